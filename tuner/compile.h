@@ -1,0 +1,42 @@
+/* compile.h - template sources and their NVRTC compilation.
+ *
+ * A candidate's source is its template file, unchanged; the problem sizes
+ * and the tuning parameters are -D macros, so the same text is what
+ * `export` writes out with #defines in front. */
+#ifndef CT_COMPILE_H
+#define CT_COMPILE_H
+
+#include <stddef.h>
+
+#include "params.h"
+#include "problem.h"
+#include "status.h"
+
+/* Load templates/NAME.cu from dir (when not NULL) or from the copy embedded
+ * in the binary. *text is malloc'ed. */
+ct_status ct_template_source(const char *name, const char *dir, char **text, ct_err *e);
+
+/* 16 hex digits of a 64-bit FNV-1a hash of text (templates' content hash). */
+void ct_hash_hex(const char *text, char out[17]);
+
+typedef struct ct_binary {
+    char *data;          /* CUBIN or NUL-terminated PTX */
+    size_t size;
+    int is_cubin;
+    char *log;           /* NVRTC log, NUL-terminated, may be empty */
+    double compile_ms;
+} ct_binary;
+
+/* Compile src (program name: name) for arch "sm_XY" (CUBIN) or
+ * "compute_XY" (PTX) with the given macros. On a compile error the return
+ * is CT_ERR_COMPILE with the first lines of the log in e and the whole log
+ * in out->log. */
+ct_status ct_nvrtc_compile(const char *src, const char *name, const char *arch,
+                           const ct_define *defs, int ndefs, const ct_params *params,
+                           ct_binary *out, ct_err *e);
+void ct_binary_free(ct_binary *b);
+
+/* NVRTC version as major*1000 + minor*10 (CUDA's convention). */
+int ct_nvrtc_version(void);
+
+#endif

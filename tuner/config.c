@@ -1,0 +1,257 @@
+/* config.c - INI loading with inih. */
+#include "config.h"
+
+#include <errno.h>
+#include <ini.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "resources.h"
+
+typedef enum { KEY_INT, KEY_DOUBLE, KEY_U64 } key_type;
+
+typedef struct setting_key {
+    const char *section, *key;
+    key_type type;
+    size_t offset;
+    double min, max;
+} setting_key;
+
+#define S(sec, k, ty, field, lo, hi) {sec, k, ty, offsetof(ct_settings, field), lo, hi}
+static const setting_key setting_keys[] = {
+    S("measure", "warmup", KEY_INT, warmup, 0, 1000),
+    S("measure", "min_reps", KEY_INT, min_reps, 1, 100000),
+    S("measure", "max_reps", KEY_INT, max_reps, 1, 1000000),
+    S("measure", "min_time_ms", KEY_DOUBLE, min_time_ms, 0, 60000),
+    S("verify", "tolerance", KEY_DOUBLE, tolerance, 0, 1),
+    S("verify", "seed", KEY_U64, seed, 0, 1.8e19),
+    S("tune", "jobs", KEY_INT, jobs, 0, 1024),
+    S("tune", "max_candidates", KEY_INT, max_candidates, 1, 1000000),
+    S("tune", "retime_top", KEY_INT, retime_top, 0, 1000),
+};
+#undef S
+
+typedef struct load_ctx {
+    ct_config *c;
+    ct_err err;
+    int failed;
+} load_ctx;
+
+static const ct_template *find_template(const char *name)
+{
+    const ct_family *const *fams = ct_families();
+    for (int i = 0; fams[i]; i++) {
+        const ct_template *t = ct_template_find(fams[i], name);
+        if (t)
+            return t;
+    }
+    return NULL;
+}
+
+static int set_setting(load_ctx *x, const setting_key *k, const char *value)
+{
+    char *end = NULL;
+    errno = 0;
+    double v;
+    if (k->type == KEY_DOUBLE) {
+        v = strtod(value, &end);
+    } else {
+        long long iv = strtoll(value, &end, 10);
+        v = (double)iv;
+        if (k->type == KEY_U64 && *value == '-')
+            end = (char *)value;
+    }
+    while (end && (*end == ' ' || *end == '\t'))
+        end++;
+    if (errno || end == value || *end != '\0' || !isfinite(v) || v < k->min || v > k->max) {
+        ct_fail(&x->err, CT_ERR_CONFIG, "[%s] %s: bad value '%s' (expected a number in %g..%g)",
+                k->section, k->key, value, k->min, k->max);
+        return 0;
+    }
+    char *field = (char *)&x->c->s + k->offset;
+    if (k->type == KEY_INT)
+        *(int *)(void *)field = (int)v;
+    else if (k->type == KEY_DOUBLE)
+        *(double *)(void *)field = v;
+    else
+        *(unsigned long long *)(void *)field = strtoull(value, NULL, 10);
+    return 1;
+}
+
+static int set_list(load_ctx *x, const ct_template *t, const char *name, const char *value)
+{
+    const ct_param_def *def = NULL;
+    for (int i = 0; i < t->nparams; i++)
+        if (strcmp(t->params[i].name, name) == 0)
+            def = &t->params[i];
+    if (!def) {
+        ct_fail(&x->err, CT_ERR_CONFIG, "[space.%s]: unknown parameter '%s'", t->name, name);
+        return 0;
+    }
+    ct_space_list l = {.tmpl = t, .def = def};
+    char buf[512];
+    snprintf(buf, sizeof buf, "%s", value);
+    char *save = NULL;
+    for (char *tok = strtok_r(buf, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
+        if (l.nvals >= CT_MAX_VALUES) {
+            ct_fail(&x->err, CT_ERR_CONFIG, "[space.%s] %s: more than %d values", t->name, name, CT_MAX_VALUES);
+            return 0;
+        }
+        long v;
+        ct_err pe;
+        if (ct_param_parse_value(def, tok, &v, &pe) != CT_OK) {
+            ct_fail(&x->err, CT_ERR_CONFIG, "[space.%s] %s", t->name, pe.msg);
+            return 0;
+        }
+        for (int i = 0; i < l.nvals; i++)
+            if (l.vals[i] == v) {
+                ct_fail(&x->err, CT_ERR_CONFIG, "[space.%s] %s: value listed twice", t->name, name);
+                return 0;
+            }
+        l.vals[l.nvals++] = v;
+    }
+    if (l.nvals == 0) {
+        ct_fail(&x->err, CT_ERR_CONFIG, "[space.%s] %s: empty value list", t->name, name);
+        return 0;
+    }
+    ct_config *c = x->c;
+    for (int i = 0; i < c->nlists; i++)
+        if (c->lists[i].tmpl == t && c->lists[i].def == def) {
+            c->lists[i] = l;
+            return 1;
+        }
+    if (c->nlists >= CT_MAX_SPACE_LISTS) {
+        ct_fail(&x->err, CT_ERR_CONFIG, "too many parameter lists");
+        return 0;
+    }
+    c->lists[c->nlists++] = l;
+    return 1;
+}
+
+/* inih handler: returning 0 makes ini_parse report this line. */
+static int on_entry(void *user, const char *section, const char *name, const char *value)
+{
+    load_ctx *x = user;
+    if (x->failed)
+        return 1;   /* keep the first error only */
+    int ok = 0;
+    if (strncmp(section, "space.", 6) == 0) {
+        const ct_template *t = find_template(section + 6);
+        if (!t)
+            ct_fail(&x->err, CT_ERR_CONFIG, "unknown template in section [%s]", section);
+        else
+            ok = set_list(x, t, name, value);
+    } else {
+        int known_section = 0;
+        for (size_t i = 0; i < sizeof setting_keys / sizeof setting_keys[0]; i++) {
+            if (strcmp(setting_keys[i].section, section) != 0)
+                continue;
+            known_section = 1;
+            if (strcmp(setting_keys[i].key, name) == 0)
+                return set_setting(x, &setting_keys[i], value) ? 1 : (x->failed = 1, 0);
+        }
+        if (!known_section)
+            ct_fail(&x->err, CT_ERR_CONFIG, "unknown section [%s]", section);
+        else
+            ct_fail(&x->err, CT_ERR_CONFIG, "[%s]: unknown key '%s'", section, name);
+    }
+    if (!ok)
+        x->failed = 1;
+    return ok;
+}
+
+ct_status ct_config_apply_text(ct_config *c, const char *text, const char *name, ct_err *e)
+{
+    ct_config work = *c;
+    load_ctx x = {.c = &work};
+    int line = ini_parse_string(text, on_entry, &x);
+    if (line != 0) {
+        if (x.failed)
+            return ct_fail(e, CT_ERR_CONFIG, "%s:%d: %s", name, line, x.err.msg);
+        return ct_fail(e, CT_ERR_CONFIG, "%s:%d: malformed line (expected [section] or key = value)",
+                       name, line);
+    }
+    if (work.s.max_reps < work.s.min_reps)
+        return ct_fail(e, CT_ERR_CONFIG, "%s: [measure] max_reps (%d) is below min_reps (%d)", name,
+                       work.s.max_reps, work.s.min_reps);
+    *c = work;
+    return CT_OK;
+}
+
+ct_status ct_config_apply_file(ct_config *c, const char *path, ct_err *e)
+{
+    FILE *f = fopen(path, "rb");
+    if (!f)
+        return ct_fail(e, CT_ERR_CONFIG, "config %s: %s", path, strerror(errno));
+    char *buf = NULL;
+    size_t len = 0, cap = 0;
+    for (;;) {
+        if (cap - len < 4096) {
+            cap = cap ? cap * 2 : 8192;
+            if (cap > (1u << 24)) {
+                free(buf);
+                fclose(f);
+                return ct_fail(e, CT_ERR_CONFIG, "config %s: larger than 16 MiB", path);
+            }
+            char *nb = realloc(buf, cap);
+            if (!nb) {
+                free(buf);
+                fclose(f);
+                return ct_fail(e, CT_ERR_INTERNAL, "out of memory");
+            }
+            buf = nb;
+        }
+        size_t n = fread(buf + len, 1, cap - len - 1, f);
+        len += n;
+        if (n == 0)
+            break;
+    }
+    int rerr = ferror(f);
+    fclose(f);
+    if (rerr) {
+        free(buf);
+        return ct_fail(e, CT_ERR_CONFIG, "config %s: read error", path);
+    }
+    buf[len] = '\0';
+    if (memchr(buf, '\0', len)) {
+        free(buf);
+        return ct_fail(e, CT_ERR_CONFIG, "config %s: not a text file", path);
+    }
+    ct_status rc = ct_config_apply_text(c, buf, path, e);
+    free(buf);
+    return rc;
+}
+
+ct_status ct_config_init(ct_config *c, ct_err *e)
+{
+    memset(c, 0, sizeof *c);
+    c->s = (ct_settings){.warmup = 3, .min_reps = 20, .max_reps = 2000, .min_time_ms = 20.0,
+                         .tolerance = 1e-5, .jobs = 0, .max_candidates = 400, .retime_top = 3};
+    for (const ct_resource_entry *r = ct_resource_table; r->path; r++) {
+        if (strncmp(r->path, "configs/", 8) != 0)
+            continue;
+        ct_status rc = ct_config_apply_text(c, r->data, r->path, e);
+        if (rc != CT_OK)
+            return rc;
+    }
+    return CT_OK;
+}
+
+const ct_space_list *ct_config_list(const ct_config *c, const ct_template *t, const char *param)
+{
+    for (int i = 0; i < c->nlists; i++)
+        if (c->lists[i].tmpl == t && strcmp(c->lists[i].def->name, param) == 0)
+            return &c->lists[i];
+    return NULL;
+}
+
+void ct_settings_json(const ct_settings *s, char *buf, size_t len)
+{
+    snprintf(buf, len,
+             "{\"warmup\":%d,\"min_reps\":%d,\"max_reps\":%d,\"min_time_ms\":%g,"
+             "\"tolerance\":%g,\"seed\":%llu,\"max_candidates\":%d,\"retime_top\":%d}",
+             s->warmup, s->min_reps, s->max_reps, s->min_time_ms, s->tolerance, s->seed,
+             s->max_candidates, s->retime_top);
+}

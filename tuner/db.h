@@ -1,0 +1,108 @@
+/* db.h - the SQLite store of devices, problems, tuning runs and candidates.
+ *
+ * Every candidate a tuning run tries is stored (failed ones with their
+ * status and error text), so `query` can show what was tried and `export`
+ * can pick the winner: the fastest candidate with status "ok" for a problem
+ * on a device. The schema lives in db/schema.sql (embedded at build time) and
+ * is versioned with PRAGMA user_version. */
+#ifndef CT_DB_H
+#define CT_DB_H
+
+#include "status.h"
+
+typedef struct ct_db ct_db;
+
+/* What identifies a device and what convtune measured on it. */
+typedef struct ct_device_info {
+    char name[128];            /* "NVIDIA H100 80GB HBM3" */
+    char uuid[64];             /* "GPU-xxxxxxxx-...", may be empty */
+    int cc_major, cc_minor;
+    int sm_count;
+    int driver_version;        /* cuDriverGetVersion, e.g. 13000 */
+    int nvrtc_major, nvrtc_minor;
+    double fma_tflops;         /* measured fp32 FMA ceiling, 0 if not measured */
+    double bandwidth_gbs;      /* measured device memory ceiling (read+write), 0 if not */
+    double launch_us;          /* measured empty-kernel launch time, 0 if not */
+} ct_device_info;
+
+/* One stored candidate result. Text fields are NUL-terminated. */
+typedef struct ct_record {
+    long long id;
+    long long run_id;
+    char problem[160];         /* canonical problem string */
+    char family[32];
+    char device[128];
+    char arch[16];             /* "sm_90" */
+    char tmpl[64];             /* template name */
+    char template_hash[20];    /* 16 hex digits of the template source hash */
+    char params[512];          /* JSON object, e.g. {"BLOCK_SIZE":256,...} */
+    char status[24];           /* ok, compile_failed, exceeds_limits, launch_failed, wrong_result, ... */
+    char error[512];           /* why, for a failed candidate */
+    double median_us, min_us, max_us;
+    double spread;             /* (max-min)/median of the repetitions */
+    int reps;
+    double relerr;             /* relative L2 error against the fp64 reference; <0 if not checked */
+    int registers, smem_bytes, local_bytes;
+    double compile_ms;
+    double flops, bytes;       /* of the problem, copied for convenience */
+    double fma_tflops, bandwidth_gbs;  /* device ceilings (0 if unknown) */
+    char created_at[32];       /* ISO 8601 UTC */
+} ct_record;
+
+/* Open (creating if absent and create != 0) the database at path, creating
+ * parent directories, applying the schema or migrating an older version.
+ * A file that is not a database, a corrupt one or one with a newer schema is
+ * refused with a clear error and left untouched. */
+ct_status ct_db_open(const char *path, int create, ct_db **out, ct_err *e);
+void ct_db_close(ct_db *db);
+
+/* Insert or find the device row (by name, uuid, cc, driver and NVRTC
+ * versions); ceilings given as > 0 replace the stored ones. */
+ct_status ct_db_device_upsert(ct_db *db, const ct_device_info *d, long long *device_id, ct_err *e);
+
+/* Stored ceilings for a device identified like in upsert. Returns
+ * CT_ERR_NOT_FOUND when the device is unknown or was never measured. */
+ct_status ct_db_device_ceilings(ct_db *db, const ct_device_info *d,
+                                double *fma_tflops, double *bandwidth_gbs,
+                                double *launch_us, ct_err *e);
+
+ct_status ct_db_problem_upsert(ct_db *db, const char *family, const char *canonical,
+                               double flops, double bytes, long long *problem_id, ct_err *e);
+
+/* A tuning run: settings is a JSON object text with the measurement settings. */
+ct_status ct_db_run_begin(ct_db *db, long long problem_id, long long device_id,
+                          const char *settings_json, long long *run_id, ct_err *e);
+ct_status ct_db_run_end(ct_db *db, long long run_id, const char *status, ct_err *e);
+
+/* Store one candidate (committed at once). rec's id/run/problem/device text
+ * fields are ignored; the ids given are used. */
+ct_status ct_db_candidate_add(ct_db *db, long long run_id, const ct_record *rec, ct_err *e);
+
+/* Filters for queries; NULL or "" means any. */
+typedef struct ct_query {
+    const char *problem;       /* canonical problem string */
+    const char *device;        /* device name, exact or a case-insensitive substring */
+    const char *family;
+    int winners_only;          /* one row per (problem, device): fastest "ok" */
+    int ok_only;               /* only status "ok" */
+} ct_query;
+
+typedef int (*ct_record_cb)(const ct_record *r, void *user);   /* non-zero stops */
+
+/* Call cb for each matching record, fastest first within a problem/device. */
+ct_status ct_db_query(ct_db *db, const ct_query *q, ct_record_cb cb, void *user, ct_err *e);
+
+/* The winner for a problem (on device if given, else the fastest over all
+ * devices). CT_ERR_NOT_FOUND if none. */
+ct_status ct_db_best(ct_db *db, const char *problem, const char *device, ct_record *out, ct_err *e);
+
+/* Median time of the baseline template of the same problem and device, from
+ * the most recent run that measured it; CT_ERR_NOT_FOUND if none. */
+ct_status ct_db_baseline_us(ct_db *db, const char *problem, const char *device,
+                            const char *baseline_template, double *median_us, ct_err *e);
+
+/* Default database path: $CONVTUNE_DB, else $XDG_DATA_HOME/convtune/convtune.db,
+ * else $HOME/.local/share/convtune/convtune.db. */
+ct_status ct_db_default_path(char *buf, size_t len, ct_err *e);
+
+#endif

@@ -1,0 +1,299 @@
+/* family_conv1d.c - 1D cross-correlation of one signal with one mask.
+ *
+ *   out[i] = sum_{j<K} x[i + j - OFF] * mask[j],  x = 0 outside [0, N)
+ *
+ * Modes: valid (OFF = 0, N-K+1 outputs, the seeds' definition), same
+ * (OFF = (K-1)/2, N outputs, as PyTorch's padding='same'), right (OFF = 0,
+ * N outputs, zeros past the end of the input: the GPU-puzzles convention of
+ * seed 001). */
+#include "problem.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+enum { MODE_VALID = 0, MODE_SAME = 1, MODE_RIGHT = 2 };
+static const char *const mode_names[] = {"valid", "same", "right"};
+
+#define DIM_N 0
+#define DIM_K 1
+
+/* Sizes past 2^31 elements would need 64-bit indexing in every template and
+ * more memory than a GPU has; 2e9 keeps all int arithmetic in kernels safe. */
+#define MAX_LEN 2000000000LL
+
+static long long offset_of(const ct_problem *p)
+{
+    return p->mode == MODE_SAME ? (p->dims[DIM_K] - 1) / 2 : 0;
+}
+
+static long long outputs_of(const ct_problem *p)
+{
+    return p->mode == MODE_VALID ? p->dims[DIM_N] - p->dims[DIM_K] + 1 : p->dims[DIM_N];
+}
+
+static ct_status parse(const char *fields, ct_problem *p, ct_err *e)
+{
+    char buf[128];
+    if (strlen(fields) >= sizeof buf)
+        return ct_fail(e, CT_ERR_USAGE, "too long");
+    strcpy(buf, fields);
+    char *f[4];
+    int n = 0;
+    char *s = buf;
+    for (;;) {
+        char *c = strchr(s, ':');
+        if (n == 3)
+            return ct_fail(e, CT_ERR_USAGE, "too many fields");
+        f[n++] = s;
+        if (!c)
+            break;
+        *c = '\0';
+        s = c + 1;
+    }
+    if (n < 2)
+        return ct_fail(e, CT_ERR_USAGE, "missing field K (mask taps)");
+    ct_status rc = ct_parse_size(f[0], "N (input length)", MAX_LEN, &p->dims[DIM_N], e);
+    if (rc != CT_OK)
+        return rc;
+    rc = ct_parse_size(f[1], "K (mask taps)", MAX_LEN, &p->dims[DIM_K], e);
+    if (rc != CT_OK)
+        return rc;
+    p->mode = MODE_VALID;
+    if (n == 3) {
+        int found = 0;
+        for (int m = 0; m < 3; m++)
+            if (strcmp(f[2], mode_names[m]) == 0) {
+                p->mode = m;
+                found = 1;
+            }
+        if (strcmp(f[2], "puzzle") == 0) {   /* seed 001's own word for it */
+            p->mode = MODE_RIGHT;
+            found = 1;
+        }
+        if (!found)
+            return ct_fail(e, CT_ERR_USAGE, "MODE must be valid, same or right, got '%s'", f[2]);
+    }
+    if (p->mode == MODE_VALID && p->dims[DIM_K] > p->dims[DIM_N])
+        return ct_fail(e, CT_ERR_USAGE,
+                       "K (mask taps) = %lld is longer than N (input length) = %lld in valid mode",
+                       p->dims[DIM_K], p->dims[DIM_N]);
+    return CT_OK;
+}
+
+static void canonical(const ct_problem *p, char *buf, size_t len)
+{
+    snprintf(buf, len, "conv1d:%lld:%lld:%s", p->dims[DIM_N], p->dims[DIM_K], mode_names[p->mode]);
+}
+
+static double flops(const ct_problem *p)
+{
+    /* Taps that fall on padding still cost an FMA in every direct kernel. */
+    return 2.0 * (double)outputs_of(p) * (double)p->dims[DIM_K];
+}
+
+static double bytes(const ct_problem *p)
+{
+    return 4.0 * ((double)p->dims[DIM_N] + (double)p->dims[DIM_K] + (double)outputs_of(p));
+}
+
+static int buffers(const ct_problem *p, ct_buffer *b)
+{
+    b[0] = (ct_buffer){.name = "in", .count = (size_t)p->dims[DIM_N]};
+    b[1] = (ct_buffer){.name = "mask", .count = (size_t)p->dims[DIM_K], .symbol = "c_mask"};
+    b[2] = (ct_buffer){.name = "out", .count = (size_t)outputs_of(p), .is_output = 1};
+    return 3;
+}
+
+static int defines(const ct_problem *p, ct_define *d)
+{
+    d[0] = (ct_define){"CONV_N", p->dims[DIM_N]};
+    d[1] = (ct_define){"CONV_K", p->dims[DIM_K]};
+    d[2] = (ct_define){"CONV_OUT", outputs_of(p)};
+    d[3] = (ct_define){"CONV_OFF", offset_of(p)};
+    return 4;
+}
+
+static void reference(const ct_problem *p, const float *const *in, double *out)
+{
+    const long long n = p->dims[DIM_N], k = p->dims[DIM_K], off = offset_of(p);
+    const long long nout = outputs_of(p);
+    for (long long i = 0; i < nout; i++) {
+        double acc = 0.0;
+        long long j0 = off - i > 0 ? off - i : 0;
+        long long j1 = n + off - i < k ? n + off - i : k;
+        for (long long j = j0; j < j1; j++)
+            acc += (double)in[0][i + j - off] * (double)in[1][j];
+        out[i] = acc;
+    }
+}
+
+/* The same reference, as C source for exported self-tests. */
+static const char reference_c[] =
+    "static void ct_reference(const float *const *in, double *out)\n"
+    "{\n"
+    "    for (long long i = 0; i < CONV_OUT; i++) {\n"
+    "        double acc = 0.0;\n"
+    "        for (long long j = 0; j < CONV_K; j++) {\n"
+    "            long long x = i + j - CONV_OFF;\n"
+    "            if (x >= 0 && x < CONV_N)\n"
+    "                acc += (double)in[0][x] * (double)in[1][j];\n"
+    "        }\n"
+    "        out[i] = acc;\n"
+    "    }\n"
+    "}\n";
+
+static const char *const placement_names[] = {"constant", "shared", "global"};
+
+static const ct_param_def naive_params[] = {
+    {.name = "BLOCK_SIZE", .help = "threads per block"},
+};
+
+static const ct_param_def tiled_params[] = {
+    {.name = "BLOCK_SIZE", .help = "threads per block"},
+    {.name = "OUTPUTS_PER_THREAD", .help = "consecutive outputs per thread (register blocking)"},
+    {.name = "MASK_PLACEMENT", .help = "where the mask is read from",
+     .symbols = placement_names, .nsymbols = 3},
+    {.name = "MASK_PAD", .help = "1: pad the mask with zero taps to a multiple of VEC_WIDTH*UNROLL"},
+    {.name = "ALIGN", .help = "byte alignment of the mask and the staged input"},
+    {.name = "STAGE_INPUT", .help = "1: stage the block's input tile in shared memory"},
+    {.name = "VEC_WIDTH", .help = "inputs and taps per load instruction (1, 2, 4)"},
+    {.name = "UNROLL", .help = "unroll factor of the tap loop, in steps of VEC_WIDTH"},
+    {.name = "KCHUNK", .help = "taps per shared-memory stage"},
+    {.name = "MIN_BLOCKS", .help = "minimum resident blocks per SM (__launch_bounds__)"},
+};
+
+static const ct_template templates[] = {
+    {.name = "conv1d_naive", .summary = "one thread per output, all from global memory (baseline)",
+     .is_baseline = 1, .params = naive_params, .nparams = 1},
+    {.name = "conv1d_tiled", .summary = "register-blocked sliding window, tiled input, placed mask",
+     .params = tiled_params, .nparams = (int)(sizeof tiled_params / sizeof tiled_params[0])},
+};
+
+static long long round_up(long long v, long long m)
+{
+    return (v + m - 1) / m * m;
+}
+
+static int is_pow2(long v)
+{
+    return v > 0 && (v & (v - 1)) == 0;
+}
+
+/* Effective padded mask length and tap chunk of a tiled candidate: these
+ * mirror KP and KCH in templates/conv1d_tiled.cu. */
+static void tiled_chunking(const ct_problem *p, const ct_params *c, long long *kp, long long *kch)
+{
+    long vw = ct_params_get(c, "VEC_WIDTH", 1), unroll = ct_params_get(c, "UNROLL", 1);
+    long long k = p->dims[DIM_K];
+    *kp = ct_params_get(c, "MASK_PAD", 0) ? round_up(k, vw * unroll) : k;
+    long long chunk = ct_params_get(c, "KCHUNK", 1024);
+    *kch = chunk < *kp ? chunk : *kp;
+}
+
+static int constrain(const ct_problem *p, const ct_template *t, const ct_params *c,
+                     const ct_limits *lim, char *why, size_t len)
+{
+    long block = ct_params_get(c, "BLOCK_SIZE", 256);
+    if (block < 32 || block % 32 != 0 || block > lim->max_threads_per_block) {
+        snprintf(why, len, "BLOCK_SIZE=%ld is not a multiple of 32 within the device's %d threads",
+                 block, lim->max_threads_per_block);
+        return 1;
+    }
+    if (t->is_baseline)
+        return 0;
+    long r = ct_params_get(c, "OUTPUTS_PER_THREAD", 1), vw = ct_params_get(c, "VEC_WIDTH", 1);
+    long placement = ct_params_get(c, "MASK_PLACEMENT", 0), stage = ct_params_get(c, "STAGE_INPUT", 1);
+    long align = ct_params_get(c, "ALIGN", 16), unroll = ct_params_get(c, "UNROLL", 1);
+    long chunk = ct_params_get(c, "KCHUNK", 1024), minb = ct_params_get(c, "MIN_BLOCKS", 1);
+    if (vw != 1 && vw != 2 && vw != 4) {
+        snprintf(why, len, "VEC_WIDTH=%ld must be 1, 2 or 4", vw);
+        return 1;
+    }
+    if (r < 1 || r > 64 || r % vw != 0) {
+        snprintf(why, len, "OUTPUTS_PER_THREAD=%ld must be in 1..64 and a multiple of VEC_WIDTH=%ld", r, vw);
+        return 1;
+    }
+    if (unroll < 1 || unroll > 64 || chunk < 4 || chunk % 4 != 0 || !is_pow2(align) || align < 4 || minb < 1) {
+        snprintf(why, len, "UNROLL in 1..64, KCHUNK a positive multiple of 4, ALIGN a power of two >= 4, MIN_BLOCKS >= 1");
+        return 1;
+    }
+    long long kp, kch;
+    tiled_chunking(p, c, &kp, &kch);
+    if (placement == 2 && ct_params_get(c, "MASK_PAD", 0)) {
+        snprintf(why, len, "MASK_PAD needs a mask copy (constant or shared), not the caller's global buffer");
+        return 1;
+    }
+    if (placement == 0 && round_up(kp, 4) * 4 > lim->const_bytes) {
+        snprintf(why, len, "mask of %lld taps does not fit in %d bytes of constant memory", kp, lim->const_bytes);
+        return 1;
+    }
+    if (!stage && vw > 1 && offset_of(p) % vw != 0) {
+        snprintf(why, len, "unstaged %ld-wide loads need the left padding (%lld) to be a multiple of %ld",
+                 vw, offset_of(p), vw);
+        return 1;
+    }
+    long long smem = 0;
+    if (stage)
+        smem += 4 * ((long long)block * r + round_up(kch, 4));
+    if (placement == 1)
+        smem += 4 * round_up(kch, 4);
+    smem += 2 * align;   /* worst-case alignment padding between the arrays */
+    if (smem > 48 * 1024 || smem > lim->max_smem_per_block) {
+        snprintf(why, len, "%lld bytes of static shared memory exceed the 48 KiB limit", smem);
+        return 1;
+    }
+    if ((long long)minb * block > 2048) {
+        snprintf(why, len, "MIN_BLOCKS=%ld x BLOCK_SIZE=%ld exceeds 2048 resident threads per SM", minb, block);
+        return 1;
+    }
+    return 0;
+}
+
+static void normalize(const ct_problem *p, const ct_template *t, ct_params *c)
+{
+    if (t->is_baseline)
+        return;
+    long long kp, kch;
+    long vw = ct_params_get(c, "VEC_WIDTH", 1), unroll = ct_params_get(c, "UNROLL", 1);
+    if (ct_params_get(c, "MASK_PAD", 0) && round_up(p->dims[DIM_K], vw * unroll) == p->dims[DIM_K])
+        ct_params_set(c, "MASK_PAD", 0, NULL);
+    tiled_chunking(p, c, &kp, &kch);
+    long placement = ct_params_get(c, "MASK_PLACEMENT", 0), stage = ct_params_get(c, "STAGE_INPUT", 1);
+    /* Without a shared-memory stage the chunking only splits a loop. */
+    if (kch == kp || (!stage && placement != 1))
+        ct_params_set(c, "KCHUNK", (long)round_up(kp, 4), NULL);
+    if (!stage && placement == 2)
+        ct_params_set(c, "ALIGN", 16, NULL);
+}
+
+static void geometry(const ct_problem *p, const ct_template *t, const ct_params *c, ct_launch *l)
+{
+    long block = ct_params_get(c, "BLOCK_SIZE", 256);
+    long per_block = block * (t->is_baseline ? 1 : ct_params_get(c, "OUTPUTS_PER_THREAD", 1));
+    long long nout = outputs_of(p);
+    memset(l, 0, sizeof *l);
+    l->grid[0] = (unsigned)((nout + per_block - 1) / per_block);
+    l->grid[1] = l->grid[2] = 1;
+    l->block[0] = (unsigned)block;
+    l->block[1] = l->block[2] = 1;
+}
+
+const ct_family ct_family_conv1d = {
+    .name = "conv1d",
+    .grammar = "conv1d:N:K[:valid|same|right]",
+    .summary = "1D cross-correlation of one signal (N samples) with one mask (K taps)",
+    .parse = parse,
+    .canonical = canonical,
+    .flops = flops,
+    .bytes = bytes,
+    .buffers = buffers,
+    .defines = defines,
+    .reference = reference,
+    .normalize = normalize,
+    .templates = templates,
+    .ntemplates = 2,
+    .constrain = constrain,
+    .geometry = geometry,
+    .reference_c = reference_c,
+};

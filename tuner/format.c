@@ -1,0 +1,574 @@
+/* format.c - table, CSV and JSON output of stored candidates (format.h). */
+#ifndef _GNU_SOURCE
+#define _GNU_SOURCE
+#endif
+#include "format.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* Rows buffered to size table columns; later rows reuse those widths. */
+#define TABLE_SAMPLE 256
+#define TABLE_COLS 9
+
+static const char *const table_heads[TABLE_COLS] = {
+    "problem", "device", "template", "status", "median_us", "TFLOP/s", "%peak", "relerr", "params",
+};
+static const int table_right[TABLE_COLS] = { 0, 0, 0, 0, 1, 1, 1, 1, 0 };
+
+struct ct_writer {
+    FILE *f;
+    ct_format fmt;
+    long rows;
+    int failed;                    /* a write or allocation failed */
+    /* table only */
+    char **cells;                  /* TABLE_SAMPLE x TABLE_COLS, owned */
+    int buffered;                  /* rows in cells */
+    int streaming;                 /* widths fixed, header printed */
+    size_t width[TABLE_COLS];
+};
+
+/* What the query columns derive from a record; negative means absent. */
+typedef struct derived {
+    double tflops, gbs, pct_fma, pct_bw, pct_peak;
+} derived;
+
+/* Throughputs and fractions of the device ceilings, only for a verified
+ * candidate with a time. */
+static void derive(const ct_record *r, derived *d)
+{
+    d->tflops = d->gbs = d->pct_fma = d->pct_bw = d->pct_peak = -1;
+    if (strcmp(r->status, "ok") != 0 || !(r->median_us > 0))
+        return;
+    if (r->flops > 0)
+        d->tflops = r->flops / r->median_us / 1e6;
+    if (r->bytes > 0)
+        d->gbs = r->bytes / r->median_us / 1e3;
+    if (d->tflops >= 0 && r->fma_tflops > 0)
+        d->pct_fma = 100.0 * d->tflops / r->fma_tflops;
+    if (d->gbs >= 0 && r->bandwidth_gbs > 0)
+        d->pct_bw = 100.0 * d->gbs / r->bandwidth_gbs;
+    d->pct_peak = d->pct_fma > d->pct_bw ? d->pct_fma : d->pct_bw;
+}
+
+/* Accept "table", "csv" or "json" (exact, lower case). */
+ct_status ct_format_parse(const char *text, ct_format *out, ct_err *e)
+{
+    static const struct { const char *name; ct_format fmt; } names[] = {
+        { "table", CT_FMT_TABLE }, { "csv", CT_FMT_CSV }, { "json", CT_FMT_JSON },
+    };
+    for (size_t i = 0; text && i < sizeof names / sizeof names[0]; i++) {
+        if (strcmp(text, names[i].name) == 0) {
+            *out = names[i].fmt;
+            return CT_OK;
+        }
+    }
+    return ct_fail(e, CT_ERR_USAGE, "unknown output format '%s' (use table, csv or json)",
+                   text ? text : "");
+}
+
+/* ------------------------------------------------------------------------ */
+/* Text helpers                                                             */
+
+/* Length of the valid UTF-8 sequence at s (1..4), or 0 if the bytes there
+ * are not one (overlong forms, surrogates and values past U+10FFFF count as
+ * invalid, as in RFC 3629). */
+static int utf8_len(const unsigned char *s)
+{
+    unsigned char c = s[0];
+    int n;
+    unsigned char lo = 0x80, hi = 0xBF;
+    if (c < 0x80)
+        return 1;
+    if (c >= 0xC2 && c <= 0xDF)
+        n = 2;
+    else if (c >= 0xE0 && c <= 0xEF) {
+        n = 3;
+        if (c == 0xE0) lo = 0xA0;
+        if (c == 0xED) hi = 0x9F;
+    } else if (c >= 0xF0 && c <= 0xF4) {
+        n = 4;
+        if (c == 0xF0) lo = 0x90;
+        if (c == 0xF4) hi = 0x8F;
+    } else
+        return 0;
+    if (s[1] < lo || s[1] > hi)
+        return 0;
+    for (int i = 2; i < n; i++)
+        if ((s[i] & 0xC0) != 0x80)
+            return 0;
+    return n;
+}
+
+/* Write s as a JSON string: quotes, backslashes and control characters are
+ * escaped, invalid UTF-8 bytes become U+FFFD so the output always parses. */
+static void json_string(FILE *f, const char *s)
+{
+    const unsigned char *p = (const unsigned char *)s;
+    fputc('"', f);
+    while (*p) {
+        int n = utf8_len(p);
+        if (n == 0) {
+            fputs("\\ufffd", f);
+            p++;
+            continue;
+        }
+        switch (*p) {
+        case '"':  fputs("\\\"", f); break;
+        case '\\': fputs("\\\\", f); break;
+        case '\n': fputs("\\n", f); break;
+        case '\r': fputs("\\r", f); break;
+        case '\t': fputs("\\t", f); break;
+        case '\b': fputs("\\b", f); break;
+        case '\f': fputs("\\f", f); break;
+        default:
+            if (*p < 0x20)
+                fprintf(f, "\\u%04x", *p);
+            else
+                fwrite(p, 1, (size_t)n, f);
+        }
+        p += n;
+    }
+    fputc('"', f);
+}
+
+/* A small strict JSON checker (RFC 8259), used to decide whether a stored
+ * params text can be embedded as-is. Each returns the position after the
+ * value, or NULL if the text there is not one. */
+static const char *js_value(const char *p, int depth);
+
+static const char *js_ws(const char *p)
+{
+    while (*p == ' ' || *p == '\t' || *p == '\n' || *p == '\r')
+        p++;
+    return p;
+}
+
+static const char *js_string(const char *p)
+{
+    if (*p++ != '"')
+        return NULL;
+    while (*p != '"') {
+        const unsigned char *u = (const unsigned char *)p;
+        if (*u < 0x20)                         /* control character or end of text */
+            return NULL;
+        if (*p == '\\') {
+            p++;
+            if (*p == 'u') {
+                for (int i = 1; i <= 4; i++)
+                    if (!strchr("0123456789abcdefABCDEF", p[i]) || !p[i])
+                        return NULL;
+                p += 5;
+            } else if (*p && strchr("\"\\/bfnrt", *p)) {
+                p++;
+            } else {
+                return NULL;
+            }
+            continue;
+        }
+        int n = utf8_len(u);
+        if (n == 0)
+            return NULL;
+        p += n;
+    }
+    return p + 1;
+}
+
+static const char *js_digits(const char *p)
+{
+    if (*p < '0' || *p > '9')
+        return NULL;
+    while (*p >= '0' && *p <= '9')
+        p++;
+    return p;
+}
+
+static const char *js_number(const char *p)
+{
+    if (*p == '-')
+        p++;
+    if (*p == '0')
+        p++;
+    else if (!(p = js_digits(p)))
+        return NULL;
+    if (*p == '.' && !(p = js_digits(p + 1)))
+        return NULL;
+    if (*p == 'e' || *p == 'E') {
+        p++;
+        if (*p == '+' || *p == '-')
+            p++;
+        if (!(p = js_digits(p)))
+            return NULL;
+    }
+    return p;
+}
+
+static const char *js_container(const char *p, int depth, char close)
+{
+    p = js_ws(p + 1);
+    if (*p == close)
+        return p + 1;
+    for (;;) {
+        if (close == '}') {
+            if (!(p = js_string(js_ws(p))))
+                return NULL;
+            p = js_ws(p);
+            if (*p++ != ':')
+                return NULL;
+        }
+        if (!(p = js_value(p, depth + 1)))
+            return NULL;
+        p = js_ws(p);
+        if (*p == close)
+            return p + 1;
+        if (*p++ != ',')
+            return NULL;
+    }
+}
+
+static const char *js_value(const char *p, int depth)
+{
+    if (depth > 32)
+        return NULL;
+    p = js_ws(p);
+    switch (*p) {
+    case '{': return js_container(p, depth, '}');
+    case '[': return js_container(p, depth, ']');
+    case '"': return js_string(p);
+    case 't': return strncmp(p, "true", 4) == 0 ? p + 4 : NULL;
+    case 'f': return strncmp(p, "false", 5) == 0 ? p + 5 : NULL;
+    case 'n': return strncmp(p, "null", 4) == 0 ? p + 4 : NULL;
+    default:  return js_number(p);
+    }
+}
+
+/* Whether text is exactly one JSON object (surrounding blanks allowed). */
+static int json_is_object(const char *text)
+{
+    const char *p = js_ws(text);
+    if (*p != '{')
+        return 0;
+    p = js_value(p, 0);
+    return p && *js_ws(p) == '\0';
+}
+
+/* Format a number with sig significant digits; "" when absent (< 0, or
+ * <= 0 when zero means absent) or not finite. */
+static const char *num(char *buf, size_t len, double v, int sig, int zero_is_absent)
+{
+    if (!isfinite(v) || v < 0 || (zero_is_absent && v == 0))
+        buf[0] = '\0';
+    else
+        snprintf(buf, len, "%.*g", sig, v);
+    return buf;
+}
+
+/* ------------------------------------------------------------------------ */
+/* CSV                                                                      */
+
+static const char *const csv_heads[] = {
+    "problem", "device", "arch", "template", "params", "status", "median_us", "min_us",
+    "spread", "tflops", "gbs", "pct_fma", "pct_bw", "relerr", "registers", "smem_bytes",
+    "error", "created_at",
+};
+
+/* One RFC 4180 field: quoted only when it has to be. */
+static void csv_field(FILE *f, const char *s, int first)
+{
+    if (!first)
+        fputc(',', f);
+    if (!strpbrk(s, ",\"\r\n")) {
+        fputs(s, f);
+        return;
+    }
+    fputc('"', f);
+    for (; *s; s++) {
+        if (*s == '"')
+            fputc('"', f);
+        fputc(*s, f);
+    }
+    fputc('"', f);
+}
+
+/* One CSV line in the csv_heads order; absent values are empty fields. */
+static void csv_row(FILE *f, const ct_record *r)
+{
+    derived d;
+    char b[16][32];
+    derive(r, &d);
+    csv_field(f, r->problem, 1);
+    csv_field(f, r->device, 0);
+    csv_field(f, r->arch, 0);
+    csv_field(f, r->tmpl, 0);
+    csv_field(f, r->params, 0);
+    csv_field(f, r->status, 0);
+    csv_field(f, num(b[0], sizeof b[0], r->median_us, 10, 1), 0);
+    csv_field(f, num(b[1], sizeof b[1], r->min_us, 10, 1), 0);
+    csv_field(f, num(b[2], sizeof b[2], r->median_us > 0 ? r->spread : -1, 6, 0), 0);
+    csv_field(f, num(b[3], sizeof b[3], d.tflops, 6, 0), 0);
+    csv_field(f, num(b[4], sizeof b[4], d.gbs, 6, 0), 0);
+    csv_field(f, num(b[5], sizeof b[5], d.pct_fma, 4, 0), 0);
+    csv_field(f, num(b[6], sizeof b[6], d.pct_bw, 4, 0), 0);
+    csv_field(f, num(b[7], sizeof b[7], r->relerr, 6, 0), 0);
+    csv_field(f, num(b[8], sizeof b[8], r->registers, 10, 1), 0);
+    csv_field(f, num(b[9], sizeof b[9], r->registers > 0 ? r->smem_bytes : -1, 10, 0), 0);
+    csv_field(f, r->error, 0);
+    csv_field(f, r->created_at, 0);
+    fputc('\n', f);
+}
+
+/* ------------------------------------------------------------------------ */
+/* JSON                                                                     */
+
+/* "key": number-or-null, with the separating comma. */
+static void json_num(FILE *f, const char *key, double v, int sig, int zero_is_absent)
+{
+    char b[40];
+    fprintf(f, ", \"%s\": %s", key, *num(b, sizeof b, v, sig, zero_is_absent) ? b : "null");
+}
+
+/* "key": "text", or null for an empty text when empty_is_null. */
+static void json_text(FILE *f, const char *key, const char *s, int empty_is_null)
+{
+    fprintf(f, ", \"%s\": ", key);
+    if (empty_is_null && !*s)
+        fputs("null", f);
+    else
+        json_string(f, s);
+}
+
+/* One JSON object on its own line; first decides the leading comma. */
+static void json_row(FILE *f, const ct_record *r, int first)
+{
+    derived d;
+    derive(r, &d);
+    fputs(first ? "\n  {" : ",\n  {", f);
+    fprintf(f, "\"id\": %lld, \"run_id\": %lld", r->id, r->run_id);
+    json_text(f, "problem", r->problem, 0);
+    json_text(f, "family", r->family, 0);
+    json_text(f, "device", r->device, 0);
+    json_text(f, "arch", r->arch, 0);
+    json_text(f, "template", r->tmpl, 0);
+    json_text(f, "template_hash", r->template_hash, 0);
+    fputs(", \"params\": ", f);
+    if (json_is_object(r->params))
+        fputs(r->params, f);           /* already a JSON object: embed it */
+    else
+        json_string(f, r->params);     /* damaged or truncated: keep it readable */
+    json_text(f, "status", r->status, 0);
+    json_num(f, "median_us", r->median_us, 10, 1);
+    json_num(f, "min_us", r->min_us, 10, 1);
+    json_num(f, "max_us", r->max_us, 10, 1);
+    json_num(f, "spread", r->median_us > 0 ? r->spread : -1, 6, 0);
+    json_num(f, "reps", r->reps, 10, 1);
+    json_num(f, "tflops", d.tflops, 6, 0);
+    json_num(f, "gbs", d.gbs, 6, 0);
+    json_num(f, "pct_fma", d.pct_fma, 4, 0);
+    json_num(f, "pct_bw", d.pct_bw, 4, 0);
+    json_num(f, "relerr", r->relerr, 6, 0);
+    json_num(f, "registers", r->registers, 10, 1);
+    json_num(f, "smem_bytes", r->registers > 0 ? r->smem_bytes : -1, 10, 0);
+    json_num(f, "local_bytes", r->registers > 0 ? r->local_bytes : -1, 10, 0);
+    json_num(f, "compile_ms", r->compile_ms, 10, 1);
+    json_num(f, "flops", r->flops, 15, 0);
+    json_num(f, "bytes", r->bytes, 15, 0);
+    json_text(f, "error", r->error, 1);
+    json_text(f, "created_at", r->created_at, 1);
+    fputc('}', f);
+}
+
+/* ------------------------------------------------------------------------ */
+/* Table                                                                    */
+
+/* Copy of s for a table cell, with control characters (a newline in an
+ * error, say) replaced so a row stays on one line. */
+static char *cell_dup(const char *s)
+{
+    char *c = strdup(s);
+    if (c)
+        for (char *p = c; *p; p++)
+            if ((unsigned char)*p < 0x20 || *p == 0x7f)
+                *p = '?';
+    return c;
+}
+
+/* Display width: UTF-8 code points (continuation bytes take no column). */
+static size_t cell_width(const char *s)
+{
+    size_t n = 0;
+    for (; *s; s++)
+        n += ((unsigned char)*s & 0xC0) != 0x80;
+    return n;
+}
+
+/* One table line: text left-aligned, numbers right-aligned, the last
+ * column (params) unpadded so lines carry no trailing blanks. */
+static void table_print(ct_writer *w, char *const *cells)
+{
+    for (int c = 0; c < TABLE_COLS; c++) {
+        size_t n = cell_width(cells[c]);
+        size_t pad = w->width[c] > n ? w->width[c] - n : 0;
+        if (c)
+            fputs("  ", w->f);
+        if (table_right[c])
+            fprintf(w->f, "%*s", (int)pad, "");
+        fputs(cells[c], w->f);
+        if (!table_right[c] && c + 1 < TABLE_COLS)
+            fprintf(w->f, "%*s", (int)pad, "");
+    }
+    fputc('\n', w->f);
+}
+
+/* Fix the column widths from the header and the buffered rows, print them
+ * and free them; rows after this print at once. */
+static void table_flush(ct_writer *w)
+{
+    if (!w->streaming) {
+        for (int c = 0; c < TABLE_COLS; c++) {
+            w->width[c] = strlen(table_heads[c]);
+            for (int i = 0; i < w->buffered; i++) {
+                size_t n = cell_width(w->cells[i * TABLE_COLS + c]);
+                if (n > w->width[c])
+                    w->width[c] = n;
+            }
+        }
+        table_print(w, (char *const *)table_heads);
+        w->streaming = 1;
+    }
+    for (int i = 0; i < w->buffered; i++) {
+        table_print(w, w->cells + i * TABLE_COLS);
+        for (int c = 0; c < TABLE_COLS; c++) {
+            free(w->cells[i * TABLE_COLS + c]);
+            w->cells[i * TABLE_COLS + c] = NULL;
+        }
+    }
+    w->buffered = 0;
+}
+
+/* Microseconds with about four significant digits. */
+static void fmt_us(char *b, size_t n, double v)
+{
+    int decimals = v < 10 ? 3 : v < 100 ? 2 : v < 10000 ? 1 : 0;
+    snprintf(b, n, "%.*f", decimals, v);
+}
+
+/* Format a record's table cells and buffer them (or print them at once
+ * once the widths are fixed); -1 when out of memory. */
+static int table_row(ct_writer *w, const ct_record *r)
+{
+    derived d;
+    char med[32] = "-", tfl[32] = "-", peak[32] = "-", rel[32] = "-";
+    char **cells;
+    int ok = strcmp(r->status, "ok") == 0;
+
+    derive(r, &d);
+    if (ok && r->median_us > 0)
+        fmt_us(med, sizeof med, r->median_us);
+    if (d.tflops >= 0)
+        snprintf(tfl, sizeof tfl, d.tflops < 1 ? "%.3f" : "%.2f", d.tflops);
+    if (d.pct_peak >= 0)
+        snprintf(peak, sizeof peak, "%.1f", d.pct_peak);
+    if (r->relerr >= 0)
+        snprintf(rel, sizeof rel, "%.1e", r->relerr);
+
+    if (w->buffered == TABLE_SAMPLE)
+        table_flush(w);
+    cells = w->cells + w->buffered * TABLE_COLS;
+    const char *text[TABLE_COLS] = {
+        r->problem, r->device, r->tmpl, r->status, med, tfl, peak, rel, r->params,
+    };
+    for (int c = 0; c < TABLE_COLS; c++) {
+        if (!(cells[c] = cell_dup(text[c]))) {
+            while (c-- > 0) {
+                free(cells[c]);
+                cells[c] = NULL;
+            }
+            return -1;
+        }
+    }
+    w->buffered++;
+    if (w->streaming)
+        table_flush(w);
+    return 0;
+}
+
+/* ------------------------------------------------------------------------ */
+/* Writer                                                                   */
+
+/* Allocate the writer and emit what precedes the rows. */
+ct_writer *ct_writer_begin(FILE *f, ct_format fmt)
+{
+    ct_writer *w = calloc(1, sizeof *w);
+    if (!w)
+        return NULL;
+    w->f = f;
+    w->fmt = fmt;
+    if (fmt == CT_FMT_TABLE) {
+        w->cells = calloc((size_t)TABLE_SAMPLE * TABLE_COLS, sizeof *w->cells);
+        if (!w->cells) {
+            free(w);
+            return NULL;
+        }
+    } else if (fmt == CT_FMT_CSV) {
+        for (size_t i = 0; i < sizeof csv_heads / sizeof csv_heads[0]; i++)
+            csv_field(f, csv_heads[i], i == 0);
+        fputc('\n', f);
+    } else {
+        fputc('[', f);
+    }
+    if (ferror(f))
+        w->failed = 1;
+    return w;
+}
+
+/* Emit one record in the writer's format and note a failed write. */
+int ct_writer_row(ct_writer *w, const ct_record *r)
+{
+    if (!w || !r || w->failed)
+        return -1;
+    switch (w->fmt) {
+    case CT_FMT_TABLE:
+        if (table_row(w, r) != 0)
+            w->failed = 1;
+        break;
+    case CT_FMT_CSV:
+        csv_row(w->f, r);
+        break;
+    case CT_FMT_JSON:
+        json_row(w->f, r, w->rows == 0);
+        break;
+    }
+    w->rows++;
+    if (ferror(w->f))
+        w->failed = 1;
+    return w->failed ? -1 : 0;
+}
+
+/* Adapter so a writer can be handed straight to ct_db_query. */
+int ct_writer_cb(const ct_record *r, void *writer)
+{
+    return ct_writer_row(writer, r) != 0;
+}
+
+/* Emit what follows the rows, flush, free; report any failed write. */
+int ct_writer_end(ct_writer *w)
+{
+    int failed;
+    if (!w)
+        return 0;
+    if (w->fmt == CT_FMT_TABLE && !w->failed)
+        table_flush(w);
+    else if (w->fmt == CT_FMT_JSON)
+        fputs(w->rows ? "\n]\n" : "]\n", w->f);
+    if (fflush(w->f) != 0 || ferror(w->f))
+        w->failed = 1;
+    failed = w->failed;
+    if (w->cells) {
+        for (int i = 0; i < TABLE_SAMPLE * TABLE_COLS; i++)
+            free(w->cells[i]);
+        free(w->cells);
+    }
+    free(w);
+    return failed ? -1 : 0;
+}

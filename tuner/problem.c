@@ -1,0 +1,154 @@
+/* problem.c - the family registry and the parsing shared by all families. */
+#include "problem.h"
+
+#include <ctype.h>
+#include <limits.h>
+#include <stdio.h>
+#include <string.h>
+
+extern const ct_family ct_family_conv1d;
+
+/* Adding a family: one C file defining a ct_family, and one line here. */
+static const ct_family *const families[] = {
+    &ct_family_conv1d,
+    NULL,
+};
+
+const ct_family *const *ct_families(void)
+{
+    return families;
+}
+
+const ct_family *ct_family_find(const char *name)
+{
+    for (int i = 0; families[i]; i++)
+        if (strcmp(families[i]->name, name) == 0)
+            return families[i];
+    return NULL;
+}
+
+const ct_template *ct_template_find(const ct_family *f, const char *name)
+{
+    for (int i = 0; i < f->ntemplates; i++)
+        if (strcmp(f->templates[i].name, name) == 0)
+            return &f->templates[i];
+    return NULL;
+}
+
+size_t ct_problem_output_count(const ct_problem *p)
+{
+    ct_buffer bufs[CT_MAX_BUFS];
+    int n = p->family->buffers(p, bufs);
+    for (int i = 0; i < n; i++)
+        if (bufs[i].is_output)
+            return bufs[i].count;
+    return 0;
+}
+
+/* Sizes are written as digits with an optional fraction and exponent
+ * ("2.5e3"); the value must come out a positive integer exactly, which we
+ * check with integer arithmetic rather than through a double. */
+ct_status ct_parse_size(const char *text, const char *field, long long max,
+                        long long *out, ct_err *e)
+{
+    const char *s = text;
+    if (*s == '\0')
+        return ct_fail(e, CT_ERR_USAGE, "%s is empty", field);
+    if (*s == '-')
+        return ct_fail(e, CT_ERR_USAGE, "%s must be positive, got '%s'", field, text);
+    if (*s == '+')
+        s++;
+    char digits[64];
+    int nd = 0, frac = 0, seen_dot = 0;
+    for (; *s && *s != 'e' && *s != 'E'; s++) {
+        if (*s == '.' && !seen_dot) {
+            seen_dot = 1;
+            continue;
+        }
+        if (!isdigit((unsigned char)*s))
+            return ct_fail(e, CT_ERR_USAGE, "%s must be a positive integer, got '%s'", field, text);
+        if (nd >= (int)sizeof digits - 1)
+            return ct_fail(e, CT_ERR_USAGE, "%s is too large: '%s'", field, text);
+        digits[nd++] = *s;
+        frac += seen_dot;
+    }
+    if (nd == 0)
+        return ct_fail(e, CT_ERR_USAGE, "%s must be a positive integer, got '%s'", field, text);
+    long long exp10 = 0;
+    if (*s) {
+        s++;
+        int neg = 0;
+        if (*s == '+' || *s == '-')
+            neg = (*s++ == '-');
+        if (!*s)
+            return ct_fail(e, CT_ERR_USAGE, "%s has an empty exponent: '%s'", field, text);
+        for (; *s; s++) {
+            if (!isdigit((unsigned char)*s))
+                return ct_fail(e, CT_ERR_USAGE, "%s must be a positive integer, got '%s'", field, text);
+            if (exp10 > 1000)
+                return ct_fail(e, CT_ERR_USAGE, "%s is too large: '%s'", field, text);
+            exp10 = exp10 * 10 + (*s - '0');
+        }
+        if (neg)
+            exp10 = -exp10;
+    }
+    exp10 -= frac;
+    /* Drop trailing zeros of the mantissa against a negative exponent. */
+    while (exp10 < 0 && nd > 0 && digits[nd - 1] == '0') {
+        nd--;
+        exp10++;
+    }
+    if (exp10 < 0)
+        return ct_fail(e, CT_ERR_USAGE, "%s must be an integer, got '%s'", field, text);
+    unsigned long long v = 0;
+    for (int i = 0; i < nd; i++) {
+        if (v > (ULLONG_MAX - 9) / 10)
+            return ct_fail(e, CT_ERR_USAGE, "%s is too large: '%s'", field, text);
+        v = v * 10 + (unsigned)(digits[i] - '0');
+        if (v > (unsigned long long)max)
+            return ct_fail(e, CT_ERR_USAGE, "%s is too large: '%s' (at most %lld)", field, text, max);
+    }
+    for (long long i = 0; i < exp10 && v != 0; i++) {
+        if (v > (unsigned long long)max / 10)
+            return ct_fail(e, CT_ERR_USAGE, "%s is too large: '%s' (at most %lld)", field, text, max);
+        v *= 10;
+    }
+    if (v == 0)
+        return ct_fail(e, CT_ERR_USAGE, "%s must be positive, got '%s'", field, text);
+    if (v > (unsigned long long)max)
+        return ct_fail(e, CT_ERR_USAGE, "%s is too large: '%s' (at most %lld)", field, text, max);
+    *out = (long long)v;
+    return CT_OK;
+}
+
+ct_status ct_problem_parse(const char *spec, ct_problem *p, ct_err *e)
+{
+    memset(p, 0, sizeof *p);
+    if (!spec || !*spec)
+        return ct_fail(e, CT_ERR_USAGE, "problem: empty problem string");
+    const char *colon = strchr(spec, ':');
+    size_t flen = colon ? (size_t)(colon - spec) : strlen(spec);
+    char fam[32];
+    if (flen >= sizeof fam)
+        flen = sizeof fam - 1;
+    memcpy(fam, spec, flen);
+    fam[flen] = '\0';
+    const ct_family *f = ct_family_find(fam);
+    if (!f) {
+        char known[256] = "";
+        for (int i = 0; families[i]; i++) {
+            strncat(known, i ? ", " : "", sizeof known - strlen(known) - 1);
+            strncat(known, families[i]->grammar, sizeof known - strlen(known) - 1);
+        }
+        return ct_fail(e, CT_ERR_USAGE, "problem '%s': unknown family '%s' (known: %s)", spec, fam, known);
+    }
+    if (!colon)
+        return ct_fail(e, CT_ERR_USAGE, "problem '%s': missing fields, expected %s", spec, f->grammar);
+    ct_err sub;
+    ct_status rc = f->parse(colon + 1, p, &sub);
+    if (rc != CT_OK)
+        return ct_fail(e, rc, "problem '%s': %s (expected %s)", spec, sub.msg, f->grammar);
+    p->family = f;
+    f->canonical(p, p->canonical, sizeof p->canonical);
+    return CT_OK;
+}

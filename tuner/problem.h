@@ -1,0 +1,127 @@
+/* problem.h - problem families and parsed problems.
+ *
+ * A family (conv1d, later conv2d, ...) is one C file that fills a ct_family:
+ * how to parse its problem string, its canonical name, its FLOP and byte
+ * counts, its buffers, its CPU fp64 reference, its templates and their
+ * parameters, launch geometry and constraints. Every other stage (space,
+ * compile, runner, storage, export) talks to a family only through this
+ * interface, so adding a family touches no other module except the registry
+ * list in problem.c. */
+#ifndef CT_PROBLEM_H
+#define CT_PROBLEM_H
+
+#include <stddef.h>
+#include "params.h"
+#include "status.h"
+
+#define CT_MAX_DIMS 8
+#define CT_MAX_BUFS 6
+#define CT_MAX_DEFINES 16
+
+struct ct_family;
+
+typedef struct ct_problem {
+    const struct ct_family *family;
+    long long dims[CT_MAX_DIMS];   /* meaning is the family's (conv1d: N, K) */
+    int mode;                      /* family-specific variant (conv1d: valid, same, right) */
+    char canonical[160];           /* database key, e.g. "conv1d:1000000:2047:valid" */
+} ct_problem;
+
+/* One device buffer the kernels take, in kernel-argument order. Inputs come
+ * first; exactly one buffer is the output. A non-NULL symbol names a
+ * __constant__ array that a template may declare to receive a copy of this
+ * input (the runner fills it when the module has the symbol). */
+typedef struct ct_buffer {
+    const char *name;
+    size_t count;          /* elements of float (the output of a reference: double) */
+    int is_output;
+    const char *symbol;
+} ct_buffer;
+
+typedef struct ct_launch {
+    unsigned grid[3];
+    unsigned block[3];
+    unsigned smem_bytes;   /* dynamic shared memory */
+} ct_launch;
+
+/* What the device offers, read once through the Driver API (or assumed for an
+ * offline `convtune compile`). Constraints are checked against it. */
+typedef struct ct_limits {
+    int cc_major, cc_minor;
+    int sm_count;
+    int max_threads_per_block;
+    int max_smem_per_block;        /* with opt-in, bytes */
+    int max_smem_per_sm;
+    int regs_per_sm;
+    int const_bytes;               /* constant memory for __constant__ arrays */
+} ct_limits;
+
+typedef struct ct_template {
+    const char *name;              /* "conv1d_naive": file templates/NAME.cu, kernel NAME */
+    const char *summary;
+    int is_baseline;               /* the naive kernel speedups are reported against */
+    const ct_param_def *params;
+    int nparams;
+} ct_template;
+
+typedef struct ct_define {
+    const char *name;
+    long long value;
+} ct_define;
+
+typedef struct ct_family {
+    const char *name;              /* "conv1d" */
+    const char *grammar;           /* "conv1d:N:K[:valid|same|right]" */
+    const char *summary;
+
+    /* fields: the text after "NAME:". Fill p (not family/canonical). */
+    ct_status (*parse)(const char *fields, ct_problem *p, ct_err *e);
+    /* Canonical text form (the database key) into buf. */
+    void (*canonical)(const ct_problem *p, char *buf, size_t len);
+    double (*flops)(const ct_problem *p);      /* 2 per multiply-add */
+    double (*bytes)(const ct_problem *p);      /* each input read once, output written once */
+    /* Fill bufs (at most CT_MAX_BUFS) and return how many. */
+    int (*buffers)(const ct_problem *p, ct_buffer *bufs);
+    /* Problem-size macros handed to every template (CONV_N, ...); returns count. */
+    int (*defines)(const ct_problem *p, ct_define *defs);
+    /* fp64 reference on the CPU: in[i] for each input buffer, out has output count. */
+    void (*reference)(const ct_problem *p, const float *const *in, double *out);
+
+    const ct_template *templates;
+    int ntemplates;
+
+    /* Constraint check beyond what the space lists: returns 0 when the
+     * candidate is admissible, else writes the reason into why. */
+    int (*constrain)(const ct_problem *p, const ct_template *t, const ct_params *c,
+                     const ct_limits *lim, char *why, size_t len);
+    /* Optional: rewrite parameters that cannot matter for this problem to one
+     * canonical value (a tap chunk longer than the mask, say), so the space
+     * holds no two candidates that compile to the same kernel. */
+    void (*normalize)(const ct_problem *p, const ct_template *t, ct_params *c);
+    /* Launch geometry of template t with parameters c. */
+    void (*geometry)(const ct_problem *p, const ct_template *t, const ct_params *c,
+                     ct_launch *out);
+    /* C source of the CPU reference, used by exported self-tests. It defines
+     * `static void ct_reference(const float *const *in, double *out)` using
+     * the problem macros. */
+    const char *reference_c;
+} ct_family;
+
+/* Parse "family:fields" into p, naming the bad field on failure. */
+ct_status ct_problem_parse(const char *spec, ct_problem *p, ct_err *e);
+
+/* All registered families, NULL-terminated. */
+const ct_family *const *ct_families(void);
+const ct_family *ct_family_find(const char *name);
+const ct_template *ct_template_find(const ct_family *f, const char *name);
+
+size_t ct_problem_output_count(const ct_problem *p);
+
+/* Strict size parser shared by families: a positive integer written plainly
+ * ("1000000") or in exact scientific notation ("1e6", "2.5e3"); rejects zero,
+ * negatives, fractions ("1.5e0"), overflow past max and junk. field names the
+ * field in the message. */
+ct_status ct_parse_size(const char *text, const char *field, long long max,
+                        long long *out, ct_err *e);
+
+#endif

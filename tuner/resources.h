@@ -1,0 +1,19 @@
+/* resources.h - files embedded in the binary at build time (templates/,
+ * configs/, db/), found by their path relative to the source tree. */
+#ifndef CT_RESOURCES_H
+#define CT_RESOURCES_H
+
+#include <stddef.h>
+
+typedef struct ct_resource_entry {
+    const char *path;       /* "templates/conv1d_naive.cu" */
+    const char *data;       /* NUL-terminated */
+    size_t len;
+} ct_resource_entry;
+
+extern const ct_resource_entry ct_resource_table[];
+
+/* Embedded file at path, or NULL. */
+const char *ct_resource(const char *path, size_t *len);
+
+#endif

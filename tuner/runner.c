@@ -1,0 +1,495 @@
+/* runner.c - device setup, buffers, reference, verification and timing. */
+#include "runner.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "space.h"
+
+
+ct_status ct_limits_for_arch(const char *arch, ct_limits *lim, ct_err *e)
+{
+    int cc = 0;
+    if (sscanf(arch, "sm_%d", &cc) != 1 && sscanf(arch, "compute_%d", &cc) != 1)
+        return ct_fail(e, CT_ERR_USAGE, "architecture '%s' must be sm_XY or compute_XY (e.g. sm_90)", arch);
+    if (cc < 50 || cc > 200)
+        return ct_fail(e, CT_ERR_USAGE, "architecture '%s' is not one NVRTC targets (sm_50 .. sm_120)", arch);
+    memset(lim, 0, sizeof *lim);
+    lim->cc_major = cc / 10;
+    lim->cc_minor = cc % 10;
+    lim->max_threads_per_block = 1024;
+    lim->const_bytes = 65536;
+    lim->regs_per_sm = 65536;
+    /* Opt-in shared memory per block by architecture (CUDA programming guide). */
+    int smem_kb = cc >= 90 ? 227 : cc == 80 || cc == 87 ? 163 : cc >= 86 ? 99 : cc == 75 ? 64 : cc >= 70 ? 96 : 48;
+    lim->max_smem_per_block = smem_kb * 1024;
+    lim->max_smem_per_sm = (smem_kb + 1) * 1024;
+    return CT_OK;
+}
+
+ct_status ct_gpu_open(int ordinal, ct_gpu *g, ct_err *e)
+{
+    memset(g, 0, sizeof *g);
+    ct_status rc = ct_drv_load(&g->d, e);
+    if (rc != CT_OK)
+        return rc;
+    const ct_drv *d = g->d;
+    int count = 0;
+    CU_CHECK(d, e, cuDeviceGetCount(&count));
+    if (ordinal < 0 || ordinal >= count)
+        return ct_fail(e, CT_ERR_NO_GPU, "GPU index %d is out of range: this machine has %d GPU%s (0..%d)",
+                       ordinal, count, count == 1 ? "" : "s", count - 1);
+    g->ordinal = ordinal;
+    CU_CHECK(d, e, cuDeviceGet(&g->dev, ordinal));
+    CU_CHECK(d, e, cuDevicePrimaryCtxRetain(&g->ctx, g->dev));
+    CU_CHECK(d, e, cuCtxSetCurrent(g->ctx));
+    ct_device_info *in = &g->info;
+    CU_CHECK(d, e, cuDeviceGetName(in->name, sizeof in->name, g->dev));
+    int v;
+#define ATTR(dst, a) do { CU_CHECK(d, e, cuDeviceGetAttribute(&v, a, g->dev)); dst = v; } while (0)
+    ATTR(in->cc_major, CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR);
+    ATTR(in->cc_minor, CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR);
+    ATTR(in->sm_count, CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT);
+    ATTR(g->lim.max_threads_per_block, CU_DEVICE_ATTRIBUTE_MAX_THREADS_PER_BLOCK);
+    ATTR(g->lim.max_smem_per_block, CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_BLOCK_OPTIN);
+    ATTR(g->lim.max_smem_per_sm, CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_MULTIPROCESSOR);
+    ATTR(g->lim.regs_per_sm, CU_DEVICE_ATTRIBUTE_MAX_REGISTERS_PER_MULTIPROCESSOR);
+    ATTR(g->lim.const_bytes, CU_DEVICE_ATTRIBUTE_TOTAL_CONSTANT_MEMORY);
+#undef ATTR
+    g->lim.cc_major = in->cc_major;
+    g->lim.cc_minor = in->cc_minor;
+    g->lim.sm_count = in->sm_count;
+    CU_CHECK(d, e, cuDeviceTotalMem(&g->total_mem, g->dev));
+    CUuuid uuid;
+    if (d->cuDeviceGetUuid(&uuid, g->dev) == CUDA_SUCCESS) {
+        const unsigned char *u = (const unsigned char *)uuid.bytes;
+        snprintf(in->uuid, sizeof in->uuid,
+                 "GPU-%02x%02x%02x%02x-%02x%02x-%02x%02x-%02x%02x-%02x%02x%02x%02x%02x%02x",
+                 u[0], u[1], u[2], u[3], u[4], u[5], u[6], u[7], u[8], u[9], u[10], u[11], u[12],
+                 u[13], u[14], u[15]);
+    }
+    CU_CHECK(d, e, cuDriverGetVersion(&in->driver_version));
+    int nv = ct_nvrtc_version();
+    in->nvrtc_major = nv / 1000;
+    in->nvrtc_minor = nv % 1000 / 10;
+    snprintf(g->arch, sizeof g->arch, "sm_%d%d", in->cc_major, in->cc_minor);
+    return CT_OK;
+}
+
+void ct_gpu_close(ct_gpu *g)
+{
+    if (g->d && g->ctx)
+        g->d->cuDevicePrimaryCtxRelease(g->dev);
+    g->ctx = NULL;
+}
+
+/* Time `reps` launches of f between two events, in milliseconds. */
+static ct_status time_launches(ct_gpu *g, CUfunction f, unsigned grid, unsigned block, void **args,
+                               int reps, float *ms, ct_err *e)
+{
+    const ct_drv *d = g->d;
+    CUevent a = NULL, b = NULL;
+    ct_status rc = CT_OK;
+    CU_TRY(d, e, rc, out, cuEventCreate(&a, CU_EVENT_DEFAULT));
+    CU_TRY(d, e, rc, out, cuEventCreate(&b, CU_EVENT_DEFAULT));
+    CU_TRY(d, e, rc, out, cuEventRecord(a, NULL));
+    for (int i = 0; i < reps; i++)
+        CU_TRY(d, e, rc, out, cuLaunchKernel(f, grid, 1, 1, block, 1, 1, 0, NULL, args, NULL));
+    CU_TRY(d, e, rc, out, cuEventRecord(b, NULL));
+    CU_TRY(d, e, rc, out, cuEventSynchronize(b));
+    CU_TRY(d, e, rc, out, cuEventElapsedTime(ms, a, b));
+out:
+    if (a)
+        d->cuEventDestroy(a);
+    if (b)
+        d->cuEventDestroy(b);
+    return rc;
+}
+
+ct_status ct_gpu_measure_ceilings(ct_gpu *g, ct_err *e)
+{
+    const ct_drv *d = g->d;
+    char *src = NULL;
+    ct_binary bin = {0};
+    CUmodule mod = NULL;
+    CUdeviceptr buf = 0;
+    ct_status rc = ct_template_source("ct_ceilings", NULL, &src, e);
+    if (rc != CT_OK)
+        return rc;
+    rc = ct_nvrtc_compile(src, "ct_ceilings.cu", g->arch, NULL, 0, NULL, &bin, e);
+    if (rc != CT_OK)
+        goto out;
+    CU_TRY(d, e, rc, out, cuModuleLoadData(&mod, bin.data));
+    CUfunction fma, copy, empty;
+    CU_TRY(d, e, rc, out, cuModuleGetFunction(&fma, mod, "ct_fma_peak"));
+    CU_TRY(d, e, rc, out, cuModuleGetFunction(&copy, mod, "ct_copy"));
+    CU_TRY(d, e, rc, out, cuModuleGetFunction(&empty, mod, "ct_empty"));
+
+    /* FMA: sm_count*8 blocks of 256 threads, 8 chains x 16 unrolled x iters. */
+    size_t bytes = (size_t)1 << 30;   /* 512 MiB source + 512 MiB destination */
+    size_t free_b = 0, total_b = 0;
+    CU_TRY(d, e, rc, out, cuMemGetInfo(&free_b, &total_b));
+    if (bytes > free_b / 2)
+        bytes = free_b / 2 & ~(size_t)0xFFFF;
+    CU_TRY(d, e, rc, out, cuMemAlloc(&buf, bytes));
+    CU_TRY(d, e, rc, out, cuMemsetD32(buf, 0x3f800000u, bytes / 4));
+    float a = 0.999f, b = 0.001f;
+    int iters = 2048;
+    void *fargs[] = {&buf, &a, &b, &iters};
+    unsigned blocks = (unsigned)g->info.sm_count * 8;
+    float ms = 0, best = 1e30f;
+    CU_TRY(d, e, rc, out, cuLaunchKernel(fma, blocks, 1, 1, 256, 1, 1, 0, NULL, fargs, NULL));
+    for (int i = 0; i < 5; i++) {
+        if ((rc = time_launches(g, fma, blocks, 256, fargs, 1, &ms, e)) != CT_OK)
+            goto out;
+        if (ms < best)
+            best = ms;
+    }
+    g->info.fma_tflops = 2.0 * 8 * 16 * (double)iters * blocks * 256 / (best * 1e-3) / 1e12;
+
+    CUdeviceptr src4 = buf, dst4 = buf + bytes / 2;
+    long long n4 = (long long)(bytes / 2 / 16);
+    void *cargs[] = {&src4, &dst4, &n4};
+    unsigned cblocks = (unsigned)g->info.sm_count * 16;
+    best = 1e30f;
+    CU_TRY(d, e, rc, out, cuLaunchKernel(copy, cblocks, 1, 1, 256, 1, 1, 0, NULL, cargs, NULL));
+    for (int i = 0; i < 5; i++) {
+        if ((rc = time_launches(g, copy, cblocks, 256, cargs, 1, &ms, e)) != CT_OK)
+            goto out;
+        if (ms < best)
+            best = ms;
+    }
+    g->info.bandwidth_gbs = (double)(bytes / 2) * 2.0 / (best * 1e-3) / 1e9;
+
+    /* An empty launch, timed the way candidates are: one launch between
+     * events, median of many. */
+    float t[101];
+    for (int i = 0; i < 101; i++)
+        if ((rc = time_launches(g, empty, 1, 32, NULL, 1, &t[i], e)) != CT_OK)
+            goto out;
+    for (int i = 1; i < 101; i++)
+        for (int j = i; j > 0 && t[j - 1] > t[j]; j--) {
+            float x = t[j];
+            t[j] = t[j - 1];
+            t[j - 1] = x;
+        }
+    g->info.launch_us = t[50] * 1e3;
+out:
+    if (buf)
+        d->cuMemFree(buf);
+    if (mod)
+        d->cuModuleUnload(mod);
+    ct_binary_free(&bin);
+    free(src);
+    return rc;
+}
+
+double ct_relerr(const float *out, const double *ref, size_t n)
+{
+    double num = 0.0, den = 0.0;
+    for (size_t i = 0; i < n; i++) {
+        if (!isfinite(out[i]))
+            return INFINITY;
+        double dlt = (double)out[i] - ref[i];
+        num += dlt * dlt;
+        den += ref[i] * ref[i];
+    }
+    if (den == 0.0)
+        return sqrt(num);
+    return sqrt(num / den);
+}
+
+/* The reference on the GPU: one thread per output of <family>_ref64. */
+static ct_status gpu_reference(ct_gpu *g, ct_workload *w, const char *templates_dir, ct_err *e)
+{
+    const ct_drv *d = g->d;
+    const ct_problem *p = w->p;
+    char name[64], *src = NULL;
+    ct_binary bin = {0};
+    CUmodule mod = NULL;
+    CUdeviceptr dref = 0;
+    snprintf(name, sizeof name, "%s_ref64", p->family->name);
+    ct_status rc = ct_template_source(name, templates_dir, &src, e);
+    if (rc != CT_OK)
+        return rc;
+    ct_define defs[CT_MAX_DEFINES];
+    int nd = p->family->defines(p, defs);
+    rc = ct_nvrtc_compile(src, name, g->arch, defs, nd, NULL, &bin, e);
+    if (rc != CT_OK)
+        goto out;
+    size_t nout = w->bufs[w->out_index].count;
+    CUfunction f;
+    CU_TRY(d, e, rc, out, cuModuleLoadData(&mod, bin.data));
+    CU_TRY(d, e, rc, out, cuModuleGetFunction(&f, mod, name));
+    CU_TRY(d, e, rc, out, cuMemAlloc(&dref, nout * sizeof(double)));
+    void *args[CT_MAX_BUFS];
+    for (int i = 0; i < w->nbufs; i++)
+        args[i] = i == w->out_index ? (void *)&dref : (void *)&w->dev[i];
+    unsigned grid = (unsigned)((nout + 255) / 256);
+    CU_TRY(d, e, rc, out, cuLaunchKernel(f, grid, 1, 1, 256, 1, 1, 0, NULL, args, NULL));
+    CU_TRY(d, e, rc, out, cuCtxSynchronize());
+    CU_TRY(d, e, rc, out, cuMemcpyDtoH(w->ref, dref, nout * sizeof(double)));
+    w->ref_on_gpu = 1;
+out:
+    if (dref)
+        d->cuMemFree(dref);
+    if (mod)
+        d->cuModuleUnload(mod);
+    ct_binary_free(&bin);
+    free(src);
+    return rc;
+}
+
+/* Direct references cost one multiply-add per FLOP pair on one core; past
+ * this many FLOPs the fp64 GPU kernel is used instead. */
+#define CPU_REFERENCE_MAX_FLOPS 2e8
+
+ct_status ct_workload_create(ct_gpu *g, const ct_problem *p, unsigned long long seed,
+                             const float *const *inputs, const char *templates_dir,
+                             ct_workload *w, ct_err *e)
+{
+    const ct_drv *d = g->d;
+    memset(w, 0, sizeof *w);
+    w->p = p;
+    w->nbufs = p->family->buffers(p, w->bufs);
+    w->out_index = -1;
+    size_t need = 0;
+    for (int i = 0; i < w->nbufs; i++) {
+        need += w->bufs[i].count * sizeof(float);
+        if (w->bufs[i].is_output) {
+            w->out_index = i;
+            need += w->bufs[i].count * sizeof(double);   /* GPU reference output */
+        }
+    }
+    if (w->out_index < 0)
+        return ct_fail(e, CT_ERR_INTERNAL, "family %s declares no output buffer", p->family->name);
+    size_t free_b = 0, total_b = 0;
+    CU_CHECK(d, e, cuMemGetInfo(&free_b, &total_b));
+    if (need + (64u << 20) > free_b)
+        return ct_fail(e, CT_ERR_USAGE, "problem %s needs %.2f GiB of device memory; the GPU has %.2f GiB free",
+                       p->canonical, need / 1073741824.0, free_b / 1073741824.0);
+    ct_status rc = CT_OK;
+    unsigned long long st = seed;
+    for (int i = 0; i < w->nbufs; i++) {
+        size_t n = w->bufs[i].count;
+        w->host[i] = malloc(n * sizeof(float));
+        if (!w->host[i]) {
+            rc = ct_fail(e, CT_ERR_INTERNAL, "out of host memory for buffer %s", w->bufs[i].name);
+            goto fail;
+        }
+        CU_TRY(d, e, rc, fail, cuMemAlloc(&w->dev[i], n * sizeof(float)));
+        if (w->bufs[i].is_output)
+            continue;
+        if (inputs && inputs[i]) {
+            memcpy(w->host[i], inputs[i], n * sizeof(float));
+        } else {
+            for (size_t k = 0; k < n; k++)
+                w->host[i][k] = (float)((double)(ct_rand_next(&st) >> 40) / 8388608.0 - 1.0);
+        }
+        CU_TRY(d, e, rc, fail, cuMemcpyHtoD(w->dev[i], w->host[i], n * sizeof(float)));
+    }
+    size_t nout = w->bufs[w->out_index].count;
+    w->ref = malloc(nout * sizeof(double));
+    if (!w->ref) {
+        rc = ct_fail(e, CT_ERR_INTERNAL, "out of host memory for the reference");
+        goto fail;
+    }
+    if (p->family->flops(p) <= CPU_REFERENCE_MAX_FLOPS) {
+        const float *in[CT_MAX_BUFS];
+        int k = 0;
+        for (int i = 0; i < w->nbufs; i++)
+            if (!w->bufs[i].is_output)
+                in[k++] = w->host[i];
+        p->family->reference(p, in, w->ref);
+    } else if ((rc = gpu_reference(g, w, templates_dir, e)) != CT_OK) {
+        goto fail;
+    }
+    return CT_OK;
+fail:
+    ct_workload_free(g, w);
+    return rc;
+}
+
+void ct_workload_free(ct_gpu *g, ct_workload *w)
+{
+    for (int i = 0; i < w->nbufs; i++) {
+        if (w->dev[i])
+            g->d->cuMemFree(w->dev[i]);
+        free(w->host[i]);
+    }
+    free(w->ref);
+    memset(w, 0, sizeof *w);
+}
+
+static int is_sticky(CUresult r)
+{
+    return r == CUDA_ERROR_ILLEGAL_ADDRESS || r == CUDA_ERROR_MISALIGNED_ADDRESS ||
+           r == CUDA_ERROR_LAUNCH_FAILED || r == CUDA_ERROR_ILLEGAL_INSTRUCTION ||
+           r == CUDA_ERROR_HARDWARE_STACK_ERROR || r == CUDA_ERROR_INVALID_PC ||
+           r == CUDA_ERROR_LAUNCH_TIMEOUT || r == CUDA_ERROR_INVALID_ADDRESS_SPACE ||
+           r == CUDA_ERROR_ASSERT || r == CUDA_ERROR_ECC_UNCORRECTABLE;
+}
+
+static int cmp_float(const void *a, const void *b)
+{
+    float x = *(const float *)a, y = *(const float *)b;
+    return (x > y) - (x < y);
+}
+
+static void set_status(ct_outcome *o, const char *status, const char *detail)
+{
+    snprintf(o->status, sizeof o->status, "%s", status);
+    snprintf(o->error, sizeof o->error, "%.500s", detail);
+}
+
+#define TIMING_BATCH 64
+
+ct_status ct_run_candidate(ct_gpu *g, ct_workload *w, const ct_template *t,
+                           const ct_params *c, const ct_binary *bin, const ct_settings *s,
+                           ct_outcome *o, ct_err *e)
+{
+    const ct_drv *d = g->d;
+    const ct_problem *p = w->p;
+    memset(o, 0, sizeof *o);
+    o->relerr = -1;
+    CUmodule mod = NULL;
+    CUevent ev[TIMING_BATCH + 1] = {0};
+    float *times = NULL;
+    ct_status rc = CT_OK;
+    CUresult r;
+    ct_err le;
+
+    r = d->cuModuleLoadData(&mod, bin->data);
+    if (r != CUDA_SUCCESS) {
+        ct_drv_fail(&le, r, "cuModuleLoadData");
+        set_status(o, "launch_failed", le.msg);
+        mod = NULL;
+        goto out;
+    }
+    CUfunction f;
+    r = d->cuModuleGetFunction(&f, mod, t->name);
+    if (r != CUDA_SUCCESS) {
+        ct_drv_fail(&le, r, "cuModuleGetFunction");
+        set_status(o, "launch_failed", le.msg);
+        goto out;
+    }
+    int maxthreads = 0, smem_static = 0;
+    d->cuFuncGetAttribute(&o->registers, CU_FUNC_ATTRIBUTE_NUM_REGS, f);
+    d->cuFuncGetAttribute(&smem_static, CU_FUNC_ATTRIBUTE_SHARED_SIZE_BYTES, f);
+    d->cuFuncGetAttribute(&o->local_bytes, CU_FUNC_ATTRIBUTE_LOCAL_SIZE_BYTES, f);
+    d->cuFuncGetAttribute(&maxthreads, CU_FUNC_ATTRIBUTE_MAX_THREADS_PER_BLOCK, f);
+    ct_launch l;
+    p->family->geometry(p, t, c, &l);
+    o->smem_bytes = smem_static + (int)l.smem_bytes;
+    unsigned threads = l.block[0] * l.block[1] * l.block[2];
+    if ((int)threads > maxthreads) {
+        snprintf(o->status, sizeof o->status, "exceeds_limits");
+        snprintf(o->error, sizeof o->error,
+                 "block of %u threads exceeds the %d this kernel can launch with %d registers per thread",
+                 threads, maxthreads, o->registers);
+        goto out;
+    }
+    if (o->smem_bytes > g->lim.max_smem_per_block) {
+        snprintf(o->status, sizeof o->status, "exceeds_limits");
+        snprintf(o->error, sizeof o->error, "%d bytes of shared memory exceed the device's %d per block",
+                 o->smem_bytes, g->lim.max_smem_per_block);
+        goto out;
+    }
+    if (l.smem_bytes > 48 * 1024)
+        d->cuFuncSetAttribute(f, CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES, (int)l.smem_bytes);
+    /* Inputs a template keeps in __constant__ memory. */
+    for (int i = 0; i < w->nbufs; i++) {
+        if (!w->bufs[i].symbol || w->bufs[i].is_output)
+            continue;
+        CUdeviceptr sym;
+        size_t symbytes = 0;
+        if (d->cuModuleGetGlobal(&sym, &symbytes, mod, w->bufs[i].symbol) != CUDA_SUCCESS)
+            continue;
+        size_t nb = w->bufs[i].count * sizeof(float);
+        CU_TRY(d, e, rc, out, cuMemcpyDtoD(sym, w->dev[i], nb < symbytes ? nb : symbytes));
+    }
+    void *args[CT_MAX_BUFS];
+    for (int i = 0; i < w->nbufs; i++)
+        args[i] = &w->dev[i];
+    const size_t nout = w->bufs[w->out_index].count;
+    CUdeviceptr dout = w->dev[w->out_index];
+#define LAUNCH() cuLaunchKernel(f, l.grid[0], l.grid[1], l.grid[2], l.block[0], l.block[1], \
+                                   l.block[2], l.smem_bytes, NULL, args, NULL)
+    /* Verification run on a NaN-filled output: unwritten elements fail. */
+    CU_TRY(d, e, rc, out, cuMemsetD32(dout, 0x7FC00000u, nout));
+    r = d->LAUNCH();
+    if (r == CUDA_SUCCESS)
+        r = d->cuCtxSynchronize();
+    if (r != CUDA_SUCCESS) {
+        ct_drv_fail(&le, r, "launch");
+        set_status(o, is_sticky(r) ? "crashed" : "launch_failed", le.msg);
+        if (is_sticky(r))
+            rc = ct_fail(e, CT_ERR_CUDA, "the GPU context is lost after a faulting candidate: %s", le.msg);
+        goto out;
+    }
+    float *host_out = w->host[w->out_index];
+    CU_TRY(d, e, rc, out, cuMemcpyDtoH(host_out, dout, nout * sizeof(float)));
+    o->relerr = ct_relerr(host_out, w->ref, nout);
+    if (!(o->relerr <= s->tolerance)) {
+        snprintf(o->status, sizeof o->status, "wrong_result");
+        snprintf(o->error, sizeof o->error, "relative L2 error %.3g exceeds the tolerance %.3g%s",
+                 o->relerr, s->tolerance, isinf(o->relerr) ? " (NaN or Inf in the output)" : "");
+        goto out;
+    }
+
+    for (int i = 0; i < s->warmup; i++)
+        CU_TRY(d, e, rc, out, LAUNCH());
+    for (int i = 0; i <= TIMING_BATCH; i++)
+        CU_TRY(d, e, rc, out, cuEventCreate(&ev[i], CU_EVENT_DEFAULT));
+    times = malloc((size_t)s->max_reps * sizeof *times);
+    if (!times) {
+        rc = ct_fail(e, CT_ERR_INTERNAL, "out of memory");
+        goto out;
+    }
+    double total_ms = 0;
+    int reps = 0;
+    /* Each launch sits between its own pair of events; launches are queued
+     * a batch at a time so the GPU never waits for the host between them. */
+    while (reps < s->max_reps && (reps < s->min_reps || total_ms < s->min_time_ms)) {
+        int nb = s->max_reps - reps < TIMING_BATCH ? s->max_reps - reps : TIMING_BATCH;
+        CU_TRY(d, e, rc, out, cuEventRecord(ev[0], NULL));
+        for (int i = 0; i < nb; i++) {
+            CU_TRY(d, e, rc, out, LAUNCH());
+            CU_TRY(d, e, rc, out, cuEventRecord(ev[i + 1], NULL));
+        }
+        r = d->cuEventSynchronize(ev[nb]);
+        if (r != CUDA_SUCCESS) {
+            ct_drv_fail(&le, r, "timed launch");
+            set_status(o, is_sticky(r) ? "crashed" : "launch_failed", le.msg);
+            if (is_sticky(r))
+                rc = ct_fail(e, CT_ERR_CUDA, "the GPU context is lost: %s", le.msg);
+            goto out;
+        }
+        for (int i = 0; i < nb; i++) {
+            float ms = 0;
+            CU_TRY(d, e, rc, out, cuEventElapsedTime(&ms, ev[i], ev[i + 1]));
+            times[reps++] = ms;
+            total_ms += ms;
+        }
+    }
+    qsort(times, (size_t)reps, sizeof *times, cmp_float);
+    o->reps = reps;
+    o->min_us = times[0] * 1e3;
+    o->max_us = times[reps - 1] * 1e3;
+    o->median_us = (reps % 2 ? times[reps / 2] : 0.5f * (times[reps / 2 - 1] + times[reps / 2])) * 1e3;
+    /* Spread between the 10th and 90th percentiles: robust to one stall. */
+    o->spread = (times[(reps * 9) / 10 < reps ? (reps * 9) / 10 : reps - 1] - times[reps / 10]) * 1e3 /
+                o->median_us;
+    snprintf(o->status, sizeof o->status, "ok");
+#undef LAUNCH
+out:
+    for (int i = 0; i <= TIMING_BATCH; i++)
+        if (ev[i])
+            d->cuEventDestroy(ev[i]);
+    free(times);
+    if (mod)
+        d->cuModuleUnload(mod);
+    return rc;
+}

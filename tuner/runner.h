@@ -1,0 +1,79 @@
+/* runner.h - a GPU, a problem's device buffers and reference, and the
+ * verification and timing of one compiled candidate. */
+#ifndef CT_RUNNER_H
+#define CT_RUNNER_H
+
+#include <stddef.h>
+
+#include "compile.h"
+#include "config.h"
+#include "cudrv.h"
+#include "db.h"
+#include "problem.h"
+
+typedef struct ct_gpu {
+    const ct_drv *d;
+    CUdevice dev;
+    CUcontext ctx;
+    int ordinal;
+    ct_limits lim;
+    ct_device_info info;       /* ceilings filled by ct_gpu_measure_ceilings */
+    char arch[16];             /* "sm_90" */
+    size_t total_mem;
+} ct_gpu;
+
+/* Open device `ordinal` (retaining its primary context) and read its limits. */
+ct_status ct_gpu_open(int ordinal, ct_gpu *g, ct_err *e);
+void ct_gpu_close(ct_gpu *g);
+
+/* Measure the fp32 FMA rate, the device-memory bandwidth (bytes read plus
+ * written by a copy kernel) and the time of an empty launch, with kernels
+ * compiled through NVRTC, into g->info. */
+ct_status ct_gpu_measure_ceilings(ct_gpu *g, ct_err *e);
+
+/* Limits assumed for an offline compile for arch (no GPU present). */
+ct_status ct_limits_for_arch(const char *arch, ct_limits *lim, ct_err *e);
+
+typedef struct ct_workload {
+    const ct_problem *p;
+    int nbufs, out_index;
+    ct_buffer bufs[CT_MAX_BUFS];
+    CUdeviceptr dev[CT_MAX_BUFS];
+    float *host[CT_MAX_BUFS];  /* inputs as uploaded; the output's slot holds the last result */
+    double *ref;               /* fp64 reference output */
+    int ref_on_gpu;            /* 1 when the GPU fp64 kernel produced ref */
+} ct_workload;
+
+/* Allocate the problem's buffers (refusing, before allocating, a problem that
+ * does not fit in free device memory), fill the inputs with uniform random
+ * values in [-1, 1) from seed, or copy them from inputs[] when not NULL, and
+ * compute the fp64 reference (CPU for small problems, the family's
+ * <family>_ref64 kernel otherwise). */
+ct_status ct_workload_create(ct_gpu *g, const ct_problem *p, unsigned long long seed,
+                             const float *const *inputs, const char *templates_dir,
+                             ct_workload *w, ct_err *e);
+void ct_workload_free(ct_gpu *g, ct_workload *w);
+
+/* Outcome of one candidate; status is one of the database's statuses. */
+typedef struct ct_outcome {
+    char status[24];
+    char error[512];
+    double median_us, min_us, max_us, spread;
+    int reps;
+    double relerr;
+    int registers, smem_bytes, local_bytes;
+} ct_outcome;
+
+/* Load bin, check it against the device's limits, run it once on a
+ * NaN-filled output and verify it against the reference, then time it.
+ * Returns CT_OK whenever the candidate was judged (whatever the outcome);
+ * an error return means the GPU itself is no longer usable. */
+ct_status ct_run_candidate(ct_gpu *g, ct_workload *w, const ct_template *t,
+                           const ct_params *c, const ct_binary *bin, const ct_settings *s,
+                           ct_outcome *out, ct_err *e);
+
+/* Relative L2 error of out against ref (n elements); +inf when out has a
+ * NaN or infinity. */
+double ct_relerr(const float *out, const double *ref, size_t n);
+
+#endif

@@ -1,0 +1,183 @@
+/* space.c - enumeration, normalisation and constraints of candidates. */
+#include "space.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+unsigned long long ct_rand_next(unsigned long long *state)
+{
+    unsigned long long z = (*state += 0x9E3779B97F4A7C15ULL);
+    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ULL;
+    z = (z ^ (z >> 27)) * 0x94D049BB133111EBULL;
+    return z ^ (z >> 31);
+}
+
+static int same_params(const ct_params *a, const ct_params *b)
+{
+    if (a->n != b->n)
+        return 0;
+    for (int i = 0; i < a->n; i++)
+        if (a->values[i] != b->values[i] || strcmp(a->names[i], b->names[i]) != 0)
+            return 0;
+    return 1;
+}
+
+/* Open-addressed set of parameter vectors, so deduplicating tens of
+ * thousands of combinations stays linear. */
+typedef struct seen_set {
+    int *slot;     /* index into cand + 1, 0 = empty */
+    size_t cap;
+} seen_set;
+
+static unsigned long long params_hash(const ct_params *p)
+{
+    unsigned long long h = 1469598103934665603ULL;
+    for (int i = 0; i < p->n; i++) {
+        h ^= (unsigned long long)p->values[i] + 0x9E37u * (unsigned)i;
+        h *= 1099511628211ULL;
+    }
+    return h;
+}
+
+static ct_status push(ct_space *s, int *cap, const ct_candidate *c, ct_err *e)
+{
+    if (s->n == *cap) {
+        int nc = *cap ? *cap * 2 : 256;
+        ct_candidate *nb = realloc(s->cand, (size_t)nc * sizeof *nb);
+        if (!nb)
+            return ct_fail(e, CT_ERR_INTERNAL, "out of memory");
+        s->cand = nb;
+        *cap = nc;
+    }
+    s->cand[s->n++] = *c;
+    return CT_OK;
+}
+
+static ct_status build_template(const ct_problem *p, const ct_config *c, const ct_limits *lim,
+                                const ct_template *t, ct_space *s, int *cap, ct_space_stats *st,
+                                ct_err *e)
+{
+    const ct_space_list *lists[CT_MAX_PARAMS];
+    long long full = 1;
+    for (int i = 0; i < t->nparams; i++) {
+        lists[i] = ct_config_list(c, t, t->params[i].name);
+        if (!lists[i])
+            return ct_fail(e, CT_ERR_CONFIG, "no value list for parameter %s of template %s "
+                           "(add it under [space.%s])", t->params[i].name, t->name, t->name);
+        full *= lists[i]->nvals;
+    }
+    st->tmpl = t;
+    st->full = full;
+    int first = s->n;
+    seen_set seen = {0};
+    seen.cap = 1;
+    while (seen.cap < (size_t)full * 2)
+        seen.cap <<= 1;
+    seen.slot = calloc(seen.cap, sizeof *seen.slot);
+    if (!seen.slot)
+        return ct_fail(e, CT_ERR_INTERNAL, "out of memory");
+    int idx[CT_MAX_PARAMS] = {0};
+    ct_status rc = CT_OK;
+    for (long long combo = 0; combo < full && rc == CT_OK; combo++) {
+        ct_candidate cand = {.tmpl = t};
+        for (int i = 0; i < t->nparams; i++)
+            ct_params_set(&cand.params, t->params[i].name, lists[i]->vals[idx[i]], NULL);
+        for (int i = t->nparams - 1; i >= 0; i--) {   /* odometer: last parameter fastest */
+            if (++idx[i] < lists[i]->nvals)
+                break;
+            idx[i] = 0;
+        }
+        if (p->family->normalize)
+            p->family->normalize(p, t, &cand.params);
+        size_t h = (size_t)params_hash(&cand.params) & (seen.cap - 1);
+        int dup = 0;
+        while (seen.slot[h]) {
+            if (same_params(&s->cand[seen.slot[h] - 1].params, &cand.params)) {
+                dup = 1;
+                break;
+            }
+            h = (h + 1) & (seen.cap - 1);
+        }
+        if (dup)
+            continue;
+        st->distinct++;
+        char why[256];
+        if (p->family->constrain(p, t, &cand.params, lim, why, sizeof why)) {
+            if (!st->example_reject[0])
+                memcpy(st->example_reject, why, sizeof why);
+            /* Remember rejected vectors too, so they count once. */
+            rc = push(s, cap, &cand, e);
+            if (rc == CT_OK) {
+                seen.slot[h] = s->n;
+                s->cand[s->n - 1].tmpl = NULL;   /* marked for removal below */
+            }
+            continue;
+        }
+        rc = push(s, cap, &cand, e);
+        if (rc == CT_OK)
+            seen.slot[h] = s->n;
+    }
+    free(seen.slot);
+    /* Drop the rejected entries kept for deduplication. */
+    int w = first;
+    for (int r = first; r < s->n; r++)
+        if (s->cand[r].tmpl)
+            s->cand[w++] = s->cand[r];
+    s->n = w;
+    st->admissible = w - first;
+    return rc;
+}
+
+ct_status ct_space_build(const ct_problem *p, const ct_config *c, const ct_limits *lim,
+                         const char *only, ct_space *out, ct_err *e)
+{
+    memset(out, 0, sizeof *out);
+    int cap = 0;
+    const ct_family *f = p->family;
+    int matched = 0;
+    for (int i = 0; i < f->ntemplates; i++) {
+        const ct_template *t = &f->templates[i];
+        if (only && strcmp(only, t->name) != 0)
+            continue;
+        matched = 1;
+        if (out->ntemplates >= (int)(sizeof out->stats / sizeof out->stats[0]))
+            break;
+        ct_status rc = build_template(p, c, lim, t, out, &cap, &out->stats[out->ntemplates++], e);
+        if (rc != CT_OK) {
+            ct_space_free(out);
+            return rc;
+        }
+    }
+    if (only && !matched)
+        return ct_fail(e, CT_ERR_USAGE, "family %s has no template '%s'", f->name, only);
+    return CT_OK;
+}
+
+void ct_space_free(ct_space *s)
+{
+    free(s->cand);
+    s->cand = NULL;
+    s->n = 0;
+}
+
+void ct_space_sample(ct_space *s, int max, unsigned long long seed)
+{
+    if (s->n <= max)
+        return;
+    unsigned long long st = seed;
+    /* Baselines first, then a Fisher-Yates shuffle of the rest; keep max. */
+    int nb = 0;
+    for (int i = 0; i < s->n; i++)
+        if (s->cand[i].tmpl->is_baseline) {
+            ct_candidate tmp = s->cand[nb];
+            s->cand[nb++] = s->cand[i];
+            s->cand[i] = tmp;
+        }
+    for (int i = s->n - 1; i > nb; i--) {
+        int j = nb + (int)(ct_rand_next(&st) % (unsigned long long)(i - nb + 1));
+        ct_candidate tmp = s->cand[i];
+        s->cand[i] = s->cand[j];
+        s->cand[j] = tmp;
+    }
+    s->n = max > nb ? max : nb;
+}

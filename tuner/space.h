@@ -1,0 +1,45 @@
+/* space.h - the candidates of a problem: every combination of the value
+ * lists of each template's parameters (from the config), normalised by the
+ * family, deduplicated, and filtered by the family's constraints against the
+ * device's limits. */
+#ifndef CT_SPACE_H
+#define CT_SPACE_H
+
+#include "config.h"
+#include "problem.h"
+
+typedef struct ct_candidate {
+    const ct_template *tmpl;
+    ct_params params;
+} ct_candidate;
+
+typedef struct ct_space_stats {
+    const ct_template *tmpl;
+    long long full;            /* product of the value-list lengths          */
+    long long distinct;        /* after normalisation and deduplication      */
+    long long admissible;      /* after the constraints                      */
+    char example_reject[256];  /* one constraint message, for `space`        */
+} ct_space_stats;
+
+typedef struct ct_space {
+    ct_candidate *cand;
+    int n;
+    int ntemplates;
+    ct_space_stats stats[8];
+} ct_space;
+
+/* Build the space of problem p. only (may be NULL) restricts it to one
+ * template. Fails when a template parameter has no value list. */
+ct_status ct_space_build(const ct_problem *p, const ct_config *c, const ct_limits *lim,
+                         const char *only, ct_space *out, ct_err *e);
+void ct_space_free(ct_space *s);
+
+/* Keep a seeded random sample of at most max candidates, always keeping the
+ * baseline template's candidates. Deterministic for a given seed. */
+void ct_space_sample(ct_space *s, int max, unsigned long long seed);
+
+/* A splitmix64 step: the one random generator of the tuner (inputs,
+ * sampling), so that a seed reproduces a run. */
+unsigned long long ct_rand_next(unsigned long long *state);
+
+#endif

@@ -1,0 +1,33 @@
+/* tune.h - one tuning run: generate the space, compile candidates on a pool
+ * of threads while the GPU verifies and times the ones already compiled,
+ * store every outcome, report the winner. */
+#ifndef CT_TUNE_H
+#define CT_TUNE_H
+
+#include <stdio.h>
+
+#include "config.h"
+#include "db.h"
+#include "status.h"
+
+typedef struct ct_tune_opts {
+    const char *problem;       /* problem string */
+    int gpu;                   /* device ordinal */
+    const char *db_path;
+    const char *templates_dir; /* NULL: the templates built into the binary */
+    const char *only_template; /* NULL: every template of the family */
+    const ct_config *cfg;
+    int remeasure;             /* measure the device ceilings again */
+    int verbose;               /* one line per candidate on stderr */
+    FILE *out;                 /* summary */
+} ct_tune_opts;
+
+typedef struct ct_tune_result {
+    ct_record winner;
+    double baseline_us;        /* naive template's best median, 0 if none */
+    int counts_ok, counts_failed, tuned;
+} ct_tune_result;
+
+ct_status ct_tune(const ct_tune_opts *o, ct_tune_result *res, ct_err *e);
+
+#endif
