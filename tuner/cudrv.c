@@ -11,9 +11,6 @@ static ct_status load_rc = CT_ERR_INTERNAL;
 static ct_err load_err;
 static pthread_once_t once = PTHREAD_ONCE_INIT;
 
-typedef CUresult (*get_proc_fn)(const char *, void **, int, cuuint64_t,
-                                CUdriverProcAddressQueryResult *);
-
 static void load_once(void)
 {
     void *h = dlopen("libcuda.so.1", RTLD_NOW | RTLD_LOCAL);
@@ -22,25 +19,22 @@ static void load_once(void)
                           "no NVIDIA driver found (cannot load libcuda.so.1); this command needs a GPU");
         return;
     }
-    get_proc_fn get_proc = (get_proc_fn)dlsym(h, "cuGetProcAddress_v2");
-    if (!get_proc) {
-        load_rc = ct_fail(&load_err, CT_ERR_NO_GPU,
-                          "the NVIDIA driver is too old (no cuGetProcAddress_v2); CUDA %d.%d or newer is needed",
-                          CUDA_VERSION / 1000, CUDA_VERSION % 1000 / 10);
-        return;
-    }
-#define CT_DRV_RESOLVE(name)                                                                    \
-    {                                                                                           \
-        CUdriverProcAddressQueryResult q;                                                       \
-        void *fn = NULL;                                                                        \
-        if (get_proc(#name, &fn, CUDA_VERSION, CU_GET_PROC_ADDRESS_DEFAULT, &q) != CUDA_SUCCESS \
-            || !fn) {                                                                           \
-            load_rc = ct_fail(&load_err, CT_ERR_NO_GPU,                                         \
-                              "the NVIDIA driver lacks %s for CUDA %d; update the driver", #name, \
-                              CUDA_VERSION);                                                    \
-            return;                                                                             \
-        }                                                                                       \
-        memcpy(&drv.name, &fn, sizeof fn);                                                      \
+    /* Each entry point is looked up under the name cuda.h maps it to
+     * (cuMemAlloc -> cuMemAlloc_v2), so its ABI is exactly the prototype we
+     * compile against. cuGetProcAddress by base name is not: for CUDA 13 it
+     * returns cuCtxSynchronize_v2(CUcontext) for cuCtxSynchronize(void). */
+#define CT_XSTR(x) CT_STR(x)
+#define CT_STR(x) #x
+#define CT_DRV_RESOLVE(name)                                                             \
+    {                                                                                    \
+        void *fn = dlsym(h, CT_XSTR(name));                                              \
+        if (!fn) {                                                                       \
+            load_rc = ct_fail(&load_err, CT_ERR_NO_GPU,                                  \
+                              "the NVIDIA driver lacks %s (CUDA %d.%d API); update the driver", \
+                              CT_XSTR(name), CUDA_VERSION / 1000, CUDA_VERSION % 1000 / 10); \
+            return;                                                                      \
+        }                                                                                \
+        memcpy(&drv.name, &fn, sizeof fn);                                               \
     }
     CT_DRV_FN(CT_DRV_RESOLVE)
 #undef CT_DRV_RESOLVE

@@ -3,8 +3,8 @@
  * Nothing links against libcuda, so every command that needs no GPU runs on
  * a machine without an NVIDIA driver; the first command that needs one gets
  * CT_ERR_NO_GPU with "no NVIDIA driver found". Entry points are resolved
- * through cuGetProcAddress for the CUDA version of the headers we were built
- * with, so the signatures match cuda.h exactly. */
+ * under the versioned names cuda.h maps them to, so their signatures match
+ * the prototypes we compile against. */
 #ifndef CT_CUDRV_H
 #define CT_CUDRV_H
 

@@ -9,6 +9,9 @@
 #include "space.h"
 
 
+static ct_status time_kernel(ct_gpu *g, CUfunction f, const ct_launch *l, void **args,
+                             const ct_settings *s, ct_outcome *o, ct_err *e);
+
 ct_status ct_limits_for_arch(const char *arch, ct_limits *lim, ct_err *e)
 {
     int cc = 0;
@@ -163,19 +166,15 @@ ct_status ct_gpu_measure_ceilings(ct_gpu *g, ct_err *e)
     }
     g->info.bandwidth_gbs = (double)(bytes / 2) * 2.0 / (best * 1e-3) / 1e9;
 
-    /* An empty launch, timed the way candidates are: one launch between
-     * events, median of many. */
-    float t[101];
-    for (int i = 0; i < 101; i++)
-        if ((rc = time_launches(g, empty, 1, 32, NULL, 1, &t[i], e)) != CT_OK)
+    /* An empty launch, timed exactly the way candidates are. */
+    {
+        const ct_launch el = {.grid = {1, 1, 1}, .block = {32, 1, 1}};
+        const ct_settings es = {.warmup = 10, .min_reps = 500, .max_reps = 500};
+        ct_outcome eo;
+        if ((rc = time_kernel(g, empty, &el, NULL, &es, &eo, e)) != CT_OK)
             goto out;
-    for (int i = 1; i < 101; i++)
-        for (int j = i; j > 0 && t[j - 1] > t[j]; j--) {
-            float x = t[j];
-            t[j] = t[j - 1];
-            t[j - 1] = x;
-        }
-    g->info.launch_us = t[50] * 1e3;
+        g->info.launch_us = eo.median_us;
+    }
 out:
     if (buf)
         d->cuMemFree(buf);
@@ -201,8 +200,7 @@ double ct_relerr(const float *out, const double *ref, size_t n)
     return sqrt(num / den);
 }
 
-/* The reference on the GPU: one thread per output of <family>_ref64. */
-static ct_status gpu_reference(ct_gpu *g, ct_workload *w, const char *templates_dir, ct_err *e)
+ct_status ct_reference_gpu(ct_gpu *g, ct_workload *w, const char *templates_dir, ct_err *e)
 {
     const ct_drv *d = g->d;
     const ct_problem *p = w->p;
@@ -303,7 +301,7 @@ ct_status ct_workload_create(ct_gpu *g, const ct_problem *p, unsigned long long 
             if (!w->bufs[i].is_output)
                 in[k++] = w->host[i];
         p->family->reference(p, in, w->ref);
-    } else if ((rc = gpu_reference(g, w, templates_dir, e)) != CT_OK) {
+    } else if ((rc = ct_reference_gpu(g, w, templates_dir, e)) != CT_OK) {
         goto fail;
     }
     return CT_OK;
@@ -346,6 +344,73 @@ static void set_status(ct_outcome *o, const char *status, const char *detail)
 
 #define TIMING_BATCH 64
 
+/* Time launches of f: warm-up, then batches of launches each between its own
+ * pair of events, queued a batch at a time so the GPU never waits for the
+ * host, until both min_reps and min_time_ms are reached. Fills o's timing
+ * fields and sets its status ("ok", or "crashed"/"launch_failed"); returns an
+ * error only when the GPU context is lost. */
+static ct_status time_kernel(ct_gpu *g, CUfunction f, const ct_launch *l, void **args,
+                             const ct_settings *s, ct_outcome *o, ct_err *e)
+{
+    const ct_drv *d = g->d;
+    CUevent ev[TIMING_BATCH + 1] = {0};
+    float *times = NULL;
+    ct_status rc = CT_OK;
+    CUresult r;
+    ct_err le;
+#define LAUNCH() cuLaunchKernel(f, l->grid[0], l->grid[1], l->grid[2], l->block[0], l->block[1], \
+                                l->block[2], l->smem_bytes, NULL, args, NULL)
+    for (int i = 0; i < s->warmup; i++)
+        CU_TRY(d, e, rc, out, LAUNCH());
+    for (int i = 0; i <= TIMING_BATCH; i++)
+        CU_TRY(d, e, rc, out, cuEventCreate(&ev[i], CU_EVENT_DEFAULT));
+    times = malloc((size_t)s->max_reps * sizeof *times);
+    if (!times) {
+        rc = ct_fail(e, CT_ERR_INTERNAL, "out of memory");
+        goto out;
+    }
+    double total_ms = 0;
+    int reps = 0;
+    while (reps < s->max_reps && (reps < s->min_reps || total_ms < s->min_time_ms)) {
+        int nb = s->max_reps - reps < TIMING_BATCH ? s->max_reps - reps : TIMING_BATCH;
+        CU_TRY(d, e, rc, out, cuEventRecord(ev[0], NULL));
+        for (int i = 0; i < nb; i++) {
+            CU_TRY(d, e, rc, out, LAUNCH());
+            CU_TRY(d, e, rc, out, cuEventRecord(ev[i + 1], NULL));
+        }
+        r = d->cuEventSynchronize(ev[nb]);
+        if (r != CUDA_SUCCESS) {
+            ct_drv_fail(&le, r, "timed launch");
+            set_status(o, is_sticky(r) ? "crashed" : "launch_failed", le.msg);
+            if (is_sticky(r))
+                rc = ct_fail(e, CT_ERR_CUDA, "the GPU context is lost: %s", le.msg);
+            goto out;
+        }
+        for (int i = 0; i < nb; i++) {
+            float ms = 0;
+            CU_TRY(d, e, rc, out, cuEventElapsedTime(&ms, ev[i], ev[i + 1]));
+            times[reps++] = ms;
+            total_ms += ms;
+        }
+    }
+    qsort(times, (size_t)reps, sizeof *times, cmp_float);
+    o->reps = reps;
+    o->min_us = times[0] * 1e3;
+    o->max_us = times[reps - 1] * 1e3;
+    o->median_us = (reps % 2 ? times[reps / 2] : 0.5f * (times[reps / 2 - 1] + times[reps / 2])) * 1e3;
+    /* Spread between the 10th and 90th percentiles: robust to one stall. */
+    o->spread = (times[(reps * 9) / 10 < reps ? (reps * 9) / 10 : reps - 1] - times[reps / 10]) * 1e3 /
+                o->median_us;
+    snprintf(o->status, sizeof o->status, "ok");
+#undef LAUNCH
+out:
+    for (int i = 0; i <= TIMING_BATCH; i++)
+        if (ev[i])
+            d->cuEventDestroy(ev[i]);
+    free(times);
+    return rc;
+}
+
 ct_status ct_run_candidate(ct_gpu *g, ct_workload *w, const ct_template *t,
                            const ct_params *c, const ct_binary *bin, const ct_settings *s,
                            ct_outcome *o, ct_err *e)
@@ -355,8 +420,6 @@ ct_status ct_run_candidate(ct_gpu *g, ct_workload *w, const ct_template *t,
     memset(o, 0, sizeof *o);
     o->relerr = -1;
     CUmodule mod = NULL;
-    CUevent ev[TIMING_BATCH + 1] = {0};
-    float *times = NULL;
     ct_status rc = CT_OK;
     CUresult r;
     ct_err le;
@@ -439,56 +502,9 @@ ct_status ct_run_candidate(ct_gpu *g, ct_workload *w, const ct_template *t,
         goto out;
     }
 
-    for (int i = 0; i < s->warmup; i++)
-        CU_TRY(d, e, rc, out, LAUNCH());
-    for (int i = 0; i <= TIMING_BATCH; i++)
-        CU_TRY(d, e, rc, out, cuEventCreate(&ev[i], CU_EVENT_DEFAULT));
-    times = malloc((size_t)s->max_reps * sizeof *times);
-    if (!times) {
-        rc = ct_fail(e, CT_ERR_INTERNAL, "out of memory");
-        goto out;
-    }
-    double total_ms = 0;
-    int reps = 0;
-    /* Each launch sits between its own pair of events; launches are queued
-     * a batch at a time so the GPU never waits for the host between them. */
-    while (reps < s->max_reps && (reps < s->min_reps || total_ms < s->min_time_ms)) {
-        int nb = s->max_reps - reps < TIMING_BATCH ? s->max_reps - reps : TIMING_BATCH;
-        CU_TRY(d, e, rc, out, cuEventRecord(ev[0], NULL));
-        for (int i = 0; i < nb; i++) {
-            CU_TRY(d, e, rc, out, LAUNCH());
-            CU_TRY(d, e, rc, out, cuEventRecord(ev[i + 1], NULL));
-        }
-        r = d->cuEventSynchronize(ev[nb]);
-        if (r != CUDA_SUCCESS) {
-            ct_drv_fail(&le, r, "timed launch");
-            set_status(o, is_sticky(r) ? "crashed" : "launch_failed", le.msg);
-            if (is_sticky(r))
-                rc = ct_fail(e, CT_ERR_CUDA, "the GPU context is lost: %s", le.msg);
-            goto out;
-        }
-        for (int i = 0; i < nb; i++) {
-            float ms = 0;
-            CU_TRY(d, e, rc, out, cuEventElapsedTime(&ms, ev[i], ev[i + 1]));
-            times[reps++] = ms;
-            total_ms += ms;
-        }
-    }
-    qsort(times, (size_t)reps, sizeof *times, cmp_float);
-    o->reps = reps;
-    o->min_us = times[0] * 1e3;
-    o->max_us = times[reps - 1] * 1e3;
-    o->median_us = (reps % 2 ? times[reps / 2] : 0.5f * (times[reps / 2 - 1] + times[reps / 2])) * 1e3;
-    /* Spread between the 10th and 90th percentiles: robust to one stall. */
-    o->spread = (times[(reps * 9) / 10 < reps ? (reps * 9) / 10 : reps - 1] - times[reps / 10]) * 1e3 /
-                o->median_us;
-    snprintf(o->status, sizeof o->status, "ok");
+    rc = time_kernel(g, f, &l, args, s, o, e);
 #undef LAUNCH
 out:
-    for (int i = 0; i <= TIMING_BATCH; i++)
-        if (ev[i])
-            d->cuEventDestroy(ev[i]);
-    free(times);
     if (mod)
         d->cuModuleUnload(mod);
     return rc;

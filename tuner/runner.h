@@ -54,6 +54,11 @@ ct_status ct_workload_create(ct_gpu *g, const ct_problem *p, unsigned long long 
                              ct_workload *w, ct_err *e);
 void ct_workload_free(ct_gpu *g, ct_workload *w);
 
+/* Recompute w->ref with the family's fp64 GPU kernel "<family>_ref64" (one
+ * thread per output). ct_workload_create uses it for large problems; the
+ * tests check it against the CPU reference on small ones. */
+ct_status ct_reference_gpu(ct_gpu *g, ct_workload *w, const char *templates_dir, ct_err *e);
+
 /* Outcome of one candidate; status is one of the database's statuses. */
 typedef struct ct_outcome {
     char status[24];
