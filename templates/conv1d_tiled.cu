@@ -6,9 +6,10 @@
 // Each thread owns OUTPUTS_PER_THREAD consecutive outputs and slides a
 // window of inputs through registers, so one new input per tap feeds
 // OUTPUTS_PER_THREAD FMAs (register blocking). The window is refilled
-// VEC_WIDTH inputs at a time (16-byte loads for 4) and the tap loop is
-// unrolled UNROLL times, which lets the compiler rename the window registers
-// instead of shifting them. Taps are processed in chunks of KCHUNK so that any
+// VEC_WIDTH inputs at a time (16-byte loads for 4). The tap loop is unrolled
+// by whole window rotations (OUTPUTS_PER_THREAD taps each): only then does the
+// register holding each window slot at the end of an iteration match the one
+// at its start, so the compiler renames instead of emitting moves. Taps are processed in chunks of KCHUNK so that any
 // mask length fits the shared-memory tile.
 //
 // Problem macros: CONV_N, CONV_K, CONV_OUT, CONV_OFF (compile-time sizes let
@@ -17,19 +18,20 @@
 //   BLOCK_SIZE          threads per block
 //   OUTPUTS_PER_THREAD  outputs per thread (register blocking)
 //   MASK_PLACEMENT      0 constant memory, 1 shared memory, 2 global read-only
-//   MASK_PAD            1: round the mask up to a multiple of VEC_WIDTH*UNROLL
+//   MASK_PAD            1: round the mask up to a multiple of R*UNROLL
 //                       with zero taps, so the tap loop has no remainder
 //   ALIGN               byte alignment of the mask and the staged input
 //   STAGE_INPUT         1: stage the block's input tile in shared memory
 //   VEC_WIDTH           inputs (and mask taps) loaded per instruction: 1, 2, 4
-//   UNROLL              unroll factor of the tap loop, in steps of VEC_WIDTH
+//   UNROLL              window rotations (OUTPUTS_PER_THREAD taps) per loop iteration
 //   KCHUNK              taps per shared-memory stage
 //   MIN_BLOCKS          minimum resident blocks per SM asked of the compiler
 
 #define R OUTPUTS_PER_THREAD
 #define VW VEC_WIDTH
 #define TILE_OUT (BLOCK_SIZE * R)
-#define KSTEP (VW * UNROLL)
+#define ROT (R / VW)              // steps of VW taps per window rotation
+#define KSTEP (R * UNROLL)        // taps per unrolled iteration
 #if MASK_PAD
 #define KP (((CONV_K + KSTEP - 1) / KSTEP) * KSTEP)
 #else
@@ -148,7 +150,7 @@ __device__ __forceinline__ void chunk(float (&acc)[R], const float *xs, const fl
     for (int i = 0; i < R; i += VW)
         load_window<SRC, VW>(&w[i], xs + i, in, xg + i);
     int k = 0;
-    CT_UNROLL(UNROLL)
+    CT_UNROLL(ROT * UNROLL)
     for (; k + VW <= klen; k += VW)
         taps<SRC, VW>(w, acc, xs + R + k, in, xg + R + k, ms + k, mask, kc + k);
     for (; k < klen; ++k)

@@ -29,14 +29,16 @@ static const setting_key setting_keys[] = {
     S("verify", "seed", KEY_U64, seed, 0, 1.8e19),
     S("tune", "jobs", KEY_INT, jobs, 0, 1024),
     S("tune", "max_candidates", KEY_INT, max_candidates, 1, 1000000),
-    S("tune", "retime_top", KEY_INT, retime_top, 0, 1000),
 };
 #undef S
 
 typedef struct load_ctx {
     ct_config *c;
     ct_err err;
-    int failed;
+    int failed;              /* a handler error is in err ...            */
+    int err_line;            /* ... on this line                          */
+    const char *cursor;      /* the text not yet handed to inih           */
+    int line;                /* the line inih is parsing now (1-based)    */
 } load_ctx;
 
 static const ct_template *find_template(const char *name)
@@ -57,11 +59,12 @@ static int set_setting(load_ctx *x, const setting_key *k, const char *value)
     double v;
     if (k->type == KEY_DOUBLE) {
         v = strtod(value, &end);
-    } else {
-        long long iv = strtoll(value, &end, 10);
-        v = (double)iv;
-        if (k->type == KEY_U64 && *value == '-')
+    } else if (k->type == KEY_U64) {
+        v = (double)strtoull(value, &end, 10);
+        if (*value == '-')
             end = (char *)value;
+    } else {
+        v = (double)strtoll(value, &end, 10);
     }
     while (end && (*end == ' ' || *end == '\t'))
         end++;
@@ -93,8 +96,15 @@ static int set_list(load_ctx *x, const ct_template *t, const char *name, const c
     ct_space_list l = {.tmpl = t, .def = def};
     char buf[512];
     snprintf(buf, sizeof buf, "%s", value);
-    char *save = NULL;
-    for (char *tok = strtok_r(buf, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
+    /* Split on commas by hand: strtok would skip an empty item ("32,,64"). */
+    for (char *tok = buf, *next; tok; tok = next) {
+        next = strchr(tok, ',');
+        if (next)
+            *next++ = '\0';
+        if (strspn(tok, " \t") == strlen(tok)) {
+            ct_fail(&x->err, CT_ERR_CONFIG, "[space.%s] %s: empty value in the list", t->name, name);
+            return 0;
+        }
         if (l.nvals >= CT_MAX_VALUES) {
             ct_fail(&x->err, CT_ERR_CONFIG, "[space.%s] %s: more than %d values", t->name, name, CT_MAX_VALUES);
             return 0;
@@ -130,6 +140,64 @@ static int set_list(load_ctx *x, const ct_template *t, const char *name, const c
     return 1;
 }
 
+static int known_section(const char *name)
+{
+    if (strncmp(name, "space.", 6) == 0)
+        return find_template(name + 6) != NULL;
+    for (size_t i = 0; i < sizeof setting_keys / sizeof setting_keys[0]; i++)
+        if (strcmp(setting_keys[i].section, name) == 0)
+            return 1;
+    return 0;
+}
+
+/* Record the first error and its line. */
+static void fail_at_line(load_ctx *x, const char *fmt, const char *arg)
+{
+    if (x->failed)
+        return;
+    ct_fail(&x->err, CT_ERR_CONFIG, fmt, arg);
+    x->failed = 1;
+    x->err_line = x->line;
+}
+
+/* inih reads through this, so that we know the line of every callback,
+ * refuse lines longer than inih's buffer (which it would split in two) and
+ * check section names even for sections without keys. */
+static char *read_line(char *str, int num, void *stream)
+{
+    load_ctx *x = stream;
+    if (!*x->cursor)
+        return NULL;
+    const char *nl = strchr(x->cursor, '\n');
+    size_t len = nl ? (size_t)(nl - x->cursor) + 1 : strlen(x->cursor);
+    x->line++;
+    if (len > (size_t)num - 1) {
+        fail_at_line(x, "line longer than %s characters", "198");
+        memcpy(str, "\n", 2);   /* an empty line: parsing goes on, the error stays */
+        x->cursor = nl ? nl + 1 : x->cursor + strlen(x->cursor);
+        return str;
+    }
+    memcpy(str, x->cursor, len);
+    str[len] = '\0';
+    x->cursor += len;
+    const char *t = str;
+    while (*t == ' ' || *t == '\t')
+        t++;
+    if (*t == '[') {
+        char name[128];
+        const char *close = strchr(t, ']');
+        size_t n = close ? (size_t)(close - t - 1) : 0;
+        if (close && n < sizeof name) {
+            memcpy(name, t + 1, n);
+            name[n] = '\0';
+            if (!known_section(name))
+                fail_at_line(x, strncmp(name, "space.", 6) == 0 ? "unknown template in section [%s]"
+                                                                 : "unknown section [%s]", name);
+        }
+    }
+    return str;
+}
+
 /* inih handler: returning 0 makes ini_parse report this line. */
 static int on_entry(void *user, const char *section, const char *name, const char *value)
 {
@@ -149,30 +217,40 @@ static int on_entry(void *user, const char *section, const char *name, const cha
             if (strcmp(setting_keys[i].section, section) != 0)
                 continue;
             known_section = 1;
-            if (strcmp(setting_keys[i].key, name) == 0)
-                return set_setting(x, &setting_keys[i], value) ? 1 : (x->failed = 1, 0);
+            if (strcmp(setting_keys[i].key, name) == 0) {
+                if (set_setting(x, &setting_keys[i], value))
+                    return 1;
+                x->failed = 1;
+                x->err_line = x->line;
+                return 0;
+            }
         }
         if (!known_section)
             ct_fail(&x->err, CT_ERR_CONFIG, "unknown section [%s]", section);
         else
             ct_fail(&x->err, CT_ERR_CONFIG, "[%s]: unknown key '%s'", section, name);
     }
-    if (!ok)
+    if (!ok) {
         x->failed = 1;
+        x->err_line = x->line;
+    }
     return ok;
 }
 
 ct_status ct_config_apply_text(ct_config *c, const char *text, const char *name, ct_err *e)
 {
     ct_config work = *c;
-    load_ctx x = {.c = &work};
-    int line = ini_parse_string(text, on_entry, &x);
-    if (line != 0) {
-        if (x.failed)
-            return ct_fail(e, CT_ERR_CONFIG, "%s:%d: %s", name, line, x.err.msg);
+    load_ctx x = {.c = &work, .cursor = text};
+    int line = ini_parse_stream(read_line, &x, on_entry, &x);
+    /* inih reports the first bad line; ours may be a later or an earlier one
+     * (an unknown empty section, an overlong line): report the earliest. */
+    if (line != 0 && (!x.failed || line < x.err_line))
         return ct_fail(e, CT_ERR_CONFIG, "%s:%d: malformed line (expected [section] or key = value)",
                        name, line);
-    }
+    if (x.failed)
+        return ct_fail(e, CT_ERR_CONFIG, "%s:%d: %s", name, x.err_line, x.err.msg);
+    if (line < 0)
+        return ct_fail(e, CT_ERR_INTERNAL, "%s: inih could not allocate memory", name);
     if (work.s.max_reps < work.s.min_reps)
         return ct_fail(e, CT_ERR_CONFIG, "%s: [measure] max_reps (%d) is below min_reps (%d)", name,
                        work.s.max_reps, work.s.min_reps);
@@ -228,7 +306,7 @@ ct_status ct_config_init(ct_config *c, ct_err *e)
 {
     memset(c, 0, sizeof *c);
     c->s = (ct_settings){.warmup = 3, .min_reps = 20, .max_reps = 2000, .min_time_ms = 20.0,
-                         .tolerance = 1e-5, .jobs = 0, .max_candidates = 400, .retime_top = 3};
+                         .tolerance = 1e-5, .jobs = 0, .max_candidates = 600};
     for (const ct_resource_entry *r = ct_resource_table; r->path; r++) {
         if (strncmp(r->path, "configs/", 8) != 0)
             continue;
@@ -251,7 +329,7 @@ void ct_settings_json(const ct_settings *s, char *buf, size_t len)
 {
     snprintf(buf, len,
              "{\"warmup\":%d,\"min_reps\":%d,\"max_reps\":%d,\"min_time_ms\":%g,"
-             "\"tolerance\":%g,\"seed\":%llu,\"max_candidates\":%d,\"retime_top\":%d}",
+             "\"tolerance\":%g,\"seed\":%llu,\"max_candidates\":%d}",
              s->warmup, s->min_reps, s->max_reps, s->min_time_ms, s->tolerance, s->seed,
-             s->max_candidates, s->retime_top);
+             s->max_candidates);
 }

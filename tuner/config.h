@@ -22,7 +22,6 @@ typedef struct ct_settings {
     unsigned long long seed;    /* inputs and sampling; 0 draws one per run    */
     int jobs;                   /* compile threads; 0 = all cores              */
     int max_candidates;         /* beyond this, sample the space at random     */
-    int retime_top;             /* re-time this many best candidates at the end */
 } ct_settings;
 
 typedef struct ct_space_list {

@@ -154,11 +154,11 @@ static const ct_param_def tiled_params[] = {
     {.name = "OUTPUTS_PER_THREAD", .help = "consecutive outputs per thread (register blocking)"},
     {.name = "MASK_PLACEMENT", .help = "where the mask is read from",
      .symbols = placement_names, .nsymbols = 3},
-    {.name = "MASK_PAD", .help = "1: pad the mask with zero taps to a multiple of VEC_WIDTH*UNROLL"},
+    {.name = "MASK_PAD", .help = "1: pad the mask with zero taps to a multiple of OUTPUTS_PER_THREAD*UNROLL"},
     {.name = "ALIGN", .help = "byte alignment of the mask and the staged input"},
     {.name = "STAGE_INPUT", .help = "1: stage the block's input tile in shared memory"},
     {.name = "VEC_WIDTH", .help = "inputs and taps per load instruction (1, 2, 4)"},
-    {.name = "UNROLL", .help = "unroll factor of the tap loop, in steps of VEC_WIDTH"},
+    {.name = "UNROLL", .help = "window rotations (OUTPUTS_PER_THREAD taps) per tap-loop iteration"},
     {.name = "KCHUNK", .help = "taps per shared-memory stage"},
     {.name = "MIN_BLOCKS", .help = "minimum resident blocks per SM (__launch_bounds__)"},
 };
@@ -184,9 +184,9 @@ static int is_pow2(long v)
  * mirror KP and KCH in templates/conv1d_tiled.cu. */
 static void tiled_chunking(const ct_problem *p, const ct_params *c, long long *kp, long long *kch)
 {
-    long vw = ct_params_get(c, "VEC_WIDTH", 1), unroll = ct_params_get(c, "UNROLL", 1);
+    long r = ct_params_get(c, "OUTPUTS_PER_THREAD", 1), unroll = ct_params_get(c, "UNROLL", 1);
     long long k = p->dims[DIM_K];
-    *kp = ct_params_get(c, "MASK_PAD", 0) ? round_up(k, vw * unroll) : k;
+    *kp = ct_params_get(c, "MASK_PAD", 0) ? round_up(k, r * unroll) : k;
     long long chunk = ct_params_get(c, "KCHUNK", 1024);
     *kch = chunk < *kp ? chunk : *kp;
 }
@@ -212,6 +212,11 @@ static int constrain(const ct_problem *p, const ct_template *t, const ct_params 
     }
     if (r < 1 || r > 64 || r % vw != 0) {
         snprintf(why, len, "OUTPUTS_PER_THREAD=%ld must be in 1..64 and a multiple of VEC_WIDTH=%ld", r, vw);
+        return 1;
+    }
+    if ((long long)r * r * unroll > 4096) {
+        snprintf(why, len, "OUTPUTS_PER_THREAD^2 x UNROLL = %ld FMAs per loop iteration would overflow the "
+                 "instruction cache", r * r * unroll);
         return 1;
     }
     if (unroll < 1 || unroll > 64 || chunk < 4 || chunk % 4 != 0 || !is_pow2(align) || align < 4 || minb < 1) {
@@ -255,8 +260,8 @@ static void normalize(const ct_problem *p, const ct_template *t, ct_params *c)
     if (t->is_baseline)
         return;
     long long kp, kch;
-    long vw = ct_params_get(c, "VEC_WIDTH", 1), unroll = ct_params_get(c, "UNROLL", 1);
-    if (ct_params_get(c, "MASK_PAD", 0) && round_up(p->dims[DIM_K], vw * unroll) == p->dims[DIM_K])
+    long r = ct_params_get(c, "OUTPUTS_PER_THREAD", 1), unroll = ct_params_get(c, "UNROLL", 1);
+    if (ct_params_get(c, "MASK_PAD", 0) && round_up(p->dims[DIM_K], r * unroll) == p->dims[DIM_K])
         ct_params_set(c, "MASK_PAD", 0, NULL);
     tiled_chunking(p, c, &kp, &kch);
     long placement = ct_params_get(c, "MASK_PLACEMENT", 0), stage = ct_params_get(c, "STAGE_INPUT", 1);

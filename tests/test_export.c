@@ -1,0 +1,682 @@
+/* test_export.c - `convtune export`: a database filled through the ct_db API
+ * with one device, the problem conv1d:3000:37:same and a failed (but
+ * fastest) candidate next to two verified conv1d_tiled ones. The exported
+ * .cu must carry the winner's provenance, its parameters and the problem
+ * sizes as #defines, the launcher and the self-test, and must compile with
+ * nvcc (-c, and linked with -DCONVTUNE_SELFTEST; never run: no GPU needed).
+ * Then the refusals: an existing file without --force, a missing directory,
+ * a symbolic link (even with --force) and a template changed since tuning.
+ * Without nvcc on PATH the compile steps are skipped and the test reports
+ * itself skipped (exit 77) unless something else failed. */
+#ifndef _GNU_SOURCE
+#define _GNU_SOURCE
+#endif
+#include "check.h"
+#include "compile.h"
+#include "config.h"
+#include "db.h"
+#include "export.h"
+#include "params.h"
+#include "problem.h"
+
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <ftw.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/types.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+extern char **environ;
+
+#define PROBLEM "conv1d:3000:37:same"
+#define SYMBOL "convtune_conv1d_3000_37_same"
+#define DEVICE "NVIDIA Test Export GPU"
+static const char *device_name = DEVICE;   /* the device make_db stores */
+#define RUN_TIMEOUT_S 120
+
+static char base[] = "/tmp/ct_test_export_XXXXXX";
+static char work[512];          /* cwd of the children; HOME and XDG_DATA_HOME inside */
+static char cap_out[600], cap_err[600];
+static char **child_env;
+
+/* ------------------------------------------------------------------------ */
+/* Files                                                                    */
+
+static int rm_entry(const char *path, const struct stat *sb, int flag, struct FTW *ftw)
+{
+    (void)sb; (void)flag; (void)ftw;
+    return remove(path);
+}
+
+static char *slurp(const char *path, size_t *len)
+{
+    FILE *f = fopen(path, "rb");
+    char *buf = NULL;
+    size_t n = 0, cap = 0;
+    if (!f)
+        return NULL;
+    for (;;) {
+        if (cap - n < 4096) {
+            char *nb = realloc(buf, cap = cap ? cap * 2 : 8192);
+            if (!nb) {
+                free(buf);
+                fclose(f);
+                return NULL;
+            }
+            buf = nb;
+        }
+        size_t got = fread(buf + n, 1, cap - n - 1, f);
+        n += got;
+        if (got == 0)
+            break;
+    }
+    fclose(f);
+    buf[n] = '\0';
+    if (len)
+        *len = n;
+    return buf;
+}
+
+static int write_text(const char *path, const char *text)
+{
+    FILE *f = fopen(path, "wb");
+    if (!f)
+        return -1;
+    int bad = fputs(text, f) < 0;
+    bad |= fclose(f) != 0;
+    return bad ? -1 : 0;
+}
+
+static int exists(const char *path)
+{
+    struct stat sb;
+    return lstat(path, &sb) == 0;
+}
+
+/* Whether the file at path holds exactly want[0..len). */
+static int same_bytes(const char *path, const char *want, size_t len)
+{
+    size_t n = 0;
+    char *got = slurp(path, &n);
+    int same = got && want && n == len && memcmp(got, want, n) == 0;
+    free(got);
+    return same;
+}
+
+/* Entries of dir whose names start with prefix. */
+static int count_prefixed(const char *dir, const char *prefix)
+{
+    DIR *d = opendir(dir);
+    int n = 0;
+    struct dirent *de;
+    if (!d)
+        return -1;
+    while ((de = readdir(d)))
+        n += strncmp(de->d_name, prefix, strlen(prefix)) == 0;
+    closedir(d);
+    return n;
+}
+
+static int on_path(const char *prog)
+{
+    const char *path = getenv("PATH");
+    if (!path)
+        return 0;
+    char *copy = strdup(path), *save = NULL;
+    int found = 0;
+    for (char *dir = strtok_r(copy, ":", &save); dir && !found; dir = strtok_r(NULL, ":", &save)) {
+        char full[4096];
+        snprintf(full, sizeof full, "%s/%s", *dir ? dir : ".", prog);
+        found = access(full, X_OK) == 0;
+    }
+    free(copy);
+    return found;
+}
+
+/* ------------------------------------------------------------------------ */
+/* Children                                                                 */
+
+typedef struct result {
+    int code;
+    char *out, *err;
+    size_t outlen, errlen;
+} result;
+
+static void result_free(result *r)
+{
+    free(r->out);
+    free(r->err);
+    memset(r, 0, sizeof *r);
+}
+
+static void build_env(void)
+{
+    int n = 0;
+    while (environ[n])
+        n++;
+    child_env = calloc((size_t)n + 3, sizeof *child_env);
+    int k = 0;
+    for (int i = 0; i < n; i++) {
+        if (!strncmp(environ[i], "CONVTUNE_DB=", 12) || !strncmp(environ[i], "HOME=", 5) ||
+            !strncmp(environ[i], "XDG_DATA_HOME=", 14))
+            continue;
+        child_env[k++] = environ[i];
+    }
+    char buf[700];
+    snprintf(buf, sizeof buf, "HOME=%s/home", work);
+    child_env[k++] = strdup(buf);
+    snprintf(buf, sizeof buf, "XDG_DATA_HOME=%s/xdg", work);
+    child_env[k++] = strdup(buf);
+    child_env[k] = NULL;
+}
+
+/* Run argv in the work directory with stdout/stderr captured (argv[0] is a
+ * path or a name looked up in PATH). */
+static void run_argv(char *const *argv, result *r)
+{
+    memset(r, 0, sizeof *r);
+    r->code = -1;
+    fflush(NULL);
+    pid_t pid = fork();
+    if (pid < 0) {
+        perror("fork");
+        return;
+    }
+    if (pid == 0) {
+        int in = open("/dev/null", O_RDONLY);
+        int o = open(cap_out, O_WRONLY | O_CREAT | O_TRUNC, 0600);
+        int e = open(cap_err, O_WRONLY | O_CREAT | O_TRUNC, 0600);
+        if (in < 0 || o < 0 || e < 0 || chdir(work) != 0)
+            _exit(126);
+        dup2(in, 0);
+        dup2(o, 1);
+        dup2(e, 2);
+        close(in);
+        close(o);
+        close(e);
+        execvpe(argv[0], argv, child_env);
+        _exit(127);
+    }
+    int status = 0;
+    struct timespec t0, now, nap = {0, 2 * 1000 * 1000};
+    clock_gettime(CLOCK_MONOTONIC, &t0);
+    for (;;) {
+        pid_t w = waitpid(pid, &status, WNOHANG);
+        if (w == pid)
+            break;
+        if (w < 0 && errno != EINTR) {
+            perror("waitpid");
+            return;
+        }
+        clock_gettime(CLOCK_MONOTONIC, &now);
+        if (now.tv_sec - t0.tv_sec > RUN_TIMEOUT_S) {
+            fprintf(stderr, "timeout: killing %s (pid %d)\n", argv[0], (int)pid);
+            kill(pid, SIGKILL);
+            waitpid(pid, &status, 0);
+            goto read;
+        }
+        nanosleep(&nap, NULL);
+    }
+    r->code = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
+read:
+    r->out = slurp(cap_out, &r->outlen);
+    r->err = slurp(cap_err, &r->errlen);
+    if (!r->out)
+        r->out = strdup("");
+    if (!r->err)
+        r->err = strdup("");
+}
+
+/* convtune export --problem PROBLEM --db DB -o OUT [extra] */
+static void run_export(const char *db, const char *out, const char *extra, result *r)
+{
+    char *argv[12];
+    int n = 0;
+    argv[n++] = (char *)CT_BINARY;
+    argv[n++] = "export";
+    argv[n++] = "--problem";
+    argv[n++] = PROBLEM;
+    argv[n++] = "--db";
+    argv[n++] = (char *)db;
+    if (out) {
+        argv[n++] = "-o";
+        argv[n++] = (char *)out;
+    }
+    if (extra)
+        argv[n++] = (char *)extra;
+    argv[n] = NULL;
+    run_argv(argv, r);
+}
+
+static int one_line(const result *r)
+{
+    int nl = 0;
+    for (size_t i = 0; i < r->errlen; i++)
+        nl += r->err[i] == '\n';
+    return r->errlen > 1 && nl == 1 && r->err[r->errlen - 1] == '\n';
+}
+
+/* An export that must fail with code, one stderr line containing want, no
+ * stdout. */
+static void export_fails(const char *db, const char *out, const char *extra, int code, const char *want)
+{
+    result r;
+    run_export(db, out, extra, &r);
+    CHECK_MSG(r.code == code, "export -o %s %s: exit %d, expected %d; stderr: %s", out ? out : "(default)",
+              extra ? extra : "", r.code, code, r.err);
+    CHECK_MSG(one_line(&r), "export -o %s: stderr is not one line: [%s]", out ? out : "(default)", r.err);
+    CHECK_MSG(strstr(r.err, want) != NULL, "export -o %s: stderr [%s] lacks [%s]", out ? out : "(default)",
+              r.err, want);
+    CHECK_MSG(r.outlen == 0, "export -o %s: stdout not empty: %s", out ? out : "(default)", r.out);
+    result_free(&r);
+}
+
+/* nvcc -arch=sm_90 [flag] src -o obj; returns the exit code. */
+static int nvcc(const char *flag1, const char *flag2, const char *src, const char *obj)
+{
+    char *argv[10];
+    int n = 0;
+    argv[n++] = "nvcc";
+    argv[n++] = "-arch=sm_90";
+    if (flag1)
+        argv[n++] = (char *)flag1;
+    if (flag2)
+        argv[n++] = (char *)flag2;
+    argv[n++] = (char *)src;
+    argv[n++] = "-o";
+    argv[n++] = (char *)obj;
+    argv[n] = NULL;
+    result r;
+    run_argv(argv, &r);
+    int code = r.code;
+    if (code != 0)
+        fprintf(stderr, "nvcc %s %s %s -> %d:\n%s%s\n", flag1 ? flag1 : "", flag2 ? flag2 : "", src, code,
+                r.out, r.err);
+    result_free(&r);
+    return code;
+}
+
+/* ------------------------------------------------------------------------ */
+/* The database                                                             */
+
+static const ct_template *tiled(void)
+{
+    const ct_family *f = ct_family_find("conv1d");
+    return f ? ct_template_find(f, "conv1d_tiled") : NULL;
+}
+
+/* Every conv1d_tiled parameter, set as a user would pick them; a parameter
+ * this list does not know (one added to the template later) takes the first
+ * value of its built-in list, as `convtune compile` does. */
+static void tiled_params(long placement, char *json, size_t len)
+{
+    const ct_template *t = tiled();
+    static const struct { const char *name; long v; } vals[] = {
+        {"BLOCK_SIZE", 128}, {"OUTPUTS_PER_THREAD", 8}, {"MASK_PLACEMENT", 0}, {"MASK_PAD", 1},
+        {"ALIGN", 16}, {"STAGE_INPUT", 1}, {"VEC_WIDTH", 4}, {"UNROLL", 4}, {"KCHUNK", 1024},
+        {"MIN_BLOCKS", 1},
+    };
+    static ct_config cfg;
+    ct_err e = {""};
+    CHECK_MSG(ct_config_init(&cfg, &e) == CT_OK, "built-in config: %s", e.msg);
+    ct_params c;
+    memset(&c, 0, sizeof c);
+    for (int k = 0; k < t->nparams; k++) {
+        const char *name = t->params[k].name;
+        const ct_space_list *l = ct_config_list(&cfg, t, name);
+        long v = l && l->nvals ? l->vals[0] : 0;
+        for (size_t i = 0; i < sizeof vals / sizeof vals[0]; i++)
+            if (!strcmp(vals[i].name, name))
+                v = vals[i].v;
+        if (!strcmp(name, "MASK_PLACEMENT"))
+            v = placement;
+        CHECK(ct_params_set(&c, name, v, NULL) == CT_OK);
+    }
+    for (size_t i = 0; i < sizeof vals / sizeof vals[0]; i++)
+        CHECK_MSG(ct_params_get(&c, vals[i].name, -1) != -1, "conv1d_tiled lacks parameter %s", vals[i].name);
+    CHECK(ct_params_to_json(&c, t->params, t->nparams, json, len) == CT_OK);
+}
+
+static ct_record mkrec(const char *tmpl, const char *hash, const char *params, const char *status,
+                       double us, double relerr)
+{
+    ct_record r;
+    memset(&r, 0, sizeof r);
+    snprintf(r.tmpl, sizeof r.tmpl, "%s", tmpl);
+    snprintf(r.template_hash, sizeof r.template_hash, "%s", hash);
+    snprintf(r.params, sizeof r.params, "%s", params);
+    snprintf(r.status, sizeof r.status, "%s", status);
+    if (strcmp(status, "ok") != 0)
+        snprintf(r.error, sizeof r.error, "relative error %g above the tolerance", relerr);
+    r.median_us = us;
+    r.min_us = us * 0.97;
+    r.max_us = us * 1.04;
+    r.spread = 0.07;
+    r.reps = 200;
+    r.relerr = relerr;
+    r.registers = 48;
+    r.smem_bytes = 4 * 1024;
+    r.compile_ms = 80;
+    return r;
+}
+
+/* A database at path with one device, PROBLEM and the given candidates. */
+static int make_db(const char *path, const ct_record *recs, int nrecs)
+{
+    ct_db *db = NULL;
+    ct_err e = {""};
+    ct_problem p;
+    long long dev, prob, run, prob2, run2;
+    ct_device_info d = {.uuid = "GPU-00000000-test", .cc_major = 9, .cc_minor = 0,
+                        .sm_count = 132, .driver_version = 13000, .nvrtc_major = 13, .nvrtc_minor = 0,
+                        .fma_tflops = 60.0, .bandwidth_gbs = 3000.0, .launch_us = 2.5};
+    snprintf(d.name, sizeof d.name, "%s", device_name);
+    int ok = ct_problem_parse(PROBLEM, &p, &e) == CT_OK && !strcmp(p.canonical, PROBLEM) &&
+             ct_db_open(path, 1, &db, &e) == CT_OK &&
+             ct_db_device_upsert(db, &d, &dev, &e) == CT_OK &&
+             ct_db_problem_upsert(db, "conv1d", p.canonical, p.family->flops(&p), p.family->bytes(&p), &prob,
+                                  &e) == CT_OK &&
+             ct_db_run_begin(db, prob, dev, "{\"tolerance\":1e-05}", &run, &e) == CT_OK;
+    for (int i = 0; ok && i < nrecs; i++)
+        ok = ct_db_candidate_add(db, run, &recs[i], &e) == CT_OK;
+    /* A faster verified result of another problem must not be picked. */
+    ct_record other = mkrec("conv1d_naive", "0000000000000000", "{\"BLOCK_SIZE\":256}", "ok", 0.25, 0);
+    if (ok)
+        ok = ct_db_problem_upsert(db, "conv1d", "conv1d:4096:7:valid", 1e5, 1e5, &prob2, &e) == CT_OK &&
+             ct_db_run_begin(db, prob2, dev, NULL, &run2, &e) == CT_OK &&
+             ct_db_candidate_add(db, run2, &other, &e) == CT_OK && ct_db_run_end(db, run, "ok", &e) == CT_OK;
+    CHECK_MSG(ok, "filling %s: %s", path, e.msg);
+    ct_db_close(db);
+    return ok;
+}
+
+/* ------------------------------------------------------------------------ */
+/* Checks of the exported text                                              */
+
+static void check_export_text(const char *path, const char *params_json, long placement)
+{
+    size_t n = 0;
+    char *s = slurp(path, &n);
+    CHECK_MSG(s != NULL, "%s was not written", path);
+    if (!s)
+        return;
+    const char *nl = strchr(s, '\n');
+    CHECK_MSG(nl && strstr(s, "autogenerated by convtune") && strstr(s, "autogenerated by convtune") < nl,
+              "%s: first line lacks 'autogenerated by convtune'", path);
+    CHECK(strstr(s, PROBLEM) != NULL);
+    CHECK(strstr(s, DEVICE) != NULL);
+    CHECK(strstr(s, "sm_90") != NULL);
+    CHECK(strstr(s, params_json) != NULL);
+    char want[128];
+    static const struct { const char *name; long v; } defs[] = {
+        {"BLOCK_SIZE", 128}, {"OUTPUTS_PER_THREAD", 8}, {"MASK_PAD", 1}, {"ALIGN", 16},
+        {"STAGE_INPUT", 1}, {"VEC_WIDTH", 4}, {"UNROLL", 4}, {"KCHUNK", 1024}, {"MIN_BLOCKS", 1},
+        {"CONV_N", 3000}, {"CONV_K", 37}, {"CONV_OUT", 3000}, {"CONV_OFF", 18},
+    };
+    for (size_t i = 0; i < sizeof defs / sizeof defs[0]; i++) {
+        snprintf(want, sizeof want, "\n#define %s %ld\n", defs[i].name, defs[i].v);
+        CHECK_MSG(strstr(s, want) != NULL, "%s lacks '#define %s %ld'", path, defs[i].name, defs[i].v);
+    }
+    snprintf(want, sizeof want, "\n#define MASK_PLACEMENT %ld\n", placement);
+    CHECK_MSG(strstr(s, want) != NULL, "%s lacks '#define MASK_PLACEMENT %ld'", path, placement);
+    CHECK(strstr(s, "extern \"C\" int " SYMBOL "(const float *in, const float *mask, float *out, "
+                    "cudaStream_t stream)") != NULL);
+    CHECK(strstr(s, "#ifdef CONVTUNE_SELFTEST") != NULL);
+    CHECK(strstr(s, "conv1d_tiled<<<") != NULL);
+    /* 3000 outputs, 128 threads x 8 outputs per block: 3 blocks (written
+     * as literals in the launch or as CT_GRID_* / CT_BLOCK_* macros) */
+    CHECK_MSG(strstr(s, "grid(3u, 1u, 1u), block(128u, 1u, 1u)") ||
+              (strstr(s, "\n#define CT_GRID_X 3\n") && strstr(s, "\n#define CT_BLOCK_X 128\n")),
+              "%s: launch geometry is not 3 blocks of 128 threads", path);
+    /* the template itself, unchanged */
+    char *src = NULL;
+    ct_err e;
+    CHECK(ct_template_source("conv1d_tiled", NULL, &src, &e) == CT_OK);
+    CHECK_MSG(src && strstr(s, src) != NULL, "%s does not contain templates/conv1d_tiled.cu verbatim", path);
+    free(src);
+    free(s);
+}
+
+/* ------------------------------------------------------------------------ */
+
+static void path_in(char *buf, size_t len, const char *name)
+{
+    snprintf(buf, len, "%s/%s", work, name);
+}
+
+int main(void)
+{
+    if (!mkdtemp(base)) {
+        perror("mkdtemp");
+        return 1;
+    }
+    snprintf(work, sizeof work, "%s/work", base);
+    snprintf(cap_out, sizeof cap_out, "%s/stdout.txt", base);
+    snprintf(cap_err, sizeof cap_err, "%s/stderr.txt", base);
+    char home[600], xdg[600];
+    path_in(home, sizeof home, "home");
+    path_in(xdg, sizeof xdg, "xdg");
+    if (mkdir(work, 0700) != 0 || mkdir(home, 0700) != 0 || mkdir(xdg, 0700) != 0) {
+        perror("mkdir");
+        return 1;
+    }
+    build_env();
+    const int have_nvcc = on_path("nvcc");
+    if (!have_nvcc)
+        printf("note: nvcc is not on PATH; the exported files are not compiled\n");
+
+    const ct_template *t = tiled();
+    CHECK(t != NULL);
+    if (!t)
+        CHECK_DONE();
+    char *src = NULL;
+    ct_err e = {""};
+    CHECK(ct_template_source("conv1d_tiled", NULL, &src, &e) == CT_OK);
+    char hash[17] = "";
+    ct_hash_hex(src ? src : "", hash);
+    free(src);
+
+    char json_const[512], json_shared[512];
+    tiled_params(0, json_const, sizeof json_const);
+    tiled_params(1, json_shared, sizeof json_shared);
+    CHECK(strstr(json_const, "\"MASK_PLACEMENT\":\"constant\"") != NULL);
+    CHECK(strstr(json_shared, "\"MASK_PLACEMENT\":\"shared\"") != NULL);
+
+    /* a.db: wrong result (fastest), constant-mask ok (5 us), shared-mask ok (7 us) */
+    char dba[600], dbb[600], dbc[600];
+    path_in(dba, sizeof dba, "a.db");
+    path_in(dbb, sizeof dbb, "b.db");
+    path_in(dbc, sizeof dbc, "c.db");
+    const ct_record recs_a[] = {
+        mkrec("conv1d_tiled", hash, json_const, "wrong_result", 1.0, 0.25),
+        mkrec("conv1d_tiled", hash, json_shared, "ok", 7.0, 2e-7),
+        mkrec("conv1d_tiled", hash, json_const, "ok", 5.0, 1e-7),
+    };
+    CHECK(make_db(dba, recs_a, 3));
+
+    /* ct_db_best: the faster verified candidate, never the wrong result */
+    ct_db *db = NULL;
+    ct_record best;
+    CHECK(ct_db_open(dba, 0, &db, &e) == CT_OK);
+    if (db) {
+        ct_status st = ct_db_best(db, PROBLEM, NULL, &best, &e);
+        CHECK_MSG(st == CT_OK, "ct_db_best: %s", e.msg);
+        if (st == CT_OK) {
+            CHECK_STR(best.status, "ok");
+            CHECK(best.median_us == 5.0);
+            CHECK_STR(best.params, json_const);
+            CHECK_STR(best.template_hash, hash);
+            CHECK_STR(best.device, DEVICE);
+            CHECK_STR(best.arch, "sm_90");
+            CHECK_STR(best.problem, PROBLEM);
+        }
+        CHECK(ct_db_best(db, PROBLEM, "test export", &best, &e) == CT_OK && best.median_us == 5.0);
+        CHECK(ct_db_best(db, PROBLEM, "No Such GPU", &best, &e) == CT_ERR_NOT_FOUND);
+        ct_db_close(db);
+    }
+
+    /* export of the winner */
+    char out[600];
+    path_in(out, sizeof out, "out.cu");
+    result r;
+    run_export(dba, out, NULL, &r);
+    CHECK_MSG(r.code == 0, "export: exit %d: %s", r.code, r.err);
+    CHECK_MSG(r.errlen == 0, "export: stderr: %s", r.err);
+    CHECK_MSG(strstr(r.out, out) && strstr(r.out, "5.00 us") && strstr(r.out, DEVICE), "export stdout: %s", r.out);
+    result_free(&r);
+    check_export_text(out, json_const, 0);
+    {
+        size_t n = 0;
+        char *s = slurp(out, &n);
+        CHECK(s && strstr(s, "#ifdef CT_SYMBOL_c_mask") && strstr(s, "cudaMemcpyToSymbolAsync(c_mask, mask, 37 "));
+        free(s);
+    }
+    struct stat sb;
+    CHECK(stat(out, &sb) == 0 && S_ISREG(sb.st_mode) && (sb.st_mode & S_IRUSR));
+    CHECK(count_prefixed(work, ".convtune-export-") == 0);
+
+    if (have_nvcc) {
+        char obj[600], exe[600];
+        path_in(obj, sizeof obj, "out.o");
+        path_in(exe, sizeof exe, "selftest");
+        CHECK_MSG(nvcc("-c", NULL, out, obj) == 0, "nvcc -c %s failed", out);
+        CHECK(exists(obj));
+        CHECK_MSG(nvcc("-DCONVTUNE_SELFTEST", NULL, out, exe) == 0, "nvcc -DCONVTUNE_SELFTEST %s failed", out);
+        CHECK(stat(exe, &sb) == 0 && (sb.st_mode & S_IXUSR));
+        unlink(obj);
+        unlink(exe);
+    }
+
+    /* b.db: the shared-memory mask record as the only verified one */
+    const ct_record recs_b[] = {
+        mkrec("conv1d_tiled", hash, json_const, "wrong_result", 2.0, 0.5),
+        mkrec("conv1d_tiled", hash, json_shared, "ok", 7.0, 2e-7),
+    };
+    CHECK(make_db(dbb, recs_b, 2));
+    char outb[600];
+    path_in(outb, sizeof outb, "shared.cu");
+    run_export(dbb, outb, NULL, &r);
+    CHECK_MSG(r.code == 0, "export (shared): exit %d: %s", r.code, r.err);
+    result_free(&r);
+    check_export_text(outb, json_shared, 1);
+    if (have_nvcc) {
+        char obj[600];
+        path_in(obj, sizeof obj, "shared.o");
+        CHECK_MSG(nvcc("-c", NULL, outb, obj) == 0, "nvcc -c %s failed", outb);
+        CHECK(exists(obj));
+        unlink(obj);
+    }
+
+    /* Refusals. An existing file without --force: 7, the file untouched. */
+    size_t len0 = 0;
+    char *orig = slurp(out, &len0);
+    export_fails(dba, out, NULL, 7, "exists");
+    CHECK_MSG(same_bytes(out, orig, len0), "%s changed by a refused export", out);
+    CHECK(count_prefixed(work, ".convtune-export-") == 0);
+    free(orig);
+
+    /* With --force it is replaced by rename: a new inode, the new text, no
+     * temporary file left. */
+    CHECK(write_text(out, "stale\n") == 0);
+    struct stat before, after;
+    CHECK(stat(out, &before) == 0);
+    run_export(dba, out, "--force", &r);
+    CHECK_MSG(r.code == 0, "export --force: exit %d: %s", r.code, r.err);
+    CHECK_MSG(r.errlen == 0, "export --force: stderr: %s", r.err);
+    result_free(&r);
+    CHECK(stat(out, &after) == 0);
+    CHECK_MSG(after.st_ino != before.st_ino, "export --force rewrote %s in place instead of renaming", out);
+    check_export_text(out, json_const, 0);
+    CHECK(count_prefixed(work, ".convtune-export-") == 0);
+
+    /* Into a missing directory: 7 and nothing created. */
+    char missing[700], missing_dir[600];
+    path_in(missing_dir, sizeof missing_dir, "nope");
+    snprintf(missing, sizeof missing, "%s/out.cu", missing_dir);
+    export_fails(dba, missing, NULL, 7, "does not exist");
+    export_fails(dba, missing, "--force", 7, "does not exist");
+    CHECK(!exists(missing_dir));
+
+    /* Through a symbolic link: 7 even with --force; the target untouched. */
+    char target[600], link[600], dangling[600], gone[600];
+    path_in(target, sizeof target, "target.txt");
+    path_in(link, sizeof link, "link.cu");
+    path_in(dangling, sizeof dangling, "dangling.cu");
+    path_in(gone, sizeof gone, "gone.txt");
+    static const char target_text[] = "the link target: do not touch\n";
+    CHECK(write_text(target, target_text) == 0);
+    CHECK(symlink(target, link) == 0);
+    CHECK(symlink(gone, dangling) == 0);
+    export_fails(dba, link, NULL, 7, "symbolic link");
+    export_fails(dba, link, "--force", 7, "symbolic link");
+    export_fails(dba, dangling, "--force", 7, "symbolic link");
+    CHECK(same_bytes(target, target_text, strlen(target_text)));
+    CHECK(lstat(link, &sb) == 0 && S_ISLNK(sb.st_mode));
+    CHECK(lstat(dangling, &sb) == 0 && S_ISLNK(sb.st_mode));
+    CHECK(!exists(gone));
+    CHECK(count_prefixed(work, ".convtune-export-") == 0);
+
+    /* Onto a directory: refused with and without --force. */
+    export_fails(dba, home, NULL, 7, "exists");
+    export_fails(dba, home, "--force", 7, "not a regular file");
+
+    /* The default path generated/NAME.cu needs its directory. */
+    char gen[600], gen_file[700];
+    path_in(gen, sizeof gen, "generated");
+    export_fails(dba, NULL, NULL, 7, "does not exist");
+    CHECK(!exists(gen));
+    CHECK(mkdir(gen, 0755) == 0);
+    run_export(dba, NULL, NULL, &r);
+    CHECK_MSG(r.code == 0, "export (default path): exit %d: %s", r.code, r.err);
+    result_free(&r);
+    snprintf(gen_file, sizeof gen_file, "%s/conv1d_3000_37_same.cu", gen);
+    check_export_text(gen_file, json_const, 0);
+
+    /* c.db: the stored template hash is not the current template's: 6. */
+    const ct_record recs_c[] = {
+        mkrec("conv1d_tiled", "0123456789abcdef", json_const, "ok", 5.0, 1e-7),
+    };
+    CHECK(strcmp(hash, "0123456789abcdef") != 0);
+    CHECK(make_db(dbc, recs_c, 1));
+    char outc[600];
+    path_in(outc, sizeof outc, "changed.cu");
+    export_fails(dbc, outc, NULL, 6, "changed");
+    export_fails(dbc, outc, "--force", 6, "changed");
+    CHECK(!exists(outc));
+    CHECK(count_prefixed(work, ".convtune-export-") == 0);
+
+    /* d.db: a device name with quotes, a format directive, a trigraph and a
+     * newline must not break the generated C (comment or string literal). */
+    device_name = "GPU \"X\" 100%s ?\?= \\\nint broken;";
+    char dbd[600], outd[600];
+    path_in(dbd, sizeof dbd, "d.db");
+    path_in(outd, sizeof outd, "odd_name.cu");
+    CHECK(make_db(dbd, recs_a, 3));
+    run_export(dbd, outd, NULL, &r);
+    CHECK_MSG(r.code == 0, "export with an odd device name: exit %d: %s", r.code, r.err);
+    result_free(&r);
+    if (have_nvcc) {
+        char objd[600];
+        path_in(objd, sizeof objd, "odd_name_selftest");
+        CHECK_MSG(nvcc("-DCONVTUNE_SELFTEST", "-Werror=all-warnings", outd, objd) == 0,
+                  "the export with an odd device name does not compile cleanly");
+    }
+
+    if (getenv("CT_TEST_KEEP"))
+        printf("kept %s\n", base);
+    else
+        nftw(base, rm_entry, 16, FTW_DEPTH | FTW_PHYS);
+    if (!have_nvcc && !ct_check_failures) {
+        printf("%d checks passed; SKIP: nvcc is not on PATH, so the exported files were not compiled\n",
+               ct_check_count);
+        return CT_TEST_SKIP;
+    }
+    CHECK_DONE();
+}
