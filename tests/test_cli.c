@@ -396,7 +396,7 @@ static const row bad_rows[] = {
     {{"compile", "--problem", OKP, "--arch", "sm_90", "--param", "VEC_WIDTH=4", "--param",
       "OUTPUTS_PER_THREAD=6"}, 2, "OUTPUTS_PER_THREAD=6"},
     {{"compile", "--problem", OKP, "--arch", "sm_90", "--param", "BLOCK_SIZE=100"}, 2, "BLOCK_SIZE=100"},
-    {{"compile", "--problem", OKP, "--arch", "sm_90", "--template", "conv1d_fft"}, 2, "no template 'conv1d_fft'"},
+    {{"compile", "--problem", OKP, "--arch", "sm_90", "--template", "conv1d_wino"}, 2, "no template 'conv1d_wino'"},
     {{"compile", "--problem", OKP, "--arch", "sm_90", "--template", "conv1d_naive", "--param",
       "MASK_PLACEMENT=shared"}, 2, "a parameter of conv1d_naive"},
     {{"compile", "--problem", OKP, "--arch", "sm_90", "-o", "{W}/nodir/x.cubin"}, 7, "cannot write {W}/nodir/x.cubin"},
@@ -1052,7 +1052,7 @@ static int setup(void)
     put("unknown_key.ini", "[measure]\nnope = 1\n");
     put("bad_value.ini", "; a comment\n[measure]\nwarmup = lots\n");
     put("unknown_section.ini", "[bogus]\nkey = 1\n");
-    put("unknown_template.ini", "[space.conv1d_fft]\nBLOCK_SIZE = 64\n");
+    put("unknown_template.ini", "[space.conv1d_wino]\nBLOCK_SIZE = 64\n");
     put("bad_list.ini", "[space.conv1d_tiled]\nBLOCK_SIZE = 64\nVEC_WIDTH = 4, wide\n");
     put("unknown_param.ini", "[space.conv1d_tiled]\nNOPE = 1\n");
     put("good.ini", "[space.conv1d_tiled]\nBLOCK_SIZE = 64, 96\n[verify]\ntolerance = 1e-4\n");

@@ -8,6 +8,8 @@
  * seed 001). */
 #include "problem.h"
 
+#include "conv1d_fft.h"
+
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -163,11 +165,18 @@ static const ct_param_def tiled_params[] = {
     {.name = "MIN_BLOCKS", .help = "minimum resident blocks per SM (__launch_bounds__)"},
 };
 
+static const ct_param_def fft_params[] = {
+    {.name = "FFT_SIZE", .help = "FFT length of each overlap-save segment (a power of two)"},
+    {.name = "BLOCK_SIZE", .help = "threads per block of the gather, multiply and scatter kernels"},
+};
+
 static const ct_template templates[] = {
     {.name = "conv1d_naive", .summary = "one thread per output, all from global memory (baseline)",
      .is_baseline = 1, .params = naive_params, .nparams = 1},
     {.name = "conv1d_tiled", .summary = "register-blocked sliding window, tiled input, placed mask",
      .params = tiled_params, .nparams = (int)(sizeof tiled_params / sizeof tiled_params[0])},
+    {.name = "conv1d_fft", .summary = "overlap-save FFT correlation through cuFFT (cost independent of K)",
+     .params = fft_params, .nparams = 2, .exec = &ct_conv1d_fft_exec},
 };
 
 static long long round_up(long long v, long long m)
@@ -194,6 +203,8 @@ static void tiled_chunking(const ct_problem *p, const ct_params *c, long long *k
 static int constrain(const ct_problem *p, const ct_template *t, const ct_params *c,
                      const ct_limits *lim, char *why, size_t len)
 {
+    if (t->exec)
+        return ct_conv1d_fft_constrain(p, c, lim, why, len);
     long block = ct_params_get(c, "BLOCK_SIZE", 256);
     if (block < 32 || block % 32 != 0 || block > lim->max_threads_per_block) {
         snprintf(why, len, "BLOCK_SIZE=%ld is not a multiple of 32 within the device's %d threads",
@@ -257,7 +268,7 @@ static int constrain(const ct_problem *p, const ct_template *t, const ct_params 
 
 static void normalize(const ct_problem *p, const ct_template *t, ct_params *c)
 {
-    if (t->is_baseline)
+    if (t->is_baseline || t->exec)
         return;
     long long kp, kch;
     long r = ct_params_get(c, "OUTPUTS_PER_THREAD", 1), unroll = ct_params_get(c, "UNROLL", 1);
@@ -297,7 +308,7 @@ const ct_family ct_family_conv1d = {
     .reference = reference,
     .normalize = normalize,
     .templates = templates,
-    .ntemplates = 2,
+    .ntemplates = (int)(sizeof templates / sizeof templates[0]),
     .constrain = constrain,
     .geometry = geometry,
     .reference_c = reference_c,

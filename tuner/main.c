@@ -281,7 +281,14 @@ static int cmd_compile(const args *a)
     if (rc != CT_OK)
         return die(rc, e.msg);
     const ct_family *f = p.family;
-    const ct_template *t = a->only ? ct_template_find(f, a->only) : &f->templates[f->ntemplates - 1];
+    /* By default the family's first tuned single-kernel template. */
+    const ct_template *t = NULL;
+    if (a->only)
+        t = ct_template_find(f, a->only);
+    else
+        for (int i = f->ntemplates - 1; i >= 0; i--)
+            if (!f->templates[i].is_baseline && !f->templates[i].exec)
+                t = &f->templates[i];
     if (!t) {
         fprintf(stderr, "convtune: family %s has no template '%s'\n", f->name, a->only);
         return CT_ERR_USAGE;

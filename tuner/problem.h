@@ -19,6 +19,7 @@
 #define CT_MAX_DEFINES 16
 
 struct ct_family;
+struct ct_executor;
 
 typedef struct ct_problem {
     const struct ct_family *family;
@@ -62,6 +63,9 @@ typedef struct ct_template {
     int is_baseline;               /* the naive kernel speedups are reported against */
     const ct_param_def *params;
     int nparams;
+    /* NULL: one kernel named like the template, launched with the family's
+     * geometry. Otherwise the executor runs the candidate (executor.h). */
+    const struct ct_executor *exec;
 } ct_template;
 
 typedef struct ct_define {

@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "executor.h"
 #include "space.h"
 
 
@@ -342,26 +343,55 @@ static void set_status(ct_outcome *o, const char *status, const char *detail)
     snprintf(o->error, sizeof o->error, "%.500s", detail);
 }
 
+/* A failed launch or synchronisation: record it; a sticky error also means
+ * the context is gone, which the caller must learn. */
+static ct_status launch_error(ct_outcome *o, CUresult r, const char *what, ct_err *e)
+{
+    ct_err le;
+    ct_drv_fail(&le, r, what);
+    set_status(o, is_sticky(r) ? "crashed" : "launch_failed", le.msg);
+    if (is_sticky(r))
+        return ct_fail(e, CT_ERR_CUDA, "the GPU context is lost after a faulting candidate: %s", le.msg);
+    return CT_OK;
+}
+
+/* One execution of a candidate, enqueued on the default stream. */
+typedef struct launcher {
+    CUresult (*run)(void *ctx);
+    void *ctx;
+} launcher;
+
+typedef struct kernel_call {
+    const ct_drv *d;
+    CUfunction f;
+    const ct_launch *l;
+    void **args;
+} kernel_call;
+
+static CUresult run_kernel(void *ctx)
+{
+    const kernel_call *k = ctx;
+    return k->d->cuLaunchKernel(k->f, k->l->grid[0], k->l->grid[1], k->l->grid[2], k->l->block[0],
+                                k->l->block[1], k->l->block[2], k->l->smem_bytes, NULL, k->args, NULL);
+}
+
 #define TIMING_BATCH 64
 
-/* Time launches of f: warm-up, then batches of launches each between its own
+/* Time executions: warm-up, then batches of executions each between its own
  * pair of events, queued a batch at a time so the GPU never waits for the
  * host, until both min_reps and min_time_ms are reached. Fills o's timing
  * fields and sets its status ("ok", or "crashed"/"launch_failed"); returns an
  * error only when the GPU context is lost. */
-static ct_status time_kernel(ct_gpu *g, CUfunction f, const ct_launch *l, void **args,
-                             const ct_settings *s, ct_outcome *o, ct_err *e)
+static ct_status time_launcher(ct_gpu *g, const launcher *run, const ct_settings *s, ct_outcome *o, ct_err *e)
 {
     const ct_drv *d = g->d;
     CUevent ev[TIMING_BATCH + 1] = {0};
     float *times = NULL;
     ct_status rc = CT_OK;
     CUresult r;
-    ct_err le;
-#define LAUNCH() cuLaunchKernel(f, l->grid[0], l->grid[1], l->grid[2], l->block[0], l->block[1], \
-                                l->block[2], l->smem_bytes, NULL, args, NULL)
     for (int i = 0; i < s->warmup; i++)
-        CU_TRY(d, e, rc, out, LAUNCH());
+        if ((r = run->run(run->ctx)) != CUDA_SUCCESS)
+            return launch_error(o, r, "warm-up launch", e);
     for (int i = 0; i <= TIMING_BATCH; i++)
         CU_TRY(d, e, rc, out, cuEventCreate(&ev[i], CU_EVENT_DEFAULT));
     times = malloc((size_t)s->max_reps * sizeof *times);
@@ -375,15 +405,14 @@ static ct_status time_kernel(ct_gpu *g, CUfunction f, const ct_launch *l, void *
         int nb = s->max_reps - reps < TIMING_BATCH ? s->max_reps - reps : TIMING_BATCH;
         CU_TRY(d, e, rc, out, cuEventRecord(ev[0], NULL));
         for (int i = 0; i < nb; i++) {
-            CU_TRY(d, e, rc, out, LAUNCH());
+            if ((r = run->run(run->ctx)) != CUDA_SUCCESS) {
+                rc = launch_error(o, r, "timed launch", e);
+                goto out;
+            }
             CU_TRY(d, e, rc, out, cuEventRecord(ev[i + 1], NULL));
         }
-        r = d->cuEventSynchronize(ev[nb]);
-        if (r != CUDA_SUCCESS) {
-            ct_drv_fail(&le, r, "timed launch");
-            set_status(o, is_sticky(r) ? "crashed" : "launch_failed", le.msg);
-            if (is_sticky(r))
-                rc = ct_fail(e, CT_ERR_CUDA, "the GPU context is lost: %s", le.msg);
+        if ((r = d->cuEventSynchronize(ev[nb])) != CUDA_SUCCESS) {
+            rc = launch_error(o, r, "timed launch", e);
             goto out;
         }
         for (int i = 0; i < nb; i++) {
@@ -402,13 +431,61 @@ static ct_status time_kernel(ct_gpu *g, CUfunction f, const ct_launch *l, void *
     o->spread = (times[(reps * 9) / 10 < reps ? (reps * 9) / 10 : reps - 1] - times[reps / 10]) * 1e3 /
                 o->median_us;
     snprintf(o->status, sizeof o->status, "ok");
-#undef LAUNCH
 out:
     for (int i = 0; i <= TIMING_BATCH; i++)
         if (ev[i])
             d->cuEventDestroy(ev[i]);
     free(times);
     return rc;
+}
+
+static ct_status time_kernel(ct_gpu *g, CUfunction f, const ct_launch *l, void **args,
+                             const ct_settings *s, ct_outcome *o, ct_err *e)
+{
+    kernel_call k = {.d = g->d, .f = f, .l = l, .args = args};
+    launcher run = {.run = run_kernel, .ctx = &k};
+    return time_launcher(g, &run, s, o, e);
+}
+
+/* Check a single-kernel candidate's resources against the device; fill run. */
+static int prepare_kernel(ct_gpu *g, ct_workload *w, const ct_template *t, const ct_params *c, CUmodule mod,
+                          kernel_call *k, ct_launch *l, ct_outcome *o)
+{
+    const ct_drv *d = g->d;
+    const ct_problem *p = w->p;
+    ct_err le;
+    CUresult r = d->cuModuleGetFunction(&k->f, mod, t->name);
+    if (r != CUDA_SUCCESS) {
+        ct_drv_fail(&le, r, "cuModuleGetFunction");
+        set_status(o, "launch_failed", le.msg);
+        return 0;
+    }
+    int maxthreads = 0, smem_static = 0;
+    d->cuFuncGetAttribute(&o->registers, CU_FUNC_ATTRIBUTE_NUM_REGS, k->f);
+    d->cuFuncGetAttribute(&smem_static, CU_FUNC_ATTRIBUTE_SHARED_SIZE_BYTES, k->f);
+    d->cuFuncGetAttribute(&o->local_bytes, CU_FUNC_ATTRIBUTE_LOCAL_SIZE_BYTES, k->f);
+    d->cuFuncGetAttribute(&maxthreads, CU_FUNC_ATTRIBUTE_MAX_THREADS_PER_BLOCK, k->f);
+    p->family->geometry(p, t, c, l);
+    o->smem_bytes = smem_static + (int)l->smem_bytes;
+    unsigned threads = l->block[0] * l->block[1] * l->block[2];
+    if ((int)threads > maxthreads) {
+        snprintf(o->status, sizeof o->status, "exceeds_limits");
+        snprintf(o->error, sizeof o->error,
+                 "block of %u threads exceeds the %d this kernel can launch with %d registers per thread",
+                 threads, maxthreads, o->registers);
+        return 0;
+    }
+    if (o->smem_bytes > g->lim.max_smem_per_block) {
+        snprintf(o->status, sizeof o->status, "exceeds_limits");
+        snprintf(o->error, sizeof o->error, "%d bytes of shared memory exceed the device's %d per block",
+                 o->smem_bytes, g->lim.max_smem_per_block);
+        return 0;
+    }
+    if (l->smem_bytes > 48 * 1024)
+        d->cuFuncSetAttribute(k->f, CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES, (int)l->smem_bytes);
+    k->d = d;
+    k->l = l;
+    return 1;
 }
 
 ct_status ct_run_candidate(ct_gpu *g, ct_workload *w, const ct_template *t,
@@ -420,9 +497,16 @@ ct_status ct_run_candidate(ct_gpu *g, ct_workload *w, const ct_template *t,
     memset(o, 0, sizeof *o);
     o->relerr = -1;
     CUmodule mod = NULL;
+    void *xstate = NULL;
     ct_status rc = CT_OK;
     CUresult r;
     ct_err le;
+    kernel_call k = {0};
+    ct_launch l;
+    launcher run;
+    void *args[CT_MAX_BUFS];
+    for (int i = 0; i < w->nbufs; i++)
+        args[i] = &w->dev[i];
 
     r = d->cuModuleLoadData(&mod, bin->data);
     if (r != CUDA_SUCCESS) {
@@ -431,37 +515,21 @@ ct_status ct_run_candidate(ct_gpu *g, ct_workload *w, const ct_template *t,
         mod = NULL;
         goto out;
     }
-    CUfunction f;
-    r = d->cuModuleGetFunction(&f, mod, t->name);
-    if (r != CUDA_SUCCESS) {
-        ct_drv_fail(&le, r, "cuModuleGetFunction");
-        set_status(o, "launch_failed", le.msg);
-        goto out;
+    if (t->exec) {
+        ct_status xr = t->exec->setup(p, c, d, mod, w->dev, &xstate, &le);
+        if (xr != CT_OK) {
+            set_status(o, xr == CT_ERR_USAGE ? "exceeds_limits" : "launch_failed", le.msg);
+            xstate = NULL;
+            goto out;
+        }
+        t->exec->resources(xstate, &o->registers, &o->smem_bytes, &o->local_bytes);
+        run = (launcher){.run = t->exec->run, .ctx = xstate};
+    } else {
+        if (!prepare_kernel(g, w, t, c, mod, &k, &l, o))
+            goto out;
+        k.args = args;
+        run = (launcher){.run = run_kernel, .ctx = &k};
     }
-    int maxthreads = 0, smem_static = 0;
-    d->cuFuncGetAttribute(&o->registers, CU_FUNC_ATTRIBUTE_NUM_REGS, f);
-    d->cuFuncGetAttribute(&smem_static, CU_FUNC_ATTRIBUTE_SHARED_SIZE_BYTES, f);
-    d->cuFuncGetAttribute(&o->local_bytes, CU_FUNC_ATTRIBUTE_LOCAL_SIZE_BYTES, f);
-    d->cuFuncGetAttribute(&maxthreads, CU_FUNC_ATTRIBUTE_MAX_THREADS_PER_BLOCK, f);
-    ct_launch l;
-    p->family->geometry(p, t, c, &l);
-    o->smem_bytes = smem_static + (int)l.smem_bytes;
-    unsigned threads = l.block[0] * l.block[1] * l.block[2];
-    if ((int)threads > maxthreads) {
-        snprintf(o->status, sizeof o->status, "exceeds_limits");
-        snprintf(o->error, sizeof o->error,
-                 "block of %u threads exceeds the %d this kernel can launch with %d registers per thread",
-                 threads, maxthreads, o->registers);
-        goto out;
-    }
-    if (o->smem_bytes > g->lim.max_smem_per_block) {
-        snprintf(o->status, sizeof o->status, "exceeds_limits");
-        snprintf(o->error, sizeof o->error, "%d bytes of shared memory exceed the device's %d per block",
-                 o->smem_bytes, g->lim.max_smem_per_block);
-        goto out;
-    }
-    if (l.smem_bytes > 48 * 1024)
-        d->cuFuncSetAttribute(f, CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES, (int)l.smem_bytes);
     /* Inputs a template keeps in __constant__ memory. */
     for (int i = 0; i < w->nbufs; i++) {
         if (!w->bufs[i].symbol || w->bufs[i].is_output)
@@ -473,23 +541,15 @@ ct_status ct_run_candidate(ct_gpu *g, ct_workload *w, const ct_template *t,
         size_t nb = w->bufs[i].count * sizeof(float);
         CU_TRY(d, e, rc, out, cuMemcpyDtoD(sym, w->dev[i], nb < symbytes ? nb : symbytes));
     }
-    void *args[CT_MAX_BUFS];
-    for (int i = 0; i < w->nbufs; i++)
-        args[i] = &w->dev[i];
     const size_t nout = w->bufs[w->out_index].count;
     CUdeviceptr dout = w->dev[w->out_index];
-#define LAUNCH() cuLaunchKernel(f, l.grid[0], l.grid[1], l.grid[2], l.block[0], l.block[1], \
-                                   l.block[2], l.smem_bytes, NULL, args, NULL)
     /* Verification run on a NaN-filled output: unwritten elements fail. */
     CU_TRY(d, e, rc, out, cuMemsetD32(dout, 0x7FC00000u, nout));
-    r = d->LAUNCH();
+    r = run.run(run.ctx);
     if (r == CUDA_SUCCESS)
         r = d->cuCtxSynchronize();
     if (r != CUDA_SUCCESS) {
-        ct_drv_fail(&le, r, "launch");
-        set_status(o, is_sticky(r) ? "crashed" : "launch_failed", le.msg);
-        if (is_sticky(r))
-            rc = ct_fail(e, CT_ERR_CUDA, "the GPU context is lost after a faulting candidate: %s", le.msg);
+        rc = launch_error(o, r, "launch", e);
         goto out;
     }
     float *host_out = w->host[w->out_index];
@@ -501,10 +561,10 @@ ct_status ct_run_candidate(ct_gpu *g, ct_workload *w, const ct_template *t,
                  o->relerr, s->tolerance, isinf(o->relerr) ? " (NaN or Inf in the output)" : "");
         goto out;
     }
-
-    rc = time_kernel(g, f, &l, args, s, o, e);
-#undef LAUNCH
+    rc = time_launcher(g, &run, s, o, e);
 out:
+    if (xstate)
+        t->exec->teardown(xstate);
     if (mod)
         d->cuModuleUnload(mod);
     return rc;
