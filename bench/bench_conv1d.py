@@ -11,6 +11,7 @@ convtune in the same run. Writes a Markdown table.
 usage: bench_conv1d.py --convtune BIN --db DB --out FILE.md [--workdir DIR] [PROBLEM ...]
 """
 import argparse
+import ctypes
 import datetime
 import json
 import os
@@ -75,6 +76,21 @@ def load_exported(path):
             (macro("CT_BLOCK_X"), macro("CT_BLOCK_Y"), macro("CT_BLOCK_Z")), macro("CT_SMEM_BYTES"))
 
 
+def load_exported_lib(path, symbol):
+    """An exported file whose launcher needs host code (cuFFT): build it as a
+    shared library with nvcc and call the C launcher through ctypes."""
+    src = open(path).read()
+    so = path[:-3] + ".so"
+    cc = torch.cuda.get_device_capability()
+    libs = re.findall(r"link with (-l\w+)", src)
+    subprocess.run(["nvcc", f"-arch=sm_{cc[0]}{cc[1]}", "-O3", "-shared", "-Xcompiler", "-fPIC", path, "-o", so]
+                   + libs, check=True)
+    fn = getattr(ctypes.CDLL(so), symbol)
+    fn.restype = ctypes.c_int
+    fn.argtypes = [ctypes.c_void_p] * 4
+    return fn
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--convtune", required=True)
@@ -121,14 +137,25 @@ def main():
                 res[f"cupy_{meth}_ms"] = median_ms(fn, reps=20 if meth == "direct" else 50)
                 res[f"cupy_{meth}_err"] = relerr(fn(), ref)
 
-        mod, kern, grid, block, smem = load_exported(cu)
         out = cupy.full(ref.numel(), cupy.nan, dtype=cupy.float32)
-        try:
-            sym = mod.get_global("c_mask")
-            cupy.ndarray((k,), cupy.float32, sym)[...] = wc
-        except Exception:
-            pass  # this winner reads the mask from global or shared memory
-        launch = lambda: kern(grid, block, (xc, wc, out), shared_mem=smem)
+        if "CT_GRID_X" in open(cu).read():
+            mod, kern, grid, block, smem = load_exported(cu)
+            try:
+                sym = mod.get_global("c_mask")
+                cupy.ndarray((k,), cupy.float32, sym)[...] = wc
+            except Exception:
+                pass  # this winner reads the mask from global or shared memory
+            launch = lambda: kern(grid, block, (xc, wc, out), shared_mem=smem)
+            res["path"] = "CuPy RawModule"
+        else:
+            symbol = "convtune_" + re.sub(r"[^0-9A-Za-z]", "_", canonical)
+            fn = load_exported_lib(cu, symbol)
+            stream = cupy.cuda.get_current_stream().ptr
+            def launch():
+                rc = fn(xc.data.ptr, wc.data.ptr, out.data.ptr, stream)
+                if rc != 0:
+                    raise RuntimeError(f"{symbol} returned {rc}")
+            res["path"] = "nvcc + ctypes"
         launch()
         torch.cuda.synchronize()
         res["ct_err"] = relerr(out, ref)
@@ -173,7 +200,8 @@ def main():
     lines.append("")
     lines.append("Winners:")
     for r in rows:
-        lines.append(f"- `{r['problem']}`: {r['template']} `{json.dumps(r['params'], separators=(',', ':'))}`")
+        lines.append(f"- `{r['problem']}`: {r['template']} `{json.dumps(r['params'], separators=(',', ':'))}`"
+                     f" (loaded through {r['path']})")
     with open(a.out, "w") as fh:
         fh.write("\n".join(lines) + "\n")
     print("\n".join(lines))

@@ -124,7 +124,8 @@ static int collect(const ct_record *r, void *user)
 static int query(ct_db *db, const char *problem, const char *device, const char *family,
                  int winners, int ok_only, rows *out)
 {
-    ct_query q = { problem, device, family, winners, ok_only };
+    ct_query q = {.problem = problem, .device = device, .family = family, .winners_only = winners,
+                  .ok_only = ok_only};
     ct_err e = { "" };
     out->n = 0;
     ct_status st = ct_db_query(db, &q, collect, out, &e);
@@ -984,7 +985,7 @@ static void test_formats(ct_db *db)
         size_t len = 0;
         FILE *f = open_memstream(&buf, &len);
         ct_writer *w = ct_writer_begin(f, CT_FMT_JSON);
-        ct_query q = { P1, "h200", NULL, 1, 0 };
+        ct_query q = {.problem = P1, .device = "h200", .winners_only = 1};
         CHECK(ct_db_query(db, &q, ct_writer_cb, w, &e) == CT_OK);
         CHECK(ct_writer_end(w) == 0);
         fclose(f);

@@ -636,6 +636,7 @@ static const char sql_query[] =
     "   AND" DEVICE_MATCH
     "   AND (?3 IS NULL OR p.family = ?3)"
     "   AND (?4 = 0 OR c.status = 'ok')"
+    "   AND (?6 = 0 OR c.device_id = ?6)"
     "   AND (?5 = 0 OR c.id = (SELECT w.id FROM candidates w"
     "                          WHERE w.problem_id = c.problem_id AND w.device_id = c.device_id"
     "                            AND w.status = 'ok'"
@@ -715,6 +716,7 @@ ct_status ct_db_query(ct_db *db, const ct_query *q, ct_record_cb cb, void *user,
     SQL(db->h, bind_text_or_null(s, 3, q->family), SQLITE_OK);
     SQL(db->h, sqlite3_bind_int(s, 4, q->ok_only != 0), SQLITE_OK);
     SQL(db->h, sqlite3_bind_int(s, 5, q->winners_only != 0), SQLITE_OK);
+    SQL(db->h, sqlite3_bind_int64(s, 6, q->device_id), SQLITE_OK);
     while ((rc = sqlite3_step(s)) == SQLITE_ROW) {
         read_record(s, r);
         if (cb(r, user) != 0)

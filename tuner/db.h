@@ -85,6 +85,7 @@ typedef struct ct_query {
     const char *family;
     int winners_only;          /* one row per (problem, device): fastest "ok" */
     int ok_only;               /* only status "ok" */
+    long long device_id;       /* only this device row (from ct_db_device_upsert); 0 = any */
 } ct_query;
 
 typedef int (*ct_record_cb)(const ct_record *r, void *user);   /* non-zero stops */

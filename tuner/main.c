@@ -12,7 +12,9 @@
 #include "export.h"
 #include "format.h"
 #include "problem.h"
+#include "cache.h"
 #include "runner.h"
+#include "search.h"
 #include "space.h"
 #include "tune.h"
 
@@ -45,7 +47,16 @@ static const char usage_tune[] =
     "  --templates DIR      read templates from DIR instead of the built-in copies\n"
     "  --template NAME      tune only this template\n"
     "  --seed N             inputs and sampling seed (default: [verify] seed)\n"
-    "  --max-candidates N   sample the space down to N candidates\n"
+    "  --strategy S         auto (default), exhaustive, random or anneal (guided)\n"
+    "  --budget N           measure at most N candidates (alias --max-candidates;\n"
+    "                       default [tune] max_candidates); auto is exhaustive when\n"
+    "                       the space fits the budget, otherwise anneal\n"
+    "  --time SECONDS       stop proposing candidates after this long\n"
+    "  --json               print one JSON summary on stdout (the report goes to stderr)\n"
+    "  --fresh              measure again what earlier runs stored for this device\n"
+    "                       (by default a run resumes: stored outcomes are reused)\n"
+    "  --no-cache           compile everything, bypassing the binary cache\n"
+    "                       ($CONVTUNE_CACHE or the XDG cache dir)\n"
     "  --remeasure          measure the device ceilings again\n"
     "  --verbose            one line per candidate on stderr\n";
 
@@ -77,9 +88,11 @@ typedef struct args {
     const char *problem, *db, *config, *templates, *only, *arch, *device, *family, *format, *out;
     const char *params[CT_MAX_PARAMS];
     int nparams;
-    int gpu, list, all, force, remeasure, verbose, help;
+    int gpu, list, all, force, remeasure, verbose, help, json, no_cache, fresh;
     long long seed, max_candidates;
     int have_seed, have_max;
+    const char *strategy;
+    double time_limit;
 } args;
 
 static int die(ct_status rc, const char *msg)
@@ -117,6 +130,9 @@ static int parse_args(int argc, char **argv, int start, args *a)
         if (!strcmp(o, "--winners")) { a->all = 0; continue; }
         if (!strcmp(o, "--force")) { a->force = 1; continue; }
         if (!strcmp(o, "--remeasure")) { a->remeasure = 1; continue; }
+        if (!strcmp(o, "--json")) { a->json = 1; continue; }
+        if (!strcmp(o, "--no-cache")) { a->no_cache = 1; continue; }
+        if (!strcmp(o, "--fresh")) { a->fresh = 1; continue; }
         if (!strcmp(o, "--verbose") || !strcmp(o, "-v")) { a->verbose = 1; continue; }
         if (!strcmp(o, "--problem")) dst = &a->problem;
         else if (!strcmp(o, "--db")) dst = &a->db;
@@ -128,8 +144,10 @@ static int parse_args(int argc, char **argv, int start, args *a)
         else if (!strcmp(o, "--family")) dst = &a->family;
         else if (!strcmp(o, "--format")) dst = &a->format;
         else if (!strcmp(o, "-o") || !strcmp(o, "--output")) dst = &a->out;
+        else if (!strcmp(o, "--strategy")) dst = &a->strategy;
         if (i + 1 >= argc && (dst || !strcmp(o, "--gpu") || !strcmp(o, "--param") ||
-                              !strcmp(o, "--seed") || !strcmp(o, "--max-candidates"))) {
+                              !strcmp(o, "--seed") || !strcmp(o, "--max-candidates") ||
+                              !strcmp(o, "--budget") || !strcmp(o, "--time"))) {
             fprintf(stderr, "convtune: option %s needs a value\n", o);
             return 0;
         }
@@ -146,10 +164,14 @@ static int parse_args(int argc, char **argv, int start, args *a)
             if (!parse_int_arg(o, argv[++i], 1, (long long)9e18, &a->seed))
                 return 0;
             a->have_seed = 1;
-        } else if (!strcmp(o, "--max-candidates")) {
+        } else if (!strcmp(o, "--max-candidates") || !strcmp(o, "--budget")) {
             if (!parse_int_arg(o, argv[++i], 1, 1000000, &a->max_candidates))
                 return 0;
             a->have_max = 1;
+        } else if (!strcmp(o, "--time")) {
+            if (!parse_int_arg(o, argv[++i], 1, 1000000, &v))
+                return 0;
+            a->time_limit = (double)v;
         } else if (!strcmp(o, "--param")) {
             if (a->nparams >= CT_MAX_PARAMS) {
                 fprintf(stderr, "convtune: too many --param options\n");
@@ -205,9 +227,21 @@ static int cmd_tune(const args *a)
         snprintf(dbpath, sizeof dbpath, "%s", a->db);
     else if (ct_db_default_path(dbpath, sizeof dbpath, &e) != CT_OK)
         return die(CT_ERR_DB, e.msg);
+    char cache[1024];
+    const char *cache_dir = NULL;
+    if (!a->no_cache && ct_cache_default_dir(cache, sizeof cache, NULL) == CT_OK)
+        cache_dir = cache;
+    ct_strategy st;
+    if (a->strategy && ct_strategy_parse(a->strategy, &st, &e) != CT_OK)
+        return die(CT_ERR_USAGE, e.msg);
+    /* An explicit exhaustive search with no budget measures everything. */
+    if (a->strategy && st == CT_SEARCH_EXHAUSTIVE && !a->have_max)
+        cfg.s.max_candidates = 1000000;
     ct_tune_opts o = {.problem = a->problem, .gpu = a->gpu, .db_path = dbpath, .templates_dir = a->templates,
                       .only_template = a->only, .cfg = &cfg, .remeasure = a->remeasure,
-                      .verbose = a->verbose, .out = stdout};
+                      .verbose = a->verbose, .out = stdout, .strategy = a->strategy,
+                      .time_limit_s = a->time_limit, .cache_dir = cache_dir, .json = a->json,
+                      .fresh = a->fresh};
     ct_tune_result res;
     ct_status rc = ct_tune(&o, &res, &e);
     return rc == CT_OK ? 0 : die(rc, e.msg);

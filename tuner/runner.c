@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "executor.h"
 #include "space.h"
@@ -322,6 +323,13 @@ void ct_workload_free(ct_gpu *g, ct_workload *w)
     memset(w, 0, sizeof *w);
 }
 
+static double host_ms(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return ts.tv_sec * 1e3 + ts.tv_nsec / 1e6;
+}
+
 static int is_sticky(CUresult r)
 {
     return r == CUDA_ERROR_ILLEGAL_ADDRESS || r == CUDA_ERROR_MISALIGNED_ADDRESS ||
@@ -544,6 +552,7 @@ ct_status ct_run_candidate(ct_gpu *g, ct_workload *w, const ct_template *t,
     const size_t nout = w->bufs[w->out_index].count;
     CUdeviceptr dout = w->dev[w->out_index];
     /* Verification run on a NaN-filled output: unwritten elements fail. */
+    double t0 = host_ms();
     CU_TRY(d, e, rc, out, cuMemsetD32(dout, 0x7FC00000u, nout));
     r = run.run(run.ctx);
     if (r == CUDA_SUCCESS)
@@ -555,13 +564,16 @@ ct_status ct_run_candidate(ct_gpu *g, ct_workload *w, const ct_template *t,
     float *host_out = w->host[w->out_index];
     CU_TRY(d, e, rc, out, cuMemcpyDtoH(host_out, dout, nout * sizeof(float)));
     o->relerr = ct_relerr(host_out, w->ref, nout);
+    o->verify_ms = host_ms() - t0;
     if (!(o->relerr <= s->tolerance)) {
         snprintf(o->status, sizeof o->status, "wrong_result");
         snprintf(o->error, sizeof o->error, "relative L2 error %.3g exceeds the tolerance %.3g%s",
                  o->relerr, s->tolerance, isinf(o->relerr) ? " (NaN or Inf in the output)" : "");
         goto out;
     }
+    t0 = host_ms();
     rc = time_launcher(g, &run, s, o, e);
+    o->time_ms = host_ms() - t0;
 out:
     if (xstate)
         t->exec->teardown(xstate);

@@ -67,6 +67,7 @@ typedef struct ct_outcome {
     int reps;
     double relerr;
     int registers, smem_bytes, local_bytes;
+    double verify_ms, time_ms;   /* host time spent verifying and timing */
 } ct_outcome;
 
 /* Load bin, check it against the device's limits, run it once on a

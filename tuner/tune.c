@@ -1,4 +1,9 @@
-/* tune.c - the tuning pipeline. */
+/* tune.c - the tuning pipeline.
+ *
+ * The search proposes batches of candidates; a pool of threads compiles
+ * them (or finds them in the binary cache) while the GPU verifies and times
+ * the ones already compiled, in proposal order; every outcome is committed to
+ * the database as soon as it is known and reported back to the search. */
 #include "tune.h"
 
 #include <math.h>
@@ -8,9 +13,11 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "cache.h"
 #include "compile.h"
 #include "problem.h"
 #include "runner.h"
+#include "search.h"
 #include "space.h"
 
 typedef struct job {
@@ -18,18 +25,23 @@ typedef struct job {
     ct_binary bin;
     ct_status rc;
     ct_err err;
+    int cache_hit;
     int done;
 } job;
 
+/* The compile queue grows as the search proposes; workers sleep when it is
+ * empty and leave when it is closed. */
 typedef struct pool {
     pthread_mutex_t mu;
     pthread_cond_t cv;
     job *jobs;
     int njobs, next;
-    int stop;
+    int closed;
     const ct_problem *p;
     const char *arch;
-    const char **sources;      /* per template index in the family */
+    const char *const *sources;   /* per template index in the family */
+    const char *cache_dir;
+    int nvrtc_version;
     ct_define defs[CT_MAX_DEFINES];
     int ndefs;
 } pool;
@@ -46,26 +58,41 @@ static int template_index(const ct_problem *p, const ct_template *t)
     return (int)(t - p->family->templates);
 }
 
-/* Compile threads take candidates in order, so the GPU loop, which also goes
- * in order, waits only for the compile of the very next candidate. */
+static void compile_job(pool *pl, job *j)
+{
+    const ct_template *t = j->cand->tmpl;
+    const char *src = pl->sources[template_index(pl->p, t)];
+    char key[33];
+    if (pl->cache_dir) {
+        ct_cache_key(src, t->name, pl->arch, pl->defs, pl->ndefs, &j->cand->params, pl->nvrtc_version, key);
+        if (ct_cache_get(pl->cache_dir, key, &j->bin)) {
+            j->cache_hit = 1;
+            j->rc = CT_OK;
+            return;
+        }
+    }
+    j->rc = ct_nvrtc_compile(src, t->name, pl->arch, pl->defs, pl->ndefs, &j->cand->params, &j->bin, &j->err);
+    if (j->rc == CT_OK && pl->cache_dir)
+        ct_cache_put(pl->cache_dir, key, &j->bin);
+}
+
 static void *compile_worker(void *arg)
 {
     pool *pl = arg;
+    pthread_mutex_lock(&pl->mu);
     for (;;) {
-        pthread_mutex_lock(&pl->mu);
-        if (pl->stop || pl->next >= pl->njobs) {
+        while (pl->next >= pl->njobs && !pl->closed)
+            pthread_cond_wait(&pl->cv, &pl->mu);
+        if (pl->next >= pl->njobs) {
             pthread_mutex_unlock(&pl->mu);
             return NULL;
         }
         job *j = &pl->jobs[pl->next++];
         pthread_mutex_unlock(&pl->mu);
-        const ct_template *t = j->cand->tmpl;
-        j->rc = ct_nvrtc_compile(pl->sources[template_index(pl->p, t)], t->name, pl->arch, pl->defs,
-                                 pl->ndefs, &j->cand->params, &j->bin, &j->err);
+        compile_job(pl, j);
         pthread_mutex_lock(&pl->mu);
         j->done = 1;
         pthread_cond_broadcast(&pl->cv);
-        pthread_mutex_unlock(&pl->mu);
     }
 }
 
@@ -88,16 +115,176 @@ static void print_row(FILE *f, int rank, const ct_record *r, double baseline_us,
             r->tmpl, r->params);
 }
 
+/* Winners of the nearest tuned problems of the family (in log-size), as
+ * starting points of a guided search. */
+typedef struct near_ctx {
+    const ct_problem *p;
+    const char *device;
+    struct {
+        double dist;
+        ct_record rec;
+    } best[3];
+    int n;
+} near_ctx;
+
+static int near_cb(const ct_record *r, void *user)
+{
+    near_ctx *x = user;
+    ct_problem q;
+    if (ct_problem_parse(r->problem, &q, NULL) != CT_OK || q.family != x->p->family)
+        return 0;
+    if (x->device && strcmp(r->device, x->device) != 0)
+        return 0;
+    double d = q.mode == x->p->mode ? 0 : 1.0;
+    for (int i = 0; i < CT_MAX_DIMS; i++)
+        if (q.dims[i] > 0 && x->p->dims[i] > 0) {
+            double l = log((double)q.dims[i]) - log((double)x->p->dims[i]);
+            d += l * l;
+        }
+    d = sqrt(d);
+    int slot = x->n < 3 ? x->n++ : -1;
+    if (slot < 0) {
+        slot = 0;
+        for (int i = 1; i < 3; i++)
+            if (x->best[i].dist > x->best[slot].dist)
+                slot = i;
+        if (x->best[slot].dist <= d)
+            return 0;
+    }
+    x->best[slot].dist = d;
+    x->best[slot].rec = *r;
+    return 0;
+}
+
+static void add_nearest_starts(ct_db *db, const ct_problem *p, const char *device, ct_search *srch, FILE *out)
+{
+    near_ctx x = {.p = p, .device = device};
+    ct_query q = {.family = p->family->name, .winners_only = 1};
+    if (ct_db_query(db, &q, near_cb, &x, NULL) != CT_OK)
+        return;
+    for (int i = 0; i < x.n; i++) {
+        const ct_template *t = ct_template_find(p->family, x.best[i].rec.tmpl);
+        ct_params c;
+        if (!t || ct_params_from_json(x.best[i].rec.params, t->params, t->nparams, &c, NULL) != CT_OK)
+            continue;
+        ct_search_add_start(srch, t, &c);
+        fprintf(out, "  starting near %s (log-size distance %.2f): %s %s\n", x.best[i].rec.problem,
+                x.best[i].dist, t->name, x.best[i].rec.params);
+    }
+}
+
+/* Outcomes stored by earlier runs on this very device row (same name, UUID,
+ * driver and NVRTC) for the current template sources: a resumed run reuses
+ * them instead of compiling and measuring again. Sorted by key. */
+typedef struct stored {
+    char key[600];
+    ct_record rec;
+} stored;
+
+typedef struct stored_set {
+    stored *v;
+    int n, cap;
+    const char (*hashes)[17];
+    const ct_family *fam;
+} stored_set;
+
+static void stored_key(const char *tmpl, const char *params, char *key, size_t len)
+{
+    snprintf(key, len, "%s %s", tmpl, params);
+}
+
+static int stored_cb(const ct_record *r, void *user)
+{
+    stored_set *s = user;
+    const ct_template *t = ct_template_find(s->fam, r->tmpl);
+    if (!t || strcmp(r->template_hash, s->hashes[t - s->fam->templates]) != 0)
+        return 0;   /* measured with another version of the template */
+    if (s->n == s->cap) {
+        int nc = s->cap ? 2 * s->cap : 256;
+        stored *nv = realloc(s->v, (size_t)nc * sizeof *nv);
+        if (!nv)
+            return 1;
+        s->v = nv;
+        s->cap = nc;
+    }
+    stored_key(r->tmpl, r->params, s->v[s->n].key, sizeof s->v[s->n].key);
+    s->v[s->n].rec = *r;
+    s->n++;
+    return 0;
+}
+
+static int cmp_stored(const void *a, const void *b)
+{
+    return strcmp(((const stored *)a)->key, ((const stored *)b)->key);
+}
+
+static void json_string(FILE *f, const char *s)
+{
+    fputc('"', f);
+    for (; *s; s++) {
+        unsigned char c = (unsigned char)*s;
+        if (c == '"' || c == '\\')
+            fprintf(f, "\\%c", c);
+        else if (c < 0x20)
+            fprintf(f, "\\u%04x", c);
+        else
+            fputc(c, f);
+    }
+    fputc('"', f);
+}
+
+/* Counts of stored outcomes by status, in the order of the schema. */
+static const char *const statuses[] = {"ok", "compile_failed", "exceeds_limits", "launch_failed",
+                                       "crashed", "timed_out", "wrong_result"};
+#define NSTATUS 7
+
+static void print_json(FILE *f, const ct_problem *p, const ct_gpu *g, const char *strategy, unsigned long long seed,
+                       int budget, const int *counts, const ct_tune_result *res, int nok)
+{
+    fprintf(f, "{\"problem\":");
+    json_string(f, p->canonical);
+    fprintf(f, ",\"device\":");
+    json_string(f, g->info.name);
+    fprintf(f, ",\"arch\":\"%s\",\"strategy\":", g->arch);
+    json_string(f, strategy);
+    fprintf(f, ",\"seed\":%llu,\"budget\":%d,\"candidates\":%d,\"counts\":{", seed, budget, res->tuned);
+    for (int i = 0; i < NSTATUS; i++)
+        fprintf(f, "%s\"%s\":%d", i ? "," : "", statuses[i], counts[i]);
+    fprintf(f, "},\"cache_hits\":%d,\"reused\":%d", res->cache_hits, res->reused);
+    if (nok) {
+        const ct_record *w = &res->winner;
+        double tflops = w->flops / w->median_us / 1e6;
+        fprintf(f, ",\"winner\":{\"template\":\"%s\",\"params\":%s,\"median_us\":%.4f,\"tflops\":%.4f,"
+                   "\"pct_fma\":%.2f,\"gbs\":%.2f,\"relerr\":%.3g}",
+                w->tmpl, w->params, w->median_us, tflops,
+                g->info.fma_tflops > 0 ? 100 * tflops / g->info.fma_tflops : 0, w->bytes / w->median_us / 1e3,
+                w->relerr);
+    } else {
+        fprintf(f, ",\"winner\":null");
+    }
+    fprintf(f, ",\"baseline_us\":%.4f,\"speedup\":%.3f", res->baseline_us,
+            nok && res->baseline_us > 0 ? res->baseline_us / res->winner.median_us : 0);
+    fprintf(f, ",\"time\":{\"wall_s\":%.3f,\"compile_cpu_s\":%.3f,\"verify_s\":%.3f,\"time_s\":%.3f,"
+               "\"store_s\":%.3f,\"candidates_per_s\":%.2f}}\n",
+            res->wall_s, res->compile_s, res->verify_s, res->time_s, res->store_s,
+            res->wall_s > 0 ? res->tuned / res->wall_s : 0);
+}
+
 ct_status ct_tune(const ct_tune_opts *o, ct_tune_result *res, ct_err *e)
 {
     memset(res, 0, sizeof *res);
     const ct_config *cfg = o->cfg;
+    /* With --json the report goes to stderr and stdout carries only JSON. */
+    FILE *out = o->json ? stderr : o->out;
     ct_problem prob;
     ct_status rc = ct_problem_parse(o->problem, &prob, e);
     if (rc != CT_OK)
         return rc;
     const ct_family *fam = prob.family;
     const ct_problem *p = &prob;
+    ct_strategy strategy = CT_SEARCH_AUTO;
+    if (o->strategy && (rc = ct_strategy_parse(o->strategy, &strategy, e)) != CT_OK)
+        return rc;
 
     ct_gpu g;
     rc = ct_gpu_open(o->gpu, &g, e);
@@ -105,17 +292,21 @@ ct_status ct_tune(const ct_tune_opts *o, ct_tune_result *res, ct_err *e)
         return rc;
     ct_db *db = NULL;
     ct_space sp = {0};
+    ct_search *srch = NULL;
     ct_workload w = {0};
     int have_w = 0;
     char *sources[16] = {0};
     char hashes[16][17];
     pool pl = {0};
+    int have_pool = 0;
     pthread_t *threads = NULL;
     int nthreads = 0;
     ct_record *okrecs = NULL;
-    int nok = 0;
+    int *batch = NULL;
+    stored_set prior = {0};
+    int nok = 0, counts[NSTATUS] = {0};
     long long run_id = 0, device_id = 0, problem_id = 0;
-    double t_start = now_s(), t_gpu = 0, t_wait = 0;
+    double t_start = now_s();
     unsigned long long seed = cfg->s.seed;
     if (seed == 0) {
         struct timespec ts;
@@ -129,7 +320,7 @@ ct_status ct_tune(const ct_tune_opts *o, ct_tune_result *res, ct_err *e)
     /* Ceilings are measured once per device and driver, then reused. */
     if (o->remeasure || ct_db_device_ceilings(db, &g.info, &g.info.fma_tflops, &g.info.bandwidth_gbs,
                                               &g.info.launch_us, NULL) != CT_OK) {
-        fprintf(o->out, "measuring the ceilings of %s ...\n", g.info.name);
+        fprintf(out, "measuring the ceilings of %s ...\n", g.info.name);
         if ((rc = ct_gpu_measure_ceilings(&g, e)) != CT_OK)
             goto out;
     }
@@ -145,35 +336,51 @@ ct_status ct_tune(const ct_tune_opts *o, ct_tune_result *res, ct_err *e)
         full += sp.stats[i].full;
         admissible += sp.stats[i].admissible;
     }
-    const char *strategy = "exhaustive";
-    if (sp.n > cfg->s.max_candidates) {
-        ct_space_sample(&sp, cfg->s.max_candidates, seed);
-        strategy = "random sample";
-    }
     if (sp.n == 0) {
         rc = ct_fail(e, CT_ERR_NO_RESULT, "no admissible candidate for %s on %s", p->canonical, g.info.name);
         goto out;
     }
+    srch = ct_search_new(&sp, strategy, cfg->s.max_candidates, seed);
+    batch = malloc((size_t)sp.n * sizeof *batch);
+    if (!srch || !batch) {
+        rc = ct_fail(e, CT_ERR_INTERNAL, "out of memory");
+        goto out;
+    }
+    const char *strategy_name = ct_strategy_name(ct_search_strategy(srch));
 
-    fprintf(o->out, "convtune: %s on %s (%s, %d SMs)\n", p->canonical, g.info.name, g.arch, g.info.sm_count);
-    fprintf(o->out, "  ceilings: %.1f TFLOP/s fp32 FMA, %.0f GB/s memory, %.1f us empty launch\n",
+    fprintf(out, "convtune: %s on %s (%s, %d SMs)\n", p->canonical, g.info.name, g.arch, g.info.sm_count);
+    fprintf(out, "  ceilings: %.1f TFLOP/s fp32 FMA, %.0f GB/s memory, %.1f us empty launch\n",
             g.info.fma_tflops, g.info.bandwidth_gbs, g.info.launch_us);
-    fprintf(o->out, "  problem: %.3g GFLOP, %.3g MB; floor %.2f us (FMA) / %.2f us (memory)\n",
+    fprintf(out, "  problem: %.3g GFLOP, %.3g MB; floor %.2f us (FMA) / %.2f us (memory)\n",
             fam->flops(p) / 1e9, fam->bytes(p) / 1e6, fam->flops(p) / (g.info.fma_tflops * 1e6),
             fam->bytes(p) / (g.info.bandwidth_gbs * 1e3));
-    fprintf(o->out, "  space: %lld combinations, %lld admissible, %d to tune (%s, seed %llu)\n", full,
-            admissible, sp.n, strategy, seed);
-    fflush(o->out);
+    fprintf(out, "  space: %lld combinations, %lld admissible; search: %s, budget %d candidates%s, seed %llu\n",
+            full, admissible, strategy_name, ct_search_budget(srch),
+            o->time_limit_s > 0 ? " or the time limit" : "", seed);
+    if (ct_search_strategy(srch) == CT_SEARCH_ANNEAL)
+        add_nearest_starts(db, p, g.info.name, srch, out);
+    fflush(out);
 
     for (int i = 0; i < fam->ntemplates; i++) {
         if ((rc = ct_template_source(fam->templates[i].name, o->templates_dir, &sources[i], e)) != CT_OK)
             goto out;
         ct_hash_hex(sources[i], hashes[i]);
     }
+    if (!o->fresh) {
+        prior.hashes = (const char (*)[17])hashes;
+        prior.fam = fam;
+        ct_query pq = {.problem = p->canonical, .device_id = device_id};
+        if ((rc = ct_db_query(db, &pq, stored_cb, &prior, e)) != CT_OK)
+            goto out;
+        qsort(prior.v, (size_t)prior.n, sizeof *prior.v, cmp_stored);
+        if (prior.n)
+            fprintf(out, "  resuming: %d outcomes stored by earlier runs on this device are reused "
+                         "(--fresh measures again)\n", prior.n);
+    }
     if ((rc = ct_workload_create(&g, p, seed, NULL, o->templates_dir, &w, e)) != CT_OK)
         goto out;
     have_w = 1;
-    char settings[512];
+    char settings[600];
     ct_settings run_settings = cfg->s;
     run_settings.seed = seed;
     ct_settings_json(&run_settings, settings, sizeof settings);
@@ -186,20 +393,18 @@ ct_status ct_tune(const ct_tune_opts *o, ct_tune_result *res, ct_err *e)
         rc = ct_fail(e, CT_ERR_INTERNAL, "out of memory");
         goto out;
     }
-    for (int i = 0; i < sp.n; i++)
-        pl.jobs[i].cand = &sp.cand[i];
-    pl.njobs = sp.n;
     pl.p = p;
     pl.arch = g.arch;
-    pl.sources = (const char **)sources;
+    pl.sources = (const char *const *)sources;
+    pl.cache_dir = o->cache_dir;
+    pl.nvrtc_version = ct_nvrtc_version();
     pl.ndefs = fam->defines(p, pl.defs);
     pthread_mutex_init(&pl.mu, NULL);
     pthread_cond_init(&pl.cv, NULL);
+    have_pool = 1;
     nthreads = cfg->s.jobs > 0 ? cfg->s.jobs : (int)sysconf(_SC_NPROCESSORS_ONLN);
     if (nthreads < 1)
         nthreads = 1;
-    if (nthreads > sp.n)
-        nthreads = sp.n;
     threads = calloc((size_t)nthreads, sizeof *threads);
     for (int i = 0; threads && i < nthreads; i++)
         if (pthread_create(&threads[i], NULL, compile_worker, &pl) != 0)
@@ -211,119 +416,191 @@ ct_status ct_tune(const ct_tune_opts *o, ct_tune_result *res, ct_err *e)
     }
 
     int progress = isatty(fileno(stderr)) && !o->verbose;
-    int nfail = 0;
-    double compile_ms_total = 0;
-    for (int i = 0; i < sp.n; i++) {
-        job *j = &pl.jobs[i];
-        double tw = now_s();
-        pthread_mutex_lock(&pl.mu);
-        while (!j->done)
-            pthread_cond_wait(&pl.cv, &pl.mu);
-        pthread_mutex_unlock(&pl.mu);
-        t_wait += now_s() - tw;
-        const ct_template *t = j->cand->tmpl;
-        ct_record rec;
-        memset(&rec, 0, sizeof rec);
-        snprintf(rec.tmpl, sizeof rec.tmpl, "%s", t->name);
-        memcpy(rec.template_hash, hashes[template_index(p, t)], 17);
-        ct_params_to_json(&j->cand->params, t->params, t->nparams, rec.params, sizeof rec.params);
-        rec.compile_ms = j->bin.compile_ms;
-        rec.relerr = -1;
-        compile_ms_total += j->bin.compile_ms;
-        ct_outcome oc;
-        if (j->rc != CT_OK) {
-            snprintf(rec.status, sizeof rec.status, "compile_failed");
-            snprintf(rec.error, sizeof rec.error, "%.511s", j->err.msg);
-        } else {
-            double tg = now_s();
-            ct_status rr = ct_run_candidate(&g, &w, t, &j->cand->params, &j->bin, &cfg->s, &oc, e);
-            t_gpu += now_s() - tg;
-            snprintf(rec.status, sizeof rec.status, "%s", oc.status);
-            snprintf(rec.error, sizeof rec.error, "%s", oc.error);
-            rec.median_us = oc.median_us;
-            rec.min_us = oc.min_us;
-            rec.max_us = oc.max_us;
-            rec.spread = oc.spread;
-            rec.reps = oc.reps;
-            rec.relerr = oc.relerr;
-            rec.registers = oc.registers;
-            rec.smem_bytes = oc.smem_bytes;
-            rec.local_bytes = oc.local_bytes;
-            if (rr != CT_OK) {
-                /* Store what we learned, then stop: the context is gone. */
-                ct_db_candidate_add(db, run_id, &rec, NULL);
-                rc = rr;
-                goto out;
+    int nfail = 0, done = 0, stopped_by_time = 0;
+    double compile_ms_total = 0, t_verify = 0, t_time = 0, t_store = 0;
+    /* Proposals the GPU loop has not reached yet: a guided search sees each
+     * batch's results before proposing the next, the others keep the
+     * compile queue full. */
+    int batch_max = ct_search_strategy(srch) == CT_SEARCH_ANNEAL ? 2 * nthreads : sp.n;
+    for (;;) {
+        if (o->time_limit_s > 0 && now_s() - t_start > o->time_limit_s) {
+            stopped_by_time = 1;
+            break;
+        }
+        int nb = ct_search_next(srch, batch, batch_max);
+        if (nb == 0)
+            break;
+        /* Candidates measured before are reported from the database. */
+        int keep = 0;
+        for (int i = 0; i < nb; i++) {
+            const ct_candidate *cd = &sp.cand[batch[i]];
+            stored q;
+            char params[512];
+            ct_params_to_json(&cd->params, cd->tmpl->params, cd->tmpl->nparams, params, sizeof params);
+            stored_key(cd->tmpl->name, params, q.key, sizeof q.key);
+            const stored *hit = prior.n ? bsearch(&q, prior.v, (size_t)prior.n, sizeof *prior.v, cmp_stored) : NULL;
+            if (!hit) {
+                batch[keep++] = batch[i];
+                continue;
+            }
+            int ok = strcmp(hit->rec.status, "ok") == 0;
+            ct_search_report(srch, batch[i], ok ? hit->rec.median_us : 0);
+            res->reused++;
+            done++;
+            for (int k = 0; k < NSTATUS; k++)
+                if (strcmp(hit->rec.status, statuses[k]) == 0)
+                    counts[k]++;
+            if (ok) {
+                okrecs[nok++] = hit->rec;
+                if (cd->tmpl->is_baseline && (res->baseline_us == 0 || hit->rec.median_us < res->baseline_us))
+                    res->baseline_us = hit->rec.median_us;
+            } else {
+                nfail++;
             }
         }
-        ct_binary_free(&j->bin);
-        if ((rc = ct_db_candidate_add(db, run_id, &rec, e)) != CT_OK)
-            goto out;
-        if (strcmp(rec.status, "ok") == 0) {
-            rec.flops = fam->flops(p);
-            rec.bytes = fam->bytes(p);
-            okrecs[nok++] = rec;
-            if (t->is_baseline && (res->baseline_us == 0 || rec.median_us < res->baseline_us))
-                res->baseline_us = rec.median_us;
-        } else {
-            nfail++;
-        }
-        if (o->verbose)
-            fprintf(stderr, "[%d/%d] %-14s %10.2f us  relerr %.1e  %s %s%s%s\n", i + 1, sp.n, rec.status,
-                    rec.median_us, rec.relerr, rec.tmpl, rec.params, rec.error[0] ? "  " : "", rec.error);
-        else if (progress) {
-            double best = 0;
-            for (int k = 0; k < nok; k++)
-                if (best == 0 || okrecs[k].median_us < best)
-                    best = okrecs[k].median_us;
-            double el = now_s() - t_start;
-            fprintf(stderr, "\r  %d/%d candidates, %d failed, best %.2f us, %.0f s left   ", i + 1, sp.n,
-                    nfail, best, el / (i + 1) * (sp.n - i - 1));
+        nb = keep;
+        pthread_mutex_lock(&pl.mu);
+        int first = pl.njobs;
+        for (int i = 0; i < nb; i++)
+            pl.jobs[pl.njobs++] = (job){.cand = &sp.cand[batch[i]]};
+        pthread_cond_broadcast(&pl.cv);
+        pthread_mutex_unlock(&pl.mu);
+        for (int b = 0; b < nb; b++) {
+            job *j = &pl.jobs[first + b];
+            pthread_mutex_lock(&pl.mu);
+            while (!j->done)
+                pthread_cond_wait(&pl.cv, &pl.mu);
+            pthread_mutex_unlock(&pl.mu);
+            const ct_template *t = j->cand->tmpl;
+            ct_record rec;
+            memset(&rec, 0, sizeof rec);
+            snprintf(rec.tmpl, sizeof rec.tmpl, "%s", t->name);
+            memcpy(rec.template_hash, hashes[template_index(p, t)], 17);
+            ct_params_to_json(&j->cand->params, t->params, t->nparams, rec.params, sizeof rec.params);
+            rec.compile_ms = j->bin.compile_ms;
+            rec.relerr = -1;
+            compile_ms_total += j->bin.compile_ms;
+            res->cache_hits += j->cache_hit;
+            if (j->rc != CT_OK) {
+                snprintf(rec.status, sizeof rec.status, "compile_failed");
+                snprintf(rec.error, sizeof rec.error, "%.511s", j->err.msg);
+            } else {
+                ct_outcome oc;
+                ct_status rr = ct_run_candidate(&g, &w, t, &j->cand->params, &j->bin, &cfg->s, &oc, e);
+                t_verify += oc.verify_ms / 1e3;
+                t_time += oc.time_ms / 1e3;
+                snprintf(rec.status, sizeof rec.status, "%s", oc.status);
+                snprintf(rec.error, sizeof rec.error, "%s", oc.error);
+                rec.median_us = oc.median_us;
+                rec.min_us = oc.min_us;
+                rec.max_us = oc.max_us;
+                rec.spread = oc.spread;
+                rec.reps = oc.reps;
+                rec.relerr = oc.relerr;
+                rec.registers = oc.registers;
+                rec.smem_bytes = oc.smem_bytes;
+                rec.local_bytes = oc.local_bytes;
+                if (rr != CT_OK) {
+                    /* Store what we learned, then stop: the context is gone. */
+                    ct_db_candidate_add(db, run_id, &rec, NULL);
+                    rc = rr;
+                    goto out;
+                }
+            }
+            ct_binary_free(&j->bin);
+            double ts = now_s();
+            if ((rc = ct_db_candidate_add(db, run_id, &rec, e)) != CT_OK)
+                goto out;
+            t_store += now_s() - ts;
+            done++;
+            for (int k = 0; k < NSTATUS; k++)
+                if (strcmp(rec.status, statuses[k]) == 0)
+                    counts[k]++;
+            int ok = strcmp(rec.status, "ok") == 0;
+            ct_search_report(srch, batch[b], ok ? rec.median_us : 0);
+            if (ok) {
+                rec.flops = fam->flops(p);
+                rec.bytes = fam->bytes(p);
+                okrecs[nok++] = rec;
+                if (t->is_baseline && (res->baseline_us == 0 || rec.median_us < res->baseline_us))
+                    res->baseline_us = rec.median_us;
+            } else {
+                nfail++;
+            }
+            if (o->verbose) {
+                fprintf(stderr, "[%d/%d] %-14s %10.2f us  relerr %.1e  %s %s%s%s\n", done, ct_search_budget(srch),
+                        rec.status, rec.median_us, rec.relerr, rec.tmpl, rec.params, rec.error[0] ? "  " : "",
+                        rec.error);
+            } else if (progress) {
+                const ct_record *best = NULL;
+                for (int k = 0; k < nok; k++)
+                    if (!best || okrecs[k].median_us < best->median_us)
+                        best = &okrecs[k];
+                double el = now_s() - t_start;
+                int left = ct_search_budget(srch) - done;
+                fprintf(stderr, "\r\033[K  %d/%d, %d failed, best %.2f us %s %.60s, ~%.0f s left", done,
+                        ct_search_budget(srch), nfail, best ? best->median_us : 0.0, best ? best->tmpl : "",
+                        best ? best->params : "", left > 0 ? el / done * left : 0.0);
+            }
         }
     }
     if (progress)
         fprintf(stderr, "\n");
-    res->tuned = sp.n;
+    res->tuned = done;
     res->counts_ok = nok;
     res->counts_failed = nfail;
     ct_db_run_end(db, run_id, nok ? "done" : "no_result", NULL);
     run_id = 0;
-    double elapsed = now_s() - t_start;
-    fprintf(o->out, "  tuned %d candidates in %.1f s (%.1f/s): %d verified, %d failed; "
-            "compile %.1f s on %d threads, GPU %.1f s, waited for the compiler %.1f s\n",
-            sp.n, elapsed, sp.n / elapsed, nok, nfail, compile_ms_total / 1e3, nthreads, t_gpu, t_wait);
+    res->wall_s = now_s() - t_start;
+    res->compile_s = compile_ms_total / 1e3;
+    res->verify_s = t_verify;
+    res->time_s = t_time;
+    res->store_s = t_store;
+    fprintf(out, "  tuned %d candidates in %.1f s (%.1f/s)%s: %d verified, %d failed", done, res->wall_s,
+            done / res->wall_s, stopped_by_time ? ", stopped by the time limit" : "", nok, nfail);
+    if (res->reused)
+        fprintf(out, "; %d of them reused from earlier runs", res->reused);
+    fputc('\n', out);
+    fprintf(out, "  time split: compile %.1f s of CPU on %d threads (%d from the cache), verify %.1f s, "
+            "time %.1f s, store %.1f s\n", res->compile_s, nthreads, res->cache_hits, t_verify, t_time, t_store);
     if (nok == 0) {
+        if (o->json)
+            print_json(o->out, p, &g, strategy_name, seed, ct_search_budget(srch), counts, res, 0);
         rc = ct_fail(e, CT_ERR_NO_RESULT, "no candidate of %s passed verification", p->canonical);
         goto out;
     }
     qsort(okrecs, (size_t)nok, sizeof *okrecs, cmp_rec);
-    fprintf(o->out, "  rank   median_us  TFLOP/s  %%FMA  speedup    relerr  template params\n");
+    fprintf(out, "  rank   median_us  TFLOP/s  %%FMA  speedup    relerr  template params\n");
     for (int i = 0; i < nok && i < 5; i++)
-        print_row(o->out, i + 1, &okrecs[i], res->baseline_us, &g);
+        print_row(out, i + 1, &okrecs[i], res->baseline_us, &g);
     for (int i = 0; i < nok; i++)
         if (ct_template_find(fam, okrecs[i].tmpl)->is_baseline) {
-            fprintf(o->out, "  naive baseline:\n");
-            print_row(o->out, i + 1, &okrecs[i], res->baseline_us, &g);
+            fprintf(out, "  naive baseline:\n");
+            print_row(out, i + 1, &okrecs[i], res->baseline_us, &g);
             break;
         }
     res->winner = okrecs[0];
-    fprintf(o->out, "winner: %s %s: %.2f us, %.2f TFLOP/s, %.0f GB/s", okrecs[0].tmpl, okrecs[0].params,
+    fprintf(out, "winner: %s %s: %.2f us, %.2f TFLOP/s, %.0f GB/s", okrecs[0].tmpl, okrecs[0].params,
             okrecs[0].median_us, okrecs[0].flops / okrecs[0].median_us / 1e6,
             okrecs[0].bytes / okrecs[0].median_us / 1e3);
     if (res->baseline_us > 0)
-        fprintf(o->out, ", %.1fx the naive kernel", res->baseline_us / okrecs[0].median_us);
-    fprintf(o->out, "\nexport: convtune export --problem %s\n", p->canonical);
+        fprintf(out, ", %.1fx the naive kernel", res->baseline_us / okrecs[0].median_us);
+    fprintf(out, "\nexport: convtune export --problem %s\n", p->canonical);
+    if (o->json)
+        print_json(o->out, p, &g, strategy_name, seed, ct_search_budget(srch), counts, res, nok);
 out:
-    if (threads) {
+    if (have_pool) {
         pthread_mutex_lock(&pl.mu);
-        pl.stop = 1;
+        pl.closed = 1;
+        pl.next = pl.njobs;   /* drop what was not started */
+        pthread_cond_broadcast(&pl.cv);
         pthread_mutex_unlock(&pl.mu);
         for (int i = 0; i < nthreads; i++)
             pthread_join(threads[i], NULL);
-        free(threads);
         pthread_mutex_destroy(&pl.mu);
         pthread_cond_destroy(&pl.cv);
     }
+    free(threads);
     if (pl.jobs) {
         for (int i = 0; i < pl.njobs; i++)
             ct_binary_free(&pl.jobs[i].bin);
@@ -332,10 +609,13 @@ out:
     if (run_id && db)
         ct_db_run_end(db, run_id, "failed", NULL);
     free(okrecs);
+    free(batch);
+    free(prior.v);
     for (int i = 0; i < 16; i++)
         free(sources[i]);
     if (have_w)
         ct_workload_free(&g, &w);
+    ct_search_free(srch);
     ct_space_free(&sp);
     if (db)
         ct_db_close(db);

@@ -12,6 +12,11 @@
 
 typedef struct ct_tune_opts {
     const char *problem;       /* problem string */
+    const char *strategy;      /* auto, exhaustive, random, anneal; NULL = [tune] strategy */
+    double time_limit_s;       /* stop proposing candidates after this long; 0 = none */
+    const char *cache_dir;     /* compiled-binary cache; NULL = no cache */
+    int json;                  /* summary as JSON on stdout, the report on stderr */
+    int fresh;                 /* re-measure candidates already stored for this device */
     int gpu;                   /* device ordinal */
     const char *db_path;
     const char *templates_dir; /* NULL: the templates built into the binary */
@@ -26,6 +31,8 @@ typedef struct ct_tune_result {
     ct_record winner;
     double baseline_us;        /* naive template's best median, 0 if none */
     int counts_ok, counts_failed, tuned;
+    int cache_hits, reused;
+    double wall_s, compile_s, verify_s, time_s, store_s;   /* time split */
 } ct_tune_result;
 
 ct_status ct_tune(const ct_tune_opts *o, ct_tune_result *res, ct_err *e);

@@ -1,0 +1,120 @@
+/* cache.c - the on-disk cache of compiled candidates. */
+#include "cache.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+/* Two independent 64-bit FNV-1a streams make a 128-bit key. */
+typedef struct hash2 {
+    unsigned long long a, b;
+} hash2;
+
+static void mix(hash2 *h, const void *data, size_t len)
+{
+    const unsigned char *p = data;
+    for (size_t i = 0; i < len; i++) {
+        h->a = (h->a ^ p[i]) * 1099511628211ULL;
+        h->b = (h->b ^ p[i]) * 0x100000001b3ULL + 0x9E3779B97F4A7C15ULL;
+    }
+    unsigned char sep = 0xFF;   /* fields cannot run into each other */
+    h->a = (h->a ^ sep) * 1099511628211ULL;
+    h->b = (h->b ^ sep) * 0x100000001b3ULL;
+}
+
+void ct_cache_key(const char *src, const char *name, const char *arch, const ct_define *defs, int ndefs,
+                  const ct_params *params, int nvrtc_version, char key[33])
+{
+    hash2 h = {1469598103934665603ULL, 0x6C62272E07BB0142ULL};
+    mix(&h, src, strlen(src));
+    mix(&h, name, strlen(name));
+    mix(&h, arch, strlen(arch));
+    for (int i = 0; i < ndefs; i++) {
+        mix(&h, defs[i].name, strlen(defs[i].name));
+        mix(&h, &defs[i].value, sizeof defs[i].value);
+    }
+    for (int i = 0; params && i < params->n; i++) {
+        mix(&h, params->names[i], strlen(params->names[i]));
+        long long v = params->values[i];
+        mix(&h, &v, sizeof v);
+    }
+    mix(&h, &nvrtc_version, sizeof nvrtc_version);
+    snprintf(key, 33, "%016llx%016llx", h.a, h.b);
+}
+
+static int mkdirs(const char *path)
+{
+    char buf[1024];
+    snprintf(buf, sizeof buf, "%s", path);
+    for (char *p = buf + 1; *p; p++) {
+        if (*p != '/')
+            continue;
+        *p = '\0';
+        if (mkdir(buf, 0755) != 0 && errno != EEXIST)
+            return -1;
+        *p = '/';
+    }
+    return mkdir(buf, 0755) != 0 && errno != EEXIST ? -1 : 0;
+}
+
+ct_status ct_cache_default_dir(char *buf, size_t len, ct_err *e)
+{
+    const char *env = getenv("CONVTUNE_CACHE"), *xdg = getenv("XDG_CACHE_HOME"), *home = getenv("HOME");
+    if (env && *env)
+        snprintf(buf, len, "%s", env);
+    else if (xdg && *xdg)
+        snprintf(buf, len, "%s/convtune/cubin", xdg);
+    else if (home && *home)
+        snprintf(buf, len, "%s/.cache/convtune/cubin", home);
+    else
+        return ct_fail(e, CT_ERR_IO, "no cache directory: set CONVTUNE_CACHE, XDG_CACHE_HOME or HOME");
+    return CT_OK;
+}
+
+int ct_cache_get(const char *dir, const char *key, ct_binary *out)
+{
+    char path[1200];
+    snprintf(path, sizeof path, "%s/%s.cubin", dir, key);
+    FILE *f = fopen(path, "rb");
+    if (!f)
+        return 0;
+    memset(out, 0, sizeof *out);
+    int ok = fseek(f, 0, SEEK_END) == 0;
+    long n = ok ? ftell(f) : -1;
+    if (n > 4 && fseek(f, 0, SEEK_SET) == 0 && (out->data = malloc((size_t)n)) &&
+        fread(out->data, 1, (size_t)n, f) == (size_t)n && memcmp(out->data, "\177ELF", 4) == 0) {
+        out->size = (size_t)n;
+        out->is_cubin = 1;
+        fclose(f);
+        return 1;
+    }
+    fclose(f);
+    free(out->data);
+    memset(out, 0, sizeof *out);
+    return 0;
+}
+
+void ct_cache_put(const char *dir, const char *key, const ct_binary *b)
+{
+    if (!b->is_cubin || !b->data || mkdirs(dir) != 0)
+        return;
+    char tmp[1200], path[1200];
+    snprintf(tmp, sizeof tmp, "%s/.%s.XXXXXX", dir, key);
+    snprintf(path, sizeof path, "%s/%s.cubin", dir, key);
+    int fd = mkstemp(tmp);
+    if (fd < 0)
+        return;
+    FILE *f = fdopen(fd, "wb");
+    if (!f) {
+        close(fd);
+        unlink(tmp);
+        return;
+    }
+    int ok = fwrite(b->data, 1, b->size, f) == b->size;
+    ok &= fclose(f) == 0;
+    if (!ok || rename(tmp, path) != 0)
+        unlink(tmp);
+}

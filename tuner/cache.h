@@ -1,0 +1,25 @@
+/* cache.h - compiled candidates on disk, keyed by everything that decides
+ * the binary: template source, program name, architecture, macros and the
+ * NVRTC version. A second run, a resume or an export compiles nothing it
+ * has compiled before. Entries are written atomically; a damaged or foreign
+ * entry is a miss, never an error. */
+#ifndef CT_CACHE_H
+#define CT_CACHE_H
+
+#include "compile.h"
+
+/* $CONVTUNE_CACHE, else $XDG_CACHE_HOME/convtune/cubin, else
+ * $HOME/.cache/convtune/cubin. */
+ct_status ct_cache_default_dir(char *buf, size_t len, ct_err *e);
+
+/* 32 hex digits identifying one compilation. */
+void ct_cache_key(const char *src, const char *name, const char *arch, const ct_define *defs, int ndefs,
+                  const ct_params *params, int nvrtc_version, char key[33]);
+
+/* 1 and out filled (CUBIN) on a hit, 0 on a miss. */
+int ct_cache_get(const char *dir, const char *key, ct_binary *out);
+
+/* Store a CUBIN; failures only cost a later recompile, so they are ignored. */
+void ct_cache_put(const char *dir, const char *key, const ct_binary *b);
+
+#endif

@@ -1,0 +1,271 @@
+/* search.c - exhaustive, random and annealing search over a space. */
+#include "search.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+struct ct_search {
+    const ct_space *sp;
+    ct_strategy strategy;
+    int budget;
+    unsigned long long rng;
+    unsigned char *proposed;   /* per candidate */
+    double *time;              /* measured median, 0 = not yet, <0 failed */
+    int nproposed, nreported;
+    int *order;                /* exhaustive/random: the sequence to propose */
+    int norder, next;
+    /* anneal */
+    int current;               /* index of the state, -1 before one exists */
+    double temperature;
+    int *starts;
+    int nstarts;
+    int warmup;                /* random samples before annealing begins */
+};
+
+ct_status ct_strategy_parse(const char *text, ct_strategy *out, ct_err *e)
+{
+    static const char *const names[] = {"auto", "exhaustive", "random", "anneal"};
+    for (int i = 0; i < 4; i++)
+        if (strcasecmp(text, names[i]) == 0) {
+            *out = (ct_strategy)i;
+            return CT_OK;
+        }
+    return ct_fail(e, CT_ERR_USAGE, "--strategy: unknown strategy '%s' (auto, exhaustive, random, anneal)", text);
+}
+
+const char *ct_strategy_name(ct_strategy s)
+{
+    static const char *const names[] = {"auto", "exhaustive", "random sample", "anneal (guided)"};
+    return names[s];
+}
+
+static unsigned long long rnd(ct_search *s, unsigned long long n)
+{
+    return n ? ct_rand_next(&s->rng) % n : 0;
+}
+
+static double uniform(ct_search *s)
+{
+    return (double)(ct_rand_next(&s->rng) >> 11) / 9007199254740992.0;
+}
+
+ct_search *ct_search_new(const ct_space *sp, ct_strategy strategy, int budget, unsigned long long seed)
+{
+    ct_search *s = calloc(1, sizeof *s);
+    if (!s)
+        return NULL;
+    s->sp = sp;
+    s->rng = seed;
+    s->budget = budget < sp->n ? budget : sp->n;
+    if (strategy == CT_SEARCH_AUTO)
+        strategy = sp->n <= budget ? CT_SEARCH_EXHAUSTIVE : CT_SEARCH_ANNEAL;
+    s->strategy = strategy;
+    s->proposed = calloc((size_t)sp->n + 1, 1);
+    s->time = calloc((size_t)sp->n + 1, sizeof *s->time);
+    s->order = malloc(((size_t)sp->n + 1) * sizeof *s->order);
+    s->starts = malloc(((size_t)sp->n + 1) * sizeof *s->starts);
+    if (!s->proposed || !s->time || !s->order || !s->starts) {
+        ct_search_free(s);
+        return NULL;
+    }
+    /* Baselines first in every strategy: speedups are reported against them. */
+    for (int i = 0; i < sp->n; i++)
+        if (sp->cand[i].tmpl->is_baseline)
+            s->order[s->norder++] = i;
+    int nb = s->norder;
+    for (int i = 0; i < sp->n; i++)
+        if (!sp->cand[i].tmpl->is_baseline)
+            s->order[s->norder++] = i;
+    if (strategy != CT_SEARCH_EXHAUSTIVE) {
+        /* Fisher-Yates over the non-baseline part. */
+        for (int i = s->norder - 1; i > nb; i--) {
+            int j = nb + (int)rnd(s, (unsigned long long)(i - nb + 1));
+            int t = s->order[i];
+            s->order[i] = s->order[j];
+            s->order[j] = t;
+        }
+    }
+    s->current = -1;
+    s->temperature = 0.05;
+    /* The guided search first spends a tenth of its budget (at least 8) on a
+     * random sample to find good regions. */
+    s->warmup = nb + (s->budget / 10 > 8 ? s->budget / 10 : 8);
+    if (s->warmup > s->budget)
+        s->warmup = s->budget;
+    return s;
+}
+
+void ct_search_free(ct_search *s)
+{
+    if (!s)
+        return;
+    free(s->proposed);
+    free(s->time);
+    free(s->order);
+    free(s->starts);
+    free(s);
+}
+
+ct_strategy ct_search_strategy(const ct_search *s)
+{
+    return s->strategy;
+}
+
+int ct_search_budget(const ct_search *s)
+{
+    return s->budget;
+}
+
+static int equal_values(const ct_params *a, const ct_params *b)
+{
+    int n = 0;
+    for (int i = 0; i < a->n; i++)
+        if (ct_params_get(b, a->names[i], -999999) == a->values[i])
+            n++;
+    return n;
+}
+
+void ct_search_add_start(ct_search *s, const ct_template *t, const ct_params *p)
+{
+    int best = -1, best_eq = -1;
+    for (int i = 0; i < s->sp->n; i++) {
+        if (s->sp->cand[i].tmpl != t)
+            continue;
+        int eq = equal_values(&s->sp->cand[i].params, p);
+        if (eq > best_eq) {
+            best_eq = eq;
+            best = i;
+        }
+    }
+    if (best >= 0 && s->nstarts < s->sp->n)
+        s->starts[s->nstarts++] = best;
+}
+
+/* Candidates of the same template that differ from c in exactly one
+ * parameter, by one step in that parameter's list order (the space keeps
+ * list order within a parameter, so "one step" is the next value that
+ * occurs). Writes up to max indices. */
+static int neighbours(const ct_search *s, int c, int *out, int max)
+{
+    const ct_space *sp = s->sp;
+    const ct_candidate *x = &sp->cand[c];
+    int n = 0;
+    for (int k = 0; k < x->params.n && n < max; k++) {
+        /* Among candidates equal except at parameter k, the nearest values
+         * below and above x's value. */
+        int lo = -1, hi = -1;
+        long vx = x->params.values[k], vlo = 0, vhi = 0;
+        for (int i = 0; i < sp->n; i++) {
+            const ct_candidate *y = &sp->cand[i];
+            if (i == c || y->tmpl != x->tmpl || y->params.n != x->params.n)
+                continue;
+            int diff = 0;
+            for (int j = 0; j < x->params.n && diff <= 1; j++)
+                if (y->params.values[j] != x->params.values[j])
+                    diff += (j == k) ? 1 : 2;
+            if (diff != 1)
+                continue;
+            long vy = y->params.values[k];
+            if (vy < vx && (lo < 0 || vy > vlo)) {
+                lo = i;
+                vlo = vy;
+            }
+            if (vy > vx && (hi < 0 || vy < vhi)) {
+                hi = i;
+                vhi = vy;
+            }
+        }
+        if (lo >= 0 && n < max)
+            out[n++] = lo;
+        if (hi >= 0 && n < max)
+            out[n++] = hi;
+    }
+    return n;
+}
+
+static int best_measured(const ct_search *s)
+{
+    int best = -1;
+    for (int i = 0; i < s->sp->n; i++)
+        if (s->time[i] > 0 && !s->sp->cand[i].tmpl->is_baseline && (best < 0 || s->time[i] < s->time[best]))
+            best = i;
+    return best;
+}
+
+static void propose(ct_search *s, int i, int *idx, int *n)
+{
+    s->proposed[i] = 1;
+    s->nproposed++;
+    idx[(*n)++] = i;
+}
+
+int ct_search_next(ct_search *s, int *idx, int max)
+{
+    int n = 0;
+    if (s->strategy != CT_SEARCH_ANNEAL || s->nproposed < s->warmup) {
+        int limit = s->strategy == CT_SEARCH_ANNEAL ? s->warmup : s->budget;
+        while (n < max && s->nproposed < limit && s->next < s->norder) {
+            int i = s->order[s->next++];
+            if (!s->proposed[i])
+                propose(s, i, idx, &n);
+        }
+        if (n > 0 || s->strategy != CT_SEARCH_ANNEAL)
+            return n;
+    }
+    /* Annealing proposes only once the previous batch is measured. */
+    if (s->nreported < s->nproposed)
+        return 0;
+    for (int k = 0; k < s->nstarts && n < max && s->nproposed < s->budget; k++)
+        if (!s->proposed[s->starts[k]])
+            propose(s, s->starts[k], idx, &n);
+    if (n > 0)
+        return n;
+    int best = best_measured(s);
+    if (best < 0)
+        best = s->order[s->next < s->norder ? s->next : 0];
+    if (s->current < 0 || s->time[s->current] <= 0)
+        s->current = best;
+    int nb[2 * CT_MAX_PARAMS];
+    /* Neighbours of the current state, then of the best so far. */
+    int states[2] = {s->current, best};
+    for (int st = 0; st < 2 && n < max; st++) {
+        int m = neighbours(s, states[st], nb, 2 * CT_MAX_PARAMS);
+        for (int t = m - 1; t > 0; t--) {   /* random order among them */
+            int j = (int)rnd(s, (unsigned long long)t + 1);
+            int x = nb[t];
+            nb[t] = nb[j];
+            nb[j] = x;
+        }
+        for (int j = 0; j < m && n < max && s->nproposed < s->budget; j++)
+            if (!s->proposed[nb[j]])
+                propose(s, nb[j], idx, &n);
+    }
+    /* A neighbourhood exhausted: jump to a random unmeasured candidate. */
+    while (n == 0 && s->nproposed < s->budget && s->next < s->norder) {
+        int i = s->order[s->next++];
+        if (!s->proposed[i])
+            propose(s, i, idx, &n);
+    }
+    return n;
+}
+
+void ct_search_report(ct_search *s, int idx, double median_us)
+{
+    s->time[idx] = median_us > 0 ? median_us : -1;
+    s->nreported++;
+    if (s->strategy != CT_SEARCH_ANNEAL || median_us <= 0 || s->sp->cand[idx].tmpl->is_baseline)
+        return;
+    /* Metropolis step on relative time, with a geometric cooling schedule. */
+    if (s->current < 0 || s->time[s->current] <= 0) {
+        s->current = idx;
+    } else {
+        double delta = (median_us - s->time[s->current]) / s->time[s->current];
+        if (delta < 0 || uniform(s) < exp(-delta / s->temperature))
+            s->current = idx;
+    }
+    s->temperature *= 0.97;
+    if (s->temperature < 1e-4)
+        s->temperature = 1e-4;
+}
