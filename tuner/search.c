@@ -214,9 +214,12 @@ int ct_search_next(ct_search *s, int *idx, int max)
         if (n > 0 || s->strategy != CT_SEARCH_ANNEAL)
             return n;
     }
-    /* Annealing proposes only once the previous batch is measured. */
-    if (s->nreported < s->nproposed)
+    /* Annealing keeps at most max proposals awaiting results, so it always
+     * proposes from recent measurements. */
+    int pending = s->nproposed - s->nreported;
+    if (pending >= max)
         return 0;
+    max -= pending;
     for (int k = 0; k < s->nstarts && n < max && s->nproposed < s->budget; k++)
         if (!s->proposed[s->starts[k]])
             propose(s, s->starts[k], idx, &n);

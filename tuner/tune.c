@@ -22,6 +22,7 @@
 
 typedef struct job {
     const ct_candidate *cand;
+    int idx;                   /* index of cand in the space */
     ct_binary bin;
     ct_status rc;
     ct_err err;
@@ -418,55 +419,66 @@ ct_status ct_tune(const ct_tune_opts *o, ct_tune_result *res, ct_err *e)
     int progress = isatty(fileno(stderr)) && !o->verbose;
     int nfail = 0, done = 0, stopped_by_time = 0;
     double compile_ms_total = 0, t_verify = 0, t_time = 0, t_store = 0;
-    /* Proposals the GPU loop has not reached yet: a guided search sees each
-     * batch's results before proposing the next, the others keep the
-     * compile queue full. */
-    int batch_max = ct_search_strategy(srch) == CT_SEARCH_ANNEAL ? 2 * nthreads : sp.n;
+    /* Jobs are processed in proposal order from a FIFO that the search tops
+     * up whenever fewer than `window` are waiting: the compile pool runs
+     * ahead of the GPU, and a guided search proposes from results at most
+     * one window old. */
+    int window = ct_search_strategy(srch) == CT_SEARCH_ANNEAL ? 2 * nthreads : sp.n;
+    int head = 0, exhausted = 0;
     for (;;) {
-        if (o->time_limit_s > 0 && now_s() - t_start > o->time_limit_s) {
-            stopped_by_time = 1;
-            break;
-        }
-        int nb = ct_search_next(srch, batch, batch_max);
-        if (nb == 0)
-            break;
-        /* Candidates measured before are reported from the database. */
-        int keep = 0;
-        for (int i = 0; i < nb; i++) {
-            const ct_candidate *cd = &sp.cand[batch[i]];
-            stored q;
-            char params[512];
-            ct_params_to_json(&cd->params, cd->tmpl->params, cd->tmpl->nparams, params, sizeof params);
-            stored_key(cd->tmpl->name, params, q.key, sizeof q.key);
-            const stored *hit = prior.n ? bsearch(&q, prior.v, (size_t)prior.n, sizeof *prior.v, cmp_stored) : NULL;
-            if (!hit) {
-                batch[keep++] = batch[i];
-                continue;
+        while (!exhausted && pl.njobs - head < window) {
+            if (o->time_limit_s > 0 && now_s() - t_start > o->time_limit_s) {
+                stopped_by_time = 1;
+                exhausted = 1;
+                break;
             }
-            int ok = strcmp(hit->rec.status, "ok") == 0;
-            ct_search_report(srch, batch[i], ok ? hit->rec.median_us : 0);
-            res->reused++;
-            done++;
-            for (int k = 0; k < NSTATUS; k++)
-                if (strcmp(hit->rec.status, statuses[k]) == 0)
-                    counts[k]++;
-            if (ok) {
-                okrecs[nok++] = hit->rec;
-                if (cd->tmpl->is_baseline && (res->baseline_us == 0 || hit->rec.median_us < res->baseline_us))
-                    res->baseline_us = hit->rec.median_us;
-            } else {
-                nfail++;
+            int nb = ct_search_next(srch, batch, window - (pl.njobs - head));
+            if (nb == 0) {
+                exhausted = pl.njobs == head;   /* else: proposals wait for results */
+                break;
             }
+            /* Candidates measured before are reported from the database. */
+            int keep = 0;
+            for (int i = 0; i < nb; i++) {
+                const ct_candidate *cd = &sp.cand[batch[i]];
+                stored q;
+                char params[512];
+                ct_params_to_json(&cd->params, cd->tmpl->params, cd->tmpl->nparams, params, sizeof params);
+                stored_key(cd->tmpl->name, params, q.key, sizeof q.key);
+                const stored *hit =
+                    prior.n ? bsearch(&q, prior.v, (size_t)prior.n, sizeof *prior.v, cmp_stored) : NULL;
+                if (!hit) {
+                    batch[keep++] = batch[i];
+                    continue;
+                }
+                int ok = strcmp(hit->rec.status, "ok") == 0;
+                ct_search_report(srch, batch[i], ok ? hit->rec.median_us : 0);
+                res->reused++;
+                done++;
+                for (int k = 0; k < NSTATUS; k++)
+                    if (strcmp(hit->rec.status, statuses[k]) == 0)
+                        counts[k]++;
+                if (ok) {
+                    okrecs[nok++] = hit->rec;
+                    if (cd->tmpl->is_baseline && (res->baseline_us == 0 || hit->rec.median_us < res->baseline_us))
+                        res->baseline_us = hit->rec.median_us;
+                } else {
+                    nfail++;
+                }
+            }
+            pthread_mutex_lock(&pl.mu);
+            for (int i = 0; i < keep; i++)
+                pl.jobs[pl.njobs++] = (job){.cand = &sp.cand[batch[i]], .idx = batch[i]};
+            pthread_cond_broadcast(&pl.cv);
+            pthread_mutex_unlock(&pl.mu);
         }
-        nb = keep;
-        pthread_mutex_lock(&pl.mu);
-        int first = pl.njobs;
-        for (int i = 0; i < nb; i++)
-            pl.jobs[pl.njobs++] = (job){.cand = &sp.cand[batch[i]]};
-        pthread_cond_broadcast(&pl.cv);
-        pthread_mutex_unlock(&pl.mu);
-        for (int b = 0; b < nb; b++) {
-            job *j = &pl.jobs[first + b];
+        if (head == pl.njobs) {
+            if (exhausted)
+                break;
+            continue;   /* every proposal was a reused one: ask again */
+        }
+        {
+            job *j = &pl.jobs[head++];
             pthread_mutex_lock(&pl.mu);
             while (!j->done)
                 pthread_cond_wait(&pl.cv, &pl.mu);
@@ -517,7 +529,7 @@ ct_status ct_tune(const ct_tune_opts *o, ct_tune_result *res, ct_err *e)
                 if (strcmp(rec.status, statuses[k]) == 0)
                     counts[k]++;
             int ok = strcmp(rec.status, "ok") == 0;
-            ct_search_report(srch, batch[b], ok ? rec.median_us : 0);
+            ct_search_report(srch, j->idx, ok ? rec.median_us : 0);
             if (ok) {
                 rec.flops = fam->flops(p);
                 rec.bytes = fam->bytes(p);
