@@ -106,4 +106,72 @@ ct_status ct_db_baseline_us(ct_db *db, const char *problem, const char *device,
  * else $HOME/.local/share/convtune/convtune.db. */
 ct_status ct_db_default_path(char *buf, size_t len, ct_err *e);
 
+/* Check the file with SQLite's PRAGMA integrity_check and foreign_key_check.
+ * Writes "ok" into report and returns CT_OK when both find nothing;
+ * otherwise writes the problems, one per line (cut short to fit len), and
+ * returns CT_ERR_DB. Writes nothing to the database. */
+ct_status ct_db_check(ct_db *db, char *report, size_t len, ct_err *e);
+
+/* For tests of the migration runner: apply steps[v] .. steps[nsteps - 1]
+ * (SQL scripts; step k takes user_version k to k + 1) to an open database at
+ * version v, all in one transaction, exactly as ct_db_open applies the
+ * built-in steps; then user_version is nsteps. A failing step leaves the file
+ * as it was; v > nsteps is refused as a newer schema. */
+ct_status ct_db_migrate_steps(ct_db *db, const char *const *steps, int nsteps, ct_err *e);
+
+/* ------------------------------------------------------------------------ */
+/* Moving records between databases (dbio.h writes and reads the files)    */
+
+/* One candidate with its whole provenance: its device (identity and
+ * ceilings), problem, run and every candidate column. Absent values (NULL in
+ * the database) are "" for text, -1 for integers and NaN for reals. */
+typedef struct ct_db_row {
+    char dev_name[128];
+    char dev_uuid[64];
+    int cc_major, cc_minor;
+    int sm_count;
+    int driver_version;
+    char nvrtc_version[16];    /* "13.0" */
+    double fma_tflops, bandwidth_gbs, launch_us;
+    char measured_at[32];      /* when the ceilings were measured */
+    char family[32];
+    char problem[160];
+    double flops, bytes;
+    char problem_created_at[32];
+    char run_started_at[32], run_finished_at[32];
+    char run_status[24];
+    char run_settings[1024];   /* JSON object text */
+    char tmpl[64];
+    char template_hash[20];
+    char params[512];          /* JSON object text, byte for byte as stored */
+    char status[24];
+    char error[512];
+    double median_us, min_us, max_us, spread;
+    int reps;
+    double relerr;
+    int registers, smem_bytes, local_bytes;
+    double compile_ms;
+    char created_at[32];
+} ct_db_row;
+
+typedef int (*ct_db_row_cb)(const ct_db_row *r, void *user);   /* non-zero stops */
+
+/* Every stored candidate, ordered by device identity, problem, creation time
+ * and id, read in one snapshot (cb must not write through db). A text too
+ * long for its ct_db_row field is an error, never cut. */
+ct_status ct_db_dump(ct_db *db, ct_db_row_cb cb, void *user, ct_err *e);
+
+/* Source of rows for ct_db_import: fill *row and set *have = 1, or set
+ * *have = 0 at the end; any other status than CT_OK aborts the import. */
+typedef ct_status (*ct_db_row_next)(void *user, ct_db_row *row, int *have, ct_err *e);
+
+/* Add the rows in one transaction. A record is identified by its device
+ * identity (name, uuid, compute capability, driver and NVRTC versions),
+ * problem, template, template hash, params and created_at; one already
+ * present is skipped, any other is added (with its device, problem and run
+ * created when missing), so the winner queries then pick the best of both.
+ * Stored ceilings are replaced only by ones measured later. On any error
+ * the transaction is rolled back: the database is left as it was. */
+ct_status ct_db_import(ct_db *db, ct_db_row_next next, void *user, long *imported, long *skipped, ct_err *e);
+
 #endif

@@ -1,11 +1,28 @@
-/* export.h - a stored winner as a standalone .cu file: the template with
- * its parameters and problem sizes as #defines, a host launcher with a C
- * signature, provenance in the header comment, and a self-test main() behind
- * CONVTUNE_SELFTEST. */
+/* export.h - stored winners as source files for other projects.
+ *
+ * Every export is a pair written together: FILE.cu (kernels and host
+ * launchers, standalone, built with nvcc or CMake's CUDA language) and
+ * FILE.h next to it (a plain C header declaring the launchers for C and C++
+ * translation units; it needs no CUDA header: cudaStream_t is
+ * `struct CUstream_st *`). Both carry the full provenance in their header
+ * comment and are written atomically: both temporary files are completed
+ * before the first is renamed into place, and a failure removes what was
+ * written, so no half pair is left.
+ *
+ *   single problem  the winner's template with its parameters and the problem
+ *                   sizes as #defines, a launcher with a C signature, and a
+ *                   self-test main() behind CONVTUNE_SELFTEST
+ *   family          one tuned instance per stored problem of the family on one
+ *                   device (each in its own namespace, kernels renamed per
+ *                   problem), a generic kernel taking the sizes at run time,
+ *                   and a selector (convtune_conv1d) that launches the exact
+ *                   instance or the generic kernel and grades its choice as
+ *                   selector.h describes */
 #ifndef CT_EXPORT_H
 #define CT_EXPORT_H
 
 #include "db.h"
+#include "selector.h"
 #include "status.h"
 
 /* The launcher's name for a canonical problem: "convtune_conv1d_1000000_2047_valid". */
@@ -14,11 +31,25 @@ void ct_export_symbol(const char *canonical, char *buf, size_t len);
 /* Default output path: generated/<symbol without the prefix>.cu */
 void ct_export_default_path(const char *canonical, char *buf, size_t len);
 
-/* Write rec's kernel to path atomically (temporary file, then rename).
- * Refuses to replace an existing file unless force, to write through a
- * symbolic link, or into a missing directory. tolerance is the self-test's
- * pass threshold. */
+/* Default output path of a family export: generated/convtune_<family>.cu */
+void ct_export_family_default_path(const char *family, char *buf, size_t len);
+
+/* The header written next to a .cu: "dir/x.cu" -> "dir/x.h"; a name not
+ * ending in .cu gets ".h" appended. */
+void ct_export_header_path(const char *cu_path, char *buf, size_t len);
+
+/* Write rec's kernel to path and its header next to it. Refuses to replace
+ * an existing file (either of the two) unless force, to write through a
+ * symbolic link, or into a missing directory (CT_ERR_IO), and a result whose
+ * template changed since it was tuned (CT_ERR_NOT_FOUND). tolerance is the
+ * self-test's pass threshold. */
 ct_status ct_export_cu(const ct_record *rec, const char *templates_dir, const char *path,
                        int force, double tolerance, ct_err *e);
+
+/* Write the multi-size export of set (ct_tuned_load) to path and its header
+ * next to it, with the same refusals. Only families with a generic kernel
+ * (conv1d) can be exported this way; others are CT_ERR_USAGE. */
+ct_status ct_export_family(const ct_tuned_set *set, const char *templates_dir, const char *path,
+                           int force, ct_err *e);
 
 #endif

@@ -406,11 +406,12 @@ static ct_json *parse_container(parser *p, int depth, int is_object)
                 fail(p, peek(p) == close ? "trailing comma in an object" : "expected a string as object key");
                 goto bad;
             }
+            const size_t key_at = p->pos;
             if (!parse_string_raw(p, &key, &keylen))
                 goto bad;
             for (size_t i = 0; i < v->n; i++) {
                 if (strcmp(v->keys[i], key) == 0) {
-                    p->pos -= 1;
+                    p->pos = key_at;
                     fail(p, "duplicate object key");
                     free(key);
                     goto bad;

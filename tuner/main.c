@@ -9,8 +9,11 @@
 #include "compile.h"
 #include "config.h"
 #include "db.h"
+#include "dbio.h"
 #include "export.h"
 #include "format.h"
+#include "outfile.h"
+#include "selector.h"
 #include "problem.h"
 #include "cache.h"
 #include "runner.h"
@@ -24,6 +27,10 @@ static const char usage_main[] =
     "       convtune compile --problem SPEC --arch sm_XY [--param NAME=VALUE ...]\n"
     "       convtune query [--problem SPEC] [--device NAME] [--format table|csv|json]\n"
     "       convtune export --problem SPEC [--device NAME] [-o FILE] [--force]\n"
+    "       convtune export --family F [--device NAME] [-o FILE] [--force]  every size + selector\n"
+    "       convtune query --nearest SPEC [--device NAME]   what the selector would pick\n"
+    "       convtune db export|import ...   move records between databases\n"
+    "       convtune db check [--db PATH]   SQLite integrity and foreign-key check\n"
     "       convtune COMMAND --help | --help | --version\n"
     "\n"
     "Problems:\n"
@@ -77,12 +84,54 @@ static const char usage_query[] =
     "usage: convtune query [--problem SPEC] [--device NAME] [--family NAME]\n"
     "                      [--all | --winners] [--format table|csv|json] [--db PATH]\n"
     "Print stored results: by default the winner of each problem and device\n"
-    "(--winners); --all prints every candidate, failed ones with their error.\n";
+    "(--winners); --all prints every candidate, failed ones with their error.\n"
+    "\n"
+    "usage: convtune query --nearest SPEC [--device NAME] [--format table|json] [--db PATH]\n"
+    "Show what the selector of `convtune export --family` picks for SPEC: the grade\n"
+    "(exact: the instance tuned for SPEC; nearest_size: the generic kernel with the\n"
+    "launch configuration of the nearest tuned problem; generic: nothing tuned for\n"
+    "this mode), the distance in log-size (sqrt of the sum over the sizes of\n"
+    "(ln a - ln b)^2, same family and mode) and the stored record chosen. Without\n"
+    "--device, the device with the most tuned problems of the family, as export.\n";
 
 static const char usage_export[] =
     "usage: convtune export --problem SPEC [--device NAME] [-o FILE] [--force] [--db PATH]\n"
     "Write the stored winner as a standalone .cu file (default generated/NAME.cu)\n"
-    "with a C launcher and a self-test behind -DCONVTUNE_SELFTEST.\n";
+    "with a C launcher and a self-test behind -DCONVTUNE_SELFTEST, and a C header\n"
+    "FILE.h next to it declaring the launcher for C and C++ callers.\n"
+    "\n"
+    "usage: convtune export --family F [--device NAME] [-o FILE] [--force] [--db PATH]\n"
+    "Write every tuned problem of family F (the winner of each on one device: --device,\n"
+    "else the device with the most tuned problems) into one .cu (default\n"
+    "generated/convtune_F.cu), each as its own kernel instance, plus a generic kernel\n"
+    "for any size and a selector convtune_F(in, mask, out, n, k, mode, stream, grade)\n"
+    "declared in FILE.h.\n";
+
+static const char usage_db[] =
+    "usage: convtune db SUBCOMMAND [options]   (convtune db SUBCOMMAND --help)\n"
+    "  export [--format json|csv] [-o FILE] [--force] [--db PATH]\n"
+    "  import FILE [--format json|csv] [--db PATH]\n"
+    "  check [--db PATH]\n";
+
+static const char usage_db_export[] =
+    "usage: convtune db export [--format json|csv] [-o FILE] [--force] [--db PATH]\n"
+    "Write every stored candidate with its whole provenance (device identity and\n"
+    "ceilings, problem, run, every candidate field) as JSON (default) or CSV, to\n"
+    "stdout or atomically to FILE.\n";
+
+static const char usage_db_import[] =
+    "usage: convtune db import FILE [--format json|csv] [--db PATH]\n"
+    "Add the records of a `db export` file (FILE, or - for stdin; the format is\n"
+    "detected unless given) to the database, created if missing. Records already\n"
+    "present (same device identity, problem, template, template hash, params and\n"
+    "created_at) are skipped, the others added; the winner queries then pick the\n"
+    "best of both. All in one transaction: a bad file changes nothing.\n";
+
+static const char usage_db_check[] =
+    "usage: convtune db check [--db PATH]\n"
+    "Run SQLite's PRAGMA integrity_check and foreign_key_check on the database.\n"
+    "Prints \"ok\", or the problems one per line. Exit 0 when ok, 5 when the file has\n"
+    "problems or is not a readable convtune database, 6 when it does not exist.\n";
 
 typedef struct args {
     const char *problem, *db, *config, *templates, *only, *arch, *device, *family, *format, *out;
@@ -93,6 +142,9 @@ typedef struct args {
     int have_seed, have_max;
     const char *strategy;
     double time_limit;
+    const char *nearest;       /* query --nearest SPEC */
+    const char *pos[4];        /* arguments that are not options (db import FILE) */
+    int npos;
 } args;
 
 static int die(ct_status rc, const char *msg)
@@ -142,6 +194,7 @@ static int parse_args(int argc, char **argv, int start, args *a)
         else if (!strcmp(o, "--arch")) dst = &a->arch;
         else if (!strcmp(o, "--device")) dst = &a->device;
         else if (!strcmp(o, "--family")) dst = &a->family;
+        else if (!strcmp(o, "--nearest")) dst = &a->nearest;
         else if (!strcmp(o, "--format")) dst = &a->format;
         else if (!strcmp(o, "-o") || !strcmp(o, "--output")) dst = &a->out;
         else if (!strcmp(o, "--strategy")) dst = &a->strategy;
@@ -178,6 +231,8 @@ static int parse_args(int argc, char **argv, int start, args *a)
                 return 0;
             }
             a->params[a->nparams++] = argv[++i];
+        } else if ((o[0] != '-' || !strcmp(o, "-")) && a->npos < 4) {
+            a->pos[a->npos++] = o;   /* only `db import FILE` takes one; main refuses the rest */
         } else {
             fprintf(stderr, "convtune: unknown option '%s' (see convtune --help)\n", o);
             return 0;
@@ -397,8 +452,255 @@ static int open_existing_db(const args *a, ct_db **db)
     return rc == CT_OK ? 0 : die(rc, e.msg);
 }
 
+/* A JSON string on stdout (control characters as \u escapes). */
+static void json_string_out(const char *s)
+{
+    putchar('"');
+    for (; *s; s++) {
+        unsigned char c = (unsigned char)*s;
+        if (c == '"' || c == '\\')
+            printf("\\%c", c);
+        else if (c < 0x20)
+            printf("\\u%04x", c);
+        else
+            putchar(c);
+    }
+    putchar('"');
+}
+
+/* query --nearest SPEC: what the selector of a family export picks for SPEC,
+ * with the ranking the export uses (selector.h). */
+static int cmd_query_nearest(const args *a)
+{
+    ct_format fmt = CT_FMT_TABLE;
+    ct_err e;
+    if (a->format && ct_format_parse(a->format, &fmt, &e) != CT_OK)
+        return die(CT_ERR_USAGE, e.msg);
+    if (fmt == CT_FMT_CSV)
+        return die(CT_ERR_USAGE, "query --nearest prints a table or JSON (--format table|json)");
+    if (a->problem || a->all)
+        return die(CT_ERR_USAGE, "query --nearest SPEC takes no --problem or --all");
+    ct_problem p;
+    ct_status rc = ct_problem_parse(a->nearest, &p, &e);
+    if (rc != CT_OK)
+        return die(rc, e.msg);
+    if (a->family && strcmp(a->family, p.family->name) != 0)
+        return die(CT_ERR_USAGE, "--family does not match the family of --nearest");
+    ct_db *db;
+    int r = open_existing_db(a, &db);
+    if (r)
+        return r;
+    ct_tuned_set set;
+    rc = ct_tuned_load(db, p.family->name, a->device, &set, &e);
+    ct_db_close(db);
+    if (rc != CT_OK)
+        return die(rc, e.msg);
+    ct_choice ch;
+    ct_select(&set, &p, NULL, &ch);
+    const ct_record *rec = ch.index >= 0 ? &set.recs[ch.index] : NULL;
+    unsigned block = ch.index >= 0 ? ct_tuned_block(&set, ch.index) : CT_GENERIC_BLOCK;
+    char how[400];
+    if (ch.grade == CT_GRADE_EXACT)
+        snprintf(how, sizeof how, "the %s instance tuned for %s", rec->tmpl, rec->problem);
+    else if (ch.index >= 0)
+        snprintf(how, sizeof how, "the generic kernel with the launch configuration of %s (block %u)",
+                 rec->problem, block);
+    else
+        snprintf(how, sizeof how, "the generic kernel with its default launch configuration (block %u); "
+                 "nothing tuned in this mode", block);
+    char devnote[200];
+    if (set.device_auto)
+        snprintf(devnote, sizeof devnote, "the device with the most tuned %s problems: %d", p.family->name, set.n);
+    else
+        snprintf(devnote, sizeof devnote, "%d tuned %s problems", set.n, p.family->name);
+    if (fmt == CT_FMT_JSON) {
+        printf("{\"query\":\"%s\",\"device\":", p.canonical);
+        json_string_out(set.device);
+        printf(",\"arch\":\"%s\",\"grade\":\"%s\",\"distance\":", set.arch, ct_grade_name(ch.grade));
+        if (ch.index >= 0)
+            printf("%.6g,\"chosen\":\"%s\"", ch.distance, rec->problem);
+        else
+            printf("null,\"chosen\":null");
+        printf(",\"launch\":\"%s\",\"block\":%u,\"records\":", ch.grade == CT_GRADE_EXACT ? "tuned" : "generic",
+               block);
+    } else {
+        printf("query:    %s\ndevice:   %s (%s; %s)\ngrade:    %s\n", p.canonical, set.device, set.arch, devnote,
+               ct_grade_name(ch.grade));
+        if (ch.index >= 0)
+            printf("distance: %.4f in log-size, to %s\n", ch.distance, rec->problem);
+        else
+            printf("distance: none (no tuned %s problem in this mode on this device)\n", p.family->name);
+        printf("launches: %s\n", how);
+        if (rec)
+            printf("\nthe stored record:\n");
+    }
+    int werr = 0;
+    if (rec || fmt == CT_FMT_JSON) {
+        ct_writer *w = ct_writer_begin(stdout, fmt);
+        if (!w) {
+            ct_tuned_free(&set);
+            return die(CT_ERR_INTERNAL, "out of memory");
+        }
+        if (rec)
+            ct_writer_row(w, rec);
+        werr = ct_writer_end(w);
+    }
+    if (fmt == CT_FMT_JSON)
+        printf("}\n");
+    ct_tuned_free(&set);
+    if (werr || fflush(stdout) != 0)
+        return die(CT_ERR_IO, "cannot write the query output");
+    return 0;
+}
+
+/* export --family F: every tuned problem of F on one device, one file. */
+static int cmd_export_family(const args *a)
+{
+    ct_config cfg;
+    int r = load_config(a, &cfg);
+    if (r)
+        return r;
+    ct_db *db;
+    if ((r = open_existing_db(a, &db)))
+        return r;
+    ct_tuned_set set;
+    ct_err e;
+    ct_status rc = ct_tuned_load(db, a->family, a->device, &set, &e);
+    ct_db_close(db);
+    if (rc != CT_OK)
+        return die(rc, e.msg);
+    char path[1024], hpath[1100];
+    if (a->out)
+        snprintf(path, sizeof path, "%s", a->out);
+    else
+        ct_export_family_default_path(set.family->name, path, sizeof path);
+    ct_export_header_path(path, hpath, sizeof hpath);
+    rc = ct_export_family(&set, a->templates, path, a->force, &e);
+    if (rc == CT_OK)
+        printf("%s and %s: %d tuned %s problems on %s (%s), a generic kernel and the selector convtune_%s\n",
+               path, hpath, set.n, set.family->name, set.device,
+               set.device_auto ? "the device with the most tuned problems" : "as asked", set.family->name);
+    ct_tuned_free(&set);
+    return rc == CT_OK ? 0 : die(rc, e.msg);
+}
+
+/* db export: every stored candidate, to stdout or atomically to -o FILE. */
+static int cmd_db_export(const args *a)
+{
+    ct_err e;
+    ct_dbio_format fmt = CT_DBIO_JSON;
+    if (a->npos)
+        return die(CT_ERR_USAGE, "db export takes no file argument (use -o FILE)");
+    if (a->format && ct_dbio_format_parse(a->format, &fmt, &e) != CT_OK)
+        return die(CT_ERR_USAGE, e.msg);
+    ct_status rc;
+    ct_outfile o;
+    if (a->out && (rc = ct_outfile_check(a->out, a->force, "db export", &e)) != CT_OK)
+        return die(rc, e.msg);
+    ct_db *db;
+    int r = open_existing_db(a, &db);
+    if (r)
+        return r;
+    if (a->out && (rc = ct_outfile_open(&o, a->out, ".convtune-dbexport-", "db export", &e)) != CT_OK) {
+        ct_db_close(db);
+        return die(rc, e.msg);
+    }
+    long n = 0;
+    rc = ct_dbio_export(db, fmt, a->out ? o.f : stdout, &n, &e);
+    ct_db_close(db);
+    if (a->out) {
+        if (rc != CT_OK)
+            ct_outfile_discard(&o);
+        else if ((rc = ct_outfile_close(&o, &e)) == CT_OK)
+            rc = ct_outfile_commit(&o, &e);
+        if (rc == CT_OK)
+            printf("%s: %ld records (%s)\n", a->out, n, fmt == CT_DBIO_JSON ? "json" : "csv");
+    }
+    return rc == CT_OK ? 0 : die(rc, e.msg);
+}
+
+/* The whole of path ("-": stdin) into a malloc'ed buffer. */
+static char *read_all(const char *path, size_t *len, ct_err *e)
+{
+    FILE *f = strcmp(path, "-") ? fopen(path, "rb") : stdin;
+    if (!f) {
+        ct_fail(e, CT_ERR_IO, "cannot read %s: %s", path, strerror(errno));
+        return NULL;
+    }
+    size_t n = 0, cap = 1 << 16;
+    char *buf = malloc(cap);
+    while (buf) {
+        if (n == cap) {
+            char *grown = realloc(buf, cap *= 2);
+            if (!grown) {
+                free(buf);
+                buf = NULL;
+                break;
+            }
+            buf = grown;
+        }
+        size_t got = fread(buf + n, 1, cap - n, f);
+        n += got;
+        if (got == 0)
+            break;
+    }
+    int bad = ferror(f);
+    if (f != stdin)
+        fclose(f);
+    if (!buf || bad) {
+        free(buf);
+        ct_fail(e, buf ? CT_ERR_IO : CT_ERR_INTERNAL, "cannot read %s%s", path, buf ? "" : ": out of memory");
+        return NULL;
+    }
+    *len = n;
+    return buf;
+}
+
+/* db import FILE: parse and check the whole file, then add it to the
+ * database (created if missing) in one transaction. */
+static int cmd_db_import(const args *a)
+{
+    ct_err e;
+    if (a->npos != 1)
+        return die(CT_ERR_USAGE, a->npos ? "db import takes one FILE" : "db import needs a FILE (or - for stdin)");
+    ct_dbio_format fmt;
+    if (a->format && ct_dbio_format_parse(a->format, &fmt, &e) != CT_OK)
+        return die(CT_ERR_USAGE, e.msg);
+    size_t len = 0;
+    char *text = read_all(a->pos[0], &len, &e);
+    if (!text)
+        return die(CT_ERR_IO, e.msg);
+    ct_dbio_input *in = NULL;
+    ct_status rc = ct_dbio_parse(text, len, a->pos[0], a->format ? &fmt : NULL, &in, &e);
+    free(text);
+    if (rc != CT_OK)
+        return die(rc, e.msg);
+    char path[1024];
+    if (a->db)
+        snprintf(path, sizeof path, "%s", a->db);
+    else if (ct_db_default_path(path, sizeof path, &e) != CT_OK) {
+        ct_dbio_free(in);
+        return die(CT_ERR_DB, e.msg);
+    }
+    ct_db *db;
+    if ((rc = ct_db_open(path, 1, &db, &e)) != CT_OK) {
+        ct_dbio_free(in);
+        return die(rc, e.msg);
+    }
+    long added = 0, skipped = 0;
+    rc = ct_dbio_import(db, in, &added, &skipped, &e);
+    ct_db_close(db);
+    if (rc == CT_OK)
+        printf("%s: %ld records: %ld imported, %ld skipped as duplicates\n", a->pos[0], ct_dbio_count(in), added,
+               skipped);
+    ct_dbio_free(in);
+    return rc == CT_OK ? 0 : die(rc, e.msg);
+}
+
 static int cmd_query(const args *a)
 {
+    if (a->nearest)
+        return cmd_query_nearest(a);
     ct_format fmt = CT_FMT_TABLE;
     ct_err e;
     if (a->format && ct_format_parse(a->format, &fmt, &e) != CT_OK)
@@ -432,6 +734,10 @@ static int cmd_query(const args *a)
 
 static int cmd_export(const args *a)
 {
+    if (a->family && a->problem)
+        return die(CT_ERR_USAGE, "export takes --problem SPEC or --family F, not both");
+    if (a->family)
+        return cmd_export_family(a);
     ct_problem p;
     int r = need_problem(a, &p);
     if (r)
@@ -458,8 +764,73 @@ static int cmd_export(const args *a)
         ct_export_default_path(p.canonical, path, sizeof path);
     if ((rc = ct_export_cu(&rec, a->templates, path, a->force, cfg.s.tolerance, &e)) != CT_OK)
         return die(rc, e.msg);
-    printf("%s: %s %s, %.2f us on %s\n", path, rec.tmpl, rec.params, rec.median_us, rec.device);
+    char hpath[1100];
+    ct_export_header_path(path, hpath, sizeof hpath);
+    printf("%s and %s: %s %s, %.2f us on %s\n", path, hpath, rec.tmpl, rec.params, rec.median_us, rec.device);
     return 0;
+}
+
+/* db check: the report on stdout ("ok" or one problem per line), and on
+ * problems the one-line error on stderr with exit 5 (CT_ERR_DB). */
+static int cmd_db_check(const args *a)
+{
+    if (a->npos)
+        return die(CT_ERR_USAGE, "db check takes no file argument (use --db PATH)");
+    ct_db *db;
+    int r = open_existing_db(a, &db);
+    if (r)
+        return r;
+    static char report[1 << 16];
+    ct_err e;
+    ct_status rc = ct_db_check(db, report, sizeof report, &e);
+    ct_db_close(db);
+    printf("%s\n", report);
+    if (fflush(stdout) != 0 && rc == CT_OK)
+        return die(CT_ERR_IO, "cannot write the check report");
+    return rc == CT_OK ? 0 : die(rc, e.msg);
+}
+
+/* convtune db SUBCOMMAND [options]: the database's own operations. */
+static int cmd_db(int argc, char **argv)
+{
+    static const struct {
+        const char *name;
+        int (*fn)(const args *);
+        const char *usage;
+    } subs[] = {
+        {"export", cmd_db_export, usage_db_export},
+        {"import", cmd_db_import, usage_db_import},
+        {"check", cmd_db_check, usage_db_check},
+    };
+    const size_t nsubs = sizeof subs / sizeof subs[0];
+    char names[200] = "";
+    for (size_t i = 0, o = 0; i < nsubs && o < sizeof names; i++)
+        o += (size_t)snprintf(names + o, sizeof names - o, "%s%s", i ? (i + 1 == nsubs ? " or " : ", ") : "",
+                              subs[i].name);
+    if (argc < 3 || argv[2][0] == '-') {
+        if (argc >= 3 && (!strcmp(argv[2], "--help") || !strcmp(argv[2], "-h"))) {
+            fputs(usage_db, stdout);
+            return 0;
+        }
+        fprintf(stderr, "convtune: db needs a subcommand: %s (see convtune db --help)\n", names);
+        return CT_ERR_USAGE;
+    }
+    int which = -1;
+    for (size_t i = 0; i < nsubs; i++)
+        if (!strcmp(argv[2], subs[i].name))
+            which = (int)i;
+    if (which < 0) {
+        fprintf(stderr, "convtune: unknown db subcommand '%s' (use %s)\n", argv[2], names);
+        return CT_ERR_USAGE;
+    }
+    args a;
+    if (!parse_args(argc, argv, 3, &a))
+        return CT_ERR_USAGE;
+    if (a.help) {
+        fputs(subs[which].usage, stdout);
+        return 0;
+    }
+    return subs[which].fn(&a);
 }
 
 int main(int argc, char **argv)
@@ -469,6 +840,8 @@ int main(int argc, char **argv)
                ct_nvrtc_version() % 1000 / 10);
         return 0;
     }
+    if (argc >= 2 && !strcmp(argv[1], "db"))
+        return cmd_db(argc, argv);
     static const struct {
         const char *name;
         int (*fn)(const args *);
@@ -501,6 +874,10 @@ int main(int argc, char **argv)
     args a;
     if (!parse_args(argc, argv, start, &a))
         return CT_ERR_USAGE;
+    if (a.npos) {
+        fprintf(stderr, "convtune: unknown option '%s' (see convtune --help)\n", a.pos[0]);
+        return CT_ERR_USAGE;
+    }
     if (a.help) {
         fputs(start == 1 ? usage_main : cmds[which].usage, stdout);
         return 0;

@@ -1,0 +1,26 @@
+// conv1d_generic: the fallback kernel of a multi-size export (`convtune
+// export --family conv1d`). It is not tuned and not part of any tuning space:
+// the sizes are kernel arguments instead of compile-time macros, so one
+// compiled kernel serves every problem size the export has no tuned
+// instance for.
+//
+//   out[i] = sum_{j<k} x[i + j - off] * mask[j],  x = 0 outside [0, n), i < nout
+//
+// One thread per output in a grid-stride loop, so any grid covers any nout;
+// input and mask are read through the read-only cache, as in conv1d_naive.
+// Only the taps that fall inside the input are visited.
+
+extern "C" __global__ void conv1d_generic(const float *__restrict__ in, const float *__restrict__ mask,
+                                          float *__restrict__ out, long long n, long long k,
+                                          long long nout, long long off)
+{
+    const long long stride = (long long)gridDim.x * blockDim.x;
+    for (long long i = (long long)blockIdx.x * blockDim.x + threadIdx.x; i < nout; i += stride) {
+        const long long j0 = off - i > 0 ? off - i : 0;          // first tap inside the input
+        const long long j1 = n + off - i < k ? n + off - i : k;  // one past the last
+        float acc = 0.0f;
+        for (long long j = j0; j < j1; ++j)
+            acc += __ldg(in + (i + j - off)) * __ldg(mask + j);
+        out[i] = acc;
+    }
+}

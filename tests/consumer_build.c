@@ -1,0 +1,179 @@
+/* consumer_build.c - a family export used by a real, separate CMake project
+ * (tests/consumer), without a GPU:
+ *
+ *   1. a database filled through the ct_db API with three conv1d problems
+ *      (verified conv1d_tiled results with admissible parameters and the
+ *      current template hash) on the GPU of this machine if there is one,
+ *      else on a made-up device;
+ *   2. `convtune export --family conv1d` into consumer-work/export;
+ *   3. cmake configure and build of tests/consumer against that pair: nvcc
+ *      compiles the .cu for the architectures in CT_CONSUMER_ARCHS (default
+ *      "75;90"), the C compiler the C program, with warnings as errors;
+ *   4. `consumer pick` (no GPU needed) must choose, for exact, nearby and
+ *      untuned sizes, the same tuned problem at the same distance as
+ *      `convtune query --nearest`: the generated selector and the library
+ *      rank alike.
+ *
+ * The build stays in consumer-work/ (in the test's working directory) for
+ * gpu_consumer, which runs it. Without nvcc the test reports itself skipped
+ * (77). CT_CMAKE and CT_NVCC (set by tests/CMakeLists.txt) name the cmake
+ * and nvcc to use. */
+#include "export_common.h"
+
+#include <math.h>
+#include <stdarg.h>
+
+#include "json.h"
+
+#define WORK "consumer-work"
+#define TIMEOUT_S 1200
+
+static char cwd[1024], work[1200], capdir[1300];
+
+static int step(const char *what, char *const *argv, tc_result *keep)
+{
+    tc_result r;
+    printf("$");
+    for (int i = 0; argv[i]; i++)
+        printf(" %s", argv[i]);
+    printf("\n");
+    fflush(stdout);
+    tc_run(argv, cwd, capdir, TIMEOUT_S, &r);
+    if (r.code != 0)
+        fprintf(stderr, "%s failed (exit %d):\n%s\n%s\n", what, r.code, r.out, r.err);
+    int code = r.code;
+    if (keep)
+        *keep = r;
+    else
+        tc_result_free(&r);
+    return code;
+}
+
+int main(void)
+{
+    if (!getcwd(cwd, sizeof cwd)) {
+        perror("getcwd");
+        return 1;
+    }
+    snprintf(work, sizeof work, "%s/" WORK, cwd);
+    snprintf(capdir, sizeof capdir, "%s/cap", work);
+    tc_rm_rf(work);
+    char exp_dir[1300], build[1300], dbpath[1300], cu[1400];
+    snprintf(exp_dir, sizeof exp_dir, "%s/export", work);
+    snprintf(build, sizeof build, "%s/build", work);
+    snprintf(dbpath, sizeof dbpath, "%s/tuned.db", work);
+    snprintf(cu, sizeof cu, "%s/convtune_conv1d.cu", exp_dir);
+    if (mkdir(work, 0755) != 0 || mkdir(capdir, 0755) != 0 || mkdir(exp_dir, 0755) != 0) {
+        perror("mkdir");
+        return 1;
+    }
+
+    char nvcc[1024] = "";
+    const char *env_nvcc = getenv("CT_NVCC");
+    if (env_nvcc && *env_nvcc && access(env_nvcc, X_OK) == 0)
+        snprintf(nvcc, sizeof nvcc, "%s", env_nvcc);
+    else if (!tc_which("nvcc", nvcc, sizeof nvcc))
+        nvcc[0] = '\0';
+    if (!nvcc[0]) {
+        printf("SKIPPED: no nvcc (set CT_NVCC or put nvcc on PATH)\n");
+        return CT_TEST_SKIP;
+    }
+    const char *cmake = getenv("CT_CMAKE");
+    if (!cmake || !*cmake)
+        cmake = "cmake";
+    const char *archs = getenv("CT_CONSUMER_ARCHS");
+    if (!archs || !*archs)
+        archs = "75;90";
+
+    /* 1. the database: this machine's GPU if it has one */
+    ct_device_info dev = tc_device("NVIDIA Consumer Test GPU", "GPU-cccc-test", 9, 0, 13000);
+    ct_gpu g;
+    ct_err e = {""};
+    if (ct_gpu_open(0, &g, &e) == CT_OK) {
+        dev = g.info;
+        ct_gpu_close(&g);
+        printf("tuned on this machine's GPU: %s (sm_%d%d)\n", dev.name, dev.cc_major, dev.cc_minor);
+    } else {
+        printf("no GPU here (%s): tuned on a made-up %s\n", e.msg, dev.name);
+    }
+    char hash[17];
+    tc_template_hash("conv1d_tiled", hash);
+    char p1[512], p2[512], p3[512];
+    const tc_param a1[] = {{"BLOCK_SIZE", 128}, {"OUTPUTS_PER_THREAD", 8}, {"MASK_PLACEMENT", 0}, {"MASK_PAD", 1},
+                           {"STAGE_INPUT", 1}, {"VEC_WIDTH", 4}, {"UNROLL", 4}};
+    const tc_param a2[] = {{"BLOCK_SIZE", 64}, {"OUTPUTS_PER_THREAD", 4}, {"MASK_PLACEMENT", 1}, {"MASK_PAD", 0},
+                           {"STAGE_INPUT", 0}, {"VEC_WIDTH", 2}, {"UNROLL", 2}};
+    const tc_param a3[] = {{"BLOCK_SIZE", 256}, {"OUTPUTS_PER_THREAD", 4}, {"MASK_PLACEMENT", 2}, {"MASK_PAD", 0},
+                           {"STAGE_INPUT", 1}, {"VEC_WIDTH", 1}, {"UNROLL", 1}, {"KCHUNK", 16}};
+    CHECK(tc_params("conv1d:3000:37:same", "conv1d_tiled", a1, 7, p1, sizeof p1));
+    CHECK(tc_params("conv1d:4096:7:valid", "conv1d_tiled", a2, 7, p2, sizeof p2));
+    CHECK(tc_params("conv1d:20000:100:valid", "conv1d_tiled", a3, 8, p3, sizeof p3));
+    ct_db *db = NULL;
+    CHECK_MSG(ct_db_open(dbpath, 1, &db, &e) == CT_OK, "%s: %s", dbpath, e.msg);
+    if (!db)
+        CHECK_DONE();
+    const ct_record r1[] = {tc_rec("conv1d_tiled", hash, p1, "ok", 5.0, 1e-7)};
+    const ct_record r2[] = {tc_rec("conv1d_tiled", hash, p2, "ok", 6.0, 1e-7)};
+    const ct_record r3[] = {tc_rec("conv1d_tiled", hash, p3, "ok", 9.0, 1e-7)};
+    tc_add_run(db, &dev, "conv1d:3000:37:same", r1, 1);
+    tc_add_run(db, &dev, "conv1d:4096:7:valid", r2, 1);
+    tc_add_run(db, &dev, "conv1d:20000:100:valid", r3, 1);
+    ct_db_close(db);
+
+    /* 2. the export */
+    char *exp[] = {(char *)CT_BINARY, "export", "--family", "conv1d", "--db", dbpath, "-o", cu, NULL};
+    CHECK_MSG(step("convtune export --family conv1d", exp, NULL) == 0, "export failed");
+
+    /* 3. configure and build the consumer project */
+    char src[1100], def_export[1500], def_archs[300], def_nvcc[1100];
+    snprintf(src, sizeof src, "%s/tests/consumer", CT_SOURCE_DIR);
+    snprintf(def_export, sizeof def_export, "-DCONVTUNE_EXPORT=%s", cu);
+    snprintf(def_archs, sizeof def_archs, "-DCONSUMER_CUDA_ARCHITECTURES=%s", archs);
+    snprintf(def_nvcc, sizeof def_nvcc, "-DCMAKE_CUDA_COMPILER=%s", nvcc);
+    char *conf[] = {(char *)cmake, "-S", src, "-B", build, def_export, def_archs, def_nvcc, "-DCONSUMER_WERROR=ON",
+                    "-DCMAKE_BUILD_TYPE=Release", NULL};
+    CHECK_MSG(step("cmake configure of tests/consumer", conf, NULL) == 0, "configuring tests/consumer failed");
+    char *bld[] = {(char *)cmake, "--build", build, "--parallel", "2", NULL};
+    CHECK_MSG(step("cmake --build of tests/consumer", bld, NULL) == 0, "building tests/consumer failed");
+    char exe[1400];
+    snprintf(exe, sizeof exe, "%s/consumer", build);
+    CHECK_MSG(access(exe, X_OK) == 0, "%s was not built", exe);
+    if (ct_check_failures)
+        CHECK_DONE();
+
+    /* 4. the generated selector ranks as the library does */
+    tc_result r;
+    char *lst[] = {exe, "list", NULL};
+    CHECK(step("consumer list", lst, &r) == 0);
+    CHECK_MSG(!strcmp(r.out, "conv1d:4096:7:valid\nconv1d:20000:100:valid\nconv1d:3000:37:same\n"),
+              "consumer list:\n%s", r.out);
+    tc_result_free(&r);
+    static const struct { const char *n, *k, *mode; } sizes[] = {
+        {"3000", "37", "same"},  {"4096", "7", "valid"}, {"20000", "100", "valid"}, {"3001", "37", "same"},
+        {"9000", "30", "valid"}, {"9100", "27", "valid"}, {"100", "2", "valid"},    {"2000000", "2047", "valid"},
+        {"50", "3", "right"},    {"7", "99", "same"},    {"8000", "20", "valid"},
+    };
+    for (size_t i = 0; i < sizeof sizes / sizeof sizes[0]; i++) {
+        char spec[100];
+        snprintf(spec, sizeof spec, "conv1d:%s:%s:%s", sizes[i].n, sizes[i].k, sizes[i].mode);
+        char *pick[] = {exe, "pick", (char *)sizes[i].n, (char *)sizes[i].k, (char *)sizes[i].mode, NULL};
+        CHECK(step("consumer pick", pick, &r) == 0);
+        char chosen[200] = "";
+        double dist = -2;
+        CHECK_MSG(sscanf(r.out, "%199s %lf", chosen, &dist) == 2, "consumer pick %s: [%s]", spec, r.out);
+        tc_result_free(&r);
+        char *q[] = {(char *)CT_BINARY, "query", "--nearest", spec, "--db", dbpath, "--format", "json", NULL};
+        CHECK(step("convtune query --nearest", q, &r) == 0);
+        ct_json *v = NULL;
+        CHECK_MSG(ct_json_parse(r.out, r.outlen, &v, &e) == CT_OK, "query --nearest %s: %s", spec, e.msg);
+        const ct_json *c = ct_json_get(v, "chosen"), *d = ct_json_get(v, "distance");
+        const char *want = c && c->type == CT_JSON_STRING ? c->str : "none";
+        double wd = d && d->type == CT_JSON_NUMBER ? d->number : -1;
+        CHECK_MSG(!strcmp(chosen, want) && fabs(dist - wd) <= 1e-5 * (1 + wd),
+                  "%s: the selector picks %s at %.6g, query --nearest %s at %.6g", spec, chosen, dist, want, wd);
+        printf("%s: %s at %.4f (both)\n", spec, chosen, dist);
+        ct_json_free(v);
+        tc_result_free(&r);
+    }
+    CHECK_DONE();
+}

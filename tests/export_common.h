@@ -1,0 +1,323 @@
+/* export_common.h - helpers shared by the tests of family exports, database
+ * export/import and the consumer project: files, child processes with
+ * captured output and a time limit, and databases filled through the ct_db
+ * API with conv1d_tiled results whose parameters the family admits. */
+#ifndef CT_EXPORT_COMMON_H
+#define CT_EXPORT_COMMON_H
+
+#ifndef _GNU_SOURCE
+#define _GNU_SOURCE
+#endif
+#include <errno.h>
+#include <fcntl.h>
+#include <ftw.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/types.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "check.h"
+#include "compile.h"
+#include "config.h"
+#include "db.h"
+#include "params.h"
+#include "problem.h"
+#include "runner.h"
+
+/* ------------------------------------------------------------------------ */
+/* Files                                                                    */
+
+static inline char *tc_slurp(const char *path, size_t *len)
+{
+    FILE *f = fopen(path, "rb");
+    char *buf = NULL;
+    size_t n = 0, cap = 0;
+    if (!f)
+        return NULL;
+    for (;;) {
+        if (cap - n < 4096) {
+            char *nb = realloc(buf, cap = cap ? cap * 2 : 8192);
+            if (!nb) {
+                free(buf);
+                fclose(f);
+                return NULL;
+            }
+            buf = nb;
+        }
+        size_t got = fread(buf + n, 1, cap - n - 1, f);
+        n += got;
+        if (got == 0)
+            break;
+    }
+    fclose(f);
+    buf[n] = '\0';
+    if (len)
+        *len = n;
+    return buf;
+}
+
+static inline int tc_write_text(const char *path, const char *text)
+{
+    FILE *f = fopen(path, "wb");
+    if (!f)
+        return -1;
+    int bad = fputs(text, f) < 0;
+    bad |= fclose(f) != 0;
+    return bad ? -1 : 0;
+}
+
+static inline int tc_exists(const char *path)
+{
+    struct stat sb;
+    return lstat(path, &sb) == 0;
+}
+
+static inline int tc_rm_entry(const char *path, const struct stat *sb, int flag, struct FTW *ftw)
+{
+    (void)sb;
+    (void)flag;
+    (void)ftw;
+    return remove(path);
+}
+
+static inline void tc_rm_rf(const char *path)
+{
+    nftw(path, tc_rm_entry, 16, FTW_DEPTH | FTW_PHYS);
+}
+
+/* The full path of prog on PATH into buf, or 0. */
+static inline int tc_which(const char *prog, char *buf, size_t len)
+{
+    const char *path = getenv("PATH");
+    if (!path)
+        return 0;
+    char *copy = strdup(path), *save = NULL;
+    int found = 0;
+    for (char *dir = strtok_r(copy, ":", &save); dir && !found; dir = strtok_r(NULL, ":", &save)) {
+        snprintf(buf, len, "%s/%s", *dir ? dir : ".", prog);
+        found = access(buf, X_OK) == 0;
+    }
+    free(copy);
+    return found;
+}
+
+/* ------------------------------------------------------------------------ */
+/* Children                                                                 */
+
+typedef struct tc_result {
+    int code;                  /* exit status, 128+signal, or -1 */
+    char *out, *err;
+    size_t outlen, errlen;
+} tc_result;
+
+static inline void tc_result_free(tc_result *r)
+{
+    free(r->out);
+    free(r->err);
+    memset(r, 0, sizeof *r);
+}
+
+/* Run argv (argv[0] a path or a name on PATH) in cwd with stdin from
+ * /dev/null and stdout/stderr captured through files in capdir; killed after
+ * timeout_s seconds. */
+static inline void tc_run(char *const *argv, const char *cwd, const char *capdir, int timeout_s, tc_result *r)
+{
+    char cap_out[2048], cap_err[2048];
+    snprintf(cap_out, sizeof cap_out, "%s/.stdout.txt", capdir);
+    snprintf(cap_err, sizeof cap_err, "%s/.stderr.txt", capdir);
+    memset(r, 0, sizeof *r);
+    r->code = -1;
+    fflush(NULL);
+    pid_t pid = fork();
+    if (pid < 0) {
+        perror("fork");
+        return;
+    }
+    if (pid == 0) {
+        int in = open("/dev/null", O_RDONLY);
+        int o = open(cap_out, O_WRONLY | O_CREAT | O_TRUNC, 0600);
+        int e = open(cap_err, O_WRONLY | O_CREAT | O_TRUNC, 0600);
+        if (in < 0 || o < 0 || e < 0 || (cwd && chdir(cwd) != 0))
+            _exit(126);
+        dup2(in, 0);
+        dup2(o, 1);
+        dup2(e, 2);
+        close(in);
+        close(o);
+        close(e);
+        execvp(argv[0], argv);
+        _exit(127);
+    }
+    int status = 0;
+    struct timespec t0, now, nap = {0, 2 * 1000 * 1000};
+    clock_gettime(CLOCK_MONOTONIC, &t0);
+    for (;;) {
+        pid_t w = waitpid(pid, &status, WNOHANG);
+        if (w == pid)
+            break;
+        if (w < 0 && errno != EINTR) {
+            perror("waitpid");
+            return;
+        }
+        clock_gettime(CLOCK_MONOTONIC, &now);
+        if (now.tv_sec - t0.tv_sec > timeout_s) {
+            fprintf(stderr, "timeout: killing %s (pid %d)\n", argv[0], (int)pid);
+            kill(pid, SIGKILL);
+            waitpid(pid, &status, 0);
+            goto read;
+        }
+        nanosleep(&nap, NULL);
+    }
+    r->code = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
+read:
+    r->out = tc_slurp(cap_out, &r->outlen);
+    r->err = tc_slurp(cap_err, &r->errlen);
+    if (!r->out)
+        r->out = strdup("");
+    if (!r->err)
+        r->err = strdup("");
+    unlink(cap_out);
+    unlink(cap_err);
+}
+
+/* Whether stderr is exactly one non-empty line. */
+static inline int tc_one_line(const tc_result *r)
+{
+    int nl = 0;
+    for (size_t i = 0; i < r->errlen; i++)
+        nl += r->err[i] == '\n';
+    return r->errlen > 1 && nl == 1 && r->err[r->errlen - 1] == '\n';
+}
+
+/* ------------------------------------------------------------------------ */
+/* Databases                                                                */
+
+/* The content hash of templates/NAME.cu as built in. */
+static inline void tc_template_hash(const char *name, char out[17])
+{
+    char *src = NULL;
+    ct_err e;
+    out[0] = '\0';
+    if (ct_template_source(name, NULL, &src, &e) == CT_OK)
+        ct_hash_hex(src, out);
+    free(src);
+}
+
+typedef struct tc_param {
+    const char *name;
+    long value;
+} tc_param;
+
+/* The JSON parameters of template tmpl for problem spec: the first value of
+ * each built-in list, then the overrides, normalised as the tuner does; the
+ * result must pass the family's constraints on sm_90. */
+static inline int tc_params(const char *spec, const char *tmpl, const tc_param *over, int nover, char *json,
+                            size_t len)
+{
+    static ct_config cfg;
+    static int have_cfg;
+    ct_err e = {""};
+    ct_problem p;
+    if (!have_cfg) {
+        CHECK_MSG(ct_config_init(&cfg, &e) == CT_OK, "built-in config: %s", e.msg);
+        have_cfg = 1;
+    }
+    if (ct_problem_parse(spec, &p, &e) != CT_OK) {
+        CHECK_MSG(0, "%s: %s", spec, e.msg);
+        return 0;
+    }
+    const ct_template *t = ct_template_find(p.family, tmpl);
+    CHECK_MSG(t != NULL, "no template %s", tmpl);
+    if (!t)
+        return 0;
+    ct_params c;
+    memset(&c, 0, sizeof c);
+    for (int k = 0; k < t->nparams; k++) {
+        const ct_space_list *l = ct_config_list(&cfg, t, t->params[k].name);
+        ct_params_set(&c, t->params[k].name, l && l->nvals ? l->vals[0] : 0, NULL);
+    }
+    for (int i = 0; i < nover; i++) {
+        CHECK_MSG(ct_params_get(&c, over[i].name, -12345) != -12345, "%s has no parameter %s", tmpl, over[i].name);
+        ct_params_set(&c, over[i].name, over[i].value, NULL);
+    }
+    if (p.family->normalize)
+        p.family->normalize(&p, t, &c);
+    ct_limits lim;
+    char why[256] = "";
+    CHECK(ct_limits_for_arch("sm_90", &lim, &e) == CT_OK);
+    int bad = p.family->constrain(&p, t, &c, &lim, why, sizeof why);
+    CHECK_MSG(!bad, "%s %s: parameters rejected: %s", spec, tmpl, why);
+    CHECK(ct_params_to_json(&c, t->params, t->nparams, json, len) == CT_OK);
+    return !bad;
+}
+
+static inline ct_record tc_rec(const char *tmpl, const char *hash, const char *params, const char *status,
+                               double us, double relerr)
+{
+    ct_record r;
+    memset(&r, 0, sizeof r);
+    snprintf(r.tmpl, sizeof r.tmpl, "%s", tmpl);
+    snprintf(r.template_hash, sizeof r.template_hash, "%s", hash);
+    snprintf(r.params, sizeof r.params, "%s", params);
+    snprintf(r.status, sizeof r.status, "%s", status);
+    if (strcmp(status, "ok") != 0)
+        snprintf(r.error, sizeof r.error, "%s: relative error %g above the tolerance", status, relerr);
+    if (us > 0) {
+        r.median_us = us;
+        r.min_us = us * 0.97;
+        r.max_us = us * 1.04;
+        r.spread = 0.07;
+        r.reps = 200;
+        r.registers = 48;
+        r.smem_bytes = 4 * 1024;
+    }
+    r.relerr = relerr;
+    r.compile_ms = 80;
+    return r;
+}
+
+/* A device as the tuner stores it. */
+static inline ct_device_info tc_device(const char *name, const char *uuid, int cc_major, int cc_minor, int driver)
+{
+    ct_device_info d;
+    memset(&d, 0, sizeof d);
+    snprintf(d.name, sizeof d.name, "%s", name);
+    snprintf(d.uuid, sizeof d.uuid, "%s", uuid);
+    d.cc_major = cc_major;
+    d.cc_minor = cc_minor;
+    d.sm_count = 132;
+    d.driver_version = driver;
+    d.nvrtc_major = 13;
+    d.nvrtc_minor = 0;
+    d.fma_tflops = 60.0;
+    d.bandwidth_gbs = 3000.0;
+    d.launch_us = 2.5;
+    return d;
+}
+
+/* One run of problem spec on device d with the given candidates, into the
+ * open database. */
+static inline int tc_add_run(ct_db *db, const ct_device_info *d, const char *spec, const ct_record *recs, int n)
+{
+    ct_err e = {""};
+    ct_problem p;
+    long long dev, prob, run;
+    int ok = ct_problem_parse(spec, &p, &e) == CT_OK &&
+             ct_db_device_upsert(db, d, &dev, &e) == CT_OK &&
+             ct_db_problem_upsert(db, p.family->name, p.canonical, p.family->flops(&p), p.family->bytes(&p), &prob,
+                                  &e) == CT_OK &&
+             ct_db_run_begin(db, prob, dev, "{\"tolerance\":1e-05,\"seed\":7}", &run, &e) == CT_OK;
+    for (int i = 0; ok && i < n; i++)
+        ok = ct_db_candidate_add(db, run, &recs[i], &e) == CT_OK;
+    if (ok)
+        ok = ct_db_run_end(db, run, "ok", &e) == CT_OK;
+    CHECK_MSG(ok, "storing %s on %s: %s", spec, d->name, e.msg);
+    return ok;
+}
+
+#endif

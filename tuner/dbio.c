@@ -1,0 +1,898 @@
+/* dbio.c - JSON and CSV files of stored records (dbio.h). One table of
+ * fields drives writing and reading in both formats. */
+#include "dbio.h"
+
+#include <limits.h>
+#include <math.h>
+#include <stddef.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "json.h"
+#include "problem.h"
+
+#define FORMAT_NAME "convtune-db"
+#define FORMAT_VERSION 1
+
+/* ------------------------------------------------------------------------ */
+/* Fields                                                                   */
+
+typedef enum ftype {
+    F_STR,          /* text, may be empty                       */
+    F_NAME,         /* text, not empty                          */
+    F_STR_NULL,     /* text or absent ("")                      */
+    F_TIME,         /* YYYY-MM-DDTHH:MM:SSZ                     */
+    F_TIME_NULL,    /*   or absent                              */
+    F_INT,          /* integer (int)                            */
+    F_INT_NULL,     /* integer >= 0 or absent (-1)              */
+    F_REAL,         /* number                                   */
+    F_REAL_NULL,    /* number or absent (NaN)                   */
+    F_OBJ,          /* JSON object, kept as its text            */
+    F_OBJ_NULL      /*   or absent ("")                         */
+} ftype;
+
+typedef struct field {
+    const char *name;
+    ftype type;
+    size_t off, cap;
+} field;
+
+#define FLD(name, member, type) {name, type, offsetof(ct_db_row, member), sizeof(((ct_db_row *)0)->member)}
+
+static const field fields[] = {
+    FLD("device", dev_name, F_NAME),
+    FLD("device_uuid", dev_uuid, F_STR),
+    FLD("cc_major", cc_major, F_INT),
+    FLD("cc_minor", cc_minor, F_INT),
+    FLD("sm_count", sm_count, F_INT),
+    FLD("driver_version", driver_version, F_INT),
+    FLD("nvrtc_version", nvrtc_version, F_STR),
+    FLD("fma_tflops", fma_tflops, F_REAL_NULL),
+    FLD("bandwidth_gbs", bandwidth_gbs, F_REAL_NULL),
+    FLD("launch_us", launch_us, F_REAL_NULL),
+    FLD("ceilings_measured_at", measured_at, F_TIME_NULL),
+    FLD("family", family, F_NAME),
+    FLD("problem", problem, F_NAME),
+    FLD("flops", flops, F_REAL),
+    FLD("bytes", bytes, F_REAL),
+    FLD("problem_created_at", problem_created_at, F_TIME),
+    FLD("run_started_at", run_started_at, F_TIME),
+    FLD("run_finished_at", run_finished_at, F_TIME_NULL),
+    FLD("run_status", run_status, F_NAME),
+    FLD("run_settings", run_settings, F_OBJ_NULL),
+    FLD("template", tmpl, F_NAME),
+    FLD("template_hash", template_hash, F_STR),
+    FLD("params", params, F_OBJ),
+    FLD("status", status, F_NAME),
+    FLD("error", error, F_STR_NULL),
+    FLD("median_us", median_us, F_REAL_NULL),
+    FLD("min_us", min_us, F_REAL_NULL),
+    FLD("max_us", max_us, F_REAL_NULL),
+    FLD("spread", spread, F_REAL_NULL),
+    FLD("reps", reps, F_INT_NULL),
+    FLD("relerr", relerr, F_REAL_NULL),
+    FLD("registers", registers, F_INT_NULL),
+    FLD("smem_bytes", smem_bytes, F_INT_NULL),
+    FLD("local_bytes", local_bytes, F_INT_NULL),
+    FLD("compile_ms", compile_ms, F_REAL_NULL),
+    FLD("created_at", created_at, F_TIME),
+};
+
+#define NFIELDS ((int)(sizeof fields / sizeof fields[0]))
+
+/* The candidate statuses db/schema.sql allows. */
+static const char *const statuses[] = {
+    "ok", "compile_failed", "exceeds_limits", "launch_failed", "crashed", "timed_out", "wrong_result",
+};
+
+static char *text_at(ct_db_row *r, const field *f)
+{
+    return (char *)r + f->off;
+}
+
+static const char *ctext_at(const ct_db_row *r, const field *f)
+{
+    return (const char *)r + f->off;
+}
+
+static int *int_at(ct_db_row *r, const field *f)
+{
+    return (int *)(void *)((char *)r + f->off);
+}
+
+static double *real_at(ct_db_row *r, const field *f)
+{
+    return (double *)(void *)((char *)r + f->off);
+}
+
+static int is_text(ftype t)
+{
+    return t == F_STR || t == F_NAME || t == F_STR_NULL || t == F_TIME || t == F_TIME_NULL || t == F_OBJ ||
+           t == F_OBJ_NULL;
+}
+
+ct_status ct_dbio_format_parse(const char *text, ct_dbio_format *out, ct_err *e)
+{
+    if (text && !strcmp(text, "json")) {
+        *out = CT_DBIO_JSON;
+        return CT_OK;
+    }
+    if (text && !strcmp(text, "csv")) {
+        *out = CT_DBIO_CSV;
+        return CT_OK;
+    }
+    return ct_fail(e, CT_ERR_USAGE, "unknown format '%s' (use json or csv)", text ? text : "");
+}
+
+/* ------------------------------------------------------------------------ */
+/* Writing                                                                  */
+
+/* The shortest %g form that reads back to v. */
+static void real_text(double v, char *buf, size_t len)
+{
+    for (int digits = 15; digits <= 17; digits++) {
+        snprintf(buf, len, "%.*g", digits, v);
+        if (strtod(buf, NULL) == v)
+            return;
+    }
+}
+
+/* Length of the valid UTF-8 sequence at s (1..4), 0 when invalid. */
+static int utf8_len(const unsigned char *s)
+{
+    unsigned char c = s[0];
+    int n;
+    unsigned cp;
+    if (c < 0x80)
+        return 1;
+    if (c >= 0xC2 && c <= 0xDF) {
+        n = 2;
+        cp = c & 0x1F;
+    } else if (c >= 0xE0 && c <= 0xEF) {
+        n = 3;
+        cp = c & 0x0F;
+    } else if (c >= 0xF0 && c <= 0xF4) {
+        n = 4;
+        cp = c & 0x07;
+    } else {
+        return 0;
+    }
+    for (int i = 1; i < n; i++) {
+        if ((s[i] & 0xC0) != 0x80)
+            return 0;
+        cp = (cp << 6) | (s[i] & 0x3F);
+    }
+    if ((n == 3 && cp < 0x800) || (n == 4 && cp < 0x10000) || cp > 0x10FFFF || (cp >= 0xD800 && cp <= 0xDFFF))
+        return 0;
+    return n;
+}
+
+/* A JSON string; bytes that are not UTF-8 become U+FFFD. */
+static void json_string(FILE *f, const char *s)
+{
+    fputc('"', f);
+    for (const unsigned char *p = (const unsigned char *)s; *p;) {
+        unsigned char c = *p;
+        if (c == '"' || c == '\\') {
+            fputc('\\', f);
+            fputc(c, f);
+            p++;
+        } else if (c < 0x20) {
+            const char *esc = c == '\n' ? "\\n" : c == '\t' ? "\\t" : c == '\r' ? "\\r" : c == '\b' ? "\\b"
+                            : c == '\f' ? "\\f" : NULL;
+            if (esc)
+                fputs(esc, f);
+            else
+                fprintf(f, "\\u%04x", c);
+            p++;
+        } else {
+            int n = utf8_len(p);
+            if (n == 0) {
+                fputs("\\ufffd", f);
+                p++;
+            } else {
+                fwrite(p, 1, (size_t)n, f);
+                p += n;
+            }
+        }
+    }
+    fputc('"', f);
+}
+
+/* A CSV field, quoted when it holds a comma, quote, CR or LF. */
+static void csv_field(FILE *f, const char *s)
+{
+    if (!strpbrk(s, ",\"\r\n")) {
+        fputs(s, f);
+        return;
+    }
+    fputc('"', f);
+    for (; *s; s++) {
+        if (*s == '"')
+            fputc('"', f);
+        fputc(*s, f);
+    }
+    fputc('"', f);
+}
+
+typedef struct writer {
+    FILE *f;
+    ct_dbio_format fmt;
+    long n;
+} writer;
+
+/* The text of a non-text field, "" when absent. */
+static void value_text(const ct_db_row *r, const field *fd, char *buf, size_t len)
+{
+    ct_db_row *w = (ct_db_row *)r;
+    buf[0] = '\0';
+    switch (fd->type) {
+    case F_INT:
+        snprintf(buf, len, "%d", *int_at(w, fd));
+        break;
+    case F_INT_NULL:
+        if (*int_at(w, fd) >= 0)
+            snprintf(buf, len, "%d", *int_at(w, fd));
+        break;
+    case F_REAL:
+    case F_REAL_NULL:
+        if (!isnan(*real_at(w, fd)))
+            real_text(*real_at(w, fd), buf, len);
+        break;
+    default:
+        break;
+    }
+}
+
+static int write_row(const ct_db_row *r, void *user)
+{
+    writer *w = user;
+    char num[64];
+    if (w->fmt == CT_DBIO_JSON) {
+        fputs(w->n ? ",\n{" : "{", w->f);
+        for (int i = 0; i < NFIELDS; i++) {
+            const field *fd = &fields[i];
+            fprintf(w->f, "%s\"%s\":", i ? "," : "", fd->name);
+            if (is_text(fd->type)) {
+                const char *s = ctext_at(r, fd);
+                int nullable = fd->type == F_STR_NULL || fd->type == F_TIME_NULL || fd->type == F_OBJ_NULL;
+                if (nullable && !*s)
+                    fputs("null", w->f);
+                else if (fd->type == F_OBJ || fd->type == F_OBJ_NULL)
+                    fputs(*s ? s : "{}", w->f);     /* stored JSON, byte for byte */
+                else
+                    json_string(w->f, s);
+            } else {
+                value_text(r, fd, num, sizeof num);
+                fputs(*num ? num : "null", w->f);
+            }
+        }
+        fputc('}', w->f);
+    } else {
+        for (int i = 0; i < NFIELDS; i++) {
+            const field *fd = &fields[i];
+            if (i)
+                fputc(',', w->f);
+            if (is_text(fd->type)) {
+                csv_field(w->f, ctext_at(r, fd));
+            } else {
+                value_text(r, fd, num, sizeof num);
+                fputs(num, w->f);
+            }
+        }
+        fputc('\n', w->f);
+    }
+    w->n++;
+    return ferror(w->f) ? 1 : 0;
+}
+
+ct_status ct_dbio_export(ct_db *db, ct_dbio_format fmt, FILE *f, long *count, ct_err *e)
+{
+    writer w = {.f = f, .fmt = fmt};
+    if (fmt == CT_DBIO_JSON) {
+        fprintf(f, "{\"format\":\"%s\",\"version\":%d,\"convtune\":", FORMAT_NAME, FORMAT_VERSION);
+        json_string(f, CONVTUNE_VERSION);
+        fputs(",\"records\":[\n", f);
+    } else {
+        for (int i = 0; i < NFIELDS; i++)
+            fprintf(f, "%s%s", i ? "," : "", fields[i].name);
+        fputc('\n', f);
+    }
+    ct_status st = ct_db_dump(db, write_row, &w, e);
+    if (st != CT_OK)
+        return st;
+    if (fmt == CT_DBIO_JSON)
+        fputs(w.n ? "\n]}\n" : "]}\n", f);
+    if (fflush(f) != 0 || ferror(f))
+        return ct_fail(e, CT_ERR_IO, "db export: writing the records failed");
+    if (count)
+        *count = w.n;
+    return CT_OK;
+}
+
+/* ------------------------------------------------------------------------ */
+/* Reading                                                                  */
+
+typedef struct csv_record {
+    char **cells;
+    int line;
+} csv_record;
+
+struct ct_dbio_input {
+    ct_dbio_format fmt;
+    char *name;
+    char *text;
+    size_t len;
+    long n;
+    /* JSON */
+    ct_json *root;
+    const ct_json *records;
+    /* CSV */
+    csv_record *recs;
+    int ncols;
+    int col_of[NFIELDS];       /* column of each field */
+};
+
+/* Up to 40 bytes of s for a message, control characters as '?'. */
+static const char *clip(const char *s, char *buf, size_t len)
+{
+    size_t o = 0;
+    for (; *s && o + 4 < len && o < 40; s++)
+        buf[o++] = (unsigned char)*s < 0x20 || *s == 0x7f ? '?' : *s;
+    if (*s && o + 4 <= len) {
+        memcpy(buf + o, "...", 3);
+        o += 3;
+    }
+    buf[o] = '\0';
+    return buf;
+}
+
+static int is_digit(char c)
+{
+    return c >= '0' && c <= '9';
+}
+
+/* YYYY-MM-DDTHH:MM:SSZ, as the database writes timestamps. */
+static int is_timestamp(const char *s)
+{
+    static const char pat[] = "dddd-dd-ddTdd:dd:ddZ";
+    if (strlen(s) != sizeof pat - 1)
+        return 0;
+    for (size_t i = 0; pat[i]; i++)
+        if (pat[i] == 'd' ? !is_digit(s[i]) : s[i] != pat[i])
+            return 0;
+    int mo = (s[5] - '0') * 10 + (s[6] - '0'), d = (s[8] - '0') * 10 + (s[9] - '0');
+    int h = (s[11] - '0') * 10 + (s[12] - '0'), mi = (s[14] - '0') * 10 + (s[15] - '0');
+    int se = (s[17] - '0') * 10 + (s[18] - '0');
+    return mo >= 1 && mo <= 12 && d >= 1 && d <= 31 && h <= 23 && mi <= 59 && se <= 60;
+}
+
+/* Store text for fd in r; 0 with why filled when it does not fit the
+ * field's type. */
+static int set_text(ct_db_row *r, const field *fd, const char *s, size_t n, char *why, size_t wlen)
+{
+    if (memchr(s, '\0', n)) {
+        snprintf(why, wlen, "contains a NUL byte");
+        return 0;
+    }
+    if (n >= fd->cap) {
+        snprintf(why, wlen, "is longer than %zu bytes", fd->cap - 1);
+        return 0;
+    }
+    if (fd->type == F_NAME && n == 0) {
+        snprintf(why, wlen, "must not be empty");
+        return 0;
+    }
+    char *dst = text_at(r, fd);
+    memcpy(dst, s, n);
+    dst[n] = '\0';
+    if ((fd->type == F_TIME || (fd->type == F_TIME_NULL && n)) && !is_timestamp(dst)) {
+        char b[64];
+        snprintf(why, wlen, "'%s' is not a time in the form YYYY-MM-DDTHH:MM:SSZ", clip(dst, b, sizeof b));
+        return 0;
+    }
+    return 1;
+}
+
+/* Store a parsed number; 0 with why when it does not fit. */
+static int set_number(ct_db_row *r, const field *fd, const ct_json *v, char *why, size_t wlen)
+{
+    if (fd->type == F_INT || fd->type == F_INT_NULL) {
+        if (!v->is_integer || v->integer < (fd->type == F_INT ? INT_MIN : 0) || v->integer > INT_MAX) {
+            snprintf(why, wlen, "expected an integer%s", fd->type == F_INT_NULL ? " >= 0 or null" : "");
+            return 0;
+        }
+        *int_at(r, fd) = (int)v->integer;
+    } else {
+        *real_at(r, fd) = v->number;
+    }
+    return 1;
+}
+
+static void set_absent(ct_db_row *r, const field *fd)
+{
+    if (is_text(fd->type))
+        text_at(r, fd)[0] = '\0';
+    else if (fd->type == F_INT_NULL)
+        *int_at(r, fd) = -1;
+    else
+        *real_at(r, fd) = NAN;
+}
+
+static int nullable(ftype t)
+{
+    return t == F_STR_NULL || t == F_TIME_NULL || t == F_INT_NULL || t == F_REAL_NULL || t == F_OBJ_NULL;
+}
+
+static const char *expected(ftype t)
+{
+    switch (t) {
+    case F_STR:
+    case F_NAME:
+        return "a string";
+    case F_STR_NULL:
+        return "a string or null";
+    case F_TIME:
+        return "a time string";
+    case F_TIME_NULL:
+        return "a time string or null";
+    case F_INT:
+        return "an integer";
+    case F_INT_NULL:
+        return "an integer or null";
+    case F_REAL:
+        return "a number";
+    case F_REAL_NULL:
+        return "a number or null";
+    case F_OBJ:
+        return "a JSON object";
+    case F_OBJ_NULL:
+        return "a JSON object or null";
+    }
+    return "?";
+}
+
+/* Field fd from a JSON value of the text. */
+static int from_json(ct_db_row *r, const field *fd, const ct_json *v, const char *text, char *why, size_t wlen)
+{
+    if (v->type == CT_JSON_NULL && nullable(fd->type)) {
+        set_absent(r, fd);
+        return 1;
+    }
+    int ok;
+    switch (fd->type) {
+    case F_STR:
+    case F_NAME:
+    case F_STR_NULL:
+    case F_TIME:
+    case F_TIME_NULL:
+        ok = v->type == CT_JSON_STRING;
+        if (ok)
+            return set_text(r, fd, v->str, v->n, why, wlen);
+        break;
+    case F_INT:
+    case F_INT_NULL:
+    case F_REAL:
+    case F_REAL_NULL:
+        ok = v->type == CT_JSON_NUMBER;
+        if (ok)
+            return set_number(r, fd, v, why, wlen);
+        break;
+    default:
+        ok = v->type == CT_JSON_OBJECT;
+        if (ok)
+            return set_text(r, fd, text + v->start, v->end - v->start, why, wlen);
+        break;
+    }
+    snprintf(why, wlen, "expected %s, got %s", expected(fd->type), v->type == CT_JSON_NULL ? "null"
+             : v->type == CT_JSON_BOOL ? "a boolean" : v->type == CT_JSON_NUMBER ? "a number"
+             : v->type == CT_JSON_STRING ? "a string" : v->type == CT_JSON_ARRAY ? "an array" : "an object");
+    return 0;
+}
+
+/* Field fd from a CSV cell: empty is absent; numbers and objects are read
+ * with the JSON reader, so their grammar is the same in both formats. */
+static int from_cell(ct_db_row *r, const field *fd, const char *cell, char *why, size_t wlen)
+{
+    size_t n = strlen(cell);
+    if (n == 0 && nullable(fd->type)) {
+        set_absent(r, fd);
+        return 1;
+    }
+    if (fd->type == F_STR || fd->type == F_NAME || fd->type == F_STR_NULL || fd->type == F_TIME ||
+        fd->type == F_TIME_NULL)
+        return set_text(r, fd, cell, n, why, wlen);
+    if (n == 0) {
+        snprintf(why, wlen, "is empty (expected %s)", expected(fd->type));
+        return 0;
+    }
+    ct_json *v = NULL;
+    ct_err je;
+    if (ct_json_parse(cell, n, &v, &je) != CT_OK) {
+        char b[64];
+        snprintf(why, wlen, "'%s' is not %s", clip(cell, b, sizeof b), expected(fd->type));
+        return 0;
+    }
+    int ok = from_json(r, fd, v, cell, why, wlen);
+    ct_json_free(v);
+    return ok;
+}
+
+/* The checks beyond types, on a whole record; 0 with why filled. */
+static int check_row(const ct_db_row *r, char *why, size_t wlen)
+{
+    char b[64];
+    int known = 0;
+    for (size_t i = 0; i < sizeof statuses / sizeof statuses[0]; i++)
+        known |= !strcmp(r->status, statuses[i]);
+    if (!known) {
+        snprintf(why, wlen, "field 'status': unknown status '%s' (expected ok, compile_failed, exceeds_limits, "
+                 "launch_failed, crashed, timed_out or wrong_result)", clip(r->status, b, sizeof b));
+        return 0;
+    }
+    if (!strcmp(r->status, "ok") && isnan(r->median_us)) {
+        snprintf(why, wlen, "field 'median_us': a record with status ok needs a time");
+        return 0;
+    }
+    static const struct { const char *name; size_t off; int zero_ok; } reals[] = {
+        {"median_us", offsetof(ct_db_row, median_us), 0}, {"min_us", offsetof(ct_db_row, min_us), 0},
+        {"max_us", offsetof(ct_db_row, max_us), 0},       {"spread", offsetof(ct_db_row, spread), 1},
+        {"relerr", offsetof(ct_db_row, relerr), 1},       {"compile_ms", offsetof(ct_db_row, compile_ms), 1},
+        {"fma_tflops", offsetof(ct_db_row, fma_tflops), 0}, {"bandwidth_gbs", offsetof(ct_db_row, bandwidth_gbs), 0},
+        {"launch_us", offsetof(ct_db_row, launch_us), 0}, {"flops", offsetof(ct_db_row, flops), 1},
+        {"bytes", offsetof(ct_db_row, bytes), 1},
+    };
+    for (size_t i = 0; i < sizeof reals / sizeof reals[0]; i++) {
+        double v = *(const double *)(const void *)((const char *)r + reals[i].off);
+        if (!isnan(v) && (reals[i].zero_ok ? v < 0 : v <= 0)) {
+            snprintf(why, wlen, "field '%s': %g is out of range (must be %s)", reals[i].name, v,
+                     reals[i].zero_ok ? ">= 0" : "> 0");
+            return 0;
+        }
+    }
+    if (r->reps == 0) {
+        snprintf(why, wlen, "field 'reps': must be > 0 or null");
+        return 0;
+    }
+    if (r->cc_major < 0 || r->cc_minor < 0 || r->sm_count < 0) {
+        snprintf(why, wlen, "fields 'cc_major', 'cc_minor' and 'sm_count' must not be negative");
+        return 0;
+    }
+    size_t fl = strlen(r->family);
+    if (strncmp(r->problem, r->family, fl) != 0 || r->problem[fl] != ':') {
+        char b2[64];
+        snprintf(why, wlen, "field 'problem': '%s' is not a problem of family '%s'", clip(r->problem, b, sizeof b),
+                 clip(r->family, b2, sizeof b2));
+        return 0;
+    }
+    if (ct_family_find(r->family)) {
+        ct_problem p;
+        ct_err pe;
+        if (ct_problem_parse(r->problem, &p, &pe) != CT_OK || strcmp(p.canonical, r->problem) != 0) {
+            snprintf(why, wlen, "field 'problem': '%s' is not a canonical %s problem", clip(r->problem, b, sizeof b),
+                     r->family);
+            return 0;
+        }
+    }
+    return 1;
+}
+
+/* Record i of the input into r, checked; CT_ERR_USAGE naming the record. */
+static ct_status convert(const ct_dbio_input *in, long i, ct_db_row *r, ct_err *e)
+{
+    char why[400] = "";
+    int line;
+    memset(r, 0, sizeof *r);
+    if (in->fmt == CT_DBIO_JSON) {
+        const ct_json *rec = in->records->items[i];
+        line = rec->line;
+        if (rec->type != CT_JSON_OBJECT)
+            return ct_fail(e, CT_ERR_USAGE, "%s: record %ld (line %d): expected an object, got %s", in->name, i + 1,
+                           line, ct_json_type_name(rec->type));
+        for (size_t k = 0; k < rec->n; k++) {
+            int known = 0;
+            for (int f = 0; f < NFIELDS && !known; f++)
+                known = !strcmp(rec->keys[k], fields[f].name);
+            if (!known) {
+                char b[64];
+                return ct_fail(e, CT_ERR_USAGE, "%s: record %ld (line %d): unknown field '%s'", in->name, i + 1,
+                               rec->items[k]->line, clip(rec->keys[k], b, sizeof b));
+            }
+        }
+        for (int f = 0; f < NFIELDS; f++) {
+            const ct_json *v = ct_json_get(rec, fields[f].name);
+            if (!v)
+                return ct_fail(e, CT_ERR_USAGE, "%s: record %ld (line %d): missing field '%s'", in->name, i + 1, line,
+                               fields[f].name);
+            if (!from_json(r, &fields[f], v, in->text, why, sizeof why))
+                return ct_fail(e, CT_ERR_USAGE, "%s: record %ld (line %d): field '%s': %s", in->name, i + 1, v->line,
+                               fields[f].name, why);
+        }
+    } else {
+        const csv_record *rec = &in->recs[i];
+        line = rec->line;
+        for (int f = 0; f < NFIELDS; f++)
+            if (!from_cell(r, &fields[f], rec->cells[in->col_of[f]], why, sizeof why))
+                return ct_fail(e, CT_ERR_USAGE, "%s: record %ld (line %d): field '%s': %s", in->name, i + 1, line,
+                               fields[f].name, why);
+    }
+    if (!check_row(r, why, sizeof why))
+        return ct_fail(e, CT_ERR_USAGE, "%s: record %ld (line %d): %s", in->name, i + 1, line, why);
+    return CT_OK;
+}
+
+static ct_status parse_json(ct_dbio_input *in, ct_err *e)
+{
+    ct_err je;
+    if (ct_json_parse(in->text, in->len, &in->root, &je) != CT_OK)
+        return ct_fail(e, CT_ERR_USAGE, "%s: not valid JSON: %s", in->name, je.msg + strlen("JSON: "));
+    const ct_json *root = in->root;
+    if (root->type != CT_JSON_OBJECT)
+        return ct_fail(e, CT_ERR_USAGE, "%s: not a convtune database export (expected a JSON object with "
+                       "\"format\": \"%s\")", in->name, FORMAT_NAME);
+    const ct_json *fmt = ct_json_get(root, "format"), *ver = ct_json_get(root, "version");
+    if (!fmt || fmt->type != CT_JSON_STRING || strcmp(fmt->str, FORMAT_NAME) != 0)
+        return ct_fail(e, CT_ERR_USAGE, "%s: not a convtune database export (\"format\" is not \"%s\")", in->name,
+                       FORMAT_NAME);
+    if (!ver || !ver->is_integer || ver->integer < 1)
+        return ct_fail(e, CT_ERR_USAGE, "%s: \"version\" must be a positive integer", in->name);
+    if (ver->integer > FORMAT_VERSION)
+        return ct_fail(e, CT_ERR_USAGE, "%s: written by a newer convtune (format version %lld; this one reads %d)",
+                       in->name, ver->integer, FORMAT_VERSION);
+    for (size_t k = 0; k < root->n; k++) {
+        const char *key = root->keys[k];
+        if (strcmp(key, "format") && strcmp(key, "version") && strcmp(key, "convtune") && strcmp(key, "records")) {
+            char b[64];
+            return ct_fail(e, CT_ERR_USAGE, "%s: line %d: unknown key '%s'", in->name, root->items[k]->line,
+                           clip(key, b, sizeof b));
+        }
+    }
+    in->records = ct_json_get(root, "records");
+    if (!in->records || in->records->type != CT_JSON_ARRAY)
+        return ct_fail(e, CT_ERR_USAGE, "%s: \"records\" must be an array", in->name);
+    in->n = (long)in->records->n;
+    return CT_OK;
+}
+
+/* RFC 4180 records into in->recs (the header is record 0, then removed). */
+static ct_status parse_csv(ct_dbio_input *in, ct_err *e)
+{
+    const char *t = in->text;
+    size_t len = in->len, pos = 0, cap = 0;
+    int line = 1;
+    long nrec = 0;
+    csv_record *recs = NULL;
+    char *cell = malloc(len + 1);
+    ct_status st = CT_OK;
+    if (!cell)
+        return ct_fail(e, CT_ERR_INTERNAL, "out of memory");
+    while (pos < len && st == CT_OK) {
+        csv_record rec = {.cells = NULL, .line = line};
+        int ncells = 0;
+        for (;;) {
+            size_t o = 0;
+            if (t[pos] == '"') {
+                int start_line = line;
+                pos++;
+                for (;;) {
+                    if (pos >= len) {
+                        st = ct_fail(e, CT_ERR_USAGE, "%s: line %d: a quoted field is not closed", in->name,
+                                     start_line);
+                        break;
+                    }
+                    if (t[pos] == '"') {
+                        if (pos + 1 < len && t[pos + 1] == '"') {
+                            cell[o++] = '"';
+                            pos += 2;
+                            continue;
+                        }
+                        pos++;
+                        break;
+                    }
+                    if (t[pos] == '\n')
+                        line++;
+                    cell[o++] = t[pos++];
+                }
+                if (st == CT_OK && pos < len && t[pos] != ',' && t[pos] != '\n' && t[pos] != '\r')
+                    st = ct_fail(e, CT_ERR_USAGE, "%s: line %d: text after the closing quote of a field", in->name,
+                                 line);
+            } else {
+                while (pos < len && t[pos] != ',' && t[pos] != '\n' && t[pos] != '\r') {
+                    if (t[pos] == '"') {
+                        st = ct_fail(e, CT_ERR_USAGE, "%s: line %d: a quote inside an unquoted field", in->name,
+                                     line);
+                        break;
+                    }
+                    cell[o++] = t[pos++];
+                }
+            }
+            if (st == CT_OK && memchr(cell, '\0', o))
+                st = ct_fail(e, CT_ERR_USAGE, "%s: line %d: a NUL byte in a field", in->name, line);
+            char **cells = st == CT_OK ? realloc(rec.cells, (size_t)(ncells + 1) * sizeof *cells) : NULL;
+            char *copy = cells ? malloc(o + 1) : NULL;
+            if (cells)
+                rec.cells = cells;
+            if (!copy) {
+                if (st == CT_OK)
+                    st = ct_fail(e, CT_ERR_INTERNAL, "out of memory");
+                break;
+            }
+            memcpy(copy, cell, o);
+            copy[o] = '\0';
+            rec.cells[ncells++] = copy;
+            if (pos < len && t[pos] == ',') {
+                pos++;
+                continue;
+            }
+            if (pos < len && t[pos] == '\r') {
+                if (pos + 1 >= len || t[pos + 1] != '\n') {
+                    st = ct_fail(e, CT_ERR_USAGE, "%s: line %d: a CR that does not end a line", in->name, line);
+                    break;
+                }
+                pos++;
+            }
+            if (pos < len && t[pos] == '\n') {
+                pos++;
+                line++;
+            }
+            break;
+        }
+        if (st == CT_OK && nrec > 0 && ncells != in->ncols)
+            st = ct_fail(e, CT_ERR_USAGE, "%s: line %d: %d fields, the header has %d", in->name, rec.line, ncells,
+                         in->ncols);
+        if (st == CT_OK && (size_t)nrec == cap) {
+            size_t ncap = cap ? 2 * cap : 64;
+            csv_record *grown = realloc(recs, ncap * sizeof *grown);
+            if (!grown)
+                st = ct_fail(e, CT_ERR_INTERNAL, "out of memory");
+            else {
+                recs = grown;
+                cap = ncap;
+            }
+        }
+        if (st != CT_OK) {
+            for (int c = 0; c < ncells; c++)
+                free(rec.cells[c]);
+            free(rec.cells);
+            break;
+        }
+        if (nrec == 0)
+            in->ncols = ncells;
+        recs[nrec++] = rec;
+    }
+    free(cell);
+    /* A file whose first line does not even read as CSV is something else. */
+    if (st == CT_ERR_USAGE && nrec == 0 && e) {
+        char rest[sizeof e->msg];
+        size_t skip = strlen(in->name) + 2;
+        snprintf(rest, sizeof rest, "%s", strlen(e->msg) > skip ? e->msg + skip : e->msg);
+        ct_fail(e, st, "%s: not a convtune database export (JSON or CSV): %s", in->name, rest);
+    }
+    /* the header */
+    if (st == CT_OK && nrec == 0)
+        st = ct_fail(e, CT_ERR_USAGE, "%s: empty file (expected a JSON or CSV database export)", in->name);
+    if (st == CT_OK) {
+        for (int f = 0; f < NFIELDS; f++)
+            in->col_of[f] = -1;
+        for (int c = 0; c < in->ncols && st == CT_OK; c++) {
+            const char *h = recs[0].cells[c];
+            int f = 0;
+            while (f < NFIELDS && strcmp(fields[f].name, h) != 0)
+                f++;
+            char b[64];
+            if (f == NFIELDS)
+                st = ct_fail(e, CT_ERR_USAGE, "%s: not a convtune database export (JSON or CSV): line 1: unknown "
+                             "column '%s'",
+                             in->name, clip(h, b, sizeof b));
+            else if (in->col_of[f] >= 0)
+                st = ct_fail(e, CT_ERR_USAGE, "%s: line 1: column '%s' appears twice", in->name, h);
+            else
+                in->col_of[f] = c;
+        }
+        for (int f = 0; f < NFIELDS && st == CT_OK; f++)
+            if (in->col_of[f] < 0)
+                st = ct_fail(e, CT_ERR_USAGE, "%s: line 1: missing column '%s'", in->name, fields[f].name);
+    }
+    /* keep the records after the header */
+    if (nrec > 0) {
+        for (int c = 0; c < in->ncols; c++)
+            free(recs[0].cells[c]);
+        free(recs[0].cells);
+        memmove(recs, recs + 1, (size_t)(nrec - 1) * sizeof *recs);
+        nrec--;
+    }
+    in->recs = recs;
+    in->n = nrec;
+    return st;
+}
+
+void ct_dbio_free(ct_dbio_input *in)
+{
+    if (!in)
+        return;
+    ct_json_free(in->root);
+    for (long i = 0; in->recs && i < in->n; i++) {
+        for (int c = 0; c < in->ncols; c++)
+            free(in->recs[i].cells[c]);
+        free(in->recs[i].cells);
+    }
+    free(in->recs);
+    free(in->text);
+    free(in->name);
+    free(in);
+}
+
+ct_status ct_dbio_parse(const char *text, size_t len, const char *name, const ct_dbio_format *format,
+                        ct_dbio_input **out, ct_err *e)
+{
+    *out = NULL;
+    ct_dbio_input *in = calloc(1, sizeof *in);
+    if (!in || !(in->name = strdup(name ? name : "(input)")) || !(in->text = malloc(len + 1))) {
+        ct_dbio_free(in);
+        return ct_fail(e, CT_ERR_INTERNAL, "out of memory");
+    }
+    memcpy(in->text, text, len);
+    in->text[len] = '\0';
+    in->len = len;
+    if (format) {
+        in->fmt = *format;
+    } else {
+        size_t i = 0;
+        while (i < len && (text[i] == ' ' || text[i] == '\t' || text[i] == '\r' || text[i] == '\n'))
+            i++;
+        in->fmt = i < len && (text[i] == '{' || text[i] == '[') ? CT_DBIO_JSON : CT_DBIO_CSV;
+    }
+    ct_status st = in->fmt == CT_DBIO_JSON ? parse_json(in, e) : parse_csv(in, e);
+    /* Check every record now, before any database is touched. */
+    ct_db_row *r = st == CT_OK ? malloc(sizeof *r) : NULL;
+    if (st == CT_OK && !r)
+        st = ct_fail(e, CT_ERR_INTERNAL, "out of memory");
+    for (long i = 0; st == CT_OK && i < in->n; i++)
+        st = convert(in, i, r, e);
+    free(r);
+    if (st != CT_OK) {
+        ct_dbio_free(in);
+        return st;
+    }
+    *out = in;
+    return CT_OK;
+}
+
+long ct_dbio_count(const ct_dbio_input *in)
+{
+    return in ? in->n : 0;
+}
+
+typedef struct source {
+    const ct_dbio_input *in;
+    long next;
+} source;
+
+static ct_status next_row(void *user, ct_db_row *row, int *have, ct_err *e)
+{
+    source *s = user;
+    *have = 0;
+    if (s->next >= s->in->n)
+        return CT_OK;
+    ct_status st = convert(s->in, s->next, row, e);
+    if (st != CT_OK)
+        return st;
+    s->next++;
+    *have = 1;
+    return CT_OK;
+}
+
+ct_status ct_dbio_import(ct_db *db, const ct_dbio_input *in, long *imported, long *skipped, ct_err *e)
+{
+    if (!in)
+        return ct_fail(e, CT_ERR_INTERNAL, "import without input");
+    source s = {.in = in, .next = 0};
+    ct_status st = ct_db_import(db, next_row, &s, imported, skipped, e);
+    /* Name the file in a database-side failure ("record 3 (...): ..."). */
+    if (st != CT_OK && e && !strncmp(e->msg, "record ", 7)) {
+        char why[sizeof e->msg];
+        snprintf(why, sizeof why, "%s", e->msg);
+        ct_fail(e, st, "%s: %s", in->name, why);
+    }
+    return st;
+}

@@ -1,0 +1,291 @@
+/* selector.c - the tuned set of a family on a device and the graded choice
+ * among it (selector.h). */
+#include "selector.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+const char *ct_grade_name(ct_grade g)
+{
+    switch (g) {
+    case CT_GRADE_EXACT:
+        return "exact";
+    case CT_GRADE_NEAREST_SIZE:
+        return "nearest_size";
+    case CT_GRADE_OTHER_DEVICE:
+        return "other_device";
+    case CT_GRADE_GENERIC:
+        return "generic";
+    }
+    return "?";
+}
+
+double ct_log_distance(const ct_problem *a, const ct_problem *b)
+{
+    if (!a || !b || a->family != b->family || a->mode != b->mode)
+        return -1;
+    double sum = 0;
+    for (int d = 0; d < CT_MAX_DIMS; d++) {
+        if (a->dims[d] <= 0 && b->dims[d] <= 0)
+            break;
+        if (a->dims[d] <= 0 || b->dims[d] <= 0)
+            return -1;
+        double x = log((double)a->dims[d]) - log((double)b->dims[d]);
+        sum += x * x;
+    }
+    return sqrt(sum);
+}
+
+unsigned ct_tuned_block(const ct_tuned_set *s, int i)
+{
+    if (!s || i < 0 || i >= s->n)
+        return CT_GENERIC_BLOCK;
+    const ct_problem *p = &s->probs[i];
+    const ct_template *t = ct_template_find(p->family, s->recs[i].tmpl);
+    ct_params c;
+    if (!t || ct_params_from_json(s->recs[i].params, t->params, t->nparams, &c, NULL) != CT_OK)
+        return CT_GENERIC_BLOCK;
+    ct_launch l;
+    p->family->geometry(p, t, &c, &l);
+    unsigned b = l.block[0] * l.block[1] * l.block[2];
+    return b >= 32 && b <= 1024 && b % 32 == 0 ? b : CT_GENERIC_BLOCK;
+}
+
+static int same_size(const ct_problem *a, const ct_problem *b)
+{
+    if (a->family != b->family || a->mode != b->mode)
+        return 0;
+    for (int d = 0; d < CT_MAX_DIMS; d++)
+        if (a->dims[d] != b->dims[d])
+            return 0;
+    return 1;
+}
+
+void ct_select(const ct_tuned_set *s, const ct_problem *p, const char *running_device, ct_choice *out)
+{
+    out->grade = CT_GRADE_GENERIC;
+    out->index = -1;
+    out->distance = -1;
+    if (!s || !p)
+        return;
+    for (int i = 0; i < s->n; i++) {
+        if (same_size(&s->probs[i], p)) {
+            out->grade = CT_GRADE_EXACT;
+            out->index = i;
+            out->distance = 0;
+            break;
+        }
+    }
+    if (out->index < 0) {
+        for (int i = 0; i < s->n; i++) {
+            double d = ct_log_distance(&s->probs[i], p);
+            if (d < 0)
+                continue;
+            if (out->index < 0 || d < out->distance - CT_DISTANCE_TIE) {
+                out->index = i;
+                out->distance = d;
+            }
+        }
+        if (out->index >= 0)
+            out->grade = CT_GRADE_NEAREST_SIZE;
+    }
+    if (out->index >= 0 && running_device && strcmp(running_device, s->device) != 0)
+        out->grade = CT_GRADE_OTHER_DEVICE;
+}
+
+/* ------------------------------------------------------------------------ */
+/* Loading                                                                  */
+
+typedef struct rows {
+    ct_record *v;
+    int n, cap;
+    int oom;
+} rows;
+
+static int collect(const ct_record *r, void *user)
+{
+    rows *rs = user;
+    if (rs->n == rs->cap) {
+        int cap = rs->cap ? 2 * rs->cap : 64;
+        ct_record *v = realloc(rs->v, (size_t)cap * sizeof *v);
+        if (!v) {
+            rs->oom = 1;
+            return 1;
+        }
+        rs->v = v;
+        rs->cap = cap;
+    }
+    rs->v[rs->n++] = *r;
+    return 0;
+}
+
+/* The set's order: mode, then sizes ascending. */
+static int problem_order(const ct_problem *a, const ct_problem *b)
+{
+    if (a->mode != b->mode)
+        return a->mode < b->mode ? -1 : 1;
+    for (int d = 0; d < CT_MAX_DIMS; d++)
+        if (a->dims[d] != b->dims[d])
+            return a->dims[d] < b->dims[d] ? -1 : 1;
+    return 0;
+}
+
+typedef struct entry {
+    ct_record rec;
+    ct_problem prob;
+} entry;
+
+static int entry_cmp(const void *x, const void *y)
+{
+    return problem_order(&((const entry *)x)->prob, &((const entry *)y)->prob);
+}
+
+/* Number of distinct problems among rs with device name dev. */
+static int problems_on(const rows *rs, const char *dev)
+{
+    int count = 0;
+    for (int i = 0; i < rs->n; i++) {
+        if (strcmp(rs->v[i].device, dev) != 0)
+            continue;
+        int seen = 0;
+        for (int j = 0; j < i && !seen; j++)
+            seen = !strcmp(rs->v[j].device, dev) && !strcmp(rs->v[j].problem, rs->v[i].problem);
+        count += !seen;
+    }
+    return count;
+}
+
+ct_status ct_tuned_load(ct_db *db, const char *family, const char *device, ct_tuned_set *out, ct_err *e)
+{
+    memset(out, 0, sizeof *out);
+    const ct_family *fam = family ? ct_family_find(family) : NULL;
+    if (!fam)
+        return ct_fail(e, CT_ERR_USAGE, "unknown family '%s'", family ? family : "");
+    out->family = fam;
+    if (device && !*device)
+        device = NULL;
+
+    rows rs = {0};
+    ct_query q = {.family = fam->name, .device = device, .winners_only = 1};
+    ct_status st = ct_db_query(db, &q, collect, &rs, e);
+    if (st == CT_OK && rs.oom)
+        st = ct_fail(e, CT_ERR_INTERNAL, "out of memory");
+    if (st != CT_OK) {
+        free(rs.v);
+        return st;
+    }
+    if (rs.n == 0) {
+        free(rs.v);
+        if (device)
+            return ct_fail(e, CT_ERR_NOT_FOUND, "no tuned %s problem on a device matching '%s'", fam->name, device);
+        return ct_fail(e, CT_ERR_NOT_FOUND, "no tuned %s problem in the database; tune one first", fam->name);
+    }
+
+    /* The distinct device names (rows come grouped by problem, then name). */
+    const char *chosen = NULL;
+    int best_count = -1;
+    for (int i = 0; i < rs.n; i++) {
+        const char *name = rs.v[i].device;
+        int seen = 0;
+        for (int j = 0; j < i && !seen; j++)
+            seen = !strcmp(rs.v[j].device, name);
+        if (seen)
+            continue;
+        out->ndevices++;
+        if (device) {
+            if (!strcmp(name, device))
+                chosen = name;                         /* an exact name wins */
+        } else {
+            int c = problems_on(&rs, name);
+            if (c > best_count || (c == best_count && strcmp(name, chosen) < 0)) {
+                best_count = c;
+                chosen = name;
+            }
+        }
+    }
+    if (device && !chosen) {
+        if (out->ndevices == 1) {
+            chosen = rs.v[0].device;
+        } else {
+            char list[600] = "";
+            size_t o = 0;
+            for (int i = 0; i < rs.n && o < sizeof list; i++) {
+                int seen = 0;
+                for (int j = 0; j < i && !seen; j++)
+                    seen = !strcmp(rs.v[j].device, rs.v[i].device);
+                if (!seen)
+                    o += (size_t)snprintf(list + o, sizeof list - o, "%s'%s'", o ? ", " : "", rs.v[i].device);
+            }
+            free(rs.v);
+            return ct_fail(e, CT_ERR_USAGE, "--device '%s' matches several devices: %s; give the full name",
+                           device, list);
+        }
+    }
+    snprintf(out->device, sizeof out->device, "%s", chosen);
+    out->device_auto = device == NULL;
+    if (device)
+        out->ndevices = 0;        /* only counted when choosing */
+
+    /* One winner per problem on that device: the fastest over its rows
+     * (several when the driver or NVRTC changed between runs). */
+    entry *ents = calloc((size_t)rs.n, sizeof *ents);
+    if (!ents) {
+        free(rs.v);
+        return ct_fail(e, CT_ERR_INTERNAL, "out of memory");
+    }
+    int n = 0;
+    for (int i = 0; i < rs.n; i++) {
+        const ct_record *r = &rs.v[i];
+        if (strcmp(r->device, out->device) != 0)
+            continue;
+        int k = 0;
+        while (k < n && strcmp(ents[k].rec.problem, r->problem) != 0)
+            k++;
+        if (k < n) {
+            if (r->median_us < ents[k].rec.median_us ||
+                (r->median_us == ents[k].rec.median_us && r->id < ents[k].rec.id))
+                ents[k].rec = *r;
+            continue;
+        }
+        ct_err pe = {""};
+        if (ct_problem_parse(r->problem, &ents[n].prob, &pe) != CT_OK || ents[n].prob.family != fam) {
+            ct_status bad = ct_fail(e, CT_ERR_DB, "stored problem '%s' is not a valid %s problem%s%s",
+                                    r->problem, fam->name, pe.msg[0] ? ": " : "", pe.msg);
+            free(ents);
+            free(rs.v);
+            return bad;
+        }
+        ents[n].rec = *r;
+        n++;
+    }
+    free(rs.v);
+    qsort(ents, (size_t)n, sizeof *ents, entry_cmp);
+    out->recs = calloc((size_t)n, sizeof *out->recs);
+    out->probs = calloc((size_t)n, sizeof *out->probs);
+    if (!out->recs || !out->probs) {
+        free(ents);
+        ct_tuned_free(out);
+        return ct_fail(e, CT_ERR_INTERNAL, "out of memory");
+    }
+    for (int i = 0; i < n; i++) {
+        out->recs[i] = ents[i].rec;
+        out->probs[i] = ents[i].prob;
+    }
+    out->n = n;
+    snprintf(out->arch, sizeof out->arch, "%s", out->recs[0].arch);
+    free(ents);
+    return CT_OK;
+}
+
+void ct_tuned_free(ct_tuned_set *s)
+{
+    if (!s)
+        return;
+    free(s->recs);
+    free(s->probs);
+    s->recs = NULL;
+    s->probs = NULL;
+    s->n = 0;
+}

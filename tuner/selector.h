@@ -1,0 +1,89 @@
+/* selector.h - which tuned kernel serves a problem size.
+ *
+ * A multi-size export (`convtune export --family F`) holds one tuned kernel
+ * instance per stored problem of the family on one device, plus a generic
+ * kernel that takes the sizes at run time. Its selector, and `convtune
+ * query --nearest`, grade a request the same way, with the functions below:
+ *
+ *   exact         an instance was tuned for exactly this problem
+ *   nearest_size  no instance for this size: the generic kernel, launched
+ *                 with the launch configuration (block size) of the tuned
+ *                 problem nearest in log-size. The tuned instances have
+ *                 compile-time sizes, so they are never run at another size;
+ *                 only their launch configuration is reused.
+ *   other_device  exact or nearest_size, but the tuning data come from a
+ *                 device model other than the one running (known only at
+ *                 run time: the export compares cudaGetDeviceProperties'
+ *                 name with the device name baked into the file)
+ *   generic       no tuned problem of this family and mode: the generic
+ *                 kernel with its default launch configuration
+ *
+ * Distance in log-size between two problems of the same family and mode:
+ * sqrt(sum over the size dimensions of (ln a_d - ln b_d)^2). The nearest is
+ * the smallest distance; distances within CT_DISTANCE_TIE of each other are
+ * a tie, won by the problem that comes first in the set's order (mode, then
+ * the sizes ascending). The generated selector applies the same rule. */
+#ifndef CT_SELECTOR_H
+#define CT_SELECTOR_H
+
+#include "db.h"
+#include "problem.h"
+#include "status.h"
+
+typedef enum ct_grade {
+    CT_GRADE_EXACT = 0,
+    CT_GRADE_NEAREST_SIZE = 1,
+    CT_GRADE_OTHER_DEVICE = 2,
+    CT_GRADE_GENERIC = 3
+} ct_grade;
+
+#define CT_DISTANCE_TIE 1e-9
+
+/* Block size of the generic kernel when no tuned problem lends its own. */
+#define CT_GENERIC_BLOCK 256
+
+/* "exact", "nearest_size", "other_device", "generic". */
+const char *ct_grade_name(ct_grade g);
+
+/* The winners of every tuned problem of one family on one device. */
+typedef struct ct_tuned_set {
+    const ct_family *family;
+    char device[128];           /* exact device name */
+    char arch[16];              /* "sm_90" */
+    int device_auto;            /* no device asked for: the one with the most tuned problems */
+    int ndevices;               /* device names with tuned problems of the family */
+    int n;
+    ct_record *recs;            /* winners, ordered by (mode, sizes) */
+    ct_problem *probs;          /* recs[i].problem, parsed */
+} ct_tuned_set;
+
+/* Load the winner of each problem of family (stored status "ok") on one
+ * device. device NULL or "": the device with the most tuned problems of the
+ * family (ties: the name first in byte order). Otherwise the device whose
+ * name is device, or else the only one whose name contains it (case-
+ * insensitive); several such names are a usage error listing them. Device
+ * rows that differ only in driver or NVRTC version count as one device (the
+ * fastest result wins). CT_ERR_NOT_FOUND when nothing is stored;
+ * CT_ERR_USAGE for an unknown family. */
+ct_status ct_tuned_load(ct_db *db, const char *family, const char *device, ct_tuned_set *out, ct_err *e);
+void ct_tuned_free(ct_tuned_set *s);
+
+/* Threads per block of the tuned launch of s's problem i, which the generic
+ * kernel reuses for nearby sizes; CT_GENERIC_BLOCK when not known. */
+unsigned ct_tuned_block(const ct_tuned_set *s, int i);
+
+/* Log-size distance of two problems; -1 when they are not comparable
+ * (another family or mode). */
+double ct_log_distance(const ct_problem *a, const ct_problem *b);
+
+typedef struct ct_choice {
+    ct_grade grade;
+    int index;                  /* the tuned problem used (exact or nearest), -1 for generic */
+    double distance;            /* to that problem, 0 when exact, -1 for generic */
+} ct_choice;
+
+/* What the selector of an export of s does for p, on a device named
+ * running_device (NULL: assume the set's own device). */
+void ct_select(const ct_tuned_set *s, const ct_problem *p, const char *running_device, ct_choice *out);
+
+#endif
