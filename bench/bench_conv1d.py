@@ -8,7 +8,7 @@ PyTorch F.conv1d (cuDNN, benchmark mode, TF32 off) and CuPy's correlate
 (F.conv1d in float64 on the GPU). convtune's naive template is timed by
 convtune in the same run. Writes a Markdown table.
 
-usage: bench_conv1d.py --convtune BIN --db DB --out FILE.md [--workdir DIR] [PROBLEM ...]
+usage: bench_conv1d.py --convtune BIN --db DB --out FILE.md [--workdir DIR] [--budget N] [PROBLEM ...]
 """
 import argparse
 import ctypes
@@ -97,6 +97,7 @@ def main():
     ap.add_argument("--db", required=True)
     ap.add_argument("--out", required=True)
     ap.add_argument("--workdir", default=".")
+    ap.add_argument("--budget", type=int, default=0, help="convtune --budget per problem (0: its default)")
     ap.add_argument("problems", nargs="*")
     a = ap.parse_args()
     problems = a.problems or DEFAULT_PROBLEMS
@@ -106,7 +107,8 @@ def main():
     gen = torch.Generator(device="cuda").manual_seed(2026)
     rows = []
     for spec in problems:
-        tune_out = run_convtune(a.convtune, ["--problem", spec, "--db", a.db])
+        tune_out = run_convtune(a.convtune, ["--problem", spec, "--db", a.db]
+                                + (["--budget", str(a.budget)] if a.budget else []))
         print(tune_out, flush=True)
         win = json.loads(run_convtune(a.convtune, ["query", "--problem", spec, "--db", a.db, "--format", "json"]))[0]
         canonical = win["problem"]

@@ -32,7 +32,7 @@ if [ "$PHASE" = tests ]; then
 else
   mkdir -p /tmp/bench
   PYTHONUNBUFFERED=1 python3 bench/bench_conv1d.py --convtune "$BUILD/convtune" --db "$OUT/bench.db" \
-    --out "$OUT/BENCH.md" --workdir /tmp/bench > "$OUT/bench.log" 2>&1
+    --out "$OUT/BENCH.md" --workdir /tmp/bench --budget 400 > "$OUT/bench.log" 2>&1
   echo "bench exit $?"
   tail -30 "$OUT/bench.log"
   # Throughput with a warm binary cache: the headline problem measured again.
