@@ -8,7 +8,7 @@
  * Markdown table of the best time found against the optimum.
  *
  * usage: search_quality --db DB --problem SPEC [--config FILE] [--arch sm_90]
- *                       [--fraction 0.2] [--seeds 10] */
+ *                       [--fraction 0.2] [--seeds 10] [--template NAME] */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -54,7 +54,7 @@ static int cmp_key(const void *a, const void *b)
 
 int main(int argc, char **argv)
 {
-    const char *db_path = NULL, *spec = NULL, *config = NULL, *arch = "sm_90";
+    const char *db_path = NULL, *spec = NULL, *config = NULL, *arch = "sm_90", *only = NULL;
     double fraction = 0.2;
     int seeds = 10;
     for (int i = 1; i + 1 < argc; i += 2) {
@@ -64,6 +64,7 @@ int main(int argc, char **argv)
         else if (!strcmp(argv[i], "--arch")) arch = argv[i + 1];
         else if (!strcmp(argv[i], "--fraction")) fraction = atof(argv[i + 1]);
         else if (!strcmp(argv[i], "--seeds")) seeds = atoi(argv[i + 1]);
+        else if (!strcmp(argv[i], "--template")) only = argv[i + 1];
     }
     if (!db_path || !spec) {
         fprintf(stderr, "usage: search_quality --db DB --problem SPEC [--config FILE] [--arch sm_90] "
@@ -78,7 +79,7 @@ int main(int argc, char **argv)
     ct_space sp;
     if (ct_problem_parse(spec, &p, &e) || ct_config_init(&c, &e) || (config && ct_config_apply_file(&c, config, &e)) ||
         ct_limits_for_arch(arch, &lim, &e) || ct_db_open(db_path, 0, &db, &e) ||
-        ct_space_build(&p, &c, &lim, NULL, &sp, &e)) {
+        ct_space_build(&p, &c, &lim, only, &sp, &e)) {
         fprintf(stderr, "search_quality: %s\n", e.msg);
         return 1;
     }

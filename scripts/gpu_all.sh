@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Everything that needs a GPU, in two calls of the device machine, logs in $OUT.
-#   scripts/gpu_all.sh BUILD_DIR tests   GPU tests (ctest -L gpu, verbose) and the
-#                                        search-quality experiment
+#   scripts/gpu_all.sh BUILD_DIR tests   GPU tests (ctest -L gpu, verbose)
+#   scripts/gpu_all.sh BUILD_DIR search  the search-quality experiment
 #   scripts/gpu_all.sh BUILD_DIR bench   side-by-side benchmark, warm-cache
 #                                        throughput, SASS and compute-sanitizer
 set -u
@@ -20,8 +20,9 @@ date -u | tee -a "$OUT/device.log"
 
 if [ "$PHASE" = tests ]; then
   (cd "$BUILD" && ctest -L gpu -V --timeout 900) > "$OUT/ctest_gpu.log" 2>&1
-  grep -E "^[0-9]+/[0-9]+ Test|tests passed|SKIPPED|CHECK failed|verified|selftest|killed|resumed|json summary|exact puzzle|GPU fp64" \
+  grep -E "^[0-9]+/[0-9]+ Test|tests passed|SKIPPED|CHECK failed|verified|selftest|killed|resumed|json summary|exact puzzle|GPU fp64|PASS|FAIL" \
     "$OUT/ctest_gpu.log" | tail -40
+elif [ "$PHASE" = search ]; then
   # Search quality: an exhaustive run over a space of ~2100 candidates, then
   # the guided search replayed on its measurements for 10 seeds.
   "$BUILD/convtune" --problem conv1d:2e5:2047 --db "$OUT/search.db" --config bench/search_space.ini \

@@ -78,9 +78,15 @@ int main(void)
         printf("SKIPPED: no nvcc (set CT_NVCC or put nvcc on PATH)\n");
         return CT_TEST_SKIP;
     }
-    const char *cmake = getenv("CT_CMAKE");
-    if (!cmake || !*cmake)
-        cmake = "cmake";
+    /* The configured cmake may not exist where the tests run (a build copied
+     * to a GPU machine): fall back to the one on PATH. */
+    char cmake_buf[1024] = "cmake";
+    const char *env_cmake = getenv("CT_CMAKE");
+    if (env_cmake && *env_cmake && access(env_cmake, X_OK) == 0)
+        snprintf(cmake_buf, sizeof cmake_buf, "%s", env_cmake);
+    else
+        tc_which("cmake", cmake_buf, sizeof cmake_buf);
+    const char *cmake = cmake_buf;
     const char *archs = getenv("CT_CONSUMER_ARCHS");
     if (!archs || !*archs)
         archs = "75;90";

@@ -22,6 +22,7 @@ struct ct_search {
     int *starts;
     int nstarts;
     int warmup;                /* random samples before annealing begins */
+    int rr;                    /* round-robin over templates for their incumbents */
 };
 
 ct_status ct_strategy_parse(const char *text, ct_strategy *out, ct_err *e)
@@ -85,6 +86,22 @@ ct_search *ct_search_new(const ct_space *sp, ct_strategy strategy, int budget, u
             int t = s->order[i];
             s->order[i] = s->order[j];
             s->order[j] = t;
+        }
+    }
+    /* Every template (every algorithm) early in the order: a small one, such
+     * as the FFT template beside thousands of direct kernels, would otherwise
+     * rarely be sampled and annealing could never reach it, since neighbours
+     * share a template. */
+    int front = nb;
+    for (int i = nb; i < s->norder; i++) {
+        const ct_template *t = sp->cand[s->order[i]].tmpl;
+        int seen = 0;
+        for (int j = nb; j < front && !seen; j++)
+            seen = sp->cand[s->order[j]].tmpl == t;
+        if (!seen) {
+            int x = s->order[front];
+            s->order[front++] = s->order[i];
+            s->order[i] = x;
         }
     }
     s->current = -1;
@@ -194,6 +211,25 @@ static int best_measured(const ct_search *s)
     return best;
 }
 
+/* The fastest measured candidate of the rr-th non-baseline template that
+ * has one (advancing rr), or -1. */
+static int template_incumbent(ct_search *s)
+{
+    const ct_space *sp = s->sp;
+    for (int tries = 0; tries < sp->ntemplates; tries++) {
+        const ct_template *t = sp->stats[s->rr++ % sp->ntemplates].tmpl;
+        if (!t || t->is_baseline)
+            continue;
+        int best = -1;
+        for (int i = 0; i < sp->n; i++)
+            if (sp->cand[i].tmpl == t && s->time[i] > 0 && (best < 0 || s->time[i] < s->time[best]))
+                best = i;
+        if (best >= 0)
+            return best;
+    }
+    return -1;
+}
+
 static void propose(ct_search *s, int i, int *idx, int *n)
 {
     s->proposed[i] = 1;
@@ -214,12 +250,8 @@ int ct_search_next(ct_search *s, int *idx, int max)
         if (n > 0 || s->strategy != CT_SEARCH_ANNEAL)
             return n;
     }
-    /* Annealing keeps at most max proposals awaiting results, so it always
-     * proposes from recent measurements. */
-    int pending = s->nproposed - s->nreported;
-    if (pending >= max)
-        return 0;
-    max -= pending;
+    /* The caller bounds how many proposals await results (its window), so
+     * annealing always proposes from measurements at most that old. */
     for (int k = 0; k < s->nstarts && n < max && s->nproposed < s->budget; k++)
         if (!s->proposed[s->starts[k]])
             propose(s, s->starts[k], idx, &n);
@@ -231,9 +263,17 @@ int ct_search_next(ct_search *s, int *idx, int max)
     if (s->current < 0 || s->time[s->current] <= 0)
         s->current = best;
     int nb[2 * CT_MAX_PARAMS];
-    /* Neighbours of the current state, then of the best so far. */
-    int states[2] = {s->current, best};
-    for (int st = 0; st < 2 && n < max; st++) {
+    /* Neighbours of the current state, of the best so far, and of the best
+     * of one template in turn: a template whose best is slower than another
+     * template's best is still searched locally, so an algorithm sampled at
+     * a poor setting (an FFT size, say) can still win. */
+    int states[3] = {s->current, template_incumbent(s), best};
+    /* Each state gets a share of the batch, so one neighbourhood cannot
+     * crowd out the others. */
+    int share = (max + 2) / 3;
+    for (int st = 0; st < 3 && n < max; st++) {
+        if (states[st] < 0)
+            continue;
         int m = neighbours(s, states[st], nb, 2 * CT_MAX_PARAMS);
         for (int t = m - 1; t > 0; t--) {   /* random order among them */
             int j = (int)rnd(s, (unsigned long long)t + 1);
@@ -241,9 +281,27 @@ int ct_search_next(ct_search *s, int *idx, int max)
             nb[t] = nb[j];
             nb[j] = x;
         }
-        for (int j = 0; j < m && n < max && s->nproposed < s->budget; j++)
+        int limit = st == 2 ? max : (n + share < max ? n + share : max);
+        int before = n;
+        for (int j = 0; j < m && n < limit && s->nproposed < s->budget; j++)
             if (!s->proposed[nb[j]])
                 propose(s, nb[j], idx, &n);
+        /* A template's incumbent at a local minimum (FFT sizes are not
+         * monotone in time): try another of its candidates at random. */
+        if (st == 1 && n == before && n < max && s->nproposed < s->budget) {
+            const ct_template *t = s->sp->cand[states[st]].tmpl;
+            int cnt = 0;
+            for (int i = 0; i < s->sp->n; i++)
+                cnt += s->sp->cand[i].tmpl == t && !s->proposed[i];
+            if (cnt > 0) {
+                int pick = (int)rnd(s, (unsigned long long)cnt);
+                for (int i = 0; i < s->sp->n; i++)
+                    if (s->sp->cand[i].tmpl == t && !s->proposed[i] && pick-- == 0) {
+                        propose(s, i, idx, &n);
+                        break;
+                    }
+            }
+        }
     }
     /* A neighbourhood exhausted: jump to a random unmeasured candidate. */
     while (n == 0 && s->nproposed < s->budget && s->next < s->norder) {

@@ -9,8 +9,10 @@
  *               tuned problems)
  *
  * The tuner asks for a batch of candidates, measures them and reports each
- * time back; guided strategies use the reports to choose the next batch. All
- * choices come from the seed, so a run is reproducible. */
+ * time back; guided strategies use the reports so far to choose the next
+ * batch, and the caller bounds how many proposals may await results. All
+ * choices come from the seed and the reports, so a run with the same
+ * measurements is reproducible. */
 #ifndef CT_SEARCH_H
 #define CT_SEARCH_H
 

@@ -423,7 +423,7 @@ ct_status ct_tune(const ct_tune_opts *o, ct_tune_result *res, ct_err *e)
      * up whenever fewer than `window` are waiting: the compile pool runs
      * ahead of the GPU, and a guided search proposes from results at most
      * one window old. */
-    int window = ct_search_strategy(srch) == CT_SEARCH_ANNEAL ? 2 * nthreads : sp.n;
+    int window = ct_search_strategy(srch) == CT_SEARCH_ANNEAL ? 4 * nthreads : sp.n;
     int head = 0, exhausted = 0;
     for (;;) {
         while (!exhausted && pl.njobs - head < window) {
@@ -476,6 +476,11 @@ ct_status ct_tune(const ct_tune_opts *o, ct_tune_result *res, ct_err *e)
             if (exhausted)
                 break;
             continue;   /* every proposal was a reused one: ask again */
+        }
+        /* The time budget also ends a queue filled before it ran out. */
+        if (o->time_limit_s > 0 && now_s() - t_start > o->time_limit_s) {
+            stopped_by_time = 1;
+            break;
         }
         {
             job *j = &pl.jobs[head++];
