@@ -137,67 +137,6 @@ static void real_text(double v, char *buf, size_t len)
     }
 }
 
-/* Length of the valid UTF-8 sequence at s (1..4), 0 when invalid. */
-static int utf8_len(const unsigned char *s)
-{
-    unsigned char c = s[0];
-    int n;
-    unsigned cp;
-    if (c < 0x80)
-        return 1;
-    if (c >= 0xC2 && c <= 0xDF) {
-        n = 2;
-        cp = c & 0x1F;
-    } else if (c >= 0xE0 && c <= 0xEF) {
-        n = 3;
-        cp = c & 0x0F;
-    } else if (c >= 0xF0 && c <= 0xF4) {
-        n = 4;
-        cp = c & 0x07;
-    } else {
-        return 0;
-    }
-    for (int i = 1; i < n; i++) {
-        if ((s[i] & 0xC0) != 0x80)
-            return 0;
-        cp = (cp << 6) | (s[i] & 0x3F);
-    }
-    if ((n == 3 && cp < 0x800) || (n == 4 && cp < 0x10000) || cp > 0x10FFFF || (cp >= 0xD800 && cp <= 0xDFFF))
-        return 0;
-    return n;
-}
-
-/* A JSON string; bytes that are not UTF-8 become U+FFFD. */
-static void json_string(FILE *f, const char *s)
-{
-    fputc('"', f);
-    for (const unsigned char *p = (const unsigned char *)s; *p;) {
-        unsigned char c = *p;
-        if (c == '"' || c == '\\') {
-            fputc('\\', f);
-            fputc(c, f);
-            p++;
-        } else if (c < 0x20) {
-            const char *esc = c == '\n' ? "\\n" : c == '\t' ? "\\t" : c == '\r' ? "\\r" : c == '\b' ? "\\b"
-                            : c == '\f' ? "\\f" : NULL;
-            if (esc)
-                fputs(esc, f);
-            else
-                fprintf(f, "\\u%04x", c);
-            p++;
-        } else {
-            int n = utf8_len(p);
-            if (n == 0) {
-                fputs("\\ufffd", f);
-                p++;
-            } else {
-                fwrite(p, 1, (size_t)n, f);
-                p += n;
-            }
-        }
-    }
-    fputc('"', f);
-}
 
 /* A CSV field, quoted when it holds a comma, quote, CR or LF. */
 static void csv_field(FILE *f, const char *s)
@@ -261,7 +200,7 @@ static int write_row(const ct_db_row *r, void *user)
                 else if (fd->type == F_OBJ || fd->type == F_OBJ_NULL)
                     fputs(*s ? s : "{}", w->f);     /* stored JSON, byte for byte */
                 else
-                    json_string(w->f, s);
+                    ct_json_write_string(w->f, s);
             } else {
                 value_text(r, fd, num, sizeof num);
                 fputs(*num ? num : "null", w->f);
@@ -291,7 +230,7 @@ ct_status ct_dbio_export(ct_db *db, ct_dbio_format fmt, FILE *f, long *count, ct
     writer w = {.f = f, .fmt = fmt};
     if (fmt == CT_DBIO_JSON) {
         fprintf(f, "{\"format\":\"%s\",\"version\":%d,\"convtune\":", FORMAT_NAME, FORMAT_VERSION);
-        json_string(f, CONVTUNE_VERSION);
+        ct_json_write_string(f, CONVTUNE_VERSION);
         fputs(",\"records\":[\n", f);
     } else {
         for (int i = 0; i < NFIELDS; i++)

@@ -5,8 +5,11 @@
 #include "format.h"
 
 #include <math.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+
+#include "json.h"
 
 /* Rows buffered to size table columns; later rows reuse those widths. */
 #define TABLE_SAMPLE 256
@@ -71,67 +74,6 @@ ct_status ct_format_parse(const char *text, ct_format *out, ct_err *e)
 /* ------------------------------------------------------------------------ */
 /* Text helpers                                                             */
 
-/* Length of the valid UTF-8 sequence at s (1..4), or 0 if the bytes there
- * are not one (overlong forms, surrogates and values past U+10FFFF count as
- * invalid, as in RFC 3629). */
-static int utf8_len(const unsigned char *s)
-{
-    unsigned char c = s[0];
-    int n;
-    unsigned char lo = 0x80, hi = 0xBF;
-    if (c < 0x80)
-        return 1;
-    if (c >= 0xC2 && c <= 0xDF)
-        n = 2;
-    else if (c >= 0xE0 && c <= 0xEF) {
-        n = 3;
-        if (c == 0xE0) lo = 0xA0;
-        if (c == 0xED) hi = 0x9F;
-    } else if (c >= 0xF0 && c <= 0xF4) {
-        n = 4;
-        if (c == 0xF0) lo = 0x90;
-        if (c == 0xF4) hi = 0x8F;
-    } else
-        return 0;
-    if (s[1] < lo || s[1] > hi)
-        return 0;
-    for (int i = 2; i < n; i++)
-        if ((s[i] & 0xC0) != 0x80)
-            return 0;
-    return n;
-}
-
-/* Write s as a JSON string: quotes, backslashes and control characters are
- * escaped, invalid UTF-8 bytes become U+FFFD so the output always parses. */
-static void json_string(FILE *f, const char *s)
-{
-    const unsigned char *p = (const unsigned char *)s;
-    fputc('"', f);
-    while (*p) {
-        int n = utf8_len(p);
-        if (n == 0) {
-            fputs("\\ufffd", f);
-            p++;
-            continue;
-        }
-        switch (*p) {
-        case '"':  fputs("\\\"", f); break;
-        case '\\': fputs("\\\\", f); break;
-        case '\n': fputs("\\n", f); break;
-        case '\r': fputs("\\r", f); break;
-        case '\t': fputs("\\t", f); break;
-        case '\b': fputs("\\b", f); break;
-        case '\f': fputs("\\f", f); break;
-        default:
-            if (*p < 0x20)
-                fprintf(f, "\\u%04x", *p);
-            else
-                fwrite(p, 1, (size_t)n, f);
-        }
-        p += n;
-    }
-    fputc('"', f);
-}
 
 /* A small strict JSON checker (RFC 8259), used to decide whether a stored
  * params text can be embedded as-is. Each returns the position after the
@@ -167,7 +109,7 @@ static const char *js_string(const char *p)
             }
             continue;
         }
-        int n = utf8_len(u);
+        int n = ct_utf8_len(u, SIZE_MAX);
         if (n == 0)
             return NULL;
         p += n;
@@ -335,7 +277,7 @@ static void json_text(FILE *f, const char *key, const char *s, int empty_is_null
     if (empty_is_null && !*s)
         fputs("null", f);
     else
-        json_string(f, s);
+        ct_json_write_string(f, s);
 }
 
 /* One JSON object on its own line; first decides the leading comma. */
@@ -355,7 +297,7 @@ static void json_row(FILE *f, const ct_record *r, int first)
     if (json_is_object(r->params))
         fputs(r->params, f);           /* already a JSON object: embed it */
     else
-        json_string(f, r->params);     /* damaged or truncated: keep it readable */
+        ct_json_write_string(f, r->params);     /* damaged or truncated: keep it readable */
     json_text(f, "status", r->status, 0);
     json_num(f, "median_us", r->median_us, 10, 1);
     json_num(f, "min_us", r->min_us, 10, 1);

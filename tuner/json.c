@@ -86,10 +86,7 @@ void ct_json_free(ct_json *v)
     free(v);
 }
 
-/* Length of the valid UTF-8 sequence at s[0, avail) (1..4), or 0 if the
- * bytes are not one (overlong forms, surrogates and values past U+10FFFF are
- * invalid, RFC 3629). */
-static int utf8_len(const unsigned char *s, size_t avail)
+int ct_utf8_len(const unsigned char *s, size_t avail)
 {
     unsigned char c = s[0];
     int n;
@@ -200,7 +197,7 @@ static int parse_string_raw(parser *p, char **out, size_t *outlen)
             return 0;
         }
         if (c != '\\') {
-            int n = utf8_len((const unsigned char *)p->s + i, p->len - i);
+            int n = ct_utf8_len((const unsigned char *)p->s + i, p->len - i);
             if (n == 0) {
                 p->pos = i;
                 fail(p, "invalid UTF-8 in a string");
@@ -550,4 +547,34 @@ const char *ct_json_type_name(ct_json_type t)
 {
     static const char *const names[] = {"null", "boolean", "number", "string", "array", "object"};
     return (unsigned)t < sizeof names / sizeof names[0] ? names[t] : "?";
+}
+
+void ct_json_write_string(FILE *f, const char *s)
+{
+    const unsigned char *p = (const unsigned char *)s;
+    fputc('"', f);
+    while (*p) {
+        int n = ct_utf8_len(p, SIZE_MAX);
+        if (n == 0) {
+            fputs("\\ufffd", f);
+            p++;
+            continue;
+        }
+        switch (*p) {
+        case '"':  fputs("\\\"", f); break;
+        case '\\': fputs("\\\\", f); break;
+        case '\n': fputs("\\n", f); break;
+        case '\r': fputs("\\r", f); break;
+        case '\t': fputs("\\t", f); break;
+        case '\b': fputs("\\b", f); break;
+        case '\f': fputs("\\f", f); break;
+        default:
+            if (*p < 0x20)
+                fprintf(f, "\\u%04x", *p);
+            else
+                fwrite(p, 1, (size_t)n, f);
+        }
+        p += n;
+    }
+    fputc('"', f);
 }

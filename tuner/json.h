@@ -16,6 +16,7 @@
 #define CT_JSON_H
 
 #include <stddef.h>
+#include <stdio.h>
 #include "status.h"
 
 #define CT_JSON_MAX_DEPTH 64
@@ -57,5 +58,16 @@ const ct_json *ct_json_get(const ct_json *v, const char *key);
 
 /* "null", "boolean", "number", "string", "array" or "object". */
 const char *ct_json_type_name(ct_json_type t);
+
+/* Length of the valid UTF-8 sequence at s[0, avail) (1..4), or 0 if the
+ * bytes are not one (RFC 3629: overlong forms, surrogates and values past
+ * U+10FFFF are invalid). Continuation bytes are read in order and a NUL is
+ * never one, so a NUL-terminated string may pass SIZE_MAX as avail. */
+int ct_utf8_len(const unsigned char *s, size_t avail);
+
+/* Write NUL-terminated s as a JSON string: quotes, backslashes and control
+ * characters escaped, invalid UTF-8 bytes as U+FFFD, so the output always
+ * parses. The one writer behind every JSON convtune prints. */
+void ct_json_write_string(FILE *f, const char *s);
 
 #endif

@@ -15,6 +15,7 @@
 
 #include "cache.h"
 #include "compile.h"
+#include "json.h"
 #include "problem.h"
 #include "runner.h"
 #include "search.h"
@@ -219,20 +220,6 @@ static int cmp_stored(const void *a, const void *b)
     return strcmp(((const stored *)a)->key, ((const stored *)b)->key);
 }
 
-static void json_string(FILE *f, const char *s)
-{
-    fputc('"', f);
-    for (; *s; s++) {
-        unsigned char c = (unsigned char)*s;
-        if (c == '"' || c == '\\')
-            fprintf(f, "\\%c", c);
-        else if (c < 0x20)
-            fprintf(f, "\\u%04x", c);
-        else
-            fputc(c, f);
-    }
-    fputc('"', f);
-}
 
 /* Counts of stored outcomes by status, in the order of the schema. */
 static const char *const statuses[] = {"ok", "compile_failed", "exceeds_limits", "launch_failed",
@@ -243,11 +230,11 @@ static void print_json(FILE *f, const ct_problem *p, const ct_gpu *g, const char
                        int budget, const int *counts, const ct_tune_result *res, int nok)
 {
     fprintf(f, "{\"problem\":");
-    json_string(f, p->canonical);
+    ct_json_write_string(f, p->canonical);
     fprintf(f, ",\"device\":");
-    json_string(f, g->info.name);
+    ct_json_write_string(f, g->info.name);
     fprintf(f, ",\"arch\":\"%s\",\"strategy\":", g->arch);
-    json_string(f, strategy);
+    ct_json_write_string(f, strategy);
     fprintf(f, ",\"seed\":%llu,\"budget\":%d,\"candidates\":%d,\"counts\":{", seed, budget, res->tuned);
     for (int i = 0; i < NSTATUS; i++)
         fprintf(f, "%s\"%s\":%d", i ? "," : "", statuses[i], counts[i]);
