@@ -19,6 +19,7 @@
 #include "problem.h"
 #include "runner.h"
 #include "search.h"
+#include "selector.h"
 #include "space.h"
 
 typedef struct job {
@@ -137,13 +138,14 @@ static int near_cb(const ct_record *r, void *user)
         return 0;
     if (x->device && strcmp(r->device, x->device) != 0)
         return 0;
-    double d = q.mode == x->p->mode ? 0 : 1.0;
-    for (int i = 0; i < CT_MAX_DIMS; i++)
-        if (q.dims[i] > 0 && x->p->dims[i] > 0) {
-            double l = log((double)q.dims[i]) - log((double)x->p->dims[i]);
-            d += l * l;
-        }
-    d = sqrt(d);
+    /* The selector's log-size distance; a winner of another mode still makes
+     * a useful start, one unit further away. */
+    int other_mode = q.mode != x->p->mode;
+    q.mode = x->p->mode;
+    double l = ct_log_distance(&q, x->p);
+    if (l < 0)
+        return 0;
+    double d = sqrt(l * l + (other_mode ? 1.0 : 0.0));
     int slot = x->n < 3 ? x->n++ : -1;
     if (slot < 0) {
         slot = 0;
