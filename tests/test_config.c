@@ -196,10 +196,13 @@ static int setting_of(const ct_settings *s, const char *section, const char *key
     } names[] = {
         {"measure", "warmup"}, {"measure", "min_reps"}, {"measure", "max_reps"},
         {"measure", "min_time_ms"}, {"verify", "tolerance"}, {"verify", "seed"},
-        {"tune", "jobs"}, {"tune", "max_candidates"},
+        {"tune", "jobs"}, {"tune", "max_candidates"}, {"measure", "timeout_s"},
+        {"measure", "retime_spread"}, {"measure", "race_factor"}, {"measure", "l2_flush"},
+        {"tune", "retime_top"},
     };
     const double vals[] = {s->warmup, s->min_reps, s->max_reps, s->min_time_ms, s->tolerance,
-                           (double)s->seed, s->jobs, s->max_candidates};
+                           (double)s->seed, s->jobs, s->max_candidates, s->timeout_s,
+                           s->retime_spread, s->race_factor, s->l2_flush, s->retime_top};
     for (size_t i = 0; i < sizeof names / sizeof names[0]; i++)
         if (strcmp(names[i].section, section) == 0 && strcmp(names[i].key, key) == 0) {
             *v = vals[i];

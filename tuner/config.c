@@ -25,10 +25,15 @@ static const setting_key setting_keys[] = {
     S("measure", "min_reps", KEY_INT, min_reps, 1, 100000),
     S("measure", "max_reps", KEY_INT, max_reps, 1, 1000000),
     S("measure", "min_time_ms", KEY_DOUBLE, min_time_ms, 0, 60000),
+    S("measure", "timeout_s", KEY_DOUBLE, timeout_s, 0.1, 86400),
+    S("measure", "retime_spread", KEY_DOUBLE, retime_spread, 0, 100),
+    S("measure", "race_factor", KEY_DOUBLE, race_factor, 0, 1000),
+    S("measure", "l2_flush", KEY_INT, l2_flush, 0, 1),
     S("verify", "tolerance", KEY_DOUBLE, tolerance, 0, 1),
     S("verify", "seed", KEY_U64, seed, 0, 1.8e19),
     S("tune", "jobs", KEY_INT, jobs, 0, 1024),
     S("tune", "max_candidates", KEY_INT, max_candidates, 1, 1000000),
+    S("tune", "retime_top", KEY_INT, retime_top, 0, 100),
 };
 #undef S
 
@@ -306,7 +311,8 @@ ct_status ct_config_init(ct_config *c, ct_err *e)
 {
     memset(c, 0, sizeof *c);
     c->s = (ct_settings){.warmup = 3, .min_reps = 20, .max_reps = 2000, .min_time_ms = 20.0,
-                         .tolerance = 1e-5, .jobs = 0, .max_candidates = 600};
+                         .tolerance = 1e-5, .jobs = 0, .max_candidates = 600, .timeout_s = 10,
+                         .retime_spread = 0.1, .race_factor = 1.5, .l2_flush = 0, .retime_top = 3};
     for (const ct_resource_entry *r = ct_resource_table; r->path; r++) {
         if (strncmp(r->path, "configs/", 8) != 0)
             continue;
@@ -329,7 +335,8 @@ void ct_settings_json(const ct_settings *s, char *buf, size_t len)
 {
     snprintf(buf, len,
              "{\"warmup\":%d,\"min_reps\":%d,\"max_reps\":%d,\"min_time_ms\":%g,"
-             "\"tolerance\":%g,\"seed\":%llu,\"max_candidates\":%d}",
+             "\"tolerance\":%g,\"seed\":%llu,\"max_candidates\":%d,\"timeout_s\":%g,"
+             "\"retime_spread\":%g,\"race_factor\":%g,\"l2_flush\":%d,\"retime_top\":%d}",
              s->warmup, s->min_reps, s->max_reps, s->min_time_ms, s->tolerance, s->seed,
-             s->max_candidates);
+             s->max_candidates, s->timeout_s, s->retime_spread, s->race_factor, s->l2_flush, s->retime_top);
 }

@@ -22,6 +22,12 @@ typedef struct ct_settings {
     unsigned long long seed;    /* inputs and sampling; 0 draws one per run    */
     int jobs;                   /* compile threads; 0 = all cores              */
     int max_candidates;         /* beyond this, sample the space at random     */
+    double timeout_s;           /* watchdog: a candidate silent this long hangs */
+    double retime_spread;       /* re-time when (p90-p10)/median exceeds this  */
+    double race_factor;         /* stop timing after min_reps a candidate this
+                                   many times slower than the best; 0 = never */
+    int l2_flush;               /* 1: flush L2 before every timed execution    */
+    int retime_top;             /* re-time this many best at the end of a run  */
 } ct_settings;
 
 typedef struct ct_space_list {

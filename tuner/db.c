@@ -645,6 +645,11 @@ static int bind_candidate(sqlite3_stmt *s, long long run_id, const ct_record *r)
  * device from the run's row so the three can never disagree. */
 ct_status ct_db_candidate_add(ct_db *db, long long run_id, const ct_record *rec, ct_err *e)
 {
+    return ct_db_candidate_add_id(db, run_id, rec, NULL, e);
+}
+
+ct_status ct_db_candidate_add_id(ct_db *db, long long run_id, const ct_record *rec, long long *id, ct_err *e)
+{
     ct_status st = CT_OK;
     sqlite3_stmt *s = NULL;
 
@@ -657,6 +662,34 @@ ct_status ct_db_candidate_add(ct_db *db, long long run_id, const ct_record *rec,
     SQL(db->h, sqlite3_step(s), SQLITE_DONE);
     if (sqlite3_changes(db->h) == 0)
         st = ct_fail(e, CT_ERR_NOT_FOUND, "DB: no run %lld to add a candidate to", run_id);
+    else if (id)
+        *id = sqlite3_last_insert_rowid(db->h);
+done:
+    sqlite3_finalize(s);
+    st = tx_end(db, st, e, __func__);
+    db_unlock(db);
+    return st;
+}
+
+ct_status ct_db_candidate_retime(ct_db *db, long long id, const ct_record *rec, ct_err *e)
+{
+    static const char sql[] =
+        "UPDATE candidates SET median_us = ?2, min_us = ?3, max_us = ?4, spread = ?5, reps = ?6"
+        " WHERE id = ?1 AND status = 'ok'";
+    ct_status st = CT_OK;
+    sqlite3_stmt *s = NULL;
+    db_lock(db);
+    SQL(db->h, sqlite3_exec(db->h, "BEGIN IMMEDIATE", NULL, NULL, NULL), SQLITE_OK);
+    SQL(db->h, sqlite3_prepare_v2(db->h, sql, -1, &s, NULL), SQLITE_OK);
+    SQL(db->h, sqlite3_bind_int64(s, 1, id), SQLITE_OK);
+    SQL(db->h, bind_pos(s, 2, rec->median_us), SQLITE_OK);
+    SQL(db->h, bind_pos(s, 3, rec->min_us), SQLITE_OK);
+    SQL(db->h, bind_pos(s, 4, rec->max_us), SQLITE_OK);
+    SQL(db->h, bind_pos(s, 5, rec->spread), SQLITE_OK);
+    SQL(db->h, bind_int_min(s, 6, rec->reps, 1), SQLITE_OK);
+    SQL(db->h, sqlite3_step(s), SQLITE_DONE);
+    if (sqlite3_changes(db->h) == 0)
+        st = ct_fail(e, CT_ERR_NOT_FOUND, "DB: no verified candidate %lld to re-time", id);
 done:
     sqlite3_finalize(s);
     st = tx_end(db, st, e, __func__);

@@ -77,6 +77,12 @@ ct_status ct_db_run_end(ct_db *db, long long run_id, const char *status, ct_err 
 /* Store one candidate (committed at once). rec's id/run/problem/device text
  * fields are ignored; the ids given are used. */
 ct_status ct_db_candidate_add(ct_db *db, long long run_id, const ct_record *rec, ct_err *e);
+/* Same, returning the new row's id. */
+ct_status ct_db_candidate_add_id(ct_db *db, long long run_id, const ct_record *rec, long long *id, ct_err *e);
+
+/* Replace the timing of verified candidate `id` with rec's (median, min,
+ * max, spread, reps): the end-of-run re-timing of the best few. */
+ct_status ct_db_candidate_retime(ct_db *db, long long id, const ct_record *rec, ct_err *e);
 
 /* Filters for queries; NULL or "" means any. */
 typedef struct ct_query {

@@ -20,6 +20,7 @@
 #include "search.h"
 #include "space.h"
 #include "tune.h"
+#include "worker.h"
 
 static const char usage_main[] =
     "usage: convtune [tune] --problem SPEC [options]   tune a problem on a GPU\n"
@@ -296,6 +297,7 @@ static int cmd_tune(const args *a)
                       .only_template = a->only, .cfg = &cfg, .remeasure = a->remeasure,
                       .verbose = a->verbose, .out = stdout, .strategy = a->strategy,
                       .time_limit_s = a->time_limit, .cache_dir = cache_dir, .json = a->json,
+                      .worker_exe = "/proc/self/exe",
                       .fresh = a->fresh};
     ct_tune_result res;
     ct_status rc = ct_tune(&o, &res, &e);
@@ -835,6 +837,14 @@ static int cmd_db(int argc, char **argv)
 
 int main(int argc, char **argv)
 {
+    /* The GPU worker a tuning run starts (worker.h); not a user command. */
+    if (argc == 3 && !strcmp(argv[1], "__worker")) {
+        char *end;
+        long fd = strtol(argv[2], &end, 10);
+        if (*end || fd < 0 || fd > 65535)
+            return CT_ERR_USAGE;
+        return ct_worker_serve((int)fd);
+    }
     if (argc >= 2 && !strcmp(argv[1], "--version")) {
         printf("convtune %s (NVRTC %d.%d)\n", CONVTUNE_VERSION, ct_nvrtc_version() / 1000,
                ct_nvrtc_version() % 1000 / 10);

@@ -20,6 +20,8 @@ typedef struct ct_gpu {
     ct_device_info info;       /* ceilings filled by ct_gpu_measure_ceilings */
     char arch[16];             /* "sm_90" */
     size_t total_mem;
+    int l2_bytes;
+    struct ct_nvml *nvml;      /* clock and temperature readings; NULL without NVML */
 } ct_gpu;
 
 /* Open device `ordinal` (retaining its primary context) and read its limits. */
@@ -42,6 +44,13 @@ typedef struct ct_workload {
     float *host[CT_MAX_BUFS];  /* inputs as uploaded; the output's slot holds the last result */
     double *ref;               /* fp64 reference output */
     int ref_on_gpu;            /* 1 when the GPU fp64 kernel produced ref */
+    CUdeviceptr flush;         /* L2 flush buffer (0 if it could not be had) */
+    size_t flush_bytes;
+    double race_us;            /* timing may stop after min_reps above this; 0 = never */
+    /* Called between verification and timing with the host time the
+     * verification took (the worker's watchdog extends its deadline). */
+    void (*on_verified)(void *user, double verify_ms);
+    void *hook_user;
 } ct_workload;
 
 /* Allocate the problem's buffers (refusing, before allocating, a problem that
@@ -68,6 +77,10 @@ typedef struct ct_outcome {
     double relerr;
     int registers, smem_bytes, local_bytes;
     double verify_ms, time_ms;   /* host time spent verifying and timing */
+    int sm_mhz[2], temp_c[2];    /* SM clock and temperature before and after timing; -1 unknown */
+    int retimed;                 /* timings repeated because of a wide spread */
+    int raced;                   /* timing stopped after min_reps: it could not win */
+    int l2_flushed;              /* L2 evicted before every timed execution */
 } ct_outcome;
 
 /* Load bin, check it against the device's limits, run it once on a

@@ -21,6 +21,7 @@
 #include "search.h"
 #include "selector.h"
 #include "space.h"
+#include "worker.h"
 
 typedef struct job {
     const ct_candidate *cand;
@@ -223,13 +224,82 @@ static int cmp_stored(const void *a, const void *b)
 }
 
 
+/* The measurement conditions of a run: clocks, temperatures, re-timings. */
+static void note_conditions(ct_tune_result *res, const ct_outcome *oc)
+{
+    res->retimed += oc->retimed;
+    res->raced += oc->raced;
+    for (int i = 0; i < 2; i++) {
+        if (oc->sm_mhz[i] > 0) {
+            if (res->sm_mhz_min < 0 || oc->sm_mhz[i] < res->sm_mhz_min)
+                res->sm_mhz_min = oc->sm_mhz[i];
+            if (oc->sm_mhz[i] > res->sm_mhz_max)
+                res->sm_mhz_max = oc->sm_mhz[i];
+        }
+        if (oc->temp_c[i] >= 0) {
+            if (res->temp_c_min < 0 || oc->temp_c[i] < res->temp_c_min)
+                res->temp_c_min = oc->temp_c[i];
+            if (oc->temp_c[i] > res->temp_c_max)
+                res->temp_c_max = oc->temp_c[i];
+        }
+    }
+}
+
+/* One candidate's conditions for the --verbose line. */
+static const char *conditions_text(const ct_outcome *oc)
+{
+    static char buf[160];
+    buf[0] = '\0';
+    if (strcmp(oc->status, "ok") != 0)
+        return buf;
+    snprintf(buf, sizeof buf, "  [SM %d->%d MHz, %d->%d C, %d reps%s%s%s]", oc->sm_mhz[0], oc->sm_mhz[1],
+             oc->temp_c[0], oc->temp_c[1], oc->reps, oc->raced ? ", raced" : "",
+             oc->retimed ? ", re-timed" : "", oc->l2_flushed ? ", L2 flushed" : "");
+    return buf;
+}
+
+/* Re-time the best few verified candidates back to back, under the same
+ * conditions, before naming the winner: their first timings may be minutes
+ * and degrees apart. Updates okrecs (and the stored rows) in place. */
+static void retime_best(ct_worker *wk, pool *pl, ct_db *db, const ct_problem *p, int ntop, ct_record *okrecs,
+                        FILE *out, ct_tune_result *res)
+{
+    int done = 0;
+    for (int i = 0; i < ntop; i++) {
+        ct_record *r = &okrecs[i];
+        const ct_template *t = ct_template_find(p->family, r->tmpl);
+        ct_candidate cd = {.tmpl = t};
+        if (!t || ct_params_from_json(r->params, t->params, t->nparams, &cd.params, NULL) != CT_OK)
+            continue;
+        job jb = {.cand = &cd};
+        compile_job(pl, &jb);
+        ct_outcome oc;
+        ct_err le;
+        if (jb.rc == CT_OK && ct_worker_run(wk, template_index(p, t), &cd.params, &jb.bin, 0, &oc, &le) == CT_OK &&
+            strcmp(oc.status, "ok") == 0) {
+            note_conditions(res, &oc);
+            r->median_us = oc.median_us;
+            r->min_us = oc.min_us;
+            r->max_us = oc.max_us;
+            r->spread = oc.spread;
+            r->reps = oc.reps;
+            if (r->id)
+                ct_db_candidate_retime(db, r->id, r, NULL);
+            done++;
+        }
+        ct_binary_free(&jb.bin);
+    }
+    if (done)
+        fprintf(out, "  re-timed the best %d together before naming the winner\n", done);
+}
+
 /* Counts of stored outcomes by status, in the order of the schema. */
 static const char *const statuses[] = {"ok", "compile_failed", "exceeds_limits", "launch_failed",
                                        "crashed", "timed_out", "wrong_result"};
 #define NSTATUS 7
 
 static void print_json(FILE *f, const ct_problem *p, const ct_gpu *g, const char *strategy, unsigned long long seed,
-                       int budget, const int *counts, const ct_tune_result *res, int nok)
+                       int budget, const int *counts, const ct_tune_result *res, int nok, int l2_flush)
 {
     fprintf(f, "{\"problem\":");
     ct_json_write_string(f, p->canonical);
@@ -241,6 +311,10 @@ static void print_json(FILE *f, const ct_problem *p, const ct_gpu *g, const char
     for (int i = 0; i < NSTATUS; i++)
         fprintf(f, "%s\"%s\":%d", i ? "," : "", statuses[i], counts[i]);
     fprintf(f, "},\"cache_hits\":%d,\"reused\":%d", res->cache_hits, res->reused);
+    fprintf(f, ",\"measurement\":{\"l2\":\"%s\",\"retimed\":%d,\"raced\":%d,\"worker_starts\":%d,"
+               "\"sm_mhz\":[%d,%d],\"temp_c\":[%d,%d]}",
+            l2_flush ? "flushed" : "warm", res->retimed, res->raced, res->worker_starts, res->sm_mhz_min,
+            res->sm_mhz_max, res->temp_c_min, res->temp_c_max);
     if (nok) {
         const ct_record *w = &res->winner;
         double tflops = w->flops / w->median_us / 1e6;
@@ -276,15 +350,15 @@ ct_status ct_tune(const ct_tune_opts *o, ct_tune_result *res, ct_err *e)
     if (o->strategy && (rc = ct_strategy_parse(o->strategy, &strategy, e)) != CT_OK)
         return rc;
 
+    /* The GPU is opened only in the worker process (worker.h); g holds
+     * what the worker reported, for the space and the report. */
     ct_gpu g;
-    rc = ct_gpu_open(o->gpu, &g, e);
-    if (rc != CT_OK)
-        return rc;
+    memset(&g, 0, sizeof g);
+    ct_worker *wk = NULL;
+    ct_worker_device wdev;
     ct_db *db = NULL;
     ct_space sp = {0};
     ct_search *srch = NULL;
-    ct_workload w = {0};
-    int have_w = 0;
     char *sources[16] = {0};
     char hashes[16][17];
     pool pl = {0};
@@ -303,6 +377,18 @@ ct_status ct_tune(const ct_tune_opts *o, ct_tune_result *res, ct_err *e)
         clock_gettime(CLOCK_REALTIME, &ts);
         seed = (unsigned long long)ts.tv_nsec ^ ((unsigned long long)ts.tv_sec << 20) ^ (unsigned long long)getpid();
     }
+    res->sm_mhz_min = res->sm_mhz_max = res->temp_c_min = res->temp_c_max = -1;
+    ct_worker_spec ws = {.exe = o->worker_exe ? o->worker_exe : "/proc/self/exe", .gpu = o->gpu,
+                         .problem = p->canonical, .seed = seed, .templates_dir = o->templates_dir,
+                         .settings = cfg->s};
+    ws.settings.seed = seed;
+    /* Before the database is touched: a bad --gpu leaves no file behind. */
+    if ((rc = ct_worker_start(&ws, &wk, &wdev, e)) != CT_OK)
+        goto out;
+    g.info = wdev.info;
+    g.lim = wdev.lim;
+    snprintf(g.arch, sizeof g.arch, "%s", wdev.arch);
+    g.total_mem = wdev.total_mem;
 
     rc = ct_db_open(o->db_path, 1, &db, e);
     if (rc != CT_OK)
@@ -311,8 +397,9 @@ ct_status ct_tune(const ct_tune_opts *o, ct_tune_result *res, ct_err *e)
     if (o->remeasure || ct_db_device_ceilings(db, &g.info, &g.info.fma_tflops, &g.info.bandwidth_gbs,
                                               &g.info.launch_us, NULL) != CT_OK) {
         fprintf(out, "measuring the ceilings of %s ...\n", g.info.name);
-        if ((rc = ct_gpu_measure_ceilings(&g, e)) != CT_OK)
+        if ((rc = ct_worker_ceilings(wk, &wdev, e)) != CT_OK)
             goto out;
+        g.info = wdev.info;
     }
     if ((rc = ct_db_device_upsert(db, &g.info, &device_id, e)) != CT_OK)
         goto out;
@@ -367,9 +454,8 @@ ct_status ct_tune(const ct_tune_opts *o, ct_tune_result *res, ct_err *e)
             fprintf(out, "  resuming: %d outcomes stored by earlier runs on this device are reused "
                          "(--fresh measures again)\n", prior.n);
     }
-    if ((rc = ct_workload_create(&g, p, seed, NULL, o->templates_dir, &w, e)) != CT_OK)
+    if ((rc = ct_worker_workload(wk, e)) != CT_OK)
         goto out;
-    have_w = 1;
     char settings[600];
     ct_settings run_settings = cfg->s;
     run_settings.seed = seed;
@@ -407,6 +493,7 @@ ct_status ct_tune(const ct_tune_opts *o, ct_tune_result *res, ct_err *e)
 
     int progress = isatty(fileno(stderr)) && !o->verbose;
     int nfail = 0, done = 0, stopped_by_time = 0;
+    double best_us = 0;   /* fastest verified median so far */
     double compile_ms_total = 0, t_verify = 0, t_time = 0, t_store = 0;
     /* Jobs are processed in proposal order from a FIFO that the search tops
      * up whenever fewer than `window` are waiting: the compile pool runs
@@ -449,6 +536,8 @@ ct_status ct_tune(const ct_tune_opts *o, ct_tune_result *res, ct_err *e)
                         counts[k]++;
                 if (ok) {
                     okrecs[nok++] = hit->rec;
+                    if (best_us == 0 || hit->rec.median_us < best_us)
+                        best_us = hit->rec.median_us;
                     if (cd->tmpl->is_baseline && (res->baseline_us == 0 || hit->rec.median_us < res->baseline_us))
                         res->baseline_us = hit->rec.median_us;
                 } else {
@@ -479,6 +568,7 @@ ct_status ct_tune(const ct_tune_opts *o, ct_tune_result *res, ct_err *e)
             pthread_mutex_unlock(&pl.mu);
             const ct_template *t = j->cand->tmpl;
             ct_record rec;
+            char cond[160] = "";
             memset(&rec, 0, sizeof rec);
             snprintf(rec.tmpl, sizeof rec.tmpl, "%s", t->name);
             memcpy(rec.template_hash, hashes[template_index(p, t)], 17);
@@ -492,7 +582,15 @@ ct_status ct_tune(const ct_tune_opts *o, ct_tune_result *res, ct_err *e)
                 snprintf(rec.error, sizeof rec.error, "%.511s", j->err.msg);
             } else {
                 ct_outcome oc;
-                ct_status rr = ct_run_candidate(&g, &w, t, &j->cand->params, &j->bin, &cfg->s, &oc, e);
+                /* Racing: a candidate already race_factor times slower than
+                 * the best after min_reps is not timed further. */
+                double race_us = cfg->s.race_factor > 0 && best_us > 0 ? best_us * cfg->s.race_factor : 0;
+                ct_status rr = ct_worker_run(wk, template_index(p, t), &j->cand->params, &j->bin, race_us, &oc, e);
+                if (rr != CT_OK) {
+                    rc = rr;
+                    goto out;
+                }
+                note_conditions(res, &oc);
                 t_verify += oc.verify_ms / 1e3;
                 t_time += oc.time_ms / 1e3;
                 snprintf(rec.status, sizeof rec.status, "%s", oc.status);
@@ -506,16 +604,11 @@ ct_status ct_tune(const ct_tune_opts *o, ct_tune_result *res, ct_err *e)
                 rec.registers = oc.registers;
                 rec.smem_bytes = oc.smem_bytes;
                 rec.local_bytes = oc.local_bytes;
-                if (rr != CT_OK) {
-                    /* Store what we learned, then stop: the context is gone. */
-                    ct_db_candidate_add(db, run_id, &rec, NULL);
-                    rc = rr;
-                    goto out;
-                }
+                snprintf(cond, sizeof cond, "%s", conditions_text(&oc));
             }
             ct_binary_free(&j->bin);
             double ts = now_s();
-            if ((rc = ct_db_candidate_add(db, run_id, &rec, e)) != CT_OK)
+            if ((rc = ct_db_candidate_add_id(db, run_id, &rec, &rec.id, e)) != CT_OK)
                 goto out;
             t_store += now_s() - ts;
             done++;
@@ -528,14 +621,16 @@ ct_status ct_tune(const ct_tune_opts *o, ct_tune_result *res, ct_err *e)
                 rec.flops = fam->flops(p);
                 rec.bytes = fam->bytes(p);
                 okrecs[nok++] = rec;
+                if (best_us == 0 || rec.median_us < best_us)
+                    best_us = rec.median_us;
                 if (t->is_baseline && (res->baseline_us == 0 || rec.median_us < res->baseline_us))
                     res->baseline_us = rec.median_us;
             } else {
                 nfail++;
             }
             if (o->verbose) {
-                fprintf(stderr, "[%d/%d] %-14s %10.2f us  relerr %.1e  %s %s%s%s\n", done, ct_search_budget(srch),
-                        rec.status, rec.median_us, rec.relerr, rec.tmpl, rec.params, rec.error[0] ? "  " : "",
+                fprintf(stderr, "[%d/%d] %-14s %10.2f us  relerr %.1e  %s %s%s%s%s\n", done, ct_search_budget(srch),
+                        rec.status, rec.median_us, rec.relerr, rec.tmpl, rec.params, cond, rec.error[0] ? "  " : "",
                         rec.error);
             } else if (progress) {
                 const ct_record *best = NULL;
@@ -571,11 +666,23 @@ ct_status ct_tune(const ct_tune_opts *o, ct_tune_result *res, ct_err *e)
             "time %.1f s, store %.1f s\n", res->compile_s, nthreads, res->cache_hits, t_verify, t_time, t_store);
     if (nok == 0) {
         if (o->json)
-            print_json(o->out, p, &g, strategy_name, seed, ct_search_budget(srch), counts, res, 0);
+            print_json(o->out, p, &g, strategy_name, seed, ct_search_budget(srch), counts, res, 0, cfg->s.l2_flush);
         rc = ct_fail(e, CT_ERR_NO_RESULT, "no candidate of %s passed verification", p->canonical);
         goto out;
     }
     qsort(okrecs, (size_t)nok, sizeof *okrecs, cmp_rec);
+    if (cfg->s.retime_top > 1 && nok > 1) {
+        retime_best(wk, &pl, db, p, cfg->s.retime_top < nok ? cfg->s.retime_top : nok, okrecs, out, res);
+        qsort(okrecs, (size_t)nok, sizeof *okrecs, cmp_rec);
+    }
+    res->worker_starts = ct_worker_starts(wk);
+    fprintf(out, "  measurement: L2 %s; %d timing%s re-taken for a wide spread, %d stopped early as losers; "
+                 "worker processes %d", cfg->s.l2_flush ? "flushed before every timed execution" : "warm (not flushed)",
+            res->retimed, res->retimed == 1 ? "" : "s", res->raced, res->worker_starts);
+    if (res->sm_mhz_min > 0)
+        fprintf(out, "; SM clock %d-%d MHz, %d-%d C", res->sm_mhz_min, res->sm_mhz_max, res->temp_c_min,
+                res->temp_c_max);
+    fputc('\n', out);
     fprintf(out, "  rank   median_us  TFLOP/s  %%FMA  speedup    relerr  template params\n");
     for (int i = 0; i < nok && i < 5; i++)
         print_row(out, i + 1, &okrecs[i], res->baseline_us, &g);
@@ -593,7 +700,7 @@ ct_status ct_tune(const ct_tune_opts *o, ct_tune_result *res, ct_err *e)
         fprintf(out, ", %.1fx the naive kernel", res->baseline_us / okrecs[0].median_us);
     fprintf(out, "\nexport: convtune export --problem %s\n", p->canonical);
     if (o->json)
-        print_json(o->out, p, &g, strategy_name, seed, ct_search_budget(srch), counts, res, nok);
+        print_json(o->out, p, &g, strategy_name, seed, ct_search_budget(srch), counts, res, nok, cfg->s.l2_flush);
 out:
     if (have_pool) {
         pthread_mutex_lock(&pl.mu);
@@ -619,12 +726,10 @@ out:
     free(prior.v);
     for (int i = 0; i < 16; i++)
         free(sources[i]);
-    if (have_w)
-        ct_workload_free(&g, &w);
+    ct_worker_stop(wk);
     ct_search_free(srch);
     ct_space_free(&sp);
     if (db)
         ct_db_close(db);
-    ct_gpu_close(&g);
     return rc;
 }

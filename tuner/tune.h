@@ -25,6 +25,7 @@ typedef struct ct_tune_opts {
     int remeasure;             /* measure the device ceilings again */
     int verbose;               /* one line per candidate on stderr */
     FILE *out;                 /* summary */
+    const char *worker_exe;    /* convtune binary run as the GPU worker ("/proc/self/exe") */
 } ct_tune_opts;
 
 typedef struct ct_tune_result {
@@ -33,6 +34,9 @@ typedef struct ct_tune_result {
     int counts_ok, counts_failed, tuned;
     int cache_hits, reused;
     double wall_s, compile_s, verify_s, time_s, store_s;   /* time split */
+    int worker_starts;         /* 1 + restarts after crashed or hung candidates */
+    int retimed, raced;        /* timings re-taken for spread; stopped early as losers */
+    int sm_mhz_min, sm_mhz_max, temp_c_min, temp_c_max;   /* -1 when NVML is absent */
 } ct_tune_result;
 
 ct_status ct_tune(const ct_tune_opts *o, ct_tune_result *res, ct_err *e);
