@@ -1,0 +1,35 @@
+// conv1dc_naive: the baseline every speedup is reported against.
+// One thread per output element, input and weights read from global memory,
+// as the first kernel of seed 002 would be without its per-block staging:
+//   out[b][co][t] = bias[co] + sum_{ci, k} in[b][ci][t + k - CONV_PAD] * w[co][ci][k]
+//
+// Problem macros (set by convtune): CONV_B, CONV_CIN, CONV_L, CONV_COUT,
+// CONV_K, CONV_PAD, CONV_LOUT, CONV_BIAS. Tuning macros: BLOCK_SIZE.
+
+extern "C" __global__ void __launch_bounds__(BLOCK_SIZE)
+conv1dc_naive(const float *__restrict__ in, const float *__restrict__ weight,
+#if CONV_BIAS
+              const float *__restrict__ bias,
+#endif
+              float *__restrict__ out)
+{
+    // Every buffer holds fewer than 2^31 elements (the family's parser checks).
+    const unsigned i = blockIdx.x * BLOCK_SIZE + threadIdx.x;
+    if (i >= (unsigned)(CONV_B * CONV_COUT * CONV_LOUT))
+        return;
+    const int t = i % CONV_LOUT;
+    const int co = (i / CONV_LOUT) % CONV_COUT;
+    const int b = i / (CONV_LOUT * CONV_COUT);
+#if CONV_BIAS
+    float acc = bias[co];
+#else
+    float acc = 0.0f;
+#endif
+    for (int ci = 0; ci < CONV_CIN; ++ci)
+        for (int k = 0; k < CONV_K; ++k) {
+            const int x = t + k - CONV_PAD;
+            if (x >= 0 && x < CONV_L)
+                acc += in[(b * CONV_CIN + ci) * CONV_L + x] * weight[(co * CONV_CIN + ci) * CONV_K + k];
+        }
+    out[i] = acc;
+}

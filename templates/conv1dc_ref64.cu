@@ -1,0 +1,31 @@
+// conv1dc_ref64: the trusted reference on the GPU, in fp64, for problems too
+// large for the CPU reference. Deliberately the simplest possible loop; the
+// test suite checks the CPU reference it mirrors against a brute force.
+
+extern "C" __global__ void conv1dc_ref64(const float *__restrict__ in,
+                                         const float *__restrict__ weight,
+#if CONV_BIAS
+                                         const float *__restrict__ bias,
+#endif
+                                         double *__restrict__ out)
+{
+    const long long i = (long long)blockIdx.x * blockDim.x + threadIdx.x;
+    if (i >= (long long)CONV_B * CONV_COUT * CONV_LOUT)
+        return;
+    const long long t = i % CONV_LOUT;
+    const long long co = (i / CONV_LOUT) % CONV_COUT;
+    const long long b = i / ((long long)CONV_LOUT * CONV_COUT);
+#if CONV_BIAS
+    double acc = (double)bias[co];
+#else
+    double acc = 0.0;
+#endif
+    for (long long ci = 0; ci < CONV_CIN; ++ci)
+        for (long long k = 0; k < CONV_K; ++k) {
+            const long long x = t + k - CONV_PAD;
+            if (x >= 0 && x < CONV_L)
+                acc += (double)in[(b * CONV_CIN + ci) * CONV_L + x] *
+                       (double)weight[(co * CONV_CIN + ci) * CONV_K + k];
+        }
+    out[i] = acc;
+}

@@ -1,0 +1,459 @@
+/* test_family_conv1dc.c - the conv1dc family without a GPU: problem strings
+ * accepted and rejected, counts, buffers and defines, the CPU fp64 reference
+ * against a brute force written here from the definition, the tiled
+ * template's decomposition replayed on the CPU, its constraints, and NVRTC
+ * compilation of every template over a seeded sample of its space. */
+#include "check.h"
+#include "compile.h"
+#include "problem.h"
+#include "runner.h"
+#include "space.h"
+
+#include <math.h>
+#include <stdint.h>
+
+#define SAMPLE 10
+
+static const char *const seed_shapes[] = {
+    "conv1dc:1:1024:4:1024:5:pad=2:bias", "conv1dc:8:64:1000:128:3:pad=1", "conv1dc:1:3:17:5:1",
+    "conv1dc:2:7:33:9:7:pad=3:bias",      "conv1dc:16:512:64:256:5:pad=2:bias", "conv1dc:1:1:1:1:1",
+};
+
+static ct_status parse(const char *spec, ct_problem *p, ct_err *e)
+{
+    memset(e, 0, sizeof *e);
+    return ct_problem_parse(spec, p, e);
+}
+
+/* dims: B, Cin, L, Cout, K, P, bias. */
+static void expect_ok(const char *spec, const char *canonical, const long long *dims)
+{
+    ct_problem p, q;
+    ct_err e;
+    ct_status rc = parse(spec, &p, &e);
+    CHECK_MSG(rc == CT_OK, "'%s' rejected: %s", spec, e.msg);
+    if (rc != CT_OK)
+        return;
+    CHECK_STR(p.canonical, canonical);
+    CHECK(p.family == ct_family_find("conv1dc"));
+    for (int i = 0; i < 7; i++)
+        CHECK_MSG(p.dims[i] == dims[i], "'%s': dims[%d] = %lld, want %lld", spec, i, p.dims[i], dims[i]);
+    rc = parse(p.canonical, &q, &e);
+    CHECK_MSG(rc == CT_OK, "canonical '%s' rejected: %s", p.canonical, e.msg);
+    if (rc == CT_OK) {
+        CHECK_STR(q.canonical, p.canonical);
+        CHECK(memcmp(q.dims, p.dims, sizeof p.dims) == 0);
+    }
+}
+
+static void expect_bad(const char *spec, const char *frag)
+{
+    ct_problem p;
+    ct_err e;
+    ct_status rc = parse(spec, &p, &e);
+    CHECK_MSG(rc == CT_ERR_USAGE, "'%s': status %d, want CT_ERR_USAGE (canonical '%s')", spec, (int)rc,
+              rc == CT_OK ? p.canonical : "");
+    if (rc != CT_OK)
+        CHECK_MSG(strstr(e.msg, frag) != NULL, "'%s': message lacks \"%s\": %s", spec, frag, e.msg);
+}
+
+static void test_strings(void)
+{
+    expect_ok("conv1dc:1:1024:4:1024:5:pad=2:bias", "conv1dc:1:1024:4:1024:5:pad=2:bias",
+              (const long long[]){1, 1024, 4, 1024, 5, 2, 1});
+    expect_ok("conv1dc:1:1.024e3:4:1024:5:pad=2:bias", "conv1dc:1:1024:4:1024:5:pad=2:bias",
+              (const long long[]){1, 1024, 4, 1024, 5, 2, 1});
+    expect_ok("conv1dc:1:3:17:5:1", "conv1dc:1:3:17:5:1:pad=0", (const long long[]){1, 3, 17, 5, 1, 0, 0});
+    expect_ok("conv1dc:1:3:17:5:1:pad=0", "conv1dc:1:3:17:5:1:pad=0", (const long long[]){1, 3, 17, 5, 1, 0, 0});
+    expect_ok("conv1dc:1:3:17:5:2:pad=00", "conv1dc:1:3:17:5:2:pad=0", (const long long[]){1, 3, 17, 5, 2, 0, 0});
+    expect_ok("conv1dc:2:7:33:9:7:bias", "conv1dc:2:7:33:9:7:pad=0:bias", (const long long[]){2, 7, 33, 9, 7, 0, 1});
+    expect_ok("conv1dc:8:64:1000:128:3:pad=1", "conv1dc:8:64:1000:128:3:pad=1",
+              (const long long[]){8, 64, 1000, 128, 3, 1, 0});
+    expect_ok("conv1dc:1:1:1:1:1", "conv1dc:1:1:1:1:1:pad=0", (const long long[]){1, 1, 1, 1, 1, 0, 0});
+    /* K = L + 2P exactly: one output. */
+    expect_ok("conv1dc:1:2:3:2:7:pad=2", "conv1dc:1:2:3:2:7:pad=2", (const long long[]){1, 2, 3, 2, 7, 2, 0});
+    /* Each buffer just below 2^31 elements. */
+    expect_ok("conv1dc:1:1:2147483647:1:1", "conv1dc:1:1:2147483647:1:1:pad=0",
+              (const long long[]){1, 1, 2147483647LL, 1, 1, 0, 0});
+
+    expect_bad("conv1dc:1:1:2:1:5", "longer than the padded input");
+    expect_bad("conv1dc:1:1:2:1:7:pad=2", "longer than the padded input");
+    expect_bad("conv1dc:1:1:8:1:3:pad=3", "pad = 3 must be less than K");
+    expect_bad("conv1dc:1:1:8:1:1:pad=1", "must be less than K");
+    expect_bad("conv1dc:0:4:8:4:3", "B (batch)");
+    expect_bad("conv1dc:1:0:8:4:3", "Cin (input channels)");
+    expect_bad("conv1dc:1:4:0:4:3", "L (input length)");
+    expect_bad("conv1dc:1:4:8:0:3", "Cout (output channels)");
+    expect_bad("conv1dc:1:4:8:4:0", "K (kernel taps)");
+    expect_bad("conv1dc:1:-4:8:4:3", "Cin (input channels) must be positive");
+    expect_bad("conv1dc:1:4:x8:4:3", "L (input length)");
+    expect_bad("conv1dc:1:4:8:4:3.5", "K (kernel taps)");
+    expect_bad("conv1dc:1:4:8:4:", "K (kernel taps)");
+    expect_bad("conv1dc:1:4:8:4", "missing field K (kernel taps)");
+    expect_bad("conv1dc:1", "missing field Cin (input channels)");
+    expect_bad("conv1dc", "missing fields");
+    expect_bad("conv1dc:1:4:8:4:3:pad=1:bias:bias", "too many fields");
+    expect_bad("conv1dc:1:4:8:4:3:bias:bias", "bias given twice");
+    expect_bad("conv1dc:1:4:8:4:3:pad=1:pad=1", "pad given twice");
+    expect_bad("conv1dc:1:4:8:4:3:bias:pad=1", "pad=P must come before bias");
+    expect_bad("conv1dc:1:4:8:4:3:stride=2", "unknown field 'stride=2'");
+    expect_bad("conv1dc:1:4:8:4:3:", "unknown field ''");
+    expect_bad("conv1dc:1:4:8:4:3:pad", "malformed pad field 'pad'");
+    expect_bad("conv1dc:1:4:8:4:3:padding=1", "malformed pad field");
+    expect_bad("conv1dc:1:4:8:4:3:pad=", "pad is empty");
+    expect_bad("conv1dc:1:4:8:4:3:pad=x", "pad must be a positive integer");
+    expect_bad("conv1dc:1:4:8:4:3:pad=-1", "pad must be positive");
+    expect_bad("conv1dc:1:4:8:4:3:pad=1.5", "pad must be an integer");
+    expect_bad("conv1dc:1:65536:32768:1:1", "input B x Cin x L");
+    expect_bad("conv1dc:1:65536:1:32768:1", "weight Cout x Cin x K");
+    expect_bad("conv1dc:65536:1:1:32768:1", "output B x Cout x LOUT");
+    expect_bad("conv1dc:1:1:2000000000:1:100000000:pad=99999999", "L (input length) + 2 * pad");
+    expect_bad("conv1dc:1:1:1:1:3e9", "K (kernel taps) is too large");
+    expect_bad("conv1dc:99999999999999999999:1:1:1:1", "B (batch) is too large");
+}
+
+static void test_counts(void)
+{
+    ct_problem p;
+    ct_err e;
+    CHECK(parse("conv1dc:1:1024:4:1024:5:pad=2:bias", &p, &e) == CT_OK);
+    CHECK(p.family->flops(&p) == 2.0 * 1024 * 4 * 1024 * 5);
+    CHECK(p.family->bytes(&p) == 4.0 * (4096 + 1024.0 * 1024 * 5 + 1024 + 4096));
+    ct_buffer b[CT_MAX_BUFS];
+    CHECK(p.family->buffers(&p, b) == 4);
+    CHECK_STR(b[0].name, "in");
+    CHECK(b[0].count == 4096 && !b[0].is_output && !b[0].symbol);
+    CHECK_STR(b[1].name, "weight");
+    CHECK(b[1].count == 1024 * 1024 * 5 && !b[1].is_output && !b[1].symbol);
+    CHECK_STR(b[2].name, "bias");
+    CHECK(b[2].count == 1024 && !b[2].is_output && b[2].symbol && strcmp(b[2].symbol, "c_bias") == 0);
+    CHECK_STR(b[3].name, "out");
+    CHECK(b[3].count == 4096 && b[3].is_output);
+    CHECK(ct_problem_output_count(&p) == 4096);
+    ct_define d[CT_MAX_DEFINES];
+    CHECK(p.family->defines(&p, d) == 8);
+    static const char *const names[] = {"CONV_B", "CONV_CIN", "CONV_L", "CONV_COUT",
+                                        "CONV_K", "CONV_PAD", "CONV_LOUT", "CONV_BIAS"};
+    static const long long values[] = {1, 1024, 4, 1024, 5, 2, 4, 1};
+    for (int i = 0; i < 8; i++) {
+        CHECK_STR(d[i].name, names[i]);
+        CHECK(d[i].value == values[i]);
+    }
+
+    CHECK(parse("conv1dc:8:64:1000:128:3:pad=1", &p, &e) == CT_OK);
+    CHECK(p.family->flops(&p) == 2.0 * 8 * 128 * 1000 * 64 * 3);
+    CHECK(p.family->bytes(&p) == 4.0 * (8 * 64 * 1000 + 128 * 64 * 3 + 8 * 128 * 1000));
+    CHECK(p.family->buffers(&p, b) == 3);
+    CHECK_STR(b[2].name, "out");
+    CHECK(b[2].count == 8 * 128 * 1000 && b[2].is_output);
+
+    CHECK(parse("conv1dc:2:7:33:9:7:pad=3:bias", &p, &e) == CT_OK);   /* LOUT = 33 */
+    CHECK(ct_problem_output_count(&p) == 2 * 9 * 33);
+    CHECK(parse("conv1dc:3:2:10:4:5:pad=1", &p, &e) == CT_OK);        /* LOUT = 8 */
+    CHECK(ct_problem_output_count(&p) == 3 * 4 * 8);
+    CHECK(p.family->flops(&p) == 2.0 * 3 * 4 * 8 * 2 * 5);
+}
+
+/* ------------------------------------------------------------------------ */
+/* References                                                               */
+
+static uint64_t rng_state = 0x9E3779B97F4A7C15ULL;
+static float uniform(void)
+{
+    rng_state ^= rng_state >> 12;
+    rng_state ^= rng_state << 25;
+    rng_state ^= rng_state >> 27;
+    uint64_t r = rng_state * 0x2545F4914F6CDD1DULL;
+    return (float)((double)(r >> 40) / (double)(1ULL << 24) * 2.0 - 1.0);
+}
+
+typedef struct shape {
+    long long b, cin, l, cout, k, pad, bias, lout;
+} shape;
+
+static shape shape_of(const ct_problem *p)
+{
+    const long long *d = p->dims;
+    return (shape){d[0], d[1], d[2], d[3], d[4], d[5], d[6], d[2] + 2 * d[5] - d[4] + 1};
+}
+
+/* From the definition, written differently from the family: an explicitly
+ * zero-padded copy of the input, then a plain sliding dot product. */
+static void brute(const shape *s, const float *x, const float *w, const float *bias, double *out)
+{
+    const long long lp = s->l + 2 * s->pad;
+    double *xp = calloc((size_t)(s->b * s->cin * lp), sizeof *xp);
+    for (long long b = 0; b < s->b; b++)
+        for (long long ci = 0; ci < s->cin; ci++)
+            for (long long i = 0; i < s->l; i++)
+                xp[(b * s->cin + ci) * lp + s->pad + i] = x[(b * s->cin + ci) * s->l + i];
+    for (long long b = 0; b < s->b; b++)
+        for (long long co = 0; co < s->cout; co++)
+            for (long long t = 0; t < s->lout; t++) {
+                double acc = 0.0;
+                for (long long ci = 0; ci < s->cin; ci++)
+                    for (long long k = 0; k < s->k; k++)
+                        acc += xp[(b * s->cin + ci) * lp + t + k] * (double)w[(co * s->cin + ci) * s->k + k];
+                out[(b * s->cout + co) * s->lout + t] = acc + (s->bias ? (double)bias[co] : 0.0);
+            }
+    free(xp);
+}
+
+static double relerr(const double *a, const double *ref, size_t n)
+{
+    double num = 0, den = 0;
+    for (size_t i = 0; i < n; i++) {
+        if (!isfinite(a[i]))
+            return INFINITY;
+        num += (a[i] - ref[i]) * (a[i] - ref[i]);
+        den += ref[i] * ref[i];
+    }
+    return den > 0 ? sqrt(num / den) : sqrt(num);
+}
+
+/* The tiled template's decomposition replayed on the CPU for one candidate:
+ * blocks, groups, channel steps with UNROLL, the Cin % CPT tail, output
+ * tiles and their windows (compile-time positions when one tile covers the
+ * output), batch tiles, and the guarded stores. Each group's threads are
+ * summed in thread order; the real kernel sums in another order. Unwritten
+ * outputs stay NaN. */
+static void replay_tiled(const shape *s, const ct_params *c, const float *x, const float *w, const float *bias,
+                         double *out)
+{
+    const long block = ct_params_get(c, "BLOCK_SIZE", 0), cpb = ct_params_get(c, "COUT_PER_BLOCK", 0);
+    const long group = block / cpb, cpt = ct_params_get(c, "CHANNELS_PER_THREAD", 0);
+    const long unroll = ct_params_get(c, "UNROLL", 0), tile = ct_params_get(c, "OUT_TILE", 0);
+    const long bpb = ct_params_get(c, "BATCH_PER_BLOCK", 0);
+    const long long nt = (s->lout + tile - 1) / tile, nbt = (s->b + bpb - 1) / bpb;
+    const long long ncb = s->cin / cpt, nblocks = nt * nbt * ((s->cout + cpb - 1) / cpb);
+    for (size_t i = 0; i < (size_t)(s->b * s->cout * s->lout); i++)
+        out[i] = NAN;
+    double *acc = malloc(sizeof(double) * (size_t)(bpb * tile));
+    double *sum = malloc(sizeof(double) * (size_t)(bpb * tile));
+    for (long long bid = 0; bid < nblocks; bid++) {
+        const long long t0 = (bid % nt) * tile, b0 = (bid / nt % nbt) * bpb;
+        for (long grp = 0; grp < cpb; grp++) {
+            const long long co = (bid / nt / nbt) * cpb + grp;
+            for (long n = 0; n < bpb * tile; n++)
+                sum[n] = 0.0;
+            for (long gt = 0; gt < group; gt++) {
+                for (long n = 0; n < bpb * tile; n++)
+                    acc[n] = 0.0;
+                if (co >= s->cout)
+                    continue;
+                /* Channel ranges this thread owns: whole steps, then the tail. */
+                for (long long s0 = gt; s0 < ncb; s0 += group * unroll)
+                    for (long u = 0; u < unroll; u++) {
+                        const long long st = s0 + u * group;
+                        if (u > 0 && st >= ncb)
+                            continue;
+                        for (long long ci = st * cpt; ci < (st + 1) * cpt; ci++)
+                            for (long long k = 0; k < s->k; k++)
+                                for (long bb = 0; bb < bpb; bb++)
+                                    for (long t = 0; t < tile; t++) {
+                                        const long long pos = t0 + t + k - s->pad;
+                                        const long long b = b0 + bb;
+                                        if (b >= s->b || pos < 0 || pos >= s->l)
+                                            continue;
+                                        acc[bb * tile + t] += (double)w[(co * s->cin + ci) * s->k + k] *
+                                                              (double)x[(b * s->cin + ci) * s->l + pos];
+                                    }
+                    }
+                for (long long ci = ncb * cpt + gt; ci < s->cin; ci += group)
+                    for (long long k = 0; k < s->k; k++)
+                        for (long bb = 0; bb < bpb; bb++)
+                            for (long t = 0; t < tile; t++) {
+                                const long long pos = t0 + t + k - s->pad, b = b0 + bb;
+                                if (b >= s->b || pos < 0 || pos >= s->l)
+                                    continue;
+                                acc[bb * tile + t] += (double)w[(co * s->cin + ci) * s->k + k] *
+                                                      (double)x[(b * s->cin + ci) * s->l + pos];
+                            }
+                for (long n = 0; n < bpb * tile; n++)
+                    sum[n] += acc[n];
+            }
+            if (co >= s->cout)
+                continue;
+            for (long n = 0; n < bpb * tile; n++) {
+                const long long b = b0 + n / tile, t = t0 + n % tile;
+                if (b < s->b && t < s->lout) {
+                    double *o = &out[(b * s->cout + co) * s->lout + t];
+                    CHECK_MSG(isnan(*o), "output b=%lld co=%lld t=%lld written twice", b, co, t);
+                    *o = sum[n] + (s->bias ? (double)bias[co] : 0.0);
+                }
+            }
+        }
+    }
+    free(acc);
+    free(sum);
+}
+
+static void test_reference(const char *spec)
+{
+    ct_problem p;
+    ct_err e;
+    CHECK_MSG(parse(spec, &p, &e) == CT_OK, "%s: %s", spec, e.msg);
+    const shape s = shape_of(&p);
+    ct_buffer bufs[CT_MAX_BUFS];
+    const int nb = p.family->buffers(&p, bufs);
+    float *in[CT_MAX_BUFS] = {0};
+    for (int i = 0; i < nb - 1; i++) {
+        in[i] = malloc(bufs[i].count * sizeof(float));
+        for (size_t j = 0; j < bufs[i].count; j++)
+            in[i][j] = uniform();
+    }
+    const size_t nout = bufs[nb - 1].count;
+    double *ref = malloc(nout * sizeof *ref), *want = malloc(nout * sizeof *want), *got = malloc(nout * sizeof *got);
+    p.family->reference(&p, (const float *const *)in, ref);
+    brute(&s, in[0], in[1], s.bias ? in[2] : NULL, want);
+    double err = relerr(ref, want, nout);
+    CHECK_MSG(err <= 1e-13, "%s: CPU reference vs brute force relerr %.3g", spec, err);
+
+    /* The tiled decomposition over its whole constrained space, for sm_90 limits. */
+    ct_config cfg;
+    ct_limits lim;
+    ct_space sp;
+    CHECK(ct_config_init(&cfg, &e) == CT_OK);
+    CHECK(ct_limits_for_arch("sm_90", &lim, &e) == CT_OK);
+    CHECK(ct_space_build(&p, &cfg, &lim, "conv1dc_tiled", &sp, &e) == CT_OK);
+    CHECK_MSG(sp.n > 0, "%s: empty tiled space", spec);
+    int bad = 0;
+    for (int i = 0; i < sp.n && bad < 3; i++) {
+        replay_tiled(&s, &sp.cand[i].params, in[0], in[1], s.bias ? in[2] : NULL, got);
+        err = relerr(got, want, nout);
+        if (!(err <= 1e-13)) {
+            char key[512];
+            ct_params_to_key(&sp.cand[i].params, key, sizeof key);
+            CHECK_MSG(0, "%s %s: tiled replay relerr %.3g", spec, key, err);
+            bad++;
+        }
+    }
+    printf("%s: reference ok, %d tiled candidates replayed\n", spec, sp.n);
+    ct_space_free(&sp);
+    for (int i = 0; i < nb - 1; i++)
+        free(in[i]);
+    free(ref);
+    free(want);
+    free(got);
+}
+
+/* ------------------------------------------------------------------------ */
+/* Constraints and compilation                                              */
+
+/* Recomputes from the parameters what the template allocates, independently
+ * of the family's helper. */
+static void check_limits(const ct_problem *p, const ct_space *sp, const ct_limits *lim)
+{
+    const shape s = shape_of(p);
+    for (int i = 0; i < sp->n; i++) {
+        const ct_params *c = &sp->cand[i].params;
+        char key[512];
+        ct_params_to_key(c, key, sizeof key);
+        ct_launch l;
+        p->family->geometry(p, sp->cand[i].tmpl, c, &l);
+        const long block = ct_params_get(c, "BLOCK_SIZE", 0);
+        CHECK_MSG(block >= 32 && block % 32 == 0 && block <= lim->max_threads_per_block && l.block[0] == block,
+                  "%s: block", key);
+        CHECK(l.smem_bytes == 0 && l.grid[0] >= 1 && l.grid[1] == 1 && l.grid[2] == 1);
+        if (sp->cand[i].tmpl->is_baseline) {
+            CHECK((long long)l.grid[0] * block >= s.b * s.cout * s.lout);
+            continue;
+        }
+        const long cpb = ct_params_get(c, "COUT_PER_BLOCK", 0), group = block / cpb;
+        const long cpt = ct_params_get(c, "CHANNELS_PER_THREAD", 0), vec = ct_params_get(c, "VEC", 0);
+        const long tile = ct_params_get(c, "OUT_TILE", 0), bpb = ct_params_get(c, "BATCH_PER_BLOCK", 0);
+        const long red = ct_params_get(c, "REDUCTION", -1);
+        CHECK_MSG(group * cpb == block && (group & (group - 1)) == 0, "%s: groups", key);
+        CHECK_MSG((cpt * s.k) % vec == 0 && (s.cin * s.k) % vec == 0, "%s: unaligned weight loads", key);
+        CHECK_MSG(cpt <= s.cin && tile <= s.lout && bpb <= s.b, "%s: not normalised", key);
+        const long long nacc = (long long)bpb * tile;
+        const long long smem = red == 1 ? 4 * nacc * block : red == 2 ? 4 * nacc * cpb
+                               : group > 32 ? 4 * nacc * (block / 32) : 0;
+        CHECK_MSG(smem <= 48 * 1024, "%s: %lld bytes of shared memory", key, smem);
+        const long long blocks = (s.cout + cpb - 1) / cpb * ((s.b + bpb - 1) / bpb) * ((s.lout + tile - 1) / tile);
+        CHECK_MSG(blocks == l.grid[0] && blocks <= 2147483647LL, "%s: grid %u, want %lld", key, l.grid[0], blocks);
+    }
+}
+
+static void compile_space(const char *spec, const char *arch, const ct_config *cfg)
+{
+    ct_problem p;
+    ct_err e;
+    CHECK(parse(spec, &p, &e) == CT_OK);
+    ct_limits lim;
+    CHECK(ct_limits_for_arch(arch, &lim, &e) == CT_OK);
+    ct_define defs[CT_MAX_DEFINES];
+    int nd = p.family->defines(&p, defs);
+    for (int t = 0; t < p.family->ntemplates; t++) {
+        const ct_template *tp = &p.family->templates[t];
+        ct_space sp;
+        CHECK(ct_space_build(&p, cfg, &lim, tp->name, &sp, &e) == CT_OK);
+        CHECK_MSG(sp.n > 0, "%s %s: empty space", spec, tp->name);
+        check_limits(&p, &sp, &lim);
+        const int full = sp.n;
+        ct_space_sample(&sp, SAMPLE, 20261122);
+        char *src;
+        CHECK(ct_template_source(tp->name, NULL, &src, &e) == CT_OK);
+        int ok = 0;
+        for (int i = 0; i < sp.n; i++) {
+            ct_binary bin;
+            ct_status rc = ct_nvrtc_compile(src, tp->name, arch, defs, nd, &sp.cand[i].params, &bin, &e);
+            char key[512];
+            ct_params_to_key(&sp.cand[i].params, key, sizeof key);
+            CHECK_MSG(rc == CT_OK, "%s %s %s %s: %s", spec, arch, tp->name, key, e.msg);
+            if (rc == CT_OK) {
+                CHECK(bin.is_cubin && bin.size > 4 && memcmp(bin.data, "\177ELF", 4) == 0);
+                ok++;
+            }
+            ct_binary_free(&bin);
+        }
+        printf("%s %s %s: %d candidates, %d of %d sampled compiled\n", spec, arch, tp->name, full, ok, sp.n);
+        free(src);
+        ct_space_free(&sp);
+    }
+    char *src;
+    CHECK(ct_template_source("conv1dc_ref64", NULL, &src, &e) == CT_OK);
+    ct_binary bin;
+    CHECK_MSG(ct_nvrtc_compile(src, "conv1dc_ref64", arch, defs, nd, NULL, &bin, &e) == CT_OK, "%s", e.msg);
+    ct_binary_free(&bin);
+    free(src);
+}
+
+/* The seed layer's space stays a few hundred candidates. */
+static void test_space_size(void)
+{
+    ct_problem p;
+    ct_err e;
+    ct_config cfg;
+    ct_limits lim;
+    ct_space sp;
+    CHECK(parse(seed_shapes[0], &p, &e) == CT_OK);
+    CHECK(ct_config_init(&cfg, &e) == CT_OK);
+    CHECK(ct_limits_for_arch("sm_90", &lim, &e) == CT_OK);
+    CHECK(ct_space_build(&p, &cfg, &lim, "conv1dc_tiled", &sp, &e) == CT_OK);
+    CHECK_MSG(sp.n >= 100 && sp.n <= 1000, "seed space has %d candidates", sp.n);
+    ct_space_free(&sp);
+}
+
+int main(void)
+{
+    test_strings();
+    test_counts();
+    static const char *const ref_shapes[] = {
+        "conv1dc:1:3:17:5:1",      "conv1dc:2:7:33:9:7:pad=3:bias", "conv1dc:1:1:1:1:1",
+        "conv1dc:3:5:11:6:4:pad=2", "conv1dc:1:37:4:13:5:pad=2:bias", "conv1dc:5:9:70:3:3:pad=1:bias",
+        "conv1dc:2:16:4:8:5:pad=2", "conv1dc:1:2:3:2:7:pad=2:bias",  "conv1dc:3:33:19:5:1:bias",
+    };
+    for (size_t i = 0; i < sizeof ref_shapes / sizeof ref_shapes[0]; i++)
+        test_reference(ref_shapes[i]);
+    test_space_size();
+    ct_config cfg;
+    ct_err e;
+    CHECK(ct_config_init(&cfg, &e) == CT_OK);
+    static const char *const archs[] = {"sm_75", "sm_90"};
+    for (size_t s = 0; s < sizeof seed_shapes / sizeof seed_shapes[0]; s++)
+        for (size_t a = 0; a < 2; a++)
+            compile_space(seed_shapes[s], archs[a], &cfg);
+    compile_space("conv1dc:3:5:11:6:4:pad=2:bias", "sm_90", &cfg);
+    CHECK_DONE();
+}

@@ -1,0 +1,426 @@
+/* family_conv1dc.c - multi-channel 1D convolution layer (PyTorch Conv1d, NCL
+ * layout, weights OIK, zero padding on both sides, optional bias):
+ *
+ *   out[b][co][t] = bias[co] + sum_{ci<Cin, k<K} in[b][ci][t + k - P] * w[co][ci][k]
+ *
+ * with in = 0 outside [0, L) and LOUT = L + 2P - K + 1 outputs per channel.
+ * The seed shape (U-Net layer of seed 002: 1024 -> 1024 channels, length 4,
+ * K = 5) reuses each weight only B * LOUT times, so the tuned template is a
+ * weight-streaming kernel rather than a register-blocked sliding window. */
+#include "problem.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define DIM_B 0
+#define DIM_CIN 1
+#define DIM_L 2
+#define DIM_COUT 3
+#define DIM_K 4
+#define DIM_PAD 5
+#define DIM_BIAS 6
+
+/* Every buffer stays below 2^31 elements, so that kernels index with int;
+ * the same bound on L + 2P keeps every padded position an int too. */
+#define MAX_ELEMS 2147483647LL
+
+static const char *const field_names[] = {"B (batch)", "Cin (input channels)", "L (input length)",
+                                          "Cout (output channels)", "K (kernel taps)"};
+
+static long long lout_of(const ct_problem *p)
+{
+    return p->dims[DIM_L] + 2 * p->dims[DIM_PAD] - p->dims[DIM_K] + 1;
+}
+
+static long long in_count(const ct_problem *p)
+{
+    return p->dims[DIM_B] * p->dims[DIM_CIN] * p->dims[DIM_L];
+}
+
+static long long weight_count(const ct_problem *p)
+{
+    return p->dims[DIM_COUT] * p->dims[DIM_CIN] * p->dims[DIM_K];
+}
+
+static long long out_count(const ct_problem *p)
+{
+    return p->dims[DIM_B] * p->dims[DIM_COUT] * lout_of(p);
+}
+
+/* a * b * c <= MAX_ELEMS for positive factors each <= MAX_ELEMS, without
+ * overflowing on the way. */
+static int fits(long long a, long long b, long long c)
+{
+    if (a > MAX_ELEMS / b)
+        return 0;
+    return a * b <= MAX_ELEMS / c;
+}
+
+/* "pad=" takes 0 as well, which ct_parse_size refuses as a size. */
+static ct_status parse_pad(const char *text, long long *out, ct_err *e)
+{
+    const char *s = text;
+    while (*s == '0')
+        s++;
+    if (*s == '\0' && s != text) {
+        *out = 0;
+        return CT_OK;
+    }
+    return ct_parse_size(text, "pad", MAX_ELEMS, out, e);
+}
+
+static ct_status parse(const char *fields, ct_problem *p, ct_err *e)
+{
+    char buf[160];
+    if (strlen(fields) >= sizeof buf)
+        return ct_fail(e, CT_ERR_USAGE, "too long");
+    strcpy(buf, fields);
+    char *f[7];
+    int n = 0;
+    char *s = buf;
+    for (;;) {
+        char *c = strchr(s, ':');
+        if (n == 7)
+            return ct_fail(e, CT_ERR_USAGE, "too many fields");
+        f[n++] = s;
+        if (!c)
+            break;
+        *c = '\0';
+        s = c + 1;
+    }
+    if (n < 5)
+        return ct_fail(e, CT_ERR_USAGE, "missing field %s", field_names[n]);
+    for (int i = 0; i < 5; i++) {
+        ct_status rc = ct_parse_size(f[i], field_names[i], MAX_ELEMS, &p->dims[i], e);
+        if (rc != CT_OK)
+            return rc;
+    }
+    int seen_pad = 0;
+    for (int i = 5; i < n; i++) {
+        if (strcmp(f[i], "bias") == 0) {
+            if (p->dims[DIM_BIAS])
+                return ct_fail(e, CT_ERR_USAGE, "bias given twice");
+            p->dims[DIM_BIAS] = 1;
+        } else if (strncmp(f[i], "pad", 3) == 0) {
+            if (f[i][3] != '=')
+                return ct_fail(e, CT_ERR_USAGE, "malformed pad field '%s', expected pad=P", f[i]);
+            if (seen_pad)
+                return ct_fail(e, CT_ERR_USAGE, "pad given twice");
+            if (p->dims[DIM_BIAS])
+                return ct_fail(e, CT_ERR_USAGE, "pad=P must come before bias");
+            ct_status rc = parse_pad(f[i] + 4, &p->dims[DIM_PAD], e);
+            if (rc != CT_OK)
+                return rc;
+            seen_pad = 1;
+        } else {
+            return ct_fail(e, CT_ERR_USAGE, "unknown field '%s', expected pad=P or bias", f[i]);
+        }
+    }
+    const long long l = p->dims[DIM_L], k = p->dims[DIM_K], pad = p->dims[DIM_PAD];
+    if (pad >= k)
+        return ct_fail(e, CT_ERR_USAGE,
+                       "pad = %lld must be less than K (kernel taps) = %lld: edge outputs would see only padding",
+                       pad, k);
+    if (l + 2 * pad > MAX_ELEMS)
+        return ct_fail(e, CT_ERR_USAGE, "L (input length) + 2 * pad = %lld exceeds %lld", l + 2 * pad, MAX_ELEMS);
+    if (lout_of(p) < 1)
+        return ct_fail(e, CT_ERR_USAGE,
+                       "K (kernel taps) = %lld is longer than the padded input L + 2 * pad = %lld", k, l + 2 * pad);
+    const long long *d = p->dims;
+    if (!fits(d[DIM_B], d[DIM_CIN], l))
+        return ct_fail(e, CT_ERR_USAGE, "input B x Cin x L has 2^31 elements or more");
+    if (!fits(d[DIM_COUT], d[DIM_CIN], k))
+        return ct_fail(e, CT_ERR_USAGE, "weight Cout x Cin x K has 2^31 elements or more");
+    if (!fits(d[DIM_B], d[DIM_COUT], lout_of(p)))
+        return ct_fail(e, CT_ERR_USAGE, "output B x Cout x LOUT has 2^31 elements or more");
+    return CT_OK;
+}
+
+static void canonical(const ct_problem *p, char *buf, size_t len)
+{
+    const long long *d = p->dims;
+    snprintf(buf, len, "conv1dc:%lld:%lld:%lld:%lld:%lld:pad=%lld%s", d[DIM_B], d[DIM_CIN], d[DIM_L],
+             d[DIM_COUT], d[DIM_K], d[DIM_PAD], d[DIM_BIAS] ? ":bias" : "");
+}
+
+static double flops(const ct_problem *p)
+{
+    /* Taps on padding count too: every direct kernel pays for them. */
+    return 2.0 * (double)out_count(p) * (double)p->dims[DIM_CIN] * (double)p->dims[DIM_K];
+}
+
+static double bytes(const ct_problem *p)
+{
+    return 4.0 * ((double)in_count(p) + (double)weight_count(p) +
+                  (p->dims[DIM_BIAS] ? (double)p->dims[DIM_COUT] : 0.0) + (double)out_count(p));
+}
+
+static int buffers(const ct_problem *p, ct_buffer *b)
+{
+    int n = 0;
+    b[n++] = (ct_buffer){.name = "in", .count = (size_t)in_count(p)};
+    b[n++] = (ct_buffer){.name = "weight", .count = (size_t)weight_count(p)};
+    if (p->dims[DIM_BIAS])
+        b[n++] = (ct_buffer){.name = "bias", .count = (size_t)p->dims[DIM_COUT], .symbol = "c_bias"};
+    b[n++] = (ct_buffer){.name = "out", .count = (size_t)out_count(p), .is_output = 1};
+    return n;
+}
+
+static int defines(const ct_problem *p, ct_define *d)
+{
+    d[0] = (ct_define){"CONV_B", p->dims[DIM_B]};
+    d[1] = (ct_define){"CONV_CIN", p->dims[DIM_CIN]};
+    d[2] = (ct_define){"CONV_L", p->dims[DIM_L]};
+    d[3] = (ct_define){"CONV_COUT", p->dims[DIM_COUT]};
+    d[4] = (ct_define){"CONV_K", p->dims[DIM_K]};
+    d[5] = (ct_define){"CONV_PAD", p->dims[DIM_PAD]};
+    d[6] = (ct_define){"CONV_LOUT", lout_of(p)};
+    d[7] = (ct_define){"CONV_BIAS", p->dims[DIM_BIAS]};
+    return 8;
+}
+
+static void reference(const ct_problem *p, const float *const *in, double *out)
+{
+    const long long nb = p->dims[DIM_B], cin = p->dims[DIM_CIN], l = p->dims[DIM_L];
+    const long long cout = p->dims[DIM_COUT], k = p->dims[DIM_K], pad = p->dims[DIM_PAD];
+    const long long lout = lout_of(p);
+    for (long long b = 0; b < nb; b++)
+        for (long long co = 0; co < cout; co++)
+            for (long long t = 0; t < lout; t++) {
+                double acc = p->dims[DIM_BIAS] ? (double)in[2][co] : 0.0;
+                /* Taps whose input position falls on padding contribute nothing. */
+                long long j0 = pad - t > 0 ? pad - t : 0;
+                long long j1 = l + pad - t < k ? l + pad - t : k;
+                for (long long ci = 0; ci < cin; ci++) {
+                    const float *x = in[0] + (b * cin + ci) * l + t - pad;
+                    const float *w = in[1] + (co * cin + ci) * k;
+                    for (long long j = j0; j < j1; j++)
+                        acc += (double)x[j] * (double)w[j];
+                }
+                out[(b * cout + co) * lout + t] = acc;
+            }
+}
+
+/* The same reference, as C source for exported self-tests. */
+static const char reference_c[] =
+    "static void ct_reference(const float *const *in, double *out)\n"
+    "{\n"
+    "    for (long long b = 0; b < CONV_B; b++)\n"
+    "        for (long long co = 0; co < CONV_COUT; co++)\n"
+    "            for (long long t = 0; t < CONV_LOUT; t++) {\n"
+    "                double acc = 0.0;\n"
+    "#if CONV_BIAS\n"
+    "                acc = (double)in[2][co];\n"
+    "#endif\n"
+    "                for (long long ci = 0; ci < CONV_CIN; ci++)\n"
+    "                    for (long long k = 0; k < CONV_K; k++) {\n"
+    "                        long long x = t + k - CONV_PAD;\n"
+    "                        if (x >= 0 && x < CONV_L)\n"
+    "                            acc += (double)in[0][(b * CONV_CIN + ci) * CONV_L + x] *\n"
+    "                                   (double)in[1][(co * CONV_CIN + ci) * CONV_K + k];\n"
+    "                    }\n"
+    "                out[(b * CONV_COUT + co) * CONV_LOUT + t] = acc;\n"
+    "            }\n"
+    "}\n";
+
+static const char *const reduction_names[] = {"shuffle", "shared", "atomic"};
+
+static const ct_param_def naive_params[] = {
+    {.name = "BLOCK_SIZE", .help = "threads per block"},
+};
+
+static const ct_param_def tiled_params[] = {
+    {.name = "BLOCK_SIZE", .help = "threads per block"},
+    {.name = "COUT_PER_BLOCK", .help = "output channels per block, each reduced by BLOCK_SIZE/COUT_PER_BLOCK threads"},
+    {.name = "CHANNELS_PER_THREAD", .help = "consecutive input channels per thread per step (weights CHANNELS_PER_THREAD*K contiguous)"},
+    {.name = "VEC", .help = "floats per weight load instruction (1, 2, 4)"},
+    {.name = "UNROLL", .help = "channel steps whose loads are all issued before their FMAs"},
+    {.name = "OUT_TILE", .help = "output positions per block (accumulators per batch item per thread)"},
+    {.name = "BATCH_PER_BLOCK", .help = "batch items sharing each loaded weight"},
+    {.name = "REDUCTION", .help = "cross-thread sum: warp shuffles then shared memory, shared-memory tree, "
+                                  "or warp shuffles then shared-memory atomics",
+     .symbols = reduction_names, .nsymbols = 3},
+};
+
+static const ct_template templates[] = {
+    {.name = "conv1dc_naive", .summary = "one thread per output, all from global memory (baseline)",
+     .is_baseline = 1, .params = naive_params, .nparams = 1},
+    {.name = "conv1dc_tiled", .summary = "weight rows streamed with vector loads, inputs through L1, "
+                                         "block reduction over input channels",
+     .params = tiled_params, .nparams = (int)(sizeof tiled_params / sizeof tiled_params[0])},
+};
+
+/* The tiled template's derived sizes; these mirror the macros of
+ * templates/conv1dc_tiled.cu. */
+typedef struct tiled_shape {
+    long block, cpb, group, cpt, vec, unroll, tile, bpb, red;
+    long long ncb;        /* whole channel steps per output channel      */
+    long long tw;         /* input window per channel (tile + K - 1)     */
+    long long xregs;      /* input values each channel step keeps        */
+    long long nacc;       /* accumulators per thread                      */
+    long long blocks;     /* grid size                                    */
+    long long smem;       /* static shared memory of the reduction        */
+} tiled_shape;
+
+static long long ceil_div(long long a, long long b)
+{
+    return (a + b - 1) / b;
+}
+
+static void tiled_shape_of(const ct_problem *p, const ct_params *c, tiled_shape *s)
+{
+    const long long lout = lout_of(p);
+    s->block = ct_params_get(c, "BLOCK_SIZE", 256);
+    s->cpb = ct_params_get(c, "COUT_PER_BLOCK", 1);
+    s->group = s->cpb > 0 ? s->block / s->cpb : 0;
+    s->cpt = ct_params_get(c, "CHANNELS_PER_THREAD", 1);
+    s->vec = ct_params_get(c, "VEC", 1);
+    s->unroll = ct_params_get(c, "UNROLL", 1);
+    s->tile = ct_params_get(c, "OUT_TILE", 4);
+    s->bpb = ct_params_get(c, "BATCH_PER_BLOCK", 1);
+    s->red = ct_params_get(c, "REDUCTION", 0);
+    s->ncb = s->cpt > 0 ? p->dims[DIM_CIN] / s->cpt : 0;
+    s->tw = s->tile + p->dims[DIM_K] - 1;
+    /* One tile covering the whole output: only the L real inputs of a row are loaded. */
+    s->xregs = s->tile >= lout ? p->dims[DIM_L] : s->tw;
+    s->nacc = (long long)s->bpb * s->tile;
+    if (s->cpb > 0 && s->bpb > 0 && s->tile > 0)
+        s->blocks = ceil_div(p->dims[DIM_COUT], s->cpb) * ceil_div(p->dims[DIM_B], s->bpb) * ceil_div(lout, s->tile);
+    else
+        s->blocks = 0;
+    if (s->red == 1)
+        s->smem = 4 * s->nacc * s->block;
+    else if (s->red == 2)
+        s->smem = 4 * s->nacc * s->cpb;
+    else
+        s->smem = s->group > 32 ? 4 * s->nacc * (s->block / 32) : 0;
+}
+
+static int constrain(const ct_problem *p, const ct_template *t, const ct_params *c,
+                     const ct_limits *lim, char *why, size_t len)
+{
+    long block = ct_params_get(c, "BLOCK_SIZE", 256);
+    if (block < 32 || block % 32 != 0 || block > lim->max_threads_per_block) {
+        snprintf(why, len, "BLOCK_SIZE=%ld is not a multiple of 32 within the device's %d threads",
+                 block, lim->max_threads_per_block);
+        return 1;
+    }
+    if (t->is_baseline)
+        return 0;
+    tiled_shape s;
+    tiled_shape_of(p, c, &s);
+    if (s.cpb < 1 || block % s.cpb != 0 || (s.group & (s.group - 1)) != 0) {
+        snprintf(why, len, "COUT_PER_BLOCK=%ld must split BLOCK_SIZE=%ld into power-of-two groups", s.cpb, block);
+        return 1;
+    }
+    if (s.cpt < 1 || s.cpt > 64 || s.unroll < 1 || s.unroll > 16 || s.tile < 1 || s.tile > 256 || s.bpb < 1 ||
+        s.bpb > 64 || s.red < 0 || s.red > 2) {
+        snprintf(why, len, "CHANNELS_PER_THREAD in 1..64, UNROLL in 1..16, OUT_TILE in 1..256, "
+                           "BATCH_PER_BLOCK in 1..64");
+        return 1;
+    }
+    const long long k = p->dims[DIM_K];
+    if ((s.vec != 1 && s.vec != 2 && s.vec != 4) || (s.cpt * k) % s.vec != 0 ||
+        (p->dims[DIM_CIN] * k) % s.vec != 0) {
+        snprintf(why, len, "VEC=%ld must be 1, 2 or 4 and divide CHANNELS_PER_THREAD x K and Cin x K "
+                 "(aligned weight loads)", s.vec);
+        return 1;
+    }
+    /* More than a warp of threads per output channel with nothing to do. */
+    if (s.group > 32 && s.group > ceil_div(p->dims[DIM_CIN], s.cpt)) {
+        snprintf(why, len, "%ld threads per output channel for %lld channel steps leave threads idle",
+                 s.group, ceil_div(p->dims[DIM_CIN], s.cpt));
+        return 1;
+    }
+    long long fmas = s.unroll * s.cpt * k * s.nacc;
+    if (fmas > 4096) {
+        snprintf(why, len, "UNROLL x CHANNELS_PER_THREAD x K x BATCH_PER_BLOCK x OUT_TILE = %lld FMAs per "
+                 "loop iteration would overflow the instruction cache", fmas);
+        return 1;
+    }
+    /* Registers: weights and inputs of every unrolled step, accumulators,
+     * and about 24 for addresses and indices. */
+    long long regs = s.unroll * s.cpt * (k + s.bpb * s.xregs) + s.nacc + 24;
+    long long reg_cap = 65536 / block < 255 ? 65536 / block : 255;
+    if (regs > reg_cap) {
+        snprintf(why, len, "about %lld registers per thread exceed the %lld that %ld threads per block allow",
+                 regs, reg_cap, block);
+        return 1;
+    }
+    if (s.smem > 48 * 1024 || s.smem > lim->max_smem_per_block) {
+        snprintf(why, len, "%lld bytes of reduction shared memory exceed 48 KiB", s.smem);
+        return 1;
+    }
+    if (s.blocks > 2147483647LL) {
+        snprintf(why, len, "%lld blocks exceed the grid limit", s.blocks);
+        return 1;
+    }
+    return 0;
+}
+
+static void normalize(const ct_problem *p, const ct_template *t, ct_params *c)
+{
+    if (t->is_baseline)
+        return;
+    const long long cin = p->dims[DIM_CIN], k = p->dims[DIM_K];
+    long cpt = ct_params_get(c, "CHANNELS_PER_THREAD", 1);
+    if (cpt > cin)
+        ct_params_set(c, "CHANNELS_PER_THREAD", cpt = (long)cin, NULL);
+    long tile = ct_params_get(c, "OUT_TILE", 4);
+    if (tile > lout_of(p))
+        ct_params_set(c, "OUT_TILE", (long)lout_of(p), NULL);
+    long bpb = ct_params_get(c, "BATCH_PER_BLOCK", 1);
+    if (bpb > p->dims[DIM_B])
+        ct_params_set(c, "BATCH_PER_BLOCK", (long)p->dims[DIM_B], NULL);
+    /* The widest aligned load up to the one asked for. */
+    long vec = ct_params_get(c, "VEC", 1);
+    while (vec > 1 && ((cpt * k) % vec != 0 || (cin * k) % vec != 0))
+        vec /= 2;
+    ct_params_set(c, "VEC", vec, NULL);
+    long block = ct_params_get(c, "BLOCK_SIZE", 256), cpb = ct_params_get(c, "COUT_PER_BLOCK", 1);
+    long group = cpb > 0 ? block / cpb : 0;
+    /* Unrolling past a thread's channel steps changes nothing. */
+    long long steps = group > 0 && cpt > 0 ? ceil_div(cin / cpt, group) : 1;
+    long unroll = ct_params_get(c, "UNROLL", 1);
+    if (steps >= 1 && unroll > steps)
+        ct_params_set(c, "UNROLL", (long)steps, NULL);
+    /* Within a warp the atomic variant has no second stage: it is the shuffle one. */
+    if (group <= 32 && ct_params_get(c, "REDUCTION", 0) == 2)
+        ct_params_set(c, "REDUCTION", 0, NULL);
+}
+
+static void geometry(const ct_problem *p, const ct_template *t, const ct_params *c, ct_launch *l)
+{
+    long block = ct_params_get(c, "BLOCK_SIZE", 256);
+    memset(l, 0, sizeof *l);
+    if (t->is_baseline) {
+        l->grid[0] = (unsigned)ceil_div(out_count(p), block);
+    } else {
+        tiled_shape s;
+        tiled_shape_of(p, c, &s);
+        l->grid[0] = (unsigned)s.blocks;
+    }
+    l->grid[1] = l->grid[2] = 1;
+    l->block[0] = (unsigned)block;
+    l->block[1] = l->block[2] = 1;
+}
+
+const ct_family ct_family_conv1dc = {
+    .name = "conv1dc",
+    .grammar = "conv1dc:B:Cin:L:Cout:K[:pad=P][:bias]",
+    .summary = "multi-channel 1D convolution layer (PyTorch Conv1d, NCL, zero padding, optional bias)",
+    .parse = parse,
+    .canonical = canonical,
+    .flops = flops,
+    .bytes = bytes,
+    .buffers = buffers,
+    .defines = defines,
+    .reference = reference,
+    .normalize = normalize,
+    .templates = templates,
+    .ntemplates = (int)(sizeof templates / sizeof templates[0]),
+    .constrain = constrain,
+    .geometry = geometry,
+    .reference_c = reference_c,
+};
