@@ -37,7 +37,7 @@ typedef struct ct_space_list {
     long vals[CT_MAX_VALUES];
 } ct_space_list;
 
-#define CT_MAX_SPACE_LISTS 96
+#define CT_MAX_SPACE_LISTS 256
 
 typedef struct ct_config {
     ct_settings s;

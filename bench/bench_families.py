@@ -1,0 +1,224 @@
+#!/usr/bin/env python3
+"""Side-by-side benchmark of the multi-channel and 2D families (conv1dc, conv2d,
+conv2dc) against PyTorch (cuDNN) and convtune's naive template.
+
+For each problem: tune it with convtune, export the winner, load the exported
+.cu with CuPy's RawModule and time it in this process on the same inputs as
+PyTorch's F.conv1d / F.conv2d (cuDNN, benchmark mode, TF32 off). Every output
+is checked against the same PyTorch operation in float64 on the GPU. The naive
+template is timed by convtune in the same run. Writes a Markdown table.
+
+usage: bench_families.py --convtune BIN --db DB --out FILE.md [--workdir DIR] [--budget N] [PROBLEM ...]
+"""
+import argparse
+import datetime
+import json
+import os
+import re
+import sqlite3
+import subprocess
+import sys
+
+import cupy
+import torch
+import torch.nn.functional as F
+
+DEFAULT_PROBLEMS = [
+    "conv1dc:1:1024:4:1024:5:pad=2:bias", "conv1dc:8:64:1000:128:3:pad=1", "conv1dc:16:512:64:256:5:pad=2:bias",
+    "conv2d:16:2048:2048:11:11:same", "conv2d:1:1000:1000:3:3", "conv2d:4:513:257:5:7:same",
+    "conv2dc:10000:1:28:28:12:7:7", "conv2dc:10000:12:22:22:12:3:3", "conv2dc:64:3:224:224:16:3:3:same:bias",
+]
+
+
+def median_ms(fn, reps=50, warmup=5):
+    for _ in range(warmup):
+        fn()
+    start = [torch.cuda.Event(enable_timing=True) for _ in range(reps)]
+    stop = [torch.cuda.Event(enable_timing=True) for _ in range(reps)]
+    for i in range(reps):
+        start[i].record()
+        fn()
+        stop[i].record()
+    torch.cuda.synchronize()
+    t = sorted(s.elapsed_time(e) for s, e in zip(start, stop))
+    return 0.5 * (t[reps // 2 - 1] + t[reps // 2])
+
+
+def relerr(out, ref):
+    out = torch.as_tensor(out, device="cuda").double().flatten()
+    if not torch.isfinite(out).all():
+        return float("inf")
+    return (torch.linalg.vector_norm(out - ref.flatten()) / torch.linalg.vector_norm(ref)).item()
+
+
+def problem_tensors(canonical, gen):
+    """Inputs in convtune's buffer order (symbol names for __constant__ copies),
+    the PyTorch call and the fp64 reference output."""
+    f = canonical.split(":")
+    rnd = lambda *shape: torch.rand(*shape, device="cuda", generator=gen) * 2 - 1
+    if f[0] == "conv1dc":
+        b, cin, l, cout, k = map(int, f[1:6])
+        pad = int(f[6].split("=")[1])
+        bias = len(f) > 7 and f[7] == "bias"
+        x, w = rnd(b, cin, l), rnd(cout, cin, k)
+        bv = rnd(cout) if bias else None
+        op = lambda dt=None: F.conv1d(x if dt is None else x.double(), w if dt is None else w.double(),
+                                      None if bv is None else (bv if dt is None else bv.double()), padding=pad)
+        bufs = [(x, None), (w, "c_weight")] + ([(bv, "c_bias")] if bias else [])
+    elif f[0] == "conv2d":
+        b, h, wd, kh, kw = map(int, f[1:6])
+        mode = f[6]
+        x, filt = rnd(b, h, wd), rnd(kh, kw)
+        # PyTorch's 'same' puts (k-1)//2 zeros before and the rest after,
+        # as convtune does, also for even filter sizes.
+        padarg = "same" if mode == "same" else 0
+        op = lambda dt=None: F.conv2d((x if dt is None else x.double())[:, None],
+                                      (filt if dt is None else filt.double())[None, None], padding=padarg)
+        bufs = [(x, None), (filt, "c_filter")]
+    elif f[0] == "conv2dc":
+        b, cin, h, wd, cout, kh, kw = map(int, f[1:8])
+        mode = f[8]
+        bias = len(f) > 9 and f[9] == "bias"
+        x, w = rnd(b, cin, h, wd), rnd(cout, cin, kh, kw)
+        bv = rnd(cout) if bias else None
+        padarg = "same" if mode == "same" else 0
+        op = lambda dt=None: F.conv2d(x if dt is None else x.double(), w if dt is None else w.double(),
+                                      None if bv is None else (bv if dt is None else bv.double()), padding=padarg)
+        bufs = [(x, None), (w, "c_weight")] + ([(bv, "c_bias")] if bias else [])
+    else:
+        raise ValueError(f"not a family of this benchmark: {canonical}")
+    return bufs, op
+
+
+def run_convtune(binary, args):
+    r = subprocess.run([binary] + args, capture_output=True, text=True)
+    if r.returncode != 0:
+        raise RuntimeError(f"convtune {' '.join(args)} failed ({r.returncode}): {r.stderr.strip()}")
+    return r.stdout
+
+
+def load_exported(path):
+    src = open(path).read()
+    macro = lambda m: int(re.search(rf"#define {m} (\d+)", src).group(1))
+    name = re.search(r"^// template:\s+(\S+)", src, re.M).group(1)
+    cc = torch.cuda.get_device_capability()
+    mod = cupy.RawModule(code=src, options=("-std=c++17", f"--gpu-architecture=sm_{cc[0]}{cc[1]}"))
+    return (mod, mod.get_function(name), (macro("CT_GRID_X"), macro("CT_GRID_Y"), macro("CT_GRID_Z")),
+            (macro("CT_BLOCK_X"), macro("CT_BLOCK_Y"), macro("CT_BLOCK_Z")), macro("CT_SMEM_BYTES"))
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--convtune", required=True)
+    ap.add_argument("--db", required=True)
+    ap.add_argument("--out", required=True)
+    ap.add_argument("--workdir", default=".")
+    ap.add_argument("--budget", type=int, default=0, help="convtune --budget per problem (0: its default)")
+    ap.add_argument("problems", nargs="*")
+    a = ap.parse_args()
+    problems = a.problems or DEFAULT_PROBLEMS
+    torch.backends.cudnn.benchmark = True
+    torch.backends.cudnn.allow_tf32 = False
+    torch.backends.cuda.matmul.allow_tf32 = False
+    gen = torch.Generator(device="cuda").manual_seed(2026)
+    rows = []
+    for spec in problems:
+        try:
+            tune_out = run_convtune(a.convtune, ["--problem", spec, "--db", a.db]
+                                    + (["--budget", str(a.budget)] if a.budget else []))
+        except RuntimeError as ex:
+            print(ex, file=sys.stderr, flush=True)
+            rows.append({"problem": spec, "failed": str(ex)})
+            continue
+        print(tune_out, flush=True)
+        win = json.loads(run_convtune(a.convtune, ["query", "--problem", spec, "--db", a.db, "--format", "json"]))[0]
+        canonical = win["problem"]
+        cu = os.path.join(a.workdir, canonical.replace(":", "_").replace("=", "") + ".cu")
+        run_convtune(a.convtune, ["export", "--problem", spec, "--db", a.db, "-o", cu, "--force"])
+
+        bufs, op = problem_tensors(canonical, gen)
+        ref = op(torch.float64)
+        res = {"problem": canonical}
+        res["torch_ms"] = median_ms(op)
+        res["torch_err"] = relerr(op(), ref)
+
+        mod, kern, grid, block, smem = load_exported(cu)
+        args = []
+        for t, sym in bufs:
+            c = cupy.asarray(t.contiguous())
+            args.append(c)
+            if sym:
+                try:
+                    g = mod.get_global(sym)
+                except Exception:
+                    continue  # this winner reads it from global memory
+                cupy.ndarray((c.size,), cupy.float32, g)[...] = c.ravel()
+        out = cupy.full(ref.numel(), cupy.nan, dtype=cupy.float32)
+        args.append(out)
+        launch = lambda: kern(grid, block, tuple(args), shared_mem=smem)
+        launch()
+        torch.cuda.synchronize()
+        res["ct_err"] = relerr(out, ref)
+        res["ct_ms"] = median_ms(launch)
+        res["ct_tuned_ms"] = win["median_us"] / 1e3
+        res["template"] = win["template"]
+        res["params"] = win["params"]
+        fam = canonical.split(":")[0]
+        con = sqlite3.connect(a.db)
+        naive = con.execute(
+            "SELECT min(c.median_us) FROM candidates c JOIN problems p ON p.id = c.problem_id "
+            "WHERE p.canonical = ? AND c.template = ? AND c.status = 'ok'", (canonical, fam + "_naive")).fetchone()[0]
+        dev = con.execute("SELECT name, fma_tflops, bandwidth_gbs, launch_us FROM devices ORDER BY id DESC LIMIT 1").fetchone()
+        flops, nbytes = con.execute("SELECT flops, bytes FROM problems WHERE canonical = ?", (canonical,)).fetchone()
+        counts = con.execute(
+            "SELECT count(*), sum(c.status = 'ok') FROM candidates c JOIN problems p ON p.id = c.problem_id "
+            "WHERE p.canonical = ?", (canonical,)).fetchone()
+        con.close()
+        res["naive_ms"] = naive / 1e3 if naive else None
+        res["device"], res["fma"], res["bw"], res["launch_us"] = dev
+        res["flops"], res["bytes"] = flops, nbytes
+        res["tried"], res["verified"] = counts
+        rows.append(res)
+        print(json.dumps(res), flush=True)
+
+    ok = [r for r in rows if "failed" not in r]
+    dev = ok[0] if ok else {"device": "?", "fma": 0, "bw": 0, "launch_us": 0}
+    date = datetime.date.today().isoformat()
+    f = lambda v: "n/a" if v is None else f"{v:.4f}"
+    lines = [
+        f"Device: {dev['device']}, {date}. Ceilings measured by convtune: {dev['fma']:.1f} TFLOP/s fp32 FMA, "
+        f"{dev['bw']:.0f} GB/s, empty launch {dev['launch_us']:.1f} us.",
+        "Times are medians in ms (CUDA events around each launch, after warm-up) on the same random inputs;",
+        "relerr is ||out - ref|| / ||ref|| against the same PyTorch call in float64. convtune = its exported",
+        "winner loaded through CuPy RawModule and timed here; 'tuned' = the time convtune measured while tuning.",
+        "",
+        "| problem | cuDNN (torch) | convtune naive | convtune | tuned | vs cuDNN | vs naive | % FMA peak | % bandwidth | relerr convtune | relerr cuDNN | verified/tried |",
+        "| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |",
+    ]
+    for r in rows:
+        if "failed" in r:
+            lines.append(f"| `{r['problem']}` | tuning failed: {r['failed'][:120]} |")
+            continue
+        ms = r["ct_ms"]
+        lines.append(
+            f"| `{r['problem']}` | {f(r['torch_ms'])} | {f(r['naive_ms'])} | **{f(ms)}** | {f(r['ct_tuned_ms'])} | "
+            f"{r['torch_ms'] / ms:.1f}x | {(r['naive_ms'] / ms) if r['naive_ms'] else 0:.1f}x | "
+            f"{100 * r['flops'] / (ms * 1e-3) / 1e12 / r['fma']:.0f}% | "
+            f"{100 * r['bytes'] / (ms * 1e-3) / 1e9 / r['bw']:.0f}% | {r['ct_err']:.1e} | {r['torch_err']:.1e} | "
+            f"{r['verified']}/{r['tried']} |")
+    lines.append("")
+    lines.append("Winners:")
+    for r in ok:
+        lines.append(f"- `{r['problem']}`: {r['template']} `{json.dumps(r['params'], separators=(',', ':'))}`")
+    with open(a.out, "w") as fh:
+        fh.write("\n".join(lines) + "\n")
+    print("\n".join(lines))
+    bad = [r["problem"] for r in rows if "failed" in r or not (r["ct_err"] <= 1e-5)]
+    if bad:
+        print("FAILED:", bad, file=sys.stderr)
+        return 1
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,116 @@
+/* gpu_families.c - the conv1dc, conv2d and conv2dc families on a GPU through
+ * the command line: small and odd shapes (every candidate tuned must be
+ * correct), the seed problems with a budget, and the exported winner's
+ * self-test built with nvcc and run. Timings are printed, never asserted. */
+#include "db.h"
+#include "gpu_common.h"
+
+typedef struct stats {
+    int ok, bad, limits, total;
+    ct_record best;
+    char first_bad[1400];
+} stats;
+
+static int count_cb(const ct_record *r, void *user)
+{
+    stats *s = user;
+    s->total++;
+    if (strcmp(r->status, "ok") == 0) {
+        if (s->ok == 0 || r->median_us < s->best.median_us)
+            s->best = *r;
+        s->ok++;
+    } else if (strcmp(r->status, "exceeds_limits") == 0) {
+        s->limits++;   /* e.g. registers found only at load time: not a bug */
+    } else {
+        if (!s->bad)
+            snprintf(s->first_bad, sizeof s->first_bad, "%.60s %.500s: %.20s %.300s", r->tmpl, r->params, r->status, r->error);
+        s->bad++;
+    }
+    return 0;
+}
+
+static stats stored(const char *db, const char *problem)
+{
+    stats s = {0};
+    ct_db *h;
+    ct_err e;
+    if (ct_db_open(db, 0, &h, &e) != CT_OK) {
+        fprintf(stderr, "%s\n", e.msg);
+        return s;
+    }
+    ct_query q = {.problem = problem};
+    ct_db_query(h, &q, count_cb, &s, &e);
+    ct_db_close(h);
+    return s;
+}
+
+static void tune(const char *db, const char *spec, const char *extra)
+{
+    ct_problem p;
+    ct_err e;
+    CHECK_MSG(ct_problem_parse(spec, &p, &e) == CT_OK, "%s: %s", spec, e.msg);
+    int rc = sh("%s --problem %s --db %s %s", CT_BINARY, spec, db, extra);
+    CHECK_MSG(rc == 0, "tuning %s exited %d", spec, rc);
+    stats s = stored(db, p.canonical);
+    CHECK_MSG(s.ok > 0, "%s: no verified candidate", p.canonical);
+    CHECK_MSG(s.best.relerr >= 0 && s.best.relerr <= 1e-5, "%s: winner relerr %g", p.canonical, s.best.relerr);
+    /* A wrong, crashing or hanging candidate is a template bug. */
+    CHECK_MSG(s.bad == 0, "%s: %d of %d candidates failed, first: %s", p.canonical, s.bad, s.total, s.first_bad);
+    printf("%s: %d verified, %d over limits, %d failed; best %.2f us = %.1f%% of FMA peak, %.0f GB/s (%s %s)\n",
+           p.canonical, s.ok, s.limits, s.bad, s.best.median_us,
+           s.best.fma_tflops > 0 ? 100.0 * s.best.flops / s.best.median_us / 1e6 / s.best.fma_tflops : 0.0,
+           s.best.bytes / s.best.median_us / 1e3, s.best.tmpl, s.best.params);
+}
+
+static void export_selftest(const char *db, const char *dir, const char *spec, const char *arch, int n)
+{
+    char cu[600];
+    snprintf(cu, sizeof cu, "%s/export%d.cu", dir, n);
+    CHECK(sh("%s export --problem %s --db %s -o %s", CT_BINARY, spec, db, cu) == 0);
+    /* -O3: the self-test's CPU reference covers the whole problem. */
+    int rc = sh("nvcc -O3 -arch=%s -DCONVTUNE_SELFTEST %s -o %s/selftest%d && %s/selftest%d", arch, cu, dir, n, dir, n);
+    CHECK_MSG(rc == 0, "the exported self-test of %s exited %d", spec, rc);
+}
+
+int main(void)
+{
+    ct_gpu g;
+    gpu_or_skip(&g);
+    char arch[16];
+    snprintf(arch, sizeof arch, "%s", g.arch);
+    ct_gpu_close(&g);
+    const char *dir = scratch_dir();
+    char db[512];
+    snprintf(db, sizeof db, "%s/f.db", dir);
+
+    /* Odd sizes (nothing a multiple of a tile), B = 1, 1x1 filters, bias,
+     * padding, same mode. */
+    static const char *const small[] = {
+        "conv1dc:1:3:17:5:1",           "conv1dc:2:7:33:9:7:pad=3:bias", "conv1dc:8:64:1000:128:3:pad=1",
+        "conv1dc:1:1:1:1:1",            "conv2d:1:7:9:1:1",              "conv2d:4:513:257:5:7:same",
+        "conv2d:2:31:33:31:1:valid",    "conv2d:1:1000:1000:3:3",        "conv2dc:1:3:17:13:5:3:3:same:bias",
+        "conv2dc:2:4:9:9:3:1:1:valid",  "conv2dc:3:2:30:31:7:5:5:valid:bias",
+    };
+    for (size_t i = 0; i < sizeof small / sizeof small[0]; i++) {
+        char extra[64];
+        snprintf(extra, sizeof extra, "--max-candidates 40 --seed %zu", i + 1);
+        tune(db, small[i], extra);
+    }
+    export_selftest(db, dir, "conv1dc:2:7:33:9:7:pad=3:bias", arch, 1);
+    export_selftest(db, dir, "conv2d:4:513:257:5:7:same", arch, 2);
+    export_selftest(db, dir, "conv2dc:3:2:30:31:7:5:5:valid:bias", arch, 3);
+
+    /* The seeds' problems, with a budget (the benchmark tunes them fully). */
+    static const char *const seeds[] = {
+        "conv1dc:1:1024:4:1024:5:pad=2:bias",
+        "conv2d:16:2048:2048:11:11:same",
+        "conv2dc:10000:1:28:28:12:7:7:valid",
+        "conv2dc:10000:12:22:22:12:3:3:valid",
+    };
+    for (size_t i = 0; i < sizeof seeds / sizeof seeds[0]; i++)
+        tune(db, seeds[i], "--budget 60 --seed 5");
+    export_selftest(db, dir, seeds[0], arch, 4);
+    export_selftest(db, dir, seeds[2], arch, 5);
+    sh("rm -rf %s", dir);
+    CHECK_DONE();
+}
