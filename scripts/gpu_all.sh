@@ -1,9 +1,12 @@
 #!/usr/bin/env bash
-# Everything that needs a GPU, in two calls of the device machine, logs in $OUT.
+# Everything that needs a GPU, one phase per call of the device machine, logs in $OUT.
 #   scripts/gpu_all.sh BUILD_DIR tests   GPU tests (ctest -L gpu, verbose)
-#   scripts/gpu_all.sh BUILD_DIR search  the search-quality experiment
-#   scripts/gpu_all.sh BUILD_DIR bench   side-by-side benchmark, warm-cache
-#                                        throughput, SASS and compute-sanitizer
+#   scripts/gpu_all.sh BUILD_DIR search      the search-quality experiment (conv2d)
+#   scripts/gpu_all.sh BUILD_DIR throughput  cold and warm binary cache, conv1d:1e6:2047
+#   scripts/gpu_all.sh BUILD_DIR bench       side-by-side benchmark of the 2D and
+#                                            multi-channel families, compute-sanitizer
+#                                            on the seed winners (the conv1d benchmark
+#                                            is bench/bench_conv1d.py)
 set -u
 BUILD=${1:-build-gpu}
 PHASE=${2:-tests}
@@ -20,31 +23,38 @@ date -u | tee -a "$OUT/device.log"
 
 if [ "$PHASE" = tests ]; then
   (cd "$BUILD" && ctest -L gpu -V --timeout 900) > "$OUT/ctest_gpu.log" 2>&1
-  grep -E "^[0-9]+/[0-9]+ Test|tests passed|SKIPPED|CHECK failed|verified|selftest|killed|resumed|json summary|exact puzzle|GPU fp64|PASS|FAIL" \
-    "$OUT/ctest_gpu.log" | tail -40
+  grep -E "^[0-9]+/[0-9]+ Test|tests passed|SKIPPED|CHECK failed|verified|selftest|killed|resumed|json summary|exact puzzle|GPU fp64|PASS|FAIL|faults survived|compute-sanitizer|=========.*(ERROR|Invalid|SUMMARY)" \
+    "$OUT/ctest_gpu.log" | tail -60
 elif [ "$PHASE" = search ]; then
-  # Search quality: an exhaustive run over a space of ~2100 candidates, then
-  # the guided search replayed on its measurements for 10 seeds.
-  "$BUILD/convtune" --problem conv1d:2e5:2047 --db "$OUT/search.db" --config bench/search_space.ini \
+  # Search quality on the largest space: an exhaustive run of a conv2d space,
+  # then the guided search replayed on its measurements for 10 seeds.
+  P=${SEARCH_PROBLEM:-conv2d:4:1024:1024:11:11:same}
+  CFG=${SEARCH_CONFIG:-bench/search_space_conv2d.ini}
+  "$BUILD/convtune" --problem "$P" --db "$OUT/search.db" --config "$CFG" \
     --strategy exhaustive --no-cache > "$OUT/search_exhaustive.log" 2>&1
-  tail -12 "$OUT/search_exhaustive.log"
-  "$BUILD/search_quality" --db "$OUT/search.db" --problem conv1d:2e5:2047 --config bench/search_space.ini \
+  tail -14 "$OUT/search_exhaustive.log"
+  "$BUILD/search_quality" --db "$OUT/search.db" --problem "$P" --config "$CFG" \
     --fraction 0.2 --seeds 10 | tee "$OUT/SEARCH.md"
+elif [ "$PHASE" = throughput ]; then
+  # Cold then warm binary cache, same seed: the second run compiles nothing.
+  for run in cold warm; do
+    "$BUILD/convtune" --problem conv1d:1e6:2047 --db "$OUT/tp.db" --fresh --seed 4242 --json \
+      > "$OUT/tp_$run.json" 2> "$OUT/tp_$run.log"
+    echo "== $run"; grep -E "tuned|time split|measurement|winner" "$OUT/tp_$run.log"
+  done
 else
   mkdir -p /tmp/bench
-  PYTHONUNBUFFERED=1 python3 bench/bench_conv1d.py --convtune "$BUILD/convtune" --db "$OUT/bench.db" \
-    --out "$OUT/BENCH.md" --workdir /tmp/bench --budget 400 > "$OUT/bench.log" 2>&1
+  PYTHONUNBUFFERED=1 python3 bench/bench_families.py --convtune "$BUILD/convtune" --db "$OUT/bench.db" \
+    --out "$OUT/BENCH_FAMILIES.md" --workdir /tmp/bench --budget "${BUDGET:-300}" ${BENCH_PROBLEMS:-} > "$OUT/bench.log" 2>&1
   echo "bench exit $?"
-  tail -30 "$OUT/bench.log"
-  # Throughput with a warm binary cache: the headline problem measured again.
-  "$BUILD/convtune" --problem conv1d:1e6:2047 --db "$OUT/bench.db" --fresh --json > "$OUT/warm.json" 2> "$OUT/warm.log"
-  grep -E "tuned|time split|space" "$OUT/warm.log"; cat "$OUT/warm.json"
-  # The headline problem's best direct kernel: SASS and sanitizer.
-  "$BUILD/convtune" export --problem conv1d:1e6:2047 --db "$OUT/bench.db" -o /tmp/bench/best.cu --force
-  "$BUILD/convtune" query --problem conv1d:1e6:2047 --db "$OUT/bench.db" --all --format csv > "$OUT/all_1e6_2047.csv"
-  for cu in /tmp/bench/conv1d_1000000_2047_valid.cu; do
-    libs=$(grep -o 'link with -l[a-z]*' "$cu" | sed 's/link with //')
-    nvcc -arch=sm_90 -DCONVTUNE_SELFTEST "$cu" -o /tmp/win_selftest $libs && \
-      compute-sanitizer --tool memcheck /tmp/win_selftest 2>&1 | tail -3 | tee "$OUT/sanitizer.log"
-  done
+  tail -25 "$OUT/bench.log"
+  # compute-sanitizer over the winner of each seed problem (its exported self-test).
+  for p in conv1dc:1:1024:4:1024:5:pad=2:bias conv2dc:10000:1:28:28:12:7:7; do
+    cu=/tmp/bench/win_$(echo "$p" | tr ':=' '__').cu
+    "$BUILD/convtune" export --problem "$p" --db "$OUT/bench.db" -o "$cu" --force && \
+      nvcc -O3 -arch=sm_90 -DCONVTUNE_SELFTEST "$cu" -o /tmp/bench/st && \
+      for tool in memcheck racecheck; do
+        compute-sanitizer --tool $tool --print-limit 10 /tmp/bench/st 2>&1 | tail -2 | sed "s|^|$p $tool: |"
+      done
+  done | tee "$OUT/sanitizer.log"
 fi

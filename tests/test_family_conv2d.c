@@ -1,0 +1,733 @@
+/* test_family_conv2d.c - the conv2d family without a GPU: problem strings,
+ * counts, buffers, defines and launch geometry; the CPU fp64 reference
+ * against a brute-force one written here from the definition; the
+ * constrained spaces against the limits the family models; NVRTC
+ * compilation of every template over a seeded sample of its space; and the
+ * tiled template run on the CPU (its CUDA source compiled as C++ with a
+ * small emulation of the few CUDA built-ins it uses, under AddressSanitizer)
+ * over edge-heavy shapes, compared with the reference. */
+#include "check.h"
+#include "compile.h"
+#include "config.h"
+#include "problem.h"
+#include "runner.h"
+#include "space.h"
+
+#include <math.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+/* ------------------------------------------------------------------------ */
+/* Helpers                                                                  */
+
+static ct_status parse(const char *spec, ct_problem *p, ct_err *e)
+{
+    memset(e, 0, sizeof *e);
+    return ct_problem_parse(spec, p, e);
+}
+
+static ct_problem problem(const char *spec)
+{
+    ct_problem p;
+    ct_err e;
+    ct_status rc = parse(spec, &p, &e);
+    CHECK_MSG(rc == CT_OK, "%s: %s", spec, e.msg);
+    if (rc != CT_OK)
+        exit(1);
+    return p;
+}
+
+static uint64_t rng_state;
+static uint64_t rng(void)
+{
+    rng_state ^= rng_state >> 12;
+    rng_state ^= rng_state << 25;
+    rng_state ^= rng_state >> 27;
+    return rng_state * 0x2545F4914F6CDD1DULL;
+}
+
+/* Uniform in [-1, 1), never zero. */
+static float uniform(void)
+{
+    for (;;) {
+        float v = (float)((double)(rng() >> 40) / (double)(1ULL << 24) * 2.0 - 1.0);
+        if (v != 0.0f)
+            return v;
+    }
+}
+
+static long long define_of(const ct_problem *p, const char *name)
+{
+    ct_define d[CT_MAX_DEFINES];
+    int n = p->family->defines(p, d);
+    for (int i = 0; i < n; i++)
+        if (strcmp(d[i].name, name) == 0)
+            return d[i].value;
+    CHECK_MSG(0, "%s: no define %s", p->canonical, name);
+    return -1;
+}
+
+/* ------------------------------------------------------------------------ */
+/* Problem strings                                                          */
+
+static void expect_ok(const char *spec, const char *canonical, long long b, long long h,
+                      long long w, long long kh, long long kw)
+{
+    ct_problem p, q;
+    ct_err e;
+    ct_status rc = parse(spec, &p, &e);
+    CHECK_MSG(rc == CT_OK, "'%s' rejected: %s", spec, e.msg);
+    if (rc != CT_OK)
+        return;
+    CHECK(p.family == ct_family_find("conv2d"));
+    CHECK_STR(p.canonical, canonical);
+    CHECK_MSG(p.dims[0] == b && p.dims[1] == h && p.dims[2] == w && p.dims[3] == kh && p.dims[4] == kw,
+              "'%s': dims %lld %lld %lld %lld %lld", spec, p.dims[0], p.dims[1], p.dims[2], p.dims[3],
+              p.dims[4]);
+    rc = parse(p.canonical, &q, &e);
+    CHECK_MSG(rc == CT_OK, "canonical '%s' rejected: %s", p.canonical, e.msg);
+    if (rc == CT_OK) {
+        CHECK_STR(q.canonical, p.canonical);
+        CHECK(memcmp(q.dims, p.dims, sizeof p.dims) == 0 && q.mode == p.mode);
+    }
+}
+
+static void expect_bad(const char *spec, const char *frag, const char *frag2)
+{
+    ct_problem p;
+    ct_err e;
+    ct_status rc = parse(spec, &p, &e);
+    CHECK_MSG(rc == CT_ERR_USAGE, "'%s': status %d, want CT_ERR_USAGE (canonical '%s')", spec, (int)rc,
+              rc == CT_OK ? p.canonical : "");
+    if (rc == CT_OK)
+        return;
+    CHECK_MSG(strstr(e.msg, frag) != NULL, "'%s': message lacks \"%s\": %s", spec, frag, e.msg);
+    if (frag2)
+        CHECK_MSG(strstr(e.msg, frag2) != NULL, "'%s': message lacks \"%s\": %s", spec, frag2, e.msg);
+    CHECK(p.family == NULL);
+}
+
+static void test_strings(void)
+{
+    expect_ok("conv2d:16:2048:2048:11:11:same", "conv2d:16:2048:2048:11:11:same", 16, 2048, 2048, 11, 11);
+    expect_ok("conv2d:1.6e1:2.048e3:2048:11:11:same", "conv2d:16:2048:2048:11:11:same", 16, 2048, 2048, 11, 11);
+    expect_ok("conv2d:1:1000:1000:3:3:valid", "conv2d:1:1000:1000:3:3:valid", 1, 1000, 1000, 3, 3);
+    expect_ok("conv2d:1:1e3:1000:3:3", "conv2d:1:1000:1000:3:3:valid", 1, 1000, 1000, 3, 3);
+    expect_ok("conv2d:4:513:257:5:7:same", "conv2d:4:513:257:5:7:same", 4, 513, 257, 5, 7);
+    expect_ok("conv2d:1:7:9:1:1", "conv2d:1:7:9:1:1:valid", 1, 7, 9, 1, 1);
+    expect_ok("conv2d:2:31:33:31:1:valid", "conv2d:2:31:33:31:1:valid", 2, 31, 33, 31, 1);
+    expect_ok("conv2d:1:5:6:5:6", "conv2d:1:5:6:5:6:valid", 1, 5, 6, 5, 6);       /* filter = image */
+    expect_ok("conv2d:2:3:4:9:8:same", "conv2d:2:3:4:9:8:same", 2, 3, 4, 9, 8);   /* filter > image */
+    expect_ok("conv2d:65535:1:1:1:1", "conv2d:65535:1:1:1:1:valid", 65535, 1, 1, 1, 1);
+    expect_ok("conv2d:1:46340:46340:1:1", "conv2d:1:46340:46340:1:1:valid", 1, 46340, 46340, 1, 1);
+    expect_ok("conv2d:1:1:2147483647:1:1", "conv2d:1:1:2147483647:1:1:valid", 1, 1, 2147483647LL, 1, 1);
+
+    ct_problem v, s;
+    ct_err e;
+    CHECK(parse("conv2d:1:9:9:3:3", &v, &e) == CT_OK);
+    CHECK(parse("conv2d:1:9:9:3:3:same", &s, &e) == CT_OK);
+    CHECK(v.mode != s.mode);
+
+    static const struct {
+        const char *spec, *frag, *frag2;
+    } bad[] = {
+        {"conv2d", "missing", NULL},
+        {"conv2d:", "missing", "H (image height)"},
+        {"conv2d:1", "missing", "H (image height)"},
+        {"conv2d:1:10", "missing", "W (image width)"},
+        {"conv2d:1:10:10", "missing", "KH (filter height)"},
+        {"conv2d:1:10:10:3", "missing", "KW (filter width)"},
+        {"conv2d:1:10:10:3:3:valid:x", "too many fields", NULL},
+        {"conv2d:1:10:10:3:3:same:1:1", "too many fields", NULL},
+        {"conv2d:0:10:10:3:3", "B (batch)", "positive"},
+        {"conv2d:1:0:10:3:3", "H (image height)", "positive"},
+        {"conv2d:1:10:0:3:3", "W (image width)", "positive"},
+        {"conv2d:1:10:10:0:3", "KH (filter height)", "positive"},
+        {"conv2d:1:10:10:3:0:same", "KW (filter width)", "positive"},
+        {"conv2d:-1:10:10:3:3", "B (batch)", "positive"},
+        {"conv2d:1:-10:10:3:3", "H (image height)", "positive"},
+        {"conv2d:1:10:10:-3:3", "KH (filter height)", "positive"},
+        {"conv2d:1:10:10:3:-3", "KW (filter width)", "positive"},
+        {"conv2d:x:10:10:3:3", "B (batch)", "'x'"},
+        {"conv2d:1:ten:10:3:3", "H (image height)", "ten"},
+        {"conv2d:1:10:1.5:3:3", "W (image width)", "integer"},
+        {"conv2d:1:10:10:3e:3", "KH (filter height)", NULL},
+        {"conv2d:1:10:10:3:0x3", "KW (filter width)", NULL},
+        {"conv2d::10:10:3:3", "B (batch)", "empty"},
+        {"conv2d:1:10:10:3:", "KW (filter width)", "empty"},
+        {"conv2d:1:10:10:3:3:", "MODE", NULL},
+        {"conv2d:1:10:10:3:3:full", "MODE", "full"},
+        {"conv2d:1:10:10:3:3:SAME", "MODE", "SAME"},
+        {"conv2d:1:10:10:11:3", "KH (filter height)", "H (image height)"},
+        {"conv2d:1:10:10:11:3:valid", "KH (filter height)", "valid"},
+        {"conv2d:1:10:10:3:11", "KW (filter width)", "W (image width)"},
+        {"conv2d:1:10:9:3:10:valid", "KW (filter width)", "valid"},
+        {"conv2d:65536:10:10:3:3", "B (batch)", "too large"},
+        {"conv2d:1:3000000000:1:1:1", "H (image height)", "too large"},
+        {"conv2d:1:1:1e10:1:1", "W (image width)", "too large"},
+        {"conv2d:1:46341:46341:1:1", "2^31", "B x H x W"},
+        {"conv2d:2:32768:32768:3:3:same", "2^31", "int"},
+        {"conv2d:65535:65535:65535:3:3", "2^31", NULL},
+        {"conv2d:1:2:2:50000:50000:same", "2^31", "KH x KW"},
+        {"conv2x:1:1:1:1:1", "unknown family", NULL},
+    };
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++)
+        expect_bad(bad[i].spec, bad[i].frag, bad[i].frag2);
+
+    const ct_family *f = ct_family_find("conv2d");
+    CHECK(f && strstr(f->grammar, "conv2d:B:H:W:KH:KW") != NULL);
+    CHECK(f && f->reference_c && strstr(f->reference_c, "ct_reference") != NULL &&
+          strstr(f->reference_c, "CONV_PW") != NULL);
+}
+
+/* ------------------------------------------------------------------------ */
+/* Counts, buffers, defines, geometry                                       */
+
+static void test_counts(void)
+{
+    ct_problem p = problem("conv2d:16:2048:2048:11:11:same");
+    const double n = 16.0 * 2048 * 2048;
+    CHECK(p.family->flops(&p) == 2.0 * n * 121);
+    CHECK(p.family->bytes(&p) == 4.0 * (n + 121 + n));
+    ct_buffer b[CT_MAX_BUFS];
+    CHECK(p.family->buffers(&p, b) == 3);
+    CHECK_STR(b[0].name, "in");
+    CHECK(b[0].count == (size_t)n && !b[0].is_output && b[0].symbol == NULL);
+    CHECK_STR(b[1].name, "filter");
+    CHECK(b[1].count == 121 && !b[1].is_output && b[1].symbol && strcmp(b[1].symbol, "c_filter") == 0);
+    CHECK_STR(b[2].name, "out");
+    CHECK(b[2].count == (size_t)n && b[2].is_output);
+    CHECK(ct_problem_output_count(&p) == (size_t)n);
+    CHECK(define_of(&p, "CONV_PH") == 5 && define_of(&p, "CONV_PW") == 5);
+    CHECK(define_of(&p, "CONV_OH") == 2048 && define_of(&p, "CONV_OW") == 2048);
+
+    p = problem("conv2d:1:1000:1000:3:3");
+    CHECK(p.family->flops(&p) == 2.0 * 998 * 998 * 9);
+    CHECK(p.family->bytes(&p) == 4.0 * (1e6 + 9 + 998.0 * 998));
+    CHECK(ct_problem_output_count(&p) == 998 * 998);
+    CHECK(define_of(&p, "CONV_PH") == 0 && define_of(&p, "CONV_PW") == 0);
+
+    /* Even filters in same mode: PyTorch puts the extra tap after. */
+    p = problem("conv2d:4:513:257:6:8:same");
+    CHECK(define_of(&p, "CONV_PH") == 2 && define_of(&p, "CONV_PW") == 3);
+    CHECK(define_of(&p, "CONV_OH") == 513 && define_of(&p, "CONV_OW") == 257);
+    CHECK(define_of(&p, "CONV_B") == 4 && define_of(&p, "CONV_H") == 513 && define_of(&p, "CONV_W") == 257);
+    CHECK(define_of(&p, "CONV_KH") == 6 && define_of(&p, "CONV_KW") == 8);
+
+    p = problem("conv2d:2:31:33:31:1:valid");
+    CHECK(define_of(&p, "CONV_OH") == 1 && define_of(&p, "CONV_OW") == 33);
+    CHECK(p.family->flops(&p) == 2.0 * 2 * 33 * 31);
+    CHECK(p.family->bytes(&p) == 4.0 * (2 * 31 * 33 + 31 + 2 * 33));
+
+    /* Launch geometry covers the output exactly once per tile. */
+    p = problem("conv2d:16:2048:2048:11:11:same");
+    const ct_template *naive = ct_template_find(p.family, "conv2d_naive");
+    const ct_template *tiled = ct_template_find(p.family, "conv2d_tiled");
+    CHECK(naive && naive->is_baseline && tiled && !tiled->is_baseline);
+    ct_params c = {0};
+    ct_params_set(&c, "BLOCK_X", 32, NULL);
+    ct_params_set(&c, "BLOCK_Y", 8, NULL);
+    ct_launch l;
+    p.family->geometry(&p, naive, &c, &l);
+    CHECK(l.grid[0] == 64 && l.grid[1] == 256 && l.grid[2] == 16);
+    CHECK(l.block[0] == 32 && l.block[1] == 8 && l.block[2] == 1 && l.smem_bytes == 0);
+    ct_params_set(&c, "OUT_X", 4, NULL);
+    ct_params_set(&c, "OUT_Y", 8, NULL);
+    p.family->geometry(&p, tiled, &c, &l);
+    CHECK(l.grid[0] == 16 && l.grid[1] == 32 && l.grid[2] == 16);
+    p = problem("conv2d:4:513:257:5:7:same");
+    p.family->geometry(&p, tiled, &c, &l);
+    CHECK(l.grid[0] == 3 && l.grid[1] == 9 && l.grid[2] == 4);
+}
+
+/* ------------------------------------------------------------------------ */
+/* The CPU reference against a brute force from the definition              */
+
+/* Zero-pads the image explicitly, then correlates the padded image without
+ * any bounds test: a different route from the family's clipped loops. */
+static void brute(long long nb, long long h, long long w, long long kh, long long kw, int same,
+                  const float *in, const float *f, double *out, long long *oh_out, long long *ow_out)
+{
+    long long ph = same ? (kh - 1) / 2 : 0, pw = same ? (kw - 1) / 2 : 0;
+    long long oh = same ? h : h - kh + 1, ow = same ? w : w - kw + 1;
+    long long hp = oh + kh - 1, wp = ow + kw - 1;
+    double *pad = calloc((size_t)(hp * wp), sizeof *pad);
+    for (long long b = 0; b < nb; b++) {
+        memset(pad, 0, (size_t)(hp * wp) * sizeof *pad);
+        for (long long u = 0; u < hp; u++)
+            for (long long v = 0; v < wp; v++) {
+                long long y = u - ph, x = v - pw;
+                if (y >= 0 && y < h && x >= 0 && x < w)
+                    pad[u * wp + v] = in[(b * h + y) * w + x];
+            }
+        for (long long y = 0; y < oh; y++)
+            for (long long x = 0; x < ow; x++) {
+                double acc = 0.0;
+                for (long long i = 0; i < kh; i++)
+                    for (long long j = 0; j < kw; j++)
+                        acc += pad[(y + i) * wp + x + j] * (double)f[i * kw + j];
+                out[(b * oh + y) * ow + x] = acc;
+            }
+    }
+    free(pad);
+    *oh_out = oh;
+    *ow_out = ow;
+}
+
+static void test_reference(void)
+{
+    static const char *const specs[] = {
+        "conv2d:1:7:9:1:1",         "conv2d:2:7:9:1:1:same",     "conv2d:3:13:17:3:5:same",
+        "conv2d:2:13:17:3:5:valid", "conv2d:1:9:11:4:6:same",    "conv2d:2:6:5:7:9:same",
+        "conv2d:1:31:33:31:1:valid", "conv2d:4:23:19:5:7:same",  "conv2d:1:5:6:5:6:valid",
+        "conv2d:1:1:1:1:1",         "conv2d:2:1:40:1:9:same",    "conv2d:1:37:3:8:3:valid",
+    };
+    for (size_t s = 0; s < sizeof specs / sizeof specs[0]; s++) {
+        ct_problem p = problem(specs[s]);
+        const long long nb = p.dims[0], h = p.dims[1], w = p.dims[2], kh = p.dims[3], kw = p.dims[4];
+        const int same = strstr(p.canonical, ":same") != NULL;
+        float *in = malloc((size_t)(nb * h * w) * sizeof *in), *f = malloc((size_t)(kh * kw) * sizeof *f);
+        for (long long i = 0; i < nb * h * w; i++)
+            in[i] = uniform();
+        for (long long i = 0; i < kh * kw; i++)
+            f[i] = uniform();
+        size_t nout = ct_problem_output_count(&p);
+        double *ref = malloc(nout * sizeof *ref), *want = malloc(nb * h * w * sizeof *want);
+        for (size_t i = 0; i < nout; i++)
+            ref[i] = NAN;
+        long long oh, ow;
+        brute(nb, h, w, kh, kw, same, in, f, want, &oh, &ow);
+        CHECK_MSG((size_t)(nb * oh * ow) == nout, "%s: %zu outputs, brute force %lld", specs[s], nout,
+                  nb * oh * ow);
+        const float *ins[2] = {in, f};
+        p.family->reference(&p, ins, ref);
+        double worst = 0.0;
+        for (size_t i = 0; i < nout; i++) {
+            double d = fabs(ref[i] - want[i]);
+            if (!(d <= 1e-12 * (double)(kh * kw)))
+                worst = isnan(d) ? INFINITY : (d > worst ? d : worst);
+        }
+        CHECK_MSG(worst == 0.0, "%s: reference differs from brute force by %g", specs[s], worst);
+        free(in);
+        free(f);
+        free(ref);
+        free(want);
+    }
+}
+
+/* ------------------------------------------------------------------------ */
+/* Spaces and constraints                                                   */
+
+/* Static shared memory of a tiled candidate, from the template's macros. */
+static long long tiled_smem(const ct_problem *p, const ct_params *c)
+{
+    long bx = ct_params_get(c, "BLOCK_X", -1), by = ct_params_get(c, "BLOCK_Y", -1);
+    long ox = ct_params_get(c, "OUT_X", -1), oy = ct_params_get(c, "OUT_Y", -1);
+    long vec = ct_params_get(c, "VEC", -1), pad = ct_params_get(c, "SMEM_PAD", -1);
+    long long nwin = (ox + p->dims[4] - 1 + vec - 1) / vec * vec;
+    long long pitch = (bx - 1) * ox + nwin + pad, rows = by * oy + p->dims[3] - 1;
+    long long bytes = 4 * pitch * rows;
+    if (ct_params_get(c, "FILTER_PLACEMENT", -1) == 1)
+        bytes += 4 * p->dims[3] * ((p->dims[4] + 3) / 4 * 4);
+    return bytes;
+}
+
+static void check_space(const char *spec, const char *arch, const ct_config *cfg, int *tiled_n)
+{
+    ct_problem p = problem(spec);
+    ct_limits lim;
+    ct_err e;
+    CHECK(ct_limits_for_arch(arch, &lim, &e) == CT_OK);
+    ct_space sp;
+    CHECK(ct_space_build(&p, cfg, &lim, NULL, &sp, &e) == CT_OK);
+    int per[2] = {0, 0};
+    for (int i = 0; i < sp.n; i++) {
+        const ct_candidate *cd = &sp.cand[i];
+        const ct_params *c = &cd->params;
+        ct_launch l;
+        p.family->geometry(&p, cd->tmpl, c, &l);
+        long long threads = (long long)l.block[0] * l.block[1] * l.block[2];
+        char key[512];
+        ct_params_to_key(c, key, sizeof key);
+        CHECK_MSG(threads % 32 == 0 && threads <= lim.max_threads_per_block, "%s %s", spec, key);
+        CHECK_MSG(l.grid[1] <= 65535 && l.grid[2] == p.dims[0] && l.grid[2] <= 65535, "%s %s", spec, key);
+        CHECK_MSG(l.smem_bytes == 0, "%s %s: dynamic shared memory", spec, key);
+        if (cd->tmpl->is_baseline) {
+            per[0]++;
+            continue;
+        }
+        per[1]++;
+        long ox = ct_params_get(c, "OUT_X", -1), oy = ct_params_get(c, "OUT_Y", -1);
+        long vec = ct_params_get(c, "VEC", -1), khs = ct_params_get(c, "KH_STEP", -1);
+        long minb = ct_params_get(c, "MIN_BLOCKS", -1);
+        /* Tiles cover the output. */
+        CHECK_MSG((long long)l.grid[0] * l.block[0] * ox >= define_of(&p, "CONV_OW") &&
+                      (long long)l.grid[1] * l.block[1] * oy >= define_of(&p, "CONV_OH"),
+                  "%s %s: grid too small", spec, key);
+        long long smem = tiled_smem(&p, c);
+        CHECK_MSG(smem + 16 <= 48 * 1024 && smem * minb <= lim.max_smem_per_sm, "%s %s: %lld bytes of shared memory",
+                  spec, key, smem);
+        CHECK_MSG(ox % vec == 0 && ct_params_get(c, "SMEM_PAD", -1) % vec == 0, "%s %s: misaligned window", spec, key);
+        CHECK_MSG(khs >= 1 && khs <= p.dims[3], "%s %s: KH_STEP not normalised", spec, key);
+        long long rows = khs + p.dims[3] % khs;
+        CHECK_MSG(ox * oy * p.dims[4] * rows <= 4096, "%s %s: too much unrolled code", spec, key);
+        CHECK_MSG(threads * minb <= 2048, "%s %s: MIN_BLOCKS", spec, key);
+        if (ct_params_get(c, "FILTER_PLACEMENT", -1) == 0)
+            CHECK(p.dims[3] * p.dims[4] * 4 <= lim.const_bytes);
+    }
+    printf("%s %s: %d naive + %d tiled candidates\n", spec, arch, per[0], per[1]);
+    CHECK_MSG(per[0] > 0 && per[1] > 0, "%s %s: empty template space", spec, arch);
+    if (tiled_n)
+        *tiled_n = per[1];
+    ct_space_free(&sp);
+}
+
+static int rejects(const char *spec, const ct_params *c, const char *frag)
+{
+    ct_problem p = problem(spec);
+    ct_limits lim;
+    ct_err e;
+    ct_limits_for_arch("sm_90", &lim, &e);
+    char why[256] = "";
+    const ct_template *t = ct_template_find(p.family, "conv2d_tiled");
+    int r = p.family->constrain(&p, t, c, &lim, why, sizeof why);
+    CHECK_MSG(!r || strstr(why, frag) != NULL, "%s: reason lacks \"%s\": %s", spec, frag, why);
+    return r;
+}
+
+static void test_spaces(void)
+{
+    ct_config cfg;
+    ct_err e;
+    CHECK(ct_config_init(&cfg, &e) == CT_OK);
+    int seed_n = 0;
+    check_space("conv2d:16:2048:2048:11:11:same", "sm_90", &cfg, &seed_n);
+    CHECK_MSG(seed_n >= 100 && seed_n <= 1500, "seed space has %d tiled candidates", seed_n);
+    check_space("conv2d:16:2048:2048:11:11:same", "sm_75", &cfg, NULL);
+    static const char *const others[] = {"conv2d:1:1000:1000:3:3:valid", "conv2d:4:513:257:5:7:same",
+                                         "conv2d:1:7:9:1:1", "conv2d:2:31:33:31:1:valid",
+                                         "conv2d:1:64:64:63:63:same"};
+    for (size_t i = 0; i < sizeof others / sizeof others[0]; i++)
+        check_space(others[i], "sm_90", &cfg, NULL);
+
+    /* One admissible candidate, then each limit broken in turn. */
+    ct_params c = {0};
+    static const struct { const char *name; long v; } good[] = {
+        {"BLOCK_X", 32}, {"BLOCK_Y", 8}, {"OUT_X", 4}, {"OUT_Y", 8}, {"FILTER_PLACEMENT", 0},
+        {"KH_STEP", 11}, {"VEC", 4}, {"SMEM_PAD", 0}, {"MIN_BLOCKS", 1}};
+    for (size_t i = 0; i < sizeof good / sizeof good[0]; i++)
+        ct_params_set(&c, good[i].name, good[i].v, NULL);
+    const char *seed = "conv2d:16:2048:2048:11:11:same";
+    CHECK(!rejects(seed, &c, ""));
+    ct_params d = c;
+    ct_params_set(&d, "OUT_X", 2, NULL);
+    CHECK(rejects(seed, &d, "VEC"));
+    d = c;
+    ct_params_set(&d, "OUT_Y", 16, NULL);
+    CHECK(rejects(seed, &d, "FMAs"));
+    d = c;
+    ct_params_set(&d, "BLOCK_Y", 16, NULL);
+    CHECK(rejects(seed, &d, "48 KiB"));
+    d = c;
+    ct_params_set(&d, "BLOCK_X", 10, NULL);
+    ct_params_set(&d, "BLOCK_Y", 1, NULL);
+    CHECK(rejects(seed, &d, "multiple of 32"));
+    d = c;
+    ct_params_set(&d, "MIN_BLOCKS", 4, NULL);
+    CHECK(rejects(seed, &d, "MIN_BLOCKS"));
+    d = c;
+    ct_params_set(&d, "VEC", 3, NULL);
+    CHECK(rejects(seed, &d, "VEC"));
+    CHECK(rejects("conv2d:1:300:300:200:100:same", &c, "constant memory"));
+    d = c;
+    ct_params_set(&d, "BLOCK_X", 1024, NULL);
+    ct_params_set(&d, "BLOCK_Y", 2, NULL);
+    CHECK(rejects(seed, &d, "multiple of 32"));
+}
+
+/* ------------------------------------------------------------------------ */
+/* NVRTC over the spaces                                                    */
+
+static void compile_space(const char *spec, const char *arch, const ct_config *cfg, int sample)
+{
+    ct_problem p = problem(spec);
+    ct_limits lim;
+    ct_err e;
+    CHECK(ct_limits_for_arch(arch, &lim, &e) == CT_OK);
+    ct_define defs[CT_MAX_DEFINES];
+    int nd = p.family->defines(&p, defs);
+    for (int t = 0; t < p.family->ntemplates; t++) {
+        const ct_template *tp = &p.family->templates[t];
+        ct_space sp;
+        CHECK(ct_space_build(&p, cfg, &lim, tp->name, &sp, &e) == CT_OK);
+        CHECK_MSG(sp.n > 0, "%s %s: empty space", spec, tp->name);
+        ct_space_sample(&sp, sample, 20261122);
+        char *src;
+        CHECK(ct_template_source(tp->name, NULL, &src, &e) == CT_OK);
+        int ok = 0;
+        for (int i = 0; i < sp.n; i++) {
+            ct_binary bin;
+            ct_status rc = ct_nvrtc_compile(src, tp->name, arch, defs, nd, &sp.cand[i].params, &bin, &e);
+            char key[512];
+            ct_params_to_key(&sp.cand[i].params, key, sizeof key);
+            CHECK_MSG(rc == CT_OK, "%s %s %s %s: %s", spec, arch, tp->name, key, e.msg);
+            if (rc == CT_OK)
+                ok++;
+            ct_binary_free(&bin);
+        }
+        printf("%s %s %s: %d of %d sampled candidates compiled\n", spec, arch, tp->name, ok, sp.n);
+        free(src);
+        ct_space_free(&sp);
+    }
+    char *src;
+    ct_binary bin;
+    CHECK(ct_template_source("conv2d_ref64", NULL, &src, &e) == CT_OK);
+    CHECK_MSG(ct_nvrtc_compile(src, "conv2d_ref64", arch, defs, nd, NULL, &bin, &e) == CT_OK, "%s", e.msg);
+    ct_binary_free(&bin);
+    free(src);
+}
+
+static void test_compile(void)
+{
+    ct_config cfg;
+    ct_err e;
+    CHECK(ct_config_init(&cfg, &e) == CT_OK);
+    static const char *const specs[] = {"conv2d:16:2048:2048:11:11:same", "conv2d:1:1000:1000:3:3:valid",
+                                        "conv2d:4:513:257:5:7:same", "conv2d:1:7:9:1:1",
+                                        "conv2d:2:31:33:31:1:valid"};
+    static const char *const archs[] = {"sm_75", "sm_90"};
+    for (size_t s = 0; s < sizeof specs / sizeof specs[0]; s++)
+        for (size_t a = 0; a < 2; a++)
+            compile_space(specs[s], archs[a], &cfg, s == 0 ? 8 : 4);
+}
+
+/* ------------------------------------------------------------------------ */
+/* The tiled template on the CPU                                            */
+
+/* Just enough CUDA for conv2d_tiled.cu as host C++. Shared arrays go to
+ * their own section, which the driver below fills with NaN before each
+ * block, so a value the block did not stage poisons its outputs. The kernel
+ * runs twice per block, every thread in turn: the first pass stages the
+ * whole tile, the second, with staging writing the same values again, reads
+ * what every thread staged, as after the barrier. */
+static const char emu_prelude[] =
+    "#include <math.h>\n#include <stdio.h>\n#include <stdlib.h>\n#include <string.h>\n"
+    "struct ct_dim3 { unsigned x, y, z; };\n"
+    "static ct_dim3 threadIdx, blockIdx;\n"
+    "#define __global__\n#define __device__\n#define __forceinline__ inline\n"
+    "#define __launch_bounds__(...)\n#define __constant__\n"
+    "#define __shared__ static\n"
+    "#define __align__(n) __attribute__((aligned(n), section(\"ctsmem\")))\n"
+    "#define __ldg(p) (*(p))\n"
+    "static inline int min(int a, int b) { return a < b ? a : b; }\n"
+    "static inline int max(int a, int b) { return a > b ? a : b; }\n"
+    "struct float4 { float x, y, z, w; };\nstruct float2 { float x, y; };\n"
+    "static inline float4 make_float4(float a, float b, float c, float d) { return {a, b, c, d}; }\n"
+    "static inline void __syncthreads(void) {}\n"
+    "extern \"C\" float __start_ctsmem[], __stop_ctsmem[];\n";
+
+static const char emu_main[] =
+    "static float *slurp(const char *path, size_t n)\n"
+    "{\n"
+    "    float *v = (float *)malloc(n * sizeof(float));\n"
+    "    FILE *f = fopen(path, \"rb\");\n"
+    "    if (!v || !f || fread(v, sizeof(float), n, f) != n) exit(2);\n"
+    "    fclose(f);\n"
+    "    return v;\n"
+    "}\n"
+    "int main(int argc, char **argv)\n"
+    "{\n"
+    "    if (argc != 10) return 2;\n"
+    "    size_t nin = (size_t)CONV_B * CONV_H * CONV_W, nout = (size_t)CONV_B * CONV_OH * CONV_OW;\n"
+    "    float *in = slurp(argv[1], nin), *filter = slurp(argv[2], (size_t)CONV_KH * CONV_KW);\n"
+    "    float *out = (float *)malloc(nout * sizeof(float));\n"
+    "    for (size_t i = 0; i < nout; i++) out[i] = NAN;\n"
+    "#ifdef CT_SYMBOL_c_filter\n"
+    "    memcpy(c_filter, filter, sizeof c_filter);\n"
+    "#endif\n"
+    "    unsigned g[3], b[3];\n"
+    "    for (int i = 0; i < 3; i++) { g[i] = (unsigned)atoi(argv[4 + i]); b[i] = (unsigned)atoi(argv[7 + i]); }\n"
+    "    for (blockIdx.z = 0; blockIdx.z < g[2]; blockIdx.z++)\n"
+    "    for (blockIdx.y = 0; blockIdx.y < g[1]; blockIdx.y++)\n"
+    "    for (blockIdx.x = 0; blockIdx.x < g[0]; blockIdx.x++) {\n"
+    "        for (float *s = __start_ctsmem; s < __stop_ctsmem; s++) *s = NAN;\n"
+    "        for (int pass = 0; pass < 2; pass++)\n"
+    "            for (threadIdx.z = 0; threadIdx.z < b[2]; threadIdx.z++)\n"
+    "            for (threadIdx.y = 0; threadIdx.y < b[1]; threadIdx.y++)\n"
+    "            for (threadIdx.x = 0; threadIdx.x < b[0]; threadIdx.x++)\n"
+    "                conv2d_tiled(in, filter, out);\n"
+    "    }\n"
+    "    FILE *f = fopen(argv[3], \"wb\");\n"
+    "    if (!f || fwrite(out, sizeof(float), nout, f) != nout) return 2;\n"
+    "    fclose(f);\n"
+    "    free(in); free(filter); free(out);\n"
+    "    return 0;\n"
+    "}\n";
+
+static int write_floats(const char *path, const float *v, size_t n)
+{
+    FILE *f = fopen(path, "wb");
+    if (!f)
+        return 0;
+    int ok = fwrite(v, sizeof *v, n, f) == n;
+    return fclose(f) == 0 && ok;
+}
+
+static const char *cxx(void)
+{
+    const char *env = getenv("CT_CXX");
+    if (env && *env)
+        return env;
+    return system("c++ --version >/dev/null 2>&1") == 0 ? "c++" : NULL;
+}
+
+/* Runs conv2d_tiled with parameters c on the CPU over problem spec and
+ * compares with the fp64 reference; returns 0 when no C++ compiler works. */
+static int emulate(const char *compiler, const char *spec, const ct_params *c)
+{
+    ct_problem p = problem(spec);
+    const ct_template *t = ct_template_find(p.family, "conv2d_tiled");
+    char key[512], why[256] = "";
+    ct_params_to_key(c, key, sizeof key);
+    ct_limits lim;
+    ct_err e;
+    CHECK(ct_limits_for_arch("sm_90", &lim, &e) == CT_OK);
+    CHECK_MSG(p.family->constrain(&p, t, c, &lim, why, sizeof why) == 0, "%s %s: %s", spec, key, why);
+    FILE *f = fopen("conv2d_emu.cpp", "w");
+    CHECK(f != NULL);
+    if (!f)
+        return 0;
+    fputs(emu_prelude, f);
+    ct_define d[CT_MAX_DEFINES];
+    int nd = p.family->defines(&p, d);
+    for (int i = 0; i < nd; i++)
+        fprintf(f, "#define %s %lld\n", d[i].name, d[i].value);
+    for (int i = 0; i < c->n; i++)
+        fprintf(f, "#define %s %ld\n", c->names[i], c->values[i]);
+    fprintf(f, "#include \"%s/templates/conv2d_tiled.cu\"\n", CT_SOURCE_DIR);
+    fputs(emu_main, f);
+    fclose(f);
+    char cmd[1024];
+    snprintf(cmd, sizeof cmd,
+             "%s -std=c++14 -O1 -g -w -fsanitize=address,undefined -fno-sanitize-recover=all "
+             "conv2d_emu.cpp -o conv2d_emu > conv2d_emu.log 2>&1", compiler);
+    int rc = system(cmd);
+    CHECK_MSG(rc == 0, "%s %s: the template does not build as C++ (see conv2d_emu.log)", spec, key);
+    if (rc != 0)
+        return 1;
+
+    ct_buffer bufs[CT_MAX_BUFS];
+    p.family->buffers(&p, bufs);
+    float *in = malloc(bufs[0].count * sizeof *in), *filt = malloc(bufs[1].count * sizeof *filt);
+    for (size_t i = 0; i < bufs[0].count; i++)
+        in[i] = uniform();
+    for (size_t i = 0; i < bufs[1].count; i++)
+        filt[i] = uniform();
+    CHECK(write_floats("conv2d_emu_in.bin", in, bufs[0].count));
+    CHECK(write_floats("conv2d_emu_filter.bin", filt, bufs[1].count));
+    ct_launch l;
+    p.family->geometry(&p, t, c, &l);
+    snprintf(cmd, sizeof cmd,
+             "./conv2d_emu conv2d_emu_in.bin conv2d_emu_filter.bin conv2d_emu_out.bin %u %u %u %u %u %u "
+             ">> conv2d_emu.log 2>&1", l.grid[0], l.grid[1], l.grid[2], l.block[0], l.block[1], l.block[2]);
+    rc = system(cmd);
+    CHECK_MSG(rc == 0, "%s %s: the emulated kernel failed (see conv2d_emu.log)", spec, key);
+    size_t nout = bufs[2].count;
+    float *out = malloc(nout * sizeof *out);
+    double *ref = malloc(nout * sizeof *ref);
+    f = rc == 0 ? fopen("conv2d_emu_out.bin", "rb") : NULL;
+    if (f) {
+        CHECK(fread(out, sizeof *out, nout, f) == nout);
+        fclose(f);
+        const float *ins[2] = {in, filt};
+        p.family->reference(&p, ins, ref);
+        double num = 0.0, den = 0.0;
+        size_t bad = 0;
+        for (size_t i = 0; i < nout; i++) {
+            double dl = (double)out[i] - ref[i];
+            if (isnan(out[i]))
+                bad++;
+            num += dl * dl;
+            den += ref[i] * ref[i];
+        }
+        double relerr = sqrt(num / den);
+        CHECK_MSG(bad == 0 && relerr <= 1e-6, "%s %s: %zu NaN outputs, relative L2 error %g", spec, key,
+                  bad, relerr);
+    }
+    free(in);
+    free(filt);
+    free(out);
+    free(ref);
+    return 1;
+}
+
+static void test_emulated(void)
+{
+    const char *compiler = cxx();
+    if (!compiler) {
+        printf("no C++ compiler (c++ or CT_CXX): the CPU run of conv2d_tiled is skipped\n");
+        return;
+    }
+    /* Hand-picked: the seed's best guess, a filter-row loop with a tail,
+     * shared filter, scalar windows with padding, tiles larger than the image. */
+    static const struct {
+        const char *spec;
+        long v[9];   /* BLOCK_X BLOCK_Y OUT_X OUT_Y FILTER_PLACEMENT KH_STEP VEC SMEM_PAD MIN_BLOCKS */
+    } picks[] = {
+        {"conv2d:2:75:141:11:11:same", {32, 8, 4, 8, 0, 11, 4, 0, 1}},
+        {"conv2d:2:75:141:11:11:same", {32, 4, 4, 4, 1, 4, 4, 4, 2}},
+        {"conv2d:3:53:67:5:7:same", {16, 2, 2, 16, 0, 3, 2, 2, 1}},
+        {"conv2d:1:53:67:6:4:same", {64, 2, 8, 4, 1, 6, 4, 4, 1}},
+        {"conv2d:2:40:70:5:7:valid", {32, 1, 1, 1, 0, 5, 1, 1, 1}},
+        {"conv2d:1:7:9:1:1", {32, 8, 4, 8, 0, 1, 4, 0, 1}},
+        {"conv2d:2:31:33:31:1:valid", {32, 2, 4, 4, 1, 8, 4, 0, 1}},
+        {"conv2d:1:5:6:9:8:same", {16, 2, 2, 4, 0, 4, 2, 0, 1}},
+    };
+    static const char *const names[] = {"BLOCK_X", "BLOCK_Y", "OUT_X", "OUT_Y", "FILTER_PLACEMENT",
+                                        "KH_STEP", "VEC", "SMEM_PAD", "MIN_BLOCKS"};
+    int ran = 0;
+    for (size_t i = 0; i < sizeof picks / sizeof picks[0]; i++) {
+        ct_params c = {0};
+        for (int k = 0; k < 9; k++)
+            ct_params_set(&c, names[k], picks[i].v[k], NULL);
+        ran += emulate(compiler, picks[i].spec, &c);
+    }
+    /* A seeded sample of the configured space on odd shapes. */
+    ct_config cfg;
+    ct_err e;
+    CHECK(ct_config_init(&cfg, &e) == CT_OK);
+    ct_limits lim;
+    CHECK(ct_limits_for_arch("sm_90", &lim, &e) == CT_OK);
+    static const char *const specs[] = {"conv2d:2:130:150:11:11:same", "conv2d:1:45:37:5:7:valid"};
+    for (size_t s = 0; s < sizeof specs / sizeof specs[0]; s++) {
+        ct_problem p = problem(specs[s]);
+        ct_space sp;
+        CHECK(ct_space_build(&p, &cfg, &lim, "conv2d_tiled", &sp, &e) == CT_OK);
+        ct_space_sample(&sp, 5, 7 + s);
+        for (int i = 0; i < sp.n; i++)
+            ran += emulate(compiler, specs[s], &sp.cand[i].params);
+        ct_space_free(&sp);
+    }
+    printf("conv2d_tiled run on the CPU for %d configurations\n", ran);
+}
+
+int main(void)
+{
+    const char *env = getenv("CT_TEST_SEED");
+    uint64_t seed = env ? strtoull(env, NULL, 0) : (uint64_t)time(NULL);
+    if (seed == 0)
+        seed = 0x243F6A8885A308D3ULL;
+    printf("seed %llu (set CT_TEST_SEED to repeat)\n", (unsigned long long)seed);
+    rng_state = seed;
+
+    test_strings();
+    test_counts();
+    test_reference();
+    test_spaces();
+    test_emulated();
+    test_compile();
+    CHECK_DONE();
+}
