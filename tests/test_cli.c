@@ -64,7 +64,7 @@ static const row bad_rows[] = {
     {{"space", "--problem", "conv1d"}, 2, "missing fields"},
     {{"space", "--problem", ""}, 2, "empty problem string"},
     {{"space", "--problem", "conv1d:1000:3:same:extra"}, 2, "too many fields"},
-    {{"space", "--problem", "conv2d:64:3"}, 2, "unknown family 'conv2d'"},
+    {{"space", "--problem", "conv9d:64:3"}, 2, "unknown family 'conv9d'"},
     {{"space", "--problem", "conv1d:1000:3:full"}, 2, "MODE must be valid, same or right"},
     {{"space", "--problem", "conv1d:1000:3:"}, 2, "MODE must be"},
     {{"space"}, 2, "--problem SPEC is required"},
