@@ -240,38 +240,191 @@ static const char reference_c[] =
     "                }\n"
     "}\n";
 
+static const char *const placement_names[] = {"constant", "shared"};
+
 static const ct_param_def naive_params[] = {
     {.name = "BLOCK_SIZE", .help = "threads per block"},
+};
+
+static const ct_param_def tiled_params[] = {
+    {.name = "BLOCK_SIZE", .help = "threads per block (0: one pixel group per thread, up to 1024)"},
+    {.name = "OUT_X", .help = "consecutive output pixels of a row per thread (sliding window)"},
+    {.name = "COUT_PER_THREAD", .help = "output channels accumulated per thread (0: all)"},
+    {.name = "IMGS_PER_BLOCK", .help = "images per block"},
+    {.name = "TILE_OH", .help = "output rows per block tile (0: the whole image)"},
+    {.name = "TILE_OW", .help = "output columns per block tile (0: the whole image)"},
+    {.name = "WEIGHT_PLACEMENT", .help = "constant: fully unrolled, weights folded into FMAs; shared: [ci][i][j][co]",
+     .symbols = placement_names, .nsymbols = 2},
+    {.name = "CI_UNROLL", .help = "input channels per unrolled iteration with shared weights (0: all)"},
+    {.name = "ROW_PAD", .help = "1: pad staged rows so a warp's rows fall in consecutive banks"},
+    {.name = "MIN_BLOCKS", .help = "minimum resident blocks per SM (__launch_bounds__)"},
 };
 
 static const ct_template templates[] = {
     {.name = "conv2dc_naive", .summary = "one thread per output element, all from global memory (baseline)",
      .is_baseline = 1, .params = naive_params, .nparams = 1},
+    {.name = "conv2dc_tiled", .summary = "images staged in shared memory, pixels x output channels per thread",
+     .params = tiled_params, .nparams = (int)(sizeof tiled_params / sizeof tiled_params[0])},
 };
+
+static long long cdiv(long long a, long long b)
+{
+    return (a + b - 1) / b;
+}
+
+static long long rup(long long a, long long b)
+{
+    return cdiv(a, b) * b;
+}
+
+/* A tiled candidate's derived sizes: these mirror the macros of the same
+ * names in templates/conv2dc_tiled.cu. */
+typedef struct tiled_geom {
+    long long toh, tow, tiles, ncg, cpt, ipb, items, nt, lv, nl, pitch, s_in, s_w, taps;
+} tiled_geom;
+
+static void tiled_geometry(const ct_problem *p, const ct_params *c, tiled_geom *g)
+{
+    const long long oh = out_h(p), ow = out_w(p), cout = p->dims[DIM_COUT], cin = p->dims[DIM_CIN];
+    const long long kh = p->dims[DIM_KH], kw = p->dims[DIM_KW];
+    const long long ox = ct_params_get(c, "OUT_X", 1), th = ct_params_get(c, "TILE_OH", 0);
+    const long long tw = ct_params_get(c, "TILE_OW", 0), cpt = ct_params_get(c, "COUT_PER_THREAD", 0);
+    const long long block = ct_params_get(c, "BLOCK_SIZE", 0);
+    const long long toh_req = th == 0 || th >= oh ? oh : th, tow_req = tw == 0 || tw >= ow ? ow : tw;
+    g->toh = cdiv(oh, cdiv(oh, toh_req));
+    g->tow = rup(cdiv(ow, cdiv(ow, tow_req)), ox);
+    g->tiles = cdiv(oh, g->toh) * cdiv(ow, g->tow);
+    const long long cpt_req = cpt == 0 || cpt >= cout ? cout : cpt;
+    g->ncg = cdiv(cout, cpt_req);
+    g->cpt = cdiv(cout, g->ncg);
+    g->ipb = ct_params_get(c, "IMGS_PER_BLOCK", 1);
+    g->items = g->ipb * g->toh * (g->tow / ox);
+    g->nt = block ? block : rup(g->items, 32) < 1024 ? rup(g->items, 32) : 1024;
+    g->lv = ox % 4 == 0 ? 4 : ox % 2 == 0 ? 2 : 1;
+    g->nl = rup(ox + kw - 1, g->lv);
+    long long pitch = rup(g->tow - ox + g->nl, g->lv);
+    if (ct_params_get(c, "ROW_PAD", 0))
+        pitch += ((g->tow - pitch) % 32 + 32) % 32;
+    g->pitch = pitch;
+    g->s_in = g->ipb * cin * (g->toh + kh - 1) * pitch;
+    g->taps = cin * kh * kw;
+    g->s_w = ct_params_get(c, "WEIGHT_PLACEMENT", 0) == 1 ? g->taps * rup(g->ncg * g->cpt, 4) : 0;
+}
+
+/* Fully unrolled FMAs past this many per loop body overflow the instruction
+ * cache and stall issue on every warp. */
+#define MAX_UNROLLED_FMAS 6144
 
 static int constrain(const ct_problem *p, const ct_template *t, const ct_params *c,
                      const ct_limits *lim, char *why, size_t len)
 {
-    (void)p;
-    (void)t;
-    long block = ct_params_get(c, "BLOCK_SIZE", 256);
-    if (block < 32 || block % 32 != 0 || block > lim->max_threads_per_block) {
-        snprintf(why, len, "BLOCK_SIZE=%ld is not a multiple of 32 within the device's %d threads",
-                 block, lim->max_threads_per_block);
+    long block = ct_params_get(c, "BLOCK_SIZE", 0);
+    if (t->is_baseline) {
+        if (block < 32 || block % 32 != 0 || block > lim->max_threads_per_block) {
+            snprintf(why, len, "BLOCK_SIZE=%ld is not a multiple of 32 within the device's %d threads",
+                     block, lim->max_threads_per_block);
+            return 1;
+        }
+        return 0;
+    }
+    long ox = ct_params_get(c, "OUT_X", 1), ipb = ct_params_get(c, "IMGS_PER_BLOCK", 1);
+    long placement = ct_params_get(c, "WEIGHT_PLACEMENT", 0), ciu = ct_params_get(c, "CI_UNROLL", 0);
+    long minb = ct_params_get(c, "MIN_BLOCKS", 1);
+    if (ox < 1 || ox > 16 || ipb < 1 || ipb > 64 || ciu < 0 || minb < 1 || ct_params_get(c, "TILE_OH", 0) < 0 ||
+        ct_params_get(c, "TILE_OW", 0) < 0 || ct_params_get(c, "COUT_PER_THREAD", 0) < 0 ||
+        (block != 0 && (block < 32 || block % 32 != 0))) {
+        snprintf(why, len, "OUT_X in 1..16, IMGS_PER_BLOCK in 1..64, BLOCK_SIZE 0 or a multiple of 32, "
+                 "MIN_BLOCKS >= 1, the rest >= 0");
+        return 1;
+    }
+    tiled_geom g;
+    tiled_geometry(p, c, &g);
+    if (g.nt > lim->max_threads_per_block) {
+        snprintf(why, len, "BLOCK_SIZE=%lld exceeds the device's %d threads", g.nt, lim->max_threads_per_block);
+        return 1;
+    }
+    if (g.nt > rup(g.items, 32)) {
+        snprintf(why, len, "BLOCK_SIZE=%lld leaves whole warps idle: the block has %lld pixel groups", g.nt,
+                 g.items);
+        return 1;
+    }
+    const long long wbytes = 4 * (p->dims[DIM_COUT] * g.taps + (p->dims[DIM_BIAS] ? p->dims[DIM_COUT] : 0));
+    if (wbytes > lim->const_bytes) {
+        snprintf(why, len, "weights and bias of %lld bytes do not fit in %d bytes of constant memory", wbytes,
+                 lim->const_bytes);
+        return 1;
+    }
+    /* The runner does not opt in to more than 48 KiB per block. */
+    const long long smem = 4 * (g.s_in + g.s_w) + 32;
+    if (smem > 48 * 1024 || smem > lim->max_smem_per_block) {
+        snprintf(why, len, "%lld bytes of static shared memory exceed the 48 KiB limit", smem);
+        return 1;
+    }
+    const long long body = placement == 0 ? p->dims[DIM_COUT] * g.taps * ox
+                                          : (ciu ? ciu : p->dims[DIM_CIN]) * p->dims[DIM_KH] * p->dims[DIM_KW] *
+                                                g.cpt * ox;
+    if (body > MAX_UNROLLED_FMAS) {
+        snprintf(why, len, "%lld FMAs in one unrolled loop body exceed %d", body, MAX_UNROLLED_FMAS);
+        return 1;
+    }
+    /* Accumulators, the input window, shared weights and about 16 for
+     * addresses: more than the launch bounds leave would spill. */
+    const long long regs = g.cpt * ox + g.nl + (placement == 1 ? rup(g.cpt, 4) : 0) + 16;
+    long long cap = lim->regs_per_sm / (minb * rup(g.nt, 32)) / 8 * 8;
+    if (cap > 255)
+        cap = 255;
+    if (minb * g.nt > 2048 || regs > cap) {
+        snprintf(why, len, "about %lld registers per thread do not fit %ld blocks of %lld threads (%lld each)", regs,
+                 minb, g.nt, cap);
         return 1;
     }
     return 0;
 }
 
+static void normalize(const ct_problem *p, const ct_template *t, ct_params *c)
+{
+    if (t->is_baseline)
+        return;
+    tiled_geom g;
+    tiled_geometry(p, c, &g);
+    /* Store the effective tile and channel group, so requests that yield
+     * the same kernel collapse; the macros map these values to themselves. */
+    ct_params_set(c, "TILE_OH", g.toh >= out_h(p) ? 0 : (long)g.toh, NULL);
+    ct_params_set(c, "TILE_OW", g.tow >= out_w(p) ? 0 : (long)g.tow, NULL);
+    ct_params_set(c, "COUT_PER_THREAD", g.ncg == 1 ? 0 : (long)g.cpt, NULL);
+    if (ct_params_get(c, "IMGS_PER_BLOCK", 1) > p->dims[DIM_B])
+        ct_params_set(c, "IMGS_PER_BLOCK", (long)p->dims[DIM_B], NULL);
+    long ciu = ct_params_get(c, "CI_UNROLL", 0);
+    if (ct_params_get(c, "WEIGHT_PLACEMENT", 0) == 0 || ciu >= p->dims[DIM_CIN])
+        ct_params_set(c, "CI_UNROLL", 0, NULL);
+    if (ct_params_get(c, "ROW_PAD", 0)) {
+        tiled_geom padded;
+        tiled_geometry(p, c, &padded);
+        ct_params_set(c, "ROW_PAD", 0, NULL);
+        tiled_geometry(p, c, &g);
+        if (padded.pitch != g.pitch)
+            ct_params_set(c, "ROW_PAD", 1, NULL);
+    }
+    tiled_geometry(p, c, &g);
+    long block = ct_params_get(c, "BLOCK_SIZE", 0);
+    if (block && block == (rup(g.items, 32) < 1024 ? rup(g.items, 32) : 1024))
+        ct_params_set(c, "BLOCK_SIZE", 0, NULL);
+}
+
 static void geometry(const ct_problem *p, const ct_template *t, const ct_params *c, ct_launch *l)
 {
-    (void)t;
-    long block = ct_params_get(c, "BLOCK_SIZE", 256);
-    long long nout = (long long)out_count(p);
     memset(l, 0, sizeof *l);
-    l->grid[0] = (unsigned)((nout + block - 1) / block);
+    if (t->is_baseline) {
+        long block = ct_params_get(c, "BLOCK_SIZE", 256);
+        l->grid[0] = (unsigned)(((long long)out_count(p) + block - 1) / block);
+        l->block[0] = (unsigned)block;
+    } else {
+        tiled_geom g;
+        tiled_geometry(p, c, &g);
+        l->grid[0] = (unsigned)(cdiv(p->dims[DIM_B], g.ipb) * g.tiles);
+        l->block[0] = (unsigned)g.nt;
+    }
     l->grid[1] = l->grid[2] = 1;
-    l->block[0] = (unsigned)block;
     l->block[1] = l->block[2] = 1;
 }
 
@@ -286,6 +439,7 @@ const ct_family ct_family_conv2dc = {
     .buffers = buffers,
     .defines = defines,
     .reference = reference,
+    .normalize = normalize,
     .templates = templates,
     .ntemplates = (int)(sizeof templates / sizeof templates[0]),
     .constrain = constrain,
