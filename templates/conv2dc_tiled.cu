@@ -130,7 +130,13 @@ __device__ __forceinline__ void stage(float *s_in, float *s_w, const float *__re
 __device__ __forceinline__ void channel(float (&acc)[CPT][OUT_X], const float *srow, const float *s_w,
                                         int ci, int cg)
 {
+    // Unrolled, ptxas would hoist every shared weight load of the channel
+    // into registers and spill.
+#if WEIGHT_PLACEMENT == 0
 #pragma unroll
+#else
+#pragma unroll 1
+#endif
     for (int i = 0; i < CONV_KH; ++i) {
         float win[NL];
 #pragma unroll

@@ -367,9 +367,11 @@ static int constrain(const ct_problem *p, const ct_template *t, const ct_params 
         snprintf(why, len, "%lld FMAs in one unrolled loop body exceed %d", body, MAX_UNROLLED_FMAS);
         return 1;
     }
-    /* Accumulators, the input window, shared weights and about 16 for
-     * addresses: more than the launch bounds leave would spill. */
-    const long long regs = g.cpt * ox + g.nl + (placement == 1 ? rup(g.cpt, 4) : 0) + 16;
+    /* Accumulators, the input window, shared weights (ptxas keeps about
+     * two taps' worth in flight) and about 16 for addresses, checked
+     * against ptxas on the seed shapes: more than the launch bounds leave
+     * would spill. */
+    const long long regs = g.cpt * ox + g.nl + (placement == 1 ? 2 * rup(g.cpt, 4) : 0) + 16;
     long long cap = lim->regs_per_sm / (minb * rup(g.nt, 32)) / 8 * 8;
     if (cap > 255)
         cap = 255;
