@@ -9,12 +9,14 @@
 extern const ct_family ct_family_conv1d;
 extern const ct_family ct_family_conv1dc;
 extern const ct_family ct_family_conv2d;
+extern const ct_family ct_family_conv2dc;
 
 /* Adding a family: one C file defining a ct_family, and one line here. */
 static const ct_family *const families[] = {
     &ct_family_conv1d,
     &ct_family_conv1dc,
     &ct_family_conv2d,
+    &ct_family_conv2dc,
     NULL,
 };
 

@@ -1,0 +1,45 @@
+// conv2dc_naive: the baseline every speedup is reported against.
+// One thread per output element, input, weights and bias read from global
+// memory:
+//   out[b][co][y][x] = bias[co] + sum_{ci,i,j} in[b][ci][y+i-PH][x+j-PW] * w[co][ci][i][j]
+// with the input taken as zero outside the image.
+//
+// Problem macros (set by convtune): CONV_B, CONV_CIN, CONV_H, CONV_W,
+// CONV_COUT, CONV_KH, CONV_KW, CONV_OH, CONV_OW, CONV_PH, CONV_PW, CONV_BIAS.
+// Tuning macros: BLOCK_SIZE.
+
+extern "C" __global__ void __launch_bounds__(BLOCK_SIZE)
+conv2dc_naive(const float *__restrict__ in, const float *__restrict__ weight,
+#if CONV_BIAS
+              const float *__restrict__ bias,
+#endif
+              float *__restrict__ out)
+{
+    // Every buffer is below 2^31 elements, but the last block's indices may
+    // pass that before the bounds test.
+    const long long o = (long long)blockIdx.x * BLOCK_SIZE + threadIdx.x;
+    if (o >= (long long)CONV_B * CONV_COUT * CONV_OH * CONV_OW)
+        return;
+    const int x = (int)(o % CONV_OW);
+    const int y = (int)(o / CONV_OW % CONV_OH);
+    const int co = (int)(o / ((long long)CONV_OW * CONV_OH) % CONV_COUT);
+    const int b = (int)(o / ((long long)CONV_OW * CONV_OH * CONV_COUT));
+#if CONV_BIAS
+    float acc = bias[co];
+#else
+    float acc = 0.0f;
+#endif
+    for (int ci = 0; ci < CONV_CIN; ++ci)
+        for (int i = 0; i < CONV_KH; ++i) {
+            const int yy = y + i - CONV_PH;
+            if (yy < 0 || yy >= CONV_H)
+                continue;
+            for (int j = 0; j < CONV_KW; ++j) {
+                const int xx = x + j - CONV_PW;
+                if (xx >= 0 && xx < CONV_W)
+                    acc += in[((b * CONV_CIN + ci) * CONV_H + yy) * CONV_W + xx] *
+                           weight[((co * CONV_CIN + ci) * CONV_KH + i) * CONV_KW + j];
+            }
+        }
+    out[o] = acc;
+}

@@ -1,0 +1,450 @@
+/* family_conv2dc.c - multi-channel 2D convolution of a batch of images, as a
+ * CNN layer computes it (PyTorch Conv2d: NCHW input, OIHW weights):
+ *
+ *   out[b][co][y][x] = bias[co] + sum_{ci<Cin, i<KH, j<KW}
+ *                      in[b][ci][y + i - PH][x + j - PW] * w[co][ci][i][j]
+ *
+ * with the input taken as zero outside the image. Modes: valid (PH = PW = 0,
+ * (H-KH+1) x (W-KW+1) outputs) and same (PH = (KH-1)/2, PW = (KW-1)/2, H x W
+ * outputs, PyTorch's padding='same'). Seed 003 (a Fashion-MNIST CNN) is the
+ * origin: a batch of small images, few channels, so every output channel of a
+ * pixel can be accumulated in one thread. */
+#include "problem.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+enum { MODE_VALID = 0, MODE_SAME = 1 };
+static const char *const mode_names[] = {"valid", "same"};
+
+enum { DIM_B, DIM_CIN, DIM_H, DIM_W, DIM_COUT, DIM_KH, DIM_KW, DIM_BIAS };
+
+/* Every buffer stays below 2^31 elements so that kernels index with int. */
+#define MAX_ELEMS 2147483647LL
+
+static const char *const field_names[] = {
+    "B (batch)", "Cin (input channels)", "H (image height)", "W (image width)",
+    "Cout (output channels)", "KH (filter height)", "KW (filter width)",
+};
+
+static long long pad_h(const ct_problem *p)
+{
+    return p->mode == MODE_SAME ? (p->dims[DIM_KH] - 1) / 2 : 0;
+}
+
+static long long pad_w(const ct_problem *p)
+{
+    return p->mode == MODE_SAME ? (p->dims[DIM_KW] - 1) / 2 : 0;
+}
+
+static long long out_h(const ct_problem *p)
+{
+    return p->mode == MODE_SAME ? p->dims[DIM_H] : p->dims[DIM_H] - p->dims[DIM_KH] + 1;
+}
+
+static long long out_w(const ct_problem *p)
+{
+    return p->mode == MODE_SAME ? p->dims[DIM_W] : p->dims[DIM_W] - p->dims[DIM_KW] + 1;
+}
+
+/* Product of four sizes, or -1 past MAX_ELEMS (each factor is already at
+ * most MAX_ELEMS, so the division test cannot overflow). */
+static long long elems4(long long a, long long b, long long c, long long d)
+{
+    const long long f[4] = {a, b, c, d};
+    long long v = 1;
+    for (int i = 0; i < 4; i++) {
+        if (v > MAX_ELEMS / f[i])
+            return -1;
+        v *= f[i];
+    }
+    return v;
+}
+
+static ct_status parse(const char *fields, ct_problem *p, ct_err *e)
+{
+    char buf[160];
+    if (strlen(fields) >= sizeof buf)
+        return ct_fail(e, CT_ERR_USAGE, "too long");
+    strcpy(buf, fields);
+    char *f[9];
+    int n = 0;
+    char *s = buf;
+    for (;;) {
+        char *c = strchr(s, ':');
+        if (n == 9)
+            return ct_fail(e, CT_ERR_USAGE, "too many fields");
+        f[n++] = s;
+        if (!c)
+            break;
+        *c = '\0';
+        s = c + 1;
+    }
+    for (int i = 0; i < 7; i++) {
+        if (i >= n)
+            return ct_fail(e, CT_ERR_USAGE, "missing field %s", field_names[i]);
+        ct_status rc = ct_parse_size(f[i], field_names[i], MAX_ELEMS, &p->dims[i], e);
+        if (rc != CT_OK)
+            return rc;
+    }
+    p->mode = MODE_VALID;
+    p->dims[DIM_BIAS] = 0;
+    int k = 7;
+    if (k < n && strcmp(f[k], "bias") != 0) {
+        int found = 0;
+        for (int m = 0; m < 2; m++)
+            if (strcmp(f[k], mode_names[m]) == 0) {
+                p->mode = m;
+                found = 1;
+            }
+        if (!found)
+            return ct_fail(e, CT_ERR_USAGE, "MODE must be valid or same (then optionally bias), got '%s'", f[k]);
+        k++;
+    }
+    if (k < n) {
+        if (strcmp(f[k], "bias") != 0)
+            return ct_fail(e, CT_ERR_USAGE, "the field after MODE must be bias, got '%s'", f[k]);
+        p->dims[DIM_BIAS] = 1;
+        k++;
+    }
+    if (k < n)
+        return ct_fail(e, CT_ERR_USAGE, "too many fields: '%s' after bias", f[k]);
+    if (p->mode == MODE_VALID && p->dims[DIM_KH] > p->dims[DIM_H])
+        return ct_fail(e, CT_ERR_USAGE, "KH (filter height) = %lld is larger than H (image height) = %lld in valid mode",
+                       p->dims[DIM_KH], p->dims[DIM_H]);
+    if (p->mode == MODE_VALID && p->dims[DIM_KW] > p->dims[DIM_W])
+        return ct_fail(e, CT_ERR_USAGE, "KW (filter width) = %lld is larger than W (image width) = %lld in valid mode",
+                       p->dims[DIM_KW], p->dims[DIM_W]);
+    const long long *d = p->dims;
+    if (elems4(d[DIM_B], d[DIM_CIN], d[DIM_H], d[DIM_W]) < 0)
+        return ct_fail(e, CT_ERR_USAGE, "input of B*Cin*H*W = %lld*%lld*%lld*%lld elements exceeds 2^31-1",
+                       d[DIM_B], d[DIM_CIN], d[DIM_H], d[DIM_W]);
+    if (elems4(d[DIM_COUT], d[DIM_CIN], d[DIM_KH], d[DIM_KW]) < 0)
+        return ct_fail(e, CT_ERR_USAGE, "weight of Cout*Cin*KH*KW = %lld*%lld*%lld*%lld elements exceeds 2^31-1",
+                       d[DIM_COUT], d[DIM_CIN], d[DIM_KH], d[DIM_KW]);
+    if (elems4(d[DIM_B], d[DIM_COUT], out_h(p), out_w(p)) < 0)
+        return ct_fail(e, CT_ERR_USAGE, "output of B*Cout*OH*OW = %lld*%lld*%lld*%lld elements exceeds 2^31-1",
+                       d[DIM_B], d[DIM_COUT], out_h(p), out_w(p));
+    return CT_OK;
+}
+
+static void canonical(const ct_problem *p, char *buf, size_t len)
+{
+    const long long *d = p->dims;
+    snprintf(buf, len, "conv2dc:%lld:%lld:%lld:%lld:%lld:%lld:%lld:%s%s", d[DIM_B], d[DIM_CIN], d[DIM_H], d[DIM_W],
+             d[DIM_COUT], d[DIM_KH], d[DIM_KW], mode_names[p->mode], d[DIM_BIAS] ? ":bias" : "");
+}
+
+static double out_count(const ct_problem *p)
+{
+    return (double)p->dims[DIM_B] * (double)p->dims[DIM_COUT] * (double)out_h(p) * (double)out_w(p);
+}
+
+static double flops(const ct_problem *p)
+{
+    /* Taps on the zero padding still cost an FMA in every direct kernel;
+     * the bias adds are not counted, as in the usual convention. */
+    return 2.0 * out_count(p) * (double)p->dims[DIM_CIN] * (double)p->dims[DIM_KH] * (double)p->dims[DIM_KW];
+}
+
+static double bytes(const ct_problem *p)
+{
+    const long long *d = p->dims;
+    double in = (double)d[DIM_B] * (double)d[DIM_CIN] * (double)d[DIM_H] * (double)d[DIM_W];
+    double w = (double)d[DIM_COUT] * (double)d[DIM_CIN] * (double)d[DIM_KH] * (double)d[DIM_KW];
+    double bias = d[DIM_BIAS] ? (double)d[DIM_COUT] : 0.0;
+    return 4.0 * (in + w + bias + out_count(p));
+}
+
+static int buffers(const ct_problem *p, ct_buffer *b)
+{
+    const long long *d = p->dims;
+    int n = 0;
+    b[n++] = (ct_buffer){.name = "in", .count = (size_t)(d[DIM_B] * d[DIM_CIN] * d[DIM_H] * d[DIM_W])};
+    b[n++] = (ct_buffer){.name = "weight", .count = (size_t)(d[DIM_COUT] * d[DIM_CIN] * d[DIM_KH] * d[DIM_KW]),
+                         .symbol = "c_weight"};
+    if (d[DIM_BIAS])
+        b[n++] = (ct_buffer){.name = "bias", .count = (size_t)d[DIM_COUT], .symbol = "c_bias"};
+    b[n++] = (ct_buffer){.name = "out", .count = (size_t)(d[DIM_B] * d[DIM_COUT] * out_h(p) * out_w(p)),
+                         .is_output = 1};
+    return n;
+}
+
+static int defines(const ct_problem *p, ct_define *d)
+{
+    const long long *v = p->dims;
+    d[0] = (ct_define){"CONV_B", v[DIM_B]};
+    d[1] = (ct_define){"CONV_CIN", v[DIM_CIN]};
+    d[2] = (ct_define){"CONV_H", v[DIM_H]};
+    d[3] = (ct_define){"CONV_W", v[DIM_W]};
+    d[4] = (ct_define){"CONV_COUT", v[DIM_COUT]};
+    d[5] = (ct_define){"CONV_KH", v[DIM_KH]};
+    d[6] = (ct_define){"CONV_KW", v[DIM_KW]};
+    d[7] = (ct_define){"CONV_OH", out_h(p)};
+    d[8] = (ct_define){"CONV_OW", out_w(p)};
+    d[9] = (ct_define){"CONV_PH", pad_h(p)};
+    d[10] = (ct_define){"CONV_PW", pad_w(p)};
+    d[11] = (ct_define){"CONV_BIAS", v[DIM_BIAS]};
+    return 12;
+}
+
+static void reference(const ct_problem *p, const float *const *in, double *out)
+{
+    const long long *d = p->dims;
+    const long long nb = d[DIM_B], cin = d[DIM_CIN], h = d[DIM_H], w = d[DIM_W], cout = d[DIM_COUT];
+    const long long kh = d[DIM_KH], kw = d[DIM_KW], oh = out_h(p), ow = out_w(p);
+    const long long ph = pad_h(p), pw = pad_w(p);
+    const float *x = in[0], *wt = in[1], *bias = d[DIM_BIAS] ? in[2] : NULL;
+    for (long long b = 0; b < nb; b++)
+        for (long long co = 0; co < cout; co++)
+            for (long long y = 0; y < oh; y++)
+                for (long long xo = 0; xo < ow; xo++) {
+                    /* Clip the filter window to the image once per output. */
+                    long long i0 = ph - y > 0 ? ph - y : 0, i1 = h + ph - y < kh ? h + ph - y : kh;
+                    long long j0 = pw - xo > 0 ? pw - xo : 0, j1 = w + pw - xo < kw ? w + pw - xo : kw;
+                    double acc = bias ? (double)bias[co] : 0.0;
+                    for (long long ci = 0; ci < cin; ci++) {
+                        const float *plane = x + (b * cin + ci) * h * w;
+                        const float *f = wt + (co * cin + ci) * kh * kw;
+                        for (long long i = i0; i < i1; i++)
+                            for (long long j = j0; j < j1; j++)
+                                acc += (double)plane[(y + i - ph) * w + xo + j - pw] * (double)f[i * kw + j];
+                    }
+                    out[((b * cout + co) * oh + y) * ow + xo] = acc;
+                }
+}
+
+/* The same reference, as C source for exported self-tests. */
+static const char reference_c[] =
+    "static void ct_reference(const float *const *in, double *out)\n"
+    "{\n"
+    "    const float *x = in[0], *wt = in[1];\n"
+    "    for (long long b = 0; b < CONV_B; b++)\n"
+    "        for (long long co = 0; co < CONV_COUT; co++)\n"
+    "            for (long long y = 0; y < CONV_OH; y++)\n"
+    "                for (long long xo = 0; xo < CONV_OW; xo++) {\n"
+    "                    double acc = 0.0;\n"
+    "#if CONV_BIAS\n"
+    "                    acc = (double)in[2][co];\n"
+    "#endif\n"
+    "                    for (long long ci = 0; ci < CONV_CIN; ci++)\n"
+    "                        for (long long i = 0; i < CONV_KH; i++)\n"
+    "                            for (long long j = 0; j < CONV_KW; j++) {\n"
+    "                                long long yy = y + i - CONV_PH, xx = xo + j - CONV_PW;\n"
+    "                                if (yy >= 0 && yy < CONV_H && xx >= 0 && xx < CONV_W)\n"
+    "                                    acc += (double)x[((b * CONV_CIN + ci) * CONV_H + yy) * CONV_W + xx] *\n"
+    "                                           (double)wt[((co * CONV_CIN + ci) * CONV_KH + i) * CONV_KW + j];\n"
+    "                            }\n"
+    "                    out[((b * CONV_COUT + co) * CONV_OH + y) * CONV_OW + xo] = acc;\n"
+    "                }\n"
+    "}\n";
+
+static const char *const placement_names[] = {"constant", "shared"};
+
+static const ct_param_def naive_params[] = {
+    {.name = "BLOCK_SIZE", .help = "threads per block"},
+};
+
+static const ct_param_def tiled_params[] = {
+    {.name = "BLOCK_SIZE", .help = "threads per block (0: one pixel group per thread, up to 1024)"},
+    {.name = "OUT_X", .help = "consecutive output pixels of a row per thread (sliding window)"},
+    {.name = "COUT_PER_THREAD", .help = "output channels accumulated per thread (0: all)"},
+    {.name = "IMGS_PER_BLOCK", .help = "images per block"},
+    {.name = "TILE_OH", .help = "output rows per block tile (0: the whole image)"},
+    {.name = "TILE_OW", .help = "output columns per block tile (0: the whole image)"},
+    {.name = "WEIGHT_PLACEMENT", .help = "constant: fully unrolled, weights folded into FMAs; shared: [ci][i][j][co]",
+     .symbols = placement_names, .nsymbols = 2},
+    {.name = "CI_UNROLL", .help = "input channels per unrolled iteration with shared weights (0: all)"},
+    {.name = "ROW_PAD", .help = "1: pad staged rows so a warp's rows fall in consecutive banks"},
+    {.name = "MIN_BLOCKS", .help = "minimum resident blocks per SM (__launch_bounds__)"},
+};
+
+static const ct_template templates[] = {
+    {.name = "conv2dc_naive", .summary = "one thread per output element, all from global memory (baseline)",
+     .is_baseline = 1, .params = naive_params, .nparams = 1},
+    {.name = "conv2dc_tiled", .summary = "images staged in shared memory, pixels x output channels per thread",
+     .params = tiled_params, .nparams = (int)(sizeof tiled_params / sizeof tiled_params[0])},
+};
+
+static long long cdiv(long long a, long long b)
+{
+    return (a + b - 1) / b;
+}
+
+static long long rup(long long a, long long b)
+{
+    return cdiv(a, b) * b;
+}
+
+/* A tiled candidate's derived sizes: these mirror the macros of the same
+ * names in templates/conv2dc_tiled.cu. */
+typedef struct tiled_geom {
+    long long toh, tow, tiles, ncg, cpt, ipb, items, nt, lv, nl, pitch, s_in, s_w, taps;
+} tiled_geom;
+
+static void tiled_geometry(const ct_problem *p, const ct_params *c, tiled_geom *g)
+{
+    const long long oh = out_h(p), ow = out_w(p), cout = p->dims[DIM_COUT], cin = p->dims[DIM_CIN];
+    const long long kh = p->dims[DIM_KH], kw = p->dims[DIM_KW];
+    const long long ox = ct_params_get(c, "OUT_X", 1), th = ct_params_get(c, "TILE_OH", 0);
+    const long long tw = ct_params_get(c, "TILE_OW", 0), cpt = ct_params_get(c, "COUT_PER_THREAD", 0);
+    const long long block = ct_params_get(c, "BLOCK_SIZE", 0);
+    const long long toh_req = th == 0 || th >= oh ? oh : th, tow_req = tw == 0 || tw >= ow ? ow : tw;
+    g->toh = cdiv(oh, cdiv(oh, toh_req));
+    g->tow = rup(cdiv(ow, cdiv(ow, tow_req)), ox);
+    g->tiles = cdiv(oh, g->toh) * cdiv(ow, g->tow);
+    const long long cpt_req = cpt == 0 || cpt >= cout ? cout : cpt;
+    g->ncg = cdiv(cout, cpt_req);
+    g->cpt = cdiv(cout, g->ncg);
+    g->ipb = ct_params_get(c, "IMGS_PER_BLOCK", 1);
+    g->items = g->ipb * g->toh * (g->tow / ox);
+    g->nt = block ? block : rup(g->items, 32) < 1024 ? rup(g->items, 32) : 1024;
+    g->lv = ox % 4 == 0 ? 4 : ox % 2 == 0 ? 2 : 1;
+    g->nl = rup(ox + kw - 1, g->lv);
+    long long pitch = rup(g->tow - ox + g->nl, g->lv);
+    if (ct_params_get(c, "ROW_PAD", 0))
+        pitch += ((g->tow - pitch) % 32 + 32) % 32;
+    g->pitch = pitch;
+    g->s_in = g->ipb * cin * (g->toh + kh - 1) * pitch;
+    g->taps = cin * kh * kw;
+    g->s_w = ct_params_get(c, "WEIGHT_PLACEMENT", 0) == 1 ? g->taps * rup(g->ncg * g->cpt, 4) : 0;
+}
+
+/* Fully unrolled FMAs past this many per loop body overflow the instruction
+ * cache and stall issue on every warp. */
+#define MAX_UNROLLED_FMAS 6144
+
+static int constrain(const ct_problem *p, const ct_template *t, const ct_params *c,
+                     const ct_limits *lim, char *why, size_t len)
+{
+    long block = ct_params_get(c, "BLOCK_SIZE", 0);
+    if (t->is_baseline) {
+        if (block < 32 || block % 32 != 0 || block > lim->max_threads_per_block) {
+            snprintf(why, len, "BLOCK_SIZE=%ld is not a multiple of 32 within the device's %d threads",
+                     block, lim->max_threads_per_block);
+            return 1;
+        }
+        return 0;
+    }
+    long ox = ct_params_get(c, "OUT_X", 1), ipb = ct_params_get(c, "IMGS_PER_BLOCK", 1);
+    long placement = ct_params_get(c, "WEIGHT_PLACEMENT", 0), ciu = ct_params_get(c, "CI_UNROLL", 0);
+    long minb = ct_params_get(c, "MIN_BLOCKS", 1);
+    if (ox < 1 || ox > 16 || ipb < 1 || ipb > 64 || ciu < 0 || minb < 1 || ct_params_get(c, "TILE_OH", 0) < 0 ||
+        ct_params_get(c, "TILE_OW", 0) < 0 || ct_params_get(c, "COUT_PER_THREAD", 0) < 0 ||
+        (block != 0 && (block < 32 || block % 32 != 0))) {
+        snprintf(why, len, "OUT_X in 1..16, IMGS_PER_BLOCK in 1..64, BLOCK_SIZE 0 or a multiple of 32, "
+                 "MIN_BLOCKS >= 1, the rest >= 0");
+        return 1;
+    }
+    tiled_geom g;
+    tiled_geometry(p, c, &g);
+    if (g.nt > lim->max_threads_per_block) {
+        snprintf(why, len, "BLOCK_SIZE=%lld exceeds the device's %d threads", g.nt, lim->max_threads_per_block);
+        return 1;
+    }
+    if (g.nt > rup(g.items, 32)) {
+        snprintf(why, len, "BLOCK_SIZE=%lld leaves whole warps idle: the block has %lld pixel groups", g.nt,
+                 g.items);
+        return 1;
+    }
+    const long long wbytes = 4 * (p->dims[DIM_COUT] * g.taps + (p->dims[DIM_BIAS] ? p->dims[DIM_COUT] : 0));
+    if (wbytes > lim->const_bytes) {
+        snprintf(why, len, "weights and bias of %lld bytes do not fit in %d bytes of constant memory", wbytes,
+                 lim->const_bytes);
+        return 1;
+    }
+    /* The runner does not opt in to more than 48 KiB per block. */
+    const long long smem = 4 * (g.s_in + g.s_w) + 32;
+    if (smem > 48 * 1024 || smem > lim->max_smem_per_block) {
+        snprintf(why, len, "%lld bytes of static shared memory exceed the 48 KiB limit", smem);
+        return 1;
+    }
+    const long long body = placement == 0 ? p->dims[DIM_COUT] * g.taps * ox
+                                          : (ciu ? ciu : p->dims[DIM_CIN]) * p->dims[DIM_KH] * p->dims[DIM_KW] *
+                                                g.cpt * ox;
+    if (body > MAX_UNROLLED_FMAS) {
+        snprintf(why, len, "%lld FMAs in one unrolled loop body exceed %d", body, MAX_UNROLLED_FMAS);
+        return 1;
+    }
+    /* Accumulators, the input window, shared weights (ptxas keeps about
+     * two taps' worth in flight) and about 16 for addresses, checked
+     * against ptxas on the seed shapes: more than the launch bounds leave
+     * would spill. */
+    const long long regs = g.cpt * ox + g.nl + (placement == 1 ? 2 * rup(g.cpt, 4) : 0) + 16;
+    long long cap = lim->regs_per_sm / (minb * rup(g.nt, 32)) / 8 * 8;
+    if (cap > 255)
+        cap = 255;
+    if (minb * g.nt > 2048 || regs > cap) {
+        snprintf(why, len, "about %lld registers per thread do not fit %ld blocks of %lld threads (%lld each)", regs,
+                 minb, g.nt, cap);
+        return 1;
+    }
+    return 0;
+}
+
+static void normalize(const ct_problem *p, const ct_template *t, ct_params *c)
+{
+    if (t->is_baseline)
+        return;
+    tiled_geom g;
+    tiled_geometry(p, c, &g);
+    /* Store the effective tile and channel group, so requests that yield
+     * the same kernel collapse; the macros map these values to themselves. */
+    ct_params_set(c, "TILE_OH", g.toh >= out_h(p) ? 0 : (long)g.toh, NULL);
+    ct_params_set(c, "TILE_OW", g.tow >= out_w(p) ? 0 : (long)g.tow, NULL);
+    ct_params_set(c, "COUT_PER_THREAD", g.ncg == 1 ? 0 : (long)g.cpt, NULL);
+    if (ct_params_get(c, "IMGS_PER_BLOCK", 1) > p->dims[DIM_B])
+        ct_params_set(c, "IMGS_PER_BLOCK", (long)p->dims[DIM_B], NULL);
+    long ciu = ct_params_get(c, "CI_UNROLL", 0);
+    if (ct_params_get(c, "WEIGHT_PLACEMENT", 0) == 0 || ciu >= p->dims[DIM_CIN])
+        ct_params_set(c, "CI_UNROLL", 0, NULL);
+    if (ct_params_get(c, "ROW_PAD", 0)) {
+        tiled_geom padded;
+        tiled_geometry(p, c, &padded);
+        ct_params_set(c, "ROW_PAD", 0, NULL);
+        tiled_geometry(p, c, &g);
+        if (padded.pitch != g.pitch)
+            ct_params_set(c, "ROW_PAD", 1, NULL);
+    }
+    tiled_geometry(p, c, &g);
+    long block = ct_params_get(c, "BLOCK_SIZE", 0);
+    if (block && block == (rup(g.items, 32) < 1024 ? rup(g.items, 32) : 1024))
+        ct_params_set(c, "BLOCK_SIZE", 0, NULL);
+}
+
+static void geometry(const ct_problem *p, const ct_template *t, const ct_params *c, ct_launch *l)
+{
+    memset(l, 0, sizeof *l);
+    if (t->is_baseline) {
+        long block = ct_params_get(c, "BLOCK_SIZE", 256);
+        l->grid[0] = (unsigned)(((long long)out_count(p) + block - 1) / block);
+        l->block[0] = (unsigned)block;
+    } else {
+        tiled_geom g;
+        tiled_geometry(p, c, &g);
+        l->grid[0] = (unsigned)(cdiv(p->dims[DIM_B], g.ipb) * g.tiles);
+        l->block[0] = (unsigned)g.nt;
+    }
+    l->grid[1] = l->grid[2] = 1;
+    l->block[1] = l->block[2] = 1;
+}
+
+const ct_family ct_family_conv2dc = {
+    .name = "conv2dc",
+    .grammar = "conv2dc:B:Cin:H:W:Cout:KH:KW[:valid|same][:bias]",
+    .summary = "multi-channel 2D convolution of a batch of images (CNN layer, NCHW, OIHW weights)",
+    .parse = parse,
+    .canonical = canonical,
+    .flops = flops,
+    .bytes = bytes,
+    .buffers = buffers,
+    .defines = defines,
+    .reference = reference,
+    .normalize = normalize,
+    .templates = templates,
+    .ntemplates = (int)(sizeof templates / sizeof templates[0]),
+    .constrain = constrain,
+    .geometry = geometry,
+    .reference_c = reference_c,
+};
