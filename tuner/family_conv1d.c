@@ -36,23 +36,10 @@ static long long outputs_of(const ct_problem *p)
 
 static ct_status parse(const char *fields, ct_problem *p, ct_err *e)
 {
-    char buf[128];
-    if (strlen(fields) >= sizeof buf)
-        return ct_fail(e, CT_ERR_USAGE, "too long");
-    strcpy(buf, fields);
-    char *f[4];
-    int n = 0;
-    char *s = buf;
-    for (;;) {
-        char *c = strchr(s, ':');
-        if (n == 3)
-            return ct_fail(e, CT_ERR_USAGE, "too many fields");
-        f[n++] = s;
-        if (!c)
-            break;
-        *c = '\0';
-        s = c + 1;
-    }
+    char buf[128], *f[3];
+    int n = ct_split_fields(fields, buf, sizeof buf, f, 3, e);
+    if (n < 0)
+        return CT_ERR_USAGE;
     if (n < 2)
         return ct_fail(e, CT_ERR_USAGE, "missing field K (mask taps)");
     ct_status rc = ct_parse_size(f[0], "N (input length)", MAX_LEN, &p->dims[DIM_N], e);

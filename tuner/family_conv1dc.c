@@ -72,23 +72,10 @@ static ct_status parse_pad(const char *text, long long *out, ct_err *e)
 
 static ct_status parse(const char *fields, ct_problem *p, ct_err *e)
 {
-    char buf[160];
-    if (strlen(fields) >= sizeof buf)
-        return ct_fail(e, CT_ERR_USAGE, "too long");
-    strcpy(buf, fields);
-    char *f[7];
-    int n = 0;
-    char *s = buf;
-    for (;;) {
-        char *c = strchr(s, ':');
-        if (n == 7)
-            return ct_fail(e, CT_ERR_USAGE, "too many fields");
-        f[n++] = s;
-        if (!c)
-            break;
-        *c = '\0';
-        s = c + 1;
-    }
+    char buf[160], *f[7];
+    int n = ct_split_fields(fields, buf, sizeof buf, f, 7, e);
+    if (n < 0)
+        return CT_ERR_USAGE;
     if (n < 5)
         return ct_fail(e, CT_ERR_USAGE, "missing field %s", field_names[n]);
     for (int i = 0; i < 5; i++) {

@@ -69,23 +69,10 @@ static const char *const field_names[] = {"B (batch)", "H (image height)", "W (i
 
 static ct_status parse(const char *fields, ct_problem *p, ct_err *e)
 {
-    char buf[128];
-    if (strlen(fields) >= sizeof buf)
-        return ct_fail(e, CT_ERR_USAGE, "too long");
-    strcpy(buf, fields);
-    char *f[6];
-    int n = 0;
-    char *s = buf;
-    for (;;) {
-        char *c = strchr(s, ':');
-        if (n == 6)
-            return ct_fail(e, CT_ERR_USAGE, "too many fields");
-        f[n++] = s;
-        if (!c)
-            break;
-        *c = '\0';
-        s = c + 1;
-    }
+    char buf[128], *f[6];
+    int n = ct_split_fields(fields, buf, sizeof buf, f, 6, e);
+    if (n < 0)
+        return CT_ERR_USAGE;
     if (n < 5)
         return ct_fail(e, CT_ERR_USAGE, "missing field %s", field_names[n]);
     for (int i = 0; i < 5; i++) {

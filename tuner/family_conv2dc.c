@@ -64,23 +64,10 @@ static long long elems4(long long a, long long b, long long c, long long d)
 
 static ct_status parse(const char *fields, ct_problem *p, ct_err *e)
 {
-    char buf[160];
-    if (strlen(fields) >= sizeof buf)
-        return ct_fail(e, CT_ERR_USAGE, "too long");
-    strcpy(buf, fields);
-    char *f[9];
-    int n = 0;
-    char *s = buf;
-    for (;;) {
-        char *c = strchr(s, ':');
-        if (n == 9)
-            return ct_fail(e, CT_ERR_USAGE, "too many fields");
-        f[n++] = s;
-        if (!c)
-            break;
-        *c = '\0';
-        s = c + 1;
-    }
+    char buf[160], *f[9];
+    int n = ct_split_fields(fields, buf, sizeof buf, f, 9, e);
+    if (n < 0)
+        return CT_ERR_USAGE;
     for (int i = 0; i < 7; i++) {
         if (i >= n)
             return ct_fail(e, CT_ERR_USAGE, "missing field %s", field_names[i]);

@@ -51,6 +51,28 @@ size_t ct_problem_output_count(const ct_problem *p)
     return 0;
 }
 
+int ct_split_fields(const char *fields, char *buf, size_t len, char **f, int max, ct_err *e)
+{
+    if (strlen(fields) >= len) {
+        ct_fail(e, CT_ERR_USAGE, "too long");
+        return -1;
+    }
+    strcpy(buf, fields);
+    int n = 0;
+    for (char *s = buf;;) {
+        char *c = strchr(s, ':');
+        if (n == max) {
+            ct_fail(e, CT_ERR_USAGE, "too many fields");
+            return -1;
+        }
+        f[n++] = s;
+        if (!c)
+            return n;
+        *c = '\0';
+        s = c + 1;
+    }
+}
+
 /* Sizes are written as digits with an optional fraction and exponent
  * ("2.5e3"); the value must come out a positive integer exactly, which we
  * check with integer arithmetic rather than through a double. */

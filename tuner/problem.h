@@ -121,6 +121,11 @@ const ct_template *ct_template_find(const ct_family *f, const char *name);
 
 size_t ct_problem_output_count(const ct_problem *p);
 
+/* Split the text after "family:" at ':' into at most max fields: a copy
+ * goes into buf (len bytes), f[i] point into it. Returns the count, or -1
+ * with a message when the text is too long or has more than max fields. */
+int ct_split_fields(const char *fields, char *buf, size_t len, char **f, int max, ct_err *e);
+
 /* Strict size parser shared by families: a positive integer written plainly
  * ("1000000") or in exact scientific notation ("1e6", "2.5e3"); rejects zero,
  * negatives, fractions ("1.5e0"), overflow past max and junk. field names the
