@@ -33,7 +33,16 @@
 //   ROW_PAD           1: pad the staged rows so that a warp's pixels on
 //                     consecutive rows fall in consecutive banks
 //   MIN_BLOCKS        minimum resident blocks per SM (__launch_bounds__)
+//   CIN_CHUNK         input channels staged at a time (0: all). With more
+//                     than one chunk every thread owns exactly one pixel
+//                     group x channel group (the host checks that the block
+//                     has enough threads), keeps its accumulators across
+//                     the chunks and the block re-stages the next chunk
+//                     between two barriers; a last chunk may be partial.
 
+#ifndef CIN_CHUNK
+#define CIN_CHUNK 0
+#endif
 #define CT_CDIV(a, b) (((a) + (b) - 1) / (b))
 #define CT_RUP(a, b) (CT_CDIV(a, b) * (b))
 #define CT_STR(x) #x
@@ -52,9 +61,12 @@
 #define CPT CT_CDIV(CONV_COUT, NCG)
 #define IPB IMGS_PER_BLOCK
 #define ITEMS (IPB * TOH * XG)              // pixel groups per block
-#define NT (BLOCK_SIZE ? BLOCK_SIZE : (CT_RUP(ITEMS, 32) < 1024 ? CT_RUP(ITEMS, 32) : 1024))
+#define CC (CIN_CHUNK == 0 || CIN_CHUNK >= CONV_CIN ? CONV_CIN : CIN_CHUNK)   // channels per chunk
+#define NCH CT_CDIV(CONV_CIN, CC)           // chunks
+#define UNITS (NCH > 1 ? ITEMS * NCG : ITEMS) // work units handed to threads
+#define NT (BLOCK_SIZE ? BLOCK_SIZE : (CT_RUP(UNITS, 32) < 1024 ? CT_RUP(UNITS, 32) : 1024))
 
-// Shared-memory input: IPB x CIN x SH rows x PITCH floats. A thread reads NL
+// Shared-memory input: IPB x CC x SH rows x PITCH floats. A thread reads NL
 // floats from column xg*OUT_X of a row, LV at a time; the last NL - NWIN
 // are never used but must lie inside the array.
 #define LV (OUT_X % 4 == 0 ? 4 : OUT_X % 2 == 0 ? 2 : 1)
@@ -65,7 +77,7 @@
 #define PITCH0 CT_RUP(TOW - OUT_X + NL, LV)
 #define PITCH (ROW_PAD ? PITCH0 + ((TOW - PITCH0) % 32 + 32) % 32 : PITCH0)
 #define CH_PITCH (SH * PITCH)
-#define IMG_PITCH (CONV_CIN * CH_PITCH)
+#define IMG_PITCH (CC * CH_PITCH)
 #define S_IN (IPB * IMG_PITCH)
 
 // Shared weights: [ci][i][j][co], co padded so every group's vector loads
@@ -101,34 +113,37 @@ __device__ __forceinline__ void load_vec(float *d, const float *p)
     }
 }
 
-// Copy the block's input (zeros outside the images) and, with shared
-// weights, the weights in [tap][co] order.
+// Copy channels c0 .. c0 + CC - 1 of the block's input (zeros outside the
+// images and past the last channel) and, with shared weights and wts set,
+// the weights in [tap][co] order.
 __device__ __forceinline__ void stage(float *s_in, float *s_w, const float *__restrict__ in,
-                                      const float *__restrict__ weight, int b0, int y0, int x0)
+                                      const float *__restrict__ weight, int b0, int y0, int x0, int c0,
+                                      bool wts)
 {
 #pragma unroll 1
     for (int idx = threadIdx.x; idx < S_IN / PITCH * SW; idx += NT) {
         const int c = idx % SW, rest = idx / SW;
-        const int r = rest % SH, plane = rest / SH;   // plane = m * CIN + ci
-        const int b = b0 + plane / CONV_CIN, ci = plane % CONV_CIN;
+        const int r = rest % SH, plane = rest / SH;   // plane = m * CC + cc
+        const int b = b0 + plane / CC, ci = c0 + plane % CC;
         const int gy = y0 - CONV_PH + r, gx = x0 - CONV_PW + c;
         float v = 0.0f;
-        if (b < CONV_B && gy >= 0 && gy < CONV_H && gx >= 0 && gx < CONV_W)
+        if (b < CONV_B && (CONV_CIN % CC == 0 || ci < CONV_CIN) && gy >= 0 && gy < CONV_H && gx >= 0 && gx < CONV_W)
             v = __ldg(in + ((b * CONV_CIN + ci) * CONV_H + gy) * CONV_W + gx);
         s_in[plane * CH_PITCH + r * PITCH + c] = v;
     }
 #if WEIGHT_PLACEMENT == 1
 #pragma unroll 1
-    for (int idx = threadIdx.x; idx < TAPS * COUTP; idx += NT) {
+    for (int idx = wts ? (int)threadIdx.x : TAPS * COUTP; idx < TAPS * COUTP; idx += NT) {
         const int co = idx % COUTP, tap = idx / COUTP;
         s_w[idx] = co < CONV_COUT ? __ldg(weight + co * TAPS + tap) : 0.0f;
     }
 #endif
 }
 
-// All taps of input channel ci for one pixel group and one channel group.
+// All taps of input channel ci, staged as channel cc of its chunk, for one
+// pixel group and one channel group.
 __device__ __forceinline__ void channel(float (&acc)[CPT][OUT_X], const float *srow, const float *s_w,
-                                        int ci, int cg)
+                                        int cc, int ci, int cg)
 {
     // Unrolled, ptxas would hoist every shared weight load of the channel
     // into registers and spill.
@@ -141,7 +156,7 @@ __device__ __forceinline__ void channel(float (&acc)[CPT][OUT_X], const float *s
         float win[NL];
 #pragma unroll
         for (int k = 0; k < NL; k += LV)
-            load_vec<LV>(&win[k], srow + ci * CH_PITCH + i * PITCH + k);
+            load_vec<LV>(&win[k], srow + cc * CH_PITCH + i * PITCH + k);
 #pragma unroll
         for (int j = 0; j < CONV_KW; ++j) {
             const int tap = (ci * CONV_KH + i) * CONV_KW + j;
@@ -182,8 +197,78 @@ conv2dc_tiled(const float *__restrict__ in, const float *__restrict__ weight,
     const int tile = blockIdx.x % TILES;
     const int b0 = blockIdx.x / TILES * IPB;
     const int y0 = tile / TILES_X * TOH, x0 = tile % TILES_X * TOW;
-    stage(s_in, s_w, in, weight, b0, y0, x0);
+    stage(s_in, s_w, in, weight, b0, y0, x0, 0, true);
     __syncthreads();
+
+#if NCH > 1
+    {
+        const int it = threadIdx.x % ITEMS, cg = NCG == 1 ? 0 : threadIdx.x / ITEMS;
+        const int xg = it % XG, ty = it / XG % TOH, m = it / (XG * TOH);
+        const int b = b0 + m, y = y0 + ty, xo = x0 + xg * OUT_X;
+        const bool active = threadIdx.x < ITEMS * NCG && b < CONV_B && y < CONV_OH;
+        const float *srow = s_in + m * IMG_PITCH + ty * PITCH + xg * OUT_X;
+        float acc[CPT][OUT_X];
+#pragma unroll
+        for (int c = 0; c < CPT; ++c) {
+#if CONV_BIAS
+            const float bv = cg * CPT + c < CONV_COUT ? c_bias[cg * CPT + c] : 0.0f;
+#else
+            const float bv = 0.0f;
+#endif
+#pragma unroll
+            for (int x = 0; x < OUT_X; ++x)
+                acc[c][x] = bv;
+        }
+        // With constant weights the chunks are unrolled too, so that every
+        // weight stays a compile-time constant-bank offset.
+#if WEIGHT_PLACEMENT == 0
+#pragma unroll
+#else
+#pragma unroll 1
+#endif
+        for (int ch = 0; ch < NCH; ++ch) {
+            if (ch > 0) {
+                __syncthreads();
+                stage(s_in, s_w, in, weight, b0, y0, x0, ch * CC, false);
+                __syncthreads();
+            }
+            if (active) {
+#if WEIGHT_PLACEMENT == 0 || CI_UNROLL == 0
+#pragma unroll
+#else
+                CT_UNROLL(CI_UNROLL)
+#endif
+                for (int cc = 0; cc < CC; ++cc) {
+                    if (CONV_CIN % CC != 0 && ch * CC + cc >= CONV_CIN)
+                        break;
+                    channel(acc, srow, s_w, cc, ch * CC + cc, cg);
+                }
+            }
+        }
+        if (active) {
+#pragma unroll
+            for (int c = 0; c < CPT; ++c) {
+                const int co = cg * CPT + c;
+                if (co >= CONV_COUT)
+                    break;
+                float *o = out + ((b * CONV_COUT + co) * CONV_OH + y) * CONV_OW + xo;
+#pragma unroll
+                for (int x = 0; x < OUT_X; x += SV) {
+                    if (xo + x >= CONV_OW)
+                        break;
+                    if (SV == 4)
+                        *reinterpret_cast<float4 *>(o + x) =
+                            make_float4(acc[c][x], acc[c][x + 1 < OUT_X ? x + 1 : x],
+                                        acc[c][x + 2 < OUT_X ? x + 2 : x], acc[c][x + 3 < OUT_X ? x + 3 : x]);
+                    else if (SV == 2)
+                        *reinterpret_cast<float2 *>(o + x) = make_float2(acc[c][x], acc[c][x + 1 < OUT_X ? x + 1 : x]);
+                    else
+                        o[x] = acc[c][x];
+                }
+            }
+        }
+    }
+#else
 
 #pragma unroll 1
     for (int it = threadIdx.x; it < ITEMS; it += NT) {
@@ -216,7 +301,7 @@ conv2dc_tiled(const float *__restrict__ in, const float *__restrict__ weight,
             CT_UNROLL(CI_UNROLL)
 #endif
             for (int ci = 0; ci < CONV_CIN; ++ci)
-                channel(acc, srow, s_w, ci, cg);
+                channel(acc, srow, s_w, ci, ci, cg);
 
 #pragma unroll
             for (int c = 0; c < CPT; ++c) {
@@ -240,4 +325,5 @@ conv2dc_tiled(const float *__restrict__ in, const float *__restrict__ weight,
             }
         }
     }
+#endif
 }

@@ -271,7 +271,7 @@ static void test_reference(void)
 static const char *const seed_specs[] = {
     "conv2dc:10000:1:28:28:12:7:7:valid", "conv2dc:10000:12:22:22:12:3:3:valid",
     "conv2dc:1:3:17:13:5:3:3:same:bias",  "conv2dc:2:4:9:9:3:1:1:valid",
-    "conv2dc:3:2:30:31:7:5:5:valid:bias",
+    "conv2dc:3:2:30:31:7:5:5:valid:bias", "conv2dc:3:7:12:11:5:3:3:same:bias",   /* 7 = 4 + 3 channels */
 };
 
 #define SAMPLE 12
@@ -337,6 +337,43 @@ static void check_limits(const char *spec, const ct_config *cfg)
     ct_space_free(&sp);
 }
 
+/* Input-channel chunks: the seed layer-2 space holds chunked candidates;
+ * every chunked candidate gives each pixel group x channel group its own
+ * thread (the kernel keeps one set of accumulators per thread across the
+ * chunks), and CIN_CHUNK >= Cin normalizes to 0. */
+static void check_chunks(const char *spec, const ct_config *cfg, int want_chunked)
+{
+    ct_problem p;
+    ct_err e;
+    CHECK(parse(spec, &p, &e) == CT_OK);
+    ct_limits lim;
+    CHECK(ct_limits_for_arch("sm_90", &lim, &e) == CT_OK);
+    ct_space sp;
+    CHECK(ct_space_build(&p, cfg, &lim, "conv2dc_tiled", &sp, &e) == CT_OK);
+    const long long *d = p.dims;
+    const long long oh = p.mode == 1 ? d[2] : d[2] - d[5] + 1, ow = p.mode == 1 ? d[3] : d[3] - d[6] + 1;
+    int chunked = 0;
+    for (int i = 0; i < sp.n; i++) {
+        const ct_params *c = &sp.cand[i].params;
+        const long chunk = ct_params_get(c, "CIN_CHUNK", 0);
+        CHECK(chunk >= 0 && chunk < d[1]);
+        if (chunk == 0)
+            continue;
+        chunked++;
+        const long ox = ct_params_get(c, "OUT_X", 1), th = ct_params_get(c, "TILE_OH", 0);
+        const long tw = ct_params_get(c, "TILE_OW", 0), cpt = ct_params_get(c, "COUT_PER_THREAD", 0);
+        const long long toh = th ? th : oh, tow = tw ? tw : (ow + ox - 1) / ox * ox;
+        const long long ncg = cpt ? (d[4] + cpt - 1) / cpt : 1;
+        const long long units = ct_params_get(c, "IMGS_PER_BLOCK", 1) * toh * (tow / ox) * ncg;
+        ct_launch l;
+        p.family->geometry(&p, sp.cand[i].tmpl, c, &l);
+        CHECK_MSG((long long)l.block[0] >= units, "%s: %u threads for %lld units", spec, l.block[0], units);
+    }
+    if (want_chunked)
+        CHECK_MSG(chunked > 0, "%s: no chunked candidates", spec);
+    ct_space_free(&sp);
+}
+
 int main(void)
 {
     test_strings();
@@ -345,6 +382,9 @@ int main(void)
     ct_config cfg;
     ct_err e;
     CHECK(ct_config_init(&cfg, &e) == CT_OK);
+    check_chunks("conv2dc:10000:12:22:22:12:3:3:valid", &cfg, 1);
+    check_chunks("conv2dc:3:7:12:11:5:3:3:same:bias", &cfg, 1);
+    check_chunks("conv2dc:10000:1:28:28:12:7:7:valid", &cfg, 0);
     static const char *const archs[] = {"sm_75", "sm_90"};
     for (size_t s = 0; s < sizeof seed_specs / sizeof seed_specs[0]; s++) {
         check_limits(seed_specs[s], &cfg);

@@ -245,6 +245,8 @@ static const ct_param_def tiled_params[] = {
     {.name = "CI_UNROLL", .help = "input channels per unrolled iteration with shared weights (0: all)"},
     {.name = "ROW_PAD", .help = "1: pad staged rows so a warp's rows fall in consecutive banks"},
     {.name = "MIN_BLOCKS", .help = "minimum resident blocks per SM (__launch_bounds__)"},
+    {.name = "CIN_CHUNK", .help = "input channels staged at a time (0: all); with several chunks a thread owns "
+                                  "one pixel group x channel group"},
 };
 
 static const ct_template templates[] = {
@@ -267,7 +269,7 @@ static long long rup(long long a, long long b)
 /* A tiled candidate's derived sizes: these mirror the macros of the same
  * names in templates/conv2dc_tiled.cu. */
 typedef struct tiled_geom {
-    long long toh, tow, tiles, ncg, cpt, ipb, items, nt, lv, nl, pitch, s_in, s_w, taps;
+    long long toh, tow, tiles, ncg, cpt, ipb, items, cc, nch, units, nt, lv, nl, pitch, s_in, s_w, taps;
 } tiled_geom;
 
 static void tiled_geometry(const ct_problem *p, const ct_params *c, tiled_geom *g)
@@ -286,14 +288,18 @@ static void tiled_geometry(const ct_problem *p, const ct_params *c, tiled_geom *
     g->cpt = cdiv(cout, g->ncg);
     g->ipb = ct_params_get(c, "IMGS_PER_BLOCK", 1);
     g->items = g->ipb * g->toh * (g->tow / ox);
-    g->nt = block ? block : rup(g->items, 32) < 1024 ? rup(g->items, 32) : 1024;
+    const long long chunk = ct_params_get(c, "CIN_CHUNK", 0);
+    g->cc = chunk == 0 || chunk >= cin ? cin : chunk;
+    g->nch = cdiv(cin, g->cc);
+    g->units = g->nch > 1 ? g->items * g->ncg : g->items;
+    g->nt = block ? block : rup(g->units, 32) < 1024 ? rup(g->units, 32) : 1024;
     g->lv = ox % 4 == 0 ? 4 : ox % 2 == 0 ? 2 : 1;
     g->nl = rup(ox + kw - 1, g->lv);
     long long pitch = rup(g->tow - ox + g->nl, g->lv);
     if (ct_params_get(c, "ROW_PAD", 0))
         pitch += ((g->tow - pitch) % 32 + 32) % 32;
     g->pitch = pitch;
-    g->s_in = g->ipb * cin * (g->toh + kh - 1) * pitch;
+    g->s_in = g->ipb * g->cc * (g->toh + kh - 1) * pitch;
     g->taps = cin * kh * kw;
     g->s_w = ct_params_get(c, "WEIGHT_PLACEMENT", 0) == 1 ? g->taps * rup(g->ncg * g->cpt, 4) : 0;
 }
@@ -319,6 +325,7 @@ static int constrain(const ct_problem *p, const ct_template *t, const ct_params 
     long minb = ct_params_get(c, "MIN_BLOCKS", 1);
     if (ox < 1 || ox > 16 || ipb < 1 || ipb > 64 || ciu < 0 || minb < 1 || ct_params_get(c, "TILE_OH", 0) < 0 ||
         ct_params_get(c, "TILE_OW", 0) < 0 || ct_params_get(c, "COUT_PER_THREAD", 0) < 0 ||
+        ct_params_get(c, "CIN_CHUNK", 0) < 0 ||
         (block != 0 && (block < 32 || block % 32 != 0))) {
         snprintf(why, len, "OUT_X in 1..16, IMGS_PER_BLOCK in 1..64, BLOCK_SIZE 0 or a multiple of 32, "
                  "MIN_BLOCKS >= 1, the rest >= 0");
@@ -330,9 +337,14 @@ static int constrain(const ct_problem *p, const ct_template *t, const ct_params 
         snprintf(why, len, "BLOCK_SIZE=%lld exceeds the device's %d threads", g.nt, lim->max_threads_per_block);
         return 1;
     }
-    if (g.nt > rup(g.items, 32)) {
-        snprintf(why, len, "BLOCK_SIZE=%lld leaves whole warps idle: the block has %lld pixel groups", g.nt,
-                 g.items);
+    if (g.nt > rup(g.units, 32)) {
+        snprintf(why, len, "BLOCK_SIZE=%lld leaves whole warps idle: the block has %lld work units", g.nt,
+                 g.units);
+        return 1;
+    }
+    if (g.nch > 1 && g.nt < g.units) {
+        snprintf(why, len, "CIN_CHUNK=%lld needs a thread per pixel group x channel group (%lld), not %lld",
+                 g.cc, g.units, g.nt);
         return 1;
     }
     const long long wbytes = 4 * (p->dims[DIM_COUT] * g.taps + (p->dims[DIM_BIAS] ? p->dims[DIM_COUT] : 0));
@@ -347,9 +359,9 @@ static int constrain(const ct_problem *p, const ct_template *t, const ct_params 
         snprintf(why, len, "%lld bytes of static shared memory exceed the 48 KiB limit", smem);
         return 1;
     }
-    const long long body = placement == 0 ? p->dims[DIM_COUT] * g.taps * ox
-                                          : (ciu ? ciu : p->dims[DIM_CIN]) * p->dims[DIM_KH] * p->dims[DIM_KW] *
-                                                g.cpt * ox;
+    /* Chunked, the channel groups are threads, not unrolled iterations. */
+    const long long body = placement == 0 ? (g.nch > 1 ? g.cpt : p->dims[DIM_COUT]) * g.taps * ox
+                                          : (ciu ? ciu : g.cc) * p->dims[DIM_KH] * p->dims[DIM_KW] * g.cpt * ox;
     if (body > MAX_UNROLLED_FMAS) {
         snprintf(why, len, "%lld FMAs in one unrolled loop body exceed %d", body, MAX_UNROLLED_FMAS);
         return 1;
@@ -383,8 +395,11 @@ static void normalize(const ct_problem *p, const ct_template *t, ct_params *c)
     ct_params_set(c, "COUT_PER_THREAD", g.ncg == 1 ? 0 : (long)g.cpt, NULL);
     if (ct_params_get(c, "IMGS_PER_BLOCK", 1) > p->dims[DIM_B])
         ct_params_set(c, "IMGS_PER_BLOCK", (long)p->dims[DIM_B], NULL);
+    if (ct_params_get(c, "CIN_CHUNK", 0) >= p->dims[DIM_CIN])
+        ct_params_set(c, "CIN_CHUNK", 0, NULL);
+    tiled_geometry(p, c, &g);
     long ciu = ct_params_get(c, "CI_UNROLL", 0);
-    if (ct_params_get(c, "WEIGHT_PLACEMENT", 0) == 0 || ciu >= p->dims[DIM_CIN])
+    if (ct_params_get(c, "WEIGHT_PLACEMENT", 0) == 0 || ciu >= g.cc)
         ct_params_set(c, "CI_UNROLL", 0, NULL);
     if (ct_params_get(c, "ROW_PAD", 0)) {
         tiled_geom padded;
@@ -396,7 +411,7 @@ static void normalize(const ct_problem *p, const ct_template *t, ct_params *c)
     }
     tiled_geometry(p, c, &g);
     long block = ct_params_get(c, "BLOCK_SIZE", 0);
-    if (block && block == (rup(g.items, 32) < 1024 ? rup(g.items, 32) : 1024))
+    if (block && block == (rup(g.units, 32) < 1024 ? rup(g.units, 32) : 1024))
         ct_params_set(c, "BLOCK_SIZE", 0, NULL);
 }
 
