@@ -14,41 +14,20 @@ import argparse
 import datetime
 import json
 import os
-import re
 import sqlite3
-import subprocess
 import sys
 
 import cupy
 import torch
 import torch.nn.functional as F
 
+from benchlib import load_exported, median_ms, relerr, run_convtune
+
 DEFAULT_PROBLEMS = [
     "conv1dc:1:1024:4:1024:5:pad=2:bias", "conv1dc:8:64:1000:128:3:pad=1", "conv1dc:16:512:64:256:5:pad=2:bias",
     "conv2d:16:2048:2048:11:11:same", "conv2d:1:1000:1000:3:3", "conv2d:4:513:257:5:7:same",
     "conv2dc:10000:1:28:28:12:7:7", "conv2dc:10000:12:22:22:12:3:3", "conv2dc:64:3:224:224:16:3:3:same:bias",
 ]
-
-
-def median_ms(fn, reps=50, warmup=5):
-    for _ in range(warmup):
-        fn()
-    start = [torch.cuda.Event(enable_timing=True) for _ in range(reps)]
-    stop = [torch.cuda.Event(enable_timing=True) for _ in range(reps)]
-    for i in range(reps):
-        start[i].record()
-        fn()
-        stop[i].record()
-    torch.cuda.synchronize()
-    t = sorted(s.elapsed_time(e) for s, e in zip(start, stop))
-    return 0.5 * (t[reps // 2 - 1] + t[reps // 2])
-
-
-def relerr(out, ref):
-    out = torch.as_tensor(out, device="cuda").double().flatten()
-    if not torch.isfinite(out).all():
-        return float("inf")
-    return (torch.linalg.vector_norm(out - ref.flatten()) / torch.linalg.vector_norm(ref)).item()
 
 
 def problem_tensors(canonical, gen):
@@ -88,23 +67,6 @@ def problem_tensors(canonical, gen):
     else:
         raise ValueError(f"not a family of this benchmark: {canonical}")
     return bufs, op
-
-
-def run_convtune(binary, args):
-    r = subprocess.run([binary] + args, capture_output=True, text=True)
-    if r.returncode != 0:
-        raise RuntimeError(f"convtune {' '.join(args)} failed ({r.returncode}): {r.stderr.strip()}")
-    return r.stdout
-
-
-def load_exported(path):
-    src = open(path).read()
-    macro = lambda m: int(re.search(rf"#define {m} (\d+)", src).group(1))
-    name = re.search(r"^// template:\s+(\S+)", src, re.M).group(1)
-    cc = torch.cuda.get_device_capability()
-    mod = cupy.RawModule(code=src, options=("-std=c++17", f"--gpu-architecture=sm_{cc[0]}{cc[1]}"))
-    return (mod, mod.get_function(name), (macro("CT_GRID_X"), macro("CT_GRID_Y"), macro("CT_GRID_Z")),
-            (macro("CT_BLOCK_X"), macro("CT_BLOCK_Y"), macro("CT_BLOCK_Z")), macro("CT_SMEM_BYTES"))
 
 
 def main():

@@ -1,0 +1,46 @@
+"""What the benchmark scripts share: event timing, the relative error, running
+convtune, and loading an exported kernel through CuPy."""
+import re
+import subprocess
+
+import cupy
+import torch
+
+
+def median_ms(fn, reps=50, warmup=5):
+    for _ in range(warmup):
+        fn()
+    start = [torch.cuda.Event(enable_timing=True) for _ in range(reps)]
+    stop = [torch.cuda.Event(enable_timing=True) for _ in range(reps)]
+    for i in range(reps):
+        start[i].record()
+        fn()
+        stop[i].record()
+    torch.cuda.synchronize()
+    t = sorted(s.elapsed_time(e) for s, e in zip(start, stop))
+    return 0.5 * (t[reps // 2 - 1] + t[reps // 2])
+
+
+def relerr(out, ref):
+    out = torch.as_tensor(out, device="cuda").double().flatten()
+    if not torch.isfinite(out).all():
+        return float("inf")
+    return (torch.linalg.vector_norm(out - ref.flatten()) / torch.linalg.vector_norm(ref)).item()
+
+
+def run_convtune(binary, args):
+    r = subprocess.run([binary] + args, capture_output=True, text=True)
+    if r.returncode != 0:
+        raise RuntimeError(f"convtune {' '.join(args)} failed ({r.returncode}): {r.stderr.strip()}")
+    return r.stdout
+
+
+def load_exported(path):
+    """The exported kernel through NVRTC (CuPy), its launch geometry and name."""
+    src = open(path).read()
+    macro = lambda m: int(re.search(rf"#define {m} (\d+)", src).group(1))
+    name = re.search(r"^// template:\s+(\S+)", src, re.M).group(1)
+    cc = torch.cuda.get_device_capability()
+    mod = cupy.RawModule(code=src, options=("-std=c++17", f"--gpu-architecture=sm_{cc[0]}{cc[1]}"))
+    return (mod, mod.get_function(name), (macro("CT_GRID_X"), macro("CT_GRID_Y"), macro("CT_GRID_Z")),
+            (macro("CT_BLOCK_X"), macro("CT_BLOCK_Y"), macro("CT_BLOCK_Z")), macro("CT_SMEM_BYTES"))
