@@ -4,9 +4,10 @@
 #   scripts/gpu_all.sh BUILD_DIR search      the search-quality experiment (conv2d)
 #   scripts/gpu_all.sh BUILD_DIR throughput  cold and warm binary cache, conv1d:1e6:2047
 #   scripts/gpu_all.sh BUILD_DIR bench       side-by-side benchmark of the 2D and
-#                                            multi-channel families, compute-sanitizer
-#                                            on the seed winners (the conv1d benchmark
-#                                            is bench/bench_conv1d.py)
+#                                            multi-channel families (the conv1d
+#                                            benchmark is bench/bench_conv1d.py)
+#   scripts/gpu_all.sh BUILD_DIR sanitize    memcheck and racecheck on the exported
+#                                            seed winners of BENCH_DB
 set -u
 BUILD=${1:-build-gpu}
 PHASE=${2:-tests}
@@ -42,19 +43,25 @@ elif [ "$PHASE" = throughput ]; then
       > "$OUT/tp_$run.json" 2> "$OUT/tp_$run.log"
     echo "== $run"; grep -E "tuned|time split|measurement|winner" "$OUT/tp_$run.log"
   done
-else
+elif [ "$PHASE" = bench ]; then
   mkdir -p /tmp/bench
   PYTHONUNBUFFERED=1 python3 bench/bench_families.py --convtune "$BUILD/convtune" --db "$OUT/bench.db" \
     --out "$OUT/BENCH_FAMILIES.md" --workdir /tmp/bench --budget "${BUDGET:-300}" ${BENCH_PROBLEMS:-} > "$OUT/bench.log" 2>&1
   echo "bench exit $?"
   tail -25 "$OUT/bench.log"
-  # compute-sanitizer over the winner of each seed problem (its exported self-test).
-  for p in conv1dc:1:1024:4:1024:5:pad=2:bias conv2dc:10000:1:28:28:12:7:7; do
-    cu=/tmp/bench/win_$(echo "$p" | tr ':=' '__').cu
-    "$BUILD/convtune" export --problem "$p" --db "$OUT/bench.db" -o "$cu" --force && \
-      nvcc -O3 -arch=sm_90 -DCONVTUNE_SELFTEST "$cu" -o /tmp/bench/st && \
-      for tool in memcheck racecheck; do
-        compute-sanitizer --tool $tool --print-limit 10 /tmp/bench/st 2>&1 | tail -2 | sed "s|^|$p $tool: |"
-      done
+else
+  # compute-sanitizer over the exported self-test of each seed problem's
+  # winner in a benchmark database (BENCH_DB), two timed runs instead of 200.
+  DB=${BENCH_DB:-$OUT/bench.db}
+  mkdir -p /tmp/san
+  for p in conv1dc:1:1024:4:1024:5:pad=2:bias conv2d:16:2048:2048:11:11:same conv2dc:10000:1:28:28:12:7:7 \
+           conv2dc:10000:12:22:22:12:3:3; do
+    n=$(echo "$p" | tr ':=' '__')
+    "$BUILD/convtune" export --problem "$p" --db "$DB" -o "/tmp/san/$n.cu" --force > /dev/null &&
+      nvcc -O3 -arch=sm_90 -DCONVTUNE_SELFTEST -DCT_SELFTEST_REPS=2 "/tmp/san/$n.cu" -o "/tmp/san/$n" || continue
+    for tool in memcheck racecheck; do
+      compute-sanitizer --tool $tool --print-limit 10 "/tmp/san/$n" > "/tmp/san/$n.$tool" 2>&1
+      echo "$p $tool: exit $? | $(grep -E "selftest" "/tmp/san/$n.$tool" | cut -c1-90) | $(grep -E "SUMMARY" "/tmp/san/$n.$tool")"
+    done
   done | tee "$OUT/sanitizer.log"
 fi

@@ -332,7 +332,7 @@ static void check_limits(const char *spec, const ct_config *cfg)
         unsigned threads = l.block[0] * l.block[1] * l.block[2];
         CHECK(threads >= 1 && (int)threads <= lim.max_threads_per_block);
         CHECK(l.grid[0] >= 1 && l.grid[1] >= 1 && l.grid[2] >= 1 && l.grid[1] <= 65535 && l.grid[2] <= 65535);
-        CHECK(l.smem_bytes <= 48 * 1024);
+        CHECK((int)l.smem_bytes <= lim.max_smem_per_block);
     }
     ct_space_free(&sp);
 }
@@ -360,11 +360,13 @@ static void check_chunks(const char *spec, const ct_config *cfg, int want_chunke
         if (chunk == 0)
             continue;
         chunked++;
-        const long ox = ct_params_get(c, "OUT_X", 1), th = ct_params_get(c, "TILE_OH", 0);
-        const long tw = ct_params_get(c, "TILE_OW", 0), cpt = ct_params_get(c, "COUT_PER_THREAD", 0);
-        const long long toh = th ? th : oh, tow = tw ? tw : (ow + ox - 1) / ox * ox;
+        const long ox = ct_params_get(c, "OUT_X", 1), oy = ct_params_get(c, "OUT_Y", 1);
+        const long th = ct_params_get(c, "TILE_OH", 0), tw = ct_params_get(c, "TILE_OW", 0);
+        const long cpt = ct_params_get(c, "COUT_PER_THREAD", 0);
+        /* Normalized tiles are already balanced; rows are rounded up to OUT_Y. */
+        const long long toh = ((th ? th : oh) + oy - 1) / oy * oy, tow = tw ? tw : (ow + ox - 1) / ox * ox;
         const long long ncg = cpt ? (d[4] + cpt - 1) / cpt : 1;
-        const long long units = ct_params_get(c, "IMGS_PER_BLOCK", 1) * toh * (tow / ox) * ncg;
+        const long long units = ct_params_get(c, "IMGS_PER_BLOCK", 1) * (toh / oy) * (tow / ox) * ncg;
         ct_launch l;
         p.family->geometry(&p, sp.cand[i].tmpl, c, &l);
         CHECK_MSG((long long)l.block[0] >= units, "%s: %u threads for %lld units", spec, l.block[0], units);
@@ -372,6 +374,140 @@ static void check_chunks(const char *spec, const ct_config *cfg, int want_chunke
     if (want_chunked)
         CHECK_MSG(chunked > 0, "%s: no chunked candidates", spec);
     ct_space_free(&sp);
+}
+
+/* One candidate from its JSON parameters, normalized as the space does. */
+static void candidate(const ct_problem *p, const char *json, ct_params *c)
+{
+    const ct_template *t = ct_template_find(p->family, "conv2dc_tiled");
+    ct_err e;
+    CHECK_MSG(ct_params_from_json(json, t->params, t->nparams, c, &e) == CT_OK, "%s: %s", json, e.msg);
+    p->family->normalize(p, t, c);
+}
+
+/* The staging and pipelining rules: whole images of a valid-mode layer are
+ * copied in their global layout, tiles only where images do not fit or the
+ * batch is small, a second buffer only with a second stage, wasteful
+ * candidates rejected with the reason, and the dynamic shared memory the
+ * geometry asks for holds every staged image. */
+static void check_staging(const ct_config *cfg)
+{
+    ct_problem p;
+    ct_err e;
+    ct_limits lim;
+    CHECK(ct_limits_for_arch("sm_90", &lim, &e) == CT_OK);
+    static const struct {
+        const char *spec;
+        int image;   /* 1: every candidate STAGE=image; 0: none may be */
+    } cases[] = {
+        {"conv2dc:10000:12:22:22:12:3:3:valid", 1},
+        {"conv2dc:10000:1:28:28:12:7:7:valid", 1},
+        {"conv2dc:3:7:12:11:5:3:3:same:bias", 0},
+        {"conv2dc:64:3:224:224:16:3:3:same:bias", 0},
+    };
+    for (size_t k = 0; k < sizeof cases / sizeof cases[0]; k++) {
+        CHECK(parse(cases[k].spec, &p, &e) == CT_OK);
+        ct_space sp;
+        CHECK(ct_space_build(&p, cfg, &lim, "conv2dc_tiled", &sp, &e) == CT_OK);
+        CHECK_MSG(sp.n > 0, "%s: empty space", cases[k].spec);
+        const long long *d = p.dims;
+        int piped = 0;
+        for (int i = 0; i < sp.n; i++) {
+            const ct_params *c = &sp.cand[i].params;
+            const long stage = ct_params_get(c, "STAGE", 0), pipe = ct_params_get(c, "PIPE", 0);
+            const int whole = ct_params_get(c, "TILE_OH", 0) == 0 && ct_params_get(c, "TILE_OW", 0) == 0;
+            CHECK_MSG(stage == (cases[k].image && whole), "%s: a candidate with STAGE=%ld", cases[k].spec, stage);
+            if (pipe) {
+                piped++;
+                CHECK(ct_params_get(c, "GROUPS_PER_BLOCK", 1) > 1 || ct_params_get(c, "CIN_CHUNK", 0) > 0);
+            }
+            if (stage) {
+                ct_launch l;
+                p.family->geometry(&p, sp.cand[i].tmpl, c, &l);
+                const long chunk = ct_params_get(c, "CIN_CHUNK", 0);
+                const long long planes = ct_params_get(c, "IMGS_PER_BLOCK", 1) * (chunk ? chunk : d[1]);
+                CHECK_MSG((long long)l.smem_bytes >= 4LL * (pipe ? 2 : 1) * planes * d[2] * d[3],
+                          "%s: %u bytes of dynamic shared memory", cases[k].spec, l.smem_bytes);
+            }
+        }
+        if (cases[k].image)
+            CHECK_MSG(piped > 0, "%s: no pipelined candidates", cases[k].spec);
+        ct_space_free(&sp);
+    }
+
+    /* Eight-pixel groups on 20-pixel rows compute 24: 17% waste. */
+    CHECK(parse("conv2dc:10000:12:22:22:12:3:3:valid", &p, &e) == CT_OK);
+    const ct_template *t = ct_template_find(p.family, "conv2dc_tiled");
+    ct_params c;
+    char why[256];
+    candidate(&p, "{\"BLOCK_SIZE\":0,\"OUT_X\":8,\"OUT_Y\":1,\"COUT_PER_THREAD\":0,\"IMGS_PER_BLOCK\":4,"
+                  "\"TILE_OH\":0,\"TILE_OW\":0,\"WEIGHT_PLACEMENT\":\"shared\",\"CI_UNROLL\":0,\"ROW_PAD\":0,"
+                  "\"MIN_BLOCKS\":1,\"CIN_CHUNK\":0,\"STAGE\":\"image\",\"PIPE\":0,\"GROUPS_PER_BLOCK\":1}", &c);
+    CHECK(p.family->constrain(&p, t, &c, &lim, why, sizeof why) == 1);
+    CHECK_MSG(strstr(why, "of the FMAs computed are outputs") != NULL, "%s", why);
+    /* The same with five-pixel groups is admissible; tiled staging of it is not. */
+    candidate(&p, "{\"BLOCK_SIZE\":0,\"OUT_X\":5,\"OUT_Y\":1,\"COUT_PER_THREAD\":6,\"IMGS_PER_BLOCK\":2,"
+                  "\"TILE_OH\":0,\"TILE_OW\":0,\"WEIGHT_PLACEMENT\":\"shared\",\"CI_UNROLL\":0,\"ROW_PAD\":0,"
+                  "\"MIN_BLOCKS\":1,\"CIN_CHUNK\":0,\"STAGE\":\"image\",\"PIPE\":1,\"GROUPS_PER_BLOCK\":1}", &c);
+    CHECK(p.family->constrain(&p, t, &c, &lim, why, sizeof why) == 0);
+    CHECK(ct_params_get(&c, "PIPE", 0) == 0);   /* one stage per block: no second buffer */
+    ct_params_set(&c, "STAGE", 0, NULL);
+    CHECK(p.family->constrain(&p, t, &c, &lim, why, sizeof why) == 1);
+    CHECK_MSG(strstr(why, "STAGE=image") != NULL, "%s", why);
+    /* Image staging of a same-mode layer is refused. */
+    CHECK(parse("conv2dc:10:3:30:30:4:3:3:same", &p, &e) == CT_OK);
+    candidate(&p, "{\"BLOCK_SIZE\":0,\"OUT_X\":2,\"OUT_Y\":1,\"COUT_PER_THREAD\":0,\"IMGS_PER_BLOCK\":1,"
+                  "\"TILE_OH\":0,\"TILE_OW\":0,\"WEIGHT_PLACEMENT\":\"constant\",\"CI_UNROLL\":0,\"ROW_PAD\":0,"
+                  "\"MIN_BLOCKS\":1,\"CIN_CHUNK\":0,\"STAGE\":\"image\",\"PIPE\":0,\"GROUPS_PER_BLOCK\":1}", &c);
+    CHECK(p.family->constrain(&p, t, &c, &lim, why, sizeof why) == 1);
+    CHECK_MSG(strstr(why, "valid mode") != NULL, "%s", why);
+}
+
+/* The code paths a seeded sample may miss, compiled for both architectures:
+ * pipelined work items, pipelined input-channel chunks with shared weights,
+ * several rows per thread with a partial last chunk. */
+static void compile_paths(void)
+{
+    static const struct {
+        const char *spec, *json;
+    } cases[] = {
+        {"conv2dc:10000:12:22:22:12:3:3:valid",
+         "{\"BLOCK_SIZE\":0,\"OUT_X\":2,\"OUT_Y\":1,\"COUT_PER_THREAD\":6,\"IMGS_PER_BLOCK\":1,\"TILE_OH\":0,"
+         "\"TILE_OW\":0,\"WEIGHT_PLACEMENT\":\"shared\",\"CI_UNROLL\":0,\"ROW_PAD\":0,\"MIN_BLOCKS\":1,"
+         "\"CIN_CHUNK\":0,\"STAGE\":\"image\",\"PIPE\":1,\"GROUPS_PER_BLOCK\":4}"},
+        {"conv2dc:10000:12:22:22:12:3:3:valid",
+         "{\"BLOCK_SIZE\":0,\"OUT_X\":4,\"OUT_Y\":1,\"COUT_PER_THREAD\":4,\"IMGS_PER_BLOCK\":1,\"TILE_OH\":0,"
+         "\"TILE_OW\":0,\"WEIGHT_PLACEMENT\":\"shared\",\"CI_UNROLL\":0,\"ROW_PAD\":0,\"MIN_BLOCKS\":1,"
+         "\"CIN_CHUNK\":4,\"STAGE\":\"image\",\"PIPE\":1,\"GROUPS_PER_BLOCK\":4}"},
+        {"conv2dc:3:7:12:11:5:3:3:same:bias",
+         "{\"BLOCK_SIZE\":0,\"OUT_X\":2,\"OUT_Y\":4,\"COUT_PER_THREAD\":0,\"IMGS_PER_BLOCK\":2,\"TILE_OH\":0,"
+         "\"TILE_OW\":0,\"WEIGHT_PLACEMENT\":\"constant\",\"CI_UNROLL\":0,\"ROW_PAD\":1,\"MIN_BLOCKS\":1,"
+         "\"CIN_CHUNK\":4,\"STAGE\":\"tile\",\"PIPE\":1,\"GROUPS_PER_BLOCK\":2}"},
+    };
+    static const char *const archs[] = {"sm_75", "sm_90"};
+    char *src;
+    ct_err e;
+    CHECK(ct_template_source("conv2dc_tiled", NULL, &src, &e) == CT_OK);
+    for (size_t k = 0; k < sizeof cases / sizeof cases[0]; k++) {
+        ct_problem p;
+        CHECK(parse(cases[k].spec, &p, &e) == CT_OK);
+        ct_params c;
+        candidate(&p, cases[k].json, &c);
+        ct_define defs[CT_MAX_DEFINES];
+        int nd = p.family->defines(&p, defs);
+        for (size_t a = 0; a < 2; a++) {
+            ct_limits lim;
+            char why[256];
+            CHECK(ct_limits_for_arch(archs[a], &lim, &e) == CT_OK);
+            CHECK_MSG(p.family->constrain(&p, ct_template_find(p.family, "conv2dc_tiled"), &c, &lim, why,
+                                          sizeof why) == 0, "%s %s: %s", cases[k].spec, cases[k].json, why);
+            ct_binary bin;
+            CHECK_MSG(ct_nvrtc_compile(src, "conv2dc_tiled", archs[a], defs, nd, &c, &bin, &e) == CT_OK,
+                      "%s %s %s: %s", cases[k].spec, archs[a], cases[k].json, e.msg);
+            ct_binary_free(&bin);
+        }
+    }
+    free(src);
 }
 
 int main(void)
@@ -385,6 +521,8 @@ int main(void)
     check_chunks("conv2dc:10000:12:22:22:12:3:3:valid", &cfg, 1);
     check_chunks("conv2dc:3:7:12:11:5:3:3:same:bias", &cfg, 1);
     check_chunks("conv2dc:10000:1:28:28:12:7:7:valid", &cfg, 0);
+    check_staging(&cfg);
+    compile_paths();
     static const char *const archs[] = {"sm_75", "sm_90"};
     for (size_t s = 0; s < sizeof seed_specs / sizeof seed_specs[0]; s++) {
         check_limits(seed_specs[s], &cfg);

@@ -230,6 +230,12 @@ static void emit_launcher(FILE *f, const instance *in)
                    "        if (err != cudaSuccess)\n            return (int)err;\n    }\n#endif\n",
                 in->bufs[i].symbol, in->bufs[i].name, in->bufs[i].count);
     }
+    /* Past 48 KiB of shared memory, static and dynamic together, a kernel
+     * must opt in to its dynamic part; once per process is enough. */
+    fprintf(f, "#if CT_SMEM_BYTES > 0\n    static int smem_opted_in = 0;\n    if (!smem_opted_in) {\n"
+               "        cudaError_t err = cudaFuncSetAttribute(%s, cudaFuncAttributeMaxDynamicSharedMemorySize, "
+               "CT_SMEM_BYTES);\n        if (err != cudaSuccess)\n            return (int)err;\n"
+               "        smem_opted_in = 1;\n    }\n#endif\n", in->t->name);
     fprintf(f, "    const dim3 grid(CT_GRID_X, CT_GRID_Y, CT_GRID_Z), block(CT_BLOCK_X, CT_BLOCK_Y, CT_BLOCK_Z);\n");
     fprintf(f, "    %s<<<grid, block, CT_SMEM_BYTES, stream>>>(", in->t->name);
     for (int i = 0; i < in->nb; i++)
@@ -308,7 +314,9 @@ static void emit_selftest(FILE *f, const instance *in, double tolerance)
                "    }\n    double relerr = bad ? INFINITY : sqrt(num / (den > 0 ? den : 1));\n", out, out, out);
     fprintf(f, "    cudaEvent_t ev[2];\n    CT_CHECK(cudaEventCreate(&ev[0]));\n    CT_CHECK(cudaEventCreate(&ev[1]));\n"
                "    for (int i = 0; i < 3; i++) CT_CHECK((cudaError_t)CT_CALL());\n"
-               "    enum { REPS = 200 };\n    float t[REPS];\n"
+               "    /* -DCT_SELFTEST_REPS=2 keeps a run under compute-sanitizer short. */\n"
+               "#ifndef CT_SELFTEST_REPS\n#define CT_SELFTEST_REPS 200\n#endif\n"
+               "    enum { REPS = CT_SELFTEST_REPS };\n    float t[REPS];\n"
                "    for (int i = 0; i < REPS; i++) {\n"
                "        CT_CHECK(cudaEventRecord(ev[0]));\n        CT_CHECK((cudaError_t)CT_CALL());\n"
                "        CT_CHECK(cudaEventRecord(ev[1]));\n        CT_CHECK(cudaEventSynchronize(ev[1]));\n"

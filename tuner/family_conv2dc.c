@@ -228,6 +228,7 @@ static const char reference_c[] =
     "}\n";
 
 static const char *const placement_names[] = {"constant", "shared"};
+static const char *const stage_names[] = {"tile", "image"};
 
 static const ct_param_def naive_params[] = {
     {.name = "BLOCK_SIZE", .help = "threads per block"},
@@ -247,6 +248,12 @@ static const ct_param_def tiled_params[] = {
     {.name = "MIN_BLOCKS", .help = "minimum resident blocks per SM (__launch_bounds__)"},
     {.name = "CIN_CHUNK", .help = "input channels staged at a time (0: all); with several chunks a thread owns "
                                   "one pixel group x channel group"},
+    {.name = "OUT_Y", .help = "consecutive output rows per thread (each window row feeds every row it reaches)"},
+    {.name = "STAGE", .help = "tile: padded tile in shared memory, any mode; image: the global layout, one "
+                              "contiguous 16-byte copy per image (valid mode, whole images)",
+     .symbols = stage_names, .nsymbols = 2},
+    {.name = "PIPE", .help = "1: two shared buffers, the next stage copied (cp.async) while this one is computed"},
+    {.name = "GROUPS_PER_BLOCK", .help = "work items (IMGS_PER_BLOCK images x one tile) per block, in turn"},
 };
 
 static const ct_template templates[] = {
@@ -270,43 +277,55 @@ static long long rup(long long a, long long b)
  * names in templates/conv2dc_tiled.cu. */
 typedef struct tiled_geom {
     long long toh, tow, tiles, ncg, cpt, ipb, items, cc, nch, units, nt, lv, nl, pitch, s_in, s_w, taps;
+    long long oy, work, nbuf;
 } tiled_geom;
 
 static void tiled_geometry(const ct_problem *p, const ct_params *c, tiled_geom *g)
 {
     const long long oh = out_h(p), ow = out_w(p), cout = p->dims[DIM_COUT], cin = p->dims[DIM_CIN];
-    const long long kh = p->dims[DIM_KH], kw = p->dims[DIM_KW];
+    const long long kh = p->dims[DIM_KH], kw = p->dims[DIM_KW], h = p->dims[DIM_H], w = p->dims[DIM_W];
     const long long ox = ct_params_get(c, "OUT_X", 1), th = ct_params_get(c, "TILE_OH", 0);
     const long long tw = ct_params_get(c, "TILE_OW", 0), cpt = ct_params_get(c, "COUT_PER_THREAD", 0);
     const long long block = ct_params_get(c, "BLOCK_SIZE", 0);
+    const int image = ct_params_get(c, "STAGE", 0) == 1;
+    g->oy = ct_params_get(c, "OUT_Y", 1);
     const long long toh_req = th == 0 || th >= oh ? oh : th, tow_req = tw == 0 || tw >= ow ? ow : tw;
-    g->toh = cdiv(oh, cdiv(oh, toh_req));
+    g->toh = rup(cdiv(oh, cdiv(oh, toh_req)), g->oy);
     g->tow = rup(cdiv(ow, cdiv(ow, tow_req)), ox);
     g->tiles = cdiv(oh, g->toh) * cdiv(ow, g->tow);
     const long long cpt_req = cpt == 0 || cpt >= cout ? cout : cpt;
     g->ncg = cdiv(cout, cpt_req);
     g->cpt = cdiv(cout, g->ncg);
     g->ipb = ct_params_get(c, "IMGS_PER_BLOCK", 1);
-    g->items = g->ipb * g->toh * (g->tow / ox);
+    g->items = g->ipb * (g->toh / g->oy) * (g->tow / ox);
     const long long chunk = ct_params_get(c, "CIN_CHUNK", 0);
     g->cc = chunk == 0 || chunk >= cin ? cin : chunk;
     g->nch = cdiv(cin, g->cc);
     g->units = g->nch > 1 ? g->items * g->ncg : g->items;
     g->nt = block ? block : rup(g->units, 32) < 1024 ? rup(g->units, 32) : 1024;
-    g->lv = ox % 4 == 0 ? 4 : ox % 2 == 0 ? 2 : 1;
+    g->work = cdiv(p->dims[DIM_B], g->ipb) * g->tiles;
+    g->nbuf = ct_params_get(c, "PIPE", 0) ? 2 : 1;
+    g->lv = ox % 4 == 0 && (!image || w % 4 == 0) ? 4 : ox % 2 == 0 && (!image || w % 2 == 0) ? 2 : 1;
     g->nl = rup(ox + kw - 1, g->lv);
-    long long pitch = rup(g->tow - ox + g->nl, g->lv);
-    if (ct_params_get(c, "ROW_PAD", 0))
-        pitch += ((g->tow - pitch) % 32 + 32) % 32;
-    g->pitch = pitch;
-    g->s_in = g->ipb * g->cc * (g->toh + kh - 1) * pitch;
+    const long long sh = g->toh + kh - 1;
+    if (image) {
+        const long long last = (sh - 1) * w + g->tow - ox + g->nl;
+        g->pitch = w;
+        g->s_in = rup((g->ipb * g->cc - 1) * h * w + (last > h * w ? last : h * w), 4);
+    } else {
+        long long pitch = rup(g->tow - ox + g->nl, g->lv);
+        if (ct_params_get(c, "ROW_PAD", 0))
+            pitch += ((g->tow - pitch) % 32 + 32) % 32;
+        g->pitch = pitch;
+        g->s_in = g->ipb * g->cc * sh * pitch;
+    }
     g->taps = cin * kh * kw;
     g->s_w = ct_params_get(c, "WEIGHT_PLACEMENT", 0) == 1 ? g->taps * rup(g->ncg * g->cpt, 4) : 0;
 }
 
 /* Fully unrolled FMAs past this many per loop body overflow the instruction
  * cache and stall issue on every warp. */
-#define MAX_UNROLLED_FMAS 6144
+#define MAX_UNROLLED_FMAS 12288
 
 static int constrain(const ct_problem *p, const ct_template *t, const ct_params *c,
                      const ct_limits *lim, char *why, size_t len)
@@ -322,17 +341,44 @@ static int constrain(const ct_problem *p, const ct_template *t, const ct_params 
     }
     long ox = ct_params_get(c, "OUT_X", 1), ipb = ct_params_get(c, "IMGS_PER_BLOCK", 1);
     long placement = ct_params_get(c, "WEIGHT_PLACEMENT", 0), ciu = ct_params_get(c, "CI_UNROLL", 0);
-    long minb = ct_params_get(c, "MIN_BLOCKS", 1);
-    if (ox < 1 || ox > 16 || ipb < 1 || ipb > 64 || ciu < 0 || minb < 1 || ct_params_get(c, "TILE_OH", 0) < 0 ||
-        ct_params_get(c, "TILE_OW", 0) < 0 || ct_params_get(c, "COUT_PER_THREAD", 0) < 0 ||
-        ct_params_get(c, "CIN_CHUNK", 0) < 0 ||
-        (block != 0 && (block < 32 || block % 32 != 0))) {
-        snprintf(why, len, "OUT_X in 1..16, IMGS_PER_BLOCK in 1..64, BLOCK_SIZE 0 or a multiple of 32, "
-                 "MIN_BLOCKS >= 1, the rest >= 0");
+    long minb = ct_params_get(c, "MIN_BLOCKS", 1), oy = ct_params_get(c, "OUT_Y", 1);
+    long gpb = ct_params_get(c, "GROUPS_PER_BLOCK", 1), pipe = ct_params_get(c, "PIPE", 0);
+    if (ox < 1 || ox > 16 || oy < 1 || oy > 16 || ipb < 1 || ipb > 64 || ciu < 0 || minb < 1 ||
+        ct_params_get(c, "TILE_OH", 0) < 0 || ct_params_get(c, "TILE_OW", 0) < 0 ||
+        ct_params_get(c, "COUT_PER_THREAD", 0) < 0 || ct_params_get(c, "CIN_CHUNK", 0) < 0 || gpb < 1 ||
+        gpb > 1024 || pipe < 0 || pipe > 1 || (block != 0 && (block < 32 || block % 32 != 0))) {
+        snprintf(why, len, "OUT_X and OUT_Y in 1..16, IMGS_PER_BLOCK in 1..64, GROUPS_PER_BLOCK in 1..1024, "
+                 "PIPE 0 or 1, BLOCK_SIZE 0 or a multiple of 32, MIN_BLOCKS >= 1, the rest >= 0");
         return 1;
     }
     tiled_geom g;
     tiled_geometry(p, c, &g);
+    const int image_fits = p->mode == MODE_VALID && g.tiles == 1;
+    if (ct_params_get(c, "STAGE", 0) == 1 && !image_fits) {
+        snprintf(why, len, "STAGE=image copies whole images as they lie in memory: valid mode and no tiles only");
+        return 1;
+    }
+    /* Tiles cost a halo of extra reads and copies; they pay off when whole
+     * images do not fit in shared memory twice over, or when the batch is
+     * too small to fill the GPU with blocks. */
+    if (g.tiles > 1 && cdiv(p->dims[DIM_B], g.ipb) >= 1024 &&
+        8LL * g.nbuf * g.ipb * g.cc * (out_h(p) + p->dims[DIM_KH] - 1) * (out_w(p) + p->dims[DIM_KW] - 1) <=
+            lim->max_smem_per_block) {
+        snprintf(why, len, "whole images fit in shared memory and the batch fills the GPU: no tiles");
+        return 1;
+    }
+    /* Where the image layout applies, its contiguous 16-byte copies beat
+     * the per-element copy of the padded tile, so that is not tried. */
+    if (ct_params_get(c, "STAGE", 0) == 0 && image_fits) {
+        snprintf(why, len, "valid mode with whole images stages them with STAGE=image");
+        return 1;
+    }
+    /* Chunked, a thread's channel group is its thread index, which would
+     * turn every constant weight into a load. */
+    if (g.nch > 1 && g.ncg > 1 && placement == 0) {
+        snprintf(why, len, "CIN_CHUNK with constant weights needs all output channels in one thread");
+        return 1;
+    }
     if (g.nt > lim->max_threads_per_block) {
         snprintf(why, len, "BLOCK_SIZE=%lld exceeds the device's %d threads", g.nt, lim->max_threads_per_block);
         return 1;
@@ -340,6 +386,21 @@ static int constrain(const ct_problem *p, const ct_template *t, const ct_params 
     if (g.nt > rup(g.units, 32)) {
         snprintf(why, len, "BLOCK_SIZE=%lld leaves whole warps idle: the block has %lld work units", g.nt,
                  g.units);
+        return 1;
+    }
+    /* FMAs spent on tile padding (rows and columns rounded up to OUT_Y and
+     * OUT_X), on channel groups past Cout and on idle lanes of the last
+     * pass over a work item: a candidate that throws away more than 15% of
+     * its arithmetic loses to one that does not on a compute-bound layer. Small
+     * problems (under 4096 output pixels per channel) may have nothing
+     * better, so they keep every candidate. */
+    const double useful = out_count(p);
+    const double slots_per_item = (g.nch > 1 ? (double)g.nt : (double)(cdiv(g.items, g.nt) * g.nt)) *
+                                  (double)(ox * oy * g.cpt * (g.nch > 1 ? 1 : g.ncg));
+    const double eff = useful / ((double)g.work * slots_per_item);
+    if (eff < 0.85 && useful / (double)p->dims[DIM_COUT] >= 4096) {
+        snprintf(why, len, "only %.0f%% of the FMAs computed are outputs (tile padding, channel groups, idle lanes)",
+                 100.0 * eff);
         return 1;
     }
     if (g.nch > 1 && g.nt < g.units) {
@@ -353,15 +414,18 @@ static int constrain(const ct_problem *p, const ct_template *t, const ct_params 
                  lim->const_bytes);
         return 1;
     }
-    /* The runner does not opt in to more than 48 KiB per block. */
-    const long long smem = 4 * (g.s_in + g.s_w) + 32;
-    if (smem > 48 * 1024 || smem > lim->max_smem_per_block) {
-        snprintf(why, len, "%lld bytes of static shared memory exceed the 48 KiB limit", smem);
+    /* The staged input is dynamic shared memory (the launch opts in past
+     * 48 KiB); the shared weights are static, which stops at 48 KiB. */
+    const long long smem = 4 * (g.nbuf * g.s_in + g.s_w);
+    if (4 * g.s_w > 48 * 1024 || smem > lim->max_smem_per_block) {
+        snprintf(why, len, "%lld bytes of shared memory (%lld of them static weights) exceed the device's %d "
+                 "(48 KiB static)", smem, 4 * g.s_w, lim->max_smem_per_block);
         return 1;
     }
     /* Chunked, the channel groups are threads, not unrolled iterations. */
-    const long long body = placement == 0 ? (g.nch > 1 ? g.cpt : p->dims[DIM_COUT]) * g.taps * ox
-                                          : (ciu ? ciu : g.cc) * p->dims[DIM_KH] * p->dims[DIM_KW] * g.cpt * ox;
+    /* Shared weights keep the filter-row loop a loop. */
+    const long long body = placement == 0 ? (g.nch > 1 ? g.cpt : p->dims[DIM_COUT]) * g.taps * ox * oy
+                                          : (ciu ? ciu : g.cc) * p->dims[DIM_KW] * g.cpt * ox * oy;
     if (body > MAX_UNROLLED_FMAS) {
         snprintf(why, len, "%lld FMAs in one unrolled loop body exceed %d", body, MAX_UNROLLED_FMAS);
         return 1;
@@ -370,7 +434,7 @@ static int constrain(const ct_problem *p, const ct_template *t, const ct_params 
      * two taps' worth in flight) and about 16 for addresses, checked
      * against ptxas on the seed shapes: more than the launch bounds leave
      * would spill. */
-    const long long regs = g.cpt * ox + g.nl + (placement == 1 ? 2 * rup(g.cpt, 4) : 0) + 16;
+    const long long regs = g.cpt * ox * oy + oy * g.nl + (placement == 1 ? 2 * rup(g.cpt, 4) : 0) + 16;
     long long cap = lim->regs_per_sm / (minb * rup(g.nt, 32)) / 8 * 8;
     if (cap > 255)
         cap = 255;
@@ -386,6 +450,8 @@ static void normalize(const ct_problem *p, const ct_template *t, ct_params *c)
 {
     if (t->is_baseline)
         return;
+    if (ct_params_get(c, "OUT_Y", 1) > out_h(p))
+        ct_params_set(c, "OUT_Y", (long)out_h(p), NULL);
     tiled_geom g;
     tiled_geometry(p, c, &g);
     /* Store the effective tile and channel group, so requests that yield
@@ -398,6 +464,14 @@ static void normalize(const ct_problem *p, const ct_template *t, ct_params *c)
     if (ct_params_get(c, "CIN_CHUNK", 0) >= p->dims[DIM_CIN])
         ct_params_set(c, "CIN_CHUNK", 0, NULL);
     tiled_geometry(p, c, &g);
+    /* A second buffer only helps a block with a second stage. */
+    if (ct_params_get(c, "GROUPS_PER_BLOCK", 1) > g.work)
+        ct_params_set(c, "GROUPS_PER_BLOCK", (long)g.work, NULL);
+    if (ct_params_get(c, "GROUPS_PER_BLOCK", 1) == 1 && g.nch == 1)
+        ct_params_set(c, "PIPE", 0, NULL);
+    /* The image layout has no row padding. */
+    if (ct_params_get(c, "STAGE", 0) == 1)
+        ct_params_set(c, "ROW_PAD", 0, NULL);
     long ciu = ct_params_get(c, "CI_UNROLL", 0);
     if (ct_params_get(c, "WEIGHT_PLACEMENT", 0) == 0 || ciu >= g.cc)
         ct_params_set(c, "CI_UNROLL", 0, NULL);
@@ -425,8 +499,9 @@ static void geometry(const ct_problem *p, const ct_template *t, const ct_params 
     } else {
         tiled_geom g;
         tiled_geometry(p, c, &g);
-        l->grid[0] = (unsigned)(cdiv(p->dims[DIM_B], g.ipb) * g.tiles);
+        l->grid[0] = (unsigned)cdiv(g.work, ct_params_get(c, "GROUPS_PER_BLOCK", 1));
         l->block[0] = (unsigned)g.nt;
+        l->smem_bytes = (unsigned)(4 * g.nbuf * g.s_in);
     }
     l->grid[1] = l->grid[2] = 1;
     l->block[1] = l->block[2] = 1;

@@ -544,7 +544,8 @@ static int prepare_kernel(ct_gpu *g, ct_workload *w, const ct_template *t, const
                  o->smem_bytes, g->lim.max_smem_per_block);
         return 0;
     }
-    if (l->smem_bytes > 48 * 1024)
+    /* Static and dynamic together past 48 KiB need the opt-in. */
+    if (o->smem_bytes > 48 * 1024)
         d->cuFuncSetAttribute(k->f, CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES, (int)l->smem_bytes);
     k->d = d;
     k->l = l;
