@@ -230,13 +230,31 @@ static const ct_param_def tiled_params[] = {
      .symbols = reduction_names, .nsymbols = 3},
 };
 
+static const ct_param_def gemm_params[] = {
+    {.name = "COUT_TILE", .help = "output channels per block"},
+    {.name = "T_TILE", .help = "output positions per block (one batch item)"},
+    {.name = "COUT_PER_THREAD", .help = "output channels per thread (divides COUT_TILE)"},
+    {.name = "T_PER_THREAD", .help = "consecutive output positions per thread (divides T_TILE)"},
+    {.name = "CIN_CHUNK", .help = "input channels staged in shared memory at a time"},
+    {.name = "PIPE", .help = "1: two shared buffers, the next chunk copied (cp.async) during this one"},
+    {.name = "MIN_BLOCKS", .help = "minimum resident blocks per SM (__launch_bounds__)"},
+};
+
 static const ct_template templates[] = {
     {.name = "conv1dc_naive", .summary = "one thread per output, all from global memory (baseline)",
      .is_baseline = 1, .params = naive_params, .nparams = 1},
     {.name = "conv1dc_tiled", .summary = "weight rows streamed with vector loads, inputs through L1, "
                                          "block reduction over input channels",
      .params = tiled_params, .nparams = (int)(sizeof tiled_params / sizeof tiled_params[0])},
+    {.name = "conv1dc_gemm", .summary = "implicit GEMM: channel x position tiles, weights and inputs staged "
+                                        "in shared memory, register blocking",
+     .params = gemm_params, .nparams = (int)(sizeof gemm_params / sizeof gemm_params[0])},
 };
+
+static int is_gemm(const ct_template *t)
+{
+    return strcmp(t->name, "conv1dc_gemm") == 0;
+}
 
 /* The tiled template's derived sizes; these mirror the macros of
  * templates/conv1dc_tiled.cu. */
@@ -284,9 +302,93 @@ static void tiled_shape_of(const ct_problem *p, const ct_params *c, tiled_shape 
         s->smem = s->group > 32 ? 4 * s->nacc * (s->block / 32) : 0;
 }
 
+/* The gemm template's derived sizes; these mirror the macros of
+ * templates/conv1dc_gemm.cu. */
+typedef struct gemm_shape {
+    long bm, bn, tm, tn, ck, pipe, minb;
+    long long nt, tiles, lv, nl, smem;
+} gemm_shape;
+
+static void gemm_shape_of(const ct_problem *p, const ct_params *c, gemm_shape *g)
+{
+    const long long k = p->dims[DIM_K];
+    g->bm = ct_params_get(c, "COUT_TILE", 64);
+    g->bn = ct_params_get(c, "T_TILE", 64);
+    g->tm = ct_params_get(c, "COUT_PER_THREAD", 4);
+    g->tn = ct_params_get(c, "T_PER_THREAD", 4);
+    g->ck = ct_params_get(c, "CIN_CHUNK", 8);
+    if (g->ck > p->dims[DIM_CIN])
+        g->ck = (long)p->dims[DIM_CIN];
+    g->pipe = ct_params_get(c, "PIPE", 0);
+    g->minb = ct_params_get(c, "MIN_BLOCKS", 1);
+    g->nt = g->tm > 0 && g->tn > 0 ? (long long)(g->bm / g->tm) * (g->bn / g->tn) : 0;
+    g->tiles = g->bm > 0 && g->bn > 0
+                   ? ceil_div(lout_of(p), g->bn) * ceil_div(p->dims[DIM_COUT], g->bm) * p->dims[DIM_B]
+                   : 0;
+    g->lv = g->tn % 4 == 0 ? 4 : g->tn % 2 == 0 ? 2 : 1;
+    g->nl = g->lv > 0 ? ceil_div(g->tn + k - 1, g->lv) * g->lv : 0;
+    const long long xp = ceil_div(g->bn - g->tn + g->nl, 4) * 4;
+    g->smem = 4LL * (g->pipe ? 2 : 1) * (g->ck * k * g->bm + g->ck * xp);
+}
+
+static int gemm_constrain(const ct_problem *p, const ct_params *c, const ct_limits *lim, char *why, size_t len)
+{
+    gemm_shape g;
+    gemm_shape_of(p, c, &g);
+    if (g.bm < 1 || g.bn < 1 || g.tm < 1 || g.tn < 1 || g.tm > 16 || g.tn > 16 || g.bm % g.tm != 0 ||
+        g.bn % g.tn != 0 || g.ck < 1 || g.pipe < 0 || g.pipe > 1 || g.minb < 1) {
+        snprintf(why, len, "COUT_PER_THREAD and T_PER_THREAD in 1..16 dividing COUT_TILE and T_TILE, "
+                 "CIN_CHUNK >= 1, PIPE 0 or 1, MIN_BLOCKS >= 1");
+        return 1;
+    }
+    if (g.nt < 32 || g.nt % 32 != 0 || g.nt > lim->max_threads_per_block) {
+        snprintf(why, len, "(COUT_TILE/COUT_PER_THREAD) x (T_TILE/T_PER_THREAD) = %lld threads is not a "
+                 "multiple of 32 within the device's %d", g.nt, lim->max_threads_per_block);
+        return 1;
+    }
+    /* Tiles past Cout or Lout compute outputs nobody stores: on a layer big
+     * enough to have a choice, more than 15% of them is never the fastest. */
+    const long long lout = lout_of(p), cout = p->dims[DIM_COUT];
+    const double eff = (double)lout / (double)(ceil_div(lout, g.bn) * g.bn) * (double)cout /
+                       (double)(ceil_div(cout, g.bm) * g.bm);
+    if (eff < 0.85 && (double)out_count(p) >= 65536.0) {
+        snprintf(why, len, "only %.0f%% of the tiles' outputs exist (Lout %lld, Cout %lld)", 100.0 * eff, lout,
+                 cout);
+        return 1;
+    }
+    if (g.smem > 48 * 1024 || g.smem > lim->max_smem_per_block) {
+        snprintf(why, len, "%lld bytes of shared memory exceed 48 KiB", g.smem);
+        return 1;
+    }
+    const long long k = p->dims[DIM_K];
+    const long long body = g.ck * k * g.tm * g.tn;
+    if (body > 8192) {
+        snprintf(why, len, "CIN_CHUNK x K x COUT_PER_THREAD x T_PER_THREAD = %lld unrolled FMAs", body);
+        return 1;
+    }
+    /* Accumulators, the window, one tap's weights and about 24 for
+     * addresses. */
+    const long long regs = (long long)g.tm * g.tn + g.nl + g.tm + 24;
+    long long cap = lim->regs_per_sm / (g.minb * g.nt) / 8 * 8;
+    if (cap > 255)
+        cap = 255;
+    if (g.minb * g.nt > 2048 || regs > cap) {
+        snprintf(why, len, "about %lld registers per thread do not fit %ld blocks of %lld threads (%lld each)",
+                 regs, g.minb, g.nt, cap);
+        return 1;
+    }
+    if (g.tiles > 2147483647LL) {
+        snprintf(why, len, "%lld blocks exceed the grid limit", g.tiles);
+        return 1;
+    }
+    return 0;
+}
+
 static int constrain(const ct_problem *p, const ct_template *t, const ct_params *c,
                      const ct_limits *lim, char *why, size_t len)
 {
+    if (is_gemm(t))
+        return gemm_constrain(p, c, lim, why, len);
     long block = ct_params_get(c, "BLOCK_SIZE", 256);
     if (block < 32 || block % 32 != 0 || block > lim->max_threads_per_block) {
         snprintf(why, len, "BLOCK_SIZE=%ld is not a multiple of 32 within the device's %d threads",
@@ -351,6 +453,14 @@ static void normalize(const ct_problem *p, const ct_template *t, ct_params *c)
     if (t->is_baseline)
         return;
     const long long cin = p->dims[DIM_CIN], k = p->dims[DIM_K];
+    if (is_gemm(t)) {
+        /* A chunk of every channel is one stage: no second buffer. */
+        if (ct_params_get(c, "CIN_CHUNK", 8) >= cin) {
+            ct_params_set(c, "CIN_CHUNK", (long)cin, NULL);
+            ct_params_set(c, "PIPE", 0, NULL);
+        }
+        return;
+    }
     long cpt = ct_params_get(c, "CHANNELS_PER_THREAD", 1);
     if (cpt > cin)
         ct_params_set(c, "CHANNELS_PER_THREAD", cpt = (long)cin, NULL);
@@ -381,7 +491,12 @@ static void geometry(const ct_problem *p, const ct_template *t, const ct_params 
 {
     long block = ct_params_get(c, "BLOCK_SIZE", 256);
     memset(l, 0, sizeof *l);
-    if (t->is_baseline) {
+    if (is_gemm(t)) {
+        gemm_shape g;
+        gemm_shape_of(p, c, &g);
+        l->grid[0] = (unsigned)g.tiles;
+        block = (long)g.nt;
+    } else if (t->is_baseline) {
         l->grid[0] = (unsigned)ceil_div(out_count(p), block);
     } else {
         tiled_shape s;
