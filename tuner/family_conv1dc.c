@@ -369,14 +369,8 @@ static int gemm_constrain(const ct_problem *p, const ct_params *c, const ct_limi
     /* Accumulators, the window, one tap's weights and about 24 for
      * addresses. */
     const long long regs = (long long)g.tm * g.tn + g.nl + g.tm + 24;
-    long long cap = lim->regs_per_sm / (g.minb * g.nt) / 8 * 8;
-    if (cap > 255)
-        cap = 255;
-    if (g.minb * g.nt > 2048 || regs > cap) {
-        snprintf(why, len, "about %lld registers per thread do not fit %ld blocks of %lld threads (%lld each)",
-                 regs, g.minb, g.nt, cap);
+    if (ct_regs_exceed(lim, regs, g.nt, g.minb, why, len))
         return 1;
-    }
     if (g.tiles > 2147483647LL) {
         snprintf(why, len, "%lld blocks exceed the grid limit", g.tiles);
         return 1;

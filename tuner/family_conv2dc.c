@@ -437,15 +437,7 @@ static int constrain(const ct_problem *p, const ct_template *t, const ct_params 
      * against ptxas on the seed shapes: more than the launch bounds leave
      * would spill. */
     const long long regs = g.cpt * ox * oy + oy * g.nl + (placement == 1 ? 2 * rup(g.cpt, 4) : 0) + 16;
-    long long cap = lim->regs_per_sm / (minb * rup(g.nt, 32)) / 8 * 8;
-    if (cap > 255)
-        cap = 255;
-    if (minb * g.nt > 2048 || regs > cap) {
-        snprintf(why, len, "about %lld registers per thread do not fit %ld blocks of %lld threads (%lld each)", regs,
-                 minb, g.nt, cap);
-        return 1;
-    }
-    return 0;
+    return ct_regs_exceed(lim, regs, g.nt, minb, why, len);
 }
 
 static void normalize(const ct_problem *p, const ct_template *t, ct_params *c)

@@ -180,3 +180,17 @@ ct_status ct_problem_parse(const char *spec, ct_problem *p, ct_err *e)
     f->canonical(p, p->canonical, sizeof p->canonical);
     return CT_OK;
 }
+
+int ct_regs_exceed(const ct_limits *lim, long long regs, long long threads, long min_blocks, char *why,
+                   size_t len)
+{
+    const long long warps_threads = (threads + 31) / 32 * 32;
+    long long cap = lim->regs_per_sm / (min_blocks * warps_threads) / 8 * 8;
+    if (cap > 255)
+        cap = 255;
+    if (min_blocks * threads <= 2048 && regs <= cap)
+        return 0;
+    snprintf(why, len, "about %lld registers per thread do not fit %ld blocks of %lld threads (%lld each)", regs,
+             min_blocks, threads, cap);
+    return 1;
+}

@@ -133,4 +133,11 @@ int ct_split_fields(const char *fields, char *buf, size_t len, char **f, int max
 ct_status ct_parse_size(const char *text, const char *field, long long max,
                         long long *out, ct_err *e);
 
+/* Whether about regs registers per thread leave room for min_blocks
+ * resident blocks of threads threads (ptxas allocates registers per warp in
+ * multiples of 8, at most 255 a thread; an SM holds 2048 threads). Returns 1
+ * and writes the reason into why when they do not. */
+int ct_regs_exceed(const ct_limits *lim, long long regs, long long threads, long min_blocks, char *why,
+                   size_t len);
+
 #endif
