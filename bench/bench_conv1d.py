@@ -11,13 +11,11 @@ convtune in the same run. Writes a Markdown table.
 usage: bench_conv1d.py --convtune BIN --db DB --out FILE.md [--workdir DIR] [--budget N] [PROBLEM ...]
 """
 import argparse
-import ctypes
 import datetime
 import json
 import os
 import re
 import sqlite3
-import subprocess
 import sys
 
 import cupy
@@ -25,7 +23,7 @@ import cupyx.scipy.signal
 import torch
 import torch.nn.functional as F
 
-from benchlib import load_exported, median_ms, relerr, run_convtune
+from benchlib import load_exported, load_exported_lib, median_ms, relerr, run_convtune
 
 DEFAULT_PROBLEMS = [
     "conv1d:1e6:2047", "conv1d:6:3:right", "conv1d:15:4:right", "conv1d:1e6:31",
@@ -37,21 +35,6 @@ DEFAULT_PROBLEMS = [
 def parse(canonical):
     fam, n, k, mode = canonical.split(":")
     return int(n), int(k), mode
-
-
-def load_exported_lib(path, symbol):
-    """An exported file whose launcher needs host code (cuFFT): build it as a
-    shared library with nvcc and call the C launcher through ctypes."""
-    src = open(path).read()
-    so = path[:-3] + ".so"
-    cc = torch.cuda.get_device_capability()
-    libs = re.findall(r"link with (-l\w+)", src)
-    subprocess.run(["nvcc", f"-arch=sm_{cc[0]}{cc[1]}", "-O3", "-shared", "-Xcompiler", "-fPIC", path, "-o", so]
-                   + libs, check=True)
-    fn = getattr(ctypes.CDLL(so), symbol)
-    fn.restype = ctypes.c_int
-    fn.argtypes = [ctypes.c_void_p] * 4
-    return fn
 
 
 def main():
@@ -115,7 +98,7 @@ def main():
             res["path"] = "CuPy RawModule"
         else:
             symbol = "convtune_" + re.sub(r"[^0-9A-Za-z]", "_", canonical)
-            fn = load_exported_lib(cu, symbol)
+            fn = load_exported_lib(cu, symbol, 3)
             stream = cupy.cuda.get_current_stream().ptr
             def launch():
                 rc = fn(xc.data.ptr, wc.data.ptr, out.data.ptr, stream)

@@ -3,10 +3,13 @@
 conv2dc) against PyTorch (cuDNN) and convtune's naive template.
 
 For each problem: tune it with convtune, export the winner, load the exported
-.cu with CuPy's RawModule and time it in this process on the same inputs as
-PyTorch's F.conv1d / F.conv2d (cuDNN, benchmark mode, TF32 off). Every output
-is checked against the same PyTorch operation in float64 on the GPU. The naive
-template is timed by convtune in the same run. Writes a Markdown table.
+.cu with CuPy's RawModule (or, for a winner of several launches, build it with
+nvcc and call its C launcher through ctypes) and time it in this process on
+the same inputs as PyTorch's F.conv1d / F.conv2d, timed twice: cuDNN in fp32
+(benchmark mode, TF32 off) and cuDNN with TF32 on (PyTorch's default for
+convolutions). Every output is checked against the same PyTorch operation in
+float64 on the GPU. The naive template is timed by convtune in the same run.
+Writes a Markdown table.
 
 usage: bench_families.py --convtune BIN --db DB --out FILE.md [--workdir DIR] [--budget N] [PROBLEM[@BUDGET] ...]
 
@@ -15,7 +18,9 @@ A problem written PROBLEM@N is tuned with a budget of N candidates instead of --
 import argparse
 import datetime
 import json
+import math
 import os
+import re
 import sqlite3
 import sys
 
@@ -23,7 +28,7 @@ import cupy
 import torch
 import torch.nn.functional as F
 
-from benchlib import load_exported, median_ms, relerr, run_convtune
+from benchlib import load_exported, load_exported_lib, median_ms, needs_host_code, relerr, run_convtune
 
 # The seed layers of conv2dc have the largest spaces (about 1200 and 2600
 # admissible candidates): they get a larger share of them.
@@ -31,6 +36,12 @@ DEFAULT_PROBLEMS = [
     "conv1dc:1:1024:4:1024:5:pad=2:bias", "conv1dc:8:64:1000:128:3:pad=1", "conv1dc:16:512:64:256:5:pad=2:bias",
     "conv2d:16:2048:2048:11:11:same", "conv2d:1:1000:1000:3:3", "conv2d:4:513:257:5:7:same",
     "conv2dc:10000:1:28:28:12:7:7@600", "conv2dc:10000:12:22:22:12:3:3@800", "conv2dc:64:3:224:224:16:3:3:same:bias",
+]
+# Ordinary CNN and audio layers, where cuDNN is strong (the layers issue).
+LAYER_PROBLEMS = [
+    "conv2dc:32:64:56:56:64:3:3:same", "conv2dc:16:128:28:28:128:3:3:same:bias", "conv2dc:8:256:14:14:256:3:3:same",
+    "conv2dc:32:32:64:64:32:5:5:same", "conv2dc:16:3:224:224:64:7:7:same", "conv1dc:8:128:8192:128:3:pad=1",
+    "conv1dc:4:512:2048:512:7:pad=3:bias", "conv1dc:16:512:64:256:5:pad=2:bias",
 ]
 
 
@@ -80,9 +91,10 @@ def main():
     ap.add_argument("--out", required=True)
     ap.add_argument("--workdir", default=".")
     ap.add_argument("--budget", type=int, default=0, help="convtune --budget per problem (0: its default)")
+    ap.add_argument("--layers", action="store_true", help="the ordinary layer shapes instead of the defaults")
     ap.add_argument("problems", nargs="*")
     a = ap.parse_args()
-    problems = a.problems or DEFAULT_PROBLEMS
+    problems = a.problems or (LAYER_PROBLEMS if a.layers else DEFAULT_PROBLEMS)
     torch.backends.cudnn.benchmark = True
     torch.backends.cudnn.allow_tf32 = False
     torch.backends.cuda.matmul.allow_tf32 = False
@@ -92,13 +104,14 @@ def main():
         spec, _, own = item.partition("@")
         budget = int(own) if own else a.budget
         try:
-            tune_out = run_convtune(a.convtune, ["--problem", spec, "--db", a.db]
+            tune_out = run_convtune(a.convtune, ["--problem", spec, "--db", a.db, "--json"]
                                     + (["--budget", str(budget)] if budget else []))
         except RuntimeError as ex:
             print(ex, file=sys.stderr, flush=True)
             rows.append({"problem": spec, "failed": str(ex)})
             continue
         print(tune_out, flush=True)
+        summary = json.loads(tune_out)
         win = json.loads(run_convtune(a.convtune, ["query", "--problem", spec, "--db", a.db, "--format", "json"]))[0]
         canonical = win["problem"]
         cu = os.path.join(a.workdir, canonical.replace(":", "_").replace("=", "") + ".cu")
@@ -109,24 +122,39 @@ def main():
         res = {"problem": canonical}
         res["torch_ms"] = median_ms(op)
         res["torch_err"] = relerr(op(), ref)
+        # PyTorch's default for convolutions: cuDNN may use TF32.
+        torch.backends.cudnn.allow_tf32 = True
+        res["tf32_ms"] = median_ms(op)
+        res["tf32_err"] = relerr(op(), ref)
+        torch.backends.cudnn.allow_tf32 = False
+        res["tune_wall_s"] = summary["time"]["wall_s"]
+        res["tune_rate"] = summary["time"]["candidates_per_s"]
 
-        mod, kern, grid, block, smem = load_exported(cu)
-        if smem:
-            # Past 48 KiB (with the static part) the launch must opt in.
-            kern.max_dynamic_shared_size_bytes = smem
-        args = []
-        for t, sym in bufs:
-            c = cupy.asarray(t.contiguous())
-            args.append(c)
-            if sym:
-                try:
-                    g = mod.get_global(sym)
-                except Exception:
-                    continue  # this winner reads it from global memory
-                cupy.ndarray((c.size,), cupy.float32, g)[...] = c.ravel()
+        tensors = [cupy.asarray(t.contiguous()) for t, _ in bufs]
         out = cupy.full(ref.numel(), cupy.nan, dtype=cupy.float32)
-        args.append(out)
-        launch = lambda: kern(grid, block, tuple(args), shared_mem=smem)
+        if needs_host_code(cu):
+            symbol = "convtune_" + re.sub(r"[^0-9A-Za-z]", "_", canonical)
+            fn = load_exported_lib(cu, symbol, len(tensors) + 1)
+            ptrs = [c.data.ptr for c in tensors] + [out.data.ptr, cupy.cuda.get_current_stream().ptr]
+
+            def launch():
+                rc = fn(*ptrs)
+                if rc != 0:
+                    raise RuntimeError(f"{symbol} returned {rc}")
+        else:
+            mod, kern, grid, block, smem = load_exported(cu)
+            if smem:
+                # Past 48 KiB (with the static part) the launch must opt in.
+                kern.max_dynamic_shared_size_bytes = smem
+            for c, (_, sym) in zip(tensors, bufs):
+                if sym:
+                    try:
+                        g = mod.get_global(sym)
+                    except Exception:
+                        continue  # this winner reads it from global memory
+                    cupy.ndarray((c.size,), cupy.float32, g)[...] = c.ravel()
+            args = tuple(tensors + [out])
+            launch = lambda: kern(grid, block, args, shared_mem=smem)
         launch()
         torch.cuda.synchronize()
         res["ct_err"] = relerr(out, ref)
@@ -163,8 +191,11 @@ def main():
         "relerr is ||out - ref|| / ||ref|| against the same PyTorch call in float64. convtune = its exported",
         "winner loaded through CuPy RawModule and timed here; 'tuned' = the time convtune measured while tuning.",
         "",
-        "| problem | cuDNN (torch) | convtune naive | convtune | tuned | vs cuDNN | vs naive | % FMA peak | % bandwidth | relerr convtune | relerr cuDNN | verified/tried |",
-        "| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |",
+        "cuDNN TF32 = the same call with torch.backends.cudnn.allow_tf32 = True (PyTorch's default), with its",
+        "relative error; 'tuning' = convtune's wall time for the problem and its candidates per second.",
+        "",
+        "| problem | cuDNN fp32 | cuDNN TF32 | convtune naive | convtune | tuned | vs cuDNN fp32 | vs cuDNN TF32 | vs naive | TFLOP/s | % FMA peak | % bandwidth | relerr convtune | relerr cuDNN fp32 | relerr cuDNN TF32 | verified/tried | tuning |",
+        "| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |",
     ]
     for r in rows:
         if "failed" in r:
@@ -172,11 +203,17 @@ def main():
             continue
         ms = r["ct_ms"]
         lines.append(
-            f"| `{r['problem']}` | {f(r['torch_ms'])} | {f(r['naive_ms'])} | **{f(ms)}** | {f(r['ct_tuned_ms'])} | "
-            f"{r['torch_ms'] / ms:.1f}x | {(r['naive_ms'] / ms) if r['naive_ms'] else 0:.1f}x | "
+            f"| `{r['problem']}` | {f(r['torch_ms'])} | {f(r['tf32_ms'])} | {f(r['naive_ms'])} | **{f(ms)}** | "
+            f"{f(r['ct_tuned_ms'])} | {r['torch_ms'] / ms:.2f}x | {r['tf32_ms'] / ms:.2f}x | "
+            f"{(r['naive_ms'] / ms) if r['naive_ms'] else 0:.1f}x | {r['flops'] / (ms * 1e-3) / 1e12:.1f} | "
             f"{100 * r['flops'] / (ms * 1e-3) / 1e12 / r['fma']:.0f}% | "
             f"{100 * r['bytes'] / (ms * 1e-3) / 1e9 / r['bw']:.0f}% | {r['ct_err']:.1e} | {r['torch_err']:.1e} | "
-            f"{r['verified']}/{r['tried']} |")
+            f"{r['tf32_err']:.1e} | {r['verified']}/{r['tried']} | {r['tune_wall_s']:.0f} s, {r['tune_rate']:.1f}/s |")
+    if ok:
+        geo = lambda key: math.exp(sum(math.log(r[key] / r["ct_ms"]) for r in ok) / len(ok))
+        lines.append("")
+        lines.append(f"Geometric mean over these {len(ok)} problems: {geo('torch_ms'):.2f}x cuDNN fp32, "
+                     f"{geo('tf32_ms'):.2f}x cuDNN TF32.")
     lines.append("")
     lines.append("Winners:")
     for r in ok:

@@ -1,5 +1,6 @@
 """What the benchmark scripts share: event timing, the relative error, running
 convtune, and loading an exported kernel through CuPy."""
+import ctypes
 import re
 import subprocess
 
@@ -44,3 +45,24 @@ def load_exported(path):
     mod = cupy.RawModule(code=src, options=("-std=c++17", f"--gpu-architecture=sm_{cc[0]}{cc[1]}"))
     return (mod, mod.get_function(name), (macro("CT_GRID_X"), macro("CT_GRID_Y"), macro("CT_GRID_Z")),
             (macro("CT_BLOCK_X"), macro("CT_BLOCK_Y"), macro("CT_BLOCK_Z")), macro("CT_SMEM_BYTES"))
+
+
+def load_exported_lib(path, symbol, nargs):
+    """An exported file whose launcher is host code (several launches, a
+    library such as cuFFT): build it as a shared library with nvcc and return
+    the C launcher (nargs device pointers, then the stream) through ctypes."""
+    src = open(path).read()
+    so = path[:-3] + ".so"
+    cc = torch.cuda.get_device_capability()
+    libs = re.findall(r"link with (-l\w+)", src)
+    subprocess.run(["nvcc", f"-arch=sm_{cc[0]}{cc[1]}", "-O3", "-shared", "-Xcompiler", "-fPIC", path, "-o", so]
+                   + libs, check=True)
+    fn = getattr(ctypes.CDLL(so), symbol)
+    fn.restype = ctypes.c_int
+    fn.argtypes = [ctypes.c_void_p] * (nargs + 1)
+    return fn
+
+
+def needs_host_code(path):
+    """Whether an exported winner must be called through its C launcher."""
+    return "This winner is several launches" in open(path).read()

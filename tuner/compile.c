@@ -40,23 +40,92 @@ static ct_status read_file(const char *path, char **text, ct_err *e)
     return CT_OK;
 }
 
-ct_status ct_template_source(const char *name, const char *dir, char **text, ct_err *e)
+/* One file of the template folder: from dir when given, else embedded. */
+static ct_status load_template_file(const char *file, const char *dir, char **text, ct_err *e)
 {
     char path[1024];
     if (dir && *dir) {
-        snprintf(path, sizeof path, "%s/%s.cu", dir, name);
+        if ((size_t)snprintf(path, sizeof path, "%s/%s", dir, file) >= sizeof path)
+            return ct_fail(e, CT_ERR_USAGE, "template path %s/%s is too long", dir, file);
         return read_file(path, text, e);
     }
-    snprintf(path, sizeof path, "templates/%s.cu", name);
+    snprintf(path, sizeof path, "templates/%s", file);
     size_t len = 0;
     const char *data = ct_resource(path, &len);
     if (!data)
-        return ct_fail(e, CT_ERR_INTERNAL, "template %s is not built into this binary", name);
+        return ct_fail(e, CT_ERR_INTERNAL, "template file %s is not built into this binary", file);
     *text = malloc(len + 1);
     if (!*text)
         return ct_fail(e, CT_ERR_INTERNAL, "out of memory");
     memcpy(*text, data, len + 1);
     return CT_OK;
+}
+
+/* Templates that share a kernel body include it with a line
+ * `#include "NAME.cuh"`; the line is replaced by that file's text, so
+ * NVRTC needs no include path and an exported file stays standalone. Only
+ * such lines of the top file are expanded (bodies include nothing). */
+static ct_status inline_includes(char **text, const char *dir, ct_err *e)
+{
+    static const char key[] = "#include \"";
+    char *src = *text;
+    size_t cap = strlen(src) + 1, len = 0;
+    char *out = malloc(cap);
+    if (!out)
+        return ct_fail(e, CT_ERR_INTERNAL, "out of memory");
+    const char *line = src;
+    while (*line) {
+        const char *end = strchr(line, '\n');
+        size_t n = end ? (size_t)(end - line) + 1 : strlen(line);
+        char *body = NULL;
+        const char *piece = line;
+        size_t plen = n;
+        if (strncmp(line, key, sizeof key - 1) == 0) {
+            const char *name = line + sizeof key - 1, *q = memchr(name, '"', n - (sizeof key - 1));
+            if (q && q - name > 4 && q - name < 200 && strncmp(q - 4, ".cuh", 4) == 0) {
+                char file[256];
+                snprintf(file, sizeof file, "%.*s", (int)(q - name), name);
+                ct_status rc = load_template_file(file, dir, &body, e);
+                if (rc != CT_OK) {
+                    free(out);
+                    return rc;
+                }
+                piece = body;
+                plen = strlen(body);
+            }
+        }
+        if (len + plen + 1 > cap) {
+            cap = 2 * (len + plen + 1);
+            char *grown = realloc(out, cap);
+            if (!grown) {
+                free(body);
+                free(out);
+                return ct_fail(e, CT_ERR_INTERNAL, "out of memory");
+            }
+            out = grown;
+        }
+        memcpy(out + len, piece, plen);
+        len += plen;
+        free(body);
+        line += n;
+    }
+    out[len] = '\0';
+    free(src);
+    *text = out;
+    return CT_OK;
+}
+
+ct_status ct_template_source(const char *name, const char *dir, char **text, ct_err *e)
+{
+    char file[256];
+    if ((size_t)snprintf(file, sizeof file, "%s.cu", name) >= sizeof file)
+        return ct_fail(e, CT_ERR_USAGE, "template name %s is too long", name);
+    ct_status rc = load_template_file(file, dir, text, e);
+    if (rc == CT_OK && (rc = inline_includes(text, dir, e)) != CT_OK) {
+        free(*text);
+        *text = NULL;
+    }
+    return rc;
 }
 
 void ct_hash_hex(const char *text, char out[17])

@@ -13,7 +13,8 @@
 #include "status.h"
 
 /* Load templates/NAME.cu from dir (when not NULL) or from the copy embedded
- * in the binary. *text is malloc'ed. */
+ * in the binary, with its `#include "X.cuh"` lines replaced by those files
+ * from the same place. *text is malloc'ed. */
 ct_status ct_template_source(const char *name, const char *dir, char **text, ct_err *e);
 
 /* 16 hex digits of a 64-bit FNV-1a hash of text (templates' content hash). */

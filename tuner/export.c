@@ -187,7 +187,7 @@ static void emit_provenance(FILE *f, const instance *in, const char *now)
     if (rec->fma_tflops > 0)
         fprintf(f, " = %.0f%% of the measured fp32 FMA peak", 100.0 * tflops / rec->fma_tflops);
     fprintf(f, ";\n//            relative L2 error %.2g against an fp64 reference\n", rec->relerr);
-    if (in->t->exec)
+    if (in->t->exec && *in->t->exec->link_flags)
         fprintf(f, "// needs:     %s (link with %s)\n", in->t->exec->library, in->t->exec->link_flags);
 }
 
@@ -440,7 +440,8 @@ static void single_h(FILE *f, void *user)
             CONVTUNE_VERSION);
     fprintf(f, "// The C interface of %s, written with it: include it from C (C99 or later)\n"
                "// or C++ and link the object built from %s (and the CUDA runtime%s%s).\n//\n",
-            s->cu_name, s->cu_name, in->t->exec ? ", " : "", in->t->exec ? in->t->exec->link_flags : "");
+            s->cu_name, s->cu_name, in->t->exec && *in->t->exec->link_flags ? ", " : "",
+            in->t->exec ? in->t->exec->link_flags : "");
     emit_provenance(f, in, s->now);
     fprintf(f, "//\n// No CUDA header is needed: cudaStream_t is `struct CUstream_st *`, so a\n"
                "// cudaStream_t (or 0 for the default stream) is passed as it is.\n");
@@ -910,7 +911,8 @@ ct_status ct_export_family(const ct_tuned_set *set, const char *templates_dir, c
     }
     for (int i = 0; i < set->n && rc == CT_OK; i++) {
         rc = instance_load(&fo.ins[i], &set->recs[i], templates_dir, e);
-        if (rc == CT_OK && fo.ins[i].t->exec && !strstr(fo.link, fo.ins[i].t->exec->link_flags))
+        if (rc == CT_OK && fo.ins[i].t->exec && *fo.ins[i].t->exec->link_flags &&
+            !strstr(fo.link, fo.ins[i].t->exec->link_flags))
             snprintf(fo.link + strlen(fo.link), sizeof fo.link - strlen(fo.link), "%s%s", fo.link[0] ? " " : "",
                      fo.ins[i].t->exec->link_flags);
     }

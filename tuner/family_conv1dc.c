@@ -8,6 +8,7 @@
  * K = 5) reuses each weight only B * LOUT times, so the tuned template is a
  * weight-streaming kernel rather than a register-blocked sliding window. */
 #include "problem.h"
+#include "tc_conv.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -249,7 +250,22 @@ static const ct_template templates[] = {
     {.name = "conv1dc_gemm", .summary = "implicit GEMM: channel x position tiles, weights and inputs staged "
                                         "in shared memory, register blocking",
      .params = gemm_params, .nparams = (int)(sizeof gemm_params / sizeof gemm_params[0])},
+    {.name = "conv1dc_tc", .summary = "implicit GEMM on the tensor cores at fp32 accuracy (3xTF32 mma.sync), "
+                                      "haloed input rows and weights staged by cp.async",
+     .params = ct_tc_params_1d, .nparams = CT_TC_NPARAMS_1D},
+    {.name = "conv1dc_tcsplit", .summary = "conv1dc_tc with the input channels split over the grid, partial "
+                                           "sums added by a second kernel (small grids, long reductions)",
+     .params = ct_tc_split_params_1d, .nparams = CT_TC_NPARAMS_1D + 1, .exec = &ct_tc_split_exec},
 };
+
+/* The layer as the tensor-core templates see it: 2D of height 1. */
+static ct_tc_shape tc_shape(const ct_problem *p)
+{
+    const long long *d = p->dims;
+    return (ct_tc_shape){.b = d[DIM_B], .cin = d[DIM_CIN], .h = 1, .w = d[DIM_L], .cout = d[DIM_COUT], .kh = 1,
+                         .kw = d[DIM_K], .oh = 1, .ow = lout_of(p), .ph = 0, .pw = d[DIM_PAD], .sy = 1, .sx = 1,
+                         .dy = 1, .dx = 1, .bias = (int)d[DIM_BIAS]};
+}
 
 static int is_gemm(const ct_template *t)
 {
@@ -383,6 +399,10 @@ static int constrain(const ct_problem *p, const ct_template *t, const ct_params 
 {
     if (is_gemm(t))
         return gemm_constrain(p, c, lim, why, len);
+    if (ct_tc_is(t)) {
+        const ct_tc_shape sh = tc_shape(p);
+        return ct_tc_constrain(&sh, c, lim, why, len);
+    }
     long block = ct_params_get(c, "BLOCK_SIZE", 256);
     if (block < 32 || block % 32 != 0 || block > lim->max_threads_per_block) {
         snprintf(why, len, "BLOCK_SIZE=%ld is not a multiple of 32 within the device's %d threads",
@@ -444,6 +464,11 @@ static int constrain(const ct_problem *p, const ct_template *t, const ct_params 
 
 static void normalize(const ct_problem *p, const ct_template *t, ct_params *c)
 {
+    if (ct_tc_is(t)) {
+        const ct_tc_shape sh = tc_shape(p);
+        ct_tc_normalize(&sh, c);
+        return;
+    }
     if (t->is_baseline)
         return;
     const long long cin = p->dims[DIM_CIN], k = p->dims[DIM_K];
@@ -483,6 +508,11 @@ static void normalize(const ct_problem *p, const ct_template *t, ct_params *c)
 
 static void geometry(const ct_problem *p, const ct_template *t, const ct_params *c, ct_launch *l)
 {
+    if (ct_tc_is(t)) {
+        const ct_tc_shape sh = tc_shape(p);
+        ct_tc_launch(&sh, c, l);
+        return;
+    }
     long block = ct_params_get(c, "BLOCK_SIZE", 256);
     memset(l, 0, sizeof *l);
     if (is_gemm(t)) {

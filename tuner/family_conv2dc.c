@@ -10,6 +10,7 @@
  * origin: a batch of small images, few channels, so every output channel of a
  * pixel can be accumulated in one thread. */
 #include "problem.h"
+#include "tc_conv.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -261,7 +262,22 @@ static const ct_template templates[] = {
      .is_baseline = 1, .params = naive_params, .nparams = 1},
     {.name = "conv2dc_tiled", .summary = "images staged in shared memory, pixels x output channels per thread",
      .params = tiled_params, .nparams = (int)(sizeof tiled_params / sizeof tiled_params[0])},
+    {.name = "conv2dc_tc", .summary = "implicit GEMM on the tensor cores at fp32 accuracy (3xTF32 mma.sync), "
+                                      "haloed input tiles and weights staged by cp.async",
+     .params = ct_tc_params_2d, .nparams = CT_TC_NPARAMS_2D},
+    {.name = "conv2dc_tcsplit", .summary = "conv2dc_tc with the input channels split over the grid, partial "
+                                           "sums added by a second kernel (small grids, long reductions)",
+     .params = ct_tc_split_params_2d, .nparams = CT_TC_NPARAMS_2D + 1, .exec = &ct_tc_split_exec},
 };
+
+/* The layer as the tensor-core templates see it. */
+static ct_tc_shape tc_shape(const ct_problem *p)
+{
+    const long long *d = p->dims;
+    return (ct_tc_shape){.b = d[DIM_B], .cin = d[DIM_CIN], .h = d[DIM_H], .w = d[DIM_W], .cout = d[DIM_COUT],
+                         .kh = d[DIM_KH], .kw = d[DIM_KW], .oh = out_h(p), .ow = out_w(p), .ph = pad_h(p),
+                         .pw = pad_w(p), .sy = 1, .sx = 1, .dy = 1, .dx = 1, .bias = (int)d[DIM_BIAS]};
+}
 
 static long long cdiv(long long a, long long b)
 {
@@ -332,6 +348,10 @@ static void tiled_geometry(const ct_problem *p, const ct_params *c, tiled_geom *
 static int constrain(const ct_problem *p, const ct_template *t, const ct_params *c,
                      const ct_limits *lim, char *why, size_t len)
 {
+    if (ct_tc_is(t)) {
+        const ct_tc_shape sh = tc_shape(p);
+        return ct_tc_constrain(&sh, c, lim, why, len);
+    }
     long block = ct_params_get(c, "BLOCK_SIZE", 0);
     if (t->is_baseline) {
         if (block < 32 || block % 32 != 0 || block > lim->max_threads_per_block) {
@@ -442,6 +462,11 @@ static int constrain(const ct_problem *p, const ct_template *t, const ct_params 
 
 static void normalize(const ct_problem *p, const ct_template *t, ct_params *c)
 {
+    if (ct_tc_is(t)) {
+        const ct_tc_shape sh = tc_shape(p);
+        ct_tc_normalize(&sh, c);
+        return;
+    }
     if (t->is_baseline)
         return;
     if (ct_params_get(c, "OUT_Y", 1) > out_h(p))
@@ -485,6 +510,11 @@ static void normalize(const ct_problem *p, const ct_template *t, ct_params *c)
 
 static void geometry(const ct_problem *p, const ct_template *t, const ct_params *c, ct_launch *l)
 {
+    if (ct_tc_is(t)) {
+        const ct_tc_shape sh = tc_shape(p);
+        ct_tc_launch(&sh, c, l);
+        return;
+    }
     memset(l, 0, sizeof *l);
     if (t->is_baseline) {
         long block = ct_params_get(c, "BLOCK_SIZE", 256);

@@ -1,0 +1,346 @@
+/* tc_conv.c - parameters, sizes, constraints and the split-K executor of the
+ * tensor-core implicit-GEMM templates (templates/ct_conv_tc.cuh). */
+#include "tc_conv.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+static const char *const korder_names[] = {"chan", "tap"};
+
+/* Each parameter once; the four lists are made of these. */
+#define P_COUT_TILE {.name = "COUT_TILE", .help = "output channels per block (WARPS_M x a multiple of 16)"}
+#define P_TILE_OH {.name = "TILE_OH", .help = "output rows per block"}
+#define P_TILE_OW {.name = "TILE_OW", .help = "output columns per block (pixels rounded up to WARPS_N x 8k)"}
+#define P_WARPS_M {.name = "WARPS_M", .help = "warps along the output channels"}
+#define P_WARPS_N {.name = "WARPS_N", .help = "warps along the output pixels"}
+#define P_CIN_CHUNK {.name = "CIN_CHUNK", .help = "input channels staged in shared memory at a time"}
+#define P_KORDER {.name = "KORDER", .help = "reduction order within a chunk: chan (channel-major, least " \
+                                            "padding) or tap (tap-major, conflict-free fragments)",       \
+                  .symbols = korder_names, .nsymbols = 2}
+#define P_PIPE {.name = "PIPE", .help = "1: two shared buffers, the next chunk copied (cp.async) during this one"}
+#define P_ACC_STEPS {.name = "ACC_STEPS", .help = "mma steps summed on the tensor cores before each " \
+                                                  "round-to-nearest add to the fp32 sums (1, 2 or 4)"}
+#define P_MIN_BLOCKS {.name = "MIN_BLOCKS", .help = "minimum resident blocks per SM (__launch_bounds__)"}
+#define P_SPLIT_K {.name = "SPLIT_K", .help = "input-channel splits over the grid, added by a second kernel"}
+
+const ct_param_def ct_tc_params_2d[CT_TC_NPARAMS_2D] = {P_COUT_TILE, P_TILE_OH, P_TILE_OW, P_WARPS_M, P_WARPS_N,
+                                        P_CIN_CHUNK, P_KORDER,  P_PIPE,    P_ACC_STEPS, P_MIN_BLOCKS};
+const ct_param_def ct_tc_split_params_2d[CT_TC_NPARAMS_2D + 1] = {P_COUT_TILE, P_TILE_OH, P_TILE_OW, P_WARPS_M,    P_WARPS_N,
+                                              P_CIN_CHUNK, P_KORDER,  P_PIPE,    P_ACC_STEPS, P_MIN_BLOCKS, P_SPLIT_K};
+const ct_param_def ct_tc_params_1d[CT_TC_NPARAMS_1D] = {P_COUT_TILE, P_TILE_OW, P_WARPS_M,  P_WARPS_N,
+                                        P_CIN_CHUNK, P_KORDER,  P_PIPE,     P_ACC_STEPS, P_MIN_BLOCKS};
+const ct_param_def ct_tc_split_params_1d[CT_TC_NPARAMS_1D + 1] = {P_COUT_TILE, P_TILE_OW, P_WARPS_M,    P_WARPS_N, P_CIN_CHUNK,
+                                              P_KORDER,    P_PIPE,    P_ACC_STEPS, P_MIN_BLOCKS, P_SPLIT_K};
+
+int ct_tc_is(const ct_template *t)
+{
+    return t->params == ct_tc_params_2d || t->params == ct_tc_split_params_2d || t->params == ct_tc_params_1d ||
+           t->params == ct_tc_split_params_1d;
+}
+
+static long long cdiv(long long a, long long b)
+{
+    return (a + b - 1) / b;
+}
+
+static long long rup(long long a, long long b)
+{
+    return cdiv(a, b) * b;
+}
+
+void ct_tc_geometry_of(const ct_tc_shape *s, const ct_params *c, ct_tc_geom *g)
+{
+    memset(g, 0, sizeof *g);
+    g->bm = ct_params_get(c, "COUT_TILE", 64);
+    g->toh = s->h == 1 && s->kh == 1 ? 1 : ct_params_get(c, "TILE_OH", 8);
+    g->tow = ct_params_get(c, "TILE_OW", 8);
+    g->warps_m = ct_params_get(c, "WARPS_M", 2);
+    g->warps_n = ct_params_get(c, "WARPS_N", 2);
+    g->ck = ct_params_get(c, "CIN_CHUNK", 8);
+    g->korder = ct_params_get(c, "KORDER", 0);
+    g->pipe = ct_params_get(c, "PIPE", 1);
+    g->split = ct_params_get(c, "SPLIT_K", 1);
+    g->minb = ct_params_get(c, "MIN_BLOCKS", 1);
+    g->acc = ct_params_get(c, "ACC_STEPS", 1);
+    if (g->bm < 1 || g->toh < 1 || g->tow < 1 || g->warps_m < 1 || g->warps_n < 1 || g->ck < 1 || g->split < 1 ||
+        g->acc < 1)
+        return;
+    if (g->ck > s->cin)
+        g->ck = s->cin;
+    g->bn = rup(g->toh * g->tow, 8 * g->warps_n);
+    g->nt = 32 * g->warps_m * g->warps_n;
+    g->wm = g->bm / g->warps_m;
+    g->wn = g->bn / g->warps_n;
+    g->mf = g->wm / 16;
+    g->nf = g->wn / 8;
+    g->nch = cdiv(s->cin, g->ck);
+    g->khw = s->kh * s->kw;
+    g->kcr = g->ck * g->khw;
+    g->kc = rup(g->kcr, 8 * g->acc);
+    g->ap = g->kc + 4;
+    g->ih = (g->toh - 1) * s->sy + (s->kh - 1) * s->dy + 1;
+    g->iw = (g->tow - 1) * s->sx + (s->kw - 1) * s->dx + 1;
+    g->plane = rup(g->ih * g->iw, 32) + 8;
+    g->stage = g->bm * g->ap + g->ck * g->plane;
+    g->nbuf = g->pipe ? 2 : 1;
+    g->ty = cdiv(s->oh, g->toh);
+    g->tx = cdiv(s->ow, g->tow);
+    g->smem_bytes = 4 * (g->nbuf * g->stage + g->kc);
+    g->blocks = s->b * g->ty * g->tx * cdiv(s->cout, g->bm) * g->split;
+}
+
+int ct_tc_constrain(const ct_tc_shape *s, const ct_params *c, const ct_limits *lim, char *why, size_t len)
+{
+    if (lim->cc_major < 8) {
+        snprintf(why, len, "TF32 tensor cores (mma.sync m16n8k8) and cp.async need sm_80 or later");
+        return 1;
+    }
+    ct_tc_geom g;
+    ct_tc_geometry_of(s, c, &g);
+    if (g.bm < 16 || g.toh < 1 || g.tow < 1 || g.warps_m < 1 || g.warps_n < 1 || g.ck < 1 || g.korder < 0 ||
+        g.korder > 1 || g.pipe < 0 || g.pipe > 1 || g.split < 1 || g.minb < 1 ||
+        (g.acc != 1 && g.acc != 2 && g.acc != 4)) {
+        snprintf(why, len, "COUT_TILE >= 16, tiles, warps, CIN_CHUNK, SPLIT_K and MIN_BLOCKS >= 1, "
+                 "KORDER and PIPE 0 or 1, ACC_STEPS 1, 2 or 4");
+        return 1;
+    }
+    if (g.bm % (16 * g.warps_m) != 0) {
+        snprintf(why, len, "COUT_TILE=%lld is not WARPS_M=%lld x a multiple of 16", g.bm, g.warps_m);
+        return 1;
+    }
+    if (g.nt > lim->max_threads_per_block) {
+        snprintf(why, len, "%lld warps exceed the device's %d threads", g.nt / 32, lim->max_threads_per_block);
+        return 1;
+    }
+    /* A block tile larger than the layer in some direction while a smaller
+     * one covers it: the same work with more idle lanes. */
+    if (g.bm > 16 * g.warps_m && g.bm >= 2 * rup(s->cout, 16)) {
+        snprintf(why, len, "COUT_TILE=%lld is twice the %lld output channels", g.bm, s->cout);
+        return 1;
+    }
+    if (g.toh > s->oh || g.tow > s->ow) {
+        snprintf(why, len, "a %lldx%lld tile exceeds the %lldx%lld output", g.toh, g.tow, s->oh, s->ow);
+        return 1;
+    }
+    /* Idle columns: past the pixels of a tile, past the image in the last
+     * tiles, past Cout in the last channel tile, and zero padding of the
+     * reduction. More than 40% idle loses to a candidate with a better fit
+     * on any layer large enough to have one. */
+    const double pix = (double)(s->oh * s->ow) / ((double)(g.ty * g.tx) * (double)g.bn);
+    const double chan = (double)s->cout / (double)rup(s->cout, g.bm);
+    const double red = (double)s->cin * (double)g.khw / ((double)g.nch * (double)g.kc);
+    const double eff = pix * chan * red;
+    if (eff < 0.6 && (double)s->b * (double)s->oh * (double)s->ow >= 4096.0 && s->cout >= 64) {
+        snprintf(why, len, "only %.0f%% of the tensor-core work is useful (tile fit %.0f%%, channels %.0f%%, "
+                 "reduction %.0f%%)", 100 * eff, 100 * pix, 100 * chan, 100 * red);
+        return 1;
+    }
+    if (g.split > 1 && g.split > g.nch) {
+        snprintf(why, len, "SPLIT_K=%lld exceeds the %lld input-channel chunks", g.split, g.nch);
+        return 1;
+    }
+    if (g.smem_bytes > lim->max_smem_per_block) {
+        snprintf(why, len, "%lld bytes of shared memory exceed the device's %d", g.smem_bytes,
+                 lim->max_smem_per_block);
+        return 1;
+    }
+    if (g.blocks / g.split * g.split != g.blocks || s->b * g.ty * g.tx > 2147483647LL ||
+        cdiv(s->cout, g.bm) > 65535 || g.split > 65535) {
+        snprintf(why, len, "the grid exceeds the device's limits");
+        return 1;
+    }
+    /* Accumulators and as many group sums, both halves of one step's A and
+     * B fragments, the column offsets and about 32 for addresses and the
+     * loop. */
+    const long long regs = 2 * g.mf * g.nf * 4 + g.mf * 8 + g.nf * 4 + g.nf + 32;
+    return ct_regs_exceed(lim, regs, g.nt, g.minb, why, len);
+}
+
+void ct_tc_normalize(const ct_tc_shape *s, ct_params *c)
+{
+    /* One chunk of all channels: no second stage to overlap, no split. */
+    if (ct_params_get(c, "CIN_CHUNK", 8) >= s->cin) {
+        ct_params_set(c, "CIN_CHUNK", (long)s->cin, NULL);
+        ct_params_set(c, "PIPE", 0, NULL);
+    }
+    /* With one tap or one channel per chunk both orders are the same. */
+    const long long ck = ct_params_get(c, "CIN_CHUNK", 8);
+    if (s->kh * s->kw == 1 || ck == 1)
+        ct_params_set(c, "KORDER", 0, NULL);
+}
+
+void ct_tc_launch(const ct_tc_shape *s, const ct_params *c, ct_launch *l)
+{
+    ct_tc_geom g;
+    ct_tc_geometry_of(s, c, &g);
+    memset(l, 0, sizeof *l);
+    l->grid[0] = (unsigned)(s->b * g.ty * g.tx);
+    l->grid[1] = (unsigned)cdiv(s->cout, g.bm);
+    l->grid[2] = (unsigned)g.split;
+    l->block[0] = (unsigned)g.nt;
+    l->block[1] = l->block[2] = 1;
+    l->smem_bytes = (unsigned)g.smem_bytes;
+}
+
+void ct_tc_split(float x, float *big, float *small)
+{
+    unsigned u;
+    memcpy(&u, &x, 4);
+    u &= 0xffffe000u;
+    memcpy(big, &u, 4);
+    *small = x - *big;
+}
+
+float ct_tc_tf32(float x)
+{
+    unsigned u;
+    memcpy(&u, &x, 4);
+    u &= 0xffffe000u;
+    memcpy(&x, &u, 4);
+    return x;
+}
+
+/* ---- the split-K executor: the main kernel into a workspace, then the
+ * reduction kernel into the output. ---- */
+
+typedef struct split_state {
+    const ct_drv *d;
+    CUfunction main, reduce;
+    ct_launch l;
+    CUdeviceptr in, weight, bias, out, ws;
+    long long count;
+} split_state;
+
+/* The template of p's family that runs with this executor. */
+static const ct_template *split_template(const ct_problem *p)
+{
+    for (int i = 0; i < p->family->ntemplates; i++)
+        if (p->family->templates[i].exec == &ct_tc_split_exec)
+            return &p->family->templates[i];
+    return NULL;
+}
+
+static void split_teardown(void *state)
+{
+    split_state *s = state;
+    if (!s)
+        return;
+    if (s->ws)
+        s->d->cuMemFree(s->ws);
+    free(s);
+}
+
+static ct_status split_setup(const ct_problem *p, const ct_params *c, const ct_drv *d, CUmodule mod,
+                             const CUdeviceptr *bufs, void **out, ct_err *e)
+{
+    const ct_template *t = split_template(p);
+    if (!t)
+        return ct_fail(e, CT_ERR_INTERNAL, "no split-K template in family %s", p->family->name);
+    split_state *s = calloc(1, sizeof *s);
+    if (!s)
+        return ct_fail(e, CT_ERR_INTERNAL, "out of memory");
+    s->d = d;
+    ct_status rc = CT_OK;
+    ct_buffer b[CT_MAX_BUFS];
+    int nb = p->family->buffers(p, b);
+    s->in = bufs[0];
+    s->weight = bufs[1];
+    s->bias = nb == 4 ? bufs[2] : 0;
+    s->out = bufs[nb - 1];
+    s->count = (long long)ct_problem_output_count(p);
+    p->family->geometry(p, t, c, &s->l);
+    char rname[96];
+    snprintf(rname, sizeof rname, "%s_reduce", t->name);
+    CU_TRY(d, e, rc, fail, cuModuleGetFunction(&s->main, mod, t->name));
+    CU_TRY(d, e, rc, fail, cuModuleGetFunction(&s->reduce, mod, rname));
+    if (s->l.smem_bytes > 48 * 1024)
+        CU_TRY(d, e, rc, fail, cuFuncSetAttribute(s->main, CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES,
+                                                  (int)s->l.smem_bytes));
+    size_t bytes = (size_t)s->l.grid[2] * (size_t)s->count * sizeof(float), free_b = 0, total_b = 0;
+    CU_TRY(d, e, rc, fail, cuMemGetInfo(&free_b, &total_b));
+    if (bytes + (64u << 20) > free_b) {
+        rc = ct_fail(e, CT_ERR_USAGE, "split-K workspace of %.2f GiB does not fit in %.2f GiB free",
+                     bytes / 1073741824.0, free_b / 1073741824.0);
+        goto fail;
+    }
+    CU_TRY(d, e, rc, fail, cuMemAlloc(&s->ws, bytes));
+    *out = s;
+    return CT_OK;
+fail:
+    split_teardown(s);
+    return rc;
+}
+
+static unsigned reduce_grid(long long count)
+{
+    long long items = count % 4 == 0 ? count / 4 : count;
+    return (unsigned)cdiv(items, 256);
+}
+
+static CUresult split_run(void *state)
+{
+    split_state *s = state;
+    void *ma[] = {&s->in, &s->weight, &s->ws};
+    CUresult r = s->d->cuLaunchKernel(s->main, s->l.grid[0], s->l.grid[1], s->l.grid[2], s->l.block[0], 1, 1,
+                                      s->l.smem_bytes, NULL, ma, NULL);
+    if (r != CUDA_SUCCESS)
+        return r;
+    void *rb[] = {&s->ws, &s->bias, &s->out}, *ra[] = {&s->ws, &s->out};
+    return s->d->cuLaunchKernel(s->reduce, reduce_grid(s->count), 1, 1, 256, 1, 1, 0, NULL, s->bias ? rb : ra,
+                                NULL);
+}
+
+static void split_resources(void *state, int *regs, int *smem, int *local)
+{
+    split_state *s = state;
+    CUfunction fs[2] = {s->main, s->reduce};
+    *regs = *smem = *local = 0;
+    for (int i = 0; i < 2; i++) {
+        int v = 0;
+        if (s->d->cuFuncGetAttribute(&v, CU_FUNC_ATTRIBUTE_NUM_REGS, fs[i]) == CUDA_SUCCESS && v > *regs)
+            *regs = v;
+        if (s->d->cuFuncGetAttribute(&v, CU_FUNC_ATTRIBUTE_SHARED_SIZE_BYTES, fs[i]) == CUDA_SUCCESS && v > *smem)
+            *smem = v;
+        if (s->d->cuFuncGetAttribute(&v, CU_FUNC_ATTRIBUTE_LOCAL_SIZE_BYTES, fs[i]) == CUDA_SUCCESS && v > *local)
+            *local = v;
+    }
+    *smem += (int)s->l.smem_bytes;
+}
+
+/* Host code of the export: the workspace is made on the first call and
+ * kept; <sym>_release() frees it. */
+static void split_emit(FILE *f, const ct_problem *p, const ct_params *c, const char *sym, const char *signature)
+{
+    const ct_template *t = split_template(p);
+    ct_buffer b[CT_MAX_BUFS];
+    int nb = p->family->buffers(p, b);
+    const long long count = (long long)ct_problem_output_count(p);
+    const char *name = t ? t->name : "missing_template";
+    (void)c;
+    fprintf(f, "// The split-K workspace, made on the first call (not thread-safe: call once\n"
+               "// from one thread first, or guard the first call).\nstatic float *ct_ws;\n\n");
+    fprintf(f, "extern \"C\" void %s_release(void)\n{\n    cudaFree(ct_ws);\n    ct_ws = 0;\n}\n\n", sym);
+    fprintf(f, "extern \"C\" %s\n{\n", signature);
+    fprintf(f, "    if (!ct_ws) {\n"
+               "        cudaError_t err = cudaMalloc((void **)&ct_ws, (size_t)CT_GRID_Z * %lldULL * sizeof(float));\n"
+               "        if (err != cudaSuccess)\n            return (int)err;\n"
+               "        if (CT_SMEM_BYTES > 48 * 1024 &&\n"
+               "            (err = cudaFuncSetAttribute(%s, cudaFuncAttributeMaxDynamicSharedMemorySize, "
+               "CT_SMEM_BYTES)) != cudaSuccess)\n            return (int)err;\n    }\n",
+            count, name);
+    fprintf(f, "    %s<<<dim3(CT_GRID_X, CT_GRID_Y, CT_GRID_Z), CT_BLOCK_X, CT_SMEM_BYTES, stream>>>(%s, %s, ct_ws);\n",
+            name, b[0].name, b[1].name);
+    fprintf(f, "    %s_reduce<<<%u, 256, 0, stream>>>(ct_ws, %s%s%s);\n", name, reduce_grid(count),
+            nb == 4 ? b[2].name : "", nb == 4 ? ", " : "", b[nb - 1].name);
+    fprintf(f, "    return (int)cudaGetLastError();\n}\n");
+}
+
+const ct_executor ct_tc_split_exec = {
+    .library = "CUDA runtime",
+    .link_flags = "",
+    .setup = split_setup,
+    .run = split_run,
+    .teardown = split_teardown,
+    .resources = split_resources,
+    .emit_launcher = split_emit,
+};

@@ -1,0 +1,59 @@
+/* tc_conv.h - the tensor-core implicit-GEMM templates (templates/
+ * ct_conv_tc.cuh) for any family whose problem is a convolution layer:
+ * their parameters, derived sizes, constraints, launch geometry and the
+ * executor of the split-K variant (two launches and a workspace).
+ *
+ * A family describes its problem as a ct_tc_shape (a 1D layer is a 2D one
+ * of height 1) and hands its tc templates' hooks to these functions; the
+ * sizes here mirror the TC_* macros of the template. */
+#ifndef CT_TC_CONV_H
+#define CT_TC_CONV_H
+
+#include <stddef.h>
+
+#include "executor.h"
+#include "problem.h"
+
+typedef struct ct_tc_shape {
+    long long b, cin, h, w, cout, kh, kw, oh, ow; /* NCHW input, OIHW weights */
+    long long ph, pw, sy, sx, dy, dx;             /* padding, stride, dilation */
+    int bias;
+} ct_tc_shape;
+
+/* Parameter lists: 2D and 1D (no TILE_OH), each plain and split-K; their
+ * lengths are constants for the families' static template tables (checked
+ * against the lists in tc_conv.c). */
+#define CT_TC_NPARAMS_2D 10
+#define CT_TC_NPARAMS_1D 9
+extern const ct_param_def ct_tc_params_2d[CT_TC_NPARAMS_2D];
+extern const ct_param_def ct_tc_split_params_2d[CT_TC_NPARAMS_2D + 1];
+extern const ct_param_def ct_tc_params_1d[CT_TC_NPARAMS_1D];
+extern const ct_param_def ct_tc_split_params_1d[CT_TC_NPARAMS_1D + 1];
+
+extern const ct_executor ct_tc_split_exec;
+
+/* Whether template t is one of these (it declares one of the lists above). */
+int ct_tc_is(const ct_template *t);
+
+typedef struct ct_tc_geom {
+    long long bm, toh, tow, warps_m, warps_n, ck, korder, pipe, split, minb, acc;
+    long long bn, nt, wm, wn, mf, nf, nch, khw, kcr, kc, ap, ih, iw, plane, stage, nbuf, ty, tx;
+    long long smem_bytes, blocks;
+} ct_tc_geom;
+
+void ct_tc_geometry_of(const ct_tc_shape *s, const ct_params *c, ct_tc_geom *g);
+
+/* The family hooks for a tc template. */
+int ct_tc_constrain(const ct_tc_shape *s, const ct_params *c, const ct_limits *lim, char *why, size_t len);
+void ct_tc_normalize(const ct_tc_shape *s, ct_params *c);
+void ct_tc_launch(const ct_tc_shape *s, const ct_params *c, ct_launch *l);
+
+/* The 3xTF32 split of one fp32 value as the template computes it: big is x
+ * with its 13 low mantissa bits cleared (a TF32 value), small = x - big,
+ * exact in fp32. The tensor cores read an fp32 register as TF32 by the same
+ * truncation (ct_tc_tf32), so a product is modelled as
+ * tf32(a_big)*tf32(b_small) + tf32(a_small)*tf32(b_big) + a_big*b_big. */
+void ct_tc_split(float x, float *big, float *small);
+float ct_tc_tf32(float x);
+
+#endif
