@@ -23,7 +23,8 @@
 // into big = x with its 13 low mantissa bits cleared (a TF32 value) and
 // small = x - big (exact in fp32; the tensor cores read its top 19 bits),
 // and big*big + big*small + small*big is accumulated in fp32: the dropped
-// small*small term and the truncation of small are below 2^-20 relative, so
+// small*small term and the truncation of small are each below 2^-20 of a
+// product (3 * 2^-20 in all, tests/test_tc_conv.c checks it), so
 // the products have fp32 accuracy (CUTLASS's "fast accurate" mode), not
 // TF32's 2^-11. The sums too: the tensor cores truncate when they add to
 // their accumulator, so each mma group starts from zero and the running sum

@@ -1,7 +1,9 @@
 /* gpu_families.c - the conv1dc, conv2d and conv2dc families on a GPU through
  * the command line: small and odd shapes (every candidate tuned must be
- * correct), the seed problems with a budget, and the exported winner's
- * self-test built with nvcc and run. Timings are printed, never asserted. */
+ * correct), the tensor-core templates alone on odd shapes (a random sample
+ * of each space, every candidate verified), the seed problems with a budget,
+ * and exported winners' self-tests (one of several launches among them)
+ * built with nvcc and run. Timings are printed, never asserted. */
 #include "db.h"
 #include "gpu_common.h"
 
@@ -78,6 +80,7 @@ int main(void)
     gpu_or_skip(&g);
     char arch[16];
     snprintf(arch, sizeof arch, "%s", g.arch);
+    const int tensor_tf32 = g.lim.cc_major >= 8;   /* mma.sync TF32 and cp.async */
     ct_gpu_close(&g);
     const char *dir = scratch_dir();
     char db[512];
@@ -96,6 +99,34 @@ int main(void)
         snprintf(extra, sizeof extra, "--max-candidates 40 --seed %zu", i + 1);
         tune(db, small[i], extra);
     }
+    /* The tensor-core templates on their own: channels, sizes and filters
+     * that fit no tile, several chunks with a partial last one, 1x1 and
+     * even filters, short sequences, bias with and without split-K. */
+    static const char *const tc[][2] = {
+        {"conv2dc:3:19:13:11:37:3:3:same:bias", "conv2dc_tc"},
+        {"conv2dc:2:70:9:7:20:5:2:valid", "conv2dc_tc"},
+        {"conv2dc:1:3:31:29:64:7:7:same", "conv2dc_tc"},
+        {"conv2dc:4:33:10:10:130:1:1:valid:bias", "conv2dc_tc"},
+        {"conv2dc:3:45:12:13:30:3:3:same:bias", "conv2dc_tcsplit"},
+        {"conv2dc:1:130:6:5:17:3:4:same", "conv2dc_tcsplit"},
+        {"conv1dc:3:21:77:19:5:pad=2:bias", "conv1dc_tc"},
+        {"conv1dc:2:40:9:70:4:pad=1", "conv1dc_tc"},
+        {"conv1dc:2:100:50:33:3:pad=1:bias", "conv1dc_tcsplit"},
+        {"conv1dc:1:300:1000:5:1", "conv1dc_tcsplit"},
+    };
+    for (size_t i = 0; tensor_tf32 && i < sizeof tc / sizeof tc[0]; i++) {
+        char extra[128];
+        snprintf(extra, sizeof extra, "--template %s --strategy random --budget 30 --seed %zu", tc[i][1], i + 1);
+        tune(db, tc[i][0], extra);
+    }
+    if (tensor_tf32) {
+        export_selftest(db, dir, tc[0][0], arch, 6);
+        export_selftest(db, dir, tc[4][0], arch, 7);
+        export_selftest(db, dir, tc[8][0], arch, 8);
+    } else {
+        printf("tensor-core templates not run: %s has no TF32 mma.sync (sm_80 or later)\n", arch);
+    }
+
     export_selftest(db, dir, "conv1dc:2:7:33:9:7:pad=3:bias", arch, 1);
     export_selftest(db, dir, "conv2d:4:513:257:5:7:same", arch, 2);
     export_selftest(db, dir, "conv2dc:3:2:30:31:7:5:5:valid:bias", arch, 3);

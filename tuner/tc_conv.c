@@ -158,6 +158,13 @@ int ct_tc_constrain(const ct_tc_shape *s, const ct_params *c, const ct_limits *l
 
 void ct_tc_normalize(const ct_tc_shape *s, ct_params *c)
 {
+    /* A tile larger than the output is the output: short sequences and
+     * small images take the smallest tile that covers them. */
+    if (ct_params_get(c, "TILE_OW", 8) > s->ow)
+        ct_params_set(c, "TILE_OW", (long)s->ow, NULL);
+    if (s->kh > 1 || s->h > 1)
+        if (ct_params_get(c, "TILE_OH", 8) > s->oh)
+            ct_params_set(c, "TILE_OH", (long)s->oh, NULL);
     /* One chunk of all channels: no second stage to overlap, no split. */
     if (ct_params_get(c, "CIN_CHUNK", 8) >= s->cin) {
         ct_params_set(c, "CIN_CHUNK", (long)s->cin, NULL);

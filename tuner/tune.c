@@ -326,12 +326,49 @@ static void print_json(FILE *f, const ct_problem *p, const ct_gpu *g, const char
     } else {
         fprintf(f, ",\"winner\":null");
     }
+    fprintf(f, ",\"baseline_only\":");
+    if (res->baseline_only[0])
+        ct_json_write_string(f, res->baseline_only);
+    else
+        fputs("null", f);
     fprintf(f, ",\"baseline_us\":%.4f,\"speedup\":%.3f", res->baseline_us,
             nok && res->baseline_us > 0 ? res->baseline_us / res->winner.median_us : 0);
     fprintf(f, ",\"time\":{\"wall_s\":%.3f,\"compile_cpu_s\":%.3f,\"verify_s\":%.3f,\"time_s\":%.3f,"
                "\"store_s\":%.3f,\"candidates_per_s\":%.2f}}\n",
             res->wall_s, res->compile_s, res->verify_s, res->time_s, res->store_s,
             res->wall_s > 0 ? res->tuned / res->wall_s : 0);
+}
+
+/* Why a run's winner is its baseline: the tuned templates' constraints
+ * admitted nothing (one reason each), or what became of their candidates. */
+static void note_baseline_only(const ct_space *sp, const int *counts, int tuned_ok, ct_tune_result *res)
+{
+    char *b = res->baseline_only;
+    size_t len = sizeof res->baseline_only, n = 0;
+    int tuned = 0;
+    for (int i = 0; i < sp->ntemplates; i++) {
+        const ct_space_stats *st = &sp->stats[i];
+        if (st->tmpl->is_baseline)
+            continue;
+        tuned += st->admissible > 0;
+        if (st->admissible == 0 && n < len)
+            n += (size_t)snprintf(b + n, len - n, "%s%s admits no candidate (%s)", n ? "; " : "", st->tmpl->name,
+                                  st->example_reject[0] ? st->example_reject : "no value lists");
+    }
+    if (n == 0 && !tuned)
+        snprintf(b, len, "no tuned template was part of the run");
+    else if (tuned_ok > 0 && n < len)
+        snprintf(b + n, len - n, "%sits %d verified tuned candidates were all slower", n ? "; " : "", tuned_ok);
+    else if (tuned && n < len) {
+        n += (size_t)snprintf(b + n, len - n, "%sno tuned candidate passed (failures in this run: ", n ? "; " : "");
+        for (int i = 1, first = 1; i < NSTATUS && n < len; i++)
+            if (counts[i]) {
+                n += (size_t)snprintf(b + n, len - n, "%s%d %s", first ? "" : ", ", counts[i], statuses[i]);
+                first = 0;
+            }
+        if (n < len)
+            snprintf(b + n, len - n, ")");
+    }
 }
 
 ct_status ct_tune(const ct_tune_opts *o, ct_tune_result *res, ct_err *e)
@@ -693,6 +730,13 @@ ct_status ct_tune(const ct_tune_opts *o, ct_tune_result *res, ct_err *e)
             break;
         }
     res->winner = okrecs[0];
+    if (ct_template_find(fam, okrecs[0].tmpl)->is_baseline) {
+        int tuned_ok = 0;
+        for (int i = 0; i < nok; i++)
+            tuned_ok += !ct_template_find(fam, okrecs[i].tmpl)->is_baseline;
+        note_baseline_only(&sp, counts, tuned_ok, res);
+        fprintf(out, "  only the baseline was measured: %s\n", res->baseline_only);
+    }
     fprintf(out, "winner: %s %s: %.2f us, %.2f TFLOP/s, %.0f GB/s", okrecs[0].tmpl, okrecs[0].params,
             okrecs[0].median_us, okrecs[0].flops / okrecs[0].median_us / 1e6,
             okrecs[0].bytes / okrecs[0].median_us / 1e3);

@@ -37,6 +37,9 @@ typedef struct ct_tune_result {
     int worker_starts;         /* 1 + restarts after crashed or hung candidates */
     int retimed, raced;        /* timings re-taken for spread; stopped early as losers */
     int sm_mhz_min, sm_mhz_max, temp_c_min, temp_c_max;   /* -1 when NVML is absent */
+    /* Non-empty when no tuned (non-baseline) template has a verified
+     * candidate: why, in one line (their constraints, or their failures). */
+    char baseline_only[512];
 } ct_tune_result;
 
 ct_status ct_tune(const ct_tune_opts *o, ct_tune_result *res, ct_err *e);
