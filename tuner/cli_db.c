@@ -126,12 +126,11 @@ static int cmd_db_import(const args *a)
     free(text);
     if (rc != CT_OK)
         return die(rc, e.msg);
-    char path[1024];
-    if (a->db)
-        snprintf(path, sizeof path, "%s", a->db);
-    else if (ct_db_default_path(path, sizeof path, &e) != CT_OK) {
+    char path[CT_DB_PATH_MAX];
+    int r = db_path(a, path, sizeof path);
+    if (r) {
         ct_dbio_free(in);
-        return die(CT_ERR_DB, e.msg);
+        return r;
     }
     ct_db *db;
     if ((rc = ct_db_open(path, 1, &db, &e)) != CT_OK) {
@@ -175,10 +174,12 @@ int cmd_db(int argc, char **argv)
         const char *name;
         int (*fn)(const args *);
         const char *usage;
+        unsigned long opts;     /* the options it takes; any other is refused */
+        const char *cmd;        /* for messages */
     } subs[] = {
-        {"export", cmd_db_export, usage_db_export},
-        {"import", cmd_db_import, usage_db_import},
-        {"check", cmd_db_check, usage_db_check},
+        {"export", cmd_db_export, usage_db_export, OPT(FORMAT) | OPT(OUT) | OPT(FORCE) | OPT(DB), "db export"},
+        {"import", cmd_db_import, usage_db_import, OPT(FORMAT) | OPT(DB), "db import"},
+        {"check", cmd_db_check, usage_db_check, OPT(DB), "db check"},
     };
     const size_t nsubs = sizeof subs / sizeof subs[0];
     char names[200] = "";
@@ -208,5 +209,6 @@ int cmd_db(int argc, char **argv)
         fputs(subs[which].usage, stdout);
         return 0;
     }
-    return subs[which].fn(&a);
+    int r = check_options(&a, subs[which].opts, subs[which].cmd);
+    return r ? r : subs[which].fn(&a);
 }

@@ -169,6 +169,14 @@ static int cmd_export_family(const args *a)
     return rc == CT_OK ? 0 : die(rc, e.msg);
 }
 
+/* ct_db_query callback of the first pass: is there a row at all? */
+static int found_one(const ct_record *r, void *user)
+{
+    (void)r;
+    *(int *)user = 1;
+    return 1;
+}
+
 int cmd_query(const args *a)
 {
     if (a->nearest)
@@ -183,18 +191,37 @@ int cmd_query(const args *a)
         if (r)
             return r;
     }
+    if (a->family && !ct_family_find(a->family)) {
+        fprintf(stderr, "convtune: --family: unknown family '%s'\n", a->family);
+        return CT_ERR_USAGE;
+    }
     ct_db *db;
     int r = open_existing_db(a, &db);
     if (r)
         return r;
     ct_query q = {.problem = a->problem ? p.canonical : NULL, .device = a->device, .family = a->family,
                   .winners_only = !a->all};
+    /* Nothing matched is exit 6 with a line saying so, not an empty table
+     * on stdout: a first pass stops at the first row. */
+    int any = 0;
+    ct_status rc = ct_db_query(db, &q, found_one, &any, &e);
+    if (rc != CT_OK || !any) {
+        ct_db_close(db);
+        if (rc != CT_OK)
+            return die(rc, e.msg);
+        char what[600];
+        snprintf(what, sizeof what, "%s%s%s%s%s%s%s", a->problem ? " --problem " : "", a->problem ? p.canonical : "",
+                 a->device ? " --device '" : "", a->device ? a->device : "", a->device ? "'" : "",
+                 a->family ? " --family " : "", a->family ? a->family : "");
+        fprintf(stderr, "convtune: nothing stored matches%s\n", what[0] ? what : " (the database is empty)");
+        return CT_ERR_NOT_FOUND;
+    }
     ct_writer *w = ct_writer_begin(stdout, fmt);
     if (!w) {
         ct_db_close(db);
         return die(CT_ERR_INTERNAL, "out of memory");
     }
-    ct_status rc = ct_db_query(db, &q, ct_writer_cb, w, &e);
+    rc = ct_db_query(db, &q, ct_writer_cb, w, &e);
     int werr = ct_writer_end(w);
     ct_db_close(db);
     if (rc != CT_OK)

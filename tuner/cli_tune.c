@@ -8,6 +8,7 @@
 #include "cache.h"
 #include "cli.h"
 #include "compile.h"
+#include "outfile.h"
 #include "runner.h"
 #include "search.h"
 #include "space.h"
@@ -59,12 +60,10 @@ int cmd_tune(const args *a)
     ct_config cfg;
     if ((r = load_config(a, &cfg)))
         return r;
-    char dbpath[1024];
+    char dbpath[CT_DB_PATH_MAX];
     ct_err e;
-    if (a->db)
-        snprintf(dbpath, sizeof dbpath, "%s", a->db);
-    else if (ct_db_default_path(dbpath, sizeof dbpath, &e) != CT_OK)
-        return die(CT_ERR_DB, e.msg);
+    if ((r = db_path(a, dbpath, sizeof dbpath)))
+        return r;
     char cache[1024];
     const char *cache_dir = NULL;
     if (!a->no_cache && ct_cache_default_dir(cache, sizeof cache, NULL) == CT_OK)
@@ -195,6 +194,10 @@ int cmd_compile(const args *a)
         fprintf(stderr, "convtune: candidate rejected for %s: %s\n", a->arch, why);
         return CT_ERR_USAGE;
     }
+    /* The target is checked before the compile, so a refusal costs nothing;
+     * ct_outfile_write checks it again (it may change meanwhile). */
+    if (a->out && (rc = ct_outfile_check(a->out, a->force, "compile", &e)) != CT_OK)
+        return die(rc, e.msg);
     char *src = NULL;
     if ((rc = ct_template_source(t->name, a->templates, &src, &e)) != CT_OK)
         return die(rc, e.msg);
@@ -205,17 +208,15 @@ int cmd_compile(const args *a)
     free(src);
     if (rc != CT_OK)
         return die(rc, e.msg);
-    char path[1024];
+    char path[CT_OUTFILE_PATH_MAX];
     if (a->out)
-        snprintf(path, sizeof path, "%s", a->out);
+        snprintf(path, sizeof path, "%s", a->out);   /* its length was checked above */
     else
         snprintf(path, sizeof path, "%s.%s", t->name, bin.is_cubin ? "cubin" : "ptx");
-    FILE *out = fopen(path, "wb");
     size_t len = bin.is_cubin ? bin.size : strlen(bin.data);
-    if (!out || fwrite(bin.data, 1, len, out) != len || fclose(out) != 0) {
-        fprintf(stderr, "convtune: cannot write %s: %s\n", path, strerror(errno));
+    if ((rc = ct_outfile_write(path, a->force, ".convtune-compile-", "compile", bin.data, len, &e)) != CT_OK) {
         ct_binary_free(&bin);
-        return CT_ERR_IO;
+        return die(rc, e.msg);
     }
     char key[512];
     ct_params_to_key(&c, key, sizeof key);

@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "json.h"
+#include "params.h"
 #include "problem.h"
 
 #define FORMAT_NAME "convtune-db"
@@ -504,14 +505,32 @@ static int check_row(const ct_db_row *r, char *why, size_t wlen)
                  clip(r->family, b2, sizeof b2));
         return 0;
     }
-    if (ct_family_find(r->family)) {
-        ct_problem p;
-        ct_err pe;
-        if (ct_problem_parse(r->problem, &p, &pe) != CT_OK || strcmp(p.canonical, r->problem) != 0) {
-            snprintf(why, wlen, "field 'problem': '%s' is not a canonical %s problem", clip(r->problem, b, sizeof b),
-                     r->family);
-            return 0;
-        }
+    const ct_family *fam = ct_family_find(r->family);
+    if (!fam) {
+        snprintf(why, wlen, "field 'family': unknown family '%s'", clip(r->family, b, sizeof b));
+        return 0;
+    }
+    ct_problem p;
+    ct_err pe;
+    if (ct_problem_parse(r->problem, &p, &pe) != CT_OK || strcmp(p.canonical, r->problem) != 0) {
+        snprintf(why, wlen, "field 'problem': '%s' is not a canonical %s problem", clip(r->problem, b, sizeof b),
+                 r->family);
+        return 0;
+    }
+    /* The parameters are those the template declares, each in its range: a
+     * record that export could not turn into a kernel must not become a
+     * winner. (The family's constraints are not applied: they change from
+     * version to version, and a candidate admissible when it was tuned stays
+     * a true record of what was measured.) */
+    const ct_template *t = ct_template_find(fam, r->tmpl);
+    if (!t) {
+        snprintf(why, wlen, "field 'template': %s has no template '%s'", fam->name, clip(r->tmpl, b, sizeof b));
+        return 0;
+    }
+    ct_params params;
+    if (ct_params_from_json(r->params, t->params, t->nparams, &params, &pe) != CT_OK) {
+        snprintf(why, wlen, "field 'params': %s: %.300s", t->name, pe.msg);
+        return 0;
     }
     return 1;
 }

@@ -59,10 +59,22 @@ int main(int argc, char **argv)
         const char *name;
         int (*fn)(const args *);
         const char *usage;
+        unsigned long opts;     /* the options it takes; any other is refused */
     } cmds[] = {
-        {"tune", cmd_tune, usage_tune},          {"space", cmd_space, usage_space},
-        {"compile", cmd_compile, usage_compile}, {"query", cmd_query, usage_query},
-        {"export", cmd_export, usage_export},
+        {"tune", cmd_tune, usage_tune,
+         OPT(PROBLEM) | OPT(GPU) | OPT(DB) | OPT(CONFIG) | OPT(TEMPLATES) | OPT(TEMPLATE) | OPT(SEED) |
+             OPT(STRATEGY) | OPT(BUDGET) | OPT(TIME) | OPT(JSON) | OPT(FRESH) | OPT(NO_CACHE) |
+             OPT(REMEASURE) | OPT(VERBOSE)},
+        {"space", cmd_space, usage_space, OPT(PROBLEM) | OPT(ARCH) | OPT(TEMPLATE) | OPT(CONFIG) | OPT(LIST)},
+        {"compile", cmd_compile, usage_compile,
+         OPT(PROBLEM) | OPT(ARCH) | OPT(TEMPLATE) | OPT(PARAM) | OPT(OUT) | OPT(FORCE) | OPT(TEMPLATES) |
+             OPT(CONFIG)},
+        {"query", cmd_query, usage_query,
+         OPT(PROBLEM) | OPT(DEVICE) | OPT(FAMILY) | OPT(ALL) | OPT(WINNERS) | OPT(FORMAT) | OPT(DB) |
+             OPT(NEAREST)},
+        {"export", cmd_export, usage_export,
+         OPT(PROBLEM) | OPT(FAMILY) | OPT(DEVICE) | OPT(OUT) | OPT(FORCE) | OPT(DB) | OPT(CONFIG) |
+             OPT(TEMPLATES)},
     };
     int start = 1, which = 0;
     if (argc >= 2 && argv[1][0] != '-') {
@@ -81,7 +93,8 @@ int main(int argc, char **argv)
         start = 2;
     }
     if (argc < 2) {
-        fputs(usage_main, stderr);
+        /* One line, like every other error; the usage is one --help away. */
+        fprintf(stderr, "convtune: no command or --problem given; try 'convtune --help'\n");
         return CT_ERR_USAGE;
     }
     args a;
@@ -95,5 +108,6 @@ int main(int argc, char **argv)
         fputs(start == 1 ? usage_main : cmds[which].usage, stdout);
         return 0;
     }
-    return cmds[which].fn(&a);
+    int r = check_options(&a, cmds[which].opts, cmds[which].name);
+    return r ? r : cmds[which].fn(&a);
 }
