@@ -36,6 +36,9 @@ typedef struct args {
 } args;
 
 int die(ct_status rc, const char *msg);
+/* The ct_db_on_wait hook: one line on stderr while another writer holds
+ * the database, so a long wait is not a silent hang. */
+void db_waiting(const char *path);
 /* Fill a from argv[start..]; 0 (after printing the one-line error) on an
  * unknown option, a missing or bad value, or an option given twice. */
 int parse_args(int argc, char **argv, int start, args *a);

@@ -8,6 +8,11 @@
 
 #include "cli.h"
 
+void db_waiting(const char *path)
+{
+    fprintf(stderr, "convtune: waiting for %s: the database is busy (another convtune is writing it)\n", path);
+}
+
 int die(ct_status rc, const char *msg)
 {
     fprintf(stderr, "convtune: %s\n", msg);

@@ -35,14 +35,30 @@
 /* ------------------------------------------------------------------------ */
 /* Error and transaction helpers                                            */
 
-/* Fill e with the failing SQLite call as written in the source and SQLite's
- * own explanation; all SQLite failures share this one message shape. */
+/* Fill e with what went wrong in words a user can act on: which file, and
+ * SQLite's own explanation; a lock held too long and a read-only file are
+ * said plainly. (func and call, the source text of the failing call, are
+ * for a debugger, not for the message.) */
 ct_status sql_fail(sqlite3 *h, ct_err *e, const char *func, const char *call, int rc)
 {
-    const char *why = h ? sqlite3_errmsg(h) : sqlite3_errstr(rc);
-    return ct_fail(e, CT_ERR_DB, "DB: %s: %s failed: %s", func, call, why);
+    (void)func;
+    (void)call;
+    const char *file = h ? sqlite3_db_filename(h, "main") : NULL;
+    if (!file || !*file)
+        file = "the database";
+    switch (rc & 0xff) {
+    case SQLITE_BUSY:
+    case SQLITE_LOCKED:
+        return ct_fail(e, CT_ERR_DB, "DB: %s: the database is busy (another convtune is writing it); "
+                       "gave up waiting", file);
+    case SQLITE_READONLY:
+        return ct_fail(e, CT_ERR_DB, "DB: %s is read-only; nothing was written", file);
+    case SQLITE_FULL:
+        return ct_fail(e, CT_ERR_DB, "DB: %s: the disk is full; nothing was written", file);
+    default:
+        return ct_fail(e, CT_ERR_DB, "DB: %s: %s", file, h ? sqlite3_errmsg(h) : sqlite3_errstr(rc));
+    }
 }
-
 
 /* Serialize whole API calls on one handle (see the note at the top). */
 void db_lock(ct_db *db) { pthread_mutex_lock(&db->mu); }

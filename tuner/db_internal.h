@@ -12,13 +12,19 @@
 /* The schema version this build reads and writes (PRAGMA user_version). */
 #define CT_DB_SCHEMA_VERSION 1
 
-/* How long a call waits for another process's transaction (busy_timeout). */
+/* How long a call waits for another process's transaction (the busy
+ * handler), unless $CONVTUNE_DB_TIMEOUT gives it in seconds; and after how
+ * long the wait is announced (ct_db_on_wait). */
 #define CT_DB_BUSY_MS 10000
+#define CT_DB_WAIT_NOTICE_MS 1000
 
 struct ct_db {
     sqlite3 *h;
     pthread_mutex_t mu;
     char *path;            /* for messages */
+    int busy_ms;           /* how long a call waits for another writer */
+    double busy_since;     /* when the current wait began (monotonic s) */
+    int busy_told;         /* the wait hook was called for this handle */
 };
 
 /* Run an SQLite call; on a result other than want, record the failure and

@@ -15,6 +15,9 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <sys/types.h>
+#include <ctype.h>
+#include <time.h>
+#include <unistd.h>
 #include "db_internal.h"
 
 /* Migration step k takes a database from user_version k to k + 1. Step 0
@@ -140,6 +143,90 @@ done:
     return tx_end(db, st, e, __func__);
 }
 
+/* ------------------------------------------------------------------------ */
+/* Waiting for another writer                                               */
+
+static ct_db_wait_fn wait_hook;
+
+void ct_db_on_wait(ct_db_wait_fn fn)
+{
+    wait_hook = fn;
+}
+
+static double now_s(void)
+{
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return (double)t.tv_sec + (double)t.tv_nsec * 1e-9;
+}
+
+/* SQLite's busy handler: wait up to db->busy_ms for the other writer in
+ * short naps, telling the hook once after CT_DB_WAIT_NOTICE_MS, so a user
+ * sees why nothing happens; 0 gives up (the call fails with SQLITE_BUSY,
+ * which sql_fail words for the user). */
+static int on_busy(void *arg, int count)
+{
+    ct_db *db = arg;
+    double t = now_s();
+    if (count == 0)
+        db->busy_since = t;
+    double waited_ms = (t - db->busy_since) * 1000.0;
+    if (waited_ms >= db->busy_ms)
+        return 0;
+    if (!db->busy_told && waited_ms >= CT_DB_WAIT_NOTICE_MS && wait_hook) {
+        db->busy_told = 1;
+        wait_hook(db->path);
+    }
+    sqlite3_sleep(count < 20 ? 5 : 50);
+    return 1;
+}
+
+/* $CONVTUNE_DB_TIMEOUT (seconds, 0 to 3600) or the default wait. */
+static int busy_ms_setting(void)
+{
+    const char *v = getenv("CONVTUNE_DB_TIMEOUT");
+    char *end;
+    if (v && *v) {
+        double s = strtod(v, &end);
+        if (!*end && s >= 0 && s <= 3600)
+            return (int)(s * 1000.0);
+    }
+    return CT_DB_BUSY_MS;
+}
+
+/* ------------------------------------------------------------------------ */
+
+/* The folder of path, for permission checks. */
+static void dir_of(const char *path, char *buf, size_t len)
+{
+    const char *slash = strrchr(path, '/');
+    if (!slash)
+        snprintf(buf, len, ".");
+    else if (slash == path)
+        snprintf(buf, len, "/");
+    else
+        snprintf(buf, len, "%.*s", (int)(slash - path), path);
+}
+
+/* "file:PATH?mode=ro&immutable=1" with PATH percent-encoded: a read that
+ * needs no write access anywhere (no -wal or -shm file, no lock). */
+static char *immutable_uri(const char *path)
+{
+    size_t n = strlen(path);
+    char *u = malloc(3 * n + 40), *o = u;
+    if (!u)
+        return NULL;
+    o += sprintf(o, "file:");
+    for (const unsigned char *p = (const unsigned char *)path; *p; p++) {
+        if (isalnum(*p) || strchr("/._-~", *p))
+            *o++ = (char)*p;
+        else
+            o += sprintf(o, "%%%02X", *p);
+    }
+    sprintf(o, "?mode=ro&immutable=1");
+    return u;
+}
+
 /* Open the database and check what it is before writing anything to it:
  * the first reads (user_version, sqlite_master) are what reveal junk or a
  * corrupt file, and only a recognised file gets WAL mode and a schema. */
@@ -149,16 +236,20 @@ ct_status ct_db_open(const char *path, int create, ct_db **out, ct_err *e)
     ct_db *db = NULL;
     struct stat sb;
     int version = 0, objects = 0, tables = 0, rc;
-    int memory, flags;
-    char why[256] = "";
+    int memory, flags, readonly = 0;
+    char why[256] = "", dir[4096];
+    char *uri = NULL;
 
     if (!out)
         return ct_fail(e, CT_ERR_INTERNAL, "DB: ct_db_open without a result pointer");
     *out = NULL;
     if (!path || !*path)
         return ct_fail(e, CT_ERR_USAGE, "DB: no database path given");
+    if (strlen(path) >= sizeof dir)
+        return ct_fail(e, CT_ERR_USAGE, "DB: database path too long (%zu characters)", strlen(path));
     memory = strcmp(path, ":memory:") == 0;
     if (!memory) {
+        dir_of(path, dir, sizeof dir);
         if (stat(path, &sb) != 0) {
             if (errno != ENOENT && errno != ENOTDIR)
                 return ct_fail(e, CT_ERR_DB, "DB: cannot access %s: %s", path, strerror(errno));
@@ -167,8 +258,20 @@ ct_status ct_db_open(const char *path, int create, ct_db **out, ct_err *e)
             st = make_parents(path, e);
             if (st != CT_OK)
                 return st;
+            if (access(dir, W_OK) != 0)
+                return ct_fail(e, CT_ERR_DB, "DB: cannot create %s: no write permission on %s", path, dir);
         } else if (S_ISDIR(sb.st_mode)) {
             return ct_fail(e, CT_ERR_DB, "DB: %s is a directory, not a database file", path);
+        } else {
+            /* Writing needs the file and its folder (WAL keeps -wal and -shm
+             * files beside it); without both, a reader opens it immutable
+             * and a writer is refused before anything is created. */
+            readonly = access(path, W_OK) != 0 || access(dir, W_OK) != 0;
+            if (readonly && create)
+                return ct_fail(e, CT_ERR_DB, "DB: %s is read-only (no write permission on %s); nothing was written",
+                               path, access(path, W_OK) != 0 ? "the file" : dir);
+            if (!create && sb.st_size == 0)
+                return ct_fail(e, CT_ERR_DB, "DB: %s is an empty file (0 bytes), not a convtune database", path);
         }
     }
 
@@ -185,14 +288,23 @@ ct_status ct_db_open(const char *path, int create, ct_db **out, ct_err *e)
         pthread_mutexattr_destroy(&a);
     }
 
-    flags = SQLITE_OPEN_READWRITE | (create ? SQLITE_OPEN_CREATE : 0) | SQLITE_OPEN_FULLMUTEX;
-    rc = sqlite3_open_v2(path, &db->h, flags, NULL);
+    if (readonly) {
+        if (!(uri = immutable_uri(path))) {
+            st = ct_fail(e, CT_ERR_INTERNAL, "DB: out of memory");
+            goto done;
+        }
+        flags = SQLITE_OPEN_READONLY | SQLITE_OPEN_URI | SQLITE_OPEN_FULLMUTEX;
+    } else {
+        flags = SQLITE_OPEN_READWRITE | (create ? SQLITE_OPEN_CREATE : 0) | SQLITE_OPEN_FULLMUTEX;
+    }
+    rc = sqlite3_open_v2(uri ? uri : path, &db->h, flags, NULL);
     if (rc != SQLITE_OK) {
         st = ct_fail(e, CT_ERR_DB, "DB: cannot open %s: %s", path,
                      db->h ? sqlite3_errmsg(db->h) : sqlite3_errstr(rc));
         goto done;
     }
-    sqlite3_busy_timeout(db->h, CT_DB_BUSY_MS);
+    db->busy_ms = busy_ms_setting();
+    sqlite3_busy_handler(db->h, on_busy, db);
 
     /* First reads: junk or a corrupt file fails here, before any write.
      * They share one read transaction: another process may initialise a new
@@ -236,9 +348,13 @@ ct_status ct_db_open(const char *path, int create, ct_db **out, ct_err *e)
                      "but the convtune tables are missing)", path, version);
         goto done;
     }
+    /* A reader writes nothing, not even the schema into an empty file. */
+    if (version == 0 && !create && !memory) {
+        st = ct_fail(e, CT_ERR_DB, "DB: %s is an empty SQLite database, not a convtune database", path);
+        goto done;
+    }
     if (version < CT_DB_SCHEMA_VERSION && sqlite3_db_readonly(db->h, "main") == 1) {
-        st = ct_fail(e, CT_ERR_DB, "DB: %s is read-only and needs its schema %s", path,
-                     version == 0 ? "created" : "upgraded");
+        st = ct_fail(e, CT_ERR_DB, "DB: %s is read-only and needs its schema upgraded", path);
         goto done;
     }
 
@@ -250,11 +366,11 @@ ct_status ct_db_open(const char *path, int create, ct_db **out, ct_err *e)
         SQL(db->h, set_wal(db->h), SQLITE_OK);
     SQL(db->h, sqlite3_exec(db->h, "PRAGMA synchronous = NORMAL", NULL, NULL, NULL), SQLITE_OK);
 
-    /* Version 0 here means an empty file (new, or created empty by someone
-     * else): it gets the schema even when create == 0. */
+    /* Version 0 here means a new file being created (create != 0). */
     if (version < CT_DB_SCHEMA_VERSION)
         st = migrate(db, ct_migrations, CT_DB_SCHEMA_VERSION, e);
 done:
+    free(uri);
     if (st == CT_OK) {
         *out = db;
     } else {

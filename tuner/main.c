@@ -53,6 +53,7 @@ int main(int argc, char **argv)
                ct_nvrtc_version() % 1000 / 10);
         return 0;
     }
+    ct_db_on_wait(db_waiting);
     if (argc >= 2 && !strcmp(argv[1], "db"))
         return cmd_db(argc, argv);
     static const struct {
