@@ -10,6 +10,7 @@
 #ifndef CT_CLI_COMMON_H
 #define CT_CLI_COMMON_H
 
+#include <dlfcn.h>
 #include <grp.h>
 #include <sys/resource.h>
 
@@ -416,6 +417,18 @@ static CLI_UNUSED int make_db(const char *name, int n)
 
 /* ------------------------------------------------------------------------ */
 /* Bad input                                                                */
+
+/* Whether this process can load the driver library (then the rows that
+ * expect "no NVIDIA driver" cannot be checked). */
+static CLI_UNUSED int driver_loadable(void)
+{
+    void *h = dlopen("libcuda.so.1", RTLD_NOW);
+    if (h) {
+        dlclose(h);
+        return 1;
+    }
+    return 0;
+}
 
 /* A command that must be refused: its exit code and a substring of the one
  * line on stderr ("{W}" expanded). */

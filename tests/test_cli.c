@@ -141,16 +141,6 @@ static const bad_row bad_rows[] = {
     {{"tune", "--problem", "conv1d:1e6:2047", "--db", "{W}/new/tuned.db"}, 4, "no NVIDIA driver"},
 };
 
-static int driver_loadable(void)
-{
-    void *h = dlopen("libcuda.so.1", RTLD_NOW);
-    if (h) {
-        dlclose(h);
-        return 1;
-    }
-    return 0;
-}
-
 static void check_bad_rows(int have_driver)
 {
     int nrows = (int)(sizeof bad_rows / sizeof bad_rows[0]), ran = 0, skipped = 0;

@@ -57,9 +57,14 @@ static int cmd_db_export(const args *a)
         return die(rc, e.msg);
     }
     long n = 0;
+    errno = 0;
     rc = ct_dbio_export(db, fmt, a->out ? o.f : stdout, &n, &e);
+    int err = errno;
     ct_db_close(db);
     if (a->out) {
+        /* A write error names the file and why (a full disk, a quota). */
+        if (rc == CT_ERR_IO)
+            ct_fail(&e, rc, "db export: writing %s failed: %s", a->out, strerror(err ? err : EIO));
         if (rc != CT_OK)
             ct_outfile_discard(&o);
         else if ((rc = ct_outfile_close(&o, &e)) == CT_OK)

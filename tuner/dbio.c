@@ -498,16 +498,16 @@ static int check_row(const ct_db_row *r, char *why, size_t wlen)
         snprintf(why, wlen, "fields 'cc_major', 'cc_minor' and 'sm_count' must not be negative");
         return 0;
     }
+    const ct_family *fam = ct_family_find(r->family);
+    if (!fam) {
+        snprintf(why, wlen, "field 'family': unknown family '%s'", clip(r->family, b, sizeof b));
+        return 0;
+    }
     size_t fl = strlen(r->family);
     if (strncmp(r->problem, r->family, fl) != 0 || r->problem[fl] != ':') {
         char b2[64];
         snprintf(why, wlen, "field 'problem': '%s' is not a problem of family '%s'", clip(r->problem, b, sizeof b),
                  clip(r->family, b2, sizeof b2));
-        return 0;
-    }
-    const ct_family *fam = ct_family_find(r->family);
-    if (!fam) {
-        snprintf(why, wlen, "field 'family': unknown family '%s'", clip(r->family, b, sizeof b));
         return 0;
     }
     ct_problem p;
