@@ -379,6 +379,15 @@ static CLI_UNUSED int cli_make_work(void)
     return 0;
 }
 
+/* main's way out when setup failed: say so, remove what was made, exit 1. */
+static CLI_UNUSED int cli_setup_failed(void)
+{
+    fprintf(stderr, "setup failed\n");
+    if (base[strlen(base) - 1] != 'X')
+        nftw(base, rm_entry, 16, FTW_DEPTH | FTW_PHYS);
+    return 1;
+}
+
 static CLI_UNUSED int wpath(char *buf, size_t len, const char *name)
 {
     return snprintf(buf, len, "%s/%s", work, name) < (int)len ? 0 : -1;

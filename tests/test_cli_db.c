@@ -194,12 +194,8 @@ static int setup(void)
 
 int main(void)
 {
-    if (setup() != 0) {
-        fprintf(stderr, "setup failed\n");
-        if (base[strlen(base) - 1] != 'X')
-            nftw(base, rm_entry, 16, FTW_DEPTH | FTW_PHYS);
-        return 1;
-    }
+    if (setup() != 0)
+        return cli_setup_failed();
     check_rows();
     /* (the snapshots say so already; spelled out for the missing paths) */
     static const char *const never[] = {"missing.db", "no", "xdg/convtune", "good.db-wal", "good.db-shm"};

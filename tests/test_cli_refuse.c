@@ -591,12 +591,8 @@ static int setup(void)
 
 int main(void)
 {
-    if (setup() != 0) {
-        fprintf(stderr, "setup failed\n");
-        if (base[strlen(base) - 1] != 'X')
-            nftw(base, rm_entry, 16, FTW_DEPTH | FTW_PHYS);
-        return 1;
-    }
+    if (setup() != 0)
+        return cli_setup_failed();
     int nrows = (int)(sizeof rows / sizeof rows[0]);
     for (int i = 0; i < nrows; i++)
         check_bad(&rows[i]);
