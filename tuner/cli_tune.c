@@ -46,10 +46,11 @@ const char usage_space[] =
 
 const char usage_compile[] =
     "usage: convtune compile --problem SPEC --arch ARCH [--template NAME] [--param NAME=VALUE ...]\n"
-    "                        [-o FILE] [--templates DIR] [--config FILE]\n"
+    "                        [-o FILE] [--force] [--templates DIR] [--config FILE]\n"
     "Compile one candidate offline with NVRTC (no GPU needed). ARCH sm_XY writes a\n"
-    "CUBIN, compute_XY writes PTX (default file: NAME.cubin / NAME.ptx). Parameters\n"
-    "not given take the first value of their list in the config.\n";
+    "CUBIN, compute_XY writes PTX (default file: NAME.cubin / NAME.ptx), atomically;\n"
+    "an existing file is replaced only with --force. Parameters not given take the\n"
+    "first value of their list in the config.\n";
 
 int cmd_tune(const args *a)
 {
