@@ -104,8 +104,15 @@ static const bad_row rows[] = {
      "{W}/duplist.ini:3: [space.conv1d_tiled] ALIGN: given twice"},
     {{"compile", "--problem", OKP, SM90, "--param", "BLOCK_SIZE=-1"}, 2, "BLOCK_SIZE: bad value -1"},
     {{"compile", "--problem", OKP, SM90, "--param", "BLOCK_SIZE=0"}, 2, "BLOCK_SIZE: bad value 0"},
-    /* nothing at all */
+    /* nothing at all, or too much */
     {{NULL}, 2, "convtune: no command or --problem given; try 'convtune --help'"},
+    {{"--version", "x"}, 2, "--version takes no other argument ('x')"},
+    {{"help", "me"}, 2, "help takes no other argument ('me')"},
+    /* architectures: digits and at most NVRTC's a/f suffix */
+    {{"space", "--problem", OKP, "--arch", "sm_99x"}, 2, "architecture 'sm_99x' must be sm_XY or compute_XY"},
+    {{"space", "--problem", OKP, "--arch", "sm_+90"}, 2, "architecture 'sm_+90'"},
+    {{"compile", "--problem", OKP, "--arch", "compute_ 90"}, 2, "architecture 'compute_ 90'"},
+    {{"compile", "--problem", OKP, "--arch", "sm_90ab"}, 2, "architecture 'sm_90ab'"},
     /* output files: export's rules for compile -o and db export -o */
     {{"compile", "--problem", OKP, SM90, "-o", "{W}/exists.cubin"}, 7,
      "compile: {W}/exists.cubin exists (use --force to replace it)"},
@@ -134,6 +141,10 @@ static const bad_row rows[] = {
     {{"query", "--nearest", OKP, "--db", "{W}/zero.db"}, 5, "is an empty file"},
     {{"query", "--db", "{W}/blank.db"}, 5, "{W}/blank.db is an empty SQLite database, not a convtune database"},
     {{"db", "check", "--db", "{W}/blank.db"}, 5, "is an empty SQLite database"},
+    /* a file shorter than SQLite's header, which SQLite would take for an empty database */
+    {{"db", "import", "{W}/good.json", "--db", "{W}/tiny.db"}, 5, "{W}/tiny.db is not a convtune database (not an SQLite file)"},
+    {{"query", "--db", "{W}/tiny.db"}, 5, "is not a convtune database (not an SQLite file)"},
+    {{"db", "check", "--db", "{W}/tiny.db"}, 5, "not an SQLite file"},
     /* imported records checked against their template, named by record and line */
     {{"db", "import", "{W}/bad_template.json", "--db", "{W}/cli.db"}, 2,
      "{W}/bad_template.json: record 2 (line 3): field 'template': conv1d has no template 'conv1d_wino'"},
@@ -507,6 +518,7 @@ static int setup(void)
     put("dupkey.ini", "[measure]\nwarmup = 1\nmin_reps = 5\nwarmup = 2\n");
     put("duplist.ini", "[space.conv1d_tiled]\nALIGN = 16\nALIGN = 128\n");
     put("zero.db", "");
+    put("tiny.db", "x");
     put("target.txt", "keep me\n");
     put("exists.cubin", "an older file\n");
     put("conv1d_tiled.cubin", "an older default-named file\n");

@@ -208,6 +208,19 @@ static void dir_of(const char *path, char *buf, size_t len)
         snprintf(buf, len, "%.*s", (int)(slash - path), path);
 }
 
+/* Whether path starts with the 16 bytes of an SQLite database header. */
+static int sqlite_header(const char *path)
+{
+    static const char magic[16] = "SQLite format 3";   /* and its NUL */
+    char buf[16];
+    FILE *f = fopen(path, "rb");
+    if (!f)
+        return 1;   /* unreadable: let SQLite say why */
+    size_t n = fread(buf, 1, sizeof buf, f);
+    fclose(f);
+    return n == sizeof buf && !memcmp(buf, magic, sizeof buf);
+}
+
 /* "file:PATH?mode=ro&immutable=1" with PATH percent-encoded: a read that
  * needs no write access anywhere (no -wal or -shm file, no lock). */
 static char *immutable_uri(const char *path)
@@ -272,6 +285,11 @@ ct_status ct_db_open(const char *path, int create, ct_db **out, ct_err *e)
                                path, access(path, W_OK) != 0 ? "the file" : dir);
             if (!create && sb.st_size == 0)
                 return ct_fail(e, CT_ERR_DB, "DB: %s is an empty file (0 bytes), not a convtune database", path);
+            /* SQLite takes a file shorter than its header for an empty
+             * database and would write a schema over it: anything but an
+             * empty file must start with the SQLite header. */
+            if (sb.st_size > 0 && !sqlite_header(path))
+                return ct_fail(e, CT_ERR_DB, "DB: %s is not a convtune database (not an SQLite file)", path);
         }
     }
 

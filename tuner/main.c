@@ -48,6 +48,10 @@ int main(int argc, char **argv)
             return CT_ERR_USAGE;
         return ct_worker_serve((int)fd);
     }
+    if (argc > 2 && (!strcmp(argv[1], "--version") || !strcmp(argv[1], "help"))) {
+        fprintf(stderr, "convtune: %s takes no other argument ('%s')\n", argv[1], argv[2]);
+        return CT_ERR_USAGE;
+    }
     if (argc >= 2 && !strcmp(argv[1], "--version")) {
         printf("convtune %s (NVRTC %d.%d)\n", CONVTUNE_VERSION, ct_nvrtc_version() / 1000,
                ct_nvrtc_version() % 1000 / 10);
