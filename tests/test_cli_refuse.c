@@ -77,6 +77,7 @@ static const bad_row rows[] = {
     {{"--problem", OKP, "--problem", OKP}, 2, "option --problem given twice"},
     {{"compile", "--problem", OKP, SM90, "-o", "{W}/a", "--output", "{W}/b"}, 2, "option --output given twice"},
     {{"query", "--db", "{W}/cli.db", "--db", "{W}/cli.db"}, 2, "option --db given twice"},
+    {{"query", "--db", "{W}/cli.db", "--all", "--winners"}, 2, "query takes --all or --winners, not both"},
     {{"tune", "--problem", OKP, "--gpu", "0", "--gpu", "1"}, 2, "option --gpu given twice"},
     /* query filters: an unknown family is refused, no match is exit 6 */
     {{"query", "--db", "{W}/cli.db", "--family", "conv9d"}, 2, "--family: unknown family 'conv9d'"},

@@ -179,6 +179,8 @@ static int found_one(const ct_record *r, void *user)
 
 int cmd_query(const args *a)
 {
+    if ((a->given & OPT(ALL)) && (a->given & OPT(WINNERS)))
+        return die(CT_ERR_USAGE, "query takes --all or --winners, not both");
     if (a->nearest)
         return cmd_query_nearest(a);
     ct_format fmt = CT_FMT_TABLE;
