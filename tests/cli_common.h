@@ -10,7 +10,14 @@
 #ifndef CT_CLI_COMMON_H
 #define CT_CLI_COMMON_H
 
+#include <dlfcn.h>
+#include <grp.h>
+#include <sys/resource.h>
+
 extern char **environ;
+
+/* For helpers not every test that includes this header calls. */
+#define CLI_UNUSED __attribute__((unused))
 
 static char base[] = "/tmp/ct_test_" CT_CLI_TEST_NAME "_XXXXXX";
 static char work[512];      /* cwd, HOME and XDG_DATA_HOME of the children */
@@ -196,6 +203,14 @@ static void build_env(void)
     child_env[k] = NULL;
 }
 
+/* What the next runs add to the child: environment entries ("NAME=value",
+ * NULL-terminated, replacing child_env's of the same name), a user id to
+ * switch to (when >= 0; needs root) and a file size limit in bytes (when
+ * > 0, with SIGXFSZ ignored so a write fails with EFBIG as on a full disk). */
+static const char *run_env[4];
+static long run_uid = -1;
+static long run_fsize;
+
 /* Run argv (argv[0] a path or a name looked up in PATH) in the work
  * directory, stdout and stderr into files outside it, stdin from /dev/null. */
 static void run_argv(char *const *argv, result *r)
@@ -220,7 +235,31 @@ static void run_argv(char *const *argv, result *r)
         close(in);
         close(o);
         close(e);
-        execvpe(argv[0], argv, child_env);
+        char **envp = child_env;
+        if (run_env[0]) {
+            int n = 0, k = 0;
+            while (child_env[n])
+                n++;
+            envp = calloc((size_t)n + 5, sizeof *envp);
+            for (int i = 0; i < n; i++) {
+                int replaced = 0;
+                for (int j = 0; run_env[j]; j++)
+                    replaced |= !strncmp(child_env[i], run_env[j], (size_t)(strchr(run_env[j], '=') - run_env[j] + 1));
+                if (!replaced)
+                    envp[k++] = child_env[i];
+            }
+            for (int j = 0; run_env[j]; j++)
+                envp[k++] = (char *)run_env[j];
+        }
+        if (run_fsize > 0) {
+            struct rlimit rl = {(rlim_t)run_fsize, (rlim_t)run_fsize};
+            signal(SIGXFSZ, SIG_IGN);
+            if (setrlimit(RLIMIT_FSIZE, &rl) != 0)
+                _exit(125);
+        }
+        if (run_uid >= 0 && (setgroups(0, NULL) != 0 || setgid((gid_t)run_uid) != 0 || setuid((uid_t)run_uid) != 0))
+            _exit(125);
+        execvpe(argv[0], argv, envp);
         _exit(127);
     }
     int status = 0;
@@ -254,17 +293,28 @@ read:
         r->err = strdup("");
 }
 
-/* Expand "{W}" in s to the work directory (malloc'd). */
+/* A file name longer than any path convtune accepts (1023 characters):
+ * "{L}" in an argument. */
+#define LONG_NAME_LEN 1100
+
+/* Expand "{W}" in s to the work directory and "{L}" to LONG_NAME_LEN
+ * letters (malloc'd). */
 static char *expand(const char *s)
 {
     size_t cap = strlen(s) + 1, wl = strlen(work);
     for (const char *p = s; (p = strstr(p, "{W}")); p += 3)
         cap += wl;
+    for (const char *p = s; (p = strstr(p, "{L}")); p += 3)
+        cap += LONG_NAME_LEN;
     char *out = malloc(cap), *o = out;
     while (*s) {
         if (!strncmp(s, "{W}", 3)) {
             memcpy(o, work, wl);
             o += wl;
+            s += 3;
+        } else if (!strncmp(s, "{L}", 3)) {
+            memset(o, 'L', LONG_NAME_LEN);
+            o += LONG_NAME_LEN;
             s += 3;
         } else {
             *o++ = *s++;
@@ -300,6 +350,126 @@ static int count_char(const char *s, size_t n, char c)
     for (size_t i = 0; i < n; i++)
         k += s[i] == c;
     return k;
+}
+
+/* ------------------------------------------------------------------------ */
+/* The work directory and a database to work on                             */
+
+/* base (mkdtemp), its work directory with home and xdg in it, the capture
+ * files and the children's environment; -1 on failure. */
+static CLI_UNUSED int cli_make_work(void)
+{
+    if (!mkdtemp(base)) {
+        perror("mkdtemp");
+        return -1;
+    }
+    snprintf(work, sizeof work, "%s/work", base);
+    snprintf(cap_out, sizeof cap_out, "%s/stdout.txt", base);
+    snprintf(cap_err, sizeof cap_err, "%s/stderr.txt", base);
+    char path[700];
+    if (mkdir(work, 0700) != 0)
+        return -1;
+    snprintf(path, sizeof path, "%s/home", work);
+    if (mkdir(path, 0700) != 0)
+        return -1;
+    snprintf(path, sizeof path, "%s/xdg", work);
+    if (mkdir(path, 0700) != 0)
+        return -1;
+    build_env();
+    return 0;
+}
+
+/* main's way out when setup failed: say so, remove what was made, exit 1. */
+static CLI_UNUSED int cli_setup_failed(void)
+{
+    fprintf(stderr, "setup failed\n");
+    if (base[strlen(base) - 1] != 'X')
+        nftw(base, rm_entry, 16, FTW_DEPTH | FTW_PHYS);
+    return 1;
+}
+
+static CLI_UNUSED int wpath(char *buf, size_t len, const char *name)
+{
+    return snprintf(buf, len, "%s/%s", work, name) < (int)len ? 0 : -1;
+}
+
+/* A convtune database in the work directory with n compile_failed
+ * candidates of conv1d_naive (BLOCK_SIZE 32, 64, ...: each a valid record)
+ * with long error texts, through the API. */
+static CLI_UNUSED int make_db(const char *name, int n)
+{
+    char path[700];
+    ct_db *db = NULL;
+    ct_err e = {""};
+    ct_device_info d = {.name = "NVIDIA CLI Check GPU", .cc_major = 9, .sm_count = 132,
+                        .driver_version = 13000, .nvrtc_major = 13};
+    long long dev, prob, run;
+    wpath(path, sizeof path, name);
+    int ok = ct_db_open(path, 1, &db, &e) == CT_OK && ct_db_device_upsert(db, &d, &dev, &e) == CT_OK &&
+             ct_db_problem_upsert(db, "conv1d", "conv1d:4096:31:valid", 2.5e5, 3.3e4, &prob, &e) == CT_OK &&
+             ct_db_run_begin(db, prob, dev, NULL, &run, &e) == CT_OK;
+    for (int i = 0; ok && i < n; i++) {
+        ct_record r;
+        memset(&r, 0, sizeof r);
+        snprintf(r.tmpl, sizeof r.tmpl, "conv1d_naive");
+        snprintf(r.params, sizeof r.params, "{\"BLOCK_SIZE\":%d}", 32 * (i + 1));
+        snprintf(r.status, sizeof r.status, "compile_failed");
+        for (size_t k = 0; k + 1 < sizeof r.error; k++)
+            r.error[k] = (char)('a' + (i + (int)k) % 26);
+        r.relerr = -1;
+        ok = ct_db_candidate_add(db, run, &r, &e) == CT_OK;
+    }
+    CHECK_MSG(ok, "filling %s: %s", path, e.msg);
+    ct_db_close(db);
+    return ok ? 0 : -1;
+}
+
+/* ------------------------------------------------------------------------ */
+/* Bad input                                                                */
+
+/* Whether this process can load the driver library (then the rows that
+ * expect "no NVIDIA driver" cannot be checked). */
+static CLI_UNUSED int driver_loadable(void)
+{
+    void *h = dlopen("libcuda.so.1", RTLD_NOW);
+    if (h) {
+        dlclose(h);
+        return 1;
+    }
+    return 0;
+}
+
+/* A command that must be refused: its exit code and a substring of the one
+ * line on stderr ("{W}" expanded). */
+typedef struct bad_row {
+    const char *args[MAX_ARGS];
+    int code;
+    const char *want;
+} bad_row;
+
+/* Run one bad row: the exit code, exactly one stderr line with the
+ * "convtune: " prefix naming the problem, nothing on stdout, and the work
+ * directory unchanged (names, sizes, contents). */
+static CLI_UNUSED void check_bad(const bad_row *rw)
+{
+    char cmd[4096];
+    char *before = snapshot(work);
+    result r;
+    run_ct(rw->args, &r, cmd, sizeof cmd);
+    char *after = snapshot(work);
+    char *want = expand(rw->want);
+    CHECK_MSG(r.code == rw->code, "%s: exit %d, expected %d; stderr: %s", cmd, r.code, rw->code, r.err);
+    CHECK_MSG(r.errlen > 1 && count_char(r.err, r.errlen, '\n') == 1 && r.err[r.errlen - 1] == '\n',
+              "%s: stderr is not exactly one line: [%s]", cmd, r.err);
+    CHECK_MSG(strstr(r.err, want) != NULL, "%s: stderr [%s] lacks [%s]", cmd, r.err, want);
+    CHECK_MSG(!strncmp(r.err, "convtune: ", 10), "%s: stderr [%s] lacks the 'convtune: ' prefix", cmd, r.err);
+    CHECK_MSG(r.outlen == 0, "%s: stdout not empty: [%s]", cmd, r.out);
+    CHECK_MSG(!strcmp(before, after), "%s: the directory changed:\n--- before\n%s--- after\n%s", cmd, before,
+              after);
+    free(want);
+    free(before);
+    free(after);
+    result_free(&r);
 }
 
 #endif

@@ -15,8 +15,8 @@
  *      rank alike.
  *
  * The build stays in consumer-work/ (in the test's working directory) for
- * gpu_consumer, which runs it. Without nvcc the test reports itself skipped
- * (77). CT_CMAKE and CT_NVCC (set by tests/CMakeLists.txt) name the cmake
+ * gpu_consumer, which runs it. Without nvcc the test fails: the toolkit is
+ * a prerequisite. CT_CMAKE and CT_NVCC (set by tests/CMakeLists.txt) name the cmake
  * and nvcc to use. */
 #include "export_common.h"
 
@@ -75,8 +75,9 @@ int main(void)
     else if (!tc_which("nvcc", nvcc, sizeof nvcc))
         nvcc[0] = '\0';
     if (!nvcc[0]) {
-        printf("SKIPPED: no nvcc (set CT_NVCC or put nvcc on PATH)\n");
-        return CT_TEST_SKIP;
+        /* The toolkit is a prerequisite: a missing nvcc fails, not skips. */
+        printf("FAILED: no nvcc (set CT_NVCC or put nvcc on PATH)\n");
+        return 1;
     }
     /* The configured cmake may not exist where the tests run (a build copied
      * to a GPU machine): fall back to the one on PATH. */

@@ -117,40 +117,6 @@ static void check_rows(void)
 /* ------------------------------------------------------------------------ */
 /* Setup                                                                    */
 
-static int wpath(char *buf, size_t len, const char *name)
-{
-    return snprintf(buf, len, "%s/%s", work, name) < (int)len ? 0 : -1;
-}
-
-/* A convtune database with n candidates through the API. */
-static int make_db(const char *name, int n)
-{
-    char path[700];
-    ct_db *db = NULL;
-    ct_err e = {""};
-    ct_device_info d = {.name = "NVIDIA CLI Check GPU", .cc_major = 9, .sm_count = 132,
-                        .driver_version = 13000, .nvrtc_major = 13};
-    long long dev, prob, run;
-    wpath(path, sizeof path, name);
-    int ok = ct_db_open(path, 1, &db, &e) == CT_OK && ct_db_device_upsert(db, &d, &dev, &e) == CT_OK &&
-             ct_db_problem_upsert(db, "conv1d", "conv1d:4096:31:valid", 2.5e5, 3.3e4, &prob, &e) == CT_OK &&
-             ct_db_run_begin(db, prob, dev, NULL, &run, &e) == CT_OK;
-    for (int i = 0; ok && i < n; i++) {
-        ct_record r;
-        memset(&r, 0, sizeof r);
-        snprintf(r.tmpl, sizeof r.tmpl, "conv1d_naive");
-        snprintf(r.params, sizeof r.params, "{\"BLOCK_SIZE\":%d}", 32 * (i + 1));
-        snprintf(r.status, sizeof r.status, "compile_failed");
-        for (size_t k = 0; k + 1 < sizeof r.error; k++)
-            r.error[k] = (char)('a' + (i + (int)k) % 26);
-        r.relerr = -1;
-        ok = ct_db_candidate_add(db, run, &r, &e) == CT_OK;
-    }
-    CHECK_MSG(ok, "filling %s: %s", path, e.msg);
-    ct_db_close(db);
-    return ok ? 0 : -1;
-}
-
 static int sql(const char *name, const char *text)
 {
     char path[700];
@@ -187,23 +153,9 @@ static int damaged_copy(const char *name, const char *copy, long from, size_t n)
 
 static int setup(void)
 {
-    if (!mkdtemp(base)) {
-        perror("mkdtemp");
-        return -1;
-    }
-    snprintf(work, sizeof work, "%s/work", base);
-    snprintf(cap_out, sizeof cap_out, "%s/stdout.txt", base);
-    snprintf(cap_err, sizeof cap_err, "%s/stderr.txt", base);
     char path[700];
-    if (mkdir(work, 0700) != 0)
+    if (cli_make_work() != 0)
         return -1;
-    snprintf(path, sizeof path, "%s/home", work);
-    if (mkdir(path, 0700) != 0)
-        return -1;
-    snprintf(path, sizeof path, "%s/xdg", work);
-    if (mkdir(path, 0700) != 0)
-        return -1;
-    build_env();
 
     if (make_db("good.db", 100) || make_db("empty.db", 0) || make_db("orphans.db", 30) ||
         make_db("newer.db", 3))
@@ -242,12 +194,8 @@ static int setup(void)
 
 int main(void)
 {
-    if (setup() != 0) {
-        fprintf(stderr, "setup failed\n");
-        if (base[strlen(base) - 1] != 'X')
-            nftw(base, rm_entry, 16, FTW_DEPTH | FTW_PHYS);
-        return 1;
-    }
+    if (setup() != 0)
+        return cli_setup_failed();
     check_rows();
     /* (the snapshots say so already; spelled out for the missing paths) */
     static const char *const never[] = {"missing.db", "no", "xdg/convtune", "good.db-wal", "good.db-shm"};

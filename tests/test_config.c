@@ -366,6 +366,16 @@ static void test_errors(void)
     expect_error("[measure]\nwarmup = 1\n[bogus]\n", 3, "unknown section [bogus]");
     expect_error("x = 1\n", 1, "unknown section");   /* keys before any section */
     expect_error("[Measure]\nwarmup = 1\n", 1, "unknown section");
+    /* a key given twice in one file: which value was meant cannot be known */
+    expect_error("[measure]\nwarmup = 1\nmin_reps = 5\nwarmup = 2\n", 4, "[measure] warmup: given twice");
+    expect_error("[space.conv1d_naive]\nBLOCK_SIZE = 1024\nBLOCK_SIZE = 64, 32\n", 3,
+                 "[space.conv1d_naive] BLOCK_SIZE: given twice");
+    expect_error("[space.conv1d_tiled]\nALIGN = 16\n[measure]\nwarmup = 1\n[space.conv1d_tiled]\nALIGN = 128\n", 6,
+                 "ALIGN: given twice");
+    /* values below a parameter's least: no block of 0 threads, nothing negative */
+    expect_error("[space.conv1d_tiled]\nBLOCK_SIZE = 0\n", 2, "BLOCK_SIZE: bad value 0 (at least 32)");
+    expect_error("[space.conv1d_tiled]\nMASK_PAD = -1\n", 2, "MASK_PAD: bad value -1 (at least 0)");
+    expect_error("[space.conv1d_tiled]\nOUTPUTS_PER_THREAD = 4, 0\n", 2, "OUTPUTS_PER_THREAD: bad value 0");
     /* unknown key in a known section */
     expect_error("[measure]\nbogus = 1\n", 2, "unknown key 'bogus'");
     expect_error("[verify]\nmin_reps = 5\n", 2, "unknown key 'min_reps'");
@@ -463,13 +473,13 @@ static void test_override(void)
     const ct_space_list *nb0 = list_of(&before, "conv1d_naive", "BLOCK_SIZE");
     CHECK(nb0 && list_is(list_of(&c, "conv1d_naive", "BLOCK_SIZE"), nb0->vals, nb0->nvals));
 
-    /* Comments, blank lines, spacing, case of symbols, later keys win. */
+    /* Comments, blank lines, spacing, case of symbols; a later file wins. */
     rc = ct_config_apply_text(&c,
         "; a comment\n# another\n\n[verify]\n  tolerance=0.5   \nseed = 18\n"
         "[tune]\njobs = 4 ; inline comment\nmax_candidates = 9\n"
         "[space.conv1d_tiled]\nMASK_PLACEMENT = SHARED,constant\n"
         "[measure]\nmax_reps = 7\nwarmup = 0\nmin_time_ms = 0.25\n"
-        "[space.conv1d_naive]\nBLOCK_SIZE = 1024\nBLOCK_SIZE = 64, 32\n", "more.ini", &e);
+        "[space.conv1d_naive]\nBLOCK_SIZE = 64, 32\n", "more.ini", &e);
     CHECK_MSG(rc == CT_OK, "second override rejected: %s", e.msg);
     CHECK(c.s.tolerance == 0.5 && c.s.seed == 18 && c.s.jobs == 4);
     CHECK(c.s.max_candidates == 9 && c.s.max_reps == 7 && c.s.min_reps == 7);

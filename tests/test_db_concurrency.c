@@ -146,11 +146,16 @@ static void reader(int i)
     long long prev = 0;
 
     wait_for_go();
-    /* Like `convtune query`: no create; wait for a writer to make the file. */
+    /* Like `convtune query`: no create; wait for a writer to make the file.
+     * A reader never writes the schema itself: until the first writer has
+     * committed it, the file is refused as empty, and the reader retries. */
     while (stat(dbpath, &sb) != 0)
         nap_us(100);
-    if (ct_db_open(dbpath, 0, &db, &e) != CT_OK)
-        child_fail(slot, "reader: ct_db_open", &e);
+    for (int tries = 0; ct_db_open(dbpath, 0, &db, &e) != CT_OK; tries++) {
+        if (!strstr(e.msg, "empty") || tries > 20000)
+            child_fail(slot, "reader: ct_db_open", &e);
+        nap_us(100);
+    }
     for (int last = 0; !last;) {
         last = atomic_load(&sh->writers_done) == WRITERS;
         ct_query all = {.problem = PROBLEM};

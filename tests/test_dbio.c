@@ -502,14 +502,15 @@ static void bad_files(void)
     bad_import("missing_file", NULL, NULL, 7, "cannot read");
 
     /* A failure inside the transaction, after records were added: the
-     * target holds problem "zz:1" as family "yy"; the file's first records
-     * are new, its last one claims "zz:1" for family "zz". */
+     * target holds problem conv1d:7:3:valid as family conv2d (a record no
+     * convtune writes, put there through the API); the file's first records
+     * are new, its last one claims conv1d:7:3:valid for family conv1d. */
     {
         ct_db *db = NULL;
         ct_err e;
         long long pid;
         CHECK(ct_db_open(target, 0, &db, &e) == CT_OK);
-        CHECK(db && ct_db_problem_upsert(db, "yy", "zz:1", 1, 1, &pid, &e) == CT_OK);
+        CHECK(db && ct_db_problem_upsert(db, "conv2d", "conv1d:7:3:valid", 1, 1, &pid, &e) == CT_OK);
         ct_db_close(db);
         char *tail = strstr(json, "\n]}");
         CHECK(tail != NULL);
@@ -523,8 +524,8 @@ static void bad_files(void)
             char *extra = malloc(ll + 1);
             memcpy(extra, last, ll);
             extra[ll] = '\0';
-            char *x1 = replace_once(extra, "\"family\":\"conv1d\"", "\"family\":\"zz\"");
-            char *x2 = replace_once(x1, "\"problem\":\"conv1d:4096:31:same\"", "\"problem\":\"zz:1\"");
+            char *x1 = strdup(extra);
+            char *x2 = replace_once(x1, "\"problem\":\"conv1d:4096:31:same\"", "\"problem\":\"conv1d:7:3:valid\"");
             s = malloc(n + ll + 16);
             memcpy(s, json, n);
             sprintf(s + n, ",\n%s\n]}\n", x2);
@@ -536,7 +537,7 @@ static void bad_files(void)
             CHECK(ct_dbio_count(in) == 7);
             ct_dbio_free(in);
             bad_import_into("late.json", s, NULL, 2,
-                            "record 7 (zz:1 on " H200 "): problem zz:1 is stored as family 'yy'", 0);
+                            "record 7 (conv1d:7:3:valid on " H200 "): problem conv1d:7:3:valid is stored as family 'conv2d'", 0);
             free(s);
         }
     }

@@ -6,6 +6,7 @@
  * space for sm_75 and sm_90. */
 #include "check.h"
 #include "compile.h"
+#include "compile_pool.h"
 #include "runner.h"
 #include "space.h"
 
@@ -14,6 +15,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+
+#include "family_compile.h"
 
 static ct_status parse(const char *spec, ct_problem *p, ct_err *e)
 {
@@ -274,45 +277,11 @@ static const char *const seed_specs[] = {
     "conv2dc:3:2:30:31:7:5:5:valid:bias", "conv2dc:3:7:12:11:5:3:3:same:bias",   /* 7 = 4 + 3 channels */
 };
 
-#define SAMPLE 12
-
-static void compile_space(const char *spec, const char *arch, const ct_config *cfg)
+/* Every template's sampled candidates of each seed shape, and the fp64
+ * reference, through NVRTC for sm_75 and sm_90 (family_compile.h). */
+static void compile_spaces(const ct_config *cfg)
 {
-    ct_problem p;
-    ct_err e;
-    CHECK(parse(spec, &p, &e) == CT_OK);
-    ct_limits lim;
-    CHECK(ct_limits_for_arch(arch, &lim, &e) == CT_OK);
-    ct_define defs[CT_MAX_DEFINES];
-    int nd = p.family->defines(&p, defs);
-    for (int t = 0; t < p.family->ntemplates; t++) {
-        const ct_template *tp = &p.family->templates[t];
-        ct_space sp;
-        CHECK(ct_space_build(&p, cfg, &lim, tp->name, &sp, &e) == CT_OK);
-        CHECK_MSG(sp.n > 0, "%s %s: empty space", spec, tp->name);
-        printf("%s %s %s: %d candidates\n", spec, arch, tp->name, sp.n);
-        ct_space_sample(&sp, SAMPLE, 20261122);
-        char *src;
-        CHECK(ct_template_source(tp->name, NULL, &src, &e) == CT_OK);
-        for (int i = 0; i < sp.n; i++) {
-            ct_binary bin;
-            char key[512];
-            ct_params_to_key(&sp.cand[i].params, key, sizeof key);
-            ct_status rc = ct_nvrtc_compile(src, tp->name, arch, defs, nd, &sp.cand[i].params, &bin, &e);
-            CHECK_MSG(rc == CT_OK, "%s %s %s %s: %s", spec, arch, tp->name, key, e.msg);
-            if (rc == CT_OK)
-                CHECK(bin.is_cubin && bin.size > 4 && memcmp(bin.data, "\177ELF", 4) == 0);
-            ct_binary_free(&bin);
-        }
-        free(src);
-        ct_space_free(&sp);
-    }
-    char *src;
-    CHECK(ct_template_source("conv2dc_ref64", NULL, &src, &e) == CT_OK);
-    ct_binary bin;
-    CHECK_MSG(ct_nvrtc_compile(src, "conv2dc_ref64", arch, defs, nd, NULL, &bin, &e) == CT_OK, "%s", e.msg);
-    ct_binary_free(&bin);
-    free(src);
+    family_compile_sample(seed_specs, (int)(sizeof seed_specs / sizeof seed_specs[0]), cfg, 2, "conv2dc_ref64");
 }
 
 /* Every admissible candidate launches within the modelled limits: threads
@@ -523,11 +492,8 @@ int main(void)
     check_chunks("conv2dc:10000:1:28:28:12:7:7:valid", &cfg, 0);
     check_staging(&cfg);
     compile_paths();
-    static const char *const archs[] = {"sm_75", "sm_90"};
-    for (size_t s = 0; s < sizeof seed_specs / sizeof seed_specs[0]; s++) {
+    for (size_t s = 0; s < sizeof seed_specs / sizeof seed_specs[0]; s++)
         check_limits(seed_specs[s], &cfg);
-        for (size_t a = 0; a < 2; a++)
-            compile_space(seed_specs[s], archs[a], &cfg);
-    }
+    compile_spaces(&cfg);
     CHECK_DONE();
 }

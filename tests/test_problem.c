@@ -110,7 +110,7 @@ static void test_valid_strings(void)
 {
     const char *scientific[] = {"conv1d:1e6:2047", "conv1d:1000000:2047",
                                 "conv1d:1000000:2047:valid", "conv1d:1E6:2047",
-                                "conv1d:10e5:2.047e3", "conv1d:+1000000:+2047:valid"};
+                                "conv1d:10e5:2.047e3"};
     for (size_t i = 0; i < sizeof scientific / sizeof scientific[0]; i++)
         expect_ok(scientific[i], "conv1d:1000000:2047:valid", 1000000, 2047);
 
@@ -123,7 +123,9 @@ static void test_valid_strings(void)
     expect_ok("conv1d:1:1", "conv1d:1:1:valid", 1, 1);
     expect_ok("conv1d:5:6:same", "conv1d:5:6:same", 5, 6);          /* K > N allowed */
     expect_ok("conv1d:5:60:right", "conv1d:5:60:right", 5, 60);
-    expect_ok("conv1d:+5:3", "conv1d:5:3:valid", 5, 3);
+    /* A sign is refused like a leading space and pad=+0: a size is digits. */
+    expect_bad("conv1d:+5:3", "must be a positive integer, got '+5'", NULL);
+    expect_bad("conv1d:1000000:+2047:valid", "got '+2047'", NULL);
     expect_ok("conv1d:2e9:3", "conv1d:2000000000:3:valid", 2000000000LL, 3);   /* the limit */
     expect_ok("conv1d:2000000000:2000000000", "conv1d:2000000000:2000000000:valid",
               2000000000LL, 2000000000LL);
@@ -210,7 +212,6 @@ static void test_parse_size(void)
     size_ok("1e+2", 100);
     size_ok("1e0", 1);
     size_ok("100e-2", 1);
-    size_ok("+5", 5);
     size_ok("0005", 5);
     size_ok("5.", 5);
     size_ok("5.0", 5);
@@ -220,6 +221,7 @@ static void test_parse_size(void)
     size_ok("1", 1);
 
     size_bad("1.5");
+    size_bad("+5");
     size_bad("1e-1");
     size_bad("0e5");
     size_bad("0x10");

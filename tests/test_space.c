@@ -115,16 +115,21 @@ static int same_list(const ct_space *a, const ct_space *b)
     return 1;
 }
 
-/* Tiled single-value lists, then the given lines, which replace any of them. */
+/* Tiled single-value lists, then the given lines, which replace any of them
+ * (a second file: one file may not give a key twice). */
 static void tiled_config(ct_config *c, const char *lines)
 {
+    config(c, "[space.conv1d_tiled]\n"
+              "BLOCK_SIZE = 256\nOUTPUTS_PER_THREAD = 8\nMASK_PLACEMENT = constant\nMASK_PAD = 0\n"
+              "ALIGN = 16\nSTAGE_INPUT = 1\nVEC_WIDTH = 4\nUNROLL = 1\nKCHUNK = 1024\n"
+              "MIN_BLOCKS = 1\n");
     char text[2048];
-    snprintf(text, sizeof text,
-             "[space.conv1d_tiled]\n"
-             "BLOCK_SIZE = 256\nOUTPUTS_PER_THREAD = 8\nMASK_PLACEMENT = constant\nMASK_PAD = 0\n"
-             "ALIGN = 16\nSTAGE_INPUT = 1\nVEC_WIDTH = 4\nUNROLL = 1\nKCHUNK = 1024\n"
-             "MIN_BLOCKS = 1\n%s", lines);
-    config(c, text);
+    snprintf(text, sizeof text, "[space.conv1d_tiled]\n%s", lines);
+    ct_err e;
+    ct_status rc = ct_config_apply_text(c, text, "test2.ini", &e);
+    CHECK_MSG(rc == CT_OK, "override: %s\n%s", e.msg, text);
+    if (rc != CT_OK)
+        exit(1);
 }
 
 /* ------------------------------------------------------------------------ */

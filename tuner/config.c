@@ -44,6 +44,11 @@ typedef struct load_ctx {
     int err_line;            /* ... on this line                          */
     const char *cursor;      /* the text not yet handed to inih           */
     int line;                /* the line inih is parsing now (1-based)    */
+    /* What this text set so far: a key given twice is refused, since only
+     * one of the two values can be meant. */
+    unsigned long long settings_seen;   /* bit k: setting_keys[k] */
+    struct { const ct_template *t; const ct_param_def *def; } lists_seen[CT_MAX_SPACE_LISTS];
+    int nlists_seen;
 } load_ctx;
 
 static const ct_template *find_template(const char *name)
@@ -97,6 +102,15 @@ static int set_list(load_ctx *x, const ct_template *t, const char *name, const c
     if (!def) {
         ct_fail(&x->err, CT_ERR_CONFIG, "[space.%s]: unknown parameter '%s'", t->name, name);
         return 0;
+    }
+    for (int i = 0; i < x->nlists_seen; i++)
+        if (x->lists_seen[i].t == t && x->lists_seen[i].def == def) {
+            ct_fail(&x->err, CT_ERR_CONFIG, "[space.%s] %s: given twice in this file", t->name, name);
+            return 0;
+        }
+    if (x->nlists_seen < CT_MAX_SPACE_LISTS) {
+        x->lists_seen[x->nlists_seen].t = t;
+        x->lists_seen[x->nlists_seen++].def = def;
     }
     ct_space_list l = {.tmpl = t, .def = def};
     char buf[512];
@@ -223,6 +237,13 @@ static int on_entry(void *user, const char *section, const char *name, const cha
                 continue;
             known_section = 1;
             if (strcmp(setting_keys[i].key, name) == 0) {
+                if (x->settings_seen & (1ULL << i)) {
+                    ct_fail(&x->err, CT_ERR_CONFIG, "[%s] %s: given twice in this file", section, name);
+                    x->failed = 1;
+                    x->err_line = x->line;
+                    return 0;
+                }
+                x->settings_seen |= 1ULL << i;
                 if (set_setting(x, &setting_keys[i], value))
                     return 1;
                 x->failed = 1;

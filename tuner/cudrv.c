@@ -43,6 +43,21 @@ static void load_once(void)
         load_rc = ct_fail(&load_err, CT_ERR_NO_GPU, "the NVIDIA driver reports no CUDA device");
         return;
     }
+    if (r == CUDA_ERROR_STUB_LIBRARY) {
+        /* The toolkit's link-time stub (lib64/stubs) was found before the
+         * driver's library, usually through LD_LIBRARY_PATH. */
+        Dl_info info;
+        const char *where = "";
+        void *fn;
+        memcpy(&fn, &drv.cuInit, sizeof fn);
+        if (dladdr(fn, &info) && info.dli_fname)
+            where = info.dli_fname;
+        load_rc = ct_fail(&load_err, CT_ERR_NO_GPU,
+                          "the CUDA toolkit's stub libcuda.so.1%s%s%s was loaded instead of the NVIDIA driver's; "
+                          "remove the stubs folder from LD_LIBRARY_PATH (or the ld.so configuration) so that the "
+                          "driver's libcuda.so.1 is found", *where ? " (" : "", where, *where ? ")" : "");
+        return;
+    }
     if (r != CUDA_SUCCESS) {
         load_rc = ct_drv_fail(&load_err, r, "cuInit(0)");
         load_rc = CT_ERR_NO_GPU;

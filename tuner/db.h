@@ -52,9 +52,22 @@ typedef struct ct_record {
 /* Open (creating if absent and create != 0) the database at path, creating
  * parent directories, applying the schema or migrating an older version.
  * A file that is not a database, a corrupt one or one with a newer schema is
- * refused with a clear error and left untouched. */
+ * refused with a clear error and left untouched.
+ *
+ * create == 0 opens for reading and writes nothing: an empty file is
+ * refused (not a convtune database), and a file that cannot be written
+ * (the file or its folder read-only) is opened immutable. create != 0 opens
+ * for writing: a database that cannot be written is refused up front, with
+ * nothing created beside it. */
 ct_status ct_db_open(const char *path, int create, ct_db **out, ct_err *e);
 void ct_db_close(ct_db *db);
+
+/* Called once per handle when a call has waited CT_DB_WAIT_NOTICE_MS (1 s)
+ * for another process's write transaction, before it waits on (up to 10 s,
+ * or $CONVTUNE_DB_TIMEOUT seconds); the command line prints a line there.
+ * NULL (the default) says nothing. */
+typedef void (*ct_db_wait_fn)(const char *path);
+void ct_db_on_wait(ct_db_wait_fn fn);
 
 /* Insert or find the device row (by name, uuid, cc, driver and NVRTC
  * versions); ceilings given as > 0 replace the stored ones. */

@@ -9,37 +9,17 @@
 #include <string.h>
 
 #include "json.h"
+#include "params.h"
 #include "problem.h"
 
-#define FORMAT_NAME "convtune-db"
-#define FORMAT_VERSION 1
+#include "dbio_internal.h"
 
 /* ------------------------------------------------------------------------ */
 /* Fields                                                                   */
 
-typedef enum ftype {
-    F_STR,          /* text, may be empty                       */
-    F_NAME,         /* text, not empty                          */
-    F_STR_NULL,     /* text or absent ("")                      */
-    F_TIME,         /* YYYY-MM-DDTHH:MM:SSZ                     */
-    F_TIME_NULL,    /*   or absent                              */
-    F_INT,          /* integer (int)                            */
-    F_INT_NULL,     /* integer >= 0 or absent (-1)              */
-    F_REAL,         /* number                                   */
-    F_REAL_NULL,    /* number or absent (NaN)                   */
-    F_OBJ,          /* JSON object, kept as its text            */
-    F_OBJ_NULL      /*   or absent ("")                         */
-} ftype;
-
-typedef struct field {
-    const char *name;
-    ftype type;
-    size_t off, cap;
-} field;
-
 #define FLD(name, member, type) {name, type, offsetof(ct_db_row, member), sizeof(((ct_db_row *)0)->member)}
 
-static const field fields[] = {
+const field dbio_fields[] = {
     FLD("device", dev_name, F_NAME),
     FLD("device_uuid", dev_uuid, F_STR),
     FLD("cc_major", cc_major, F_INT),
@@ -78,7 +58,8 @@ static const field fields[] = {
     FLD("created_at", created_at, F_TIME),
 };
 
-#define NFIELDS ((int)(sizeof fields / sizeof fields[0]))
+const int dbio_nfields = (int)(sizeof dbio_fields / sizeof dbio_fields[0]);
+_Static_assert(sizeof dbio_fields / sizeof dbio_fields[0] <= DBIO_MAX_FIELDS, "raise DBIO_MAX_FIELDS");
 
 /* The candidate statuses db/schema.sql allows. */
 static const char *const statuses[] = {
@@ -88,27 +69,6 @@ static const char *const statuses[] = {
 static char *text_at(ct_db_row *r, const field *f)
 {
     return (char *)r + f->off;
-}
-
-static const char *ctext_at(const ct_db_row *r, const field *f)
-{
-    return (const char *)r + f->off;
-}
-
-static int *int_at(ct_db_row *r, const field *f)
-{
-    return (int *)(void *)((char *)r + f->off);
-}
-
-static double *real_at(ct_db_row *r, const field *f)
-{
-    return (double *)(void *)((char *)r + f->off);
-}
-
-static int is_text(ftype t)
-{
-    return t == F_STR || t == F_NAME || t == F_STR_NULL || t == F_TIME || t == F_TIME_NULL || t == F_OBJ ||
-           t == F_OBJ_NULL;
 }
 
 ct_status ct_dbio_format_parse(const char *text, ct_dbio_format *out, ct_err *e)
@@ -122,131 +82,6 @@ ct_status ct_dbio_format_parse(const char *text, ct_dbio_format *out, ct_err *e)
         return CT_OK;
     }
     return ct_fail(e, CT_ERR_USAGE, "unknown format '%s' (use json or csv)", text ? text : "");
-}
-
-/* ------------------------------------------------------------------------ */
-/* Writing                                                                  */
-
-/* The shortest %g form that reads back to v. */
-static void real_text(double v, char *buf, size_t len)
-{
-    for (int digits = 15; digits <= 17; digits++) {
-        snprintf(buf, len, "%.*g", digits, v);
-        if (strtod(buf, NULL) == v)
-            return;
-    }
-}
-
-
-/* A CSV field, quoted when it holds a comma, quote, CR or LF. */
-static void csv_field(FILE *f, const char *s)
-{
-    if (!strpbrk(s, ",\"\r\n")) {
-        fputs(s, f);
-        return;
-    }
-    fputc('"', f);
-    for (; *s; s++) {
-        if (*s == '"')
-            fputc('"', f);
-        fputc(*s, f);
-    }
-    fputc('"', f);
-}
-
-typedef struct writer {
-    FILE *f;
-    ct_dbio_format fmt;
-    long n;
-} writer;
-
-/* The text of a non-text field, "" when absent. */
-static void value_text(const ct_db_row *r, const field *fd, char *buf, size_t len)
-{
-    ct_db_row *w = (ct_db_row *)r;
-    buf[0] = '\0';
-    switch (fd->type) {
-    case F_INT:
-        snprintf(buf, len, "%d", *int_at(w, fd));
-        break;
-    case F_INT_NULL:
-        if (*int_at(w, fd) >= 0)
-            snprintf(buf, len, "%d", *int_at(w, fd));
-        break;
-    case F_REAL:
-    case F_REAL_NULL:
-        if (!isnan(*real_at(w, fd)))
-            real_text(*real_at(w, fd), buf, len);
-        break;
-    default:
-        break;
-    }
-}
-
-static int write_row(const ct_db_row *r, void *user)
-{
-    writer *w = user;
-    char num[64];
-    if (w->fmt == CT_DBIO_JSON) {
-        fputs(w->n ? ",\n{" : "{", w->f);
-        for (int i = 0; i < NFIELDS; i++) {
-            const field *fd = &fields[i];
-            fprintf(w->f, "%s\"%s\":", i ? "," : "", fd->name);
-            if (is_text(fd->type)) {
-                const char *s = ctext_at(r, fd);
-                int nullable = fd->type == F_STR_NULL || fd->type == F_TIME_NULL || fd->type == F_OBJ_NULL;
-                if (nullable && !*s)
-                    fputs("null", w->f);
-                else if (fd->type == F_OBJ || fd->type == F_OBJ_NULL)
-                    fputs(*s ? s : "{}", w->f);     /* stored JSON, byte for byte */
-                else
-                    ct_json_write_string(w->f, s);
-            } else {
-                value_text(r, fd, num, sizeof num);
-                fputs(*num ? num : "null", w->f);
-            }
-        }
-        fputc('}', w->f);
-    } else {
-        for (int i = 0; i < NFIELDS; i++) {
-            const field *fd = &fields[i];
-            if (i)
-                fputc(',', w->f);
-            if (is_text(fd->type)) {
-                csv_field(w->f, ctext_at(r, fd));
-            } else {
-                value_text(r, fd, num, sizeof num);
-                fputs(num, w->f);
-            }
-        }
-        fputc('\n', w->f);
-    }
-    w->n++;
-    return ferror(w->f) ? 1 : 0;
-}
-
-ct_status ct_dbio_export(ct_db *db, ct_dbio_format fmt, FILE *f, long *count, ct_err *e)
-{
-    writer w = {.f = f, .fmt = fmt};
-    if (fmt == CT_DBIO_JSON) {
-        fprintf(f, "{\"format\":\"%s\",\"version\":%d,\"convtune\":", FORMAT_NAME, FORMAT_VERSION);
-        ct_json_write_string(f, CONVTUNE_VERSION);
-        fputs(",\"records\":[\n", f);
-    } else {
-        for (int i = 0; i < NFIELDS; i++)
-            fprintf(f, "%s%s", i ? "," : "", fields[i].name);
-        fputc('\n', f);
-    }
-    ct_status st = ct_db_dump(db, write_row, &w, e);
-    if (st != CT_OK)
-        return st;
-    if (fmt == CT_DBIO_JSON)
-        fputs(w.n ? "\n]}\n" : "]}\n", f);
-    if (fflush(f) != 0 || ferror(f))
-        return ct_fail(e, CT_ERR_IO, "db export: writing the records failed");
-    if (count)
-        *count = w.n;
-    return CT_OK;
 }
 
 /* ------------------------------------------------------------------------ */
@@ -269,7 +104,7 @@ struct ct_dbio_input {
     /* CSV */
     csv_record *recs;
     int ncols;
-    int col_of[NFIELDS];       /* column of each field */
+    int col_of[DBIO_MAX_FIELDS];   /* column of each field */
 };
 
 /* Up to 40 bytes of s for a message, control characters as '?'. */
@@ -497,6 +332,11 @@ static int check_row(const ct_db_row *r, char *why, size_t wlen)
         snprintf(why, wlen, "fields 'cc_major', 'cc_minor' and 'sm_count' must not be negative");
         return 0;
     }
+    const ct_family *fam = ct_family_find(r->family);
+    if (!fam) {
+        snprintf(why, wlen, "field 'family': unknown family '%s'", clip(r->family, b, sizeof b));
+        return 0;
+    }
     size_t fl = strlen(r->family);
     if (strncmp(r->problem, r->family, fl) != 0 || r->problem[fl] != ':') {
         char b2[64];
@@ -504,14 +344,27 @@ static int check_row(const ct_db_row *r, char *why, size_t wlen)
                  clip(r->family, b2, sizeof b2));
         return 0;
     }
-    if (ct_family_find(r->family)) {
-        ct_problem p;
-        ct_err pe;
-        if (ct_problem_parse(r->problem, &p, &pe) != CT_OK || strcmp(p.canonical, r->problem) != 0) {
-            snprintf(why, wlen, "field 'problem': '%s' is not a canonical %s problem", clip(r->problem, b, sizeof b),
-                     r->family);
-            return 0;
-        }
+    ct_problem p;
+    ct_err pe;
+    if (ct_problem_parse(r->problem, &p, &pe) != CT_OK || strcmp(p.canonical, r->problem) != 0) {
+        snprintf(why, wlen, "field 'problem': '%s' is not a canonical %s problem", clip(r->problem, b, sizeof b),
+                 r->family);
+        return 0;
+    }
+    /* The parameters are those the template declares, each in its range: a
+     * record that export could not turn into a kernel must not become a
+     * winner. (The family's constraints are not applied: they change from
+     * version to version, and a candidate admissible when it was tuned stays
+     * a true record of what was measured.) */
+    const ct_template *t = ct_template_find(fam, r->tmpl);
+    if (!t) {
+        snprintf(why, wlen, "field 'template': %s has no template '%s'", fam->name, clip(r->tmpl, b, sizeof b));
+        return 0;
+    }
+    ct_params params;
+    if (ct_params_from_json(r->params, t->params, t->nparams, &params, &pe) != CT_OK) {
+        snprintf(why, wlen, "field 'params': %s: %.300s", t->name, pe.msg);
+        return 0;
     }
     return 1;
 }
@@ -531,7 +384,7 @@ static ct_status convert(const ct_dbio_input *in, long i, ct_db_row *r, ct_err *
         for (size_t k = 0; k < rec->n; k++) {
             int known = 0;
             for (int f = 0; f < NFIELDS && !known; f++)
-                known = !strcmp(rec->keys[k], fields[f].name);
+                known = !strcmp(rec->keys[k], dbio_fields[f].name);
             if (!known) {
                 char b[64];
                 return ct_fail(e, CT_ERR_USAGE, "%s: record %ld (line %d): unknown field '%s'", in->name, i + 1,
@@ -539,21 +392,21 @@ static ct_status convert(const ct_dbio_input *in, long i, ct_db_row *r, ct_err *
             }
         }
         for (int f = 0; f < NFIELDS; f++) {
-            const ct_json *v = ct_json_get(rec, fields[f].name);
+            const ct_json *v = ct_json_get(rec, dbio_fields[f].name);
             if (!v)
                 return ct_fail(e, CT_ERR_USAGE, "%s: record %ld (line %d): missing field '%s'", in->name, i + 1, line,
-                               fields[f].name);
-            if (!from_json(r, &fields[f], v, in->text, why, sizeof why))
+                               dbio_fields[f].name);
+            if (!from_json(r, &dbio_fields[f], v, in->text, why, sizeof why))
                 return ct_fail(e, CT_ERR_USAGE, "%s: record %ld (line %d): field '%s': %s", in->name, i + 1, v->line,
-                               fields[f].name, why);
+                               dbio_fields[f].name, why);
         }
     } else {
         const csv_record *rec = &in->recs[i];
         line = rec->line;
         for (int f = 0; f < NFIELDS; f++)
-            if (!from_cell(r, &fields[f], rec->cells[in->col_of[f]], why, sizeof why))
+            if (!from_cell(r, &dbio_fields[f], rec->cells[in->col_of[f]], why, sizeof why))
                 return ct_fail(e, CT_ERR_USAGE, "%s: record %ld (line %d): field '%s': %s", in->name, i + 1, line,
-                               fields[f].name, why);
+                               dbio_fields[f].name, why);
     }
     if (!check_row(r, why, sizeof why))
         return ct_fail(e, CT_ERR_USAGE, "%s: record %ld (line %d): %s", in->name, i + 1, line, why);
@@ -716,7 +569,7 @@ static ct_status parse_csv(ct_dbio_input *in, ct_err *e)
         for (int c = 0; c < in->ncols && st == CT_OK; c++) {
             const char *h = recs[0].cells[c];
             int f = 0;
-            while (f < NFIELDS && strcmp(fields[f].name, h) != 0)
+            while (f < NFIELDS && strcmp(dbio_fields[f].name, h) != 0)
                 f++;
             char b[64];
             if (f == NFIELDS)
@@ -730,7 +583,7 @@ static ct_status parse_csv(ct_dbio_input *in, ct_err *e)
         }
         for (int f = 0; f < NFIELDS && st == CT_OK; f++)
             if (in->col_of[f] < 0)
-                st = ct_fail(e, CT_ERR_USAGE, "%s: line 1: missing column '%s'", in->name, fields[f].name);
+                st = ct_fail(e, CT_ERR_USAGE, "%s: line 1: missing column '%s'", in->name, dbio_fields[f].name);
     }
     /* keep the records after the header */
     if (nrec > 0) {

@@ -135,12 +135,12 @@ static const char reference_c[] =
 static const char *const placement_names[] = {"constant", "shared", "global"};
 
 static const ct_param_def naive_params[] = {
-    {.name = "BLOCK_SIZE", .help = "threads per block"},
+    {.name = "BLOCK_SIZE", .help = "threads per block", .min = 32},
 };
 
 static const ct_param_def tiled_params[] = {
-    {.name = "BLOCK_SIZE", .help = "threads per block"},
-    {.name = "OUTPUTS_PER_THREAD", .help = "consecutive outputs per thread (register blocking)"},
+    {.name = "BLOCK_SIZE", .help = "threads per block", .min = 32},
+    {.name = "OUTPUTS_PER_THREAD", .help = "consecutive outputs per thread (register blocking)", .min = 1},
     {.name = "MASK_PLACEMENT", .help = "where the mask is read from",
      .symbols = placement_names, .nsymbols = 3},
     {.name = "MASK_PAD", .help = "1: pad the mask with zero taps to a multiple of OUTPUTS_PER_THREAD*UNROLL"},
@@ -154,7 +154,7 @@ static const ct_param_def tiled_params[] = {
 
 static const ct_param_def fft_params[] = {
     {.name = "FFT_SIZE", .help = "FFT length of each overlap-save segment (a power of two)"},
-    {.name = "BLOCK_SIZE", .help = "threads per block of the gather, multiply and scatter kernels"},
+    {.name = "BLOCK_SIZE", .help = "threads per block of the gather, multiply and scatter kernels", .min = 32},
 };
 
 static const ct_template templates[] = {

@@ -21,6 +21,8 @@ typedef struct ct_param_def {
     const char *help;              /* one line, printed by `convtune space` */
     const char *const *symbols;    /* symbols[v] names value v, or NULL     */
     int nsymbols;
+    long min;                      /* smallest numeric value (default 0: a
+                                    * negative value is never a parameter) */
 } ct_param_def;
 
 typedef struct ct_params {

@@ -84,8 +84,6 @@ ct_status ct_parse_size(const char *text, const char *field, long long max,
         return ct_fail(e, CT_ERR_USAGE, "%s is empty", field);
     if (*s == '-')
         return ct_fail(e, CT_ERR_USAGE, "%s must be positive, got '%s'", field, text);
-    if (*s == '+')
-        s++;
     char digits[64];
     int nd = 0, frac = 0, seen_dot = 0;
     for (; *s && *s != 'e' && *s != 'E'; s++) {

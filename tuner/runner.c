@@ -17,8 +17,12 @@ static ct_status time_kernel(ct_gpu *g, CUfunction f, const ct_launch *l, void *
 
 ct_status ct_limits_for_arch(const char *arch, ct_limits *lim, ct_err *e)
 {
-    int cc = 0;
-    if (sscanf(arch, "sm_%d", &cc) != 1 && sscanf(arch, "compute_%d", &cc) != 1)
+    int cc = 0, n = 0;
+    const char *d = !strncmp(arch, "sm_", 3) ? arch + 3 : !strncmp(arch, "compute_", 8) ? arch + 8 : NULL;
+    /* Digits, then at most NVRTC's "a" or "f" suffix (sm_90a): nothing else
+     * may follow, no sign or space may lead. */
+    if (!d || *d < '0' || *d > '9' || sscanf(d, "%d%n", &cc, &n) != 1 ||
+        (d[n] && (strchr("af", d[n]) == NULL || d[n + 1])))
         return ct_fail(e, CT_ERR_USAGE, "architecture '%s' must be sm_XY or compute_XY (e.g. sm_90)", arch);
     if (cc < 50 || cc > 200)
         return ct_fail(e, CT_ERR_USAGE, "architecture '%s' is not one NVRTC targets (sm_50 .. sm_120)", arch);

@@ -15,6 +15,7 @@
 
 #include "cache.h"
 #include "compile.h"
+#include "compile_pool.h"
 #include "json.h"
 #include "problem.h"
 #include "runner.h"
@@ -23,81 +24,11 @@
 #include "space.h"
 #include "worker.h"
 
-typedef struct job {
-    const ct_candidate *cand;
-    int idx;                   /* index of cand in the space */
-    ct_binary bin;
-    ct_status rc;
-    ct_err err;
-    int cache_hit;
-    int done;
-} job;
-
-/* The compile queue grows as the search proposes; workers sleep when it is
- * empty and leave when it is closed. */
-typedef struct pool {
-    pthread_mutex_t mu;
-    pthread_cond_t cv;
-    job *jobs;
-    int njobs, next;
-    int closed;
-    const ct_problem *p;
-    const char *arch;
-    const char *const *sources;   /* per template index in the family */
-    const char *cache_dir;
-    int nvrtc_version;
-    ct_define defs[CT_MAX_DEFINES];
-    int ndefs;
-} pool;
-
 static double now_s(void)
 {
     struct timespec ts;
     clock_gettime(CLOCK_MONOTONIC, &ts);
     return ts.tv_sec + ts.tv_nsec / 1e9;
-}
-
-static int template_index(const ct_problem *p, const ct_template *t)
-{
-    return (int)(t - p->family->templates);
-}
-
-static void compile_job(pool *pl, job *j)
-{
-    const ct_template *t = j->cand->tmpl;
-    const char *src = pl->sources[template_index(pl->p, t)];
-    char key[33];
-    if (pl->cache_dir) {
-        ct_cache_key(src, t->name, pl->arch, pl->defs, pl->ndefs, &j->cand->params, pl->nvrtc_version, key);
-        if (ct_cache_get(pl->cache_dir, key, &j->bin)) {
-            j->cache_hit = 1;
-            j->rc = CT_OK;
-            return;
-        }
-    }
-    j->rc = ct_nvrtc_compile(src, t->name, pl->arch, pl->defs, pl->ndefs, &j->cand->params, &j->bin, &j->err);
-    if (j->rc == CT_OK && pl->cache_dir)
-        ct_cache_put(pl->cache_dir, key, &j->bin);
-}
-
-static void *compile_worker(void *arg)
-{
-    pool *pl = arg;
-    pthread_mutex_lock(&pl->mu);
-    for (;;) {
-        while (pl->next >= pl->njobs && !pl->closed)
-            pthread_cond_wait(&pl->cv, &pl->mu);
-        if (pl->next >= pl->njobs) {
-            pthread_mutex_unlock(&pl->mu);
-            return NULL;
-        }
-        job *j = &pl->jobs[pl->next++];
-        pthread_mutex_unlock(&pl->mu);
-        compile_job(pl, j);
-        pthread_mutex_lock(&pl->mu);
-        j->done = 1;
-        pthread_cond_broadcast(&pl->cv);
-    }
 }
 
 static int cmp_rec(const void *a, const void *b)
@@ -261,7 +192,7 @@ static const char *conditions_text(const ct_outcome *oc)
 /* Re-time the best few verified candidates back to back, under the same
  * conditions, before naming the winner: their first timings may be minutes
  * and degrees apart. Updates okrecs (and the stored rows) in place. */
-static void retime_best(ct_worker *wk, pool *pl, ct_db *db, const ct_problem *p, int ntop, ct_record *okrecs,
+static void retime_best(ct_worker *wk, ct_compile_pool *pl, ct_db *db, const ct_problem *p, int ntop, ct_record *okrecs,
                         FILE *out, ct_tune_result *res)
 {
     int done = 0;
@@ -271,11 +202,11 @@ static void retime_best(ct_worker *wk, pool *pl, ct_db *db, const ct_problem *p,
         ct_candidate cd = {.tmpl = t};
         if (!t || ct_params_from_json(r->params, t->params, t->nparams, &cd.params, NULL) != CT_OK)
             continue;
-        job jb = {.cand = &cd};
-        compile_job(pl, &jb);
+        ct_compile_job jb = {.cand = &cd};
+        ct_compile_job_run(pl, &jb);
         ct_outcome oc;
         ct_err le;
-        if (jb.rc == CT_OK && ct_worker_run(wk, template_index(p, t), &cd.params, &jb.bin, 0, &oc, &le) == CT_OK &&
+        if (jb.rc == CT_OK && ct_worker_run(wk, ct_template_index(p, t), &cd.params, &jb.bin, 0, &oc, &le) == CT_OK &&
             strcmp(oc.status, "ok") == 0) {
             note_conditions(res, &oc);
             r->median_us = oc.median_us;
@@ -398,7 +329,7 @@ ct_status ct_tune(const ct_tune_opts *o, ct_tune_result *res, ct_err *e)
     ct_search *srch = NULL;
     char *sources[16] = {0};
     char hashes[16][17];
-    pool pl = {0};
+    ct_compile_pool pl = {0};
     int have_pool = 0;
     pthread_t *threads = NULL;
     int nthreads = 0;
@@ -520,7 +451,7 @@ ct_status ct_tune(const ct_tune_opts *o, ct_tune_result *res, ct_err *e)
         nthreads = 1;
     threads = calloc((size_t)nthreads, sizeof *threads);
     for (int i = 0; threads && i < nthreads; i++)
-        if (pthread_create(&threads[i], NULL, compile_worker, &pl) != 0)
+        if (pthread_create(&threads[i], NULL, ct_compile_worker, &pl) != 0)
             nthreads = i;
     if (!threads || nthreads == 0) {
         rc = ct_fail(e, CT_ERR_INTERNAL, "cannot start compile threads");
@@ -583,7 +514,7 @@ ct_status ct_tune(const ct_tune_opts *o, ct_tune_result *res, ct_err *e)
             }
             pthread_mutex_lock(&pl.mu);
             for (int i = 0; i < keep; i++)
-                pl.jobs[pl.njobs++] = (job){.cand = &sp.cand[batch[i]], .idx = batch[i]};
+                pl.jobs[pl.njobs++] = (ct_compile_job){.cand = &sp.cand[batch[i]], .idx = batch[i]};
             pthread_cond_broadcast(&pl.cv);
             pthread_mutex_unlock(&pl.mu);
         }
@@ -598,7 +529,7 @@ ct_status ct_tune(const ct_tune_opts *o, ct_tune_result *res, ct_err *e)
             break;
         }
         {
-            job *j = &pl.jobs[head++];
+            ct_compile_job *j = &pl.jobs[head++];
             pthread_mutex_lock(&pl.mu);
             while (!j->done)
                 pthread_cond_wait(&pl.cv, &pl.mu);
@@ -608,7 +539,7 @@ ct_status ct_tune(const ct_tune_opts *o, ct_tune_result *res, ct_err *e)
             char cond[160] = "";
             memset(&rec, 0, sizeof rec);
             snprintf(rec.tmpl, sizeof rec.tmpl, "%s", t->name);
-            memcpy(rec.template_hash, hashes[template_index(p, t)], 17);
+            memcpy(rec.template_hash, hashes[ct_template_index(p, t)], 17);
             ct_params_to_json(&j->cand->params, t->params, t->nparams, rec.params, sizeof rec.params);
             rec.compile_ms = j->bin.compile_ms;
             rec.relerr = -1;
@@ -622,7 +553,7 @@ ct_status ct_tune(const ct_tune_opts *o, ct_tune_result *res, ct_err *e)
                 /* Racing: a candidate already race_factor times slower than
                  * the best after min_reps is not timed further. */
                 double race_us = cfg->s.race_factor > 0 && best_us > 0 ? best_us * cfg->s.race_factor : 0;
-                ct_status rr = ct_worker_run(wk, template_index(p, t), &j->cand->params, &j->bin, race_us, &oc, e);
+                ct_status rr = ct_worker_run(wk, ct_template_index(p, t), &j->cand->params, &j->bin, race_us, &oc, e);
                 if (rr != CT_OK) {
                     rc = rr;
                     goto out;

@@ -1,0 +1,66 @@
+/* cli.h - the command handlers of the convtune command line (cli_*.c),
+ * shared by main.c. Each handler parses nothing itself: main.c and cmd_db
+ * fill an args from argv, the handler prints its one-line error and returns
+ * the exit status. */
+#ifndef CT_CLI_H
+#define CT_CLI_H
+
+#include "config.h"
+#include "db.h"
+#include "problem.h"
+
+/* Every option, one bit each: a command lists those it takes (cmd_opts)
+ * and any other one given is refused, naming it. */
+enum {
+    OPT_HELP, OPT_LIST, OPT_ALL, OPT_WINNERS, OPT_FORCE, OPT_REMEASURE, OPT_JSON, OPT_NO_CACHE, OPT_FRESH,
+    OPT_VERBOSE, OPT_PROBLEM, OPT_DB, OPT_CONFIG, OPT_TEMPLATES, OPT_TEMPLATE, OPT_ARCH, OPT_DEVICE,
+    OPT_FAMILY, OPT_NEAREST, OPT_FORMAT, OPT_OUT, OPT_STRATEGY, OPT_GPU, OPT_SEED, OPT_BUDGET, OPT_TIME,
+    OPT_PARAM, OPT_COUNT
+};
+#define OPT(x) (1UL << OPT_##x)
+
+typedef struct args {
+    const char *problem, *db, *config, *templates, *only, *arch, *device, *family, *format, *out;
+    const char *params[CT_MAX_PARAMS];
+    int nparams;
+    int gpu, list, all, force, remeasure, verbose, help, json, no_cache, fresh;
+    long long seed, max_candidates;
+    int have_seed, have_max;
+    const char *strategy;
+    double time_limit;
+    const char *nearest;       /* query --nearest SPEC */
+    const char *pos[4];        /* arguments that are not options (db import FILE) */
+    int npos;
+    unsigned long given;       /* OPT() bits of the options given */
+    const char *spelled[OPT_COUNT];   /* each as the user wrote it, for messages */
+} args;
+
+int die(ct_status rc, const char *msg);
+/* The ct_db_on_wait hook: one line on stderr while another writer holds
+ * the database, so a long wait is not a silent hang. */
+void db_waiting(const char *path);
+/* Fill a from argv[start..]; 0 (after printing the one-line error) on an
+ * unknown option, a missing or bad value, or an option given twice. */
+int parse_args(int argc, char **argv, int start, args *a);
+/* 0 when every option given is in allowed (OPT() bits; --help always is);
+ * otherwise prints "CMD does not take OPTION" and returns CT_ERR_USAGE. */
+int check_options(const args *a, unsigned long allowed, const char *cmd);
+int load_config(const args *a, ct_config *c);
+int need_problem(const args *a, ct_problem *p);
+/* The database path (--db, else the default) into path; a --db that does
+ * not fit is refused, never shortened. 0 or the exit status after the
+ * one-line error. */
+#define CT_DB_PATH_MAX 1024
+int db_path(const args *a, char *path, size_t len);
+/* Open the database for reading (ct_db_open without create). */
+int open_existing_db(const args *a, ct_db **db);
+
+extern const char usage_tune[], usage_space[], usage_compile[], usage_query[], usage_export[];
+int cmd_tune(const args *a);
+int cmd_space(const args *a);
+int cmd_compile(const args *a);
+int cmd_query(const args *a);
+int cmd_export(const args *a);
+int cmd_db(int argc, char **argv);
+
+#endif

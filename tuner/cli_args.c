@@ -1,0 +1,208 @@
+/* cli_args.c - option parsing and the helpers every command handler uses. */
+#include <errno.h>
+#include <stddef.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "cli.h"
+
+void db_waiting(const char *path)
+{
+    fprintf(stderr, "convtune: waiting for %s: the database is busy (another convtune is writing it)\n", path);
+}
+
+int die(ct_status rc, const char *msg)
+{
+    fprintf(stderr, "convtune: %s\n", msg);
+    return (int)rc;
+}
+
+static int parse_int_arg(const char *opt, const char *v, long long lo, long long hi, long long *out)
+{
+    char *end;
+    errno = 0;
+    long long x = strtoll(v, &end, 10);
+    if (errno || end == v || *end || x < lo || x > hi) {
+        fprintf(stderr, "convtune: %s: bad value '%s' (expected an integer in %lld..%lld)\n", opt, v, lo, hi);
+        return 0;
+    }
+    *out = x;
+    return 1;
+}
+
+/* The options: name, alias, bit, and where a value goes (flags set an int,
+ * value options a string; the numeric ones are converted below). */
+typedef struct opt_def {
+    const char *name, *alias;
+    int bit;
+    size_t flag_off, str_off;    /* offsetof into args, or NOFF */
+} opt_def;
+
+#define NOFF ((size_t)-1)
+#define FLAG(n, al, b, field) {n, al, OPT_##b, offsetof(args, field), NOFF}
+#define STR(n, al, b, field) {n, al, OPT_##b, NOFF, offsetof(args, field)}
+#define NUM(n, al, b) {n, al, OPT_##b, NOFF, NOFF}
+
+static const opt_def opts[] = {
+    FLAG("--help", "-h", HELP, help),         FLAG("--list", NULL, LIST, list),
+    FLAG("--all", NULL, ALL, all),            {"--winners", NULL, OPT_WINNERS, NOFF, NOFF},
+    FLAG("--force", NULL, FORCE, force),      FLAG("--remeasure", NULL, REMEASURE, remeasure),
+    FLAG("--json", NULL, JSON, json),         FLAG("--no-cache", NULL, NO_CACHE, no_cache),
+    FLAG("--fresh", NULL, FRESH, fresh),      FLAG("--verbose", "-v", VERBOSE, verbose),
+    STR("--problem", NULL, PROBLEM, problem), STR("--db", NULL, DB, db),
+    STR("--config", NULL, CONFIG, config),    STR("--templates", NULL, TEMPLATES, templates),
+    STR("--template", NULL, TEMPLATE, only),  STR("--arch", NULL, ARCH, arch),
+    STR("--device", NULL, DEVICE, device),    STR("--family", NULL, FAMILY, family),
+    STR("--nearest", NULL, NEAREST, nearest), STR("--format", NULL, FORMAT, format),
+    STR("-o", "--output", OUT, out),          STR("--strategy", NULL, STRATEGY, strategy),
+    NUM("--gpu", NULL, GPU),                  NUM("--seed", NULL, SEED),
+    NUM("--budget", "--max-candidates", BUDGET), NUM("--time", NULL, TIME),
+    NUM("--param", NULL, PARAM),
+};
+
+static const opt_def *find_opt(const char *o)
+{
+    for (size_t k = 0; k < sizeof opts / sizeof opts[0]; k++)
+        if (!strcmp(o, opts[k].name) || (opts[k].alias && !strcmp(o, opts[k].alias)))
+            return &opts[k];
+    return NULL;
+}
+
+/* Options shared by all commands; unknown options are usage errors, and so
+ * is an option given twice (only --param repeats): which one was meant
+ * cannot be guessed. */
+int parse_args(int argc, char **argv, int start, args *a)
+{
+    memset(a, 0, sizeof *a);
+    for (int i = start; i < argc; i++) {
+        const char *o = argv[i];
+        const opt_def *d = find_opt(o);
+        if (!d) {
+            if ((o[0] != '-' || !strcmp(o, "-")) && a->npos < 4) {
+                a->pos[a->npos++] = o;   /* only `db import FILE` takes one; the others refuse it */
+                continue;
+            }
+            fprintf(stderr, "convtune: unknown option '%s' (see convtune --help)\n", o);
+            return 0;
+        }
+        int has_value = d->flag_off == NOFF && d->bit != OPT_WINNERS;
+        if ((a->given & (1UL << d->bit)) && d->bit != OPT_PARAM && has_value) {
+            fprintf(stderr, "convtune: option %s given twice\n", o);
+            return 0;
+        }
+        a->given |= 1UL << d->bit;
+        a->spelled[d->bit] = o;
+        if (d->flag_off != NOFF) {
+            *(int *)((char *)a + d->flag_off) = 1;
+            continue;
+        }
+        if (d->bit == OPT_WINNERS) {
+            a->all = 0;
+            continue;
+        }
+        if (i + 1 >= argc) {
+            fprintf(stderr, "convtune: option %s needs a value\n", o);
+            return 0;
+        }
+        const char *v = argv[++i];
+        if (d->str_off != NOFF) {
+            *(const char **)((char *)a + d->str_off) = v;
+            continue;
+        }
+        long long x;
+        switch (d->bit) {
+        case OPT_GPU:
+            if (!parse_int_arg(o, v, 0, 1023, &x))
+                return 0;
+            a->gpu = (int)x;
+            break;
+        case OPT_SEED:
+            if (!parse_int_arg(o, v, 1, (long long)9e18, &a->seed))
+                return 0;
+            a->have_seed = 1;
+            break;
+        case OPT_BUDGET:
+            if (!parse_int_arg(o, v, 1, 1000000, &a->max_candidates))
+                return 0;
+            a->have_max = 1;
+            break;
+        case OPT_TIME:
+            if (!parse_int_arg(o, v, 1, 1000000, &x))
+                return 0;
+            a->time_limit = (double)x;
+            break;
+        default:   /* OPT_PARAM */
+            if (a->nparams >= CT_MAX_PARAMS) {
+                fprintf(stderr, "convtune: too many --param options\n");
+                return 0;
+            }
+            a->params[a->nparams++] = v;
+        }
+    }
+    return 1;
+}
+
+int check_options(const args *a, unsigned long allowed, const char *cmd)
+{
+    unsigned long extra = a->given & ~(allowed | OPT(HELP));
+    for (int b = 0; b < OPT_COUNT; b++)
+        if (extra & (1UL << b)) {
+            fprintf(stderr, "convtune: %s does not take %s (see convtune %s --help)\n", cmd, a->spelled[b], cmd);
+            return CT_ERR_USAGE;
+        }
+    return 0;
+}
+
+int load_config(const args *a, ct_config *c)
+{
+    ct_err e;
+    ct_status rc = ct_config_init(c, &e);
+    if (rc == CT_OK && a->config)
+        rc = ct_config_apply_file(c, a->config, &e);
+    if (rc != CT_OK)
+        return die(rc, e.msg);
+    if (a->have_seed)
+        c->s.seed = (unsigned long long)a->seed;
+    if (a->have_max)
+        c->s.max_candidates = (int)a->max_candidates;
+    return 0;
+}
+
+int need_problem(const args *a, ct_problem *p)
+{
+    if (!a->problem) {
+        fprintf(stderr, "convtune: --problem SPEC is required (e.g. --problem conv1d:1e6:2047)\n");
+        return CT_ERR_USAGE;
+    }
+    ct_err e;
+    ct_status rc = ct_problem_parse(a->problem, p, &e);
+    return rc == CT_OK ? 0 : die(rc, e.msg);
+}
+
+int db_path(const args *a, char *path, size_t len)
+{
+    ct_err e;
+    if (a->db && strlen(a->db) >= len) {
+        fprintf(stderr, "convtune: --db: path too long (%zu characters, at most %zu): %.40s...\n", strlen(a->db),
+                len - 1, a->db);
+        return CT_ERR_USAGE;
+    }
+    if (a->db)
+        snprintf(path, len, "%s", a->db);
+    else if (ct_db_default_path(path, len, &e) != CT_OK)
+        return die(CT_ERR_DB, e.msg);
+    return 0;
+}
+
+int open_existing_db(const args *a, ct_db **db)
+{
+    char path[CT_DB_PATH_MAX];
+    ct_err e;
+    int r = db_path(a, path, sizeof path);
+    if (r)
+        return r;
+    ct_status rc = ct_db_open(path, 0, db, &e);
+    return rc == CT_OK ? 0 : die(rc, e.msg);
+}

@@ -1,0 +1,272 @@
+/* cli_query.c - the commands that read stored results: query, export. */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "cli.h"
+#include "export.h"
+#include "format.h"
+#include "selector.h"
+
+const char usage_query[] =
+    "usage: convtune query [--problem SPEC] [--device NAME] [--family NAME]\n"
+    "                      [--all | --winners] [--format table|csv|json] [--db PATH]\n"
+    "Print stored results: by default the winner of each problem and device\n"
+    "(--winners); --all prints every candidate, failed ones with their error.\n"
+    "\n"
+    "usage: convtune query --nearest SPEC [--device NAME] [--format table|json] [--db PATH]\n"
+    "Show what the selector of `convtune export --family` picks for SPEC: the grade\n"
+    "(exact: the instance tuned for SPEC; nearest_size: the generic kernel with the\n"
+    "launch configuration of the nearest tuned problem; generic: nothing tuned for\n"
+    "this mode), the distance in log-size (sqrt of the sum over the sizes of\n"
+    "(ln a - ln b)^2, same family and mode) and the stored record chosen. Without\n"
+    "--device, the device with the most tuned problems of the family, as export.\n";
+
+const char usage_export[] =
+    "usage: convtune export --problem SPEC [--device NAME] [-o FILE] [--force] [--db PATH]\n"
+    "Write the stored winner as a standalone .cu file (default generated/NAME.cu)\n"
+    "with a C launcher and a self-test behind -DCONVTUNE_SELFTEST, and a C header\n"
+    "FILE.h next to it declaring the launcher for C and C++ callers.\n"
+    "\n"
+    "usage: convtune export --family F [--device NAME] [-o FILE] [--force] [--db PATH]\n"
+    "Write every tuned problem of family F (the winner of each on one device: --device,\n"
+    "else the device with the most tuned problems) into one .cu (default\n"
+    "generated/convtune_F.cu), each as its own kernel instance, plus a generic kernel\n"
+    "for any size and a selector convtune_F(in, mask, out, n, k, mode, stream, grade)\n"
+    "declared in FILE.h.\n";
+
+/* A JSON string on stdout (control characters as \u escapes). */
+static void json_string_out(const char *s)
+{
+    putchar('"');
+    for (; *s; s++) {
+        unsigned char c = (unsigned char)*s;
+        if (c == '"' || c == '\\')
+            printf("\\%c", c);
+        else if (c < 0x20)
+            printf("\\u%04x", c);
+        else
+            putchar(c);
+    }
+    putchar('"');
+}
+
+/* query --nearest SPEC: what the selector of a family export picks for SPEC,
+ * with the ranking the export uses (selector.h). */
+static int cmd_query_nearest(const args *a)
+{
+    ct_format fmt = CT_FMT_TABLE;
+    ct_err e;
+    if (a->format && ct_format_parse(a->format, &fmt, &e) != CT_OK)
+        return die(CT_ERR_USAGE, e.msg);
+    if (fmt == CT_FMT_CSV)
+        return die(CT_ERR_USAGE, "query --nearest prints a table or JSON (--format table|json)");
+    if (a->problem || a->all)
+        return die(CT_ERR_USAGE, "query --nearest SPEC takes no --problem or --all");
+    ct_problem p;
+    ct_status rc = ct_problem_parse(a->nearest, &p, &e);
+    if (rc != CT_OK)
+        return die(rc, e.msg);
+    if (a->family && strcmp(a->family, p.family->name) != 0)
+        return die(CT_ERR_USAGE, "--family does not match the family of --nearest");
+    ct_db *db;
+    int r = open_existing_db(a, &db);
+    if (r)
+        return r;
+    ct_tuned_set set;
+    rc = ct_tuned_load(db, p.family->name, a->device, &set, &e);
+    ct_db_close(db);
+    if (rc != CT_OK)
+        return die(rc, e.msg);
+    ct_choice ch;
+    ct_select(&set, &p, NULL, &ch);
+    const ct_record *rec = ch.index >= 0 ? &set.recs[ch.index] : NULL;
+    unsigned block = ch.index >= 0 ? ct_tuned_block(&set, ch.index) : CT_GENERIC_BLOCK;
+    char how[400];
+    if (ch.grade == CT_GRADE_EXACT)
+        snprintf(how, sizeof how, "the %s instance tuned for %s", rec->tmpl, rec->problem);
+    else if (ch.index >= 0)
+        snprintf(how, sizeof how, "the generic kernel with the launch configuration of %s (block %u)",
+                 rec->problem, block);
+    else
+        snprintf(how, sizeof how, "the generic kernel with its default launch configuration (block %u); "
+                 "nothing tuned in this mode", block);
+    char devnote[200];
+    if (set.device_auto)
+        snprintf(devnote, sizeof devnote, "the device with the most tuned %s problems: %d", p.family->name, set.n);
+    else
+        snprintf(devnote, sizeof devnote, "%d tuned %s problems", set.n, p.family->name);
+    if (fmt == CT_FMT_JSON) {
+        printf("{\"query\":\"%s\",\"device\":", p.canonical);
+        json_string_out(set.device);
+        printf(",\"arch\":\"%s\",\"grade\":\"%s\",\"distance\":", set.arch, ct_grade_name(ch.grade));
+        if (ch.index >= 0)
+            printf("%.6g,\"chosen\":\"%s\"", ch.distance, rec->problem);
+        else
+            printf("null,\"chosen\":null");
+        printf(",\"launch\":\"%s\",\"block\":%u,\"records\":", ch.grade == CT_GRADE_EXACT ? "tuned" : "generic",
+               block);
+    } else {
+        printf("query:    %s\ndevice:   %s (%s; %s)\ngrade:    %s\n", p.canonical, set.device, set.arch, devnote,
+               ct_grade_name(ch.grade));
+        if (ch.index >= 0)
+            printf("distance: %.4f in log-size, to %s\n", ch.distance, rec->problem);
+        else
+            printf("distance: none (no tuned %s problem in this mode on this device)\n", p.family->name);
+        printf("launches: %s\n", how);
+        if (rec)
+            printf("\nthe stored record:\n");
+    }
+    int werr = 0;
+    if (rec || fmt == CT_FMT_JSON) {
+        ct_writer *w = ct_writer_begin(stdout, fmt);
+        if (!w) {
+            ct_tuned_free(&set);
+            return die(CT_ERR_INTERNAL, "out of memory");
+        }
+        if (rec)
+            ct_writer_row(w, rec);
+        werr = ct_writer_end(w);
+    }
+    if (fmt == CT_FMT_JSON)
+        printf("}\n");
+    ct_tuned_free(&set);
+    if (werr || fflush(stdout) != 0)
+        return die(CT_ERR_IO, "cannot write the query output");
+    return 0;
+}
+
+/* export --family F: every tuned problem of F on one device, one file. */
+static int cmd_export_family(const args *a)
+{
+    ct_config cfg;
+    int r = load_config(a, &cfg);
+    if (r)
+        return r;
+    ct_db *db;
+    if ((r = open_existing_db(a, &db)))
+        return r;
+    ct_tuned_set set;
+    ct_err e;
+    ct_status rc = ct_tuned_load(db, a->family, a->device, &set, &e);
+    ct_db_close(db);
+    if (rc != CT_OK)
+        return die(rc, e.msg);
+    char path[1024], hpath[1100];
+    if (a->out)
+        snprintf(path, sizeof path, "%s", a->out);
+    else
+        ct_export_family_default_path(set.family->name, path, sizeof path);
+    ct_export_header_path(path, hpath, sizeof hpath);
+    rc = ct_export_family(&set, a->templates, path, a->force, &e);
+    if (rc == CT_OK)
+        printf("%s and %s: %d tuned %s problems on %s (%s), a generic kernel and the selector convtune_%s\n",
+               path, hpath, set.n, set.family->name, set.device,
+               set.device_auto ? "the device with the most tuned problems" : "as asked", set.family->name);
+    ct_tuned_free(&set);
+    return rc == CT_OK ? 0 : die(rc, e.msg);
+}
+
+/* ct_db_query callback of the first pass: is there a row at all? */
+static int found_one(const ct_record *r, void *user)
+{
+    (void)r;
+    *(int *)user = 1;
+    return 1;
+}
+
+int cmd_query(const args *a)
+{
+    if ((a->given & OPT(ALL)) && (a->given & OPT(WINNERS)))
+        return die(CT_ERR_USAGE, "query takes --all or --winners, not both");
+    if (a->nearest)
+        return cmd_query_nearest(a);
+    ct_format fmt = CT_FMT_TABLE;
+    ct_err e;
+    if (a->format && ct_format_parse(a->format, &fmt, &e) != CT_OK)
+        return die(CT_ERR_USAGE, e.msg);
+    ct_problem p;
+    if (a->problem) {
+        int r = need_problem(a, &p);
+        if (r)
+            return r;
+    }
+    if (a->family && !ct_family_find(a->family)) {
+        fprintf(stderr, "convtune: --family: unknown family '%s'\n", a->family);
+        return CT_ERR_USAGE;
+    }
+    ct_db *db;
+    int r = open_existing_db(a, &db);
+    if (r)
+        return r;
+    ct_query q = {.problem = a->problem ? p.canonical : NULL, .device = a->device, .family = a->family,
+                  .winners_only = !a->all};
+    /* Nothing matched is exit 6 with a line saying so, not an empty table
+     * on stdout: a first pass stops at the first row. */
+    int any = 0;
+    ct_status rc = ct_db_query(db, &q, found_one, &any, &e);
+    if (rc != CT_OK || !any) {
+        ct_db_close(db);
+        if (rc != CT_OK)
+            return die(rc, e.msg);
+        char what[600];
+        snprintf(what, sizeof what, "%s%s%s%s%s%s%s", a->problem ? " --problem " : "", a->problem ? p.canonical : "",
+                 a->device ? " --device '" : "", a->device ? a->device : "", a->device ? "'" : "",
+                 a->family ? " --family " : "", a->family ? a->family : "");
+        fprintf(stderr, "convtune: nothing stored matches%s\n", what[0] ? what : " (the database is empty)");
+        return CT_ERR_NOT_FOUND;
+    }
+    ct_writer *w = ct_writer_begin(stdout, fmt);
+    if (!w) {
+        ct_db_close(db);
+        return die(CT_ERR_INTERNAL, "out of memory");
+    }
+    rc = ct_db_query(db, &q, ct_writer_cb, w, &e);
+    int werr = ct_writer_end(w);
+    ct_db_close(db);
+    if (rc != CT_OK)
+        return die(rc, e.msg);
+    if (werr)
+        return die(CT_ERR_IO, "cannot write the query output");
+    return 0;
+}
+
+int cmd_export(const args *a)
+{
+    if (a->family && a->problem)
+        return die(CT_ERR_USAGE, "export takes --problem SPEC or --family F, not both");
+    if (a->family)
+        return cmd_export_family(a);
+    ct_problem p;
+    int r = need_problem(a, &p);
+    if (r)
+        return r;
+    ct_config cfg;
+    if ((r = load_config(a, &cfg)))
+        return r;
+    ct_db *db;
+    if ((r = open_existing_db(a, &db)))
+        return r;
+    ct_record rec;
+    ct_err e;
+    ct_status rc = ct_db_best(db, p.canonical, a->device, &rec, &e);
+    ct_db_close(db);
+    if (rc == CT_ERR_NOT_FOUND)
+        return die(rc, a->device ? "no verified result for this problem on that device; tune it first"
+                                 : "no verified result for this problem; tune it first");
+    if (rc != CT_OK)
+        return die(rc, e.msg);
+    char path[1024];
+    if (a->out)
+        snprintf(path, sizeof path, "%s", a->out);
+    else
+        ct_export_default_path(p.canonical, path, sizeof path);
+    if ((rc = ct_export_cu(&rec, a->templates, path, a->force, cfg.s.tolerance, &e)) != CT_OK)
+        return die(rc, e.msg);
+    char hpath[1100];
+    ct_export_header_path(path, hpath, sizeof hpath);
+    printf("%s and %s: %s %s, %.2f us on %s\n", path, hpath, rec.tmpl, rec.params, rec.median_us, rec.device);
+    return 0;
+}

@@ -1,0 +1,227 @@
+/* cli_tune.c - the commands that build candidates: tune, space, compile. */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "cache.h"
+#include "cli.h"
+#include "compile.h"
+#include "outfile.h"
+#include "runner.h"
+#include "search.h"
+#include "space.h"
+#include "tune.h"
+
+const char usage_tune[] =
+    "usage: convtune [tune] --problem SPEC [options]\n"
+    "Generate candidates from the templates, compile them with NVRTC, verify each\n"
+    "against an fp64 reference, time the verified ones, store every result.\n"
+    "  --problem SPEC       problem string, e.g. conv1d:1e6:2047\n"
+    "  --gpu N              device ordinal (default 0)\n"
+    "  --db PATH            database (default $CONVTUNE_DB or the XDG data dir)\n"
+    "  --config FILE        settings and value lists overriding configs/*.ini\n"
+    "  --templates DIR      read templates from DIR instead of the built-in copies\n"
+    "  --template NAME      tune only this template\n"
+    "  --seed N             inputs and sampling seed (default: [verify] seed)\n"
+    "  --strategy S         auto (default), exhaustive, random or anneal (guided)\n"
+    "  --budget N           measure at most N candidates (alias --max-candidates;\n"
+    "                       default [tune] max_candidates); auto is exhaustive when\n"
+    "                       the space fits the budget, otherwise anneal\n"
+    "  --time SECONDS       stop proposing candidates after this long\n"
+    "  --json               print one JSON summary on stdout (the report goes to stderr)\n"
+    "  --fresh              measure again what earlier runs stored for this device\n"
+    "                       (by default a run resumes: stored outcomes are reused)\n"
+    "  --no-cache           compile everything, bypassing the binary cache\n"
+    "                       ($CONVTUNE_CACHE or the XDG cache dir)\n"
+    "  --remeasure          measure the device ceilings again\n"
+    "  --verbose            one line per candidate on stderr\n";
+
+const char usage_space[] =
+    "usage: convtune space --problem SPEC [--arch sm_XY] [--template NAME] [--config FILE] [--list]\n"
+    "Print each template's parameters, their values, the full space size and the\n"
+    "number of candidates that pass the constraints for the architecture (default\n"
+    "sm_90). --list prints every admissible candidate. Needs no GPU.\n";
+
+const char usage_compile[] =
+    "usage: convtune compile --problem SPEC --arch ARCH [--template NAME] [--param NAME=VALUE ...]\n"
+    "                        [-o FILE] [--force] [--templates DIR] [--config FILE]\n"
+    "Compile one candidate offline with NVRTC (no GPU needed). ARCH sm_XY writes a\n"
+    "CUBIN, compute_XY writes PTX (default file: NAME.cubin / NAME.ptx), atomically;\n"
+    "an existing file is replaced only with --force. Parameters not given take the\n"
+    "first value of their list in the config.\n";
+
+int cmd_tune(const args *a)
+{
+    ct_problem p;
+    int r = need_problem(a, &p);
+    if (r)
+        return r;
+    ct_config cfg;
+    if ((r = load_config(a, &cfg)))
+        return r;
+    char dbpath[CT_DB_PATH_MAX];
+    ct_err e;
+    if ((r = db_path(a, dbpath, sizeof dbpath)))
+        return r;
+    char cache[1024];
+    const char *cache_dir = NULL;
+    if (!a->no_cache && ct_cache_default_dir(cache, sizeof cache, NULL) == CT_OK)
+        cache_dir = cache;
+    ct_strategy st;
+    if (a->strategy && ct_strategy_parse(a->strategy, &st, &e) != CT_OK)
+        return die(CT_ERR_USAGE, e.msg);
+    /* An explicit exhaustive search with no budget measures everything. */
+    if (a->strategy && st == CT_SEARCH_EXHAUSTIVE && !a->have_max)
+        cfg.s.max_candidates = 1000000;
+    ct_tune_opts o = {.problem = a->problem, .gpu = a->gpu, .db_path = dbpath, .templates_dir = a->templates,
+                      .only_template = a->only, .cfg = &cfg, .remeasure = a->remeasure,
+                      .verbose = a->verbose, .out = stdout, .strategy = a->strategy,
+                      .time_limit_s = a->time_limit, .cache_dir = cache_dir, .json = a->json,
+                      .worker_exe = "/proc/self/exe",
+                      .fresh = a->fresh};
+    ct_tune_result res;
+    ct_status rc = ct_tune(&o, &res, &e);
+    return rc == CT_OK ? 0 : die(rc, e.msg);
+}
+
+int cmd_space(const args *a)
+{
+    ct_problem p;
+    int r = need_problem(a, &p);
+    if (r)
+        return r;
+    ct_config cfg;
+    if ((r = load_config(a, &cfg)))
+        return r;
+    ct_limits lim;
+    ct_err e;
+    const char *arch = a->arch ? a->arch : "sm_90";
+    ct_status rc = ct_limits_for_arch(arch, &lim, &e);
+    if (rc != CT_OK)
+        return die(rc, e.msg);
+    ct_space sp;
+    if ((rc = ct_space_build(&p, &cfg, &lim, a->only, &sp, &e)) != CT_OK)
+        return die(rc, e.msg);
+    printf("problem %s on %s: %.4g GFLOP, %.4g MB moved at least\n", p.canonical, arch,
+           p.family->flops(&p) / 1e9, p.family->bytes(&p) / 1e6);
+    for (int i = 0; i < sp.ntemplates; i++) {
+        const ct_space_stats *st = &sp.stats[i];
+        const ct_template *t = st->tmpl;
+        printf("\ntemplate %s: %s\n", t->name, t->summary);
+        for (int k = 0; k < t->nparams; k++) {
+            const ct_space_list *l = ct_config_list(&cfg, t, t->params[k].name);
+            printf("  %-20s", t->params[k].name);
+            for (int v = 0; v < l->nvals; v++) {
+                char buf[32];
+                printf("%s%s", v ? ", " : "", ct_param_value_text(&t->params[k], l->vals[v], buf, sizeof buf));
+            }
+            printf("    # %s\n", t->params[k].help);
+        }
+        printf("  full space %lld, distinct %lld, admissible %lld\n", st->full, st->distinct, st->admissible);
+        if (st->example_reject[0])
+            printf("  e.g. rejected: %s\n", st->example_reject);
+    }
+    printf("\ntotal admissible: %d\n", sp.n);
+    if (a->list) {
+        for (int i = 0; i < sp.n; i++) {
+            char key[512];
+            ct_params_to_key(&sp.cand[i].params, key, sizeof key);
+            printf("%s %s\n", sp.cand[i].tmpl->name, key);
+        }
+    }
+    ct_space_free(&sp);
+    return 0;
+}
+
+int cmd_compile(const args *a)
+{
+    ct_problem p;
+    int r = need_problem(a, &p);
+    if (r)
+        return r;
+    if (!a->arch) {
+        fprintf(stderr, "convtune: compile needs --arch (sm_XY for a CUBIN, compute_XY for PTX)\n");
+        return CT_ERR_USAGE;
+    }
+    ct_config cfg;
+    if ((r = load_config(a, &cfg)))
+        return r;
+    ct_err e;
+    ct_limits lim;
+    ct_status rc = ct_limits_for_arch(a->arch, &lim, &e);
+    if (rc != CT_OK)
+        return die(rc, e.msg);
+    const ct_family *f = p.family;
+    /* By default the family's first tuned single-kernel template. */
+    const ct_template *t = NULL;
+    if (a->only)
+        t = ct_template_find(f, a->only);
+    else
+        for (int i = f->ntemplates - 1; i >= 0; i--)
+            if (!f->templates[i].is_baseline && !f->templates[i].exec)
+                t = &f->templates[i];
+    if (!t) {
+        fprintf(stderr, "convtune: family %s has no template '%s'\n", f->name, a->only);
+        return CT_ERR_USAGE;
+    }
+    ct_params c = {0};
+    for (int k = 0; k < t->nparams; k++) {
+        const ct_space_list *l = ct_config_list(&cfg, t, t->params[k].name);
+        ct_params_set(&c, t->params[k].name, l ? l->vals[0] : 0, NULL);
+    }
+    for (int i = 0; i < a->nparams; i++) {
+        const char *eq = strchr(a->params[i], '=');
+        const ct_param_def *def = NULL;
+        for (int k = 0; eq && k < t->nparams; k++)
+            if (strlen(t->params[k].name) == (size_t)(eq - a->params[i]) &&
+                !strncmp(t->params[k].name, a->params[i], (size_t)(eq - a->params[i])))
+                def = &t->params[k];
+        if (!def) {
+            fprintf(stderr, "convtune: --param %s: expected NAME=VALUE with NAME a parameter of %s\n",
+                    a->params[i], t->name);
+            return CT_ERR_USAGE;
+        }
+        long v;
+        if ((rc = ct_param_parse_value(def, eq + 1, &v, &e)) != CT_OK)
+            return die(rc, e.msg);
+        ct_params_set(&c, def->name, v, NULL);
+    }
+    if (f->normalize)
+        f->normalize(&p, t, &c);
+    char why[256];
+    if (f->constrain(&p, t, &c, &lim, why, sizeof why)) {
+        fprintf(stderr, "convtune: candidate rejected for %s: %s\n", a->arch, why);
+        return CT_ERR_USAGE;
+    }
+    /* The target is checked before the compile, so a refusal costs nothing;
+     * ct_outfile_write checks it again (it may change meanwhile). */
+    if (a->out && (rc = ct_outfile_check(a->out, a->force, "compile", &e)) != CT_OK)
+        return die(rc, e.msg);
+    char *src = NULL;
+    if ((rc = ct_template_source(t->name, a->templates, &src, &e)) != CT_OK)
+        return die(rc, e.msg);
+    ct_define defs[CT_MAX_DEFINES];
+    int nd = f->defines(&p, defs);
+    ct_binary bin;
+    rc = ct_nvrtc_compile(src, t->name, a->arch, defs, nd, &c, &bin, &e);
+    free(src);
+    if (rc != CT_OK)
+        return die(rc, e.msg);
+    char path[CT_OUTFILE_PATH_MAX];
+    if (a->out)
+        snprintf(path, sizeof path, "%s", a->out);   /* its length was checked above */
+    else
+        snprintf(path, sizeof path, "%s.%s", t->name, bin.is_cubin ? "cubin" : "ptx");
+    size_t len = bin.is_cubin ? bin.size : strlen(bin.data);
+    if ((rc = ct_outfile_write(path, a->force, ".convtune-compile-", "compile", bin.data, len, &e)) != CT_OK) {
+        ct_binary_free(&bin);
+        return die(rc, e.msg);
+    }
+    char key[512];
+    ct_params_to_key(&c, key, sizeof key);
+    printf("%s: %s %s for %s, %zu bytes, %.0f ms\n", path, t->name, key, a->arch, len, bin.compile_ms);
+    ct_binary_free(&bin);
+    return 0;
+}

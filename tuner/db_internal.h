@@ -1,0 +1,46 @@
+/* db_internal.h - what the parts of the SQLite store (db.c, db_open.c,
+ * db_move.c) share: the handle and the error, transaction and binding
+ * helpers. Not for use outside them. */
+#ifndef CT_DB_INTERNAL_H
+#define CT_DB_INTERNAL_H
+
+#include <pthread.h>
+#include <sqlite3.h>
+
+#include "db.h"
+
+/* The schema version this build reads and writes (PRAGMA user_version). */
+#define CT_DB_SCHEMA_VERSION 1
+
+/* How long a call waits for another process's transaction (the busy
+ * handler), unless $CONVTUNE_DB_TIMEOUT gives it in seconds; and after how
+ * long the wait is announced (ct_db_on_wait). */
+#define CT_DB_BUSY_MS 10000
+#define CT_DB_WAIT_NOTICE_MS 1000
+
+struct ct_db {
+    sqlite3 *h;
+    pthread_mutex_t mu;
+    char *path;            /* for messages */
+    int busy_ms;           /* how long a call waits for another writer */
+    double busy_since;     /* when the current wait began (monotonic s) */
+    int busy_told;         /* the wait hook was called for this handle */
+};
+
+/* Run an SQLite call; on a result other than want, record the failure and
+ * jump to the function's single exit. Needs `ct_status st`, `ct_err *e` and a
+ * `done:` label in scope. */
+#define SQL(h, call, want) do { int rc_ = (call); if (rc_ != (want)) { \
+    st = sql_fail((h), e, __func__, #call, rc_); goto done; } } while (0)
+
+ct_status sql_fail(sqlite3 *h, ct_err *e, const char *func, const char *call, int rc);
+void db_lock(ct_db *db);
+void db_unlock(ct_db *db);
+ct_status tx_end(ct_db *db, ct_status st, ct_err *e, const char *func);
+int bind_text_or_null(sqlite3_stmt *s, int i, const char *v);
+int bind_pos(sqlite3_stmt *s, int i, double v);
+int bind_int_min(sqlite3_stmt *s, int i, long long v, long long min);
+void col_text(sqlite3_stmt *s, int col, char *dst, size_t cap);
+int query_int(sqlite3 *h, const char *sql, int *out);
+
+#endif

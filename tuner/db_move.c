@@ -1,0 +1,390 @@
+/* db_move.c - dumping and importing records with their provenance (db.h),
+ * for `db export` and `db import` (dbio.c reads and writes the files). */
+#ifndef _GNU_SOURCE
+#define _GNU_SOURCE
+#endif
+#include "db.h"
+
+#include <errno.h>
+#include <math.h>
+#include <pthread.h>
+#include <sqlite3.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/types.h>
+#include "db_internal.h"
+
+/* ------------------------------------------------------------------------ */
+/* Dump and import (moving records between databases)                       */
+
+/* The columns of a dump, in the order read_row expects. */
+static const char sql_dump[] =
+    "SELECT d.name, d.uuid, d.cc_major, d.cc_minor, d.sm_count, d.driver_version, d.nvrtc_version,"
+    "       d.fma_tflops, d.bandwidth_gbs, d.launch_us, d.measured_at,"
+    "       p.family, p.canonical, p.flops, p.bytes, p.created_at,"
+    "       r.started_at, r.finished_at, r.status, r.settings,"
+    "       c.template, c.template_hash, c.params, c.status, c.error, c.median_us, c.min_us,"
+    "       c.max_us, c.spread, c.reps, c.relerr, c.registers, c.smem_bytes, c.local_bytes,"
+    "       c.compile_ms, c.created_at, c.id"
+    " FROM candidates c JOIN runs r ON r.id = c.run_id JOIN problems p ON p.id = c.problem_id"
+    " JOIN devices d ON d.id = c.device_id"
+    " ORDER BY d.name, d.uuid, d.cc_major, d.cc_minor, d.driver_version, d.nvrtc_version,"
+    "          p.canonical, c.created_at, c.id";
+
+/* Copy a text column whole: 0 when it does not fit (NULL reads as ""). */
+static int col_text_whole(sqlite3_stmt *s, int col, char *dst, size_t cap)
+{
+    const unsigned char *t = sqlite3_column_text(s, col);
+    size_t n = t ? strlen((const char *)t) : 0;
+    if (n >= cap)
+        return 0;
+    if (n)
+        memcpy(dst, t, n);
+    dst[n] = '\0';
+    return 1;
+}
+
+static double col_real_or_nan(sqlite3_stmt *s, int col)
+{
+    return sqlite3_column_type(s, col) == SQLITE_NULL ? NAN : sqlite3_column_double(s, col);
+}
+
+static int col_int_or_neg(sqlite3_stmt *s, int col)
+{
+    return sqlite3_column_type(s, col) == SQLITE_NULL ? -1 : sqlite3_column_int(s, col);
+}
+
+/* Fill r from a sql_dump row; returns the name of a text column too long
+ * for its field, or NULL. */
+static const char *read_row(sqlite3_stmt *s, ct_db_row *r)
+{
+    memset(r, 0, sizeof *r);
+#define TEXT(col, field, name) if (!col_text_whole(s, col, r->field, sizeof r->field)) return name
+    TEXT(0, dev_name, "device name");
+    TEXT(1, dev_uuid, "device uuid");
+    r->cc_major = sqlite3_column_int(s, 2);
+    r->cc_minor = sqlite3_column_int(s, 3);
+    r->sm_count = sqlite3_column_int(s, 4);
+    r->driver_version = sqlite3_column_int(s, 5);
+    TEXT(6, nvrtc_version, "NVRTC version");
+    r->fma_tflops = col_real_or_nan(s, 7);
+    r->bandwidth_gbs = col_real_or_nan(s, 8);
+    r->launch_us = col_real_or_nan(s, 9);
+    TEXT(10, measured_at, "device measured_at");
+    TEXT(11, family, "family");
+    TEXT(12, problem, "problem");
+    r->flops = sqlite3_column_double(s, 13);
+    r->bytes = sqlite3_column_double(s, 14);
+    TEXT(15, problem_created_at, "problem created_at");
+    TEXT(16, run_started_at, "run started_at");
+    TEXT(17, run_finished_at, "run finished_at");
+    TEXT(18, run_status, "run status");
+    TEXT(19, run_settings, "run settings");
+    TEXT(20, tmpl, "template");
+    TEXT(21, template_hash, "template hash");
+    TEXT(22, params, "params");
+    TEXT(23, status, "status");
+    TEXT(24, error, "error");
+#undef TEXT
+    r->median_us = col_real_or_nan(s, 25);
+    r->min_us = col_real_or_nan(s, 26);
+    r->max_us = col_real_or_nan(s, 27);
+    r->spread = col_real_or_nan(s, 28);
+    r->reps = col_int_or_neg(s, 29);
+    r->relerr = col_real_or_nan(s, 30);
+    r->registers = col_int_or_neg(s, 31);
+    r->smem_bytes = col_int_or_neg(s, 32);
+    r->local_bytes = col_int_or_neg(s, 33);
+    r->compile_ms = col_real_or_nan(s, 34);
+    if (!col_text_whole(s, 35, r->created_at, sizeof r->created_at))
+        return "created_at";
+    return NULL;
+}
+
+ct_status ct_db_dump(ct_db *db, ct_db_row_cb cb, void *user, ct_err *e)
+{
+    ct_status st = CT_OK;
+    sqlite3_stmt *s = NULL;
+    ct_db_row *r = NULL;
+    int rc;
+
+    if (!db || !cb)
+        return ct_fail(e, CT_ERR_INTERNAL, "DB: dump without a database or callback");
+    db_lock(db);
+    if (!(r = malloc(sizeof *r))) {
+        st = ct_fail(e, CT_ERR_INTERNAL, "DB: out of memory");
+        goto done;
+    }
+    /* One read transaction: a consistent snapshot while a tuner writes. */
+    SQL(db->h, sqlite3_exec(db->h, "BEGIN", NULL, NULL, NULL), SQLITE_OK);
+    SQL(db->h, sqlite3_prepare_v2(db->h, sql_dump, -1, &s, NULL), SQLITE_OK);
+    while ((rc = sqlite3_step(s)) == SQLITE_ROW) {
+        const char *too_long = read_row(s, r);
+        if (too_long) {
+            st = ct_fail(e, CT_ERR_DB, "DB: candidate %lld: its %s is too long to export",
+                         (long long)sqlite3_column_int64(s, 36), too_long);
+            goto done;
+        }
+        if (cb(r, user) != 0)
+            break;
+    }
+    if (rc != SQLITE_ROW)
+        SQL(db->h, rc, SQLITE_DONE);
+done:
+    sqlite3_finalize(s);
+    if (!sqlite3_get_autocommit(db->h))
+        sqlite3_exec(db->h, "ROLLBACK", NULL, NULL, NULL);   /* only read */
+    free(r);
+    db_unlock(db);
+    return st;
+}
+
+/* Bind a real, NULL for NaN. */
+static int bind_real_or_null(sqlite3_stmt *s, int i, double v)
+{
+    return isnan(v) ? sqlite3_bind_null(s, i) : sqlite3_bind_double(s, i, v);
+}
+
+/* Bind an integer, NULL for a negative one. */
+static int bind_int_or_null(sqlite3_stmt *s, int i, int v)
+{
+    return v < 0 ? sqlite3_bind_null(s, i) : sqlite3_bind_int(s, i, v);
+}
+
+/* The statements of an import, prepared once. */
+enum {
+    IMP_FIND_DEV, IMP_ADD_DEV, IMP_CEILINGS, IMP_SM_COUNT, IMP_FIND_PROB, IMP_ADD_PROB,
+    IMP_FIND_RUN, IMP_ADD_RUN, IMP_FIND_CAND, IMP_ADD_CAND, IMP_COUNT
+};
+
+static const char *const sql_import[IMP_COUNT] = {
+    [IMP_FIND_DEV] =
+        "SELECT id, measured_at FROM devices WHERE name = ?1 AND uuid = ?2 AND cc_major = ?3"
+        " AND cc_minor = ?4 AND driver_version = ?5 AND nvrtc_version = ?6",
+    [IMP_ADD_DEV] =
+        "INSERT INTO devices (name, uuid, cc_major, cc_minor, driver_version, nvrtc_version,"
+        "                     sm_count, fma_tflops, bandwidth_gbs, launch_us, measured_at)"
+        " VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11) RETURNING id",
+    /* Ceilings measured later than the stored ones (or the first ones). */
+    [IMP_CEILINGS] =
+        "UPDATE devices SET fma_tflops = coalesce(?2, fma_tflops),"
+        "    bandwidth_gbs = coalesce(?3, bandwidth_gbs), launch_us = coalesce(?4, launch_us),"
+        "    measured_at = ?5"
+        " WHERE id = ?1 AND ?5 IS NOT NULL AND (measured_at IS NULL OR measured_at < ?5)",
+    [IMP_SM_COUNT] = "UPDATE devices SET sm_count = ?2 WHERE id = ?1 AND sm_count = 0 AND ?2 > 0",
+    [IMP_FIND_PROB] = "SELECT id, family FROM problems WHERE canonical = ?1",
+    [IMP_ADD_PROB] =
+        "INSERT INTO problems (family, canonical, flops, bytes, created_at)"
+        " VALUES (?1, ?2, ?3, ?4, ?5) RETURNING id",
+    [IMP_FIND_RUN] =
+        "SELECT id FROM runs WHERE problem_id = ?1 AND device_id = ?2 AND started_at = ?3"
+        " AND finished_at IS ?4 AND status = ?5 AND settings IS ?6 ORDER BY id LIMIT 1",
+    [IMP_ADD_RUN] =
+        "INSERT INTO runs (problem_id, device_id, started_at, finished_at, status, settings)"
+        " VALUES (?1, ?2, ?3, ?4, ?5, ?6) RETURNING id",
+    [IMP_FIND_CAND] =
+        "SELECT 1 FROM candidates WHERE device_id = ?1 AND problem_id = ?2 AND template = ?3"
+        " AND template_hash = ?4 AND params = ?5 AND created_at = ?6 LIMIT 1",
+    [IMP_ADD_CAND] =
+        "INSERT INTO candidates (run_id, problem_id, device_id, template, template_hash, params,"
+        "    status, error, median_us, min_us, max_us, spread, reps, relerr, registers,"
+        "    smem_bytes, local_bytes, compile_ms, created_at)"
+        " VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17,"
+        "         ?18, ?19)",
+};
+
+/* Run a statement that returns at most one row; *id gets its first column
+ * (0 when there is no row). Returns the SQLite result code. */
+static int step_id(sqlite3_stmt *s, long long *id)
+{
+    int rc = sqlite3_step(s);
+    *id = 0;
+    if (rc == SQLITE_ROW) {
+        *id = sqlite3_column_int64(s, 0);
+        rc = sqlite3_step(s);
+    }
+    return rc == SQLITE_DONE ? SQLITE_OK : rc;
+}
+
+/* Import one row within the open transaction; *added says whether it was
+ * new. */
+static ct_status import_row(ct_db *db, sqlite3_stmt **q, const ct_db_row *r, int *added, ct_err *e)
+{
+    ct_status st = CT_OK;
+    long long dev = 0, prob = 0, run = 0, found = 0;
+    sqlite3_stmt *s;
+    *added = 0;
+    for (int i = 0; i < IMP_COUNT; i++) {
+        sqlite3_reset(q[i]);
+        sqlite3_clear_bindings(q[i]);
+    }
+
+    /* the device, by its identity */
+    s = q[IMP_FIND_DEV];
+    SQL(db->h, sqlite3_bind_text(s, 1, r->dev_name, -1, SQLITE_TRANSIENT), SQLITE_OK);
+    SQL(db->h, sqlite3_bind_text(s, 2, r->dev_uuid, -1, SQLITE_TRANSIENT), SQLITE_OK);
+    SQL(db->h, sqlite3_bind_int(s, 3, r->cc_major), SQLITE_OK);
+    SQL(db->h, sqlite3_bind_int(s, 4, r->cc_minor), SQLITE_OK);
+    SQL(db->h, sqlite3_bind_int(s, 5, r->driver_version), SQLITE_OK);
+    SQL(db->h, sqlite3_bind_text(s, 6, r->nvrtc_version, -1, SQLITE_TRANSIENT), SQLITE_OK);
+    SQL(db->h, step_id(s, &dev), SQLITE_OK);
+    if (!dev) {
+        s = q[IMP_ADD_DEV];
+        SQL(db->h, sqlite3_bind_text(s, 1, r->dev_name, -1, SQLITE_TRANSIENT), SQLITE_OK);
+        SQL(db->h, sqlite3_bind_text(s, 2, r->dev_uuid, -1, SQLITE_TRANSIENT), SQLITE_OK);
+        SQL(db->h, sqlite3_bind_int(s, 3, r->cc_major), SQLITE_OK);
+        SQL(db->h, sqlite3_bind_int(s, 4, r->cc_minor), SQLITE_OK);
+        SQL(db->h, sqlite3_bind_int(s, 5, r->driver_version), SQLITE_OK);
+        SQL(db->h, sqlite3_bind_text(s, 6, r->nvrtc_version, -1, SQLITE_TRANSIENT), SQLITE_OK);
+        SQL(db->h, sqlite3_bind_int(s, 7, r->sm_count > 0 ? r->sm_count : 0), SQLITE_OK);
+        SQL(db->h, bind_real_or_null(s, 8, r->fma_tflops), SQLITE_OK);
+        SQL(db->h, bind_real_or_null(s, 9, r->bandwidth_gbs), SQLITE_OK);
+        SQL(db->h, bind_real_or_null(s, 10, r->launch_us), SQLITE_OK);
+        SQL(db->h, bind_text_or_null(s, 11, r->measured_at), SQLITE_OK);
+        SQL(db->h, step_id(s, &dev), SQLITE_OK);
+    } else {
+        s = q[IMP_CEILINGS];
+        SQL(db->h, sqlite3_bind_int64(s, 1, dev), SQLITE_OK);
+        SQL(db->h, bind_real_or_null(s, 2, r->fma_tflops), SQLITE_OK);
+        SQL(db->h, bind_real_or_null(s, 3, r->bandwidth_gbs), SQLITE_OK);
+        SQL(db->h, bind_real_or_null(s, 4, r->launch_us), SQLITE_OK);
+        SQL(db->h, bind_text_or_null(s, 5, r->measured_at), SQLITE_OK);
+        SQL(db->h, sqlite3_step(s), SQLITE_DONE);
+        s = q[IMP_SM_COUNT];
+        SQL(db->h, sqlite3_bind_int64(s, 1, dev), SQLITE_OK);
+        SQL(db->h, sqlite3_bind_int(s, 2, r->sm_count), SQLITE_OK);
+        SQL(db->h, sqlite3_step(s), SQLITE_DONE);
+    }
+
+    /* the problem, by its canonical string */
+    s = q[IMP_FIND_PROB];
+    SQL(db->h, sqlite3_bind_text(s, 1, r->problem, -1, SQLITE_TRANSIENT), SQLITE_OK);
+    int rc = sqlite3_step(s);
+    if (rc == SQLITE_ROW) {
+        prob = sqlite3_column_int64(s, 0);
+        const unsigned char *fam = sqlite3_column_text(s, 1);
+        if (!fam || strcmp((const char *)fam, r->family) != 0) {
+            st = ct_fail(e, CT_ERR_USAGE, "problem %s is stored as family '%s', the record says '%s'", r->problem,
+                         fam ? (const char *)fam : "", r->family);
+            goto done;
+        }
+    } else {
+        SQL(db->h, rc, SQLITE_DONE);
+        s = q[IMP_ADD_PROB];
+        SQL(db->h, sqlite3_bind_text(s, 1, r->family, -1, SQLITE_TRANSIENT), SQLITE_OK);
+        SQL(db->h, sqlite3_bind_text(s, 2, r->problem, -1, SQLITE_TRANSIENT), SQLITE_OK);
+        SQL(db->h, sqlite3_bind_double(s, 3, r->flops > 0 ? r->flops : 0), SQLITE_OK);
+        SQL(db->h, sqlite3_bind_double(s, 4, r->bytes > 0 ? r->bytes : 0), SQLITE_OK);
+        SQL(db->h, sqlite3_bind_text(s, 5, r->problem_created_at, -1, SQLITE_TRANSIENT), SQLITE_OK);
+        SQL(db->h, step_id(s, &prob), SQLITE_OK);
+    }
+
+    /* already there? */
+    s = q[IMP_FIND_CAND];
+    SQL(db->h, sqlite3_bind_int64(s, 1, dev), SQLITE_OK);
+    SQL(db->h, sqlite3_bind_int64(s, 2, prob), SQLITE_OK);
+    SQL(db->h, sqlite3_bind_text(s, 3, r->tmpl, -1, SQLITE_TRANSIENT), SQLITE_OK);
+    SQL(db->h, sqlite3_bind_text(s, 4, r->template_hash, -1, SQLITE_TRANSIENT), SQLITE_OK);
+    SQL(db->h, sqlite3_bind_text(s, 5, r->params, -1, SQLITE_TRANSIENT), SQLITE_OK);
+    SQL(db->h, sqlite3_bind_text(s, 6, r->created_at, -1, SQLITE_TRANSIENT), SQLITE_OK);
+    SQL(db->h, step_id(s, &found), SQLITE_OK);
+    if (found)
+        goto done;
+
+    /* its run, found by everything a run records, or added */
+    s = q[IMP_FIND_RUN];
+    SQL(db->h, sqlite3_bind_int64(s, 1, prob), SQLITE_OK);
+    SQL(db->h, sqlite3_bind_int64(s, 2, dev), SQLITE_OK);
+    SQL(db->h, sqlite3_bind_text(s, 3, r->run_started_at, -1, SQLITE_TRANSIENT), SQLITE_OK);
+    SQL(db->h, bind_text_or_null(s, 4, r->run_finished_at), SQLITE_OK);
+    SQL(db->h, sqlite3_bind_text(s, 5, r->run_status, -1, SQLITE_TRANSIENT), SQLITE_OK);
+    SQL(db->h, bind_text_or_null(s, 6, r->run_settings), SQLITE_OK);
+    SQL(db->h, step_id(s, &run), SQLITE_OK);
+    if (!run) {
+        s = q[IMP_ADD_RUN];
+        SQL(db->h, sqlite3_bind_int64(s, 1, prob), SQLITE_OK);
+        SQL(db->h, sqlite3_bind_int64(s, 2, dev), SQLITE_OK);
+        SQL(db->h, sqlite3_bind_text(s, 3, r->run_started_at, -1, SQLITE_TRANSIENT), SQLITE_OK);
+        SQL(db->h, bind_text_or_null(s, 4, r->run_finished_at), SQLITE_OK);
+        SQL(db->h, sqlite3_bind_text(s, 5, r->run_status, -1, SQLITE_TRANSIENT), SQLITE_OK);
+        SQL(db->h, bind_text_or_null(s, 6, r->run_settings), SQLITE_OK);
+        SQL(db->h, step_id(s, &run), SQLITE_OK);
+    }
+
+    s = q[IMP_ADD_CAND];
+    SQL(db->h, sqlite3_bind_int64(s, 1, run), SQLITE_OK);
+    SQL(db->h, sqlite3_bind_int64(s, 2, prob), SQLITE_OK);
+    SQL(db->h, sqlite3_bind_int64(s, 3, dev), SQLITE_OK);
+    SQL(db->h, sqlite3_bind_text(s, 4, r->tmpl, -1, SQLITE_TRANSIENT), SQLITE_OK);
+    SQL(db->h, sqlite3_bind_text(s, 5, r->template_hash, -1, SQLITE_TRANSIENT), SQLITE_OK);
+    SQL(db->h, sqlite3_bind_text(s, 6, r->params, -1, SQLITE_TRANSIENT), SQLITE_OK);
+    SQL(db->h, sqlite3_bind_text(s, 7, r->status, -1, SQLITE_TRANSIENT), SQLITE_OK);
+    SQL(db->h, bind_text_or_null(s, 8, r->error), SQLITE_OK);
+    SQL(db->h, bind_real_or_null(s, 9, r->median_us), SQLITE_OK);
+    SQL(db->h, bind_real_or_null(s, 10, r->min_us), SQLITE_OK);
+    SQL(db->h, bind_real_or_null(s, 11, r->max_us), SQLITE_OK);
+    SQL(db->h, bind_real_or_null(s, 12, r->spread), SQLITE_OK);
+    SQL(db->h, bind_int_or_null(s, 13, r->reps), SQLITE_OK);
+    SQL(db->h, bind_real_or_null(s, 14, r->relerr), SQLITE_OK);
+    SQL(db->h, bind_int_or_null(s, 15, r->registers), SQLITE_OK);
+    SQL(db->h, bind_int_or_null(s, 16, r->smem_bytes), SQLITE_OK);
+    SQL(db->h, bind_int_or_null(s, 17, r->local_bytes), SQLITE_OK);
+    SQL(db->h, bind_real_or_null(s, 18, r->compile_ms), SQLITE_OK);
+    SQL(db->h, sqlite3_bind_text(s, 19, r->created_at, -1, SQLITE_TRANSIENT), SQLITE_OK);
+    SQL(db->h, sqlite3_step(s), SQLITE_DONE);
+    *added = 1;
+done:
+    return st;
+}
+
+ct_status ct_db_import(ct_db *db, ct_db_row_next next, void *user, long *imported, long *skipped, ct_err *e)
+{
+    ct_status st = CT_OK;
+    sqlite3_stmt *q[IMP_COUNT] = {0};
+    ct_db_row *r = NULL;
+    long n = 0, added = 0, dup = 0;
+
+    if (!db || !next)
+        return ct_fail(e, CT_ERR_INTERNAL, "DB: import without a database or source");
+    db_lock(db);
+    if (!(r = malloc(sizeof *r))) {
+        st = ct_fail(e, CT_ERR_INTERNAL, "DB: out of memory");
+        goto done;
+    }
+    SQL(db->h, sqlite3_exec(db->h, "BEGIN IMMEDIATE", NULL, NULL, NULL), SQLITE_OK);
+    for (int i = 0; i < IMP_COUNT; i++)
+        SQL(db->h, sqlite3_prepare_v2(db->h, sql_import[i], -1, &q[i], NULL), SQLITE_OK);
+    for (;;) {
+        int have = 0, was_added = 0;
+        if ((st = next(user, r, &have, e)) != CT_OK)
+            goto done;
+        if (!have)
+            break;
+        n++;
+        if ((st = import_row(db, q, r, &was_added, e)) != CT_OK) {
+            char why[sizeof e->msg];
+            snprintf(why, sizeof why, "%s", e ? e->msg : "");
+            st = ct_fail(e, st, "record %ld (%s on %s): %s", n, r->problem, r->dev_name, why);
+            goto done;
+        }
+        added += was_added;
+        dup += !was_added;
+    }
+done:
+    for (int i = 0; i < IMP_COUNT; i++)
+        sqlite3_finalize(q[i]);
+    st = tx_end(db, st, e, __func__);
+    free(r);
+    db_unlock(db);
+    if (st == CT_OK) {
+        if (imported)
+            *imported = added;
+        if (skipped)
+            *skipped = dup;
+    }
+    return st;
+}
+
