@@ -9,6 +9,7 @@
 #include "problem.h"
 #include "runner.h"
 #include "space.h"
+#include "tc_conv.h"
 
 #include <math.h>
 #include <stdint.h>
@@ -442,6 +443,14 @@ static void check_limits(const ct_problem *p, const ct_space *sp, const ct_limit
         ct_params_to_key(c, key, sizeof key);
         ct_launch l;
         p->family->geometry(p, sp->cand[i].tmpl, c, &l);
+        if (ct_tc_is(sp->cand[i].tmpl)) {
+            /* Checked in full by test_tc_conv's replay; here the launch. */
+            const long warps = ct_params_get(c, "WARPS_M", 0) * ct_params_get(c, "WARPS_N", 0);
+            CHECK_MSG(l.block[0] == 32 * warps && (int)l.block[0] <= lim->max_threads_per_block, "%s: block", key);
+            CHECK_MSG((int)l.smem_bytes <= lim->max_smem_per_block && l.grid[1] >= 1 &&
+                          l.grid[2] == (unsigned)ct_params_get(c, "SPLIT_K", 1), "%s: launch", key);
+            continue;
+        }
         if (!strcmp(sp->cand[i].tmpl->name, "conv1dc_gemm")) {
             const long bm = ct_params_get(c, "COUT_TILE", 0), bn = ct_params_get(c, "T_TILE", 0);
             const long tm = ct_params_get(c, "COUT_PER_THREAD", 0), tn = ct_params_get(c, "T_PER_THREAD", 0);
@@ -489,7 +498,11 @@ static void limits_space(const char *spec, const char *arch, const ct_config *cf
         const ct_template *tp = &p.family->templates[t];
         ct_space sp;
         CHECK(ct_space_build(&p, cfg, &lim, tp->name, &sp, &e) == CT_OK);
-        CHECK_MSG(sp.n > 0, "%s %s: empty space", spec, tp->name);
+        /* The tensor-core templates need sm_80 (TF32 mma.sync, cp.async). */
+        if (ct_tc_is(tp) && lim.cc_major < 8)
+            CHECK_MSG(sp.n == 0, "%s %s: %d candidates before sm_80", spec, tp->name, sp.n);
+        else if (tp->exec != &ct_tc_split_exec || p.dims[1] >= 16)   /* a split needs two chunks */
+            CHECK_MSG(sp.n > 0, "%s %s: empty space", spec, tp->name);
         check_limits(&p, &sp, &lim);
         printf("%s %s %s: %d candidates\n", spec, arch, tp->name, sp.n);
         ct_space_free(&sp);
