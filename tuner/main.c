@@ -16,6 +16,7 @@
 #include "selector.h"
 #include "problem.h"
 #include "cache.h"
+#include "cli_report.h"
 #include "runner.h"
 #include "search.h"
 #include "space.h"
@@ -30,6 +31,7 @@ static const char usage_main[] =
     "       convtune export --problem SPEC [--device NAME] [-o FILE] [--force]\n"
     "       convtune export --family F [--device NAME] [-o FILE] [--force]  every size + selector\n"
     "       convtune query --nearest SPEC [--device NAME]   what the selector would pick\n"
+    "       convtune report [--problem SPEC ...] [-o FILE.html]   HTML report with plots\n"
     "       convtune db export|import ...   move records between databases\n"
     "       convtune db check [--db PATH]   SQLite integrity and foreign-key check\n"
     "       convtune COMMAND --help | --help | --version\n"
@@ -858,6 +860,8 @@ int main(int argc, char **argv)
     }
     if (argc >= 2 && !strcmp(argv[1], "db"))
         return cmd_db(argc, argv);
+    if (argc >= 2 && !strcmp(argv[1], "report"))
+        return ct_cli_report(argc - 1, argv + 1);
     static const struct {
         const char *name;
         int (*fn)(const args *);
