@@ -279,7 +279,7 @@ static void plot_params(FILE *f, const ct_report_section *s)
             x->isnum = val->type == CT_JSON_NUMBER;
             x->num = x->isnum ? val->number : 0;
             if (x->isnum)
-                snprintf(x->val, sizeof x->val, "%g", val->number);
+                snprintf(x->val, sizeof x->val, "%.10g", val->number);
             else if (val->type == CT_JSON_STRING)
                 snprintf(x->val, sizeof x->val, "%s", val->str);
             else
