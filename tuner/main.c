@@ -11,6 +11,7 @@
 #include "db.h"
 #include "dbio.h"
 #include "export.h"
+#include "export_torch.h"
 #include "format.h"
 #include "outfile.h"
 #include "selector.h"
@@ -30,6 +31,7 @@ static const char usage_main[] =
     "       convtune query [--problem SPEC] [--device NAME] [--format table|csv|json]\n"
     "       convtune export --problem SPEC [--device NAME] [-o FILE] [--force]\n"
     "       convtune export --family F [--device NAME] [-o FILE] [--force]  every size + selector\n"
+    "       convtune export ... --torch [-o DIR]   a PyTorch module next to the .cu\n"
     "       convtune query --nearest SPEC [--device NAME]   what the selector would pick\n"
     "       convtune report [--problem SPEC ...] [-o FILE.html]   HTML report with plots\n"
     "       convtune db export|import ...   move records between databases\n"
@@ -114,7 +116,12 @@ static const char usage_export[] =
     "else the device with the most tuned problems) into one .cu (default\n"
     "generated/convtune_F.cu), each as its own kernel instance, plus a generic kernel\n"
     "for any size and a selector convtune_F(in, mask, out, n, k, mode, stream, grade)\n"
-    "declared in FILE.h.\n";
+    "declared in FILE.h.\n"
+    "\n"
+    "--torch: -o names a directory (default generated) that gets, next to the .cu\n"
+    "and .h, a C++ binding and a Python module NAME.py whose conv(...) takes and\n"
+    "returns CUDA tensors (checked; forward only), built on first use with\n"
+    "torch.utils.cpp_extension.load (or nvcc and ctypes where that fails).\n";
 
 static const char usage_db[] =
     "usage: convtune db SUBCOMMAND [options]   (convtune db SUBCOMMAND --help)\n"
@@ -146,7 +153,7 @@ typedef struct args {
     const char *problem, *db, *config, *templates, *only, *arch, *device, *family, *format, *out;
     const char *params[CT_MAX_PARAMS];
     int nparams;
-    int gpu, list, all, force, remeasure, verbose, help, json, no_cache, fresh;
+    int gpu, list, all, force, remeasure, verbose, help, json, no_cache, fresh, torch;
     long long seed, max_candidates;
     int have_seed, have_max;
     const char *strategy;
@@ -194,6 +201,7 @@ static int parse_args(int argc, char **argv, int start, args *a)
         if (!strcmp(o, "--json")) { a->json = 1; continue; }
         if (!strcmp(o, "--no-cache")) { a->no_cache = 1; continue; }
         if (!strcmp(o, "--fresh")) { a->fresh = 1; continue; }
+        if (!strcmp(o, "--torch")) { a->torch = 1; continue; }
         if (!strcmp(o, "--verbose") || !strcmp(o, "-v")) { a->verbose = 1; continue; }
         if (!strcmp(o, "--problem")) dst = &a->problem;
         else if (!strcmp(o, "--db")) dst = &a->db;
@@ -585,8 +593,12 @@ static int cmd_export_family(const args *a)
     else
         ct_export_family_default_path(set.family->name, path, sizeof path);
     ct_export_header_path(path, hpath, sizeof hpath);
-    rc = ct_export_family(&set, a->templates, path, a->force, &e);
-    if (rc == CT_OK)
+    if (a->torch) {   /* -o is the directory; export_torch.h */
+        rc = ct_export_torch_family(&set, a->templates, a->out ? a->out : "generated", a->force, &e);
+        if (rc == CT_OK)
+            printf("%s/convtune_%s.py: PyTorch module of %d tuned %s problems on %s, with its .cu, .h and binding\n",
+                   a->out ? a->out : "generated", set.family->name, set.n, set.family->name, set.device);
+    } else if ((rc = ct_export_family(&set, a->templates, path, a->force, &e)) == CT_OK)
         printf("%s and %s: %d tuned %s problems on %s (%s), a generic kernel and the selector convtune_%s\n",
                path, hpath, set.n, set.family->name, set.device,
                set.device_auto ? "the device with the most tuned problems" : "as asked", set.family->name);
@@ -767,6 +779,13 @@ static int cmd_export(const args *a)
                                  : "no verified result for this problem; tune it first");
     if (rc != CT_OK)
         return die(rc, e.msg);
+    if (a->torch) {   /* -o is the directory; export_torch.h */
+        if ((rc = ct_export_torch(&rec, a->templates, a->out ? a->out : "generated", a->force, cfg.s.tolerance, &e)))
+            return die(rc, e.msg);
+        printf("%s: PyTorch module of %s %s, %.2f us on %s, with its .cu, .h and binding\n",
+               a->out ? a->out : "generated", rec.tmpl, rec.params, rec.median_us, rec.device);
+        return 0;
+    }
     char path[1024];
     if (a->out)
         snprintf(path, sizeof path, "%s", a->out);
