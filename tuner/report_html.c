@@ -87,7 +87,7 @@ static void plot_search(FILE *f, const ct_report_section *s)
     ct_plot_begin(&p, f, 520, 300, "search", "median time of each candidate in measurement order");
     ct_axis_fit(&p.x, 1, s->n > 1 ? s->n : 2, 0);
     ct_axis_fit(&p.y, lo, hi, 1);
-    ct_plot_axes(&p, "candidate, in measurement order", "median time (us, log)");
+    ct_plot_axes(&p, "candidate, in measurement order (colours: templates, as below)", "median time (us, log)");
     double best = INFINITY;
     fputs("<polyline class=\"best-line\" points=\"", f);
     for (int i = 0; i < s->n; i++) {
@@ -371,6 +371,11 @@ static void plot_roofline(FILE *f, const ct_report_section *s)
     double x = ct_plot_x(&p, ai);
     fprintf(f, "<line class=\"grid\" x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" style=\"stroke:#bbb;"
                "stroke-dasharray:3 3\"/>\n", x, p.top, x, p.height - p.bottom);
+    static const char *const legend[][2] = {{"winner", "winner"}, {"top", "top ten"}, {"baseline", "naive baseline"}};
+    for (int i = 0; i < 3; i++)
+        fprintf(f, "<circle class=\"legend %s\" cx=\"%.1f\" cy=\"%.1f\" r=\"4\"/><text class=\"tick\" x=\"%.1f\" "
+                   "y=\"%.1f\">%s</text>\n", legend[i][0], p.left + 10, p.top + 12 + 14.0 * i, p.left + 18,
+                p.top + 16 + 14.0 * i, legend[i][1]);
     if (s->baseline)
         roof_mark(f, &p, ai, s->baseline, "baseline", 0);
     for (int i = (s->nok < CT_REPORT_TOP ? s->nok : CT_REPORT_TOP) - 1; i >= 0; i--)
@@ -413,7 +418,7 @@ static void top_table(FILE *f, const ct_report_section *s)
         else
             fprintf(f, "<td>%.3f us (%.1f%%)</td>", r->spread * r->median_us, 100 * r->spread);
         double tf = ct_report_gflops(r) / 1e3;
-        fmt_num(f, tf, "%.3f");
+        fmt_num(f, tf, "%.4g");
         fmt_num(f, c->fma_tflops > 0 ? 100 * tf / c->fma_tflops : NAN, "%.1f");
         fmt_num(f, r->bytes / r->median_us / 1e3, "%.1f");
         fmt_num(f, s->baseline ? s->baseline->median_us / r->median_us : NAN, "%.1fx");
@@ -600,7 +605,7 @@ static void summary(FILE *f, const ct_report *r)
         h(f, w->tmpl);
         fputs("</td>", f);
         fmt_num(f, w->median_us, "%.3f");
-        fmt_num(f, ct_report_gflops(w) / 1e3, "%.3f");
+        fmt_num(f, ct_report_gflops(w) / 1e3, "%.4g");
         fmt_num(f, s->ceil->fma_tflops > 0 ? ct_report_gflops(w) / 10 / s->ceil->fma_tflops : NAN, "%.1f");
         fmt_num(f, s->baseline ? s->baseline->median_us / w->median_us : NAN, "%.1fx");
         fputs("</tr>\n", f);
