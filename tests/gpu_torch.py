@@ -237,7 +237,9 @@ def main():
     tmp = tempfile.mkdtemp(prefix="ct_gpu_torch_")
     db, out = os.path.join(tmp, "t.db"), os.path.join(tmp, "mods")
     os.mkdir(out)
-    env = dict(os.environ, CONVTUNE_TORCH_CACHE=os.path.join(tmp, "cache"))
+    # Both ways of building write only under tmp.
+    env = dict(os.environ, CONVTUNE_TORCH_CACHE=os.path.join(tmp, "cache"),
+               TORCH_EXTENSIONS_DIR=os.path.join(tmp, "torch_extensions"))
     failures = 0
     modules = []
     for spec in SINGLE:
@@ -256,8 +258,20 @@ def main():
         modules.append("convtune_conv1d")
     p = run([ct, "export", "--family", "conv2d", "--torch", "-o", out, "--db", db])
     failures += p.returncode != 2
+    # Where cpp_extension.load can work (ninja, nvcc of PyTorch's CUDA major
+    # version), the modules must have been built with it; elsewhere they fall
+    # back to nvcc and ctypes, with a warning.
+    from torch.utils import cpp_extension
+    nvcc = os.path.join(cpp_extension.CUDA_HOME or "/usr/local/cuda", "bin", "nvcc")
+    v = subprocess.run([nvcc, "--version"], capture_output=True, text=True).stdout
+    nvcc_major = v.split("release ")[1].split(".")[0] if "release " in v else "?"
+    can_load = cpp_extension.is_ninja_available() and nvcc_major == (torch.version.cuda or "").split(".")[0]
+    print("ninja: %s; nvcc CUDA %s, PyTorch CUDA %s: the modules should build with %s" % (
+        cpp_extension.is_ninja_available(), nvcc_major, torch.version.cuda,
+        "cpp_extension" if can_load else "nvcc (fallback)"))
     for i, name in enumerate(modules):
-        r = subprocess.run([sys.executable, __file__, "--module", out, name, "-"], env=env)
+        r = subprocess.run([sys.executable, __file__, "--module", out, name, "cpp_extension" if can_load else "-"],
+                           env=env)
         failures += r.returncode != 0
     # The other way of building: nvcc and ctypes, for a conv2d and the family module.
     for name in [m for m in modules if m.startswith("conv2d_")][:1] + ["convtune_conv1d"]:

@@ -40,7 +40,9 @@ def chromium():
 
 def browse(exe, url, tmp, *extra):
     """Run headless Chromium on url; returns (stdout, stderr)."""
-    cmd = [exe, "--headless", "--no-sandbox", "--disable-gpu", "--no-first-run",
+    # --no-sandbox: CI runs as root; --disable-dev-shm-usage: containers
+    # often have a small /dev/shm.
+    cmd = [exe, "--headless", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage", "--no-first-run",
            "--user-data-dir=" + os.path.join(tmp, "profile"), "--enable-logging=stderr", "--v=0",
            *extra, url]
     p = subprocess.run(cmd, capture_output=True, text=True, timeout=120)
