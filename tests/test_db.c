@@ -423,6 +423,16 @@ typedef struct ids {
     int total;                      /* candidates stored */
 } ids;
 
+/* ct_db_dump callback: n[0] rows whose run settings hold noted conditions
+ * (with the earlier settings kept), n[1] rows. */
+static int count_noted(const ct_db_row *r, void *user)
+{
+    int *n = user;
+    n[0] += strstr(r->run_settings, "\"conditions\":{\"sm_mhz\":[1980,1985]") && strstr(r->run_settings, "\"warmup\":3");
+    n[1]++;
+    return 0;
+}
+
 static void add(ct_db *db, long long run, const ct_record *r, ids *t)
 {
     ct_err e = { "" };
@@ -516,6 +526,13 @@ static void test_store(ct_db *db, ids *t)
     r = cand("conv1d_tiled", "{\"BLOCK_SIZE\":2048,\"TILE\":64}", "exceeds_limits", 0, -1);
     add(db, t->run_a1, &r, t);
     CHECK(ct_db_run_end(db, t->run_a1, "ok", &e) == CT_OK);
+    /* The conditions a run ends with join its settings (report reads them). */
+    CHECK(ct_db_run_note(db, t->run_a1, "conditions", "{\"sm_mhz\":[1980,1985],\"temp_c\":[40,47]}", &e) == CT_OK);
+    CHECK(ct_db_run_note(db, t->run_a1, "conditions", "{\"sm_mhz\":[1980,", &e) == CT_ERR_DB);
+    int noted[2] = {0, 0};
+    CHECK(ct_db_dump(db, count_noted, noted, &e) == CT_OK);
+    CHECK_MSG(noted[0] > 0 && noted[0] == noted[1], "%d of %d rows (all of run_a1 so far) with its conditions",
+              noted[0], noted[1]);
 
     /* P1 on H200: the fastest over all devices. */
     r = cand("conv1d_tiled", "{\"BLOCK_SIZE\":256,\"TILE\":8}", "ok", 512.75, 3.0e-7);

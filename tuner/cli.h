@@ -15,7 +15,7 @@ enum {
     OPT_HELP, OPT_LIST, OPT_ALL, OPT_WINNERS, OPT_FORCE, OPT_REMEASURE, OPT_JSON, OPT_NO_CACHE, OPT_FRESH,
     OPT_VERBOSE, OPT_PROBLEM, OPT_DB, OPT_CONFIG, OPT_TEMPLATES, OPT_TEMPLATE, OPT_ARCH, OPT_DEVICE,
     OPT_FAMILY, OPT_NEAREST, OPT_FORMAT, OPT_OUT, OPT_STRATEGY, OPT_GPU, OPT_SEED, OPT_BUDGET, OPT_TIME,
-    OPT_PARAM, OPT_COUNT
+    OPT_PARAM, OPT_TORCH, OPT_COUNT
 };
 #define OPT(x) (1UL << OPT_##x)
 
@@ -23,7 +23,7 @@ typedef struct args {
     const char *problem, *db, *config, *templates, *only, *arch, *device, *family, *format, *out;
     const char *params[CT_MAX_PARAMS];
     int nparams;
-    int gpu, list, all, force, remeasure, verbose, help, json, no_cache, fresh;
+    int gpu, list, all, force, remeasure, verbose, help, json, no_cache, fresh, torch;
     long long seed, max_candidates;
     int have_seed, have_max;
     const char *strategy;

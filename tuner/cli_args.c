@@ -51,6 +51,7 @@ static const opt_def opts[] = {
     FLAG("--force", NULL, FORCE, force),      FLAG("--remeasure", NULL, REMEASURE, remeasure),
     FLAG("--json", NULL, JSON, json),         FLAG("--no-cache", NULL, NO_CACHE, no_cache),
     FLAG("--fresh", NULL, FRESH, fresh),      FLAG("--verbose", "-v", VERBOSE, verbose),
+    FLAG("--torch", NULL, TORCH, torch),
     STR("--problem", NULL, PROBLEM, problem), STR("--db", NULL, DB, db),
     STR("--config", NULL, CONFIG, config),    STR("--templates", NULL, TEMPLATES, templates),
     STR("--template", NULL, TEMPLATE, only),  STR("--arch", NULL, ARCH, arch),

@@ -7,6 +7,7 @@
 
 #include "cli.h"
 #include "export.h"
+#include "export_torch.h"
 #include "format.h"
 #include "selector.h"
 
@@ -35,7 +36,12 @@ const char usage_export[] =
     "else the device with the most tuned problems) into one .cu (default\n"
     "generated/convtune_F.cu), each as its own kernel instance, plus a generic kernel\n"
     "for any size and a selector convtune_F(in, mask, out, n, k, mode, stream, grade)\n"
-    "declared in FILE.h.\n";
+    "declared in FILE.h.\n"
+    "\n"
+    "--torch: -o names a directory (default generated) that gets, next to the .cu\n"
+    "and .h, a C++ binding and a Python module NAME.py whose conv(...) takes and\n"
+    "returns CUDA tensors (checked; forward only), built on first use with\n"
+    "torch.utils.cpp_extension.load (or nvcc and ctypes where that fails).\n";
 
 /* A JSON string on stdout (control characters as \u escapes). */
 static void json_string_out(const char *s)
@@ -160,8 +166,12 @@ static int cmd_export_family(const args *a)
     else
         ct_export_family_default_path(set.family->name, path, sizeof path);
     ct_export_header_path(path, hpath, sizeof hpath);
-    rc = ct_export_family(&set, a->templates, path, a->force, &e);
-    if (rc == CT_OK)
+    if (a->torch) {   /* -o is the directory; export_torch.h */
+        rc = ct_export_torch_family(&set, a->templates, a->out ? a->out : "generated", a->force, &e);
+        if (rc == CT_OK)
+            printf("%s/convtune_%s.py: PyTorch module of %d tuned %s problems on %s, with its .cu, .h and binding\n",
+                   a->out ? a->out : "generated", set.family->name, set.n, set.family->name, set.device);
+    } else if ((rc = ct_export_family(&set, a->templates, path, a->force, &e)) == CT_OK)
         printf("%s and %s: %d tuned %s problems on %s (%s), a generic kernel and the selector convtune_%s\n",
                path, hpath, set.n, set.family->name, set.device,
                set.device_auto ? "the device with the most tuned problems" : "as asked", set.family->name);
@@ -258,6 +268,13 @@ int cmd_export(const args *a)
                                  : "no verified result for this problem; tune it first");
     if (rc != CT_OK)
         return die(rc, e.msg);
+    if (a->torch) {   /* -o is the directory; export_torch.h */
+        if ((rc = ct_export_torch(&rec, a->templates, a->out ? a->out : "generated", a->force, cfg.s.tolerance, &e)))
+            return die(rc, e.msg);
+        printf("%s: PyTorch module of %s %s, %.2f us on %s, with its .cu, .h and binding\n",
+               a->out ? a->out : "generated", rec.tmpl, rec.params, rec.median_us, rec.device);
+        return 0;
+    }
     char path[1024];
     if (a->out)
         snprintf(path, sizeof path, "%s", a->out);

@@ -327,6 +327,31 @@ done:
     return st;
 }
 
+/* Merge one member into a run's settings object: the measurement conditions
+ * (clocks, temperatures) known only when the run ends, for `report`. */
+ct_status ct_db_run_note(ct_db *db, long long run_id, const char *key, const char *json, ct_err *e)
+{
+    ct_status st = CT_OK;
+    sqlite3_stmt *s = NULL;
+    static const char sql[] =
+        "UPDATE runs SET settings = json_set(coalesce(settings, '{}'), '$.' || ?2, json(?3)) WHERE id = ?1";
+
+    if (!db || !key || !json)
+        return ct_fail(e, CT_ERR_INTERNAL, "DB: run note without a key");
+    db_lock(db);
+    SQL(db->h, sqlite3_exec(db->h, "BEGIN IMMEDIATE", NULL, NULL, NULL), SQLITE_OK);
+    SQL(db->h, sqlite3_prepare_v2(db->h, sql, -1, &s, NULL), SQLITE_OK);
+    SQL(db->h, sqlite3_bind_int64(s, 1, run_id), SQLITE_OK);
+    SQL(db->h, sqlite3_bind_text(s, 2, key, -1, SQLITE_TRANSIENT), SQLITE_OK);
+    SQL(db->h, sqlite3_bind_text(s, 3, json, -1, SQLITE_TRANSIENT), SQLITE_OK);
+    SQL(db->h, sqlite3_step(s), SQLITE_DONE);
+done:
+    sqlite3_finalize(s);
+    st = tx_end(db, st, e, __func__);
+    db_unlock(db);
+    return st;
+}
+
 static const char sql_candidate_add[] =
     "INSERT INTO candidates (run_id, problem_id, device_id, template, template_hash, params,"
     "    status, error, median_us, min_us, max_us, spread, reps, relerr, registers,"

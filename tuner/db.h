@@ -87,6 +87,10 @@ ct_status ct_db_run_begin(ct_db *db, long long problem_id, long long device_id,
                           const char *settings_json, long long *run_id, ct_err *e);
 ct_status ct_db_run_end(ct_db *db, long long run_id, const char *status, ct_err *e);
 
+/* Set member key of the run's settings object to the JSON text json (the
+ * measurement conditions, known when the run ends). */
+ct_status ct_db_run_note(ct_db *db, long long run_id, const char *key, const char *json, ct_err *e);
+
 /* Store one candidate (committed at once). rec's id/run/problem/device text
  * fields are ignored; the ids given are used. */
 ct_status ct_db_candidate_add(ct_db *db, long long run_id, const ct_record *rec, ct_err *e);

@@ -48,6 +48,12 @@ ct_status ct_dbio_format_parse(const char *text, ct_dbio_format *out, ct_err *e)
  * CT_ERR_IO when writing fails. */
 ct_status ct_dbio_export(ct_db *db, ct_dbio_format fmt, FILE *f, long *count, ct_err *e);
 
+/* The same, only the records keep(row, user) returns non-zero for (the
+ * candidates of a `report --format csv`). */
+typedef int (*ct_dbio_keep)(const ct_db_row *row, void *user);
+ct_status ct_dbio_export_filtered(ct_db *db, ct_dbio_format fmt, FILE *f, ct_dbio_keep keep, void *user,
+                                  long *count, ct_err *e);
+
 /* A parsed and checked import file. */
 typedef struct ct_dbio_input ct_dbio_input;
 

@@ -42,6 +42,8 @@ typedef struct writer {
     FILE *f;
     ct_dbio_format fmt;
     long n;
+    ct_dbio_keep keep;         /* NULL: every row */
+    void *user;
 } writer;
 
 /* The text of a non-text field, "" when absent. */
@@ -71,6 +73,8 @@ static int write_row(const ct_db_row *r, void *user)
 {
     writer *w = user;
     char num[64];
+    if (w->keep && !w->keep(r, w->user))
+        return 0;
     if (w->fmt == CT_DBIO_JSON) {
         fputs(w->n ? ",\n{" : "{", w->f);
         for (int i = 0; i < NFIELDS; i++) {
@@ -111,7 +115,13 @@ static int write_row(const ct_db_row *r, void *user)
 
 ct_status ct_dbio_export(ct_db *db, ct_dbio_format fmt, FILE *f, long *count, ct_err *e)
 {
-    writer w = {.f = f, .fmt = fmt};
+    return ct_dbio_export_filtered(db, fmt, f, NULL, NULL, count, e);
+}
+
+ct_status ct_dbio_export_filtered(ct_db *db, ct_dbio_format fmt, FILE *f, ct_dbio_keep keep, void *user,
+                                  long *count, ct_err *e)
+{
+    writer w = {.f = f, .fmt = fmt, .keep = keep, .user = user};
     if (fmt == CT_DBIO_JSON) {
         fprintf(f, "{\"format\":\"%s\",\"version\":%d,\"convtune\":", FORMAT_NAME, FORMAT_VERSION);
         ct_json_write_string(f, CONVTUNE_VERSION);

@@ -7,6 +7,7 @@
 #include <unistd.h>
 
 #include "cli.h"
+#include "cli_report.h"
 #include "compile.h"
 #include "worker.h"
 
@@ -17,7 +18,9 @@ static const char usage_main[] =
     "       convtune query [--problem SPEC] [--device NAME] [--format table|csv|json]\n"
     "       convtune export --problem SPEC [--device NAME] [-o FILE] [--force]\n"
     "       convtune export --family F [--device NAME] [-o FILE] [--force]  every size + selector\n"
+    "       convtune export ... --torch [-o DIR]   a PyTorch module next to the .cu\n"
     "       convtune query --nearest SPEC [--device NAME]   what the selector would pick\n"
+    "       convtune report [--problem SPEC ...] [-o FILE.html]   HTML report with plots\n"
     "       convtune db export|import ...   move records between databases\n"
     "       convtune db check [--db PATH]   SQLite integrity and foreign-key check\n"
     "       convtune COMMAND --help | --help | --version\n"
@@ -60,6 +63,8 @@ int main(int argc, char **argv)
     ct_db_on_wait(db_waiting);
     if (argc >= 2 && !strcmp(argv[1], "db"))
         return cmd_db(argc, argv);
+    if (argc >= 2 && !strcmp(argv[1], "report"))   /* its own options: cli_report.c */
+        return ct_cli_report(argc - 1, argv + 1);
     static const struct {
         const char *name;
         int (*fn)(const args *);
@@ -79,7 +84,7 @@ int main(int argc, char **argv)
              OPT(NEAREST)},
         {"export", cmd_export, usage_export,
          OPT(PROBLEM) | OPT(FAMILY) | OPT(DEVICE) | OPT(OUT) | OPT(FORCE) | OPT(DB) | OPT(CONFIG) |
-             OPT(TEMPLATES)},
+             OPT(TEMPLATES) | OPT(TORCH)},
     };
     int start = 1, which = 0;
     if (argc >= 2 && argv[1][0] != '-') {

@@ -337,7 +337,7 @@ ct_status ct_tune(const ct_tune_opts *o, ct_tune_result *res, ct_err *e)
     int *batch = NULL;
     stored_set prior = {0};
     int nok = 0, counts[NSTATUS] = {0};
-    long long run_id = 0, device_id = 0, problem_id = 0;
+    long long run_id = 0, device_id = 0, problem_id = 0, ended_run = 0;
     double t_start = now_s();
     unsigned long long seed = cfg->s.seed;
     if (seed == 0) {
@@ -619,6 +619,7 @@ ct_status ct_tune(const ct_tune_opts *o, ct_tune_result *res, ct_err *e)
     res->counts_ok = nok;
     res->counts_failed = nfail;
     ct_db_run_end(db, run_id, nok ? "done" : "no_result", NULL);
+    ended_run = run_id;
     run_id = 0;
     res->wall_s = now_s() - t_start;
     res->compile_s = compile_ms_total / 1e3;
@@ -644,6 +645,12 @@ ct_status ct_tune(const ct_tune_opts *o, ct_tune_result *res, ct_err *e)
         qsort(okrecs, (size_t)nok, sizeof *okrecs, cmp_rec);
     }
     res->worker_starts = ct_worker_starts(wk);
+    /* Kept with the run for `convtune report`: the conditions it was timed under. */
+    char cond[240];
+    snprintf(cond, sizeof cond, "{\"sm_mhz\":[%d,%d],\"temp_c\":[%d,%d],\"l2\":\"%s\",\"retimed\":%d,"
+             "\"raced\":%d,\"worker_starts\":%d}", res->sm_mhz_min, res->sm_mhz_max, res->temp_c_min,
+             res->temp_c_max, cfg->s.l2_flush ? "flushed" : "warm", res->retimed, res->raced, res->worker_starts);
+    ct_db_run_note(db, ended_run, "conditions", cond, NULL);
     fprintf(out, "  measurement: L2 %s; %d timing%s re-taken for a wide spread, %d stopped early as losers; "
                  "worker processes %d", cfg->s.l2_flush ? "flushed before every timed execution" : "warm (not flushed)",
             res->retimed, res->retimed == 1 ? "" : "s", res->raced, res->worker_starts);

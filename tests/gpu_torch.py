@@ -1,0 +1,287 @@
+#!/usr/bin/env python3
+"""gpu_torch.py - `convtune export --torch` on a GPU: tunes small problems of
+every family with a tiny budget into a fresh database, exports each with
+--torch (and the conv1d family with --family conv1d --torch), then, each
+module in its own Python process:
+
+  * compares conv(...) in float64 with F.conv1d / F.conv2d (and, for conv1d,
+    with a direct float64 cross-correlation) within the verification
+    tolerance (relative L2 error <= 1e-5);
+  * checks the ValueErrors for a wrong dtype, shape, device (CPU), a
+    non-contiguous and a misaligned tensor, and that backward raises an
+    error saying the kernels are forward-only;
+  * runs it on a side stream and under torch.cuda.graph capture (replayed
+    on new inputs);
+  * for the family module: the grades (exact for tuned sizes, nearest_size
+    for another) and the mode checks.
+
+One module is also built the other way (CONVTUNE_TORCH_BUILD=nvcc: nvcc and
+ctypes) to exercise both. Exits 77 (skipped) without PyTorch or a GPU.
+
+    gpu_torch.py CONVTUNE            (from CTest: ctest -R gpu_torch)
+"""
+import importlib, os, subprocess, sys, tempfile
+
+SKIP = 77
+TOL = 1e-5
+SINGLE = ["conv1d:4096:31", "conv1d:1000:17:same", "conv1d:777:9:right",
+          "conv1dc:2:8:64:16:3:pad=1:bias", "conv1dc:1:4:50:4:5",
+          "conv2d:2:64:64:5:5:same", "conv2d:3:40:33:3:4",
+          "conv2dc:2:3:32:32:8:3:3:same:bias", "conv2dc:4:2:20:20:4:5:5"]
+FAMILY_UNTUNED = [(3000, 50, "same"), (5000, 31, "valid"), (100, 3, "right")]
+
+
+def run(cmd, **kw):
+    print("$ " + " ".join(cmd), flush=True)
+    p = subprocess.run(cmd, capture_output=True, text=True, **kw)
+    if p.returncode != 0:
+        print(p.stdout[-3000:] + p.stderr[-3000:])
+    return p
+
+
+# ---------------------------------------------------------------------------
+# Checking one module (in a child process)
+
+def pad_same(k):
+    return (k - 1) // 2, k - 1 - (k - 1) // 2
+
+
+def reference(problem, ts):
+    """float64 references of the problem for inputs ts: a list of tensors
+    that must all agree with the kernel."""
+    import torch.nn.functional as F
+    f = problem.split(":")
+    d = [t.double() for t in ts]
+    bias = f[-1] == "bias"
+    if f[0] == "conv1d":
+        k, mode = int(f[2]), f[3]
+        x, m = d
+        lr = {"valid": (0, 0), "same": pad_same(k), "right": (0, k - 1)}[mode]
+        xp = F.pad(x, lr)
+        return [F.conv1d(xp[None, None], m[None, None])[0, 0], (xp.unfold(0, k, 1) * m).sum(1)]
+    if f[0] == "conv1dc":
+        pad = int(next(v for v in f if v.startswith("pad="))[4:])
+        return [F.conv1d(d[0], d[1], d[2] if bias else None, padding=pad)]
+    if f[0] == "conv2d":
+        kh, kw, mode = int(f[4]), int(f[5]), f[6]
+        x = d[0][:, None]
+        if mode == "same":
+            x = F.pad(x, pad_same(kw) + pad_same(kh))
+        return [F.conv2d(x, d[1][None, None])[:, 0]]
+    if f[0] == "conv2dc":
+        kh, kw, mode = int(f[6]), int(f[7]), f[8]
+        x = d[0]
+        if mode == "same":
+            x = F.pad(x, pad_same(kw) + pad_same(kh))
+        return [F.conv2d(x, d[1], d[2] if bias else None)]
+    raise ValueError(problem)
+
+
+def relerr(out, ref):
+    import torch
+    out = out.double()
+    if not torch.isfinite(out).all():
+        return float("inf")
+    return (torch.linalg.vector_norm(out - ref) / torch.linalg.vector_norm(ref)).item()
+
+
+class Checker:
+    def __init__(self, name):
+        self.name, self.failures = name, 0
+
+    def check(self, cond, msg):
+        if not cond:
+            self.failures += 1
+            print("FAIL %s: %s" % (self.name, msg), flush=True)
+
+    def raises(self, fn, words, what):
+        try:
+            fn()
+        except (ValueError, NotImplementedError, RuntimeError) as exc:
+            msg = str(exc)
+            self.check(all(w in msg for w in words), "%s: message %r lacks %s" % (what, msg, words))
+            return type(exc)
+        self.check(False, "%s: no error raised" % what)
+        return None
+
+
+def check_single(mod, c):
+    import torch
+    names = list(mod.SHAPES)
+    ins = [torch.randn(mod.SHAPES[n], device="cuda", dtype=torch.float32) for n in names]
+    out = mod.conv(*ins)
+    torch.cuda.synchronize()
+    c.check(tuple(out.shape) == mod.OUT_SHAPE and out.dtype == torch.float32, "output %s %s" % (out.shape, out.dtype))
+    for i, ref in enumerate(reference(mod.PROBLEM, ins)):
+        e = relerr(out, ref)
+        print("  %s: relerr %.2e against reference %d (build: %s)" % (mod.PROBLEM, e, i, mod.BUILD))
+        c.check(e <= TOL, "relative error %.3g > %g against reference %d" % (e, TOL, i))
+
+    def with_(i, t):
+        return lambda: mod.conv(*(ins[:i] + [t] + ins[i + 1:]))
+    for i, n in enumerate(names):
+        shape = mod.SHAPES[n]
+        c.raises(with_(i, ins[i].double()), [n, "dtype"], "%s float64" % n)
+        c.raises(with_(i, ins[i].cpu()), [n, "CUDA"], "%s on the CPU" % n)
+        c.raises(with_(i, torch.randn(tuple(s + 1 for s in shape), device="cuda")), [n, "shape"], "%s shape" % n)
+        wide = torch.randn(*shape[:-1], 2 * shape[-1], device="cuda")[..., ::2]
+        c.raises(with_(i, wide), [n, "contiguous"], "%s strided" % n)
+        numel = ins[i].numel()
+        c.raises(with_(i, torch.randn(numel + 1, device="cuda")[1:].view(shape)), [n, "aligned"],
+                 "%s misaligned" % n)
+    x = ins[0].clone().requires_grad_()
+    y = mod.conv(x, *ins[1:])
+    c.raises(lambda: y.sum().backward(), ["forward-only"], "backward")
+
+    refs = reference(mod.PROBLEM, ins)
+    side = torch.cuda.Stream()
+    side.wait_stream(torch.cuda.current_stream())
+    with torch.cuda.stream(side):
+        out2 = mod.conv(*ins)
+    side.synchronize()
+    c.check(relerr(out2, refs[0]) <= TOL, "on a side stream: wrong result")
+
+    static = [t.clone() for t in ins]
+    side.wait_stream(torch.cuda.current_stream())
+    with torch.cuda.stream(side):
+        for _ in range(2):
+            mod.conv(*static)
+    torch.cuda.current_stream().wait_stream(side)
+    g = torch.cuda.CUDAGraph()
+    with torch.cuda.graph(g):
+        static_out = mod.conv(*static)
+    fresh = [torch.randn_like(t) for t in static]
+    for a, b in zip(static, fresh):
+        a.copy_(b)
+    g.replay()
+    torch.cuda.synchronize()
+    e = relerr(static_out, reference(mod.PROBLEM, fresh)[0])
+    print("  %s: CUDA graph replay on new inputs: relerr %.2e" % (mod.PROBLEM, e))
+    c.check(e <= TOL, "CUDA graph replay: relative error %.3g" % e)
+
+
+def check_family(mod, c):
+    import torch
+    sizes = []
+    for p in mod.TUNED:
+        f = p.split(":")
+        sizes.append((int(f[1]), int(f[2]), f[3], "exact"))
+    sizes += [(n, k, m, "nearest_size") for n, k, m in FAMILY_UNTUNED]
+    for n, k, mode, grade in sizes:
+        x = torch.randn(n, device="cuda")
+        m = torch.randn(k, device="cuda")
+        out = mod.conv(x, m, mode=mode)
+        torch.cuda.synchronize()
+        tuned_modes = {p.split(":")[3] for p in mod.TUNED}
+        want = grade if mode in tuned_modes else "generic"
+        got = mod.last_grade_name()
+        c.check(got in (want, "other_device"), "conv1d:%d:%d:%s: grade %s, expected %s" % (n, k, mode, got, want))
+        for i, ref in enumerate(reference("conv1d:%d:%d:%s" % (n, k, mode), [x, m])):
+            e = relerr(out, ref)
+            print("  family conv1d:%d:%d:%s (%s): relerr %.2e against reference %d" % (n, k, mode, got, e, i))
+            c.check(e <= TOL, "conv1d:%d:%d:%s: relative error %.3g" % (n, k, mode, e))
+    x, m = torch.randn(100, device="cuda"), torch.randn(5, device="cuda")
+    c.raises(lambda: mod.conv(x, m, mode="full"), ["mode"], "mode full")
+    c.raises(lambda: mod.conv(x.view(10, 10), m), ["input", "1-D"], "2-D input")
+    c.raises(lambda: mod.conv(m, x), ["mask", "valid"], "mask longer than the input")
+    c.raises(lambda: mod.conv(x.double(), m), ["input", "dtype"], "float64 input")
+    xg = x.clone().requires_grad_()
+    y = mod.conv(xg, m)
+    c.raises(lambda: y.sum().backward(), ["forward-only"], "backward")
+    static_x, static_m = x.clone(), m.clone()
+    mod.conv(static_x, static_m, mode="same")
+    torch.cuda.synchronize()
+    g = torch.cuda.CUDAGraph()
+    with torch.cuda.graph(g):
+        static_out = mod.conv(static_x, static_m, mode="same")
+    static_x.copy_(torch.randn_like(static_x))
+    g.replay()
+    torch.cuda.synchronize()
+    e = relerr(static_out, reference("conv1d:100:5:same", [static_x, static_m])[0])
+    c.check(e <= TOL, "family under CUDA graph: relative error %.3g" % e)
+
+
+def child(directory, name, want_build):
+    sys.path.insert(0, directory)
+    mod = importlib.import_module(name)
+    c = Checker(name)
+    if hasattr(mod, "TUNED"):
+        check_family(mod, c)
+    else:
+        check_single(mod, c)
+    print("  %s: built with %s" % (name, mod.BUILD))
+    if want_build:
+        c.check(mod.BUILD == want_build, "built with %s, expected %s" % (mod.BUILD, want_build))
+    return 1 if c.failures else 0
+
+
+# ---------------------------------------------------------------------------
+# The driver
+
+def main():
+    if len(sys.argv) == 5 and sys.argv[1] == "--module":
+        return child(sys.argv[2], sys.argv[3], sys.argv[4] if sys.argv[4] != "-" else None)
+    if len(sys.argv) != 2:
+        print(__doc__)
+        return 2
+    ct = sys.argv[1]
+    try:
+        import torch
+        if not torch.cuda.is_available():
+            print("SKIPPED: PyTorch sees no CUDA device")
+            return SKIP
+    except ImportError:
+        print("SKIPPED: no PyTorch")
+        return SKIP
+    print("PyTorch %s (CUDA %s) on %s" % (torch.__version__, torch.version.cuda, torch.cuda.get_device_name()))
+    tmp = tempfile.mkdtemp(prefix="ct_gpu_torch_")
+    db, out = os.path.join(tmp, "t.db"), os.path.join(tmp, "mods")
+    os.mkdir(out)
+    # Both ways of building write only under tmp.
+    env = dict(os.environ, CONVTUNE_TORCH_CACHE=os.path.join(tmp, "cache"),
+               TORCH_EXTENSIONS_DIR=os.path.join(tmp, "torch_extensions"))
+    failures = 0
+    modules = []
+    for spec in SINGLE:
+        if run([ct, "--problem", spec, "--db", db, "--budget", "5", "--seed", "3"]).returncode != 0:
+            failures += 1
+            continue
+        p = run([ct, "export", "--problem", spec, "--torch", "-o", out, "--db", db])
+        if p.returncode != 0:
+            failures += 1
+            continue
+        name = [l for l in os.listdir(out) if l.endswith(".py")]
+        modules += [n[:-3] for n in name if n[:-3] not in modules]
+    p = run([ct, "export", "--family", "conv1d", "--torch", "-o", out, "--db", db])
+    failures += p.returncode != 0
+    if p.returncode == 0:
+        modules.append("convtune_conv1d")
+    p = run([ct, "export", "--family", "conv2d", "--torch", "-o", out, "--db", db])
+    failures += p.returncode != 2
+    # Where cpp_extension.load can work (ninja, nvcc of PyTorch's CUDA major
+    # version), the modules must have been built with it; elsewhere they fall
+    # back to nvcc and ctypes, with a warning.
+    from torch.utils import cpp_extension
+    nvcc = os.path.join(cpp_extension.CUDA_HOME or "/usr/local/cuda", "bin", "nvcc")
+    v = subprocess.run([nvcc, "--version"], capture_output=True, text=True).stdout
+    nvcc_major = v.split("release ")[1].split(".")[0] if "release " in v else "?"
+    can_load = cpp_extension.is_ninja_available() and nvcc_major == (torch.version.cuda or "").split(".")[0]
+    print("ninja: %s; nvcc CUDA %s, PyTorch CUDA %s: the modules should build with %s" % (
+        cpp_extension.is_ninja_available(), nvcc_major, torch.version.cuda,
+        "cpp_extension" if can_load else "nvcc (fallback)"))
+    for i, name in enumerate(modules):
+        r = subprocess.run([sys.executable, __file__, "--module", out, name, "cpp_extension" if can_load else "-"],
+                           env=env)
+        failures += r.returncode != 0
+    # The other way of building: nvcc and ctypes, for a conv2d and the family module.
+    for name in [m for m in modules if m.startswith("conv2d_")][:1] + ["convtune_conv1d"]:
+        if name in modules:
+            r = subprocess.run([sys.executable, __file__, "--module", out, name, "nvcc"],
+                               env=dict(env, CONVTUNE_TORCH_BUILD="nvcc"))
+            failures += r.returncode != 0
+    print("%d modules checked, %d failures" % (len(modules), failures))
+    return 1 if failures else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,147 @@
+/* test_export_torch.c - `convtune export --torch` without a GPU: for one
+ * problem of each family and for the conv1d family, the four files (.cu,
+ * .h, binding, module) appear together, the module compiles as Python and
+ * states the tensor shapes; refusals (a family without a selector, a missing
+ * directory, an existing file without --force) write nothing. gpu_torch
+ * imports the modules and runs them. */
+#include "export_common.h"
+
+static char dir[512], db[600], cap[600];
+static char ct_bin[] = CT_BINARY;
+
+static void convtune(tc_result *r, const char *a1, const char *a2, const char *a3, const char *a4,
+                     const char *a5, const char *a6)
+{
+    char *argv[] = {ct_bin, (char *)a1, (char *)a2, (char *)a3, (char *)a4, (char *)a5, (char *)a6,
+                    "--db", db, NULL, NULL};
+    /* Drop the NULL holes so every call can pass up to six arguments. */
+    char *packed[12];
+    int n = 0;
+    for (int i = 0; i < 9; i++)
+        if (argv[i])
+            packed[n++] = argv[i];
+    packed[n] = NULL;
+    tc_run(packed, dir, cap, 60, r);
+}
+
+static int file_has(const char *path, const char *needle)
+{
+    char *t = tc_slurp(path, NULL);
+    int ok = t && strstr(t, needle);
+    free(t);
+    return ok;
+}
+
+typedef struct prob {
+    const char *spec, *tmpl, *base, *shape_in, *shape_out;
+} prob;
+
+static const prob probs[] = {
+    {"conv1d:4096:31", "conv1d_tiled", "conv1d_4096_31_valid", "\"input\": (4096,)", "OUT_SHAPE = (4066,)"},
+    {"conv1d:1000:17:same", "conv1d_tiled", "conv1d_1000_17_same", "\"mask\": (17,)", "OUT_SHAPE = (1000,)"},
+    {"conv1dc:2:8:64:16:3:pad=1:bias", "conv1dc_naive", "conv1dc_2_8_64_16_3_pad_1_bias",
+     "\"weight\": (16, 8, 3), \"bias\": (16,)", "OUT_SHAPE = (2, 16, 64)"},
+    {"conv2d:2:64:64:5:5:same", "conv2d_tiled", "conv2d_2_64_64_5_5_same", "\"filter\": (5, 5)",
+     "OUT_SHAPE = (2, 64, 64)"},
+    {"conv2dc:2:3:32:32:8:3:3:bias", "conv2dc_naive", "conv2dc_2_3_32_32_8_3_3_valid_bias",
+     "\"input\": (2, 3, 32, 32), \"weight\": (8, 3, 3, 3)", "OUT_SHAPE = (2, 8, 30, 30)"},
+};
+#define NPROBS (int)(sizeof probs / sizeof probs[0])
+
+static const char *const suffixes[] = {".cu", ".h", "_binding.cpp", ".py"};
+
+int main(void)
+{
+    char base[] = "/tmp/ct_test_torch_XXXXXX";
+    if (!mkdtemp(base))
+        return 1;
+    snprintf(dir, sizeof dir, "%s/w", base);
+    snprintf(db, sizeof db, "%s/t.db", base);
+    snprintf(cap, sizeof cap, "%s", base);
+    mkdir(dir, 0700);
+    char python[512];
+    int have_py = tc_which("python3", python, sizeof python);
+
+    ct_db *h;
+    ct_err e;
+    CHECK(ct_db_open(db, 1, &h, &e) == CT_OK);
+    ct_device_info dev = tc_device("NVIDIA H200", "GPU-1", 9, 0, 13000);
+    for (int i = 0; i < NPROBS; i++) {
+        char json[512], hash[17];
+        CHECK(tc_params(probs[i].spec, probs[i].tmpl, NULL, 0, json, sizeof json));
+        tc_template_hash(probs[i].tmpl, hash);
+        ct_record r = tc_rec(probs[i].tmpl, hash, json, "ok", 10.0 + i, 1e-7);
+        tc_add_run(h, &dev, probs[i].spec, &r, 1);
+    }
+    ct_db_close(h);
+
+    tc_result r;
+    char path[1200];
+    for (int i = 0; i < NPROBS; i++) {
+        convtune(&r, "export", "--problem", probs[i].spec, "--torch", "-o", "out");
+        if (i == 0) {   /* the directory does not exist yet: refused, nothing written */
+            CHECK_MSG(r.code == 7 && tc_one_line(&r) && strstr(r.err, "does not exist"), "missing dir: %d %s", r.code,
+                      r.err);
+            tc_result_free(&r);
+            snprintf(path, sizeof path, "%s/out", dir);
+            CHECK(!tc_exists(path));
+            mkdir(path, 0700);
+            convtune(&r, "export", "--problem", probs[i].spec, "--torch", "-o", "out");
+        }
+        CHECK_MSG(r.code == 0 && strstr(r.out, "PyTorch module"), "%s: %d %s", probs[i].spec, r.code, r.err);
+        tc_result_free(&r);
+        for (int s = 0; s < 4; s++) {
+            snprintf(path, sizeof path, "%s/out/%s%s", dir, probs[i].base, suffixes[s]);
+            CHECK_MSG(tc_exists(path), "%s missing", path);
+        }
+        snprintf(path, sizeof path, "%s/out/%s.py", dir, probs[i].base);
+        CHECK_MSG(file_has(path, probs[i].shape_in) && file_has(path, probs[i].shape_out),
+                  "%s: shapes %s / %s not found", path, probs[i].shape_in, probs[i].shape_out);
+        CHECK(file_has(path, "NotImplementedError") && file_has(path, "cpp_extension.load"));
+        if (have_py) {
+            char *argv[] = {python, "-m", "py_compile", path, NULL};
+            tc_run(argv, dir, cap, 60, &r);
+            CHECK_MSG(r.code == 0, "py_compile %s: %s", path, r.err);
+            tc_result_free(&r);
+        }
+        snprintf(path, sizeof path, "%s/out/%s_binding.cpp", dir, probs[i].base);
+        CHECK(file_has(path, "getCurrentCUDAStream") && file_has(path, "PYBIND11_MODULE"));
+    }
+
+    /* An existing module without --force: refused, nothing changes. */
+    snprintf(path, sizeof path, "%s/out/%s.py", dir, probs[0].base);
+    char *before = tc_slurp(path, NULL);
+    convtune(&r, "export", "--problem", probs[0].spec, "--torch", "-o", "out");
+    CHECK_MSG(r.code == 7 && tc_one_line(&r) && strstr(r.err, "--force"), "existing: %d %s", r.code, r.err);
+    tc_result_free(&r);
+    char *after = tc_slurp(path, NULL);
+    CHECK(before && after && !strcmp(before, after));
+    free(before);
+    free(after);
+
+    /* The conv1d family: the selector's module. */
+    convtune(&r, "export", "--family", "conv1d", "--torch", "-o", "out");
+    CHECK_MSG(r.code == 0, "family: %d %s", r.code, r.err);
+    tc_result_free(&r);
+    for (int s = 0; s < 4; s++) {
+        snprintf(path, sizeof path, "%s/out/convtune_conv1d%s", dir, suffixes[s]);
+        CHECK_MSG(tc_exists(path), "%s missing", path);
+    }
+    snprintf(path, sizeof path, "%s/out/convtune_conv1d.py", dir);
+    CHECK(file_has(path, "\"conv1d:1000:17:same\"") && file_has(path, "def last_grade_name"));
+    if (have_py) {
+        char *argv[] = {python, "-m", "py_compile", path, NULL};
+        tc_run(argv, dir, cap, 60, &r);
+        CHECK_MSG(r.code == 0, "py_compile %s: %s", path, r.err);
+        tc_result_free(&r);
+    }
+
+    /* Families without a selector are refused before anything is written. */
+    convtune(&r, "export", "--family", "conv2d", "--torch", "-o", "out2");
+    CHECK_MSG(r.code == 2 && tc_one_line(&r) && strstr(r.err, "only conv1d"), "conv2d family: %d %s", r.code, r.err);
+    tc_result_free(&r);
+
+    if (!getenv("CT_KEEP"))
+        tc_rm_rf(base);
+    CHECK_DONE();
+}

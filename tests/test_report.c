@@ -1,0 +1,173 @@
+/* test_report.c - `convtune report` through the real binary, no GPU and no
+ * browser (report_browser.py renders the page): bad inputs get one line on
+ * stderr, a non-zero exit and change nothing in the directory; good ones
+ * write the page or the CSV atomically, with one section per problem. The
+ * data is a copy of tests/fixtures/report.db. */
+#ifndef _GNU_SOURCE
+#define _GNU_SOURCE
+#endif
+#include "check.h"
+#include "db.h"
+
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <ftw.h>
+#include <signal.h>
+#include <sqlite3.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/types.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#define CT_CLI_TEST_NAME "report"
+#include "cli_common.h"
+
+typedef struct row {
+    const char *args[MAX_ARGS];
+    int code;
+    const char *want;        /* substring of the one stderr line */
+} row;
+
+#define FIX "--db", "{W}/fix.db"
+
+static const row bad_rows[] = {
+    {{"report", FIX, "--problem", "junk:1"}, 2, "unknown family 'junk'"},
+    {{"report", FIX, "--problem", "conv1d:0:3"}, 2, "must be positive"},
+    {{"report", FIX, "--problem", "conv1d:5000:7", "-o", "{W}/r.html"}, 6, "nothing stored for conv1d:5000:7"},
+    {{"report", "--db", "{W}/empty.db", "-o", "{W}/r.html"}, 6, "holds no results"},
+    {{"report", "--db", "{W}/missing.db", "-o", "{W}/r.html"}, 6, "missing.db"},
+    {{"report", FIX, "-o", "{W}/nodir/r.html"}, 7, "nodir"},
+    {{"report", FIX, "-o", "{W}/old.html"}, 7, "--force"},
+    {{"report", FIX, "--family", "conv9d"}, 2, "unknown family 'conv9d'"},
+    {{"report", FIX, "--family", "conv2d", "-o", "{W}/r.html"}, 6, "nothing stored for family conv2d"},
+    {{"report", FIX, "--family", "conv1d", "--problem", "conv1d:15:4:right"}, 2, "not both"},
+    {{"report", FIX, "--format", "pdf"}, 2, "html or csv"},
+    {{"report", FIX, "--device", "no such gpu", "-o", "{W}/r.html"}, 6, "matching 'no such gpu'"},
+    {{"report", FIX, "--bogus"}, 2, "unknown option '--bogus'"},
+    {{"report", FIX, "-o"}, 2, "needs a value"},
+};
+
+static void copy_fixture(void)
+{
+    size_t n = 0;
+    char *data = slurp(CT_SOURCE_DIR "/tests/fixtures/report.db", &n);
+    char path[700];
+    snprintf(path, sizeof path, "%s/fix.db", work);
+    CHECK(data && write_file(path, data, n) == 0);
+    free(data);
+}
+
+/* Number of distinct (problem) values in the fixture, for the section count. */
+static int fixture_problems(void)
+{
+    char path[700];
+    snprintf(path, sizeof path, "%s/fix.db", work);
+    sqlite3 *h;
+    sqlite3_stmt *s;
+    int n = -1;
+    if (sqlite3_open_v2(path, &h, SQLITE_OPEN_READONLY, NULL) == SQLITE_OK &&
+        sqlite3_prepare_v2(h, "SELECT count(DISTINCT problem_id) FROM candidates", -1, &s, NULL) == SQLITE_OK) {
+        if (sqlite3_step(s) == SQLITE_ROW)
+            n = sqlite3_column_int(s, 0);
+        sqlite3_finalize(s);
+    }
+    sqlite3_close(h);
+    return n;
+}
+
+static int count_str(const char *s, const char *needle)
+{
+    int n = 0;
+    for (const char *p = s; (p = strstr(p, needle)); p += strlen(needle))
+        n++;
+    return n;
+}
+
+int main(void)
+{
+    if (!mkdtemp(base))
+        return 1;
+    snprintf(work, sizeof work, "%s/w", base);
+    snprintf(cap_out, sizeof cap_out, "%s/stdout", base);
+    snprintf(cap_err, sizeof cap_err, "%s/stderr", base);
+    mkdir(work, 0700);
+    build_env();
+    copy_fixture();
+    char path[700];
+    snprintf(path, sizeof path, "%s/empty.db", work);
+    ct_db *db;
+    ct_err e;
+    CHECK(ct_db_open(path, 1, &db, &e) == CT_OK);
+    ct_db_close(db);
+    snprintf(path, sizeof path, "%s/old.html", work);
+    CHECK(write_file(path, "old\n", 4) == 0);
+    char cmd[1024];
+    result r;
+
+    for (size_t i = 0; i < sizeof bad_rows / sizeof bad_rows[0]; i++) {
+        const row *b = &bad_rows[i];
+        char *before = snapshot(work);
+        run_ct(b->args, &r, cmd, sizeof cmd);
+        char *after = snapshot(work);
+        CHECK_MSG(r.code == b->code, "%s: exit %d, expected %d (%s)", cmd, r.code, b->code, r.err);
+        CHECK_MSG(count_char(r.err, r.errlen, '\n') == 1 && strstr(r.err, b->want), "%s: stderr [%s], want [%s]",
+                  cmd, r.err, b->want);
+        CHECK_MSG(r.outlen == 0, "%s: stdout [%s]", cmd, r.out);
+        CHECK_MSG(!strcmp(before, after), "%s changed the directory:\n%s---\n%s", cmd, before, after);
+        free(before);
+        free(after);
+        result_free(&r);
+    }
+
+    snprintf(path, sizeof path, "%s/r.html", work);
+    CHECK(!exists(path));
+
+    /* Every problem: one section each, a summary, no temporary left. */
+    int np = fixture_problems();
+    CHECK(np > 0);
+    const char *all[] = {"report", FIX, "-o", "{W}/all.html", NULL};
+    run_ct(all, &r, cmd, sizeof cmd);
+    CHECK_MSG(r.code == 0 && strstr(r.out, "all.html: "), "%s: %d %s", cmd, r.code, r.err);
+    result_free(&r);
+    snprintf(path, sizeof path, "%s/all.html", work);
+    char *page = slurp(path, NULL);
+    CHECK(page && count_str(page, "<section class=\"problem\"") == np);
+    CHECK(page && (np == 1 || strstr(page, "<h2>Summary</h2>")));
+    CHECK(page && !strstr(page, "<script"));
+    free(page);
+    char *snap = snapshot(work);
+    CHECK_MSG(!strstr(snap, ".convtune-report-"), "a temporary was left: %s", snap);
+    free(snap);
+
+    /* One problem (a non-canonical spelling), replacing a file with --force. */
+    const char *one[] = {"report", FIX, "--problem", "conv1d:15:4:right", "-o", "{W}/old.html", "--force", NULL};
+    run_ct(one, &r, cmd, sizeof cmd);
+    CHECK_MSG(r.code == 0, "%s: %d %s", cmd, r.code, r.err);
+    result_free(&r);
+    snprintf(path, sizeof path, "%s/old.html", work);
+    page = slurp(path, NULL);
+    CHECK(page && count_str(page, "<section class=\"problem\"") == 1 && strstr(page, "conv1d:15:4:right") &&
+          !strstr(page, "<h2>Summary</h2>"));
+    free(page);
+
+    /* CSV: the header and one line per candidate of the family, to stdout. */
+    const char *csv[] = {"report", FIX, "--family", "conv1d", "--format", "csv", NULL};
+    run_ct(csv, &r, cmd, sizeof cmd);
+    CHECK_MSG(r.code == 0 && !strncmp(r.out, "device,device_uuid,", 19), "%s: %d %s", cmd, r.code, r.err);
+    int lines = count_char(r.out, r.outlen, '\n');
+    result_free(&r);
+    const char *q[] = {"query", FIX, "--family", "conv1d", "--all", "--format", "csv", NULL};
+    run_ct(q, &r, cmd, sizeof cmd);
+    CHECK_MSG(r.code == 0 && count_char(r.out, r.outlen, '\n') == lines, "report csv %d lines, query %d", lines,
+              count_char(r.out, r.outlen, '\n'));
+    result_free(&r);
+
+    nftw(base, rm_entry, 16, FTW_DEPTH | FTW_PHYS);
+    CHECK_DONE();
+}

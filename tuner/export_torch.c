@@ -1,0 +1,475 @@
+/* export_torch.c - the PyTorch module of `convtune export --torch`
+ * (export_torch.h). */
+#include "export_torch.h"
+
+#include <stdio.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "executor.h"
+#include "export.h"
+#include "outfile.h"
+#include "problem.h"
+
+#define TMP_PREFIX ".convtune-export-"
+
+/* The tensor shape of each buffer, as the family's size macros (PyTorch's
+ * layouts: NCL / NCHW inputs, OIK / OIHW weights). */
+static const struct {
+    const char *family, *buffer;
+    const char *dims[4];
+} shapes[] = {
+    {"conv1d", "in", {"CONV_N"}},
+    {"conv1d", "mask", {"CONV_K"}},
+    {"conv1d", "out", {"CONV_OUT"}},
+    {"conv1dc", "in", {"CONV_B", "CONV_CIN", "CONV_L"}},
+    {"conv1dc", "weight", {"CONV_COUT", "CONV_CIN", "CONV_K"}},
+    {"conv1dc", "bias", {"CONV_COUT"}},
+    {"conv1dc", "out", {"CONV_B", "CONV_COUT", "CONV_LOUT"}},
+    {"conv2d", "in", {"CONV_B", "CONV_H", "CONV_W"}},
+    {"conv2d", "filter", {"CONV_KH", "CONV_KW"}},
+    {"conv2d", "out", {"CONV_B", "CONV_OH", "CONV_OW"}},
+    {"conv2dc", "in", {"CONV_B", "CONV_CIN", "CONV_H", "CONV_W"}},
+    {"conv2dc", "weight", {"CONV_COUT", "CONV_CIN", "CONV_KH", "CONV_KW"}},
+    {"conv2dc", "bias", {"CONV_COUT"}},
+    {"conv2dc", "out", {"CONV_B", "CONV_COUT", "CONV_OH", "CONV_OW"}},
+};
+
+/* "(1000000,)" or "(2, 8, 64)" into buf; CT_ERR_INTERNAL when the family's
+ * buffer has no known shape or the shape does not hold its count. */
+static ct_status shape_text(const ct_problem *p, const ct_buffer *b, char *buf, size_t len, ct_err *e)
+{
+    ct_define defs[CT_MAX_DEFINES];
+    int nd = p->family->defines(p, defs);
+    for (size_t i = 0; i < sizeof shapes / sizeof shapes[0]; i++) {
+        if (strcmp(shapes[i].family, p->family->name) || strcmp(shapes[i].buffer, b->name))
+            continue;
+        size_t o = (size_t)snprintf(buf, len, "(");
+        long long prod = 1;
+        int k = 0;
+        for (; k < 4 && shapes[i].dims[k]; k++) {
+            long long v = -1;
+            for (int d = 0; d < nd; d++)
+                if (!strcmp(defs[d].name, shapes[i].dims[k]))
+                    v = defs[d].value;
+            prod *= v;
+            if (o < len)
+                o += (size_t)snprintf(buf + o, len - o, "%s%lld", k ? ", " : "", v);
+        }
+        if (o < len)
+            snprintf(buf + o, len - o, k == 1 ? ",)" : ")");
+        if (prod != (long long)b->count)
+            break;
+        return CT_OK;
+    }
+    return ct_fail(e, CT_ERR_INTERNAL, "export --torch: no tensor shape for buffer %s of family %s", b->name,
+                   p->family->name);
+}
+
+/* Python argument name of a buffer ("in" is a keyword). */
+static const char *arg_name(const char *buffer)
+{
+    return !strcmp(buffer, "in") ? "input" : buffer;
+}
+
+static const char *link_flags(const ct_problem *p, const char *tmpl)
+{
+    const ct_template *t = ct_template_find(p->family, tmpl);
+    return t && t->exec ? t->exec->link_flags : "";
+}
+
+/* The part of every module that builds the kernel and calls it. The
+ * module-specific lines before it define _NAME, _CU, _BINDING, _SYMBOL,
+ * _LDFLAGS, _CTYPES_ARGS and _c_args(tensors, ints, stream, grade). */
+static const char py_common[] =
+    "_HERE = os.path.dirname(os.path.abspath(__file__))\n"
+    "_launch = None\n"
+    "BUILD = None   # how the kernel was built: \"cpp_extension\" or \"nvcc\" (after the first call)\n"
+    "\n"
+    "\n"
+    "def _digest():\n"
+    "    h = hashlib.sha256()\n"
+    "    for name in (_CU, _BINDING):\n"
+    "        with open(os.path.join(_HERE, name), \"rb\") as f:\n"
+    "            h.update(f.read())\n"
+    "    return h.hexdigest()[:12]\n"
+    "\n"
+    "\n"
+    "def _build_cpp_extension():\n"
+    "    from torch.utils import cpp_extension\n"
+    "    ext = cpp_extension.load(name=\"%s_%s\" % (_NAME, _digest()),\n"
+    "                             sources=[os.path.join(_HERE, _BINDING), os.path.join(_HERE, _CU)],\n"
+    "                             extra_cuda_cflags=[\"-O3\"], extra_ldflags=_LDFLAGS, verbose=False)\n"
+    "    return ext.launch\n"
+    "\n"
+    "\n"
+    "def _build_nvcc():\n"
+    "    # The .cu alone, with nvcc, into a shared library called through ctypes:\n"
+    "    # needs neither ninja nor a toolkit matching PyTorch's CUDA version.\n"
+    "    # -Bsymbolic keeps the library on its own (static) CUDA runtime.\n"
+    "    from torch.utils import cpp_extension\n"
+    "    major, minor = torch.cuda.get_device_capability()\n"
+    "    cache = os.environ.get(\"CONVTUNE_TORCH_CACHE\") or os.path.join(\n"
+    "        os.environ.get(\"XDG_CACHE_HOME\") or os.path.join(os.path.expanduser(\"~\"), \".cache\"), \"convtune\", \"torch\")\n"
+    "    os.makedirs(cache, exist_ok=True)\n"
+    "    lib = os.path.join(cache, \"%s_%s_sm%d%d.so\" % (_NAME, _digest(), major, minor))\n"
+    "    if not os.path.exists(lib):\n"
+    "        home = cpp_extension.CUDA_HOME or os.environ.get(\"CUDA_HOME\") or \"/usr/local/cuda\"\n"
+    "        tmp = \"%s.%d.tmp\" % (lib, os.getpid())\n"
+    "        # The library's CUDA runtime is its own (static, hidden): this entry\n"
+    "        # point selects the tensors' device in it.\n"
+    "        shim = tmp + \".cu\"\n"
+    "        with open(shim, \"w\") as f:\n"
+    "            f.write(\"#include <cuda_runtime.h>\\nextern \\\"C\\\" int convtune_set_device(int d) \"\n"
+    "                    \"{ return (int)cudaSetDevice(d); }\\n\")\n"
+    "        cmd = [os.path.join(home, \"bin\", \"nvcc\"), \"-O3\", \"-shared\", \"-Xcompiler\", \"-fPIC\", \"-Xlinker\",\n"
+    "               \"-Bsymbolic\", \"-arch=sm_%d%d\" % (major, minor), \"-o\", tmp, os.path.join(_HERE, _CU), shim] + _LDFLAGS\n"
+    "        r = subprocess.run(cmd, capture_output=True, text=True)\n"
+    "        os.unlink(shim)\n"
+    "        if r.returncode != 0:\n"
+    "            raise RuntimeError(\"convtune: building %s with nvcc failed:\\n%s\" % (_CU, r.stderr[-4000:]))\n"
+    "        os.replace(tmp, lib)\n"
+    "    dll = ctypes.CDLL(lib)\n"
+    "    fn = getattr(dll, _SYMBOL)\n"
+    "    fn.restype = ctypes.c_int\n"
+    "    fn.argtypes = _CTYPES_ARGS\n"
+    "    set_device = dll.convtune_set_device\n"
+    "    set_device.restype = ctypes.c_int\n"
+    "    set_device.argtypes = [ctypes.c_int]\n"
+    "\n"
+    "    def launch(tensors, ints):\n"
+    "        dev = tensors[0].device\n"
+    "        grade = ctypes.c_int(-1)\n"
+    "        err = set_device(dev.index)\n"
+    "        if err == 0:\n"
+    "            err = fn(*_c_args(tensors, ints, torch.cuda.current_stream(dev).cuda_stream, grade))\n"
+    "        if err != 0:\n"
+    "            raise RuntimeError(\"convtune: %s failed with CUDA error %d\" % (_SYMBOL, err))\n"
+    "        return grade.value\n"
+    "    return launch\n"
+    "\n"
+    "\n"
+    "def _launcher():\n"
+    "    global _launch, BUILD\n"
+    "    if _launch is None:\n"
+    "        how = os.environ.get(\"CONVTUNE_TORCH_BUILD\", \"\")\n"
+    "        if how not in (\"\", \"cpp_extension\", \"nvcc\"):\n"
+    "            raise ValueError(\"CONVTUNE_TORCH_BUILD must be cpp_extension or nvcc, not %r\" % how)\n"
+    "        if how != \"nvcc\":\n"
+    "            try:\n"
+    "                _launch, BUILD = _build_cpp_extension(), \"cpp_extension\"\n"
+    "            except Exception as exc:   # no ninja, another CUDA version than PyTorch's, ...\n"
+    "                if how:\n"
+    "                    raise\n"
+    "                warnings.warn(\"convtune: torch.utils.cpp_extension.load failed (%s); building %s with nvcc \"\n"
+    "                              \"and ctypes instead\" % (str(exc).splitlines()[0] if str(exc) else type(exc).__name__, _CU))\n"
+    "        if _launch is None:\n"
+    "            _launch, BUILD = _build_nvcc(), \"nvcc\"\n"
+    "    return _launch\n"
+    "\n"
+    "\n"
+    "def _check(name, t, shape, device):\n"
+    "    if not isinstance(t, torch.Tensor):\n"
+    "        raise ValueError(\"%s: expected a torch.Tensor, got %s\" % (name, type(t).__name__))\n"
+    "    if t.device.type != \"cuda\":\n"
+    "        raise ValueError(\"%s: expected a CUDA tensor, got one on %s\" % (name, t.device))\n"
+    "    if device is not None and t.device != device:\n"
+    "        raise ValueError(\"%s: on %s, but the first tensor is on %s\" % (name, t.device, device))\n"
+    "    if t.dtype != torch.float32:\n"
+    "        raise ValueError(\"%s: expected dtype torch.float32, got %s\" % (name, t.dtype))\n"
+    "    if shape is not None and tuple(t.shape) != shape:\n"
+    "        raise ValueError(\"%s: expected shape %s, got %s\" % (name, shape, tuple(t.shape)))\n"
+    "    if not t.is_contiguous():\n"
+    "        raise ValueError(\"%s: must be contiguous (use .contiguous())\" % name)\n"
+    "    if t.data_ptr() % 16:\n"
+    "        raise ValueError(\"%s: data must be 16-byte aligned (a fresh tensor or .clone() is)\" % name)\n"
+    "\n"
+    "\n"
+    "class _Forward(torch.autograd.Function):\n"
+    "    @staticmethod\n"
+    "    def forward(ctx, out_shape, ints, *tensors):\n"
+    "        out = torch.empty(out_shape, dtype=torch.float32, device=tensors[0].device)\n"
+    "        global last_grade\n"
+    "        last_grade = _launcher()(list(tensors) + [out], ints)\n"
+    "        return out\n"
+    "\n"
+    "    @staticmethod\n"
+    "    def backward(ctx, grad):\n"
+    "        raise NotImplementedError(\"convtune kernels are forward-only: %s has no backward (use \"\n"
+    "                                  \"torch.no_grad() or detach the inputs)\" % _NAME)\n"
+    "\n"
+    "\n"
+    "last_grade = None\n";
+
+/* What one module needs to know: its files, symbol and arguments. */
+typedef struct torch_mod {
+    char name[200];            /* module and base file name */
+    char cu[240], h[240], binding[260];
+    char sym[220];             /* the C launcher it calls */
+    const char *link;          /* "-lcufft" or "" */
+    const ct_record *rec;      /* single export */
+    const ct_tuned_set *set;   /* family export */
+    ct_problem p;              /* single export: the problem */
+    ct_buffer bufs[CT_MAX_BUFS];
+    int nb;
+    char shape[CT_MAX_BUFS][96];
+} torch_mod;
+
+static void py_imports(FILE *f, const torch_mod *m)
+{
+    fprintf(f, "import ctypes\nimport hashlib\nimport os\nimport subprocess\nimport warnings\n\nimport torch\n\n");
+    fprintf(f, "_NAME = \"%s\"\n_CU = \"%s\"\n_BINDING = \"%s\"\n_SYMBOL = \"%s\"\n_LDFLAGS = [%s%s%s]\n", m->name,
+            m->cu, m->binding, m->sym, *m->link ? "\"" : "", m->link, *m->link ? "\"" : "");
+}
+
+static const char py_usage_tail[] =
+    "Runs on the current CUDA stream, also under torch.cuda.graph capture (call it\n"
+    "once before capturing: the first call builds and loads the kernel). Forward\n"
+    "only: backward raises NotImplementedError. The first call builds the kernel\n"
+    "with torch.utils.cpp_extension.load (the binding is %s); where that fails\n"
+    "(no ninja, a CUDA toolkit of another version than PyTorch's) it compiles %s\n"
+    "with nvcc into a shared library called through ctypes. CONVTUNE_TORCH_BUILD=\n"
+    "cpp_extension or nvcc forces one way; BUILD says which was taken.\n"
+    "\"\"\"\n";
+
+static void single_py(FILE *f, const torch_mod *m)
+{
+    const ct_record *r = m->rec;
+    fprintf(f, "\"\"\"convtune's tuned kernel for %s (%s), for PyTorch.\n\n", m->p.canonical, m->p.family->summary);
+    fprintf(f, "Tuned on %s (%s): %s %s, median %.3f us.\n", r->device, r->arch, r->tmpl, r->params, r->median_us);
+    fprintf(f, "Autogenerated by convtune %s, do not edit: re-run `convtune export --torch`.\n\n", CONVTUNE_VERSION);
+    fprintf(f, "    import %s\n    out = %s.conv(", m->name, m->name);
+    for (int i = 0; i < m->nb - 1; i++)
+        fprintf(f, "%s%s", i ? ", " : "", arg_name(m->bufs[i].name));
+    fprintf(f, ")\n\nArguments: CUDA float32 tensors, contiguous, 16-byte aligned, on one device:\n");
+    for (int i = 0; i < m->nb - 1; i++)
+        fprintf(f, "    %-7s shape %s\n", arg_name(m->bufs[i].name), m->shape[i]);
+    fprintf(f, "Returns a new tensor of shape %s.\n", m->shape[m->nb - 1]);
+    fprintf(f, py_usage_tail, m->binding, m->cu);
+    py_imports(f, m);
+    fprintf(f, "\nPROBLEM = \"%s\"\nSHAPES = {", m->p.canonical);
+    for (int i = 0; i < m->nb - 1; i++)
+        fprintf(f, "%s\"%s\": %s", i ? ", " : "", arg_name(m->bufs[i].name), m->shape[i]);
+    fprintf(f, "}\nOUT_SHAPE = %s\n_CTYPES_ARGS = [ctypes.c_void_p] * %d\n\n\n", m->shape[m->nb - 1], m->nb + 1);
+    fprintf(f, "def _c_args(tensors, ints, stream, grade):\n    return [t.data_ptr() for t in tensors] + [stream]\n\n\n");
+    fputs(py_common, f);
+    fprintf(f, "\n\ndef conv(");
+    for (int i = 0; i < m->nb - 1; i++)
+        fprintf(f, "%s%s", i ? ", " : "", arg_name(m->bufs[i].name));
+    fprintf(f, "):\n    \"\"\"%s: the tensors of SHAPES in, a new tensor of OUT_SHAPE out.\"\"\"\n", m->p.canonical);
+    for (int i = 0; i < m->nb - 1; i++)
+        fprintf(f, "    _check(\"%s\", %s, SHAPES[\"%s\"], %s)\n", arg_name(m->bufs[i].name),
+                arg_name(m->bufs[i].name), arg_name(m->bufs[i].name), i ? "input.device" : "None");
+    fprintf(f, "    return _Forward.apply(OUT_SHAPE, ()");
+    for (int i = 0; i < m->nb - 1; i++)
+        fprintf(f, ", %s", arg_name(m->bufs[i].name));
+    fprintf(f, ")\n");
+}
+
+static void family_py(FILE *f, const torch_mod *m)
+{
+    const ct_tuned_set *s = m->set;
+    fprintf(f, "\"\"\"convtune's %s kernels for PyTorch: %d tuned sizes and a generic kernel for\n"
+               "any other, chosen by the graded selector of `convtune export --family %s`.\n\n",
+            s->family->name, s->n, s->family->name);
+    fprintf(f, "Tuned on %s (%s). Autogenerated by convtune %s, do not edit: re-run\n`convtune export --family %s --torch`.\n\n",
+            s->device, s->arch, CONVTUNE_VERSION, s->family->name);
+    fprintf(f, "    import %s\n    out = %s.conv(input, mask, mode=\"same\")   # valid (default), same or right\n"
+               "    %s.last_grade_name()      # exact, nearest_size, other_device or generic\n\n", m->name, m->name,
+            m->name);
+    fprintf(f, "Arguments: 1-D CUDA float32 tensors (N,) and (K,), contiguous, 16-byte aligned,\n"
+               "on one device. out[i] = sum_j input[i + j - OFF] * mask[j], zero outside the\n"
+               "input: valid gives N-K+1 outputs (OFF 0), same N (OFF (K-1)//2), right N (OFF 0).\n");
+    fprintf(f, py_usage_tail, m->binding, m->cu);
+    py_imports(f, m);
+    fprintf(f, "\nMODES = (\"valid\", \"same\", \"right\")\n"
+               "GRADES = (\"exact\", \"nearest_size\", \"other_device\", \"generic\")\nTUNED = [");
+    for (int i = 0; i < s->n; i++)
+        fprintf(f, "%s\"%s\"", i ? ", " : "", s->recs[i].problem);
+    fprintf(f, "]\n_CTYPES_ARGS = [ctypes.c_void_p] * 3 + [ctypes.c_longlong, ctypes.c_longlong, ctypes.c_int,\n"
+               "                                     ctypes.c_void_p, ctypes.POINTER(ctypes.c_int)]\n\n\n"
+               "def _c_args(tensors, ints, stream, grade):\n"
+               "    return [t.data_ptr() for t in tensors] + list(ints) + [stream, ctypes.byref(grade)]\n\n\n");
+    fputs(py_common, f);
+    fprintf(f, "\n\ndef last_grade_name():\n    \"\"\"How the last call chose its kernel (GRADES), None before any.\"\"\"\n"
+               "    return None if last_grade is None else GRADES[last_grade]\n\n\n"
+               "def conv(input, mask, mode=\"valid\"):\n"
+               "    \"\"\"The cross-correlation of input with mask in mode (MODES), as a new tensor.\"\"\"\n"
+               "    if mode not in MODES:\n"
+               "        raise ValueError(\"mode: expected one of %%s, got %%r\" %% (\", \".join(MODES), mode))\n"
+               "    _check(\"input\", input, None, None)\n"
+               "    _check(\"mask\", mask, None, input.device)\n"
+               "    for name, t in ((\"input\", input), (\"mask\", mask)):\n"
+               "        if t.dim() != 1 or t.shape[0] == 0:\n"
+               "            raise ValueError(\"%%s: expected a non-empty 1-D tensor, got shape %%s\" %% (name, tuple(t.shape)))\n"
+               "    n, k = input.shape[0], mask.shape[0]\n"
+               "    if mode == \"valid\" and k > n:\n"
+               "        raise ValueError(\"mask: %%d taps, longer than the input (%%d) in valid mode\" %% (k, n))\n"
+               "    out_shape = (n - k + 1,) if mode == \"valid\" else (n,)\n"
+               "    return _Forward.apply(out_shape, (n, k, MODES.index(mode)), input, mask)\n");
+}
+
+/* The C++ binding cpp_extension.load builds with the .cu: launch(tensors,
+ * ints) on the current stream of the tensors' device; returns the grade. */
+static void binding_cpp(FILE *f, const torch_mod *m)
+{
+    fprintf(f, "// autogenerated by convtune %s, do not edit: re-run `convtune export --torch` instead.\n"
+               "// The PyTorch binding of %s, built with it by %s.py\n"
+               "// (torch.utils.cpp_extension.load): launch(tensors, ints) runs the launcher\n"
+               "// declared in %s on the current CUDA stream of the tensors' device.\n",
+            CONVTUNE_VERSION, m->cu, m->name, m->h);
+    fprintf(f, "#include <torch/extension.h>\n#include <c10/cuda/CUDAGuard.h>\n#include <c10/cuda/CUDAStream.h>\n"
+               "#include <cuda_runtime.h>\n\n#include \"%s\"\n\n", m->h);
+    int nt = m->set ? 3 : m->nb;
+    fprintf(f, "static int64_t launch(std::vector<torch::Tensor> t, std::vector<int64_t> ints)\n{\n"
+               "    TORCH_CHECK(t.size() == %d && ints.size() == %d, \"convtune: %s takes %d tensors\");\n"
+               "    for (const auto &x : t)\n"
+               "        TORCH_CHECK(x.is_cuda() && x.scalar_type() == torch::kFloat32 && x.is_contiguous() &&\n"
+               "                    x.device() == t[0].device(), \"convtune: contiguous float32 tensors on one CUDA device\");\n"
+               "    const c10::cuda::CUDAGuard guard(t[0].device());\n"
+               "    cudaStream_t stream = c10::cuda::getCurrentCUDAStream(t[0].device().index()).stream();\n"
+               "    int grade = -1;\n",
+            nt, m->set ? 3 : 0, m->sym, nt);
+    if (m->set)
+        fprintf(f, "    int err = %s(t[0].data_ptr<float>(), t[1].data_ptr<float>(), t[2].data_ptr<float>(),\n"
+                   "                  (long long)ints[0], (long long)ints[1], (int)ints[2], stream, &grade);\n", m->sym);
+    else {
+        fprintf(f, "    int err = %s(", m->sym);
+        for (int i = 0; i < m->nb; i++)
+            fprintf(f, "t[%d].data_ptr<float>(), ", i);
+        fprintf(f, "stream);\n");
+    }
+    fprintf(f, "    TORCH_CHECK(err == 0, \"convtune: %s failed: \", cudaGetErrorString((cudaError_t)err));\n"
+               "    return grade;\n}\n\n"
+               "PYBIND11_MODULE(TORCH_EXTENSION_NAME, m)\n{\n"
+               "    m.def(\"launch\", &launch, \"run the convtune kernel on the current stream\");\n}\n", m->sym);
+}
+
+/* ------------------------------------------------------------------------ */
+/* Writing the four files                                                   */
+
+typedef ct_status (*pair_fn)(void *user, const char *cu_path, ct_err *e);
+
+/* Check all four targets, complete the binding and the module as
+ * temporaries, write the pair (itself atomic), then rename the two; a
+ * failure removes whatever of the four this call put in place. */
+static ct_status write_all(const torch_mod *m, const char *dir, int force, pair_fn pair, void *user, ct_err *e)
+{
+    char path[4][1400];
+    const char *names[4] = {m->cu, m->h, m->binding, NULL};
+    char py[220];
+    snprintf(py, sizeof py, "%s.py", m->name);
+    names[3] = py;
+    ct_status rc;
+    for (int i = 0; i < 4; i++) {
+        snprintf(path[i], sizeof path[i], "%s/%s", dir, names[i]);
+        if ((rc = ct_outfile_check(path[i], force, "export", e)) != CT_OK)
+            return rc;
+    }
+    ct_outfile o[2];
+    for (int i = 0; i < 2; i++) {
+        if ((rc = ct_outfile_open(&o[i], path[2 + i], TMP_PREFIX, "export", e)) != CT_OK) {
+            if (i)
+                ct_outfile_discard(&o[0]);
+            return rc;
+        }
+        if (i == 0)
+            binding_cpp(o[i].f, m);
+        else if (m->set)
+            family_py(o[i].f, m);
+        else
+            single_py(o[i].f, m);
+        if ((rc = ct_outfile_close(&o[i], e)) != CT_OK) {
+            if (i)
+                ct_outfile_discard(&o[0]);
+            return rc;
+        }
+    }
+    if ((rc = pair(user, path[0], e)) != CT_OK) {
+        ct_outfile_discard(&o[0]);
+        ct_outfile_discard(&o[1]);
+        return rc;
+    }
+    if ((rc = ct_outfile_commit(&o[0], e)) != CT_OK) {
+        ct_outfile_discard(&o[1]);
+        unlink(path[0]);
+        unlink(path[1]);
+        return rc;
+    }
+    if ((rc = ct_outfile_commit(&o[1], e)) != CT_OK) {
+        for (int i = 0; i < 3; i++)
+            unlink(path[i]);
+        return rc;
+    }
+    return CT_OK;
+}
+
+typedef struct single_args {
+    const ct_record *rec;
+    const char *templates_dir;
+    double tolerance;
+    int force;
+} single_args;
+
+static ct_status single_pair(void *user, const char *cu_path, ct_err *e)
+{
+    const single_args *a = user;
+    return ct_export_cu(a->rec, a->templates_dir, cu_path, a->force, a->tolerance, e);
+}
+
+typedef struct family_args {
+    const ct_tuned_set *set;
+    const char *templates_dir;
+    int force;
+} family_args;
+
+static ct_status family_pair(void *user, const char *cu_path, ct_err *e)
+{
+    const family_args *a = user;
+    return ct_export_family(a->set, a->templates_dir, cu_path, a->force, e);
+}
+
+static void file_names(torch_mod *m)
+{
+    snprintf(m->cu, sizeof m->cu, "%s.cu", m->name);
+    snprintf(m->h, sizeof m->h, "%s.h", m->name);
+    snprintf(m->binding, sizeof m->binding, "%s_binding.cpp", m->name);
+}
+
+ct_status ct_export_torch(const ct_record *rec, const char *templates_dir, const char *dir, int force,
+                          double tolerance, ct_err *e)
+{
+    torch_mod m = {.rec = rec};
+    ct_status rc = ct_problem_parse(rec->problem, &m.p, e);
+    if (rc != CT_OK)
+        return rc;
+    ct_export_symbol(m.p.canonical, m.sym, sizeof m.sym);
+    snprintf(m.name, sizeof m.name, "%.190s", m.sym + strlen("convtune_"));
+    file_names(&m);
+    m.link = link_flags(&m.p, rec->tmpl);
+    m.nb = m.p.family->buffers(&m.p, m.bufs);
+    if (m.nb < 2 || !m.bufs[m.nb - 1].is_output)
+        return ct_fail(e, CT_ERR_INTERNAL, "export --torch: the output of %s is not its last buffer", m.p.canonical);
+    for (int i = 0; i < m.nb; i++)
+        if ((rc = shape_text(&m.p, &m.bufs[i], m.shape[i], sizeof m.shape[i], e)) != CT_OK)
+            return rc;
+    single_args a = {.rec = rec, .templates_dir = templates_dir, .tolerance = tolerance, .force = force};
+    return write_all(&m, dir, force, single_pair, &a, e);
+}
+
+ct_status ct_export_torch_family(const ct_tuned_set *set, const char *templates_dir, const char *dir, int force,
+                                 ct_err *e)
+{
+    if (strcmp(set->family->name, "conv1d") != 0)
+        return ct_fail(e, CT_ERR_USAGE, "export --family %s --torch: only conv1d has a family export so far; "
+                       "export each %s problem with --problem SPEC --torch", set->family->name, set->family->name);
+    torch_mod m = {.set = set, .link = ""};
+    snprintf(m.name, sizeof m.name, "convtune_%s", set->family->name);
+    snprintf(m.sym, sizeof m.sym, "convtune_%s", set->family->name);
+    file_names(&m);
+    for (int i = 0; i < set->n; i++)
+        if (*link_flags(&set->probs[i], set->recs[i].tmpl))
+            m.link = link_flags(&set->probs[i], set->recs[i].tmpl);
+    family_args a = {.set = set, .templates_dir = templates_dir, .force = force};
+    return write_all(&m, dir, force, family_pair, &a, e);
+}

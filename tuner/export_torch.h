@@ -1,0 +1,38 @@
+/* export_torch.h - `convtune export --torch`: a stored winner (or a family's
+ * tuned set) as a Python module for PyTorch, written into a directory next
+ * to the usual .cu and .h pair (export.h):
+ *
+ *   NAME.cu, NAME.h      the export pair, unchanged
+ *   NAME_binding.cpp     the C++ binding torch.utils.cpp_extension.load
+ *                        builds with the .cu (launches on the current stream)
+ *   NAME.py              the module: conv(...) checks device, dtype, shape,
+ *                        contiguity and alignment (ValueError naming the
+ *                        tensor and the mismatch), allocates the output and
+ *                        launches; forward only (backward raises
+ *                        NotImplementedError)
+ *
+ * The module builds on first use with cpp_extension.load; where that cannot
+ * work (no ninja, a CUDA toolkit of another major version than PyTorch's)
+ * it compiles the .cu alone with nvcc into a shared library and calls the
+ * launcher through ctypes, with the same checks and stream.
+ * CONVTUNE_TORCH_BUILD=cpp_extension or =nvcc forces one way.
+ *
+ * NAME is the single export's default base name (conv1d_1000000_2047_valid)
+ * or convtune_F for a family. All four files are written atomically: none
+ * is replaced unless force, and a failure leaves none of them. */
+#ifndef CT_EXPORT_TORCH_H
+#define CT_EXPORT_TORCH_H
+
+#include "db.h"
+#include "selector.h"
+#include "status.h"
+
+ct_status ct_export_torch(const ct_record *rec, const char *templates_dir, const char *dir, int force,
+                          double tolerance, ct_err *e);
+
+/* Only families with a selector (conv1d) have a family export; others are
+ * CT_ERR_USAGE, as for ct_export_family. */
+ct_status ct_export_torch_family(const ct_tuned_set *set, const char *templates_dir, const char *dir, int force,
+                                 ct_err *e);
+
+#endif

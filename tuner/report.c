@@ -1,0 +1,255 @@
+/* report.c - choosing and ordering what `convtune report` shows (report.h);
+ * the page itself is report_html.c. */
+#include "report.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "dbio.h"
+
+const char *const ct_report_statuses[CT_REPORT_NSTATUS] = {
+    "ok", "compile_failed", "exceeds_limits", "launch_failed", "crashed", "timed_out", "wrong_result"};
+
+double ct_report_gflops(const ct_db_row *r)
+{
+    return r->median_us > 0 && !isnan(r->median_us) ? r->flops / r->median_us / 1e3 : 0;
+}
+
+typedef struct keep_ctx {
+    ct_report *r;
+    const ct_report_opts *o;
+    long seen;
+    ct_status st;
+} keep_ctx;
+
+static int wanted(const ct_report_opts *o, const ct_db_row *row)
+{
+    if (o->nproblems) {
+        for (int i = 0; i < o->nproblems; i++)
+            if (!strcmp(o->problems[i], row->problem))
+                return 1;
+        return 0;
+    }
+    return !o->family || !strcmp(o->family, row->family);
+}
+
+static int keep_row(const ct_db_row *row, void *user)
+{
+    keep_ctx *k = user;
+    k->seen++;
+    if (!wanted(k->o, row))
+        return 0;
+    ct_report *r = k->r;
+    if (r->nall == r->cap) {
+        long cap = r->cap ? 2 * r->cap : 256;
+        ct_db_row *g = realloc(r->all, (size_t)cap * sizeof *g);
+        if (!g) {
+            k->st = CT_ERR_INTERNAL;
+            return 1;
+        }
+        r->all = g;
+        r->cap = cap;
+    }
+    r->all[r->nall++] = *row;
+    return 0;
+}
+
+/* Measurement order: creation time, then the order of the dump (row id
+ * within one device row); rows lie in one array, so addresses keep it. */
+static int cmp_measured(const void *a, const void *b)
+{
+    const ct_db_row *x = *(const ct_db_row *const *)a, *y = *(const ct_db_row *const *)b;
+    int c = strcmp(x->created_at, y->created_at);
+    return c ? c : (x > y) - (x < y);
+}
+
+static int cmp_fastest(const void *a, const void *b)
+{
+    const ct_db_row *x = *(const ct_db_row *const *)a, *y = *(const ct_db_row *const *)b;
+    if (x->median_us != y->median_us)
+        return x->median_us < y->median_us ? -1 : 1;
+    return (x > y) - (x < y);
+}
+
+static int is_ok(const ct_db_row *r)
+{
+    return !strcmp(r->status, "ok") && r->median_us > 0;
+}
+
+/* The device of a problem's section: the one the user named (exact, or the
+ * only name containing it), or the device of the fastest verified row, or
+ * (nothing verified) the device with the most rows. */
+static ct_status pick_device(const ct_report *r, const char *problem, const char *want, char *out, size_t len,
+                             ct_err *e)
+{
+    const ct_db_row *best = NULL, *exact = NULL, *sub = NULL;
+    for (long i = 0; i < r->nall; i++) {
+        const ct_db_row *x = &r->all[i];
+        if (strcmp(x->problem, problem))
+            continue;
+        if (want) {
+            if (!strcmp(x->dev_name, want))
+                exact = x;
+            else if (strcasestr(x->dev_name, want)) {
+                if (sub && strcmp(sub->dev_name, x->dev_name))
+                    return ct_fail(e, CT_ERR_USAGE, "report: --device '%s' matches both '%s' and '%s' for %s; "
+                                   "give the exact name", want, sub->dev_name, x->dev_name, problem);
+                sub = x;
+            }
+            continue;
+        }
+        if (is_ok(x) && (!best || x->median_us < best->median_us))
+            best = x;
+    }
+    if (want) {
+        if (!exact && !sub)
+            return ct_fail(e, CT_ERR_NOT_FOUND, "report: nothing stored for %s on a device matching '%s'", problem,
+                           want);
+        snprintf(out, len, "%s", exact ? exact->dev_name : sub->dev_name);
+        return CT_OK;
+    }
+    if (best) {
+        snprintf(out, len, "%s", best->dev_name);
+        return CT_OK;
+    }
+    int most = 0;
+    for (long i = 0; i < r->nall; i++) {
+        if (strcmp(r->all[i].problem, problem))
+            continue;
+        int n = 0;
+        for (long j = 0; j < r->nall; j++)
+            n += !strcmp(r->all[j].problem, problem) && !strcmp(r->all[j].dev_name, r->all[i].dev_name);
+        if (n > most) {
+            most = n;
+            snprintf(out, len, "%s", r->all[i].dev_name);
+        }
+    }
+    return most ? CT_OK : ct_fail(e, CT_ERR_NOT_FOUND, "report: nothing stored for %s; tune it first", problem);
+}
+
+static ct_status build_section(ct_report *r, ct_report_section *s, const char *problem, const char *device,
+                               ct_err *e)
+{
+    memset(s, 0, sizeof *s);
+    snprintf(s->problem, sizeof s->problem, "%s", problem);
+    ct_status st = pick_device(r, problem, device, s->device, sizeof s->device, e);
+    if (st != CT_OK)
+        return st;
+    s->rows = malloc((size_t)r->nall * sizeof *s->rows);
+    s->ok = malloc((size_t)r->nall * sizeof *s->ok);
+    if (!s->rows || !s->ok)
+        return ct_fail(e, CT_ERR_INTERNAL, "report: out of memory");
+    for (long i = 0; i < r->nall; i++) {
+        const ct_db_row *x = &r->all[i];
+        if (strcmp(x->problem, problem) || strcmp(x->dev_name, s->device))
+            continue;
+        s->rows[s->n++] = x;
+        if (is_ok(x))
+            s->ok[s->nok++] = x;
+        for (int k = 0; k < CT_REPORT_NSTATUS; k++)
+            s->counts[k] += !strcmp(x->status, ct_report_statuses[k]);
+    }
+    qsort(s->rows, (size_t)s->n, sizeof *s->rows, cmp_measured);
+    qsort(s->ok, (size_t)s->nok, sizeof *s->ok, cmp_fastest);
+    s->family = ct_family_find(s->rows[0]->family);
+    for (int i = 0; i < s->n; i++) {
+        const ct_db_row *x = s->rows[i];
+        const ct_template *t = s->family ? ct_template_find(s->family, x->tmpl) : NULL;
+        if (t && t->is_baseline && is_ok(x))
+            s->baseline = x;
+        if (!s->ceil || strcmp(x->measured_at, s->ceil->measured_at) > 0)
+            s->ceil = x;
+        if (i == 0 || strcmp(x->run_started_at, s->rows[i - 1]->run_started_at))
+            s->nruns++;
+    }
+    return CT_OK;
+}
+
+static int cmp_str(const void *a, const void *b)
+{
+    return strcmp(*(const char *const *)a, *(const char *const *)b);
+}
+
+ct_status ct_report_load(ct_db *db, const ct_report_opts *o, ct_report *r, ct_err *e)
+{
+    memset(r, 0, sizeof *r);
+    time_t now = time(NULL);
+    struct tm tm;
+    gmtime_r(&now, &tm);
+    strftime(r->generated, sizeof r->generated, "%Y-%m-%dT%H:%M:%SZ", &tm);
+    keep_ctx k = {.r = r, .o = o, .st = CT_OK};
+    ct_status st = ct_db_dump(db, keep_row, &k, e);
+    if (st == CT_OK && k.st != CT_OK)
+        st = ct_fail(e, k.st, "report: out of memory");
+    if (st != CT_OK)
+        return st;
+    if (k.seen == 0)
+        return ct_fail(e, CT_ERR_NOT_FOUND, "report: the database holds no results; tune a problem first");
+    /* The problems, in the order given, else sorted. */
+    const char **names = malloc(((size_t)r->nall + (size_t)o->nproblems + 1) * sizeof *names);
+    if (!names)
+        return ct_fail(e, CT_ERR_INTERNAL, "report: out of memory");
+    int nn = 0;
+    if (o->nproblems) {
+        for (int i = 0; i < o->nproblems; i++) {
+            int dup = 0;
+            for (int j = 0; j < nn; j++)
+                dup |= !strcmp(names[j], o->problems[i]);
+            if (!dup)
+                names[nn++] = o->problems[i];
+        }
+    } else {
+        for (long i = 0; i < r->nall; i++)
+            names[nn++] = r->all[i].problem;
+        qsort(names, (size_t)nn, sizeof *names, cmp_str);
+        int u = 0;
+        for (int i = 0; i < nn; i++)
+            if (!u || strcmp(names[u - 1], names[i]))
+                names[u++] = names[i];
+        nn = u;
+        if (nn == 0) {
+            free(names);
+            return ct_fail(e, CT_ERR_NOT_FOUND, "report: nothing stored for family %s; tune one of its problems first",
+                           o->family);
+        }
+    }
+    r->s = calloc((size_t)nn, sizeof *r->s);
+    if (!r->s) {
+        free(names);
+        return ct_fail(e, CT_ERR_INTERNAL, "report: out of memory");
+    }
+    for (int i = 0; i < nn && st == CT_OK; i++) {
+        st = build_section(r, &r->s[i], names[i], o->device, e);
+        r->ns = i + 1;
+    }
+    free(names);
+    return st;
+}
+
+void ct_report_free(ct_report *r)
+{
+    for (int i = 0; i < r->ns; i++) {
+        free(r->s[i].rows);
+        free(r->s[i].ok);
+    }
+    free(r->s);
+    free(r->all);
+    memset(r, 0, sizeof *r);
+}
+
+/* CSV: the sections' rows, every field, as `db export --format csv`. */
+static int in_report(const ct_db_row *row, void *user)
+{
+    const ct_report *r = user;
+    for (int i = 0; i < r->ns; i++)
+        if (!strcmp(r->s[i].problem, row->problem) && !strcmp(r->s[i].device, row->dev_name))
+            return 1;
+    return 0;
+}
+
+ct_status ct_report_csv(ct_db *db, const ct_report *r, FILE *f, ct_err *e)
+{
+    return ct_dbio_export_filtered(db, CT_DBIO_CSV, f, in_report, (void *)r, NULL, e);
+}

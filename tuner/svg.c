@@ -1,0 +1,147 @@
+/* svg.c - axes and escaping for the report's inline SVG plots (svg.h). */
+#include "svg.h"
+
+#include <math.h>
+#include <string.h>
+
+void ct_html_text(FILE *f, const char *s)
+{
+    for (; *s; s++) {
+        switch (*s) {
+        case '&': fputs("&amp;", f); break;
+        case '<': fputs("&lt;", f); break;
+        case '>': fputs("&gt;", f); break;
+        case '"': fputs("&quot;", f); break;
+        case '\'': fputs("&#39;", f); break;
+        default: fputc(*s, f);
+        }
+    }
+}
+
+void ct_axis_fit(ct_axis *a, double lo, double hi, int log)
+{
+    a->log = log;
+    if (!(lo <= hi) || !isfinite(lo) || !isfinite(hi)) {   /* nothing to show */
+        lo = log ? 1 : 0;
+        hi = log ? 10 : 1;
+    }
+    if (log) {
+        if (lo <= 0)
+            lo = hi > 0 ? hi / 10 : 1;
+        double l = log10(lo), h = log10(hi);
+        if (h - l < 1e-9) {
+            l -= 0.5;
+            h += 0.5;
+        }
+        double m = 0.05 * (h - l);
+        a->lo = pow(10, l - m);
+        a->hi = pow(10, h + m);
+    } else {
+        if (hi - lo < 1e-12 * (fabs(hi) + 1)) {
+            lo -= fabs(lo) * 0.5 + 0.5;
+            hi += fabs(hi) * 0.5 + 0.5;
+        }
+        double m = 0.05 * (hi - lo);
+        a->lo = lo - m;
+        a->hi = hi + m;
+    }
+}
+
+/* Position of v in [0, 1] along the axis. */
+static double frac(const ct_axis *a, double v)
+{
+    double t;
+    if (a->log)
+        t = v > 0 ? (log10(v) - log10(a->lo)) / (log10(a->hi) - log10(a->lo)) : 0;
+    else
+        t = (v - a->lo) / (a->hi - a->lo);
+    return t < 0 ? 0 : t > 1 ? 1 : t;
+}
+
+double ct_plot_x(const ct_plot *p, double v)
+{
+    return p->left + frac(&p->x, v) * (p->width - p->left - p->right);
+}
+
+double ct_plot_y(const ct_plot *p, double v)
+{
+    return p->height - p->bottom - frac(&p->y, v) * (p->height - p->top - p->bottom);
+}
+
+void ct_plot_begin(ct_plot *p, FILE *f, int w, int h, const char *kind, const char *label)
+{
+    p->f = f;
+    p->width = w;
+    p->height = h;
+    p->left = 64;
+    p->right = 16;
+    p->top = 12;
+    p->bottom = 44;
+    fprintf(f, "<svg class=\"plot\" data-plot=\"%s\" xmlns=\"http://www.w3.org/2000/svg\" width=\"%d\" "
+               "height=\"%d\" viewBox=\"0 0 %d %d\" role=\"img\" aria-label=\"",
+            kind, w, h, w, h);
+    ct_html_text(f, label);
+    fputs("\">\n<title>", f);
+    ct_html_text(f, label);
+    fputs("</title>\n", f);
+}
+
+void ct_plot_end(const ct_plot *p)
+{
+    fputs("</svg>\n", p->f);
+}
+
+/* Tick values of an axis into v (at most max); returns the count. Linear:
+ * steps of 1, 2 or 5 times a power of ten, about five of them. Log: the
+ * decades, with 2 and 5 between them when the range spans fewer than two. */
+static int ticks(const ct_axis *a, double *v, int max)
+{
+    int n = 0;
+    if (a->log) {
+        int d0 = (int)floor(log10(a->lo)), d1 = (int)ceil(log10(a->hi));
+        int fine = d1 - d0 <= 2;
+        for (int d = d0; d <= d1 && n < max; d++) {
+            static const double mult[] = {1, 2, 5};
+            for (int m = 0; m < (fine ? 3 : 1) && n < max; m++) {
+                double t = mult[m] * pow(10, d);
+                if (t >= a->lo * (1 - 1e-9) && t <= a->hi * (1 + 1e-9))
+                    v[n++] = t;
+            }
+        }
+        return n;
+    }
+    double span = a->hi - a->lo, raw = span / 5, mag = pow(10, floor(log10(raw)));
+    double step = raw / mag < 1.5 ? mag : raw / mag < 3.5 ? 2 * mag : raw / mag < 7.5 ? 5 * mag : 10 * mag;
+    for (double t = ceil(a->lo / step) * step; t <= a->hi + 1e-9 * span && n < max; t += step)
+        v[n++] = fabs(t) < 1e-12 * span ? 0 : t;
+    return n;
+}
+
+void ct_plot_axes(const ct_plot *p, const char *xlabel, const char *ylabel)
+{
+    FILE *f = p->f;
+    double x0 = p->left, x1 = p->width - p->right, y0 = p->top, y1 = p->height - p->bottom;
+    double t[64];
+    fprintf(f, "<g class=\"axes\">\n<rect class=\"frame\" x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" height=\"%.1f\"/>\n",
+            x0, y0, x1 - x0, y1 - y0);
+    int n = p->x.noticks ? 0 : ticks(&p->x, t, 64);
+    for (int i = 0; i < n; i++) {
+        double x = ct_plot_x(p, t[i]);
+        fprintf(f, "<line class=\"grid\" x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\"/>"
+                   "<text class=\"tick\" x=\"%.1f\" y=\"%.1f\" text-anchor=\"middle\">%g</text>\n",
+                x, y0, x, y1, x, y1 + 14, t[i]);
+    }
+    n = p->y.noticks ? 0 : ticks(&p->y, t, 64);
+    for (int i = 0; i < n; i++) {
+        double y = ct_plot_y(p, t[i]);
+        fprintf(f, "<line class=\"grid\" x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\"/>"
+                   "<text class=\"tick\" x=\"%.1f\" y=\"%.1f\" text-anchor=\"end\">%g</text>\n",
+                x0, y, x1, y, x0 - 4, y + 4, t[i]);
+    }
+    fprintf(f, "<text class=\"label\" x=\"%.1f\" y=\"%d\" text-anchor=\"middle\">", (x0 + x1) / 2, p->height - 6);
+    ct_html_text(f, xlabel);
+    fprintf(f, "</text>\n<text class=\"label\" transform=\"translate(14 %.1f) rotate(-90)\" text-anchor=\"middle\">",
+            (y0 + y1) / 2);
+    ct_html_text(f, ylabel);
+    fputs("</text>\n</g>\n", f);
+}
