@@ -45,7 +45,8 @@ static const row bad_rows[] = {
     {{"report", FIX, "-o", "{W}/nodir/r.html"}, 7, "nodir"},
     {{"report", FIX, "-o", "{W}/old.html"}, 7, "--force"},
     {{"report", FIX, "--family", "conv9d"}, 2, "unknown family 'conv9d'"},
-    {{"report", FIX, "--family", "conv2d", "-o", "{W}/r.html"}, 6, "nothing stored for family conv2d"},
+    {{"report", "--db", "{W}/noconv2d.db", "--family", "conv2d", "-o", "{W}/r.html"}, 6,
+     "nothing stored for family conv2d"},
     {{"report", FIX, "--family", "conv1d", "--problem", "conv1d:15:4:right"}, 2, "not both"},
     {{"report", FIX, "--format", "pdf"}, 2, "html or csv"},
     {{"report", FIX, "--device", "no such gpu", "-o", "{W}/r.html"}, 6, "matching 'no such gpu'"},
@@ -53,6 +54,9 @@ static const row bad_rows[] = {
     {{"report", FIX, "-o"}, 2, "needs a value"},
 };
 
+/* fix.db: the fixture as it is; noconv2d.db: the fixture without its conv2d
+ * problems (the fixture holds every family), for a family with nothing
+ * stored. */
 static void copy_fixture(void)
 {
     size_t n = 0;
@@ -60,7 +64,15 @@ static void copy_fixture(void)
     char path[700];
     snprintf(path, sizeof path, "%s/fix.db", work);
     CHECK(data && write_file(path, data, n) == 0);
+    snprintf(path, sizeof path, "%s/noconv2d.db", work);
+    CHECK(data && write_file(path, data, n) == 0);
     free(data);
+    sqlite3 *h = NULL;
+    CHECK(sqlite3_open(path, &h) == SQLITE_OK);
+    CHECK(sqlite3_exec(h, "PRAGMA foreign_keys = ON; DELETE FROM runs WHERE problem_id IN "
+                          "(SELECT id FROM problems WHERE family = 'conv2d'); "
+                          "DELETE FROM problems WHERE family = 'conv2d';", NULL, NULL, NULL) == SQLITE_OK);
+    sqlite3_close(h);
 }
 
 /* Number of distinct (problem) values in the fixture, for the section count. */
