@@ -61,11 +61,11 @@ static ct_status load_template_file(const char *file, const char *dir, char **te
     return CT_OK;
 }
 
-/* Templates that share a kernel body include it with a line
- * `#include "NAME.cuh"`; the line is replaced by that file's text, so
- * NVRTC needs no include path and an exported file stays standalone. Only
- * such lines of the top file are expanded (bodies include nothing). */
-static ct_status inline_includes(char **text, const char *dir, ct_err *e)
+/* Templates that share code include it with a line `#include "NAME.cuh"`;
+ * the line is replaced by that file's text, itself expanded the same way
+ * (at most depth files deep, so a cycle is an error, not a hang), so NVRTC
+ * needs no include path and an exported file stays standalone. */
+static ct_status inline_includes(char **text, const char *dir, int depth, ct_err *e)
 {
     static const char key[] = "#include \"";
     char *src = *text;
@@ -85,7 +85,12 @@ static ct_status inline_includes(char **text, const char *dir, ct_err *e)
             if (q && q - name > 4 && q - name < 200 && strncmp(q - 4, ".cuh", 4) == 0) {
                 char file[256];
                 snprintf(file, sizeof file, "%.*s", (int)(q - name), name);
-                ct_status rc = load_template_file(file, dir, &body, e);
+                ct_status rc = depth <= 0 ? ct_fail(e, CT_ERR_USAGE, "template include %s: nested too deep", file)
+                                          : load_template_file(file, dir, &body, e);
+                if (rc == CT_OK && (rc = inline_includes(&body, dir, depth - 1, e)) != CT_OK) {
+                    free(body);   /* a failed expansion leaves its text to the caller */
+                    body = NULL;
+                }
                 if (rc != CT_OK) {
                     free(out);
                     return rc;
@@ -121,7 +126,7 @@ ct_status ct_template_source(const char *name, const char *dir, char **text, ct_
     if ((size_t)snprintf(file, sizeof file, "%s.cu", name) >= sizeof file)
         return ct_fail(e, CT_ERR_USAGE, "template name %s is too long", name);
     ct_status rc = load_template_file(file, dir, text, e);
-    if (rc == CT_OK && (rc = inline_includes(text, dir, e)) != CT_OK) {
+    if (rc == CT_OK && (rc = inline_includes(text, dir, 4, e)) != CT_OK) {
         free(*text);
         *text = NULL;
     }
