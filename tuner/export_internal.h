@@ -1,0 +1,41 @@
+/* export_internal.h - what the single export (export.c) shares with the
+ * family export (export_family.c): one exported kernel instance, its text
+ * pieces and the atomic .cu/.h pair writer. Not a public interface. */
+#ifndef CT_EXPORT_INTERNAL_H
+#define CT_EXPORT_INTERNAL_H
+
+#include <stdio.h>
+
+#include "db.h"
+#include "problem.h"
+#include "status.h"
+
+typedef struct instance {
+    const ct_record *rec;
+    ct_problem p;
+    const ct_template *t;
+    ct_params c;
+    char *src;                 /* the template's text, malloc'ed */
+    char sym[200];             /* the launcher's name */
+    ct_buffer bufs[CT_MAX_BUFS];
+    int nb;
+    ct_define defs[CT_MAX_DEFINES];
+    int nd;
+    ct_launch l;
+} instance;
+
+typedef void (*emit_fn)(FILE *f, void *user);
+
+const char *ct_exp_c_text(const char *in, int quoted, char *out, size_t len);
+const char *ct_exp_base_name(const char *path);
+void ct_exp_guard_name(const char *name, char *buf, size_t len);
+void ct_exp_instance_free(instance *in);
+ct_status ct_exp_instance_load(instance *in, const ct_record *rec, const char *templates_dir, ct_err *e);
+double ct_exp_tflops_of(const ct_record *rec);
+void ct_exp_emit_kernel_text(FILE *f, const instance *in);
+void ct_exp_emit_launcher(FILE *f, const instance *in);
+void ct_exp_emit_declarations(FILE *f, const instance *in);
+void ct_exp_now_text(char *buf, size_t len);
+ct_status ct_exp_write_pair(const char *cu_path, int force, emit_fn emit_cu, emit_fn emit_h, void *user, ct_err *e);
+
+#endif
