@@ -39,7 +39,7 @@ typedef struct ct_record {
     char status[24];           /* ok, compile_failed, exceeds_limits, launch_failed, wrong_result, ... */
     char error[512];           /* why, for a failed candidate */
     double median_us, min_us, max_us;
-    double spread;             /* (max-min)/median of the repetitions */
+    double spread;             /* (p90-p10)/median of the repetitions  */
     int reps;
     double relerr;             /* relative L2 error against the fp64 reference; <0 if not checked */
     int registers, smem_bytes, local_bytes;
