@@ -144,8 +144,7 @@ int ct_tc_constrain(const ct_tc_shape *s, const ct_params *c, const ct_limits *l
                  lim->max_smem_per_block);
         return 1;
     }
-    if (g.blocks / g.split * g.split != g.blocks || s->b * g.ty * g.tx > 2147483647LL ||
-        cdiv(s->cout, g.bm) > 65535 || g.split > 65535) {
+    if (s->b * g.ty * g.tx > 2147483647LL || cdiv(s->cout, g.bm) > 65535 || g.split > 65535) {
         snprintf(why, len, "the grid exceeds the device's limits");
         return 1;
     }
