@@ -396,7 +396,7 @@ int main(void)
     test_split();
     static const char *const shapes2d[] = {
         "conv2dc:2:5:9:11:7:3:3:same", "conv2dc:1:3:13:10:20:5:3:valid:bias", "conv2dc:2:19:6:7:33:1:1:valid",
-        "conv2dc:1:12:8:9:16:3:3:same:bias", "conv2dc:1:40:5:6:17:2:4:same",
+        "conv2dc:1:12:8:9:16:3:3:same:bias", "conv2dc:1:40:5:6:17:2:4:same", "conv2dc:2:9:1:37:10:1:3:valid:bias",
     };
     static const char *const shapes1d[] = {"conv1dc:2:17:41:9:5:pad=2:bias", "conv1dc:1:40:20:5:1",
                                            "conv1dc:3:33:30:18:4:pad=1"};

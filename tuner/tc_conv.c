@@ -52,7 +52,8 @@ void ct_tc_geometry_of(const ct_tc_shape *s, const ct_params *c, ct_tc_geom *g)
 {
     memset(g, 0, sizeof *g);
     g->bm = ct_params_get(c, "COUT_TILE", 64);
-    g->toh = s->h == 1 && s->kh == 1 ? 1 : ct_params_get(c, "TILE_OH", 8);
+    /* The 1D templates have no TILE_OH: their kernel defines it as 1. */
+    g->toh = ct_params_get(c, "TILE_OH", 1);
     g->tow = ct_params_get(c, "TILE_OW", 8);
     g->warps_m = ct_params_get(c, "WARPS_M", 2);
     g->warps_n = ct_params_get(c, "WARPS_N", 2);
@@ -161,9 +162,8 @@ void ct_tc_normalize(const ct_tc_shape *s, ct_params *c)
      * small images take the smallest tile that covers them. */
     if (ct_params_get(c, "TILE_OW", 8) > s->ow)
         ct_params_set(c, "TILE_OW", (long)s->ow, NULL);
-    if (s->kh > 1 || s->h > 1)
-        if (ct_params_get(c, "TILE_OH", 8) > s->oh)
-            ct_params_set(c, "TILE_OH", (long)s->oh, NULL);
+    if (ct_params_get(c, "TILE_OH", 1) > s->oh)   /* never true without TILE_OH (1D) */
+        ct_params_set(c, "TILE_OH", (long)s->oh, NULL);
     /* One chunk of all channels: no second stage to overlap, no split. */
     if (ct_params_get(c, "CIN_CHUNK", 8) >= s->cin) {
         ct_params_set(c, "CIN_CHUNK", (long)s->cin, NULL);
