@@ -87,8 +87,8 @@
 #endif
 #define TC_OUT_COUNT ((long long)TC_B * TC_COUT * TC_OH * TC_OW)
 
-// Shared memory in floats: the stages, then the kk -> offset table.
-#define TC_SMEM_FLOATS (TC_NBUF * TC_STAGE + TC_KC)
+// Shared memory (dynamic, sized by tc_conv.c): TC_NBUF stages of TC_STAGE
+// floats, then the TC_KC ints of the kk -> offset table.
 
 // Weights copied 16 bytes at a time: channel-major chunks keep 4
 // consecutive K values contiguous in memory and in shared memory, and rows

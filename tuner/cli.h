@@ -47,6 +47,8 @@ int parse_args(int argc, char **argv, int start, args *a);
 int check_options(const args *a, unsigned long allowed, const char *cmd);
 int load_config(const args *a, ct_config *c);
 int need_problem(const args *a, ct_problem *p);
+/* need_problem, then load_config: what tune, space and export start with. */
+int need_problem_config(const args *a, ct_problem *p, ct_config *c);
 /* The database path (--db, else the default) into path; a --db that does
  * not fit is refused, never shortened. 0 or the exit status after the
  * one-line error. */

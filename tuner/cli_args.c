@@ -182,6 +182,12 @@ int need_problem(const args *a, ct_problem *p)
     return rc == CT_OK ? 0 : die(rc, e.msg);
 }
 
+int need_problem_config(const args *a, ct_problem *p, ct_config *c)
+{
+    int r = need_problem(a, p);
+    return r ? r : load_config(a, c);
+}
+
 int db_path(const args *a, char *path, size_t len)
 {
     ct_err e;

@@ -250,11 +250,9 @@ int cmd_export(const args *a)
     if (a->family)
         return cmd_export_family(a);
     ct_problem p;
-    int r = need_problem(a, &p);
-    if (r)
-        return r;
     ct_config cfg;
-    if ((r = load_config(a, &cfg)))
+    int r = need_problem_config(a, &p, &cfg);
+    if (r)
         return r;
     ct_db *db;
     if ((r = open_existing_db(a, &db)))

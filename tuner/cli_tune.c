@@ -55,11 +55,9 @@ const char usage_compile[] =
 int cmd_tune(const args *a)
 {
     ct_problem p;
-    int r = need_problem(a, &p);
-    if (r)
-        return r;
     ct_config cfg;
-    if ((r = load_config(a, &cfg)))
+    int r = need_problem_config(a, &p, &cfg);
+    if (r)
         return r;
     char dbpath[CT_DB_PATH_MAX];
     ct_err e;
@@ -89,11 +87,9 @@ int cmd_tune(const args *a)
 int cmd_space(const args *a)
 {
     ct_problem p;
-    int r = need_problem(a, &p);
-    if (r)
-        return r;
     ct_config cfg;
-    if ((r = load_config(a, &cfg)))
+    int r = need_problem_config(a, &p, &cfg);
+    if (r)
         return r;
     ct_limits lim;
     ct_err e;

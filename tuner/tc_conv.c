@@ -188,15 +188,6 @@ void ct_tc_launch(const ct_tc_shape *s, const ct_params *c, ct_launch *l)
     l->smem_bytes = (unsigned)g.smem_bytes;
 }
 
-void ct_tc_split(float x, float *big, float *small)
-{
-    unsigned u;
-    memcpy(&u, &x, 4);
-    u &= 0xffffe000u;
-    memcpy(big, &u, 4);
-    *small = x - *big;
-}
-
 float ct_tc_tf32(float x)
 {
     unsigned u;
@@ -204,6 +195,12 @@ float ct_tc_tf32(float x)
     u &= 0xffffe000u;
     memcpy(&x, &u, 4);
     return x;
+}
+
+void ct_tc_split(float x, float *big, float *small)
+{
+    *big = ct_tc_tf32(x);
+    *small = x - *big;
 }
 
 /* ---- the split-K executor: the main kernel into a workspace, then the
