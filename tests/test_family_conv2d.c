@@ -568,7 +568,7 @@ static int emulate(const char *compiler, const char *spec, const ct_params *c)
         fprintf(f, "#define %s %lld\n", d[i].name, d[i].value);
     for (int i = 0; i < c->n; i++)
         fprintf(f, "#define %s %ld\n", c->names[i], c->values[i]);
-    fprintf(f, "#include \"%s/templates/conv2d_tiled.cu\"\n", CT_SOURCE_DIR);
+    fprintf(f, "#include \"%s/templates/conv2d/conv2d_tiled.cu\"\n", CT_SOURCE_DIR);
     fputs(emu_main, f);
     fclose(f);
     char cmd[1024];

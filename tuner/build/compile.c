@@ -7,7 +7,9 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <unistd.h>
 
+#include "problem.h"
 #include "resources.h"
 
 static double now_ms(void)
@@ -40,18 +42,30 @@ static ct_status read_file(const char *path, char **text, ct_err *e)
     return CT_OK;
 }
 
-/* One file of the template folder: from dir when given, else embedded. */
+/* One file of the template folder: from dir when given, else embedded. A
+ * user's folder may be flat or laid out like templates/ (one folder per
+ * family, shared files in common/). */
 static ct_status load_template_file(const char *file, const char *dir, char **text, ct_err *e)
 {
     char path[1024];
     if (dir && *dir) {
         if ((size_t)snprintf(path, sizeof path, "%s/%s", dir, file) >= sizeof path)
             return ct_fail(e, CT_ERR_USAGE, "template path %s/%s is too long", dir, file);
+        const ct_family *const *fams = ct_families();
+        for (int i = -1; access(path, F_OK) != 0; i++) {
+            if (i >= 0 && !fams[i])
+                break;   /* not found anywhere: read_file names the flat path */
+            char alt[1024];
+            int n = snprintf(alt, sizeof alt, "%s/%s/%s", dir, i < 0 ? "common" : fams[i]->name, file);
+            if (n > 0 && (size_t)n < sizeof alt && access(alt, F_OK) == 0) {
+                memcpy(path, alt, (size_t)n + 1);
+                break;
+            }
+        }
         return read_file(path, text, e);
     }
-    snprintf(path, sizeof path, "templates/%s", file);
     size_t len = 0;
-    const char *data = ct_resource(path, &len);
+    const char *data = ct_resource_template(file, &len);
     if (!data)
         return ct_fail(e, CT_ERR_INTERNAL, "template file %s is not built into this binary", file);
     *text = malloc(len + 1);

@@ -6,7 +6,7 @@
 #include <stddef.h>
 
 typedef struct ct_resource_entry {
-    const char *path;       /* "templates/conv1d_naive.cu" */
+    const char *path;       /* "templates/conv1d/conv1d_naive.cu" */
     const char *data;       /* NUL-terminated */
     size_t len;
 } ct_resource_entry;
@@ -15,5 +15,9 @@ extern const ct_resource_entry ct_resource_table[];
 
 /* Embedded file at path, or NULL. */
 const char *ct_resource(const char *path, size_t *len);
+
+/* Embedded template file ("conv1d_naive.cu") in whichever folder of
+ * templates/ holds it, or NULL. */
+const char *ct_resource_template(const char *file, size_t *len);
 
 #endif
