@@ -11,7 +11,8 @@ convolutions). Every output is checked against the same PyTorch operation in
 float64 on the GPU. The naive template is timed by convtune in the same run.
 Writes a Markdown table.
 
-usage: bench_families.py --convtune BIN --db DB --out FILE.md [--workdir DIR] [--budget N] [PROBLEM[@BUDGET] ...]
+usage: bench_families.py --convtune BIN --db DB --out FILE.md [--workdir DIR] [--budget N] [--time S]
+                          [--layers] [PROBLEM[@BUDGET] ...]
 
 A problem written PROBLEM@N is tuned with a budget of N candidates instead of --budget.
 """
@@ -91,6 +92,8 @@ def main():
     ap.add_argument("--out", required=True)
     ap.add_argument("--workdir", default=".")
     ap.add_argument("--budget", type=int, default=0, help="convtune --budget per problem (0: its default)")
+    ap.add_argument("--time", type=float, default=0,
+                    help="convtune --time per problem in seconds (0: none), so a whole set fits one device call")
     ap.add_argument("--layers", action="store_true", help="the ordinary layer shapes instead of the defaults")
     ap.add_argument("problems", nargs="*")
     a = ap.parse_args()
@@ -105,7 +108,8 @@ def main():
         budget = int(own) if own else a.budget
         try:
             tune_out = run_convtune(a.convtune, ["--problem", spec, "--db", a.db, "--json"]
-                                    + (["--budget", str(budget)] if budget else []))
+                                    + (["--budget", str(budget)] if budget else [])
+                                    + (["--time", str(a.time)] if a.time else []))
         except RuntimeError as ex:
             print(ex, file=sys.stderr, flush=True)
             rows.append({"problem": spec, "failed": str(ex)})

@@ -46,7 +46,7 @@ elif [ "$PHASE" = throughput ]; then
 elif [ "$PHASE" = bench ]; then
   mkdir -p /tmp/bench
   PYTHONUNBUFFERED=1 python3 bench/bench_families.py --convtune "$BUILD/convtune" --db "$OUT/bench.db" \
-    --out "$OUT/BENCH_FAMILIES.md" --workdir /tmp/bench --budget "${BUDGET:-300}" ${BENCH_PROBLEMS:-} > "$OUT/bench.log" 2>&1
+    --out "$OUT/BENCH_FAMILIES.md" --workdir /tmp/bench --budget "${BUDGET:-300}" --time "${TUNE_TIME:-0}" ${BENCH_ARGS:-} ${BENCH_PROBLEMS:-} > "$OUT/bench.log" 2>&1
   echo "bench exit $?"
   tail -25 "$OUT/bench.log"
 else
