@@ -92,7 +92,7 @@ def main():
     ap.add_argument("--out", required=True)
     ap.add_argument("--workdir", default=".")
     ap.add_argument("--budget", type=int, default=0, help="convtune --budget per problem (0: its default)")
-    ap.add_argument("--time", type=float, default=0,
+    ap.add_argument("--time", type=int, default=0,
                     help="convtune --time per problem in seconds (0: none), so a whole set fits one device call")
     ap.add_argument("--layers", action="store_true", help="the ordinary layer shapes instead of the defaults")
     ap.add_argument("problems", nargs="*")
