@@ -66,7 +66,7 @@ typedef struct near_ctx {
 
 /* The selector's distance; a winner that differs in fields other than sizes
  * (another mode, pad or bias) still makes a useful start, one unit further
- * away per such field. */
+ * away per such field: q takes p's value in those before it is measured. */
 static double start_distance(const ct_problem *p, ct_problem *q)
 {
     const ct_family *f = p->family;
