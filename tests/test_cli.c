@@ -13,6 +13,7 @@
 #endif
 #include "check.h"
 #include "db.h"
+#include "problem.h"
 
 #include <dirent.h>
 #include <dlfcn.h>
@@ -194,6 +195,9 @@ static void check_help_and_space(void)
     };
     for (size_t i = 0; i < sizeof helps / sizeof helps[0]; i++)
         check_ok(helps[i], want[i], 1);
+    /* The usage text comes from the registry: every family's grammar. */
+    for (const ct_family *const *f = ct_families(); *f; f++)
+        check_ok((const char *const[]){"--help", NULL}, (*f)->grammar, 1);
     check_ok((const char *const[]){"space", "--problem", "conv1d:1e6:2047", NULL}, "admissible", 1);
     check_ok((const char *const[]){"space", "--problem", "conv1d:1e6:2047", NULL},
              "problem conv1d:1000000:2047:valid", 1);

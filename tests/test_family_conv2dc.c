@@ -35,14 +35,16 @@ static void expect_ok(const char *spec, const char *canonical, const long long d
         return;
     CHECK_STR(p.canonical, canonical);
     CHECK(p.family == ct_family_find("conv2dc"));
+    static const char *const names[8] = {"B", "Cin", "H", "W", "Cout", "KH", "KW", "bias"};
     for (int i = 0; i < 8; i++)
-        CHECK_MSG(p.dims[i] == dims[i], "'%s': dims[%d] = %lld, want %lld", spec, i, p.dims[i], dims[i]);
+        CHECK_MSG(ct_problem_value(&p, names[i]) == dims[i], "'%s': %s = %lld, want %lld", spec, names[i],
+                  ct_problem_value(&p, names[i]), dims[i]);
     ct_problem q;
     rc = parse(p.canonical, &q, &e);
     CHECK_MSG(rc == CT_OK, "canonical '%s' rejected: %s", p.canonical, e.msg);
     if (rc == CT_OK) {
         CHECK_STR(q.canonical, p.canonical);
-        CHECK(memcmp(q.dims, p.dims, sizeof q.dims) == 0 && q.mode == p.mode);
+        CHECK(ct_problem_equal(&q, &p) && memcmp(q.dims, p.dims, sizeof q.dims) == 0);
     }
 }
 
@@ -241,8 +243,8 @@ static void check_reference(const char *spec)
     double *got = malloc(nout * sizeof *got), *want = malloc(nout * sizeof *want);
     p.family->reference(&p, (const float *const *)in, got);
     const long long *d = p.dims;
-    brute((int)d[0], (int)d[1], (int)d[2], (int)d[3], (int)d[4], (int)d[5], (int)d[6], p.mode == 1, in[0], in[1],
-          d[7] ? in[2] : NULL, want);
+    brute((int)d[0], (int)d[1], (int)d[2], (int)d[3], (int)d[4], (int)d[5], (int)d[6],
+          ct_problem_value(&p, "mode") == 1, in[0], in[1], ct_problem_value(&p, "bias") ? in[2] : NULL, want);
     double worst = 0, norm = 0;
     for (size_t k = 0; k < nout; k++) {
         worst = fmax(worst, fabs(got[k] - want[k]));
@@ -320,7 +322,8 @@ static void check_chunks(const char *spec, const ct_config *cfg, int want_chunke
     ct_space sp;
     CHECK(ct_space_build(&p, cfg, &lim, "conv2dc_tiled", &sp, &e) == CT_OK);
     const long long *d = p.dims;
-    const long long oh = p.mode == 1 ? d[2] : d[2] - d[5] + 1, ow = p.mode == 1 ? d[3] : d[3] - d[6] + 1;
+    const int same = ct_problem_value(&p, "mode") == 1;
+    const long long oh = same ? d[2] : d[2] - d[5] + 1, ow = same ? d[3] : d[3] - d[6] + 1;
     int chunked = 0;
     for (int i = 0; i < sp.n; i++) {
         const ct_params *c = &sp.cand[i].params;

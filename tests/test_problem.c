@@ -31,8 +31,8 @@ static void expect_ok(const char *spec, const char *canonical, long long n, long
     if (rc != CT_OK)
         return;
     CHECK_STR(p.canonical, canonical);
-    CHECK_MSG(p.dims[0] == n && p.dims[1] == k, "'%s': N=%lld K=%lld, want %lld %lld", spec,
-              p.dims[0], p.dims[1], n, k);
+    CHECK_MSG(ct_problem_value(&p, "N") == n && ct_problem_value(&p, "K") == k, "'%s': N=%lld K=%lld, want %lld %lld",
+              spec, ct_problem_value(&p, "N"), ct_problem_value(&p, "K"), n, k);
     CHECK(p.family == ct_family_find("conv1d"));
     /* The canonical form parses back to itself. */
     ct_problem q;
@@ -40,7 +40,7 @@ static void expect_ok(const char *spec, const char *canonical, long long n, long
     CHECK_MSG(rc == CT_OK, "canonical '%s' rejected: %s", p.canonical, e.msg);
     if (rc == CT_OK) {
         CHECK_STR(q.canonical, p.canonical);
-        CHECK(q.dims[0] == p.dims[0] && q.dims[1] == p.dims[1] && q.mode == p.mode);
+        CHECK(ct_problem_equal(&q, &p));
     }
 }
 
@@ -137,8 +137,10 @@ static void test_valid_strings(void)
     CHECK(parse("conv1d:15:4:same", &s, &e) == CT_OK);
     CHECK(parse("conv1d:15:4:right", &r, &e) == CT_OK);
     CHECK(parse("conv1d:15:4:puzzle", &z, &e) == CT_OK);
-    CHECK(v.mode != s.mode && v.mode != r.mode && s.mode != r.mode);
-    CHECK(z.mode == r.mode);
+    const long long mv = ct_problem_value(&v, "mode"), ms = ct_problem_value(&s, "mode");
+    const long long mr = ct_problem_value(&r, "mode");
+    CHECK(mv >= 0 && ms >= 0 && mr >= 0 && mv != ms && mv != mr && ms != mr);
+    CHECK(ct_problem_value(&z, "mode") == mr);
 }
 
 static void test_invalid_strings(void)
@@ -512,6 +514,128 @@ static void test_counts(void)
     CHECK(f && f->grammar && strstr(f->grammar, "conv1d:N:K") != NULL);
 }
 
+/* ------------------------------------------------------------------------ */
+/* Field tables                                                             */
+
+/* Problems of every family: together they give every field that is not a
+ * size at least two values. */
+static const char *const samples[] = {
+    "conv1d:1000:7",           "conv1d:1000:7:same",        "conv1d:50:60:right",
+    "conv1dc:2:3:50:4:5",      "conv1dc:2:3:50:4:5:pad=2:bias",
+    "conv2d:2:30:31:3:5",      "conv2d:2:30:31:3:5:same",
+    "conv2dc:2:3:9:9:4:3:3",   "conv2dc:2:3:9:9:4:3:3:same:bias",
+};
+
+static void check_table(const ct_family *f)
+{
+    CHECK_MSG(f->fields && f->nfields > 0 && f->nfields <= CT_MAX_FIELDS, "%s: %d fields", f->name, f->nfields);
+    if (!f->fields)
+        return;
+    int sizes = 0;
+    for (int i = 0; i < f->nfields && i < CT_MAX_FIELDS; i++) {
+        const ct_field *fd = &f->fields[i];
+        CHECK_MSG(fd->name && fd->name[0] && fd->help && fd->help[0], "%s: field %d unnamed", f->name, i);
+        if (!fd->name)
+            continue;
+        CHECK_MSG(ct_field_find(f, fd->name) == i, "%s: field name %s not unique", f->name, fd->name);
+        sizes += fd->kind == CT_FIELD_SIZE;
+        CHECK_MSG(fd->kind >= CT_FIELD_SIZE && fd->kind <= CT_FIELD_CHOICE, "%s.%s: kind %d", f->name, fd->name,
+                  (int)fd->kind);
+        if (fd->kind == CT_FIELD_CHOICE) {
+            CHECK_MSG(fd->choices && fd->nchoices >= 2, "%s.%s: a choice needs choices", f->name, fd->name);
+            for (int c = 0; fd->choices && c < fd->nchoices; c++)
+                CHECK_MSG(ct_field_choice(fd, fd->choices[c]) == c, "%s.%s: choice %s not unique", f->name,
+                          fd->name, fd->choices[c]);
+            CHECK(ct_field_choice(fd, "no-such-choice") == -1);
+        } else {
+            CHECK_MSG(!fd->choices && !fd->nchoices, "%s.%s: choices on a non-choice", f->name, fd->name);
+        }
+    }
+    CHECK_MSG(sizes > 0, "%s: no size field", f->name);
+    CHECK(ct_field_find(f, "no-such-field") == -1);
+}
+
+/* q is p with field i moved to another value of its kind. */
+static ct_problem moved(const ct_problem *p, int i)
+{
+    ct_problem q = *p;
+    const ct_field *fd = &p->family->fields[i];
+    switch (fd->kind) {
+    case CT_FIELD_SIZE:
+        q.dims[i] *= 2;
+        break;
+    case CT_FIELD_FLAG:
+        q.dims[i] = !q.dims[i];
+        break;
+    case CT_FIELD_CHOICE:
+        q.dims[i] = (q.dims[i] + 1) % fd->nchoices;
+        break;
+    default:
+        q.dims[i] += 1;
+    }
+    return q;
+}
+
+static void test_fields(void)
+{
+    const ct_family *const *fams = ct_families();
+    for (int i = 0; fams[i]; i++) {
+        check_table(fams[i]);
+        int have = 0;
+        for (size_t s = 0; s < sizeof samples / sizeof samples[0]; s++)
+            have |= !strncmp(samples[s], fams[i]->name, strlen(fams[i]->name)) &&
+                    samples[s][strlen(fams[i]->name)] == ':';
+        CHECK_MSG(have, "no sample problem of family %s in test_fields", fams[i]->name);
+    }
+    for (size_t s = 0; s < sizeof samples / sizeof samples[0]; s++) {
+        ct_problem p, q;
+        ct_err e;
+        if (parse(samples[s], &p, &e) != CT_OK) {
+            CHECK_MSG(0, "%s: %s", samples[s], e.msg);
+            continue;
+        }
+        const ct_family *f = p.family;
+        /* The canonical string parses back to the same fields. */
+        CHECK(parse(p.canonical, &q, &e) == CT_OK && ct_problem_equal(&p, &q) && !strcmp(p.canonical, q.canonical));
+        CHECK(ct_problem_compare(&p, &q) == 0 && ct_problem_distance(&p, &q) == 0);
+        for (int i = 0; i < f->nfields; i++) {
+            const ct_field *fd = &f->fields[i];
+            CHECK(ct_problem_value(&p, fd->name) == p.dims[i]);
+            const ct_problem m = moved(&p, i);
+            CHECK(!ct_problem_equal(&p, &m) && ct_problem_compare(&p, &m) != 0);
+            CHECK(ct_problem_compare(&p, &m) == -ct_problem_compare(&m, &p));
+            if (fd->kind == CT_FIELD_SIZE) {
+                CHECK_MSG(fabs(ct_problem_distance(&p, &m) - log(2.0)) < 1e-12, "%s: %s doubled: distance %g",
+                          samples[s], fd->name, ct_problem_distance(&p, &m));
+            } else {
+                /* Only sizes enter the log-size distance. */
+                CHECK_MSG(fabs(ct_problem_size_distance(&p, &m)) < 1e-12, "%s: %s in the size distance", samples[s],
+                          fd->name);
+                if (!f->distance)
+                    CHECK_MSG(ct_problem_distance(&p, &m) == -1, "%s: %s differs, still comparable", samples[s],
+                              fd->name);
+                int values = 0;
+                for (size_t t = 0; t < sizeof samples / sizeof samples[0]; t++)
+                    if (parse(samples[t], &q, &e) == CT_OK && q.family == f)
+                        values |= 1 << (q.dims[i] != p.dims[i]);
+                CHECK_MSG(values == 3, "%s: the samples give %s only one value", f->name, fd->name);
+            }
+        }
+    }
+    CHECK(ct_problem_value(&(ct_problem){0}, "N") == -1);
+
+    /* conv1dc's pad and bias were sizes by position once: now two problems
+     * that differ only by pad are not comparable, only by Cin at log distance. */
+    ct_problem a, b, c;
+    ct_err e;
+    CHECK(parse("conv1dc:1:1024:16:1024:5", &a, &e) == CT_OK);
+    CHECK(parse("conv1dc:1:1024:16:1024:5:pad=2", &b, &e) == CT_OK);
+    CHECK(parse("conv1dc:1:256:16:1024:5", &c, &e) == CT_OK);
+    CHECK(ct_problem_distance(&a, &b) == -1);
+    CHECK(fabs(ct_problem_distance(&a, &c) - log(4.0)) < 1e-12);
+    CHECK(ct_problem_value(&b, "pad") == 2 && ct_problem_value(&a, "bias") == 0);
+}
+
 int main(void)
 {
     const char *env = getenv("CT_TEST_SEED");
@@ -527,5 +651,6 @@ int main(void)
     test_reference();
     test_puzzles();
     test_counts();
+    test_fields();
     CHECK_DONE();
 }

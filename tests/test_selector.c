@@ -19,21 +19,60 @@ static ct_problem prob(const char *spec)
     return p;
 }
 
+/* A family-chosen term: pad enters as one unit per step of padding. */
+static double pad_steps(const ct_problem *a, const ct_problem *b)
+{
+    const double pads = (double)(ct_problem_value(a, "pad") - ct_problem_value(b, "pad"));
+    const double l = ct_problem_size_distance(a, b);
+    return l < 0 || ct_problem_value(a, "bias") != ct_problem_value(b, "bias") ? -1 : sqrt(l * l + pads * pads);
+}
+
 static void distances(void)
 {
     ct_problem a = prob("conv1d:1000:10"), b = prob("conv1d:100:10"), c = prob("conv1d:1000:100");
     ct_problem d = prob("conv1d:100:100"), s = prob("conv1d:1000:10:same");
-    CHECK(fabs(ct_log_distance(&a, &b) - log(10.0)) < 1e-12);
-    CHECK(fabs(ct_log_distance(&b, &a) - log(10.0)) < 1e-12);
-    CHECK(fabs(ct_log_distance(&a, &c) - log(10.0)) < 1e-12);
-    CHECK(fabs(ct_log_distance(&a, &d) - sqrt(2.0) * log(10.0)) < 1e-12);
-    CHECK(ct_log_distance(&a, &a) == 0);
-    CHECK(ct_log_distance(&a, &s) == -1);     /* another mode */
-    CHECK(ct_log_distance(&a, NULL) == -1);
+    CHECK(fabs(ct_problem_distance(&a, &b) - log(10.0)) < 1e-12);
+    CHECK(fabs(ct_problem_distance(&b, &a) - log(10.0)) < 1e-12);
+    CHECK(fabs(ct_problem_distance(&a, &c) - log(10.0)) < 1e-12);
+    CHECK(fabs(ct_problem_distance(&a, &d) - sqrt(2.0) * log(10.0)) < 1e-12);
+    CHECK(ct_problem_distance(&a, &a) == 0);
+    CHECK(ct_problem_distance(&a, &s) == -1);     /* another mode */
+    CHECK(fabs(ct_problem_size_distance(&a, &s)) < 1e-12);
+    CHECK(ct_problem_distance(&a, NULL) == -1);
     CHECK_STR(ct_grade_name(CT_GRADE_EXACT), "exact");
     CHECK_STR(ct_grade_name(CT_GRADE_NEAREST_SIZE), "nearest_size");
     CHECK_STR(ct_grade_name(CT_GRADE_OTHER_DEVICE), "other_device");
     CHECK_STR(ct_grade_name(CT_GRADE_GENERIC), "generic");
+
+    /* pad and bias are no sizes: they never enter the log-size distance. */
+    ct_problem p0 = prob("conv1dc:1:64:100:32:5"), p2 = prob("conv1dc:1:64:100:32:5:pad=2");
+    ct_problem c8 = prob("conv1dc:1:8:100:32:5"), pb = prob("conv1dc:1:64:100:32:5:bias");
+    ct_problem p2l = prob("conv1dc:1:64:1000:32:5:pad=2");
+    CHECK(ct_problem_distance(&p0, &p2) == -1);
+    CHECK(ct_problem_distance(&p0, &pb) == -1);
+    CHECK(fabs(ct_problem_distance(&p0, &c8) - log(8.0)) < 1e-12);
+    CHECK(fabs(ct_problem_distance(&p2, &p2l) - log(10.0)) < 1e-12);
+    CHECK(ct_problem_distance(&a, &p0) == -1);     /* another family */
+    ct_problem v = prob("conv2dc:2:3:9:9:4:3:3"), vb = prob("conv2dc:2:3:9:9:4:3:3:valid:bias");
+    ct_problem vs = prob("conv2dc:2:3:9:9:4:3:3:same"), v4 = prob("conv2dc:2:3:9:36:4:3:3");
+    CHECK(ct_problem_distance(&v, &vb) == -1 && ct_problem_distance(&v, &vs) == -1);
+    CHECK(fabs(ct_problem_distance(&v, &v4) - log(4.0)) < 1e-12);
+
+    /* A family may declare its own distance; ct_problem_distance uses it. */
+    ct_family hooked = *ct_family_find("conv1dc");
+    hooked.distance = pad_steps;
+    ct_problem h0 = p0, h2 = p2, hb = pb;
+    h0.family = h2.family = hb.family = &hooked;
+    CHECK(fabs(ct_problem_distance(&h0, &h2) - 2.0) < 1e-12);
+    CHECK(ct_problem_distance(&h0, &hb) == -1);
+    CHECK(ct_problem_distance(&h0, &p2) == -1);    /* the hook is never asked across families */
+
+    /* Equality and order: every field counts; non-sizes sort first. */
+    CHECK(ct_problem_equal(&p0, &p0) && !ct_problem_equal(&p0, &p2) && !ct_problem_equal(&p0, &pb));
+    CHECK(ct_problem_compare(&p0, &p2) < 0 && ct_problem_compare(&p2, &p0) > 0);
+    CHECK(ct_problem_compare(&p2, &c8) > 0);    /* pad decides before Cin */
+    CHECK(ct_problem_compare(&c8, &p0) < 0 && ct_problem_compare(&p0, &p0) == 0);
+    CHECK(ct_problem_compare(&s, &c) > 0);      /* mode before sizes: same after valid */
 }
 
 static char hash_tiled[17], hash_naive[17];

@@ -178,10 +178,11 @@ static void replay(const ct_tc_shape *s, const ct_params *c, const float *in, co
     free(part);
 }
 
-/* The tc shape of a problem, as the families describe it (dims by family). */
+/* The tc shape of a problem, as the families describe it (fields by name). */
 static ct_tc_shape shape_of(const ct_problem *p)
 {
-    const long long *d = p->dims;
+    const long long b = ct_problem_value(p, "B"), cin = ct_problem_value(p, "Cin"), cout = ct_problem_value(p, "Cout");
+    const int bias = (int)ct_problem_value(p, "bias");
     ct_define defs[CT_MAX_DEFINES];
     int nd = p->family->defines(p, defs);
     long long v[32] = {0};
@@ -191,11 +192,13 @@ static ct_tc_shape shape_of(const ct_problem *p)
             if (!strcmp(defs[i].name, names[k]))
                 v[k] = defs[i].value;
     if (!strcmp(p->family->name, "conv2dc"))
-        return (ct_tc_shape){.b = d[0], .cin = d[1], .h = d[2], .w = d[3], .cout = d[4], .kh = d[5], .kw = d[6],
+        return (ct_tc_shape){.b = b, .cin = cin, .h = ct_problem_value(p, "H"), .w = ct_problem_value(p, "W"),
+                             .cout = cout, .kh = ct_problem_value(p, "KH"), .kw = ct_problem_value(p, "KW"),
                              .oh = v[0], .ow = v[1], .ph = v[2], .pw = v[3], .sy = 1, .sx = 1, .dy = 1, .dx = 1,
-                             .bias = (int)d[7]};
-    return (ct_tc_shape){.b = d[0], .cin = d[1], .h = 1, .w = d[2], .cout = d[3], .kh = 1, .kw = d[4], .oh = 1,
-                         .ow = v[4], .ph = 0, .pw = v[5], .sy = 1, .sx = 1, .dy = 1, .dx = 1, .bias = (int)d[6]};
+                             .bias = bias};
+    return (ct_tc_shape){.b = b, .cin = cin, .h = 1, .w = ct_problem_value(p, "L"), .cout = cout, .kh = 1,
+                         .kw = ct_problem_value(p, "K"), .oh = 1, .ow = v[4], .ph = 0, .pw = v[5], .sy = 1, .sx = 1,
+                         .dy = 1, .dx = 1, .bias = bias};
 }
 
 /* Up to n admissible candidates of template t drawn at random from its

@@ -22,7 +22,8 @@ const char usage_query[] =
     "(exact: the instance tuned for SPEC; nearest_size: the generic kernel with the\n"
     "launch configuration of the nearest tuned problem; generic: nothing tuned for\n"
     "this mode), the distance in log-size (sqrt of the sum over the sizes of\n"
-    "(ln a - ln b)^2, same family and mode) and the stored record chosen. Without\n"
+    "(ln a - ln b)^2, between problems of one family equal in every field that is\n"
+    "not a size: mode, pad, bias) and the stored record chosen. Without\n"
     "--device, the device with the most tuned problems of the family, as export.\n";
 
 const char usage_export[] =

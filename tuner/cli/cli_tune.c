@@ -73,7 +73,7 @@ int cmd_tune(const args *a)
     /* An explicit exhaustive search with no budget measures everything. */
     if (a->strategy && st == CT_SEARCH_EXHAUSTIVE && !a->have_max)
         cfg.s.max_candidates = 1000000;
-    ct_tune_opts o = {.problem = a->problem, .gpu = a->gpu, .db_path = dbpath, .templates_dir = a->templates,
+    ct_tune_opts o = {.problem = &p, .gpu = a->gpu, .db_path = dbpath, .templates_dir = a->templates,
                       .only_template = a->only, .cfg = &cfg, .remeasure = a->remeasure,
                       .verbose = a->verbose, .out = stdout, .strategy = a->strategy,
                       .time_limit_s = a->time_limit, .cache_dir = cache_dir, .json = a->json,

@@ -11,7 +11,7 @@
 #include "compile.h"
 #include "worker.h"
 
-static const char usage_main[] =
+static const char usage_head[] =
     "usage: convtune [tune] --problem SPEC [options]   tune a problem on a GPU\n"
     "       convtune space --problem SPEC [--arch sm_XY]  show its parameter space\n"
     "       convtune compile --problem SPEC --arch sm_XY [--param NAME=VALUE ...]\n"
@@ -24,22 +24,66 @@ static const char usage_main[] =
     "       convtune db export|import ...   move records between databases\n"
     "       convtune db check [--db PATH]   SQLite integrity and foreign-key check\n"
     "       convtune COMMAND --help | --help | --version\n"
-    "\n"
-    "Problems:\n"
-    "  conv1d:N:K[:valid|same|right]   out[i] = sum_j in[i+j-OFF] * mask[j]\n"
-    "      valid  N-K+1 outputs (default); same  N outputs, centred zero padding;\n"
-    "      right  N outputs, zeros past the end of the input (GPU puzzles).\n"
-    "      N and K: integers, also in exact scientific notation (1e6).\n"
-    "  conv1dc:B:Cin:L:Cout:K[:pad=P][:bias]   PyTorch Conv1d layer (NCL input, OIK\n"
-    "      weights), zero padding P on both sides, optional bias.\n"
-    "  conv2d:B:H:W:KH:KW[:valid|same]   B single-channel images, one KH x KW filter.\n"
-    "  conv2dc:B:Cin:H:W:Cout:KH:KW[:valid|same][:bias]   PyTorch Conv2d layer (NCHW\n"
-    "      input, OIHW weights), optional bias.\n"
-    "      same: (K-1)/2 zeros before and the rest after, as PyTorch's padding='same'.\n"
+    "\n";
+
+/* Printed after the families, which come from the registry. */
+static const char usage_tail[] =
+    "  Sizes are positive integers, also in exact scientific notation (1e6).\n"
     "\n"
     "Exit codes: 0 ok, 1 internal error, 2 usage, 3 config, 4 no GPU or driver,\n"
     "  5 database, 6 nothing found, 7 file I/O, 8 compile error, 9 CUDA error,\n"
     "  10 no candidate passed verification.\n";
+
+/* text, word-wrapped to 79 columns; lines after the first start at column
+ * indent, the first continues at column col. */
+static void wrap(FILE *f, const char *text, int col, int indent)
+{
+    for (const char *w = text; *w;) {
+        while (*w == ' ')
+            w++;
+        int n = (int)strcspn(w, " ");
+        if (!n)
+            break;
+        if (col > indent && col + 1 + n > 79) {
+            fprintf(f, "\n%*s", indent, "");
+            col = indent;
+        } else if (col > indent) {
+            fputc(' ', f);
+            col++;
+        }
+        fprintf(f, "%.*s", n, w);
+        col += n;
+        w += n;
+    }
+    fputc('\n', f);
+}
+
+/* Each family's grammar, summary and fields, from the registry. */
+static void usage_main(FILE *f)
+{
+    fputs(usage_head, f);
+    fputs("Problems:\n", f);
+    const ct_family *const *fams = ct_families();
+    for (int i = 0; fams[i]; i++) {
+        const ct_family *fam = fams[i];
+        fprintf(f, "  %s\n      ", fam->grammar);
+        wrap(f, fam->summary, 6, 6);
+        char sizes[512] = "";
+        size_t o = 0;
+        for (int d = 0; d < fam->nfields && o < sizeof sizes; d++)
+            if (fam->fields[d].kind == CT_FIELD_SIZE)
+                o += (size_t)snprintf(sizes + o, sizeof sizes - o, "%s%s (%s)", o ? ", " : "", fam->fields[d].name,
+                                      fam->fields[d].help);
+        fputs("      ", f);
+        wrap(f, sizes, 6, 6);
+        for (int d = 0; d < fam->nfields; d++)
+            if (fam->fields[d].kind != CT_FIELD_SIZE) {
+                int col = fprintf(f, "      %-4s  ", fam->fields[d].name);
+                wrap(f, fam->fields[d].help, col, col);
+            }
+    }
+    fputs(usage_tail, f);
+}
 
 int main(int argc, char **argv)
 {
@@ -93,7 +137,7 @@ int main(int argc, char **argv)
             if (!strcmp(argv[1], cmds[i].name))
                 which = (int)i;
         if (!strcmp(argv[1], "help")) {
-            fputs(usage_main, stdout);
+            usage_main(stdout);
             return 0;
         }
         if (which < 0) {
@@ -115,7 +159,10 @@ int main(int argc, char **argv)
         return CT_ERR_USAGE;
     }
     if (a.help) {
-        fputs(start == 1 ? usage_main : cmds[which].usage, stdout);
+        if (start == 1)
+            usage_main(stdout);
+        else
+            fputs(cmds[which].usage, stdout);
         return 0;
     }
     int r = check_options(&a, cmds[which].opts, cmds[which].name);

@@ -4,6 +4,7 @@
 
 #include <ctype.h>
 #include <limits.h>
+#include <math.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -32,6 +33,88 @@ size_t ct_problem_output_count(const ct_problem *p)
         if (bufs[i].is_output)
             return bufs[i].count;
     return 0;
+}
+
+double ct_problem_size_distance(const ct_problem *a, const ct_problem *b)
+{
+    if (!a || !b || !a->family || a->family != b->family)
+        return -1;
+    double sum = 0;
+    for (int i = 0; i < a->family->nfields; i++) {
+        if (a->family->fields[i].kind != CT_FIELD_SIZE)
+            continue;
+        if (a->dims[i] <= 0 || b->dims[i] <= 0)
+            return -1;
+        double x = log((double)a->dims[i]) - log((double)b->dims[i]);
+        sum += x * x;
+    }
+    return sqrt(sum);
+}
+
+double ct_problem_distance(const ct_problem *a, const ct_problem *b)
+{
+    if (!a || !b || !a->family || a->family != b->family)
+        return -1;
+    const ct_family *f = a->family;
+    if (f->distance)
+        return f->distance(a, b);
+    /* Only a size has a meaningful ratio: a pad of 0 against 2, or another
+     * mode, is another kernel, not a nearby size. */
+    for (int i = 0; i < f->nfields; i++)
+        if (f->fields[i].kind != CT_FIELD_SIZE && a->dims[i] != b->dims[i])
+            return -1;
+    return ct_problem_size_distance(a, b);
+}
+
+int ct_problem_equal(const ct_problem *a, const ct_problem *b)
+{
+    if (!a->family || a->family != b->family)
+        return 0;
+    for (int i = 0; i < a->family->nfields; i++)
+        if (a->dims[i] != b->dims[i])
+            return 0;
+    return 1;
+}
+
+int ct_problem_compare(const ct_problem *a, const ct_problem *b)
+{
+    if (a->family != b->family)
+        return strcmp(a->family->name, b->family->name);
+    const ct_family *f = a->family;
+    for (int pass = 0; pass < 2; pass++)
+        for (int i = 0; i < f->nfields; i++)
+            if ((f->fields[i].kind == CT_FIELD_SIZE) == pass && a->dims[i] != b->dims[i])
+                return a->dims[i] < b->dims[i] ? -1 : 1;
+    return 0;
+}
+
+int ct_field_find(const ct_family *f, const char *name)
+{
+    for (int i = 0; i < f->nfields; i++)
+        if (strcmp(f->fields[i].name, name) == 0)
+            return i;
+    return -1;
+}
+
+long long ct_problem_value(const ct_problem *p, const char *name)
+{
+    int i = p->family ? ct_field_find(p->family, name) : -1;
+    return i < 0 ? -1 : p->dims[i];
+}
+
+int ct_field_choice(const ct_field *fd, const char *word)
+{
+    for (int i = 0; i < fd->nchoices; i++)
+        if (strcmp(fd->choices[i], word) == 0)
+            return i;
+    return -1;
+}
+
+ct_status ct_parse_field_size(const ct_field *fd, const char *text, long long max, long long *out, ct_err *e)
+{
+    char label[96];
+    snprintf(label, sizeof label, "%s (%s)", fd->name, fd->help);
+    return ct_parse_size(text, label, max, out, e);
 }
 
 int ct_split_fields(const char *fields, char *buf, size_t len, char **f, int max, ct_err *e)
@@ -155,10 +238,12 @@ ct_status ct_problem_parse(const char *spec, ct_problem *p, ct_err *e)
     if (!colon)
         return ct_fail(e, CT_ERR_USAGE, "problem '%s': missing fields, expected %s", spec, f->grammar);
     ct_err sub;
-    ct_status rc = f->parse(colon + 1, p, &sub);
-    if (rc != CT_OK)
-        return ct_fail(e, rc, "problem '%s': %s (expected %s)", spec, sub.msg, f->grammar);
     p->family = f;
+    ct_status rc = f->parse(colon + 1, p, &sub);
+    if (rc != CT_OK) {
+        p->family = NULL;
+        return ct_fail(e, rc, "problem '%s': %s (expected %s)", spec, sub.msg, f->grammar);
+    }
     f->canonical(p, p->canonical, sizeof p->canonical);
     return CT_OK;
 }

@@ -1,12 +1,17 @@
 /* problem.h - problem families and parsed problems.
  *
- * A family (conv1d, later conv2d, ...) is one C file that fills a ct_family:
- * how to parse its problem string, its canonical name, its FLOP and byte
- * counts, its buffers, its CPU fp64 reference, its templates and their
- * parameters, launch geometry and constraints. Every other stage (space,
- * compile, runner, storage, export) talks to a family only through this
- * interface, so adding a family touches no other module except the registry
- * list in problem.c. */
+ * A family (conv1d, conv2dc, ...) is one folder of C code that fills a
+ * ct_family: the fields of its problems, how to parse its problem string, its
+ * canonical name, its FLOP and byte counts, its buffers, its CPU fp64
+ * reference, its templates and their parameters, launch geometry and
+ * constraints. Every other stage (space, compile, runner, storage, export)
+ * talks to a family only through this interface, so adding a family touches
+ * no other module except the registry (tuner/families/families.def).
+ *
+ * A problem is its family plus one value per field of the family's field
+ * table. Generic code reads the values only through the table's kinds (the
+ * distance, ordering and equality below); a family reads its own through the
+ * enum of field indices it declares with the table. */
 #ifndef CT_PROBLEM_H
 #define CT_PROBLEM_H
 
@@ -14,17 +19,36 @@
 #include "params.h"
 #include "status.h"
 
-#define CT_MAX_DIMS 8
+#define CT_MAX_FIELDS 16
 #define CT_MAX_BUFS 6
 #define CT_MAX_DEFINES 16
 
 struct ct_family;
 struct ct_executor;
 
+/* What a field's value means to generic code. */
+typedef enum ct_field_kind {
+    CT_FIELD_SIZE = 0,   /* a positive extent (N, Cin, H, KW): enters the log-size distance */
+    CT_FIELD_INT,        /* any other integer (pad): problems compare only when it is equal */
+    CT_FIELD_FLAG,       /* 0 or 1 (bias) */
+    CT_FIELD_CHOICE      /* one of choices[] (mode), held as its index */
+} ct_field_kind;
+
+/* One field of a family's problems, declared once in the family's table. */
+typedef struct ct_field {
+    const char *name;              /* "N", "pad", "bias", "mode" */
+    ct_field_kind kind;
+    const char *help;              /* "input length"; for a choice, what each choice means */
+    const char *const *choices;    /* CT_FIELD_CHOICE: the names, in value order */
+    int nchoices;
+} ct_field;
+
 typedef struct ct_problem {
     const struct ct_family *family;
-    long long dims[CT_MAX_DIMS];   /* meaning is the family's (conv1d: N, K) */
-    int mode;                      /* family-specific variant (conv1d: valid, same, right) */
+    /* dims[i] is the value of family->fields[i]: families index it with the
+     * enum they declare with their field table, generic code through the
+     * table only. */
+    long long dims[CT_MAX_FIELDS];
     char canonical[160];           /* database key, e.g. "conv1d:1000000:2047:valid" */
 } ct_problem;
 
@@ -78,7 +102,15 @@ typedef struct ct_family {
     const char *grammar;           /* "conv1d:N:K[:valid|same|right]" */
     const char *summary;
 
-    /* fields: the text after "NAME:". Fill p (not family/canonical). */
+    /* The problem's fields: p->dims[i] holds fields[i]. */
+    const ct_field *fields;
+    int nfields;
+    /* Optional: distance for the nearest-size lookup of two problems of
+     * this family, -1 when not comparable. NULL: ct_problem_distance's
+     * default. */
+    double (*distance)(const ct_problem *a, const ct_problem *b);
+
+    /* fields: the text after "NAME:". Fill p->dims (p->family is set). */
     ct_status (*parse)(const char *fields, ct_problem *p, ct_err *e);
     /* Canonical text form (the database key) into buf. */
     void (*canonical)(const ct_problem *p, char *buf, size_t len);
@@ -113,6 +145,39 @@ typedef struct ct_family {
 
 /* Parse "family:fields" into p, naming the bad field on failure. */
 ct_status ct_problem_parse(const char *spec, ct_problem *p, ct_err *e);
+
+/* Distance for the nearest-size lookup (the selector, tune's starting
+ * points): the family's own when it declares one, otherwise the log-size
+ * distance sqrt(sum over the size fields of (ln a - ln b)^2), and -1 (not
+ * comparable) for another family or when any field that is not a size
+ * differs. */
+double ct_problem_distance(const ct_problem *a, const ct_problem *b);
+
+/* The log-size distance over the size fields alone, whatever the other
+ * fields hold; -1 for problems of different families. */
+double ct_problem_size_distance(const ct_problem *a, const ct_problem *b);
+
+/* Same family and the same value in every field. */
+int ct_problem_equal(const ct_problem *a, const ct_problem *b);
+
+/* A total order of parsed problems: by family name, then the fields that
+ * are not sizes, in table order, then the sizes in table order, each
+ * ascending (conv1d: mode, N, K). <0, 0, >0 like strcmp. */
+int ct_problem_compare(const ct_problem *a, const ct_problem *b);
+
+/* Index of the field named name in f's table, -1 when there is none. */
+int ct_field_find(const ct_family *f, const char *name);
+
+/* The value of p's field named name (a choice: its index); -1 when p's
+ * family has no such field (no field holds a negative value). For code
+ * outside the family; the family itself indexes p->dims with its enum. */
+long long ct_problem_value(const ct_problem *p, const char *name);
+
+/* Index of word among a choice field's names, -1 when it is none of them. */
+int ct_field_choice(const ct_field *fd, const char *word);
+
+/* ct_parse_size for a size field, named in messages as "NAME (help)". */
+ct_status ct_parse_field_size(const ct_field *fd, const char *text, long long max, long long *out, ct_err *e);
 
 /* All registered families, NULL-terminated. */
 const ct_family *const *ct_families(void);

@@ -258,8 +258,14 @@ static void family_cu(FILE *f, void *user)
     for (int i = 0; i < s->n; i++) {
         const instance *in = &fo->ins[i];
         unsigned block = ct_tuned_block(s, i);
-        fprintf(f, "    {%lldLL, %lldLL, %d, %uu, ct_%s::%s},   // %s\n", in->p.dims[0], in->p.dims[1], in->p.mode,
-                block, in->sym + strlen("convtune_"), in->sym, in->p.canonical);
+        /* The problem's fields in table order: sizes and integers as long
+         * long, flags and choices as int. */
+        fprintf(f, "    {");
+        for (int d = 0; d < s->family->nfields; d++) {
+            ct_field_kind k = s->family->fields[d].kind;
+            fprintf(f, k == CT_FIELD_SIZE || k == CT_FIELD_INT ? "%lldLL, " : "%lld, ", in->p.dims[d]);
+        }
+        fprintf(f, "%uu, ct_%s::%s},   // %s\n", block, in->sym + strlen("convtune_"), in->sym, in->p.canonical);
     }
     fprintf(f, "};\nstatic const int ntuned = (int)(sizeof tuned / sizeof tuned[0]);\n");
     fprintf(f, "static const char device_name[] = \"%s\";   // where the instances were tuned\n", dev_q);

@@ -2,7 +2,6 @@
  * among it (selector.h). */
 #include "selector.h"
 
-#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -22,22 +21,6 @@ const char *ct_grade_name(ct_grade g)
     return "?";
 }
 
-double ct_log_distance(const ct_problem *a, const ct_problem *b)
-{
-    if (!a || !b || a->family != b->family || a->mode != b->mode)
-        return -1;
-    double sum = 0;
-    for (int d = 0; d < CT_MAX_DIMS; d++) {
-        if (a->dims[d] <= 0 && b->dims[d] <= 0)
-            break;
-        if (a->dims[d] <= 0 || b->dims[d] <= 0)
-            return -1;
-        double x = log((double)a->dims[d]) - log((double)b->dims[d]);
-        sum += x * x;
-    }
-    return sqrt(sum);
-}
-
 unsigned ct_tuned_block(const ct_tuned_set *s, int i)
 {
     if (!s || i < 0 || i >= s->n)
@@ -53,16 +36,6 @@ unsigned ct_tuned_block(const ct_tuned_set *s, int i)
     return b >= 32 && b <= 1024 && b % 32 == 0 ? b : CT_GENERIC_BLOCK;
 }
 
-static int same_size(const ct_problem *a, const ct_problem *b)
-{
-    if (a->family != b->family || a->mode != b->mode)
-        return 0;
-    for (int d = 0; d < CT_MAX_DIMS; d++)
-        if (a->dims[d] != b->dims[d])
-            return 0;
-    return 1;
-}
-
 void ct_select(const ct_tuned_set *s, const ct_problem *p, const char *running_device, ct_choice *out)
 {
     out->grade = CT_GRADE_GENERIC;
@@ -71,7 +44,7 @@ void ct_select(const ct_tuned_set *s, const ct_problem *p, const char *running_d
     if (!s || !p)
         return;
     for (int i = 0; i < s->n; i++) {
-        if (same_size(&s->probs[i], p)) {
+        if (ct_problem_equal(&s->probs[i], p)) {
             out->grade = CT_GRADE_EXACT;
             out->index = i;
             out->distance = 0;
@@ -80,7 +53,7 @@ void ct_select(const ct_tuned_set *s, const ct_problem *p, const char *running_d
     }
     if (out->index < 0) {
         for (int i = 0; i < s->n; i++) {
-            double d = ct_log_distance(&s->probs[i], p);
+            double d = ct_problem_distance(&s->probs[i], p);
             if (d < 0)
                 continue;
             if (out->index < 0 || d < out->distance - CT_DISTANCE_TIE) {
@@ -121,17 +94,6 @@ static int collect(const ct_record *r, void *user)
     return 0;
 }
 
-/* The set's order: mode, then sizes ascending. */
-static int problem_order(const ct_problem *a, const ct_problem *b)
-{
-    if (a->mode != b->mode)
-        return a->mode < b->mode ? -1 : 1;
-    for (int d = 0; d < CT_MAX_DIMS; d++)
-        if (a->dims[d] != b->dims[d])
-            return a->dims[d] < b->dims[d] ? -1 : 1;
-    return 0;
-}
-
 typedef struct entry {
     ct_record rec;
     ct_problem prob;
@@ -139,7 +101,7 @@ typedef struct entry {
 
 static int entry_cmp(const void *x, const void *y)
 {
-    return problem_order(&((const entry *)x)->prob, &((const entry *)y)->prob);
+    return ct_problem_compare(&((const entry *)x)->prob, &((const entry *)y)->prob);
 }
 
 /* Number of distinct problems among rs with device name dev. */

@@ -15,14 +15,18 @@
  *                 device model other than the one running (known only at
  *                 run time: the export compares cudaGetDeviceProperties'
  *                 name with the device name baked into the file)
- *   generic       no tuned problem of this family and mode: the generic
- *                 kernel with its default launch configuration
+ *   generic       no tuned problem comparable to this one (of this family
+ *                 and with the same fields other than sizes: mode, pad,
+ *                 bias): the generic kernel with its default launch
+ *                 configuration
  *
- * Distance in log-size between two problems of the same family and mode:
- * sqrt(sum over the size dimensions of (ln a_d - ln b_d)^2). The nearest is
- * the smallest distance; distances within CT_DISTANCE_TIE of each other are
- * a tie, won by the problem that comes first in the set's order (mode, then
- * the sizes ascending). The generated selector applies the same rule. */
+ * The distance is ct_problem_distance (problem.h): by default
+ * sqrt(sum over the size fields of (ln a_d - ln b_d)^2) between problems
+ * equal in every other field. The nearest is the smallest distance;
+ * distances within CT_DISTANCE_TIE of each other are a tie, won by the
+ * problem that comes first in the set's order (ct_problem_compare: the
+ * fields that are not sizes, then the sizes, ascending). The generated
+ * selector applies the same rule. */
 #ifndef CT_SELECTOR_H
 #define CT_SELECTOR_H
 
@@ -53,7 +57,7 @@ typedef struct ct_tuned_set {
     int device_auto;            /* no device asked for: the one with the most tuned problems */
     int ndevices;               /* device names with tuned problems of the family */
     int n;
-    ct_record *recs;            /* winners, ordered by (mode, sizes) */
+    ct_record *recs;            /* winners, in ct_problem_compare order */
     ct_problem *probs;          /* recs[i].problem, parsed */
 } ct_tuned_set;
 
@@ -71,10 +75,6 @@ void ct_tuned_free(ct_tuned_set *s);
 /* Threads per block of the tuned launch of s's problem i, which the generic
  * kernel reuses for nearby sizes; CT_GENERIC_BLOCK when not known. */
 unsigned ct_tuned_block(const ct_tuned_set *s, int i);
-
-/* Log-size distance of two problems; -1 when they are not comparable
- * (another family or mode). */
-double ct_log_distance(const ct_problem *a, const ct_problem *b);
 
 typedef struct ct_choice {
     ct_grade grade;

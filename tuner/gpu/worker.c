@@ -264,7 +264,6 @@ int ct_worker_serve(int fd)
 
 struct ct_worker {
     char exe[4096];
-    char problem[160];
     char templates_dir[1024];
     int has_templates;
     int gpu;
@@ -351,7 +350,7 @@ static ct_status spawn(ct_worker *w, ct_worker_device *dev, ct_err *e)
     static start_msg st;
     memset(&st, 0, sizeof st);
     st.gpu = w->gpu;
-    snprintf(st.problem, sizeof st.problem, "%s", w->problem);
+    snprintf(st.problem, sizeof st.problem, "%s", w->p.canonical);
     st.seed = w->seed;
     st.has_templates = w->has_templates;
     snprintf(st.templates_dir, sizeof st.templates_dir, "%s", w->templates_dir);
@@ -373,18 +372,13 @@ ct_status ct_worker_start(const ct_worker_spec *spec, ct_worker **out, ct_worker
     ct_worker *w = calloc(1, sizeof *w);
     if (!w)
         return ct_fail(e, CT_ERR_INTERNAL, "out of memory");
-    if (strlen(spec->exe) >= sizeof w->exe || strlen(spec->problem) >= sizeof w->problem ||
+    if (strlen(spec->exe) >= sizeof w->exe ||
         (spec->templates_dir && strlen(spec->templates_dir) >= sizeof w->templates_dir)) {
         free(w);
-        return ct_fail(e, CT_ERR_USAGE, "worker path or problem string too long");
+        return ct_fail(e, CT_ERR_USAGE, "worker path too long");
     }
-    ct_status rc = ct_problem_parse(spec->problem, &w->p, e);
-    if (rc != CT_OK) {
-        free(w);
-        return rc;
-    }
+    w->p = *spec->problem;
     strcpy(w->exe, spec->exe);
-    strcpy(w->problem, spec->problem);
     if (spec->templates_dir) {
         strcpy(w->templates_dir, spec->templates_dir);
         w->has_templates = 1;
@@ -393,7 +387,8 @@ ct_status ct_worker_start(const ct_worker_spec *spec, ct_worker **out, ct_worker
     w->seed = spec->seed;
     w->s = spec->settings;
     w->fd = -1;
-    if ((rc = spawn(w, dev, e)) != CT_OK) {
+    ct_status rc = spawn(w, dev, e);
+    if (rc != CT_OK) {
         free(w);
         return rc;
     }

@@ -26,7 +26,7 @@ typedef struct ct_worker ct_worker;
 typedef struct ct_worker_spec {
     const char *exe;           /* the convtune binary to run as the worker */
     int gpu;                   /* device ordinal */
-    const char *problem;       /* canonical problem string */
+    const ct_problem *problem; /* copied; the worker process parses its canonical string */
     unsigned long long seed;   /* of the random inputs */
     const char *templates_dir; /* NULL: built-in templates (for the reference kernel) */
     ct_settings settings;      /* measurement and watchdog settings */

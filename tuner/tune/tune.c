@@ -20,7 +20,6 @@
 #include "problem.h"
 #include "runner.h"
 #include "search.h"
-#include "selector.h"
 #include "space.h"
 #include "worker.h"
 
@@ -50,8 +49,8 @@ static void print_row(FILE *f, int rank, const ct_record *r, double baseline_us,
             r->tmpl, r->params);
 }
 
-/* Winners of the nearest tuned problems of the family (in log-size), as
- * starting points of a guided search. */
+/* Winners of the nearest tuned problems of the family, as starting points
+ * of a guided search. */
 typedef struct near_ctx {
     const ct_problem *p;
     const char *device;
@@ -60,24 +59,42 @@ typedef struct near_ctx {
         ct_record rec;
     } best[3];
     int n;
+    /* The rows come grouped by problem: each stored problem is parsed once. */
+    char last[sizeof ((ct_problem *)0)->canonical];
+    double last_dist;              /* of the last problem, -1 when unusable */
 } near_ctx;
+
+/* The selector's distance; a winner that differs in fields other than sizes
+ * (another mode, pad or bias) still makes a useful start, one unit further
+ * away per such field: q takes p's value in those before it is measured. */
+static double start_distance(const ct_problem *p, ct_problem *q)
+{
+    const ct_family *f = p->family;
+    if (q->family != f)
+        return -1;
+    int differ = 0;
+    for (int i = 0; i < f->nfields; i++)
+        if (f->fields[i].kind != CT_FIELD_SIZE && q->dims[i] != p->dims[i]) {
+            q->dims[i] = p->dims[i];
+            differ++;
+        }
+    double l = ct_problem_distance(q, p);
+    return l < 0 ? -1 : sqrt(l * l + differ);
+}
 
 static int near_cb(const ct_record *r, void *user)
 {
     near_ctx *x = user;
-    ct_problem q;
-    if (ct_problem_parse(r->problem, &q, NULL) != CT_OK || q.family != x->p->family)
-        return 0;
     if (x->device && strcmp(r->device, x->device) != 0)
         return 0;
-    /* The selector's log-size distance; a winner of another mode still makes
-     * a useful start, one unit further away. */
-    int other_mode = q.mode != x->p->mode;
-    q.mode = x->p->mode;
-    double l = ct_log_distance(&q, x->p);
-    if (l < 0)
+    if (strcmp(r->problem, x->last) != 0) {
+        snprintf(x->last, sizeof x->last, "%s", r->problem);
+        ct_problem q;
+        x->last_dist = ct_problem_parse(r->problem, &q, NULL) == CT_OK ? start_distance(x->p, &q) : -1;
+    }
+    double d = x->last_dist;
+    if (d < 0)
         return 0;
-    double d = sqrt(l * l + (other_mode ? 1.0 : 0.0));
     int slot = x->n < 3 ? x->n++ : -1;
     if (slot < 0) {
         slot = 0;
@@ -308,12 +325,9 @@ ct_status ct_tune(const ct_tune_opts *o, ct_tune_result *res, ct_err *e)
     const ct_config *cfg = o->cfg;
     /* With --json the report goes to stderr and stdout carries only JSON. */
     FILE *out = o->json ? stderr : o->out;
-    ct_problem prob;
-    ct_status rc = ct_problem_parse(o->problem, &prob, e);
-    if (rc != CT_OK)
-        return rc;
-    const ct_family *fam = prob.family;
-    const ct_problem *p = &prob;
+    const ct_problem *p = o->problem;
+    const ct_family *fam = p->family;
+    ct_status rc;
     ct_strategy strategy = CT_SEARCH_AUTO;
     if (o->strategy && (rc = ct_strategy_parse(o->strategy, &strategy, e)) != CT_OK)
         return rc;
@@ -347,7 +361,7 @@ ct_status ct_tune(const ct_tune_opts *o, ct_tune_result *res, ct_err *e)
     }
     res->sm_mhz_min = res->sm_mhz_max = res->temp_c_min = res->temp_c_max = -1;
     ct_worker_spec ws = {.exe = o->worker_exe ? o->worker_exe : "/proc/self/exe", .gpu = o->gpu,
-                         .problem = p->canonical, .seed = seed, .templates_dir = o->templates_dir,
+                         .problem = p, .seed = seed, .templates_dir = o->templates_dir,
                          .settings = cfg->s};
     ws.settings.seed = seed;
     /* Before the database is touched: a bad --gpu leaves no file behind. */

@@ -8,10 +8,11 @@
 
 #include "config.h"
 #include "db.h"
+#include "problem.h"
 #include "status.h"
 
 typedef struct ct_tune_opts {
-    const char *problem;       /* problem string */
+    const ct_problem *problem; /* parsed once, by the caller */
     const char *strategy;      /* auto, exhaustive, random, anneal; NULL = [tune] strategy */
     double time_limit_s;       /* stop proposing candidates after this long; 0 = none */
     const char *cache_dir;     /* compiled-binary cache; NULL = no cache */

@@ -17,8 +17,15 @@
 enum { MODE_VALID = 0, MODE_SAME = 1, MODE_RIGHT = 2 };
 static const char *const mode_names[] = {"valid", "same", "right"};
 
-#define DIM_N 0
-#define DIM_K 1
+enum { DIM_N, DIM_K, DIM_MODE, NFIELDS };
+static const ct_field fields[NFIELDS] = {
+    [DIM_N] = {"N", CT_FIELD_SIZE, "input length"},
+    [DIM_K] = {"K", CT_FIELD_SIZE, "mask taps"},
+    [DIM_MODE] = {"mode", CT_FIELD_CHOICE,
+                  "valid: N-K+1 outputs (default); same: N outputs, centred zero padding; "
+                  "right: N outputs, zeros past the end of the input (GPU puzzles)",
+                  mode_names, 3},
+};
 
 /* Sizes past 2^31 elements would need 64-bit indexing in every template and
  * more memory than a GPU has; 2e9 keeps all int arithmetic in kernels safe. */
@@ -26,44 +33,37 @@ static const char *const mode_names[] = {"valid", "same", "right"};
 
 static long long offset_of(const ct_problem *p)
 {
-    return p->mode == MODE_SAME ? (p->dims[DIM_K] - 1) / 2 : 0;
+    return p->dims[DIM_MODE] == MODE_SAME ? (p->dims[DIM_K] - 1) / 2 : 0;
 }
 
 static long long outputs_of(const ct_problem *p)
 {
-    return p->mode == MODE_VALID ? p->dims[DIM_N] - p->dims[DIM_K] + 1 : p->dims[DIM_N];
+    return p->dims[DIM_MODE] == MODE_VALID ? p->dims[DIM_N] - p->dims[DIM_K] + 1 : p->dims[DIM_N];
 }
 
-static ct_status parse(const char *fields, ct_problem *p, ct_err *e)
+static ct_status parse(const char *text, ct_problem *p, ct_err *e)
 {
     char buf[128], *f[3];
-    int n = ct_split_fields(fields, buf, sizeof buf, f, 3, e);
+    int n = ct_split_fields(text, buf, sizeof buf, f, 3, e);
     if (n < 0)
         return CT_ERR_USAGE;
     if (n < 2)
         return ct_fail(e, CT_ERR_USAGE, "missing field K (mask taps)");
-    ct_status rc = ct_parse_size(f[0], "N (input length)", MAX_LEN, &p->dims[DIM_N], e);
-    if (rc != CT_OK)
-        return rc;
-    rc = ct_parse_size(f[1], "K (mask taps)", MAX_LEN, &p->dims[DIM_K], e);
-    if (rc != CT_OK)
-        return rc;
-    p->mode = MODE_VALID;
-    if (n == 3) {
-        int found = 0;
-        for (int m = 0; m < 3; m++)
-            if (strcmp(f[2], mode_names[m]) == 0) {
-                p->mode = m;
-                found = 1;
-            }
-        if (strcmp(f[2], "puzzle") == 0) {   /* seed 001's own word for it */
-            p->mode = MODE_RIGHT;
-            found = 1;
-        }
-        if (!found)
-            return ct_fail(e, CT_ERR_USAGE, "MODE must be valid, same or right, got '%s'", f[2]);
+    for (int i = DIM_N; i <= DIM_K; i++) {
+        ct_status rc = ct_parse_field_size(&fields[i], f[i], MAX_LEN, &p->dims[i], e);
+        if (rc != CT_OK)
+            return rc;
     }
-    if (p->mode == MODE_VALID && p->dims[DIM_K] > p->dims[DIM_N])
+    p->dims[DIM_MODE] = MODE_VALID;
+    if (n == 3) {
+        int m = ct_field_choice(&fields[DIM_MODE], f[2]);
+        if (strcmp(f[2], "puzzle") == 0)   /* seed 001's own word for it */
+            m = MODE_RIGHT;
+        if (m < 0)
+            return ct_fail(e, CT_ERR_USAGE, "MODE must be valid, same or right, got '%s'", f[2]);
+        p->dims[DIM_MODE] = m;
+    }
+    if (p->dims[DIM_MODE] == MODE_VALID && p->dims[DIM_K] > p->dims[DIM_N])
         return ct_fail(e, CT_ERR_USAGE,
                        "K (mask taps) = %lld is longer than N (input length) = %lld in valid mode",
                        p->dims[DIM_K], p->dims[DIM_N]);
@@ -72,7 +72,7 @@ static ct_status parse(const char *fields, ct_problem *p, ct_err *e)
 
 static void canonical(const ct_problem *p, char *buf, size_t len)
 {
-    snprintf(buf, len, "conv1d:%lld:%lld:%s", p->dims[DIM_N], p->dims[DIM_K], mode_names[p->mode]);
+    snprintf(buf, len, "conv1d:%lld:%lld:%s", p->dims[DIM_N], p->dims[DIM_K], mode_names[p->dims[DIM_MODE]]);
 }
 
 static double flops(const ct_problem *p)
@@ -286,6 +286,8 @@ const ct_family ct_family_conv1d = {
     .name = "conv1d",
     .grammar = "conv1d:N:K[:valid|same|right]",
     .summary = "1D cross-correlation of one signal (N samples) with one mask (K taps)",
+    .fields = fields,
+    .nfields = NFIELDS,
     .parse = parse,
     .canonical = canonical,
     .flops = flops,

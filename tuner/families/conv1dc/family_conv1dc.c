@@ -14,20 +14,20 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define DIM_B 0
-#define DIM_CIN 1
-#define DIM_L 2
-#define DIM_COUT 3
-#define DIM_K 4
-#define DIM_PAD 5
-#define DIM_BIAS 6
+enum { DIM_B, DIM_CIN, DIM_L, DIM_COUT, DIM_K, DIM_PAD, DIM_BIAS, NFIELDS };
+static const ct_field fields[NFIELDS] = {
+    [DIM_B] = {"B", CT_FIELD_SIZE, "batch"},
+    [DIM_CIN] = {"Cin", CT_FIELD_SIZE, "input channels"},
+    [DIM_L] = {"L", CT_FIELD_SIZE, "input length"},
+    [DIM_COUT] = {"Cout", CT_FIELD_SIZE, "output channels"},
+    [DIM_K] = {"K", CT_FIELD_SIZE, "kernel taps"},
+    [DIM_PAD] = {"pad", CT_FIELD_INT, "zeros on both sides of the input (pad=P, default 0, less than K)"},
+    [DIM_BIAS] = {"bias", CT_FIELD_FLAG, "add a bias per output channel"},
+};
 
 /* Every buffer stays below 2^31 elements, so that kernels index with int;
  * the same bound on L + 2P keeps every padded position an int too. */
 #define MAX_ELEMS 2147483647LL
-
-static const char *const field_names[] = {"B (batch)", "Cin (input channels)", "L (input length)",
-                                          "Cout (output channels)", "K (kernel taps)"};
 
 static long long lout_of(const ct_problem *p)
 {
@@ -71,16 +71,16 @@ static ct_status parse_pad(const char *text, long long *out, ct_err *e)
     return ct_parse_size(text, "pad", MAX_ELEMS, out, e);
 }
 
-static ct_status parse(const char *fields, ct_problem *p, ct_err *e)
+static ct_status parse(const char *text, ct_problem *p, ct_err *e)
 {
     char buf[160], *f[7];
-    int n = ct_split_fields(fields, buf, sizeof buf, f, 7, e);
+    int n = ct_split_fields(text, buf, sizeof buf, f, 7, e);
     if (n < 0)
         return CT_ERR_USAGE;
     if (n < 5)
-        return ct_fail(e, CT_ERR_USAGE, "missing field %s", field_names[n]);
-    for (int i = 0; i < 5; i++) {
-        ct_status rc = ct_parse_size(f[i], field_names[i], MAX_ELEMS, &p->dims[i], e);
+        return ct_fail(e, CT_ERR_USAGE, "missing field %s (%s)", fields[n].name, fields[n].help);
+    for (int i = DIM_B; i <= DIM_K; i++) {
+        ct_status rc = ct_parse_field_size(&fields[i], f[i], MAX_ELEMS, &p->dims[i], e);
         if (rc != CT_OK)
             return rc;
     }
@@ -536,6 +536,8 @@ const ct_family ct_family_conv1dc = {
     .name = "conv1dc",
     .grammar = "conv1dc:B:Cin:L:Cout:K[:pad=P][:bias]",
     .summary = "multi-channel 1D convolution layer (PyTorch Conv1d, NCL, zero padding, optional bias)",
+    .fields = fields,
+    .nfields = NFIELDS,
     .parse = parse,
     .canonical = canonical,
     .flops = flops,

@@ -15,11 +15,18 @@
 enum { MODE_VALID = 0, MODE_SAME = 1 };
 static const char *const mode_names[] = {"valid", "same"};
 
-#define DIM_B 0
-#define DIM_H 1
-#define DIM_W 2
-#define DIM_KH 3
-#define DIM_KW 4
+enum { DIM_B, DIM_H, DIM_W, DIM_KH, DIM_KW, DIM_MODE, NFIELDS };
+static const ct_field fields[NFIELDS] = {
+    [DIM_B] = {"B", CT_FIELD_SIZE, "batch"},
+    [DIM_H] = {"H", CT_FIELD_SIZE, "image height"},
+    [DIM_W] = {"W", CT_FIELD_SIZE, "image width"},
+    [DIM_KH] = {"KH", CT_FIELD_SIZE, "filter height"},
+    [DIM_KW] = {"KW", CT_FIELD_SIZE, "filter width"},
+    [DIM_MODE] = {"mode", CT_FIELD_CHOICE,
+                  "valid: (H-KH+1) x (W-KW+1) outputs (default); same: H x W outputs, (K-1)/2 zeros "
+                  "before and the rest after, as PyTorch's padding='same'",
+                  mode_names, 2},
+};
 
 /* Kernels index every buffer with int: no buffer may reach 2^31 elements. */
 #define MAX_ELEMS 2147483647LL
@@ -40,22 +47,22 @@ static const char *const mode_names[] = {"valid", "same"};
 
 static long long pad_h(const ct_problem *p)
 {
-    return p->mode == MODE_SAME ? (p->dims[DIM_KH] - 1) / 2 : 0;
+    return p->dims[DIM_MODE] == MODE_SAME ? (p->dims[DIM_KH] - 1) / 2 : 0;
 }
 
 static long long pad_w(const ct_problem *p)
 {
-    return p->mode == MODE_SAME ? (p->dims[DIM_KW] - 1) / 2 : 0;
+    return p->dims[DIM_MODE] == MODE_SAME ? (p->dims[DIM_KW] - 1) / 2 : 0;
 }
 
 static long long out_h(const ct_problem *p)
 {
-    return p->mode == MODE_VALID ? p->dims[DIM_H] - p->dims[DIM_KH] + 1 : p->dims[DIM_H];
+    return p->dims[DIM_MODE] == MODE_VALID ? p->dims[DIM_H] - p->dims[DIM_KH] + 1 : p->dims[DIM_H];
 }
 
 static long long out_w(const ct_problem *p)
 {
-    return p->mode == MODE_VALID ? p->dims[DIM_W] - p->dims[DIM_KW] + 1 : p->dims[DIM_W];
+    return p->dims[DIM_MODE] == MODE_VALID ? p->dims[DIM_W] - p->dims[DIM_KW] + 1 : p->dims[DIM_W];
 }
 
 /* a * b <= limit, for positive a and b, without overflowing. */
@@ -64,40 +71,32 @@ static int product_fits(long long a, long long b, long long limit)
     return a <= limit / b;
 }
 
-static const char *const field_names[] = {"B (batch)", "H (image height)", "W (image width)",
-                                          "KH (filter height)", "KW (filter width)"};
-
-static ct_status parse(const char *fields, ct_problem *p, ct_err *e)
+static ct_status parse(const char *text, ct_problem *p, ct_err *e)
 {
     char buf[128], *f[6];
-    int n = ct_split_fields(fields, buf, sizeof buf, f, 6, e);
+    int n = ct_split_fields(text, buf, sizeof buf, f, 6, e);
     if (n < 0)
         return CT_ERR_USAGE;
     if (n < 5)
-        return ct_fail(e, CT_ERR_USAGE, "missing field %s", field_names[n]);
-    for (int i = 0; i < 5; i++) {
-        ct_status rc = ct_parse_size(f[i], field_names[i], i == DIM_B ? MAX_BATCH : MAX_ELEMS,
-                                     &p->dims[i], e);
+        return ct_fail(e, CT_ERR_USAGE, "missing field %s (%s)", fields[n].name, fields[n].help);
+    for (int i = DIM_B; i <= DIM_KW; i++) {
+        ct_status rc = ct_parse_field_size(&fields[i], f[i], i == DIM_B ? MAX_BATCH : MAX_ELEMS, &p->dims[i], e);
         if (rc != CT_OK)
             return rc;
     }
-    p->mode = MODE_VALID;
+    p->dims[DIM_MODE] = MODE_VALID;
     if (n == 6) {
-        int found = 0;
-        for (int m = 0; m < 2; m++)
-            if (strcmp(f[5], mode_names[m]) == 0) {
-                p->mode = m;
-                found = 1;
-            }
-        if (!found)
+        int m = ct_field_choice(&fields[DIM_MODE], f[5]);
+        if (m < 0)
             return ct_fail(e, CT_ERR_USAGE, "MODE must be valid or same, got '%s'", f[5]);
+        p->dims[DIM_MODE] = m;
     }
     const long long b = p->dims[DIM_B], h = p->dims[DIM_H], w = p->dims[DIM_W];
     const long long kh = p->dims[DIM_KH], kw = p->dims[DIM_KW];
-    if (p->mode == MODE_VALID && kh > h)
+    if (p->dims[DIM_MODE] == MODE_VALID && kh > h)
         return ct_fail(e, CT_ERR_USAGE, "KH (filter height) = %lld is larger than H (image height) = %lld in valid mode",
                        kh, h);
-    if (p->mode == MODE_VALID && kw > w)
+    if (p->dims[DIM_MODE] == MODE_VALID && kw > w)
         return ct_fail(e, CT_ERR_USAGE, "KW (filter width) = %lld is larger than W (image width) = %lld in valid mode",
                        kw, w);
     /* The output is never larger than the input, so the input bounds both. */
@@ -115,7 +114,7 @@ static ct_status parse(const char *fields, ct_problem *p, ct_err *e)
 static void canonical(const ct_problem *p, char *buf, size_t len)
 {
     snprintf(buf, len, "conv2d:%lld:%lld:%lld:%lld:%lld:%s", p->dims[DIM_B], p->dims[DIM_H],
-             p->dims[DIM_W], p->dims[DIM_KH], p->dims[DIM_KW], mode_names[p->mode]);
+             p->dims[DIM_W], p->dims[DIM_KH], p->dims[DIM_KW], mode_names[p->dims[DIM_MODE]]);
 }
 
 static double outputs_of(const ct_problem *p)
@@ -389,6 +388,8 @@ const ct_family ct_family_conv2d = {
     .name = "conv2d",
     .grammar = "conv2d:B:H:W:KH:KW[:valid|same]",
     .summary = "2D cross-correlation of B single-channel H x W images with one KH x KW filter",
+    .fields = fields,
+    .nfields = NFIELDS,
     .parse = parse,
     .canonical = canonical,
     .flops = flops,

@@ -19,34 +19,43 @@
 enum { MODE_VALID = 0, MODE_SAME = 1 };
 static const char *const mode_names[] = {"valid", "same"};
 
-enum { DIM_B, DIM_CIN, DIM_H, DIM_W, DIM_COUT, DIM_KH, DIM_KW, DIM_BIAS };
+enum { DIM_B, DIM_CIN, DIM_H, DIM_W, DIM_COUT, DIM_KH, DIM_KW, DIM_MODE, DIM_BIAS, NFIELDS };
+static const ct_field fields[NFIELDS] = {
+    [DIM_B] = {"B", CT_FIELD_SIZE, "batch"},
+    [DIM_CIN] = {"Cin", CT_FIELD_SIZE, "input channels"},
+    [DIM_H] = {"H", CT_FIELD_SIZE, "image height"},
+    [DIM_W] = {"W", CT_FIELD_SIZE, "image width"},
+    [DIM_COUT] = {"Cout", CT_FIELD_SIZE, "output channels"},
+    [DIM_KH] = {"KH", CT_FIELD_SIZE, "filter height"},
+    [DIM_KW] = {"KW", CT_FIELD_SIZE, "filter width"},
+    [DIM_MODE] = {"mode", CT_FIELD_CHOICE,
+                  "valid: (H-KH+1) x (W-KW+1) outputs (default); same: H x W outputs, (K-1)/2 zeros "
+                  "before and the rest after, as PyTorch's padding='same'",
+                  mode_names, 2},
+    [DIM_BIAS] = {"bias", CT_FIELD_FLAG, "add a bias per output channel"},
+};
 
 /* Every buffer stays below 2^31 elements so that kernels index with int. */
 #define MAX_ELEMS 2147483647LL
 
-static const char *const field_names[] = {
-    "B (batch)", "Cin (input channels)", "H (image height)", "W (image width)",
-    "Cout (output channels)", "KH (filter height)", "KW (filter width)",
-};
-
 static long long pad_h(const ct_problem *p)
 {
-    return p->mode == MODE_SAME ? (p->dims[DIM_KH] - 1) / 2 : 0;
+    return p->dims[DIM_MODE] == MODE_SAME ? (p->dims[DIM_KH] - 1) / 2 : 0;
 }
 
 static long long pad_w(const ct_problem *p)
 {
-    return p->mode == MODE_SAME ? (p->dims[DIM_KW] - 1) / 2 : 0;
+    return p->dims[DIM_MODE] == MODE_SAME ? (p->dims[DIM_KW] - 1) / 2 : 0;
 }
 
 static long long out_h(const ct_problem *p)
 {
-    return p->mode == MODE_SAME ? p->dims[DIM_H] : p->dims[DIM_H] - p->dims[DIM_KH] + 1;
+    return p->dims[DIM_MODE] == MODE_SAME ? p->dims[DIM_H] : p->dims[DIM_H] - p->dims[DIM_KH] + 1;
 }
 
 static long long out_w(const ct_problem *p)
 {
-    return p->mode == MODE_SAME ? p->dims[DIM_W] : p->dims[DIM_W] - p->dims[DIM_KW] + 1;
+    return p->dims[DIM_MODE] == MODE_SAME ? p->dims[DIM_W] : p->dims[DIM_W] - p->dims[DIM_KW] + 1;
 }
 
 /* Product of four sizes, or -1 past MAX_ELEMS (each factor is already at
@@ -63,31 +72,27 @@ static long long elems4(long long a, long long b, long long c, long long d)
     return v;
 }
 
-static ct_status parse(const char *fields, ct_problem *p, ct_err *e)
+static ct_status parse(const char *text, ct_problem *p, ct_err *e)
 {
     char buf[160], *f[9];
-    int n = ct_split_fields(fields, buf, sizeof buf, f, 9, e);
+    int n = ct_split_fields(text, buf, sizeof buf, f, 9, e);
     if (n < 0)
         return CT_ERR_USAGE;
-    for (int i = 0; i < 7; i++) {
+    for (int i = DIM_B; i <= DIM_KW; i++) {
         if (i >= n)
-            return ct_fail(e, CT_ERR_USAGE, "missing field %s", field_names[i]);
-        ct_status rc = ct_parse_size(f[i], field_names[i], MAX_ELEMS, &p->dims[i], e);
+            return ct_fail(e, CT_ERR_USAGE, "missing field %s (%s)", fields[i].name, fields[i].help);
+        ct_status rc = ct_parse_field_size(&fields[i], f[i], MAX_ELEMS, &p->dims[i], e);
         if (rc != CT_OK)
             return rc;
     }
-    p->mode = MODE_VALID;
+    p->dims[DIM_MODE] = MODE_VALID;
     p->dims[DIM_BIAS] = 0;
     int k = 7;
     if (k < n && strcmp(f[k], "bias") != 0) {
-        int found = 0;
-        for (int m = 0; m < 2; m++)
-            if (strcmp(f[k], mode_names[m]) == 0) {
-                p->mode = m;
-                found = 1;
-            }
-        if (!found)
+        int m = ct_field_choice(&fields[DIM_MODE], f[k]);
+        if (m < 0)
             return ct_fail(e, CT_ERR_USAGE, "MODE must be valid or same (then optionally bias), got '%s'", f[k]);
+        p->dims[DIM_MODE] = m;
         k++;
     }
     if (k < n) {
@@ -98,10 +103,10 @@ static ct_status parse(const char *fields, ct_problem *p, ct_err *e)
     }
     if (k < n)
         return ct_fail(e, CT_ERR_USAGE, "too many fields: '%s' after bias", f[k]);
-    if (p->mode == MODE_VALID && p->dims[DIM_KH] > p->dims[DIM_H])
+    if (p->dims[DIM_MODE] == MODE_VALID && p->dims[DIM_KH] > p->dims[DIM_H])
         return ct_fail(e, CT_ERR_USAGE, "KH (filter height) = %lld is larger than H (image height) = %lld in valid mode",
                        p->dims[DIM_KH], p->dims[DIM_H]);
-    if (p->mode == MODE_VALID && p->dims[DIM_KW] > p->dims[DIM_W])
+    if (p->dims[DIM_MODE] == MODE_VALID && p->dims[DIM_KW] > p->dims[DIM_W])
         return ct_fail(e, CT_ERR_USAGE, "KW (filter width) = %lld is larger than W (image width) = %lld in valid mode",
                        p->dims[DIM_KW], p->dims[DIM_W]);
     const long long *d = p->dims;
@@ -121,7 +126,7 @@ static void canonical(const ct_problem *p, char *buf, size_t len)
 {
     const long long *d = p->dims;
     snprintf(buf, len, "conv2dc:%lld:%lld:%lld:%lld:%lld:%lld:%lld:%s%s", d[DIM_B], d[DIM_CIN], d[DIM_H], d[DIM_W],
-             d[DIM_COUT], d[DIM_KH], d[DIM_KW], mode_names[p->mode], d[DIM_BIAS] ? ":bias" : "");
+             d[DIM_COUT], d[DIM_KH], d[DIM_KW], mode_names[p->dims[DIM_MODE]], d[DIM_BIAS] ? ":bias" : "");
 }
 
 static double out_count(const ct_problem *p)
@@ -379,7 +384,7 @@ static int constrain(const ct_problem *p, const ct_template *t, const ct_params 
     }
     tiled_geom g;
     tiled_geometry(p, c, &g);
-    const int image_fits = p->mode == MODE_VALID && g.tiles == 1;
+    const int image_fits = p->dims[DIM_MODE] == MODE_VALID && g.tiles == 1;
     if (ct_params_get(c, "STAGE", 0) == 1 && !image_fits) {
         snprintf(why, len, "STAGE=image copies whole images as they lie in memory: valid mode and no tiles only");
         return 1;
@@ -540,6 +545,8 @@ const ct_family ct_family_conv2dc = {
     .name = "conv2dc",
     .grammar = "conv2dc:B:Cin:H:W:Cout:KH:KW[:valid|same][:bias]",
     .summary = "multi-channel 2D convolution of a batch of images (CNN layer, NCHW, OIHW weights)",
+    .fields = fields,
+    .nfields = NFIELDS,
     .parse = parse,
     .canonical = canonical,
     .flops = flops,
