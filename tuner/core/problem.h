@@ -20,6 +20,7 @@
 
 struct ct_family;
 struct ct_executor;
+struct ct_family_export;
 
 typedef struct ct_problem {
     const struct ct_family *family;
@@ -109,6 +110,9 @@ typedef struct ct_family {
      * `static void ct_reference(const float *const *in, double *out)` using
      * the problem macros. */
     const char *reference_c;
+    /* What `export --family` needs: the selector's arguments and the
+     * generic kernel (family_export.h). */
+    const struct ct_family_export *family_export;
 } ct_family;
 
 /* Parse "family:fields" into p, naming the bad field on failure. */

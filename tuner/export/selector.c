@@ -2,6 +2,8 @@
  * among it (selector.h). */
 #include "selector.h"
 
+#include "family_export.h"
+
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -34,6 +36,31 @@ double ct_log_distance(const ct_problem *a, const ct_problem *b)
             return -1;
         double x = log((double)a->dims[d]) - log((double)b->dims[d]);
         sum += x * x;
+    }
+    return sqrt(sum);
+}
+
+double ct_selector_distance(const ct_problem *a, const ct_problem *b)
+{
+    if (!a || !b || a->family != b->family)
+        return -1;
+    const ct_family_export *fx = a->family->family_export;
+    if (!fx)
+        return ct_log_distance(a, b);
+    long long va[CT_SEL_MAX_ARGS], vb[CT_SEL_MAX_ARGS];
+    fx->values(a, va);
+    fx->values(b, vb);
+    double sum = 0;
+    for (int i = 0; i < fx->nargs && i < CT_SEL_MAX_ARGS; i++) {
+        if (fx->args[i].kind != CT_SEL_SIZE) {
+            if (va[i] != vb[i])
+                return -1;
+        } else if (va[i] <= 0 || vb[i] <= 0) {
+            return -1;
+        } else {
+            double x = log((double)va[i]) - log((double)vb[i]);
+            sum += x * x;
+        }
     }
     return sqrt(sum);
 }
@@ -80,7 +107,7 @@ void ct_select(const ct_tuned_set *s, const ct_problem *p, const char *running_d
     }
     if (out->index < 0) {
         for (int i = 0; i < s->n; i++) {
-            double d = ct_log_distance(&s->probs[i], p);
+            double d = ct_selector_distance(&s->probs[i], p);
             if (d < 0)
                 continue;
             if (out->index < 0 || d < out->distance - CT_DISTANCE_TIE) {

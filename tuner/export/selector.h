@@ -18,8 +18,9 @@
  *   generic       no tuned problem of this family and mode: the generic
  *                 kernel with its default launch configuration
  *
- * Distance in log-size between two problems of the same family and mode:
- * sqrt(sum over the size dimensions of (ln a_d - ln b_d)^2). The nearest is
+ * Distance in log-size between two problems of the same family whose other
+ * selector arguments (mode, pad, bias) agree: sqrt(sum over the sizes of
+ * (ln a_d - ln b_d)^2) (ct_selector_distance). The nearest is
  * the smallest distance; distances within CT_DISTANCE_TIE of each other are
  * a tie, won by the problem that comes first in the set's order (mode, then
  * the sizes ascending). The generated selector applies the same rule. */
@@ -75,6 +76,13 @@ unsigned ct_tuned_block(const ct_tuned_set *s, int i);
 /* Log-size distance of two problems; -1 when they are not comparable
  * (another family or mode). */
 double ct_log_distance(const ct_problem *a, const ct_problem *b);
+
+/* The distance the selector of a family export ranks by: over the family's
+ * selector arguments (family_export.h), sqrt(sum over the sizes of
+ * (ln a - ln b)^2), -1 when another argument (a mode, a pad, the bias)
+ * differs or the families do. ct_log_distance for a family that declares
+ * none. */
+double ct_selector_distance(const ct_problem *a, const ct_problem *b);
 
 typedef struct ct_choice {
     ct_grade grade;
