@@ -12,10 +12,14 @@
  *   4. `consumer pick` (no GPU needed) must choose, for exact, nearby and
  *      untuned sizes, the same tuned problem at the same distance as
  *      `convtune query --nearest`: the generated selector and the library
- *      rank alike.
+ *      rank alike;
+ *   5. the same for every other family (tests/export_common.h's cases):
+ *      a database, `export --family F`, the consumer built with
+ *      -DCONSUMER_FAMILY=F into consumer-work/build-F, its list of tuned
+ *      problems and its picks against query --nearest.
  *
- * The build stays in consumer-work/ (in the test's working directory) for
- * gpu_consumer, which runs it. Without nvcc the test fails: the toolkit is
+ * The builds stay in consumer-work/ (in the test's working directory) for
+ * gpu_consumer, which runs them. Without nvcc the test fails: the toolkit is
  * a prerequisite. CT_CMAKE and CT_NVCC (set by tests/CMakeLists.txt) name the cmake
  * and nvcc to use. */
 #include "export_common.h"
@@ -49,6 +53,92 @@ static int step(const char *what, char *const *argv, tc_result *keep)
     return code;
 }
 
+static const char *cmake, *archs, *nvcc_path;
+
+/* Configure and build tests/consumer for family's export cu into build;
+ * the path of the program into exe. */
+static int build_consumer(const char *family, const char *cu, const char *build, char *exe, size_t len)
+{
+    char src[1100], def_export[1500], def_archs[300], def_nvcc[1100], def_family[100];
+    snprintf(src, sizeof src, "%s/tests/consumer", CT_SOURCE_DIR);
+    snprintf(def_export, sizeof def_export, "-DCONVTUNE_EXPORT=%s", cu);
+    snprintf(def_archs, sizeof def_archs, "-DCONSUMER_CUDA_ARCHITECTURES=%s", archs);
+    snprintf(def_nvcc, sizeof def_nvcc, "-DCMAKE_CUDA_COMPILER=%s", nvcc_path);
+    snprintf(def_family, sizeof def_family, "-DCONSUMER_FAMILY=%s", family);
+    char *conf[] = {(char *)cmake, "-S", src, "-B", (char *)build, def_export, def_archs, def_nvcc, def_family,
+                    "-DCONSUMER_WERROR=ON", "-DCMAKE_BUILD_TYPE=Release", NULL};
+    CHECK_MSG(step("cmake configure of tests/consumer", conf, NULL) == 0, "configuring tests/consumer (%s) failed",
+              family);
+    char *bld[] = {(char *)cmake, "--build", (char *)build, "--parallel", "2", NULL};
+    CHECK_MSG(step("cmake --build of tests/consumer", bld, NULL) == 0, "building tests/consumer (%s) failed", family);
+    snprintf(exe, len, "%s/consumer", build);
+    CHECK_MSG(access(exe, X_OK) == 0, "%s was not built", exe);
+    return access(exe, X_OK) == 0;
+}
+
+/* The selector's pick (the consumer's `pick` output: "PROBLEM DISTANCE")
+ * against query --nearest on dbpath. */
+static void same_pick(const char *spec, tc_result *pick_out, const char *dbpath)
+{
+    char chosen[200] = "";
+    double dist = -2;
+    CHECK_MSG(sscanf(pick_out->out, "%199s %lf", chosen, &dist) == 2, "consumer pick %s: [%s]", spec, pick_out->out);
+    tc_result r;
+    char *q[] = {(char *)CT_BINARY, "query", "--nearest", (char *)spec, "--db", (char *)dbpath, "--format", "json",
+                 NULL};
+    CHECK(step("convtune query --nearest", q, &r) == 0);
+    ct_json *v = NULL;
+    ct_err e = {""};
+    CHECK_MSG(ct_json_parse(r.out, r.outlen, &v, &e) == CT_OK, "query --nearest %s: %s", spec, e.msg);
+    const ct_json *c = ct_json_get(v, "chosen"), *d = ct_json_get(v, "distance");
+    const char *want = c && c->type == CT_JSON_STRING ? c->str : "none";
+    double wd = d && d->type == CT_JSON_NUMBER ? d->number : -1;
+    CHECK_MSG(!strcmp(chosen, want) && fabs(dist - wd) <= 1e-5 * (1 + wd),
+              "%s: the selector picks %s at %.6g, query --nearest %s at %.6g", spec, chosen, dist, want, wd);
+    printf("%s: %s at %.4f (both)\n", spec, chosen, dist);
+    ct_json_free(v);
+    tc_result_free(&r);
+}
+
+/* Step 5 for one family other than conv1d. */
+static void other_family(const tc_family_case *fc, const ct_device_info *dev)
+{
+    char dbpath[1400], cu[1400], build[1400], exe[1500];
+    snprintf(dbpath, sizeof dbpath, "%s/tuned_%s.db", work, fc->family);
+    snprintf(cu, sizeof cu, "%s/export/convtune_%s.cu", work, fc->family);
+    snprintf(build, sizeof build, "%s/build-%s", work, fc->family);
+    if (!tc_family_db(dbpath, dev, fc))
+        return;
+    char *exp[] = {(char *)CT_BINARY, "export", "--family", (char *)fc->family, "--db", dbpath, "-o", cu, NULL};
+    if (step("convtune export --family", exp, NULL) != 0) {
+        CHECK_MSG(0, "export --family %s failed", fc->family);
+        return;
+    }
+    if (!build_consumer(fc->family, cu, build, exe, sizeof exe))
+        return;
+    tc_result r;
+    char *lst[] = {exe, "list", NULL};
+    CHECK(step("consumer list", lst, &r) == 0);
+    ct_problem p[2];
+    ct_err e = {""};
+    for (int i = 0; i < 2; i++) {
+        CHECK(ct_problem_parse(fc->problems[i], &p[i], &e) == CT_OK);
+        char line[200];
+        snprintf(line, sizeof line, "%s\n", p[i].canonical);
+        CHECK_MSG(strstr(r.out, line) != NULL, "consumer list (%s) lacks %s:\n%s", fc->family, p[i].canonical, r.out);
+    }
+    tc_result_free(&r);
+    const char *specs[] = {fc->problems[0], fc->problems[1], fc->nearby, fc->untuned};
+    for (int i = 0; i < 4; i++) {
+        ct_problem q;
+        CHECK(ct_problem_parse(specs[i], &q, &e) == CT_OK);
+        char *pick[] = {exe, "pick", q.canonical, NULL};
+        CHECK(step("consumer pick", pick, &r) == 0);
+        same_pick(q.canonical, &r, dbpath);
+        tc_result_free(&r);
+    }
+}
+
 int main(void)
 {
     if (!getcwd(cwd, sizeof cwd)) {
@@ -68,7 +158,7 @@ int main(void)
         return 1;
     }
 
-    char nvcc[1024] = "";
+    static char nvcc[1024] = "";
     const char *env_nvcc = getenv("CT_NVCC");
     if (env_nvcc && *env_nvcc && access(env_nvcc, X_OK) == 0)
         snprintf(nvcc, sizeof nvcc, "%s", env_nvcc);
@@ -81,14 +171,15 @@ int main(void)
     }
     /* The configured cmake may not exist where the tests run (a build copied
      * to a GPU machine): fall back to the one on PATH. */
-    char cmake_buf[1024] = "cmake";
+    static char cmake_buf[1024] = "cmake";
     const char *env_cmake = getenv("CT_CMAKE");
     if (env_cmake && *env_cmake && access(env_cmake, X_OK) == 0)
         snprintf(cmake_buf, sizeof cmake_buf, "%s", env_cmake);
     else
         tc_which("cmake", cmake_buf, sizeof cmake_buf);
-    const char *cmake = cmake_buf;
-    const char *archs = getenv("CT_CONSUMER_ARCHS");
+    cmake = cmake_buf;
+    nvcc_path = nvcc;
+    archs = getenv("CT_CONSUMER_ARCHS");
     if (!archs || !*archs)
         archs = "75;90";
 
@@ -132,20 +223,8 @@ int main(void)
     CHECK_MSG(step("convtune export --family conv1d", exp, NULL) == 0, "export failed");
 
     /* 3. configure and build the consumer project */
-    char src[1100], def_export[1500], def_archs[300], def_nvcc[1100];
-    snprintf(src, sizeof src, "%s/tests/consumer", CT_SOURCE_DIR);
-    snprintf(def_export, sizeof def_export, "-DCONVTUNE_EXPORT=%s", cu);
-    snprintf(def_archs, sizeof def_archs, "-DCONSUMER_CUDA_ARCHITECTURES=%s", archs);
-    snprintf(def_nvcc, sizeof def_nvcc, "-DCMAKE_CUDA_COMPILER=%s", nvcc);
-    char *conf[] = {(char *)cmake, "-S", src, "-B", build, def_export, def_archs, def_nvcc, "-DCONSUMER_WERROR=ON",
-                    "-DCMAKE_BUILD_TYPE=Release", NULL};
-    CHECK_MSG(step("cmake configure of tests/consumer", conf, NULL) == 0, "configuring tests/consumer failed");
-    char *bld[] = {(char *)cmake, "--build", build, "--parallel", "2", NULL};
-    CHECK_MSG(step("cmake --build of tests/consumer", bld, NULL) == 0, "building tests/consumer failed");
     char exe[1400];
-    snprintf(exe, sizeof exe, "%s/consumer", build);
-    CHECK_MSG(access(exe, X_OK) == 0, "%s was not built", exe);
-    if (ct_check_failures)
+    if (!build_consumer("conv1d", cu, build, exe, sizeof exe) || ct_check_failures)
         CHECK_DONE();
 
     /* 4. the generated selector ranks as the library does */
@@ -165,22 +244,13 @@ int main(void)
         snprintf(spec, sizeof spec, "conv1d:%s:%s:%s", sizes[i].n, sizes[i].k, sizes[i].mode);
         char *pick[] = {exe, "pick", (char *)sizes[i].n, (char *)sizes[i].k, (char *)sizes[i].mode, NULL};
         CHECK(step("consumer pick", pick, &r) == 0);
-        char chosen[200] = "";
-        double dist = -2;
-        CHECK_MSG(sscanf(r.out, "%199s %lf", chosen, &dist) == 2, "consumer pick %s: [%s]", spec, r.out);
-        tc_result_free(&r);
-        char *q[] = {(char *)CT_BINARY, "query", "--nearest", spec, "--db", dbpath, "--format", "json", NULL};
-        CHECK(step("convtune query --nearest", q, &r) == 0);
-        ct_json *v = NULL;
-        CHECK_MSG(ct_json_parse(r.out, r.outlen, &v, &e) == CT_OK, "query --nearest %s: %s", spec, e.msg);
-        const ct_json *c = ct_json_get(v, "chosen"), *d = ct_json_get(v, "distance");
-        const char *want = c && c->type == CT_JSON_STRING ? c->str : "none";
-        double wd = d && d->type == CT_JSON_NUMBER ? d->number : -1;
-        CHECK_MSG(!strcmp(chosen, want) && fabs(dist - wd) <= 1e-5 * (1 + wd),
-                  "%s: the selector picks %s at %.6g, query --nearest %s at %.6g", spec, chosen, dist, want, wd);
-        printf("%s: %s at %.4f (both)\n", spec, chosen, dist);
-        ct_json_free(v);
+        same_pick(spec, &r, dbpath);
         tc_result_free(&r);
     }
+
+    /* 5. every other family */
+    for (int c = 0; c < TC_NFAMILY_CASES; c++)
+        if (strcmp(tc_family_cases[c].family, "conv1d") != 0)
+            other_family(&tc_family_cases[c], &dev);
     CHECK_DONE();
 }

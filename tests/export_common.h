@@ -7,6 +7,71 @@
 
 #ifndef _GNU_SOURCE
 #define _GNU_SOURCE
+/* ------------------------------------------------------------------------ */
+/* A family export of every family                                          */
+
+/* Two tuned problems of a family (problems[0] with the family's tiled
+ * template at the first value of each list, problems[1] with its naive one),
+ * and three sizes to ask the selector about: one next to problems[0] (graded
+ * nearest_size, to problems[0]), and one in a mode, pad or bias with nothing
+ * tuned (graded generic). row is the start of problems[0]'s row in the
+ * selector's table. */
+typedef struct tc_family_case {
+    const char *family;
+    const char *problems[2];
+    const char *templates[2];
+    const char *nearby, *untuned;
+    const char *row;
+    const char *over;          /* problems[0]'s parameters: NAME=VALUE,... over the first values */
+} tc_family_case;
+
+static const tc_family_case tc_family_cases[] = {
+    {"conv1d", {"conv1d:3000:37:same", "conv1d:4096:7:valid"}, {"conv1d_tiled", "conv1d_naive"},
+     "conv1d:5000:40:same", "conv1d:300:5:right", "{3000LL, 37LL, 1, 128u, ",
+     "BLOCK_SIZE=128,OUTPUTS_PER_THREAD=8,MASK_PLACEMENT=0,MASK_PAD=1,STAGE_INPUT=1,VEC_WIDTH=4,UNROLL=4"},
+    {"conv1dc", {"conv1dc:2:8:64:16:3:pad=1:bias", "conv1dc:1:16:100:8:5"}, {"conv1dc_tiled", "conv1dc_naive"},
+     "conv1dc:2:8:70:16:3:pad=1:bias", "conv1dc:2:8:64:16:3:pad=2", "{2LL, 8LL, 64LL, 16LL, 3LL, 1, 1, 128u, ",
+     "BLOCK_SIZE=128,COUT_PER_BLOCK=4"},
+    {"conv2d", {"conv2d:2:40:50:5:3:same", "conv2d:1:64:64:3:3:same"}, {"conv2d_tiled", "conv2d_naive"},
+     "conv2d:2:41:50:5:3:same", "conv2d:1:30:30:3:3:valid", "{2LL, 40LL, 50LL, 5LL, 3LL, 1, 256u, ",
+     "BLOCK_X=32,BLOCK_Y=8,OUT_X=4,OUT_Y=8,FILTER_PLACEMENT=0,KH_STEP=5"},
+    {"conv2dc", {"conv2dc:2:3:20:24:8:3:3:same:bias", "conv2dc:1:4:16:16:6:3:3:valid"},
+     {"conv2dc_tiled", "conv2dc_naive"}, "conv2dc:2:3:21:24:8:3:3:same:bias", "conv2dc:1:4:16:16:6:3:3:same",
+     "{2LL, 3LL, 20LL, 24LL, 8LL, 3LL, 3LL, 1, 1, ", "STAGE=0"},
+};
+#define TC_NFAMILY_CASES ((int)(sizeof tc_family_cases / sizeof tc_family_cases[0]))
+
+/* A database at path with fc's two problems tuned on d. */
+static inline int tc_family_db(const char *path, const ct_device_info *d, const tc_family_case *fc)
+{
+    ct_db *db = NULL;
+    ct_err e = {""};
+    CHECK_MSG(ct_db_open(path, 1, &db, &e) == CT_OK, "%s: %s", path, e.msg);
+    if (!db)
+        return 0;
+    int ok = 1;
+    for (int i = 0; i < 2 && ok; i++) {
+        char hash[17], params[512];
+        tc_template_hash(fc->templates[i], hash);
+        tc_param over[16];
+        char names[16][32];
+        int nover = 0;
+        for (const char *o = i == 0 ? fc->over : ""; *o && nover < 16; nover++) {
+            long v = 0;
+            int used = 0;
+            if (sscanf(o, "%31[A-Z_0-9]=%ld%n", names[nover], &v, &used) != 2)
+                break;
+            over[nover] = (tc_param){names[nover], v};
+            o += used + (o[used] == ',');
+        }
+        ok = tc_params(fc->problems[i], fc->templates[i], over, nover, params, sizeof params);
+        const ct_record r[] = {tc_rec(fc->templates[i], hash, params, "ok", 5.0 + i, 1e-7)};
+        ok = ok && tc_add_run(db, d, fc->problems[i], r, 1);
+    }
+    ct_db_close(db);
+    return ok;
+}
+
 #endif
 #include <errno.h>
 #include <fcntl.h>
@@ -317,6 +382,71 @@ static inline int tc_add_run(ct_db *db, const ct_device_info *d, const char *spe
     if (ok)
         ok = ct_db_run_end(db, run, "ok", &e) == CT_OK;
     CHECK_MSG(ok, "storing %s on %s: %s", spec, d->name, e.msg);
+    return ok;
+}
+
+/* ------------------------------------------------------------------------ */
+/* A family export of every family                                          */
+
+/* Two tuned problems of a family (problems[0] with the family's tiled
+ * template at the first value of each list, problems[1] with its naive one),
+ * and three sizes to ask the selector about: one next to problems[0] (graded
+ * nearest_size, to problems[0]), and one in a mode, pad or bias with nothing
+ * tuned (graded generic). row is the start of problems[0]'s row in the
+ * selector's table. */
+typedef struct tc_family_case {
+    const char *family;
+    const char *problems[2];
+    const char *templates[2];
+    const char *nearby, *untuned;
+    const char *row;
+    const char *over;          /* problems[0]'s parameters: NAME=VALUE,... over the first values */
+} tc_family_case;
+
+static const tc_family_case tc_family_cases[] = {
+    {"conv1d", {"conv1d:3000:37:same", "conv1d:4096:7:valid"}, {"conv1d_tiled", "conv1d_naive"},
+     "conv1d:5000:40:same", "conv1d:300:5:right", "{3000LL, 37LL, 1, 128u, ",
+     "BLOCK_SIZE=128,OUTPUTS_PER_THREAD=8,MASK_PLACEMENT=0,MASK_PAD=1,STAGE_INPUT=1,VEC_WIDTH=4,UNROLL=4"},
+    {"conv1dc", {"conv1dc:2:8:64:16:3:pad=1:bias", "conv1dc:1:16:100:8:5"}, {"conv1dc_tiled", "conv1dc_naive"},
+     "conv1dc:2:8:70:16:3:pad=1:bias", "conv1dc:2:8:64:16:3:pad=2", "{2LL, 8LL, 64LL, 16LL, 3LL, 1, 1, 128u, ",
+     "BLOCK_SIZE=128,COUT_PER_BLOCK=4"},
+    {"conv2d", {"conv2d:2:40:50:5:3:same", "conv2d:1:64:64:3:3:same"}, {"conv2d_tiled", "conv2d_naive"},
+     "conv2d:2:41:50:5:3:same", "conv2d:1:30:30:3:3:valid", "{2LL, 40LL, 50LL, 5LL, 3LL, 1, 256u, ",
+     "BLOCK_X=32,BLOCK_Y=8,OUT_X=4,OUT_Y=8,FILTER_PLACEMENT=0,KH_STEP=5"},
+    {"conv2dc", {"conv2dc:2:3:20:24:8:3:3:same:bias", "conv2dc:1:4:16:16:6:3:3:valid"},
+     {"conv2dc_tiled", "conv2dc_naive"}, "conv2dc:2:3:21:24:8:3:3:same:bias", "conv2dc:1:4:16:16:6:3:3:same",
+     "{2LL, 3LL, 20LL, 24LL, 8LL, 3LL, 3LL, 1, 1, ", "STAGE=0"},
+};
+#define TC_NFAMILY_CASES ((int)(sizeof tc_family_cases / sizeof tc_family_cases[0]))
+
+/* A database at path with fc's two problems tuned on d. */
+static inline int tc_family_db(const char *path, const ct_device_info *d, const tc_family_case *fc)
+{
+    ct_db *db = NULL;
+    ct_err e = {""};
+    CHECK_MSG(ct_db_open(path, 1, &db, &e) == CT_OK, "%s: %s", path, e.msg);
+    if (!db)
+        return 0;
+    int ok = 1;
+    for (int i = 0; i < 2 && ok; i++) {
+        char hash[17], params[512];
+        tc_template_hash(fc->templates[i], hash);
+        tc_param over[16];
+        char names[16][32];
+        int nover = 0;
+        for (const char *o = i == 0 ? fc->over : ""; *o && nover < 16; nover++) {
+            long v = 0;
+            int used = 0;
+            if (sscanf(o, "%31[A-Z_0-9]=%ld%n", names[nover], &v, &used) != 2)
+                break;
+            over[nover] = (tc_param){names[nover], v};
+            o += used + (o[used] == ',');
+        }
+        ok = tc_params(fc->problems[i], fc->templates[i], over, nover, params, sizeof params);
+        const ct_record r[] = {tc_rec(fc->templates[i], hash, params, "ok", 5.0 + i, 1e-7)};
+        ok = ok && tc_add_run(db, d, fc->problems[i], r, 1);
+    }
+    ct_db_close(db);
     return ok;
 }
 

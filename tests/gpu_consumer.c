@@ -1,13 +1,36 @@
-/* gpu_consumer.c - runs the consumer program that consumer_build built
- * (consumer-work/build/consumer, from tests/consumer and a family export):
- * on a GPU it calls the exported selector on tuned and untuned sizes and
- * checks every result against an fp64 CPU reference and every grade; its
- * exit status is this test's (0 pass, 77 no GPU: SKIPPED, else fail).
+/* gpu_consumer.c - runs the consumer programs that consumer_build built
+ * from tests/consumer and a family export of every family
+ * (consumer-work/build/consumer for conv1d, consumer-work/build-F/consumer
+ * for the others): on a GPU each calls the exported selector on tuned and
+ * untuned sizes (exact, nearest_size and generic grades, NaN-filled outputs,
+ * random inputs) and checks every result against an fp64 CPU reference and
+ * every grade. 0 when all pass, 77 (SKIPPED) when there is no GPU, else 1.
  * tests/CMakeLists.txt makes consumer_build a fixture of this test, so
  * `ctest -L gpu` builds the consumer first. */
 #include "export_common.h"
 
 #define TIMEOUT_S 600
+
+/* Run one consumer; its exit status. */
+static int run_one(const char *cwd, const char *exe, const char *capdir)
+{
+    if (access(exe, X_OK) != 0) {
+        /* Not a skip: SKIPPED means no GPU, and a build that failed is a
+         * failure wherever it happens. */
+        printf("FAILED: %s was not built (consumer_build did not pass)\n", exe);
+        return 1;
+    }
+    char *argv[] = {(char *)exe, NULL};
+    tc_result r;
+    tc_run(argv, cwd, capdir, TIMEOUT_S, &r);
+    fputs(r.out, stdout);
+    fputs(r.err, stderr);
+    int code = r.code;
+    tc_result_free(&r);
+    if (code != 0 && code != CT_TEST_SKIP)
+        fprintf(stderr, "%s exited with %d\n", exe, code);
+    return code;
+}
 
 int main(void)
 {
@@ -16,23 +39,21 @@ int main(void)
         perror("getcwd");
         return 1;
     }
-    snprintf(exe, sizeof exe, "%s/consumer-work/build/consumer", cwd);
     snprintf(capdir, sizeof capdir, "%s/consumer-work/cap", cwd);
-    if (access(exe, X_OK) != 0) {
-        /* Not a skip: SKIPPED means no GPU, and a build that failed is a
-         * failure wherever it happens. */
-        printf("FAILED: %s was not built (consumer_build did not pass)\n", exe);
-        return 1;
+    int skipped = 0, failed = 0;
+    for (int c = 0; c < TC_NFAMILY_CASES; c++) {
+        const char *fam = tc_family_cases[c].family;
+        if (!strcmp(fam, "conv1d"))
+            snprintf(exe, sizeof exe, "%s/consumer-work/build/consumer", cwd);
+        else
+            snprintf(exe, sizeof exe, "%s/consumer-work/build-%s/consumer", cwd, fam);
+        printf("== %s\n", fam);
+        fflush(stdout);
+        int code = run_one(cwd, exe, capdir);
+        skipped += code == CT_TEST_SKIP;
+        failed += code != 0 && code != CT_TEST_SKIP;
     }
-    char *argv[] = {exe, NULL};
-    tc_result r;
-    tc_run(argv, cwd, capdir, TIMEOUT_S, &r);
-    fputs(r.out, stdout);
-    fputs(r.err, stderr);
-    int code = r.code;
-    tc_result_free(&r);
-    if (code == 0 || code == CT_TEST_SKIP)
-        return code;
-    fprintf(stderr, "consumer exited with %d\n", code);
-    return 1;
+    if (failed)
+        return 1;
+    return skipped ? CT_TEST_SKIP : 0;
 }

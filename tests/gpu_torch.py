@@ -1,8 +1,8 @@
 #!/usr/bin/env python3
 """gpu_torch.py - `convtune export --torch` on a GPU: tunes small problems of
 every family with a tiny budget into a fresh database, exports each with
---torch (and the conv1d family with --family conv1d --torch), then, each
-module in its own Python process:
+--torch (and every family with --family F --torch), then, each module in
+its own Python process:
 
   * compares conv(...) in float64 with F.conv1d / F.conv2d (and, for conv1d,
     with a direct float64 cross-correlation) within the verification
@@ -12,8 +12,8 @@ module in its own Python process:
     error saying the kernels are forward-only;
   * runs it on a side stream and under torch.cuda.graph capture (replayed
     on new inputs);
-  * for the family module: the grades (exact for tuned sizes, nearest_size
-    for another) and the mode checks.
+  * for the family modules: the results and grades (exact for tuned sizes,
+    nearest_size for another), and for conv1d the mode checks.
 
 One module is also built the other way (CONVTUNE_TORCH_BUILD=nvcc: nvcc and
 ctypes) to exercise both. Exits 77 (skipped) without PyTorch or a GPU.
@@ -201,12 +201,54 @@ def check_family(mod, c):
     c.check(e <= TOL, "family under CUDA graph: relative error %.3g" % e)
 
 
+def layer_call(spec):
+    """The tensor shapes and keyword arguments of a conv1dc, conv2d or
+    conv2dc problem, for its family module's conv()."""
+    f = spec.split(":")
+    n = [int(v) for v in f[1:] if v.isdigit()]
+    bias = f[-1] == "bias"
+    if f[0] == "conv1dc":
+        b, cin, l, cout, k = n[:5]
+        pad = int(next(v for v in f if v.startswith("pad="))[4:])
+        return [(b, cin, l), (cout, cin, k)] + ([(cout,)] if bias else []), {"pad": pad}
+    if f[0] == "conv2d":
+        b, h, w, kh, kw = n[:5]
+        return [(b, h, w), (kh, kw)], {"mode": f[6]}
+    b, cin, h, w, cout, kh, kw = n[:7]
+    return [(b, cin, h, w), (cout, cin, kh, kw)] + ([(cout,)] if bias else []), {"mode": f[8]}
+
+
+def check_family_layers(mod, c):
+    import torch
+    for spec in mod.TUNED:
+        shapes, kw = layer_call(spec)
+        wider = [shapes[0][:-1] + (shapes[0][-1] + 1,)] + shapes[1:]
+        for sh, want in ((shapes, "exact"), (wider, "nearest_size")):
+            ts = [torch.randn(s, device="cuda") for s in sh]
+            out = mod.conv(*ts, **kw)
+            torch.cuda.synchronize()
+            got = mod.last_grade_name()
+            c.check(got in (want, "other_device"), "%s %s: grade %s, expected %s" % (spec, sh, got, want))
+            e = relerr(out, reference(spec, ts)[0])
+            print("  family %s %s (%s): relerr %.2e" % (spec, sh, got, e))
+            c.check(e <= TOL, "%s %s: relative error %.3g" % (spec, sh, e))
+    shapes, kw = layer_call(mod.TUNED[0])
+    ts = [torch.randn(s, device="cuda") for s in shapes]
+    c.raises(lambda: mod.conv(ts[0].double(), *ts[1:], **kw), ["input", "dtype"], "float64 input")
+    c.raises(lambda: mod.conv(ts[0][None], *ts[1:], **kw), ["input", "-D"], "input of another rank")
+    xg = ts[0].clone().requires_grad_()
+    y = mod.conv(xg, *ts[1:], **kw)
+    c.raises(lambda: y.sum().backward(), ["forward-only"], "backward")
+
+
 def child(directory, name, want_build):
     sys.path.insert(0, directory)
     mod = importlib.import_module(name)
     c = Checker(name)
-    if hasattr(mod, "TUNED"):
+    if hasattr(mod, "TUNED") and mod.TUNED[0].startswith("conv1d:"):
         check_family(mod, c)
+    elif hasattr(mod, "TUNED"):
+        check_family_layers(mod, c)
     else:
         check_single(mod, c)
     print("  %s: built with %s" % (name, mod.BUILD))
@@ -252,12 +294,11 @@ def main():
             continue
         name = [l for l in os.listdir(out) if l.endswith(".py")]
         modules += [n[:-3] for n in name if n[:-3] not in modules]
-    p = run([ct, "export", "--family", "conv1d", "--torch", "-o", out, "--db", db])
-    failures += p.returncode != 0
-    if p.returncode == 0:
-        modules.append("convtune_conv1d")
-    p = run([ct, "export", "--family", "conv2d", "--torch", "-o", out, "--db", db])
-    failures += p.returncode != 2
+    for fam in ("conv1d", "conv1dc", "conv2d", "conv2dc"):
+        p = run([ct, "export", "--family", fam, "--torch", "-o", out, "--db", db])
+        failures += p.returncode != 0
+        if p.returncode == 0:
+            modules.append("convtune_" + fam)
     # Where cpp_extension.load can work (ninja, nvcc of PyTorch's CUDA major
     # version), the modules must have been built with it; elsewhere they fall
     # back to nvcc and ctypes, with a warning.

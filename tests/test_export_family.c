@@ -20,9 +20,12 @@
  * fails, it does not skip. */
 #include "export_common.h"
 
+#include <ctype.h>
 #include <math.h>
 #include <stdarg.h>
 
+#include "export.h"
+#include "family_export.h"
 #include "json.h"
 
 #define DEV "NVIDIA Test Family GPU"
@@ -201,7 +204,8 @@ static void check_family_text(const char *cu, const char *h)
                 "long long k,\n                           int mode, cudaStream_t stream, int *grade)", cu);
     contains(s, "extern \"C\" int convtune_conv1d_pick(long long n, long long k, int mode, double *distance)", cu);
     contains(s, "extern \"C\" int convtune_conv1d_tuned(int i, long long *n, long long *k, int *mode)", cu);
-    contains(s, "ct_generic_conv1d::conv1d_generic<<<", cu);
+    contains(s, "ct_generic_conv1d::conv1d_generic_launch(in, mask, out, n, k, mode, block, stream);", cu);
+    contains(s, "!ct_generic_conv1d::conv1d_generic_accepts(n, k, mode)", cu);
     /* the header */
     contains(t, "#ifndef CONVTUNE_CONV1D_SELECTOR_H\n#define CONVTUNE_CONV1D_SELECTOR_H\n", h);
     contains(t, "struct CUstream_st;\n", h);
@@ -389,6 +393,131 @@ static void nearest(void)
     fails(&r, 2, "takes no --problem", "query --nearest --problem");
 }
 
+/* The generic kernels alone compile with NVRTC (their host side is behind
+ * !__CUDACC_RTC__) for the oldest and the newest architecture. */
+static void generic_nvrtc(const ct_family *fam)
+{
+    const char *name = fam->family_export->generic;
+    char *src = NULL;
+    ct_err e = {""};
+    CHECK_MSG(ct_template_source(name, NULL, &src, &e) == CT_OK, "%s: %s", name, e.msg);
+    static const char *const archs[] = {"sm_75", "sm_90"};
+    for (int a = 0; src && a < 2; a++) {
+        ct_binary b;
+        memset(&b, 0, sizeof b);
+        ct_params none;
+        memset(&none, 0, sizeof none);
+        CHECK_MSG(ct_nvrtc_compile(src, name, archs[a], NULL, 0, &none, &b, &e) == CT_OK, "NVRTC %s for %s: %s",
+                  name, archs[a], e.msg);
+        ct_binary_free(&b);
+    }
+    free(src);
+}
+
+/* query --nearest SPEC on db: grade and chosen problem. */
+static void nearest_is(const char *db, const char *spec, const char *grade, const char *chosen)
+{
+    tc_result r;
+    convtune(&r, "query", "--nearest", spec, "--db", db, "--format", "json", NULL);
+    CHECK_MSG(r.code == 0, "query --nearest %s: exit %d: %s", spec, r.code, r.err);
+    ct_json *v = NULL;
+    ct_err e = {""};
+    CHECK_MSG(ct_json_parse(r.out, r.outlen, &v, &e) == CT_OK, "query --nearest %s: %s", spec, e.msg);
+    tc_result_free(&r);
+    if (!v)
+        return;
+    CHECK_MSG(!strcmp(jstr(v, "grade"), grade), "%s: grade %s, want %s", spec, jstr(v, "grade"), grade);
+    ct_problem want;
+    if (chosen && ct_problem_parse(chosen, &want, &e) == CT_OK)
+        CHECK_MSG(!strcmp(jstr(v, "chosen"), want.canonical), "%s: chose %s, want %s", spec, jstr(v, "chosen"),
+                  want.canonical);
+    ct_json_free(v);
+}
+
+/* Every family: a database with two tuned problems, its export (files,
+ * instances, generic kernel, selector table and signatures), the pair built
+ * with nvcc and the header with a C compiler, and the selector's grades. */
+static void every_family(const char *nvcc_path)
+{
+    ct_device_info dev = tc_device(DEV, "GPU-1111-test", 9, 0, 13000);
+    for (int c = 0; c < TC_NFAMILY_CASES; c++) {
+        const tc_family_case *fc = &tc_family_cases[c];
+        const ct_family *fam = ct_family_find(fc->family);
+        CHECK_MSG(fam && fam->family_export, "%s declares no family export", fc->family);
+        if (!fam || !fam->family_export)
+            continue;
+        generic_nvrtc(fam);
+        char db[600], name[64], cu[600], h[600], want[300], up[64];
+        snprintf(name, sizeof name, "every_%s.db", fc->family);
+        path_in(db, sizeof db, name);
+        if (!tc_family_db(db, &dev, fc))
+            continue;
+        snprintf(name, sizeof name, "every_%s.cu", fc->family);
+        path_in(cu, sizeof cu, name);
+        snprintf(name, sizeof name, "every_%s.h", fc->family);
+        path_in(h, sizeof h, name);
+        tc_result r;
+        convtune(&r, "export", "--family", fc->family, "--db", db, "-o", cu, NULL);
+        CHECK_MSG(r.code == 0 && r.errlen == 0, "export --family %s: exit %d: %s", fc->family, r.code, r.err);
+        snprintf(want, sizeof want, "2 tuned %s problems on " DEV, fc->family);
+        CHECK_MSG(strstr(r.out, want) != NULL, "export --family %s stdout: %s", fc->family, r.out);
+        tc_result_free(&r);
+        char *s = tc_slurp(cu, NULL), *t = tc_slurp(h, NULL), *gsrc = NULL;
+        ct_err e = {""};
+        CHECK(ct_template_source(fam->family_export->generic, NULL, &gsrc, &e) == CT_OK);
+        CHECK_MSG(s && gsrc && strstr(s, gsrc), "%s lacks its generic template verbatim", cu);
+        snprintf(want, sizeof want, "namespace ct_generic_%s {\n", fc->family);
+        contains(s, want, cu);
+        for (int i = 0; i < 2; i++) {
+            ct_problem p;
+            CHECK(ct_problem_parse(fc->problems[i], &p, &e) == CT_OK);
+            char sym[200];
+            ct_export_symbol(p.canonical, sym, sizeof sym);
+            snprintf(want, sizeof want, "namespace ct_%s {\n", sym + strlen("convtune_"));
+            contains(s, want, cu);
+            snprintf(want, sizeof want, "},   // %s\n", p.canonical);
+            contains(s, want, cu);
+        }
+        contains(s, fc->row, cu);
+        snprintf(want, sizeof want, "extern \"C\" int convtune_%s(const float *in, ", fc->family);
+        contains(s, want, cu);
+        snprintf(want, sizeof want, "int convtune_%s_pick(", fc->family);
+        contains(t, want, h);
+        size_t u = 0;
+        for (; fc->family[u] && u + 1 < sizeof up; u++)
+            up[u] = (char)toupper((unsigned char)fc->family[u]);
+        up[u] = '\0';
+        snprintf(want, sizeof want, "#define CONVTUNE_%s_NTUNED 2\n", up);
+        contains(t, want, h);
+        free(s);
+        free(t);
+        free(gsrc);
+        if (nvcc_path) {
+            char obj[600];
+            path_in(obj, sizeof obj, "every.o");
+            char *nv[] = {"nvcc", "-arch=sm_90", "-Werror=all-warnings", "-include", h, "-c", cu, "-o", obj, NULL};
+            CHECK_MSG(run_tool("nvcc -include F.h -c F.cu", nv) == 0, "nvcc -c %s failed", cu);
+            char csrc[600], text[1000];
+            path_in(csrc, sizeof csrc, "every.c");
+            snprintf(text, sizeof text, "#include \"%s\"\nint every(void);\nint every(void)\n{\n"
+                     "    return CONVTUNE_%s_NTUNED + (int)convtune_grade_name(CONVTUNE_EXACT)[0];\n}\n", h, up);
+            CHECK(tc_write_text(csrc, text) == 0);
+            char *gcc[] = {"gcc", "-std=c11", "-Wall", "-Wextra", "-Werror", "-pedantic", "-c", csrc, "-o", obj, NULL};
+            CHECK_MSG(run_tool("gcc -std=c11 F.h", gcc) == 0, "%s does not compile as C11", h);
+            unlink(obj);
+        }
+        nearest_is(db, fc->problems[0], "exact", fc->problems[0]);
+        nearest_is(db, fc->problems[1], "exact", fc->problems[1]);
+        nearest_is(db, fc->nearby, "nearest_size", fc->problems[0]);
+        nearest_is(db, fc->untuned, "generic", NULL);
+        /* a family with nothing stored */
+        const char *other = strcmp(fc->family, "conv2d") ? "conv2d" : "conv1d";
+        convtune(&r, "export", "--family", other, "--db", db, "-o", cu, "--force", NULL);
+        snprintf(want, sizeof want, "no tuned %s problem in the database", other);
+        fails(&r, 6, want, "export --family of a family with nothing tuned");
+    }
+}
+
 int main(void)
 {
     if (!mkdtemp(base)) {
@@ -515,6 +644,7 @@ int main(void)
     fails(&r, 7, "directory generated does not exist", "export --family to the default path");
 
     nearest();
+    every_family(have_nvcc ? nvcc_path : NULL);
 
     if (getenv("CT_TEST_KEEP"))
         printf("kept %s\n", base);

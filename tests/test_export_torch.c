@@ -1,8 +1,8 @@
 /* test_export_torch.c - `convtune export --torch` without a GPU: for one
- * problem of each family and for the conv1d family, the four files (.cu,
- * .h, binding, module) appear together, the module compiles as Python and
- * states the tensor shapes; refusals (a family without a selector, a missing
- * directory, an existing file without --force) write nothing. gpu_torch
+ * problem of each family and for each family's selector, the four files
+ * (.cu, .h, binding, module) appear together, the module compiles as Python
+ * and states the tensor shapes; refusals (a family with nothing tuned, a
+ * missing directory, an existing file without --force) write nothing. gpu_torch
  * imports the modules and runs them. */
 #include "export_common.h"
 
@@ -119,27 +119,65 @@ int main(void)
     free(before);
     free(after);
 
-    /* The conv1d family: the selector's module. */
-    convtune(&r, "export", "--family", "conv1d", "--torch", "-o", "out");
-    CHECK_MSG(r.code == 0, "family: %d %s", r.code, r.err);
-    tc_result_free(&r);
-    for (int s = 0; s < 4; s++) {
-        snprintf(path, sizeof path, "%s/out/convtune_conv1d%s", dir, suffixes[s]);
-        CHECK_MSG(tc_exists(path), "%s missing", path);
-    }
-    snprintf(path, sizeof path, "%s/out/convtune_conv1d.py", dir);
-    CHECK(file_has(path, "\"conv1d:1000:17:same\"") && file_has(path, "def last_grade_name"));
-    if (have_py) {
-        char *argv[] = {python, "-m", "py_compile", path, NULL};
-        tc_run(argv, dir, cap, 60, &r);
-        CHECK_MSG(r.code == 0, "py_compile %s: %s", path, r.err);
+    /* Every family: the selector's module, its conv() signature and the
+     * binding's call with its buffers and sizes. */
+    static const struct {
+        const char *family, *sig, *call;
+    } fams[] = {
+        {"conv1d", "def conv(input, mask, mode=\"valid\"):", "(int)ints[2], stream, &grade)"},
+        {"conv1dc", "def conv(input, weight, bias=None, pad=0):",
+         "t[2].numel() ? t[2].data_ptr<float>() : nullptr"},
+        {"conv2d", "def conv(input, filter, mode=\"valid\"):", "(long long)ints[4], (int)ints[5], stream"},
+        {"conv2dc", "def conv(input, weight, bias=None, mode=\"valid\"):", "(int)ints[7], stream, &grade)"},
+    };
+    for (int f = 0; f < 4; f++) {
+        char outdir[32];
+        snprintf(outdir, sizeof outdir, "fam_%s", fams[f].family);
+        snprintf(path, sizeof path, "%s/%s", dir, outdir);
+        mkdir(path, 0700);
+        convtune(&r, "export", "--family", fams[f].family, "--torch", "-o", outdir);
+        CHECK_MSG(r.code == 0, "family %s: %d %s", fams[f].family, r.code, r.err);
         tc_result_free(&r);
+        for (int s = 0; s < 4; s++) {
+            snprintf(path, sizeof path, "%s/%s/convtune_%s%s", dir, outdir, fams[f].family, suffixes[s]);
+            CHECK_MSG(tc_exists(path), "%s missing", path);
+        }
+        snprintf(path, sizeof path, "%s/%s/convtune_%s.py", dir, outdir, fams[f].family);
+        CHECK_MSG(file_has(path, fams[f].sig) && file_has(path, "def last_grade_name"), "%s lacks [%s]", path,
+                  fams[f].sig);
+        for (int i = 0; i < NPROBS; i++)
+            if (!strncmp(probs[i].spec, fams[f].family, strlen(fams[f].family)) &&
+                probs[i].spec[strlen(fams[f].family)] == ':') {
+                ct_problem p;
+                CHECK(ct_problem_parse(probs[i].spec, &p, &e) == CT_OK);
+                char q[200];
+                snprintf(q, sizeof q, "\"%s\"", p.canonical);
+                CHECK_MSG(file_has(path, q), "%s does not list %s in TUNED", path, q);
+            }
+        if (have_py) {
+            char *argv[] = {python, "-m", "py_compile", path, NULL};
+            tc_run(argv, dir, cap, 60, &r);
+            CHECK_MSG(r.code == 0, "py_compile %s: %s", path, r.err);
+            tc_result_free(&r);
+        }
+        snprintf(path, sizeof path, "%s/%s/convtune_%s_binding.cpp", dir, outdir, fams[f].family);
+        CHECK_MSG(file_has(path, fams[f].call), "%s lacks [%s]", path, fams[f].call);
     }
 
-    /* Families without a selector are refused before anything is written. */
-    convtune(&r, "export", "--family", "conv2d", "--torch", "-o", "out2");
-    CHECK_MSG(r.code == 2 && tc_one_line(&r) && strstr(r.err, "only conv1d"), "conv2d family: %d %s", r.code, r.err);
+    /* A family with nothing tuned is refused before anything is written. */
+    char empty[700];
+    snprintf(empty, sizeof empty, "%s/empty.db", base);
+    CHECK(ct_db_open(empty, 1, &h, &e) == CT_OK);
+    ct_db_close(h);
+    snprintf(path, sizeof path, "%s/out2", dir);
+    mkdir(path, 0700);
+    char *args[] = {ct_bin, "export", "--family", "conv2d", "--torch", "-o", "out2", "--db", empty, NULL};
+    tc_run(args, dir, cap, 60, &r);
+    CHECK_MSG(r.code == 6 && tc_one_line(&r) && strstr(r.err, "no tuned conv2d problem"), "empty: %d %s", r.code,
+              r.err);
     tc_result_free(&r);
+    snprintf(path, sizeof path, "%s/out2/convtune_conv2d.py", dir);
+    CHECK(!tc_exists(path));
 
     if (!getenv("CT_KEEP"))
         tc_rm_rf(base);

@@ -24,3 +24,27 @@ extern "C" __global__ void conv1d_generic(const float *__restrict__ in, const fl
         out[i] = acc;
     }
 }
+
+#if !defined(__CUDACC_RTC__)
+// The host side of the selector of `convtune export --family conv1d`
+// (family_export.h): whether (n, k, mode) is a conv1d problem (the grammar's
+// rules: sizes 1..2e9, mode 0 valid, 1 same, 2 right, k <= n when valid),
+// and the launch with block threads per block.
+static int conv1d_generic_accepts(long long n, long long k, int mode)
+{
+    return n >= 1 && k >= 1 && n <= 2000000000LL && k <= 2000000000LL && mode >= 0 && mode <= 2 &&
+           !(mode == 0 && k > n);
+}
+
+static int conv1d_generic_launch(const float *in, const float *mask, float *out, long long n, long long k, int mode,
+                                 unsigned block, cudaStream_t stream)
+{
+    const long long nout = mode == 0 ? n - k + 1 : n;
+    const long long off = mode == 1 ? (k - 1) / 2 : 0;
+    long long blocks = (nout + block - 1) / block;
+    if (blocks > 2147483647LL)
+        blocks = 2147483647LL;
+    conv1d_generic<<<(unsigned)blocks, block, 0, stream>>>(in, mask, out, n, k, nout, off);
+    return (int)cudaGetLastError();
+}
+#endif

@@ -25,6 +25,7 @@
 
 struct ct_family;
 struct ct_executor;
+struct ct_family_export;
 
 /* What a field's value means to generic code. */
 typedef enum ct_field_kind {
@@ -141,6 +142,9 @@ typedef struct ct_family {
      * `static void ct_reference(const float *const *in, double *out)` using
      * the problem macros. */
     const char *reference_c;
+    /* What `export --family` needs: the selector's arguments and the
+     * generic kernel (family_export.h). */
+    const struct ct_family_export *family_export;
 } ct_family;
 
 /* Parse "family:fields" into p, naming the bad field on failure. */

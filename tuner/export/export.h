@@ -15,9 +15,10 @@
  *   family          one tuned instance per stored problem of the family on one
  *                   device (each in its own namespace, kernels renamed per
  *                   problem), a generic kernel taking the sizes at run time,
- *                   and a selector (convtune_conv1d) that launches the exact
+ *                   and a selector (convtune_F) that launches the exact
  *                   instance or the generic kernel and grades its choice as
- *                   selector.h describes */
+ *                   selector.h describes; what is family-specific comes
+ *                   from the family (family_export.h) */
 #ifndef CT_EXPORT_H
 #define CT_EXPORT_H
 
@@ -47,8 +48,8 @@ ct_status ct_export_cu(const ct_record *rec, const char *templates_dir, const ch
                        int force, double tolerance, ct_err *e);
 
 /* Write the multi-size export of set (ct_tuned_load) to path and its header
- * next to it, with the same refusals. Only families with a generic kernel
- * (conv1d) can be exported this way; others are CT_ERR_USAGE. */
+ * next to it, with the same refusals. A family that declares no family
+ * export (family_export.h) is CT_ERR_USAGE. */
 ct_status ct_export_family(const ct_tuned_set *set, const char *templates_dir, const char *path,
                            int force, ct_err *e);
 

@@ -16,11 +16,9 @@
 #include "compile.h"
 #include "executor.h"
 #include "export_internal.h"
+#include "family_export.h"
 #include "outfile.h"
 #include "problem.h"
-
-/* The template of the generic kernel of a family export (templates/NAME.cu). */
-#define GENERIC_TEMPLATE "conv1d_generic"
 
 /* ------------------------------------------------------------------------ */
 /* Family export                                                            */
@@ -172,8 +170,6 @@ static const char grade_enum[] =
     "};\n"
     "#endif\n";
 
-static const char *const conv1d_mode_names[] = {"valid", "same", "right"};
-
 /* How the device was chosen, for the header comments. */
 static void device_note(const family_out *fo, char *buf, size_t len)
 {
@@ -214,17 +210,8 @@ static void family_comment(FILE *f, const family_out *fo, int for_header)
                 ct_exp_c_text(r->created_at, 0, when_c, sizeof when_c), ct_exp_c_text(r->params, 0, params_c, sizeof params_c));
     }
     fprintf(f, "// generic:   templates/%s.cu (content hash %s): sizes at run time, for every other size\n",
-            GENERIC_TEMPLATE, fo->generic_hash);
-    fprintf(f, "//\n// Selector: int convtune_%s(const float *in, const float *mask, float *out, long long n,\n"
-               "//                          long long k, int mode, cudaStream_t stream, int *grade);\n",
-            s->family->name);
-    fprintf(f, "//   mode 0 valid, 1 same, 2 right (conv1d:N:K:MODE); device pointers; returns 0\n"
-               "//   (cudaSuccess) or a cudaError_t (cudaErrorInvalidValue for bad sizes). It launches the\n"
-               "//   instance tuned for exactly (n, k, mode) if there is one, otherwise the generic kernel;\n"
-               "//   *grade (when grade is not NULL) says how: CONVTUNE_EXACT, CONVTUNE_NEAREST_SIZE,\n"
-               "//   CONVTUNE_OTHER_DEVICE or CONVTUNE_GENERIC (see the enum). The device is the current\n"
-               "//   one (cudaGetDevice). Instances with the mask in constant memory copy it on the\n"
-               "//   stream first, so calls for the same problem on different streams must not overlap.\n");
+            s->family->family_export->generic, fo->generic_hash);
+    ct_exp_selector_doc(f, s);
     fprintf(f, "//\n// Build:     nvcc -arch=%s -c %s%s%s\n//\n", s->arch, fo->cu_name, fo->link[0] ? "   link with " : "",
             fo->link);
 }
@@ -241,101 +228,19 @@ static void family_cu(FILE *f, void *user)
     fprintf(f, "%s\n", grade_enum);
     for (int i = 0; i < s->n; i++)
         fputs(fo->texts[i], f);
-
-    /* the generic kernel */
     fprintf(f, "// ==== the generic kernel: templates/%s.cu ====\nnamespace ct_generic_%s {\n%s\n}  "
-               "// namespace ct_generic_%s\n\n", GENERIC_TEMPLATE, s->family->name, fo->generic_src,
+               "// namespace ct_generic_%s\n\n", s->family->family_export->generic, s->family->name, fo->generic_src,
             s->family->name);
-
-    /* the selector */
-    const char *fam = s->family->name;
-    fprintf(f, "// ==== the selector ====\n#if !defined(__CUDACC_RTC__)\nnamespace ct_select_%s {\n\n", fam);
-    fprintf(f, "struct tuned_problem {\n    long long n, k;\n    int mode;\n    unsigned block;   "
-               "// of the tuned launch, reused by the generic kernel for nearby sizes\n"
-               "    int (*launch)(const float *, const float *, float *, cudaStream_t);\n};\n\n");
-    fprintf(f, "// In the order of convtune's ranking: mode, then sizes ascending.\nstatic const tuned_problem "
-               "tuned[] = {\n");
-    for (int i = 0; i < s->n; i++) {
-        const instance *in = &fo->ins[i];
-        unsigned block = ct_tuned_block(s, i);
-        /* The problem's fields in table order: sizes and integers as long
-         * long, flags and choices as int. */
-        fprintf(f, "    {");
-        for (int d = 0; d < s->family->nfields; d++) {
-            ct_field_kind k = s->family->fields[d].kind;
-            fprintf(f, k == CT_FIELD_SIZE || k == CT_FIELD_INT ? "%lldLL, " : "%lld, ", in->p.dims[d]);
-        }
-        fprintf(f, "%uu, ct_%s::%s},   // %s\n", block, in->sym + strlen("convtune_"), in->sym, in->p.canonical);
-    }
-    fprintf(f, "};\nstatic const int ntuned = (int)(sizeof tuned / sizeof tuned[0]);\n");
-    fprintf(f, "static const char device_name[] = \"%s\";   // where the instances were tuned\n", dev_q);
-    fprintf(f, "static const unsigned generic_block = %du;\n\n", CT_GENERIC_BLOCK);
-    fprintf(f, "// 1: the current device is the model the instances were tuned on, 0: another\n"
-               "// one, negative: -(the cudaError_t of the failed lookup). Cached per device.\n"
-               "static int same_device(void)\n{\n"
-               "    static std::atomic<int> cache[64];   // 0 unknown, 1 same, 2 other\n"
-               "    int dev = 0;\n    cudaError_t err = cudaGetDevice(&dev);\n"
-               "    if (err != cudaSuccess)\n        return -(int)err;\n"
-               "    if (dev >= 0 && dev < 64) {\n        const int c = cache[dev].load(std::memory_order_relaxed);\n"
-               "        if (c)\n            return c == 1;\n    }\n"
-               "    cudaDeviceProp prop;\n    err = cudaGetDeviceProperties(&prop, dev);\n"
-               "    if (err != cudaSuccess)\n        return -(int)err;\n"
-               "    const int same = strncmp(prop.name, device_name, sizeof prop.name) == 0;\n"
-               "    if (dev >= 0 && dev < 64)\n        cache[dev].store(same ? 1 : 2, std::memory_order_relaxed);\n"
-               "    return same;\n}\n\n}  // namespace ct_select_%s\n\n", fam);
-    fprintf(f, "extern \"C\" int convtune_%s_tuned(int i, long long *n, long long *k, int *mode)\n{\n"
-               "    using namespace ct_select_%s;\n    if (i < 0 || i >= ntuned)\n        return -1;\n"
-               "    if (n)\n        *n = tuned[i].n;\n    if (k)\n        *k = tuned[i].k;\n"
-               "    if (mode)\n        *mode = tuned[i].mode;\n    return 0;\n}\n\n", fam, fam);
-    fprintf(f, "extern \"C\" int convtune_%s_pick(long long n, long long k, int mode, double *distance)\n{\n"
-               "    using namespace ct_select_%s;\n"
-               "    int pick = -1;\n    double best = -1;\n"
-               "    for (int i = 0; i < ntuned; i++)\n"
-               "        if (tuned[i].mode == mode && tuned[i].n == n && tuned[i].k == k) {\n"
-               "            if (distance)\n                *distance = 0;\n            return i;\n        }\n"
-               "    // Otherwise the nearest in log-size; distances within %g tie, the first wins.\n"
-               "    for (int i = 0; i < ntuned && n > 0 && k > 0; i++) {\n"
-               "        if (tuned[i].mode != mode)\n            continue;\n"
-               "        const double dn = log((double)tuned[i].n) - log((double)n);\n"
-               "        const double dk = log((double)tuned[i].k) - log((double)k);\n"
-               "        const double d = sqrt(dn * dn + dk * dk);\n"
-               "        if (pick < 0 || d < best - %g) {\n            pick = i;\n            best = d;\n        }\n"
-               "    }\n"
-               "    if (distance)\n        *distance = best;\n    return pick;\n}\n\n",
-            fam, fam, CT_DISTANCE_TIE, CT_DISTANCE_TIE);
-    fprintf(f, "extern \"C\" int convtune_%s(const float *in, const float *mask, float *out, long long n, long long k,\n"
-               "                           int mode, cudaStream_t stream, int *grade)\n{\n"
-               "    using namespace ct_select_%s;\n", fam, fam);
-    fprintf(f, "    if (!in || !mask || !out || n < 1 || k < 1 || n > 2000000000LL || k > 2000000000LL ||\n"
-               "        mode < 0 || mode > 2 || (mode == 0 && k > n))\n"
-               "        return (int)cudaErrorInvalidValue;\n"
-               "    const int pick = convtune_%s_pick(n, k, mode, NULL);\n"
-               "    const int exact = pick >= 0 && tuned[pick].n == n && tuned[pick].k == k;\n", fam);
-    fprintf(f, "    if (grade) {\n"
-               "        int g = pick < 0 ? CONVTUNE_GENERIC : exact ? CONVTUNE_EXACT : CONVTUNE_NEAREST_SIZE;\n"
-               "        if (pick >= 0) {\n            const int same = same_device();\n"
-               "            if (same < 0)\n                return -same;\n"
-               "            if (!same)\n                g = CONVTUNE_OTHER_DEVICE;\n        }\n"
-               "        *grade = g;\n    }\n"
-               "    if (exact)\n        return tuned[pick].launch(in, mask, out, stream);\n"
-               "    const long long nout = mode == 0 ? n - k + 1 : n;\n"
-               "    const long long off = mode == 1 ? (k - 1) / 2 : 0;\n"
-               "    const unsigned block = pick >= 0 ? tuned[pick].block : generic_block;\n"
-               "    long long blocks = (nout + block - 1) / block;\n"
-               "    if (blocks > 2147483647LL)\n        blocks = 2147483647LL;\n"
-               "    ct_generic_%s::%s<<<(unsigned)blocks, block, 0, stream>>>(in, mask, out, n, k, nout, off);\n"
-               "    return (int)cudaGetLastError();\n}\n#endif  /* !__CUDACC_RTC__ */\n", fam, GENERIC_TEMPLATE);
+    ct_exp_selector_cu(f, s, fo->ins, dev_q);
 }
 
 static void family_h(FILE *f, void *user)
 {
     const family_out *fo = user;
     const ct_tuned_set *s = fo->set;
-    const char *fam = s->family->name;
-    char guard[100], gname[80], dev_q[300];
-    snprintf(gname, sizeof gname, "CONVTUNE_%s_SELECTOR", fam);
+    char guard[100], gname[80];
+    snprintf(gname, sizeof gname, "CONVTUNE_%s_SELECTOR", s->family->name);
     ct_exp_guard_name(gname, guard, sizeof guard);
-    ct_exp_c_text(s->device, 1, dev_q, sizeof dev_q);
     family_comment(f, fo, 1);
     fprintf(f, "// No CUDA header is needed: cudaStream_t is `struct CUstream_st *`, so a\n"
                "// cudaStream_t (or 0 for the default stream) is passed as it is.\n");
@@ -345,36 +250,7 @@ static void family_h(FILE *f, void *user)
                "    return grade == CONVTUNE_EXACT ? \"exact\" : grade == CONVTUNE_NEAREST_SIZE ? \"nearest_size\"\n"
                "         : grade == CONVTUNE_OTHER_DEVICE ? \"other_device\" : grade == CONVTUNE_GENERIC ? \"generic\"\n"
                "         : \"?\";\n}\n#endif\n\n");
-    char up[64];
-    ct_exp_guard_name(fam, up, sizeof up);
-    up[strlen(up) - 2] = '\0';   /* drop the _H */
-    fprintf(f, "#ifndef CONVTUNE_%s_MODE_DEFINED\n#define CONVTUNE_%s_MODE_DEFINED\n"
-               "// The mode argument (conv1d:N:K:MODE).\nenum convtune_%s_mode {\n", up, up, fam);
-    for (int m = 0; m < 3; m++) {
-        char mu[16];
-        ct_exp_guard_name(conv1d_mode_names[m], mu, sizeof mu);
-        mu[strlen(mu) - 2] = '\0';
-        fprintf(f, "    CONVTUNE_%s_%s = %d%s\n", up, mu, m, m < 2 ? "," : "");
-    }
-    fprintf(f, "};\n#endif\n\n");
-    fprintf(f, "// The device model the instances were tuned on (cudaDeviceProp.name) and its\n"
-               "// architecture, and how many problems have a tuned instance.\n");
-    fprintf(f, "#define CONVTUNE_%s_DEVICE \"%s\"\n#define CONVTUNE_%s_ARCH \"%s\"\n#define CONVTUNE_%s_NTUNED %d\n\n",
-            up, dev_q, up, s->arch, up, s->n);
-    fprintf(f, "#ifdef __cplusplus\nextern \"C\" {\n#endif\n\n");
-    fprintf(f, "// Launch the instance tuned for (n, k, mode), or the generic kernel for any\n"
-               "// other size; see the comment at the top. grade may be NULL.\n"
-               "int convtune_%s(const float *in, const float *mask, float *out, long long n, long long k, int mode,\n"
-               "                struct CUstream_st *stream, int *grade);\n\n", fam);
-    fprintf(f, "// The i-th tuned problem (0 <= i < CONVTUNE_%s_NTUNED): returns 0 and its sizes\n"
-               "// and mode (pointers may be NULL), or -1 when i is out of range.\n"
-               "int convtune_%s_tuned(int i, long long *n, long long *k, int *mode);\n\n", up, fam);
-    fprintf(f, "// Which tuned problem the selector uses for (n, k, mode), without launching\n"
-               "// anything (no GPU needed): its index for convtune_%s_tuned, the exact one\n"
-               "// or the nearest in log-size of the same mode, with the distance in\n"
-               "// *distance (may be NULL; 0 when exact); -1 (distance -1) when no problem of\n"
-               "// this mode is tuned, so the generic kernel runs with its default launch.\n"
-               "int convtune_%s_pick(long long n, long long k, int mode, double *distance);\n\n", fam, fam);
+    ct_exp_selector_h(f, s);
     fprintf(f, "// Each tuned instance also has its own launcher:\n");
     for (int i = 0; i < s->n; i++)
         ct_exp_emit_declarations(f, &fo->ins[i]);
@@ -457,7 +333,7 @@ ct_status ct_export_family(const ct_tuned_set *set, const char *templates_dir, c
 {
     if (!set || set->n < 1)
         return ct_fail(e, CT_ERR_NOT_FOUND, "export: no tuned problem to export");
-    if (strcmp(set->family->name, "conv1d") != 0)
+    if (!set->family->family_export)
         return ct_fail(e, CT_ERR_USAGE, "export --family: family %s has no generic kernel; export its problems "
                        "one at a time with --problem", set->family->name);
     family_out fo;
@@ -472,6 +348,8 @@ ct_status ct_export_family(const ct_tuned_set *set, const char *templates_dir, c
     }
     for (int i = 0; i < set->n && rc == CT_OK; i++) {
         rc = ct_exp_instance_load(&fo.ins[i], &set->recs[i], templates_dir, e);
+        if (rc == CT_OK)
+            rc = ct_exp_selector_check(set, &fo.ins[i], e);
         if (rc == CT_OK && fo.ins[i].t->exec && *fo.ins[i].t->exec->link_flags &&
             !strstr(fo.link, fo.ins[i].t->exec->link_flags))
             snprintf(fo.link + strlen(fo.link), sizeof fo.link - strlen(fo.link), "%s%s", fo.link[0] ? " " : "",
@@ -479,7 +357,7 @@ ct_status ct_export_family(const ct_tuned_set *set, const char *templates_dir, c
     }
     if (rc != CT_OK)
         goto done;
-    if ((rc = ct_template_source(GENERIC_TEMPLATE, templates_dir, &fo.generic_src, e)) != CT_OK)
+    if ((rc = ct_template_source(set->family->family_export->generic, templates_dir, &fo.generic_src, e)) != CT_OK)
         goto done;
     ct_hash_hex(fo.generic_src, fo.generic_hash);
     for (int i = 0; i < set->n && rc == CT_OK; i++)

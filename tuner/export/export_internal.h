@@ -7,6 +7,7 @@
 #include <stdio.h>
 
 #include "db.h"
+#include "selector.h"
 #include "problem.h"
 #include "status.h"
 
@@ -36,6 +37,14 @@ void ct_exp_emit_kernel_text(FILE *f, const instance *in);
 void ct_exp_emit_launcher(FILE *f, const instance *in);
 void ct_exp_emit_declarations(FILE *f, const instance *in);
 void ct_exp_now_text(char *buf, size_t len);
+/* The selector of a family export (export_select.c): the "Selector:" lines
+ * of the header comments, its code in the .cu (after the instances and the
+ * generic kernel), and its declarations in the header. check refuses an
+ * instance whose buffers are not among the selector's. */
+void ct_exp_selector_doc(FILE *f, const ct_tuned_set *s);
+void ct_exp_selector_cu(FILE *f, const ct_tuned_set *s, const instance *ins, const char *device_q);
+void ct_exp_selector_h(FILE *f, const ct_tuned_set *s);
+ct_status ct_exp_selector_check(const ct_tuned_set *s, const instance *in, ct_err *e);
 ct_status ct_exp_write_pair(const char *cu_path, int force, emit_fn emit_cu, emit_fn emit_h, void *user, ct_err *e);
 
 #endif

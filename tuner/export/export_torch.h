@@ -30,8 +30,8 @@
 ct_status ct_export_torch(const ct_record *rec, const char *templates_dir, const char *dir, int force,
                           double tolerance, ct_err *e);
 
-/* Only families with a selector (conv1d) have a family export; others are
- * CT_ERR_USAGE, as for ct_export_family. */
+/* The family module: conv(tensors..., keys) through the selector of
+ * ct_export_family; a family without a family export is CT_ERR_USAGE. */
 ct_status ct_export_torch_family(const ct_tuned_set *set, const char *templates_dir, const char *dir, int force,
                                  ct_err *e);
 

@@ -2,6 +2,8 @@
  * among it (selector.h). */
 #include "selector.h"
 
+#include "family_export.h"
+
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>

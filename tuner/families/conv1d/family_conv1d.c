@@ -7,6 +7,7 @@
  * N outputs, zeros past the end of the input: the GPU-puzzles convention of
  * seed 001). */
 #include "problem.h"
+#include "family_export.h"
 
 #include "conv1d_fft.h"
 
@@ -282,6 +283,33 @@ static void geometry(const ct_problem *p, const ct_template *t, const ct_params 
     l->block[1] = l->block[2] = 1;
 }
 
+/* The selector of `export --family conv1d` and its generic kernel. */
+static const char *const sel_buffers[] = {"in", "mask", "out"};
+static const ct_sel_arg sel_args[] = {
+    {.name = "n", .kind = CT_SEL_SIZE, .help = "input length"},
+    {.name = "k", .kind = CT_SEL_SIZE, .help = "mask taps"},
+    {.name = "mode", .kind = CT_SEL_KEY, .help = "valid, same or right", .choices = mode_names, .nchoices = 3},
+};
+static const char *const sel_shapes[] = {"n", "k"};
+
+static void sel_values(const ct_problem *p, long long *v)
+{
+    v[0] = p->dims[DIM_N];
+    v[1] = p->dims[DIM_K];
+    v[2] = p->dims[DIM_MODE];
+}
+
+static const ct_family_export family_export = {
+    .generic = "conv1d_generic",
+    .buffers = sel_buffers,
+    .nbuffers = 3,
+    .args = sel_args,
+    .nargs = 3,
+    .values = sel_values,
+    .shapes = sel_shapes,
+    .out_shape = "(n - k + 1,) if mode == 0 else (n,)",
+};
+
 const ct_family ct_family_conv1d = {
     .name = "conv1d",
     .grammar = "conv1d:N:K[:valid|same|right]",
@@ -301,4 +329,5 @@ const ct_family ct_family_conv1d = {
     .constrain = constrain,
     .geometry = geometry,
     .reference_c = reference_c,
+    .family_export = &family_export,
 };

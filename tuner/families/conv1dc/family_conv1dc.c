@@ -8,6 +8,7 @@
  * K = 5) reuses each weight only B * LOUT times, so the tuned template is a
  * weight-streaming kernel rather than a register-blocked sliding window. */
 #include "problem.h"
+#include "family_export.h"
 #include "tc_conv.h"
 
 #include <stdio.h>
@@ -532,6 +533,38 @@ static void geometry(const ct_problem *p, const ct_template *t, const ct_params 
     l->block[1] = l->block[2] = 1;
 }
 
+/* The selector of `export --family conv1dc` and its generic kernel: bias
+ * NULL for a layer without one. */
+static const char *const sel_buffers[] = {"in", "weight", "bias", "out"};
+static const ct_sel_arg sel_args[] = {
+    {.name = "b", .kind = CT_SEL_SIZE, .help = "batch"},
+    {.name = "cin", .kind = CT_SEL_SIZE, .help = "input channels"},
+    {.name = "l", .kind = CT_SEL_SIZE, .help = "input length"},
+    {.name = "cout", .kind = CT_SEL_SIZE, .help = "output channels"},
+    {.name = "k", .kind = CT_SEL_SIZE, .help = "kernel taps"},
+    {.name = "pad", .kind = CT_SEL_KEY, .help = "zero padding on both sides, less than k"},
+    {.name = "bias", .kind = CT_SEL_BUFFER, .help = "whether the layer adds a bias"},
+};
+static const char *const sel_shapes[] = {"b,cin,l", "cout,cin,k", "cout"};
+
+static void sel_values(const ct_problem *p, long long *v)
+{
+    static const int dims[] = {DIM_B, DIM_CIN, DIM_L, DIM_COUT, DIM_K, DIM_PAD, DIM_BIAS};
+    for (int i = 0; i < 7; i++)
+        v[i] = p->dims[dims[i]];
+}
+
+static const ct_family_export family_export = {
+    .generic = "conv1dc_generic",
+    .buffers = sel_buffers,
+    .nbuffers = 4,
+    .args = sel_args,
+    .nargs = 7,
+    .values = sel_values,
+    .shapes = sel_shapes,
+    .out_shape = "(b, cout, l + 2 * pad - k + 1)",
+};
+
 const ct_family ct_family_conv1dc = {
     .name = "conv1dc",
     .grammar = "conv1dc:B:Cin:L:Cout:K[:pad=P][:bias]",
@@ -551,4 +584,5 @@ const ct_family ct_family_conv1dc = {
     .constrain = constrain,
     .geometry = geometry,
     .reference_c = reference_c,
+    .family_export = &family_export,
 };

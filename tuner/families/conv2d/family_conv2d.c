@@ -7,6 +7,7 @@
  * Modes: valid (PH = PW = 0, (H-KH+1) x (W-KW+1) outputs) and same (PyTorch's
  * padding='same': PH = (KH-1)/2, PW = (KW-1)/2, H x W outputs). */
 #include "problem.h"
+#include "family_export.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -384,6 +385,36 @@ static void geometry(const ct_problem *p, const ct_template *t, const ct_params 
     l->block[2] = 1;
 }
 
+/* The selector of `export --family conv2d` and its generic kernel. */
+static const char *const sel_buffers[] = {"in", "filter", "out"};
+static const ct_sel_arg sel_args[] = {
+    {.name = "b", .kind = CT_SEL_SIZE, .help = "batch"},
+    {.name = "h", .kind = CT_SEL_SIZE, .help = "image height"},
+    {.name = "w", .kind = CT_SEL_SIZE, .help = "image width"},
+    {.name = "kh", .kind = CT_SEL_SIZE, .help = "filter height"},
+    {.name = "kw", .kind = CT_SEL_SIZE, .help = "filter width"},
+    {.name = "mode", .kind = CT_SEL_KEY, .help = "valid or same", .choices = mode_names, .nchoices = 2},
+};
+static const char *const sel_shapes[] = {"b,h,w", "kh,kw"};
+
+static void sel_values(const ct_problem *p, long long *v)
+{
+    for (int i = 0; i < 5; i++)
+        v[i] = p->dims[i];
+    v[5] = p->dims[DIM_MODE];
+}
+
+static const ct_family_export family_export = {
+    .generic = "conv2d_generic",
+    .buffers = sel_buffers,
+    .nbuffers = 3,
+    .args = sel_args,
+    .nargs = 6,
+    .values = sel_values,
+    .shapes = sel_shapes,
+    .out_shape = "(b, h - kh + 1, w - kw + 1) if mode == 0 else (b, h, w)",
+};
+
 const ct_family ct_family_conv2d = {
     .name = "conv2d",
     .grammar = "conv2d:B:H:W:KH:KW[:valid|same]",
@@ -403,4 +434,5 @@ const ct_family ct_family_conv2d = {
     .constrain = constrain,
     .geometry = geometry,
     .reference_c = reference_c,
+    .family_export = &family_export,
 };

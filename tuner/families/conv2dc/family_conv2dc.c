@@ -10,6 +10,7 @@
  * origin: a batch of small images, few channels, so every output channel of a
  * pixel can be accumulated in one thread. */
 #include "problem.h"
+#include "family_export.h"
 #include "tc_conv.h"
 
 #include <stdio.h>
@@ -541,6 +542,41 @@ static void geometry(const ct_problem *p, const ct_template *t, const ct_params 
     l->block[1] = l->block[2] = 1;
 }
 
+/* The selector of `export --family conv2dc` and its generic kernel: bias
+ * NULL for a layer without one. */
+static const char *const sel_buffers[] = {"in", "weight", "bias", "out"};
+static const ct_sel_arg sel_args[] = {
+    {.name = "b", .kind = CT_SEL_SIZE, .help = "batch"},
+    {.name = "cin", .kind = CT_SEL_SIZE, .help = "input channels"},
+    {.name = "h", .kind = CT_SEL_SIZE, .help = "image height"},
+    {.name = "w", .kind = CT_SEL_SIZE, .help = "image width"},
+    {.name = "cout", .kind = CT_SEL_SIZE, .help = "output channels"},
+    {.name = "kh", .kind = CT_SEL_SIZE, .help = "filter height"},
+    {.name = "kw", .kind = CT_SEL_SIZE, .help = "filter width"},
+    {.name = "mode", .kind = CT_SEL_KEY, .help = "valid or same", .choices = mode_names, .nchoices = 2},
+    {.name = "bias", .kind = CT_SEL_BUFFER, .help = "whether the layer adds a bias"},
+};
+static const char *const sel_shapes[] = {"b,cin,h,w", "cout,cin,kh,kw", "cout"};
+
+static void sel_values(const ct_problem *p, long long *v)
+{
+    for (int i = 0; i < 7; i++)
+        v[i] = p->dims[i];
+    v[7] = p->dims[DIM_MODE];
+    v[8] = p->dims[DIM_BIAS];
+}
+
+static const ct_family_export family_export = {
+    .generic = "conv2dc_generic",
+    .buffers = sel_buffers,
+    .nbuffers = 4,
+    .args = sel_args,
+    .nargs = 9,
+    .values = sel_values,
+    .shapes = sel_shapes,
+    .out_shape = "(b, cout, h - kh + 1, w - kw + 1) if mode == 0 else (b, cout, h, w)",
+};
+
 const ct_family ct_family_conv2dc = {
     .name = "conv2dc",
     .grammar = "conv2dc:B:Cin:H:W:Cout:KH:KW[:valid|same][:bias]",
@@ -560,4 +596,5 @@ const ct_family ct_family_conv2dc = {
     .constrain = constrain,
     .geometry = geometry,
     .reference_c = reference_c,
+    .family_export = &family_export,
 };

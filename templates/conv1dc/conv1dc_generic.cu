@@ -1,0 +1,138 @@
+// conv1dc_generic: the fallback kernel of a multi-size export (`convtune
+// export --family conv1dc`). It is not tuned and not part of any tuning
+// space: the sizes are kernel arguments instead of compile-time macros, so
+// one compiled kernel serves every layer the export has no tuned instance for.
+//
+//   out[b][co][t] = bias[co] + sum_{ci<cin, j<k} in[b][ci][t + j - pad] * w[co][ci][j],
+//   in = 0 outside [0, l), t < lout = l + 2 pad - k + 1, bias NULL for none
+//
+// A block is `rows` rows of `tt` threads: tt a multiple of 32 dividing the
+// block, the smallest that covers the output length (or the whole block), so
+// short outputs leave few threads idle. Row g computes CT_G1_COT output
+// channels at tt consecutive positions of one batch item. The weights of the
+// block's rows * CT_G1_COT channels are staged in shared memory one chunk of
+// taps (ci, j flattened) at a time and read as broadcasts; each input, read
+// through the read-only cache, feeds CT_G1_COT multiply-adds. Each chunk is
+// summed on its own and then added, so fp32 rounding grows with the chunk
+// length and the number of chunks rather than with the whole reduction.
+
+#define CT_G1_COT 4
+#define CT_G1_SMEM 8192   // floats of staged weights (32 KiB)
+
+// Threads per row (tt) and rows per block for a block of `block` threads.
+__host__ __device__ static inline void conv1dc_generic_rows(int block, long long lout, int *tt, int *rows)
+{
+    const int nw = block / 32;
+    int m = (int)(((lout < block ? lout : block) + 31) / 32);
+    while (nw % m)
+        m++;
+    *tt = 32 * m;
+    *rows = nw / m;
+}
+
+extern "C" __global__ void conv1dc_generic(const float *__restrict__ in, const float *__restrict__ w,
+                                           const float *__restrict__ bias, float *__restrict__ out, int nb, int cin,
+                                           int l, int cout, int k, int pad, int lout)
+{
+    __shared__ __align__(16) float ws[CT_G1_SMEM];
+    int tt, rows;
+    conv1dc_generic_rows((int)blockDim.x, lout, &tt, &rows);
+    const int row = (int)threadIdx.x / tt, lane = (int)threadIdx.x % tt;
+    const int chans = rows * CT_G1_COT;   // output channels per block
+    const int rc = CT_G1_SMEM / chans;    // taps per chunk
+    const int taps = cin * k;
+    const int ntile = (int)(((long long)lout + tt - 1) / tt);
+    const int ngroup = (int)(((long long)cout + chans - 1) / chans);
+    for (int b = blockIdx.z; b < nb; b += gridDim.z)
+        for (int cg = blockIdx.y; cg < ngroup; cg += gridDim.y)
+            for (int tile = blockIdx.x; tile < ntile; tile += gridDim.x) {
+                const long long tl = (long long)tile * tt + lane;
+                const bool active = tl < lout;
+                const int t = active ? (int)tl : 0;
+                const int co0 = cg * chans + row * CT_G1_COT;
+                float acc[CT_G1_COT];
+#pragma unroll
+                for (int c = 0; c < CT_G1_COT; c++)
+                    acc[c] = 0.0f;
+                for (long long r0l = 0; r0l < taps; r0l += rc) {   // 64-bit: taps may be near 2^31
+                    const int r0 = (int)r0l, len = min(rc, taps - r0);
+                    __syncthreads();   // every thread is done with the previous chunk
+                    for (int i = threadIdx.x; i < len * chans; i += blockDim.x) {
+                        const int c = i / len, r = i - c * len;   // consecutive threads, consecutive taps
+                        const int co = cg * chans + c;
+                        ws[r * chans + c] = co < cout ? __ldg(w + (size_t)co * taps + r0 + r) : 0.0f;
+                    }
+                    __syncthreads();
+                    if (!active)
+                        continue;
+                    float part[CT_G1_COT];
+#pragma unroll
+                    for (int c = 0; c < CT_G1_COT; c++)
+                        part[c] = 0.0f;
+                    int ci = r0 / k, j = r0 - ci * k;
+                    const float *x = in + ((size_t)b * cin + ci) * l;
+                    const float *wr = ws + row * CT_G1_COT;
+                    for (int r = 0; r < len; r++, wr += chans) {
+                        const int pos = t + j - pad;
+                        const float v = pos >= 0 && pos < l ? __ldg(x + pos) : 0.0f;
+#pragma unroll
+                        for (int c = 0; c < CT_G1_COT; c++)
+                            part[c] = fmaf(v, wr[c], part[c]);
+                        if (++j == k) {
+                            j = 0;
+                            x += l;
+                        }
+                    }
+#pragma unroll
+                    for (int c = 0; c < CT_G1_COT; c++)
+                        acc[c] += part[c];
+                }
+                if (!active)
+                    continue;
+#pragma unroll
+                for (int c = 0; c < CT_G1_COT; c++) {
+                    const int co = co0 + c;
+                    if (co < cout)
+                        out[((size_t)b * cout + co) * lout + t] = acc[c] + (bias ? __ldg(bias + co) : 0.0f);
+                }
+            }
+}
+
+#if !defined(__CUDACC_RTC__)
+// The host side of the selector of `convtune export --family conv1dc`
+// (family_export.h): whether the sizes are a conv1dc problem (the grammar's
+// rules: every buffer below 2^31 elements, 0 <= pad < k, l + 2 pad below
+// 2^31, at least one output), and the launch with block threads per block.
+static int conv1dc_generic_fits(long long a, long long b, long long c)
+{
+    const long long max = 2147483647LL;
+    return a <= max / b && a * b <= max / c;
+}
+
+static int conv1dc_generic_accepts(long long b, long long cin, long long l, long long cout, long long k, int pad)
+{
+    const long long max = 2147483647LL;
+    if (b < 1 || cin < 1 || l < 1 || cout < 1 || k < 1 || b > max || cin > max || l > max || cout > max ||
+        k > max || pad < 0 || pad >= k || l + 2LL * pad > max)
+        return 0;
+    const long long lout = l + 2LL * pad - k + 1;
+    return lout >= 1 && conv1dc_generic_fits(b, cin, l) && conv1dc_generic_fits(cout, cin, k) &&
+           conv1dc_generic_fits(b, cout, lout);
+}
+
+static int conv1dc_generic_launch(const float *in, const float *weight, const float *bias, float *out, long long b,
+                                  long long cin, long long l, long long cout, long long k, int pad, unsigned block,
+                                  cudaStream_t stream)
+{
+    const long long lout = l + 2LL * pad - k + 1;
+    int tt, rows;
+    conv1dc_generic_rows((int)block, lout, &tt, &rows);
+    const long long chans = (long long)rows * CT_G1_COT;
+    const long long gx = (lout + tt - 1) / tt, gy = (cout + chans - 1) / chans;
+    const dim3 grid((unsigned)(gx < 2147483647LL ? gx : 2147483647LL), (unsigned)(gy < 65535 ? gy : 65535),
+                    (unsigned)(b < 65535 ? b : 65535));
+    conv1dc_generic<<<grid, block, 0, stream>>>(in, weight, bias, out, (int)b, (int)cin, (int)l, (int)cout, (int)k,
+                                                pad, (int)lout);
+    return (int)cudaGetLastError();
+}
+#endif

@@ -1,0 +1,152 @@
+// conv2dc_generic: the fallback kernel of a multi-size export (`convtune
+// export --family conv2dc`). It is not tuned and not part of any tuning
+// space: the sizes are kernel arguments instead of compile-time macros, so
+// one compiled kernel serves every layer the export has no tuned instance for.
+//
+//   out[b][co][y][x] = bias[co] + sum_{ci<cin, i<kh, j<kw} in[b][ci][y + i - ph][x + j - pw] * w[co][ci][i][j],
+//   in = 0 outside the h x w image, bias NULL for none; valid: ph = pw = 0,
+//   (h-kh+1) x (w-kw+1) outputs; same: ph = (kh-1)/2, pw = (kw-1)/2, h x w
+//
+// A block is `rows` rows of `tt` threads: tt a multiple of 32 dividing the
+// block, the smallest that covers an output image (or the whole block), so
+// small images leave few threads idle. Row g computes CT_G2C_COT output
+// channels at tt consecutive output pixels (row-major) of one batch item. The
+// weights of the block's rows * CT_G2C_COT channels are staged in shared
+// memory one chunk of taps (ci, i, j flattened) at a time and read as
+// broadcasts; each input, read through the read-only cache, feeds CT_G2C_COT
+// multiply-adds. Each chunk is summed on its own and then added, so fp32
+// rounding grows with the chunk length and the number of chunks rather than
+// with the whole reduction.
+
+#define CT_G2C_COT 4
+#define CT_G2C_SMEM 8192   // floats of staged weights (32 KiB)
+
+// Threads per row (tt) and rows per block for a block of `block` threads.
+__host__ __device__ static inline void conv2dc_generic_rows(int block, long long npix, int *tt, int *rows)
+{
+    const int nw = block / 32;
+    int m = (int)(((npix < block ? npix : block) + 31) / 32);
+    while (nw % m)
+        m++;
+    *tt = 32 * m;
+    *rows = nw / m;
+}
+
+extern "C" __global__ void conv2dc_generic(const float *__restrict__ in, const float *__restrict__ w,
+                                           const float *__restrict__ bias, float *__restrict__ out, int nb, int cin,
+                                           int h, int wd, int cout, int kh, int kw, int oh, int ow, int ph, int pw)
+{
+    __shared__ __align__(16) float ws[CT_G2C_SMEM];
+    const long long npix = (long long)oh * ow;   // below 2^31: the output is
+    int tt, rows;
+    conv2dc_generic_rows((int)blockDim.x, npix, &tt, &rows);
+    const int row = (int)threadIdx.x / tt, lane = (int)threadIdx.x % tt;
+    const int chans = rows * CT_G2C_COT;   // output channels per block
+    const int rc = CT_G2C_SMEM / chans;    // taps per chunk
+    const int area = kh * kw, taps = cin * area, hw = h * wd;
+    const int ntile = (int)((npix + tt - 1) / tt);
+    const int ngroup = (int)(((long long)cout + chans - 1) / chans);
+    for (int b = blockIdx.z; b < nb; b += gridDim.z)
+        for (int cg = blockIdx.y; cg < ngroup; cg += gridDim.y)
+            for (int tile = blockIdx.x; tile < ntile; tile += gridDim.x) {
+                const long long tl = (long long)tile * tt + lane;
+                const bool active = tl < npix;
+                const int t = active ? (int)tl : 0;
+                const int y = t / ow, x = t - (t / ow) * ow;
+                const int co0 = cg * chans + row * CT_G2C_COT;
+                float acc[CT_G2C_COT];
+#pragma unroll
+                for (int c = 0; c < CT_G2C_COT; c++)
+                    acc[c] = 0.0f;
+                for (long long r0l = 0; r0l < taps; r0l += rc) {   // 64-bit: taps may be near 2^31
+                    const int r0 = (int)r0l, len = min(rc, taps - r0);
+                    __syncthreads();   // every thread is done with the previous chunk
+                    for (int q = threadIdx.x; q < len * chans; q += blockDim.x) {
+                        const int c = q / len, r = q - c * len;   // consecutive threads, consecutive taps
+                        const int co = cg * chans + c;
+                        ws[r * chans + c] = co < cout ? __ldg(w + (size_t)co * taps + r0 + r) : 0.0f;
+                    }
+                    __syncthreads();
+                    if (!active)
+                        continue;
+                    float part[CT_G2C_COT];
+#pragma unroll
+                    for (int c = 0; c < CT_G2C_COT; c++)
+                        part[c] = 0.0f;
+                    const int ci = r0 / area, rem = r0 - ci * area;
+                    int i = rem / kw, j = rem - (rem / kw) * kw;
+                    const float *plane = in + ((size_t)b * cin + ci) * hw;
+                    const float *wr = ws + row * CT_G2C_COT;
+                    for (int r = 0; r < len; r++, wr += chans) {
+                        const int iy = y + i - ph, ix = x + j - pw;
+                        const float v = iy >= 0 && iy < h && ix >= 0 && ix < wd ? __ldg(plane + iy * wd + ix) : 0.0f;
+#pragma unroll
+                        for (int c = 0; c < CT_G2C_COT; c++)
+                            part[c] = fmaf(v, wr[c], part[c]);
+                        if (++j == kw) {
+                            j = 0;
+                            if (++i == kh) {
+                                i = 0;
+                                plane += hw;
+                            }
+                        }
+                    }
+#pragma unroll
+                    for (int c = 0; c < CT_G2C_COT; c++)
+                        acc[c] += part[c];
+                }
+                if (!active)
+                    continue;
+#pragma unroll
+                for (int c = 0; c < CT_G2C_COT; c++) {
+                    const int co = co0 + c;
+                    if (co < cout)
+                        out[((size_t)b * cout + co) * npix + t] = acc[c] + (bias ? __ldg(bias + co) : 0.0f);
+                }
+            }
+}
+
+#if !defined(__CUDACC_RTC__)
+// The host side of the selector of `convtune export --family conv2dc`
+// (family_export.h): whether the sizes are a conv2dc problem (the grammar's
+// rules: mode 0 valid or 1 same, the filter inside the image when valid,
+// every buffer below 2^31 elements), and the launch with block threads per
+// block.
+static long long conv2dc_generic_elems(long long a, long long b, long long c, long long d)
+{
+    const long long f[4] = {a, b, c, d}, max = 2147483647LL;
+    long long v = 1;
+    for (int i = 0; i < 4; i++) {
+        if (f[i] < 1 || v > max / f[i])
+            return -1;
+        v *= f[i];
+    }
+    return v;
+}
+
+static int conv2dc_generic_accepts(long long b, long long cin, long long h, long long w, long long cout, long long kh,
+                                   long long kw, int mode)
+{
+    if (mode < 0 || mode > 1 || (mode == 0 && (kh > h || kw > w)))
+        return 0;
+    const long long oh = mode ? h : h - kh + 1, ow = mode ? w : w - kw + 1;
+    return conv2dc_generic_elems(b, cin, h, w) > 0 && conv2dc_generic_elems(cout, cin, kh, kw) > 0 &&
+           conv2dc_generic_elems(b, cout, oh, ow) > 0;
+}
+
+static int conv2dc_generic_launch(const float *in, const float *weight, const float *bias, float *out, long long b,
+                                  long long cin, long long h, long long w, long long cout, long long kh, long long kw,
+                                  int mode, unsigned block, cudaStream_t stream)
+{
+    const long long oh = mode ? h : h - kh + 1, ow = mode ? w : w - kw + 1;
+    const long long ph = mode ? (kh - 1) / 2 : 0, pw = mode ? (kw - 1) / 2 : 0;
+    int tt, rows;
+    conv2dc_generic_rows((int)block, oh * ow, &tt, &rows);
+    const long long chans = (long long)rows * CT_G2C_COT;
+    const long long gx = (oh * ow + tt - 1) / tt, gy = (cout + chans - 1) / chans;
+    const dim3 grid((unsigned)gx, (unsigned)(gy < 65535 ? gy : 65535), (unsigned)(b < 65535 ? b : 65535));
+    conv2dc_generic<<<grid, block, 0, stream>>>(in, weight, bias, out, (int)b, (int)cin, (int)h, (int)w, (int)cout,
+                                                (int)kh, (int)kw, (int)oh, (int)ow, (int)ph, (int)pw);
+    return (int)cudaGetLastError();
+}
+#endif

@@ -1,0 +1,65 @@
+/* family_export.h - what a family declares so that `convtune export --family
+ * F` can write its selector (export_family.c), `query --nearest` can rank as
+ * that selector does (selector.c), and `--torch` can wrap it
+ * (export_torch.c). The export code knows nothing else of a family.
+ *
+ * The selector of a family export is
+ *
+ *   int convtune_F(BUFFERS..., ARGS..., cudaStream_t stream, int *grade)
+ *
+ * with the family's buffers as device pointers (inputs `const float *`, the
+ * output `float *`) and its arguments: sizes as `long long`, keys as `int`;
+ * an argument of kind CT_SEL_BUFFER is no parameter of its own but whether
+ * the buffer of its name was given (not NULL). A problem is such a row of
+ * values (values()); two problems compare when every key and buffer argument
+ * is equal, at the distance sqrt(sum over the sizes of (ln a - ln b)^2).
+ *
+ * The generic kernel is templates/F/GENERIC.cu (found by name like every
+ * template). Its kernels take the sizes at run time; behind
+ * `#if !defined(__CUDACC_RTC__)` it defines two host functions the selector
+ * calls, with the selector's buffers and its size and key arguments (not the
+ * CT_SEL_BUFFER ones) in order:
+ *
+ *   static int GENERIC_accepts(ARGS...)
+ *       1 when the values are a problem of the family (its grammar's rules),
+ *       else 0: the selector then returns cudaErrorInvalidValue;
+ *   static int GENERIC_launch(BUFFERS..., ARGS..., unsigned block, cudaStream_t stream)
+ *       launches with block threads per block (a multiple of 32 up to 1024)
+ *       and returns a cudaError_t. */
+#ifndef CT_FAMILY_EXPORT_H
+#define CT_FAMILY_EXPORT_H
+
+#include "problem.h"
+
+typedef enum ct_sel_kind {
+    CT_SEL_SIZE = 0,   /* a positive extent: enters the log-size distance */
+    CT_SEL_KEY,        /* any other integer (a mode, a pad): must be equal */
+    CT_SEL_BUFFER      /* whether the optional buffer of this name is given (a bias): must be equal */
+} ct_sel_kind;
+
+typedef struct ct_sel_arg {
+    const char *name;              /* the C argument, and the Python keyword of a key: "n", "mode", "pad" */
+    ct_sel_kind kind;
+    const char *help;              /* "input length", for the header's comments */
+    const char *const *choices;    /* a key's value names in value order (mode): an enum in the header */
+    int nchoices;
+} ct_sel_arg;
+
+typedef struct ct_family_export {
+    const char *generic;           /* template name of the generic kernel ("conv1d_generic") */
+    const char *const *buffers;    /* the selector's buffers: inputs in kernel order, the output last, */
+    int nbuffers;                  /* named as the family's buffers() names them */
+    const ct_sel_arg *args;
+    int nargs;
+    /* p as the value of each argument (CT_SEL_BUFFER: 1 when p has that buffer). */
+    void (*values)(const ct_problem *p, long long *v);
+    /* The PyTorch module: the shape of each input buffer as comma-separated
+     * argument names ("cout,cin,k"), and the output's as a Python
+     * expression of the arguments ("(b, cout, l + 2 * pad - k + 1)"). */
+    const char *const *shapes;
+    const char *out_shape;
+} ct_family_export;
+
+#define CT_SEL_MAX_ARGS 16
+
+#endif
