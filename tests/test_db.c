@@ -82,15 +82,15 @@ static uint32_t rng(void)
     return rng_state;
 }
 
-static ct_record cand(const char *tmpl, const char *params, const char *status, double median_us,
+static ct_result cand(const char *tmpl, const char *params, const char *status, double median_us,
                       double relerr)
 {
-    ct_record r;
-    memset(&r, 0, sizeof r);
+    ct_result r;
+    ct_result_init(&r);
     snprintf(r.tmpl, sizeof r.tmpl, "%s", tmpl);
     snprintf(r.template_hash, sizeof r.template_hash, "%08x%08x", rng(), rng());
-    snprintf(r.params, sizeof r.params, "%s", params);
-    snprintf(r.status, sizeof r.status, "%s", status);
+    snprintf(r.params_json, sizeof r.params_json, "%s", params);
+    ct_result_status_parse(status, &r.status);
     r.median_us = median_us;
     if (median_us > 0) {
         r.min_us = median_us * 0.97;
@@ -110,10 +110,10 @@ static ct_record cand(const char *tmpl, const char *params, const char *status, 
 
 typedef struct rows {
     int n;
-    ct_record r[64];
+    ct_result r[64];
 } rows;
 
-static int collect(const ct_record *r, void *user)
+static int collect(const ct_result *r, void *user)
 {
     rows *rs = user;
     if (rs->n < 64)
@@ -133,7 +133,7 @@ static int query(ct_db *db, const char *problem, const char *device, const char 
     return st == CT_OK ? out->n : -1;
 }
 
-static int stop_after_two(const ct_record *r, void *user)
+static int stop_after_two(const ct_result *r, void *user)
 {
     int *calls = user;
     (void)r;
@@ -389,7 +389,7 @@ static const char *csv_record(const char *p, char fields[][1024], int max, int *
 }
 
 /* Run a writer over records into a malloc'd string. */
-static char *render(ct_format fmt, const ct_record *recs, int n)
+static char *render(ct_format fmt, const ct_result *recs, int n)
 {
     char *buf = NULL;
     size_t len = 0;
@@ -425,7 +425,7 @@ typedef struct ids {
 
 /* ct_db_dump callback: n[0] rows whose run settings hold noted conditions
  * (with the earlier settings kept), n[1] rows. */
-static int count_noted(const ct_db_row *r, void *user)
+static int count_noted(const ct_result *r, void *user)
 {
     int *n = user;
     n[0] += strstr(r->run_settings, "\"conditions\":{\"sm_mhz\":[1980,1985]") && strstr(r->run_settings, "\"warmup\":3");
@@ -433,7 +433,7 @@ static int count_noted(const ct_db_row *r, void *user)
     return 0;
 }
 
-static void add(ct_db *db, long long run, const ct_record *r, ids *t)
+static void add(ct_db *db, long long run, const ct_result *r, ids *t)
 {
     ct_err e = { "" };
     ct_status st = ct_db_candidate_add(db, run, r, &e);
@@ -508,7 +508,7 @@ static void test_store(ct_db *db, ids *t)
 
     /* P1 on H100: a wrong result faster than everything, two ok candidates
      * tied at the fastest time (lowest id wins), slower ok ones, failures. */
-    ct_record r;
+    ct_result r;
     r = cand("conv1d_tiled", "{\"BLOCK_SIZE\":256,\"TILE\":8}", "ok", 812.5, 3.2e-7);
     add(db, t->run_a1, &r, t);
     r = cand("conv1d_tiled", "{\"BLOCK_SIZE\":512,\"TILE\":4}", "wrong_result", 120.25, 0.37);
@@ -557,8 +557,8 @@ static void test_store(ct_db *db, ids *t)
 
     /* Refused writes change nothing. */
     r = cand("conv1d_tiled", "{\"BLOCK_SIZE\":32}", "sort_of_ok", 10.5, -1);
-    CHECK(ct_db_candidate_add(db, t->run_p2, &r, &e) == CT_ERR_DB);
-    CHECK_MSG(strstr(e.msg, "candidate_status") != NULL, "%s", e.msg);
+    CHECK(ct_db_candidate_add(db, t->run_p2, &r, &e) == CT_ERR_DB);     /* no status */
+    CHECK_MSG(strstr(e.msg, "candidates.status") != NULL, "%s", e.msg);
     r = cand("conv1d_tiled", "{\"BLOCK_SIZE\":32}", "ok", 0, -1);       /* ok needs a time */
     CHECK(ct_db_candidate_add(db, t->run_p2, &r, &e) == CT_ERR_DB);
     r = cand("conv1d_tiled", "{\"BLOCK_SIZE\":", "compile_failed", 0, -1);
@@ -572,7 +572,7 @@ static void test_queries(ct_db *db, ids *t)
 {
     static rows rs;
     ct_err e = { "" };
-    ct_record best;
+    ct_result best;
 
     /* Everything is stored, failed candidates included. */
     CHECK(query(db, NULL, NULL, NULL, 0, 0, &rs) == t->total);
@@ -585,7 +585,7 @@ static void test_queries(ct_db *db, ids *t)
     t->fastest_ok_a = rs.r[0].id;
     int seen_failed = 0, i;
     for (i = 0; i < rs.n && strcmp(rs.r[i].device, H100) == 0; i++) {
-        int ok = strcmp(rs.r[i].status, "ok") == 0;
+        int ok = rs.r[i].status == CT_RS_OK;
         if (!ok)
             seen_failed = 1;
         CHECK_MSG(!(ok && seen_failed), "ok row %d after a failed one", i);
@@ -597,15 +597,15 @@ static void test_queries(ct_db *db, ids *t)
         CHECK_STR(rs.r[i].device, H200);
 
     /* Round trip of every field of one row. */
-    const ct_record *w = &rs.r[0];
+    const ct_result *w = &rs.r[0];
     CHECK(w->run_id == t->run_a1);
     CHECK_STR(w->problem, P1);
     CHECK_STR(w->family, "conv1d");
     CHECK_STR(w->arch, "sm_90");
     CHECK_STR(w->tmpl, "conv1d_tiled");
     CHECK(strlen(w->template_hash) == 16);
-    CHECK_STR(w->params, "{\"BLOCK_SIZE\":128,\"TILE\":16}");
-    CHECK_STR(w->status, "ok");
+    CHECK_STR(w->params_json, "{\"BLOCK_SIZE\":128,\"TILE\":16}");
+    CHECK_STR(ct_result_status_name(w->status), "ok");
     CHECK_STR(w->error, "");
     CHECK(close_to(w->min_us, 733.25 * 0.97) && close_to(w->max_us, 733.25 * 1.05));
     CHECK(close_to(w->spread, (733.25 * 1.05 - 733.25 * 0.97) / 733.25));
@@ -616,16 +616,16 @@ static void test_queries(ct_db *db, ids *t)
     CHECK(close_to(w->fma_tflops, 51.73) && close_to(w->bandwidth_gbs, 3105.25));
     CHECK(strlen(w->created_at) == 20 && w->created_at[10] == 'T' && w->created_at[19] == 'Z');
 
-    /* Failed rows: absent times read as 0, unchecked relerr as -1. */
+    /* Failed rows: absent times and an unchecked relerr read as NaN, absent counts as -1. */
     int found_odd = 0;
     for (i = 0; i < rs.n; i++) {
-        if (strcmp(rs.r[i].status, "compile_failed") == 0) {
+        if (rs.r[i].status == CT_RS_COMPILE_FAILED) {
             found_odd = 1;
             CHECK_STR(rs.r[i].error, ODD_ERROR);
-            CHECK(rs.r[i].median_us == 0 && rs.r[i].min_us == 0 && rs.r[i].reps == 0);
-            CHECK(rs.r[i].relerr == -1);
+            CHECK(isnan(rs.r[i].median_us) && isnan(rs.r[i].min_us) && rs.r[i].reps == -1);
+            CHECK(isnan(rs.r[i].relerr));
         }
-        if (strcmp(rs.r[i].status, "wrong_result") == 0)
+        if (rs.r[i].status == CT_RS_WRONG_RESULT)
             CHECK(close_to(rs.r[i].relerr, 0.37) && close_to(rs.r[i].median_us, 120.25));
     }
     CHECK(found_odd);
@@ -633,12 +633,12 @@ static void test_queries(ct_db *db, ids *t)
     /* Winners: one per (problem, device), never the faster wrong result. */
     CHECK(query(db, P1, NULL, NULL, 1, 0, &rs) == 2);
     CHECK(rs.r[0].id == t->fastest_ok_a && close_to(rs.r[0].median_us, 733.25));
-    CHECK_STR(rs.r[0].status, "ok");
+    CHECK_STR(ct_result_status_name(rs.r[0].status), "ok");
     CHECK_STR(rs.r[1].device, H200);
     CHECK(close_to(rs.r[1].median_us, 512.75));
     CHECK(query(db, NULL, NULL, NULL, 1, 0, &rs) == 3);      /* P2 has no ok row */
     for (i = 0; i < rs.n; i++)
-        CHECK_STR(rs.r[i].status, "ok");
+        CHECK_STR(ct_result_status_name(rs.r[i].status), "ok");
     CHECK(query(db, P2, NULL, NULL, 1, 0, &rs) == 0);
     CHECK(query(db, P2, NULL, NULL, 0, 0, &rs) == 1);
     CHECK(query(db, P1, NULL, NULL, 0, 1, &rs) == 6);        /* ok_only */
@@ -655,8 +655,8 @@ static void test_queries(ct_db *db, ids *t)
     CHECK(query(db, P3, NULL, NULL, 0, 0, &rs) == 1);
     CHECK_STR(rs.r[0].problem, P3);
     CHECK_STR(rs.r[0].arch, "sm_89");
-    CHECK(rs.r[0].relerr == -1);
-    CHECK(rs.r[0].fma_tflops == 0 && rs.r[0].bandwidth_gbs == 0);
+    CHECK(isnan(rs.r[0].relerr));
+    CHECK(isnan(rs.r[0].fma_tflops) && isnan(rs.r[0].bandwidth_gbs));
 
     /* A callback asking to stop ends the query without an error. */
     {
@@ -673,7 +673,7 @@ static void test_queries(ct_db *db, ids *t)
     CHECK(ct_db_best(db, P1, "", &best, &e) == CT_OK && close_to(best.median_us, 512.75));
     CHECK(ct_db_best(db, P1, "h100", &best, &e) == CT_OK);
     CHECK(best.id == t->fastest_ok_a);
-    CHECK_STR(best.params, "{\"BLOCK_SIZE\":128,\"TILE\":16}");
+    CHECK_STR(best.params_json, "{\"BLOCK_SIZE\":128,\"TILE\":16}");
     CHECK(ct_db_best(db, P1, H200, &best, &e) == CT_OK && close_to(best.median_us, 512.75));
     CHECK(ct_db_best(db, P2, NULL, &best, &e) == CT_ERR_NOT_FOUND);
     CHECK(ct_db_best(db, P1, "B200", &best, &e) == CT_ERR_NOT_FOUND);
@@ -849,12 +849,12 @@ static void test_formats(ct_db *db)
     int n = query(db, P1, NULL, NULL, 0, 0, &rs);
     CHECK(n >= 11 && n < 60);
     CHECK(query(db, P3, NULL, NULL, 0, 0, &rs) == 1);   /* overwrites; re-query below */
-    ct_record odd = rs.r[0];
+    ct_result odd = rs.r[0];
     snprintf(odd.error, sizeof odd.error, "%s", ODD_ERROR);
     CHECK(query(db, P1, NULL, NULL, 0, 0, &rs) == n);
     rs.r[n++] = odd;
-    ct_record damaged = rs.r[0];
-    snprintf(damaged.params, sizeof damaged.params, "{\"BLOCK_SIZE\":25");
+    ct_result damaged = rs.r[0];
+    snprintf(damaged.params_json, sizeof damaged.params_json, "{\"BLOCK_SIZE\":25");
     snprintf(damaged.error, sizeof damaged.error, "bad \xff\xfe utf8 \xe2\x82");
     rs.r[n++] = damaged;
 
@@ -871,7 +871,7 @@ static void test_formats(ct_db *db)
                                "pct_bw", "registers", "smem_bytes", "created_at" };
         for (size_t k = 0; k < sizeof keys / sizeof keys[0]; k++)
             CHECK_MSG(jget(o, keys[k]) != NULL, "key %s missing", keys[k]);
-        CHECK((fl = jget(o, "params")) && fl->type == 'o' && strcmp(fl->text, rs.r[0].params) == 0);
+        CHECK((fl = jget(o, "params")) && fl->type == 'o' && strcmp(fl->text, rs.r[0].params_json) == 0);
         CHECK((fl = jget(o, "problem")) && fl->type == 's' && strcmp(fl->text, P1) == 0);
         CHECK((fl = jget(o, "arch")) && strcmp(fl->text, "sm_90") == 0);
         CHECK((fl = jget(o, "median_us")) && fl->type == 'n' && close_to(atof(fl->text), 733.25));
@@ -944,7 +944,7 @@ static void test_formats(ct_db *db)
             if (records == 0) {
                 CHECK_STR(fields[0], P1);
                 CHECK_STR(fields[1], H100);
-                CHECK_STR(fields[4], rs.r[0].params);
+                CHECK_STR(fields[4], rs.r[0].params_json);
                 CHECK(close_to(atof(fields[6]), 733.25));
                 CHECK(fabs(atof(fields[9]) - 4.094e9 / 733.25 / 1e6) < 1e-4);
             }
@@ -986,7 +986,7 @@ static void test_formats(ct_db *db)
 
     /* More rows than the table buffers: still one line each. */
     {
-        static ct_record many[300];
+        static ct_result many[300];
         for (int i = 0; i < 300; i++) {
             many[i] = rs.r[i % n];
             many[i].median_us = 10 + i * 3.25;
@@ -1039,7 +1039,7 @@ int main(void)
         /* A second connection sees the first one's writes and can add its own. */
         CHECK(ct_db_open(path, 0, &db2, &e) == CT_OK);
         if (db2) {
-            ct_record r = cand("conv1d_naive", "{\"BLOCK_SIZE\":512}", "ok", 2299.5, 1e-7);
+            ct_result r = cand("conv1d_naive", "{\"BLOCK_SIZE\":512}", "ok", 2299.5, 1e-7);
             add(db2, t.run_b1, &r, &t);
             double base = 0;
             CHECK(ct_db_baseline_us(db, P1, H200, "conv1d_naive", &base, &e) == CT_OK);
@@ -1057,7 +1057,7 @@ int main(void)
             rows *rs = malloc(sizeof *rs);
             CHECK(rs && query(db, NULL, NULL, NULL, 0, 0, rs) == t.total);
             free(rs);
-            ct_record best;
+            ct_result best;
             CHECK(ct_db_best(db, P1, "H100", &best, &e) == CT_OK && best.id == t.fastest_ok_a);
             test_formats(db);
             ct_db_close(db);
