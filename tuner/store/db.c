@@ -538,11 +538,6 @@ static int col_text_fit(sqlite3_stmt *s, int col, char *dst, size_t cap)
     return fits;
 }
 
-void col_text(sqlite3_stmt *s, int col, char *dst, size_t cap)
-{
-    col_text_fit(s, col, dst, cap);
-}
-
 const char *db_read_result(sqlite3_stmt *s, ct_result *r, int whole)
 {
     const char *too_long = NULL;

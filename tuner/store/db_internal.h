@@ -41,7 +41,6 @@ int bind_text_or_null(sqlite3_stmt *s, int i, const char *v);
 int bind_pos(sqlite3_stmt *s, int i, double v);
 int bind_real(sqlite3_stmt *s, int i, double v);
 int bind_int_min(sqlite3_stmt *s, int i, long long v, long long min);
-void col_text(sqlite3_stmt *s, int col, char *dst, size_t cap);
 int query_int(sqlite3 *h, const char *sql, int *out);
 
 /* A whole record: every field of CT_RESULT_FIELDS (its sql expression),
