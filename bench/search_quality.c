@@ -30,10 +30,10 @@ typedef struct table {
     char device[128];
 } table;
 
-static int collect(const ct_record *r, void *user)
+static int collect(const ct_result *r, void *user)
 {
     table *t = user;
-    if (strcmp(r->status, "ok") != 0)
+    if (r->status != CT_RS_OK)
         return 0;
     if (!t->device[0])
         snprintf(t->device, sizeof t->device, "%s", r->device);
@@ -41,7 +41,7 @@ static int collect(const ct_record *r, void *user)
         t->cap = t->cap ? 2 * t->cap : 1024;
         t->v = realloc(t->v, (size_t)t->cap * sizeof *t->v);
     }
-    snprintf(t->v[t->n].key, sizeof t->v[t->n].key, "%s %s", r->tmpl, r->params);
+    snprintf(t->v[t->n].key, sizeof t->v[t->n].key, "%s %s", r->tmpl, r->params_json);
     t->v[t->n].us = r->median_us;
     t->n++;
     return 0;

@@ -409,11 +409,11 @@ static CLI_UNUSED int make_db(const char *name, int n)
              ct_db_problem_upsert(db, "conv1d", "conv1d:4096:31:valid", 2.5e5, 3.3e4, &prob, &e) == CT_OK &&
              ct_db_run_begin(db, prob, dev, NULL, &run, &e) == CT_OK;
     for (int i = 0; ok && i < n; i++) {
-        ct_record r;
-        memset(&r, 0, sizeof r);
+        ct_result r;
+        ct_result_init(&r);
         snprintf(r.tmpl, sizeof r.tmpl, "conv1d_naive");
-        snprintf(r.params, sizeof r.params, "{\"BLOCK_SIZE\":%d}", 32 * (i + 1));
-        snprintf(r.status, sizeof r.status, "compile_failed");
+        snprintf(r.params_json, sizeof r.params_json, "{\"BLOCK_SIZE\":%d}", 32 * (i + 1));
+        r.status = CT_RS_COMPILE_FAILED;
         for (size_t k = 0; k + 1 < sizeof r.error; k++)
             r.error[k] = (char)('a' + (i + (int)k) % 26);
         r.relerr = -1;

@@ -210,9 +210,9 @@ int main(void)
     CHECK_MSG(ct_db_open(dbpath, 1, &db, &e) == CT_OK, "%s: %s", dbpath, e.msg);
     if (!db)
         CHECK_DONE();
-    const ct_record r1[] = {tc_rec("conv1d_tiled", hash, p1, "ok", 5.0, 1e-7)};
-    const ct_record r2[] = {tc_rec("conv1d_tiled", hash, p2, "ok", 6.0, 1e-7)};
-    const ct_record r3[] = {tc_rec("conv1d_tiled", hash, p3, "ok", 9.0, 1e-7)};
+    const ct_result r1[] = {tc_rec("conv1d_tiled", hash, p1, "ok", 5.0, 1e-7)};
+    const ct_result r2[] = {tc_rec("conv1d_tiled", hash, p2, "ok", 6.0, 1e-7)};
+    const ct_result r3[] = {tc_rec("conv1d_tiled", hash, p3, "ok", 9.0, 1e-7)};
     tc_add_run(db, &dev, "conv1d:3000:37:same", r1, 1);
     tc_add_run(db, &dev, "conv1d:4096:7:valid", r2, 1);
     tc_add_run(db, &dev, "conv1d:20000:100:valid", r3, 1);

@@ -65,7 +65,7 @@ static inline int tc_family_db(const char *path, const ct_device_info *d, const 
             o += used + (o[used] == ',');
         }
         ok = tc_params(fc->problems[i], fc->templates[i], over, nover, params, sizeof params);
-        const ct_record r[] = {tc_rec(fc->templates[i], hash, params, "ok", 5.0 + i, 1e-7)};
+        const ct_result r[] = {tc_rec(fc->templates[i], hash, params, "ok", 5.0 + i, 1e-7)};
         ok = ok && tc_add_run(db, d, fc->problems[i], r, 1);
     }
     ct_db_close(db);
@@ -321,15 +321,15 @@ static inline int tc_params(const char *spec, const char *tmpl, const tc_param *
     return !bad;
 }
 
-static inline ct_record tc_rec(const char *tmpl, const char *hash, const char *params, const char *status,
+static inline ct_result tc_rec(const char *tmpl, const char *hash, const char *params, const char *status,
                                double us, double relerr)
 {
-    ct_record r;
-    memset(&r, 0, sizeof r);
+    ct_result r;
+    ct_result_init(&r);
     snprintf(r.tmpl, sizeof r.tmpl, "%s", tmpl);
     snprintf(r.template_hash, sizeof r.template_hash, "%s", hash);
-    snprintf(r.params, sizeof r.params, "%s", params);
-    snprintf(r.status, sizeof r.status, "%s", status);
+    snprintf(r.params_json, sizeof r.params_json, "%s", params);
+    CHECK_MSG(ct_result_status_parse(status, &r.status), "no status %s", status);
     if (strcmp(status, "ok") != 0)
         snprintf(r.error, sizeof r.error, "%s: relative error %g above the tolerance", status, relerr);
     if (us > 0) {
@@ -367,7 +367,7 @@ static inline ct_device_info tc_device(const char *name, const char *uuid, int c
 
 /* One run of problem spec on device d with the given candidates, into the
  * open database. */
-static inline int tc_add_run(ct_db *db, const ct_device_info *d, const char *spec, const ct_record *recs, int n)
+static inline int tc_add_run(ct_db *db, const ct_device_info *d, const char *spec, const ct_result *recs, int n)
 {
     ct_err e = {""};
     ct_problem p;
@@ -443,7 +443,7 @@ static inline int tc_family_db(const char *path, const ct_device_info *d, const 
             o += used + (o[used] == ',');
         }
         ok = tc_params(fc->problems[i], fc->templates[i], over, nover, params, sizeof params);
-        const ct_record r[] = {tc_rec(fc->templates[i], hash, params, "ok", 5.0 + i, 1e-7)};
+        const ct_result r[] = {tc_rec(fc->templates[i], hash, params, "ok", 5.0 + i, 1e-7)};
         ok = ok && tc_add_run(db, d, fc->problems[i], r, 1);
     }
     ct_db_close(db);

@@ -9,23 +9,23 @@
 
 typedef struct stats {
     int ok, bad, limits, total;
-    ct_record best;
+    ct_result best;
     char first_bad[1400];
 } stats;
 
-static int count_cb(const ct_record *r, void *user)
+static int count_cb(const ct_result *r, void *user)
 {
     stats *s = user;
     s->total++;
-    if (strcmp(r->status, "ok") == 0) {
+    if (r->status == CT_RS_OK) {
         if (s->ok == 0 || r->median_us < s->best.median_us)
             s->best = *r;
         s->ok++;
-    } else if (strcmp(r->status, "exceeds_limits") == 0) {
+    } else if (r->status == CT_RS_EXCEEDS_LIMITS) {
         s->limits++;   /* e.g. registers found only at load time: not a bug */
     } else {
         if (!s->bad)
-            snprintf(s->first_bad, sizeof s->first_bad, "%.60s %.500s: %.20s %.300s", r->tmpl, r->params, r->status, r->error);
+            snprintf(s->first_bad, sizeof s->first_bad, "%.60s %.500s: %.20s %.300s", r->tmpl, r->params_json, ct_result_status_name(r->status), r->error);
         s->bad++;
     }
     return 0;
@@ -61,7 +61,7 @@ static void tune(const char *db, const char *spec, const char *extra)
     printf("%s: %d verified, %d over limits, %d failed; best %.2f us = %.1f%% of FMA peak, %.0f GB/s (%s %s)\n",
            p.canonical, s.ok, s.limits, s.bad, s.best.median_us,
            s.best.fma_tflops > 0 ? 100.0 * s.best.flops / s.best.median_us / 1e6 / s.best.fma_tflops : 0.0,
-           s.best.bytes / s.best.median_us / 1e3, s.best.tmpl, s.best.params);
+           s.best.bytes / s.best.median_us / 1e3, s.best.tmpl, s.best.params_json);
 }
 
 static void export_selftest(const char *db, const char *dir, const char *spec, const char *arch, int n)

@@ -68,12 +68,12 @@ static const char fault_ini[] =
 typedef struct seen {
     char naive_status[7][24];   /* by BLOCK_SIZE 32, 64, ... */
     int ok, total;
-    ct_record best;
+    ct_result best;
 } seen;
 
 static const int sizes[7] = {32, 64, 96, 128, 160, 192, 256};
 
-static int seen_cb(const ct_record *r, void *user)
+static int seen_cb(const ct_result *r, void *user)
 {
     seen *s = user;
     s->total++;
@@ -81,11 +81,11 @@ static int seen_cb(const ct_record *r, void *user)
         for (int i = 0; i < 7; i++) {
             char want[40];
             snprintf(want, sizeof want, "{\"BLOCK_SIZE\":%d}", sizes[i]);
-            if (strcmp(r->params, want) == 0)
-                snprintf(s->naive_status[i], sizeof s->naive_status[i], "%s", r->status);
+            if (strcmp(r->params_json, want) == 0)
+                snprintf(s->naive_status[i], sizeof s->naive_status[i], "%s", ct_result_status_name(r->status));
         }
     }
-    if (strcmp(r->status, "ok") == 0) {
+    if (r->status == CT_RS_OK) {
         if (s->ok == 0 || r->median_us < s->best.median_us)
             s->best = *r;
         s->ok++;

@@ -38,12 +38,13 @@ static int run_one(ct_gpu *g, const char *spec, const float *a, const float *b, 
         CHECK_MSG(ct_nvrtc_compile(src, t->name, g->arch, defs, nd, &sp.cand[i].params, &bin, &e) == CT_OK,
                   "%s", e.msg);
         free(src);
-        ct_outcome o;
+        ct_result o;
+        ct_result_init(&o);
         CHECK(ct_run_candidate(g, &w, t, &sp.cand[i].params, &bin, &cfg->s, &o, &e) == CT_OK);
         ct_binary_free(&bin);
         char key[512];
         ct_params_to_key(&sp.cand[i].params, key, sizeof key);
-        CHECK_MSG(strcmp(o.status, "ok") == 0, "%s %s %s: %s %s", spec, t->name, key, o.status, o.error);
+        CHECK_MSG(o.status == CT_RS_OK, "%s %s %s: %s %s", spec, t->name, key, ct_result_status_name(o.status), o.error);
         const float *out = w.host[w.out_index];
         for (size_t k = 0; k < nout; k++)
             CHECK_MSG(out[k] == expect[k], "%s %s %s: out[%zu] = %g, expected %g", spec, t->name, key, k,

@@ -12,14 +12,14 @@
 
 typedef struct stats {
     int ok, failed, total;
-    ct_record best;
+    ct_result best;
 } stats;
 
-static int count_cb(const ct_record *r, void *user)
+static int count_cb(const ct_result *r, void *user)
 {
     stats *s = user;
     s->total++;
-    if (strcmp(r->status, "ok") == 0) {
+    if (r->status == CT_RS_OK) {
         if (s->ok == 0 || r->median_us < s->best.median_us)
             s->best = *r;
         s->ok++;
@@ -51,14 +51,14 @@ typedef struct keys {
     int n, cap;
 } keys;
 
-static int key_cb(const ct_record *r, void *user)
+static int key_cb(const ct_result *r, void *user)
 {
     keys *k = user;
     if (k->n == k->cap) {
         k->cap = k->cap ? 2 * k->cap : 256;
         k->k = realloc(k->k, (size_t)k->cap * sizeof *k->k);
     }
-    snprintf(k->k[k->n++], 600, "%s %s", r->tmpl, r->params);
+    snprintf(k->k[k->n++], 600, "%s %s", r->tmpl, r->params_json);
     return 0;
 }
 
@@ -147,7 +147,7 @@ int main(void)
         /* Every tuned candidate must be correct: a wrong one is a template bug. */
         CHECK_MSG(s.failed == 0, "%s: %d of %d candidates failed", small[i][1], s.failed, s.total);
         printf("%s: %d verified, best %.2f us (%s %s)\n", small[i][1], s.ok, s.best.median_us, s.best.tmpl,
-               s.best.params);
+               s.best.params_json);
     }
 
     /* The headline problem, default space and settings: done in minutes,

@@ -254,14 +254,14 @@ static void check_compile(void)
 #define P1 "conv1d:1000:31:valid"
 #define P2 "conv1d:4096:7:same"
 
-static ct_record mkrec(const char *tmpl, const char *params, const char *status, double us, const char *error)
+static ct_result mkrec(const char *tmpl, const char *params, const char *status, double us, const char *error)
 {
-    ct_record r;
-    memset(&r, 0, sizeof r);
+    ct_result r;
+    ct_result_init(&r);
     snprintf(r.tmpl, sizeof r.tmpl, "%s", tmpl);
     snprintf(r.template_hash, sizeof r.template_hash, "0123456789abcdef");
-    snprintf(r.params, sizeof r.params, "%s", params);
-    snprintf(r.status, sizeof r.status, "%s", status);
+    snprintf(r.params_json, sizeof r.params_json, "%s", params);
+    ct_result_status_parse(status, &r.status);
     snprintf(r.error, sizeof r.error, "%s", error ? error : "");
     r.median_us = us;
     r.min_us = us > 0 ? us * 0.98 : 0;
@@ -291,7 +291,7 @@ static int fill_db(const char *path)
              ct_db_run_begin(db, p1, da, "{\"seed\":1}", &r1, &e) == CT_OK &&
              ct_db_run_begin(db, p1, db_, NULL, &r2, &e) == CT_OK &&
              ct_db_run_begin(db, p2, da, NULL, &r3, &e) == CT_OK;
-    ct_record recs[] = {
+    ct_result recs[] = {
         mkrec("conv1d_tiled", "{\"BLOCK_SIZE\":128,\"OUTPUTS_PER_THREAD\":8}", "ok", 10.0, NULL),
         mkrec("conv1d_naive", "{\"BLOCK_SIZE\":256}", "ok", 20.0, NULL),
         mkrec("conv1d_tiled", "{\"BLOCK_SIZE\":64,\"OUTPUTS_PER_THREAD\":4}", "wrong_result", 5.0,
@@ -300,8 +300,8 @@ static int fill_db(const char *path)
     };
     for (size_t i = 0; ok && i < sizeof recs / sizeof recs[0]; i++)
         ok = ct_db_candidate_add(db, r1, &recs[i], &e) == CT_OK;
-    ct_record rb = mkrec("conv1d_naive", "{\"BLOCK_SIZE\":512}", "ok", 15.0, NULL);
-    ct_record rc = mkrec("conv1d_tiled", "{\"BLOCK_SIZE\":64}", "wrong_result", 3.0, "NaN in output");
+    ct_result rb = mkrec("conv1d_naive", "{\"BLOCK_SIZE\":512}", "ok", 15.0, NULL);
+    ct_result rc = mkrec("conv1d_tiled", "{\"BLOCK_SIZE\":64}", "wrong_result", 3.0, "NaN in output");
     if (ok)
         ok = ct_db_candidate_add(db, r2, &rb, &e) == CT_OK && ct_db_candidate_add(db, r3, &rc, &e) == CT_OK &&
              ct_db_run_end(db, r1, "ok", &e) == CT_OK;

@@ -567,11 +567,11 @@ static int setup(void)
     long long dev, prob, run_id;
     ct_device_info d = {.name = "NVIDIA CLI Check GPU", .cc_major = 9, .sm_count = 132, .driver_version = 13000,
                         .nvrtc_major = 13};
-    ct_record rec;
-    memset(&rec, 0, sizeof rec);
+    ct_result rec;
+    ct_result_init(&rec);
     snprintf(rec.tmpl, sizeof rec.tmpl, "conv1d_naive");
-    snprintf(rec.params, sizeof rec.params, "{\"BLOCK_SIZE\":128}");
-    snprintf(rec.status, sizeof rec.status, "ok");
+    snprintf(rec.params_json, sizeof rec.params_json, "{\"BLOCK_SIZE\":128}");
+    rec.status = CT_RS_OK;
     rec.median_us = rec.min_us = rec.max_us = 10;
     char *tsrc = NULL;
     if (ct_template_source("conv1d_naive", NULL, &tsrc, &e) != CT_OK)

@@ -77,15 +77,15 @@ static void child_fail(int slot, const char *what, const ct_err *e)
     _exit(1);
 }
 
-static ct_record make_candidate(int writer, int k)
+static ct_result make_candidate(int writer, int k)
 {
-    ct_record r;
-    memset(&r, 0, sizeof r);
+    ct_result r;
+    ct_result_init(&r);
     snprintf(r.tmpl, sizeof r.tmpl, "conv1d_tiled");
     snprintf(r.template_hash, sizeof r.template_hash, "0123456789abcdef");
-    snprintf(r.params, sizeof r.params, "{\"BLOCK_SIZE\":%d,\"OUTPUTS_PER_THREAD\":%d}",
+    snprintf(r.params_json, sizeof r.params_json, "{\"BLOCK_SIZE\":%d,\"OUTPUTS_PER_THREAD\":%d}",
              64 * (writer + 1), k + 1);
-    snprintf(r.status, sizeof r.status, "ok");
+    r.status = CT_RS_OK;
     r.median_us = 100.0 + writer * 1000 + k;
     r.min_us = r.median_us * 0.98;
     r.max_us = r.median_us * 1.02;
@@ -119,7 +119,7 @@ static void writer(int w)
         if (ct_db_run_begin(db, prob, dev, settings, &run, &e) != CT_OK)
             child_fail(w, "writer: ct_db_run_begin", &e);
         for (int k = 0; k < PER_RUN; k++) {
-            ct_record c = make_candidate(w, r * PER_RUN + k);
+            ct_result c = make_candidate(w, r * PER_RUN + k);
             if (ct_db_candidate_add(db, run, &c, &e) != CT_OK)
                 child_fail(w, "writer: ct_db_candidate_add", &e);
         }
@@ -130,7 +130,7 @@ static void writer(int w)
     _exit(0);
 }
 
-static int count_cb(const ct_record *r, void *user)
+static int count_cb(const ct_result *r, void *user)
 {
     (void)r;
     ++*(long long *)user;
@@ -219,7 +219,7 @@ static void check_file(void)
     if (db) {
         CHECK_MSG(ct_db_query(db, NULL, count_cb, &n, &e) == CT_OK, "%s", e.msg);
         CHECK(n == TOTAL);
-        ct_record best;
+        ct_result best;
         CHECK(ct_db_best(db, PROBLEM, DEVICE, &best, &e) == CT_OK && best.median_us == 100.0);
         ct_db_close(db);
     }

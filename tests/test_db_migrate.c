@@ -117,7 +117,7 @@ static int exec_sql(const char *path, const char *sql)
     return rc;
 }
 
-static int count_cb(const ct_record *r, void *user)
+static int count_cb(const ct_result *r, void *user)
 {
     (void)r;
     ++*(long long *)user;
@@ -138,17 +138,17 @@ static int make_db(const char *path, int n)
              ct_db_problem_upsert(db, "conv1d", PROBLEM, 8.2e9, 8e6, &prob, &e) == CT_OK &&
              ct_db_run_begin(db, prob, dev, "{\"seed\":7}", &run, &e) == CT_OK;
     for (int i = 0; ok && i < n; i++) {
-        ct_record r;
-        memset(&r, 0, sizeof r);
+        ct_result r;
+        ct_result_init(&r);
         snprintf(r.tmpl, sizeof r.tmpl, "conv1d_tiled");
         snprintf(r.template_hash, sizeof r.template_hash, "0123456789abcdef");
-        snprintf(r.params, sizeof r.params, "{\"BLOCK_SIZE\":%d}", 32 + i);
+        snprintf(r.params_json, sizeof r.params_json, "{\"BLOCK_SIZE\":%d}", 32 + i);
         if (i % 3) {
-            snprintf(r.status, sizeof r.status, "ok");
+            r.status = CT_RS_OK;
             r.median_us = 50.0 + i;
             r.relerr = 1e-7;
         } else {
-            snprintf(r.status, sizeof r.status, "compile_failed");
+            r.status = CT_RS_COMPILE_FAILED;
             r.relerr = -1;
             for (size_t k = 0; k + 1 < sizeof r.error; k++)
                 r.error[k] = (char)('a' + (i + (int)k) % 26);

@@ -63,16 +63,16 @@ static void params(const char *spec, const char *tmpl, long block, long r, char 
 
 /* A record with every optional field set differently, failures without
  * times, an unchecked error: NULLs and values both cross the files. */
-static ct_record rec(const char *spec, const char *tmpl, long block, long r, const char *status, double us)
+static ct_result rec(const char *spec, const char *tmpl, long block, long r, const char *status, double us)
 {
     char p[512];
     params(spec, tmpl, block, r, p, sizeof p);
-    ct_record x = tc_rec(tmpl, strcmp(tmpl, "conv1d_naive") ? hash_tiled : hash_naive, p, status, us,
+    ct_result x = tc_rec(tmpl, strcmp(tmpl, "conv1d_naive") ? hash_tiled : hash_naive, p, status, us,
                          us > 0 ? 1.5e-7 * block / 32 : -1);
     if (us > 0)
         x.local_bytes = (int)(block / 64) * 8;
     else
-        x.compile_ms = 0;     /* absent */
+        x.compile_ms = NAN;   /* absent */
     if (!strcmp(status, "compile_failed"))
         snprintf(x.error, sizeof x.error, "nvrtc: \"bad\" \\ token, here\nline 2\ttab, end");
     return x;
@@ -85,7 +85,7 @@ typedef struct run_def {
     int machine;             /* 'A' or 'B' */
     const ct_device_info *dev;
     const char *spec;
-    ct_record recs[4];
+    ct_result recs[4];
     int n;
 } run_def;
 
@@ -170,7 +170,7 @@ static char *replace_once(const char *text, const char *old, const char *new_)
     return s;
 }
 
-static int count_rows(const ct_db_row *r, void *user)
+static int count_rows(const ct_result *r, void *user)
 {
     (void)r;
     (*(long *)user)++;
@@ -216,13 +216,13 @@ static void round_trip(const char *fmt)
 
 /* Every field of every record survives: the dumps of source and copy match
  * field for field. */
-static int collect(const ct_db_row *r, void *user)
+static int collect(const ct_result *r, void *user)
 {
-    ct_db_row **v = user;
+    ct_result **v = user;
     static int n;
     if (!*v)
         n = 0;
-    ct_db_row *grown = realloc(*v, (size_t)(n + 2) * sizeof **v);
+    ct_result *grown = realloc(*v, (size_t)(n + 2) * sizeof **v);
     if (!grown)
         return 1;
     *v = grown;
@@ -231,11 +231,11 @@ static int collect(const ct_db_row *r, void *user)
     return 0;
 }
 
-static ct_db_row *dump(const char *path)
+static ct_result *dump(const char *path)
 {
     ct_db *db = NULL;
     ct_err e;
-    ct_db_row *v = NULL;
+    ct_result *v = NULL;
     CHECK(ct_db_open(path, 0, &db, &e) == CT_OK);
     CHECK(ct_db_dump(db, collect, &v, &e) == CT_OK);
     ct_db_close(db);
@@ -252,12 +252,12 @@ static void provenance(void)
     char src[600], dst[600];
     path_in(src, sizeof src, "a.db");
     path_in(dst, sizeof dst, "rt_json.db");
-    ct_db_row *a = dump(src), *b = dump(dst);
+    ct_result *a = dump(src), *b = dump(dst);
     int n = 0, with_null = 0, with_error = 0;
-    for (; a && b && a[n].dev_name[0] && b[n].dev_name[0]; n++) {
-        const ct_db_row *x = &a[n], *y = &b[n];
-        CHECK_STR(x->dev_name, y->dev_name);
-        CHECK_STR(x->dev_uuid, y->dev_uuid);
+    for (; a && b && a[n].device[0] && b[n].device[0]; n++) {
+        const ct_result *x = &a[n], *y = &b[n];
+        CHECK_STR(x->device, y->device);
+        CHECK_STR(x->device_uuid, y->device_uuid);
         CHECK(x->cc_major == y->cc_major && x->cc_minor == y->cc_minor && x->sm_count == y->sm_count);
         CHECK(x->driver_version == y->driver_version);
         CHECK_STR(x->nvrtc_version, y->nvrtc_version);
@@ -274,8 +274,8 @@ static void provenance(void)
         CHECK_STR(x->run_settings, y->run_settings);
         CHECK_STR(x->tmpl, y->tmpl);
         CHECK_STR(x->template_hash, y->template_hash);
-        CHECK_STR(x->params, y->params);
-        CHECK_STR(x->status, y->status);
+        CHECK_STR(x->params_json, y->params_json);
+        CHECK(x->status == y->status);
         CHECK_STR(x->error, y->error);
         CHECK(same_real(x->median_us, y->median_us) && same_real(x->min_us, y->min_us) &&
               same_real(x->max_us, y->max_us) && same_real(x->spread, y->spread));
@@ -286,14 +286,14 @@ static void provenance(void)
         with_null += isnan(x->median_us) && x->reps == -1 && isnan(x->relerr);
         with_error += strchr(x->error, '\n') != NULL;
         /* what the machine stored */
-        CHECK_STR(x->dev_uuid, "GPU-aaaa-0001");
+        CHECK_STR(x->device_uuid, "GPU-aaaa-0001");
         CHECK(x->driver_version == 13000 && x->fma_tflops == 60.0 && x->launch_us == 2.5);
         CHECK_STR(x->nvrtc_version, "13.0");
         CHECK_STR(x->run_settings, "{\"tolerance\":1e-05,\"seed\":7}");
         CHECK(x->measured_at[0] && x->run_finished_at[0] && x->created_at[0]);
         CHECK(strlen(x->template_hash) == 16);
     }
-    CHECK_MSG(n == 6 && !a[n].dev_name[0] && !b[n].dev_name[0], "dumps of %d records differ in length", n);
+    CHECK_MSG(n == 6 && !a[n].device[0] && !b[n].device[0], "dumps of %d records differ in length", n);
     CHECK(with_null == 1 && with_error == 1);
     free(a);
     free(b);
@@ -326,7 +326,7 @@ static void merging(void)
     int compared = 0;
     for (size_t p = 0; m && o && p < 3; p++) {
         for (size_t d = 0; d < 3; d++) {
-            ct_record rm, ro;
+            ct_result rm, ro;
             ct_status sm = ct_db_best(m, problems[p], devices[d], &rm, &e);
             ct_status so = ct_db_best(o, problems[p], devices[d], &ro, &e);
             CHECK_MSG(sm == so, "%s on %s: merged %d, one database %d", problems[p], devices[d] ? devices[d] : "any",
@@ -334,10 +334,10 @@ static void merging(void)
             if (sm != CT_OK || so != CT_OK)
                 continue;
             compared++;
-            CHECK_MSG(rm.median_us == ro.median_us && !strcmp(rm.params, ro.params) && !strcmp(rm.tmpl, ro.tmpl) &&
+            CHECK_MSG(rm.median_us == ro.median_us && !strcmp(rm.params_json, ro.params_json) && !strcmp(rm.tmpl, ro.tmpl) &&
                           !strcmp(rm.device, ro.device) && !strcmp(rm.template_hash, ro.template_hash),
                       "%s on %s: merged winner %s %s %.3f us, one database %s %s %.3f us", problems[p],
-                      devices[d] ? devices[d] : "any", rm.tmpl, rm.params, rm.median_us, ro.tmpl, ro.params,
+                      devices[d] ? devices[d] : "any", rm.tmpl, rm.params_json, rm.median_us, ro.tmpl, ro.params_json,
                       ro.median_us);
             /* and it is the best of the sources' winners */
             double best = INFINITY;
@@ -345,7 +345,7 @@ static void merging(void)
                 if (strcmp(runs[i].spec, problems[p]) || (devices[d] && strcmp(runs[i].dev->name, devices[d])))
                     continue;
                 for (int k = 0; k < runs[i].n; k++)
-                    if (!strcmp(runs[i].recs[k].status, "ok") && runs[i].recs[k].median_us < best)
+                    if (runs[i].recs[k].status == CT_RS_OK && runs[i].recs[k].median_us < best)
                         best = runs[i].recs[k].median_us;
             }
             CHECK_MSG(rm.median_us == best, "%s on %s: winner %.3f us, best of the sources %.3f us", problems[p],
@@ -354,7 +354,7 @@ static void merging(void)
     }
     CHECK(compared == 7);     /* p1 x {H200, H100, any}, p2 x {H200, any}, p3 x {H100, any} */
     /* the H200's second problem: B's faster result wins over A's */
-    ct_record w;
+    ct_result w;
     CHECK(m && ct_db_best(m, "conv1d:4096:31:same", H200, &w, &e) == CT_OK && w.median_us == 5.5);
     /* the query's winners: one row per problem and device, the same in both */
     ct_db_close(m);

@@ -349,15 +349,15 @@ static void tiled_params(long placement, char *json, size_t len)
     CHECK(ct_params_to_json(&c, t->params, t->nparams, json, len) == CT_OK);
 }
 
-static ct_record mkrec(const char *tmpl, const char *hash, const char *params, const char *status,
+static ct_result mkrec(const char *tmpl, const char *hash, const char *params, const char *status,
                        double us, double relerr)
 {
-    ct_record r;
-    memset(&r, 0, sizeof r);
+    ct_result r;
+    ct_result_init(&r);
     snprintf(r.tmpl, sizeof r.tmpl, "%s", tmpl);
     snprintf(r.template_hash, sizeof r.template_hash, "%s", hash);
-    snprintf(r.params, sizeof r.params, "%s", params);
-    snprintf(r.status, sizeof r.status, "%s", status);
+    snprintf(r.params_json, sizeof r.params_json, "%s", params);
+    ct_result_status_parse(status, &r.status);
     if (strcmp(status, "ok") != 0)
         snprintf(r.error, sizeof r.error, "relative error %g above the tolerance", relerr);
     r.median_us = us;
@@ -373,7 +373,7 @@ static ct_record mkrec(const char *tmpl, const char *hash, const char *params, c
 }
 
 /* A database at path with one device, PROBLEM and the given candidates. */
-static int make_db(const char *path, const ct_record *recs, int nrecs)
+static int make_db(const char *path, const ct_result *recs, int nrecs)
 {
     ct_db *db = NULL;
     ct_err e = {""};
@@ -392,7 +392,7 @@ static int make_db(const char *path, const ct_record *recs, int nrecs)
     for (int i = 0; ok && i < nrecs; i++)
         ok = ct_db_candidate_add(db, run, &recs[i], &e) == CT_OK;
     /* A faster verified result of another problem must not be picked. */
-    ct_record other = mkrec("conv1d_naive", "0000000000000000", "{\"BLOCK_SIZE\":256}", "ok", 0.25, 0);
+    ct_result other = mkrec("conv1d_naive", "0000000000000000", "{\"BLOCK_SIZE\":256}", "ok", 0.25, 0);
     if (ok)
         ok = ct_db_problem_upsert(db, "conv1d", "conv1d:4096:7:valid", 1e5, 1e5, &prob2, &e) == CT_OK &&
              ct_db_run_begin(db, prob2, dev, NULL, &run2, &e) == CT_OK &&
@@ -602,7 +602,7 @@ int main(void)
     path_in(dba, sizeof dba, "a.db");
     path_in(dbb, sizeof dbb, "b.db");
     path_in(dbc, sizeof dbc, "c.db");
-    const ct_record recs_a[] = {
+    const ct_result recs_a[] = {
         mkrec("conv1d_tiled", hash, json_const, "wrong_result", 1.0, 0.25),
         mkrec("conv1d_tiled", hash, json_shared, "ok", 7.0, 2e-7),
         mkrec("conv1d_tiled", hash, json_const, "ok", 5.0, 1e-7),
@@ -611,15 +611,15 @@ int main(void)
 
     /* ct_db_best: the faster verified candidate, never the wrong result */
     ct_db *db = NULL;
-    ct_record best;
+    ct_result best;
     CHECK(ct_db_open(dba, 0, &db, &e) == CT_OK);
     if (db) {
         ct_status st = ct_db_best(db, PROBLEM, NULL, &best, &e);
         CHECK_MSG(st == CT_OK, "ct_db_best: %s", e.msg);
         if (st == CT_OK) {
-            CHECK_STR(best.status, "ok");
+            CHECK_STR(ct_result_status_name(best.status), "ok");
             CHECK(best.median_us == 5.0);
-            CHECK_STR(best.params, json_const);
+            CHECK_STR(best.params_json, json_const);
             CHECK_STR(best.template_hash, hash);
             CHECK_STR(best.device, DEVICE);
             CHECK_STR(best.arch, "sm_90");
@@ -666,7 +666,7 @@ int main(void)
     }
 
     /* b.db: the shared-memory mask record as the only verified one */
-    const ct_record recs_b[] = {
+    const ct_result recs_b[] = {
         mkrec("conv1d_tiled", hash, json_const, "wrong_result", 2.0, 0.5),
         mkrec("conv1d_tiled", hash, json_shared, "ok", 7.0, 2e-7),
     };
@@ -787,7 +787,7 @@ int main(void)
     check_header_text(gen_file, json_const);
 
     /* c.db: the stored template hash is not the current template's: 6. */
-    const ct_record recs_c[] = {
+    const ct_result recs_c[] = {
         mkrec("conv1d_tiled", "0123456789abcdef", json_const, "ok", 5.0, 1e-7),
     };
     CHECK(strcmp(hash, "0123456789abcdef") != 0);

@@ -105,21 +105,21 @@ static void fill(const char *path, int stale)
     ct_device_info dev2 = tc_device(DEV, "GPU-1111-test", 9, 0, 13010);
     ct_device_info other = tc_device(OTHER, "GPU-2222-test", 8, 0, 13000);
     const char *ht = stale ? "0123456789abcdef" : hash_tiled;
-    const ct_record r1[] = {
+    const ct_result r1[] = {
         tc_rec("conv1d_tiled", ht, p_const, "wrong_result", 1.0, 0.3),
         tc_rec("conv1d_tiled", ht, p_const, "ok", 5.0, 1e-7),
         tc_rec("conv1d_naive", hash_naive, p_naive, "ok", 40.0, 1e-7),
     };
-    const ct_record r2[] = {
+    const ct_result r2[] = {
         tc_rec("conv1d_tiled", ht, p_shared, "ok", 9.0, 1e-7),
         tc_rec("conv1d_naive", hash_naive, p_naive, "ok", 30.0, 1e-7),
     };
-    const ct_record r2b[] = {tc_rec("conv1d_tiled", ht, p_shared, "ok", 6.0, 1e-7)};
-    const ct_record r3[] = {
+    const ct_result r2b[] = {tc_rec("conv1d_tiled", ht, p_shared, "ok", 6.0, 1e-7)};
+    const ct_result r3[] = {
         tc_rec("conv1d_naive", hash_naive, p_naive, "ok", 3.0, 1e-7),
         tc_rec("conv1d_tiled", ht, p_other, "wrong_result", 2.0, 0.5),
     };
-    const ct_record r4[] = {tc_rec("conv1d_tiled", ht, p_const, "ok", 1.0, 1e-7)};
+    const ct_result r4[] = {tc_rec("conv1d_tiled", ht, p_const, "ok", 1.0, 1e-7)};
     tc_add_run(db, &dev, "conv1d:3000:37:same", r1, 3);
     tc_add_run(db, &dev, "conv1d:4096:7:valid", r2, 2);
     tc_add_run(db, &dev2, "conv1d:4096:7:valid", r2b, 1);

@@ -70,7 +70,7 @@ int main(void)
         char json[512], hash[17];
         CHECK(tc_params(probs[i].spec, probs[i].tmpl, NULL, 0, json, sizeof json));
         tc_template_hash(probs[i].tmpl, hash);
-        ct_record r = tc_rec(probs[i].tmpl, hash, json, "ok", 10.0 + i, 1e-7);
+        ct_result r = tc_rec(probs[i].tmpl, hash, json, "ok", 10.0 + i, 1e-7);
         tc_add_run(h, &dev, probs[i].spec, &r, 1);
     }
     ct_db_close(h);

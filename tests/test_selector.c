@@ -82,7 +82,7 @@ static void add(ct_db *db, const ct_device_info *d, const char *spec, const char
     char params[512] = "";
     const tc_param p[] = {{"BLOCK_SIZE", block}};
     CHECK(tc_params(spec, tmpl, p, 1, params, sizeof params));
-    const ct_record r[] = {
+    const ct_result r[] = {
         tc_rec(tmpl, strcmp(tmpl, "conv1d_naive") ? hash_tiled : hash_naive, params, "ok", us, 1e-7),
         tc_rec(tmpl, hash_naive, params, "wrong_result", us / 10, 0.5),
     };
@@ -142,7 +142,7 @@ int main(void)
         char params[512] = "";
         const tc_param p[] = {{"BLOCK_SIZE", 64}};
         CHECK(tc_params("conv1d:99:9", "conv1d_naive", p, 1, params, sizeof params));
-        const ct_record r[] = {tc_rec("conv1d_naive", hash_naive, params, "crashed", 0, -1)};
+        const ct_result r[] = {tc_rec("conv1d_naive", hash_naive, params, "crashed", 0, -1)};
         tc_add_run(db, &a, "conv1d:99:9", r, 1);
     }
 
@@ -160,7 +160,7 @@ int main(void)
         CHECK_STR(s.recs[2].problem, "conv1d:100:2:right");
         CHECK_STR(s.recs[3].problem, "conv1d:400:2:right");
         CHECK(s.recs[1].median_us == 15.0);       /* the driver-13010 row */
-        CHECK(!strcmp(s.recs[0].status, "ok") && s.recs[0].median_us == 5.0);
+        CHECK(s.recs[0].status == CT_RS_OK && s.recs[0].median_us == 5.0);
         for (int i = 0; i < s.n; i++)
             CHECK_STR(s.probs[i].canonical, s.recs[i].problem);
         CHECK(ct_tuned_block(&s, 0) == 512);

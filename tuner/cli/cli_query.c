@@ -9,6 +9,7 @@
 #include "export.h"
 #include "export_torch.h"
 #include "format.h"
+#include "json.h"
 #include "selector.h"
 
 const char usage_query[] =
@@ -44,22 +45,6 @@ const char usage_export[] =
     "returns CUDA tensors (checked; forward only), built on first use with\n"
     "torch.utils.cpp_extension.load (or nvcc and ctypes where that fails).\n";
 
-/* A JSON string on stdout (control characters as \u escapes). */
-static void json_string_out(const char *s)
-{
-    putchar('"');
-    for (; *s; s++) {
-        unsigned char c = (unsigned char)*s;
-        if (c == '"' || c == '\\')
-            printf("\\%c", c);
-        else if (c < 0x20)
-            printf("\\u%04x", c);
-        else
-            putchar(c);
-    }
-    putchar('"');
-}
-
 /* query --nearest SPEC: what the selector of a family export picks for SPEC,
  * with the ranking the export uses (selector.h). */
 static int cmd_query_nearest(const args *a)
@@ -89,7 +74,7 @@ static int cmd_query_nearest(const args *a)
         return die(rc, e.msg);
     ct_choice ch;
     ct_select(&set, &p, NULL, &ch);
-    const ct_record *rec = ch.index >= 0 ? &set.recs[ch.index] : NULL;
+    const ct_result *rec = ch.index >= 0 ? &set.recs[ch.index] : NULL;
     unsigned block = ch.index >= 0 ? ct_tuned_block(&set, ch.index) : CT_GENERIC_BLOCK;
     char how[400];
     if (ch.grade == CT_GRADE_EXACT)
@@ -106,15 +91,24 @@ static int cmd_query_nearest(const args *a)
     else
         snprintf(devnote, sizeof devnote, "%d tuned %s problems", set.n, p.family->name);
     if (fmt == CT_FMT_JSON) {
-        printf("{\"query\":\"%s\",\"device\":", p.canonical);
-        json_string_out(set.device);
-        printf(",\"arch\":\"%s\",\"grade\":\"%s\",\"distance\":", set.arch, ct_grade_name(ch.grade));
-        if (ch.index >= 0)
-            printf("%.6g,\"chosen\":\"%s\"", ch.distance, rec->problem);
-        else
-            printf("null,\"chosen\":null");
-        printf(",\"launch\":\"%s\",\"block\":%u,\"records\":", ch.grade == CT_GRADE_EXACT ? "tuned" : "generic",
-               block);
+        /* The object is left open: the query writer's array is its last member. */
+        ct_jw j;
+        ct_jw_file(&j, stdout, 0);
+        ct_jw_object(&j, NULL);
+        ct_jw_string(&j, "query", p.canonical);
+        ct_jw_string(&j, "device", set.device);
+        ct_jw_string(&j, "arch", set.arch);
+        ct_jw_string(&j, "grade", ct_grade_name(ch.grade));
+        if (ch.index >= 0) {
+            ct_jw_number(&j, "distance", "%.6g", ch.distance);
+            ct_jw_string(&j, "chosen", rec->problem);
+        } else {
+            ct_jw_null(&j, "distance");
+            ct_jw_null(&j, "chosen");
+        }
+        ct_jw_string(&j, "launch", ch.grade == CT_GRADE_EXACT ? "tuned" : "generic");
+        ct_jw_uint(&j, "block", block);
+        ct_jw_raw(&j, "records", "");
     } else {
         printf("query:    %s\ndevice:   %s (%s; %s)\ngrade:    %s\n", p.canonical, set.device, set.arch, devnote,
                ct_grade_name(ch.grade));
@@ -181,7 +175,7 @@ static int cmd_export_family(const args *a)
 }
 
 /* ct_db_query callback of the first pass: is there a row at all? */
-static int found_one(const ct_record *r, void *user)
+static int found_one(const ct_result *r, void *user)
 {
     (void)r;
     *(int *)user = 1;
@@ -258,7 +252,7 @@ int cmd_export(const args *a)
     ct_db *db;
     if ((r = open_existing_db(a, &db)))
         return r;
-    ct_record rec;
+    ct_result rec;
     ct_err e;
     ct_status rc = ct_db_best(db, p.canonical, a->device, &rec, &e);
     ct_db_close(db);
@@ -271,7 +265,7 @@ int cmd_export(const args *a)
         if ((rc = ct_export_torch(&rec, a->templates, a->out ? a->out : "generated", a->force, cfg.s.tolerance, &e)))
             return die(rc, e.msg);
         printf("%s: PyTorch module of %s %s, %.2f us on %s, with its .cu, .h and binding\n",
-               a->out ? a->out : "generated", rec.tmpl, rec.params, rec.median_us, rec.device);
+               a->out ? a->out : "generated", rec.tmpl, rec.params_json, rec.median_us, rec.device);
         return 0;
     }
     char path[1024];
@@ -283,6 +277,6 @@ int cmd_export(const args *a)
         return die(rc, e.msg);
     char hpath[1100];
     ct_export_header_path(path, hpath, sizeof hpath);
-    printf("%s and %s: %s %s, %.2f us on %s\n", path, hpath, rec.tmpl, rec.params, rec.median_us, rec.device);
+    printf("%s and %s: %s %s, %.2f us on %s\n", path, hpath, rec.tmpl, rec.params_json, rec.median_us, rec.device);
     return 0;
 }

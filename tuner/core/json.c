@@ -548,33 +548,3 @@ const char *ct_json_type_name(ct_json_type t)
     static const char *const names[] = {"null", "boolean", "number", "string", "array", "object"};
     return (unsigned)t < sizeof names / sizeof names[0] ? names[t] : "?";
 }
-
-void ct_json_write_string(FILE *f, const char *s)
-{
-    const unsigned char *p = (const unsigned char *)s;
-    fputc('"', f);
-    while (*p) {
-        int n = ct_utf8_len(p, SIZE_MAX);
-        if (n == 0) {
-            fputs("\\ufffd", f);
-            p++;
-            continue;
-        }
-        switch (*p) {
-        case '"':  fputs("\\\"", f); break;
-        case '\\': fputs("\\\\", f); break;
-        case '\n': fputs("\\n", f); break;
-        case '\r': fputs("\\r", f); break;
-        case '\t': fputs("\\t", f); break;
-        case '\b': fputs("\\b", f); break;
-        case '\f': fputs("\\f", f); break;
-        default:
-            if (*p < 0x20)
-                fprintf(f, "\\u%04x", *p);
-            else
-                fwrite(p, 1, (size_t)n, f);
-        }
-        p += n;
-    }
-    fputc('"', f);
-}

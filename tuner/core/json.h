@@ -1,5 +1,6 @@
-/* json.h - a small, strict JSON reader (RFC 8259) for `convtune db import`.
+/* json.h - the one JSON reader (strict, RFC 8259) and the one JSON writer.
  *
+ * Reader: `db import` files, stored parameters, query output checks.
  * The whole text is parsed into a tree of ct_json values. Strict means:
  * exactly one value with only JSON whitespace around it, no comments, no
  * trailing commas, no duplicate object keys, no raw control characters in
@@ -67,7 +68,47 @@ int ct_utf8_len(const unsigned char *s, size_t avail);
 
 /* Write NUL-terminated s as a JSON string: quotes, backslashes and control
  * characters escaped, invalid UTF-8 bytes as U+FFFD, so the output always
- * parses. The one writer behind every JSON convtune prints. */
+ * parses. */
 void ct_json_write_string(FILE *f, const char *s);
+
+/* The writer: objects, arrays, strings, numbers, written as they come to a
+ * FILE or into a buffer, with the commas and the separators of one style:
+ * compact ({"a":1,"b":2}) or spaced ({"a": 1, "b": 2}, query output).
+ * key is a member's name inside an object and NULL elsewhere.
+ *
+ *     ct_jw w;
+ *     ct_jw_file(&w, stdout, 0);
+ *     ct_jw_object(&w, NULL);
+ *     ct_jw_string(&w, "problem", p);
+ *     ct_jw_number(&w, "median_us", "%.4f", us);
+ *     ct_jw_end(&w);
+ */
+typedef struct ct_jw {
+    FILE *f;                           /* the sink, or NULL for buf */
+    char *buf;
+    size_t len, used;                  /* used > len - 1: the buffer was too small */
+    int spaced;
+    int depth;
+    char close[CT_JSON_MAX_DEPTH];     /* '}' or ']' of each open container */
+    unsigned char members[CT_JSON_MAX_DEPTH];  /* something written in it */
+} ct_jw;
+
+void ct_jw_file(ct_jw *w, FILE *f, int spaced);
+/* Into buf (always NUL-terminated); ct_jw_fits says whether it was big enough. */
+void ct_jw_buffer(ct_jw *w, char *buf, size_t len, int spaced);
+int ct_jw_fits(const ct_jw *w);
+
+void ct_jw_object(ct_jw *w, const char *key);
+void ct_jw_array(ct_jw *w, const char *key);
+void ct_jw_end(ct_jw *w);               /* closes the innermost object or array */
+void ct_jw_string(ct_jw *w, const char *key, const char *s);
+void ct_jw_string_or_null(ct_jw *w, const char *key, const char *s);   /* "" is null */
+void ct_jw_int(ct_jw *w, const char *key, long long v);
+void ct_jw_uint(ct_jw *w, const char *key, unsigned long long v);
+/* v with a printf format for one double ("%.4f"); null when not finite. */
+void ct_jw_number(ct_jw *w, const char *key, const char *fmt, double v);
+void ct_jw_null(ct_jw *w, const char *key);
+/* A value that is already JSON text (a stored object, byte for byte). */
+void ct_jw_raw(ct_jw *w, const char *key, const char *json);
 
 #endif

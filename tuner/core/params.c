@@ -1,6 +1,8 @@
 /* params.c - candidate parameter lists and their text forms. */
 #include "params.h"
 
+#include "json.h"
+
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -93,22 +95,18 @@ static const ct_param_def *find_def(const ct_param_def *defs, int ndefs, const c
 ct_status ct_params_to_json(const ct_params *p, const ct_param_def *defs, int ndefs,
                             char *buf, size_t len)
 {
-    size_t off = 0;
-    int n = snprintf(buf, len, "{");
-    off += (size_t)n;
-    for (int i = 0; i < p->n && off < len; i++) {
+    ct_jw w;
+    ct_jw_buffer(&w, buf, len, 0);
+    ct_jw_object(&w, NULL);
+    for (int i = 0; i < p->n; i++) {
         const ct_param_def *d = find_def(defs, ndefs, p->names[i]);
         if (d && d->nsymbols > 0 && p->values[i] >= 0 && p->values[i] < d->nsymbols)
-            n = snprintf(buf + off, len - off, "%s\"%s\":\"%s\"", i ? "," : "", p->names[i],
-                         d->symbols[p->values[i]]);
+            ct_jw_string(&w, p->names[i], d->symbols[p->values[i]]);
         else
-            n = snprintf(buf + off, len - off, "%s\"%s\":%ld", i ? "," : "", p->names[i],
-                         p->values[i]);
-        off += (size_t)n;
+            ct_jw_int(&w, p->names[i], p->values[i]);
     }
-    if (off < len)
-        off += (size_t)snprintf(buf + off, len - off, "}");
-    return off < len ? CT_OK : CT_ERR_INTERNAL;
+    ct_jw_end(&w);
+    return ct_jw_fits(&w) ? CT_OK : CT_ERR_INTERNAL;
 }
 
 ct_status ct_params_to_key(const ct_params *p, char *buf, size_t len)
@@ -121,58 +119,40 @@ ct_status ct_params_to_key(const ct_params *p, char *buf, size_t len)
     return off < len ? CT_OK : CT_ERR_INTERNAL;
 }
 
-/* A deliberately small reader for the flat objects ct_params_to_json
- * writes: {"NAME":int or "symbol", ...}. */
+/* The inverse of ct_params_to_json, with the JSON reader of json.h: an
+ * object whose members are the template's parameters, each an integer or
+ * one of its symbols. */
 ct_status ct_params_from_json(const char *json, const ct_param_def *defs, int ndefs,
                               ct_params *out, ct_err *e)
 {
     memset(out, 0, sizeof *out);
-    const char *s = json;
-    while (*s == ' ')
-        s++;
-    if (*s++ != '{')
+    ct_json *root = NULL;
+    ct_status rc = CT_OK;
+    if (ct_json_parse(json, strlen(json), &root, NULL) != CT_OK || root->type != CT_JSON_OBJECT) {
+        ct_json_free(root);
         return ct_fail(e, CT_ERR_DB, "stored parameters are not a JSON object: %.60s", json);
-    for (;;) {
-        while (*s == ' ' || *s == ',')
-            s++;
-        if (*s == '}')
-            break;
-        if (*s++ != '"')
-            return ct_fail(e, CT_ERR_DB, "stored parameters: bad JSON near '%.20s'", s - 1);
-        const char *k = s;
-        while (*s && *s != '"')
-            s++;
-        if (!*s)
-            return ct_fail(e, CT_ERR_DB, "stored parameters: unterminated key");
-        size_t klen = (size_t)(s - k);
-        s++;
-        while (*s == ' ' || *s == ':')
-            s++;
-        char val[64];
-        size_t vlen = 0;
-        int quoted = *s == '"';
-        if (quoted)
-            s++;
-        while (*s && (quoted ? *s != '"' : (*s != ',' && *s != '}')) && vlen < sizeof val - 1)
-            val[vlen++] = *s++;
-        val[vlen] = '\0';
-        if (quoted && *s == '"')
-            s++;
-        const ct_param_def *def = NULL;
-        for (int i = 0; i < ndefs; i++)
-            if (strlen(defs[i].name) == klen && strncmp(defs[i].name, k, klen) == 0)
-                def = &defs[i];
-        if (!def)
-            return ct_fail(e, CT_ERR_DB, "stored parameter '%.*s' is not a parameter of this template",
-                           (int)klen, k);
-        long v;
-        ct_status rc = ct_param_parse_value(def, val, &v, e);
-        if (rc != CT_OK)
-            return rc;
-        rc = ct_params_set(out, def->name, v, e);
-        if (rc != CT_OK)
-            return rc;
     }
+    for (size_t k = 0; k < root->n && rc == CT_OK; k++) {
+        const ct_param_def *def = find_def(defs, ndefs, root->keys[k]);
+        const ct_json *v = root->items[k];
+        char val[64];
+        long x = 0;
+        if (!def) {
+            rc = ct_fail(e, CT_ERR_DB, "stored parameter '%.60s' is not a parameter of this template", root->keys[k]);
+            break;
+        }
+        if (v->type == CT_JSON_STRING)
+            snprintf(val, sizeof val, "%s", v->str);
+        else if (v->type == CT_JSON_NUMBER && v->is_integer)
+            snprintf(val, sizeof val, "%lld", v->integer);
+        else
+            snprintf(val, sizeof val, "(%s)", ct_json_type_name(v->type));
+        if ((rc = ct_param_parse_value(def, val, &x, e)) == CT_OK)
+            rc = ct_params_set(out, def->name, x, e);
+    }
+    ct_json_free(root);
+    if (rc != CT_OK)
+        return rc;
     for (int i = 0; i < ndefs; i++) {
         int found = 0;
         for (int j = 0; j < out->n; j++)

@@ -44,7 +44,7 @@ void ct_export_header_path(const char *cu_path, char *buf, size_t len);
  * symbolic link, or into a missing directory (CT_ERR_IO), and a result whose
  * template changed since it was tuned (CT_ERR_NOT_FOUND). tolerance is the
  * self-test's pass threshold. */
-ct_status ct_export_cu(const ct_record *rec, const char *templates_dir, const char *path,
+ct_status ct_export_cu(const ct_result *rec, const char *templates_dir, const char *path,
                        int force, double tolerance, ct_err *e);
 
 /* Write the multi-size export of set (ct_tuned_load) to path and its header

@@ -200,14 +200,14 @@ static void family_comment(FILE *f, const family_out *fo, int for_header)
             s->n);
     for (int i = 0; i < s->n; i++) {
         const instance *in = &fo->ins[i];
-        const ct_record *r = in->rec;
+        const ct_result *r = in->rec;
         char params_c[600], when_c[64];
         fprintf(f, "//   %s: %s (content hash %s), median %.2f us over %d runs, %.2f TFLOP/s", in->p.canonical,
                 r->tmpl, r->template_hash, r->median_us, r->reps, ct_exp_tflops_of(r));
         if (r->fma_tflops > 0)
             fprintf(f, " = %.0f%% of FMA peak", 100.0 * ct_exp_tflops_of(r) / r->fma_tflops);
         fprintf(f, ", relerr %.2g, tuned %s\n//     params %s\n", r->relerr,
-                ct_exp_c_text(r->created_at, 0, when_c, sizeof when_c), ct_exp_c_text(r->params, 0, params_c, sizeof params_c));
+                ct_exp_c_text(r->created_at, 0, when_c, sizeof when_c), ct_exp_c_text(r->params_json, 0, params_c, sizeof params_c));
     }
     fprintf(f, "// generic:   templates/%s.cu (content hash %s): sizes at run time, for every other size\n",
             s->family->family_export->generic, fo->generic_hash);

@@ -12,7 +12,7 @@
 #include "status.h"
 
 typedef struct instance {
-    const ct_record *rec;
+    const ct_result *rec;
     ct_problem p;
     const ct_template *t;
     ct_params c;
@@ -31,8 +31,8 @@ const char *ct_exp_c_text(const char *in, int quoted, char *out, size_t len);
 const char *ct_exp_base_name(const char *path);
 void ct_exp_guard_name(const char *name, char *buf, size_t len);
 void ct_exp_instance_free(instance *in);
-ct_status ct_exp_instance_load(instance *in, const ct_record *rec, const char *templates_dir, ct_err *e);
-double ct_exp_tflops_of(const ct_record *rec);
+ct_status ct_exp_instance_load(instance *in, const ct_result *rec, const char *templates_dir, ct_err *e);
+double ct_exp_tflops_of(const ct_result *rec);
 void ct_exp_emit_kernel_text(FILE *f, const instance *in);
 void ct_exp_emit_launcher(FILE *f, const instance *in);
 void ct_exp_emit_declarations(FILE *f, const instance *in);

@@ -27,7 +27,7 @@
 #include "selector.h"
 #include "status.h"
 
-ct_status ct_export_torch(const ct_record *rec, const char *templates_dir, const char *dir, int force,
+ct_status ct_export_torch(const ct_result *rec, const char *templates_dir, const char *dir, int force,
                           double tolerance, ct_err *e);
 
 /* The family module: conv(tensors..., keys) through the selector of

@@ -29,11 +29,10 @@ unsigned ct_tuned_block(const ct_tuned_set *s, int i)
         return CT_GENERIC_BLOCK;
     const ct_problem *p = &s->probs[i];
     const ct_template *t = ct_template_find(p->family, s->recs[i].tmpl);
-    ct_params c;
-    if (!t || ct_params_from_json(s->recs[i].params, t->params, t->nparams, &c, NULL) != CT_OK)
+    if (!t || !s->recs[i].params_ok)
         return CT_GENERIC_BLOCK;
     ct_launch l;
-    p->family->geometry(p, t, &c, &l);
+    p->family->geometry(p, t, &s->recs[i].params, &l);
     unsigned b = l.block[0] * l.block[1] * l.block[2];
     return b >= 32 && b <= 1024 && b % 32 == 0 ? b : CT_GENERIC_BLOCK;
 }
@@ -74,17 +73,17 @@ void ct_select(const ct_tuned_set *s, const ct_problem *p, const char *running_d
 /* Loading                                                                  */
 
 typedef struct rows {
-    ct_record *v;
+    ct_result *v;
     int n, cap;
     int oom;
 } rows;
 
-static int collect(const ct_record *r, void *user)
+static int collect(const ct_result *r, void *user)
 {
     rows *rs = user;
     if (rs->n == rs->cap) {
         int cap = rs->cap ? 2 * rs->cap : 64;
-        ct_record *v = realloc(rs->v, (size_t)cap * sizeof *v);
+        ct_result *v = realloc(rs->v, (size_t)cap * sizeof *v);
         if (!v) {
             rs->oom = 1;
             return 1;
@@ -97,7 +96,7 @@ static int collect(const ct_record *r, void *user)
 }
 
 typedef struct entry {
-    ct_record rec;
+    ct_result rec;
     ct_problem prob;
 } entry;
 
@@ -201,7 +200,7 @@ ct_status ct_tuned_load(ct_db *db, const char *family, const char *device, ct_tu
     }
     int n = 0;
     for (int i = 0; i < rs.n; i++) {
-        const ct_record *r = &rs.v[i];
+        const ct_result *r = &rs.v[i];
         if (strcmp(r->device, out->device) != 0)
             continue;
         int k = 0;

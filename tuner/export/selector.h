@@ -57,7 +57,7 @@ typedef struct ct_tuned_set {
     int device_auto;            /* no device asked for: the one with the most tuned problems */
     int ndevices;               /* device names with tuned problems of the family */
     int n;
-    ct_record *recs;            /* winners, in ct_problem_compare order */
+    ct_result *recs;            /* winners, in ct_problem_compare order */
     ct_problem *probs;          /* recs[i].problem, parsed */
 } ct_tuned_set;
 

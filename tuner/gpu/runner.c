@@ -13,7 +13,7 @@
 
 
 static ct_status time_kernel(ct_gpu *g, CUfunction f, const ct_launch *l, void **args,
-                             const ct_settings *s, ct_outcome *o, ct_err *e);
+                             const ct_settings *s, ct_result *o, ct_err *e);
 
 ct_status ct_limits_for_arch(const char *arch, ct_limits *lim, ct_err *e)
 {
@@ -181,7 +181,7 @@ ct_status ct_gpu_measure_ceilings(ct_gpu *g, ct_err *e)
     {
         const ct_launch el = {.grid = {1, 1, 1}, .block = {32, 1, 1}};
         const ct_settings es = {.warmup = 10, .min_reps = 500, .max_reps = 500};
-        ct_outcome eo;
+        ct_result eo;
         if ((rc = time_kernel(g, empty, &el, NULL, &es, &eo, e)) != CT_OK)
             goto out;
         g->info.launch_us = eo.median_us;
@@ -364,19 +364,19 @@ static int cmp_float(const void *a, const void *b)
     return (x > y) - (x < y);
 }
 
-static void set_status(ct_outcome *o, const char *status, const char *detail)
+static void set_status(ct_result *o, ct_result_status status, const char *detail)
 {
-    snprintf(o->status, sizeof o->status, "%s", status);
+    o->status = status;
     snprintf(o->error, sizeof o->error, "%.500s", detail);
 }
 
 /* A failed launch or synchronisation: record it; a sticky error also means
  * the context is gone, which the caller must learn. */
-static ct_status launch_error(ct_outcome *o, CUresult r, const char *what, ct_err *e)
+static ct_status launch_error(ct_result *o, CUresult r, const char *what, ct_err *e)
 {
     ct_err le;
     ct_drv_fail(&le, r, what);
-    set_status(o, is_sticky(r) ? "crashed" : "launch_failed", le.msg);
+    set_status(o, is_sticky(r) ? CT_RS_CRASHED : CT_RS_LAUNCH_FAILED, le.msg);
     if (is_sticky(r))
         return ct_fail(e, CT_ERR_CUDA, "the GPU context is lost after a faulting candidate: %s", le.msg);
     return CT_OK;
@@ -426,7 +426,7 @@ static float median_of(float *v, int n)
  * "crashed"/"launch_failed"); returns an error only when the GPU context is
  * lost. */
 static ct_status time_launcher(ct_gpu *g, const launcher *run, const ct_settings *s, const timing_opts *to,
-                               ct_outcome *o, ct_err *e)
+                               ct_result *o, ct_err *e)
 {
     const ct_drv *d = g->d;
     CUevent ev[2 * TIMING_BATCH] = {0};
@@ -482,7 +482,7 @@ static ct_status time_launcher(ct_gpu *g, const launcher *run, const ct_settings
         if (to && to->race_us > 0 && reps >= s->min_reps && reps < s->max_reps && total_ms < s->min_time_ms) {
             memcpy(scratch, times, (size_t)reps * sizeof *times);
             if (median_of(scratch, reps) * 1e3 > to->race_us) {
-                o->raced = 1;
+                o->cond.raced = 1;
                 break;
             }
         }
@@ -495,8 +495,8 @@ static ct_status time_launcher(ct_gpu *g, const launcher *run, const ct_settings
     /* Spread between the 10th and 90th percentiles: robust to one stall. */
     o->spread = (times[(reps * 9) / 10 < reps ? (reps * 9) / 10 : reps - 1] - times[reps / 10]) * 1e3 /
                 o->median_us;
-    o->l2_flushed = flush;
-    snprintf(o->status, sizeof o->status, "ok");
+    o->cond.l2_flushed = flush;
+    o->status = CT_RS_OK;
 out:
     for (int i = 0; i < 2 * TIMING_BATCH; i++)
         if (ev[i])
@@ -507,7 +507,7 @@ out:
 }
 
 static ct_status time_kernel(ct_gpu *g, CUfunction f, const ct_launch *l, void **args,
-                             const ct_settings *s, ct_outcome *o, ct_err *e)
+                             const ct_settings *s, ct_result *o, ct_err *e)
 {
     kernel_call k = {.d = g->d, .f = f, .l = l, .args = args};
     launcher run = {.run = run_kernel, .ctx = &k};
@@ -516,7 +516,7 @@ static ct_status time_kernel(ct_gpu *g, CUfunction f, const ct_launch *l, void *
 
 /* Check a single-kernel candidate's resources against the device; fill run. */
 static int prepare_kernel(ct_gpu *g, ct_workload *w, const ct_template *t, const ct_params *c, CUmodule mod,
-                          kernel_call *k, ct_launch *l, ct_outcome *o)
+                          kernel_call *k, ct_launch *l, ct_result *o)
 {
     const ct_drv *d = g->d;
     const ct_problem *p = w->p;
@@ -524,7 +524,7 @@ static int prepare_kernel(ct_gpu *g, ct_workload *w, const ct_template *t, const
     CUresult r = d->cuModuleGetFunction(&k->f, mod, t->name);
     if (r != CUDA_SUCCESS) {
         ct_drv_fail(&le, r, "cuModuleGetFunction");
-        set_status(o, "launch_failed", le.msg);
+        set_status(o, CT_RS_LAUNCH_FAILED, le.msg);
         return 0;
     }
     int maxthreads = 0, smem_static = 0;
@@ -536,14 +536,14 @@ static int prepare_kernel(ct_gpu *g, ct_workload *w, const ct_template *t, const
     o->smem_bytes = smem_static + (int)l->smem_bytes;
     unsigned threads = l->block[0] * l->block[1] * l->block[2];
     if ((int)threads > maxthreads) {
-        snprintf(o->status, sizeof o->status, "exceeds_limits");
+        o->status = CT_RS_EXCEEDS_LIMITS;
         snprintf(o->error, sizeof o->error,
                  "block of %u threads exceeds the %d this kernel can launch with %d registers per thread",
                  threads, maxthreads, o->registers);
         return 0;
     }
     if (o->smem_bytes > g->lim.max_smem_per_block) {
-        snprintf(o->status, sizeof o->status, "exceeds_limits");
+        o->status = CT_RS_EXCEEDS_LIMITS;
         snprintf(o->error, sizeof o->error, "%d bytes of shared memory exceed the device's %d per block",
                  o->smem_bytes, g->lim.max_smem_per_block);
         return 0;
@@ -558,13 +558,12 @@ static int prepare_kernel(ct_gpu *g, ct_workload *w, const ct_template *t, const
 
 ct_status ct_run_candidate(ct_gpu *g, ct_workload *w, const ct_template *t,
                            const ct_params *c, const ct_binary *bin, const ct_settings *s,
-                           ct_outcome *o, ct_err *e)
+                           ct_result *o, ct_err *e)
 {
     const ct_drv *d = g->d;
     const ct_problem *p = w->p;
-    memset(o, 0, sizeof *o);
-    o->relerr = -1;
-    o->sm_mhz[0] = o->sm_mhz[1] = o->temp_c[0] = o->temp_c[1] = -1;
+    ct_result_clear_measured(o);
+    o->cond = (ct_conditions){.sm_mhz = {-1, -1}, .temp_c = {-1, -1}};
     CUmodule mod = NULL;
     void *xstate = NULL;
     ct_status rc = CT_OK;
@@ -580,14 +579,14 @@ ct_status ct_run_candidate(ct_gpu *g, ct_workload *w, const ct_template *t,
     r = d->cuModuleLoadData(&mod, bin->data);
     if (r != CUDA_SUCCESS) {
         ct_drv_fail(&le, r, "cuModuleLoadData");
-        set_status(o, "launch_failed", le.msg);
+        set_status(o, CT_RS_LAUNCH_FAILED, le.msg);
         mod = NULL;
         goto out;
     }
     if (t->exec) {
         ct_status xr = t->exec->setup(p, c, d, mod, w->dev, &xstate, &le);
         if (xr != CT_OK) {
-            set_status(o, xr == CT_ERR_USAGE ? "exceeds_limits" : "launch_failed", le.msg);
+            set_status(o, xr == CT_ERR_USAGE ? CT_RS_EXCEEDS_LIMITS : CT_RS_LAUNCH_FAILED, le.msg);
             xstate = NULL;
             goto out;
         }
@@ -625,38 +624,38 @@ ct_status ct_run_candidate(ct_gpu *g, ct_workload *w, const ct_template *t,
     float *host_out = w->host[w->out_index];
     CU_TRY(d, e, rc, out, cuMemcpyDtoH(host_out, dout, nout * sizeof(float)));
     o->relerr = ct_relerr(host_out, w->ref, nout);
-    o->verify_ms = host_ms() - t0;
+    o->cond.verify_ms = host_ms() - t0;
     if (!(o->relerr <= s->tolerance)) {
-        snprintf(o->status, sizeof o->status, "wrong_result");
+        o->status = CT_RS_WRONG_RESULT;
         snprintf(o->error, sizeof o->error, "relative L2 error %.3g exceeds the tolerance %.3g%s",
                  o->relerr, s->tolerance, isinf(o->relerr) ? " (NaN or Inf in the output)" : "");
         goto out;
     }
     if (w->on_verified)
-        w->on_verified(w->hook_user, o->verify_ms);
+        w->on_verified(w->hook_user, o->cond.verify_ms);
     t0 = host_ms();
     const timing_opts to = {.flush = s->l2_flush ? w->flush : 0, .flush_words = w->flush_bytes / 4,
                             .race_us = w->race_us};
-    ct_nvml_sample(g->nvml, &o->sm_mhz[0], &o->temp_c[0]);
+    ct_nvml_sample(g->nvml, &o->cond.sm_mhz[0], &o->cond.temp_c[0]);
     rc = time_launcher(g, &run, s, &to, o, e);
     /* A wide spread means something else shared the GPU or its clock moved
      * during the timing: take it again (twice at most), keep the steadiest. */
-    for (int again = 0; rc == CT_OK && !strcmp(o->status, "ok") && !o->raced && s->retime_spread > 0 &&
+    for (int again = 0; rc == CT_OK && o->status == CT_RS_OK && !o->cond.raced && s->retime_spread > 0 &&
                         o->spread > s->retime_spread && again < 2; again++) {
-        ct_outcome o2 = *o;
-        o2.raced = 0;
+        ct_result o2 = *o;
+        o2.cond.raced = 0;
         if ((rc = time_launcher(g, &run, s, &to, &o2, e)) != CT_OK) {
             *o = o2;
             break;
         }
-        o2.retimed = o->retimed + 1;
-        if (strcmp(o2.status, "ok") != 0 || o2.spread < o->spread)
+        o2.cond.retimed = o->cond.retimed + 1;
+        if (o2.status != CT_RS_OK || o2.spread < o->spread)
             *o = o2;
         else
-            o->retimed = o2.retimed;
+            o->cond.retimed = o2.cond.retimed;
     }
-    ct_nvml_sample(g->nvml, &o->sm_mhz[1], &o->temp_c[1]);
-    o->time_ms = host_ms() - t0;
+    ct_nvml_sample(g->nvml, &o->cond.sm_mhz[1], &o->cond.temp_c[1]);
+    o->cond.time_ms = host_ms() - t0;
 out:
     if (xstate)
         t->exec->teardown(xstate);

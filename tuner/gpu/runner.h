@@ -10,6 +10,7 @@
 #include "cudrv.h"
 #include "db.h"
 #include "problem.h"
+#include "result.h"
 
 typedef struct ct_gpu {
     const ct_drv *d;
@@ -68,28 +69,15 @@ void ct_workload_free(ct_gpu *g, ct_workload *w);
  * tests check it against the CPU reference on small ones. */
 ct_status ct_reference_gpu(ct_gpu *g, ct_workload *w, const char *templates_dir, ct_err *e);
 
-/* Outcome of one candidate; status is one of the database's statuses. */
-typedef struct ct_outcome {
-    char status[24];
-    char error[512];
-    double median_us, min_us, max_us, spread;
-    int reps;
-    double relerr;
-    int registers, smem_bytes, local_bytes;
-    double verify_ms, time_ms;   /* host time spent verifying and timing */
-    int sm_mhz[2], temp_c[2];    /* SM clock and temperature before and after timing; -1 unknown */
-    int retimed;                 /* timings repeated because of a wide spread */
-    int raced;                   /* timing stopped after min_reps: it could not win */
-    int l2_flushed;              /* L2 evicted before every timed execution */
-} ct_outcome;
-
 /* Load bin, check it against the device's limits, run it once on a
- * NaN-filled output and verify it against the reference, then time it.
- * Returns CT_OK whenever the candidate was judged (whatever the outcome);
- * an error return means the GPU itself is no longer usable. */
+ * NaN-filled output and verify it against the reference, then time it, into
+ * the measured fields (group M of CT_RESULT_FIELDS) and the conditions of
+ * out; its other fields are left alone. Returns CT_OK whenever the
+ * candidate was judged (whatever the outcome); an error return means the
+ * GPU itself is no longer usable. */
 ct_status ct_run_candidate(ct_gpu *g, ct_workload *w, const ct_template *t,
                            const ct_params *c, const ct_binary *bin, const ct_settings *s,
-                           ct_outcome *out, ct_err *e);
+                           ct_result *out, ct_err *e);
 
 /* Relative L2 error of out against ref (n elements); +inf when out has a
  * NaN or infinity. */

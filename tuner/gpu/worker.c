@@ -53,9 +53,13 @@ typedef struct reply_msg {
     ct_worker_device dev;
 } reply_msg;
 
+/* The parameters travel typed: their values in the template's declaration
+ * order (the names are the worker's own declarations: pointers do not cross
+ * processes). */
 typedef struct run_msg {
     int tmpl;
-    char params[512];
+    int nparams;
+    long values[CT_MAX_PARAMS];
     int is_cubin;
     double race_us;
     unsigned long long size;
@@ -65,10 +69,11 @@ typedef struct verified_msg {
     double verify_ms;
 } verified_msg;
 
+/* Only the measured fields and the conditions of o are read. */
 typedef struct result_msg {
     int status;
     char msg[1024];
-    ct_outcome o;
+    ct_result o;
 } result_msg;
 
 /* Binaries larger than this are not candidates but a corrupted stream. */
@@ -237,7 +242,13 @@ int ct_worker_serve(int fd)
         ct_params c;
         memset(&res, 0, sizeof res);
         memset(&e, 0, sizeof e);
-        res.status = ct_params_from_json(rm.params, t->params, t->nparams, &c, &e);
+        memset(&c, 0, sizeof c);
+        ct_result_init(&res.o);
+        res.status = rm.nparams == t->nparams ? CT_OK
+                     : ct_fail(&e, CT_ERR_INTERNAL, "%d parameters for %s, which has %d", rm.nparams, t->name,
+                               t->nparams);
+        for (int i = 0; res.status == CT_OK && i < t->nparams; i++)
+            res.status = ct_params_set(&c, t->params[i].name, rm.values[i], &e);
         if (res.status == CT_OK) {
             w.race_us = rm.race_us;
             res.status = ct_run_candidate(&g, &w, t, &c, &bin, &st.s, &res.o, &e);
@@ -426,12 +437,12 @@ static ct_status respawn(ct_worker *w, ct_err *e)
     return rc;
 }
 
-static void set_outcome(ct_outcome *o, const char *status, const char *fmt, ...)
+static void set_outcome(ct_result *o, ct_result_status status, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));
 
-static void set_outcome(ct_outcome *o, const char *status, const char *fmt, ...)
+static void set_outcome(ct_result *o, ct_result_status status, const char *fmt, ...)
 {
-    snprintf(o->status, sizeof o->status, "%s", status);
+    o->status = status;
     va_list ap;
     va_start(ap, fmt);
     vsnprintf(o->error, sizeof o->error, fmt, ap);
@@ -439,18 +450,24 @@ static void set_outcome(ct_outcome *o, const char *status, const char *fmt, ...)
 }
 
 ct_status ct_worker_run(ct_worker *w, int template_index, const ct_params *c, const ct_binary *bin,
-                        double race_us, ct_outcome *o, ct_err *e)
+                        double race_us, ct_result *o, ct_err *e)
 {
-    memset(o, 0, sizeof *o);
-    o->relerr = -1;
-    o->sm_mhz[0] = o->sm_mhz[1] = o->temp_c[0] = o->temp_c[1] = -1;
+    ct_result_clear_measured(o);
+    o->cond = (ct_conditions){.sm_mhz = {-1, -1}, .temp_c = {-1, -1}};
     ct_status rc;
     if (w->pid <= 0 && (rc = respawn(w, e)) != CT_OK)
         return rc;
     const ct_template *t = &w->p.family->templates[template_index];
-    run_msg rm = {.tmpl = template_index, .is_cubin = bin->is_cubin, .race_us = race_us, .size = bin->size};
-    if (ct_params_to_json(c, t->params, t->nparams, rm.params, sizeof rm.params) != CT_OK)
-        return ct_fail(e, CT_ERR_INTERNAL, "parameters of %s too long to send", t->name);
+    run_msg rm = {.tmpl = template_index, .nparams = t->nparams, .is_cubin = bin->is_cubin, .race_us = race_us,
+                  .size = bin->size};
+    for (int i = 0; i < t->nparams; i++) {
+        int k = 0;
+        while (k < c->n && strcmp(c->names[k], t->params[i].name) != 0)
+            k++;
+        if (k == c->n)
+            return ct_fail(e, CT_ERR_INTERNAL, "candidate of %s without parameter %s", t->name, t->params[i].name);
+        rm.values[i] = c->values[k];
+    }
     if (send_msg(w->fd, MSG_RUN, &rm, sizeof rm, bin->data, bin->size) != 0) {
         /* The worker died between candidates: replace it and send again. */
         reap(w, 1, NULL, 0);
@@ -481,13 +498,13 @@ ct_status ct_worker_run(ct_worker *w, int template_index, const ct_params *c, co
             }
         } else if (r == 0 && h.type == MSG_RESULT && h.len == sizeof res) {
             if ((r = read_all(w->fd, &res, sizeof res, deadline)) == 0) {
-                *o = res.o;
+                ct_result_take_measured(o, &res.o);
                 if (res.status != CT_OK) {
                     /* A sticky fault: the runner recorded it as crashed and
                      * the worker exits; the next candidate gets a new one. */
                     reap(w, 0, NULL, 0);
-                    if (!o->status[0])
-                        set_outcome(o, "crashed", "%s", res.msg);
+                    if (o->status == CT_RS_UNSET)
+                        set_outcome(o, CT_RS_CRASHED, "%s", res.msg);
                 }
                 return CT_OK;
             }
@@ -496,14 +513,14 @@ ct_status ct_worker_run(ct_worker *w, int template_index, const ct_params *c, co
         }
         if (r == -2) {
             reap(w, 1, NULL, 0);
-            set_outcome(o, "timed_out",
+            set_outcome(o, CT_RS_TIMED_OUT,
                         "no answer within the watchdog's deadline (timeout_s = %g s, extended by the expected "
                         "timing once verified): the worker process running it was killed",
                         s->timeout_s);
             return CT_OK;
         }
         reap(w, 1, how, sizeof how);
-        set_outcome(o, "crashed", "the worker process running this candidate died (%s)",
+        set_outcome(o, CT_RS_CRASHED, "the worker process running this candidate died (%s)",
                     how[0] ? how : "connection lost");
         return CT_OK;
     }

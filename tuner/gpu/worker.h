@@ -51,13 +51,14 @@ ct_status ct_worker_ceilings(ct_worker *w, ct_worker_device *dev, ct_err *e);
 /* Allocate the buffers and compute the reference in the worker. */
 ct_status ct_worker_workload(ct_worker *w, ct_err *e);
 
-/* Verify and time one candidate. race_us > 0 lets the worker stop timing,
+/* Verify and time one candidate into the measured fields and conditions
+ * of o (its other fields are left alone). race_us > 0 lets the worker stop timing,
  * after min_reps, a candidate whose median is already above race_us. Returns
  * CT_OK whenever the candidate was judged, faults and hangs included (the
  * worker is replaced before the next candidate); an error means no worker
  * could be (re)started. */
 ct_status ct_worker_run(ct_worker *w, int template_index, const ct_params *c, const ct_binary *bin,
-                        double race_us, ct_outcome *o, ct_err *e);
+                        double race_us, ct_result *o, ct_err *e);
 
 /* Workers started so far (1 + restarts after faults). */
 int ct_worker_starts(const ct_worker *w);

@@ -39,10 +39,10 @@ typedef struct derived {
 
 /* Throughputs and fractions of the device ceilings, only for a verified
  * candidate with a time. */
-static void derive(const ct_record *r, derived *d)
+static void derive(const ct_result *r, derived *d)
 {
     d->tflops = d->gbs = d->pct_fma = d->pct_bw = d->pct_peak = -1;
-    if (strcmp(r->status, "ok") != 0 || !(r->median_us > 0))
+    if (r->status != CT_RS_OK || !(r->median_us > 0))
         return;
     if (r->flops > 0)
         d->tflops = r->flops / r->median_us / 1e6;
@@ -75,124 +75,29 @@ ct_status ct_format_parse(const char *text, ct_format *out, ct_err *e)
 /* Text helpers                                                             */
 
 
-/* A small strict JSON checker (RFC 8259), used to decide whether a stored
- * params text can be embedded as-is. Each returns the position after the
- * value, or NULL if the text there is not one. */
-static const char *js_value(const char *p, int depth);
-
-static const char *js_ws(const char *p)
-{
-    while (*p == ' ' || *p == '\t' || *p == '\n' || *p == '\r')
-        p++;
-    return p;
-}
-
-static const char *js_string(const char *p)
-{
-    if (*p++ != '"')
-        return NULL;
-    while (*p != '"') {
-        const unsigned char *u = (const unsigned char *)p;
-        if (*u < 0x20)                         /* control character or end of text */
-            return NULL;
-        if (*p == '\\') {
-            p++;
-            if (*p == 'u') {
-                for (int i = 1; i <= 4; i++)
-                    if (!strchr("0123456789abcdefABCDEF", p[i]) || !p[i])
-                        return NULL;
-                p += 5;
-            } else if (*p && strchr("\"\\/bfnrt", *p)) {
-                p++;
-            } else {
-                return NULL;
-            }
-            continue;
-        }
-        int n = ct_utf8_len(u, SIZE_MAX);
-        if (n == 0)
-            return NULL;
-        p += n;
-    }
-    return p + 1;
-}
-
-static const char *js_digits(const char *p)
-{
-    if (*p < '0' || *p > '9')
-        return NULL;
-    while (*p >= '0' && *p <= '9')
-        p++;
-    return p;
-}
-
-static const char *js_number(const char *p)
-{
-    if (*p == '-')
-        p++;
-    if (*p == '0')
-        p++;
-    else if (!(p = js_digits(p)))
-        return NULL;
-    if (*p == '.' && !(p = js_digits(p + 1)))
-        return NULL;
-    if (*p == 'e' || *p == 'E') {
-        p++;
-        if (*p == '+' || *p == '-')
-            p++;
-        if (!(p = js_digits(p)))
-            return NULL;
-    }
-    return p;
-}
-
-static const char *js_container(const char *p, int depth, char close)
-{
-    p = js_ws(p + 1);
-    if (*p == close)
-        return p + 1;
-    for (;;) {
-        if (close == '}') {
-            if (!(p = js_string(js_ws(p))))
-                return NULL;
-            p = js_ws(p);
-            if (*p++ != ':')
-                return NULL;
-        }
-        if (!(p = js_value(p, depth + 1)))
-            return NULL;
-        p = js_ws(p);
-        if (*p == close)
-            return p + 1;
-        if (*p++ != ',')
-            return NULL;
-    }
-}
-
-static const char *js_value(const char *p, int depth)
-{
-    if (depth > 32)
-        return NULL;
-    p = js_ws(p);
-    switch (*p) {
-    case '{': return js_container(p, depth, '}');
-    case '[': return js_container(p, depth, ']');
-    case '"': return js_string(p);
-    case 't': return strncmp(p, "true", 4) == 0 ? p + 4 : NULL;
-    case 'f': return strncmp(p, "false", 5) == 0 ? p + 5 : NULL;
-    case 'n': return strncmp(p, "null", 4) == 0 ? p + 4 : NULL;
-    default:  return js_number(p);
-    }
-}
-
 /* Whether text is exactly one JSON object (surrounding blanks allowed). */
 static int json_is_object(const char *text)
 {
-    const char *p = js_ws(text);
-    if (*p != '{')
-        return 0;
-    p = js_value(p, 0);
-    return p && *js_ws(p) == '\0';
+    ct_json *v = NULL;
+    int ok = ct_json_parse(text, strlen(text), &v, NULL) == CT_OK && v->type == CT_JSON_OBJECT;
+    ct_json_free(v);
+    return ok;
+}
+
+/* A timed candidate's spread: one stored as absent was 0 (earlier versions
+ * stored a zero spread as NULL); -1 without a time. */
+static double spread_of(const ct_result *r)
+{
+    return r->median_us > 0 ? (isnan(r->spread) ? 0 : r->spread) : -1;
+}
+
+/* The stored parameters' text (written from the typed ones for a record not
+ * stored yet). */
+static const char *params_of(const ct_result *r, char *buf, size_t len)
+{
+    if (ct_result_params_text(r, buf, len, NULL) != CT_OK)
+        buf[0] = '\0';
+    return buf;
 }
 
 /* Format a number with sig significant digits; "" when absent (< 0, or
@@ -234,20 +139,20 @@ static void csv_field(FILE *f, const char *s, int first)
 }
 
 /* One CSV line in the csv_heads order; absent values are empty fields. */
-static void csv_row(FILE *f, const ct_record *r)
+static void csv_row(FILE *f, const ct_result *r)
 {
     derived d;
-    char b[16][32];
+    char b[16][32], params[sizeof r->params_json];
     derive(r, &d);
     csv_field(f, r->problem, 1);
     csv_field(f, r->device, 0);
     csv_field(f, r->arch, 0);
     csv_field(f, r->tmpl, 0);
-    csv_field(f, r->params, 0);
-    csv_field(f, r->status, 0);
+    csv_field(f, params_of(r, params, sizeof params), 0);
+    csv_field(f, ct_result_status_name(r->status), 0);
     csv_field(f, num(b[0], sizeof b[0], r->median_us, 10, 1), 0);
     csv_field(f, num(b[1], sizeof b[1], r->min_us, 10, 1), 0);
-    csv_field(f, num(b[2], sizeof b[2], r->median_us > 0 ? r->spread : -1, 6, 0), 0);
+    csv_field(f, num(b[2], sizeof b[2], spread_of(r), 6, 0), 0);
     csv_field(f, num(b[3], sizeof b[3], d.tflops, 6, 0), 0);
     csv_field(f, num(b[4], sizeof b[4], d.gbs, 6, 0), 0);
     csv_field(f, num(b[5], sizeof b[5], d.pct_fma, 4, 0), 0);
@@ -263,61 +168,58 @@ static void csv_row(FILE *f, const ct_record *r)
 /* ------------------------------------------------------------------------ */
 /* JSON                                                                     */
 
-/* "key": number-or-null, with the separating comma. */
-static void json_num(FILE *f, const char *key, double v, int sig, int zero_is_absent)
+/* "key": number-or-null (num's rules). */
+static void json_num(ct_jw *j, const char *key, double v, int sig, int zero_is_absent)
 {
     char b[40];
-    fprintf(f, ", \"%s\": %s", key, *num(b, sizeof b, v, sig, zero_is_absent) ? b : "null");
-}
-
-/* "key": "text", or null for an empty text when empty_is_null. */
-static void json_text(FILE *f, const char *key, const char *s, int empty_is_null)
-{
-    fprintf(f, ", \"%s\": ", key);
-    if (empty_is_null && !*s)
-        fputs("null", f);
+    if (*num(b, sizeof b, v, sig, zero_is_absent))
+        ct_jw_raw(j, key, b);
     else
-        ct_json_write_string(f, s);
+        ct_jw_null(j, key);
 }
 
-/* One JSON object on its own line; first decides the leading comma. */
-static void json_row(FILE *f, const ct_record *r, int first)
+/* One JSON object (spaced: query output is read by people too). */
+static void json_row(FILE *f, const ct_result *r)
 {
     derived d;
+    char params[sizeof r->params_json];
+    ct_jw j;
     derive(r, &d);
-    fputs(first ? "\n  {" : ",\n  {", f);
-    fprintf(f, "\"id\": %lld, \"run_id\": %lld", r->id, r->run_id);
-    json_text(f, "problem", r->problem, 0);
-    json_text(f, "family", r->family, 0);
-    json_text(f, "device", r->device, 0);
-    json_text(f, "arch", r->arch, 0);
-    json_text(f, "template", r->tmpl, 0);
-    json_text(f, "template_hash", r->template_hash, 0);
-    fputs(", \"params\": ", f);
-    if (json_is_object(r->params))
-        fputs(r->params, f);           /* already a JSON object: embed it */
+    ct_jw_file(&j, f, 1);
+    ct_jw_object(&j, NULL);
+    ct_jw_int(&j, "id", r->id);
+    ct_jw_int(&j, "run_id", r->run_id);
+    ct_jw_string(&j, "problem", r->problem);
+    ct_jw_string(&j, "family", r->family);
+    ct_jw_string(&j, "device", r->device);
+    ct_jw_string(&j, "arch", r->arch);
+    ct_jw_string(&j, "template", r->tmpl);
+    ct_jw_string(&j, "template_hash", r->template_hash);
+    params_of(r, params, sizeof params);
+    if (json_is_object(params))
+        ct_jw_raw(&j, "params", params);        /* already a JSON object: embed it */
     else
-        ct_json_write_string(f, r->params);     /* damaged or truncated: keep it readable */
-    json_text(f, "status", r->status, 0);
-    json_num(f, "median_us", r->median_us, 10, 1);
-    json_num(f, "min_us", r->min_us, 10, 1);
-    json_num(f, "max_us", r->max_us, 10, 1);
-    json_num(f, "spread", r->median_us > 0 ? r->spread : -1, 6, 0);
-    json_num(f, "reps", r->reps, 10, 1);
-    json_num(f, "tflops", d.tflops, 6, 0);
-    json_num(f, "gbs", d.gbs, 6, 0);
-    json_num(f, "pct_fma", d.pct_fma, 4, 0);
-    json_num(f, "pct_bw", d.pct_bw, 4, 0);
-    json_num(f, "relerr", r->relerr, 6, 0);
-    json_num(f, "registers", r->registers, 10, 1);
-    json_num(f, "smem_bytes", r->registers > 0 ? r->smem_bytes : -1, 10, 0);
-    json_num(f, "local_bytes", r->registers > 0 ? r->local_bytes : -1, 10, 0);
-    json_num(f, "compile_ms", r->compile_ms, 10, 1);
-    json_num(f, "flops", r->flops, 15, 0);
-    json_num(f, "bytes", r->bytes, 15, 0);
-    json_text(f, "error", r->error, 1);
-    json_text(f, "created_at", r->created_at, 1);
-    fputc('}', f);
+        ct_jw_string(&j, "params", params);     /* damaged or truncated: keep it readable */
+    ct_jw_string(&j, "status", ct_result_status_name(r->status));
+    json_num(&j, "median_us", r->median_us, 10, 1);
+    json_num(&j, "min_us", r->min_us, 10, 1);
+    json_num(&j, "max_us", r->max_us, 10, 1);
+    json_num(&j, "spread", spread_of(r), 6, 0);
+    json_num(&j, "reps", r->reps, 10, 1);
+    json_num(&j, "tflops", d.tflops, 6, 0);
+    json_num(&j, "gbs", d.gbs, 6, 0);
+    json_num(&j, "pct_fma", d.pct_fma, 4, 0);
+    json_num(&j, "pct_bw", d.pct_bw, 4, 0);
+    json_num(&j, "relerr", r->relerr, 6, 0);
+    json_num(&j, "registers", r->registers, 10, 1);
+    json_num(&j, "smem_bytes", r->registers > 0 ? r->smem_bytes : -1, 10, 0);
+    json_num(&j, "local_bytes", r->registers > 0 ? r->local_bytes : -1, 10, 0);
+    json_num(&j, "compile_ms", r->compile_ms, 10, 1);
+    json_num(&j, "flops", r->flops, 15, 0);
+    json_num(&j, "bytes", r->bytes, 15, 0);
+    ct_jw_string_or_null(&j, "error", r->error);
+    ct_jw_string_or_null(&j, "created_at", r->created_at);
+    ct_jw_end(&j);
 }
 
 /* ------------------------------------------------------------------------ */
@@ -397,12 +299,12 @@ static void fmt_us(char *b, size_t n, double v)
 
 /* Format a record's table cells and buffer them (or print them at once
  * once the widths are fixed); -1 when out of memory. */
-static int table_row(ct_writer *w, const ct_record *r)
+static int table_row(ct_writer *w, const ct_result *r)
 {
     derived d;
     char med[32] = "-", tfl[32] = "-", peak[32] = "-", rel[32] = "-";
-    char **cells;
-    int ok = strcmp(r->status, "ok") == 0;
+    char **cells, params[sizeof r->params_json];
+    int ok = r->status == CT_RS_OK;
 
     derive(r, &d);
     if (ok && r->median_us > 0)
@@ -418,7 +320,8 @@ static int table_row(ct_writer *w, const ct_record *r)
         table_flush(w);
     cells = w->cells + w->buffered * TABLE_COLS;
     const char *text[TABLE_COLS] = {
-        r->problem, r->device, r->tmpl, r->status, med, tfl, peak, rel, r->params,
+        r->problem, r->device, r->tmpl, ct_result_status_name(r->status), med, tfl, peak, rel,
+        params_of(r, params, sizeof params),
     };
     for (int c = 0; c < TABLE_COLS; c++) {
         if (!(cells[c] = cell_dup(text[c]))) {
@@ -465,7 +368,7 @@ ct_writer *ct_writer_begin(FILE *f, ct_format fmt)
 }
 
 /* Emit one record in the writer's format and note a failed write. */
-int ct_writer_row(ct_writer *w, const ct_record *r)
+int ct_writer_row(ct_writer *w, const ct_result *r)
 {
     if (!w || !r || w->failed)
         return -1;
@@ -478,7 +381,8 @@ int ct_writer_row(ct_writer *w, const ct_record *r)
         csv_row(w->f, r);
         break;
     case CT_FMT_JSON:
-        json_row(w->f, r, w->rows == 0);
+        fputs(w->rows == 0 ? "\n  " : ",\n  ", w->f);
+        json_row(w->f, r);
         break;
     }
     w->rows++;
@@ -488,7 +392,7 @@ int ct_writer_row(ct_writer *w, const ct_record *r)
 }
 
 /* Adapter so a writer can be handed straight to ct_db_query. */
-int ct_writer_cb(const ct_record *r, void *writer)
+int ct_writer_cb(const ct_result *r, void *writer)
 {
     return ct_writer_row(writer, r) != 0;
 }

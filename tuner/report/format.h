@@ -45,11 +45,11 @@ typedef struct ct_writer ct_writer;
 ct_writer *ct_writer_begin(FILE *f, ct_format fmt);
 
 /* Write one record; 0 on success, -1 once a write failed or memory ran out. */
-int ct_writer_row(ct_writer *w, const ct_record *r);
+int ct_writer_row(ct_writer *w, const ct_result *r);
 
-/* ct_record_cb adapter for ct_db_query (user is the ct_writer): returns
+/* ct_result_cb adapter for ct_db_query (user is the ct_writer): returns
  * non-zero, stopping the query, when writing failed. */
-int ct_writer_cb(const ct_record *r, void *writer);
+int ct_writer_cb(const ct_result *r, void *writer);
 
 /* Finish the output (flush a table, close the JSON array), flush f and free
  * w. Returns 0, or -1 if any write failed. NULL is ignored (returns 0). */

@@ -9,10 +9,7 @@
 
 #include "dbio.h"
 
-const char *const ct_report_statuses[CT_REPORT_NSTATUS] = {
-    "ok", "compile_failed", "exceeds_limits", "launch_failed", "crashed", "timed_out", "wrong_result"};
-
-double ct_report_gflops(const ct_db_row *r)
+double ct_report_gflops(const ct_result *r)
 {
     return r->median_us > 0 && !isnan(r->median_us) ? r->flops / r->median_us / 1e3 : 0;
 }
@@ -24,7 +21,7 @@ typedef struct keep_ctx {
     ct_status st;
 } keep_ctx;
 
-static int wanted(const ct_report_opts *o, const ct_db_row *row)
+static int wanted(const ct_report_opts *o, const ct_result *row)
 {
     if (o->nproblems) {
         for (int i = 0; i < o->nproblems; i++)
@@ -35,7 +32,7 @@ static int wanted(const ct_report_opts *o, const ct_db_row *row)
     return !o->family || !strcmp(o->family, row->family);
 }
 
-static int keep_row(const ct_db_row *row, void *user)
+static int keep_row(const ct_result *row, void *user)
 {
     keep_ctx *k = user;
     k->seen++;
@@ -44,7 +41,7 @@ static int keep_row(const ct_db_row *row, void *user)
     ct_report *r = k->r;
     if (r->nall == r->cap) {
         long cap = r->cap ? 2 * r->cap : 256;
-        ct_db_row *g = realloc(r->all, (size_t)cap * sizeof *g);
+        ct_result *g = realloc(r->all, (size_t)cap * sizeof *g);
         if (!g) {
             k->st = CT_ERR_INTERNAL;
             return 1;
@@ -60,22 +57,22 @@ static int keep_row(const ct_db_row *row, void *user)
  * within one device row); rows lie in one array, so addresses keep it. */
 static int cmp_measured(const void *a, const void *b)
 {
-    const ct_db_row *x = *(const ct_db_row *const *)a, *y = *(const ct_db_row *const *)b;
+    const ct_result *x = *(const ct_result *const *)a, *y = *(const ct_result *const *)b;
     int c = strcmp(x->created_at, y->created_at);
     return c ? c : (x > y) - (x < y);
 }
 
 static int cmp_fastest(const void *a, const void *b)
 {
-    const ct_db_row *x = *(const ct_db_row *const *)a, *y = *(const ct_db_row *const *)b;
+    const ct_result *x = *(const ct_result *const *)a, *y = *(const ct_result *const *)b;
     if (x->median_us != y->median_us)
         return x->median_us < y->median_us ? -1 : 1;
     return (x > y) - (x < y);
 }
 
-static int is_ok(const ct_db_row *r)
+static int is_ok(const ct_result *r)
 {
-    return !strcmp(r->status, "ok") && r->median_us > 0;
+    return r->status == CT_RS_OK && r->median_us > 0;
 }
 
 /* The device of a problem's section: the one the user named (exact, or the
@@ -84,18 +81,18 @@ static int is_ok(const ct_db_row *r)
 static ct_status pick_device(const ct_report *r, const char *problem, const char *want, char *out, size_t len,
                              ct_err *e)
 {
-    const ct_db_row *best = NULL, *exact = NULL, *sub = NULL;
+    const ct_result *best = NULL, *exact = NULL, *sub = NULL;
     for (long i = 0; i < r->nall; i++) {
-        const ct_db_row *x = &r->all[i];
+        const ct_result *x = &r->all[i];
         if (strcmp(x->problem, problem))
             continue;
         if (want) {
-            if (!strcmp(x->dev_name, want))
+            if (!strcmp(x->device, want))
                 exact = x;
-            else if (strcasestr(x->dev_name, want)) {
-                if (sub && strcmp(sub->dev_name, x->dev_name))
+            else if (strcasestr(x->device, want)) {
+                if (sub && strcmp(sub->device, x->device))
                     return ct_fail(e, CT_ERR_USAGE, "report: --device '%s' matches both '%s' and '%s' for %s; "
-                                   "give the exact name", want, sub->dev_name, x->dev_name, problem);
+                                   "give the exact name", want, sub->device, x->device, problem);
                 sub = x;
             }
             continue;
@@ -107,11 +104,11 @@ static ct_status pick_device(const ct_report *r, const char *problem, const char
         if (!exact && !sub)
             return ct_fail(e, CT_ERR_NOT_FOUND, "report: nothing stored for %s on a device matching '%s'", problem,
                            want);
-        snprintf(out, len, "%s", exact ? exact->dev_name : sub->dev_name);
+        snprintf(out, len, "%s", exact ? exact->device : sub->device);
         return CT_OK;
     }
     if (best) {
-        snprintf(out, len, "%s", best->dev_name);
+        snprintf(out, len, "%s", best->device);
         return CT_OK;
     }
     int most = 0;
@@ -120,10 +117,10 @@ static ct_status pick_device(const ct_report *r, const char *problem, const char
             continue;
         int n = 0;
         for (long j = 0; j < r->nall; j++)
-            n += !strcmp(r->all[j].problem, problem) && !strcmp(r->all[j].dev_name, r->all[i].dev_name);
+            n += !strcmp(r->all[j].problem, problem) && !strcmp(r->all[j].device, r->all[i].device);
         if (n > most) {
             most = n;
-            snprintf(out, len, "%s", r->all[i].dev_name);
+            snprintf(out, len, "%s", r->all[i].device);
         }
     }
     return most ? CT_OK : ct_fail(e, CT_ERR_NOT_FOUND, "report: nothing stored for %s; tune it first", problem);
@@ -142,20 +139,20 @@ static ct_status build_section(ct_report *r, ct_report_section *s, const char *p
     if (!s->rows || !s->ok)
         return ct_fail(e, CT_ERR_INTERNAL, "report: out of memory");
     for (long i = 0; i < r->nall; i++) {
-        const ct_db_row *x = &r->all[i];
-        if (strcmp(x->problem, problem) || strcmp(x->dev_name, s->device))
+        const ct_result *x = &r->all[i];
+        if (strcmp(x->problem, problem) || strcmp(x->device, s->device))
             continue;
         s->rows[s->n++] = x;
         if (is_ok(x))
             s->ok[s->nok++] = x;
-        for (int k = 0; k < CT_REPORT_NSTATUS; k++)
-            s->counts[k] += !strcmp(x->status, ct_report_statuses[k]);
+        if (x->status >= 0)
+            s->counts[x->status]++;
     }
     qsort(s->rows, (size_t)s->n, sizeof *s->rows, cmp_measured);
     qsort(s->ok, (size_t)s->nok, sizeof *s->ok, cmp_fastest);
     s->family = ct_family_find(s->rows[0]->family);
     for (int i = 0; i < s->n; i++) {
-        const ct_db_row *x = s->rows[i];
+        const ct_result *x = s->rows[i];
         const ct_template *t = s->family ? ct_template_find(s->family, x->tmpl) : NULL;
         if (t && t->is_baseline && is_ok(x))
             s->baseline = x;
@@ -240,11 +237,11 @@ void ct_report_free(ct_report *r)
 }
 
 /* CSV: the sections' rows, every field, as `db export --format csv`. */
-static int in_report(const ct_db_row *row, void *user)
+static int in_report(const ct_result *row, void *user)
 {
     const ct_report *r = user;
     for (int i = 0; i < r->ns; i++)
-        if (!strcmp(r->s[i].problem, row->problem) && !strcmp(r->s[i].device, row->dev_name))
+        if (!strcmp(r->s[i].problem, row->problem) && !strcmp(r->s[i].device, row->device))
             return 1;
     return 0;
 }

@@ -33,27 +33,23 @@
 #include "status.h"
 
 #define CT_REPORT_TOP 10
-#define CT_REPORT_NSTATUS 7
-
-/* The candidate statuses in schema order, "ok" first. */
-extern const char *const ct_report_statuses[CT_REPORT_NSTATUS];
 
 typedef struct ct_report_section {
     char problem[160];
     char device[128];
     const ct_family *family;
-    const ct_db_row **rows;    /* measurement order */
+    const ct_result **rows;    /* measurement order */
     int n;
-    const ct_db_row **ok;      /* verified, fastest first */
+    const ct_result **ok;      /* verified, fastest first */
     int nok;
-    int counts[CT_REPORT_NSTATUS];
-    const ct_db_row *baseline; /* the latest verified naive baseline, or NULL */
-    const ct_db_row *ceil;     /* the row with the device's latest ceilings */
+    int counts[CT_RS_COUNT];       /* by ct_result_status */
+    const ct_result *baseline; /* the latest verified naive baseline, or NULL */
+    const ct_result *ceil;     /* the row with the device's latest ceilings */
     int nruns;
 } ct_report_section;
 
 typedef struct ct_report {
-    ct_db_row *all;            /* the rows kept */
+    ct_result *all;            /* the rows kept */
     long nall, cap;
     ct_report_section *s;
     int ns;
@@ -78,6 +74,6 @@ ct_status ct_report_html(const ct_report *r, FILE *f, ct_err *e);
 ct_status ct_report_csv(ct_db *db, const ct_report *r, FILE *f, ct_err *e);
 
 /* Small helpers shared with report_html.c. */
-double ct_report_gflops(const ct_db_row *r);     /* achieved GFLOP/s, 0 without a time */
+double ct_report_gflops(const ct_result *r);     /* achieved GFLOP/s, 0 without a time */
 
 #endif

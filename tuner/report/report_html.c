@@ -91,8 +91,8 @@ static void plot_search(FILE *f, const ct_report_section *s)
     double best = INFINITY;
     fputs("<polyline class=\"best-line\" points=\"", f);
     for (int i = 0; i < s->n; i++) {
-        const ct_db_row *r = s->rows[i];
-        if (strcmp(r->status, "ok") || !(r->median_us > 0))
+        const ct_result *r = s->rows[i];
+        if (r->status != CT_RS_OK || !(r->median_us > 0))
             continue;
         if (best < INFINITY)
             fprintf(f, "%.1f,%.1f ", ct_plot_x(&p, i + 1), ct_plot_y(&p, best));
@@ -105,20 +105,20 @@ static void plot_search(FILE *f, const ct_report_section *s)
     fputs("\"/>\n", f);
     double ybot = p.height - p.bottom;
     for (int i = 0; i < s->n; i++) {
-        const ct_db_row *r = s->rows[i];
+        const ct_result *r = s->rows[i];
         double x = ct_plot_x(&p, i + 1);
-        if (strcmp(r->status, "ok") || !(r->median_us > 0)) {
+        if (r->status != CT_RS_OK || !(r->median_us > 0)) {
             fprintf(f, "<line class=\"mk-fail\" x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\"><title>", x, ybot, x,
                     ybot - 6);
             h(f, r->tmpl);
-            fprintf(f, " %s</title></line>\n", r->status);
+            fprintf(f, " %s</title></line>\n", ct_result_status_name(r->status));
             continue;
         }
         fprintf(f, "<circle class=\"mk-search c%d\" cx=\"%.1f\" cy=\"%.1f\" r=\"2.5\"><title>#%d ",
                 tmpl_index(s, r->tmpl) % NCOLORS, x, ct_plot_y(&p, r->median_us), i + 1);
         h(f, r->tmpl);
         fputc(' ', f);
-        h(f, r->params);
+        h(f, r->params_json);
         fprintf(f, ": %.3f us</title></circle>\n", r->median_us);
     }
     ct_plot_end(&p);
@@ -263,7 +263,7 @@ static void plot_params(FILE *f, const ct_report_section *s)
     pv *v = malloc(cap * sizeof *v);
     for (int i = 0; i < s->nok && v; i++) {
         ct_json *j = NULL;
-        if (ct_json_parse(s->ok[i]->params, strlen(s->ok[i]->params), &j, NULL) != CT_OK)
+        if (ct_json_parse(s->ok[i]->params_json, strlen(s->ok[i]->params_json), &j, NULL) != CT_OK)
             continue;
         for (size_t k = 0; j->type == CT_JSON_OBJECT && k < j->n; k++) {
             if (n == cap) {
@@ -315,7 +315,7 @@ static void plot_params(FILE *f, const ct_report_section *s)
 /* ------------------------------------------------------------------------ */
 /* Roofline                                                                 */
 
-static void roof_mark(FILE *f, const ct_plot *p, double ai, const ct_db_row *r, const char *kind, int rank)
+static void roof_mark(FILE *f, const ct_plot *p, double ai, const ct_result *r, const char *kind, int rank)
 {
     fprintf(f, "<circle class=\"mk-roof %s\" data-kind=\"%s\" cx=\"%.1f\" cy=\"%.1f\" r=\"%s\"><title>", kind, kind,
             ct_plot_x(p, ai), ct_plot_y(p, ct_report_gflops(r)), rank == 1 ? "6" : "4");
@@ -325,13 +325,13 @@ static void roof_mark(FILE *f, const ct_plot *p, double ai, const ct_db_row *r, 
         fputs("naive baseline ", f);
     h(f, r->tmpl);
     fputc(' ', f);
-    h(f, r->params);
+    h(f, r->params_json);
     fprintf(f, ": %.1f GFLOP/s</title></circle>\n", ct_report_gflops(r));
 }
 
 static void plot_roofline(FILE *f, const ct_report_section *s)
 {
-    const ct_db_row *c = s->ceil;
+    const ct_result *c = s->ceil;
     double ai = c->bytes > 0 ? c->flops / c->bytes : 1;
     double peak = c->fma_tflops > 0 ? c->fma_tflops * 1e3 : NAN;   /* GFLOP/s */
     double bw = c->bandwidth_gbs > 0 ? c->bandwidth_gbs : NAN;      /* GB/s */
@@ -399,16 +399,16 @@ static void fmt_num(FILE *f, double v, const char *fmt)
 
 static void top_table(FILE *f, const ct_report_section *s)
 {
-    const ct_db_row *c = s->ceil;
+    const ct_result *c = s->ceil;
     fputs("<table class=\"top\"><tr><th>#</th><th class=\"l\">template</th><th class=\"l\">parameters</th>"
           "<th>median us</th><th>min us</th><th>max us</th><th>p10-p90 width</th><th>TFLOP/s</th><th>%FMA</th>"
           "<th>GB/s</th><th>speedup</th><th>rel. error</th><th>regs</th><th>reps</th></tr>\n", f);
     for (int i = 0; i < s->nok && i < CT_REPORT_TOP; i++) {
-        const ct_db_row *r = s->ok[i];
+        const ct_result *r = s->ok[i];
         fprintf(f, "<tr><td>%d</td><td class=\"l\">", i + 1);
         h(f, r->tmpl);
         fputs("</td><td class=\"l mono\">", f);
-        h(f, r->params);
+        h(f, r->params_json);
         fputs("</td>", f);
         fmt_num(f, r->median_us, "%.3f");
         fmt_num(f, r->min_us, "%.3f");
@@ -436,17 +436,17 @@ static void top_table(FILE *f, const ct_report_section *s)
 static void status_table(FILE *f, const ct_report_section *s, const char **tmpls, int nt)
 {
     fputs("<table class=\"status\"><tr><th class=\"l\">template</th>", f);
-    for (int k = 0; k < CT_REPORT_NSTATUS; k++)
-        fprintf(f, "<th>%s</th>", ct_report_statuses[k]);
+    for (int k = 0; k < CT_RS_COUNT; k++)
+        fprintf(f, "<th>%s</th>", ct_result_status_name((ct_result_status)k));
     fputs("</tr>\n", f);
     for (int t = 0; t <= nt; t++) {
         fputs("<tr><td class=\"l\">", f);
         h(f, t < nt ? tmpls[t] : "all");
         fputs("</td>", f);
-        for (int k = 0; k < CT_REPORT_NSTATUS; k++) {
+        for (int k = 0; k < CT_RS_COUNT; k++) {
             int n = 0;
             for (int i = 0; i < s->n; i++)
-                n += !strcmp(s->rows[i]->status, ct_report_statuses[k]) && (t == nt || !strcmp(s->rows[i]->tmpl, tmpls[t]));
+                n += s->rows[i]->status == (ct_result_status)k && (t == nt || !strcmp(s->rows[i]->tmpl, tmpls[t]));
             fprintf(f, "<td>%d</td>", n);
         }
         fputs("</tr>\n", f);
@@ -496,7 +496,7 @@ static void conditions(FILE *f, const ct_report_section *s)
 
 static void section_html(FILE *f, const ct_report_section *s, int idx)
 {
-    const ct_db_row *c = s->ceil;
+    const ct_result *c = s->ceil;
     const char *tmpls[64];
     int nt = 0;
     for (int i = 0; i < s->n && nt < 64; i++) {
@@ -542,11 +542,11 @@ static void section_html(FILE *f, const ct_report_section *s, int idx)
     fprintf(f, "<dt>candidates</dt><dd>%d stored, %d verified and timed, %d failed</dd>\n", s->n, s->nok,
             s->n - s->nok);
     if (s->nok) {
-        const ct_db_row *w = s->ok[0];
+        const ct_result *w = s->ok[0];
         fputs("<dt>winner</dt><dd>", f);
         h(f, w->tmpl);
         fputs(" <code>", f);
-        h(f, w->params);
+        h(f, w->params_json);
         fprintf(f, "</code>: %.3f us, %.3f TFLOP/s", w->median_us, ct_report_gflops(w) / 1e3);
         if (c->fma_tflops > 0)
             fprintf(f, " (%.0f%% of the FMA ceiling)", ct_report_gflops(w) / 10 / c->fma_tflops);
@@ -600,7 +600,7 @@ static void summary(FILE *f, const ct_report *r)
             fputs("<td class=\"l\">none</td><td>-</td><td>-</td><td>-</td><td>-</td></tr>\n", f);
             continue;
         }
-        const ct_db_row *w = s->ok[0];
+        const ct_result *w = s->ok[0];
         fputs("<td class=\"l\">", f);
         h(f, w->tmpl);
         fputs("</td>", f);

@@ -89,32 +89,22 @@ int bind_text_or_null(sqlite3_stmt *s, int i, const char *v)
     return sqlite3_bind_text(s, i, v, -1, SQLITE_TRANSIENT);
 }
 
-/* Bind a measurement, storing NULL when it is absent (<= 0). */
+/* Bind a measurement, storing NULL when it is absent (<= 0 or NaN). */
 int bind_pos(sqlite3_stmt *s, int i, double v)
 {
     return v > 0 ? sqlite3_bind_double(s, i, v) : sqlite3_bind_null(s, i);
+}
+
+/* Bind a measurement that may be absent: NULL for NaN or a negative value. */
+int bind_real(sqlite3_stmt *s, int i, double v)
+{
+    return isnan(v) || v < 0 ? sqlite3_bind_null(s, i) : sqlite3_bind_double(s, i, v);
 }
 
 /* Bind an integer, storing NULL when it is below min (unknown). */
 int bind_int_min(sqlite3_stmt *s, int i, long long v, long long min)
 {
     return v >= min ? sqlite3_bind_int64(s, i, v) : sqlite3_bind_null(s, i);
-}
-
-/* Copy a text column into a fixed buffer, truncating at a UTF-8 character
- * boundary so the copy stays valid text. NULL becomes "". */
-void col_text(sqlite3_stmt *s, int col, char *dst, size_t cap)
-{
-    const unsigned char *t = sqlite3_column_text(s, col);
-    size_t n = t ? strlen((const char *)t) : 0;
-    if (n >= cap) {
-        n = cap - 1;
-        while (n > 0 && (t[n] & 0xC0) == 0x80)
-            n--;
-    }
-    if (n)
-        memcpy(dst, t, n);
-    dst[n] = '\0';
 }
 
 /* Read one integer from a single-row query without parameters. Returns the
@@ -352,48 +342,99 @@ done:
     return st;
 }
 
-static const char sql_candidate_add[] =
-    "INSERT INTO candidates (run_id, problem_id, device_id, template, template_hash, params,"
-    "    status, error, median_us, min_us, max_us, spread, reps, relerr, registers,"
-    "    smem_bytes, local_bytes, compile_ms)"
-    " SELECT id, problem_id, device_id, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12,"
-    "        ?13, ?14, ?15, ?16"
-    " FROM runs WHERE id = ?1";
+/* The insert of a candidate, made once from the field table: the C and M
+ * fields as ?1..?n (an empty created_at reads as now), the run as ?n+1,
+ * which gives the problem and device. */
+static char insert_sql[2048];
 
-/* Bind a candidate's columns as ?2..?16; absent measurements become NULL. */
-static int bind_candidate(sqlite3_stmt *s, long long run_id, const ct_record *r)
+static void make_insert_sql(void)
 {
-    int rc;
-    if ((rc = sqlite3_bind_int64(s, 1, run_id)) != SQLITE_OK ||
-        (rc = sqlite3_bind_text(s, 2, r->tmpl, -1, SQLITE_TRANSIENT)) != SQLITE_OK ||
-        (rc = sqlite3_bind_text(s, 3, r->template_hash, -1, SQLITE_TRANSIENT)) != SQLITE_OK ||
-        (rc = sqlite3_bind_text(s, 4, r->params[0] ? r->params : "{}", -1,
-                                SQLITE_TRANSIENT)) != SQLITE_OK ||
-        (rc = sqlite3_bind_text(s, 5, r->status, -1, SQLITE_TRANSIENT)) != SQLITE_OK ||
-        (rc = bind_text_or_null(s, 6, r->error)) != SQLITE_OK ||
-        (rc = bind_pos(s, 7, r->median_us)) != SQLITE_OK ||
-        (rc = bind_pos(s, 8, r->min_us)) != SQLITE_OK ||
-        (rc = bind_pos(s, 9, r->max_us)) != SQLITE_OK ||
-        (rc = bind_pos(s, 10, r->spread)) != SQLITE_OK ||
-        (rc = bind_int_min(s, 11, r->reps, 1)) != SQLITE_OK ||
-        /* relerr < 0 means "not checked"; 0 is a legitimate exact result. */
-        (rc = (r->relerr >= 0 ? sqlite3_bind_double(s, 12, r->relerr)
-                              : sqlite3_bind_null(s, 12))) != SQLITE_OK ||
-        (rc = bind_int_min(s, 13, r->registers, 1)) != SQLITE_OK ||
-        (rc = bind_int_min(s, 14, r->smem_bytes, 0)) != SQLITE_OK ||
-        (rc = bind_int_min(s, 15, r->local_bytes, 0)) != SQLITE_OK)
-        return rc;
-    return bind_pos(s, 16, r->compile_ms);
+    char cols[1024] = "", vals[1024] = "";
+    size_t nc = 0, nv = 0;
+    int k = 0;
+    for (int i = 0; i < ct_result_nfields; i++) {
+        const ct_result_field *f = &ct_result_fields[i];
+        if (f->group != 'C' && f->group != 'M')
+            continue;
+        k++;
+        nc += (size_t)snprintf(cols + nc, sizeof cols - nc, "%s, ", f->name);
+        if (f->type == CT_F_TIME)
+            nv += (size_t)snprintf(vals + nv, sizeof vals - nv,
+                                   "coalesce(?%d, strftime('%%Y-%%m-%%dT%%H:%%M:%%SZ', 'now')), ", k);
+        else
+            nv += (size_t)snprintf(vals + nv, sizeof vals - nv, "?%d, ", k);
+    }
+    snprintf(insert_sql, sizeof insert_sql,
+             "INSERT INTO candidates (%srun_id, problem_id, device_id)"
+             " SELECT %sid, problem_id, device_id FROM runs WHERE id = ?%d", cols, vals, k + 1);
+}
+
+const char *db_candidate_insert_sql(void)
+{
+    static pthread_once_t once = PTHREAD_ONCE_INIT;
+    pthread_once(&once, make_insert_sql);
+    return insert_sql;
+}
+
+/* Bind a field: absent values (empty text of a nullable or time field,
+ * negative or NaN numbers of a nullable one) as NULL. */
+static int bind_field(sqlite3_stmt *s, int i, const ct_result *r, const ct_result_field *f, const char *params)
+{
+    ct_result *w = (ct_result *)r;
+    switch (f->type) {
+    case CT_F_STATUS:
+        return bind_text_or_null(s, i, ct_result_status_name(*ct_field_status(w, f)));
+    case CT_F_OBJ:
+        return sqlite3_bind_text(s, i, params, -1, SQLITE_TRANSIENT);
+    case CT_F_STR_NULL:
+    case CT_F_TIME:
+    case CT_F_TIME_NULL:
+    case CT_F_OBJ_NULL:
+        return bind_text_or_null(s, i, ct_field_text(w, f));
+    case CT_F_STR:
+    case CT_F_NAME:
+        return sqlite3_bind_text(s, i, ct_field_text(w, f), -1, SQLITE_TRANSIENT);
+    case CT_F_INT:
+        return sqlite3_bind_int(s, i, *ct_field_int(w, f));
+    case CT_F_INT_NULL:
+        return bind_int_min(s, i, *ct_field_int(w, f), 0);
+    case CT_F_COUNT_NULL:
+        return bind_int_min(s, i, *ct_field_int(w, f), 1);
+    case CT_F_REAL:
+        return sqlite3_bind_double(s, i, *ct_field_real(w, f));
+    case CT_F_REAL_NULL:
+        return bind_real(s, i, *ct_field_real(w, f));
+    case CT_F_POS_NULL:
+        return bind_pos(s, i, *ct_field_real(w, f));
+    }
+    return SQLITE_MISUSE;
+}
+
+ct_status db_bind_candidate(sqlite3 *h, sqlite3_stmt *s, long long run_id, const ct_result *r, ct_err *e)
+{
+    ct_status st = CT_OK;
+    char params[sizeof r->params_json];
+    int k = 0;
+    if ((st = ct_result_params_text(r, params, sizeof params, e)) != CT_OK)
+        return st;
+    for (int i = 0; i < ct_result_nfields; i++) {
+        const ct_result_field *f = &ct_result_fields[i];
+        if (f->group == 'C' || f->group == 'M')
+            SQL(h, bind_field(s, ++k, r, f, params), SQLITE_OK);
+    }
+    SQL(h, sqlite3_bind_int64(s, k + 1, run_id), SQLITE_OK);
+done:
+    return st;
 }
 
 /* Store one candidate of a run in its own transaction, taking the problem and
  * device from the run's row so the three can never disagree. */
-ct_status ct_db_candidate_add(ct_db *db, long long run_id, const ct_record *rec, ct_err *e)
+ct_status ct_db_candidate_add(ct_db *db, long long run_id, const ct_result *rec, ct_err *e)
 {
     return ct_db_candidate_add_id(db, run_id, rec, NULL, e);
 }
 
-ct_status ct_db_candidate_add_id(ct_db *db, long long run_id, const ct_record *rec, long long *id, ct_err *e)
+ct_status ct_db_candidate_add_id(ct_db *db, long long run_id, const ct_result *rec, long long *id, ct_err *e)
 {
     ct_status st = CT_OK;
     sqlite3_stmt *s = NULL;
@@ -402,8 +443,9 @@ ct_status ct_db_candidate_add_id(ct_db *db, long long run_id, const ct_record *r
         return ct_fail(e, CT_ERR_INTERNAL, "DB: candidate add without a record");
     db_lock(db);
     SQL(db->h, sqlite3_exec(db->h, "BEGIN IMMEDIATE", NULL, NULL, NULL), SQLITE_OK);
-    SQL(db->h, sqlite3_prepare_v2(db->h, sql_candidate_add, -1, &s, NULL), SQLITE_OK);
-    SQL(db->h, bind_candidate(s, run_id, rec), SQLITE_OK);
+    SQL(db->h, sqlite3_prepare_v2(db->h, db_candidate_insert_sql(), -1, &s, NULL), SQLITE_OK);
+    if ((st = db_bind_candidate(db->h, s, run_id, rec, e)) != CT_OK)
+        goto done;
     SQL(db->h, sqlite3_step(s), SQLITE_DONE);
     if (sqlite3_changes(db->h) == 0)
         st = ct_fail(e, CT_ERR_NOT_FOUND, "DB: no run %lld to add a candidate to", run_id);
@@ -416,7 +458,7 @@ done:
     return st;
 }
 
-ct_status ct_db_candidate_retime(ct_db *db, long long id, const ct_record *rec, ct_err *e)
+ct_status ct_db_candidate_retime(ct_db *db, long long id, const ct_result *rec, ct_err *e)
 {
     static const char sql[] =
         "UPDATE candidates SET median_us = ?2, min_us = ?3, max_us = ?4, spread = ?5, reps = ?6"
@@ -430,8 +472,8 @@ ct_status ct_db_candidate_retime(ct_db *db, long long id, const ct_record *rec, 
     SQL(db->h, bind_pos(s, 2, rec->median_us), SQLITE_OK);
     SQL(db->h, bind_pos(s, 3, rec->min_us), SQLITE_OK);
     SQL(db->h, bind_pos(s, 4, rec->max_us), SQLITE_OK);
-    SQL(db->h, bind_pos(s, 5, rec->spread), SQLITE_OK);
-    SQL(db->h, bind_int_min(s, 6, rec->reps, 1), SQLITE_OK);
+    SQL(db->h, bind_real(s, 5, rec->spread), SQLITE_OK);
+    SQL(db->h, bind_int_min(s, 6, rec->reps, 0), SQLITE_OK);
     SQL(db->h, sqlite3_step(s), SQLITE_DONE);
     if (sqlite3_changes(db->h) == 0)
         st = ct_fail(e, CT_ERR_NOT_FOUND, "DB: no verified candidate %lld to re-time", id);
@@ -445,15 +487,6 @@ done:
 /* ------------------------------------------------------------------------ */
 /* Queries                                                                  */
 
-/* The columns read_record expects, in this order. */
-#define RECORD_COLUMNS \
-    "c.id, c.run_id, p.canonical, p.family, d.name, d.cc_major, d.cc_minor, c.template," \
-    " c.template_hash, c.params, c.status, c.error, c.median_us, c.min_us, c.max_us," \
-    " c.spread, c.reps, c.relerr, c.registers, c.smem_bytes, c.local_bytes, c.compile_ms," \
-    " p.flops, p.bytes, d.fma_tflops, d.bandwidth_gbs, c.created_at"
-#define RECORD_FROM \
-    " FROM candidates c JOIN problems p ON p.id = c.problem_id" \
-    " JOIN devices d ON d.id = c.device_id"
 /* ?2: device name, exact or a case-insensitive substring (ASCII folding). */
 #define DEVICE_MATCH \
     " (?2 IS NULL OR d.name = ?2 OR instr(lower(d.name), lower(?2)) > 0)"
@@ -462,7 +495,7 @@ done:
  * (median_us, then lowest id). Within a group, rows run from fastest 'ok' to
  * failed and untimed ones. */
 static const char sql_query[] =
-    "SELECT " RECORD_COLUMNS RECORD_FROM
+    "SELECT " DB_RESULT_COLUMNS DB_RESULT_FROM
     " WHERE (?1 IS NULL OR p.canonical = ?1)"
     "   AND" DEVICE_MATCH
     "   AND (?3 IS NULL OR p.family = ?3)"
@@ -476,59 +509,68 @@ static const char sql_query[] =
     "          c.median_us, c.id";
 
 static const char sql_best[] =
-    "SELECT " RECORD_COLUMNS RECORD_FROM
+    "SELECT " DB_RESULT_COLUMNS DB_RESULT_FROM
     " WHERE p.canonical = ?1 AND c.status = 'ok' AND" DEVICE_MATCH
     " ORDER BY c.median_us, c.id LIMIT 1";
 
 /* Most recent run first; within it the fastest configuration of the
  * template, preferring a device whose name matches exactly. */
 static const char sql_baseline[] =
-    "SELECT c.median_us" RECORD_FROM
+    "SELECT c.median_us" DB_RESULT_FROM
     " WHERE p.canonical = ?1 AND c.template = ?3 AND c.status = 'ok' AND" DEVICE_MATCH
     " ORDER BY d.name IS NOT ?2, c.run_id DESC, c.median_us, c.id LIMIT 1";
 
-/* Fill r from the current row of a RECORD_COLUMNS statement; NULL times read
- * as 0 and an unchecked relerr as -1, as db.h promises. */
-static void read_record(sqlite3_stmt *s, ct_record *r)
+/* Copy a text column into a fixed buffer; NULL becomes "". Too long: 0,
+ * with the text cut at a UTF-8 character boundary so it stays valid. */
+static int col_text_fit(sqlite3_stmt *s, int col, char *dst, size_t cap)
 {
-    memset(r, 0, sizeof *r);
-    r->id = sqlite3_column_int64(s, 0);
-    r->run_id = sqlite3_column_int64(s, 1);
-    col_text(s, 2, r->problem, sizeof r->problem);
-    col_text(s, 3, r->family, sizeof r->family);
-    col_text(s, 4, r->device, sizeof r->device);
-    snprintf(r->arch, sizeof r->arch, "sm_%d%d",
-             sqlite3_column_int(s, 5), sqlite3_column_int(s, 6));
-    col_text(s, 7, r->tmpl, sizeof r->tmpl);
-    col_text(s, 8, r->template_hash, sizeof r->template_hash);
-    col_text(s, 9, r->params, sizeof r->params);
-    col_text(s, 10, r->status, sizeof r->status);
-    col_text(s, 11, r->error, sizeof r->error);
-    r->median_us = sqlite3_column_double(s, 12);
-    r->min_us = sqlite3_column_double(s, 13);
-    r->max_us = sqlite3_column_double(s, 14);
-    r->spread = sqlite3_column_double(s, 15);
-    r->reps = sqlite3_column_int(s, 16);
-    r->relerr = sqlite3_column_type(s, 17) == SQLITE_NULL ? -1.0 : sqlite3_column_double(s, 17);
-    r->registers = sqlite3_column_int(s, 18);
-    r->smem_bytes = sqlite3_column_int(s, 19);
-    r->local_bytes = sqlite3_column_int(s, 20);
-    r->compile_ms = sqlite3_column_double(s, 21);
-    r->flops = sqlite3_column_double(s, 22);
-    r->bytes = sqlite3_column_double(s, 23);
-    r->fma_tflops = sqlite3_column_double(s, 24);
-    r->bandwidth_gbs = sqlite3_column_double(s, 25);
-    col_text(s, 26, r->created_at, sizeof r->created_at);
+    const unsigned char *t = sqlite3_column_text(s, col);
+    size_t n = t ? strlen((const char *)t) : 0;
+    int fits = n < cap;
+    if (!fits) {
+        n = cap - 1;
+        while (n > 0 && (t[n] & 0xC0) == 0x80)
+            n--;
+    }
+    if (n)
+        memcpy(dst, t, n);
+    dst[n] = '\0';
+    return fits;
+}
+
+const char *db_read_result(sqlite3_stmt *s, ct_result *r, int whole)
+{
+    const char *too_long = NULL;
+    ct_result_init(r);
+    for (int i = 0; i < ct_result_nfields; i++) {
+        const ct_result_field *f = &ct_result_fields[i];
+        int null = sqlite3_column_type(s, i) == SQLITE_NULL;
+        if (ct_field_is_text(f->type)) {
+            if (!col_text_fit(s, i, ct_field_text(r, f), f->size) && !too_long)
+                too_long = f->name;
+        } else if (f->type == CT_F_STATUS) {
+            ct_result_status_parse((const char *)sqlite3_column_text(s, i), ct_field_status(r, f));
+        } else if (ct_field_is_int(f->type)) {
+            *ct_field_int(r, f) = null && f->type != CT_F_INT ? -1 : sqlite3_column_int(s, i);
+        } else {
+            *ct_field_real(r, f) = null && f->type != CT_F_REAL ? NAN : sqlite3_column_double(s, i);
+        }
+    }
+    r->id = sqlite3_column_int64(s, ct_result_nfields);
+    r->run_id = sqlite3_column_int64(s, ct_result_nfields + 1);
+    snprintf(r->arch, sizeof r->arch, "sm_%d%d", r->cc_major, r->cc_minor);
+    ct_result_read_params(r, NULL);
+    return whole ? too_long : NULL;
 }
 
 /* Stream the matching candidates to cb, one record at a time, until the rows
  * run out or cb asks to stop; a stop is not an error. */
-ct_status ct_db_query(ct_db *db, const ct_query *q, ct_record_cb cb, void *user, ct_err *e)
+ct_status ct_db_query(ct_db *db, const ct_query *q, ct_result_cb cb, void *user, ct_err *e)
 {
     ct_status st = CT_OK;
     sqlite3_stmt *s = NULL;
     static const ct_query all = { 0 };
-    ct_record *r = NULL;
+    ct_result *r = NULL;
     int rc;
 
     if (!db || !cb)
@@ -549,7 +591,7 @@ ct_status ct_db_query(ct_db *db, const ct_query *q, ct_record_cb cb, void *user,
     SQL(db->h, sqlite3_bind_int(s, 5, q->winners_only != 0), SQLITE_OK);
     SQL(db->h, sqlite3_bind_int64(s, 6, q->device_id), SQLITE_OK);
     while ((rc = sqlite3_step(s)) == SQLITE_ROW) {
-        read_record(s, r);
+        db_read_result(s, r, 0);
         if (cb(r, user) != 0)
             break;
     }
@@ -564,7 +606,7 @@ done:
 
 /* The fastest 'ok' candidate of a problem on the matching device(s), or over
  * all devices when device is NULL or empty. */
-ct_status ct_db_best(ct_db *db, const char *problem, const char *device, ct_record *out, ct_err *e)
+ct_status ct_db_best(ct_db *db, const char *problem, const char *device, ct_result *out, ct_err *e)
 {
     ct_status st = CT_OK;
     sqlite3_stmt *s = NULL;
@@ -583,7 +625,7 @@ ct_status ct_db_best(ct_db *db, const char *problem, const char *device, ct_reco
         goto done;
     }
     SQL(db->h, rc, SQLITE_ROW);
-    read_record(s, out);
+    db_read_result(s, out, 0);
 done:
     sqlite3_finalize(s);
     db_unlock(db);

@@ -8,6 +8,7 @@
 #ifndef CT_DB_H
 #define CT_DB_H
 
+#include "result.h"
 #include "status.h"
 
 typedef struct ct_db ct_db;
@@ -24,30 +25,6 @@ typedef struct ct_device_info {
     double bandwidth_gbs;      /* measured device memory ceiling (read+write), 0 if not */
     double launch_us;          /* measured empty-kernel launch time, 0 if not */
 } ct_device_info;
-
-/* One stored candidate result. Text fields are NUL-terminated. */
-typedef struct ct_record {
-    long long id;
-    long long run_id;
-    char problem[160];         /* canonical problem string */
-    char family[32];
-    char device[128];
-    char arch[16];             /* "sm_90" */
-    char tmpl[64];             /* template name */
-    char template_hash[20];    /* 16 hex digits of the template source hash */
-    char params[512];          /* JSON object, e.g. {"BLOCK_SIZE":256,...} */
-    char status[24];           /* ok, compile_failed, exceeds_limits, launch_failed, wrong_result, ... */
-    char error[512];           /* why, for a failed candidate */
-    double median_us, min_us, max_us;
-    double spread;             /* (p90-p10)/median of the repetitions  */
-    int reps;
-    double relerr;             /* relative L2 error against the fp64 reference; <0 if not checked */
-    int registers, smem_bytes, local_bytes;
-    double compile_ms;
-    double flops, bytes;       /* of the problem, copied for convenience */
-    double fma_tflops, bandwidth_gbs;  /* device ceilings (0 if unknown) */
-    char created_at[32];       /* ISO 8601 UTC */
-} ct_record;
 
 /* Open (creating if absent and create != 0) the database at path, creating
  * parent directories, applying the schema or migrating an older version.
@@ -91,15 +68,17 @@ ct_status ct_db_run_end(ct_db *db, long long run_id, const char *status, ct_err 
  * measurement conditions, known when the run ends). */
 ct_status ct_db_run_note(ct_db *db, long long run_id, const char *key, const char *json, ct_err *e);
 
-/* Store one candidate (committed at once). rec's id/run/problem/device text
- * fields are ignored; the ids given are used. */
-ct_status ct_db_candidate_add(ct_db *db, long long run_id, const ct_record *rec, ct_err *e);
+/* Store one candidate (committed at once): rec's candidate fields (groups C
+ * and M of CT_RESULT_FIELDS), absent ones as NULL, the parameters as
+ * params_json or, when that is empty, written from the typed parameters;
+ * an empty created_at is now. The run gives the problem and device. */
+ct_status ct_db_candidate_add(ct_db *db, long long run_id, const ct_result *rec, ct_err *e);
 /* Same, returning the new row's id. */
-ct_status ct_db_candidate_add_id(ct_db *db, long long run_id, const ct_record *rec, long long *id, ct_err *e);
+ct_status ct_db_candidate_add_id(ct_db *db, long long run_id, const ct_result *rec, long long *id, ct_err *e);
 
 /* Replace the timing of verified candidate `id` with rec's (median, min,
  * max, spread, reps): the end-of-run re-timing of the best few. */
-ct_status ct_db_candidate_retime(ct_db *db, long long id, const ct_record *rec, ct_err *e);
+ct_status ct_db_candidate_retime(ct_db *db, long long id, const ct_result *rec, ct_err *e);
 
 /* Filters for queries; NULL or "" means any. */
 typedef struct ct_query {
@@ -111,14 +90,17 @@ typedef struct ct_query {
     long long device_id;       /* only this device row (from ct_db_device_upsert); 0 = any */
 } ct_query;
 
-typedef int (*ct_record_cb)(const ct_record *r, void *user);   /* non-zero stops */
+typedef int (*ct_result_cb)(const ct_result *r, void *user);   /* non-zero stops */
 
-/* Call cb for each matching record, fastest first within a problem/device. */
-ct_status ct_db_query(ct_db *db, const ct_query *q, ct_record_cb cb, void *user, ct_err *e);
+/* Call cb for each matching record, fastest first within a problem/device.
+ * Records are read whole (device, problem, run and candidate), with typed
+ * parameters where their template is known; a text too long for its field
+ * is cut at a character boundary. */
+ct_status ct_db_query(ct_db *db, const ct_query *q, ct_result_cb cb, void *user, ct_err *e);
 
 /* The winner for a problem (on device if given, else the fastest over all
  * devices). CT_ERR_NOT_FOUND if none. */
-ct_status ct_db_best(ct_db *db, const char *problem, const char *device, ct_record *out, ct_err *e);
+ct_status ct_db_best(ct_db *db, const char *problem, const char *device, ct_result *out, ct_err *e);
 
 /* Median time of the baseline template of the same problem and device, from
  * the most recent run that measured it; CT_ERR_NOT_FOUND if none. */
@@ -145,48 +127,15 @@ ct_status ct_db_migrate_steps(ct_db *db, const char *const *steps, int nsteps, c
 /* ------------------------------------------------------------------------ */
 /* Moving records between databases (dbio.h writes and reads the files)    */
 
-/* One candidate with its whole provenance: its device (identity and
- * ceilings), problem, run and every candidate column. Absent values (NULL in
- * the database) are "" for text, -1 for integers and NaN for reals. */
-typedef struct ct_db_row {
-    char dev_name[128];
-    char dev_uuid[64];
-    int cc_major, cc_minor;
-    int sm_count;
-    int driver_version;
-    char nvrtc_version[16];    /* "13.0" */
-    double fma_tflops, bandwidth_gbs, launch_us;
-    char measured_at[32];      /* when the ceilings were measured */
-    char family[32];
-    char problem[160];
-    double flops, bytes;
-    char problem_created_at[32];
-    char run_started_at[32], run_finished_at[32];
-    char run_status[24];
-    char run_settings[1024];   /* JSON object text */
-    char tmpl[64];
-    char template_hash[20];
-    char params[512];          /* JSON object text, byte for byte as stored */
-    char status[24];
-    char error[512];
-    double median_us, min_us, max_us, spread;
-    int reps;
-    double relerr;
-    int registers, smem_bytes, local_bytes;
-    double compile_ms;
-    char created_at[32];
-} ct_db_row;
+/* Every stored candidate with its whole provenance (device identity and
+ * ceilings, problem, run), ordered by device identity, problem, creation
+ * time and id, read in one snapshot (cb must not write through db). A text
+ * too long for its field is an error, never cut. */
+ct_status ct_db_dump(ct_db *db, ct_result_cb cb, void *user, ct_err *e);
 
-typedef int (*ct_db_row_cb)(const ct_db_row *r, void *user);   /* non-zero stops */
-
-/* Every stored candidate, ordered by device identity, problem, creation time
- * and id, read in one snapshot (cb must not write through db). A text too
- * long for its ct_db_row field is an error, never cut. */
-ct_status ct_db_dump(ct_db *db, ct_db_row_cb cb, void *user, ct_err *e);
-
-/* Source of rows for ct_db_import: fill *row and set *have = 1, or set
+/* Source of records for ct_db_import: fill *row and set *have = 1, or set
  * *have = 0 at the end; any other status than CT_OK aborts the import. */
-typedef ct_status (*ct_db_row_next)(void *user, ct_db_row *row, int *have, ct_err *e);
+typedef ct_status (*ct_result_next)(void *user, ct_result *row, int *have, ct_err *e);
 
 /* Add the rows in one transaction. A record is identified by its device
  * identity (name, uuid, compute capability, driver and NVRTC versions),
@@ -195,6 +144,6 @@ typedef ct_status (*ct_db_row_next)(void *user, ct_db_row *row, int *have, ct_er
  * created when missing), so the winner queries then pick the best of both.
  * Stored ceilings are replaced only by ones measured later. On any error
  * the transaction is rolled back: the database is left as it was. */
-ct_status ct_db_import(ct_db *db, ct_db_row_next next, void *user, long *imported, long *skipped, ct_err *e);
+ct_status ct_db_import(ct_db *db, ct_result_next next, void *user, long *imported, long *skipped, ct_err *e);
 
 #endif

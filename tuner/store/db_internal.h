@@ -39,8 +39,28 @@ void db_unlock(ct_db *db);
 ct_status tx_end(ct_db *db, ct_status st, ct_err *e, const char *func);
 int bind_text_or_null(sqlite3_stmt *s, int i, const char *v);
 int bind_pos(sqlite3_stmt *s, int i, double v);
+int bind_real(sqlite3_stmt *s, int i, double v);
 int bind_int_min(sqlite3_stmt *s, int i, long long v, long long min);
-void col_text(sqlite3_stmt *s, int col, char *dst, size_t cap);
 int query_int(sqlite3 *h, const char *sql, int *out);
+
+/* A whole record: every field of CT_RESULT_FIELDS (its sql expression),
+ * then the candidate's id and run id, as db_read_result reads them. */
+#define DB_RESULT_SEL_(group, type, m, n, name, sql) sql ", "
+#define DB_RESULT_COLUMNS CT_RESULT_FIELDS(DB_RESULT_SEL_) "c.id, c.run_id"
+#define DB_RESULT_FROM                                                                  \
+    " FROM candidates c JOIN runs r ON r.id = c.run_id JOIN problems p ON p.id = c.problem_id" \
+    " JOIN devices d ON d.id = c.device_id"
+
+/* Fill r from the current row of a DB_RESULT_COLUMNS statement, with typed
+ * parameters where the template is known. A text too long for its field is
+ * cut at a character boundary, or, when whole != 0, left for the caller:
+ * the return is then the name of the first such field (NULL if none). */
+const char *db_read_result(sqlite3_stmt *s, ct_result *r, int whole);
+
+/* The candidate insert of ct_db_candidate_add and ct_db_import (made from
+ * the C and M fields of CT_RESULT_FIELDS, the run last), and the binding of
+ * r and the run to it. */
+const char *db_candidate_insert_sql(void);
+ct_status db_bind_candidate(sqlite3 *h, sqlite3_stmt *s, long long run_id, const ct_result *r, ct_err *e);
 
 #endif

@@ -20,95 +20,16 @@
 /* ------------------------------------------------------------------------ */
 /* Dump and import (moving records between databases)                       */
 
-/* The columns of a dump, in the order read_row expects. */
 static const char sql_dump[] =
-    "SELECT d.name, d.uuid, d.cc_major, d.cc_minor, d.sm_count, d.driver_version, d.nvrtc_version,"
-    "       d.fma_tflops, d.bandwidth_gbs, d.launch_us, d.measured_at,"
-    "       p.family, p.canonical, p.flops, p.bytes, p.created_at,"
-    "       r.started_at, r.finished_at, r.status, r.settings,"
-    "       c.template, c.template_hash, c.params, c.status, c.error, c.median_us, c.min_us,"
-    "       c.max_us, c.spread, c.reps, c.relerr, c.registers, c.smem_bytes, c.local_bytes,"
-    "       c.compile_ms, c.created_at, c.id"
-    " FROM candidates c JOIN runs r ON r.id = c.run_id JOIN problems p ON p.id = c.problem_id"
-    " JOIN devices d ON d.id = c.device_id"
+    "SELECT " DB_RESULT_COLUMNS DB_RESULT_FROM
     " ORDER BY d.name, d.uuid, d.cc_major, d.cc_minor, d.driver_version, d.nvrtc_version,"
     "          p.canonical, c.created_at, c.id";
 
-/* Copy a text column whole: 0 when it does not fit (NULL reads as ""). */
-static int col_text_whole(sqlite3_stmt *s, int col, char *dst, size_t cap)
-{
-    const unsigned char *t = sqlite3_column_text(s, col);
-    size_t n = t ? strlen((const char *)t) : 0;
-    if (n >= cap)
-        return 0;
-    if (n)
-        memcpy(dst, t, n);
-    dst[n] = '\0';
-    return 1;
-}
-
-static double col_real_or_nan(sqlite3_stmt *s, int col)
-{
-    return sqlite3_column_type(s, col) == SQLITE_NULL ? NAN : sqlite3_column_double(s, col);
-}
-
-static int col_int_or_neg(sqlite3_stmt *s, int col)
-{
-    return sqlite3_column_type(s, col) == SQLITE_NULL ? -1 : sqlite3_column_int(s, col);
-}
-
-/* Fill r from a sql_dump row; returns the name of a text column too long
- * for its field, or NULL. */
-static const char *read_row(sqlite3_stmt *s, ct_db_row *r)
-{
-    memset(r, 0, sizeof *r);
-#define TEXT(col, field, name) if (!col_text_whole(s, col, r->field, sizeof r->field)) return name
-    TEXT(0, dev_name, "device name");
-    TEXT(1, dev_uuid, "device uuid");
-    r->cc_major = sqlite3_column_int(s, 2);
-    r->cc_minor = sqlite3_column_int(s, 3);
-    r->sm_count = sqlite3_column_int(s, 4);
-    r->driver_version = sqlite3_column_int(s, 5);
-    TEXT(6, nvrtc_version, "NVRTC version");
-    r->fma_tflops = col_real_or_nan(s, 7);
-    r->bandwidth_gbs = col_real_or_nan(s, 8);
-    r->launch_us = col_real_or_nan(s, 9);
-    TEXT(10, measured_at, "device measured_at");
-    TEXT(11, family, "family");
-    TEXT(12, problem, "problem");
-    r->flops = sqlite3_column_double(s, 13);
-    r->bytes = sqlite3_column_double(s, 14);
-    TEXT(15, problem_created_at, "problem created_at");
-    TEXT(16, run_started_at, "run started_at");
-    TEXT(17, run_finished_at, "run finished_at");
-    TEXT(18, run_status, "run status");
-    TEXT(19, run_settings, "run settings");
-    TEXT(20, tmpl, "template");
-    TEXT(21, template_hash, "template hash");
-    TEXT(22, params, "params");
-    TEXT(23, status, "status");
-    TEXT(24, error, "error");
-#undef TEXT
-    r->median_us = col_real_or_nan(s, 25);
-    r->min_us = col_real_or_nan(s, 26);
-    r->max_us = col_real_or_nan(s, 27);
-    r->spread = col_real_or_nan(s, 28);
-    r->reps = col_int_or_neg(s, 29);
-    r->relerr = col_real_or_nan(s, 30);
-    r->registers = col_int_or_neg(s, 31);
-    r->smem_bytes = col_int_or_neg(s, 32);
-    r->local_bytes = col_int_or_neg(s, 33);
-    r->compile_ms = col_real_or_nan(s, 34);
-    if (!col_text_whole(s, 35, r->created_at, sizeof r->created_at))
-        return "created_at";
-    return NULL;
-}
-
-ct_status ct_db_dump(ct_db *db, ct_db_row_cb cb, void *user, ct_err *e)
+ct_status ct_db_dump(ct_db *db, ct_result_cb cb, void *user, ct_err *e)
 {
     ct_status st = CT_OK;
     sqlite3_stmt *s = NULL;
-    ct_db_row *r = NULL;
+    ct_result *r = NULL;
     int rc;
 
     if (!db || !cb)
@@ -122,10 +43,9 @@ ct_status ct_db_dump(ct_db *db, ct_db_row_cb cb, void *user, ct_err *e)
     SQL(db->h, sqlite3_exec(db->h, "BEGIN", NULL, NULL, NULL), SQLITE_OK);
     SQL(db->h, sqlite3_prepare_v2(db->h, sql_dump, -1, &s, NULL), SQLITE_OK);
     while ((rc = sqlite3_step(s)) == SQLITE_ROW) {
-        const char *too_long = read_row(s, r);
+        const char *too_long = db_read_result(s, r, 1);
         if (too_long) {
-            st = ct_fail(e, CT_ERR_DB, "DB: candidate %lld: its %s is too long to export",
-                         (long long)sqlite3_column_int64(s, 36), too_long);
+            st = ct_fail(e, CT_ERR_DB, "DB: candidate %lld: its %s is too long to export", r->id, too_long);
             goto done;
         }
         if (cb(r, user) != 0)
@@ -140,18 +60,6 @@ done:
     free(r);
     db_unlock(db);
     return st;
-}
-
-/* Bind a real, NULL for NaN. */
-static int bind_real_or_null(sqlite3_stmt *s, int i, double v)
-{
-    return isnan(v) ? sqlite3_bind_null(s, i) : sqlite3_bind_double(s, i, v);
-}
-
-/* Bind an integer, NULL for a negative one. */
-static int bind_int_or_null(sqlite3_stmt *s, int i, int v)
-{
-    return v < 0 ? sqlite3_bind_null(s, i) : sqlite3_bind_int(s, i, v);
 }
 
 /* The statements of an import, prepared once. */
@@ -188,12 +96,7 @@ static const char *const sql_import[IMP_COUNT] = {
     [IMP_FIND_CAND] =
         "SELECT 1 FROM candidates WHERE device_id = ?1 AND problem_id = ?2 AND template = ?3"
         " AND template_hash = ?4 AND params = ?5 AND created_at = ?6 LIMIT 1",
-    [IMP_ADD_CAND] =
-        "INSERT INTO candidates (run_id, problem_id, device_id, template, template_hash, params,"
-        "    status, error, median_us, min_us, max_us, spread, reps, relerr, registers,"
-        "    smem_bytes, local_bytes, compile_ms, created_at)"
-        " VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17,"
-        "         ?18, ?19)",
+    [IMP_ADD_CAND] = NULL,     /* db_candidate_insert_sql() */
 };
 
 /* Run a statement that returns at most one row; *id gets its first column
@@ -211,7 +114,7 @@ static int step_id(sqlite3_stmt *s, long long *id)
 
 /* Import one row within the open transaction; *added says whether it was
  * new. */
-static ct_status import_row(ct_db *db, sqlite3_stmt **q, const ct_db_row *r, int *added, ct_err *e)
+static ct_status import_row(ct_db *db, sqlite3_stmt **q, const ct_result *r, int *added, ct_err *e)
 {
     ct_status st = CT_OK;
     long long dev = 0, prob = 0, run = 0, found = 0;
@@ -224,8 +127,8 @@ static ct_status import_row(ct_db *db, sqlite3_stmt **q, const ct_db_row *r, int
 
     /* the device, by its identity */
     s = q[IMP_FIND_DEV];
-    SQL(db->h, sqlite3_bind_text(s, 1, r->dev_name, -1, SQLITE_TRANSIENT), SQLITE_OK);
-    SQL(db->h, sqlite3_bind_text(s, 2, r->dev_uuid, -1, SQLITE_TRANSIENT), SQLITE_OK);
+    SQL(db->h, sqlite3_bind_text(s, 1, r->device, -1, SQLITE_TRANSIENT), SQLITE_OK);
+    SQL(db->h, sqlite3_bind_text(s, 2, r->device_uuid, -1, SQLITE_TRANSIENT), SQLITE_OK);
     SQL(db->h, sqlite3_bind_int(s, 3, r->cc_major), SQLITE_OK);
     SQL(db->h, sqlite3_bind_int(s, 4, r->cc_minor), SQLITE_OK);
     SQL(db->h, sqlite3_bind_int(s, 5, r->driver_version), SQLITE_OK);
@@ -233,24 +136,24 @@ static ct_status import_row(ct_db *db, sqlite3_stmt **q, const ct_db_row *r, int
     SQL(db->h, step_id(s, &dev), SQLITE_OK);
     if (!dev) {
         s = q[IMP_ADD_DEV];
-        SQL(db->h, sqlite3_bind_text(s, 1, r->dev_name, -1, SQLITE_TRANSIENT), SQLITE_OK);
-        SQL(db->h, sqlite3_bind_text(s, 2, r->dev_uuid, -1, SQLITE_TRANSIENT), SQLITE_OK);
+        SQL(db->h, sqlite3_bind_text(s, 1, r->device, -1, SQLITE_TRANSIENT), SQLITE_OK);
+        SQL(db->h, sqlite3_bind_text(s, 2, r->device_uuid, -1, SQLITE_TRANSIENT), SQLITE_OK);
         SQL(db->h, sqlite3_bind_int(s, 3, r->cc_major), SQLITE_OK);
         SQL(db->h, sqlite3_bind_int(s, 4, r->cc_minor), SQLITE_OK);
         SQL(db->h, sqlite3_bind_int(s, 5, r->driver_version), SQLITE_OK);
         SQL(db->h, sqlite3_bind_text(s, 6, r->nvrtc_version, -1, SQLITE_TRANSIENT), SQLITE_OK);
         SQL(db->h, sqlite3_bind_int(s, 7, r->sm_count > 0 ? r->sm_count : 0), SQLITE_OK);
-        SQL(db->h, bind_real_or_null(s, 8, r->fma_tflops), SQLITE_OK);
-        SQL(db->h, bind_real_or_null(s, 9, r->bandwidth_gbs), SQLITE_OK);
-        SQL(db->h, bind_real_or_null(s, 10, r->launch_us), SQLITE_OK);
+        SQL(db->h, bind_real(s, 8, r->fma_tflops), SQLITE_OK);
+        SQL(db->h, bind_real(s, 9, r->bandwidth_gbs), SQLITE_OK);
+        SQL(db->h, bind_real(s, 10, r->launch_us), SQLITE_OK);
         SQL(db->h, bind_text_or_null(s, 11, r->measured_at), SQLITE_OK);
         SQL(db->h, step_id(s, &dev), SQLITE_OK);
     } else {
         s = q[IMP_CEILINGS];
         SQL(db->h, sqlite3_bind_int64(s, 1, dev), SQLITE_OK);
-        SQL(db->h, bind_real_or_null(s, 2, r->fma_tflops), SQLITE_OK);
-        SQL(db->h, bind_real_or_null(s, 3, r->bandwidth_gbs), SQLITE_OK);
-        SQL(db->h, bind_real_or_null(s, 4, r->launch_us), SQLITE_OK);
+        SQL(db->h, bind_real(s, 2, r->fma_tflops), SQLITE_OK);
+        SQL(db->h, bind_real(s, 3, r->bandwidth_gbs), SQLITE_OK);
+        SQL(db->h, bind_real(s, 4, r->launch_us), SQLITE_OK);
         SQL(db->h, bind_text_or_null(s, 5, r->measured_at), SQLITE_OK);
         SQL(db->h, sqlite3_step(s), SQLITE_DONE);
         s = q[IMP_SM_COUNT];
@@ -288,7 +191,7 @@ static ct_status import_row(ct_db *db, sqlite3_stmt **q, const ct_db_row *r, int
     SQL(db->h, sqlite3_bind_int64(s, 2, prob), SQLITE_OK);
     SQL(db->h, sqlite3_bind_text(s, 3, r->tmpl, -1, SQLITE_TRANSIENT), SQLITE_OK);
     SQL(db->h, sqlite3_bind_text(s, 4, r->template_hash, -1, SQLITE_TRANSIENT), SQLITE_OK);
-    SQL(db->h, sqlite3_bind_text(s, 5, r->params, -1, SQLITE_TRANSIENT), SQLITE_OK);
+    SQL(db->h, sqlite3_bind_text(s, 5, r->params_json, -1, SQLITE_TRANSIENT), SQLITE_OK);
     SQL(db->h, sqlite3_bind_text(s, 6, r->created_at, -1, SQLITE_TRANSIENT), SQLITE_OK);
     SQL(db->h, step_id(s, &found), SQLITE_OK);
     if (found)
@@ -315,36 +218,19 @@ static ct_status import_row(ct_db *db, sqlite3_stmt **q, const ct_db_row *r, int
     }
 
     s = q[IMP_ADD_CAND];
-    SQL(db->h, sqlite3_bind_int64(s, 1, run), SQLITE_OK);
-    SQL(db->h, sqlite3_bind_int64(s, 2, prob), SQLITE_OK);
-    SQL(db->h, sqlite3_bind_int64(s, 3, dev), SQLITE_OK);
-    SQL(db->h, sqlite3_bind_text(s, 4, r->tmpl, -1, SQLITE_TRANSIENT), SQLITE_OK);
-    SQL(db->h, sqlite3_bind_text(s, 5, r->template_hash, -1, SQLITE_TRANSIENT), SQLITE_OK);
-    SQL(db->h, sqlite3_bind_text(s, 6, r->params, -1, SQLITE_TRANSIENT), SQLITE_OK);
-    SQL(db->h, sqlite3_bind_text(s, 7, r->status, -1, SQLITE_TRANSIENT), SQLITE_OK);
-    SQL(db->h, bind_text_or_null(s, 8, r->error), SQLITE_OK);
-    SQL(db->h, bind_real_or_null(s, 9, r->median_us), SQLITE_OK);
-    SQL(db->h, bind_real_or_null(s, 10, r->min_us), SQLITE_OK);
-    SQL(db->h, bind_real_or_null(s, 11, r->max_us), SQLITE_OK);
-    SQL(db->h, bind_real_or_null(s, 12, r->spread), SQLITE_OK);
-    SQL(db->h, bind_int_or_null(s, 13, r->reps), SQLITE_OK);
-    SQL(db->h, bind_real_or_null(s, 14, r->relerr), SQLITE_OK);
-    SQL(db->h, bind_int_or_null(s, 15, r->registers), SQLITE_OK);
-    SQL(db->h, bind_int_or_null(s, 16, r->smem_bytes), SQLITE_OK);
-    SQL(db->h, bind_int_or_null(s, 17, r->local_bytes), SQLITE_OK);
-    SQL(db->h, bind_real_or_null(s, 18, r->compile_ms), SQLITE_OK);
-    SQL(db->h, sqlite3_bind_text(s, 19, r->created_at, -1, SQLITE_TRANSIENT), SQLITE_OK);
+    if ((st = db_bind_candidate(db->h, s, run, r, e)) != CT_OK)
+        goto done;
     SQL(db->h, sqlite3_step(s), SQLITE_DONE);
     *added = 1;
 done:
     return st;
 }
 
-ct_status ct_db_import(ct_db *db, ct_db_row_next next, void *user, long *imported, long *skipped, ct_err *e)
+ct_status ct_db_import(ct_db *db, ct_result_next next, void *user, long *imported, long *skipped, ct_err *e)
 {
     ct_status st = CT_OK;
     sqlite3_stmt *q[IMP_COUNT] = {0};
-    ct_db_row *r = NULL;
+    ct_result *r = NULL;
     long n = 0, added = 0, dup = 0;
 
     if (!db || !next)
@@ -356,7 +242,8 @@ ct_status ct_db_import(ct_db *db, ct_db_row_next next, void *user, long *importe
     }
     SQL(db->h, sqlite3_exec(db->h, "BEGIN IMMEDIATE", NULL, NULL, NULL), SQLITE_OK);
     for (int i = 0; i < IMP_COUNT; i++)
-        SQL(db->h, sqlite3_prepare_v2(db->h, sql_import[i], -1, &q[i], NULL), SQLITE_OK);
+        SQL(db->h, sqlite3_prepare_v2(db->h, sql_import[i] ? sql_import[i] : db_candidate_insert_sql(), -1, &q[i],
+                                      NULL), SQLITE_OK);
     for (;;) {
         int have = 0, was_added = 0;
         if ((st = next(user, r, &have, e)) != CT_OK)
@@ -367,7 +254,7 @@ ct_status ct_db_import(ct_db *db, ct_db_row_next next, void *user, long *importe
         if ((st = import_row(db, q, r, &was_added, e)) != CT_OK) {
             char why[sizeof e->msg];
             snprintf(why, sizeof why, "%s", e ? e->msg : "");
-            st = ct_fail(e, st, "record %ld (%s on %s): %s", n, r->problem, r->dev_name, why);
+            st = ct_fail(e, st, "record %ld (%s on %s): %s", n, r->problem, r->device, why);
             goto done;
         }
         added += was_added;

@@ -14,62 +14,8 @@
 
 #include "dbio_internal.h"
 
-/* ------------------------------------------------------------------------ */
-/* Fields                                                                   */
-
-#define FLD(name, member, type) {name, type, offsetof(ct_db_row, member), sizeof(((ct_db_row *)0)->member)}
-
-const field dbio_fields[] = {
-    FLD("device", dev_name, F_NAME),
-    FLD("device_uuid", dev_uuid, F_STR),
-    FLD("cc_major", cc_major, F_INT),
-    FLD("cc_minor", cc_minor, F_INT),
-    FLD("sm_count", sm_count, F_INT),
-    FLD("driver_version", driver_version, F_INT),
-    FLD("nvrtc_version", nvrtc_version, F_STR),
-    FLD("fma_tflops", fma_tflops, F_REAL_NULL),
-    FLD("bandwidth_gbs", bandwidth_gbs, F_REAL_NULL),
-    FLD("launch_us", launch_us, F_REAL_NULL),
-    FLD("ceilings_measured_at", measured_at, F_TIME_NULL),
-    FLD("family", family, F_NAME),
-    FLD("problem", problem, F_NAME),
-    FLD("flops", flops, F_REAL),
-    FLD("bytes", bytes, F_REAL),
-    FLD("problem_created_at", problem_created_at, F_TIME),
-    FLD("run_started_at", run_started_at, F_TIME),
-    FLD("run_finished_at", run_finished_at, F_TIME_NULL),
-    FLD("run_status", run_status, F_NAME),
-    FLD("run_settings", run_settings, F_OBJ_NULL),
-    FLD("template", tmpl, F_NAME),
-    FLD("template_hash", template_hash, F_STR),
-    FLD("params", params, F_OBJ),
-    FLD("status", status, F_NAME),
-    FLD("error", error, F_STR_NULL),
-    FLD("median_us", median_us, F_REAL_NULL),
-    FLD("min_us", min_us, F_REAL_NULL),
-    FLD("max_us", max_us, F_REAL_NULL),
-    FLD("spread", spread, F_REAL_NULL),
-    FLD("reps", reps, F_INT_NULL),
-    FLD("relerr", relerr, F_REAL_NULL),
-    FLD("registers", registers, F_INT_NULL),
-    FLD("smem_bytes", smem_bytes, F_INT_NULL),
-    FLD("local_bytes", local_bytes, F_INT_NULL),
-    FLD("compile_ms", compile_ms, F_REAL_NULL),
-    FLD("created_at", created_at, F_TIME),
-};
-
-const int dbio_nfields = (int)(sizeof dbio_fields / sizeof dbio_fields[0]);
-_Static_assert(sizeof dbio_fields / sizeof dbio_fields[0] <= DBIO_MAX_FIELDS, "raise DBIO_MAX_FIELDS");
-
-/* The candidate statuses db/schema.sql allows. */
-static const char *const statuses[] = {
-    "ok", "compile_failed", "exceeds_limits", "launch_failed", "crashed", "timed_out", "wrong_result",
-};
-
-static char *text_at(ct_db_row *r, const field *f)
-{
-    return (char *)r + f->off;
-}
+#define dbio_fields ct_result_fields
+typedef ct_result_field field;
 
 ct_status ct_dbio_format_parse(const char *text, ct_dbio_format *out, ct_err *e)
 {
@@ -143,24 +89,24 @@ static int is_timestamp(const char *s)
 
 /* Store text for fd in r; 0 with why filled when it does not fit the
  * field's type. */
-static int set_text(ct_db_row *r, const field *fd, const char *s, size_t n, char *why, size_t wlen)
+static int set_text(ct_result *r, const field *fd, const char *s, size_t n, char *why, size_t wlen)
 {
     if (memchr(s, '\0', n)) {
         snprintf(why, wlen, "contains a NUL byte");
         return 0;
     }
-    if (n >= fd->cap) {
-        snprintf(why, wlen, "is longer than %zu bytes", fd->cap - 1);
+    if (n >= fd->size) {
+        snprintf(why, wlen, "is longer than %zu bytes", fd->size - 1);
         return 0;
     }
-    if (fd->type == F_NAME && n == 0) {
+    if (fd->type == CT_F_NAME && n == 0) {
         snprintf(why, wlen, "must not be empty");
         return 0;
     }
-    char *dst = text_at(r, fd);
+    char *dst = ct_field_text(r, fd);
     memcpy(dst, s, n);
     dst[n] = '\0';
-    if ((fd->type == F_TIME || (fd->type == F_TIME_NULL && n)) && !is_timestamp(dst)) {
+    if ((fd->type == CT_F_TIME || (fd->type == CT_F_TIME_NULL && n)) && !is_timestamp(dst)) {
         char b[64];
         snprintf(why, wlen, "'%s' is not a time in the form YYYY-MM-DDTHH:MM:SSZ", clip(dst, b, sizeof b));
         return 0;
@@ -169,65 +115,80 @@ static int set_text(ct_db_row *r, const field *fd, const char *s, size_t n, char
 }
 
 /* Store a parsed number; 0 with why when it does not fit. */
-static int set_number(ct_db_row *r, const field *fd, const ct_json *v, char *why, size_t wlen)
+static int set_number(ct_result *r, const field *fd, const ct_json *v, char *why, size_t wlen)
 {
-    if (fd->type == F_INT || fd->type == F_INT_NULL) {
-        if (!v->is_integer || v->integer < (fd->type == F_INT ? INT_MIN : 0) || v->integer > INT_MAX) {
-            snprintf(why, wlen, "expected an integer%s", fd->type == F_INT_NULL ? " >= 0 or null" : "");
+    if (ct_field_is_int(fd->type)) {
+        if (!v->is_integer || v->integer < (fd->type == CT_F_INT ? INT_MIN : 0) || v->integer > INT_MAX) {
+            snprintf(why, wlen, "expected an integer%s", fd->type != CT_F_INT ? " >= 0 or null" : "");
             return 0;
         }
-        *int_at(r, fd) = (int)v->integer;
+        *ct_field_int(r, fd) = (int)v->integer;
     } else {
-        *real_at(r, fd) = v->number;
+        *ct_field_real(r, fd) = v->number;
     }
     return 1;
 }
 
-static void set_absent(ct_db_row *r, const field *fd)
+/* A status from its text; 0 with why when it is none of the list. */
+static int set_status(ct_result *r, const field *fd, const char *s, size_t n, char *why, size_t wlen)
 {
-    if (is_text(fd->type))
-        text_at(r, fd)[0] = '\0';
-    else if (fd->type == F_INT_NULL)
-        *int_at(r, fd) = -1;
+    char b[64];
+    if (n == 0) {
+        snprintf(why, wlen, "must not be empty");
+        return 0;
+    }
+    if (memchr(s, '\0', n) || !ct_result_status_parse(s, ct_field_status(r, fd))) {
+        snprintf(why, wlen, "unknown status '%s' (expected %s)", clip(s, b, sizeof b), ct_result_status_list());
+        return 0;
+    }
+    return 1;
+}
+
+static void set_absent(ct_result *r, const field *fd)
+{
+    if (ct_field_is_text(fd->type))
+        ct_field_text(r, fd)[0] = '\0';
+    else if (ct_field_is_int(fd->type))
+        *ct_field_int(r, fd) = -1;
     else
-        *real_at(r, fd) = NAN;
+        *ct_field_real(r, fd) = NAN;
 }
 
-static int nullable(ftype t)
-{
-    return t == F_STR_NULL || t == F_TIME_NULL || t == F_INT_NULL || t == F_REAL_NULL || t == F_OBJ_NULL;
-}
+#define nullable ct_field_nullable
 
-static const char *expected(ftype t)
+static const char *expected(ct_field_type t)
 {
     switch (t) {
-    case F_STR:
-    case F_NAME:
+    case CT_F_STR:
+    case CT_F_NAME:
+    case CT_F_STATUS:
         return "a string";
-    case F_STR_NULL:
+    case CT_F_STR_NULL:
         return "a string or null";
-    case F_TIME:
+    case CT_F_TIME:
         return "a time string";
-    case F_TIME_NULL:
+    case CT_F_TIME_NULL:
         return "a time string or null";
-    case F_INT:
+    case CT_F_INT:
         return "an integer";
-    case F_INT_NULL:
+    case CT_F_INT_NULL:
+    case CT_F_COUNT_NULL:
         return "an integer or null";
-    case F_REAL:
+    case CT_F_REAL:
         return "a number";
-    case F_REAL_NULL:
+    case CT_F_REAL_NULL:
+    case CT_F_POS_NULL:
         return "a number or null";
-    case F_OBJ:
+    case CT_F_OBJ:
         return "a JSON object";
-    case F_OBJ_NULL:
+    case CT_F_OBJ_NULL:
         return "a JSON object or null";
     }
     return "?";
 }
 
 /* Field fd from a JSON value of the text. */
-static int from_json(ct_db_row *r, const field *fd, const ct_json *v, const char *text, char *why, size_t wlen)
+static int from_json(ct_result *r, const field *fd, const ct_json *v, const char *text, char *why, size_t wlen)
 {
     if (v->type == CT_JSON_NULL && nullable(fd->type)) {
         set_absent(r, fd);
@@ -235,19 +196,26 @@ static int from_json(ct_db_row *r, const field *fd, const ct_json *v, const char
     }
     int ok;
     switch (fd->type) {
-    case F_STR:
-    case F_NAME:
-    case F_STR_NULL:
-    case F_TIME:
-    case F_TIME_NULL:
+    case CT_F_STR:
+    case CT_F_NAME:
+    case CT_F_STR_NULL:
+    case CT_F_TIME:
+    case CT_F_TIME_NULL:
         ok = v->type == CT_JSON_STRING;
         if (ok)
             return set_text(r, fd, v->str, v->n, why, wlen);
         break;
-    case F_INT:
-    case F_INT_NULL:
-    case F_REAL:
-    case F_REAL_NULL:
+    case CT_F_STATUS:
+        ok = v->type == CT_JSON_STRING;
+        if (ok)
+            return set_status(r, fd, v->str, v->n, why, wlen);
+        break;
+    case CT_F_INT:
+    case CT_F_INT_NULL:
+    case CT_F_COUNT_NULL:
+    case CT_F_REAL:
+    case CT_F_REAL_NULL:
+    case CT_F_POS_NULL:
         ok = v->type == CT_JSON_NUMBER;
         if (ok)
             return set_number(r, fd, v, why, wlen);
@@ -266,16 +234,18 @@ static int from_json(ct_db_row *r, const field *fd, const ct_json *v, const char
 
 /* Field fd from a CSV cell: empty is absent; numbers and objects are read
  * with the JSON reader, so their grammar is the same in both formats. */
-static int from_cell(ct_db_row *r, const field *fd, const char *cell, char *why, size_t wlen)
+static int from_cell(ct_result *r, const field *fd, const char *cell, char *why, size_t wlen)
 {
     size_t n = strlen(cell);
     if (n == 0 && nullable(fd->type)) {
         set_absent(r, fd);
         return 1;
     }
-    if (fd->type == F_STR || fd->type == F_NAME || fd->type == F_STR_NULL || fd->type == F_TIME ||
-        fd->type == F_TIME_NULL)
+    if (fd->type == CT_F_STR || fd->type == CT_F_NAME || fd->type == CT_F_STR_NULL || fd->type == CT_F_TIME ||
+        fd->type == CT_F_TIME_NULL)
         return set_text(r, fd, cell, n, why, wlen);
+    if (fd->type == CT_F_STATUS)
+        return set_status(r, fd, cell, n, why, wlen);
     if (n == 0) {
         snprintf(why, wlen, "is empty (expected %s)", expected(fd->type));
         return 0;
@@ -293,41 +263,29 @@ static int from_cell(ct_db_row *r, const field *fd, const char *cell, char *why,
 }
 
 /* The checks beyond types, on a whole record; 0 with why filled. */
-static int check_row(const ct_db_row *r, char *why, size_t wlen)
+static int check_row(ct_result *r, char *why, size_t wlen)
 {
     char b[64];
-    int known = 0;
-    for (size_t i = 0; i < sizeof statuses / sizeof statuses[0]; i++)
-        known |= !strcmp(r->status, statuses[i]);
-    if (!known) {
-        snprintf(why, wlen, "field 'status': unknown status '%s' (expected ok, compile_failed, exceeds_limits, "
-                 "launch_failed, crashed, timed_out or wrong_result)", clip(r->status, b, sizeof b));
-        return 0;
-    }
-    if (!strcmp(r->status, "ok") && isnan(r->median_us)) {
+    if (r->status == CT_RS_OK && isnan(r->median_us)) {
         snprintf(why, wlen, "field 'median_us': a record with status ok needs a time");
         return 0;
     }
-    static const struct { const char *name; size_t off; int zero_ok; } reals[] = {
-        {"median_us", offsetof(ct_db_row, median_us), 0}, {"min_us", offsetof(ct_db_row, min_us), 0},
-        {"max_us", offsetof(ct_db_row, max_us), 0},       {"spread", offsetof(ct_db_row, spread), 1},
-        {"relerr", offsetof(ct_db_row, relerr), 1},       {"compile_ms", offsetof(ct_db_row, compile_ms), 1},
-        {"fma_tflops", offsetof(ct_db_row, fma_tflops), 0}, {"bandwidth_gbs", offsetof(ct_db_row, bandwidth_gbs), 0},
-        {"launch_us", offsetof(ct_db_row, launch_us), 0}, {"flops", offsetof(ct_db_row, flops), 1},
-        {"bytes", offsetof(ct_db_row, bytes), 1},
-    };
-    for (size_t i = 0; i < sizeof reals / sizeof reals[0]; i++) {
-        double v = *(const double *)(const void *)((const char *)r + reals[i].off);
-        if (!isnan(v) && (reals[i].zero_ok ? v < 0 : v <= 0)) {
-            snprintf(why, wlen, "field '%s': %g is out of range (must be %s)", reals[i].name, v,
-                     reals[i].zero_ok ? ">= 0" : "> 0");
+    for (int i = 0; i < NFIELDS; i++) {
+        const field *fd = &dbio_fields[i];
+        int pos = fd->type == CT_F_POS_NULL;
+        if (fd->type != CT_F_REAL && fd->type != CT_F_REAL_NULL && !pos)
+            continue;
+        double v = *ct_field_real(r, fd);
+        if (!isnan(v) && (pos ? v <= 0 : v < 0)) {
+            snprintf(why, wlen, "field '%s': %g is out of range (must be %s)", fd->name, v, pos ? "> 0" : ">= 0");
             return 0;
         }
     }
-    if (r->reps == 0) {
-        snprintf(why, wlen, "field 'reps': must be > 0 or null");
-        return 0;
-    }
+    for (int i = 0; i < NFIELDS; i++)
+        if (dbio_fields[i].type == CT_F_COUNT_NULL && *ct_field_int(r, &dbio_fields[i]) == 0) {
+            snprintf(why, wlen, "field '%s': must be > 0 or null", dbio_fields[i].name);
+            return 0;
+        }
     if (r->cc_major < 0 || r->cc_minor < 0 || r->sm_count < 0) {
         snprintf(why, wlen, "fields 'cc_major', 'cc_minor' and 'sm_count' must not be negative");
         return 0;
@@ -362,19 +320,20 @@ static int check_row(const ct_db_row *r, char *why, size_t wlen)
         return 0;
     }
     ct_params params;
-    if (ct_params_from_json(r->params, t->params, t->nparams, &params, &pe) != CT_OK) {
+    if (ct_params_from_json(r->params_json, t->params, t->nparams, &params, &pe) != CT_OK) {
         snprintf(why, wlen, "field 'params': %s: %.300s", t->name, pe.msg);
         return 0;
     }
+    ct_result_set_params(r, &params);
     return 1;
 }
 
 /* Record i of the input into r, checked; CT_ERR_USAGE naming the record. */
-static ct_status convert(const ct_dbio_input *in, long i, ct_db_row *r, ct_err *e)
+static ct_status convert(const ct_dbio_input *in, long i, ct_result *r, ct_err *e)
 {
     char why[400] = "";
     int line;
-    memset(r, 0, sizeof *r);
+    ct_result_init(r);
     if (in->fmt == CT_DBIO_JSON) {
         const ct_json *rec = in->records->items[i];
         line = rec->line;
@@ -636,7 +595,7 @@ ct_status ct_dbio_parse(const char *text, size_t len, const char *name, const ct
     }
     ct_status st = in->fmt == CT_DBIO_JSON ? parse_json(in, e) : parse_csv(in, e);
     /* Check every record now, before any database is touched. */
-    ct_db_row *r = st == CT_OK ? malloc(sizeof *r) : NULL;
+    ct_result *r = st == CT_OK ? malloc(sizeof *r) : NULL;
     if (st == CT_OK && !r)
         st = ct_fail(e, CT_ERR_INTERNAL, "out of memory");
     for (long i = 0; st == CT_OK && i < in->n; i++)
@@ -660,7 +619,7 @@ typedef struct source {
     long next;
 } source;
 
-static ct_status next_row(void *user, ct_db_row *row, int *have, ct_err *e)
+static ct_status next_row(void *user, ct_result *row, int *have, ct_err *e)
 {
     source *s = user;
     *have = 0;

@@ -17,7 +17,8 @@
  *   CSV   RFC 4180: a header line with the field names, one line per record
  *         (quoted fields may hold newlines), LF line ends.
  *
- * FIELDS: device, device_uuid, cc_major, cc_minor, sm_count, driver_version,
+ * FIELDS: those of the record, CT_RESULT_FIELDS in result.h: device,
+ *   device_uuid, cc_major, cc_minor, sm_count, driver_version,
  *   nvrtc_version, fma_tflops, bandwidth_gbs, launch_us, ceilings_measured_at
  *   (the device: its identity and measured ceilings); family, problem,
  *   flops, bytes, problem_created_at; run_started_at, run_finished_at,
@@ -50,7 +51,7 @@ ct_status ct_dbio_export(ct_db *db, ct_dbio_format fmt, FILE *f, long *count, ct
 
 /* The same, only the records keep(row, user) returns non-zero for (the
  * candidates of a `report --format csv`). */
-typedef int (*ct_dbio_keep)(const ct_db_row *row, void *user);
+typedef int (*ct_dbio_keep)(const ct_result *row, void *user);
 ct_status ct_dbio_export_filtered(ct_db *db, ct_dbio_format fmt, FILE *f, ct_dbio_keep keep, void *user,
                                   long *count, ct_err *e);
 

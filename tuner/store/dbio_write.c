@@ -46,65 +46,78 @@ typedef struct writer {
     void *user;
 } writer;
 
-/* The text of a non-text field, "" when absent. */
-static void value_text(const ct_db_row *r, const field *fd, char *buf, size_t len)
+/* The text of a number or status field, "" when absent. */
+static void value_text(const ct_result *r, const ct_result_field *fd, char *buf, size_t len)
 {
-    ct_db_row *w = (ct_db_row *)r;
+    ct_result *w = (ct_result *)r;
     buf[0] = '\0';
     switch (fd->type) {
-    case F_INT:
-        snprintf(buf, len, "%d", *int_at(w, fd));
+    case CT_F_INT:
+        snprintf(buf, len, "%d", *ct_field_int(w, fd));
         break;
-    case F_INT_NULL:
-        if (*int_at(w, fd) >= 0)
-            snprintf(buf, len, "%d", *int_at(w, fd));
+    case CT_F_INT_NULL:
+    case CT_F_COUNT_NULL:
+        if (*ct_field_int(w, fd) >= 0)
+            snprintf(buf, len, "%d", *ct_field_int(w, fd));
         break;
-    case F_REAL:
-    case F_REAL_NULL:
-        if (!isnan(*real_at(w, fd)))
-            real_text(*real_at(w, fd), buf, len);
+    case CT_F_REAL:
+    case CT_F_REAL_NULL:
+    case CT_F_POS_NULL:
+        if (!isnan(*ct_field_real(w, fd)))
+            real_text(*ct_field_real(w, fd), buf, len);
+        break;
+    case CT_F_STATUS:
+        snprintf(buf, len, "%s", ct_result_status_name(*ct_field_status(w, fd)));
         break;
     default:
         break;
     }
 }
 
-static int write_row(const ct_db_row *r, void *user)
+static int write_row(const ct_result *r, void *user)
 {
     writer *w = user;
     char num[64];
     if (w->keep && !w->keep(r, w->user))
         return 0;
     if (w->fmt == CT_DBIO_JSON) {
-        fputs(w->n ? ",\n{" : "{", w->f);
+        ct_jw j;
+        ct_jw_file(&j, w->f, 0);
+        if (w->n)
+            fputs(",\n", w->f);
+        ct_jw_object(&j, NULL);
         for (int i = 0; i < NFIELDS; i++) {
-            const field *fd = &dbio_fields[i];
-            fprintf(w->f, "%s\"%s\":", i ? "," : "", fd->name);
-            if (is_text(fd->type)) {
-                const char *s = ctext_at(r, fd);
-                int nullable = fd->type == F_STR_NULL || fd->type == F_TIME_NULL || fd->type == F_OBJ_NULL;
-                if (nullable && !*s)
-                    fputs("null", w->f);
-                else if (fd->type == F_OBJ || fd->type == F_OBJ_NULL)
-                    fputs(*s ? s : "{}", w->f);     /* stored JSON, byte for byte */
+            const ct_result_field *fd = &ct_result_fields[i];
+            if (ct_field_is_text(fd->type)) {
+                const char *s = ct_field_text((ct_result *)r, fd);
+                if (ct_field_nullable(fd->type) && !*s)
+                    ct_jw_null(&j, fd->name);
+                else if (fd->type == CT_F_OBJ || fd->type == CT_F_OBJ_NULL)
+                    ct_jw_raw(&j, fd->name, *s ? s : "{}");     /* stored JSON, byte for byte */
                 else
-                    ct_json_write_string(w->f, s);
+                    ct_jw_string(&j, fd->name, s);
+            } else if (fd->type == CT_F_STATUS) {
+                value_text(r, fd, num, sizeof num);
+                ct_jw_string(&j, fd->name, num);
             } else {
                 value_text(r, fd, num, sizeof num);
-                fputs(*num ? num : "null", w->f);
+                if (*num)
+                    ct_jw_raw(&j, fd->name, num);
+                else
+                    ct_jw_null(&j, fd->name);
             }
         }
-        fputc('}', w->f);
+        ct_jw_end(&j);
     } else {
         for (int i = 0; i < NFIELDS; i++) {
-            const field *fd = &dbio_fields[i];
+            const ct_result_field *fd = &ct_result_fields[i];
             if (i)
                 fputc(',', w->f);
-            if (is_text(fd->type)) {
-                csv_field(w->f, ctext_at(r, fd));
+            if (ct_field_is_text(fd->type)) {
+                csv_field(w->f, ct_field_text((ct_result *)r, fd));
             } else {
                 value_text(r, fd, num, sizeof num);
-                fputs(num, w->f);
+                csv_field(w->f, num);
             }
         }
         fputc('\n', w->f);
@@ -123,12 +136,18 @@ ct_status ct_dbio_export_filtered(ct_db *db, ct_dbio_format fmt, FILE *f, ct_dbi
 {
     writer w = {.f = f, .fmt = fmt, .keep = keep, .user = user};
     if (fmt == CT_DBIO_JSON) {
-        fprintf(f, "{\"format\":\"%s\",\"version\":%d,\"convtune\":", FORMAT_NAME, FORMAT_VERSION);
-        ct_json_write_string(f, CONVTUNE_VERSION);
-        fputs(",\"records\":[\n", f);
+        /* The records follow one per line, then "]}" closes what this opens. */
+        ct_jw j;
+        ct_jw_file(&j, f, 0);
+        ct_jw_object(&j, NULL);
+        ct_jw_string(&j, "format", FORMAT_NAME);
+        ct_jw_int(&j, "version", FORMAT_VERSION);
+        ct_jw_string(&j, "convtune", CONVTUNE_VERSION);
+        ct_jw_array(&j, "records");
+        fputc('\n', f);
     } else {
         for (int i = 0; i < NFIELDS; i++)
-            fprintf(f, "%s%s", i ? "," : "", dbio_fields[i].name);
+            fprintf(f, "%s%s", i ? "," : "", ct_result_fields[i].name);
         fputc('\n', f);
     }
     ct_status st = ct_db_dump(db, write_row, &w, e);

@@ -32,12 +32,21 @@ static double now_s(void)
 
 static int cmp_rec(const void *a, const void *b)
 {
-    const ct_record *x = a, *y = b;
+    const ct_result *x = a, *y = b;
     return (x->median_us > y->median_us) - (x->median_us < y->median_us);
 }
 
-static void print_row(FILE *f, int rank, const ct_record *r, double baseline_us, const ct_gpu *g)
+/* A record's parameters for people: JSON text. */
+static const char *params_text(const ct_result *r, char *buf, size_t len)
 {
+    if (ct_result_params_text(r, buf, len, NULL) != CT_OK)
+        snprintf(buf, len, "?");
+    return buf;
+}
+
+static void print_row(FILE *f, int rank, const ct_result *r, double baseline_us, const ct_gpu *g)
+{
+    char params[512];
     double tflops = r->flops / r->median_us / 1e6;
     char pct[16] = "-";
     if (g->info.fma_tflops > 0)
@@ -46,7 +55,7 @@ static void print_row(FILE *f, int rank, const ct_record *r, double baseline_us,
     if (baseline_us > 0)
         snprintf(sp, sizeof sp, "%.1fx", baseline_us / r->median_us);
     fprintf(f, "  %4d %11.2f %8.2f %6s %8s %9.1e  %s %s\n", rank, r->median_us, tflops, pct, sp, r->relerr,
-            r->tmpl, r->params);
+            r->tmpl, params_text(r, params, sizeof params));
 }
 
 /* Winners of the nearest tuned problems of the family, as starting points
@@ -56,7 +65,7 @@ typedef struct near_ctx {
     const char *device;
     struct {
         double dist;
-        ct_record rec;
+        ct_result rec;
     } best[3];
     int n;
     /* The rows come grouped by problem: each stored problem is parsed once. */
@@ -82,7 +91,7 @@ static double start_distance(const ct_problem *p, ct_problem *q)
     return l < 0 ? -1 : sqrt(l * l + differ);
 }
 
-static int near_cb(const ct_record *r, void *user)
+static int near_cb(const ct_result *r, void *user)
 {
     near_ctx *x = user;
     if (x->device && strcmp(r->device, x->device) != 0)
@@ -116,13 +125,13 @@ static void add_nearest_starts(ct_db *db, const ct_problem *p, const char *devic
     if (ct_db_query(db, &q, near_cb, &x, NULL) != CT_OK)
         return;
     for (int i = 0; i < x.n; i++) {
-        const ct_template *t = ct_template_find(p->family, x.best[i].rec.tmpl);
-        ct_params c;
-        if (!t || ct_params_from_json(x.best[i].rec.params, t->params, t->nparams, &c, NULL) != CT_OK)
+        const ct_result *r = &x.best[i].rec;
+        const ct_template *t = ct_template_find(p->family, r->tmpl);
+        if (!t || !r->params_ok)
             continue;
-        ct_search_add_start(srch, t, &c);
-        fprintf(out, "  starting near %s (log-size distance %.2f): %s %s\n", x.best[i].rec.problem,
-                x.best[i].dist, t->name, x.best[i].rec.params);
+        ct_search_add_start(srch, t, &r->params);
+        fprintf(out, "  starting near %s (log-size distance %.2f): %s %s\n", r->problem, x.best[i].dist, t->name,
+                r->params_json);
     }
 }
 
@@ -131,7 +140,7 @@ static void add_nearest_starts(ct_db *db, const ct_problem *p, const char *devic
  * them instead of compiling and measuring again. Sorted by key. */
 typedef struct stored {
     char key[600];
-    ct_record rec;
+    ct_result rec;
 } stored;
 
 typedef struct stored_set {
@@ -141,16 +150,18 @@ typedef struct stored_set {
     const ct_family *fam;
 } stored_set;
 
-static void stored_key(const char *tmpl, const char *params, char *key, size_t len)
+static void stored_key(const char *tmpl, const ct_params *c, char *key, size_t len)
 {
-    snprintf(key, len, "%s %s", tmpl, params);
+    int n = snprintf(key, len, "%s ", tmpl);
+    if (n < 0 || (size_t)n >= len || ct_params_to_key(c, key + n, len - (size_t)n) != CT_OK)
+        key[0] = '\0';
 }
 
-static int stored_cb(const ct_record *r, void *user)
+static int stored_cb(const ct_result *r, void *user)
 {
     stored_set *s = user;
     const ct_template *t = ct_template_find(s->fam, r->tmpl);
-    if (!t || strcmp(r->template_hash, s->hashes[t - s->fam->templates]) != 0)
+    if (!t || !r->params_ok || strcmp(r->template_hash, s->hashes[t - s->fam->templates]) != 0)
         return 0;   /* measured with another version of the template */
     if (s->n == s->cap) {
         int nc = s->cap ? 2 * s->cap : 256;
@@ -160,7 +171,7 @@ static int stored_cb(const ct_record *r, void *user)
         s->v = nv;
         s->cap = nc;
     }
-    stored_key(r->tmpl, r->params, s->v[s->n].key, sizeof s->v[s->n].key);
+    stored_key(r->tmpl, &r->params, s->v[s->n].key, sizeof s->v[s->n].key);
     s->v[s->n].rec = *r;
     s->n++;
     return 0;
@@ -173,7 +184,7 @@ static int cmp_stored(const void *a, const void *b)
 
 
 /* The measurement conditions of a run: clocks, temperatures, re-timings. */
-static void note_conditions(ct_tune_result *res, const ct_outcome *oc)
+static void note_conditions(ct_tune_result *res, const ct_conditions *oc)
 {
     res->retimed += oc->retimed;
     res->raced += oc->raced;
@@ -194,14 +205,15 @@ static void note_conditions(ct_tune_result *res, const ct_outcome *oc)
 }
 
 /* One candidate's conditions for the --verbose line. */
-static const char *conditions_text(const ct_outcome *oc)
+static const char *conditions_text(const ct_result *r)
 {
     static char buf[160];
+    const ct_conditions *oc = &r->cond;
     buf[0] = '\0';
-    if (strcmp(oc->status, "ok") != 0)
+    if (r->status != CT_RS_OK)
         return buf;
     snprintf(buf, sizeof buf, "  [SM %d->%d MHz, %d->%d C, %d reps%s%s%s]", oc->sm_mhz[0], oc->sm_mhz[1],
-             oc->temp_c[0], oc->temp_c[1], oc->reps, oc->raced ? ", raced" : "",
+             oc->temp_c[0], oc->temp_c[1], r->reps, oc->raced ? ", raced" : "",
              oc->retimed ? ", re-timed" : "", oc->l2_flushed ? ", L2 flushed" : "");
     return buf;
 }
@@ -209,28 +221,24 @@ static const char *conditions_text(const ct_outcome *oc)
 /* Re-time the best few verified candidates back to back, under the same
  * conditions, before naming the winner: their first timings may be minutes
  * and degrees apart. Updates okrecs (and the stored rows) in place. */
-static void retime_best(ct_worker *wk, ct_compile_pool *pl, ct_db *db, const ct_problem *p, int ntop, ct_record *okrecs,
+static void retime_best(ct_worker *wk, ct_compile_pool *pl, ct_db *db, const ct_problem *p, int ntop, ct_result *okrecs,
                         FILE *out, ct_tune_result *res)
 {
     int done = 0;
     for (int i = 0; i < ntop; i++) {
-        ct_record *r = &okrecs[i];
+        ct_result *r = &okrecs[i];
         const ct_template *t = ct_template_find(p->family, r->tmpl);
-        ct_candidate cd = {.tmpl = t};
-        if (!t || ct_params_from_json(r->params, t->params, t->nparams, &cd.params, NULL) != CT_OK)
+        if (!t || !r->params_ok)
             continue;
+        ct_candidate cd = {.tmpl = t, .params = r->params};
         ct_compile_job jb = {.cand = &cd};
         ct_compile_job_run(pl, &jb);
-        ct_outcome oc;
+        ct_result oc = *r;
         ct_err le;
         if (jb.rc == CT_OK && ct_worker_run(wk, ct_template_index(p, t), &cd.params, &jb.bin, 0, &oc, &le) == CT_OK &&
-            strcmp(oc.status, "ok") == 0) {
-            note_conditions(res, &oc);
-            r->median_us = oc.median_us;
-            r->min_us = oc.min_us;
-            r->max_us = oc.max_us;
-            r->spread = oc.spread;
-            r->reps = oc.reps;
+            oc.status == CT_RS_OK) {
+            note_conditions(res, &oc.cond);
+            *r = oc;
             if (r->id)
                 ct_db_candidate_retime(db, r->id, r, NULL);
             done++;
@@ -241,50 +249,69 @@ static void retime_best(ct_worker *wk, ct_compile_pool *pl, ct_db *db, const ct_
         fprintf(out, "  re-timed the best %d together before naming the winner\n", done);
 }
 
-/* Counts of stored outcomes by status, in the order of the schema. */
-static const char *const statuses[] = {"ok", "compile_failed", "exceeds_limits", "launch_failed",
-                                       "crashed", "timed_out", "wrong_result"};
-#define NSTATUS 7
-
+/* The --json summary on stdout. */
 static void print_json(FILE *f, const ct_problem *p, const ct_gpu *g, const char *strategy, unsigned long long seed,
                        int budget, const int *counts, const ct_tune_result *res, int nok, int l2_flush)
 {
-    fprintf(f, "{\"problem\":");
-    ct_json_write_string(f, p->canonical);
-    fprintf(f, ",\"device\":");
-    ct_json_write_string(f, g->info.name);
-    fprintf(f, ",\"arch\":\"%s\",\"strategy\":", g->arch);
-    ct_json_write_string(f, strategy);
-    fprintf(f, ",\"seed\":%llu,\"budget\":%d,\"candidates\":%d,\"counts\":{", seed, budget, res->tuned);
-    for (int i = 0; i < NSTATUS; i++)
-        fprintf(f, "%s\"%s\":%d", i ? "," : "", statuses[i], counts[i]);
-    fprintf(f, "},\"cache_hits\":%d,\"reused\":%d", res->cache_hits, res->reused);
-    fprintf(f, ",\"measurement\":{\"l2\":\"%s\",\"retimed\":%d,\"raced\":%d,\"worker_starts\":%d,"
-               "\"sm_mhz\":[%d,%d],\"temp_c\":[%d,%d]}",
-            l2_flush ? "flushed" : "warm", res->retimed, res->raced, res->worker_starts, res->sm_mhz_min,
-            res->sm_mhz_max, res->temp_c_min, res->temp_c_max);
+    ct_jw j;
+    ct_jw_file(&j, f, 0);
+    ct_jw_object(&j, NULL);
+    ct_jw_string(&j, "problem", p->canonical);
+    ct_jw_string(&j, "device", g->info.name);
+    ct_jw_string(&j, "arch", g->arch);
+    ct_jw_string(&j, "strategy", strategy);
+    ct_jw_uint(&j, "seed", seed);
+    ct_jw_int(&j, "budget", budget);
+    ct_jw_int(&j, "candidates", res->tuned);
+    ct_jw_object(&j, "counts");
+    for (int i = 0; i < CT_RS_COUNT; i++)
+        ct_jw_int(&j, ct_result_status_name((ct_result_status)i), counts[i]);
+    ct_jw_end(&j);
+    ct_jw_int(&j, "cache_hits", res->cache_hits);
+    ct_jw_int(&j, "reused", res->reused);
+    ct_jw_object(&j, "measurement");
+    ct_jw_string(&j, "l2", l2_flush ? "flushed" : "warm");
+    ct_jw_int(&j, "retimed", res->retimed);
+    ct_jw_int(&j, "raced", res->raced);
+    ct_jw_int(&j, "worker_starts", res->worker_starts);
+    ct_jw_array(&j, "sm_mhz");
+    ct_jw_int(&j, NULL, res->sm_mhz_min);
+    ct_jw_int(&j, NULL, res->sm_mhz_max);
+    ct_jw_end(&j);
+    ct_jw_array(&j, "temp_c");
+    ct_jw_int(&j, NULL, res->temp_c_min);
+    ct_jw_int(&j, NULL, res->temp_c_max);
+    ct_jw_end(&j);
+    ct_jw_end(&j);
     if (nok) {
-        const ct_record *w = &res->winner;
+        const ct_result *w = &res->winner;
+        char params[512];
         double tflops = w->flops / w->median_us / 1e6;
-        fprintf(f, ",\"winner\":{\"template\":\"%s\",\"params\":%s,\"median_us\":%.4f,\"tflops\":%.4f,"
-                   "\"pct_fma\":%.2f,\"gbs\":%.2f,\"relerr\":%.3g}",
-                w->tmpl, w->params, w->median_us, tflops,
-                g->info.fma_tflops > 0 ? 100 * tflops / g->info.fma_tflops : 0, w->bytes / w->median_us / 1e3,
-                w->relerr);
+        ct_jw_object(&j, "winner");
+        ct_jw_string(&j, "template", w->tmpl);
+        ct_jw_raw(&j, "params", params_text(w, params, sizeof params));
+        ct_jw_number(&j, "median_us", "%.4f", w->median_us);
+        ct_jw_number(&j, "tflops", "%.4f", tflops);
+        ct_jw_number(&j, "pct_fma", "%.2f", g->info.fma_tflops > 0 ? 100 * tflops / g->info.fma_tflops : 0);
+        ct_jw_number(&j, "gbs", "%.2f", w->bytes / w->median_us / 1e3);
+        ct_jw_number(&j, "relerr", "%.3g", w->relerr);
+        ct_jw_end(&j);
     } else {
-        fprintf(f, ",\"winner\":null");
+        ct_jw_null(&j, "winner");
     }
-    fprintf(f, ",\"baseline_only\":");
-    if (res->baseline_only[0])
-        ct_json_write_string(f, res->baseline_only);
-    else
-        fputs("null", f);
-    fprintf(f, ",\"baseline_us\":%.4f,\"speedup\":%.3f", res->baseline_us,
-            nok && res->baseline_us > 0 ? res->baseline_us / res->winner.median_us : 0);
-    fprintf(f, ",\"time\":{\"wall_s\":%.3f,\"compile_cpu_s\":%.3f,\"verify_s\":%.3f,\"time_s\":%.3f,"
-               "\"store_s\":%.3f,\"candidates_per_s\":%.2f}}\n",
-            res->wall_s, res->compile_s, res->verify_s, res->time_s, res->store_s,
-            res->wall_s > 0 ? res->tuned / res->wall_s : 0);
+    ct_jw_string_or_null(&j, "baseline_only", res->baseline_only);
+    ct_jw_number(&j, "baseline_us", "%.4f", res->baseline_us);
+    ct_jw_number(&j, "speedup", "%.3f", nok && res->baseline_us > 0 ? res->baseline_us / res->winner.median_us : 0);
+    ct_jw_object(&j, "time");
+    ct_jw_number(&j, "wall_s", "%.3f", res->wall_s);
+    ct_jw_number(&j, "compile_cpu_s", "%.3f", res->compile_s);
+    ct_jw_number(&j, "verify_s", "%.3f", res->verify_s);
+    ct_jw_number(&j, "time_s", "%.3f", res->time_s);
+    ct_jw_number(&j, "store_s", "%.3f", res->store_s);
+    ct_jw_number(&j, "candidates_per_s", "%.2f", res->wall_s > 0 ? res->tuned / res->wall_s : 0);
+    ct_jw_end(&j);
+    ct_jw_end(&j);
+    fputc('\n', f);
 }
 
 /* Why a run's winner is its baseline: the tuned templates' constraints
@@ -309,9 +336,10 @@ static void note_baseline_only(const ct_space *sp, const int *counts, int tuned_
         snprintf(b + n, len - n, "%sits %d verified tuned candidates were all slower", n ? "; " : "", tuned_ok);
     else if (tuned && n < len) {
         n += (size_t)snprintf(b + n, len - n, "%sno tuned candidate passed (failures in this run: ", n ? "; " : "");
-        for (int i = 1, first = 1; i < NSTATUS && n < len; i++)
+        for (int i = 1, first = 1; i < CT_RS_COUNT && n < len; i++)
             if (counts[i]) {
-                n += (size_t)snprintf(b + n, len - n, "%s%d %s", first ? "" : ", ", counts[i], statuses[i]);
+                n += (size_t)snprintf(b + n, len - n, "%s%d %s", first ? "" : ", ", counts[i],
+                                      ct_result_status_name((ct_result_status)i));
                 first = 0;
             }
         if (n < len)
@@ -347,10 +375,10 @@ ct_status ct_tune(const ct_tune_opts *o, ct_tune_result *res, ct_err *e)
     int have_pool = 0;
     pthread_t *threads = NULL;
     int nthreads = 0;
-    ct_record *okrecs = NULL;
+    ct_result *okrecs = NULL;
     int *batch = NULL;
     stored_set prior = {0};
-    int nok = 0, counts[NSTATUS] = {0};
+    int nok = 0, counts[CT_RS_COUNT] = {0};
     long long run_id = 0, device_id = 0, problem_id = 0, ended_run = 0;
     double t_start = now_s();
     unsigned long long seed = cfg->s.seed;
@@ -500,22 +528,19 @@ ct_status ct_tune(const ct_tune_opts *o, ct_tune_result *res, ct_err *e)
             for (int i = 0; i < nb; i++) {
                 const ct_candidate *cd = &sp.cand[batch[i]];
                 stored q;
-                char params[512];
-                ct_params_to_json(&cd->params, cd->tmpl->params, cd->tmpl->nparams, params, sizeof params);
-                stored_key(cd->tmpl->name, params, q.key, sizeof q.key);
+                stored_key(cd->tmpl->name, &cd->params, q.key, sizeof q.key);
                 const stored *hit =
                     prior.n ? bsearch(&q, prior.v, (size_t)prior.n, sizeof *prior.v, cmp_stored) : NULL;
                 if (!hit) {
                     batch[keep++] = batch[i];
                     continue;
                 }
-                int ok = strcmp(hit->rec.status, "ok") == 0;
+                int ok = hit->rec.status == CT_RS_OK;
                 ct_search_report(srch, batch[i], ok ? hit->rec.median_us : 0);
                 res->reused++;
                 done++;
-                for (int k = 0; k < NSTATUS; k++)
-                    if (strcmp(hit->rec.status, statuses[k]) == 0)
-                        counts[k]++;
+                if (hit->rec.status >= 0)
+                    counts[hit->rec.status]++;
                 if (ok) {
                     okrecs[nok++] = hit->rec;
                     if (best_us == 0 || hit->rec.median_us < best_us)
@@ -549,44 +574,35 @@ ct_status ct_tune(const ct_tune_opts *o, ct_tune_result *res, ct_err *e)
                 pthread_cond_wait(&pl.cv, &pl.mu);
             pthread_mutex_unlock(&pl.mu);
             const ct_template *t = j->cand->tmpl;
-            ct_record rec;
+            ct_result rec;
             char cond[160] = "";
-            memset(&rec, 0, sizeof rec);
+            ct_result_init(&rec);
+            snprintf(rec.family, sizeof rec.family, "%s", fam->name);
             snprintf(rec.tmpl, sizeof rec.tmpl, "%s", t->name);
             memcpy(rec.template_hash, hashes[ct_template_index(p, t)], 17);
-            ct_params_to_json(&j->cand->params, t->params, t->nparams, rec.params, sizeof rec.params);
-            rec.compile_ms = j->bin.compile_ms;
-            rec.relerr = -1;
+            ct_result_set_params(&rec, &j->cand->params);
+            rec.flops = fam->flops(p);
+            rec.bytes = fam->bytes(p);
+            /* A binary from the cache took no compile time: none is stored. */
+            rec.compile_ms = j->bin.compile_ms > 0 ? j->bin.compile_ms : NAN;
             compile_ms_total += j->bin.compile_ms;
             res->cache_hits += j->cache_hit;
             if (j->rc != CT_OK) {
-                snprintf(rec.status, sizeof rec.status, "compile_failed");
+                rec.status = CT_RS_COMPILE_FAILED;
                 snprintf(rec.error, sizeof rec.error, "%.511s", j->err.msg);
             } else {
-                ct_outcome oc;
                 /* Racing: a candidate already race_factor times slower than
                  * the best after min_reps is not timed further. */
                 double race_us = cfg->s.race_factor > 0 && best_us > 0 ? best_us * cfg->s.race_factor : 0;
-                ct_status rr = ct_worker_run(wk, ct_template_index(p, t), &j->cand->params, &j->bin, race_us, &oc, e);
+                ct_status rr = ct_worker_run(wk, ct_template_index(p, t), &j->cand->params, &j->bin, race_us, &rec, e);
                 if (rr != CT_OK) {
                     rc = rr;
                     goto out;
                 }
-                note_conditions(res, &oc);
-                t_verify += oc.verify_ms / 1e3;
-                t_time += oc.time_ms / 1e3;
-                snprintf(rec.status, sizeof rec.status, "%s", oc.status);
-                snprintf(rec.error, sizeof rec.error, "%s", oc.error);
-                rec.median_us = oc.median_us;
-                rec.min_us = oc.min_us;
-                rec.max_us = oc.max_us;
-                rec.spread = oc.spread;
-                rec.reps = oc.reps;
-                rec.relerr = oc.relerr;
-                rec.registers = oc.registers;
-                rec.smem_bytes = oc.smem_bytes;
-                rec.local_bytes = oc.local_bytes;
-                snprintf(cond, sizeof cond, "%s", conditions_text(&oc));
+                note_conditions(res, &rec.cond);
+                t_verify += rec.cond.verify_ms / 1e3;
+                t_time += rec.cond.time_ms / 1e3;
+                snprintf(cond, sizeof cond, "%s", conditions_text(&rec));
             }
             ct_binary_free(&j->bin);
             double ts = now_s();
@@ -594,14 +610,11 @@ ct_status ct_tune(const ct_tune_opts *o, ct_tune_result *res, ct_err *e)
                 goto out;
             t_store += now_s() - ts;
             done++;
-            for (int k = 0; k < NSTATUS; k++)
-                if (strcmp(rec.status, statuses[k]) == 0)
-                    counts[k]++;
-            int ok = strcmp(rec.status, "ok") == 0;
+            if (rec.status >= 0)
+                counts[rec.status]++;
+            int ok = rec.status == CT_RS_OK;
             ct_search_report(srch, j->idx, ok ? rec.median_us : 0);
             if (ok) {
-                rec.flops = fam->flops(p);
-                rec.bytes = fam->bytes(p);
                 okrecs[nok++] = rec;
                 if (best_us == 0 || rec.median_us < best_us)
                     best_us = rec.median_us;
@@ -611,11 +624,15 @@ ct_status ct_tune(const ct_tune_opts *o, ct_tune_result *res, ct_err *e)
                 nfail++;
             }
             if (o->verbose) {
+                char params[512];
                 fprintf(stderr, "[%d/%d] %-14s %10.2f us  relerr %.1e  %s %s%s%s%s\n", done, ct_search_budget(srch),
-                        rec.status, rec.median_us, rec.relerr, rec.tmpl, rec.params, cond, rec.error[0] ? "  " : "",
+                        ct_result_status_name(rec.status), isnan(rec.median_us) ? 0.0 : rec.median_us,
+                        isnan(rec.relerr) ? -1.0 : rec.relerr,
+                        rec.tmpl, params_text(&rec, params, sizeof params), cond, rec.error[0] ? "  " : "",
                         rec.error);
             } else if (progress) {
-                const ct_record *best = NULL;
+                char params[512];
+                const ct_result *best = NULL;
                 for (int k = 0; k < nok; k++)
                     if (!best || okrecs[k].median_us < best->median_us)
                         best = &okrecs[k];
@@ -623,7 +640,7 @@ ct_status ct_tune(const ct_tune_opts *o, ct_tune_result *res, ct_err *e)
                 int left = ct_search_budget(srch) - done;
                 fprintf(stderr, "\r\033[K  %d/%d, %d failed, best %.2f us %s %.60s, ~%.0f s left", done,
                         ct_search_budget(srch), nfail, best ? best->median_us : 0.0, best ? best->tmpl : "",
-                        best ? best->params : "", left > 0 ? el / done * left : 0.0);
+                        best ? params_text(best, params, sizeof params) : "", left > 0 ? el / done * left : 0.0);
             }
         }
     }
@@ -661,9 +678,24 @@ ct_status ct_tune(const ct_tune_opts *o, ct_tune_result *res, ct_err *e)
     res->worker_starts = ct_worker_starts(wk);
     /* Kept with the run for `convtune report`: the conditions it was timed under. */
     char cond[240];
-    snprintf(cond, sizeof cond, "{\"sm_mhz\":[%d,%d],\"temp_c\":[%d,%d],\"l2\":\"%s\",\"retimed\":%d,"
-             "\"raced\":%d,\"worker_starts\":%d}", res->sm_mhz_min, res->sm_mhz_max, res->temp_c_min,
-             res->temp_c_max, cfg->s.l2_flush ? "flushed" : "warm", res->retimed, res->raced, res->worker_starts);
+    {
+        ct_jw j;
+        ct_jw_buffer(&j, cond, sizeof cond, 0);
+        ct_jw_object(&j, NULL);
+        ct_jw_array(&j, "sm_mhz");
+        ct_jw_int(&j, NULL, res->sm_mhz_min);
+        ct_jw_int(&j, NULL, res->sm_mhz_max);
+        ct_jw_end(&j);
+        ct_jw_array(&j, "temp_c");
+        ct_jw_int(&j, NULL, res->temp_c_min);
+        ct_jw_int(&j, NULL, res->temp_c_max);
+        ct_jw_end(&j);
+        ct_jw_string(&j, "l2", cfg->s.l2_flush ? "flushed" : "warm");
+        ct_jw_int(&j, "retimed", res->retimed);
+        ct_jw_int(&j, "raced", res->raced);
+        ct_jw_int(&j, "worker_starts", res->worker_starts);
+        ct_jw_end(&j);
+    }
     ct_db_run_note(db, ended_run, "conditions", cond, NULL);
     fprintf(out, "  measurement: L2 %s; %d timing%s re-taken for a wide spread, %d stopped early as losers; "
                  "worker processes %d", cfg->s.l2_flush ? "flushed before every timed execution" : "warm (not flushed)",
@@ -689,7 +721,9 @@ ct_status ct_tune(const ct_tune_opts *o, ct_tune_result *res, ct_err *e)
         note_baseline_only(&sp, counts, tuned_ok, res);
         fprintf(out, "  only the baseline was measured: %s\n", res->baseline_only);
     }
-    fprintf(out, "winner: %s %s: %.2f us, %.2f TFLOP/s, %.0f GB/s", okrecs[0].tmpl, okrecs[0].params,
+    char wparams[512];
+    fprintf(out, "winner: %s %s: %.2f us, %.2f TFLOP/s, %.0f GB/s", okrecs[0].tmpl,
+            params_text(&okrecs[0], wparams, sizeof wparams),
             okrecs[0].median_us, okrecs[0].flops / okrecs[0].median_us / 1e6,
             okrecs[0].bytes / okrecs[0].median_us / 1e3);
     if (res->baseline_us > 0)

@@ -30,7 +30,7 @@ typedef struct ct_tune_opts {
 } ct_tune_opts;
 
 typedef struct ct_tune_result {
-    ct_record winner;
+    ct_result winner;
     double baseline_us;        /* naive template's best median, 0 if none */
     int counts_ok, counts_failed, tuned;
     int cache_hits, reused;

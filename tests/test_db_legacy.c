@@ -1,0 +1,164 @@
+/* test_db_legacy.c - databases written by earlier convtune versions still
+ * open, query, export and import, with the same output byte for byte.
+ *
+ * tests/fixtures/report.db is a database from a real GPU run; legacy.db was
+ * made by the convtune before the record (result.h) was unified, with `db
+ * import` of a file holding every status, absent values, an imported zero
+ * spread and compile time, a spread stored as NULL, a parameter object with
+ * blanks, non-ASCII and control characters in an error, and a device without
+ * ceilings. tests/fixtures/legacy/ holds what that convtune printed for them
+ * (query in every format, query --nearest, db export, the export of a
+ * winner), and this test compares the current binary's output with it.
+ * No GPU. */
+#include "export_common.h"
+
+#include <stdarg.h>
+
+#define TIMEOUT_S 120
+#define FIXTURES CT_SOURCE_DIR "/tests/fixtures"
+
+static char base[] = "/tmp/ct_test_db_legacy_XXXXXX";
+
+static void copy_file(const char *from, const char *to)
+{
+    size_t n = 0;
+    char *data = tc_slurp(from, &n);
+    CHECK_MSG(data != NULL, "cannot read %s", from);
+    FILE *f = data ? fopen(to, "wb") : NULL;
+    CHECK_MSG(f != NULL, "cannot write %s", to);
+    if (f) {
+        CHECK(fwrite(data, 1, n, f) == n);
+        fclose(f);
+    }
+    free(data);
+}
+
+/* Run convtune with args (NULL-terminated) in the work folder; exit 0 and
+ * no stderr expected; returns stdout (to free). */
+static char *convtune_ok(const char *what, ...)
+{
+    char *argv[24];
+    int n = 0;
+    va_list ap;
+    argv[n++] = (char *)CT_BINARY;
+    va_start(ap, what);
+    for (char *a; n < 23 && (a = va_arg(ap, char *)) != NULL;)
+        argv[n++] = a;
+    va_end(ap);
+    argv[n] = NULL;
+    tc_result r;
+    tc_run(argv, base, base, TIMEOUT_S, &r);
+    CHECK_MSG(r.code == 0, "%s: exit %d: %s", what, r.code, r.err);
+    char *out = r.out;
+    r.out = NULL;
+    tc_result_free(&r);
+    return out ? out : strdup("");
+}
+
+/* Text with the line holding "exported <time>" cut after "exported ": the
+ * one thing of an export that changes from run to run. */
+static void mask_export_time(char *s)
+{
+    for (char *p = s; (p = strstr(p, "exported ")) != NULL;) {
+        p += strlen("exported ");
+        char *eol = strchr(p, '\n');
+        memmove(p, eol ? eol : p + strlen(p), strlen(eol ? eol : p + strlen(p)) + 1);
+    }
+}
+
+/* got must equal the fixture file name (masking export times). */
+static void same_as(const char *what, char *got, const char *name)
+{
+    char path[512];
+    snprintf(path, sizeof path, FIXTURES "/legacy/%s", name);
+    char *want = tc_slurp(path, NULL);
+    CHECK_MSG(want != NULL, "cannot read %s", path);
+    if (!want || !got)
+        return;
+    mask_export_time(want);
+    mask_export_time(got);
+    size_t i = 0;
+    while (want[i] && want[i] == got[i])
+        i++;
+    CHECK_MSG(want[i] == got[i], "%s differs from %s at byte %zu:\n  want: %.120s\n  got:  %.120s", what, name, i,
+              want + i, got + i);
+    free(want);
+}
+
+static void same_file(const char *what, const char *file, const char *name)
+{
+    char path[600];
+    snprintf(path, sizeof path, "%s/%s", base, file);
+    char *got = tc_slurp(path, NULL);
+    CHECK_MSG(got != NULL, "%s: no %s", what, path);
+    same_as(what, got, name);
+    free(got);
+}
+
+static void query_same(const char *db, const char *fmt, int all, const char *name)
+{
+    char *out = all ? convtune_ok(name, "query", "--db", db, "--all", "--format", fmt, NULL)
+                    : convtune_ok(name, "query", "--db", db, "--format", fmt, NULL);
+    same_as(name, out, name);
+    free(out);
+}
+
+int main(void)
+{
+    CHECK(mkdtemp(base) != NULL);
+    char db[600], rdb[600];
+    snprintf(db, sizeof db, "%s/legacy.db", base);
+    snprintf(rdb, sizeof rdb, "%s/report.db", base);
+    copy_file(FIXTURES "/legacy.db", db);
+    copy_file(FIXTURES "/report.db", rdb);
+
+    /* query: table, JSON and CSV, every candidate and the winners */
+    query_same(db, "table", 1, "legacy.query.txt");
+    query_same(db, "json", 1, "legacy.query.json");
+    query_same(db, "csv", 1, "legacy.query.csv");
+    query_same(db, "json", 0, "legacy.winners.json");
+    query_same(rdb, "table", 1, "report.query.txt");
+    query_same(rdb, "json", 0, "report.winners.json");
+
+    /* what the selector picks, with the stored record */
+    char *out = convtune_ok("nearest", "query", "--db", db, "--nearest", "conv1d:16:4:right", "--format", "json",
+                            NULL);
+    same_as("query --nearest --format json", out, "legacy.nearest.json");
+    free(out);
+    out = convtune_ok("nearest", "query", "--db", db, "--nearest", "conv1d:16:4:right", NULL);
+    same_as("query --nearest", out, "legacy.nearest.txt");
+    free(out);
+
+    /* db export, and its import into a new database exporting the same */
+    free(convtune_ok("db export json", "db", "export", "--db", db, "--format", "json", "-o", "legacy.export.json",
+                     NULL));
+    same_file("db export --format json", "legacy.export.json", "legacy.export.json");
+    free(convtune_ok("db export csv", "db", "export", "--db", db, "--format", "csv", "-o", "legacy.export.csv", NULL));
+    same_file("db export --format csv", "legacy.export.csv", "legacy.export.csv");
+    for (int k = 0; k < 2; k++) {
+        const char *fmt = k ? "csv" : "json";
+        char file[64], copy[64], again[64];
+        snprintf(file, sizeof file, "legacy.export.%s", fmt);
+        snprintf(copy, sizeof copy, "copy_%s.db", fmt);
+        snprintf(again, sizeof again, "again.%s", fmt);
+        free(convtune_ok("db import", "db", "import", file, "--db", copy, NULL));
+        free(convtune_ok("db export again", "db", "export", "--db", copy, "--format", fmt, "-o", again, NULL));
+        same_file("export of the imported export", again, file);
+    }
+
+    /* export of the fastest winner: an H200 without measured ceilings */
+    free(convtune_ok("export", "export", "--db", db, "--problem", "conv1d:15:4:right", "-o", "legacy.export.cu",
+                     NULL));
+    same_file("export .cu", "legacy.export.cu", "legacy.export.cu");
+    same_file("export .h", "legacy.export.h", "legacy.export.h");
+
+    /* Reading wrote nothing into the fixtures' copies. */
+    size_t na = 0, nb = 0;
+    char *a = tc_slurp(db, &na), *b = tc_slurp(FIXTURES "/legacy.db", &nb);
+    CHECK_MSG(a && b && na == nb && memcmp(a, b, na) == 0, "query or export changed legacy.db");
+    free(a);
+    free(b);
+
+    tc_rm_rf(base);
+    CHECK_DONE();
+}
