@@ -1,7 +1,7 @@
 /* export_common.h - helpers shared by the tests of family exports, database
- * export/import and the consumer project: files, child processes with
- * captured output and a time limit, and databases filled through the ct_db
- * API with conv1d_tiled results whose parameters the family admits. */
+ * export/import and the consumer project: databases filled through the ct_db
+ * API with results whose parameters the family admits, and (from the test
+ * library) files and child processes with captured output and a time limit. */
 #ifndef CT_EXPORT_COMMON_H
 #define CT_EXPORT_COMMON_H
 
@@ -87,6 +87,8 @@ static inline int tc_family_db(const char *path, const ct_device_info *d, const 
 #include <unistd.h>
 
 #include "check.h"
+#include "lib/files.h"
+#include "lib/proc.h"
 #include "compile.h"
 #include "config.h"
 #include "db.h"
@@ -94,169 +96,24 @@ static inline int tc_family_db(const char *path, const ct_device_info *d, const 
 #include "problem.h"
 #include "runner.h"
 
-/* ------------------------------------------------------------------------ */
-/* Files                                                                    */
-
-static inline char *tc_slurp(const char *path, size_t *len)
-{
-    FILE *f = fopen(path, "rb");
-    char *buf = NULL;
-    size_t n = 0, cap = 0;
-    if (!f)
-        return NULL;
-    for (;;) {
-        if (cap - n < 4096) {
-            char *nb = realloc(buf, cap = cap ? cap * 2 : 8192);
-            if (!nb) {
-                free(buf);
-                fclose(f);
-                return NULL;
-            }
-            buf = nb;
-        }
-        size_t got = fread(buf + n, 1, cap - n - 1, f);
-        n += got;
-        if (got == 0)
-            break;
-    }
-    fclose(f);
-    buf[n] = '\0';
-    if (len)
-        *len = n;
-    return buf;
-}
-
-static inline int tc_write_text(const char *path, const char *text)
-{
-    FILE *f = fopen(path, "wb");
-    if (!f)
-        return -1;
-    int bad = fputs(text, f) < 0;
-    bad |= fclose(f) != 0;
-    return bad ? -1 : 0;
-}
-
-static inline int tc_exists(const char *path)
-{
-    struct stat sb;
-    return lstat(path, &sb) == 0;
-}
-
-static inline int tc_rm_entry(const char *path, const struct stat *sb, int flag, struct FTW *ftw)
-{
-    (void)sb;
-    (void)flag;
-    (void)ftw;
-    return remove(path);
-}
-
-static inline void tc_rm_rf(const char *path)
-{
-    nftw(path, tc_rm_entry, 16, FTW_DEPTH | FTW_PHYS);
-}
-
-/* The full path of prog on PATH into buf, or 0. */
-static inline int tc_which(const char *prog, char *buf, size_t len)
-{
-    const char *path = getenv("PATH");
-    if (!path)
-        return 0;
-    char *copy = strdup(path), *save = NULL;
-    int found = 0;
-    for (char *dir = strtok_r(copy, ":", &save); dir && !found; dir = strtok_r(NULL, ":", &save)) {
-        snprintf(buf, len, "%s/%s", *dir ? dir : ".", prog);
-        found = access(buf, X_OK) == 0;
-    }
-    free(copy);
-    return found;
-}
-
-/* ------------------------------------------------------------------------ */
-/* Children                                                                 */
-
-typedef struct tc_result {
-    int code;                  /* exit status, 128+signal, or -1 */
-    char *out, *err;
-    size_t outlen, errlen;
-} tc_result;
-
-static inline void tc_result_free(tc_result *r)
-{
-    free(r->out);
-    free(r->err);
-    memset(r, 0, sizeof *r);
-}
+/* Files and children: the test library's (tests/lib/files.h, proc.h), under
+ * the names these tests use. */
+typedef tl_result tc_result;
+#define tc_slurp tl_slurp
+#define tc_write_text tl_write_text
+#define tc_exists tl_exists
+#define tc_rm_rf tl_rm_rf
+#define tc_which tl_which
+#define tc_result_free tl_result_free
+#define tc_one_line tl_one_line
 
 /* Run argv (argv[0] a path or a name on PATH) in cwd with stdin from
  * /dev/null and stdout/stderr captured through files in capdir; killed after
  * timeout_s seconds. */
 static inline void tc_run(char *const *argv, const char *cwd, const char *capdir, int timeout_s, tc_result *r)
 {
-    char cap_out[2048], cap_err[2048];
-    snprintf(cap_out, sizeof cap_out, "%s/.stdout.txt", capdir);
-    snprintf(cap_err, sizeof cap_err, "%s/.stderr.txt", capdir);
-    memset(r, 0, sizeof *r);
-    r->code = -1;
-    fflush(NULL);
-    pid_t pid = fork();
-    if (pid < 0) {
-        perror("fork");
-        return;
-    }
-    if (pid == 0) {
-        int in = open("/dev/null", O_RDONLY);
-        int o = open(cap_out, O_WRONLY | O_CREAT | O_TRUNC, 0600);
-        int e = open(cap_err, O_WRONLY | O_CREAT | O_TRUNC, 0600);
-        if (in < 0 || o < 0 || e < 0 || (cwd && chdir(cwd) != 0))
-            _exit(126);
-        dup2(in, 0);
-        dup2(o, 1);
-        dup2(e, 2);
-        close(in);
-        close(o);
-        close(e);
-        execvp(argv[0], argv);
-        _exit(127);
-    }
-    int status = 0;
-    struct timespec t0, now, nap = {0, 2 * 1000 * 1000};
-    clock_gettime(CLOCK_MONOTONIC, &t0);
-    for (;;) {
-        pid_t w = waitpid(pid, &status, WNOHANG);
-        if (w == pid)
-            break;
-        if (w < 0 && errno != EINTR) {
-            perror("waitpid");
-            return;
-        }
-        clock_gettime(CLOCK_MONOTONIC, &now);
-        if (now.tv_sec - t0.tv_sec > timeout_s) {
-            fprintf(stderr, "timeout: killing %s (pid %d)\n", argv[0], (int)pid);
-            kill(pid, SIGKILL);
-            waitpid(pid, &status, 0);
-            goto read;
-        }
-        nanosleep(&nap, NULL);
-    }
-    r->code = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
-read:
-    r->out = tc_slurp(cap_out, &r->outlen);
-    r->err = tc_slurp(cap_err, &r->errlen);
-    if (!r->out)
-        r->out = strdup("");
-    if (!r->err)
-        r->err = strdup("");
-    unlink(cap_out);
-    unlink(cap_err);
-}
-
-/* Whether stderr is exactly one non-empty line. */
-static inline int tc_one_line(const tc_result *r)
-{
-    int nl = 0;
-    for (size_t i = 0; i < r->errlen; i++)
-        nl += r->err[i] == '\n';
-    return r->errlen > 1 && nl == 1 && r->err[r->errlen - 1] == '\n';
+    tl_run_opts o = {.cwd = cwd, .capdir = capdir, .timeout_s = timeout_s};
+    tl_run(argv, &o, r);
 }
 
 /* ------------------------------------------------------------------------ */

@@ -779,6 +779,6 @@ int main(void)
     snprintf(path, sizeof path, "%s/generated", work);
     CHECK(!exists(path));
 
-    nftw(base, rm_entry, 16, FTW_DEPTH | FTW_PHYS);
+    tl_rm_rf(base);
     CHECK_DONE();
 }

@@ -204,6 +204,6 @@ int main(void)
         wpath(path, sizeof path, never[i]);
         CHECK_MSG(!exists(path), "%s exists", path);
     }
-    nftw(base, rm_entry, 16, FTW_DEPTH | FTW_PHYS);
+    tl_rm_rf(base);
     CHECK_DONE();
 }

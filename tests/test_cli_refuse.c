@@ -615,6 +615,6 @@ int main(void)
     check_signals();
     check_read_only();
     check_stub_driver();
-    nftw(base, rm_entry, 16, FTW_DEPTH | FTW_PHYS);
+    tl_rm_rf(base);
     CHECK_DONE();
 }

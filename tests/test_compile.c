@@ -1,25 +1,15 @@
-/* test_compile.c - NVRTC compiles a seeded sample of every conv1d
- * template's space for sm_75 and sm_90 (family_compile.h), plus the
- * reference and ceiling kernels, PTX output and a compile error. Needs no
- * GPU. */
+/* test_compile.c - NVRTC beyond the families' templates (test_conformance
+ * compiles those): the ceilings kernels, PTX output, a compile error with
+ * its log and an unknown architecture. Needs no GPU. */
 #include "check.h"
 #include "compile.h"
-#include "compile_pool.h"
-#include "runner.h"
-#include "space.h"
 
-#include "family_compile.h"
+#include <stdlib.h>
+#include <string.h>
 
 int main(void)
 {
-    ct_config cfg;
     ct_err e;
-    CHECK(ct_config_init(&cfg, &e) == CT_OK);
-    static const char *const specs[] = {"conv1d:1e6:2047", "conv1d:1000:31:same", "conv1d:15:4:right",
-                                        "conv1d:100000000:3"};
-    family_compile_sample(specs, (int)(sizeof specs / sizeof specs[0]), &cfg, 6, "conv1d_ref64");
-
-    /* Ceilings kernels, PTX output, and a compile error with its log. */
     char *src;
     ct_binary bin;
     CHECK(ct_template_source("ct_ceilings", NULL, &src, &e) == CT_OK);

@@ -13,234 +13,39 @@
  * for the .cu and for its header: a refused pair leaves neither file.
  * nvcc is a prerequisite (the toolkit is): without it on PATH the test
  * fails, it does not skip. */
-#ifndef _GNU_SOURCE
-#define _GNU_SOURCE
-#endif
 #include "check.h"
 #include "compile.h"
 #include "config.h"
 #include "db.h"
 #include "export.h"
+#include "lib/files.h"
+#include "lib/proc.h"
 #include "params.h"
 #include "problem.h"
 
-#include <dirent.h>
-#include <errno.h>
-#include <fcntl.h>
-#include <ftw.h>
-#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
-#include <sys/types.h>
-#include <sys/wait.h>
-#include <time.h>
 #include <unistd.h>
-
-extern char **environ;
 
 #define PROBLEM "conv1d:3000:37:same"
 #define SYMBOL "convtune_conv1d_3000_37_same"
 #define DEVICE "NVIDIA Test Export GPU"
 static const char *device_name = DEVICE;   /* the device make_db stores */
-#define RUN_TIMEOUT_S 120
 
-static char base[] = "/tmp/ct_test_export_XXXXXX";
-static char work[512];          /* cwd of the children; HOME and XDG_DATA_HOME inside */
-static char cap_out[600], cap_err[600];
-static char **child_env;
-
-/* ------------------------------------------------------------------------ */
-/* Files                                                                    */
-
-static int rm_entry(const char *path, const struct stat *sb, int flag, struct FTW *ftw)
-{
-    (void)sb; (void)flag; (void)ftw;
-    return remove(path);
-}
-
-static char *slurp(const char *path, size_t *len)
-{
-    FILE *f = fopen(path, "rb");
-    char *buf = NULL;
-    size_t n = 0, cap = 0;
-    if (!f)
-        return NULL;
-    for (;;) {
-        if (cap - n < 4096) {
-            char *nb = realloc(buf, cap = cap ? cap * 2 : 8192);
-            if (!nb) {
-                free(buf);
-                fclose(f);
-                return NULL;
-            }
-            buf = nb;
-        }
-        size_t got = fread(buf + n, 1, cap - n - 1, f);
-        n += got;
-        if (got == 0)
-            break;
-    }
-    fclose(f);
-    buf[n] = '\0';
-    if (len)
-        *len = n;
-    return buf;
-}
-
-static int write_text(const char *path, const char *text)
-{
-    FILE *f = fopen(path, "wb");
-    if (!f)
-        return -1;
-    int bad = fputs(text, f) < 0;
-    bad |= fclose(f) != 0;
-    return bad ? -1 : 0;
-}
-
-static int exists(const char *path)
-{
-    struct stat sb;
-    return lstat(path, &sb) == 0;
-}
-
-/* Whether the file at path holds exactly want[0..len). */
-static int same_bytes(const char *path, const char *want, size_t len)
-{
-    size_t n = 0;
-    char *got = slurp(path, &n);
-    int same = got && want && n == len && memcmp(got, want, n) == 0;
-    free(got);
-    return same;
-}
-
-/* Entries of dir whose names start with prefix. */
-static int count_prefixed(const char *dir, const char *prefix)
-{
-    DIR *d = opendir(dir);
-    int n = 0;
-    struct dirent *de;
-    if (!d)
-        return -1;
-    while ((de = readdir(d)))
-        n += strncmp(de->d_name, prefix, strlen(prefix)) == 0;
-    closedir(d);
-    return n;
-}
-
-static int on_path(const char *prog)
-{
-    const char *path = getenv("PATH");
-    if (!path)
-        return 0;
-    char *copy = strdup(path), *save = NULL;
-    int found = 0;
-    for (char *dir = strtok_r(copy, ":", &save); dir && !found; dir = strtok_r(NULL, ":", &save)) {
-        char full[4096];
-        snprintf(full, sizeof full, "%s/%s", *dir ? dir : ".", prog);
-        found = access(full, X_OK) == 0;
-    }
-    free(copy);
-    return found;
-}
-
-/* ------------------------------------------------------------------------ */
-/* Children                                                                 */
-
-typedef struct result {
-    int code;
-    char *out, *err;
-    size_t outlen, errlen;
-} result;
-
-static void result_free(result *r)
-{
-    free(r->out);
-    free(r->err);
-    memset(r, 0, sizeof *r);
-}
-
-static void build_env(void)
-{
-    int n = 0;
-    while (environ[n])
-        n++;
-    child_env = calloc((size_t)n + 3, sizeof *child_env);
-    int k = 0;
-    for (int i = 0; i < n; i++) {
-        if (!strncmp(environ[i], "CONVTUNE_DB=", 12) || !strncmp(environ[i], "HOME=", 5) ||
-            !strncmp(environ[i], "XDG_DATA_HOME=", 14))
-            continue;
-        child_env[k++] = environ[i];
-    }
-    char buf[700];
-    snprintf(buf, sizeof buf, "HOME=%s/home", work);
-    child_env[k++] = strdup(buf);
-    snprintf(buf, sizeof buf, "XDG_DATA_HOME=%s/xdg", work);
-    child_env[k++] = strdup(buf);
-    child_env[k] = NULL;
-}
+static tl_workdir wd;   /* the children run in wd.work, HOME and XDG_DATA_HOME inside */
 
 /* Run argv in the work directory with stdout/stderr captured (argv[0] is a
  * path or a name looked up in PATH). */
-static void run_argv(char *const *argv, result *r)
+static void run_argv(char *const *argv, tl_result *r)
 {
-    memset(r, 0, sizeof *r);
-    r->code = -1;
-    fflush(NULL);
-    pid_t pid = fork();
-    if (pid < 0) {
-        perror("fork");
-        return;
-    }
-    if (pid == 0) {
-        int in = open("/dev/null", O_RDONLY);
-        int o = open(cap_out, O_WRONLY | O_CREAT | O_TRUNC, 0600);
-        int e = open(cap_err, O_WRONLY | O_CREAT | O_TRUNC, 0600);
-        if (in < 0 || o < 0 || e < 0 || chdir(work) != 0)
-            _exit(126);
-        dup2(in, 0);
-        dup2(o, 1);
-        dup2(e, 2);
-        close(in);
-        close(o);
-        close(e);
-        execvpe(argv[0], argv, child_env);
-        _exit(127);
-    }
-    int status = 0;
-    struct timespec t0, now, nap = {0, 2 * 1000 * 1000};
-    clock_gettime(CLOCK_MONOTONIC, &t0);
-    for (;;) {
-        pid_t w = waitpid(pid, &status, WNOHANG);
-        if (w == pid)
-            break;
-        if (w < 0 && errno != EINTR) {
-            perror("waitpid");
-            return;
-        }
-        clock_gettime(CLOCK_MONOTONIC, &now);
-        if (now.tv_sec - t0.tv_sec > RUN_TIMEOUT_S) {
-            fprintf(stderr, "timeout: killing %s (pid %d)\n", argv[0], (int)pid);
-            kill(pid, SIGKILL);
-            waitpid(pid, &status, 0);
-            goto read;
-        }
-        nanosleep(&nap, NULL);
-    }
-    r->code = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
-read:
-    r->out = slurp(cap_out, &r->outlen);
-    r->err = slurp(cap_err, &r->errlen);
-    if (!r->out)
-        r->out = strdup("");
-    if (!r->err)
-        r->err = strdup("");
+    tl_run_opts o = {.cwd = wd.work, .capdir = wd.base, .envp = wd.env, .timeout_s = 120};
+    tl_run(argv, &o, r);
 }
 
 /* convtune export --problem PROBLEM --db DB -o OUT [extra] */
-static void run_export(const char *db, const char *out, const char *extra, result *r)
+static void run_export(const char *db, const char *out, const char *extra, tl_result *r)
 {
     char *argv[12];
     int n = 0;
@@ -260,27 +65,19 @@ static void run_export(const char *db, const char *out, const char *extra, resul
     run_argv(argv, r);
 }
 
-static int one_line(const result *r)
-{
-    int nl = 0;
-    for (size_t i = 0; i < r->errlen; i++)
-        nl += r->err[i] == '\n';
-    return r->errlen > 1 && nl == 1 && r->err[r->errlen - 1] == '\n';
-}
-
 /* An export that must fail with code, one stderr line containing want, no
  * stdout. */
 static void export_fails(const char *db, const char *out, const char *extra, int code, const char *want)
 {
-    result r;
+    tl_result r;
     run_export(db, out, extra, &r);
     CHECK_MSG(r.code == code, "export -o %s %s: exit %d, expected %d; stderr: %s", out ? out : "(default)",
               extra ? extra : "", r.code, code, r.err);
-    CHECK_MSG(one_line(&r), "export -o %s: stderr is not one line: [%s]", out ? out : "(default)", r.err);
+    CHECK_MSG(tl_one_line(&r), "export -o %s: stderr is not one line: [%s]", out ? out : "(default)", r.err);
     CHECK_MSG(strstr(r.err, want) != NULL, "export -o %s: stderr [%s] lacks [%s]", out ? out : "(default)",
               r.err, want);
     CHECK_MSG(r.outlen == 0, "export -o %s: stdout not empty: %s", out ? out : "(default)", r.out);
-    result_free(&r);
+    tl_result_free(&r);
 }
 
 /* nvcc -arch=sm_90 [flag] src -o obj; returns the exit code. */
@@ -298,13 +95,13 @@ static int nvcc(const char *flag1, const char *flag2, const char *src, const cha
     argv[n++] = "-o";
     argv[n++] = (char *)obj;
     argv[n] = NULL;
-    result r;
+    tl_result r;
     run_argv(argv, &r);
     int code = r.code;
     if (code != 0)
         fprintf(stderr, "nvcc %s %s %s -> %d:\n%s%s\n", flag1 ? flag1 : "", flag2 ? flag2 : "", src, code,
                 r.out, r.err);
-    result_free(&r);
+    tl_result_free(&r);
     return code;
 }
 
@@ -408,7 +205,7 @@ static int make_db(const char *path, const ct_result *recs, int nrecs)
 static void check_export_text(const char *path, const char *params_json, long placement)
 {
     size_t n = 0;
-    char *s = slurp(path, &n);
+    char *s = tl_slurp(path, &n);
     CHECK_MSG(s != NULL, "%s was not written", path);
     if (!s)
         return;
@@ -453,7 +250,7 @@ static void check_export_text(const char *path, const char *params_json, long pl
 
 static void path_in(char *buf, size_t len, const char *name)
 {
-    snprintf(buf, len, "%s/%s", work, name);
+    tl_path(buf, len, wd.work, name);
 }
 
 /* The header next to a .cu: provenance, guard, the C declaration, and no
@@ -462,7 +259,7 @@ static void check_header_text(const char *cu, const char *params_json)
 {
     char h[600];
     snprintf(h, sizeof h, "%.*s.h", (int)(strlen(cu) - 3), cu);
-    char *s = slurp(h, NULL);
+    char *s = tl_slurp(h, NULL);
     CHECK_MSG(s != NULL, "%s was not written next to %s", h, cu);
     if (!s)
         return;
@@ -497,12 +294,12 @@ static void check_header_text(const char *cu, const char *params_json)
 /* Run a compiler; returns its exit code (its output on failure). */
 static int tool(char **argv)
 {
-    result r;
+    tl_result r;
     run_argv(argv, &r);
     int code = r.code;
     if (code != 0)
         fprintf(stderr, "%s -> %d:\n%s%s\n", argv[0], code, r.out, r.err);
-    result_free(&r);
+    tl_result_free(&r);
     return code;
 }
 
@@ -512,42 +309,34 @@ static void compile_header(const char *cu)
 {
     char h[600], c_src[600], cc_src[600], obj[600], cuda_cc[600], inc[700] = "", nvcc_path[600];
     snprintf(h, sizeof h, "%.*s.h", (int)(strlen(cu) - 3), cu);
-    snprintf(c_src, sizeof c_src, "%s/use_header.c", work);
-    snprintf(cc_src, sizeof cc_src, "%s/use_header.cc", work);
-    snprintf(cuda_cc, sizeof cuda_cc, "%s/use_header_cuda.cc", work);
-    snprintf(obj, sizeof obj, "%s/use_header.o", work);
+    snprintf(c_src, sizeof c_src, "%s/use_header.c", wd.work);
+    snprintf(cc_src, sizeof cc_src, "%s/use_header.cc", wd.work);
+    snprintf(cuda_cc, sizeof cuda_cc, "%s/use_header_cuda.cc", wd.work);
+    snprintf(obj, sizeof obj, "%s/use_header.o", wd.work);
     char text[1200];
     snprintf(text, sizeof text,
              "#include <stddef.h>\n#include \"%s\"\n"
              "int use(const float *in, const float *mask, float *out);\n"
              "int use(const float *in, const float *mask, float *out)\n{\n"
              "    return " SYMBOL "(in, mask, out, NULL) + " SYMBOL "(in, mask, out, (struct CUstream_st *)0);\n}\n", h);
-    CHECK(write_text(c_src, text) == 0);
-    CHECK(write_text(cc_src, text) == 0);
+    CHECK(tl_write_text(c_src, text) == 0);
+    CHECK(tl_write_text(cc_src, text) == 0);
     char *gcc[] = {"gcc", "-std=c11", "-Wall", "-Wextra", "-Werror", "-pedantic", "-c", c_src, "-o", obj, NULL};
     CHECK_MSG(tool(gcc) == 0, "%s does not compile as C11", h);
     char *gpp[] = {"g++", "-std=c++11", "-Wall", "-Wextra", "-Werror", "-c", cc_src, "-o", obj, NULL};
     CHECK_MSG(tool(gpp) == 0, "%s does not compile as C++", h);
     /* nvcc's directory tells where cuda_runtime.h is */
-    const char *path = getenv("PATH");
-    char *copy = strdup(path ? path : ""), *save = NULL;
-    nvcc_path[0] = '\0';
-    for (char *dir = strtok_r(copy, ":", &save); dir; dir = strtok_r(NULL, ":", &save)) {
-        snprintf(nvcc_path, sizeof nvcc_path, "%s/nvcc", dir);
-        if (access(nvcc_path, X_OK) == 0) {
-            snprintf(inc, sizeof inc, "-I%s/../include", dir);
-            break;
-        }
+    if (tl_which("nvcc", nvcc_path, sizeof nvcc_path))
+        snprintf(inc, sizeof inc, "-I%.*s/../include", (int)(strrchr(nvcc_path, '/') - nvcc_path), nvcc_path);
+    else
         nvcc_path[0] = '\0';
-    }
-    free(copy);
     if (nvcc_path[0]) {
         snprintf(text, sizeof text,
                  "#include <cuda_runtime.h>\n#include \"%s\"\n"
                  "int use2(const float *in, const float *mask, float *out, cudaStream_t s);\n"
                  "int use2(const float *in, const float *mask, float *out, cudaStream_t s)\n{\n"
                  "    return " SYMBOL "(in, mask, out, s);\n}\n", h);
-        CHECK(write_text(cuda_cc, text) == 0);
+        CHECK(tl_write_text(cuda_cc, text) == 0);
         char *gpp2[] = {"g++", "-std=c++11", "-Wall", "-Wextra", "-Werror", inc, "-c", cuda_cc, "-o", obj, NULL};
         CHECK_MSG(tool(gpp2) == 0, "%s conflicts with cuda_runtime.h", h);
         char *nv[] = {"nvcc", "-arch=sm_90", "-Werror=all-warnings", "-include", h, "-c", (char *)cu, "-o", obj,
@@ -557,25 +346,14 @@ static void compile_header(const char *cu)
     unlink(obj);
 }
 
-
 int main(void)
 {
-    if (!mkdtemp(base)) {
-        perror("mkdtemp");
+    if (tl_workdir_make(&wd, "export") != 0)
         return 1;
-    }
-    snprintf(work, sizeof work, "%s/work", base);
-    snprintf(cap_out, sizeof cap_out, "%s/stdout.txt", base);
-    snprintf(cap_err, sizeof cap_err, "%s/stderr.txt", base);
-    char home[600], xdg[600];
+    char home[600];
     path_in(home, sizeof home, "home");
-    path_in(xdg, sizeof xdg, "xdg");
-    if (mkdir(work, 0700) != 0 || mkdir(home, 0700) != 0 || mkdir(xdg, 0700) != 0) {
-        perror("mkdir");
-        return 1;
-    }
-    build_env();
-    const int have_nvcc = on_path("nvcc");
+    char nvcc_path[600];
+    const int have_nvcc = tl_which("nvcc", nvcc_path, sizeof nvcc_path);
     if (!have_nvcc)
         CHECK_MSG(0, "nvcc is not on PATH: the CUDA toolkit's compiler is a prerequisite of these tests "
                      "(tests/CMakeLists.txt puts the toolkit's bin folder on PATH), so its absence fails");
@@ -633,31 +411,31 @@ int main(void)
     /* export of the winner */
     char out[600];
     path_in(out, sizeof out, "out.cu");
-    result r;
+    tl_result r;
     run_export(dba, out, NULL, &r);
     CHECK_MSG(r.code == 0, "export: exit %d: %s", r.code, r.err);
     CHECK_MSG(r.errlen == 0, "export: stderr: %s", r.err);
     CHECK_MSG(strstr(r.out, out) && strstr(r.out, "5.00 us") && strstr(r.out, DEVICE), "export stdout: %s", r.out);
     CHECK_MSG(strstr(r.out, "/out.h"), "export stdout does not name the header: %s", r.out);
-    result_free(&r);
+    tl_result_free(&r);
     check_export_text(out, json_const, 0);
     check_header_text(out, json_const);
     {
         size_t n = 0;
-        char *s = slurp(out, &n);
+        char *s = tl_slurp(out, &n);
         CHECK(s && strstr(s, "#ifdef CT_SYMBOL_c_mask") && strstr(s, "cudaMemcpyToSymbolAsync(c_mask, mask, 37 "));
         free(s);
     }
     struct stat sb;
     CHECK(stat(out, &sb) == 0 && S_ISREG(sb.st_mode) && (sb.st_mode & S_IRUSR));
-    CHECK(count_prefixed(work, ".convtune-export-") == 0);
+    CHECK(tl_count_prefixed(wd.work, ".convtune-export-") == 0);
 
     if (have_nvcc) {
         char obj[600], exe[600];
         path_in(obj, sizeof obj, "out.o");
         path_in(exe, sizeof exe, "selftest");
         CHECK_MSG(nvcc("-c", NULL, out, obj) == 0, "nvcc -c %s failed", out);
-        CHECK(exists(obj));
+        CHECK(tl_exists(obj));
         CHECK_MSG(nvcc("-DCONVTUNE_SELFTEST", NULL, out, exe) == 0, "nvcc -DCONVTUNE_SELFTEST %s failed", out);
         CHECK(stat(exe, &sb) == 0 && (sb.st_mode & S_IXUSR));
         unlink(obj);
@@ -675,23 +453,23 @@ int main(void)
     path_in(outb, sizeof outb, "shared.cu");
     run_export(dbb, outb, NULL, &r);
     CHECK_MSG(r.code == 0, "export (shared): exit %d: %s", r.code, r.err);
-    result_free(&r);
+    tl_result_free(&r);
     check_export_text(outb, json_shared, 1);
     check_header_text(outb, json_shared);
     if (have_nvcc) {
         char obj[600];
         path_in(obj, sizeof obj, "shared.o");
         CHECK_MSG(nvcc("-c", NULL, outb, obj) == 0, "nvcc -c %s failed", outb);
-        CHECK(exists(obj));
+        CHECK(tl_exists(obj));
         unlink(obj);
     }
 
     /* Refusals. An existing file without --force: 7, the file untouched. */
     size_t len0 = 0;
-    char *orig = slurp(out, &len0);
+    char *orig = tl_slurp(out, &len0);
     export_fails(dba, out, NULL, 7, "exists");
-    CHECK_MSG(same_bytes(out, orig, len0), "%s changed by a refused export", out);
-    CHECK(count_prefixed(work, ".convtune-export-") == 0);
+    CHECK_MSG(tl_same_bytes(out, orig, len0), "%s changed by a refused export", out);
+    CHECK(tl_count_prefixed(wd.work, ".convtune-export-") == 0);
     free(orig);
 
     /* The header counts as much as the .cu: present alone, a symbolic link
@@ -700,47 +478,47 @@ int main(void)
         char pcu[600], ph[600];
         path_in(pcu, sizeof pcu, "pair.cu");
         path_in(ph, sizeof ph, "pair.h");
-        CHECK(write_text(ph, "somebody's header\n") == 0);
+        CHECK(tl_write_text(ph, "somebody's header\n") == 0);
         export_fails(dba, pcu, NULL, 7, "pair.h exists");
-        CHECK(!exists(pcu));
-        CHECK(same_bytes(ph, "somebody's header\n", 18));
+        CHECK(!tl_exists(pcu));
+        CHECK(tl_same_bytes(ph, "somebody's header\n", 18));
         CHECK(unlink(ph) == 0 && symlink("/nonexistent/target", ph) == 0);
         export_fails(dba, pcu, "--force", 7, "symbolic link");
-        CHECK(!exists(pcu));
+        CHECK(!tl_exists(pcu));
         CHECK(unlink(ph) == 0 && mkdir(ph, 0755) == 0);
         export_fails(dba, pcu, "--force", 7, "not a regular file");
-        CHECK(!exists(pcu));
+        CHECK(!tl_exists(pcu));
         CHECK(rmdir(ph) == 0);
-        CHECK(count_prefixed(work, ".convtune-export-") == 0);
+        CHECK(tl_count_prefixed(wd.work, ".convtune-export-") == 0);
         /* an output name without .cu gets FILE.h appended */
         char plain[600], plain_h[600];
         path_in(plain, sizeof plain, "kernel_src");
         path_in(plain_h, sizeof plain_h, "kernel_src.h");
         run_export(dba, plain, NULL, &r);
-        CHECK_MSG(r.code == 0 && exists(plain) && exists(plain_h), "export -o kernel_src: %d %s", r.code, r.err);
-        result_free(&r);
+        CHECK_MSG(r.code == 0 && tl_exists(plain) && tl_exists(plain_h), "export -o kernel_src: %d %s", r.code, r.err);
+        tl_result_free(&r);
     }
 
     /* With --force it is replaced by rename: a new inode, the new text, no
      * temporary file left. */
-    CHECK(write_text(out, "stale\n") == 0);
+    CHECK(tl_write_text(out, "stale\n") == 0);
     char outh[600];
     path_in(outh, sizeof outh, "out.h");
-    CHECK(write_text(outh, "stale header\n") == 0);
+    CHECK(tl_write_text(outh, "stale header\n") == 0);
     struct stat before, after, hbefore, hafter;
     CHECK(stat(out, &before) == 0);
     CHECK(stat(outh, &hbefore) == 0);
     run_export(dba, out, "--force", &r);
     CHECK_MSG(r.code == 0, "export --force: exit %d: %s", r.code, r.err);
     CHECK_MSG(r.errlen == 0, "export --force: stderr: %s", r.err);
-    result_free(&r);
+    tl_result_free(&r);
     CHECK(stat(out, &after) == 0);
     CHECK_MSG(after.st_ino != before.st_ino, "export --force rewrote %s in place instead of renaming", out);
     CHECK(stat(outh, &hafter) == 0);
     CHECK_MSG(hafter.st_ino != hbefore.st_ino, "export --force rewrote %s in place instead of renaming", outh);
     check_export_text(out, json_const, 0);
     check_header_text(out, json_const);
-    CHECK(count_prefixed(work, ".convtune-export-") == 0);
+    CHECK(tl_count_prefixed(wd.work, ".convtune-export-") == 0);
 
     /* Into a missing directory: 7 and nothing created. */
     char missing[700], missing_dir[600];
@@ -748,7 +526,7 @@ int main(void)
     snprintf(missing, sizeof missing, "%s/out.cu", missing_dir);
     export_fails(dba, missing, NULL, 7, "does not exist");
     export_fails(dba, missing, "--force", 7, "does not exist");
-    CHECK(!exists(missing_dir));
+    CHECK(!tl_exists(missing_dir));
 
     /* Through a symbolic link: 7 even with --force; the target untouched. */
     char target[600], link[600], dangling[600], gone[600];
@@ -757,17 +535,17 @@ int main(void)
     path_in(dangling, sizeof dangling, "dangling.cu");
     path_in(gone, sizeof gone, "gone.txt");
     static const char target_text[] = "the link target: do not touch\n";
-    CHECK(write_text(target, target_text) == 0);
+    CHECK(tl_write_text(target, target_text) == 0);
     CHECK(symlink(target, link) == 0);
     CHECK(symlink(gone, dangling) == 0);
     export_fails(dba, link, NULL, 7, "symbolic link");
     export_fails(dba, link, "--force", 7, "symbolic link");
     export_fails(dba, dangling, "--force", 7, "symbolic link");
-    CHECK(same_bytes(target, target_text, strlen(target_text)));
+    CHECK(tl_same_bytes(target, target_text, strlen(target_text)));
     CHECK(lstat(link, &sb) == 0 && S_ISLNK(sb.st_mode));
     CHECK(lstat(dangling, &sb) == 0 && S_ISLNK(sb.st_mode));
-    CHECK(!exists(gone));
-    CHECK(count_prefixed(work, ".convtune-export-") == 0);
+    CHECK(!tl_exists(gone));
+    CHECK(tl_count_prefixed(wd.work, ".convtune-export-") == 0);
 
     /* Onto a directory: refused with and without --force. */
     export_fails(dba, home, NULL, 7, "exists");
@@ -777,11 +555,11 @@ int main(void)
     char gen[600], gen_file[700];
     path_in(gen, sizeof gen, "generated");
     export_fails(dba, NULL, NULL, 7, "does not exist");
-    CHECK(!exists(gen));
+    CHECK(!tl_exists(gen));
     CHECK(mkdir(gen, 0755) == 0);
     run_export(dba, NULL, NULL, &r);
     CHECK_MSG(r.code == 0, "export (default path): exit %d: %s", r.code, r.err);
-    result_free(&r);
+    tl_result_free(&r);
     snprintf(gen_file, sizeof gen_file, "%s/conv1d_3000_37_same.cu", gen);
     check_export_text(gen_file, json_const, 0);
     check_header_text(gen_file, json_const);
@@ -796,13 +574,13 @@ int main(void)
     path_in(outc, sizeof outc, "changed.cu");
     export_fails(dbc, outc, NULL, 6, "changed");
     export_fails(dbc, outc, "--force", 6, "changed");
-    CHECK(!exists(outc));
+    CHECK(!tl_exists(outc));
     {
         char outch[600];
         path_in(outch, sizeof outch, "changed.h");
-        CHECK(!exists(outch));
+        CHECK(!tl_exists(outch));
     }
-    CHECK(count_prefixed(work, ".convtune-export-") == 0);
+    CHECK(tl_count_prefixed(wd.work, ".convtune-export-") == 0);
 
     /* d.db: a device name with quotes, a format directive, a trigraph and a
      * newline must not break the generated C (comment or string literal). */
@@ -813,7 +591,7 @@ int main(void)
     CHECK(make_db(dbd, recs_a, 3));
     run_export(dbd, outd, NULL, &r);
     CHECK_MSG(r.code == 0, "export with an odd device name: exit %d: %s", r.code, r.err);
-    result_free(&r);
+    tl_result_free(&r);
     if (have_nvcc) {
         char objd[600];
         path_in(objd, sizeof objd, "odd_name_selftest");
@@ -821,9 +599,6 @@ int main(void)
                   "the export with an odd device name does not compile cleanly");
     }
 
-    if (getenv("CT_TEST_KEEP"))
-        printf("kept %s\n", base);
-    else
-        nftw(base, rm_entry, 16, FTW_DEPTH | FTW_PHYS);
+    tl_workdir_remove(&wd);
     CHECK_DONE();
 }

@@ -1,15 +1,14 @@
-/* test_family_conv2d.c - the conv2d family without a GPU: problem strings,
- * counts, buffers, defines and launch geometry; the CPU fp64 reference
- * against a brute-force one written here from the definition; the
- * constrained spaces against the limits the family models; NVRTC
- * compilation of every template over a seeded sample of its space; and the
- * tiled template run on the CPU (its CUDA source compiled as C++ with a
- * small emulation of the few CUDA built-ins it uses, under AddressSanitizer)
- * over edge-heavy shapes, compared with the reference. */
+/* test_family_conv2d.c - what only the conv2d family has, without a GPU
+ * (test_conformance covers problem strings, the reference against the
+ * definition and NVRTC over every template): counts, buffers, defines and
+ * launch geometry; the constrained spaces against the limits the family
+ * models; and the tiled template run on the CPU (its CUDA source compiled as
+ * C++ with a small emulation of the few CUDA built-ins it uses, under
+ * AddressSanitizer) over edge-heavy shapes, compared with the reference. */
 #include "check.h"
-#include "compile.h"
-#include "compile_pool.h"
 #include "config.h"
+#include "lib/data.h"
+#include "lib/files.h"
 #include "problem.h"
 #include "runner.h"
 #include "space.h"
@@ -19,48 +18,22 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
-
-#include "family_compile.h"
 
 /* ------------------------------------------------------------------------ */
 /* Helpers                                                                  */
-
-static ct_status parse(const char *spec, ct_problem *p, ct_err *e)
-{
-    memset(e, 0, sizeof *e);
-    return ct_problem_parse(spec, p, e);
-}
 
 static ct_problem problem(const char *spec)
 {
     ct_problem p;
     ct_err e;
-    ct_status rc = parse(spec, &p, &e);
+    ct_status rc = ct_problem_parse(spec, &p, &e);
     CHECK_MSG(rc == CT_OK, "%s: %s", spec, e.msg);
     if (rc != CT_OK)
         exit(1);
     return p;
 }
 
-static uint64_t rng_state;
-static uint64_t rng(void)
-{
-    rng_state ^= rng_state >> 12;
-    rng_state ^= rng_state << 25;
-    rng_state ^= rng_state >> 27;
-    return rng_state * 0x2545F4914F6CDD1DULL;
-}
-
-/* Uniform in [-1, 1), never zero. */
-static float uniform(void)
-{
-    for (;;) {
-        float v = (float)((double)(rng() >> 40) / (double)(1ULL << 24) * 2.0 - 1.0);
-        if (v != 0.0f)
-            return v;
-    }
-}
+static unsigned long long rng_state;
 
 static long long define_of(const ct_problem *p, const char *name)
 {
@@ -71,119 +44,6 @@ static long long define_of(const ct_problem *p, const char *name)
             return d[i].value;
     CHECK_MSG(0, "%s: no define %s", p->canonical, name);
     return -1;
-}
-
-/* ------------------------------------------------------------------------ */
-/* Problem strings                                                          */
-
-static void expect_ok(const char *spec, const char *canonical, long long b, long long h,
-                      long long w, long long kh, long long kw)
-{
-    ct_problem p, q;
-    ct_err e;
-    ct_status rc = parse(spec, &p, &e);
-    CHECK_MSG(rc == CT_OK, "'%s' rejected: %s", spec, e.msg);
-    if (rc != CT_OK)
-        return;
-    CHECK(p.family == ct_family_find("conv2d"));
-    CHECK_STR(p.canonical, canonical);
-    CHECK_MSG(p.dims[0] == b && p.dims[1] == h && p.dims[2] == w && p.dims[3] == kh && p.dims[4] == kw,
-              "'%s': dims %lld %lld %lld %lld %lld", spec, p.dims[0], p.dims[1], p.dims[2], p.dims[3],
-              p.dims[4]);
-    rc = parse(p.canonical, &q, &e);
-    CHECK_MSG(rc == CT_OK, "canonical '%s' rejected: %s", p.canonical, e.msg);
-    if (rc == CT_OK) {
-        CHECK_STR(q.canonical, p.canonical);
-        CHECK(ct_problem_equal(&q, &p) && memcmp(q.dims, p.dims, sizeof p.dims) == 0);
-    }
-}
-
-static void expect_bad(const char *spec, const char *frag, const char *frag2)
-{
-    ct_problem p;
-    ct_err e;
-    ct_status rc = parse(spec, &p, &e);
-    CHECK_MSG(rc == CT_ERR_USAGE, "'%s': status %d, want CT_ERR_USAGE (canonical '%s')", spec, (int)rc,
-              rc == CT_OK ? p.canonical : "");
-    if (rc == CT_OK)
-        return;
-    CHECK_MSG(strstr(e.msg, frag) != NULL, "'%s': message lacks \"%s\": %s", spec, frag, e.msg);
-    if (frag2)
-        CHECK_MSG(strstr(e.msg, frag2) != NULL, "'%s': message lacks \"%s\": %s", spec, frag2, e.msg);
-    CHECK(p.family == NULL);
-}
-
-static void test_strings(void)
-{
-    expect_ok("conv2d:16:2048:2048:11:11:same", "conv2d:16:2048:2048:11:11:same", 16, 2048, 2048, 11, 11);
-    expect_ok("conv2d:1.6e1:2.048e3:2048:11:11:same", "conv2d:16:2048:2048:11:11:same", 16, 2048, 2048, 11, 11);
-    expect_ok("conv2d:1:1000:1000:3:3:valid", "conv2d:1:1000:1000:3:3:valid", 1, 1000, 1000, 3, 3);
-    expect_ok("conv2d:1:1e3:1000:3:3", "conv2d:1:1000:1000:3:3:valid", 1, 1000, 1000, 3, 3);
-    expect_ok("conv2d:4:513:257:5:7:same", "conv2d:4:513:257:5:7:same", 4, 513, 257, 5, 7);
-    expect_ok("conv2d:1:7:9:1:1", "conv2d:1:7:9:1:1:valid", 1, 7, 9, 1, 1);
-    expect_ok("conv2d:2:31:33:31:1:valid", "conv2d:2:31:33:31:1:valid", 2, 31, 33, 31, 1);
-    expect_ok("conv2d:1:5:6:5:6", "conv2d:1:5:6:5:6:valid", 1, 5, 6, 5, 6);       /* filter = image */
-    expect_ok("conv2d:2:3:4:9:8:same", "conv2d:2:3:4:9:8:same", 2, 3, 4, 9, 8);   /* filter > image */
-    expect_ok("conv2d:65535:1:1:1:1", "conv2d:65535:1:1:1:1:valid", 65535, 1, 1, 1, 1);
-    expect_ok("conv2d:1:46340:46340:1:1", "conv2d:1:46340:46340:1:1:valid", 1, 46340, 46340, 1, 1);
-    expect_ok("conv2d:1:1:2147483647:1:1", "conv2d:1:1:2147483647:1:1:valid", 1, 1, 2147483647LL, 1, 1);
-
-    ct_problem v, s;
-    ct_err e;
-    CHECK(parse("conv2d:1:9:9:3:3", &v, &e) == CT_OK);
-    CHECK(parse("conv2d:1:9:9:3:3:same", &s, &e) == CT_OK);
-    CHECK(ct_problem_value(&v, "mode") != ct_problem_value(&s, "mode"));
-
-    static const struct {
-        const char *spec, *frag, *frag2;
-    } bad[] = {
-        {"conv2d", "missing", NULL},
-        {"conv2d:", "missing", "H (image height)"},
-        {"conv2d:1", "missing", "H (image height)"},
-        {"conv2d:1:10", "missing", "W (image width)"},
-        {"conv2d:1:10:10", "missing", "KH (filter height)"},
-        {"conv2d:1:10:10:3", "missing", "KW (filter width)"},
-        {"conv2d:1:10:10:3:3:valid:x", "too many fields", NULL},
-        {"conv2d:1:10:10:3:3:same:1:1", "too many fields", NULL},
-        {"conv2d:0:10:10:3:3", "B (batch)", "positive"},
-        {"conv2d:1:0:10:3:3", "H (image height)", "positive"},
-        {"conv2d:1:10:0:3:3", "W (image width)", "positive"},
-        {"conv2d:1:10:10:0:3", "KH (filter height)", "positive"},
-        {"conv2d:1:10:10:3:0:same", "KW (filter width)", "positive"},
-        {"conv2d:-1:10:10:3:3", "B (batch)", "positive"},
-        {"conv2d:1:-10:10:3:3", "H (image height)", "positive"},
-        {"conv2d:1:10:10:-3:3", "KH (filter height)", "positive"},
-        {"conv2d:1:10:10:3:-3", "KW (filter width)", "positive"},
-        {"conv2d:x:10:10:3:3", "B (batch)", "'x'"},
-        {"conv2d:1:ten:10:3:3", "H (image height)", "ten"},
-        {"conv2d:1:10:1.5:3:3", "W (image width)", "integer"},
-        {"conv2d:1:10:10:3e:3", "KH (filter height)", NULL},
-        {"conv2d:1:10:10:3:0x3", "KW (filter width)", NULL},
-        {"conv2d::10:10:3:3", "B (batch)", "empty"},
-        {"conv2d:1:10:10:3:", "KW (filter width)", "empty"},
-        {"conv2d:1:10:10:3:3:", "MODE", NULL},
-        {"conv2d:1:10:10:3:3:full", "MODE", "full"},
-        {"conv2d:1:10:10:3:3:SAME", "MODE", "SAME"},
-        {"conv2d:1:10:10:11:3", "KH (filter height)", "H (image height)"},
-        {"conv2d:1:10:10:11:3:valid", "KH (filter height)", "valid"},
-        {"conv2d:1:10:10:3:11", "KW (filter width)", "W (image width)"},
-        {"conv2d:1:10:9:3:10:valid", "KW (filter width)", "valid"},
-        {"conv2d:65536:10:10:3:3", "B (batch)", "too large"},
-        {"conv2d:1:3000000000:1:1:1", "H (image height)", "too large"},
-        {"conv2d:1:1:1e10:1:1", "W (image width)", "too large"},
-        {"conv2d:1:46341:46341:1:1", "2^31", "B x H x W"},
-        {"conv2d:2:32768:32768:3:3:same", "2^31", "int"},
-        {"conv2d:65535:65535:65535:3:3", "2^31", NULL},
-        {"conv2d:1:2:2:50000:50000:same", "2^31", "KH x KW"},
-        {"conv2x:1:1:1:1:1", "unknown family", NULL},
-    };
-    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++)
-        expect_bad(bad[i].spec, bad[i].frag, bad[i].frag2);
-
-    const ct_family *f = ct_family_find("conv2d");
-    CHECK(f && strstr(f->grammar, "conv2d:B:H:W:KH:KW") != NULL);
-    CHECK(f && f->reference_c && strstr(f->reference_c, "ct_reference") != NULL &&
-          strstr(f->reference_c, "CONV_PW") != NULL);
 }
 
 /* ------------------------------------------------------------------------ */
@@ -244,81 +104,6 @@ static void test_counts(void)
     p = problem("conv2d:4:513:257:5:7:same");
     p.family->geometry(&p, tiled, &c, &l);
     CHECK(l.grid[0] == 3 && l.grid[1] == 9 && l.grid[2] == 4);
-}
-
-/* ------------------------------------------------------------------------ */
-/* The CPU reference against a brute force from the definition              */
-
-/* Zero-pads the image explicitly, then correlates the padded image without
- * any bounds test: a different route from the family's clipped loops. */
-static void brute(long long nb, long long h, long long w, long long kh, long long kw, int same,
-                  const float *in, const float *f, double *out, long long *oh_out, long long *ow_out)
-{
-    long long ph = same ? (kh - 1) / 2 : 0, pw = same ? (kw - 1) / 2 : 0;
-    long long oh = same ? h : h - kh + 1, ow = same ? w : w - kw + 1;
-    long long hp = oh + kh - 1, wp = ow + kw - 1;
-    double *pad = calloc((size_t)(hp * wp), sizeof *pad);
-    for (long long b = 0; b < nb; b++) {
-        memset(pad, 0, (size_t)(hp * wp) * sizeof *pad);
-        for (long long u = 0; u < hp; u++)
-            for (long long v = 0; v < wp; v++) {
-                long long y = u - ph, x = v - pw;
-                if (y >= 0 && y < h && x >= 0 && x < w)
-                    pad[u * wp + v] = in[(b * h + y) * w + x];
-            }
-        for (long long y = 0; y < oh; y++)
-            for (long long x = 0; x < ow; x++) {
-                double acc = 0.0;
-                for (long long i = 0; i < kh; i++)
-                    for (long long j = 0; j < kw; j++)
-                        acc += pad[(y + i) * wp + x + j] * (double)f[i * kw + j];
-                out[(b * oh + y) * ow + x] = acc;
-            }
-    }
-    free(pad);
-    *oh_out = oh;
-    *ow_out = ow;
-}
-
-static void test_reference(void)
-{
-    static const char *const specs[] = {
-        "conv2d:1:7:9:1:1",         "conv2d:2:7:9:1:1:same",     "conv2d:3:13:17:3:5:same",
-        "conv2d:2:13:17:3:5:valid", "conv2d:1:9:11:4:6:same",    "conv2d:2:6:5:7:9:same",
-        "conv2d:1:31:33:31:1:valid", "conv2d:4:23:19:5:7:same",  "conv2d:1:5:6:5:6:valid",
-        "conv2d:1:1:1:1:1",         "conv2d:2:1:40:1:9:same",    "conv2d:1:37:3:8:3:valid",
-    };
-    for (size_t s = 0; s < sizeof specs / sizeof specs[0]; s++) {
-        ct_problem p = problem(specs[s]);
-        const long long nb = p.dims[0], h = p.dims[1], w = p.dims[2], kh = p.dims[3], kw = p.dims[4];
-        const int same = strstr(p.canonical, ":same") != NULL;
-        float *in = malloc((size_t)(nb * h * w) * sizeof *in), *f = malloc((size_t)(kh * kw) * sizeof *f);
-        for (long long i = 0; i < nb * h * w; i++)
-            in[i] = uniform();
-        for (long long i = 0; i < kh * kw; i++)
-            f[i] = uniform();
-        size_t nout = ct_problem_output_count(&p);
-        double *ref = malloc(nout * sizeof *ref), *want = malloc(nb * h * w * sizeof *want);
-        for (size_t i = 0; i < nout; i++)
-            ref[i] = NAN;
-        long long oh, ow;
-        brute(nb, h, w, kh, kw, same, in, f, want, &oh, &ow);
-        CHECK_MSG((size_t)(nb * oh * ow) == nout, "%s: %zu outputs, brute force %lld", specs[s], nout,
-                  nb * oh * ow);
-        const float *ins[2] = {in, f};
-        p.family->reference(&p, ins, ref);
-        double worst = 0.0;
-        for (size_t i = 0; i < nout; i++) {
-            double d = fabs(ref[i] - want[i]);
-            if (!(d <= 1e-12 * (double)(kh * kw)))
-                worst = isnan(d) ? INFINITY : (d > worst ? d : worst);
-        }
-        CHECK_MSG(worst == 0.0, "%s: reference differs from brute force by %g", specs[s], worst);
-        free(in);
-        free(f);
-        free(ref);
-        free(want);
-    }
 }
 
 /* ------------------------------------------------------------------------ */
@@ -452,20 +237,6 @@ static void test_spaces(void)
 }
 
 /* ------------------------------------------------------------------------ */
-/* NVRTC over the spaces                                                    */
-
-static void test_compile(void)
-{
-    ct_config cfg;
-    ct_err e;
-    CHECK(ct_config_init(&cfg, &e) == CT_OK);
-    static const char *const specs[] = {"conv2d:16:2048:2048:11:11:same", "conv2d:1:1000:1000:3:3:valid",
-                                        "conv2d:4:513:257:5:7:same", "conv2d:1:7:9:1:1",
-                                        "conv2d:2:31:33:31:1:valid"};
-    family_compile_sample(specs, (int)(sizeof specs / sizeof specs[0]), &cfg, 3, "conv2d_ref64");
-}
-
-/* ------------------------------------------------------------------------ */
 /* The tiled template on the CPU                                            */
 
 /* Just enough CUDA for conv2d_tiled.cu as host C++. Shared arrays go to
@@ -528,15 +299,6 @@ static const char emu_main[] =
     "    return 0;\n"
     "}\n";
 
-static int write_floats(const char *path, const float *v, size_t n)
-{
-    FILE *f = fopen(path, "wb");
-    if (!f)
-        return 0;
-    int ok = fwrite(v, sizeof *v, n, f) == n;
-    return fclose(f) == 0 && ok;
-}
-
 static const char *cxx(void)
 {
     const char *env = getenv("CT_CXX");
@@ -583,12 +345,10 @@ static int emulate(const char *compiler, const char *spec, const ct_params *c)
     ct_buffer bufs[CT_MAX_BUFS];
     p.family->buffers(&p, bufs);
     float *in = malloc(bufs[0].count * sizeof *in), *filt = malloc(bufs[1].count * sizeof *filt);
-    for (size_t i = 0; i < bufs[0].count; i++)
-        in[i] = uniform();
-    for (size_t i = 0; i < bufs[1].count; i++)
-        filt[i] = uniform();
-    CHECK(write_floats("conv2d_emu_in.bin", in, bufs[0].count));
-    CHECK(write_floats("conv2d_emu_filter.bin", filt, bufs[1].count));
+    tl_fill(in, bufs[0].count, &rng_state);
+    tl_fill(filt, bufs[1].count, &rng_state);
+    CHECK(tl_write_file("conv2d_emu_in.bin", in, bufs[0].count * sizeof *in) == 0);
+    CHECK(tl_write_file("conv2d_emu_filter.bin", filt, bufs[1].count * sizeof *filt) == 0);
     ct_launch l;
     p.family->geometry(&p, t, c, &l);
     snprintf(cmd, sizeof cmd,
@@ -679,18 +439,9 @@ static void test_emulated(void)
 
 int main(void)
 {
-    const char *env = getenv("CT_TEST_SEED");
-    uint64_t seed = env ? strtoull(env, NULL, 0) : (uint64_t)time(NULL);
-    if (seed == 0)
-        seed = 0x243F6A8885A308D3ULL;
-    printf("seed %llu (set CT_TEST_SEED to repeat)\n", (unsigned long long)seed);
-    rng_state = seed;
-
-    test_strings();
+    rng_state = tl_seed(0x243F6A8885A308D3ULL);
     test_counts();
-    test_reference();
     test_spaces();
     test_emulated();
-    test_compile();
     CHECK_DONE();
 }

@@ -103,13 +103,8 @@ static int count_str(const char *s, const char *needle)
 
 int main(void)
 {
-    if (!mkdtemp(base))
-        return 1;
-    snprintf(work, sizeof work, "%s/w", base);
-    snprintf(cap_out, sizeof cap_out, "%s/stdout", base);
-    snprintf(cap_err, sizeof cap_err, "%s/stderr", base);
-    mkdir(work, 0700);
-    build_env();
+    if (cli_make_work() != 0)
+        return cli_setup_failed();
     copy_fixture();
     char path[700];
     snprintf(path, sizeof path, "%s/empty.db", work);
@@ -180,6 +175,6 @@ int main(void)
               count_char(r.out, r.outlen, '\n'));
     result_free(&r);
 
-    nftw(base, rm_entry, 16, FTW_DEPTH | FTW_PHYS);
+    tl_rm_rf(base);
     CHECK_DONE();
 }

@@ -14,6 +14,7 @@
  *    template with an admissible candidate for sm_80 and sm_90. */
 #include "check.h"
 #include "config.h"
+#include "lib/data.h"
 #include "runner.h"
 #include "space.h"
 #include "tc_conv.h"
@@ -29,7 +30,7 @@ static unsigned long long rng = 0x9e3779b97f4a7c15ULL;
 
 static float uniform(void)
 {
-    return (float)((double)(ct_rand_next(&rng) >> 11) / 9007199254740992.0 * 2.0 - 1.0);
+    return tl_uniform(&rng);
 }
 
 /* ---- 1. the split ---- */

@@ -1,0 +1,36 @@
+/* sample.h - NVRTC over seeded samples of template spaces, the way the tuner
+ * compiles: for each problem and architecture, a sample of every template's
+ * admissible candidates (of a baseline's, an even spread),
+ * compiled on all cores through the tuner's compile pool (compile_pool.h),
+ * each required to give a CUBIN; the family's fp64 reference kernel is
+ * compiled beside the pool, on a thread of its own.
+ *
+ * NVRTC takes about a second per candidate, so the sample is what keeps the
+ * tests short; the environment picks another sample:
+ *   CONVTUNE_TEST_SAMPLE=N   candidates per template (CI's sanitizer pass: 1)
+ *   CONVTUNE_TEST_SEED=S     the sampling seed (default 20261122) */
+#ifndef CT_TL_SAMPLE_H
+#define CT_TL_SAMPLE_H
+
+#include "config.h"
+
+#define TL_MAX_TEMPLATES 16
+#define TL_MAX_ARCHS 4
+
+typedef struct tl_sample {
+    int per_template;                              /* from CONVTUNE_TEST_SAMPLE, or the caller's default */
+    unsigned long long seed;                       /* from CONVTUNE_TEST_SEED, or 20261122 */
+    int compiled[TL_MAX_ARCHS][TL_MAX_TEMPLATES];  /* candidates that compiled, per arch and template index */
+    int kernels;                                   /* everything compiled, references included */
+} tl_sample;
+
+/* Compiles the samples of every problem in specs (all of one family) for
+ * every architecture in archs; every failure is a failed check naming the
+ * candidate. ref_template (may be NULL) is compiled for each too. */
+void tl_compile_sample(const char *const *specs, int nspecs, const char *const *archs, int narchs,
+                       const ct_config *cfg, int per_template, const char *ref_template, tl_sample *out);
+
+/* A positive integer from the environment, or dflt. */
+long tl_env_long(const char *name, long dflt);
+
+#endif

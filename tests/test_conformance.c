@@ -1,0 +1,524 @@
+/* test_conformance.c - every registered family (ct_families()) through the
+ * same checks, without a GPU:
+ *
+ * 1. the family itself: its hooks, grammar, templates (one baseline), their
+ *    sources and the fp64 reference kernel's;
+ * 2. parse and reject: each example accepted with its canonical string, the
+ *    canonical string parsed again to the same problem (buffers, defines);
+ *    each bad string refused as a usage error naming the field at fault;
+ * 3. the CPU fp64 reference against a brute force written here from the
+ *    definition every family shares (a direct sum, below) on odd shapes with
+ *    random inputs that are never zero; the buffers, output count, FLOPs and
+ *    bytes against the same geometry;
+ * 4. a seeded sample of every template compiled for sm_75 and sm_90 through
+ *    the tuner's compile pool (lib/sample.h); a template that compiles for
+ *    no example on sm_75 must be excluded there by its constraints with a
+ *    reason naming the architecture it needs.
+ *
+ * Nothing here is family-specific except the table: one row per family.
+ * A family added to the registry without a row fails this test.
+ *
+ *   test_conformance [FAMILY...]     (no argument: every family) */
+#include "check.h"
+#include "compile.h"
+#include "config.h"
+#include "lib/data.h"
+#include "lib/sample.h"
+#include "problem.h"
+#include "runner.h"
+#include "space.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* Every family computes, with zeros outside the input,
+ *
+ *   out[b][co][y][x] = bias[co]
+ *       + sum over ci < Cin, i < KH, j < KW of in[b][ci][y + i - PH][x + j - PW] * w[co][ci][i][j]
+ *
+ * for y < OH, x < OW; a family without channels, batch, a second dimension
+ * or a bias has 1 (or no bias) there. Buffers: in, w, bias when present, out. */
+typedef struct geometry {
+    long long b, cin, h, w, cout, kh, kw, ph, pw, oh, ow;
+    int bias;
+} geometry;
+
+typedef struct example {
+    const char *spec, *canonical;
+    int sample;   /* 1: its templates' samples are compiled */
+} example;
+
+typedef struct refusal {
+    const char *spec;
+    const char *field;   /* what the message must name: the field at fault */
+    const char *also;    /* NULL, or more the message must say */
+} refusal;
+
+typedef struct odd_shape {
+    const char *spec;
+    geometry g;
+} odd_shape;
+
+typedef struct family_row {
+    const char *family;
+    int per_template;   /* candidates compiled per template, problem and architecture */
+    example examples[16];
+    refusal refusals[48];
+    odd_shape odd[16];
+} family_row;
+
+/* clang-format off */
+static const family_row rows[] = {
+    {"conv1d", 4,
+     {{"conv1d:1e6:2047", "conv1d:1000000:2047:valid", 1},
+      {"conv1d:1000:31:same", "conv1d:1000:31:same", 1},
+      {"conv1d:15:4:right", "conv1d:15:4:right", 1},
+      {"conv1d:100000000:3", "conv1d:100000000:3:valid", 1},
+      {"conv1d:15:4:puzzle", "conv1d:15:4:right", 0},
+      {"conv1d:2.5e3:3", "conv1d:2500:3:valid", 0},
+      {"conv1d:5:5", "conv1d:5:5:valid", 0},
+      {"conv1d:5:6:same", "conv1d:5:6:same", 0},
+      {"conv1d:2e9:3", "conv1d:2000000000:3:valid", 0}},
+     {{"conv1d", "missing", NULL},
+      {"conv1d:10", "K (mask taps)", "missing"},
+      {"conv1d:0:3", "N (input length)", "positive"},
+      {"conv1d:-5:3", "N (input length)", "positive"},
+      {"conv1d:10:0", "K (mask taps)", "positive"},
+      {"conv1d:1.5e0:1", "N (input length)", "integer"},
+      {"conv1d:10:2.5", "K (mask taps)", "integer"},
+      {"conv1d:2000000001:3", "N (input length)", "too large"},
+      {"conv1d:10:3000000000:same", "K (mask taps)", "too large"},
+      {"conv1d:abc:3", "N (input length)", "abc"},
+      {"conv1d::3", "N (input length)", NULL},
+      {"conv1d:10:3:diagonal", "MODE", "diagonal"},
+      {"conv1d:10:3:", "MODE", NULL},
+      {"conv1d:10:3:valid:x", "too many fields", NULL},
+      {"conv1d:5:6", "K (mask taps)", "N (input length)"}},
+     {{"conv1d:17:5", {1, 1, 1, 17, 1, 1, 5, 0, 0, 1, 13, 0}},
+      {"conv1d:17:5:same", {1, 1, 1, 17, 1, 1, 5, 0, 2, 1, 17, 0}},
+      {"conv1d:17:6:same", {1, 1, 1, 17, 1, 1, 6, 0, 2, 1, 17, 0}},
+      {"conv1d:17:5:right", {1, 1, 1, 17, 1, 1, 5, 0, 0, 1, 17, 0}},
+      {"conv1d:3:9:same", {1, 1, 1, 3, 1, 1, 9, 0, 4, 1, 3, 0}},
+      {"conv1d:4:11:right", {1, 1, 1, 4, 1, 1, 11, 0, 0, 1, 4, 0}},
+      {"conv1d:1:1", {1, 1, 1, 1, 1, 1, 1, 0, 0, 1, 1, 0}},
+      {"conv1d:1000:97", {1, 1, 1, 1000, 1, 1, 97, 0, 0, 1, 904, 0}}}},
+
+    {"conv1dc", 2,
+     {{"conv1dc:1:1024:4:1024:5:pad=2:bias", "conv1dc:1:1024:4:1024:5:pad=2:bias", 1},
+      {"conv1dc:8:64:1000:128:3:pad=1", "conv1dc:8:64:1000:128:3:pad=1", 1},
+      {"conv1dc:1:3:17:5:1", "conv1dc:1:3:17:5:1:pad=0", 1},
+      {"conv1dc:2:7:33:9:7:pad=3:bias", "conv1dc:2:7:33:9:7:pad=3:bias", 1},
+      {"conv1dc:16:512:64:256:5:pad=2:bias", "conv1dc:16:512:64:256:5:pad=2:bias", 1},
+      {"conv1dc:1:1:1:1:1", "conv1dc:1:1:1:1:1:pad=0", 1},
+      {"conv1dc:3:5:11:6:4:pad=2:bias", "conv1dc:3:5:11:6:4:pad=2:bias", 1},
+      {"conv1dc:1:1.024e3:4:1024:5:pad=2:bias", "conv1dc:1:1024:4:1024:5:pad=2:bias", 0},
+      {"conv1dc:1:3:17:5:2:pad=00", "conv1dc:1:3:17:5:2:pad=0", 0},
+      {"conv1dc:2:7:33:9:7:bias", "conv1dc:2:7:33:9:7:pad=0:bias", 0},
+      {"conv1dc:1:2:3:2:7:pad=2", "conv1dc:1:2:3:2:7:pad=2", 0},
+      {"conv1dc:1:1:2147483647:1:1", "conv1dc:1:1:2147483647:1:1:pad=0", 0}},
+     {{"conv1dc", "missing", NULL},
+      {"conv1dc:1", "Cin (input channels)", "missing"},
+      {"conv1dc:1:4:8:4", "K (kernel taps)", "missing"},
+      {"conv1dc:0:4:8:4:3", "B (batch)", "positive"},
+      {"conv1dc:1:0:8:4:3", "Cin (input channels)", "positive"},
+      {"conv1dc:1:4:0:4:3", "L (input length)", "positive"},
+      {"conv1dc:1:4:8:0:3", "Cout (output channels)", "positive"},
+      {"conv1dc:1:4:8:4:0", "K (kernel taps)", "positive"},
+      {"conv1dc:1:4:x8:4:3", "L (input length)", "x8"},
+      {"conv1dc:1:4:8:4:3.5", "K (kernel taps)", "integer"},
+      {"conv1dc:1:4:8:4:", "K (kernel taps)", NULL},
+      {"conv1dc:1:1:2:1:5", "K (kernel taps)", "longer than the padded input"},
+      {"conv1dc:1:1:8:1:3:pad=3", "pad", "must be less than K"},
+      {"conv1dc:1:4:8:4:3:bias:bias", "bias", "given twice"},
+      {"conv1dc:1:4:8:4:3:pad=1:pad=1", "pad", "given twice"},
+      {"conv1dc:1:4:8:4:3:bias:pad=1", "pad", "must come before bias"},
+      {"conv1dc:1:4:8:4:3:stride=2", "stride=2", "unknown field"},
+      {"conv1dc:1:4:8:4:3:pad", "pad", "malformed"},
+      {"conv1dc:1:4:8:4:3:pad=", "pad", "empty"},
+      {"conv1dc:1:4:8:4:3:pad=-1", "pad", "positive"},
+      {"conv1dc:1:4:8:4:3:pad=1:bias:bias", "too many fields", NULL},
+      {"conv1dc:1:65536:32768:1:1", "input B x Cin x L", NULL},
+      {"conv1dc:1:65536:1:32768:1", "weight Cout x Cin x K", NULL},
+      {"conv1dc:65536:1:1:32768:1", "output B x Cout x LOUT", NULL},
+      {"conv1dc:1:1:1:1:3e9", "K (kernel taps)", "too large"}},
+     {{"conv1dc:1:3:17:5:1", {1, 3, 1, 17, 5, 1, 1, 0, 0, 1, 17, 0}},
+      {"conv1dc:2:7:33:9:7:pad=3:bias", {2, 7, 1, 33, 9, 1, 7, 0, 3, 1, 33, 1}},
+      {"conv1dc:1:1:1:1:1", {1, 1, 1, 1, 1, 1, 1, 0, 0, 1, 1, 0}},
+      {"conv1dc:3:5:11:6:4:pad=2", {3, 5, 1, 11, 6, 1, 4, 0, 2, 1, 12, 0}},
+      {"conv1dc:1:37:4:13:5:pad=2:bias", {1, 37, 1, 4, 13, 1, 5, 0, 2, 1, 4, 1}},
+      {"conv1dc:5:9:70:3:3:pad=1:bias", {5, 9, 1, 70, 3, 1, 3, 0, 1, 1, 70, 1}},
+      {"conv1dc:1:2:3:2:7:pad=2:bias", {1, 2, 1, 3, 2, 1, 7, 0, 2, 1, 1, 1}},
+      {"conv1dc:3:33:19:5:1:bias", {3, 33, 1, 19, 5, 1, 1, 0, 0, 1, 19, 1}}}},
+
+    {"conv2d", 3,
+     {{"conv2d:16:2048:2048:11:11:same", "conv2d:16:2048:2048:11:11:same", 1},
+      {"conv2d:1:1000:1000:3:3:valid", "conv2d:1:1000:1000:3:3:valid", 1},
+      {"conv2d:4:513:257:5:7:same", "conv2d:4:513:257:5:7:same", 1},
+      {"conv2d:1:7:9:1:1", "conv2d:1:7:9:1:1:valid", 1},
+      {"conv2d:2:31:33:31:1:valid", "conv2d:2:31:33:31:1:valid", 1},
+      {"conv2d:1.6e1:2.048e3:2048:11:11:same", "conv2d:16:2048:2048:11:11:same", 0},
+      {"conv2d:1:1e3:1000:3:3", "conv2d:1:1000:1000:3:3:valid", 0},
+      {"conv2d:1:5:6:5:6", "conv2d:1:5:6:5:6:valid", 0},
+      {"conv2d:2:3:4:9:8:same", "conv2d:2:3:4:9:8:same", 0},
+      {"conv2d:65535:1:1:1:1", "conv2d:65535:1:1:1:1:valid", 0},
+      {"conv2d:1:1:2147483647:1:1", "conv2d:1:1:2147483647:1:1:valid", 0}},
+     {{"conv2d", "missing", NULL},
+      {"conv2d:1", "H (image height)", "missing"},
+      {"conv2d:1:10:10:3", "KW (filter width)", "missing"},
+      {"conv2d:1:10:10:3:3:valid:x", "too many fields", NULL},
+      {"conv2d:0:10:10:3:3", "B (batch)", "positive"},
+      {"conv2d:1:0:10:3:3", "H (image height)", "positive"},
+      {"conv2d:1:10:0:3:3", "W (image width)", "positive"},
+      {"conv2d:1:10:10:0:3", "KH (filter height)", "positive"},
+      {"conv2d:1:10:10:3:-3", "KW (filter width)", "positive"},
+      {"conv2d:x:10:10:3:3", "B (batch)", "'x'"},
+      {"conv2d:1:10:1.5:3:3", "W (image width)", "integer"},
+      {"conv2d:1:10:10:3:0x3", "KW (filter width)", NULL},
+      {"conv2d::10:10:3:3", "B (batch)", "empty"},
+      {"conv2d:1:10:10:3:3:full", "MODE", "full"},
+      {"conv2d:1:10:10:3:3:", "MODE", NULL},
+      {"conv2d:1:10:10:11:3", "KH (filter height)", "H (image height)"},
+      {"conv2d:1:10:9:3:10:valid", "KW (filter width)", "valid"},
+      {"conv2d:65536:10:10:3:3", "B (batch)", "too large"},
+      {"conv2d:1:1:1e10:1:1", "W (image width)", "too large"},
+      {"conv2d:1:46341:46341:1:1", "B x H x W", "2^31"},
+      {"conv2d:1:2:2:50000:50000:same", "KH x KW", "2^31"}},
+     {{"conv2d:1:7:9:1:1", {1, 1, 7, 9, 1, 1, 1, 0, 0, 7, 9, 0}},
+      {"conv2d:2:13:11:3:5", {2, 1, 13, 11, 1, 3, 5, 0, 0, 11, 7, 0}},
+      {"conv2d:2:13:11:3:5:same", {2, 1, 13, 11, 1, 3, 5, 1, 2, 13, 11, 0}},
+      {"conv2d:3:9:10:4:6:same", {3, 1, 9, 10, 1, 4, 6, 1, 2, 9, 10, 0}},
+      {"conv2d:2:3:4:9:8:same", {2, 1, 3, 4, 1, 9, 8, 4, 3, 3, 4, 0}},
+      {"conv2d:1:5:6:5:6", {1, 1, 5, 6, 1, 5, 6, 0, 0, 1, 1, 0}},
+      {"conv2d:2:31:33:31:1:valid", {2, 1, 31, 33, 1, 31, 1, 0, 0, 1, 33, 0}},
+      {"conv2d:1:1:40:1:7:same", {1, 1, 1, 40, 1, 1, 7, 0, 3, 1, 40, 0}}}},
+
+    {"conv2dc", 2,
+     {{"conv2dc:10000:1:28:28:12:7:7:valid", "conv2dc:10000:1:28:28:12:7:7:valid", 1},
+      {"conv2dc:10000:12:22:22:12:3:3", "conv2dc:10000:12:22:22:12:3:3:valid", 1},
+      {"conv2dc:1:3:17:13:5:3:3:same:bias", "conv2dc:1:3:17:13:5:3:3:same:bias", 1},
+      {"conv2dc:2:4:9:9:3:1:1:valid", "conv2dc:2:4:9:9:3:1:1:valid", 1},
+      {"conv2dc:3:2:30:31:7:5:5:bias", "conv2dc:3:2:30:31:7:5:5:valid:bias", 1},
+      {"conv2dc:3:7:12:11:5:3:3:same:bias", "conv2dc:3:7:12:11:5:3:3:same:bias", 1},
+      {"conv2dc:1e4:1:28:28:12:7:7", "conv2dc:10000:1:28:28:12:7:7:valid", 0},
+      {"conv2dc:1:1:5:5:1:5:5", "conv2dc:1:1:5:5:1:5:5:valid", 0},
+      {"conv2dc:1:1:3:2:1:6:4:same", "conv2dc:1:1:3:2:1:6:4:same", 0},
+      {"conv2dc:1:1:1:2147483647:1:1:1", "conv2dc:1:1:1:2147483647:1:1:1:valid", 0}},
+     {{"conv2dc", "missing", NULL},
+      {"conv2dc:", "B (batch)", NULL},
+      {"conv2dc:10:1:28", "W (image width)", "missing"},
+      {"conv2dc:10:1:28:28:12:7", "KW (filter width)", "missing"},
+      {"conv2dc:0:1:28:28:12:7:7", "B (batch)", "positive"},
+      {"conv2dc:10:0:28:28:12:7:7", "Cin (input channels)", "positive"},
+      {"conv2dc:10:1:-28:28:12:7:7", "H (image height)", "positive"},
+      {"conv2dc:10:1:28:-1:12:7:7", "W (image width)", "positive"},
+      {"conv2dc:10:1:28:28:0:7:7", "Cout (output channels)", "positive"},
+      {"conv2dc:10:1:28:28:12:0:7", "KH (filter height)", "positive"},
+      {"conv2dc:10:1:28:28:12:7:x7", "KW (filter width)", "x7"},
+      {"conv2dc:10:1:28:28:12:7.5:7", "KH (filter height)", "integer"},
+      {"conv2dc:10:1:28:28:12::7", "KH (filter height)", NULL},
+      {"conv2dc:10:1:6:28:12:7:7", "KH (filter height)", "H (image height)"},
+      {"conv2dc:10:1:28:6:12:7:7:valid", "KW (filter width)", "W (image width)"},
+      {"conv2dc:10:1:28:28:12:7:7:full", "MODE", "full"},
+      {"conv2dc:10:1:28:28:12:7:7:", "MODE", NULL},
+      {"conv2dc:10:1:28:28:12:7:7:same:nobias", "bias", "nobias"},
+      {"conv2dc:10:1:28:28:12:7:7:same:bias:x", "too many fields", NULL},
+      {"conv2dc:1e5:100:100:100:12:3:3", "input", "B*Cin*H*W"},
+      {"conv2dc:1:100:100:100:100000:30:30:same", "weight", "Cout*Cin*KH*KW"},
+      {"conv2dc:100000:1:100:100:1000:1:1", "output", "B*Cout*OH*OW"},
+      {"conv2dc:1:1:2147483648:1:1:1:1", "H (image height)", "too large"}},
+     {{"conv2dc:1:3:17:13:5:3:3:same:bias", {1, 3, 17, 13, 5, 3, 3, 1, 1, 17, 13, 1}},
+      {"conv2dc:2:4:9:9:3:1:1:valid", {2, 4, 9, 9, 3, 1, 1, 0, 0, 9, 9, 0}},
+      {"conv2dc:3:2:30:31:7:5:5:valid:bias", {3, 2, 30, 31, 7, 5, 5, 0, 0, 26, 27, 1}},
+      {"conv2dc:1:1:1:1:1:1:1", {1, 1, 1, 1, 1, 1, 1, 0, 0, 1, 1, 0}},
+      {"conv2dc:3:2:7:5:4:4:6:same", {3, 2, 7, 5, 4, 4, 6, 1, 2, 7, 5, 0}},
+      {"conv2dc:1:2:3:2:3:6:4:same:bias", {1, 2, 3, 2, 3, 6, 4, 2, 1, 3, 2, 1}},
+      {"conv2dc:2:5:11:7:3:2:3:valid", {2, 5, 11, 7, 3, 2, 3, 0, 0, 10, 5, 0}},
+      {"conv2dc:1:1:5:5:2:5:5:valid:bias", {1, 1, 5, 5, 2, 5, 5, 0, 0, 1, 1, 1}},
+      {"conv2dc:2:3:6:9:2:1:1:same:bias", {2, 3, 6, 9, 2, 1, 1, 0, 0, 6, 9, 1}}}},
+};
+/* clang-format on */
+
+static const char *const archs[] = {"sm_75", "sm_90"};
+
+static ct_status parse(const char *spec, ct_problem *p, ct_err *e)
+{
+    memset(e, 0, sizeof *e);
+    return ct_problem_parse(spec, p, e);
+}
+
+/* ---- 1. the family ---- */
+
+static void check_family(const ct_family *f)
+{
+    CHECK_MSG(ct_family_find(f->name) == f, "%s: not found by name", f->name);
+    CHECK_MSG(f->parse && f->canonical && f->flops && f->bytes && f->buffers && f->defines && f->reference &&
+                  f->constrain && f->geometry, "%s: a required hook is missing", f->name);
+    size_t n = strlen(f->name);
+    CHECK_MSG(f->grammar && !strncmp(f->grammar, f->name, n) && f->grammar[n] == ':', "%s: grammar '%s'",
+              f->name, f->grammar ? f->grammar : "");
+    CHECK_MSG(f->summary && *f->summary, "%s: no summary", f->name);
+    CHECK_MSG(f->reference_c && strstr(f->reference_c, "static void ct_reference("), "%s: reference_c", f->name);
+    CHECK_MSG(f->ntemplates >= 2 && f->ntemplates <= TL_MAX_TEMPLATES, "%s: %d templates", f->name,
+              f->ntemplates);
+    int baselines = 0;
+    for (int t = 0; t < f->ntemplates; t++) {
+        const ct_template *tp = &f->templates[t];
+        baselines += tp->is_baseline;
+        CHECK_MSG(!strncmp(tp->name, f->name, n) && tp->name[n] == '_', "%s: template %s", f->name, tp->name);
+        CHECK_MSG(ct_template_find(f, tp->name) == tp, "%s: template %s named twice", f->name, tp->name);
+        CHECK_MSG(tp->summary && *tp->summary && tp->nparams >= 1, "%s: summary or parameters", tp->name);
+        char *src = NULL;
+        ct_err e;
+        CHECK_MSG(ct_template_source(tp->name, NULL, &src, &e) == CT_OK, "%s: %s", tp->name, e.msg);
+        free(src);
+    }
+    CHECK_MSG(baselines == 1, "%s: %d baseline templates, want 1", f->name, baselines);
+}
+
+/* ---- 2. parse and reject ---- */
+
+static int same_problem(const ct_problem *a, const ct_problem *b)
+{
+    ct_define da[CT_MAX_DEFINES], db[CT_MAX_DEFINES];
+    ct_buffer ba[CT_MAX_BUFS], bb[CT_MAX_BUFS];
+    int nd = a->family->defines(a, da), nb = a->family->buffers(a, ba);
+    if (b->family != a->family || nd != b->family->defines(b, db) || nb != b->family->buffers(b, bb))
+        return 0;
+    for (int i = 0; i < nd; i++)
+        if (strcmp(da[i].name, db[i].name) != 0 || da[i].value != db[i].value)
+            return 0;
+    for (int i = 0; i < nb; i++)
+        if (ba[i].count != bb[i].count || ba[i].is_output != bb[i].is_output)
+            return 0;
+    return 1;
+}
+
+static void check_example(const ct_family *f, const example *x)
+{
+    ct_problem p, q;
+    ct_err e;
+    ct_status rc = parse(x->spec, &p, &e);
+    CHECK_MSG(rc == CT_OK, "'%s' rejected: %s", x->spec, e.msg);
+    if (rc != CT_OK)
+        return;
+    CHECK_MSG(p.family == f, "'%s': family %s", x->spec, p.family->name);
+    CHECK_STR(p.canonical, x->canonical);
+    rc = parse(p.canonical, &q, &e);
+    CHECK_MSG(rc == CT_OK, "canonical '%s' rejected: %s", p.canonical, e.msg);
+    if (rc != CT_OK)
+        return;
+    CHECK_STR(q.canonical, p.canonical);
+    CHECK_MSG(same_problem(&p, &q), "'%s' and its canonical '%s' differ", x->spec, p.canonical);
+    ct_define d[CT_MAX_DEFINES];
+    int nd = f->defines(&p, d);
+    CHECK_MSG(nd >= 1 && nd <= CT_MAX_DEFINES, "%s: %d defines", p.canonical, nd);
+    for (int i = 0; i < nd; i++)
+        for (int j = 0; j < i; j++)
+            CHECK_MSG(strcmp(d[i].name, d[j].name) != 0, "%s: define %s twice", p.canonical, d[i].name);
+}
+
+static void check_refusal(const ct_family *f, const refusal *r)
+{
+    ct_problem p;
+    ct_err e;
+    ct_status rc = parse(r->spec, &p, &e);
+    CHECK_MSG(rc == CT_ERR_USAGE, "'%s': status %d, want a usage error (canonical '%s')", r->spec, (int)rc,
+              rc == CT_OK ? p.canonical : "");
+    if (rc == CT_OK)
+        return;
+    CHECK_MSG(strstr(e.msg, r->field) != NULL, "'%s': the message does not name %s: %s", r->spec, r->field, e.msg);
+    if (r->also)
+        CHECK_MSG(strstr(e.msg, r->also) != NULL, "'%s': the message lacks \"%s\": %s", r->spec, r->also, e.msg);
+    /* Where it fails, a user learns the grammar. */
+    CHECK_MSG(strstr(e.msg, f->grammar) != NULL, "'%s': the message lacks the grammar %s: %s", r->spec, f->grammar,
+              e.msg);
+    CHECK_MSG(!strchr(e.msg, '\n'), "'%s': a message of several lines", r->spec);
+    CHECK(p.family == NULL);
+}
+
+/* ---- 3. the reference against the definition ---- */
+
+static double at(const float *v, long long i)
+{
+    return (double)v[i];
+}
+
+/* The definition above, term by term. */
+static void brute_force(const geometry *g, const float *in, const float *w, const float *bias, double *out)
+{
+    for (long long b = 0; b < g->b; b++)
+        for (long long co = 0; co < g->cout; co++)
+            for (long long y = 0; y < g->oh; y++)
+                for (long long x = 0; x < g->ow; x++) {
+                    double acc = g->bias ? at(bias, co) : 0.0;
+                    for (long long ci = 0; ci < g->cin; ci++)
+                        for (long long i = 0; i < g->kh; i++)
+                            for (long long j = 0; j < g->kw; j++) {
+                                long long r = y + i - g->ph, c = x + j - g->pw;
+                                if (r < 0 || r >= g->h || c < 0 || c >= g->w)
+                                    continue;
+                                acc += at(in, ((b * g->cin + ci) * g->h + r) * g->w + c) *
+                                       at(w, ((co * g->cin + ci) * g->kh + i) * g->kw + j);
+                            }
+                    out[((b * g->cout + co) * g->oh + y) * g->ow + x] = acc;
+                }
+}
+
+static void check_odd_shape(const ct_family *f, const odd_shape *s, unsigned long long *rng)
+{
+    ct_problem p;
+    ct_err e;
+    ct_status rc = parse(s->spec, &p, &e);
+    CHECK_MSG(rc == CT_OK && p.family == f, "'%s' rejected: %s", s->spec, e.msg);
+    if (rc != CT_OK)
+        return;
+    const geometry *g = &s->g;
+    const size_t want[4] = {(size_t)(g->b * g->cin * g->h * g->w), (size_t)(g->cout * g->cin * g->kh * g->kw),
+                            (size_t)g->cout, (size_t)(g->b * g->cout * g->oh * g->ow)};
+    const int nin = g->bias ? 3 : 2;
+    ct_buffer bufs[CT_MAX_BUFS];
+    int nb = f->buffers(&p, bufs);
+    CHECK_MSG(nb == nin + 1, "%s: %d buffers, want %d", s->spec, nb, nin + 1);
+    if (nb != nin + 1)
+        return;
+    double bytes = 0;
+    for (int i = 0; i < nb; i++) {
+        size_t w = i == nin ? want[3] : want[i];
+        CHECK_MSG(bufs[i].count == w, "%s: buffer %s holds %zu, the definition %zu", s->spec, bufs[i].name,
+                  bufs[i].count, w);
+        CHECK_MSG(bufs[i].is_output == (i == nin), "%s: buffer %s: inputs first, then the output", s->spec,
+                  bufs[i].name);
+        bytes += 4.0 * (double)bufs[i].count;
+    }
+    CHECK(ct_problem_output_count(&p) == want[3]);
+    const double flops = 2.0 * (double)want[3] * (double)(g->cin * g->kh * g->kw);
+    CHECK_MSG(f->flops(&p) == flops, "%s: %.17g FLOPs, the definition %.17g", s->spec, f->flops(&p), flops);
+    CHECK_MSG(f->bytes(&p) == bytes, "%s: %.17g bytes, the buffers %.17g", s->spec, f->bytes(&p), bytes);
+
+    float *in[CT_MAX_BUFS] = {0};
+    for (int i = 0; i < nin; i++) {
+        in[i] = malloc(bufs[i].count * sizeof(float));
+        tl_fill(in[i], bufs[i].count, rng);
+    }
+    double *got = malloc(want[3] * sizeof *got), *ref = malloc(want[3] * sizeof *ref);
+    f->reference(&p, (const float *const *)in, got);
+    brute_force(g, in[0], in[1], g->bias ? in[2] : NULL, ref);
+    double err = tl_relerr(got, ref, want[3]), norm = 0;
+    for (size_t i = 0; i < want[3]; i++)
+        norm = fmax(norm, fabs(ref[i]));
+    /* Both sum the same products in fp64, in other orders. */
+    CHECK_MSG(err <= 1e-13, "%s: the CPU reference differs from the definition: relative L2 %.3g", s->spec, err);
+    CHECK_MSG(norm > 0, "%s: all-zero output", s->spec);
+    for (int i = 0; i < nin; i++)
+        free(in[i]);
+    free(got);
+    free(ref);
+}
+
+/* ---- 4. the templates through NVRTC ---- */
+
+/* Why template t has nothing admissible for spec on arch ("" if it has). */
+static void excluded_why(const char *spec, const ct_template *t, const char *arch, const ct_config *cfg, char *why,
+                         size_t len)
+{
+    ct_problem p;
+    ct_limits lim;
+    ct_space sp;
+    ct_err e;
+    why[0] = '\0';
+    if (parse(spec, &p, &e) != CT_OK || ct_limits_for_arch(arch, &lim, &e) != CT_OK)
+        return;
+    CHECK_MSG(ct_space_build(&p, cfg, &lim, t->name, &sp, &e) == CT_OK, "%s %s: %s", spec, t->name, e.msg);
+    if (sp.n == 0)
+        snprintf(why, len, "%s", sp.stats[0].example_reject[0] ? sp.stats[0].example_reject : "(no reason)");
+    ct_space_free(&sp);
+}
+
+static void check_compile(const ct_family *f, const family_row *row, const ct_config *cfg)
+{
+    const char *specs[16];
+    int n = 0;
+    for (int i = 0; i < 16 && row->examples[i].spec; i++)
+        if (row->examples[i].sample)
+            specs[n++] = row->examples[i].spec;
+    CHECK_MSG(n > 0, "%s: no example to compile", f->name);
+    if (n == 0)
+        return;
+    char ref[64];
+    snprintf(ref, sizeof ref, "%s_ref64", f->name);
+    tl_sample s;
+    tl_compile_sample(specs, n, archs, 2, cfg, row->per_template, ref, &s);
+    for (int t = 0; t < f->ntemplates; t++) {
+        const ct_template *tp = &f->templates[t];
+        CHECK_MSG(s.compiled[1][t] > 0, "%s: nothing compiled for sm_90 from any example", tp->name);
+        if (s.compiled[0][t] > 0)
+            continue;
+        /* Nothing for sm_75: the constraints must say which architecture
+         * the template needs, for every example. */
+        char why[256];
+        for (int i = 0; i < n; i++) {
+            excluded_why(specs[i], tp, "sm_75", cfg, why, sizeof why);
+            CHECK_MSG(why[0] && strstr(why, "sm_") != NULL,
+                      "%s %s: nothing compiled for sm_75, and the constraints do not name the architecture "
+                      "needed: %s", specs[i], tp->name, why[0] ? why : "(candidates admissible)");
+        }
+        printf("%s: excluded on sm_75: %s\n", tp->name, why);
+    }
+}
+
+/* ---- the driver ---- */
+
+static void conform(const ct_family *f, const family_row *row, const ct_config *cfg, unsigned long long *rng)
+{
+    printf("== %s\n", f->name);
+    check_family(f);
+    int nx = 0, nr = 0, no = 0;
+    for (; nx < 16 && row->examples[nx].spec; nx++)
+        check_example(f, &row->examples[nx]);
+    for (; nr < 48 && row->refusals[nr].spec; nr++)
+        check_refusal(f, &row->refusals[nr]);
+    for (; no < 16 && row->odd[no].spec; no++)
+        check_odd_shape(f, &row->odd[no], rng);
+    CHECK_MSG(nx > 0 && nr > 0 && no > 0, "%s: the row needs examples, refusals and odd shapes", f->name);
+    printf("%s: %d examples, %d refusals, %d odd shapes against the definition\n", f->name, nx, nr, no);
+    check_compile(f, row, cfg);
+}
+
+static const family_row *row_of(const char *name)
+{
+    for (size_t i = 0; i < sizeof rows / sizeof rows[0]; i++)
+        if (!strcmp(rows[i].family, name))
+            return &rows[i];
+    return NULL;
+}
+
+int main(int argc, char **argv)
+{
+    unsigned long long rng = tl_seed(0x9E3779B97F4A7C15ULL);
+    ct_config cfg;
+    ct_err e;
+    CHECK(ct_config_init(&cfg, &e) == CT_OK);
+    const ct_family *const *fams = ct_families();
+    int nfam = 0;
+    for (int i = 0; fams[i]; i++) {
+        nfam++;
+        CHECK_MSG(row_of(fams[i]->name) != NULL, "family %s has no row in test_conformance.c's table",
+                  fams[i]->name);
+    }
+    for (size_t i = 0; i < sizeof rows / sizeof rows[0]; i++)
+        CHECK_MSG(ct_family_find(rows[i].family) != NULL, "a row for %s, which is not registered", rows[i].family);
+    for (int a = 1; a < argc; a++)
+        CHECK_MSG(ct_family_find(argv[a]) != NULL, "no family %s", argv[a]);
+    for (int i = 0; fams[i]; i++) {
+        int wanted = argc == 1;
+        for (int a = 1; a < argc; a++)
+            wanted |= !strcmp(argv[a], fams[i]->name);
+        const family_row *row = row_of(fams[i]->name);
+        if (wanted && row)
+            conform(fams[i], row, &cfg, &rng);
+    }
+    printf("%d families registered\n", nfam);
+    CHECK_DONE();
+}
