@@ -1,6 +1,7 @@
 /* precompile.c - a run's candidates into the binary cache (precompile.h). */
 #include "precompile.h"
 
+#include <sched.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
@@ -57,7 +58,9 @@ ct_status ct_precompile(const ct_precompile_opts *o, ct_precompile_result *res, 
     }
     for (int i = 0; i < sp.n; i++)
         pl.jobs[pl.njobs++] = (ct_compile_job){.cand = &sp.cand[i], .idx = i};
-    long ncpu = sysconf(_SC_NPROCESSORS_ONLN);
+    /* The CPUs this process may use (a batch job's share of a node). */
+    cpu_set_t set;
+    long ncpu = sched_getaffinity(0, sizeof set, &set) == 0 ? CPU_COUNT(&set) : sysconf(_SC_NPROCESSORS_ONLN);
     res->threads = o->cfg->s.jobs > 0 ? o->cfg->s.jobs : ncpu > 0 ? (int)ncpu : 1;
     if (res->threads > pl.njobs)
         res->threads = pl.njobs > 0 ? pl.njobs : 1;
