@@ -1,10 +1,11 @@
 #!/usr/bin/env bash
 # Install the Debian packages convtune builds and tests with (Chromium for
-# the report's browser test; the CUDA Toolkit is expected at
-# /usr/local/cuda). Safe to run again: installs only what is missing.
+# the report's browser test, slurm-wlm for the job-array scripts' test; the
+# CUDA Toolkit is expected at /usr/local/cuda). Safe to run again: installs
+# only what is missing.
 set -euo pipefail
 need=()
-for pkg in cmake make gcc g++ pkg-config libsqlite3-dev libinih-dev python3 chromium; do
+for pkg in cmake make gcc g++ pkg-config libsqlite3-dev libinih-dev python3 chromium slurm-wlm; do
   dpkg -s "$pkg" >/dev/null 2>&1 || need+=("$pkg")
 done
 if [ ${#need[@]} -gt 0 ]; then

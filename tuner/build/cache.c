@@ -74,6 +74,21 @@ ct_status ct_cache_default_dir(char *buf, size_t len, ct_err *e)
     return CT_OK;
 }
 
+/* A whole ELF64 image: its section header table lies inside the bytes read.
+ * Entries are renamed into place only when complete, but a file cut short
+ * by a crash of the filesystem's host (written, never synced) must still
+ * read as a miss, not as a binary the driver rejects later. */
+static int whole_elf(const unsigned char *d, size_t n)
+{
+    if (n < 64 || memcmp(d, "\177ELF", 4) != 0 || d[4] != 2 /* ELFCLASS64 */ || d[5] != 1 /* little-endian */)
+        return 0;
+    unsigned long long shoff = 0;
+    for (int i = 7; i >= 0; i--)
+        shoff = shoff << 8 | d[0x28 + i];
+    unsigned shentsize = d[0x3A] | (unsigned)d[0x3B] << 8, shnum = d[0x3C] | (unsigned)d[0x3D] << 8;
+    return shoff <= n && (unsigned long long)shentsize * shnum <= n - shoff;
+}
+
 int ct_cache_get(const char *dir, const char *key, ct_binary *out)
 {
     char path[1200];
@@ -85,7 +100,7 @@ int ct_cache_get(const char *dir, const char *key, ct_binary *out)
     int ok = fseek(f, 0, SEEK_END) == 0;
     long n = ok ? ftell(f) : -1;
     if (n > 4 && fseek(f, 0, SEEK_SET) == 0 && (out->data = malloc((size_t)n)) &&
-        fread(out->data, 1, (size_t)n, f) == (size_t)n && memcmp(out->data, "\177ELF", 4) == 0) {
+        fread(out->data, 1, (size_t)n, f) == (size_t)n && whole_elf((unsigned char *)out->data, (size_t)n)) {
         out->size = (size_t)n;
         out->is_cubin = 1;
         fclose(f);
@@ -97,24 +112,41 @@ int ct_cache_get(const char *dir, const char *key, ct_binary *out)
     return 0;
 }
 
-void ct_cache_put(const char *dir, const char *key, const ct_binary *b)
+/* Many processes on many hosts may write one cache over a shared
+ * filesystem (precompile shards, several tuning runs): each writes its own
+ * temporary, named by host, pid and a random suffix, syncs it and renames
+ * it over the entry. rename() is atomic on POSIX filesystems and NFS alike,
+ * so a reader sees the old entry, the new one or none, never a mixture; two
+ * writers of one key write the same bytes, so either may win. */
+int ct_cache_put(const char *dir, const char *key, const ct_binary *b)
 {
     if (!b->is_cubin || !b->data || mkdirs(dir) != 0)
-        return;
-    char tmp[1200], path[1200];
-    snprintf(tmp, sizeof tmp, "%s/.%s.XXXXXX", dir, key);
+        return -1;
+    char tmp[1200], path[1200], host[64] = "";
+    gethostname(host, sizeof host - 1);
+    for (char *c = host; *c; c++)
+        if (*c == '/' || *c == '.')
+            *c = '_';
+    snprintf(tmp, sizeof tmp, "%s/.%s.%s.%ld." CT_CACHE_TMP_TAG "XXXXXX", dir, key, host, (long)getpid());
     snprintf(path, sizeof path, "%s/%s.cubin", dir, key);
     int fd = mkstemp(tmp);
     if (fd < 0)
-        return;
+        return -1;
     FILE *f = fdopen(fd, "wb");
     if (!f) {
         close(fd);
         unlink(tmp);
-        return;
+        return -1;
     }
     int ok = fwrite(b->data, 1, b->size, f) == b->size;
+    ok &= fflush(f) == 0;
+    ok &= fsync(fd) == 0;
     ok &= fclose(f) == 0;
-    if (!ok || rename(tmp, path) != 0)
+    /* Readable by the other users of a shared cache, as a plain file. */
+    ok = ok && chmod(tmp, 0644) == 0;
+    if (!ok || rename(tmp, path) != 0) {
         unlink(tmp);
+        return -1;
+    }
+    return 0;
 }

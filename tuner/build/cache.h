@@ -19,7 +19,12 @@ void ct_cache_key(const char *src, const char *name, const char *arch, const ct_
 /* 1 and out filled (CUBIN) on a hit, 0 on a miss. */
 int ct_cache_get(const char *dir, const char *key, ct_binary *out);
 
-/* Store a CUBIN; failures only cost a later recompile, so they are ignored. */
-void ct_cache_put(const char *dir, const char *key, const ct_binary *b);
+/* Store a CUBIN, atomically and safely beside concurrent writers (other
+ * processes, other hosts on a shared filesystem): 0 when stored, -1 when not
+ * (the temporary is removed). A tuning run ignores a failure, which only
+ * costs a later recompile; precompile reports it. Temporaries are named
+ * ".KEY.HOST.PID." CT_CACHE_TMP_TAG "XXXXXX" in dir. */
+#define CT_CACHE_TMP_TAG "tmp"
+int ct_cache_put(const char *dir, const char *key, const ct_binary *b);
 
 #endif

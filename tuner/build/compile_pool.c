@@ -26,7 +26,18 @@ void ct_compile_job_run(ct_compile_pool *pl, ct_compile_job *j)
     }
     j->rc = ct_nvrtc_compile(src, t->name, pl->arch, pl->defs, pl->ndefs, &j->cand->params, &j->bin, &j->err);
     if (j->rc == CT_OK && pl->cache_dir)
-        ct_cache_put(pl->cache_dir, key, &j->bin);
+        j->cache_failed = ct_cache_put(pl->cache_dir, key, &j->bin) != 0;
+}
+
+void ct_compile_pool_init(ct_compile_pool *pl, const ct_problem *p, const char *arch, const char *const *sources,
+                          const char *cache_dir)
+{
+    pl->p = p;
+    pl->arch = arch;
+    pl->sources = sources;
+    pl->cache_dir = cache_dir;
+    pl->nvrtc_version = ct_nvrtc_version();
+    pl->ndefs = p->family->defines(p, pl->defs);
 }
 
 void *ct_compile_worker(void *arg)

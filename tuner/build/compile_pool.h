@@ -17,6 +17,7 @@ typedef struct ct_compile_job {
     ct_status rc;
     ct_err err;
     int cache_hit;
+    int cache_failed;          /* compiled, but the cache could not store it */
     int done;
 } ct_compile_job;
 
@@ -36,6 +37,13 @@ typedef struct ct_compile_pool {
     ct_define defs[CT_MAX_DEFINES];
     int ndefs;
 } ct_compile_pool;
+
+/* The fixed part of a pool for problem p on arch: the template sources
+ * (indexed like the family's templates), the family's macros and the cache
+ * (NULL: none). A tuning run and precompile set it up alike, so that both
+ * compute the same cache keys. */
+void ct_compile_pool_init(ct_compile_pool *pl, const ct_problem *p, const char *arch, const char *const *sources,
+                          const char *cache_dir);
 
 /* The index of t among its family's templates (sources[] is indexed so). */
 int ct_template_index(const ct_problem *p, const ct_template *t);

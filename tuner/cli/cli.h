@@ -7,7 +7,9 @@
 
 #include "config.h"
 #include "db.h"
+#include "gpus.h"
 #include "problem.h"
+#include "shard.h"
 
 /* Every option, one bit each: a command lists those it takes (cmd_opts)
  * and any other one given is refused, naming it. */
@@ -15,7 +17,7 @@ enum {
     OPT_HELP, OPT_LIST, OPT_ALL, OPT_WINNERS, OPT_FORCE, OPT_REMEASURE, OPT_JSON, OPT_NO_CACHE, OPT_FRESH,
     OPT_VERBOSE, OPT_PROBLEM, OPT_DB, OPT_CONFIG, OPT_TEMPLATES, OPT_TEMPLATE, OPT_ARCH, OPT_DEVICE,
     OPT_FAMILY, OPT_NEAREST, OPT_FORMAT, OPT_OUT, OPT_STRATEGY, OPT_GPU, OPT_SEED, OPT_BUDGET, OPT_TIME,
-    OPT_PARAM, OPT_TORCH, OPT_COUNT
+    OPT_PARAM, OPT_TORCH, OPT_SHARD, OPT_TOP, OPT_COUNT
 };
 #define OPT(x) (1UL << OPT_##x)
 
@@ -24,12 +26,15 @@ typedef struct args {
     const char *params[CT_MAX_PARAMS];
     int nparams;
     int gpu, list, all, force, remeasure, verbose, help, json, no_cache, fresh, torch;
+    int gpus[CT_MAX_GPUS], ngpus;   /* --gpu N,M,... (ngpus -1: all); gpu is the first */
+    const char *shard;         /* --shard I/N */
+    int top;                   /* retime --top N */
     long long seed, max_candidates;
     int have_seed, have_max;
     const char *strategy;
     double time_limit;
     const char *nearest;       /* query --nearest SPEC */
-    const char *pos[4];        /* arguments that are not options (db import FILE) */
+    const char *pos[256];      /* arguments that are not options (db import FILE...) */
     int npos;
     unsigned long given;       /* OPT() bits of the options given */
     const char *spelled[OPT_COUNT];   /* each as the user wrote it, for messages */
@@ -58,11 +63,20 @@ int db_path(const args *a, char *path, size_t len);
 int open_existing_db(const args *a, ct_db **db);
 
 extern const char usage_tune[], usage_space[], usage_compile[], usage_query[], usage_export[];
+extern const char usage_precompile[], usage_retime[];
 int cmd_tune(const args *a);
 int cmd_space(const args *a);
 int cmd_compile(const args *a);
 int cmd_query(const args *a);
 int cmd_export(const args *a);
+int cmd_precompile(const args *a);
+int cmd_retime(const args *a);
+/* The shard of this process: --shard, else a Slurm array task's (saying so
+ * on stderr), else none (count 0). 0 or the exit status after the error. */
+int shard_of(const args *a, ct_shard *sh);
+/* Check --strategy; an explicit exhaustive search with no --budget gets an
+ * unbounded one (cfg). 0 or the exit status after the error. */
+int search_budget(const args *a, ct_config *cfg);
 int cmd_db(int argc, char **argv);
 
 #endif

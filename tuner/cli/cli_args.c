@@ -51,7 +51,7 @@ static const opt_def opts[] = {
     FLAG("--force", NULL, FORCE, force),      FLAG("--remeasure", NULL, REMEASURE, remeasure),
     FLAG("--json", NULL, JSON, json),         FLAG("--no-cache", NULL, NO_CACHE, no_cache),
     FLAG("--fresh", NULL, FRESH, fresh),      FLAG("--verbose", "-v", VERBOSE, verbose),
-    FLAG("--torch", NULL, TORCH, torch),
+    FLAG("--torch", NULL, TORCH, torch),      STR("--shard", NULL, SHARD, shard),
     STR("--problem", NULL, PROBLEM, problem), STR("--db", NULL, DB, db),
     STR("--config", NULL, CONFIG, config),    STR("--templates", NULL, TEMPLATES, templates),
     STR("--template", NULL, TEMPLATE, only),  STR("--arch", NULL, ARCH, arch),
@@ -60,7 +60,7 @@ static const opt_def opts[] = {
     STR("-o", "--output", OUT, out),          STR("--strategy", NULL, STRATEGY, strategy),
     NUM("--gpu", NULL, GPU),                  NUM("--seed", NULL, SEED),
     NUM("--budget", "--max-candidates", BUDGET), NUM("--time", NULL, TIME),
-    NUM("--param", NULL, PARAM),
+    NUM("--param", NULL, PARAM),              NUM("--top", NULL, TOP),
 };
 
 static const opt_def *find_opt(const char *o)
@@ -81,7 +81,7 @@ int parse_args(int argc, char **argv, int start, args *a)
         const char *o = argv[i];
         const opt_def *d = find_opt(o);
         if (!d) {
-            if ((o[0] != '-' || !strcmp(o, "-")) && a->npos < 4) {
+            if ((o[0] != '-' || !strcmp(o, "-")) && a->npos < (int)(sizeof a->pos / sizeof a->pos[0])) {
                 a->pos[a->npos++] = o;   /* only `db import FILE` takes one; the others refuse it */
                 continue;
             }
@@ -114,10 +114,19 @@ int parse_args(int argc, char **argv, int start, args *a)
         }
         long long x;
         switch (d->bit) {
-        case OPT_GPU:
-            if (!parse_int_arg(o, v, 0, 1023, &x))
+        case OPT_GPU: {
+            ct_err e;
+            if (ct_gpus_parse(v, a->gpus, &a->ngpus, &e) != CT_OK) {
+                fprintf(stderr, "convtune: %s\n", e.msg);
                 return 0;
-            a->gpu = (int)x;
+            }
+            a->gpu = a->ngpus > 0 ? a->gpus[0] : 0;
+            break;
+        }
+        case OPT_TOP:
+            if (!parse_int_arg(o, v, 1, 1000, &x))
+                return 0;
+            a->top = (int)x;
             break;
         case OPT_SEED:
             if (!parse_int_arg(o, v, 1, (long long)9e18, &a->seed))

@@ -6,13 +6,14 @@
 #include <unistd.h>
 
 #include "cli.h"
+#include "db_merge.h"
 #include "dbio.h"
 #include "outfile.h"
 
 static const char usage_db[] =
     "usage: convtune db SUBCOMMAND [options]   (convtune db SUBCOMMAND --help)\n"
     "  export [--format json|csv] [-o FILE] [--force] [--db PATH]\n"
-    "  import FILE [--format json|csv] [--db PATH]\n"
+    "  import FILE... [--format json|csv] [--db PATH]\n"
     "  check [--db PATH]\n";
 
 static const char usage_db_export[] =
@@ -22,12 +23,14 @@ static const char usage_db_export[] =
     "stdout or atomically to FILE.\n";
 
 static const char usage_db_import[] =
-    "usage: convtune db import FILE [--format json|csv] [--db PATH]\n"
-    "Add the records of a `db export` file (FILE, or - for stdin; the format is\n"
-    "detected unless given) to the database, created if missing. Records already\n"
-    "present (same device identity, problem, template, template hash, params and\n"
-    "created_at) are skipped, the others added; the winner queries then pick the\n"
-    "best of both. All in one transaction: a bad file changes nothing.\n";
+    "usage: convtune db import FILE... [--format json|csv] [--db PATH]\n"
+    "Add the records of `db export` files (or - for stdin; the format is detected\n"
+    "unless given) and of other convtune databases (the shards of a cluster run)\n"
+    "to the database, created if missing. Records already present (same device\n"
+    "identity, problem, template, template hash, params and created_at) are\n"
+    "skipped, the others added; the winner queries then pick the best of all.\n"
+    "Every FILE is read and checked before the database is opened, so a bad one\n"
+    "changes nothing; then each is added in one transaction of its own.\n";
 
 static const char usage_db_check[] =
     "usage: convtune db check [--db PATH]\n"
@@ -112,43 +115,77 @@ static char *read_all(const char *path, size_t *len, ct_err *e)
     return buf;
 }
 
-/* db import FILE: parse and check the whole file, then add it to the
- * database (created if missing) in one transaction. */
+/* One source of db import: an export file, parsed and checked, or the
+ * records of a convtune database. */
+typedef struct import_src {
+    ct_dbio_input *in;
+    ct_db_rows rows;
+} import_src;
+
+static void free_sources(import_src *src, int n)
+{
+    for (int i = 0; src && i < n; i++) {
+        ct_dbio_free(src[i].in);
+        ct_db_rows_free(&src[i].rows);
+    }
+    free(src);
+}
+
+/* Read and check pos[i] into src. */
+static ct_status load_source(const args *a, const char *path, import_src *src, ct_err *e)
+{
+    if (ct_db_file_is_sqlite(path)) {
+        if (a->format)
+            return ct_fail(e, CT_ERR_USAGE, "%s is a convtune database, not an export file: --format does not "
+                           "apply", path);
+        return ct_db_rows_load(path, &src->rows, e);
+    }
+    ct_dbio_format fmt;
+    if (a->format && ct_dbio_format_parse(a->format, &fmt, e) != CT_OK)
+        return CT_ERR_USAGE;
+    size_t len = 0;
+    char *text = read_all(path, &len, e);
+    if (!text)
+        return CT_ERR_IO;
+    ct_status rc = ct_dbio_parse(text, len, path, a->format ? &fmt : NULL, &src->in, e);
+    free(text);
+    return rc;
+}
+
+/* db import FILE...: read and check every file, then add each to the
+ * database (created if missing) in its own transaction. */
 static int cmd_db_import(const args *a)
 {
     ct_err e;
-    if (a->npos != 1)
-        return die(CT_ERR_USAGE, a->npos ? "db import takes one FILE" : "db import needs a FILE (or - for stdin)");
-    ct_dbio_format fmt;
-    if (a->format && ct_dbio_format_parse(a->format, &fmt, &e) != CT_OK)
-        return die(CT_ERR_USAGE, e.msg);
-    size_t len = 0;
-    char *text = read_all(a->pos[0], &len, &e);
-    if (!text)
-        return die(CT_ERR_IO, e.msg);
-    ct_dbio_input *in = NULL;
-    ct_status rc = ct_dbio_parse(text, len, a->pos[0], a->format ? &fmt : NULL, &in, &e);
-    free(text);
-    if (rc != CT_OK)
-        return die(rc, e.msg);
+    if (a->npos < 1)
+        return die(CT_ERR_USAGE, "db import needs a FILE (or - for stdin)");
+    import_src *src = calloc((size_t)a->npos, sizeof *src);
+    if (!src)
+        return die(CT_ERR_INTERNAL, "out of memory");
+    ct_status rc = CT_OK;
+    for (int i = 0; i < a->npos && rc == CT_OK; i++)
+        rc = load_source(a, a->pos[i], &src[i], &e);
     char path[CT_DB_PATH_MAX];
-    int r = db_path(a, path, sizeof path);
-    if (r) {
-        ct_dbio_free(in);
-        return r;
+    int r = rc == CT_OK ? db_path(a, path, sizeof path) : 0;
+    ct_db *db = NULL;
+    if (rc != CT_OK || r || (rc = ct_db_open(path, 1, &db, &e)) != CT_OK) {
+        free_sources(src, a->npos);
+        return r ? r : die(rc, e.msg);
     }
-    ct_db *db;
-    if ((rc = ct_db_open(path, 1, &db, &e)) != CT_OK) {
-        ct_dbio_free(in);
-        return die(rc, e.msg);
+    for (int i = 0; i < a->npos && rc == CT_OK; i++) {
+        long added = 0, skipped = 0, n = src[i].in ? ct_dbio_count(src[i].in) : src[i].rows.n;
+        rc = src[i].in ? ct_dbio_import(db, src[i].in, &added, &skipped, &e)
+                       : ct_db_rows_import(db, &src[i].rows, &added, &skipped, &e);
+        if (rc == CT_OK)
+            printf("%s: %ld records: %ld imported, %ld skipped as duplicates\n", a->pos[i], n, added, skipped);
+        else if (i > 0) {
+            char why[sizeof e.msg];
+            snprintf(why, sizeof why, "%s", e.msg);
+            ct_fail(&e, rc, "%.900s (nothing of %s was imported; the files before it were)", why, a->pos[i]);
+        }
     }
-    long added = 0, skipped = 0;
-    rc = ct_dbio_import(db, in, &added, &skipped, &e);
     ct_db_close(db);
-    if (rc == CT_OK)
-        printf("%s: %ld records: %ld imported, %ld skipped as duplicates\n", a->pos[0], ct_dbio_count(in), added,
-               skipped);
-    ct_dbio_free(in);
+    free_sources(src, a->npos);
     return rc == CT_OK ? 0 : die(rc, e.msg);
 }
 

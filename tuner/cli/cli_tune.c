@@ -19,7 +19,13 @@ const char usage_tune[] =
     "Generate candidates from the templates, compile them with NVRTC, verify each\n"
     "against an fp64 reference, time the verified ones, store every result.\n"
     "  --problem SPEC       problem string, e.g. conv1d:1e6:2047\n"
-    "  --gpu N              device ordinal (default 0)\n"
+    "  --gpu N              device ordinal (default 0); N,M,... or all tunes on\n"
+    "                       several GPUs of one model, each candidate dealt to the\n"
+    "                       next free GPU, the best re-timed together on the first\n"
+    "  --shard I/N          measure only shard I of N of the run's candidates (a\n"
+    "                       fixed list: random with --seed, or exhaustive), into a\n"
+    "                       database of its own (--db); in a Slurm job array the\n"
+    "                       task's shard is the default\n"
     "  --db PATH            database (default $CONVTUNE_DB or the XDG data dir)\n"
     "  --config FILE        settings and value lists overriding configs/*.ini\n"
     "  --templates DIR      read templates from DIR instead of the built-in copies\n"
@@ -67,18 +73,23 @@ int cmd_tune(const args *a)
     const char *cache_dir = NULL;
     if (!a->no_cache && ct_cache_default_dir(cache, sizeof cache, NULL) == CT_OK)
         cache_dir = cache;
-    ct_strategy st;
-    if (a->strategy && ct_strategy_parse(a->strategy, &st, &e) != CT_OK)
-        return die(CT_ERR_USAGE, e.msg);
-    /* An explicit exhaustive search with no budget measures everything. */
-    if (a->strategy && st == CT_SEARCH_EXHAUSTIVE && !a->have_max)
-        cfg.s.max_candidates = 1000000;
-    ct_tune_opts o = {.problem = &p, .gpu = a->gpu, .db_path = dbpath, .templates_dir = a->templates,
+    if ((r = search_budget(a, &cfg)))
+        return r;
+    ct_shard shard;
+    if ((r = shard_of(a, &shard)))
+        return r;
+    /* One SQLite file written by several nodes over NFS is unsafe (its locks
+     * are not reliable there): each shard writes its own, merged after. */
+    if (shard.count > 1 && !a->db)
+        return die(CT_ERR_USAGE, "a shard writes a database of its own: give --db (e.g. --db tune-shard-3.db); "
+                                 "merge them after with convtune db import");
+    ct_tune_opts o = {.problem = &p, .gpu = a->gpu, .ngpus = a->ngpus, .shard = shard, .db_path = dbpath, .templates_dir = a->templates,
                       .only_template = a->only, .cfg = &cfg, .remeasure = a->remeasure,
                       .verbose = a->verbose, .out = stdout, .strategy = a->strategy,
                       .time_limit_s = a->time_limit, .cache_dir = cache_dir, .json = a->json,
                       .worker_exe = "/proc/self/exe",
                       .fresh = a->fresh};
+    memcpy(o.gpus, a->gpus, sizeof o.gpus);
     ct_tune_result res;
     ct_status rc = ct_tune(&o, &res, &e);
     return rc == CT_OK ? 0 : die(rc, e.msg);

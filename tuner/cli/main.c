@@ -15,6 +15,8 @@ static const char usage_head[] =
     "usage: convtune [tune] --problem SPEC [options]   tune a problem on a GPU\n"
     "       convtune space --problem SPEC [--arch sm_XY]  show its parameter space\n"
     "       convtune compile --problem SPEC --arch sm_XY [--param NAME=VALUE ...]\n"
+    "       convtune precompile --problem SPEC --arch sm_XY [--shard I/N]   fill the cache\n"
+    "       convtune retime --problem SPEC --top N   re-time the best on one GPU\n"
     "       convtune query [--problem SPEC] [--device NAME] [--format table|csv|json]\n"
     "       convtune export --problem SPEC [--device NAME] [-o FILE] [--force]\n"
     "       convtune export --family F [--device NAME] [-o FILE] [--force]  every size + selector\n"
@@ -118,7 +120,12 @@ int main(int argc, char **argv)
         {"tune", cmd_tune, usage_tune,
          OPT(PROBLEM) | OPT(GPU) | OPT(DB) | OPT(CONFIG) | OPT(TEMPLATES) | OPT(TEMPLATE) | OPT(SEED) |
              OPT(STRATEGY) | OPT(BUDGET) | OPT(TIME) | OPT(JSON) | OPT(FRESH) | OPT(NO_CACHE) |
-             OPT(REMEASURE) | OPT(VERBOSE)},
+             OPT(REMEASURE) | OPT(VERBOSE) | OPT(SHARD)},
+        {"precompile", cmd_precompile, usage_precompile,
+         OPT(PROBLEM) | OPT(ARCH) | OPT(SHARD) | OPT(BUDGET) | OPT(STRATEGY) | OPT(SEED) | OPT(CONFIG) |
+             OPT(TEMPLATES) | OPT(TEMPLATE)},
+        {"retime", cmd_retime, usage_retime,
+         OPT(PROBLEM) | OPT(TOP) | OPT(GPU) | OPT(DB) | OPT(CONFIG) | OPT(TEMPLATES) | OPT(NO_CACHE)},
         {"space", cmd_space, usage_space, OPT(PROBLEM) | OPT(ARCH) | OPT(TEMPLATE) | OPT(CONFIG) | OPT(LIST)},
         {"compile", cmd_compile, usage_compile,
          OPT(PROBLEM) | OPT(ARCH) | OPT(TEMPLATE) | OPT(PARAM) | OPT(OUT) | OPT(FORCE) | OPT(TEMPLATES) |

@@ -52,6 +52,7 @@ ct_status ct_gpu_open(int ordinal, ct_gpu *g, ct_err *e)
         return ct_fail(e, CT_ERR_NO_GPU, "GPU index %d is out of range: this machine has %d GPU%s (0..%d)",
                        ordinal, count, count == 1 ? "" : "s", count - 1);
     g->ordinal = ordinal;
+    g->device_count = count;
     CU_CHECK(d, e, cuDeviceGet(&g->dev, ordinal));
     CU_CHECK(d, e, cuDevicePrimaryCtxRetain(&g->ctx, g->dev));
     CU_CHECK(d, e, cuCtxSetCurrent(g->ctx));

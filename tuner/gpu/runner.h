@@ -17,6 +17,7 @@ typedef struct ct_gpu {
     CUdevice dev;
     CUcontext ctx;
     int ordinal;
+    int device_count;          /* devices the driver shows this process */
     ct_limits lim;
     ct_device_info info;       /* ceilings filled by ct_gpu_measure_ceilings */
     char arch[16];             /* "sm_90" */

@@ -173,6 +173,7 @@ static void fill_device(const ct_gpu *g, ct_worker_device *dev)
     dev->lim = g->lim;
     snprintf(dev->arch, sizeof dev->arch, "%s", g->arch);
     dev->total_mem = g->total_mem;
+    dev->device_count = g->device_count;
 }
 
 int ct_worker_serve(int fd)
@@ -272,6 +273,8 @@ int ct_worker_serve(int fd)
 
 /* ------------------------------------------------------------------------ */
 /* The supervisor side                                                      */
+/* Its message buffers are static per thread: a run on several GPUs drives
+ * one worker from each of its threads (gpus.h). */
 
 struct ct_worker {
     char exe[4096];
@@ -358,7 +361,7 @@ static ct_status spawn(ct_worker *w, ct_worker_device *dev, ct_err *e)
     w->fd = sv[0];
     w->pid = pid;
     w->starts++;
-    static start_msg st;
+    static _Thread_local start_msg st;
     memset(&st, 0, sizeof st);
     st.gpu = w->gpu;
     snprintf(st.problem, sizeof st.problem, "%s", w->p.canonical);
@@ -366,7 +369,7 @@ static ct_status spawn(ct_worker *w, ct_worker_device *dev, ct_err *e)
     st.has_templates = w->has_templates;
     snprintf(st.templates_dir, sizeof st.templates_dir, "%s", w->templates_dir);
     st.s = w->s;
-    static reply_msg rep;
+    static _Thread_local reply_msg rep;
     ct_status rc = request(w, MSG_START, &st, sizeof st, &rep, "start-up", e);
     if (rc != CT_OK) {
         reap(w, 1, NULL, 0);
@@ -409,7 +412,7 @@ ct_status ct_worker_start(const ct_worker_spec *spec, ct_worker **out, ct_worker
 
 ct_status ct_worker_ceilings(ct_worker *w, ct_worker_device *dev, ct_err *e)
 {
-    static reply_msg rep;
+    static _Thread_local reply_msg rep;
     ct_status rc = request(w, MSG_CEILINGS, NULL, 0, &rep, "the ceiling measurement", e);
     if (rc == CT_OK)
         *dev = rep.dev;
@@ -418,7 +421,7 @@ ct_status ct_worker_ceilings(ct_worker *w, ct_worker_device *dev, ct_err *e)
 
 ct_status ct_worker_workload(ct_worker *w, ct_err *e)
 {
-    static reply_msg rep;
+    static _Thread_local reply_msg rep;
     w->want_workload = 1;
     return request(w, MSG_WORKLOAD, NULL, 0, &rep, "the buffers and the reference", e);
 }
@@ -480,7 +483,7 @@ ct_status ct_worker_run(ct_worker *w, int template_index, const ct_params *c, co
     }
     const ct_settings *s = &w->s;
     double deadline = now_s() + s->timeout_s;
-    static result_msg res;
+    static _Thread_local result_msg res;
     char how[128] = "";
     for (;;) {
         msg_hdr h;

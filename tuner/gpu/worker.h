@@ -38,6 +38,7 @@ typedef struct ct_worker_device {
     ct_limits lim;
     char arch[16];
     size_t total_mem;
+    int device_count;          /* GPUs the driver shows the worker (for --gpu all) */
 } ct_worker_device;
 
 /* Start a worker and open the GPU in it; dev receives the device's
@@ -52,7 +53,9 @@ ct_status ct_worker_ceilings(ct_worker *w, ct_worker_device *dev, ct_err *e);
 ct_status ct_worker_workload(ct_worker *w, ct_err *e);
 
 /* Verify and time one candidate into the measured fields and conditions
- * of o (its other fields are left alone). race_us > 0 lets the worker stop timing,
+ * of o (its other fields are left alone). Each worker may be driven from its
+ * own thread (one per GPU), never one worker from two threads at once.
+ * race_us > 0 lets the worker stop timing,
  * after min_reps, a candidate whose median is already above race_us. Returns
  * CT_OK whenever the candidate was judged, faults and hangs included (the
  * worker is replaced before the next candidate); an error means no worker

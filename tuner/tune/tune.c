@@ -16,8 +16,10 @@
 #include "cache.h"
 #include "compile.h"
 #include "compile_pool.h"
+#include "gpus.h"
 #include "json.h"
 #include "problem.h"
+#include "retime.h"
 #include "runner.h"
 #include "search.h"
 #include "space.h"
@@ -227,23 +229,13 @@ static void retime_best(ct_worker *wk, ct_compile_pool *pl, ct_db *db, const ct_
     int done = 0;
     for (int i = 0; i < ntop; i++) {
         ct_result *r = &okrecs[i];
-        const ct_template *t = ct_template_find(p->family, r->tmpl);
-        if (!t || !r->params_ok)
-            continue;
-        ct_candidate cd = {.tmpl = t, .params = r->params};
-        ct_compile_job jb = {.cand = &cd};
-        ct_compile_job_run(pl, &jb);
-        ct_result oc = *r;
-        ct_err le;
-        if (jb.rc == CT_OK && ct_worker_run(wk, ct_template_index(p, t), &cd.params, &jb.bin, 0, &oc, &le) == CT_OK &&
-            oc.status == CT_RS_OK) {
+        ct_result oc;
+        if (ct_retime_one(wk, pl, p, r, &oc)) {
             note_conditions(res, &oc.cond);
-            *r = oc;
             if (r->id)
                 ct_db_candidate_retime(db, r->id, r, NULL);
             done++;
         }
-        ct_binary_free(&jb.bin);
     }
     if (done)
         fprintf(out, "  re-timed the best %d together before naming the winner\n", done);
@@ -364,7 +356,7 @@ ct_status ct_tune(const ct_tune_opts *o, ct_tune_result *res, ct_err *e)
      * what the worker reported, for the space and the report. */
     ct_gpu g;
     memset(&g, 0, sizeof g);
-    ct_worker *wk = NULL;
+    ct_gpus *gs = NULL;
     ct_worker_device wdev;
     ct_db *db = NULL;
     ct_space sp = {0};
@@ -379,7 +371,8 @@ ct_status ct_tune(const ct_tune_opts *o, ct_tune_result *res, ct_err *e)
     int *batch = NULL;
     stored_set prior = {0};
     int nok = 0, counts[CT_RS_COUNT] = {0};
-    long long run_id = 0, device_id = 0, problem_id = 0, ended_run = 0;
+    long long run_id = 0, problem_id = 0;
+    long long run_ids[CT_MAX_GPUS] = {0}, device_ids[CT_MAX_GPUS] = {0};   /* per GPU; [0] is run_id's */
     double t_start = now_s();
     unsigned long long seed = cfg->s.seed;
     if (seed == 0) {
@@ -393,7 +386,9 @@ ct_status ct_tune(const ct_tune_opts *o, ct_tune_result *res, ct_err *e)
                          .settings = cfg->s};
     ws.settings.seed = seed;
     /* Before the database is touched: a bad --gpu leaves no file behind. */
-    if ((rc = ct_worker_start(&ws, &wk, &wdev, e)) != CT_OK)
+    int one_gpu = o->gpu;
+    if ((rc = ct_gpus_start(&ws, o->ngpus ? o->gpus : &one_gpu, o->ngpus ? o->ngpus : 1, stderr, &gs, &wdev, e)) !=
+        CT_OK)
         goto out;
     g.info = wdev.info;
     g.lim = wdev.lim;
@@ -403,16 +398,9 @@ ct_status ct_tune(const ct_tune_opts *o, ct_tune_result *res, ct_err *e)
     rc = ct_db_open(o->db_path, 1, &db, e);
     if (rc != CT_OK)
         goto out;
-    /* Ceilings are measured once per device and driver, then reused. */
-    if (o->remeasure || ct_db_device_ceilings(db, &g.info, &g.info.fma_tflops, &g.info.bandwidth_gbs,
-                                              &g.info.launch_us, NULL) != CT_OK) {
-        fprintf(out, "measuring the ceilings of %s ...\n", g.info.name);
-        if ((rc = ct_worker_ceilings(wk, &wdev, e)) != CT_OK)
-            goto out;
-        g.info = wdev.info;
-    }
-    if ((rc = ct_db_device_upsert(db, &g.info, &device_id, e)) != CT_OK)
+    if ((rc = ct_gpus_devices(gs, db, o->remeasure, out, device_ids, e)) != CT_OK)
         goto out;
+    g.info = ct_gpus_device(gs, 0)->info;
     if ((rc = ct_db_problem_upsert(db, fam->name, p->canonical, fam->flops(p), fam->bytes(p), &problem_id, e)) != CT_OK)
         goto out;
 
@@ -426,6 +414,19 @@ ct_status ct_tune(const ct_tune_opts *o, ct_tune_result *res, ct_err *e)
     if (sp.n == 0) {
         rc = ct_fail(e, CT_ERR_NO_RESULT, "no admissible candidate for %s on %s", p->canonical, g.info.name);
         goto out;
+    }
+    ct_shard_plan shard_plan = {0};
+    if (o->shard.count > 1) {
+        /* The shard's part of a fixed list, measured as it is. */
+        if ((rc = ct_shard_apply(&sp, strategy, cfg->s.max_candidates, cfg->s.seed, &o->shard, &shard_plan, e)) !=
+            CT_OK)
+            goto out;
+        if (sp.n == 0) {
+            rc = ct_fail(e, CT_ERR_NO_RESULT, "shard %d/%d of %s has no candidate (the run has %d)", o->shard.index,
+                         o->shard.count, p->canonical, shard_plan.total);
+            goto out;
+        }
+        strategy = CT_SEARCH_EXHAUSTIVE;
     }
     srch = ct_search_new(&sp, strategy, cfg->s.max_candidates, seed);
     batch = malloc((size_t)sp.n * sizeof *batch);
@@ -444,6 +445,17 @@ ct_status ct_tune(const ct_tune_opts *o, ct_tune_result *res, ct_err *e)
     fprintf(out, "  space: %lld combinations, %lld admissible; search: %s, budget %d candidates%s, seed %llu\n",
             full, admissible, strategy_name, ct_search_budget(srch),
             o->time_limit_s > 0 ? " or the time limit" : "", seed);
+    if (o->shard.count > 1)
+        fprintf(out, "  shard %d/%d: %d of the %d candidates of a %s run (budget %d%s)\n", o->shard.index,
+                o->shard.count, sp.n, shard_plan.total, ct_strategy_name(shard_plan.strategy), cfg->s.max_candidates,
+                shard_plan.strategy == CT_SEARCH_RANDOM ? ", the seed above" : "");
+    if (ct_gpus_count(gs) > 1) {
+        fprintf(out, "  GPUs:");
+        for (int k = 0; k < ct_gpus_count(gs); k++)
+            fprintf(out, "%s %d", k ? "," : "", ct_gpus_ordinal(gs, k));
+        fprintf(out, " (%d x %s), candidates dealt to each as it becomes free; the best re-timed on GPU %d\n",
+                ct_gpus_count(gs), g.info.name, ct_gpus_ordinal(gs, 0));
+    }
     if (ct_search_strategy(srch) == CT_SEARCH_ANNEAL)
         add_nearest_starts(db, p, g.info.name, srch, out);
     fflush(out);
@@ -456,22 +468,27 @@ ct_status ct_tune(const ct_tune_opts *o, ct_tune_result *res, ct_err *e)
     if (!o->fresh) {
         prior.hashes = (const char (*)[17])hashes;
         prior.fam = fam;
-        ct_query pq = {.problem = p->canonical, .device_id = device_id};
-        if ((rc = ct_db_query(db, &pq, stored_cb, &prior, e)) != CT_OK)
-            goto out;
+        for (int k = 0; k < ct_gpus_count(gs); k++) {
+            ct_query pq = {.problem = p->canonical, .device_id = device_ids[k]};
+            if ((rc = ct_db_query(db, &pq, stored_cb, &prior, e)) != CT_OK)
+                goto out;
+        }
         qsort(prior.v, (size_t)prior.n, sizeof *prior.v, cmp_stored);
         if (prior.n)
             fprintf(out, "  resuming: %d outcomes stored by earlier runs on this device are reused "
                          "(--fresh measures again)\n", prior.n);
     }
-    if ((rc = ct_worker_workload(wk, e)) != CT_OK)
+    if ((rc = ct_gpus_workload(gs, e)) != CT_OK)
         goto out;
     char settings[600];
     ct_settings run_settings = cfg->s;
     run_settings.seed = seed;
     ct_settings_json(&run_settings, settings, sizeof settings);
-    if ((rc = ct_db_run_begin(db, problem_id, device_id, settings, &run_id, e)) != CT_OK)
-        goto out;
+    for (int k = 0; k < ct_gpus_count(gs); k++) {
+        if ((rc = ct_db_run_begin(db, problem_id, device_ids[k], settings, &run_ids[k], e)) != CT_OK)
+            goto out;
+        run_id = run_ids[0];
+    }
 
     pl.jobs = calloc((size_t)sp.n, sizeof *pl.jobs);
     okrecs = calloc((size_t)sp.n, sizeof *okrecs);
@@ -479,12 +496,7 @@ ct_status ct_tune(const ct_tune_opts *o, ct_tune_result *res, ct_err *e)
         rc = ct_fail(e, CT_ERR_INTERNAL, "out of memory");
         goto out;
     }
-    pl.p = p;
-    pl.arch = g.arch;
-    pl.sources = (const char *const *)sources;
-    pl.cache_dir = o->cache_dir;
-    pl.nvrtc_version = ct_nvrtc_version();
-    pl.ndefs = fam->defines(p, pl.defs);
+    ct_compile_pool_init(&pl, p, g.arch, (const char *const *)sources, o->cache_dir);
     pthread_mutex_init(&pl.mu, NULL);
     pthread_cond_init(&pl.cv, NULL);
     have_pool = 1;
@@ -520,7 +532,7 @@ ct_status ct_tune(const ct_tune_opts *o, ct_tune_result *res, ct_err *e)
             }
             int nb = ct_search_next(srch, batch, window - (pl.njobs - head));
             if (nb == 0) {
-                exhausted = pl.njobs == head;   /* else: proposals wait for results */
+                exhausted = pl.njobs == head && !ct_gpus_busy(gs);   /* else: proposals wait for results */
                 break;
             }
             /* Candidates measured before are reported from the database. */
@@ -557,22 +569,37 @@ ct_status ct_tune(const ct_tune_opts *o, ct_tune_result *res, ct_err *e)
             pthread_cond_broadcast(&pl.cv);
             pthread_mutex_unlock(&pl.mu);
         }
-        if (head == pl.njobs) {
+        if (head == pl.njobs && !ct_gpus_busy(gs)) {
             if (exhausted)
                 break;
             continue;   /* every proposal was a reused one: ask again */
         }
-        /* The time budget also ends a queue filled before it ran out. */
+        /* The time budget also ends a queue filled before it ran out; what
+         * the GPUs are measuring is still taken back and stored. */
         if (o->time_limit_s > 0 && now_s() - t_start > o->time_limit_s) {
-            stopped_by_time = 1;
-            break;
+            stopped_by_time = exhausted = 1;
+            if (!ct_gpus_busy(gs))
+                break;
+            head = pl.njobs;
         }
         {
-            ct_compile_job *j = &pl.jobs[head++];
+            /* NULL: nothing left to deal, take back what a GPU measured. */
+            ct_compile_job *j = head < pl.njobs ? &pl.jobs[head++] : NULL;
             pthread_mutex_lock(&pl.mu);
-            while (!j->done)
+            while (j && !j->done)
                 pthread_cond_wait(&pl.cv, &pl.mu);
             pthread_mutex_unlock(&pl.mu);
+            ct_gpus_done gd = {.job = j};
+            if (!j || j->rc == CT_OK) {
+                /* Racing: a candidate already race_factor times slower than
+                 * the best after min_reps is not timed further. */
+                double race_us = cfg->s.race_factor > 0 && best_us > 0 ? best_us * cfg->s.race_factor : 0;
+                if ((rc = ct_gpus_run(gs, j, j ? ct_template_index(p, j->cand->tmpl) : 0, race_us, &gd, e)) != CT_OK)
+                    goto out;
+                if (!gd.job)
+                    continue;   /* a GPU is still free: deal it the next candidate */
+                j = gd.job;
+            }
             const ct_template *t = j->cand->tmpl;
             ct_result rec;
             char cond[160] = "";
@@ -591,14 +618,7 @@ ct_status ct_tune(const ct_tune_opts *o, ct_tune_result *res, ct_err *e)
                 rec.status = CT_RS_COMPILE_FAILED;
                 snprintf(rec.error, sizeof rec.error, "%.511s", j->err.msg);
             } else {
-                /* Racing: a candidate already race_factor times slower than
-                 * the best after min_reps is not timed further. */
-                double race_us = cfg->s.race_factor > 0 && best_us > 0 ? best_us * cfg->s.race_factor : 0;
-                ct_status rr = ct_worker_run(wk, ct_template_index(p, t), &j->cand->params, &j->bin, race_us, &rec, e);
-                if (rr != CT_OK) {
-                    rc = rr;
-                    goto out;
-                }
+                ct_result_take_measured(&rec, &gd.oc);
                 note_conditions(res, &rec.cond);
                 t_verify += rec.cond.verify_ms / 1e3;
                 t_time += rec.cond.time_ms / 1e3;
@@ -606,7 +626,7 @@ ct_status ct_tune(const ct_tune_opts *o, ct_tune_result *res, ct_err *e)
             }
             ct_binary_free(&j->bin);
             double ts = now_s();
-            if ((rc = ct_db_candidate_add_id(db, run_id, &rec, &rec.id, e)) != CT_OK)
+            if ((rc = ct_db_candidate_add_id(db, run_ids[gd.gpu], &rec, &rec.id, e)) != CT_OK)
                 goto out;
             t_store += now_s() - ts;
             done++;
@@ -649,8 +669,8 @@ ct_status ct_tune(const ct_tune_opts *o, ct_tune_result *res, ct_err *e)
     res->tuned = done;
     res->counts_ok = nok;
     res->counts_failed = nfail;
-    ct_db_run_end(db, run_id, nok ? "done" : "no_result", NULL);
-    ended_run = run_id;
+    for (int k = 0; k < ct_gpus_count(gs); k++)
+        ct_db_run_end(db, run_ids[k], nok ? "done" : "no_result", NULL);
     run_id = 0;
     res->wall_s = now_s() - t_start;
     res->compile_s = compile_ms_total / 1e3;
@@ -662,6 +682,11 @@ ct_status ct_tune(const ct_tune_opts *o, ct_tune_result *res, ct_err *e)
     if (res->reused)
         fprintf(out, "; %d of them reused from earlier runs", res->reused);
     fputc('\n', out);
+    if (ct_gpus_count(gs) > 1) {
+        char per[400];
+        ct_gpus_summary(gs, per, sizeof per);
+        fprintf(out, "  measured per GPU: %s\n", per);
+    }
     fprintf(out, "  time split: compile %.1f s of CPU on %d threads (%d from the cache), verify %.1f s, "
             "time %.1f s, store %.1f s\n", res->compile_s, nthreads, res->cache_hits, t_verify, t_time, t_store);
     if (nok == 0) {
@@ -672,10 +697,11 @@ ct_status ct_tune(const ct_tune_opts *o, ct_tune_result *res, ct_err *e)
     }
     qsort(okrecs, (size_t)nok, sizeof *okrecs, cmp_rec);
     if (cfg->s.retime_top > 1 && nok > 1) {
-        retime_best(wk, &pl, db, p, cfg->s.retime_top < nok ? cfg->s.retime_top : nok, okrecs, out, res);
+        retime_best(ct_gpus_worker(gs, 0), &pl, db, p, cfg->s.retime_top < nok ? cfg->s.retime_top : nok, okrecs, out,
+                    res);
         qsort(okrecs, (size_t)nok, sizeof *okrecs, cmp_rec);
     }
-    res->worker_starts = ct_worker_starts(wk);
+    res->worker_starts = ct_gpus_starts(gs);
     /* Kept with the run for `convtune report`: the conditions it was timed under. */
     char cond[240];
     {
@@ -696,7 +722,8 @@ ct_status ct_tune(const ct_tune_opts *o, ct_tune_result *res, ct_err *e)
         ct_jw_int(&j, "worker_starts", res->worker_starts);
         ct_jw_end(&j);
     }
-    ct_db_run_note(db, ended_run, "conditions", cond, NULL);
+    for (int k = 0; k < ct_gpus_count(gs); k++)
+        ct_db_run_note(db, run_ids[k], "conditions", cond, NULL);
     fprintf(out, "  measurement: L2 %s; %d timing%s re-taken for a wide spread, %d stopped early as losers; "
                  "worker processes %d", cfg->s.l2_flush ? "flushed before every timed execution" : "warm (not flushed)",
             res->retimed, res->retimed == 1 ? "" : "s", res->raced, res->worker_starts);
@@ -749,14 +776,15 @@ out:
             ct_binary_free(&pl.jobs[i].bin);
         free(pl.jobs);
     }
-    if (run_id && db)
-        ct_db_run_end(db, run_id, "failed", NULL);
+    for (int k = 0; run_id && db && k < CT_MAX_GPUS; k++)
+        if (run_ids[k])
+            ct_db_run_end(db, run_ids[k], "failed", NULL);
     free(okrecs);
     free(batch);
     free(prior.v);
     for (int i = 0; i < 16; i++)
         free(sources[i]);
-    ct_worker_stop(wk);
+    ct_gpus_stop(gs);
     ct_search_free(srch);
     ct_space_free(&sp);
     if (db)

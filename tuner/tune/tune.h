@@ -9,6 +9,8 @@
 #include "config.h"
 #include "db.h"
 #include "problem.h"
+#include "gpus.h"
+#include "shard.h"
 #include "status.h"
 
 typedef struct ct_tune_opts {
@@ -18,7 +20,10 @@ typedef struct ct_tune_opts {
     const char *cache_dir;     /* compiled-binary cache; NULL = no cache */
     int json;                  /* summary as JSON on stdout, the report on stderr */
     int fresh;                 /* re-measure candidates already stored for this device */
-    int gpu;                   /* device ordinal */
+    int gpu;                   /* device ordinal, when ngpus is 0 */
+    int gpus[CT_MAX_GPUS];     /* several GPUs of one model (gpus.h) */
+    int ngpus;                 /* 0: gpu alone; -1: every GPU */
+    ct_shard shard;            /* count > 1: measure only this shard (shard.h) */
     const char *db_path;
     const char *templates_dir; /* NULL: the templates built into the binary */
     const char *only_template; /* NULL: every template of the family */
