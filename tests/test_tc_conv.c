@@ -97,11 +97,11 @@ static void test_split(void)
 
 /* The kernel's work for one candidate, block by block, as ct_conv_tc.cuh
  * writes it; products in double so that only the indexing can go wrong. */
-static void replay(const ct_tc_shape *s, const ct_params *c, const float *in, const float *w, const float *bias,
-                   double *out, size_t count)
+static void replay(const ct_template *t, const ct_tc_shape *s, const ct_params *c, const float *in, const float *w,
+                   const float *bias, double *out, size_t count)
 {
     ct_tc_geom g;
-    ct_tc_geometry_of(s, c, &g);
+    ct_tc_geometry_of(t, s, c, &g);
     const long long korder = g.korder, khw = g.khw, ck = g.ck;
     const int avec = korder == 0 && (s->cin * khw) % 4 == 0 && g.kcr % 4 == 0 ? 4 : 1;
     const long long npix = g.toh * g.tow, ty = g.ty, tx = g.tx;
@@ -250,7 +250,7 @@ static void test_replay(const char *spec, const char *tmpl, int samples, const c
     int worst_i = -1;
     double worst = 0;
     for (int i = 0; i < ncand; i++) {
-        replay(&s, &cand[i], host[0], host[1], nb == 4 ? host[2] : NULL, got, count);
+        replay(t, &s, &cand[i], host[0], host[1], nb == 4 ? host[2] : NULL, got, count);
         double num = 0, den = 0;
         for (size_t k = 0; k < count; k++) {
             num += (got[k] - ref[k]) * (got[k] - ref[k]);

@@ -84,12 +84,66 @@ const char *ct_param_value_text(const ct_param_def *def, long v, char *buf, size
     return buf;
 }
 
-static const ct_param_def *find_def(const ct_param_def *defs, int ndefs, const char *name)
+const ct_param_def *ct_param_find(const ct_param_def *defs, int n, const char *name)
 {
-    for (int i = 0; i < ndefs; i++)
+    for (int i = 0; i < n; i++)
         if (strcmp(defs[i].name, name) == 0)
             return &defs[i];
     return NULL;
+}
+
+/* Per thread: space building and the tests collect their own faults, and
+ * the compile pool's threads never see another thread's. */
+static _Thread_local struct {
+    int count;
+    char first[256];
+} faults;
+
+long ct_param_read(const ct_params *c, const ct_param_def *def)
+{
+    /* Candidates made from a table point at its names: try that first. */
+    for (int i = 0; i < c->n; i++)
+        if (c->names[i] == def->name)
+            return c->values[i];
+    for (int i = 0; i < c->n; i++)
+        if (strcmp(c->names[i], def->name) == 0)
+            return c->values[i];
+    if (faults.count++ == 0) {
+        char key[160];
+        (void)ct_params_to_key(c, key, sizeof key);   /* a long key is cut short: still a clue */
+        snprintf(faults.first, sizeof faults.first, "read of parameter %.40s, which candidate {%.150s} lacks",
+                 def->name, key);
+    }
+    return def->dflt;
+}
+
+void ct_params_read(const ct_params *c, const ct_param_def *defs, int n, long *v)
+{
+    for (int i = 0; i < n; i++)
+        v[i] = ct_param_read(c, &defs[i]);
+}
+
+void ct_params_write(ct_params *c, const ct_param_def *defs, int n, const long *v)
+{
+    for (int i = 0; i < n; i++)
+        ct_params_set(c, defs[i].name, v[i], NULL);
+}
+
+void ct_params_defaults(const ct_param_def *defs, int n, ct_params *out)
+{
+    memset(out, 0, sizeof *out);
+    for (int i = 0; i < n; i++)
+        ct_params_set(out, defs[i].name, defs[i].dflt, NULL);
+}
+
+ct_status ct_params_faults(ct_err *e)
+{
+    if (faults.count == 0)
+        return CT_OK;
+    ct_status rc = ct_fail(e, CT_ERR_INTERNAL, "%s (%d faulty parameter read%s)", faults.first, faults.count,
+                           faults.count == 1 ? "" : "s");
+    faults.count = 0;
+    return rc;
 }
 
 ct_status ct_params_to_json(const ct_params *p, const ct_param_def *defs, int ndefs,
@@ -99,7 +153,7 @@ ct_status ct_params_to_json(const ct_params *p, const ct_param_def *defs, int nd
     ct_jw_buffer(&w, buf, len, 0);
     ct_jw_object(&w, NULL);
     for (int i = 0; i < p->n; i++) {
-        const ct_param_def *d = find_def(defs, ndefs, p->names[i]);
+        const ct_param_def *d = ct_param_find(defs, ndefs, p->names[i]);
         if (d && d->nsymbols > 0 && p->values[i] >= 0 && p->values[i] < d->nsymbols)
             ct_jw_string(&w, p->names[i], d->symbols[p->values[i]]);
         else
@@ -133,7 +187,7 @@ ct_status ct_params_from_json(const char *json, const ct_param_def *defs, int nd
         return ct_fail(e, CT_ERR_DB, "stored parameters are not a JSON object: %.60s", json);
     }
     for (size_t k = 0; k < root->n && rc == CT_OK; k++) {
-        const ct_param_def *def = find_def(defs, ndefs, root->keys[k]);
+        const ct_param_def *def = ct_param_find(defs, ndefs, root->keys[k]);
         const ct_json *v = root->items[k];
         char val[64];
         long x = 0;

@@ -15,7 +15,8 @@
 #define CT_MAX_VALUES 32
 
 /* Declaration of one tunable parameter by a template (compiled into the
- * family's C file); the list of values to try comes from configs/NAME.ini. */
+ * family's C code, written once as a row of a CT_PARAM_LIST below); the list
+ * of values to try comes from configs/FAMILY.ini. */
 typedef struct ct_param_def {
     const char *name;              /* macro / INI / JSON name               */
     const char *help;              /* one line, printed by `convtune space` */
@@ -23,6 +24,9 @@ typedef struct ct_param_def {
     int nsymbols;
     long min;                      /* smallest numeric value (default 0: a
                                     * negative value is never a parameter) */
+    long dflt;                     /* the value of a candidate built without
+                                    * one (ct_params_defaults), and what a
+                                    * faulty read yields (see below)        */
 } ct_param_def;
 
 typedef struct ct_params {
@@ -31,7 +35,9 @@ typedef struct ct_params {
     long values[CT_MAX_PARAMS];
 } ct_params;
 
-/* Value of parameter name, or dflt when the candidate does not have it. */
+/* Value of parameter name, or dflt when the candidate does not have it: a
+ * lookup for generic code and tests that handle any template's candidates.
+ * Family code reads its own parameters typed (CT_PARAM_LIST), never by name. */
 long ct_params_get(const ct_params *p, const char *name, long dflt);
 
 /* Set (add or replace) a parameter. */
@@ -54,5 +60,83 @@ ct_status ct_params_to_key(const ct_params *p, char *buf, size_t len);
  * present, nothing else may be. */
 ct_status ct_params_from_json(const char *json, const ct_param_def *defs, int ndefs,
                               ct_params *out, ct_err *e);
+
+/* ---- Typed parameters ------------------------------------------------------
+ *
+ * A template's parameters are declared once, as an X-macro list of rows
+ *
+ *     X(NAME, DEFAULT, KIND, HELP)     KIND: CT_INT(min) or CT_SYMBOLS(names)
+ *
+ *   #define TILED_PARAMS(X)                                          \
+ *       X(BLOCK_SIZE, 256, CT_INT(32), "threads per block")          \
+ *       X(PLACEMENT, 0, CT_SYMBOLS(placement_names), "where ...")
+ *   CT_PARAM_LIST(tiled, TILED_PARAMS)
+ *
+ * which defines the template's table `tiled_params` (for its ct_template)
+ * and `tiled_values`, a union whose members are the parameters by name
+ * (q.BLOCK_SIZE) and in declaration order (q.v[i]); tiled_get(c) reads a
+ * candidate into one and tiled_put(c, &q) writes one back. A misspelt name
+ * does not compile, and a template's code cannot read a parameter its list
+ * lacks. What remains is reading the list of the wrong template, say a
+ * tiled list from a naive candidate: that is a fault (below). */
+#define CT_INT(lo) .min = (lo)
+#define CT_SYMBOLS(names) .symbols = (names), .nsymbols = (int)(sizeof(names) / sizeof((names)[0]))
+#define CT_PARAM_DEF(NAME, DFLT, KIND, HELP) {.name = #NAME, .help = HELP, .dflt = (DFLT), KIND},
+#define CT_PARAM_FIELD_(NAME, ...) long NAME;
+#define CT_PARAM_ONE_(NAME, ...) +1
+
+/* The table initializer and the length of a list. */
+#define CT_PARAM_TABLE(LIST) {LIST(CT_PARAM_DEF)}
+#define CT_PARAM_COUNT(LIST) (0 LIST(CT_PARAM_ONE_))
+
+/* The values union of LIST, and its get/put over the table DEFS (made from
+ * the same LIST: where a table is shared between files, one defines it). */
+#define CT_PARAM_UNION(TAG, LIST)                                                         \
+    typedef union TAG##_values {                                                          \
+        long v[CT_PARAM_COUNT(LIST)];                                                     \
+        struct { LIST(CT_PARAM_FIELD_) };                                                 \
+    } TAG##_values;
+
+#define CT_PARAM_VALUES(TAG, LIST, DEFS)                                                  \
+    CT_PARAM_UNION(TAG, LIST)                                                             \
+    static inline TAG##_values TAG##_get(const ct_params *c)                             \
+    {                                                                                     \
+        TAG##_values q;                                                                   \
+        ct_params_read(c, (DEFS), CT_PARAM_COUNT(LIST), q.v);                             \
+        return q;                                                                         \
+    }                                                                                     \
+    static inline void TAG##_put(ct_params *c, const TAG##_values *q)                    \
+    {                                                                                     \
+        ct_params_write(c, (DEFS), CT_PARAM_COUNT(LIST), q->v);                           \
+    }
+
+#define CT_PARAM_LIST(TAG, LIST)                                                          \
+    static const ct_param_def TAG##_params[] = CT_PARAM_TABLE(LIST);                      \
+    CT_PARAM_VALUES(TAG, LIST, TAG##_params)
+
+/* v[i] = c's value of defs[i], for n defs. A name c lacks is a fault: the
+ * read yields the declared default, and the fault is kept (per thread) until
+ * ct_params_faults collects it. */
+void ct_params_read(const ct_params *c, const ct_param_def *defs, int n, long *v);
+long ct_param_read(const ct_params *c, const ct_param_def *def);
+/* Set (add or replace) each of defs[i] to v[i]. */
+void ct_params_write(ct_params *c, const ct_param_def *defs, int n, const long *v);
+/* A candidate with every parameter of defs at its declared default. */
+void ct_params_defaults(const ct_param_def *defs, int n, ct_params *out);
+/* The declaration of name in defs, or NULL. */
+const ct_param_def *ct_param_find(const ct_param_def *defs, int n, const char *name);
+
+/* CT_OK when no read since the last call was a fault, else CT_ERR_INTERNAL
+ * naming the first one and the count. Clears. Space building calls it after
+ * each template, so that a family's misread is an error, never a default. */
+ct_status ct_params_faults(ct_err *e);
+
+/* Family code: after its #includes, so that the string API cannot creep back
+ * in (GCC and Clang; elsewhere the tests still catch misreads). */
+#if defined(__GNUC__)
+#define CT_FAMILY_CODE _Pragma("GCC poison ct_params_get ct_params_set")
+#else
+#define CT_FAMILY_CODE
+#endif
 
 #endif

@@ -8,12 +8,16 @@
 
 #include "cufftdl.h"
 
+CT_FAMILY_CODE
+
+const ct_param_def ct_conv1d_fft_params[] = CT_PARAM_TABLE(CT_CONV1D_FFT_PARAMS);
+
 typedef struct fft_geom {
     long long n, k, nout, off;
     long long l, s, cs, rs, nseg;
 } fft_geom;
 
-static void geom_of(const ct_problem *p, const ct_params *c, fft_geom *g)
+static void geom_of(const ct_problem *p, const conv1d_fft_values *q, fft_geom *g)
 {
     ct_define defs[CT_MAX_DEFINES];
     int nd = p->family->defines(p, defs);
@@ -23,7 +27,7 @@ static void geom_of(const ct_problem *p, const ct_params *c, fft_geom *g)
         if (!strcmp(defs[i].name, "CONV_OUT")) g->nout = defs[i].value;
         if (!strcmp(defs[i].name, "CONV_OFF")) g->off = defs[i].value;
     }
-    g->l = ct_params_get(c, "FFT_SIZE", 4096);
+    g->l = q->FFT_SIZE;
     g->s = g->l - g->k + 1;
     g->cs = g->l / 2 + 1;
     g->rs = 2 * g->cs;
@@ -35,9 +39,10 @@ static void geom_of(const ct_problem *p, const ct_params *c, fft_geom *g)
 int ct_conv1d_fft_constrain(const ct_problem *p, const ct_params *c, const ct_limits *lim, char *why,
                             size_t len)
 {
+    const conv1d_fft_values q = conv1d_fft_get(c);
     fft_geom g = {0};
-    geom_of(p, c, &g);
-    long block = ct_params_get(c, "BLOCK_SIZE", 256);
+    geom_of(p, &q, &g);
+    const long block = q.BLOCK_SIZE;
     if (g.l < 64 || (g.l & (g.l - 1)) != 0 || g.l > (1 << 24)) {
         snprintf(why, len, "FFT_SIZE=%lld must be a power of two in 64..2^24", g.l);
         return 1;
@@ -102,8 +107,9 @@ static ct_status fft_setup(const ct_problem *p, const ct_params *c, const ct_drv
         free(s);
         return rc;
     }
-    geom_of(p, c, &s->g);
-    s->block = ct_params_get(c, "BLOCK_SIZE", 256);
+    const conv1d_fft_values q = conv1d_fft_get(c);
+    geom_of(p, &q, &s->g);
+    s->block = q.BLOCK_SIZE;
     s->in = bufs[0];
     s->mask = bufs[1];
     s->out = bufs[2];
@@ -191,9 +197,8 @@ static void fft_resources(void *state, int *regs, int *smem, int *local)
  * may free them with <sym>_release(). */
 static void fft_emit(FILE *f, const ct_problem *p, const ct_params *c, const char *sym, const char *signature)
 {
-    fft_geom g = {0};
-    geom_of(p, c, &g);
-    long block = ct_params_get(c, "BLOCK_SIZE", 256);
+    const long block = conv1d_fft_get(c).BLOCK_SIZE;
+    (void)p;   /* the sizes are the FFT_* macros of the exported file */
     fprintf(f, "#include <cufft.h>\n\n");
     fprintf(f, "// Plans and scratch, made on the first call (not thread-safe: call once\n"
                "// from one thread first, or guard the first call).\n");
@@ -226,7 +231,6 @@ static void fft_emit(FILE *f, const ct_problem *p, const ct_params *c, const cha
                "        return 1000 + (int)fr;\n");
     fprintf(f, "    conv1d_fft_scatter<<<ct_grid(CONV_OUT), %ld, 0, stream>>>(ct_buf, out);\n", block);
     fprintf(f, "    return (int)cudaGetLastError();\n}\n");
-    (void)g;
 }
 
 const ct_executor ct_conv1d_fft_exec = {

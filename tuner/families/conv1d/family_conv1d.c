@@ -15,6 +15,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+CT_FAMILY_CODE
+
 enum { MODE_VALID = 0, MODE_SAME = 1, MODE_RIGHT = 2 };
 static const char *const mode_names[] = {"valid", "same", "right"};
 
@@ -135,36 +137,29 @@ static const char reference_c[] =
 
 static const char *const placement_names[] = {"constant", "shared", "global"};
 
-static const ct_param_def naive_params[] = {
-    {.name = "BLOCK_SIZE", .help = "threads per block", .min = 32},
-};
+#define NAIVE_PARAMS(X) X(BLOCK_SIZE, 256, CT_INT(32), "threads per block")
+CT_PARAM_LIST(naive, NAIVE_PARAMS)
 
-static const ct_param_def tiled_params[] = {
-    {.name = "BLOCK_SIZE", .help = "threads per block", .min = 32},
-    {.name = "OUTPUTS_PER_THREAD", .help = "consecutive outputs per thread (register blocking)", .min = 1},
-    {.name = "MASK_PLACEMENT", .help = "where the mask is read from",
-     .symbols = placement_names, .nsymbols = 3},
-    {.name = "MASK_PAD", .help = "1: pad the mask with zero taps to a multiple of OUTPUTS_PER_THREAD*UNROLL"},
-    {.name = "ALIGN", .help = "byte alignment of the mask and the staged input"},
-    {.name = "STAGE_INPUT", .help = "1: stage the block's input tile in shared memory"},
-    {.name = "VEC_WIDTH", .help = "inputs and taps per load instruction (1, 2, 4)"},
-    {.name = "UNROLL", .help = "window rotations (OUTPUTS_PER_THREAD taps) per tap-loop iteration"},
-    {.name = "KCHUNK", .help = "taps per shared-memory stage"},
-    {.name = "MIN_BLOCKS", .help = "minimum resident blocks per SM (__launch_bounds__)"},
-};
-
-static const ct_param_def fft_params[] = {
-    {.name = "FFT_SIZE", .help = "FFT length of each overlap-save segment (a power of two)"},
-    {.name = "BLOCK_SIZE", .help = "threads per block of the gather, multiply and scatter kernels", .min = 32},
-};
+#define TILED_PARAMS(X)                                                                                   \
+    X(BLOCK_SIZE, 256, CT_INT(32), "threads per block")                                                   \
+    X(OUTPUTS_PER_THREAD, 1, CT_INT(1), "consecutive outputs per thread (register blocking)")             \
+    X(MASK_PLACEMENT, 0, CT_SYMBOLS(placement_names), "where the mask is read from")                     \
+    X(MASK_PAD, 0, CT_INT(0), "1: pad the mask with zero taps to a multiple of OUTPUTS_PER_THREAD*UNROLL") \
+    X(ALIGN, 16, CT_INT(0), "byte alignment of the mask and the staged input")                            \
+    X(STAGE_INPUT, 1, CT_INT(0), "1: stage the block's input tile in shared memory")                      \
+    X(VEC_WIDTH, 1, CT_INT(0), "inputs and taps per load instruction (1, 2, 4)")                          \
+    X(UNROLL, 1, CT_INT(0), "window rotations (OUTPUTS_PER_THREAD taps) per tap-loop iteration")          \
+    X(KCHUNK, 1024, CT_INT(0), "taps per shared-memory stage")                                            \
+    X(MIN_BLOCKS, 1, CT_INT(0), "minimum resident blocks per SM (__launch_bounds__)")
+CT_PARAM_LIST(tiled, TILED_PARAMS)
 
 static const ct_template templates[] = {
     {.name = "conv1d_naive", .summary = "one thread per output, all from global memory (baseline)",
-     .is_baseline = 1, .params = naive_params, .nparams = 1},
+     .is_baseline = 1, .params = naive_params, .nparams = CT_PARAM_COUNT(NAIVE_PARAMS)},
     {.name = "conv1d_tiled", .summary = "register-blocked sliding window, tiled input, placed mask",
-     .params = tiled_params, .nparams = (int)(sizeof tiled_params / sizeof tiled_params[0])},
+     .params = tiled_params, .nparams = CT_PARAM_COUNT(TILED_PARAMS)},
     {.name = "conv1d_fft", .summary = "overlap-save FFT correlation through cuFFT (cost independent of K)",
-     .params = fft_params, .nparams = 2, .exec = &ct_conv1d_fft_exec},
+     .params = ct_conv1d_fft_params, .nparams = CT_PARAM_COUNT(CT_CONV1D_FFT_PARAMS), .exec = &ct_conv1d_fft_exec},
 };
 
 static long long round_up(long long v, long long m)
@@ -179,13 +174,21 @@ static int is_pow2(long v)
 
 /* Effective padded mask length and tap chunk of a tiled candidate: these
  * mirror KP and KCH in templates/conv1d_tiled.cu. */
-static void tiled_chunking(const ct_problem *p, const ct_params *c, long long *kp, long long *kch)
+static void tiled_chunking(const ct_problem *p, const tiled_values *q, long long *kp, long long *kch)
 {
-    long r = ct_params_get(c, "OUTPUTS_PER_THREAD", 1), unroll = ct_params_get(c, "UNROLL", 1);
     long long k = p->dims[DIM_K];
-    *kp = ct_params_get(c, "MASK_PAD", 0) ? round_up(k, r * unroll) : k;
-    long long chunk = ct_params_get(c, "KCHUNK", 1024);
-    *kch = chunk < *kp ? chunk : *kp;
+    *kp = q->MASK_PAD ? round_up(k, q->OUTPUTS_PER_THREAD * q->UNROLL) : k;
+    *kch = q->KCHUNK < *kp ? q->KCHUNK : *kp;
+}
+
+static int check_block(long block, const ct_limits *lim, char *why, size_t len)
+{
+    if (block < 32 || block % 32 != 0 || block > lim->max_threads_per_block) {
+        snprintf(why, len, "BLOCK_SIZE=%ld is not a multiple of 32 within the device's %d threads",
+                 block, lim->max_threads_per_block);
+        return 1;
+    }
+    return 0;
 }
 
 static int constrain(const ct_problem *p, const ct_template *t, const ct_params *c,
@@ -193,18 +196,14 @@ static int constrain(const ct_problem *p, const ct_template *t, const ct_params 
 {
     if (t->exec)
         return ct_conv1d_fft_constrain(p, c, lim, why, len);
-    long block = ct_params_get(c, "BLOCK_SIZE", 256);
-    if (block < 32 || block % 32 != 0 || block > lim->max_threads_per_block) {
-        snprintf(why, len, "BLOCK_SIZE=%ld is not a multiple of 32 within the device's %d threads",
-                 block, lim->max_threads_per_block);
-        return 1;
-    }
     if (t->is_baseline)
-        return 0;
-    long r = ct_params_get(c, "OUTPUTS_PER_THREAD", 1), vw = ct_params_get(c, "VEC_WIDTH", 1);
-    long placement = ct_params_get(c, "MASK_PLACEMENT", 0), stage = ct_params_get(c, "STAGE_INPUT", 1);
-    long align = ct_params_get(c, "ALIGN", 16), unroll = ct_params_get(c, "UNROLL", 1);
-    long chunk = ct_params_get(c, "KCHUNK", 1024), minb = ct_params_get(c, "MIN_BLOCKS", 1);
+        return check_block(naive_get(c).BLOCK_SIZE, lim, why, len);
+    const tiled_values q = tiled_get(c);
+    const long block = q.BLOCK_SIZE;
+    if (check_block(block, lim, why, len))
+        return 1;
+    const long r = q.OUTPUTS_PER_THREAD, vw = q.VEC_WIDTH, placement = q.MASK_PLACEMENT, stage = q.STAGE_INPUT;
+    const long align = q.ALIGN, unroll = q.UNROLL, chunk = q.KCHUNK, minb = q.MIN_BLOCKS;
     if (vw != 1 && vw != 2 && vw != 4) {
         snprintf(why, len, "VEC_WIDTH=%ld must be 1, 2 or 4", vw);
         return 1;
@@ -223,8 +222,8 @@ static int constrain(const ct_problem *p, const ct_template *t, const ct_params 
         return 1;
     }
     long long kp, kch;
-    tiled_chunking(p, c, &kp, &kch);
-    if (placement == 2 && ct_params_get(c, "MASK_PAD", 0)) {
+    tiled_chunking(p, &q, &kp, &kch);
+    if (placement == 2 && q.MASK_PAD) {
         snprintf(why, len, "MASK_PAD needs a mask copy (constant or shared), not the caller's global buffer");
         return 1;
     }
@@ -258,23 +257,31 @@ static void normalize(const ct_problem *p, const ct_template *t, ct_params *c)
 {
     if (t->is_baseline || t->exec)
         return;
+    tiled_values q = tiled_get(c);
     long long kp, kch;
-    long r = ct_params_get(c, "OUTPUTS_PER_THREAD", 1), unroll = ct_params_get(c, "UNROLL", 1);
-    if (ct_params_get(c, "MASK_PAD", 0) && round_up(p->dims[DIM_K], r * unroll) == p->dims[DIM_K])
-        ct_params_set(c, "MASK_PAD", 0, NULL);
-    tiled_chunking(p, c, &kp, &kch);
-    long placement = ct_params_get(c, "MASK_PLACEMENT", 0), stage = ct_params_get(c, "STAGE_INPUT", 1);
+    if (q.MASK_PAD && round_up(p->dims[DIM_K], q.OUTPUTS_PER_THREAD * q.UNROLL) == p->dims[DIM_K])
+        q.MASK_PAD = 0;
+    tiled_chunking(p, &q, &kp, &kch);
     /* Without a shared-memory stage the chunking only splits a loop. */
-    if (kch == kp || (!stage && placement != 1))
-        ct_params_set(c, "KCHUNK", (long)round_up(kp, 4), NULL);
-    if (!stage && placement == 2)
-        ct_params_set(c, "ALIGN", 16, NULL);
+    if (kch == kp || (!q.STAGE_INPUT && q.MASK_PLACEMENT != 1))
+        q.KCHUNK = (long)round_up(kp, 4);
+    if (!q.STAGE_INPUT && q.MASK_PLACEMENT == 2)
+        q.ALIGN = 16;
+    tiled_put(c, &q);
 }
 
 static void geometry(const ct_problem *p, const ct_template *t, const ct_params *c, ct_launch *l)
 {
-    long block = ct_params_get(c, "BLOCK_SIZE", 256);
-    long per_block = block * (t->is_baseline ? 1 : ct_params_get(c, "OUTPUTS_PER_THREAD", 1));
+    long block, per_block;
+    if (t->exec) {   /* the FFT: the launch of its scatter kernel, one output per thread */
+        block = per_block = conv1d_fft_get(c).BLOCK_SIZE;
+    } else if (t->is_baseline) {
+        block = per_block = naive_get(c).BLOCK_SIZE;
+    } else {
+        const tiled_values q = tiled_get(c);
+        block = q.BLOCK_SIZE;
+        per_block = block * q.OUTPUTS_PER_THREAD;
+    }
     long long nout = outputs_of(p);
     memset(l, 0, sizeof *l);
     l->grid[0] = (unsigned)((nout + per_block - 1) / per_block);

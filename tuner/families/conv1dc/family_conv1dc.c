@@ -15,6 +15,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+CT_FAMILY_CODE
+
 enum { DIM_B, DIM_CIN, DIM_L, DIM_COUT, DIM_K, DIM_PAD, DIM_BIAS, NFIELDS };
 static const ct_field fields[NFIELDS] = {
     [DIM_B] = {"B", CT_FIELD_SIZE, "batch"},
@@ -215,42 +217,42 @@ static const char reference_c[] =
 
 static const char *const reduction_names[] = {"shuffle", "shared", "atomic"};
 
-static const ct_param_def naive_params[] = {
-    {.name = "BLOCK_SIZE", .help = "threads per block"},
-};
+#define NAIVE_PARAMS(X) X(BLOCK_SIZE, 256, CT_INT(0), "threads per block")
+CT_PARAM_LIST(naive, NAIVE_PARAMS)
 
-static const ct_param_def tiled_params[] = {
-    {.name = "BLOCK_SIZE", .help = "threads per block"},
-    {.name = "COUT_PER_BLOCK", .help = "output channels per block, each reduced by BLOCK_SIZE/COUT_PER_BLOCK threads"},
-    {.name = "CHANNELS_PER_THREAD", .help = "consecutive input channels per thread per step (weights CHANNELS_PER_THREAD*K contiguous)"},
-    {.name = "VEC", .help = "floats per weight load instruction (1, 2, 4)"},
-    {.name = "UNROLL", .help = "channel steps whose loads are all issued before their FMAs"},
-    {.name = "OUT_TILE", .help = "output positions per block (accumulators per batch item per thread)"},
-    {.name = "BATCH_PER_BLOCK", .help = "batch items sharing each loaded weight"},
-    {.name = "REDUCTION", .help = "cross-thread sum: warp shuffles then shared memory, shared-memory tree, "
-                                  "or warp shuffles then shared-memory atomics",
-     .symbols = reduction_names, .nsymbols = 3},
-};
+#define TILED_PARAMS(X)                                                                                       \
+    X(BLOCK_SIZE, 256, CT_INT(0), "threads per block")                                                        \
+    X(COUT_PER_BLOCK, 1, CT_INT(0),                                                                           \
+      "output channels per block, each reduced by BLOCK_SIZE/COUT_PER_BLOCK threads")                        \
+    X(CHANNELS_PER_THREAD, 1, CT_INT(0),                                                                      \
+      "consecutive input channels per thread per step (weights CHANNELS_PER_THREAD*K contiguous)")           \
+    X(VEC, 1, CT_INT(0), "floats per weight load instruction (1, 2, 4)")                                      \
+    X(UNROLL, 1, CT_INT(0), "channel steps whose loads are all issued before their FMAs")                     \
+    X(OUT_TILE, 4, CT_INT(0), "output positions per block (accumulators per batch item per thread)")          \
+    X(BATCH_PER_BLOCK, 1, CT_INT(0), "batch items sharing each loaded weight")                                \
+    X(REDUCTION, 0, CT_SYMBOLS(reduction_names), "cross-thread sum: warp shuffles then shared memory, "       \
+                                                 "shared-memory tree, or warp shuffles then shared-memory atomics")
+CT_PARAM_LIST(tiled, TILED_PARAMS)
 
-static const ct_param_def gemm_params[] = {
-    {.name = "COUT_TILE", .help = "output channels per block"},
-    {.name = "T_TILE", .help = "output positions per block (one batch item)"},
-    {.name = "COUT_PER_THREAD", .help = "output channels per thread (divides COUT_TILE)"},
-    {.name = "T_PER_THREAD", .help = "consecutive output positions per thread (divides T_TILE)"},
-    {.name = "CIN_CHUNK", .help = "input channels staged in shared memory at a time"},
-    {.name = "PIPE", .help = "1: two shared buffers, the next chunk copied (cp.async) during this one"},
-    {.name = "MIN_BLOCKS", .help = "minimum resident blocks per SM (__launch_bounds__)"},
-};
+#define GEMM_PARAMS(X)                                                                                        \
+    X(COUT_TILE, 64, CT_INT(0), "output channels per block")                                                  \
+    X(T_TILE, 64, CT_INT(0), "output positions per block (one batch item)")                                   \
+    X(COUT_PER_THREAD, 4, CT_INT(0), "output channels per thread (divides COUT_TILE)")                        \
+    X(T_PER_THREAD, 4, CT_INT(0), "consecutive output positions per thread (divides T_TILE)")                 \
+    X(CIN_CHUNK, 8, CT_INT(0), "input channels staged in shared memory at a time")                            \
+    X(PIPE, 0, CT_INT(0), "1: two shared buffers, the next chunk copied (cp.async) during this one")          \
+    X(MIN_BLOCKS, 1, CT_INT(0), "minimum resident blocks per SM (__launch_bounds__)")
+CT_PARAM_LIST(gemm, GEMM_PARAMS)
 
 static const ct_template templates[] = {
     {.name = "conv1dc_naive", .summary = "one thread per output, all from global memory (baseline)",
-     .is_baseline = 1, .params = naive_params, .nparams = 1},
+     .is_baseline = 1, .params = naive_params, .nparams = CT_PARAM_COUNT(NAIVE_PARAMS)},
     {.name = "conv1dc_tiled", .summary = "weight rows streamed with vector loads, inputs through L1, "
                                          "block reduction over input channels",
-     .params = tiled_params, .nparams = (int)(sizeof tiled_params / sizeof tiled_params[0])},
+     .params = tiled_params, .nparams = CT_PARAM_COUNT(TILED_PARAMS)},
     {.name = "conv1dc_gemm", .summary = "implicit GEMM: channel x position tiles, weights and inputs staged "
                                         "in shared memory, register blocking",
-     .params = gemm_params, .nparams = (int)(sizeof gemm_params / sizeof gemm_params[0])},
+     .params = gemm_params, .nparams = CT_PARAM_COUNT(GEMM_PARAMS)},
     {.name = "conv1dc_tc", .summary = "implicit GEMM on the tensor cores at fp32 accuracy (3xTF32 mma.sync), "
                                       "haloed input rows and weights staged by cp.async",
      .params = ct_tc_params_1d, .nparams = CT_TC_NPARAMS_1D},
@@ -293,15 +295,16 @@ static long long ceil_div(long long a, long long b)
 static void tiled_shape_of(const ct_problem *p, const ct_params *c, tiled_shape *s)
 {
     const long long lout = lout_of(p);
-    s->block = ct_params_get(c, "BLOCK_SIZE", 256);
-    s->cpb = ct_params_get(c, "COUT_PER_BLOCK", 1);
+    const tiled_values q = tiled_get(c);
+    s->block = q.BLOCK_SIZE;
+    s->cpb = q.COUT_PER_BLOCK;
     s->group = s->cpb > 0 ? s->block / s->cpb : 0;
-    s->cpt = ct_params_get(c, "CHANNELS_PER_THREAD", 1);
-    s->vec = ct_params_get(c, "VEC", 1);
-    s->unroll = ct_params_get(c, "UNROLL", 1);
-    s->tile = ct_params_get(c, "OUT_TILE", 4);
-    s->bpb = ct_params_get(c, "BATCH_PER_BLOCK", 1);
-    s->red = ct_params_get(c, "REDUCTION", 0);
+    s->cpt = q.CHANNELS_PER_THREAD;
+    s->vec = q.VEC;
+    s->unroll = q.UNROLL;
+    s->tile = q.OUT_TILE;
+    s->bpb = q.BATCH_PER_BLOCK;
+    s->red = q.REDUCTION;
     s->ncb = s->cpt > 0 ? p->dims[DIM_CIN] / s->cpt : 0;
     s->tw = s->tile + p->dims[DIM_K] - 1;
     /* One tile covering the whole output: only the L real inputs of a row are loaded. */
@@ -329,15 +332,16 @@ typedef struct gemm_shape {
 static void gemm_shape_of(const ct_problem *p, const ct_params *c, gemm_shape *g)
 {
     const long long k = p->dims[DIM_K];
-    g->bm = ct_params_get(c, "COUT_TILE", 64);
-    g->bn = ct_params_get(c, "T_TILE", 64);
-    g->tm = ct_params_get(c, "COUT_PER_THREAD", 4);
-    g->tn = ct_params_get(c, "T_PER_THREAD", 4);
-    g->ck = ct_params_get(c, "CIN_CHUNK", 8);
+    const gemm_values q = gemm_get(c);
+    g->bm = q.COUT_TILE;
+    g->bn = q.T_TILE;
+    g->tm = q.COUT_PER_THREAD;
+    g->tn = q.T_PER_THREAD;
+    g->ck = q.CIN_CHUNK;
     if (g->ck > p->dims[DIM_CIN])
         g->ck = (long)p->dims[DIM_CIN];
-    g->pipe = ct_params_get(c, "PIPE", 0);
-    g->minb = ct_params_get(c, "MIN_BLOCKS", 1);
+    g->pipe = q.PIPE;
+    g->minb = q.MIN_BLOCKS;
     g->nt = g->tm > 0 && g->tn > 0 ? (long long)(g->bm / g->tm) * (g->bn / g->tn) : 0;
     g->tiles = g->bm > 0 && g->bn > 0
                    ? ceil_div(lout_of(p), g->bn) * ceil_div(p->dims[DIM_COUT], g->bm) * p->dims[DIM_B]
@@ -402,9 +406,9 @@ static int constrain(const ct_problem *p, const ct_template *t, const ct_params 
         return gemm_constrain(p, c, lim, why, len);
     if (ct_tc_is(t)) {
         const ct_tc_shape sh = tc_shape(p);
-        return ct_tc_constrain(&sh, c, lim, why, len);
+        return ct_tc_constrain(t, &sh, c, lim, why, len);
     }
-    long block = ct_params_get(c, "BLOCK_SIZE", 256);
+    const long block = t->is_baseline ? naive_get(c).BLOCK_SIZE : tiled_get(c).BLOCK_SIZE;
     if (block < 32 || block % 32 != 0 || block > lim->max_threads_per_block) {
         snprintf(why, len, "BLOCK_SIZE=%ld is not a multiple of 32 within the device's %d threads",
                  block, lim->max_threads_per_block);
@@ -467,54 +471,52 @@ static void normalize(const ct_problem *p, const ct_template *t, ct_params *c)
 {
     if (ct_tc_is(t)) {
         const ct_tc_shape sh = tc_shape(p);
-        ct_tc_normalize(&sh, c);
+        ct_tc_normalize(t, &sh, c);
         return;
     }
     if (t->is_baseline)
         return;
     const long long cin = p->dims[DIM_CIN], k = p->dims[DIM_K];
     if (is_gemm(t)) {
+        gemm_values q = gemm_get(c);
         /* A chunk of every channel is one stage: no second buffer. */
-        if (ct_params_get(c, "CIN_CHUNK", 8) >= cin) {
-            ct_params_set(c, "CIN_CHUNK", (long)cin, NULL);
-            ct_params_set(c, "PIPE", 0, NULL);
+        if (q.CIN_CHUNK >= cin) {
+            q.CIN_CHUNK = (long)cin;
+            q.PIPE = 0;
         }
+        gemm_put(c, &q);
         return;
     }
-    long cpt = ct_params_get(c, "CHANNELS_PER_THREAD", 1);
-    if (cpt > cin)
-        ct_params_set(c, "CHANNELS_PER_THREAD", cpt = (long)cin, NULL);
-    long tile = ct_params_get(c, "OUT_TILE", 4);
-    if (tile > lout_of(p))
-        ct_params_set(c, "OUT_TILE", (long)lout_of(p), NULL);
-    long bpb = ct_params_get(c, "BATCH_PER_BLOCK", 1);
-    if (bpb > p->dims[DIM_B])
-        ct_params_set(c, "BATCH_PER_BLOCK", (long)p->dims[DIM_B], NULL);
+    tiled_values q = tiled_get(c);
+    if (q.CHANNELS_PER_THREAD > cin)
+        q.CHANNELS_PER_THREAD = (long)cin;
+    const long cpt = q.CHANNELS_PER_THREAD;
+    if (q.OUT_TILE > lout_of(p))
+        q.OUT_TILE = (long)lout_of(p);
+    if (q.BATCH_PER_BLOCK > p->dims[DIM_B])
+        q.BATCH_PER_BLOCK = (long)p->dims[DIM_B];
     /* The widest aligned load up to the one asked for. */
-    long vec = ct_params_get(c, "VEC", 1);
-    while (vec > 1 && ((cpt * k) % vec != 0 || (cin * k) % vec != 0))
-        vec /= 2;
-    ct_params_set(c, "VEC", vec, NULL);
-    long block = ct_params_get(c, "BLOCK_SIZE", 256), cpb = ct_params_get(c, "COUT_PER_BLOCK", 1);
-    long group = cpb > 0 ? block / cpb : 0;
+    while (q.VEC > 1 && ((cpt * k) % q.VEC != 0 || (cin * k) % q.VEC != 0))
+        q.VEC /= 2;
+    long group = q.COUT_PER_BLOCK > 0 ? q.BLOCK_SIZE / q.COUT_PER_BLOCK : 0;
     /* Unrolling past a thread's channel steps changes nothing. */
     long long steps = group > 0 && cpt > 0 ? ceil_div(cin / cpt, group) : 1;
-    long unroll = ct_params_get(c, "UNROLL", 1);
-    if (steps >= 1 && unroll > steps)
-        ct_params_set(c, "UNROLL", (long)steps, NULL);
+    if (steps >= 1 && q.UNROLL > steps)
+        q.UNROLL = (long)steps;
     /* Within a warp the atomic variant has no second stage: it is the shuffle one. */
-    if (group <= 32 && ct_params_get(c, "REDUCTION", 0) == 2)
-        ct_params_set(c, "REDUCTION", 0, NULL);
+    if (group <= 32 && q.REDUCTION == 2)
+        q.REDUCTION = 0;
+    tiled_put(c, &q);
 }
 
 static void geometry(const ct_problem *p, const ct_template *t, const ct_params *c, ct_launch *l)
 {
     if (ct_tc_is(t)) {
         const ct_tc_shape sh = tc_shape(p);
-        ct_tc_launch(&sh, c, l);
+        ct_tc_launch(t, &sh, c, l);
         return;
     }
-    long block = ct_params_get(c, "BLOCK_SIZE", 256);
+    long block;
     memset(l, 0, sizeof *l);
     if (is_gemm(t)) {
         gemm_shape g;
@@ -522,11 +524,13 @@ static void geometry(const ct_problem *p, const ct_template *t, const ct_params 
         l->grid[0] = (unsigned)g.tiles;
         block = (long)g.nt;
     } else if (t->is_baseline) {
+        block = naive_get(c).BLOCK_SIZE;
         l->grid[0] = (unsigned)ceil_div(out_count(p), block);
     } else {
         tiled_shape s;
         tiled_shape_of(p, c, &s);
         l->grid[0] = (unsigned)s.blocks;
+        block = s.block;
     }
     l->grid[1] = l->grid[2] = 1;
     l->block[0] = (unsigned)block;

@@ -13,6 +13,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+CT_FAMILY_CODE
+
 enum { MODE_VALID = 0, MODE_SAME = 1 };
 static const char *const mode_names[] = {"valid", "same"};
 
@@ -212,30 +214,29 @@ static const char reference_c[] =
 
 static const char *const placement_names[] = {"constant", "shared"};
 
-static const ct_param_def naive_params[] = {
-    {.name = "BLOCK_X", .help = "threads per block along a row"},
-    {.name = "BLOCK_Y", .help = "threads per block along a column"},
-};
+#define NAIVE_PARAMS(X)                                                  \
+    X(BLOCK_X, 32, CT_INT(0), "threads per block along a row")           \
+    X(BLOCK_Y, 8, CT_INT(0), "threads per block along a column")
+CT_PARAM_LIST(naive, NAIVE_PARAMS)
 
-static const ct_param_def tiled_params[] = {
-    {.name = "BLOCK_X", .help = "threads per block along a row"},
-    {.name = "BLOCK_Y", .help = "threads per block along a column"},
-    {.name = "OUT_X", .help = "consecutive outputs per thread along a row (register blocking)"},
-    {.name = "OUT_Y", .help = "outputs per thread along a column (register blocking)"},
-    {.name = "FILTER_PLACEMENT", .help = "where the filter is read from",
-     .symbols = placement_names, .nsymbols = 2},
-    {.name = "KH_STEP", .help = "filter rows per unrolled group (KH: fully unrolled)"},
-    {.name = "VEC", .help = "floats per shared-memory load of the window (1, 2, 4)"},
-    {.name = "SMEM_PAD", .help = "floats of padding per row of the staged tile"},
-    {.name = "MIN_BLOCKS", .help = "minimum resident blocks per SM (__launch_bounds__)"},
-};
+#define TILED_PARAMS(X)                                                                                  \
+    X(BLOCK_X, 32, CT_INT(0), "threads per block along a row")                                           \
+    X(BLOCK_Y, 8, CT_INT(0), "threads per block along a column")                                         \
+    X(OUT_X, 4, CT_INT(0), "consecutive outputs per thread along a row (register blocking)")             \
+    X(OUT_Y, 4, CT_INT(0), "outputs per thread along a column (register blocking)")                      \
+    X(FILTER_PLACEMENT, 0, CT_SYMBOLS(placement_names), "where the filter is read from")                 \
+    X(KH_STEP, 64, CT_INT(0), "filter rows per unrolled group (KH: fully unrolled)")                     \
+    X(VEC, 4, CT_INT(0), "floats per shared-memory load of the window (1, 2, 4)")                        \
+    X(SMEM_PAD, 0, CT_INT(0), "floats of padding per row of the staged tile")                            \
+    X(MIN_BLOCKS, 1, CT_INT(0), "minimum resident blocks per SM (__launch_bounds__)")
+CT_PARAM_LIST(tiled, TILED_PARAMS)
 
 static const ct_template templates[] = {
     {.name = "conv2d_naive", .summary = "one thread per output, all from global memory (baseline)",
-     .is_baseline = 1, .params = naive_params, .nparams = 2},
+     .is_baseline = 1, .params = naive_params, .nparams = CT_PARAM_COUNT(NAIVE_PARAMS)},
     {.name = "conv2d_tiled",
      .summary = "shared-memory tile with halo, OUT_Y x OUT_X outputs per thread, sliding row windows",
-     .params = tiled_params, .nparams = (int)(sizeof tiled_params / sizeof tiled_params[0])},
+     .params = tiled_params, .nparams = CT_PARAM_COUNT(TILED_PARAMS)},
 };
 
 static long long round_up(long long v, long long m)
@@ -257,15 +258,16 @@ typedef struct tiled_shape {
 static void tiled_shape_of(const ct_problem *p, const ct_params *c, tiled_shape *s)
 {
     const long long kh = p->dims[DIM_KH], kw = p->dims[DIM_KW];
-    s->bx = ct_params_get(c, "BLOCK_X", 32);
-    s->by = ct_params_get(c, "BLOCK_Y", 8);
-    s->ox = ct_params_get(c, "OUT_X", 4);
-    s->oy = ct_params_get(c, "OUT_Y", 4);
-    s->vec = ct_params_get(c, "VEC", 4);
-    s->pad = ct_params_get(c, "SMEM_PAD", 0);
-    s->khs = ct_params_get(c, "KH_STEP", kh);
-    s->minb = ct_params_get(c, "MIN_BLOCKS", 1);
-    s->placement = ct_params_get(c, "FILTER_PLACEMENT", 0);
+    const tiled_values q = tiled_get(c);
+    s->bx = q.BLOCK_X;
+    s->by = q.BLOCK_Y;
+    s->ox = q.OUT_X;
+    s->oy = q.OUT_Y;
+    s->vec = q.VEC;
+    s->pad = q.SMEM_PAD;
+    s->khs = q.KH_STEP;
+    s->minb = q.MIN_BLOCKS;
+    s->placement = q.FILTER_PLACEMENT;
     long long khs = s->khs < kh ? s->khs : kh;
     long long vec = s->vec > 0 ? s->vec : 1;
     s->nwin = round_up(s->ox + kw - 1, vec);
@@ -298,8 +300,8 @@ static int constrain(const ct_problem *p, const ct_template *t, const ct_params 
                      const ct_limits *lim, char *why, size_t len)
 {
     if (t->is_baseline) {
-        long bx = ct_params_get(c, "BLOCK_X", 32), by = ct_params_get(c, "BLOCK_Y", 8);
-        return check_block(p, bx, by, by, lim, why, len);
+        const naive_values q = naive_get(c);
+        return check_block(p, q.BLOCK_X, q.BLOCK_Y, q.BLOCK_Y, lim, why, len);
     }
     tiled_shape s;
     tiled_shape_of(p, c, &s);
@@ -359,22 +361,31 @@ static void normalize(const ct_problem *p, const ct_template *t, ct_params *c)
 {
     if (t->is_baseline)
         return;
+    tiled_values q = tiled_get(c);
     /* Any step of at least KH unrolls every filter row: one kernel. */
-    if (ct_params_get(c, "KH_STEP", 1) > p->dims[DIM_KH])
-        ct_params_set(c, "KH_STEP", (long)p->dims[DIM_KH], NULL);
+    if (q.KH_STEP > p->dims[DIM_KH])
+        q.KH_STEP = (long)p->dims[DIM_KH];
     /* When a warp stages and reads within one tile row, row padding cannot
      * change its banks. */
-    if (ct_params_get(c, "BLOCK_X", 32) % 32 == 0)
-        ct_params_set(c, "SMEM_PAD", 0, NULL);
+    if (q.BLOCK_X % 32 == 0)
+        q.SMEM_PAD = 0;
+    tiled_put(c, &q);
 }
 
 static void geometry(const ct_problem *p, const ct_template *t, const ct_params *c, ct_launch *l)
 {
-    long bx = ct_params_get(c, "BLOCK_X", 32), by = ct_params_get(c, "BLOCK_Y", 8);
-    long long tw = bx, th = by;
-    if (!t->is_baseline) {
-        tw *= ct_params_get(c, "OUT_X", 4);
-        th *= ct_params_get(c, "OUT_Y", 4);
+    long bx, by;
+    long long tw, th;
+    if (t->is_baseline) {
+        const naive_values q = naive_get(c);
+        tw = bx = q.BLOCK_X;
+        th = by = q.BLOCK_Y;
+    } else {
+        const tiled_values q = tiled_get(c);
+        bx = q.BLOCK_X;
+        by = q.BLOCK_Y;
+        tw = (long long)bx * q.OUT_X;
+        th = (long long)by * q.OUT_Y;
     }
     memset(l, 0, sizeof *l);
     l->grid[0] = (unsigned)((out_w(p) + tw - 1) / tw);

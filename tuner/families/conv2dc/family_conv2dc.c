@@ -17,6 +17,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+CT_FAMILY_CODE
+
 enum { MODE_VALID = 0, MODE_SAME = 1 };
 static const char *const mode_names[] = {"valid", "same"};
 
@@ -237,37 +239,37 @@ static const char reference_c[] =
 static const char *const placement_names[] = {"constant", "shared"};
 static const char *const stage_names[] = {"tile", "image"};
 
-static const ct_param_def naive_params[] = {
-    {.name = "BLOCK_SIZE", .help = "threads per block"},
-};
+#define NAIVE_PARAMS(X) X(BLOCK_SIZE, 256, CT_INT(0), "threads per block")
+CT_PARAM_LIST(naive, NAIVE_PARAMS)
 
-static const ct_param_def tiled_params[] = {
-    {.name = "BLOCK_SIZE", .help = "threads per block (0: one pixel group per thread, up to 1024)"},
-    {.name = "OUT_X", .help = "consecutive output pixels of a row per thread (sliding window)"},
-    {.name = "COUT_PER_THREAD", .help = "output channels accumulated per thread (0: all)"},
-    {.name = "IMGS_PER_BLOCK", .help = "images per block"},
-    {.name = "TILE_OH", .help = "output rows per block tile (0: the whole image)"},
-    {.name = "TILE_OW", .help = "output columns per block tile (0: the whole image)"},
-    {.name = "WEIGHT_PLACEMENT", .help = "constant: fully unrolled, weights folded into FMAs; shared: [ci][i][j][co]",
-     .symbols = placement_names, .nsymbols = 2},
-    {.name = "CI_UNROLL", .help = "input channels per unrolled iteration with shared weights (0: all)"},
-    {.name = "ROW_PAD", .help = "1: pad staged rows so a warp's rows fall in consecutive banks"},
-    {.name = "MIN_BLOCKS", .help = "minimum resident blocks per SM (__launch_bounds__)"},
-    {.name = "CIN_CHUNK", .help = "input channels staged at a time (0: all); with several chunks a thread owns "
-                                  "one pixel group x channel group"},
-    {.name = "OUT_Y", .help = "consecutive output rows per thread (each window row feeds every row it reaches)"},
-    {.name = "STAGE", .help = "tile: padded tile in shared memory, any mode; image: the global layout, one "
-                              "contiguous 16-byte copy per image (valid mode, whole images)",
-     .symbols = stage_names, .nsymbols = 2},
-    {.name = "PIPE", .help = "1: two shared buffers, the next stage copied (cp.async) while this one is computed"},
-    {.name = "GROUPS_PER_BLOCK", .help = "work items (IMGS_PER_BLOCK images x one tile) per block, in turn"},
-};
+#define TILED_PARAMS(X)                                                                                      \
+    X(BLOCK_SIZE, 0, CT_INT(0), "threads per block (0: one pixel group per thread, up to 1024)")             \
+    X(OUT_X, 1, CT_INT(0), "consecutive output pixels of a row per thread (sliding window)")                 \
+    X(COUT_PER_THREAD, 0, CT_INT(0), "output channels accumulated per thread (0: all)")                      \
+    X(IMGS_PER_BLOCK, 1, CT_INT(0), "images per block")                                                      \
+    X(TILE_OH, 0, CT_INT(0), "output rows per block tile (0: the whole image)")                              \
+    X(TILE_OW, 0, CT_INT(0), "output columns per block tile (0: the whole image)")                           \
+    X(WEIGHT_PLACEMENT, 0, CT_SYMBOLS(placement_names),                                                      \
+      "constant: fully unrolled, weights folded into FMAs; shared: [ci][i][j][co]")                         \
+    X(CI_UNROLL, 0, CT_INT(0), "input channels per unrolled iteration with shared weights (0: all)")         \
+    X(ROW_PAD, 0, CT_INT(0), "1: pad staged rows so a warp's rows fall in consecutive banks")                \
+    X(MIN_BLOCKS, 1, CT_INT(0), "minimum resident blocks per SM (__launch_bounds__)")                        \
+    X(CIN_CHUNK, 0, CT_INT(0), "input channels staged at a time (0: all); with several chunks a thread "     \
+                               "owns one pixel group x channel group")                                       \
+    X(OUT_Y, 1, CT_INT(0), "consecutive output rows per thread (each window row feeds every row it reaches)") \
+    X(STAGE, 0, CT_SYMBOLS(stage_names), "tile: padded tile in shared memory, any mode; image: the global "   \
+                                         "layout, one contiguous 16-byte copy per image (valid mode, whole "  \
+                                         "images)")                                                          \
+    X(PIPE, 0, CT_INT(0), "1: two shared buffers, the next stage copied (cp.async) while this one is "        \
+                          "computed")                                                                        \
+    X(GROUPS_PER_BLOCK, 1, CT_INT(0), "work items (IMGS_PER_BLOCK images x one tile) per block, in turn")
+CT_PARAM_LIST(tiled, TILED_PARAMS)
 
 static const ct_template templates[] = {
     {.name = "conv2dc_naive", .summary = "one thread per output element, all from global memory (baseline)",
-     .is_baseline = 1, .params = naive_params, .nparams = 1},
+     .is_baseline = 1, .params = naive_params, .nparams = CT_PARAM_COUNT(NAIVE_PARAMS)},
     {.name = "conv2dc_tiled", .summary = "images staged in shared memory, pixels x output channels per thread",
-     .params = tiled_params, .nparams = (int)(sizeof tiled_params / sizeof tiled_params[0])},
+     .params = tiled_params, .nparams = CT_PARAM_COUNT(TILED_PARAMS)},
     {.name = "conv2dc_tc", .summary = "implicit GEMM on the tensor cores at fp32 accuracy (3xTF32 mma.sync), "
                                       "haloed input tiles and weights staged by cp.async",
      .params = ct_tc_params_2d, .nparams = CT_TC_NPARAMS_2D},
@@ -302,15 +304,14 @@ typedef struct tiled_geom {
     long long oy, work, nbuf;
 } tiled_geom;
 
-static void tiled_geometry(const ct_problem *p, const ct_params *c, tiled_geom *g)
+static void tiled_geometry(const ct_problem *p, const tiled_values *q, tiled_geom *g)
 {
     const long long oh = out_h(p), ow = out_w(p), cout = p->dims[DIM_COUT], cin = p->dims[DIM_CIN];
     const long long kh = p->dims[DIM_KH], kw = p->dims[DIM_KW], h = p->dims[DIM_H], w = p->dims[DIM_W];
-    const long long ox = ct_params_get(c, "OUT_X", 1), th = ct_params_get(c, "TILE_OH", 0);
-    const long long tw = ct_params_get(c, "TILE_OW", 0), cpt = ct_params_get(c, "COUT_PER_THREAD", 0);
-    const long long block = ct_params_get(c, "BLOCK_SIZE", 0);
-    const int image = ct_params_get(c, "STAGE", 0) == 1;
-    g->oy = ct_params_get(c, "OUT_Y", 1);
+    const long long ox = q->OUT_X, th = q->TILE_OH, tw = q->TILE_OW, cpt = q->COUT_PER_THREAD;
+    const long long block = q->BLOCK_SIZE;
+    const int image = q->STAGE == 1;
+    g->oy = q->OUT_Y;
     const long long toh_req = th == 0 || th >= oh ? oh : th, tow_req = tw == 0 || tw >= ow ? ow : tw;
     g->toh = rup(cdiv(oh, cdiv(oh, toh_req)), g->oy);
     g->tow = rup(cdiv(ow, cdiv(ow, tow_req)), ox);
@@ -318,15 +319,15 @@ static void tiled_geometry(const ct_problem *p, const ct_params *c, tiled_geom *
     const long long cpt_req = cpt == 0 || cpt >= cout ? cout : cpt;
     g->ncg = cdiv(cout, cpt_req);
     g->cpt = cdiv(cout, g->ncg);
-    g->ipb = ct_params_get(c, "IMGS_PER_BLOCK", 1);
+    g->ipb = q->IMGS_PER_BLOCK;
     g->items = g->ipb * (g->toh / g->oy) * (g->tow / ox);
-    const long long chunk = ct_params_get(c, "CIN_CHUNK", 0);
+    const long long chunk = q->CIN_CHUNK;
     g->cc = chunk == 0 || chunk >= cin ? cin : chunk;
     g->nch = cdiv(cin, g->cc);
     g->units = g->nch > 1 ? g->items * g->ncg : g->items;
     g->nt = block ? block : rup(g->units, 32) < 1024 ? rup(g->units, 32) : 1024;
     g->work = cdiv(p->dims[DIM_B], g->ipb) * g->tiles;
-    g->nbuf = ct_params_get(c, "PIPE", 0) ? 2 : 1;
+    g->nbuf = q->PIPE ? 2 : 1;
     g->lv = ox % 4 == 0 && (!image || w % 4 == 0) ? 4 : ox % 2 == 0 && (!image || w % 2 == 0) ? 2 : 1;
     g->nl = rup(ox + kw - 1, g->lv);
     const long long sh = g->toh + kh - 1;
@@ -336,13 +337,13 @@ static void tiled_geometry(const ct_problem *p, const ct_params *c, tiled_geom *
         g->s_in = rup((g->ipb * g->cc - 1) * h * w + (last > h * w ? last : h * w), 4);
     } else {
         long long pitch = rup(g->tow - ox + g->nl, g->lv);
-        if (ct_params_get(c, "ROW_PAD", 0))
+        if (q->ROW_PAD)
             pitch += ((g->tow - pitch) % 32 + 32) % 32;
         g->pitch = pitch;
         g->s_in = g->ipb * g->cc * sh * pitch;
     }
     g->taps = cin * kh * kw;
-    g->s_w = ct_params_get(c, "WEIGHT_PLACEMENT", 0) == 1 ? g->taps * rup(g->ncg * g->cpt, 4) : 0;
+    g->s_w = q->WEIGHT_PLACEMENT == 1 ? g->taps * rup(g->ncg * g->cpt, 4) : 0;
 }
 
 /* A bound on the fully unrolled FMAs of one loop body: past it, code size
@@ -360,10 +361,10 @@ static int constrain(const ct_problem *p, const ct_template *t, const ct_params 
 {
     if (ct_tc_is(t)) {
         const ct_tc_shape sh = tc_shape(p);
-        return ct_tc_constrain(&sh, c, lim, why, len);
+        return ct_tc_constrain(t, &sh, c, lim, why, len);
     }
-    long block = ct_params_get(c, "BLOCK_SIZE", 0);
     if (t->is_baseline) {
+        const long block = naive_get(c).BLOCK_SIZE;
         if (block < 32 || block % 32 != 0 || block > lim->max_threads_per_block) {
             snprintf(why, len, "BLOCK_SIZE=%ld is not a multiple of 32 within the device's %d threads",
                      block, lim->max_threads_per_block);
@@ -371,22 +372,20 @@ static int constrain(const ct_problem *p, const ct_template *t, const ct_params 
         }
         return 0;
     }
-    long ox = ct_params_get(c, "OUT_X", 1), ipb = ct_params_get(c, "IMGS_PER_BLOCK", 1);
-    long placement = ct_params_get(c, "WEIGHT_PLACEMENT", 0), ciu = ct_params_get(c, "CI_UNROLL", 0);
-    long minb = ct_params_get(c, "MIN_BLOCKS", 1), oy = ct_params_get(c, "OUT_Y", 1);
-    long gpb = ct_params_get(c, "GROUPS_PER_BLOCK", 1), pipe = ct_params_get(c, "PIPE", 0);
-    if (ox < 1 || ox > 16 || oy < 1 || oy > 16 || ipb < 1 || ipb > 64 || ciu < 0 || minb < 1 ||
-        ct_params_get(c, "TILE_OH", 0) < 0 || ct_params_get(c, "TILE_OW", 0) < 0 ||
-        ct_params_get(c, "COUT_PER_THREAD", 0) < 0 || ct_params_get(c, "CIN_CHUNK", 0) < 0 || gpb < 1 ||
-        gpb > 1024 || pipe < 0 || pipe > 1 || (block != 0 && (block < 32 || block % 32 != 0))) {
+    const tiled_values q = tiled_get(c);
+    const long block = q.BLOCK_SIZE, ox = q.OUT_X, ipb = q.IMGS_PER_BLOCK, placement = q.WEIGHT_PLACEMENT;
+    const long ciu = q.CI_UNROLL, minb = q.MIN_BLOCKS, oy = q.OUT_Y, gpb = q.GROUPS_PER_BLOCK, pipe = q.PIPE;
+    if (ox < 1 || ox > 16 || oy < 1 || oy > 16 || ipb < 1 || ipb > 64 || ciu < 0 || minb < 1 || q.TILE_OH < 0 ||
+        q.TILE_OW < 0 || q.COUT_PER_THREAD < 0 || q.CIN_CHUNK < 0 || gpb < 1 || gpb > 1024 || pipe < 0 ||
+        pipe > 1 || (block != 0 && (block < 32 || block % 32 != 0))) {
         snprintf(why, len, "OUT_X and OUT_Y in 1..16, IMGS_PER_BLOCK in 1..64, GROUPS_PER_BLOCK in 1..1024, "
                  "PIPE 0 or 1, BLOCK_SIZE 0 or a multiple of 32, MIN_BLOCKS >= 1, the rest >= 0");
         return 1;
     }
     tiled_geom g;
-    tiled_geometry(p, c, &g);
+    tiled_geometry(p, &q, &g);
     const int image_fits = p->dims[DIM_MODE] == MODE_VALID && g.tiles == 1;
-    if (ct_params_get(c, "STAGE", 0) == 1 && !image_fits) {
+    if (q.STAGE == 1 && !image_fits) {
         snprintf(why, len, "STAGE=image copies whole images as they lie in memory: valid mode and no tiles only");
         return 1;
     }
@@ -401,7 +400,7 @@ static int constrain(const ct_problem *p, const ct_template *t, const ct_params 
     }
     /* Where the image layout applies, its contiguous 16-byte copies beat
      * the per-element copy of the padded tile, so that is not tried. */
-    if (ct_params_get(c, "STAGE", 0) == 0 && image_fits) {
+    if (q.STAGE == 0 && image_fits) {
         snprintf(why, len, "valid mode with whole images stages them with STAGE=image");
         return 1;
     }
@@ -475,66 +474,67 @@ static void normalize(const ct_problem *p, const ct_template *t, ct_params *c)
 {
     if (ct_tc_is(t)) {
         const ct_tc_shape sh = tc_shape(p);
-        ct_tc_normalize(&sh, c);
+        ct_tc_normalize(t, &sh, c);
         return;
     }
     if (t->is_baseline)
         return;
-    if (ct_params_get(c, "OUT_Y", 1) > out_h(p))
-        ct_params_set(c, "OUT_Y", (long)out_h(p), NULL);
+    tiled_values q = tiled_get(c);
+    if (q.OUT_Y > out_h(p))
+        q.OUT_Y = (long)out_h(p);
     tiled_geom g;
-    tiled_geometry(p, c, &g);
+    tiled_geometry(p, &q, &g);
     /* Store the effective tile and channel group, so requests that yield
      * the same kernel collapse; the macros map these values to themselves. */
-    ct_params_set(c, "TILE_OH", g.toh >= out_h(p) ? 0 : (long)g.toh, NULL);
-    ct_params_set(c, "TILE_OW", g.tow >= out_w(p) ? 0 : (long)g.tow, NULL);
-    ct_params_set(c, "COUT_PER_THREAD", g.ncg == 1 ? 0 : (long)g.cpt, NULL);
-    if (ct_params_get(c, "IMGS_PER_BLOCK", 1) > p->dims[DIM_B])
-        ct_params_set(c, "IMGS_PER_BLOCK", (long)p->dims[DIM_B], NULL);
-    if (ct_params_get(c, "CIN_CHUNK", 0) >= p->dims[DIM_CIN])
-        ct_params_set(c, "CIN_CHUNK", 0, NULL);
-    tiled_geometry(p, c, &g);
-    if (ct_params_get(c, "GROUPS_PER_BLOCK", 1) > g.work)
-        ct_params_set(c, "GROUPS_PER_BLOCK", (long)g.work, NULL);
+    q.TILE_OH = g.toh >= out_h(p) ? 0 : (long)g.toh;
+    q.TILE_OW = g.tow >= out_w(p) ? 0 : (long)g.tow;
+    q.COUT_PER_THREAD = g.ncg == 1 ? 0 : (long)g.cpt;
+    if (q.IMGS_PER_BLOCK > p->dims[DIM_B])
+        q.IMGS_PER_BLOCK = (long)p->dims[DIM_B];
+    if (q.CIN_CHUNK >= p->dims[DIM_CIN])
+        q.CIN_CHUNK = 0;
+    tiled_geometry(p, &q, &g);
+    if (q.GROUPS_PER_BLOCK > g.work)
+        q.GROUPS_PER_BLOCK = (long)g.work;
     /* A second buffer only helps a block with a second stage. */
-    if (ct_params_get(c, "GROUPS_PER_BLOCK", 1) == 1 && g.nch == 1)
-        ct_params_set(c, "PIPE", 0, NULL);
+    if (q.GROUPS_PER_BLOCK == 1 && g.nch == 1)
+        q.PIPE = 0;
     /* The image layout has no row padding. */
-    if (ct_params_get(c, "STAGE", 0) == 1)
-        ct_params_set(c, "ROW_PAD", 0, NULL);
-    long ciu = ct_params_get(c, "CI_UNROLL", 0);
-    if (ct_params_get(c, "WEIGHT_PLACEMENT", 0) == 0 || ciu >= g.cc)
-        ct_params_set(c, "CI_UNROLL", 0, NULL);
-    if (ct_params_get(c, "ROW_PAD", 0)) {
+    if (q.STAGE == 1)
+        q.ROW_PAD = 0;
+    if (q.WEIGHT_PLACEMENT == 0 || q.CI_UNROLL >= g.cc)
+        q.CI_UNROLL = 0;
+    if (q.ROW_PAD) {
         tiled_geom padded;
-        tiled_geometry(p, c, &padded);
-        ct_params_set(c, "ROW_PAD", 0, NULL);
-        tiled_geometry(p, c, &g);
+        tiled_geometry(p, &q, &padded);
+        q.ROW_PAD = 0;
+        tiled_geometry(p, &q, &g);
         if (padded.pitch != g.pitch)
-            ct_params_set(c, "ROW_PAD", 1, NULL);
+            q.ROW_PAD = 1;
     }
-    tiled_geometry(p, c, &g);
-    long block = ct_params_get(c, "BLOCK_SIZE", 0);
-    if (block && block == (rup(g.units, 32) < 1024 ? rup(g.units, 32) : 1024))
-        ct_params_set(c, "BLOCK_SIZE", 0, NULL);
+    tiled_geometry(p, &q, &g);
+    if (q.BLOCK_SIZE && q.BLOCK_SIZE == (rup(g.units, 32) < 1024 ? rup(g.units, 32) : 1024))
+        q.BLOCK_SIZE = 0;
+    tiled_put(c, &q);
 }
 
 static void geometry(const ct_problem *p, const ct_template *t, const ct_params *c, ct_launch *l)
 {
     if (ct_tc_is(t)) {
         const ct_tc_shape sh = tc_shape(p);
-        ct_tc_launch(&sh, c, l);
+        ct_tc_launch(t, &sh, c, l);
         return;
     }
     memset(l, 0, sizeof *l);
     if (t->is_baseline) {
-        long block = ct_params_get(c, "BLOCK_SIZE", 256);
+        long block = naive_get(c).BLOCK_SIZE;
         l->grid[0] = (unsigned)(((long long)out_count(p) + block - 1) / block);
         l->block[0] = (unsigned)block;
     } else {
+        const tiled_values q = tiled_get(c);
         tiled_geom g;
-        tiled_geometry(p, c, &g);
-        l->grid[0] = (unsigned)cdiv(g.work, ct_params_get(c, "GROUPS_PER_BLOCK", 1));
+        tiled_geometry(p, &q, &g);
+        l->grid[0] = (unsigned)cdiv(g.work, q.GROUPS_PER_BLOCK);
         l->block[0] = (unsigned)g.nt;
         l->smem_bytes = (unsigned)(4 * g.nbuf * g.s_in);
     }

@@ -5,37 +5,64 @@
 #include <stdlib.h>
 #include <string.h>
 
+CT_FAMILY_CODE
+
 static const char *const korder_names[] = {"chan", "tap"};
 
-/* Each parameter once; the four lists are made of these. */
-#define P_COUT_TILE {.name = "COUT_TILE", .help = "output channels per block (WARPS_M x a multiple of 16)"}
-#define P_TILE_OH {.name = "TILE_OH", .help = "output rows per block"}
-#define P_TILE_OW {.name = "TILE_OW", .help = "output columns per block (pixels rounded up to WARPS_N x 8k)"}
-#define P_WARPS_M {.name = "WARPS_M", .help = "warps along the output channels"}
-#define P_WARPS_N {.name = "WARPS_N", .help = "warps along the output pixels"}
-#define P_CIN_CHUNK {.name = "CIN_CHUNK", .help = "input channels staged in shared memory at a time"}
-#define P_KORDER {.name = "KORDER", .help = "reduction order within a chunk: chan (channel-major, least " \
-                                            "padding) or tap (tap-major, conflict-free fragments)",       \
-                  .symbols = korder_names, .nsymbols = 2}
-#define P_PIPE {.name = "PIPE", .help = "1: two shared buffers, the next chunk copied (cp.async) during this one"}
-#define P_ACC_STEPS {.name = "ACC_STEPS", .help = "mma steps summed on the tensor cores before each " \
-                                                  "round-to-nearest add to the fp32 sums (1, 2 or 4)"}
-#define P_MIN_BLOCKS {.name = "MIN_BLOCKS", .help = "minimum resident blocks per SM (__launch_bounds__)"}
-#define P_SPLIT_K {.name = "SPLIT_K", .help = "input-channel splits over the grid, added by a second kernel"}
+/* Each parameter once, in list order; the 1D templates lack the rows, the
+ * plain ones the split. */
+#define TC_HEAD(X) X(COUT_TILE, 64, CT_INT(0), "output channels per block (WARPS_M x a multiple of 16)")
+#define TC_ROWS(X) X(TILE_OH, 1, CT_INT(0), "output rows per block")
+#define TC_BODY(X)                                                                                          \
+    X(TILE_OW, 8, CT_INT(0), "output columns per block (pixels rounded up to WARPS_N x 8k)")               \
+    X(WARPS_M, 2, CT_INT(0), "warps along the output channels")                                           \
+    X(WARPS_N, 2, CT_INT(0), "warps along the output pixels")                                             \
+    X(CIN_CHUNK, 8, CT_INT(0), "input channels staged in shared memory at a time")                        \
+    X(KORDER, 0, CT_SYMBOLS(korder_names), "reduction order within a chunk: chan (channel-major, least "   \
+                                           "padding) or tap (tap-major, conflict-free fragments)")        \
+    X(PIPE, 1, CT_INT(0), "1: two shared buffers, the next chunk copied (cp.async) during this one")      \
+    X(ACC_STEPS, 1, CT_INT(0), "mma steps summed on the tensor cores before each "                        \
+                               "round-to-nearest add to the fp32 sums (1, 2 or 4)")                       \
+    X(MIN_BLOCKS, 1, CT_INT(0), "minimum resident blocks per SM (__launch_bounds__)")
+#define TC_SPLIT(X) X(SPLIT_K, 1, CT_INT(0), "input-channel splits over the grid, added by a second kernel")
+#define TC_ALL(X) TC_HEAD(X) TC_ROWS(X) TC_BODY(X) TC_SPLIT(X)
 
-const ct_param_def ct_tc_params_2d[CT_TC_NPARAMS_2D] = {P_COUT_TILE, P_TILE_OH, P_TILE_OW, P_WARPS_M, P_WARPS_N,
-                                        P_CIN_CHUNK, P_KORDER,  P_PIPE,    P_ACC_STEPS, P_MIN_BLOCKS};
-const ct_param_def ct_tc_split_params_2d[CT_TC_NPARAMS_2D + 1] = {P_COUT_TILE, P_TILE_OH, P_TILE_OW, P_WARPS_M,    P_WARPS_N,
-                                              P_CIN_CHUNK, P_KORDER,  P_PIPE,    P_ACC_STEPS, P_MIN_BLOCKS, P_SPLIT_K};
-const ct_param_def ct_tc_params_1d[CT_TC_NPARAMS_1D] = {P_COUT_TILE, P_TILE_OW, P_WARPS_M,  P_WARPS_N,
-                                        P_CIN_CHUNK, P_KORDER,  P_PIPE,     P_ACC_STEPS, P_MIN_BLOCKS};
-const ct_param_def ct_tc_split_params_1d[CT_TC_NPARAMS_1D + 1] = {P_COUT_TILE, P_TILE_OW, P_WARPS_M,    P_WARPS_N, P_CIN_CHUNK,
-                                              P_KORDER,    P_PIPE,    P_ACC_STEPS, P_MIN_BLOCKS, P_SPLIT_K};
+const ct_param_def ct_tc_params_2d[CT_TC_NPARAMS_2D] = {TC_HEAD(CT_PARAM_DEF) TC_ROWS(CT_PARAM_DEF)
+                                                            TC_BODY(CT_PARAM_DEF)};
+const ct_param_def ct_tc_split_params_2d[CT_TC_NPARAMS_2D + 1] = CT_PARAM_TABLE(TC_ALL);
+const ct_param_def ct_tc_params_1d[CT_TC_NPARAMS_1D] = {TC_HEAD(CT_PARAM_DEF) TC_BODY(CT_PARAM_DEF)};
+const ct_param_def ct_tc_split_params_1d[CT_TC_NPARAMS_1D + 1] = {TC_HEAD(CT_PARAM_DEF) TC_BODY(CT_PARAM_DEF)
+                                                                      TC_SPLIT(CT_PARAM_DEF)};
+_Static_assert(CT_PARAM_COUNT(TC_ALL) == CT_TC_NPARAMS_2D + 1, "CT_TC_NPARAMS_2D is the 2D list's length");
+
+/* Every parameter, in the order of the full list ct_tc_split_params_2d. */
+CT_PARAM_UNION(tc, TC_ALL)
 
 int ct_tc_is(const ct_template *t)
 {
     return t->params == ct_tc_params_2d || t->params == ct_tc_split_params_2d || t->params == ct_tc_params_1d ||
            t->params == ct_tc_split_params_1d;
+}
+
+/* A tc candidate of template t. A template without TILE_OH (1D) or SPLIT_K
+ * (one pass) has its kernel define it as 1, the declared default. */
+static tc_values tc_get(const ct_template *t, const ct_params *c)
+{
+    tc_values q;
+    for (int i = 0; i < CT_TC_NPARAMS_2D + 1; i++) {
+        const ct_param_def *d = &ct_tc_split_params_2d[i];
+        q.v[i] = ct_param_find(t->params, t->nparams, d->name) ? ct_param_read(c, d) : d->dflt;
+    }
+    return q;
+}
+
+static void tc_put(const ct_template *t, ct_params *c, const tc_values *q)
+{
+    for (int i = 0; i < CT_TC_NPARAMS_2D + 1; i++) {
+        const ct_param_def *d = &ct_tc_split_params_2d[i];
+        if (ct_param_find(t->params, t->nparams, d->name))
+            ct_params_write(c, d, 1, &q->v[i]);
+    }
 }
 
 static long long cdiv(long long a, long long b)
@@ -48,21 +75,21 @@ static long long rup(long long a, long long b)
     return cdiv(a, b) * b;
 }
 
-void ct_tc_geometry_of(const ct_tc_shape *s, const ct_params *c, ct_tc_geom *g)
+void ct_tc_geometry_of(const ct_template *t, const ct_tc_shape *s, const ct_params *c, ct_tc_geom *g)
 {
+    const tc_values q = tc_get(t, c);
     memset(g, 0, sizeof *g);
-    g->bm = ct_params_get(c, "COUT_TILE", 64);
-    /* The 1D templates have no TILE_OH: their kernel defines it as 1. */
-    g->toh = ct_params_get(c, "TILE_OH", 1);
-    g->tow = ct_params_get(c, "TILE_OW", 8);
-    g->warps_m = ct_params_get(c, "WARPS_M", 2);
-    g->warps_n = ct_params_get(c, "WARPS_N", 2);
-    g->ck = ct_params_get(c, "CIN_CHUNK", 8);
-    g->korder = ct_params_get(c, "KORDER", 0);
-    g->pipe = ct_params_get(c, "PIPE", 1);
-    g->split = ct_params_get(c, "SPLIT_K", 1);
-    g->minb = ct_params_get(c, "MIN_BLOCKS", 1);
-    g->acc = ct_params_get(c, "ACC_STEPS", 1);
+    g->bm = q.COUT_TILE;
+    g->toh = q.TILE_OH;
+    g->tow = q.TILE_OW;
+    g->warps_m = q.WARPS_M;
+    g->warps_n = q.WARPS_N;
+    g->ck = q.CIN_CHUNK;
+    g->korder = q.KORDER;
+    g->pipe = q.PIPE;
+    g->split = q.SPLIT_K;
+    g->minb = q.MIN_BLOCKS;
+    g->acc = q.ACC_STEPS;
     if (g->bm < 1 || g->toh < 1 || g->tow < 1 || g->warps_m < 1 || g->warps_n < 1 || g->ck < 1 || g->split < 1 ||
         g->acc < 1)
         return;
@@ -90,14 +117,15 @@ void ct_tc_geometry_of(const ct_tc_shape *s, const ct_params *c, ct_tc_geom *g)
     g->blocks = s->b * g->ty * g->tx * cdiv(s->cout, g->bm) * g->split;
 }
 
-int ct_tc_constrain(const ct_tc_shape *s, const ct_params *c, const ct_limits *lim, char *why, size_t len)
+int ct_tc_constrain(const ct_template *t, const ct_tc_shape *s, const ct_params *c, const ct_limits *lim, char *why,
+                    size_t len)
 {
     if (lim->cc_major < 8) {
         snprintf(why, len, "TF32 tensor cores (mma.sync m16n8k8) and cp.async need sm_80 or later");
         return 1;
     }
     ct_tc_geom g;
-    ct_tc_geometry_of(s, c, &g);
+    ct_tc_geometry_of(t, s, c, &g);
     if (g.bm < 16 || g.toh < 1 || g.tow < 1 || g.warps_m < 1 || g.warps_n < 1 || g.ck < 1 || g.korder < 0 ||
         g.korder > 1 || g.pipe < 0 || g.pipe > 1 || g.split < 1 || g.minb < 1 ||
         (g.acc != 1 && g.acc != 2 && g.acc != 4)) {
@@ -156,29 +184,30 @@ int ct_tc_constrain(const ct_tc_shape *s, const ct_params *c, const ct_limits *l
     return ct_regs_exceed(lim, regs, g.nt, g.minb, why, len);
 }
 
-void ct_tc_normalize(const ct_tc_shape *s, ct_params *c)
+void ct_tc_normalize(const ct_template *t, const ct_tc_shape *s, ct_params *c)
 {
+    tc_values q = tc_get(t, c);
     /* A tile larger than the output is the output: short sequences and
      * small images take the smallest tile that covers them. */
-    if (ct_params_get(c, "TILE_OW", 8) > s->ow)
-        ct_params_set(c, "TILE_OW", (long)s->ow, NULL);
-    if (ct_params_get(c, "TILE_OH", 1) > s->oh)   /* never true without TILE_OH (1D) */
-        ct_params_set(c, "TILE_OH", (long)s->oh, NULL);
+    if (q.TILE_OW > s->ow)
+        q.TILE_OW = (long)s->ow;
+    if (q.TILE_OH > s->oh)   /* never true without TILE_OH (1D) */
+        q.TILE_OH = (long)s->oh;
     /* One chunk of all channels: no second stage to overlap, no split. */
-    if (ct_params_get(c, "CIN_CHUNK", 8) >= s->cin) {
-        ct_params_set(c, "CIN_CHUNK", (long)s->cin, NULL);
-        ct_params_set(c, "PIPE", 0, NULL);
+    if (q.CIN_CHUNK >= s->cin) {
+        q.CIN_CHUNK = (long)s->cin;
+        q.PIPE = 0;
     }
     /* With one tap or one channel per chunk both orders are the same. */
-    const long long ck = ct_params_get(c, "CIN_CHUNK", 8);
-    if (s->kh * s->kw == 1 || ck == 1)
-        ct_params_set(c, "KORDER", 0, NULL);
+    if (s->kh * s->kw == 1 || q.CIN_CHUNK == 1)
+        q.KORDER = 0;
+    tc_put(t, c, &q);
 }
 
-void ct_tc_launch(const ct_tc_shape *s, const ct_params *c, ct_launch *l)
+void ct_tc_launch(const ct_template *t, const ct_tc_shape *s, const ct_params *c, ct_launch *l)
 {
     ct_tc_geom g;
-    ct_tc_geometry_of(s, c, &g);
+    ct_tc_geometry_of(t, s, c, &g);
     memset(l, 0, sizeof *l);
     l->grid[0] = (unsigned)(s->b * g.ty * g.tx);
     l->grid[1] = (unsigned)cdiv(s->cout, g.bm);

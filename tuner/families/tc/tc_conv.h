@@ -41,12 +41,15 @@ typedef struct ct_tc_geom {
     long long smem_bytes, blocks;
 } ct_tc_geom;
 
-void ct_tc_geometry_of(const ct_tc_shape *s, const ct_params *c, ct_tc_geom *g);
+/* t is the candidate's template: which parameters it has (a 1D one has no
+ * TILE_OH, a plain one no SPLIT_K). */
+void ct_tc_geometry_of(const ct_template *t, const ct_tc_shape *s, const ct_params *c, ct_tc_geom *g);
 
 /* The family hooks for a tc template. */
-int ct_tc_constrain(const ct_tc_shape *s, const ct_params *c, const ct_limits *lim, char *why, size_t len);
-void ct_tc_normalize(const ct_tc_shape *s, ct_params *c);
-void ct_tc_launch(const ct_tc_shape *s, const ct_params *c, ct_launch *l);
+int ct_tc_constrain(const ct_template *t, const ct_tc_shape *s, const ct_params *c, const ct_limits *lim, char *why,
+                    size_t len);
+void ct_tc_normalize(const ct_template *t, const ct_tc_shape *s, ct_params *c);
+void ct_tc_launch(const ct_template *t, const ct_tc_shape *s, const ct_params *c, ct_launch *l);
 
 /* The 3xTF32 split of one fp32 value as the template computes it: big is x
  * with its 13 low mantissa bits cleared (a TF32 value), small = x - big,
