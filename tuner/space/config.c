@@ -263,7 +263,8 @@ static int on_entry(void *user, const char *section, const char *name, const cha
     return ok;
 }
 
-ct_status ct_config_apply_text(ct_config *c, const char *text, const char *name, ct_err *e)
+/* seen (may be NULL) gathers the settings the text gives. */
+static ct_status apply_text(ct_config *c, const char *text, const char *name, unsigned long long *seen, ct_err *e)
 {
     ct_config work = *c;
     load_ctx x = {.c = &work, .cursor = text};
@@ -281,7 +282,14 @@ ct_status ct_config_apply_text(ct_config *c, const char *text, const char *name,
         return ct_fail(e, CT_ERR_CONFIG, "%s: [measure] max_reps (%d) is below min_reps (%d)", name,
                        work.s.max_reps, work.s.min_reps);
     *c = work;
+    if (seen)
+        *seen |= x.settings_seen;
     return CT_OK;
+}
+
+ct_status ct_config_apply_text(ct_config *c, const char *text, const char *name, ct_err *e)
+{
+    return apply_text(c, text, name, NULL, e);
 }
 
 ct_status ct_config_apply_file(ct_config *c, const char *path, ct_err *e)
@@ -328,19 +336,23 @@ ct_status ct_config_apply_file(ct_config *c, const char *path, ct_err *e)
     return rc;
 }
 
+/* Every default, settings and value lists alike, is declared once: in the
+ * built-in INI files, which must therefore give every setting. */
 ct_status ct_config_init(ct_config *c, ct_err *e)
 {
     memset(c, 0, sizeof *c);
-    c->s = (ct_settings){.warmup = 3, .min_reps = 20, .max_reps = 2000, .min_time_ms = 20.0,
-                         .tolerance = 1e-5, .jobs = 0, .max_candidates = 600, .timeout_s = 10,
-                         .retime_spread = 0.1, .race_factor = 1.5, .l2_flush = 0, .retime_top = 3};
+    unsigned long long seen = 0;
     for (const ct_resource_entry *r = ct_resource_table; r->path; r++) {
         if (strncmp(r->path, "configs/", 8) != 0)
             continue;
-        ct_status rc = ct_config_apply_text(c, r->data, r->path, e);
+        ct_status rc = apply_text(c, r->data, r->path, &seen, e);
         if (rc != CT_OK)
             return rc;
     }
+    for (size_t i = 0; i < sizeof setting_keys / sizeof setting_keys[0]; i++)
+        if (!(seen & (1ULL << i)))
+            return ct_fail(e, CT_ERR_INTERNAL, "the built-in configs give no [%s] %s", setting_keys[i].section,
+                           setting_keys[i].key);
     return CT_OK;
 }
 

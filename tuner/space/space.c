@@ -78,6 +78,7 @@ static ct_status build_template(const ct_problem *p, const ct_config *c, const c
         return ct_fail(e, CT_ERR_INTERNAL, "out of memory");
     int idx[CT_MAX_PARAMS] = {0};
     ct_status rc = CT_OK;
+    (void)ct_params_faults(NULL);   /* count this template's misreads only */
     for (long long combo = 0; combo < full && rc == CT_OK; combo++) {
         ct_candidate cand = {.tmpl = t};
         for (int i = 0; i < t->nparams; i++)
@@ -118,6 +119,11 @@ static ct_status build_template(const ct_problem *p, const ct_config *c, const c
             seen.slot[h] = s->n;
     }
     free(seen.slot);
+    /* A family that read a parameter its template lacks was handed a
+     * default: its candidates cannot be trusted. */
+    ct_err fe;
+    if (rc == CT_OK && ct_params_faults(&fe) != CT_OK)
+        rc = ct_fail(e, CT_ERR_INTERNAL, "template %s: %s", t->name, fe.msg);
     /* Drop the rejected entries kept for deduplication. */
     int w = first;
     for (int r = first; r < s->n; r++)
