@@ -95,7 +95,8 @@ ct_status ct_params_from_json(const char *json, const ct_param_def *defs, int nd
     typedef union TAG##_values {                                                          \
         long v[CT_PARAM_COUNT(LIST)];                                                     \
         struct { LIST(CT_PARAM_FIELD_) };                                                 \
-    } TAG##_values;
+    } TAG##_values;                                                                       \
+    _Static_assert(sizeof(TAG##_values) == sizeof(long) * CT_PARAM_COUNT(LIST), "q.v[i] is the i-th name");
 
 #define CT_PARAM_VALUES(TAG, LIST, DEFS)                                                  \
     CT_PARAM_UNION(TAG, LIST)                                                             \
