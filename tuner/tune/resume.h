@@ -1,0 +1,43 @@
+/* resume.h - what earlier runs left in the database for a new one: the
+ * outcomes stored on this very device row (a resumed or repeated run reuses
+ * them instead of compiling and measuring again) and the winners of nearby
+ * problems (starting points of a guided search). */
+#ifndef CT_RESUME_H
+#define CT_RESUME_H
+
+#include <stdio.h>
+
+#include "db.h"
+#include "problem.h"
+#include "search.h"
+
+typedef struct ct_resume_entry {
+    char key[600];             /* template and parameters */
+    ct_result rec;
+} ct_resume_entry;
+
+typedef struct ct_resume {
+    ct_resume_entry *v;        /* sorted by key */
+    int n, cap;
+    const char (*hashes)[17];  /* the current sources' hashes, per template */
+    const ct_family *fam;
+} ct_resume;
+
+/* The outcomes of p stored for each of the device rows device_ids[0..n)
+ * whose template hash matches hashes[template index] (a record measured
+ * with another version of its template is not reused). */
+ct_status ct_resume_load(ct_db *db, const ct_problem *p, const long long *device_ids, int n,
+                         const char (*hashes)[17], ct_resume *out, ct_err *e);
+
+/* The stored outcome of candidate (t, c), or NULL. */
+const ct_result *ct_resume_find(const ct_resume *s, const ct_template *t, const ct_params *c);
+
+void ct_resume_free(ct_resume *s);
+
+/* Add the winners of the three nearest tuned problems of p's family on
+ * device (by the selector's distance; a problem differing in fields other
+ * than sizes counts one unit further per field) as starting points of srch,
+ * a line on out for each. */
+void ct_resume_nearest_starts(ct_db *db, const ct_problem *p, const char *device, ct_search *srch, FILE *out);
+
+#endif
