@@ -11,10 +11,11 @@
 #define TC_OW CONV_LOUT
 #define TC_PH 0
 #define TC_PW CONV_PAD
+#include "conv1dc_layer.cuh"
 #define TC_SY 1
-#define TC_SX 1
+#define TC_SX CONV_STRIDE
 #define TC_DY 1
-#define TC_DX 1
+#define TC_DX CONV_DIL
 #define TC_BIAS CONV_BIAS
 #define TILE_OH 1
 #include "ct_conv_tc.cuh"

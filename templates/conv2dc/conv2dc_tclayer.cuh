@@ -11,9 +11,10 @@
 #define TC_OW CONV_OW
 #define TC_PH CONV_PH
 #define TC_PW CONV_PW
-#define TC_SY 1
-#define TC_SX 1
-#define TC_DY 1
-#define TC_DX 1
+#include "conv2dc_layer.cuh"
+#define TC_SY CONV_SH
+#define TC_SX CONV_SW
+#define TC_DY CONV_DH
+#define TC_DX CONV_DW
 #define TC_BIAS CONV_BIAS
 #include "ct_conv_tc.cuh"

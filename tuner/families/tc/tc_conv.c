@@ -96,6 +96,10 @@ int ct_tc_constrain(const ct_tc_shape *s, const ct_params *c, const ct_limits *l
         snprintf(why, len, "TF32 tensor cores (mma.sync m16n8k8) and cp.async need sm_80 or later");
         return 1;
     }
+    if (s->groups > 1) {
+        snprintf(why, len, "grouped convolutions are not mapped onto this GEMM yet: groups = 1 only");
+        return 1;
+    }
     ct_tc_geom g;
     ct_tc_geometry_of(s, c, &g);
     if (g.bm < 16 || g.toh < 1 || g.tow < 1 || g.warps_m < 1 || g.warps_n < 1 || g.ck < 1 || g.korder < 0 ||
