@@ -44,6 +44,37 @@ LAYER_PROBLEMS = [
     "conv2dc:32:32:64:64:32:5:5:same", "conv2dc:16:3:224:224:64:7:7:same", "conv1dc:8:128:8192:128:3:pad=1",
     "conv1dc:4:512:2048:512:7:pad=3:bias", "conv1dc:16:512:64:256:5:pad=2:bias",
 ]
+# Issue 15: the layers vendor paths neglect (depthwise, grouped, strided,
+# dilated, causal). The causal target is channels-last (:nlc) in the issue;
+# convtune has no layouts yet, so it is timed here in NCL.
+GROUPED_PROBLEMS = [
+    "conv1dc:8:1024:4096:1024:4:causal:groups=1024",
+    "conv2dc:64:256:32:32:256:7:7:same:groups=256", "conv2dc:64:256:32:32:256:13:13:same:groups=256",
+    "conv2dc:64:256:32:32:256:31:31:same:groups=256",
+    "conv2dc:32:64:112:112:128:3:3:pad=1:stride=2", "conv2dc:32:3:224:224:64:7:7:pad=3:stride=2:bias",
+    "conv1dc:8:64:16384:64:3:pad=8:dilation=8", "conv2dc:32:128:28:28:128:3:3:same:groups=32",
+]
+
+
+def layer_options(fields):
+    """The optional fields of a conv1dc/conv2dc canonical string as a dict:
+    'mode' (valid, same, pad, causal), 'pad', 'stride', 'dilation' as
+    pairs, 'groups', 'bias'."""
+    o = {"mode": "valid", "pad": (0, 0), "stride": (1, 1), "dilation": (1, 1), "groups": 1, "bias": False}
+    for t in fields:
+        key, _, val = t.partition("=")
+        if key in ("valid", "same", "causal"):
+            o["mode"] = key
+        elif key == "bias":
+            o["bias"] = True
+        elif key == "groups":
+            o["groups"] = int(val)
+        else:
+            v = tuple(int(x) for x in val.split(","))
+            o[key] = v if len(v) == 2 else v * 2
+            if key == "pad":
+                o["mode"] = "pad"
+    return o
 
 
 def problem_tensors(canonical, gen):
@@ -53,12 +84,16 @@ def problem_tensors(canonical, gen):
     rnd = lambda *shape: torch.rand(*shape, device="cuda", generator=gen) * 2 - 1
     if f[0] == "conv1dc":
         b, cin, l, cout, k = map(int, f[1:6])
-        pad = int(f[6].split("=")[1])
-        bias = len(f) > 7 and f[7] == "bias"
-        x, w = rnd(b, cin, l), rnd(cout, cin, k)
+        o = layer_options(f[6:])
+        bias, g, st, dl = o["bias"], o["groups"], o["stride"][0], o["dilation"][0]
+        x, w = rnd(b, cin, l), rnd(cout, cin // g, k)
         bv = rnd(cout) if bias else None
-        op = lambda dt=None: F.conv1d(x if dt is None else x.double(), w if dt is None else w.double(),
-                                      None if bv is None else (bv if dt is None else bv.double()), padding=pad)
+        # causal: (k-1)*dilation zeros before the sequence, none after.
+        lpad = (k - 1) * dl if o["mode"] == "causal" else 0
+        op = lambda dt=None: F.conv1d(F.pad(x if dt is None else x.double(), (lpad, 0)),
+                                      w if dt is None else w.double(),
+                                      None if bv is None else (bv if dt is None else bv.double()),
+                                      stride=st, padding=o["pad"][0], dilation=dl, groups=g)
         bufs = [(x, None), (w, "c_weight")] + ([(bv, "c_bias")] if bias else [])
     elif f[0] == "conv2d":
         b, h, wd, kh, kw = map(int, f[1:6])
@@ -72,13 +107,14 @@ def problem_tensors(canonical, gen):
         bufs = [(x, None), (filt, "c_filter")]
     elif f[0] == "conv2dc":
         b, cin, h, wd, cout, kh, kw = map(int, f[1:8])
-        mode = f[8]
-        bias = len(f) > 9 and f[9] == "bias"
-        x, w = rnd(b, cin, h, wd), rnd(cout, cin, kh, kw)
+        o = layer_options(f[8:])
+        bias, g = o["bias"], o["groups"]
+        x, w = rnd(b, cin, h, wd), rnd(cout, cin // g, kh, kw)
         bv = rnd(cout) if bias else None
-        padarg = "same" if mode == "same" else 0
+        padarg = "same" if o["mode"] == "same" else o["pad"]
         op = lambda dt=None: F.conv2d(x if dt is None else x.double(), w if dt is None else w.double(),
-                                      None if bv is None else (bv if dt is None else bv.double()), padding=padarg)
+                                      None if bv is None else (bv if dt is None else bv.double()), stride=o["stride"],
+                                      padding=padarg, dilation=o["dilation"], groups=g)
         bufs = [(x, None), (w, "c_weight")] + ([(bv, "c_bias")] if bias else [])
     else:
         raise ValueError(f"not a family of this benchmark: {canonical}")
@@ -95,9 +131,11 @@ def main():
     ap.add_argument("--time", type=int, default=0,
                     help="convtune --time per problem in seconds (0: none), so a whole set fits one device call")
     ap.add_argument("--layers", action="store_true", help="the ordinary layer shapes instead of the defaults")
+    ap.add_argument("--grouped", action="store_true",
+                    help="the depthwise, grouped, strided, dilated and causal layers (issue 15)")
     ap.add_argument("problems", nargs="*")
     a = ap.parse_args()
-    problems = a.problems or (LAYER_PROBLEMS if a.layers else DEFAULT_PROBLEMS)
+    problems = a.problems or (GROUPED_PROBLEMS if a.grouped else LAYER_PROBLEMS if a.layers else DEFAULT_PROBLEMS)
     torch.backends.cudnn.benchmark = True
     torch.backends.cudnn.allow_tf32 = False
     torch.backends.cuda.matmul.allow_tf32 = False
@@ -131,6 +169,12 @@ def main():
         res["tf32_ms"] = median_ms(op)
         res["tf32_err"] = relerr(op(), ref)
         torch.backends.cudnn.allow_tf32 = False
+        if ":causal" in canonical:
+            # The causal target's floor: one device-to-device copy of its
+            # input and output bytes, timed in this run.
+            n = bufs[0][0].numel() + ref.numel()
+            src, dst = torch.empty(n, device="cuda"), torch.empty(n, device="cuda")
+            res["copy_ms"] = median_ms(lambda: dst.copy_(src))
         res["tune_wall_s"] = summary["time"]["wall_s"]
         res["tune_rate"] = summary["time"]["candidates_per_s"]
 

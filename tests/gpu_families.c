@@ -93,6 +93,10 @@ int main(void)
         "conv1dc:1:1:1:1:1",            "conv2d:1:7:9:1:1",              "conv2d:4:513:257:5:7:same",
         "conv2d:2:31:33:31:1:valid",    "conv2d:1:1000:1000:3:3",        "conv2dc:1:3:17:13:5:3:3:same:bias",
         "conv2dc:2:4:9:9:3:1:1:valid",  "conv2dc:3:2:30:31:7:5:5:valid:bias",
+        /* issue 15 on every template that admits them (tiled: causal and
+         * asymmetric padding at stride 1; naive: everything) */
+        "conv1dc:2:7:33:9:4:causal:bias", "conv1dc:2:6:29:4:3:causal:stride=2:dilation=3:groups=2",
+        "conv2dc:2:3:17:13:5:5:3:pad=4,1:bias", "conv2dc:2:4:15:13:6:3:3:pad=1:stride=2,3:dilation=2:groups=2",
     };
     for (size_t i = 0; i < sizeof small / sizeof small[0]; i++) {
         char extra[64];
@@ -113,6 +117,17 @@ int main(void)
         {"conv1dc:2:40:9:70:4:pad=1", "conv1dc_tc"},
         {"conv1dc:2:100:50:33:3:pad=1:bias", "conv1dc_tcsplit"},
         {"conv1dc:1:300:1000:5:1", "conv1dc_tcsplit"},
+        /* issue 15: grouped (depthwise among them), strided, dilated,
+         * causal and asymmetrically padded layers on odd sizes */
+        {"conv2dc:2:12:13:11:18:3:3:same:groups=3:bias", "conv2dc_tc"},
+        {"conv2dc:3:8:17:15:8:7:7:same:groups=8", "conv2dc_tc"},
+        {"conv2dc:2:3:37:35:16:7:7:pad=3:stride=2:bias", "conv2dc_tc"},
+        {"conv2dc:1:6:19:17:10:3:2:pad=2,1:stride=2,3:dilation=2,3:groups=2", "conv2dc_tc"},
+        {"conv2dc:1:64:9:9:32:3:3:pad=1:stride=2:groups=2:bias", "conv2dc_tcsplit"},
+        {"conv1dc:3:12:101:18:3:pad=8:dilation=8:groups=3:bias", "conv1dc_tc"},
+        {"conv1dc:2:20:77:20:4:causal:groups=20", "conv1dc_tc"},
+        {"conv1dc:2:9:60:6:5:pad=2:stride=3", "conv1dc_tc"},
+        {"conv1dc:1:96:40:32:3:causal:dilation=2:groups=2", "conv1dc_tcsplit"},
     };
     for (size_t i = 0; tensor_tf32 && i < sizeof tc / sizeof tc[0]; i++) {
         char extra[128];
@@ -123,6 +138,8 @@ int main(void)
         export_selftest(db, dir, tc[0][0], arch, 6);
         export_selftest(db, dir, tc[4][0], arch, 7);
         export_selftest(db, dir, tc[8][0], arch, 8);
+        export_selftest(db, dir, tc[11][0], arch, 9);    /* grouped, strided, dilated tc */
+        export_selftest(db, dir, tc[16][0], arch, 10);   /* causal depthwise tc */
     } else {
         printf("tensor-core templates not run: %s has no TF32 mma.sync (sm_80 or later)\n", arch);
     }
@@ -130,6 +147,8 @@ int main(void)
     export_selftest(db, dir, "conv1dc:2:7:33:9:7:pad=3:bias", arch, 1);
     export_selftest(db, dir, "conv2d:4:513:257:5:7:same", arch, 2);
     export_selftest(db, dir, "conv2dc:3:2:30:31:7:5:5:valid:bias", arch, 3);
+    export_selftest(db, dir, "conv2dc:2:4:15:13:6:3:3:pad=1:stride=2,3:dilation=2:groups=2", arch, 11);
+    export_selftest(db, dir, "conv1dc:2:6:29:4:3:causal:stride=2:dilation=3:groups=2", arch, 12);
 
     /* The seeds' problems, with a budget (the benchmark tunes them fully). */
     static const char *const seeds[] = {

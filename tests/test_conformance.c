@@ -36,13 +36,17 @@
 /* Every family computes, with zeros outside the input,
  *
  *   out[b][co][y][x] = bias[co]
- *       + sum over ci < Cin, i < KH, j < KW of in[b][ci][y + i - PH][x + j - PW] * w[co][ci][i][j]
+ *       + sum over c < Cin/G, i < KH, j < KW of
+ *         in[b][g*Cin/G + c][y*SY + i*DY - PH][x*SX + j*DX - PW] * w[co][c][i][j],   g = co / (Cout/G)
  *
  * for y < OH, x < OW; a family without channels, batch, a second dimension
- * or a bias has 1 (or no bias) there. Buffers: in, w, bias when present, out. */
+ * or a bias has 1 (or no bias) there, and stride SY x SX, dilation DY x DX
+ * and G groups are 1 where the row leaves them 0. Buffers: in, w, bias when
+ * present, out. */
 typedef struct geometry {
     long long b, cin, h, w, cout, kh, kw, ph, pw, oh, ow;
     int bias;
+    long long sy, sx, dy, dx, groups;
 } geometry;
 
 typedef struct example {
@@ -64,9 +68,9 @@ typedef struct odd_shape {
 typedef struct family_row {
     const char *family;
     int per_template;   /* candidates compiled per template, problem and architecture */
-    example examples[16];
+    example examples[20];
     refusal refusals[48];
-    odd_shape odd[16];
+    odd_shape odd[20];
 } family_row;
 
 /* clang-format off */
@@ -96,14 +100,14 @@ static const family_row rows[] = {
       {"conv1d:10:3:", "MODE", NULL},
       {"conv1d:10:3:valid:x", "too many fields", NULL},
       {"conv1d:5:6", "K (mask taps)", "N (input length)"}},
-     {{"conv1d:17:5", {1, 1, 1, 17, 1, 1, 5, 0, 0, 1, 13, 0}},
-      {"conv1d:17:5:same", {1, 1, 1, 17, 1, 1, 5, 0, 2, 1, 17, 0}},
-      {"conv1d:17:6:same", {1, 1, 1, 17, 1, 1, 6, 0, 2, 1, 17, 0}},
-      {"conv1d:17:5:right", {1, 1, 1, 17, 1, 1, 5, 0, 0, 1, 17, 0}},
-      {"conv1d:3:9:same", {1, 1, 1, 3, 1, 1, 9, 0, 4, 1, 3, 0}},
-      {"conv1d:4:11:right", {1, 1, 1, 4, 1, 1, 11, 0, 0, 1, 4, 0}},
-      {"conv1d:1:1", {1, 1, 1, 1, 1, 1, 1, 0, 0, 1, 1, 0}},
-      {"conv1d:1000:97", {1, 1, 1, 1000, 1, 1, 97, 0, 0, 1, 904, 0}}}},
+     {{"conv1d:17:5", {1, 1, 1, 17, 1, 1, 5, 0, 0, 1, 13, 0, 0, 0, 0, 0, 0}},
+      {"conv1d:17:5:same", {1, 1, 1, 17, 1, 1, 5, 0, 2, 1, 17, 0, 0, 0, 0, 0, 0}},
+      {"conv1d:17:6:same", {1, 1, 1, 17, 1, 1, 6, 0, 2, 1, 17, 0, 0, 0, 0, 0, 0}},
+      {"conv1d:17:5:right", {1, 1, 1, 17, 1, 1, 5, 0, 0, 1, 17, 0, 0, 0, 0, 0, 0}},
+      {"conv1d:3:9:same", {1, 1, 1, 3, 1, 1, 9, 0, 4, 1, 3, 0, 0, 0, 0, 0, 0}},
+      {"conv1d:4:11:right", {1, 1, 1, 4, 1, 1, 11, 0, 0, 1, 4, 0, 0, 0, 0, 0, 0}},
+      {"conv1d:1:1", {1, 1, 1, 1, 1, 1, 1, 0, 0, 1, 1, 0, 0, 0, 0, 0, 0}},
+      {"conv1d:1000:97", {1, 1, 1, 1000, 1, 1, 97, 0, 0, 1, 904, 0, 0, 0, 0, 0, 0}}}},
 
     {"conv1dc", 2,
      {{"conv1dc:1:1024:4:1024:5:pad=2:bias", "conv1dc:1:1024:4:1024:5:pad=2:bias", 1},
@@ -117,7 +121,12 @@ static const family_row rows[] = {
       {"conv1dc:1:3:17:5:2:pad=00", "conv1dc:1:3:17:5:2:pad=0", 0},
       {"conv1dc:2:7:33:9:7:bias", "conv1dc:2:7:33:9:7:pad=0:bias", 0},
       {"conv1dc:1:2:3:2:7:pad=2", "conv1dc:1:2:3:2:7:pad=2", 0},
-      {"conv1dc:1:1:2147483647:1:1", "conv1dc:1:1:2147483647:1:1:pad=0", 0}},
+      {"conv1dc:1:1:2147483647:1:1", "conv1dc:1:1:2147483647:1:1:pad=0", 0},
+      {"conv1dc:8:64:1000:64:4:causal:groups=64", "conv1dc:8:64:1000:64:4:causal:groups=64", 1},
+      {"conv1dc:3:12:101:18:3:pad=8:stride=1:dilation=8:groups=3:bias",
+       "conv1dc:3:12:101:18:3:pad=8:dilation=8:groups=3:bias", 1},
+      {"conv1dc:2:6:37:6:5:pad=2:stride=3", "conv1dc:2:6:37:6:5:pad=2:stride=3", 1},
+      {"conv1dc:2:6:37:6:1:causal:dilation=4", "conv1dc:2:6:37:6:1:pad=0", 0}},
      {{"conv1dc", "missing", NULL},
       {"conv1dc:1", "Cin (input channels)", "missing"},
       {"conv1dc:1:4:8:4", "K (kernel taps)", "missing"},
@@ -134,23 +143,40 @@ static const family_row rows[] = {
       {"conv1dc:1:4:8:4:3:bias:bias", "bias", "given twice"},
       {"conv1dc:1:4:8:4:3:pad=1:pad=1", "pad", "given twice"},
       {"conv1dc:1:4:8:4:3:bias:pad=1", "pad", "must come before bias"},
-      {"conv1dc:1:4:8:4:3:stride=2", "stride=2", "unknown field"},
+      {"conv1dc:1:4:8:4:3:strides=2", "stride", "malformed"},
+      {"conv1dc:1:4:8:4:3:stide=2", "stide=2", "unknown field"},
+      {"conv1dc:1:4:8:4:3:stride=0", "stride", "positive"},
+      {"conv1dc:1:4:8:4:3:stride=2,2", "stride", "one value"},
+      {"conv1dc:1:4:8:4:3:dilation=x", "dilation", "'x'"},
+      {"conv1dc:1:6:8:4:3:groups=4", "groups", "must divide"},
+      {"conv1dc:1:4:8:6:3:groups=4", "groups", "must divide"},
+      {"conv1dc:1:4:8:4:3:pad=7:dilation=3", "pad", "dilated by 3"},
+      {"conv1dc:1:4:8:4:3:causal:pad=1", "pad=P or causal", "given twice"},
+      {"conv1dc:1:4:8:4:3:groups=2:stride=2", "stride", "must come before groups"},
+      {"conv1dc:1:4:8:4:3:dilation=5", "K (kernel taps)", "longer than the padded input"},
       {"conv1dc:1:4:8:4:3:pad", "pad", "malformed"},
       {"conv1dc:1:4:8:4:3:pad=", "pad", "empty"},
       {"conv1dc:1:4:8:4:3:pad=-1", "pad", "positive"},
-      {"conv1dc:1:4:8:4:3:pad=1:bias:bias", "too many fields", NULL},
+      {"conv1dc:1:4:8:4:3:pad=1:bias:bias", "bias", "given twice"},
+      {"conv1dc:1:4:8:4:3:pad=1:stride=1:dilation=1:groups=1:bias:x", "too many fields", NULL},
       {"conv1dc:1:65536:32768:1:1", "input B x Cin x L", NULL},
       {"conv1dc:1:65536:1:32768:1", "weight Cout x Cin x K", NULL},
       {"conv1dc:65536:1:1:32768:1", "output B x Cout x LOUT", NULL},
       {"conv1dc:1:1:1:1:3e9", "K (kernel taps)", "too large"}},
-     {{"conv1dc:1:3:17:5:1", {1, 3, 1, 17, 5, 1, 1, 0, 0, 1, 17, 0}},
-      {"conv1dc:2:7:33:9:7:pad=3:bias", {2, 7, 1, 33, 9, 1, 7, 0, 3, 1, 33, 1}},
-      {"conv1dc:1:1:1:1:1", {1, 1, 1, 1, 1, 1, 1, 0, 0, 1, 1, 0}},
-      {"conv1dc:3:5:11:6:4:pad=2", {3, 5, 1, 11, 6, 1, 4, 0, 2, 1, 12, 0}},
-      {"conv1dc:1:37:4:13:5:pad=2:bias", {1, 37, 1, 4, 13, 1, 5, 0, 2, 1, 4, 1}},
-      {"conv1dc:5:9:70:3:3:pad=1:bias", {5, 9, 1, 70, 3, 1, 3, 0, 1, 1, 70, 1}},
-      {"conv1dc:1:2:3:2:7:pad=2:bias", {1, 2, 1, 3, 2, 1, 7, 0, 2, 1, 1, 1}},
-      {"conv1dc:3:33:19:5:1:bias", {3, 33, 1, 19, 5, 1, 1, 0, 0, 1, 19, 1}}}},
+     {{"conv1dc:1:3:17:5:1", {1, 3, 1, 17, 5, 1, 1, 0, 0, 1, 17, 0, 0, 0, 0, 0, 0}},
+      {"conv1dc:2:7:33:9:7:pad=3:bias", {2, 7, 1, 33, 9, 1, 7, 0, 3, 1, 33, 1, 0, 0, 0, 0, 0}},
+      {"conv1dc:1:1:1:1:1", {1, 1, 1, 1, 1, 1, 1, 0, 0, 1, 1, 0, 0, 0, 0, 0, 0}},
+      {"conv1dc:3:5:11:6:4:pad=2", {3, 5, 1, 11, 6, 1, 4, 0, 2, 1, 12, 0, 0, 0, 0, 0, 0}},
+      {"conv1dc:1:37:4:13:5:pad=2:bias", {1, 37, 1, 4, 13, 1, 5, 0, 2, 1, 4, 1, 0, 0, 0, 0, 0}},
+      {"conv1dc:5:9:70:3:3:pad=1:bias", {5, 9, 1, 70, 3, 1, 3, 0, 1, 1, 70, 1, 0, 0, 0, 0, 0}},
+      {"conv1dc:1:2:3:2:7:pad=2:bias", {1, 2, 1, 3, 2, 1, 7, 0, 2, 1, 1, 1, 0, 0, 0, 0, 0}},
+      {"conv1dc:3:33:19:5:1:bias", {3, 33, 1, 19, 5, 1, 1, 0, 0, 1, 19, 1, 0, 0, 0, 0, 0}},
+      /* causal: (K-1)*D zeros before, none after; stride, dilation, groups */
+      {"conv1dc:2:6:19:6:4:causal:groups=6", {2, 6, 1, 19, 6, 1, 4, 0, 3, 1, 19, 0, 1, 1, 1, 1, 6}},
+      {"conv1dc:1:4:23:6:3:causal:dilation=3:groups=2:bias", {1, 4, 1, 23, 6, 1, 3, 0, 6, 1, 23, 1, 1, 1, 1, 3, 2}},
+      {"conv1dc:2:3:20:5:4:causal:stride=3", {2, 3, 1, 20, 5, 1, 4, 0, 3, 1, 7, 0, 1, 3, 1, 1, 1}},
+      {"conv1dc:2:5:31:4:3:pad=4:stride=2:dilation=3", {2, 5, 1, 31, 4, 1, 3, 0, 4, 1, 17, 0, 1, 2, 1, 3, 1}},
+      {"conv1dc:1:6:17:9:5:pad=1:stride=4:groups=3:bias", {1, 6, 1, 17, 9, 1, 5, 0, 1, 1, 4, 1, 1, 4, 1, 1, 3}}}},
 
     {"conv2d", 3,
      {{"conv2d:16:2048:2048:11:11:same", "conv2d:16:2048:2048:11:11:same", 1},
@@ -185,14 +211,14 @@ static const family_row rows[] = {
       {"conv2d:1:1:1e10:1:1", "W (image width)", "too large"},
       {"conv2d:1:46341:46341:1:1", "B x H x W", "2^31"},
       {"conv2d:1:2:2:50000:50000:same", "KH x KW", "2^31"}},
-     {{"conv2d:1:7:9:1:1", {1, 1, 7, 9, 1, 1, 1, 0, 0, 7, 9, 0}},
-      {"conv2d:2:13:11:3:5", {2, 1, 13, 11, 1, 3, 5, 0, 0, 11, 7, 0}},
-      {"conv2d:2:13:11:3:5:same", {2, 1, 13, 11, 1, 3, 5, 1, 2, 13, 11, 0}},
-      {"conv2d:3:9:10:4:6:same", {3, 1, 9, 10, 1, 4, 6, 1, 2, 9, 10, 0}},
-      {"conv2d:2:3:4:9:8:same", {2, 1, 3, 4, 1, 9, 8, 4, 3, 3, 4, 0}},
-      {"conv2d:1:5:6:5:6", {1, 1, 5, 6, 1, 5, 6, 0, 0, 1, 1, 0}},
-      {"conv2d:2:31:33:31:1:valid", {2, 1, 31, 33, 1, 31, 1, 0, 0, 1, 33, 0}},
-      {"conv2d:1:1:40:1:7:same", {1, 1, 1, 40, 1, 1, 7, 0, 3, 1, 40, 0}}}},
+     {{"conv2d:1:7:9:1:1", {1, 1, 7, 9, 1, 1, 1, 0, 0, 7, 9, 0, 0, 0, 0, 0, 0}},
+      {"conv2d:2:13:11:3:5", {2, 1, 13, 11, 1, 3, 5, 0, 0, 11, 7, 0, 0, 0, 0, 0, 0}},
+      {"conv2d:2:13:11:3:5:same", {2, 1, 13, 11, 1, 3, 5, 1, 2, 13, 11, 0, 0, 0, 0, 0, 0}},
+      {"conv2d:3:9:10:4:6:same", {3, 1, 9, 10, 1, 4, 6, 1, 2, 9, 10, 0, 0, 0, 0, 0, 0}},
+      {"conv2d:2:3:4:9:8:same", {2, 1, 3, 4, 1, 9, 8, 4, 3, 3, 4, 0, 0, 0, 0, 0, 0}},
+      {"conv2d:1:5:6:5:6", {1, 1, 5, 6, 1, 5, 6, 0, 0, 1, 1, 0, 0, 0, 0, 0, 0}},
+      {"conv2d:2:31:33:31:1:valid", {2, 1, 31, 33, 1, 31, 1, 0, 0, 1, 33, 0, 0, 0, 0, 0, 0}},
+      {"conv2d:1:1:40:1:7:same", {1, 1, 1, 40, 1, 1, 7, 0, 3, 1, 40, 0, 0, 0, 0, 0, 0}}}},
 
     {"conv2dc", 2,
      {{"conv2dc:10000:1:28:28:12:7:7:valid", "conv2dc:10000:1:28:28:12:7:7:valid", 1},
@@ -204,7 +230,16 @@ static const family_row rows[] = {
       {"conv2dc:1e4:1:28:28:12:7:7", "conv2dc:10000:1:28:28:12:7:7:valid", 0},
       {"conv2dc:1:1:5:5:1:5:5", "conv2dc:1:1:5:5:1:5:5:valid", 0},
       {"conv2dc:1:1:3:2:1:6:4:same", "conv2dc:1:1:3:2:1:6:4:same", 0},
-      {"conv2dc:1:1:1:2147483647:1:1:1", "conv2dc:1:1:1:2147483647:1:1:1:valid", 0}},
+      {"conv2dc:1:1:1:2147483647:1:1:1", "conv2dc:1:1:1:2147483647:1:1:1:valid", 0},
+      {"conv2dc:2:8:13:11:8:7:7:same:groups=8", "conv2dc:2:8:13:11:8:7:7:same:groups=8", 1},
+      {"conv2dc:2:3:23:21:8:7:7:pad=3:stride=2:bias", "conv2dc:2:3:23:21:8:7:7:pad=3:stride=2:bias", 1},
+      {"conv2dc:2:12:9:10:8:3:3:same:groups=4", "conv2dc:2:12:9:10:8:3:3:same:groups=4", 1},
+      {"conv2dc:1:4:17:15:6:3:2:pad=2,1:stride=2,1:dilation=2,3:groups=2",
+       "conv2dc:1:4:17:15:6:3:2:pad=2,1:stride=2,1:dilation=2,3:groups=2", 1},
+      {"conv2dc:1:2:9:9:2:3:3:pad=1", "conv2dc:1:2:9:9:2:3:3:same", 0},
+      {"conv2dc:1:2:9:9:2:3:3:pad=0,0:stride=1,1:dilation=1", "conv2dc:1:2:9:9:2:3:3:valid", 0},
+      {"conv2dc:1:2:9:9:2:3:3:pad=2:dilation=2", "conv2dc:1:2:9:9:2:3:3:same:dilation=2", 0},
+      {"conv2dc:1:2:9:9:2:1:3:pad=0,1:dilation=4,1", "conv2dc:1:2:9:9:2:1:3:same", 0}},
      {{"conv2dc", "missing", NULL},
       {"conv2dc:", "B (batch)", NULL},
       {"conv2dc:10:1:28", "W (image width)", "missing"},
@@ -227,16 +262,36 @@ static const family_row rows[] = {
       {"conv2dc:1e5:100:100:100:12:3:3", "input", "B*Cin*H*W"},
       {"conv2dc:1:100:100:100:100000:30:30:same", "weight", "Cout*Cin*KH*KW"},
       {"conv2dc:100000:1:100:100:1000:1:1", "output", "B*Cout*OH*OW"},
-      {"conv2dc:1:1:2147483648:1:1:1:1", "H (image height)", "too large"}},
-     {{"conv2dc:1:3:17:13:5:3:3:same:bias", {1, 3, 17, 13, 5, 3, 3, 1, 1, 17, 13, 1}},
-      {"conv2dc:2:4:9:9:3:1:1:valid", {2, 4, 9, 9, 3, 1, 1, 0, 0, 9, 9, 0}},
-      {"conv2dc:3:2:30:31:7:5:5:valid:bias", {3, 2, 30, 31, 7, 5, 5, 0, 0, 26, 27, 1}},
-      {"conv2dc:1:1:1:1:1:1:1", {1, 1, 1, 1, 1, 1, 1, 0, 0, 1, 1, 0}},
-      {"conv2dc:3:2:7:5:4:4:6:same", {3, 2, 7, 5, 4, 4, 6, 1, 2, 7, 5, 0}},
-      {"conv2dc:1:2:3:2:3:6:4:same:bias", {1, 2, 3, 2, 3, 6, 4, 2, 1, 3, 2, 1}},
-      {"conv2dc:2:5:11:7:3:2:3:valid", {2, 5, 11, 7, 3, 2, 3, 0, 0, 10, 5, 0}},
-      {"conv2dc:1:1:5:5:2:5:5:valid:bias", {1, 1, 5, 5, 2, 5, 5, 0, 0, 1, 1, 1}},
-      {"conv2dc:2:3:6:9:2:1:1:same:bias", {2, 3, 6, 9, 2, 1, 1, 0, 0, 6, 9, 1}}}},
+      {"conv2dc:1:1:2147483648:1:1:1:1", "H (image height)", "too large"},
+      {"conv2dc:1:4:9:9:4:3:3:same:stride=2", "same", "stride"},
+      {"conv2dc:1:4:9:9:4:3:3:pad=1:stride=0", "stride", "positive"},
+      {"conv2dc:1:4:9:9:4:3:3:pad=1,1,1", "pad", "integer"},
+      {"conv2dc:1:4:9:9:4:3:3:pad=3", "pad", "must be less than KH"},
+      {"conv2dc:1:4:9:9:4:3:3:pad=1:dilation=2,y", "dilation", "'y'"},
+      {"conv2dc:1:4:9:9:6:3:3:groups=4", "groups", "must divide"},
+      {"conv2dc:1:6:9:9:4:3:3:groups=4", "groups", "must divide"},
+      {"conv2dc:1:4:9:9:4:3:3:groups=2:dilation=2", "dilation", "must come before groups"},
+      {"conv2dc:1:4:9:9:4:3:3:stride=2:same", "MODE", "must come before stride"},
+      {"conv2dc:1:4:9:9:4:3:3:valid:dilation=5", "KH (filter height)", "dilated"},
+      {"conv2dc:1:4:9:9:4:3:3:strid=2", "MODE", "strid=2"},
+      {"conv2dc:1:4:9:9:4:3:3:valid:groups", "groups", "malformed"}},
+     {{"conv2dc:1:3:17:13:5:3:3:same:bias", {1, 3, 17, 13, 5, 3, 3, 1, 1, 17, 13, 1, 0, 0, 0, 0, 0}},
+      {"conv2dc:2:4:9:9:3:1:1:valid", {2, 4, 9, 9, 3, 1, 1, 0, 0, 9, 9, 0, 0, 0, 0, 0, 0}},
+      {"conv2dc:3:2:30:31:7:5:5:valid:bias", {3, 2, 30, 31, 7, 5, 5, 0, 0, 26, 27, 1, 0, 0, 0, 0, 0}},
+      {"conv2dc:1:1:1:1:1:1:1", {1, 1, 1, 1, 1, 1, 1, 0, 0, 1, 1, 0, 0, 0, 0, 0, 0}},
+      {"conv2dc:3:2:7:5:4:4:6:same", {3, 2, 7, 5, 4, 4, 6, 1, 2, 7, 5, 0, 0, 0, 0, 0, 0}},
+      {"conv2dc:1:2:3:2:3:6:4:same:bias", {1, 2, 3, 2, 3, 6, 4, 2, 1, 3, 2, 1, 0, 0, 0, 0, 0}},
+      {"conv2dc:2:5:11:7:3:2:3:valid", {2, 5, 11, 7, 3, 2, 3, 0, 0, 10, 5, 0, 0, 0, 0, 0, 0}},
+      {"conv2dc:1:1:5:5:2:5:5:valid:bias", {1, 1, 5, 5, 2, 5, 5, 0, 0, 1, 1, 1, 0, 0, 0, 0, 0}},
+      {"conv2dc:2:3:6:9:2:1:1:same:bias", {2, 3, 6, 9, 2, 1, 1, 0, 0, 6, 9, 1, 0, 0, 0, 0, 0}},
+      /* depthwise, grouped, strided, dilated, asymmetric padding */
+      {"conv2dc:2:4:11:9:4:5:5:same:groups=4:bias", {2, 4, 11, 9, 4, 5, 5, 2, 2, 11, 9, 1, 1, 1, 1, 1, 4}},
+      {"conv2dc:1:6:10:9:9:3:3:same:groups=3", {1, 6, 10, 9, 9, 3, 3, 1, 1, 10, 9, 0, 1, 1, 1, 1, 3}},
+      {"conv2dc:2:3:15:13:4:7:7:pad=3:stride=2:bias", {2, 3, 15, 13, 4, 7, 7, 3, 3, 8, 7, 1, 2, 2, 1, 1, 1}},
+      {"conv2dc:1:2:13:12:3:3:4:same:dilation=2,3", {1, 2, 13, 12, 3, 3, 4, 2, 4, 13, 12, 0, 1, 1, 2, 3, 1}},
+      {"conv2dc:1:4:17:15:6:3:2:pad=2,1:stride=2,3:dilation=2,3:groups=2",
+       {1, 4, 17, 15, 6, 3, 2, 2, 1, 9, 5, 0, 2, 3, 2, 3, 2}},
+      {"conv2dc:2:2:9:8:2:3:3:valid:stride=3,2:groups=2", {2, 2, 9, 8, 2, 3, 3, 0, 0, 3, 3, 0, 3, 2, 1, 1, 2}}}},
 };
 /* clang-format on */
 
@@ -346,21 +401,28 @@ static double at(const float *v, long long i)
 }
 
 /* The definition above, term by term. */
+static long long one_if_0(long long v)
+{
+    return v ? v : 1;
+}
+
 static void brute_force(const geometry *g, const float *in, const float *w, const float *bias, double *out)
 {
+    const long long sy = one_if_0(g->sy), sx = one_if_0(g->sx), dy = one_if_0(g->dy), dx = one_if_0(g->dx);
+    const long long cg = g->cin / one_if_0(g->groups), og = g->cout / one_if_0(g->groups);
     for (long long b = 0; b < g->b; b++)
         for (long long co = 0; co < g->cout; co++)
             for (long long y = 0; y < g->oh; y++)
                 for (long long x = 0; x < g->ow; x++) {
                     double acc = g->bias ? at(bias, co) : 0.0;
-                    for (long long ci = 0; ci < g->cin; ci++)
+                    for (long long ci = 0; ci < cg; ci++)
                         for (long long i = 0; i < g->kh; i++)
                             for (long long j = 0; j < g->kw; j++) {
-                                long long r = y + i - g->ph, c = x + j - g->pw;
+                                long long r = y * sy + i * dy - g->ph, c = x * sx + j * dx - g->pw;
                                 if (r < 0 || r >= g->h || c < 0 || c >= g->w)
                                     continue;
-                                acc += at(in, ((b * g->cin + ci) * g->h + r) * g->w + c) *
-                                       at(w, ((co * g->cin + ci) * g->kh + i) * g->kw + j);
+                                acc += at(in, ((b * g->cin + co / og * cg + ci) * g->h + r) * g->w + c) *
+                                       at(w, ((co * cg + ci) * g->kh + i) * g->kw + j);
                             }
                     out[((b * g->cout + co) * g->oh + y) * g->ow + x] = acc;
                 }
@@ -375,7 +437,8 @@ static void check_odd_shape(const ct_family *f, const odd_shape *s, unsigned lon
     if (rc != CT_OK)
         return;
     const geometry *g = &s->g;
-    const size_t want[4] = {(size_t)(g->b * g->cin * g->h * g->w), (size_t)(g->cout * g->cin * g->kh * g->kw),
+    const long long cg = g->cin / one_if_0(g->groups);
+    const size_t want[4] = {(size_t)(g->b * g->cin * g->h * g->w), (size_t)(g->cout * cg * g->kh * g->kw),
                             (size_t)g->cout, (size_t)(g->b * g->cout * g->oh * g->ow)};
     const int nin = g->bias ? 3 : 2;
     ct_buffer bufs[CT_MAX_BUFS];
@@ -393,7 +456,7 @@ static void check_odd_shape(const ct_family *f, const odd_shape *s, unsigned lon
         bytes += 4.0 * (double)bufs[i].count;
     }
     CHECK(ct_problem_output_count(&p) == want[3]);
-    const double flops = 2.0 * (double)want[3] * (double)(g->cin * g->kh * g->kw);
+    const double flops = 2.0 * (double)want[3] * (double)(cg * g->kh * g->kw);
     CHECK_MSG(f->flops(&p) == flops, "%s: %.17g FLOPs, the definition %.17g", s->spec, f->flops(&p), flops);
     CHECK_MSG(f->bytes(&p) == bytes, "%s: %.17g bytes, the buffers %.17g", s->spec, f->bytes(&p), bytes);
 
@@ -438,9 +501,9 @@ static void excluded_why(const char *spec, const ct_template *t, const char *arc
 
 static void check_compile(const ct_family *f, const family_row *row, const ct_config *cfg)
 {
-    const char *specs[16];
+    const char *specs[20];
     int n = 0;
-    for (int i = 0; i < 16 && row->examples[i].spec; i++)
+    for (int i = 0; i < 20 && row->examples[i].spec; i++)
         if (row->examples[i].sample)
             specs[n++] = row->examples[i].spec;
     CHECK_MSG(n > 0, "%s: no example to compile", f->name);
@@ -475,11 +538,11 @@ static void conform(const ct_family *f, const family_row *row, const ct_config *
     printf("== %s\n", f->name);
     check_family(f);
     int nx = 0, nr = 0, no = 0;
-    for (; nx < 16 && row->examples[nx].spec; nx++)
+    for (; nx < 20 && row->examples[nx].spec; nx++)
         check_example(f, &row->examples[nx]);
     for (; nr < 48 && row->refusals[nr].spec; nr++)
         check_refusal(f, &row->refusals[nr]);
-    for (; no < 16 && row->odd[no].spec; no++)
+    for (; no < 20 && row->odd[no].spec; no++)
         check_odd_shape(f, &row->odd[no], rng);
     CHECK_MSG(nx > 0 && nr > 0 && no > 0, "%s: the row needs examples, refusals and odd shapes", f->name);
     printf("%s: %d examples, %d refusals, %d odd shapes against the definition\n", f->name, nx, nr, no);

@@ -125,10 +125,11 @@ int main(void)
         const char *family, *sig, *call;
     } fams[] = {
         {"conv1d", "def conv(input, mask, mode=\"valid\"):", "(int)ints[2], stream, &grade)"},
-        {"conv1dc", "def conv(input, weight, bias=None, pad=0):",
+        {"conv1dc", "def conv(input, weight, bias=None, pad=0, causal=0, stride=1, dilation=1, groups=1):",
          "t[2].numel() ? t[2].data_ptr<float>() : nullptr"},
         {"conv2d", "def conv(input, filter, mode=\"valid\"):", "(long long)ints[4], (int)ints[5], stream"},
-        {"conv2dc", "def conv(input, weight, bias=None, mode=\"valid\"):", "(int)ints[7], stream, &grade)"},
+        {"conv2dc", "def conv(input, weight, bias=None, mode=\"valid\", ph=0, pw=0, sh=1, sw=1, dh=1, dw=1, groups=1):",
+         "(int)ints[14], stream, &grade)"},
     };
     for (int f = 0; f < 4; f++) {
         char outdir[32];

@@ -82,7 +82,8 @@ typedef struct shape {
 static shape shape_of(const ct_problem *p)
 {
     const long long *d = p->dims;
-    return (shape){d[0], d[1], d[2], d[3], d[4], d[5], d[6], d[2] + 2 * d[5] - d[4] + 1};
+    const long long pad = ct_problem_value(p, "pad");
+    return (shape){d[0], d[1], d[2], d[3], d[4], pad, ct_problem_value(p, "bias"), d[2] + 2 * pad - d[4] + 1};
 }
 
 /* The tiled template's decomposition replayed on the CPU for one candidate:

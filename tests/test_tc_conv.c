@@ -365,6 +365,21 @@ static void test_grid(const ct_config *cfg)
                      n % 2 ? kw / 2 : 0, bias);
             r = grid_covered(spec, cfg, &lim, archs[a]);
             covered += r == 1, outside += r < 0;
+            /* The layer fields: stride, dilation, groups (depthwise among
+             * them), padding and causal; a draw outside the grammar (a
+             * dilated filter past the image) counts as outside. */
+            static const long long sv[] = {1, 2, 3}, dl[] = {1, 2, 8}, gr[] = {1, 2, 4, 0};
+            const long long sy = PICK(sv), sx = PICK(sv), dy = PICK(dl), g = PICK(gr);
+            const long long gg = g ? g : cin, gcin = cin % gg ? cin * gg : cin, gcout = g ? cout * gg : cin;
+            snprintf(spec, sizeof spec, "conv2dc:%lld:%lld:%lld:%lld:%lld:%lld:%lld:pad=%lld,%lld:stride=%lld,%lld:"
+                     "dilation=%lld,1:groups=%lld%s", b, gcin, h + 8, w + 8, gcout, kh, kw, dy * (kh - 1) / 2, kw / 2,
+                     sy, sx, dy, gg, bias);
+            r = grid_covered(spec, cfg, &lim, archs[a]);
+            covered += r == 1, outside += r < 0;
+            snprintf(spec, sizeof spec, "conv1dc:%lld:%lld:%lld:%lld:%lld:%s:stride=%lld:dilation=%lld:groups=%lld%s",
+                     b, gcin, l, gcout, kw, n % 2 ? "causal" : "pad=0", sx, dy, gg, bias);
+            r = grid_covered(spec, cfg, &lim, archs[a]);
+            covered += r == 1, outside += r < 0;
             snprintf(spec, sizeof spec, "conv2d:%lld:%lld:%lld:%lld:%lld:%s", b, h * 8 + n % 5, w * 8, kh, kw, mode);
             r = grid_covered(spec, cfg, &lim, archs[a]);
             covered += r == 1, outside += r < 0;

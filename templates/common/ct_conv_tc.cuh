@@ -32,13 +32,17 @@
 // reduction accumulated on the tensor cores alone misses 1e-5 (2.5e-5 seen
 // at K = 3584 on an H100).
 //
+// With TC_GROUPS > 1 (a grouped layer) TC_CIN and TC_COUT are the channels
+// of one group and the grid's y dimension walks the groups' channel tiles:
+// each group is its own GEMM on its slice of the input, weights and output.
+//
 // With TC_SPLIT the grid's z dimension splits the input channels: split z
 // adds its share into its own slice of the output argument (a workspace of
 // SPLIT_K x the output), and TC_NAME##_reduce adds the slices and the bias.
 //
 // Problem macros (from the including template): TC_B, TC_CIN, TC_H, TC_W,
 // TC_COUT, TC_KH, TC_KW, TC_OH, TC_OW, TC_PH, TC_PW, TC_SY, TC_SX, TC_DY,
-// TC_DX, TC_BIAS, TC_NAME (the kernel's name).
+// TC_DX, TC_BIAS, TC_NAME (the kernel's name), TC_GROUPS (1 if undefined).
 // Tuning macros:
 //   COUT_TILE     BM, output channels per block (WARPS_M x a multiple of 16)
 //   TILE_OH       TOH, output rows per block
@@ -54,6 +58,11 @@
 //   SPLIT_K       (TC_SPLIT only) number of input-channel splits
 //   MIN_BLOCKS    minimum resident blocks per SM (__launch_bounds__)
 
+#ifndef TC_GROUPS
+#define TC_GROUPS 1
+#endif
+#define TC_CIN_ALL (TC_CIN * TC_GROUPS)
+#define TC_COUT_ALL (TC_COUT * TC_GROUPS)
 #define TC_CDIV(a, b) (((a) + (b) - 1) / (b))
 #define TC_RUP(a, b) (TC_CDIV(a, b) * (b))
 
@@ -85,7 +94,8 @@
 #else
 #define TC_NSPLIT SPLIT_K
 #endif
-#define TC_OUT_COUNT ((long long)TC_B * TC_COUT * TC_OH * TC_OW)
+#define TC_NCT TC_CDIV(TC_COUT, TC_BM)          // channel tiles of a group
+#define TC_OUT_COUNT ((long long)TC_B * TC_COUT_ALL * TC_OH * TC_OW)
 
 // Shared memory (dynamic, sized by tc_conv.c): TC_NBUF stages of TC_STAGE
 // floats, then the TC_KC ints of the kk -> offset table.
@@ -184,7 +194,7 @@ __device__ __forceinline__ void tc_stage(float *s, const float *__restrict__ in,
         const int iy = iy0 + r, ix = ix0 + x;
         const bool ok = (TC_CIN % TC_CK == 0 || ci0 + c < TC_CIN) && iy >= 0 && iy < TC_H && ix >= 0 && ix < TC_W;
         tc_copy(sb + c * TC_PLANE + r * TC_IW + x,
-                ok ? in + (((long long)b * TC_CIN + ci0 + c) * TC_H + iy) * TC_W + ix : in, ok);
+                ok ? in + (((long long)b * TC_CIN_ALL + ci0 + c) * TC_H + iy) * TC_W + ix : in, ok);
     }
 }
 
@@ -200,7 +210,10 @@ TC_NAME(const float *__restrict__ in, const float *__restrict__ weight,
 
     const int tile = blockIdx.x % (TC_TY * TC_TX), b = blockIdx.x / (TC_TY * TC_TX);
     const int oy0 = tile / TC_TX * TILE_OH, ox0 = tile % TC_TX * TILE_OW;
-    const int co0 = blockIdx.y * TC_BM;
+    // This block's group: its input channels, weights and outputs.
+    const int grp = blockIdx.y / TC_NCT, co0 = blockIdx.y % TC_NCT * TC_BM;
+    in += (long long)grp * TC_CIN * TC_H * TC_W;
+    weight += (long long)grp * TC_COUT * TC_CIN * TC_KHW;
     const int iy0 = oy0 * TC_SY - TC_PH, ix0 = ox0 * TC_SX - TC_PW;
     const int warp = threadIdx.x / 32, lane = threadIdx.x % 32;
     const int wm = warp % WARPS_M, wn = warp / WARPS_M, g = lane / 4, t = lane % 4;
@@ -329,11 +342,11 @@ TC_NAME(const float *__restrict__ in, const float *__restrict__ weight,
             if (co >= TC_COUT)
                 continue;
 #if TC_BIAS && !defined(TC_SPLIT)
-            const float bv = __ldg(bias + co);
+            const float bv = __ldg(bias + grp * TC_COUT + co);
 #else
             const float bv = 0.0f;
 #endif
-            float *o = out + ((long long)b * TC_COUT + co) * TC_OH * TC_OW;
+            float *o = out + ((long long)b * TC_COUT_ALL + grp * TC_COUT + co) * TC_OH * TC_OW;
 #pragma unroll
             for (int j = 0; j < TC_NF; ++j)
 #pragma unroll
@@ -370,10 +383,10 @@ TC_CAT(TC_NAME, _reduce)(const float *__restrict__ ws,
         }
 #if TC_BIAS
         const long long plane = (long long)TC_OH * TC_OW;
-        s.x += __ldg(bias + (4 * i) / plane % TC_COUT);
-        s.y += __ldg(bias + (4 * i + 1) / plane % TC_COUT);
-        s.z += __ldg(bias + (4 * i + 2) / plane % TC_COUT);
-        s.w += __ldg(bias + (4 * i + 3) / plane % TC_COUT);
+        s.x += __ldg(bias + (4 * i) / plane % TC_COUT_ALL);
+        s.y += __ldg(bias + (4 * i + 1) / plane % TC_COUT_ALL);
+        s.z += __ldg(bias + (4 * i + 2) / plane % TC_COUT_ALL);
+        s.w += __ldg(bias + (4 * i + 3) / plane % TC_COUT_ALL);
 #endif
         reinterpret_cast<float4 *>(out)[i] = s;
     } else {
@@ -384,7 +397,7 @@ TC_CAT(TC_NAME, _reduce)(const float *__restrict__ ws,
         for (int z = 1; z < SPLIT_K; ++z)
             s += ws[z * TC_OUT_COUNT + i];
 #if TC_BIAS
-        s += __ldg(bias + i / ((long long)TC_OH * TC_OW) % TC_COUT);
+        s += __ldg(bias + i / ((long long)TC_OH * TC_OW) % TC_COUT_ALL);
 #endif
         out[i] = s;
     }

@@ -3,8 +3,10 @@
 // space: the sizes are kernel arguments instead of compile-time macros, so
 // one compiled kernel serves every layer the export has no tuned instance for.
 //
-//   out[b][co][t] = bias[co] + sum_{ci<cin, j<k} in[b][ci][t + j - pad] * w[co][ci][j],
-//   in = 0 outside [0, l), t < lout = l + 2 pad - k + 1, bias NULL for none
+//   out[b][co][t] = bias[co] + sum_{c<cin/g, j<k} in[b][gi*cin/g + c][t*stride + j*dil - before] * w[co][c][j],
+//   gi = co / (cout/g), in = 0 outside [0, l), bias NULL for none; before = pad
+//   zeros on both sides, or causal: (k-1)*dil before and none after;
+//   lout = (l + zeros - dil*(k-1) - 1) / stride + 1
 //
 // A block is `rows` rows of `tt` threads: tt a multiple of 32 dividing the
 // block, the smallest that covers the output length (or the whole block), so
@@ -12,7 +14,9 @@
 // channels at tt consecutive positions of one batch item. The weights of the
 // block's rows * CT_G1_COT channels are staged in shared memory one chunk of
 // taps (ci, j flattened) at a time and read as broadcasts; each input, read
-// through the read-only cache, feeds CT_G1_COT multiply-adds. Each chunk is
+// through the read-only cache, feeds CT_G1_COT multiply-adds (with groups, a
+// thread whose channels straddle two groups loads each channel's input on
+// its own). Each chunk is
 // summed on its own and then added, so fp32 rounding grows with the chunk
 // length and the number of chunks rather than with the whole reduction.
 
@@ -32,7 +36,8 @@ __host__ __device__ static inline void conv1dc_generic_rows(int block, long long
 
 extern "C" __global__ void conv1dc_generic(const float *__restrict__ in, const float *__restrict__ w,
                                            const float *__restrict__ bias, float *__restrict__ out, int nb, int cin,
-                                           int l, int cout, int k, int pad, int lout)
+                                           int l, int cout, int k, int pad, int lout, int stride,
+                                           int dil, int groups)
 {
     __shared__ __align__(16) float ws[CT_G1_SMEM];
     int tt, rows;
@@ -40,7 +45,8 @@ extern "C" __global__ void conv1dc_generic(const float *__restrict__ in, const f
     const int row = (int)threadIdx.x / tt, lane = (int)threadIdx.x % tt;
     const int chans = rows * CT_G1_COT;   // output channels per block
     const int rc = CT_G1_SMEM / chans;    // taps per chunk
-    const int taps = cin * k;
+    const int cing = cin / groups, coutg = cout / groups;
+    const int taps = cing * k;
     const int ntile = (int)(((long long)lout + tt - 1) / tt);
     const int ngroup = (int)(((long long)cout + chans - 1) / chans);
     for (int b = blockIdx.z; b < nb; b += gridDim.z)
@@ -50,6 +56,15 @@ extern "C" __global__ void conv1dc_generic(const float *__restrict__ in, const f
                 const bool active = tl < lout;
                 const int t = active ? (int)tl : 0;
                 const int co0 = cg * chans + row * CT_G1_COT;
+                // Each channel's input rows, relative to those of co0's group.
+                int goff[CT_G1_COT];
+                bool mixed = false;
+#pragma unroll
+                for (int c = 0; c < CT_G1_COT; c++) {
+                    const int co = min(co0 + c, cout - 1);
+                    goff[c] = (co / coutg - min(co0, cout - 1) / coutg) * cing * l;
+                    mixed |= goff[c] != 0;
+                }
                 float acc[CT_G1_COT];
 #pragma unroll
                 for (int c = 0; c < CT_G1_COT; c++)
@@ -70,14 +85,15 @@ extern "C" __global__ void conv1dc_generic(const float *__restrict__ in, const f
                     for (int c = 0; c < CT_G1_COT; c++)
                         part[c] = 0.0f;
                     int ci = r0 / k, j = r0 - ci * k;
-                    const float *x = in + ((size_t)b * cin + ci) * l;
+                    const float *x = in + ((size_t)b * cin + min(co0, cout - 1) / coutg * cing + ci) * l;
                     const float *wr = ws + row * CT_G1_COT;
                     for (int r = 0; r < len; r++, wr += chans) {
-                        const int pos = t + j - pad;
-                        const float v = pos >= 0 && pos < l ? __ldg(x + pos) : 0.0f;
+                        const int pos = t * stride + j * dil - pad;
+                        const bool inside = pos >= 0 && pos < l;
+                        const float v = inside ? __ldg(x + pos) : 0.0f;
 #pragma unroll
                         for (int c = 0; c < CT_G1_COT; c++)
-                            part[c] = fmaf(v, wr[c], part[c]);
+                            part[c] = fmaf(mixed && inside ? __ldg(x + goff[c] + pos) : v, wr[c], part[c]);
                         if (++j == k) {
                             j = 0;
                             x += l;
@@ -101,30 +117,49 @@ extern "C" __global__ void conv1dc_generic(const float *__restrict__ in, const f
 #if !defined(__CUDACC_RTC__)
 // The host side of the selector of `convtune export --family conv1dc`
 // (family_export.h): whether the sizes are a conv1dc problem (the grammar's
-// rules: every buffer below 2^31 elements, 0 <= pad < k, l + 2 pad below
-// 2^31, at least one output), and the launch with block threads per block.
+// rules: every buffer below 2^31 elements, 0 <= pad < the dilated filter
+// and no pad when causal, groups dividing cin and cout, l + the filter's
+// span twice below 2^31, at least one output), and the launch with block
+// threads per block.
 static int conv1dc_generic_fits(long long a, long long b, long long c)
 {
     const long long max = 2147483647LL;
     return a <= max / b && a * b <= max / c;
 }
 
-static int conv1dc_generic_accepts(long long b, long long cin, long long l, long long cout, long long k, int pad)
+// Outputs, and the zeros before the input.
+static long long conv1dc_generic_lout(long long l, long long k, int pad, int causal, int stride, int dil,
+                                      long long *before)
+{
+    const long long span = (long long)dil * (k - 1) + 1;
+    *before = causal ? span - 1 : pad;
+    const long long room = l + (causal ? span - 1 : 2LL * pad) - span;
+    return room < 0 ? 0 : room / stride + 1;
+}
+
+static int conv1dc_generic_accepts(long long b, long long cin, long long l, long long cout, long long k, int pad,
+                                   int causal, int stride, int dil, int groups)
 {
     const long long max = 2147483647LL;
     if (b < 1 || cin < 1 || l < 1 || cout < 1 || k < 1 || b > max || cin > max || l > max || cout > max ||
-        k > max || pad < 0 || pad >= k || l + 2LL * pad > max)
+        k > max || pad < 0 || causal < 0 || causal > 1 || (causal && pad) || stride < 1 || dil < 1 || groups < 1 ||
+        cin % groups || cout % groups)
         return 0;
-    const long long lout = l + 2LL * pad - k + 1;
-    return lout >= 1 && conv1dc_generic_fits(b, cin, l) && conv1dc_generic_fits(cout, cin, k) &&
+    const long long span = (long long)dil * (k - 1) + 1;
+    if (pad >= span || l + 2 * span > max)
+        return 0;
+    long long before;
+    const long long lout = conv1dc_generic_lout(l, k, pad, causal, stride, dil, &before);
+    return lout >= 1 && conv1dc_generic_fits(b, cin, l) && conv1dc_generic_fits(cout, cin / groups, k) &&
            conv1dc_generic_fits(b, cout, lout);
 }
 
 static int conv1dc_generic_launch(const float *in, const float *weight, const float *bias, float *out, long long b,
-                                  long long cin, long long l, long long cout, long long k, int pad, unsigned block,
-                                  cudaStream_t stream)
+                                  long long cin, long long l, long long cout, long long k, int pad, int causal,
+                                  int stride, int dil, int groups, unsigned block, cudaStream_t stream)
 {
-    const long long lout = l + 2LL * pad - k + 1;
+    long long before;
+    const long long lout = conv1dc_generic_lout(l, k, pad, causal, stride, dil, &before);
     int tt, rows;
     conv1dc_generic_rows((int)block, lout, &tt, &rows);
     const long long chans = (long long)rows * CT_G1_COT;
@@ -132,7 +167,7 @@ static int conv1dc_generic_launch(const float *in, const float *weight, const fl
     const dim3 grid((unsigned)(gx < 2147483647LL ? gx : 2147483647LL), (unsigned)(gy < 65535 ? gy : 65535),
                     (unsigned)(b < 65535 ? b : 65535));
     conv1dc_generic<<<grid, block, 0, stream>>>(in, weight, bias, out, (int)b, (int)cin, (int)l, (int)cout, (int)k,
-                                                pad, (int)lout);
+                                                (int)before, (int)lout, stride, dil, groups);
     return (int)cudaGetLastError();
 }
 #endif

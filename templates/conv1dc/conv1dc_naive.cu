@@ -1,10 +1,13 @@
 // conv1dc_naive: the baseline every speedup is reported against.
 // One thread per output element, input and weights read from global memory,
 // as the first kernel of seed 002 would be without its per-block staging:
-//   out[b][co][t] = bias[co] + sum_{ci, k} in[b][ci][t + k - CONV_PAD] * w[co][ci][k]
+//   out[b][co][t] = bias[co] + sum_{c, k} in[b][g*CING + c][t*STRIDE + k*DIL - CONV_PAD] * w[co][c][k],
+//   g = co / COUTG
 //
 // Problem macros (set by convtune): CONV_B, CONV_CIN, CONV_L, CONV_COUT,
-// CONV_K, CONV_PAD, CONV_LOUT, CONV_BIAS. Tuning macros: BLOCK_SIZE.
+// CONV_K, CONV_PAD, CONV_LOUT, CONV_BIAS, and where not 1 CONV_STRIDE,
+// CONV_DIL, CONV_GROUPS. Tuning macros: BLOCK_SIZE.
+#include "conv1dc_layer.cuh"
 
 extern "C" __global__ void __launch_bounds__(BLOCK_SIZE)
 conv1dc_naive(const float *__restrict__ in, const float *__restrict__ weight,
@@ -20,16 +23,17 @@ conv1dc_naive(const float *__restrict__ in, const float *__restrict__ weight,
     const int t = i % CONV_LOUT;
     const int co = (i / CONV_LOUT) % CONV_COUT;
     const int b = i / (CONV_LOUT * CONV_COUT);
+    const int c0 = co / CONV_COUTG * CONV_CING;
 #if CONV_BIAS
     float acc = bias[co];
 #else
     float acc = 0.0f;
 #endif
-    for (int ci = 0; ci < CONV_CIN; ++ci)
+    for (int c = 0; c < CONV_CING; ++c)
         for (int k = 0; k < CONV_K; ++k) {
-            const int x = t + k - CONV_PAD;
+            const int x = t * CONV_STRIDE + k * CONV_DIL - CONV_PAD;
             if (x >= 0 && x < CONV_L)
-                acc += in[(b * CONV_CIN + ci) * CONV_L + x] * weight[(co * CONV_CIN + ci) * CONV_K + k];
+                acc += in[(b * CONV_CIN + c0 + c) * CONV_L + x] * weight[(co * CONV_CING + c) * CONV_K + k];
         }
     out[i] = acc;
 }

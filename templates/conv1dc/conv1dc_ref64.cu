@@ -1,6 +1,7 @@
 // conv1dc_ref64: the trusted reference on the GPU, in fp64, for problems too
 // large for the CPU reference. Deliberately the simplest possible loop; the
 // test suite checks the CPU reference it mirrors against a brute force.
+#include "conv1dc_layer.cuh"
 
 extern "C" __global__ void conv1dc_ref64(const float *__restrict__ in,
                                          const float *__restrict__ weight,
@@ -15,17 +16,18 @@ extern "C" __global__ void conv1dc_ref64(const float *__restrict__ in,
     const long long t = i % CONV_LOUT;
     const long long co = (i / CONV_LOUT) % CONV_COUT;
     const long long b = i / ((long long)CONV_LOUT * CONV_COUT);
+    const long long c0 = co / CONV_COUTG * CONV_CING;
 #if CONV_BIAS
     double acc = (double)bias[co];
 #else
     double acc = 0.0;
 #endif
-    for (long long ci = 0; ci < CONV_CIN; ++ci)
+    for (long long c = 0; c < CONV_CING; ++c)
         for (long long k = 0; k < CONV_K; ++k) {
-            const long long x = t + k - CONV_PAD;
+            const long long x = t * CONV_STRIDE + k * CONV_DIL - CONV_PAD;
             if (x >= 0 && x < CONV_L)
-                acc += (double)in[(b * CONV_CIN + ci) * CONV_L + x] *
-                       (double)weight[(co * CONV_CIN + ci) * CONV_K + k];
+                acc += (double)in[(b * CONV_CIN + c0 + c) * CONV_L + x] *
+                       (double)weight[(co * CONV_CING + c) * CONV_K + k];
         }
     out[i] = acc;
 }

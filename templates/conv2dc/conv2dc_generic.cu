@@ -3,9 +3,11 @@
 // space: the sizes are kernel arguments instead of compile-time macros, so
 // one compiled kernel serves every layer the export has no tuned instance for.
 //
-//   out[b][co][y][x] = bias[co] + sum_{ci<cin, i<kh, j<kw} in[b][ci][y + i - ph][x + j - pw] * w[co][ci][i][j],
-//   in = 0 outside the h x w image, bias NULL for none; valid: ph = pw = 0,
-//   (h-kh+1) x (w-kw+1) outputs; same: ph = (kh-1)/2, pw = (kw-1)/2, h x w
+//   out[b][co][y][x] = bias[co] + sum_{c<cin/g, i<kh, j<kw} in[b][gi*cin/g + c][y*sh + i*dh - ph][x*sw + j*dw - pw]
+//                      * w[co][c][i][j],   gi = co / (cout/g)
+//   in = 0 outside the h x w image, bias NULL for none; valid: no padding;
+//   same (stride 1): dh*(kh-1)/2 zeros before (dw*(kw-1)/2 on the left), h x w
+//   outputs; pad: ph, pw zeros on both sides
 //
 // A block is `rows` rows of `tt` threads: tt a multiple of 32 dividing the
 // block, the smallest that covers an output image (or the whole block), so
@@ -14,7 +16,8 @@
 // weights of the block's rows * CT_G2C_COT channels are staged in shared
 // memory one chunk of taps (ci, i, j flattened) at a time and read as
 // broadcasts; each input, read through the read-only cache, feeds CT_G2C_COT
-// multiply-adds. Each chunk is summed on its own and then added, so fp32
+// multiply-adds (with groups, a thread whose channels straddle two groups
+// loads each channel's input on its own). Each chunk is summed on its own and then added, so fp32
 // rounding grows with the chunk length and the number of chunks rather than
 // with the whole reduction.
 
@@ -34,7 +37,8 @@ __host__ __device__ static inline void conv2dc_generic_rows(int block, long long
 
 extern "C" __global__ void conv2dc_generic(const float *__restrict__ in, const float *__restrict__ w,
                                            const float *__restrict__ bias, float *__restrict__ out, int nb, int cin,
-                                           int h, int wd, int cout, int kh, int kw, int oh, int ow, int ph, int pw)
+                                           int h, int wd, int cout, int kh, int kw, int oh, int ow, int ph, int pw,
+                                           int sh, int sw, int dh, int dw, int groups)
 {
     __shared__ __align__(16) float ws[CT_G2C_SMEM];
     const long long npix = (long long)oh * ow;   // below 2^31: the output is
@@ -43,7 +47,8 @@ extern "C" __global__ void conv2dc_generic(const float *__restrict__ in, const f
     const int row = (int)threadIdx.x / tt, lane = (int)threadIdx.x % tt;
     const int chans = rows * CT_G2C_COT;   // output channels per block
     const int rc = CT_G2C_SMEM / chans;    // taps per chunk
-    const int area = kh * kw, taps = cin * area, hw = h * wd;
+    const int cing = cin / groups, coutg = cout / groups;
+    const int area = kh * kw, taps = cing * area, hw = h * wd;
     const int ntile = (int)((npix + tt - 1) / tt);
     const int ngroup = (int)(((long long)cout + chans - 1) / chans);
     for (int b = blockIdx.z; b < nb; b += gridDim.z)
@@ -54,6 +59,15 @@ extern "C" __global__ void conv2dc_generic(const float *__restrict__ in, const f
                 const int t = active ? (int)tl : 0;
                 const int y = t / ow, x = t - (t / ow) * ow;
                 const int co0 = cg * chans + row * CT_G2C_COT;
+                // Each channel's input planes, relative to those of co0's group.
+                int goff[CT_G2C_COT];
+                bool mixed = false;
+#pragma unroll
+                for (int c = 0; c < CT_G2C_COT; c++) {
+                    const int co = min(co0 + c, cout - 1);
+                    goff[c] = (co / coutg - min(co0, cout - 1) / coutg) * cing * hw;
+                    mixed |= goff[c] != 0;
+                }
                 float acc[CT_G2C_COT];
 #pragma unroll
                 for (int c = 0; c < CT_G2C_COT; c++)
@@ -75,14 +89,15 @@ extern "C" __global__ void conv2dc_generic(const float *__restrict__ in, const f
                         part[c] = 0.0f;
                     const int ci = r0 / area, rem = r0 - ci * area;
                     int i = rem / kw, j = rem - (rem / kw) * kw;
-                    const float *plane = in + ((size_t)b * cin + ci) * hw;
+                    const float *plane = in + ((size_t)b * cin + min(co0, cout - 1) / coutg * cing + ci) * hw;
                     const float *wr = ws + row * CT_G2C_COT;
                     for (int r = 0; r < len; r++, wr += chans) {
-                        const int iy = y + i - ph, ix = x + j - pw;
-                        const float v = iy >= 0 && iy < h && ix >= 0 && ix < wd ? __ldg(plane + iy * wd + ix) : 0.0f;
+                        const int iy = y * sh + i * dh - ph, ix = x * sw + j * dw - pw;
+                        const bool in_img = iy >= 0 && iy < h && ix >= 0 && ix < wd;
+                        const float v = in_img ? __ldg(plane + iy * wd + ix) : 0.0f;
 #pragma unroll
                         for (int c = 0; c < CT_G2C_COT; c++)
-                            part[c] = fmaf(v, wr[c], part[c]);
+                            part[c] = fmaf(mixed && in_img ? __ldg(plane + goff[c] + iy * wd + ix) : v, wr[c], part[c]);
                         if (++j == kw) {
                             j = 0;
                             if (++i == kh) {
@@ -109,9 +124,9 @@ extern "C" __global__ void conv2dc_generic(const float *__restrict__ in, const f
 #if !defined(__CUDACC_RTC__)
 // The host side of the selector of `convtune export --family conv2dc`
 // (family_export.h): whether the sizes are a conv2dc problem (the grammar's
-// rules: mode 0 valid or 1 same, the filter inside the image when valid,
-// every buffer below 2^31 elements), and the launch with block threads per
-// block.
+// rules: mode 0 valid, 1 same (stride 1 only) or 2 pad with ph, pw below the
+// dilated filter, at least one output, groups dividing cin and cout, every
+// buffer below 2^31 elements), and the launch with block threads per block.
 static long long conv2dc_generic_elems(long long a, long long b, long long c, long long d)
 {
     const long long f[4] = {a, b, c, d}, max = 2147483647LL;
@@ -124,29 +139,48 @@ static long long conv2dc_generic_elems(long long a, long long b, long long c, lo
     return v;
 }
 
-static int conv2dc_generic_accepts(long long b, long long cin, long long h, long long w, long long cout, long long kh,
-                                   long long kw, int mode)
+// Output size of one dimension and the zeros before it, -1 when none.
+static long long conv2dc_generic_out(long long n, long long k, int mode, long long pad, long long s, long long d,
+                                     long long *before)
 {
-    if (mode < 0 || mode > 1 || (mode == 0 && (kh > h || kw > w)))
+    const long long span = d * (k - 1) + 1;
+    *before = mode == 1 ? d * (k - 1) / 2 : mode == 2 ? pad : 0;
+    if (pad < 0 || (mode != 2 && pad != 0) || (mode == 2 && pad >= span))
+        return -1;
+    if (mode == 1)
+        return s == 1 ? n : -1;
+    const long long room = n + 2 * *before - span;
+    return room < 0 ? -1 : room / s + 1;
+}
+
+static int conv2dc_generic_accepts(long long b, long long cin, long long h, long long w, long long cout, long long kh,
+                                   long long kw, int mode, int ph, int pw, int sh, int sw, int dh, int dw, int groups)
+{
+    long long bh, bw;
+    if (mode < 0 || mode > 2 || sh < 1 || sw < 1 || dh < 1 || dw < 1 || groups < 1 || cin % groups || cout % groups)
         return 0;
-    const long long oh = mode ? h : h - kh + 1, ow = mode ? w : w - kw + 1;
-    return conv2dc_generic_elems(b, cin, h, w) > 0 && conv2dc_generic_elems(cout, cin, kh, kw) > 0 &&
-           conv2dc_generic_elems(b, cout, oh, ow) > 0;
+    const long long oh = conv2dc_generic_out(h, kh, mode, ph, sh, dh, &bh);
+    const long long ow = conv2dc_generic_out(w, kw, mode, pw, sw, dw, &bw);
+    return oh > 0 && ow > 0 && conv2dc_generic_elems(b, cin, h, w) > 0 &&
+           conv2dc_generic_elems(cout, cin / groups, kh, kw) > 0 && conv2dc_generic_elems(b, cout, oh, ow) > 0;
 }
 
 static int conv2dc_generic_launch(const float *in, const float *weight, const float *bias, float *out, long long b,
                                   long long cin, long long h, long long w, long long cout, long long kh, long long kw,
-                                  int mode, unsigned block, cudaStream_t stream)
+                                  int mode, int ph, int pw, int sh, int sw, int dh, int dw, int groups, unsigned block,
+                                  cudaStream_t stream)
 {
-    const long long oh = mode ? h : h - kh + 1, ow = mode ? w : w - kw + 1;
-    const long long ph = mode ? (kh - 1) / 2 : 0, pw = mode ? (kw - 1) / 2 : 0;
+    long long bh, bw;
+    const long long oh = conv2dc_generic_out(h, kh, mode, ph, sh, dh, &bh);
+    const long long ow = conv2dc_generic_out(w, kw, mode, pw, sw, dw, &bw);
     int tt, rows;
     conv2dc_generic_rows((int)block, oh * ow, &tt, &rows);
     const long long chans = (long long)rows * CT_G2C_COT;
     const long long gx = (oh * ow + tt - 1) / tt, gy = (cout + chans - 1) / chans;
     const dim3 grid((unsigned)gx, (unsigned)(gy < 65535 ? gy : 65535), (unsigned)(b < 65535 ? b : 65535));
     conv2dc_generic<<<grid, block, 0, stream>>>(in, weight, bias, out, (int)b, (int)cin, (int)h, (int)w, (int)cout,
-                                                (int)kh, (int)kw, (int)oh, (int)ow, (int)ph, (int)pw);
+                                                (int)kh, (int)kw, (int)oh, (int)ow, (int)bh, (int)bw, sh, sw, dh, dw,
+                                                groups);
     return (int)cudaGetLastError();
 }
 #endif

@@ -1,12 +1,15 @@
 // conv2dc_naive: the baseline every speedup is reported against.
 // One thread per output element, input, weights and bias read from global
 // memory:
-//   out[b][co][y][x] = bias[co] + sum_{ci,i,j} in[b][ci][y+i-PH][x+j-PW] * w[co][ci][i][j]
+//   out[b][co][y][x] = bias[co] + sum_{c,i,j} in[b][g*CING + c][y*SH + i*DH - PH][x*SW + j*DW - PW]
+//                      * w[co][c][i][j],   g = co / COUTG
 // with the input taken as zero outside the image.
 //
 // Problem macros (set by convtune): CONV_B, CONV_CIN, CONV_H, CONV_W,
-// CONV_COUT, CONV_KH, CONV_KW, CONV_OH, CONV_OW, CONV_PH, CONV_PW, CONV_BIAS.
+// CONV_COUT, CONV_KH, CONV_KW, CONV_OH, CONV_OW, CONV_PH, CONV_PW, CONV_BIAS,
+// and where not 1 CONV_SH, CONV_SW, CONV_DH, CONV_DW, CONV_GROUPS.
 // Tuning macros: BLOCK_SIZE.
+#include "conv2dc_layer.cuh"
 
 extern "C" __global__ void __launch_bounds__(BLOCK_SIZE)
 conv2dc_naive(const float *__restrict__ in, const float *__restrict__ weight,
@@ -24,21 +27,22 @@ conv2dc_naive(const float *__restrict__ in, const float *__restrict__ weight,
     const int y = (int)(o / CONV_OW % CONV_OH);
     const int co = (int)(o / ((long long)CONV_OW * CONV_OH) % CONV_COUT);
     const int b = (int)(o / ((long long)CONV_OW * CONV_OH * CONV_COUT));
+    const int c0 = co / CONV_COUTG * CONV_CING;
 #if CONV_BIAS
     float acc = bias[co];
 #else
     float acc = 0.0f;
 #endif
-    for (int ci = 0; ci < CONV_CIN; ++ci)
+    for (int c = 0; c < CONV_CING; ++c)
         for (int i = 0; i < CONV_KH; ++i) {
-            const int yy = y + i - CONV_PH;
+            const int yy = y * CONV_SH + i * CONV_DH - CONV_PH;
             if (yy < 0 || yy >= CONV_H)
                 continue;
             for (int j = 0; j < CONV_KW; ++j) {
-                const int xx = x + j - CONV_PW;
+                const int xx = x * CONV_SW + j * CONV_DW - CONV_PW;
                 if (xx >= 0 && xx < CONV_W)
-                    acc += in[((b * CONV_CIN + ci) * CONV_H + yy) * CONV_W + xx] *
-                           weight[((co * CONV_CIN + ci) * CONV_KH + i) * CONV_KW + j];
+                    acc += in[((b * CONV_CIN + c0 + c) * CONV_H + yy) * CONV_W + xx] *
+                           weight[((co * CONV_CING + c) * CONV_KH + i) * CONV_KW + j];
             }
         }
     out[o] = acc;

@@ -1,6 +1,7 @@
 // conv2dc_ref64: the trusted reference on the GPU, in fp64, for problems too
 // large for the CPU reference. Deliberately the simplest possible loop; the
 // test suite checks the CPU reference it mirrors against a brute-force one.
+#include "conv2dc_layer.cuh"
 
 extern "C" __global__ void conv2dc_ref64(const float *__restrict__ in,
                                          const float *__restrict__ weight,
@@ -16,18 +17,19 @@ extern "C" __global__ void conv2dc_ref64(const float *__restrict__ in,
     const long long y = o / CONV_OW % CONV_OH;
     const long long co = o / ((long long)CONV_OW * CONV_OH) % CONV_COUT;
     const long long b = o / ((long long)CONV_OW * CONV_OH * CONV_COUT);
+    const long long c0 = co / CONV_COUTG * CONV_CING;
 #if CONV_BIAS
     double acc = (double)bias[co];
 #else
     double acc = 0.0;
 #endif
-    for (long long ci = 0; ci < CONV_CIN; ++ci)
+    for (long long c = 0; c < CONV_CING; ++c)
         for (long long i = 0; i < CONV_KH; ++i)
             for (long long j = 0; j < CONV_KW; ++j) {
-                const long long yy = y + i - CONV_PH, xx = x + j - CONV_PW;
+                const long long yy = y * CONV_SH + i * CONV_DH - CONV_PH, xx = x * CONV_SW + j * CONV_DW - CONV_PW;
                 if (yy >= 0 && yy < CONV_H && xx >= 0 && xx < CONV_W)
-                    acc += (double)in[((b * CONV_CIN + ci) * CONV_H + yy) * CONV_W + xx] *
-                           (double)weight[((co * CONV_CIN + ci) * CONV_KH + i) * CONV_KW + j];
+                    acc += (double)in[((b * CONV_CIN + c0 + c) * CONV_H + yy) * CONV_W + xx] *
+                           (double)weight[((co * CONV_CING + c) * CONV_KH + i) * CONV_KW + j];
             }
     out[o] = acc;
 }

@@ -34,7 +34,12 @@ typedef struct layer {
     int mode;        /* conv2d, conv2dc: 0 valid, 1 same */
     int pad;         /* conv1dc */
     int bias;
+    /* What the tuned table holds of the fields these layers leave at their
+     * defaults: conv1dc causal, stride, dilation, groups; conv2dc ph, pw,
+     * sh, sw, dh, dw, groups. */
+    int opt[7];
 } layer;
+
 
 #if defined(CONSUMER_CONV1DC)
 #define FAMILY "conv1dc"
@@ -44,17 +49,18 @@ typedef struct layer {
 static int call(const layer *l, const float *in, const float *w, const float *bias, float *out, cudaStream_t s,
                 int *grade)
 {
-    return convtune_conv1dc(in, w, bias, out, l->b, l->cin, l->w, l->cout, l->kw, l->pad, s, grade);
+    return convtune_conv1dc(in, w, bias, out, l->b, l->cin, l->w, l->cout, l->kw, l->pad, 0, 1, 1, 1, s, grade);
 }
 static int pick(const layer *l, double *dist)
 {
-    return convtune_conv1dc_pick(l->b, l->cin, l->w, l->cout, l->kw, l->pad, l->bias, dist);
+    return convtune_conv1dc_pick(l->b, l->cin, l->w, l->cout, l->kw, l->pad, 0, 1, 1, 1, l->bias, dist);
 }
 static int tuned(int i, layer *l)
 {
     memset(l, 0, sizeof *l);
     l->h = l->kh = 1;
-    return convtune_conv1dc_tuned(i, &l->b, &l->cin, &l->w, &l->cout, &l->kw, &l->pad, &l->bias);
+    return convtune_conv1dc_tuned(i, &l->b, &l->cin, &l->w, &l->cout, &l->kw, &l->pad, &l->opt[0], &l->opt[1],
+                                  &l->opt[2], &l->opt[3], &l->bias);
 }
 static void canonical(const layer *l, char *buf, size_t len)
 {
@@ -128,16 +134,19 @@ static const char *const mode_names[] = {"valid", "same"};
 static int call(const layer *l, const float *in, const float *w, const float *bias, float *out, cudaStream_t s,
                 int *grade)
 {
-    return convtune_conv2dc(in, w, bias, out, l->b, l->cin, l->h, l->w, l->cout, l->kh, l->kw, l->mode, s, grade);
+    return convtune_conv2dc(in, w, bias, out, l->b, l->cin, l->h, l->w, l->cout, l->kh, l->kw, l->mode, 0, 0, 1, 1, 1,
+                            1, 1, s, grade);
 }
 static int pick(const layer *l, double *dist)
 {
-    return convtune_conv2dc_pick(l->b, l->cin, l->h, l->w, l->cout, l->kh, l->kw, l->mode, l->bias, dist);
+    return convtune_conv2dc_pick(l->b, l->cin, l->h, l->w, l->cout, l->kh, l->kw, l->mode, 0, 0, 1, 1, 1, 1, 1,
+                                 l->bias, dist);
 }
 static int tuned(int i, layer *l)
 {
     memset(l, 0, sizeof *l);
-    return convtune_conv2dc_tuned(i, &l->b, &l->cin, &l->h, &l->w, &l->cout, &l->kh, &l->kw, &l->mode, &l->bias);
+    return convtune_conv2dc_tuned(i, &l->b, &l->cin, &l->h, &l->w, &l->cout, &l->kh, &l->kw, &l->mode, &l->opt[0],
+                                  &l->opt[1], &l->opt[2], &l->opt[3], &l->opt[4], &l->opt[5], &l->opt[6], &l->bias);
 }
 static void canonical(const layer *l, char *buf, size_t len)
 {

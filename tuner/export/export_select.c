@@ -29,7 +29,7 @@ static int optional_buffer(const ct_family_export *fx, const char *b)
 }
 
 typedef struct items {
-    char v[2 * CT_SEL_MAX_ARGS + 8][96];
+    char v[2 * CT_SEL_MAX_ARGS + 8][256];   /* the longest: the generic accepts call */
     int n;
 } items;
 
@@ -260,7 +260,7 @@ static void emit_pick(FILE *f, const ct_family_export *fx, const char *fam)
 
 static void emit_select(FILE *f, const ct_family_export *fx, const char *fam)
 {
-    char prefix[160];
+    char prefix[512];   /* the generic accepts call lists every size and key */
     items it = {.n = 0};
     buffer_params(fx, &it);
     arg_params(fx, 0, 0, &it);

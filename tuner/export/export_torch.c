@@ -15,7 +15,8 @@
 #define TMP_PREFIX ".convtune-export-"
 
 /* The tensor shape of each buffer, as the family's size macros (PyTorch's
- * layouts: NCL / NCHW inputs, OIK / OIHW weights). */
+ * layouts: NCL / NCHW inputs, OIK / OIHW weights); "A/B" is A divided by B,
+ * or A where the problem does not define B (a grouped layer's weights). */
 static const struct {
     const char *family, *buffer;
     const char *dims[4];
@@ -24,14 +25,14 @@ static const struct {
     {"conv1d", "mask", {"CONV_K"}},
     {"conv1d", "out", {"CONV_OUT"}},
     {"conv1dc", "in", {"CONV_B", "CONV_CIN", "CONV_L"}},
-    {"conv1dc", "weight", {"CONV_COUT", "CONV_CIN", "CONV_K"}},
+    {"conv1dc", "weight", {"CONV_COUT", "CONV_CIN/CONV_GROUPS", "CONV_K"}},
     {"conv1dc", "bias", {"CONV_COUT"}},
     {"conv1dc", "out", {"CONV_B", "CONV_COUT", "CONV_LOUT"}},
     {"conv2d", "in", {"CONV_B", "CONV_H", "CONV_W"}},
     {"conv2d", "filter", {"CONV_KH", "CONV_KW"}},
     {"conv2d", "out", {"CONV_B", "CONV_OH", "CONV_OW"}},
     {"conv2dc", "in", {"CONV_B", "CONV_CIN", "CONV_H", "CONV_W"}},
-    {"conv2dc", "weight", {"CONV_COUT", "CONV_CIN", "CONV_KH", "CONV_KW"}},
+    {"conv2dc", "weight", {"CONV_COUT", "CONV_CIN/CONV_GROUPS", "CONV_KH", "CONV_KW"}},
     {"conv2dc", "bias", {"CONV_COUT"}},
     {"conv2dc", "out", {"CONV_B", "CONV_COUT", "CONV_OH", "CONV_OW"}},
 };
@@ -49,10 +50,16 @@ static ct_status shape_text(const ct_problem *p, const ct_buffer *b, char *buf, 
         long long prod = 1;
         int k = 0;
         for (; k < 4 && shapes[i].dims[k]; k++) {
-            long long v = -1;
-            for (int d = 0; d < nd; d++)
-                if (!strcmp(defs[d].name, shapes[i].dims[k]))
+            const char *dim = shapes[i].dims[k], *slash = strchr(dim, '/');
+            const size_t alen = slash ? (size_t)(slash - dim) : strlen(dim);
+            long long v = -1, div = 1;
+            for (int d = 0; d < nd; d++) {
+                if (strlen(defs[d].name) == alen && !strncmp(defs[d].name, dim, alen))
                     v = defs[d].value;
+                if (slash && !strcmp(defs[d].name, slash + 1))
+                    div = defs[d].value;
+            }
+            v /= div;
             prod *= v;
             if (o < len)
                 o += (size_t)snprintf(buf + o, len - o, "%s%lld", k ? ", " : "", v);
@@ -307,9 +314,10 @@ static void family_py(FILE *f, const torch_mod *m)
     for (int i = 0; i < nin; i++)
         fprintf(f, "%s%s%s", i ? ", " : "", arg_name(fx->buffers[i]), optional_buffer(fx, fx->buffers[i]) ? "=None" : "");
     for (int a = 0; a < fx->nargs; a++)
-        if (fx->args[a].kind == CT_SEL_KEY)
-            fprintf(f, ", %s=%s%s%s", fx->args[a].name, fx->args[a].nchoices ? "\"" : "",
-                    fx->args[a].nchoices ? fx->args[a].choices[0] : "0", fx->args[a].nchoices ? "\"" : "");
+        if (fx->args[a].kind == CT_SEL_KEY && fx->args[a].nchoices)
+            fprintf(f, ", %s=\"%s\"", fx->args[a].name, fx->args[a].choices[0]);
+        else if (fx->args[a].kind == CT_SEL_KEY)
+            fprintf(f, ", %s=%lld", fx->args[a].name, fx->args[a].dflt);
     fprintf(f, ")\n    %s.last_grade_name()      # exact, nearest_size, other_device or generic\n\n"
                "The problems are those of %s. Arguments: CUDA float32 tensors,\n"
                "contiguous, 16-byte aligned, on one device, of the shapes\n", m->name, s->family->grammar);
@@ -351,9 +359,10 @@ static void family_py(FILE *f, const torch_mod *m)
     for (int i = 0; i < nin; i++)
         fprintf(f, "%s%s%s", i ? ", " : "", arg_name(fx->buffers[i]), optional_buffer(fx, fx->buffers[i]) ? "=None" : "");
     for (int a = 0; a < fx->nargs; a++)
-        if (fx->args[a].kind == CT_SEL_KEY)
-            fprintf(f, ", %s=%s%s%s", fx->args[a].name, fx->args[a].nchoices ? "\"" : "",
-                    fx->args[a].nchoices ? fx->args[a].choices[0] : "0", fx->args[a].nchoices ? "\"" : "");
+        if (fx->args[a].kind == CT_SEL_KEY && fx->args[a].nchoices)
+            fprintf(f, ", %s=\"%s\"", fx->args[a].name, fx->args[a].choices[0]);
+        else if (fx->args[a].kind == CT_SEL_KEY)
+            fprintf(f, ", %s=%lld", fx->args[a].name, fx->args[a].dflt);
     fprintf(f, "):\n    \"\"\"A %s problem of the tensors' sizes, as a new tensor (see the module).\"\"\"\n",
             s->family->name);
     for (int a = 0; a < fx->nargs; a++) {

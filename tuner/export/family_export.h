@@ -43,6 +43,7 @@ typedef struct ct_sel_arg {
     const char *help;              /* "input length", for the header's comments */
     const char *const *choices;    /* a key's value names in value order (mode): an enum in the header */
     int nchoices;
+    long long dflt;                /* a key without choices: its default in the PyTorch module (stride 1) */
 } ct_sel_arg;
 
 typedef struct ct_family_export {

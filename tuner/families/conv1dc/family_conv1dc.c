@@ -1,15 +1,20 @@
 /* family_conv1dc.c - multi-channel 1D convolution layer (PyTorch Conv1d, NCL
- * layout, weights OIK, zero padding on both sides, optional bias):
+ * layout, weights O(I/G)K, zero padding, stride S, dilation D, G groups,
+ * optional bias):
  *
- *   out[b][co][t] = bias[co] + sum_{ci<Cin, k<K} in[b][ci][t + k - P] * w[co][ci][k]
+ *   out[b][co][t] = bias[co] + sum_{c<Cin/G, k<K} in[b][g*Cin/G + c][t*S + k*D - P] * w[co][c][k],
+ *   g = co / (Cout/G)
  *
- * with in = 0 outside [0, L) and LOUT = L + 2P - K + 1 outputs per channel.
+ * with in = 0 outside [0, L). pad=P puts P zeros on both sides, causal puts
+ * (K-1)*D before and none after; LOUT is PyTorch's floor((L + zeros -
+ * D*(K-1) - 1) / S) + 1.
  * The seed shape (U-Net layer of seed 002: 1024 -> 1024 channels, length 4,
  * K = 5) reuses each weight only B * LOUT times, so the tuned template is a
  * weight-streaming kernel rather than a register-blocked sliding window. */
 #include "problem.h"
 #include "family_export.h"
 #include "tc_conv.h"
+#include "conv_layer.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -17,14 +22,20 @@
 
 CT_FAMILY_CODE
 
-enum { DIM_B, DIM_CIN, DIM_L, DIM_COUT, DIM_K, DIM_PAD, DIM_BIAS, NFIELDS };
+enum { DIM_B, DIM_CIN, DIM_L, DIM_COUT, DIM_K, DIM_PAD, DIM_CAUSAL, DIM_STRIDE, DIM_DIL, DIM_GROUPS, DIM_BIAS,
+       NFIELDS };
 static const ct_field fields[NFIELDS] = {
     [DIM_B] = {"B", CT_FIELD_SIZE, "batch"},
     [DIM_CIN] = {"Cin", CT_FIELD_SIZE, "input channels"},
     [DIM_L] = {"L", CT_FIELD_SIZE, "input length"},
     [DIM_COUT] = {"Cout", CT_FIELD_SIZE, "output channels"},
     [DIM_K] = {"K", CT_FIELD_SIZE, "kernel taps"},
-    [DIM_PAD] = {"pad", CT_FIELD_INT, "zeros on both sides of the input (pad=P, default 0, less than K)"},
+    [DIM_PAD] = {"pad", CT_FIELD_INT, "zeros on both sides of the input (pad=P, default 0, at most (K-1) x dilation)"},
+    [DIM_CAUSAL] = {"causal", CT_FIELD_FLAG, "(K-1) x dilation zeros before the input and none after, instead of pad"},
+    [DIM_STRIDE] = {"stride", CT_FIELD_INT, "step between output positions (stride=S, default 1)"},
+    [DIM_DIL] = {"dilation", CT_FIELD_INT, "step between the taps (dilation=D, default 1)"},
+    [DIM_GROUPS] = {"groups", CT_FIELD_INT, "groups of channels convolved apart (groups=G dividing Cin and Cout, "
+                                            "default 1; G = Cin = Cout is depthwise)"},
     [DIM_BIAS] = {"bias", CT_FIELD_FLAG, "add a bias per output channel"},
 };
 
@@ -32,9 +43,22 @@ static const ct_field fields[NFIELDS] = {
  * the same bound on L + 2P keeps every padded position an int too. */
 #define MAX_ELEMS 2147483647LL
 
+/* Zeros before the input: the pad, or the causal (K-1) x D. */
+static long long pad_left(const ct_problem *p)
+{
+    return p->dims[DIM_CAUSAL] ? (p->dims[DIM_K] - 1) * p->dims[DIM_DIL] : p->dims[DIM_PAD];
+}
+
 static long long lout_of(const ct_problem *p)
 {
-    return p->dims[DIM_L] + 2 * p->dims[DIM_PAD] - p->dims[DIM_K] + 1;
+    return ct_layer_out(p->dims[DIM_L], pad_left(p), p->dims[DIM_CAUSAL] ? 0 : p->dims[DIM_PAD], p->dims[DIM_K],
+                        p->dims[DIM_STRIDE], p->dims[DIM_DIL]);
+}
+
+/* Input channels each output channel sums over. */
+static long long cin_per_group(const ct_problem *p)
+{
+    return p->dims[DIM_CIN] / p->dims[DIM_GROUPS];
 }
 
 static long long in_count(const ct_problem *p)
@@ -44,7 +68,7 @@ static long long in_count(const ct_problem *p)
 
 static long long weight_count(const ct_problem *p)
 {
-    return p->dims[DIM_COUT] * p->dims[DIM_CIN] * p->dims[DIM_K];
+    return p->dims[DIM_COUT] * cin_per_group(p) * p->dims[DIM_K];
 }
 
 static long long out_count(const ct_problem *p)
@@ -61,23 +85,53 @@ static int fits(long long a, long long b, long long c)
     return a * b <= MAX_ELEMS / c;
 }
 
-/* "pad=" takes 0 as well, which ct_parse_size refuses as a size. */
-static ct_status parse_pad(const char *text, long long *out, ct_err *e)
+/* The optional fields in the grammar's order. */
+static const char *const opt_names[] = {"pad=P or causal", "stride", "dilation", "groups", "bias"};
+
+static ct_status parse_option(const char *tok, ct_problem *p, int *last, ct_err *e)
 {
-    const char *s = text;
-    while (*s == '0')
-        s++;
-    if (*s == '\0' && s != text) {
-        *out = 0;
-        return CT_OK;
+    long long v[2];
+    int rank;
+    ct_status rc = CT_OK;
+    if (strcmp(tok, "causal") == 0) {
+        rank = 0;
+        p->dims[DIM_CAUSAL] = 1;
+    } else if (strncmp(tok, "pad", 3) == 0) {
+        rank = 0;
+        if (tok[3] != '=')
+            return ct_fail(e, CT_ERR_USAGE, "malformed pad field '%s', expected pad=P", tok);
+        rc = ct_layer_values(tok, "pad", 0, 1, v, e);
+        p->dims[DIM_PAD] = v[0];
+    } else if (strncmp(tok, "stride", 6) == 0) {
+        rank = 1;
+        rc = ct_layer_values(tok, "stride", 0, 0, v, e);
+        p->dims[DIM_STRIDE] = v[0];
+    } else if (strncmp(tok, "dilation", 8) == 0) {
+        rank = 2;
+        rc = ct_layer_values(tok, "dilation", 0, 0, v, e);
+        p->dims[DIM_DIL] = v[0];
+    } else if (strncmp(tok, "groups", 6) == 0) {
+        rank = 3;
+        rc = ct_layer_values(tok, "groups", 0, 0, v, e);
+        p->dims[DIM_GROUPS] = v[0];
+    } else if (strcmp(tok, "bias") == 0) {
+        rank = 4;
+        p->dims[DIM_BIAS] = 1;
+    } else if (*last == 4) {
+        return ct_fail(e, CT_ERR_USAGE, "too many fields: '%s' after bias", tok);
+    } else {
+        return ct_fail(e, CT_ERR_USAGE, "unknown field '%s', expected pad=P or causal, stride=S, dilation=D, "
+                                        "groups=G or bias", tok);
     }
-    return ct_parse_size(text, "pad", MAX_ELEMS, out, e);
+    if (rc != CT_OK)
+        return rc;
+    return ct_layer_order(opt_names, rank, last, tok, e);
 }
 
 static ct_status parse(const char *text, ct_problem *p, ct_err *e)
 {
-    char buf[160], *f[7];
-    int n = ct_split_fields(text, buf, sizeof buf, f, 7, e);
+    char buf[160], *f[11];
+    int n = ct_split_fields(text, buf, sizeof buf, f, 11, e);
     if (n < 0)
         return CT_ERR_USAGE;
     if (n < 5)
@@ -87,58 +141,69 @@ static ct_status parse(const char *text, ct_problem *p, ct_err *e)
         if (rc != CT_OK)
             return rc;
     }
-    int seen_pad = 0;
+    p->dims[DIM_STRIDE] = p->dims[DIM_DIL] = p->dims[DIM_GROUPS] = 1;
+    int last = -1;
     for (int i = 5; i < n; i++) {
-        if (strcmp(f[i], "bias") == 0) {
-            if (p->dims[DIM_BIAS])
-                return ct_fail(e, CT_ERR_USAGE, "bias given twice");
-            p->dims[DIM_BIAS] = 1;
-        } else if (strncmp(f[i], "pad", 3) == 0) {
-            if (f[i][3] != '=')
-                return ct_fail(e, CT_ERR_USAGE, "malformed pad field '%s', expected pad=P", f[i]);
-            if (seen_pad)
-                return ct_fail(e, CT_ERR_USAGE, "pad given twice");
-            if (p->dims[DIM_BIAS])
-                return ct_fail(e, CT_ERR_USAGE, "pad=P must come before bias");
-            ct_status rc = parse_pad(f[i] + 4, &p->dims[DIM_PAD], e);
-            if (rc != CT_OK)
-                return rc;
-            seen_pad = 1;
-        } else {
-            return ct_fail(e, CT_ERR_USAGE, "unknown field '%s', expected pad=P or bias", f[i]);
-        }
+        ct_status rc = parse_option(f[i], p, &last, e);
+        if (rc != CT_OK)
+            return rc;
     }
-    const long long l = p->dims[DIM_L], k = p->dims[DIM_K], pad = p->dims[DIM_PAD];
-    if (pad >= k)
+    long long *d = p->dims;
+    /* Taps that coincide: one key per layer. */
+    if (d[DIM_K] == 1) {
+        d[DIM_CAUSAL] = 0;
+        d[DIM_DIL] = 1;
+    }
+    const long long l = d[DIM_L], k = d[DIM_K], pad = d[DIM_PAD], dil = d[DIM_DIL], g = d[DIM_GROUPS];
+    const long long span = (k - 1) * dil + 1;
+    if (pad >= span) {
+        if (dil == 1)
+            return ct_fail(e, CT_ERR_USAGE,
+                           "pad = %lld must be less than K (kernel taps) = %lld: edge outputs would see only padding",
+                           pad, k);
         return ct_fail(e, CT_ERR_USAGE,
-                       "pad = %lld must be less than K (kernel taps) = %lld: edge outputs would see only padding",
-                       pad, k);
-    if (l + 2 * pad > MAX_ELEMS)
-        return ct_fail(e, CT_ERR_USAGE, "L (input length) + 2 * pad = %lld exceeds %lld", l + 2 * pad, MAX_ELEMS);
+                       "pad = %lld must be less than K (kernel taps) = %lld dilated by %lld, a span of %lld: edge "
+                       "outputs would see only padding", pad, k, dil, span);
+    }
+    if (d[DIM_CIN] % g != 0 || d[DIM_COUT] % g != 0)
+        return ct_fail(e, CT_ERR_USAGE, "groups = %lld must divide Cin (input channels) = %lld and Cout (output "
+                       "channels) = %lld", g, d[DIM_CIN], d[DIM_COUT]);
+    const long long padded = l + (d[DIM_CAUSAL] ? span - 1 : 2 * pad);
+    if (padded > MAX_ELEMS)
+        return ct_fail(e, CT_ERR_USAGE, "L (input length) + its padding = %lld exceeds %lld", padded, MAX_ELEMS);
     if (lout_of(p) < 1)
         return ct_fail(e, CT_ERR_USAGE,
                        "K (kernel taps) = %lld is longer than the padded input L + 2 * pad = %lld", k, l + 2 * pad);
-    const long long *d = p->dims;
     if (!fits(d[DIM_B], d[DIM_CIN], l))
         return ct_fail(e, CT_ERR_USAGE, "input B x Cin x L has 2^31 elements or more");
-    if (!fits(d[DIM_COUT], d[DIM_CIN], k))
-        return ct_fail(e, CT_ERR_USAGE, "weight Cout x Cin x K has 2^31 elements or more");
+    if (!fits(d[DIM_COUT], d[DIM_CIN] / g, k))
+        return ct_fail(e, CT_ERR_USAGE, "weight Cout x Cin x K / groups has 2^31 elements or more");
     if (!fits(d[DIM_B], d[DIM_COUT], lout_of(p)))
         return ct_fail(e, CT_ERR_USAGE, "output B x Cout x LOUT has 2^31 elements or more");
     return CT_OK;
 }
 
+/* The defaults (stride, dilation, groups 1) are left out, so that layers
+ * written before these fields existed keep their keys. */
 static void canonical(const ct_problem *p, char *buf, size_t len)
 {
     const long long *d = p->dims;
-    snprintf(buf, len, "conv1dc:%lld:%lld:%lld:%lld:%lld:pad=%lld%s", d[DIM_B], d[DIM_CIN], d[DIM_L],
-             d[DIM_COUT], d[DIM_K], d[DIM_PAD], d[DIM_BIAS] ? ":bias" : "");
+    int n = d[DIM_CAUSAL] ? snprintf(buf, len, "conv1dc:%lld:%lld:%lld:%lld:%lld:causal", d[DIM_B], d[DIM_CIN],
+                                     d[DIM_L], d[DIM_COUT], d[DIM_K])
+                          : snprintf(buf, len, "conv1dc:%lld:%lld:%lld:%lld:%lld:pad=%lld", d[DIM_B], d[DIM_CIN],
+                                     d[DIM_L], d[DIM_COUT], d[DIM_K], d[DIM_PAD]);
+    static const int opt[] = {DIM_STRIDE, DIM_DIL, DIM_GROUPS};
+    for (int i = 0; i < 3; i++)
+        if (d[opt[i]] != 1 && n > 0 && (size_t)n < len)
+            n += snprintf(buf + n, len - (size_t)n, ":%s=%lld", fields[opt[i]].name, d[opt[i]]);
+    if (d[DIM_BIAS] && n > 0 && (size_t)n < len)
+        snprintf(buf + n, len - (size_t)n, ":bias");
 }
 
 static double flops(const ct_problem *p)
 {
     /* Taps on padding count too: every direct kernel pays for them. */
-    return 2.0 * (double)out_count(p) * (double)p->dims[DIM_CIN] * (double)p->dims[DIM_K];
+    return 2.0 * (double)out_count(p) * (double)cin_per_group(p) * (double)p->dims[DIM_K];
 }
 
 static double bytes(const ct_problem *p)
@@ -165,29 +230,43 @@ static int defines(const ct_problem *p, ct_define *d)
     d[2] = (ct_define){"CONV_L", p->dims[DIM_L]};
     d[3] = (ct_define){"CONV_COUT", p->dims[DIM_COUT]};
     d[4] = (ct_define){"CONV_K", p->dims[DIM_K]};
-    d[5] = (ct_define){"CONV_PAD", p->dims[DIM_PAD]};
+    d[5] = (ct_define){"CONV_PAD", pad_left(p)};
     d[6] = (ct_define){"CONV_LOUT", lout_of(p)};
     d[7] = (ct_define){"CONV_BIAS", p->dims[DIM_BIAS]};
-    return 8;
+    /* Only where they are not 1 (templates default them), so that the
+     * layers before these fields compile and export as they did. */
+    int n = 8;
+    if (p->dims[DIM_STRIDE] != 1)
+        d[n++] = (ct_define){"CONV_STRIDE", p->dims[DIM_STRIDE]};
+    if (p->dims[DIM_DIL] != 1)
+        d[n++] = (ct_define){"CONV_DIL", p->dims[DIM_DIL]};
+    if (p->dims[DIM_GROUPS] != 1)
+        d[n++] = (ct_define){"CONV_GROUPS", p->dims[DIM_GROUPS]};
+    return n;
 }
 
 static void reference(const ct_problem *p, const float *const *in, double *out)
 {
     const long long nb = p->dims[DIM_B], cin = p->dims[DIM_CIN], l = p->dims[DIM_L];
-    const long long cout = p->dims[DIM_COUT], k = p->dims[DIM_K], pad = p->dims[DIM_PAD];
-    const long long lout = lout_of(p);
+    const long long cout = p->dims[DIM_COUT], k = p->dims[DIM_K], pad = pad_left(p);
+    const long long lout = lout_of(p), s = p->dims[DIM_STRIDE], dil = p->dims[DIM_DIL];
+    const long long cg = cin_per_group(p), og = cout / p->dims[DIM_GROUPS];
     for (long long b = 0; b < nb; b++)
         for (long long co = 0; co < cout; co++)
             for (long long t = 0; t < lout; t++) {
                 double acc = p->dims[DIM_BIAS] ? (double)in[2][co] : 0.0;
-                /* Taps whose input position falls on padding contribute nothing. */
-                long long j0 = pad - t > 0 ? pad - t : 0;
-                long long j1 = l + pad - t < k ? l + pad - t : k;
-                for (long long ci = 0; ci < cin; ci++) {
-                    const float *x = in[0] + (b * cin + ci) * l + t - pad;
-                    const float *w = in[1] + (co * cin + ci) * k;
+                /* Taps whose input position x0 + j*dil falls on padding
+                 * contribute nothing: j0 <= j < j1 are the others. */
+                const long long x0 = t * s - pad;
+                long long j0 = x0 < 0 ? (-x0 + dil - 1) / dil : 0;
+                long long j1 = x0 >= l ? 0 : (l - 1 - x0) / dil + 1;
+                if (j1 > k)
+                    j1 = k;
+                for (long long c = 0; c < cg; c++) {
+                    const float *x = in[0] + (b * cin + co / og * cg + c) * l + x0;
+                    const float *w = in[1] + (co * cg + c) * k;
                     for (long long j = j0; j < j1; j++)
-                        acc += (double)x[j] * (double)w[j];
+                        acc += (double)x[j * dil] * (double)w[j];
                 }
                 out[(b * cout + co) * lout + t] = acc;
             }
@@ -195,8 +274,12 @@ static void reference(const ct_problem *p, const float *const *in, double *out)
 
 /* The same reference, as C source for exported self-tests. */
 static const char reference_c[] =
+    "#ifndef CONV_STRIDE\n#define CONV_STRIDE 1\n#endif\n"
+    "#ifndef CONV_DIL\n#define CONV_DIL 1\n#endif\n"
+    "#ifndef CONV_GROUPS\n#define CONV_GROUPS 1\n#endif\n"
     "static void ct_reference(const float *const *in, double *out)\n"
     "{\n"
+    "    const long long cg = CONV_CIN / CONV_GROUPS, og = CONV_COUT / CONV_GROUPS;\n"
     "    for (long long b = 0; b < CONV_B; b++)\n"
     "        for (long long co = 0; co < CONV_COUT; co++)\n"
     "            for (long long t = 0; t < CONV_LOUT; t++) {\n"
@@ -204,12 +287,12 @@ static const char reference_c[] =
     "#if CONV_BIAS\n"
     "                acc = (double)in[2][co];\n"
     "#endif\n"
-    "                for (long long ci = 0; ci < CONV_CIN; ci++)\n"
+    "                for (long long c = 0; c < cg; c++)\n"
     "                    for (long long k = 0; k < CONV_K; k++) {\n"
-    "                        long long x = t + k - CONV_PAD;\n"
+    "                        long long x = t * CONV_STRIDE + k * CONV_DIL - CONV_PAD;\n"
     "                        if (x >= 0 && x < CONV_L)\n"
-    "                            acc += (double)in[0][(b * CONV_CIN + ci) * CONV_L + x] *\n"
-    "                                   (double)in[1][(co * CONV_CIN + ci) * CONV_K + k];\n"
+    "                            acc += (double)in[0][(b * CONV_CIN + co / og * cg + c) * CONV_L + x] *\n"
+    "                                   (double)in[1][(co * cg + c) * CONV_K + k];\n"
     "                    }\n"
     "                out[(b * CONV_COUT + co) * CONV_LOUT + t] = acc;\n"
     "            }\n"
@@ -266,8 +349,9 @@ static ct_tc_shape tc_shape(const ct_problem *p)
 {
     const long long *d = p->dims;
     return (ct_tc_shape){.b = d[DIM_B], .cin = d[DIM_CIN], .h = 1, .w = d[DIM_L], .cout = d[DIM_COUT], .kh = 1,
-                         .kw = d[DIM_K], .oh = 1, .ow = lout_of(p), .ph = 0, .pw = d[DIM_PAD], .sy = 1, .sx = 1,
-                         .dy = 1, .dx = 1, .bias = (int)d[DIM_BIAS]};
+                         .kw = d[DIM_K], .oh = 1, .ow = lout_of(p), .ph = 0, .pw = pad_left(p), .sy = 1,
+                         .sx = d[DIM_STRIDE], .dy = 1, .dx = d[DIM_DIL], .groups = d[DIM_GROUPS],
+                         .bias = (int)d[DIM_BIAS]};
 }
 
 static int is_gemm(const ct_template *t)
@@ -399,9 +483,21 @@ static int gemm_constrain(const ct_problem *p, const ct_params *c, const ct_limi
     return 0;
 }
 
+/* The layer fields a template cannot compute exclude it, before any
+ * parameter is looked at. */
+static int layer_excluded(const ct_problem *p, const ct_template *t, char *why, size_t len)
+{
+    const long long *d = p->dims;
+    if (t->is_baseline || ct_tc_is(t))
+        return 0;
+    return ct_layer_plain_only(t->name, d[DIM_STRIDE] != 1 || d[DIM_DIL] != 1, d[DIM_GROUPS], why, len);
+}
+
 static int constrain(const ct_problem *p, const ct_template *t, const ct_params *c,
                      const ct_limits *lim, char *why, size_t len)
 {
+    if (layer_excluded(p, t, why, len))
+        return 1;
     if (is_gemm(t))
         return gemm_constrain(p, c, lim, why, len);
     if (ct_tc_is(t)) {
@@ -546,15 +642,20 @@ static const ct_sel_arg sel_args[] = {
     {.name = "l", .kind = CT_SEL_SIZE, .help = "input length"},
     {.name = "cout", .kind = CT_SEL_SIZE, .help = "output channels"},
     {.name = "k", .kind = CT_SEL_SIZE, .help = "kernel taps"},
-    {.name = "pad", .kind = CT_SEL_KEY, .help = "zero padding on both sides, less than k"},
+    {.name = "pad", .kind = CT_SEL_KEY, .help = "zero padding on both sides, less than (k-1)*dilation+1"},
+    {.name = "causal", .kind = CT_SEL_KEY, .help = "1: (k-1)*dilation zeros before, none after (pad 0)"},
+    {.name = "stride", .kind = CT_SEL_KEY, .help = "step between outputs", .dflt = 1},
+    {.name = "dilation", .kind = CT_SEL_KEY, .help = "step between taps", .dflt = 1},
+    {.name = "groups", .kind = CT_SEL_KEY, .help = "channel groups, dividing cin and cout", .dflt = 1},
     {.name = "bias", .kind = CT_SEL_BUFFER, .help = "whether the layer adds a bias"},
 };
-static const char *const sel_shapes[] = {"b,cin,l", "cout,cin,k", "cout"};
+static const char *const sel_shapes[] = {"b,cin,l", "cout,cing,k", "cout"};
 
 static void sel_values(const ct_problem *p, long long *v)
 {
-    static const int dims[] = {DIM_B, DIM_CIN, DIM_L, DIM_COUT, DIM_K, DIM_PAD, DIM_BIAS};
-    for (int i = 0; i < 7; i++)
+    static const int dims[] = {DIM_B,      DIM_CIN, DIM_L,   DIM_COUT,   DIM_K,   DIM_PAD,
+                               DIM_CAUSAL, DIM_STRIDE, DIM_DIL, DIM_GROUPS, DIM_BIAS};
+    for (int i = 0; i < 11; i++)
         v[i] = p->dims[dims[i]];
 }
 
@@ -563,15 +664,17 @@ static const ct_family_export family_export = {
     .buffers = sel_buffers,
     .nbuffers = 4,
     .args = sel_args,
-    .nargs = 7,
+    .nargs = 11,
     .values = sel_values,
     .shapes = sel_shapes,
-    .out_shape = "(b, cout, l + 2 * pad - k + 1)",
+    /* Weights of another cin / groups give no output, which the module refuses. */
+    .out_shape = "(b, cout, (l + ((k - 1) * dilation if causal else 2 * pad) - dilation * (k - 1) - 1) // stride "
+                 "+ 1) if sizes[\"cing\"] * groups == cin else (0,)",
 };
 
 const ct_family ct_family_conv1dc = {
     .name = "conv1dc",
-    .grammar = "conv1dc:B:Cin:L:Cout:K[:pad=P][:bias]",
+    .grammar = "conv1dc:B:Cin:L:Cout:K[:pad=P|causal][:stride=S][:dilation=D][:groups=G][:bias]",
     .summary = "multi-channel 1D convolution layer (PyTorch Conv1d, NCL, zero padding, optional bias)",
     .fields = fields,
     .nfields = NFIELDS,

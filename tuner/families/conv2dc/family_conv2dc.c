@@ -1,17 +1,21 @@
 /* family_conv2dc.c - multi-channel 2D convolution of a batch of images, as a
  * CNN layer computes it (PyTorch Conv2d: NCHW input, OIHW weights):
  *
- *   out[b][co][y][x] = bias[co] + sum_{ci<Cin, i<KH, j<KW}
- *                      in[b][ci][y + i - PH][x + j - PW] * w[co][ci][i][j]
+ *   out[b][co][y][x] = bias[co] + sum_{c<Cin/G, i<KH, j<KW}
+ *                      in[b][g*Cin/G + c][y*SH + i*DH - PH][x*SW + j*DW - PW] * w[co][c][i][j],
+ *   g = co / (Cout/G)
  *
- * with the input taken as zero outside the image. Modes: valid (PH = PW = 0,
- * (H-KH+1) x (W-KW+1) outputs) and same (PH = (KH-1)/2, PW = (KW-1)/2, H x W
- * outputs, PyTorch's padding='same'). Seed 003 (a Fashion-MNIST CNN) is the
+ * with the input taken as zero outside the image: stride SH x SW, dilation
+ * DH x DW, G groups (weights O(I/G)HW), as PyTorch's Conv2d. Modes: valid
+ * (no padding), same (stride 1 only, as PyTorch: DH*(KH-1)/2 zeros before
+ * and the rest after, H x W outputs) and pad=PH,PW (PH, PW zeros on both
+ * sides); OH = floor((H + zeros - DH*(KH-1) - 1) / SH) + 1. Seed 003 (a Fashion-MNIST CNN) is the
  * origin: a batch of small images, few channels, so every output channel of a
  * pixel can be accumulated in one thread. */
 #include "problem.h"
 #include "family_export.h"
 #include "tc_conv.h"
+#include "conv_layer.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -19,10 +23,11 @@
 
 CT_FAMILY_CODE
 
-enum { MODE_VALID = 0, MODE_SAME = 1 };
-static const char *const mode_names[] = {"valid", "same"};
+enum { MODE_VALID = 0, MODE_SAME = 1, MODE_PAD = 2 };
+static const char *const mode_names[] = {"valid", "same", "pad"};
 
-enum { DIM_B, DIM_CIN, DIM_H, DIM_W, DIM_COUT, DIM_KH, DIM_KW, DIM_MODE, DIM_BIAS, NFIELDS };
+enum { DIM_B, DIM_CIN, DIM_H, DIM_W, DIM_COUT, DIM_KH, DIM_KW, DIM_MODE, DIM_PH, DIM_PW, DIM_SH, DIM_SW, DIM_DH,
+       DIM_DW, DIM_GROUPS, DIM_BIAS, NFIELDS };
 static const ct_field fields[NFIELDS] = {
     [DIM_B] = {"B", CT_FIELD_SIZE, "batch"},
     [DIM_CIN] = {"Cin", CT_FIELD_SIZE, "input channels"},
@@ -32,33 +37,54 @@ static const ct_field fields[NFIELDS] = {
     [DIM_KH] = {"KH", CT_FIELD_SIZE, "filter height"},
     [DIM_KW] = {"KW", CT_FIELD_SIZE, "filter width"},
     [DIM_MODE] = {"mode", CT_FIELD_CHOICE,
-                  "valid: (H-KH+1) x (W-KW+1) outputs (default); same: H x W outputs, (K-1)/2 zeros "
-                  "before and the rest after, as PyTorch's padding='same'",
-                  mode_names, 2},
+                  "valid: no padding (default); same: H x W outputs, D*(K-1)/2 zeros before and the rest "
+                  "after, as PyTorch's padding='same' (stride 1); pad=PH,PW: zeros on both sides",
+                  mode_names, 3},
+    [DIM_PH] = {"PH", CT_FIELD_INT, "rows of zeros above and below (pad=PH,PW only)"},
+    [DIM_PW] = {"PW", CT_FIELD_INT, "columns of zeros left and right (pad=PH,PW only)"},
+    [DIM_SH] = {"SH", CT_FIELD_INT, "vertical stride (stride=S or stride=SH,SW, default 1)"},
+    [DIM_SW] = {"SW", CT_FIELD_INT, "horizontal stride"},
+    [DIM_DH] = {"DH", CT_FIELD_INT, "vertical dilation (dilation=D or dilation=DH,DW, default 1)"},
+    [DIM_DW] = {"DW", CT_FIELD_INT, "horizontal dilation"},
+    [DIM_GROUPS] = {"groups", CT_FIELD_INT, "groups of channels convolved apart (groups=G dividing Cin and Cout, "
+                                            "default 1; G = Cin = Cout is depthwise)"},
     [DIM_BIAS] = {"bias", CT_FIELD_FLAG, "add a bias per output channel"},
 };
 
 /* Every buffer stays below 2^31 elements so that kernels index with int. */
 #define MAX_ELEMS 2147483647LL
 
+/* Zeros before the first row and column. */
 static long long pad_h(const ct_problem *p)
 {
-    return p->dims[DIM_MODE] == MODE_SAME ? (p->dims[DIM_KH] - 1) / 2 : 0;
+    const long long *d = p->dims;
+    return d[DIM_MODE] == MODE_SAME ? d[DIM_DH] * (d[DIM_KH] - 1) / 2 : d[DIM_PH];
 }
 
 static long long pad_w(const ct_problem *p)
 {
-    return p->dims[DIM_MODE] == MODE_SAME ? (p->dims[DIM_KW] - 1) / 2 : 0;
+    const long long *d = p->dims;
+    return d[DIM_MODE] == MODE_SAME ? d[DIM_DW] * (d[DIM_KW] - 1) / 2 : d[DIM_PW];
 }
 
 static long long out_h(const ct_problem *p)
 {
-    return p->dims[DIM_MODE] == MODE_SAME ? p->dims[DIM_H] : p->dims[DIM_H] - p->dims[DIM_KH] + 1;
+    const long long *d = p->dims;
+    return d[DIM_MODE] == MODE_SAME ? d[DIM_H]
+                                    : ct_layer_out(d[DIM_H], d[DIM_PH], d[DIM_PH], d[DIM_KH], d[DIM_SH], d[DIM_DH]);
 }
 
 static long long out_w(const ct_problem *p)
 {
-    return p->dims[DIM_MODE] == MODE_SAME ? p->dims[DIM_W] : p->dims[DIM_W] - p->dims[DIM_KW] + 1;
+    const long long *d = p->dims;
+    return d[DIM_MODE] == MODE_SAME ? d[DIM_W]
+                                    : ct_layer_out(d[DIM_W], d[DIM_PW], d[DIM_PW], d[DIM_KW], d[DIM_SW], d[DIM_DW]);
+}
+
+/* Input channels each output channel sums over. */
+static long long cin_g(const ct_problem *p)
+{
+    return p->dims[DIM_CIN] / p->dims[DIM_GROUPS];
 }
 
 /* Product of four sizes, or -1 past MAX_ELEMS (each factor is already at
@@ -75,10 +101,73 @@ static long long elems4(long long a, long long b, long long c, long long d)
     return v;
 }
 
+/* The optional fields in the grammar's order. */
+static const char *const opt_names[] = {"MODE (valid, same or pad=P)", "stride", "dilation", "groups", "bias"};
+
+static ct_status parse_option(const char *tok, ct_problem *p, int *last, ct_err *e)
+{
+    long long *d = p->dims, v[2] = {1, 1};
+    int rank, m = ct_field_choice(&fields[DIM_MODE], tok);
+    ct_status rc = CT_OK;
+    if (m == MODE_VALID || m == MODE_SAME) {
+        rank = 0;
+        d[DIM_MODE] = m;
+    } else if (strncmp(tok, "pad", 3) == 0) {
+        rank = 0;
+        d[DIM_MODE] = MODE_PAD;
+        rc = ct_layer_values(tok, "pad", 1, 1, v, e);
+        d[DIM_PH] = v[0], d[DIM_PW] = v[1];
+    } else if (strncmp(tok, "stride", 6) == 0) {
+        rank = 1;
+        rc = ct_layer_values(tok, "stride", 1, 0, v, e);
+        d[DIM_SH] = v[0], d[DIM_SW] = v[1];
+    } else if (strncmp(tok, "dilation", 8) == 0) {
+        rank = 2;
+        rc = ct_layer_values(tok, "dilation", 1, 0, v, e);
+        d[DIM_DH] = v[0], d[DIM_DW] = v[1];
+    } else if (strncmp(tok, "groups", 6) == 0) {
+        rank = 3;
+        rc = ct_layer_values(tok, "groups", 0, 0, v, e);
+        d[DIM_GROUPS] = v[0];
+    } else if (strcmp(tok, "bias") == 0) {
+        rank = 4;
+        d[DIM_BIAS] = 1;
+    } else if (*last < 0) {
+        return ct_fail(e, CT_ERR_USAGE, "MODE must be valid, same or pad=P (then optionally stride=S, dilation=D, "
+                                        "groups=G, bias), got '%s'", tok);
+    } else if (*last == 4) {
+        return ct_fail(e, CT_ERR_USAGE, "too many fields: '%s' after bias", tok);
+    } else {
+        return ct_fail(e, CT_ERR_USAGE, "unknown field '%s', expected stride=S, dilation=D, groups=G or bias", tok);
+    }
+    if (rc != CT_OK)
+        return rc;
+    return ct_layer_order(opt_names, rank, last, tok, e);
+}
+
+/* One key per layer: padding that is another mode's is written as that
+ * mode, and a dilation of a one-tap dimension is no dilation. */
+static void canonicalize(long long *d)
+{
+    if (d[DIM_KH] == 1)
+        d[DIM_DH] = 1;
+    if (d[DIM_KW] == 1)
+        d[DIM_DW] = 1;
+    if (d[DIM_MODE] != MODE_PAD)
+        return;
+    if (d[DIM_PH] == 0 && d[DIM_PW] == 0)
+        d[DIM_MODE] = MODE_VALID;
+    else if (d[DIM_SH] == 1 && d[DIM_SW] == 1 && d[DIM_KH] % 2 == 1 && d[DIM_KW] % 2 == 1 &&
+             d[DIM_PH] == d[DIM_DH] * (d[DIM_KH] - 1) / 2 && d[DIM_PW] == d[DIM_DW] * (d[DIM_KW] - 1) / 2)
+        d[DIM_MODE] = MODE_SAME;
+    if (d[DIM_MODE] != MODE_PAD)
+        d[DIM_PH] = d[DIM_PW] = 0;
+}
+
 static ct_status parse(const char *text, ct_problem *p, ct_err *e)
 {
-    char buf[160], *f[9];
-    int n = ct_split_fields(text, buf, sizeof buf, f, 9, e);
+    char buf[160], *f[12];
+    int n = ct_split_fields(text, buf, sizeof buf, f, 12, e);
     if (n < 0)
         return CT_ERR_USAGE;
     for (int i = DIM_B; i <= DIM_KW; i++) {
@@ -88,48 +177,73 @@ static ct_status parse(const char *text, ct_problem *p, ct_err *e)
         if (rc != CT_OK)
             return rc;
     }
-    p->dims[DIM_MODE] = MODE_VALID;
-    p->dims[DIM_BIAS] = 0;
-    int k = 7;
-    if (k < n && strcmp(f[k], "bias") != 0) {
-        int m = ct_field_choice(&fields[DIM_MODE], f[k]);
-        if (m < 0)
-            return ct_fail(e, CT_ERR_USAGE, "MODE must be valid or same (then optionally bias), got '%s'", f[k]);
-        p->dims[DIM_MODE] = m;
-        k++;
+    long long *d = p->dims;
+    d[DIM_MODE] = MODE_VALID;
+    d[DIM_SH] = d[DIM_SW] = d[DIM_DH] = d[DIM_DW] = d[DIM_GROUPS] = 1;
+    int last = -1;
+    for (int k = 7; k < n; k++) {
+        ct_status rc = parse_option(f[k], p, &last, e);
+        if (rc != CT_OK)
+            return rc;
     }
-    if (k < n) {
-        if (strcmp(f[k], "bias") != 0)
-            return ct_fail(e, CT_ERR_USAGE, "the field after MODE must be bias, got '%s'", f[k]);
-        p->dims[DIM_BIAS] = 1;
-        k++;
+    if (d[DIM_MODE] == MODE_SAME && (d[DIM_SH] > 1 || d[DIM_SW] > 1))
+        return ct_fail(e, CT_ERR_USAGE, "same is refused with a stride = %lld,%lld above 1 (as PyTorch refuses "
+                       "padding='same' for strided convolutions): give pad=P", d[DIM_SH], d[DIM_SW]);
+    canonicalize(d);
+    static const char *const kname[2] = {"KH (filter height)", "KW (filter width)"};
+    static const char *const iname[2] = {"H (image height)", "W (image width)"};
+    for (int a = 0; a < 2; a++) {
+        const long long k = d[DIM_KH + a], dil = d[DIM_DH + a], pad = d[DIM_PH + a], n_in = d[DIM_H + a];
+        const long long span = (k - 1) * dil + 1;
+        if (pad >= span)
+            return ct_fail(e, CT_ERR_USAGE, "pad = %lld must be less than %s = %lld%s: edge outputs would see "
+                           "only padding", pad, kname[a], span, dil > 1 ? " dilated" : "");
+        if (d[DIM_MODE] != MODE_SAME && span > n_in + 2 * pad)
+            return ct_fail(e, CT_ERR_USAGE, "%s = %lld%s is larger than %s = %lld%s", kname[a], span,
+                           dil > 1 ? " dilated" : "", iname[a], n_in,
+                           d[DIM_MODE] == MODE_VALID ? " in valid mode" : " with its padding");
     }
-    if (k < n)
-        return ct_fail(e, CT_ERR_USAGE, "too many fields: '%s' after bias", f[k]);
-    if (p->dims[DIM_MODE] == MODE_VALID && p->dims[DIM_KH] > p->dims[DIM_H])
-        return ct_fail(e, CT_ERR_USAGE, "KH (filter height) = %lld is larger than H (image height) = %lld in valid mode",
-                       p->dims[DIM_KH], p->dims[DIM_H]);
-    if (p->dims[DIM_MODE] == MODE_VALID && p->dims[DIM_KW] > p->dims[DIM_W])
-        return ct_fail(e, CT_ERR_USAGE, "KW (filter width) = %lld is larger than W (image width) = %lld in valid mode",
-                       p->dims[DIM_KW], p->dims[DIM_W]);
-    const long long *d = p->dims;
+    if (d[DIM_CIN] % d[DIM_GROUPS] != 0 || d[DIM_COUT] % d[DIM_GROUPS] != 0)
+        return ct_fail(e, CT_ERR_USAGE, "groups = %lld must divide Cin (input channels) = %lld and Cout (output "
+                       "channels) = %lld", d[DIM_GROUPS], d[DIM_CIN], d[DIM_COUT]);
     if (elems4(d[DIM_B], d[DIM_CIN], d[DIM_H], d[DIM_W]) < 0)
         return ct_fail(e, CT_ERR_USAGE, "input of B*Cin*H*W = %lld*%lld*%lld*%lld elements exceeds 2^31-1",
                        d[DIM_B], d[DIM_CIN], d[DIM_H], d[DIM_W]);
-    if (elems4(d[DIM_COUT], d[DIM_CIN], d[DIM_KH], d[DIM_KW]) < 0)
-        return ct_fail(e, CT_ERR_USAGE, "weight of Cout*Cin*KH*KW = %lld*%lld*%lld*%lld elements exceeds 2^31-1",
-                       d[DIM_COUT], d[DIM_CIN], d[DIM_KH], d[DIM_KW]);
+    if (elems4(d[DIM_COUT], cin_g(p), d[DIM_KH], d[DIM_KW]) < 0)
+        return ct_fail(e, CT_ERR_USAGE, "weight of Cout*Cin*KH*KW/groups = %lld*%lld*%lld*%lld elements exceeds "
+                       "2^31-1", d[DIM_COUT], cin_g(p), d[DIM_KH], d[DIM_KW]);
     if (elems4(d[DIM_B], d[DIM_COUT], out_h(p), out_w(p)) < 0)
         return ct_fail(e, CT_ERR_USAGE, "output of B*Cout*OH*OW = %lld*%lld*%lld*%lld elements exceeds 2^31-1",
                        d[DIM_B], d[DIM_COUT], out_h(p), out_w(p));
     return CT_OK;
 }
 
+/* "V" or "V,W" of a pair of fields: one value when both are equal. */
+static int put_pair(char *buf, size_t len, const char *key, long long a, long long b)
+{
+    return a == b ? snprintf(buf, len, ":%s=%lld", key, a) : snprintf(buf, len, ":%s=%lld,%lld", key, a, b);
+}
+
+/* The defaults (stride, dilation, groups 1) are left out, so that layers
+ * written before these fields existed keep their keys. */
 static void canonical(const ct_problem *p, char *buf, size_t len)
 {
     const long long *d = p->dims;
-    snprintf(buf, len, "conv2dc:%lld:%lld:%lld:%lld:%lld:%lld:%lld:%s%s", d[DIM_B], d[DIM_CIN], d[DIM_H], d[DIM_W],
-             d[DIM_COUT], d[DIM_KH], d[DIM_KW], mode_names[p->dims[DIM_MODE]], d[DIM_BIAS] ? ":bias" : "");
+    int n = snprintf(buf, len, "conv2dc:%lld:%lld:%lld:%lld:%lld:%lld:%lld", d[DIM_B], d[DIM_CIN], d[DIM_H],
+                     d[DIM_W], d[DIM_COUT], d[DIM_KH], d[DIM_KW]);
+#define ROOM (n > 0 && (size_t)n < len)
+    if (ROOM)
+        n += d[DIM_MODE] == MODE_PAD ? put_pair(buf + n, len - (size_t)n, "pad", d[DIM_PH], d[DIM_PW])
+                                     : snprintf(buf + n, len - (size_t)n, ":%s", mode_names[d[DIM_MODE]]);
+    if (ROOM && (d[DIM_SH] != 1 || d[DIM_SW] != 1))
+        n += put_pair(buf + n, len - (size_t)n, "stride", d[DIM_SH], d[DIM_SW]);
+    if (ROOM && (d[DIM_DH] != 1 || d[DIM_DW] != 1))
+        n += put_pair(buf + n, len - (size_t)n, "dilation", d[DIM_DH], d[DIM_DW]);
+    if (ROOM && d[DIM_GROUPS] != 1)
+        n += snprintf(buf + n, len - (size_t)n, ":groups=%lld", d[DIM_GROUPS]);
+    if (ROOM && d[DIM_BIAS])
+        snprintf(buf + n, len - (size_t)n, ":bias");
+#undef ROOM
 }
 
 static double out_count(const ct_problem *p)
@@ -141,14 +255,14 @@ static double flops(const ct_problem *p)
 {
     /* Taps on the zero padding still cost an FMA in every direct kernel;
      * the bias adds are not counted, as in the usual convention. */
-    return 2.0 * out_count(p) * (double)p->dims[DIM_CIN] * (double)p->dims[DIM_KH] * (double)p->dims[DIM_KW];
+    return 2.0 * out_count(p) * (double)cin_g(p) * (double)p->dims[DIM_KH] * (double)p->dims[DIM_KW];
 }
 
 static double bytes(const ct_problem *p)
 {
     const long long *d = p->dims;
     double in = (double)d[DIM_B] * (double)d[DIM_CIN] * (double)d[DIM_H] * (double)d[DIM_W];
-    double w = (double)d[DIM_COUT] * (double)d[DIM_CIN] * (double)d[DIM_KH] * (double)d[DIM_KW];
+    double w = (double)d[DIM_COUT] * (double)cin_g(p) * (double)d[DIM_KH] * (double)d[DIM_KW];
     double bias = d[DIM_BIAS] ? (double)d[DIM_COUT] : 0.0;
     return 4.0 * (in + w + bias + out_count(p));
 }
@@ -158,7 +272,7 @@ static int buffers(const ct_problem *p, ct_buffer *b)
     const long long *d = p->dims;
     int n = 0;
     b[n++] = (ct_buffer){.name = "in", .count = (size_t)(d[DIM_B] * d[DIM_CIN] * d[DIM_H] * d[DIM_W])};
-    b[n++] = (ct_buffer){.name = "weight", .count = (size_t)(d[DIM_COUT] * d[DIM_CIN] * d[DIM_KH] * d[DIM_KW]),
+    b[n++] = (ct_buffer){.name = "weight", .count = (size_t)(d[DIM_COUT] * cin_g(p) * d[DIM_KH] * d[DIM_KW]),
                          .symbol = "c_weight"};
     if (d[DIM_BIAS])
         b[n++] = (ct_buffer){.name = "bias", .count = (size_t)d[DIM_COUT], .symbol = "c_bias"};
@@ -182,7 +296,18 @@ static int defines(const ct_problem *p, ct_define *d)
     d[9] = (ct_define){"CONV_PH", pad_h(p)};
     d[10] = (ct_define){"CONV_PW", pad_w(p)};
     d[11] = (ct_define){"CONV_BIAS", v[DIM_BIAS]};
-    return 12;
+    /* Only where they are not 1 (templates default them), so that the
+     * layers before these fields compile and export as they did. */
+    static const struct {
+        int dim;
+        const char *name;
+    } opt[] = {{DIM_SH, "CONV_SH"}, {DIM_SW, "CONV_SW"}, {DIM_DH, "CONV_DH"}, {DIM_DW, "CONV_DW"},
+               {DIM_GROUPS, "CONV_GROUPS"}};
+    int n = 12;
+    for (int i = 0; i < 5; i++)
+        if (v[opt[i].dim] != 1)
+            d[n++] = (ct_define){opt[i].name, v[opt[i].dim]};
+    return n;
 }
 
 static void reference(const ct_problem *p, const float *const *in, double *out)
@@ -190,22 +315,27 @@ static void reference(const ct_problem *p, const float *const *in, double *out)
     const long long *d = p->dims;
     const long long nb = d[DIM_B], cin = d[DIM_CIN], h = d[DIM_H], w = d[DIM_W], cout = d[DIM_COUT];
     const long long kh = d[DIM_KH], kw = d[DIM_KW], oh = out_h(p), ow = out_w(p);
-    const long long ph = pad_h(p), pw = pad_w(p);
+    const long long ph = pad_h(p), pw = pad_w(p), sh = d[DIM_SH], sw = d[DIM_SW], dh = d[DIM_DH], dw = d[DIM_DW];
+    const long long cg = cin_g(p), og = cout / d[DIM_GROUPS];
     const float *x = in[0], *wt = in[1], *bias = d[DIM_BIAS] ? in[2] : NULL;
     for (long long b = 0; b < nb; b++)
         for (long long co = 0; co < cout; co++)
             for (long long y = 0; y < oh; y++)
                 for (long long xo = 0; xo < ow; xo++) {
-                    /* Clip the filter window to the image once per output. */
-                    long long i0 = ph - y > 0 ? ph - y : 0, i1 = h + ph - y < kh ? h + ph - y : kh;
-                    long long j0 = pw - xo > 0 ? pw - xo : 0, j1 = w + pw - xo < kw ? w + pw - xo : kw;
+                    /* Clip the filter window to the image once per output:
+                     * taps i0 <= i < i1 and j0 <= j < j1 fall inside. */
+                    const long long y0 = y * sh - ph, x0 = xo * sw - pw;
+                    long long i0 = y0 < 0 ? (-y0 + dh - 1) / dh : 0, i1 = y0 >= h ? 0 : (h - 1 - y0) / dh + 1;
+                    long long j0 = x0 < 0 ? (-x0 + dw - 1) / dw : 0, j1 = x0 >= w ? 0 : (w - 1 - x0) / dw + 1;
+                    i1 = i1 < kh ? i1 : kh;
+                    j1 = j1 < kw ? j1 : kw;
                     double acc = bias ? (double)bias[co] : 0.0;
-                    for (long long ci = 0; ci < cin; ci++) {
-                        const float *plane = x + (b * cin + ci) * h * w;
-                        const float *f = wt + (co * cin + ci) * kh * kw;
+                    for (long long c = 0; c < cg; c++) {
+                        const float *plane = x + (b * cin + co / og * cg + c) * h * w;
+                        const float *f = wt + (co * cg + c) * kh * kw;
                         for (long long i = i0; i < i1; i++)
                             for (long long j = j0; j < j1; j++)
-                                acc += (double)plane[(y + i - ph) * w + xo + j - pw] * (double)f[i * kw + j];
+                                acc += (double)plane[(y0 + i * dh) * w + x0 + j * dw] * (double)f[i * kw + j];
                     }
                     out[((b * cout + co) * oh + y) * ow + xo] = acc;
                 }
@@ -213,9 +343,13 @@ static void reference(const ct_problem *p, const float *const *in, double *out)
 
 /* The same reference, as C source for exported self-tests. */
 static const char reference_c[] =
+    "#ifndef CONV_SH\n#define CONV_SH 1\n#endif\n#ifndef CONV_SW\n#define CONV_SW 1\n#endif\n"
+    "#ifndef CONV_DH\n#define CONV_DH 1\n#endif\n#ifndef CONV_DW\n#define CONV_DW 1\n#endif\n"
+    "#ifndef CONV_GROUPS\n#define CONV_GROUPS 1\n#endif\n"
     "static void ct_reference(const float *const *in, double *out)\n"
     "{\n"
     "    const float *x = in[0], *wt = in[1];\n"
+    "    const long long cg = CONV_CIN / CONV_GROUPS, og = CONV_COUT / CONV_GROUPS;\n"
     "    for (long long b = 0; b < CONV_B; b++)\n"
     "        for (long long co = 0; co < CONV_COUT; co++)\n"
     "            for (long long y = 0; y < CONV_OH; y++)\n"
@@ -224,13 +358,14 @@ static const char reference_c[] =
     "#if CONV_BIAS\n"
     "                    acc = (double)in[2][co];\n"
     "#endif\n"
-    "                    for (long long ci = 0; ci < CONV_CIN; ci++)\n"
+    "                    for (long long c = 0; c < cg; c++)\n"
     "                        for (long long i = 0; i < CONV_KH; i++)\n"
     "                            for (long long j = 0; j < CONV_KW; j++) {\n"
-    "                                long long yy = y + i - CONV_PH, xx = xo + j - CONV_PW;\n"
+    "                                long long yy = y * CONV_SH + i * CONV_DH - CONV_PH;\n"
+    "                                long long xx = xo * CONV_SW + j * CONV_DW - CONV_PW;\n"
     "                                if (yy >= 0 && yy < CONV_H && xx >= 0 && xx < CONV_W)\n"
-    "                                    acc += (double)x[((b * CONV_CIN + ci) * CONV_H + yy) * CONV_W + xx] *\n"
-    "                                           (double)wt[((co * CONV_CIN + ci) * CONV_KH + i) * CONV_KW + j];\n"
+    "                                    acc += (double)x[((b * CONV_CIN + co / og * cg + c) * CONV_H + yy) * CONV_W + xx] *\n"
+    "                                           (double)wt[((co * cg + c) * CONV_KH + i) * CONV_KW + j];\n"
     "                            }\n"
     "                    out[((b * CONV_COUT + co) * CONV_OH + y) * CONV_OW + xo] = acc;\n"
     "                }\n"
@@ -284,7 +419,8 @@ static ct_tc_shape tc_shape(const ct_problem *p)
     const long long *d = p->dims;
     return (ct_tc_shape){.b = d[DIM_B], .cin = d[DIM_CIN], .h = d[DIM_H], .w = d[DIM_W], .cout = d[DIM_COUT],
                          .kh = d[DIM_KH], .kw = d[DIM_KW], .oh = out_h(p), .ow = out_w(p), .ph = pad_h(p),
-                         .pw = pad_w(p), .sy = 1, .sx = 1, .dy = 1, .dx = 1, .bias = (int)d[DIM_BIAS]};
+                         .pw = pad_w(p), .sy = d[DIM_SH], .sx = d[DIM_SW], .dy = d[DIM_DH], .dx = d[DIM_DW],
+                         .groups = d[DIM_GROUPS], .bias = (int)d[DIM_BIAS]};
 }
 
 static long long cdiv(long long a, long long b)
@@ -356,9 +492,21 @@ static void tiled_geometry(const ct_problem *p, const tiled_values *q, tiled_geo
  * loop) against under 1.5 s at 4096, and those candidates never won. */
 #define MAX_UNROLLED_CONST_FMAS 4096
 
+/* The layer fields a template cannot compute exclude it, before any
+ * parameter is looked at. */
+static int layer_excluded(const ct_problem *p, const ct_template *t, char *why, size_t len)
+{
+    const long long *d = p->dims;
+    if (t->is_baseline || ct_tc_is(t))
+        return 0;
+    return ct_layer_plain_only(t->name, d[DIM_SH] != 1 || d[DIM_SW] != 1 || d[DIM_DH] != 1 || d[DIM_DW] != 1, d[DIM_GROUPS], why, len);
+}
+
 static int constrain(const ct_problem *p, const ct_template *t, const ct_params *c,
                      const ct_limits *lim, char *why, size_t len)
 {
+    if (layer_excluded(p, t, why, len))
+        return 1;
     if (ct_tc_is(t)) {
         const ct_tc_shape sh = tc_shape(p);
         return ct_tc_constrain(t, &sh, c, lim, why, len);
@@ -553,17 +701,24 @@ static const ct_sel_arg sel_args[] = {
     {.name = "cout", .kind = CT_SEL_SIZE, .help = "output channels"},
     {.name = "kh", .kind = CT_SEL_SIZE, .help = "filter height"},
     {.name = "kw", .kind = CT_SEL_SIZE, .help = "filter width"},
-    {.name = "mode", .kind = CT_SEL_KEY, .help = "valid or same", .choices = mode_names, .nchoices = 2},
+    {.name = "mode", .kind = CT_SEL_KEY, .help = "valid, same (stride 1) or pad (ph, pw)", .choices = mode_names,
+     .nchoices = 3},
+    {.name = "ph", .kind = CT_SEL_KEY, .help = "rows of zeros above and below (mode pad; else 0)"},
+    {.name = "pw", .kind = CT_SEL_KEY, .help = "columns of zeros left and right (mode pad; else 0)"},
+    {.name = "sh", .kind = CT_SEL_KEY, .help = "vertical stride", .dflt = 1},
+    {.name = "sw", .kind = CT_SEL_KEY, .help = "horizontal stride", .dflt = 1},
+    {.name = "dh", .kind = CT_SEL_KEY, .help = "vertical dilation", .dflt = 1},
+    {.name = "dw", .kind = CT_SEL_KEY, .help = "horizontal dilation", .dflt = 1},
+    {.name = "groups", .kind = CT_SEL_KEY, .help = "channel groups, dividing cin and cout", .dflt = 1},
     {.name = "bias", .kind = CT_SEL_BUFFER, .help = "whether the layer adds a bias"},
 };
-static const char *const sel_shapes[] = {"b,cin,h,w", "cout,cin,kh,kw", "cout"};
+static const char *const sel_shapes[] = {"b,cin,h,w", "cout,cing,kh,kw", "cout"};
 
+/* The arguments are the fields in table order. */
 static void sel_values(const ct_problem *p, long long *v)
 {
-    for (int i = 0; i < 7; i++)
+    for (int i = 0; i < NFIELDS; i++)
         v[i] = p->dims[i];
-    v[7] = p->dims[DIM_MODE];
-    v[8] = p->dims[DIM_BIAS];
 }
 
 static const ct_family_export family_export = {
@@ -571,15 +726,18 @@ static const ct_family_export family_export = {
     .buffers = sel_buffers,
     .nbuffers = 4,
     .args = sel_args,
-    .nargs = 9,
+    .nargs = NFIELDS,
     .values = sel_values,
     .shapes = sel_shapes,
-    .out_shape = "(b, cout, h - kh + 1, w - kw + 1) if mode == 0 else (b, cout, h, w)",
+    /* Weights of another cin / groups give no output, which the module refuses. */
+    .out_shape = "((b, cout, h, w) if mode == 1 else (b, cout, (h + 2 * ph - dh * (kh - 1) - 1) // sh + 1, "
+                 "(w + 2 * pw - dw * (kw - 1) - 1) // sw + 1)) if sizes[\"cing\"] * groups == cin else (0,)",
 };
 
 const ct_family ct_family_conv2dc = {
     .name = "conv2dc",
-    .grammar = "conv2dc:B:Cin:H:W:Cout:KH:KW[:valid|same][:bias]",
+    .grammar = "conv2dc:B:Cin:H:W:Cout:KH:KW[:valid|same|pad=P|pad=PH,PW][:stride=S|stride=SH,SW]"
+               "[:dilation=D|dilation=DH,DW][:groups=G][:bias]",
     .summary = "multi-channel 2D convolution of a batch of images (CNN layer, NCHW, OIHW weights)",
     .fields = fields,
     .nfields = NFIELDS,

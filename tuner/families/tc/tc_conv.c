@@ -75,7 +75,32 @@ static long long rup(long long a, long long b)
     return cdiv(a, b) * b;
 }
 
+/* A grouped layer is one GEMM per group: the template sees the channels of
+ * one group, and the grid's y dimension walks every group's channel tiles. */
+static long long ngroups(const ct_tc_shape *s)
+{
+    return s->groups > 1 ? s->groups : 1;
+}
+
+static ct_tc_shape per_group(const ct_tc_shape *s)
+{
+    ct_tc_shape g = *s;
+    g.cin = s->cin / ngroups(s);
+    g.cout = s->cout / ngroups(s);
+    g.groups = 1;
+    return g;
+}
+
+static void geometry_of(const ct_template *t, const ct_tc_shape *s, const ct_params *c, ct_tc_geom *g);
+
 void ct_tc_geometry_of(const ct_template *t, const ct_tc_shape *s, const ct_params *c, ct_tc_geom *g)
+{
+    const ct_tc_shape one = per_group(s);
+    geometry_of(t, &one, c, g);
+    g->blocks *= ngroups(s);
+}
+
+static void geometry_of(const ct_template *t, const ct_tc_shape *s, const ct_params *c, ct_tc_geom *g)
 {
     const tc_values q = tc_get(t, c);
     memset(g, 0, sizeof *g);
@@ -117,9 +142,10 @@ void ct_tc_geometry_of(const ct_template *t, const ct_tc_shape *s, const ct_para
     g->blocks = s->b * g->ty * g->tx * cdiv(s->cout, g->bm) * g->split;
 }
 
-int ct_tc_constrain(const ct_template *t, const ct_tc_shape *s, const ct_params *c, const ct_limits *lim, char *why,
-                    size_t len)
+int ct_tc_constrain(const ct_template *t, const ct_tc_shape *layer, const ct_params *c, const ct_limits *lim,
+                    char *why, size_t len)
 {
+    const ct_tc_shape one = per_group(layer), *s = &one;
     if (lim->cc_major < 8) {
         snprintf(why, len, "TF32 tensor cores (mma.sync m16n8k8) and cp.async need sm_80 or later");
         return 1;
@@ -159,7 +185,10 @@ int ct_tc_constrain(const ct_template *t, const ct_tc_shape *s, const ct_params 
     const double chan = (double)s->cout / (double)rup(s->cout, g.bm);
     const double red = (double)s->cin * (double)g.khw / ((double)g.nch * (double)g.kc);
     const double eff = pix * chan * red;
-    if (eff < 0.6 && (double)s->b * (double)s->oh * (double)s->ow >= 4096.0 && s->cout >= 64) {
+    /* A reduction shorter than 64 (a depthwise or narrow group) has no
+     * better fit to lose to: every candidate pads it. */
+    if (eff < 0.6 && (double)s->b * (double)s->oh * (double)s->ow >= 4096.0 && s->cout >= 64 &&
+        s->cin * g.khw >= 64) {
         snprintf(why, len, "only %.0f%% of the tensor-core work is useful (tile fit %.0f%%, channels %.0f%%, "
                  "reduction %.0f%%)", 100 * eff, 100 * pix, 100 * chan, 100 * red);
         return 1;
@@ -173,7 +202,7 @@ int ct_tc_constrain(const ct_template *t, const ct_tc_shape *s, const ct_params 
                  lim->max_smem_per_block);
         return 1;
     }
-    if (s->b * g.ty * g.tx > 2147483647LL || cdiv(s->cout, g.bm) > 65535 || g.split > 65535) {
+    if (s->b * g.ty * g.tx > 2147483647LL || cdiv(s->cout, g.bm) * ngroups(layer) > 65535 || g.split > 65535) {
         snprintf(why, len, "the grid exceeds the device's limits");
         return 1;
     }
@@ -184,8 +213,9 @@ int ct_tc_constrain(const ct_template *t, const ct_tc_shape *s, const ct_params 
     return ct_regs_exceed(lim, regs, g.nt, g.minb, why, len);
 }
 
-void ct_tc_normalize(const ct_template *t, const ct_tc_shape *s, ct_params *c)
+void ct_tc_normalize(const ct_template *t, const ct_tc_shape *layer, ct_params *c)
 {
+    const ct_tc_shape one = per_group(layer), *s = &one;
     tc_values q = tc_get(t, c);
     /* A tile larger than the output is the output: short sequences and
      * small images take the smallest tile that covers them. */
@@ -210,7 +240,7 @@ void ct_tc_launch(const ct_template *t, const ct_tc_shape *s, const ct_params *c
     ct_tc_geometry_of(t, s, c, &g);
     memset(l, 0, sizeof *l);
     l->grid[0] = (unsigned)(s->b * g.ty * g.tx);
-    l->grid[1] = (unsigned)cdiv(s->cout, g.bm);
+    l->grid[1] = (unsigned)(cdiv(s->cout / ngroups(s), g.bm) * ngroups(s));
     l->grid[2] = (unsigned)g.split;
     l->block[0] = (unsigned)g.nt;
     l->block[1] = l->block[2] = 1;

@@ -16,7 +16,8 @@
 
 typedef struct ct_tc_shape {
     long long b, cin, h, w, cout, kh, kw, oh, ow; /* NCHW input, OIHW weights */
-    long long ph, pw, sy, sx, dy, dx;             /* padding, stride, dilation */
+    long long ph, pw, sy, sx, dy, dx;             /* padding before, stride, dilation */
+    long long groups;                             /* Cin and Cout split in groups (0 or 1: none) */
     int bias;
 } ct_tc_shape;
 
