@@ -21,7 +21,7 @@
 
 #define CT_MAX_FIELDS 16
 #define CT_MAX_BUFS 6
-#define CT_MAX_DEFINES 16
+#define CT_MAX_DEFINES 32   /* a family's defines() writes at most this many */
 
 struct ct_family;
 struct ct_executor;
