@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "json.h"
 #include "resources.h"
 
 typedef enum { KEY_INT, KEY_DOUBLE, KEY_U64 } key_type;
@@ -366,10 +367,20 @@ const ct_space_list *ct_config_list(const ct_config *c, const ct_template *t, co
 
 void ct_settings_json(const ct_settings *s, char *buf, size_t len)
 {
-    snprintf(buf, len,
-             "{\"warmup\":%d,\"min_reps\":%d,\"max_reps\":%d,\"min_time_ms\":%g,"
-             "\"tolerance\":%g,\"seed\":%llu,\"max_candidates\":%d,\"timeout_s\":%g,"
-             "\"retime_spread\":%g,\"race_factor\":%g,\"l2_flush\":%d,\"retime_top\":%d}",
-             s->warmup, s->min_reps, s->max_reps, s->min_time_ms, s->tolerance, s->seed,
-             s->max_candidates, s->timeout_s, s->retime_spread, s->race_factor, s->l2_flush, s->retime_top);
+    ct_jw j;
+    ct_jw_buffer(&j, buf, len, 0);
+    ct_jw_object(&j, NULL);
+    ct_jw_int(&j, "warmup", s->warmup);
+    ct_jw_int(&j, "min_reps", s->min_reps);
+    ct_jw_int(&j, "max_reps", s->max_reps);
+    ct_jw_number(&j, "min_time_ms", "%g", s->min_time_ms);
+    ct_jw_number(&j, "tolerance", "%g", s->tolerance);
+    ct_jw_uint(&j, "seed", s->seed);
+    ct_jw_int(&j, "max_candidates", s->max_candidates);
+    ct_jw_number(&j, "timeout_s", "%g", s->timeout_s);
+    ct_jw_number(&j, "retime_spread", "%g", s->retime_spread);
+    ct_jw_number(&j, "race_factor", "%g", s->race_factor);
+    ct_jw_int(&j, "l2_flush", s->l2_flush);
+    ct_jw_int(&j, "retime_top", s->retime_top);
+    ct_jw_end(&j);
 }
