@@ -100,8 +100,8 @@ static int dw1_constrain(const ct_tc_shape *s, const ct_params *c, const ct_limi
      * have a choice, another shape of block does better. */
     const int idle = g.cpb > g.rows || g.tpr > rup(cdiv(s->ow, g.opt), 32);
     if (idle && (double)g.rows * (double)s->ow >= 65536.0) {
-        snprintf(why, len, "%lld rows of %lld threads leave whole warps idle on %lld rows of %lld outputs", g.cpb,
-                 g.tpr, g.rows, s->ow);
+        snprintf(why, len, "CHANNELS_PER_BLOCK=%lld rows of %lld threads leave whole warps idle on %lld rows of "
+                 "%lld outputs", g.cpb, g.tpr, g.rows, s->ow);
         return 1;
     }
     /* Taps, the window, the accumulators and about 16 for addresses. */
