@@ -144,6 +144,30 @@ int main(void)
         printf("tensor-core templates not run: %s has no TF32 mma.sync (sm_80 or later)\n", arch);
     }
 
+    /* The depthwise templates on their own (any architecture): causal K = 4
+     * with rows on and off the 16-byte vector path, strided and dilated 1D
+     * layers, 7x7, 13x13 and 31x31 filters on odd planes split in tiles or
+     * whole, a strided and an odd-sized layer with bias. */
+    static const char *const dw[][2] = {
+        {"conv1dc:3:20:77:20:4:causal:groups=20:bias", "conv1dc_dw"},
+        {"conv1dc:2:12:96:12:4:causal:groups=12", "conv1dc_dw"},
+        {"conv1dc:2:9:101:9:3:pad=8:dilation=8:groups=9", "conv1dc_dw"},
+        {"conv1dc:1:5:64:5:3:pad=2:dilation=2:groups=5:bias", "conv1dc_dw"},
+        {"conv1dc:3:7:61:7:5:pad=2:stride=3:groups=7:bias", "conv1dc_dw"},
+        {"conv2dc:2:6:19:17:6:7:7:same:groups=6", "conv2dc_dw"},
+        {"conv2dc:1:4:29:31:4:13:13:same:groups=4", "conv2dc_dw"},
+        {"conv2dc:1:2:40:37:2:31:31:same:groups=2", "conv2dc_dw"},
+        {"conv2dc:2:5:23:21:5:3:3:pad=1:stride=2:groups=5:bias", "conv2dc_dw"},
+        {"conv2dc:3:3:13:11:3:5:3:pad=2,1:stride=1,2:dilation=2,1:groups=3:bias", "conv2dc_dw"},
+    };
+    for (size_t i = 0; i < sizeof dw / sizeof dw[0]; i++) {
+        char extra[128];
+        snprintf(extra, sizeof extra, "--template %s --strategy random --budget 40 --seed %zu", dw[i][1], i + 1);
+        tune(db, dw[i][0], extra);
+    }
+    export_selftest(db, dir, dw[0][0], arch, 13);   /* causal depthwise, bias */
+    export_selftest(db, dir, dw[8][0], arch, 14);   /* strided depthwise 2D, bias */
+
     export_selftest(db, dir, "conv1dc:2:7:33:9:7:pad=3:bias", arch, 1);
     export_selftest(db, dir, "conv2d:4:513:257:5:7:same", arch, 2);
     export_selftest(db, dir, "conv2dc:3:2:30:31:7:5:5:valid:bias", arch, 3);

@@ -11,6 +11,7 @@
 #include "runner.h"
 #include "space.h"
 #include "tc_conv.h"
+#include "dw_conv.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -83,7 +84,11 @@ static shape shape_of(const ct_problem *p)
 {
     const long long *d = p->dims;
     const long long pad = ct_problem_value(p, "pad");
-    return (shape){d[0], d[1], d[2], d[3], d[4], pad, ct_problem_value(p, "bias"), d[2] + 2 * pad - d[4] + 1};
+    /* PyTorch's output length, with causal's (K-1) x D zeros before. */
+    const long long dil = ct_problem_value(p, "dilation"), stride = ct_problem_value(p, "stride");
+    const long long zeros = ct_problem_value(p, "causal") ? (d[4] - 1) * dil : 2 * pad;
+    return (shape){d[0], d[1], d[2], d[3], d[4], pad, ct_problem_value(p, "bias"),
+                   (d[2] + zeros - dil * (d[4] - 1) - 1) / stride + 1};
 }
 
 /* The tiled template's decomposition replayed on the CPU for one candidate:
@@ -319,6 +324,17 @@ static void check_limits(const ct_problem *p, const ct_space *sp, const ct_limit
                           l.grid[2] == (unsigned)ct_params_get(c, "SPLIT_K", 1), "%s: launch", key);
             continue;
         }
+        if (ct_dw_is(sp->cand[i].tmpl)) {
+            /* Rows of (batch, channel) x tiles of BLOCK_SIZE/CHANNELS_PER_BLOCK threads x OUT_PER_THREAD. */
+            const long block = ct_params_get(c, "BLOCK_SIZE", 0), cpb = ct_params_get(c, "CHANNELS_PER_BLOCK", 0);
+            const long opt = ct_params_get(c, "OUT_PER_THREAD", 0), vec = ct_params_get(c, "VEC", 0);
+            CHECK_MSG(block % 32 == 0 && block % cpb == 0 && l.block[0] == block && opt <= s.lout, "%s: block", key);
+            CHECK_MSG(vec == 1 || (s.lout % vec == 0 && s.l % vec == 0 && opt % vec == 0), "%s: VEC", key);
+            const long long tile = block / cpb * opt;
+            const long long blocks = (s.b * s.cin + cpb - 1) / cpb * ((s.lout + tile - 1) / tile);
+            CHECK_MSG(blocks == l.grid[0] && l.smem_bytes == 0, "%s: grid %u, want %lld", key, l.grid[0], blocks);
+            continue;
+        }
         if (!strcmp(sp->cand[i].tmpl->name, "conv1dc_gemm")) {
             const long bm = ct_params_get(c, "COUT_TILE", 0), bn = ct_params_get(c, "T_TILE", 0);
             const long tm = ct_params_get(c, "COUT_PER_THREAD", 0), tn = ct_params_get(c, "T_PER_THREAD", 0);
@@ -369,7 +385,11 @@ static void limits_space(const char *spec, const char *arch, const ct_config *cf
         /* The tensor-core templates need sm_80 (TF32 mma.sync, cp.async). */
         if (ct_tc_is(tp) && lim.cc_major < 8)
             CHECK_MSG(sp.n == 0, "%s %s: %d candidates before sm_80", spec, tp->name, sp.n);
-        else if (tp->exec != &ct_tc_split_exec || p.dims[1] >= 16)   /* a split needs two chunks */
+        else if (ct_dw_is(tp) && !(p.dims[1] == p.dims[3] && ct_problem_value(&p, "groups") == p.dims[1]))
+            CHECK_MSG(sp.n == 0, "%s %s: %d candidates on a layer that is not depthwise", spec, tp->name, sp.n);
+        else if (ct_problem_value(&p, "groups") > 1 && !ct_tc_is(tp) && !ct_dw_is(tp) && !tp->is_baseline)
+            CHECK_MSG(sp.n == 0, "%s %s: %d candidates on a grouped layer", spec, tp->name, sp.n);
+        else if (tp->exec != &ct_tc_split_exec || p.dims[1] / ct_problem_value(&p, "groups") >= 16)   /* two chunks */
             CHECK_MSG(sp.n > 0, "%s %s: empty space", spec, tp->name);
         check_limits(&p, &sp, &lim);
         printf("%s %s %s: %d candidates\n", spec, arch, tp->name, sp.n);
@@ -413,5 +433,8 @@ int main(void)
         for (size_t a = 0; a < 2; a++)
             limits_space(seed_shapes[s], archs[a], &cfg);
     limits_space("conv1dc:3:5:11:6:4:pad=2:bias", "sm_90", &cfg);
+    /* Depthwise: every template but the tiled and gemm ones (one group only). */
+    limits_space("conv1dc:8:1024:4096:1024:4:causal:groups=1024", "sm_90", &cfg);
+    limits_space("conv1dc:2:12:96:12:4:causal:groups=12:bias", "sm_75", &cfg);
     CHECK_DONE();
 }

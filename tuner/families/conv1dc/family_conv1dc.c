@@ -14,6 +14,7 @@
 #include "problem.h"
 #include "family_export.h"
 #include "tc_conv.h"
+#include "dw_conv.h"
 #include "conv_layer.h"
 
 #include <stdio.h>
@@ -342,6 +343,10 @@ static const ct_template templates[] = {
     {.name = "conv1dc_tcsplit", .summary = "conv1dc_tc with the input channels split over the grid, partial "
                                            "sums added by a second kernel (small grids, long reductions)",
      .params = ct_tc_split_params_1d, .nparams = CT_TC_NPARAMS_1D + 1, .exec = &ct_tc_split_exec},
+    {.name = "conv1dc_dw", .summary = "depthwise: OUT_PER_THREAD outputs of a channel per thread from a "
+                                      "register window of its inputs, the K taps in registers, vector "
+                                      "loads at stride 1",
+     .params = ct_dw_params_1d, .nparams = CT_DW_NPARAMS_1D},
 };
 
 /* The layer as the tensor-core templates see it: 2D of height 1. */
@@ -488,7 +493,7 @@ static int gemm_constrain(const ct_problem *p, const ct_params *c, const ct_limi
 static int layer_excluded(const ct_problem *p, const ct_template *t, char *why, size_t len)
 {
     const long long *d = p->dims;
-    if (t->is_baseline || ct_tc_is(t))
+    if (t->is_baseline || ct_tc_is(t) || ct_dw_is(t))
         return 0;
     return ct_layer_plain_only(t->name, d[DIM_STRIDE] != 1 || d[DIM_DIL] != 1, d[DIM_GROUPS], why, len);
 }
@@ -498,6 +503,10 @@ static int constrain(const ct_problem *p, const ct_template *t, const ct_params 
 {
     if (layer_excluded(p, t, why, len))
         return 1;
+    if (ct_dw_is(t)) {
+        const ct_tc_shape sh = tc_shape(p);
+        return ct_dw_constrain(t, &sh, c, lim, why, len);
+    }
     if (is_gemm(t))
         return gemm_constrain(p, c, lim, why, len);
     if (ct_tc_is(t)) {
@@ -570,6 +579,11 @@ static void normalize(const ct_problem *p, const ct_template *t, ct_params *c)
         ct_tc_normalize(t, &sh, c);
         return;
     }
+    if (ct_dw_is(t)) {
+        const ct_tc_shape sh = tc_shape(p);
+        ct_dw_normalize(t, &sh, c);
+        return;
+    }
     if (t->is_baseline)
         return;
     const long long cin = p->dims[DIM_CIN], k = p->dims[DIM_K];
@@ -610,6 +624,11 @@ static void geometry(const ct_problem *p, const ct_template *t, const ct_params 
     if (ct_tc_is(t)) {
         const ct_tc_shape sh = tc_shape(p);
         ct_tc_launch(t, &sh, c, l);
+        return;
+    }
+    if (ct_dw_is(t)) {
+        const ct_tc_shape sh = tc_shape(p);
+        ct_dw_launch(t, &sh, c, l);
         return;
     }
     long block;

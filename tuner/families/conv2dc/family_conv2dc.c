@@ -15,6 +15,7 @@
 #include "problem.h"
 #include "family_export.h"
 #include "tc_conv.h"
+#include "dw_conv.h"
 #include "conv_layer.h"
 
 #include <stdio.h>
@@ -411,6 +412,10 @@ static const ct_template templates[] = {
     {.name = "conv2dc_tcsplit", .summary = "conv2dc_tc with the input channels split over the grid, partial "
                                            "sums added by a second kernel (small grids, long reductions)",
      .params = ct_tc_split_params_2d, .nparams = CT_TC_NPARAMS_2D + 1, .exec = &ct_tc_split_exec},
+    {.name = "conv2dc_dw", .summary = "depthwise: a plane tile and its filter staged in shared memory, "
+                                      "OUT_Y x OUT_X outputs per thread sliding a filter row along a "
+                                      "register window",
+     .params = ct_dw_params_2d, .nparams = CT_DW_NPARAMS_2D},
 };
 
 /* The layer as the tensor-core templates see it. */
@@ -497,7 +502,7 @@ static void tiled_geometry(const ct_problem *p, const tiled_values *q, tiled_geo
 static int layer_excluded(const ct_problem *p, const ct_template *t, char *why, size_t len)
 {
     const long long *d = p->dims;
-    if (t->is_baseline || ct_tc_is(t))
+    if (t->is_baseline || ct_tc_is(t) || ct_dw_is(t))
         return 0;
     return ct_layer_plain_only(t->name, d[DIM_SH] != 1 || d[DIM_SW] != 1 || d[DIM_DH] != 1 || d[DIM_DW] != 1, d[DIM_GROUPS], why, len);
 }
@@ -507,6 +512,10 @@ static int constrain(const ct_problem *p, const ct_template *t, const ct_params 
 {
     if (layer_excluded(p, t, why, len))
         return 1;
+    if (ct_dw_is(t)) {
+        const ct_tc_shape sh = tc_shape(p);
+        return ct_dw_constrain(t, &sh, c, lim, why, len);
+    }
     if (ct_tc_is(t)) {
         const ct_tc_shape sh = tc_shape(p);
         return ct_tc_constrain(t, &sh, c, lim, why, len);
@@ -625,6 +634,11 @@ static void normalize(const ct_problem *p, const ct_template *t, ct_params *c)
         ct_tc_normalize(t, &sh, c);
         return;
     }
+    if (ct_dw_is(t)) {
+        const ct_tc_shape sh = tc_shape(p);
+        ct_dw_normalize(t, &sh, c);
+        return;
+    }
     if (t->is_baseline)
         return;
     tiled_values q = tiled_get(c);
@@ -671,6 +685,11 @@ static void geometry(const ct_problem *p, const ct_template *t, const ct_params 
     if (ct_tc_is(t)) {
         const ct_tc_shape sh = tc_shape(p);
         ct_tc_launch(t, &sh, c, l);
+        return;
+    }
+    if (ct_dw_is(t)) {
+        const ct_tc_shape sh = tc_shape(p);
+        ct_dw_launch(t, &sh, c, l);
         return;
     }
     memset(l, 0, sizeof *l);
