@@ -327,9 +327,8 @@ void ct_exp_selector_cu(FILE *f, const ct_tuned_set *s, const instance *ins, con
     fprintf(f, "// In the order of convtune's ranking: mode, then sizes ascending.\nstatic const tuned_problem "
                "tuned[] = {\n");
     for (int i = 0; i < s->n; i++) {
-        long long v[CT_SEL_MAX_ARGS];
+        const long long *v = ins[i].p.dims;
         char launch[260];
-        fx->values(&ins[i].p, v);
         thunk_name(fx, &ins[i], launch, sizeof launch);
         fprintf(f, "    {");
         for (int a = 0; a < fx->nargs; a++)

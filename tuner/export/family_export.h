@@ -10,8 +10,9 @@
  * with the family's buffers as device pointers (inputs `const float *`, the
  * output `float *`) and its arguments: sizes as `long long`, keys as `int`;
  * an argument of kind CT_SEL_BUFFER is no parameter of its own but whether
- * the buffer of its name was given (not NULL). A problem is such a row of
- * values (values()); two problems compare when every key and buffer argument
+ * the buffer of its name was given (not NULL). args[i] is field i of the
+ * family's field table, in the same order, so a problem is the row of its
+ * field values (p->dims); two problems compare when every key and buffer argument
  * is equal, at the distance sqrt(sum over the sizes of (ln a - ln b)^2).
  *
  * The generic kernel is templates/F/GENERIC.cu (found by name like every
@@ -50,10 +51,8 @@ typedef struct ct_family_export {
     const char *generic;           /* template name of the generic kernel ("conv1d_generic") */
     const char *const *buffers;    /* the selector's buffers: inputs in kernel order, the output last, */
     int nbuffers;                  /* named as the family's buffers() names them */
-    const ct_sel_arg *args;
-    int nargs;
-    /* p as the value of each argument (CT_SEL_BUFFER: 1 when p has that buffer). */
-    void (*values)(const ct_problem *p, long long *v);
+    const ct_sel_arg *args;        /* one per field of the family, in field order */
+    int nargs;                     /* the family's nfields */
     /* The PyTorch module: the shape of each input buffer as comma-separated
      * argument names ("cout,cin,k"), and the output's as a Python
      * expression of the arguments ("(b, cout, l + 2 * pad - k + 1)"). */

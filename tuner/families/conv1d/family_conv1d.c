@@ -299,20 +299,15 @@ static const ct_sel_arg sel_args[] = {
 };
 static const char *const sel_shapes[] = {"n", "k"};
 
-static void sel_values(const ct_problem *p, long long *v)
-{
-    v[0] = p->dims[DIM_N];
-    v[1] = p->dims[DIM_K];
-    v[2] = p->dims[DIM_MODE];
-}
+/* The selector's arguments are the fields, in field order (family_export.h). */
+_Static_assert(sizeof sel_args / sizeof sel_args[0] == NFIELDS, "one selector argument per field");
 
 static const ct_family_export family_export = {
     .generic = "conv1d_generic",
     .buffers = sel_buffers,
     .nbuffers = 3,
     .args = sel_args,
-    .nargs = 3,
-    .values = sel_values,
+    .nargs = NFIELDS,
     .shapes = sel_shapes,
     .out_shape = "(n - k + 1,) if mode == 0 else (n,)",
 };

@@ -670,21 +670,15 @@ static const ct_sel_arg sel_args[] = {
 };
 static const char *const sel_shapes[] = {"b,cin,l", "cout,cing,k", "cout"};
 
-static void sel_values(const ct_problem *p, long long *v)
-{
-    static const int dims[] = {DIM_B,      DIM_CIN, DIM_L,   DIM_COUT,   DIM_K,   DIM_PAD,
-                               DIM_CAUSAL, DIM_STRIDE, DIM_DIL, DIM_GROUPS, DIM_BIAS};
-    for (int i = 0; i < 11; i++)
-        v[i] = p->dims[dims[i]];
-}
+/* The selector's arguments are the fields, in field order (family_export.h). */
+_Static_assert(sizeof sel_args / sizeof sel_args[0] == NFIELDS, "one selector argument per field");
 
 static const ct_family_export family_export = {
     .generic = "conv1dc_generic",
     .buffers = sel_buffers,
     .nbuffers = 4,
     .args = sel_args,
-    .nargs = 11,
-    .values = sel_values,
+    .nargs = NFIELDS,
     .shapes = sel_shapes,
     /* Weights of another cin / groups give no output, which the module refuses. */
     .out_shape = "(b, cout, (l + ((k - 1) * dilation if causal else 2 * pad) - dilation * (k - 1) - 1) // stride "

@@ -408,20 +408,15 @@ static const ct_sel_arg sel_args[] = {
 };
 static const char *const sel_shapes[] = {"b,h,w", "kh,kw"};
 
-static void sel_values(const ct_problem *p, long long *v)
-{
-    for (int i = 0; i < 5; i++)
-        v[i] = p->dims[i];
-    v[5] = p->dims[DIM_MODE];
-}
+/* The selector's arguments are the fields, in field order (family_export.h). */
+_Static_assert(sizeof sel_args / sizeof sel_args[0] == NFIELDS, "one selector argument per field");
 
 static const ct_family_export family_export = {
     .generic = "conv2d_generic",
     .buffers = sel_buffers,
     .nbuffers = 3,
     .args = sel_args,
-    .nargs = 6,
-    .values = sel_values,
+    .nargs = NFIELDS,
     .shapes = sel_shapes,
     .out_shape = "(b, h - kh + 1, w - kw + 1) if mode == 0 else (b, h, w)",
 };

@@ -734,11 +734,8 @@ static const ct_sel_arg sel_args[] = {
 static const char *const sel_shapes[] = {"b,cin,h,w", "cout,cing,kh,kw", "cout"};
 
 /* The arguments are the fields in table order. */
-static void sel_values(const ct_problem *p, long long *v)
-{
-    for (int i = 0; i < NFIELDS; i++)
-        v[i] = p->dims[i];
-}
+/* The selector's arguments are the fields, in field order (family_export.h). */
+_Static_assert(sizeof sel_args / sizeof sel_args[0] == NFIELDS, "one selector argument per field");
 
 static const ct_family_export family_export = {
     .generic = "conv2dc_generic",
@@ -746,7 +743,6 @@ static const ct_family_export family_export = {
     .nbuffers = 4,
     .args = sel_args,
     .nargs = NFIELDS,
-    .values = sel_values,
     .shapes = sel_shapes,
     /* Weights of another cin / groups give no output, which the module refuses. */
     .out_shape = "((b, cout, h, w) if mode == 1 else (b, cout, (h + 2 * ph - dh * (kh - 1) - 1) // sh + 1, "
