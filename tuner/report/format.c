@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "csv.h"
 #include "json.h"
 
 /* Rows buffered to size table columns; later rows reuse those widths. */
@@ -125,17 +126,7 @@ static void csv_field(FILE *f, const char *s, int first)
 {
     if (!first)
         fputc(',', f);
-    if (!strpbrk(s, ",\"\r\n")) {
-        fputs(s, f);
-        return;
-    }
-    fputc('"', f);
-    for (; *s; s++) {
-        if (*s == '"')
-            fputc('"', f);
-        fputc(*s, f);
-    }
-    fputc('"', f);
+    ct_csv_field(f, s);
 }
 
 /* One CSV line in the csv_heads order; absent values are empty fields. */

@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "csv.h"
 #include "dbio_internal.h"
 #include "json.h"
 
@@ -19,23 +20,6 @@ static void real_text(double v, char *buf, size_t len)
         if (strtod(buf, NULL) == v)
             return;
     }
-}
-
-
-/* A CSV field, quoted when it holds a comma, quote, CR or LF. */
-static void csv_field(FILE *f, const char *s)
-{
-    if (!strpbrk(s, ",\"\r\n")) {
-        fputs(s, f);
-        return;
-    }
-    fputc('"', f);
-    for (; *s; s++) {
-        if (*s == '"')
-            fputc('"', f);
-        fputc(*s, f);
-    }
-    fputc('"', f);
 }
 
 typedef struct writer {
@@ -114,10 +98,10 @@ static int write_row(const ct_result *r, void *user)
             if (i)
                 fputc(',', w->f);
             if (ct_field_is_text(fd->type)) {
-                csv_field(w->f, ct_field_text((ct_result *)r, fd));
+                ct_csv_field(w->f, ct_field_text((ct_result *)r, fd));
             } else {
                 value_text(r, fd, num, sizeof num);
-                csv_field(w->f, num);
+                ct_csv_field(w->f, num);
             }
         }
         fputc('\n', w->f);
