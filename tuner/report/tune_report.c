@@ -46,19 +46,25 @@ const char *ct_tune_conditions_text(const ct_result *r, char *buf, size_t len)
     return buf;
 }
 
+/* The run's SM clock and temperature ranges, [min, max] each (-1: unknown). */
+static void write_ranges(ct_jw *j, const ct_tune_result *res)
+{
+    ct_jw_array(j, "sm_mhz");
+    ct_jw_int(j, NULL, res->sm_mhz_min);
+    ct_jw_int(j, NULL, res->sm_mhz_max);
+    ct_jw_end(j);
+    ct_jw_array(j, "temp_c");
+    ct_jw_int(j, NULL, res->temp_c_min);
+    ct_jw_int(j, NULL, res->temp_c_max);
+    ct_jw_end(j);
+}
+
 void ct_tune_conditions_json(const ct_tune_result *res, int l2_flush, char *buf, size_t len)
 {
     ct_jw j;
     ct_jw_buffer(&j, buf, len, 0);
     ct_jw_object(&j, NULL);
-    ct_jw_array(&j, "sm_mhz");
-    ct_jw_int(&j, NULL, res->sm_mhz_min);
-    ct_jw_int(&j, NULL, res->sm_mhz_max);
-    ct_jw_end(&j);
-    ct_jw_array(&j, "temp_c");
-    ct_jw_int(&j, NULL, res->temp_c_min);
-    ct_jw_int(&j, NULL, res->temp_c_max);
-    ct_jw_end(&j);
+    write_ranges(&j, res);
     ct_jw_string(&j, "l2", l2_flush ? "flushed" : "warm");
     ct_jw_int(&j, "retimed", res->retimed);
     ct_jw_int(&j, "raced", res->raced);
@@ -205,14 +211,7 @@ void ct_tune_print_json(FILE *f, const ct_problem *p, const ct_gpu *g, const cha
     ct_jw_int(&j, "retimed", res->retimed);
     ct_jw_int(&j, "raced", res->raced);
     ct_jw_int(&j, "worker_starts", res->worker_starts);
-    ct_jw_array(&j, "sm_mhz");
-    ct_jw_int(&j, NULL, res->sm_mhz_min);
-    ct_jw_int(&j, NULL, res->sm_mhz_max);
-    ct_jw_end(&j);
-    ct_jw_array(&j, "temp_c");
-    ct_jw_int(&j, NULL, res->temp_c_min);
-    ct_jw_int(&j, NULL, res->temp_c_max);
-    ct_jw_end(&j);
+    write_ranges(&j, res);
     ct_jw_end(&j);
     if (nok) {
         const ct_result *w = &res->winner;
