@@ -66,3 +66,10 @@ def load_exported_lib(path, symbol, nargs):
 def needs_host_code(path):
     """Whether an exported winner must be called through its C launcher."""
     return "This winner is several launches" in open(path).read()
+
+
+def as_cupy(t):
+    """A CuPy view of a CUDA tensor's memory, for kernel arguments and
+    __constant__ copies; 16-bit floats as int16 (CuPy has no bfloat16)."""
+    t = t.contiguous()
+    return cupy.asarray(t.view(torch.int16) if t.element_size() == 2 and t.is_floating_point() else t)
