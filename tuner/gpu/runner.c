@@ -225,7 +225,7 @@ ct_status ct_reference_gpu(ct_gpu *g, ct_workload *w, const char *templates_dir,
     if (rc != CT_OK)
         return rc;
     ct_define defs[CT_MAX_DEFINES];
-    int nd = p->family->defines(p, defs);
+    int nd = ct_problem_defines(p, defs);
     rc = ct_nvrtc_compile(src, name, g->arch, defs, nd, NULL, &bin, e);
     if (rc != CT_OK)
         goto out;
