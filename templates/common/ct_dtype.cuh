@@ -5,7 +5,7 @@
 // and exports of f32 problems are those of before; here it defaults to 0.
 // Inputs, weights, bias and outputs are ct_elem in memory; kernels load them
 // to float (ct_ld), sum in fp32 and round once when they store (ct_st, round
-// to nearest even). The pair forms move two neighbouring elements as one
+// to nearest even); ct_ldg loads through the read-only cache. The pair forms move two neighbouring elements as one
 // 32-bit word (64-bit for f32) and need its alignment.
 #ifndef CT_DTYPE_CUH
 #define CT_DTYPE_CUH
@@ -23,6 +23,7 @@ typedef __nv_bfloat16 ct_elem;
 typedef __nv_bfloat162 ct_elem2;
 __device__ __forceinline__ float ct_ld(const ct_elem *p) { return __bfloat162float(*p); }
 __device__ __forceinline__ void ct_st(ct_elem *p, float v) { *p = __float2bfloat16_rn(v); }
+__device__ __forceinline__ float ct_ldg(const ct_elem *p) { return __bfloat162float(__ldg(p)); }
 __device__ __forceinline__ float2 ct_ld2(const ct_elem2 *p) { return __bfloat1622float2(*p); }
 __device__ __forceinline__ void ct_st2(ct_elem2 *p, float2 v) { *p = __float22bfloat162_rn(v); }
 #elif CT_DTYPE == CT_DTYPE_F16
@@ -31,6 +32,7 @@ typedef __half ct_elem;
 typedef __half2 ct_elem2;
 __device__ __forceinline__ float ct_ld(const ct_elem *p) { return __half2float(*p); }
 __device__ __forceinline__ void ct_st(ct_elem *p, float v) { *p = __float2half_rn(v); }
+__device__ __forceinline__ float ct_ldg(const ct_elem *p) { return __half2float(__ldg(p)); }
 __device__ __forceinline__ float2 ct_ld2(const ct_elem2 *p) { return __half22float2(*p); }
 __device__ __forceinline__ void ct_st2(ct_elem2 *p, float2 v) { *p = __float22half2_rn(v); }
 #elif CT_DTYPE == CT_DTYPE_F32
@@ -38,6 +40,7 @@ typedef float ct_elem;
 typedef float2 ct_elem2;
 __device__ __forceinline__ float ct_ld(const ct_elem *p) { return *p; }
 __device__ __forceinline__ void ct_st(ct_elem *p, float v) { *p = v; }
+__device__ __forceinline__ float ct_ldg(const ct_elem *p) { return __ldg(p); }
 __device__ __forceinline__ float2 ct_ld2(const ct_elem2 *p) { return *p; }
 __device__ __forceinline__ void ct_st2(ct_elem2 *p, float2 v) { *p = v; }
 #else

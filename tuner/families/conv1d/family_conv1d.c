@@ -87,7 +87,8 @@ static double flops(const ct_problem *p)
 
 static double bytes(const ct_problem *p)
 {
-    return 4.0 * ((double)p->dims[DIM_N] + (double)p->dims[DIM_K] + (double)outputs_of(p));
+    const double esz = (double)ct_dtype_size(ct_problem_dtype(p));
+    return esz * ((double)p->dims[DIM_N] + (double)p->dims[DIM_K] + (double)outputs_of(p));
 }
 
 static int buffers(const ct_problem *p, ct_buffer *b)

@@ -210,8 +210,9 @@ static double flops(const ct_problem *p)
 
 static double bytes(const ct_problem *p)
 {
-    return 4.0 * ((double)in_count(p) + (double)weight_count(p) +
-                  (p->dims[DIM_BIAS] ? (double)p->dims[DIM_COUT] : 0.0) + (double)out_count(p));
+    const double esz = (double)ct_dtype_size(ct_problem_dtype(p));
+    return esz * ((double)in_count(p) + (double)weight_count(p) + (p->dims[DIM_BIAS] ? (double)p->dims[DIM_COUT] : 0.0) +
+                  (double)out_count(p));
 }
 
 static int buffers(const ct_problem *p, ct_buffer *b)

@@ -135,7 +135,8 @@ static double flops(const ct_problem *p)
 static double bytes(const ct_problem *p)
 {
     double in = (double)p->dims[DIM_B] * (double)p->dims[DIM_H] * (double)p->dims[DIM_W];
-    return 4.0 * (in + (double)p->dims[DIM_KH] * (double)p->dims[DIM_KW] + outputs_of(p));
+    const double esz = (double)ct_dtype_size(ct_problem_dtype(p));
+    return esz * (in + (double)p->dims[DIM_KH] * (double)p->dims[DIM_KW] + outputs_of(p));
 }
 
 static int buffers(const ct_problem *p, ct_buffer *b)

@@ -266,7 +266,7 @@ static double bytes(const ct_problem *p)
     double in = (double)d[DIM_B] * (double)d[DIM_CIN] * (double)d[DIM_H] * (double)d[DIM_W];
     double w = (double)d[DIM_COUT] * (double)cin_g(p) * (double)d[DIM_KH] * (double)d[DIM_KW];
     double bias = d[DIM_BIAS] ? (double)d[DIM_COUT] : 0.0;
-    return 4.0 * (in + w + bias + out_count(p));
+    return (double)ct_dtype_size(ct_problem_dtype(p)) * (in + w + bias + out_count(p));
 }
 
 static int buffers(const ct_problem *p, ct_buffer *b)
