@@ -67,13 +67,17 @@ static void dwp_geometry(const ct_tc_shape *s, const dwp_values *q, dwp_geom *g)
     g->blocks = cdiv(g->warps, q->WARPS);
 }
 
+int ct_dwp_arch_excluded(const ct_limits *lim, char *why, size_t len)
+{
+    if (lim->cc_major >= 8)
+        return 0;
+    snprintf(why, len, "cp.async (the plane copies) needs sm_80 or later");
+    return 1;
+}
+
 int ct_dwp_constrain(const ct_tc_shape *s, const ct_params *c, const ct_limits *lim, char *why, size_t len)
 {
     const dwp_values q = dwp_get(c);
-    if (lim->cc_major < 8) {
-        snprintf(why, len, "cp.async (the plane copies) needs sm_80 or later");
-        return 1;
-    }
     if (q.OUT_X < 1 || q.OUT_X > 16 || q.OUT_Y < 1 || q.OUT_Y > 16 || q.WARPS < 1 || q.PLANES < 1 ||
         (q.VEC != 1 && q.VEC != 4)) {
         snprintf(why, len, "OUT_X and OUT_Y in 1..16, WARPS and PLANES >= 1, VEC 1 or 4");
