@@ -146,16 +146,17 @@ int ct_tc_constrain(const ct_template *t, const ct_tc_shape *layer, const ct_par
                     char *why, size_t len)
 {
     const ct_tc_shape one = per_group(layer), *s = &one;
+    if (lim->cc_major < 8) {
+        snprintf(why, len, "TF32 tensor cores (mma.sync m16n8k8) and cp.async need sm_80 or later");
+        return 1;
+    }
     /* One input and one output channel per group: a GEMM with a single
      * column per group keeps at most 1/16 of each mma tile busy, and the
-     * depthwise templates (groups = Cin = Cout) serve exactly these layers. */
+     * depthwise templates (groups = Cin = Cout) serve exactly these layers.
+     * After the architecture test, so that sm_75's reason names it. */
     if (s->cin == 1 && s->cout == 1) {
         snprintf(why, len, "one input and one output channel per group (depthwise): the depthwise templates "
                  "serve it, an mma tile would be 1/16 busy");
-        return 1;
-    }
-    if (lim->cc_major < 8) {
-        snprintf(why, len, "TF32 tensor cores (mma.sync m16n8k8) and cp.async need sm_80 or later");
         return 1;
     }
     ct_tc_geom g;
