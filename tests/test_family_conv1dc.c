@@ -383,8 +383,12 @@ static void limits_space(const char *spec, const char *arch, const ct_config *cf
         ct_space sp;
         CHECK(ct_space_build(&p, cfg, &lim, tp->name, &sp, &e) == CT_OK);
         /* The tensor-core templates need sm_80 (TF32 mma.sync, cp.async). */
+        const long long groups = ct_problem_value(&p, "groups");
         if (ct_tc_is(tp) && lim.cc_major < 8)
             CHECK_MSG(sp.n == 0, "%s %s: %d candidates before sm_80", spec, tp->name, sp.n);
+        /* One channel in and out per group: the depthwise templates' layers. */
+        else if (ct_tc_is(tp) && p.dims[1] == groups && p.dims[3] == groups)
+            CHECK_MSG(sp.n == 0, "%s %s: %d tensor-core candidates on a depthwise layer", spec, tp->name, sp.n);
         else if (ct_dw_is(tp) && !(p.dims[1] == p.dims[3] && ct_problem_value(&p, "groups") == p.dims[1]))
             CHECK_MSG(sp.n == 0, "%s %s: %d candidates on a layer that is not depthwise", spec, tp->name, sp.n);
         else if (ct_problem_value(&p, "groups") > 1 && !ct_tc_is(tp) && !ct_dw_is(tp) && !tp->is_baseline)

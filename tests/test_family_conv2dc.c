@@ -280,6 +280,73 @@ static void compile_paths(void)
     free(src);
 }
 
+/* Templates admitted on depthwise layers: the tensor-core ones never (one
+ * channel per group; kept where a group has 4), conv2dc_dwp from sm_80 with
+ * a space a short tune covers, each candidate's geometry covering every
+ * plane exactly once with shared memory for its staged planes. */
+static int space_size(const ct_problem *p, const ct_config *cfg, const ct_limits *lim, const char *name,
+                      ct_space *keep)
+{
+    ct_space sp;
+    ct_err e;
+    CHECK_MSG(ct_space_build(p, cfg, lim, name, &sp, &e) == CT_OK, "%s: %s", name, e.msg);
+    const int n = sp.n;
+    if (keep)
+        *keep = sp;
+    else
+        ct_space_free(&sp);
+    return n;
+}
+
+static void check_depthwise(const ct_config *cfg)
+{
+    ct_limits l90, l75;
+    ct_err e;
+    CHECK(ct_limits_for_arch("sm_90", &l90, &e) == CT_OK);
+    CHECK(ct_limits_for_arch("sm_75", &l75, &e) == CT_OK);
+    static const char *const specs[] = {
+        "conv2dc:64:256:32:32:256:7:7:same:groups=256",  "conv2dc:64:256:32:32:256:13:13:same:groups=256",
+        "conv2dc:64:256:32:32:256:31:31:same:groups=256", "conv2dc:2:5:23:21:5:3:3:pad=1:stride=2:groups=5:bias",
+        "conv2dc:3:3:13:11:3:5:3:pad=2,1:stride=1,2:dilation=2,1:groups=3:bias",
+    };
+    for (size_t k = 0; k < sizeof specs / sizeof specs[0]; k++) {
+        ct_problem p;
+        CHECK(parse(specs[k], &p, &e) == CT_OK);
+        const long long *d = p.dims;
+        CHECK_MSG(space_size(&p, cfg, &l90, "conv2dc_tc", NULL) == 0, "%s: tc candidates", specs[k]);
+        CHECK_MSG(space_size(&p, cfg, &l90, "conv2dc_tcsplit", NULL) == 0, "%s: tcsplit candidates", specs[k]);
+        CHECK_MSG(space_size(&p, cfg, &l75, "conv2dc_dwp", NULL) == 0, "%s: dwp on sm_75", specs[k]);
+        CHECK_MSG(space_size(&p, cfg, &l75, "conv2dc_dw", NULL) > 0, "%s: no depthwise candidate on sm_75",
+                  specs[k]);
+        ct_space sp;
+        const int n = space_size(&p, cfg, &l90, "conv2dc_dwp", &sp);
+        CHECK_MSG(n >= 20 && (k > 2 || n <= 300), "%s: %d conv2dc_dwp candidates", specs[k], n);
+        const long long planes = d[0] * d[1];
+        for (int i = 0; i < sp.n; i++) {
+            const ct_params *c = &sp.cand[i].params;
+            const long warps = ct_params_get(c, "WARPS", 0), per = ct_params_get(c, "PLANES", 0);
+            const long ox = ct_params_get(c, "OUT_X", 0), oy = ct_params_get(c, "OUT_Y", 0);
+            ct_launch l;
+            p.family->geometry(&p, sp.cand[i].tmpl, c, &l);
+            const long long lanes = (long long)l.grid[0] * warps * per;
+            CHECK_MSG(l.block[0] == 32u * (unsigned)warps && lanes >= planes && lanes - warps * per < planes,
+                      "%s: grid %u x %u for %lld planes", specs[k], l.grid[0], l.block[0], planes);
+            /* Each warp's buffers hold at least its plane, with the halo that
+             * same mode reads all around. */
+            const long long frame = k <= 2 ? (d[2] + d[5] - 1) * (d[3] + d[6] - 1) : d[2] * d[3];
+            CHECK_MSG(l.smem_bytes >= 4ULL * warps * (per > 1 ? 2 : 1) * (unsigned long long)frame &&
+                      l.smem_bytes <= (unsigned)l90.max_smem_per_block, "%s: %u bytes", specs[k], l.smem_bytes);
+            CHECK_MSG(k > 2 || (ox * oy >= 8 && ox * oy <= 32), "%s: %ld x %ld outputs per lane", specs[k], ox, oy);
+        }
+        ct_space_free(&sp);
+    }
+    /* Four channels per group: a GEMM per group, not a depthwise layer. */
+    ct_problem p;
+    CHECK(parse("conv2dc:32:128:28:28:128:3:3:same:groups=32", &p, &e) == CT_OK);
+    CHECK(space_size(&p, cfg, &l90, "conv2dc_tc", NULL) > 100);
+    CHECK(space_size(&p, cfg, &l90, "conv2dc_dwp", NULL) == 0);
+}
+
 int main(void)
 {
     test_counts();
@@ -290,6 +357,7 @@ int main(void)
     check_chunks("conv2dc:3:7:12:11:5:3:3:same:bias", &cfg, 1);
     check_chunks("conv2dc:10000:1:28:28:12:7:7:valid", &cfg, 0);
     check_staging(&cfg);
+    check_depthwise(&cfg);
     compile_paths();
     for (size_t s = 0; s < sizeof seed_specs / sizeof seed_specs[0]; s++)
         check_limits(seed_specs[s], &cfg);

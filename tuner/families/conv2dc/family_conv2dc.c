@@ -16,6 +16,7 @@
 #include "family_export.h"
 #include "tc_conv.h"
 #include "dw_conv.h"
+#include "dwp_conv.h"
 #include "conv_layer.h"
 
 #include <stdio.h>
@@ -417,6 +418,10 @@ static const ct_template templates[] = {
                                       "OUT_Y x OUT_X outputs per thread sliding a filter row along a "
                                       "register window",
      .params = ct_dw_params_2d, .nparams = CT_DW_NPARAMS_2D},
+    {.name = "conv2dc_dwp", .summary = "depthwise: whole planes per warp, the next plane's cp.async copy in "
+                                       "flight during the current one's FMAs; each input row's register "
+                                       "window feeds OUT_Y output rows",
+     .params = ct_dwp_params, .nparams = CT_DWP_NPARAMS},
 };
 
 /* The layer as the tensor-core templates see it. */

@@ -2,6 +2,7 @@
  * templates (templates/conv1dc/conv1dc_dw.cu, templates/conv2dc/
  * conv2dc_dw.cu). */
 #include "dw_conv.h"
+#include "dwp_conv.h"
 
 #include <stdio.h>
 #include <string.h>
@@ -33,7 +34,7 @@ _Static_assert(CT_PARAM_COUNT(DW2_PARAMS) == CT_DW_NPARAMS_2D, "CT_DW_NPARAMS_2D
 
 int ct_dw_is(const ct_template *t)
 {
-    return t->params == ct_dw_params_1d || t->params == ct_dw_params_2d;
+    return t->params == ct_dw_params_1d || t->params == ct_dw_params_2d || t->params == ct_dwp_params;
 }
 
 static long long cdiv(long long a, long long b)
@@ -237,8 +238,12 @@ static int dw_layer_excluded(const ct_template *t, const ct_tc_shape *s, char *w
 int ct_dw_constrain(const ct_template *t, const ct_tc_shape *s, const ct_params *c, const ct_limits *lim, char *why,
                     size_t len)
 {
+    if (t->params == ct_dwp_params && ct_dwp_arch_excluded(lim, why, len))
+        return 1;
     if (dw_layer_excluded(t, s, why, len))
         return 1;
+    if (t->params == ct_dwp_params)
+        return ct_dwp_constrain(s, c, lim, why, len);
     return t->params == ct_dw_params_1d ? dw1_constrain(s, c, lim, why, len) : dw2_constrain(s, c, lim, why, len);
 }
 
@@ -246,12 +251,18 @@ void ct_dw_normalize(const ct_template *t, const ct_tc_shape *s, ct_params *c)
 {
     if (t->params == ct_dw_params_1d)
         dw1_normalize(s, c);
+    else if (t->params == ct_dwp_params)
+        ct_dwp_normalize(s, c);
     else
         dw2_normalize(s, c);
 }
 
 void ct_dw_launch(const ct_template *t, const ct_tc_shape *s, const ct_params *c, ct_launch *l)
 {
+    if (t->params == ct_dwp_params) {
+        ct_dwp_launch(s, c, l);
+        return;
+    }
     memset(l, 0, sizeof *l);
     if (t->params == ct_dw_params_1d) {
         const dw1_values q = dw1_get(c);

@@ -18,7 +18,8 @@
 extern const ct_param_def ct_dw_params_1d[CT_DW_NPARAMS_1D];
 extern const ct_param_def ct_dw_params_2d[CT_DW_NPARAMS_2D];
 
-/* Whether template t is one of these (it declares one of the lists above). */
+/* Whether template t is one of these (it declares one of the lists above,
+ * or dwp_conv.h's, whose hooks these dispatch to). */
 int ct_dw_is(const ct_template *t);
 
 /* The family hooks for a depthwise template. */

@@ -150,6 +150,15 @@ int ct_tc_constrain(const ct_template *t, const ct_tc_shape *layer, const ct_par
         snprintf(why, len, "TF32 tensor cores (mma.sync m16n8k8) and cp.async need sm_80 or later");
         return 1;
     }
+    /* One input and one output channel per group: a GEMM with a single
+     * column per group keeps at most 1/16 of each mma tile busy, and the
+     * depthwise templates (groups = Cin = Cout) serve exactly these layers.
+     * After the architecture test, so that sm_75's reason names it. */
+    if (s->cin == 1 && s->cout == 1) {
+        snprintf(why, len, "one input and one output channel per group (depthwise): the depthwise templates "
+                 "serve it, an mma tile would be 1/16 busy");
+        return 1;
+    }
     ct_tc_geom g;
     ct_tc_geometry_of(t, s, c, &g);
     if (g.bm < 16 || g.toh < 1 || g.tow < 1 || g.warps_m < 1 || g.warps_n < 1 || g.ck < 1 || g.korder < 0 ||

@@ -1,0 +1,165 @@
+/* dwp_conv.c - parameters, sizes, constraints and geometry of the
+ * persistent-warp depthwise 2D template (templates/conv2dc/conv2dc_dwp.cu). */
+#include "dwp_conv.h"
+
+#include <stdio.h>
+#include <string.h>
+
+CT_FAMILY_CODE
+
+#define DWP_PARAMS(X)                                                                                        \
+    X(OUT_X, 8, CT_INT(0), "consecutive outputs of a row per lane (one register window per input row)")     \
+    X(OUT_Y, 4, CT_INT(0), "consecutive output rows per lane (each window row feeds all of them)")          \
+    X(WARPS, 4, CT_INT(0), "warps per block, each convolving its own planes")                               \
+    X(PLANES, 1, CT_INT(0), "planes per warp in turn (more than 1: two buffers, the next plane copied "      \
+                            "during the current one's FMAs)")                                                \
+    X(VEC, 1, CT_INT(0), "4: 16-byte copies of the plane (W % 4 == 0), windows off alignment; "             \
+                         "1: 4-byte copies, windows 16-byte aligned")
+const ct_param_def ct_dwp_params[CT_DWP_NPARAMS] = CT_PARAM_TABLE(DWP_PARAMS);
+CT_PARAM_VALUES(dwp, DWP_PARAMS, ct_dwp_params)
+_Static_assert(CT_PARAM_COUNT(DWP_PARAMS) == CT_DWP_NPARAMS, "CT_DWP_NPARAMS is the list's length");
+
+/* A bound on the FMAs unrolled in one input row's body (instruction cache,
+ * NVRTC time). */
+#define DWP_MAX_BODY 4096
+#define DWP_MAX_GRID 2147483647LL
+
+static long long cdiv(long long a, long long b)
+{
+    return (a + b - 1) / b;
+}
+
+static long long rup(long long a, long long b)
+{
+    return cdiv(a, b) * b;
+}
+
+static long long max2(long long a, long long b)
+{
+    return a > b ? a : b;
+}
+
+/* The template's derived sizes (its macros of the same names). */
+typedef struct dwp_geom {
+    long long planes, stages, niy, nix, items, lead, lv, nwl, sih, pitch, kwp, buf, smem, warps, blocks;
+} dwp_geom;
+
+static void dwp_geometry(const ct_tc_shape *s, const dwp_values *q, dwp_geom *g)
+{
+    memset(g, 0, sizeof *g);
+    if (q->OUT_X < 1 || q->OUT_Y < 1 || q->WARPS < 1 || q->PLANES < 1)
+        return;
+    g->planes = s->b * s->cin;
+    g->stages = q->PLANES > 1 ? 2 : 1;
+    g->niy = cdiv(s->oh, q->OUT_Y);
+    g->nix = cdiv(s->ow, q->OUT_X);
+    g->items = g->niy * g->nix;
+    g->lead = q->VEC == 4 ? (4 - s->pw % 4) % 4 : 0;
+    const long long step = q->OUT_X * s->sx;
+    g->lv = g->lead % 4 == 0 && step % 4 == 0 ? 4 : g->lead % 2 == 0 && step % 2 == 0 ? 2 : 1;
+    g->nwl = rup((q->OUT_X - 1) * s->sx + (s->kw - 1) * s->dx + 1, g->lv);
+    g->sih = max2((g->niy * q->OUT_Y - 1) * s->sy + (s->kh - 1) * s->dy + 1, s->ph + s->h);
+    g->pitch = rup(max2(g->lead + (g->nix - 1) * step + g->nwl, g->lead + s->pw + s->w), 4);
+    g->kwp = rup(s->kw, 4);
+    g->buf = g->sih * g->pitch + s->kh * g->kwp;
+    g->smem = 4 * g->buf * g->stages * q->WARPS;
+    g->warps = cdiv(g->planes, q->PLANES);
+    g->blocks = cdiv(g->warps, q->WARPS);
+}
+
+int ct_dwp_arch_excluded(const ct_limits *lim, char *why, size_t len)
+{
+    if (lim->cc_major >= 8)
+        return 0;
+    snprintf(why, len, "cp.async (the plane copies) needs sm_80 or later");
+    return 1;
+}
+
+int ct_dwp_constrain(const ct_tc_shape *s, const ct_params *c, const ct_limits *lim, char *why, size_t len)
+{
+    const dwp_values q = dwp_get(c);
+    if (q.OUT_X < 1 || q.OUT_X > 16 || q.OUT_Y < 1 || q.OUT_Y > 16 || q.WARPS < 1 || q.PLANES < 1 ||
+        (q.VEC != 1 && q.VEC != 4)) {
+        snprintf(why, len, "OUT_X and OUT_Y in 1..16, WARPS and PLANES >= 1, VEC 1 or 4");
+        return 1;
+    }
+    if (q.VEC == 4 && s->w % 4 != 0) {
+        snprintf(why, len, "VEC=4 copies whole 16-byte rows: W = %lld is not a multiple of 4", s->w);
+        return 1;
+    }
+    dwp_geom g;
+    dwp_geometry(s, &q, &g);
+    if (32 * q.WARPS > lim->max_threads_per_block) {
+        snprintf(why, len, "%ld warps exceed the device's %d threads", q.WARPS, lim->max_threads_per_block);
+        return 1;
+    }
+    if (g.smem > lim->max_smem_per_block) {
+        snprintf(why, len, "%lld bytes of staged planes and filters (%lld warps x %lld buffers) exceed the "
+                 "device's %d of shared memory", g.smem, (long long)q.WARPS, g.stages, lim->max_smem_per_block);
+        return 1;
+    }
+    /* Outputs past the plane (items rounded up to OUT_Y x OUT_X) and lanes
+     * idle in a warp's last pass over the items: more than 15% of the FMAs
+     * thrown away loses to another item shape on planes big enough to have
+     * a choice (OUT_X = OUT_Y = 1 always has one). */
+    const double useful = (double)s->oh * (double)s->ow;
+    const double eff = useful / ((double)rup(g.items, 32) * (double)(q.OUT_X * q.OUT_Y));
+    if (eff < 0.85 && useful >= 1024) {
+        snprintf(why, len, "only %.0f%% of the FMAs computed are outputs (item padding, idle lanes)", 100.0 * eff);
+        return 1;
+    }
+    /* Under 8 outputs per lane each input row's window feeds too few FMAs
+     * (shared loads and loop overhead take the issue slots); on planes big
+     * enough for 32 items of 8 a larger item does the same work. */
+    if (q.OUT_X * q.OUT_Y < 8 && useful >= 1024) {
+        snprintf(why, len, "OUT_X x OUT_Y = %ld outputs per lane: fewer than 8 on a plane of %.0f", q.OUT_X * q.OUT_Y,
+                 useful);
+        return 1;
+    }
+    if (q.OUT_Y * q.OUT_X * s->kw > DWP_MAX_BODY) {
+        snprintf(why, len, "OUT_Y x OUT_X x KW = %lld unrolled FMAs exceed %d", q.OUT_Y * q.OUT_X * s->kw,
+                 DWP_MAX_BODY);
+        return 1;
+    }
+    /* Accumulators, one window, four taps (KWP where the loop unrolls whole
+     * and the compiler hoists them) and about 24 for addresses. */
+    const long long taps = s->kh * s->kw * q.OUT_Y * q.OUT_X <= 2048 ? g.kwp : 4;
+    if (ct_regs_exceed(lim, q.OUT_X * q.OUT_Y + g.nwl + taps + 24, 32 * q.WARPS, 1, why, len))
+        return 1;
+    if (g.blocks > DWP_MAX_GRID) {
+        snprintf(why, len, "%lld blocks exceed the grid limit", g.blocks);
+        return 1;
+    }
+    return 0;
+}
+
+void ct_dwp_normalize(const ct_tc_shape *s, ct_params *c)
+{
+    dwp_values q = dwp_get(c);
+    if (q.OUT_X < 1 || q.OUT_Y < 1 || q.WARPS < 1 || q.PLANES < 1)
+        return;
+    if (q.OUT_Y > s->oh)
+        q.OUT_Y = (long)s->oh;
+    if (q.OUT_X > s->ow)
+        q.OUT_X = (long)s->ow;
+    /* More planes per warp than the layer has: one warp does them all. */
+    if (q.PLANES > s->b * s->cin)
+        q.PLANES = (long)(s->b * s->cin);
+    const long long warps = cdiv(s->b * s->cin, q.PLANES);
+    if (q.WARPS > warps)
+        q.WARPS = (long)warps;
+    dwp_put(c, &q);
+}
+
+void ct_dwp_launch(const ct_tc_shape *s, const ct_params *c, ct_launch *l)
+{
+    const dwp_values q = dwp_get(c);
+    dwp_geom g;
+    dwp_geometry(s, &q, &g);
+    memset(l, 0, sizeof *l);
+    l->grid[0] = (unsigned)g.blocks;
+    l->block[0] = (unsigned)(32 * q.WARPS);
+    l->smem_bytes = (unsigned)g.smem;
+    l->grid[1] = l->grid[2] = 1;
+    l->block[1] = l->block[2] = 1;
+}
