@@ -124,6 +124,16 @@ static void simt_geometry(const ct_tc_shape *s, const simt_values *q, simt_geom 
     g->wv = g->cpt % 4 == 0 ? 4 : g->cpt % 2 == 0 ? 2 : 1;
 }
 
+/* FMA clocks per shared-memory wavefront of OUT_Y x OUT_X outputs x CPT
+ * channels per thread (see ct_simt_constrain). */
+static double simt_ratio(const ct_tc_shape *s, long long ox, long long oy, long long cpt)
+{
+    const long long step = ox * s->sx, lv = step % 4 == 0 ? 4 : step % 2 == 0 ? 2 : 1;
+    const long long nwl = rup((ox - 1) * s->sx + (s->kw - 1) * s->dx + 1, lv);
+    const long long wv = cpt % 4 == 0 ? 4 : cpt % 2 == 0 ? 2 : 1;
+    return (double)(oy * ox * s->kw * cpt) / 4.0 / (double)(oy * nwl + s->kw * cdiv(cpt, wv));
+}
+
 /* Stride 1, dilation 1 and one group are the tiled and GEMM templates'
  * (constant-bank weights, row reuse, no per-group indexing); depthwise
  * layers have their own templates. */
@@ -173,30 +183,34 @@ int ct_simt_constrain(const ct_template *t, const ct_tc_shape *s, const ct_param
     }
     /* A block's copy and compute do not overlap, so the launch bounds ask
      * for two blocks and 16 warps per SM at least; under two warps a block
-     * has too few copies in flight. */
-    if (g.nt > 512 || g.nt > lim->max_threads_per_block || g.nt < 64) {
-        snprintf(why, len, "%lld threads per block: outside 64 .. 512 (two resident blocks per SM)", g.nt);
+     * has too few copies in flight (on layers of 2^18 outputs or more, which
+     * have larger blocks to choose). */
+    const double useful = (double)s->b * (double)s->cout * (double)s->oh * (double)s->ow;
+    if (g.nt > 512 || g.nt > lim->max_threads_per_block || (g.nt < 64 && useful >= 262144.0)) {
+        snprintf(why, len, "%lld threads per block: outside 64 .. 512 (two resident blocks per SM, enough copies in flight)", g.nt);
         return 1;
     }
     /* FMAs spent on tile padding, channels past a group, groups past the
-     * layer and idle lanes: more than 15% thrown away loses to another
-     * shape of block on layers big enough to have one. */
-    const double useful = (double)s->b * (double)s->cout * (double)s->oh * (double)s->ow;
+     * layer and idle lanes: more than 20% thrown away loses to another
+     * shape of block on planes big enough to have one (4096 outputs; odd
+     * planes lose some to each of the first three). */
     const double eff = useful / ((double)g.blocks * (double)g.nt * (double)(g.cpt * g.oy * g.ox));
-    if (eff < 0.85 && useful / (double)s->cout >= 4096) {
+    if (eff < 0.8 && (double)s->oh * (double)s->ow >= 4096) {
         snprintf(why, len, "only %.0f%% of the FMAs computed are outputs (tile padding, channel slices, idle "
                  "lanes)", 100.0 * eff);
         return 1;
     }
     /* Per channel and filter row a warp spends OUT_Y x NWL shared-memory
      * wavefronts on windows and KW x CPT / WV on (broadcast) weights, and
-     * OUT_Y x OUT_X x KW x CPT / 4 clocks of an SM's FMA pipes: where a
-     * group has 4 channels or more to block over, a candidate bound by
-     * shared memory loses to one that is not. */
-    const long long wave = g.oy * g.nwl + s->kw * g.cpt / g.wv, fma = g.oy * g.ox * s->kw * g.cpt;
-    if (g.coutg >= 4 && 4 * wave > fma) {
-        snprintf(why, len, "shared-memory bound: %lld wavefronts of loads per filter row against %lld FMA "
-                 "clocks", wave, fma / 4);
+     * OUT_Y x OUT_X x KW x CPT / 4 clocks of an SM's FMA pipes. A candidate
+     * bound by shared memory loses to one that is not, where the layer
+     * allows one: the bar is half the ratio of 8 outputs (4 x 2 in 2D) x 8
+     * channels per thread, which fits the registers, capped at 1. */
+    const double bar = simt_ratio(s, s->oh > 1 ? 4 : 8, s->oh > 1 ? 2 : 1, g.coutg < 8 ? g.coutg : 8) / 2;
+    const double ratio = simt_ratio(s, g.ox, g.oy, g.cpt);
+    if (ratio < (bar < 1 ? bar : 1)) {
+        snprintf(why, len, "shared-memory bound: %.2f FMA clocks per wavefront of loads, under %.2f", ratio,
+                 bar < 1 ? bar : 1);
         return 1;
     }
     /* Each staged input value feeds the block's channels of its group; under
@@ -214,11 +228,26 @@ int ct_simt_constrain(const ct_template *t, const ct_tc_shape *s, const ct_param
         return 1;
     }
     /* Two blocks per SM at least, for the copy of one to overlap the other's
-     * FMAs (1 KiB each is reserved by the system). */
-    if (g.smem > lim->max_smem_per_block || 2 * (g.smem + 1024) > lim->max_smem_per_sm) {
+     * FMAs (1 KiB each is reserved by the system); where an SM has under
+     * 96 KiB (sm_75: 64) a haloed tile of a large or dilated filter may need
+     * it all. */
+    const int two = lim->max_smem_per_sm >= 96 * 1024;
+    if (g.smem > lim->max_smem_per_block || (two && 2 * (g.smem + 1024) > lim->max_smem_per_sm)) {
         snprintf(why, len, "%lld bytes of shared memory per block: two blocks do not fit the device's %d per SM "
                  "(%d per block)", g.smem, lim->max_smem_per_sm, lim->max_smem_per_block);
         return 1;
+    }
+    /* A chunk under 4 channels costs two barriers per channel: only for
+     * haloed tiles so large that 4 channels do not fit. */
+    if (g.cc < 4 && g.cc < g.cing) {
+        simt_values four = q;
+        four.CIN_CHUNK = 4;
+        simt_geom g4;
+        simt_geometry(s, &four, &g4);
+        if (g4.smem <= lim->max_smem_per_block && (!two || 2 * (g4.smem + 1024) <= lim->max_smem_per_sm)) {
+            snprintf(why, len, "CIN_CHUNK=%lld: chunks of 4 channels fit in shared memory", g.cc);
+            return 1;
+        }
     }
     /* Accumulators, the windows, one tap's weights and about 20 for
      * addresses. */
@@ -245,8 +274,16 @@ void ct_simt_normalize(const ct_template *t, const ct_tc_shape *s, ct_params *c)
     /* Store the effective sizes, so that requests giving the same kernel
      * collapse; the template's macros map each of them to itself. */
     q.COUT_PER_THREAD = (long)g.cpt;
-    if (q.COUT_SLICES > groups_of(s) * g.ncg)
-        q.COUT_SLICES = (long)(groups_of(s) * g.ncg);
+    /* The nearest count at or below the one asked for that the block can
+     * hold: whole groups (at most all of them), or a divisor of a group's
+     * slices. */
+    long nsl = q.COUT_SLICES < groups_of(s) * g.ncg ? q.COUT_SLICES : (long)(groups_of(s) * g.ncg);
+    if (nsl >= g.ncg)
+        nsl -= nsl % (long)g.ncg;
+    else
+        while (g.ncg % nsl != 0)
+            nsl--;
+    q.COUT_SLICES = nsl;
     q.CIN_CHUNK = g.nch == 1 ? 0 : (long)cdiv(g.cing, g.nch);
     if (g.nch == 1)
         q.PIPE = 0;
