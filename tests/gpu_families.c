@@ -102,7 +102,8 @@ int main(void)
         "conv2d:2:31:33:31:1:valid",    "conv2d:1:1000:1000:3:3",        "conv2dc:1:3:17:13:5:3:3:same:bias",
         "conv2dc:2:4:9:9:3:1:1:valid",  "conv2dc:3:2:30:31:7:5:5:valid:bias",
         /* issue 15 on every template that admits them (tiled: causal and
-         * asymmetric padding at stride 1; naive: everything) */
+         * asymmetric padding at stride 1; simt: strided, dilated, grouped;
+         * naive: everything) */
         "conv1dc:2:7:33:9:4:causal:bias", "conv1dc:2:6:29:4:3:causal:stride=2:dilation=3:groups=2",
         "conv2dc:2:3:17:13:5:5:3:pad=4,1:bias", "conv2dc:2:4:15:13:6:3:3:pad=1:stride=2,3:dilation=2:groups=2",
     };
@@ -193,6 +194,31 @@ int main(void)
     export_selftest(db, dir, dw[8][0], arch, 14);   /* strided depthwise 2D, bias */
     if (tensor_tf32)
         export_selftest(db, dir, dw[11][0], arch, 15);   /* conv2dc_dwp strided, dilated, bias */
+
+    /* The SIMT templates on their own (any architecture): grouped layers
+     * with few channels per group (a block of several groups, a partial
+     * last block, a channel multiplier), strided and dilated layers with
+     * one group, chunked reductions with a partial last chunk, causal,
+     * asymmetric padding, odd sizes everywhere. */
+    static const char *const simt[][2] = {
+        {"conv2dc:3:24:29:27:24:3:3:same:groups=6:bias", "conv2dc_simt"},
+        {"conv2dc:2:20:17:19:40:3:3:same:groups=10", "conv2dc_simt"},
+        {"conv2dc:2:9:21:23:15:5:5:pad=2:dilation=2:groups=3", "conv2dc_simt"},
+        {"conv2dc:2:37:31:29:19:3:3:pad=1:stride=2:bias", "conv2dc_simt"},
+        {"conv2dc:2:3:45:43:16:7:7:pad=3:stride=2:bias", "conv2dc_simt"},
+        {"conv2dc:1:6:19:17:10:3:2:pad=2,1:stride=2,3:dilation=2,3:groups=2", "conv2dc_simt"},
+        {"conv1dc:3:20:203:36:3:pad=8:dilation=8:bias", "conv1dc_simt"},
+        {"conv1dc:2:18:157:12:4:causal:dilation=2:groups=3", "conv1dc_simt"},
+        {"conv1dc:2:9:161:7:5:pad=2:stride=3:bias", "conv1dc_simt"},
+        {"conv1dc:1:40:300:40:3:pad=4:dilation=4:groups=8", "conv1dc_simt"},
+    };
+    for (size_t i = 0; i < sizeof simt / sizeof simt[0]; i++) {
+        char extra[128];
+        snprintf(extra, sizeof extra, "--template %s --strategy random --budget 30 --seed %zu", simt[i][1], i + 1);
+        tune(db, simt[i][0], extra);
+    }
+    export_selftest(db, dir, simt[0][0], arch, 15);   /* grouped SIMT, bias */
+    export_selftest(db, dir, simt[6][0], arch, 16);   /* dilated 1D SIMT, bias */
 
     export_selftest(db, dir, "conv1dc:2:7:33:9:7:pad=3:bias", arch, 1);
     export_selftest(db, dir, "conv2d:4:513:257:5:7:same", arch, 2);

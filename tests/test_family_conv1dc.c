@@ -12,6 +12,7 @@
 #include "space.h"
 #include "tc_conv.h"
 #include "dw_conv.h"
+#include "simt_conv.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -324,6 +325,14 @@ static void check_limits(const ct_problem *p, const ct_space *sp, const ct_limit
                           l.grid[2] == (unsigned)ct_params_get(c, "SPLIT_K", 1), "%s: launch", key);
             continue;
         }
+        if (ct_simt_is(sp->cand[i].tmpl)) {
+            /* Whole warps, at most 512 threads (two blocks per SM), the
+             * shared memory the device has, every block indexable. */
+            CHECK_MSG(l.block[0] % 32 == 0 && l.block[0] >= 32 && l.block[0] <= 512 &&
+                          (int)l.smem_bytes <= lim->max_smem_per_block && l.smem_bytes > 0 && l.grid[0] >= 1 &&
+                          l.grid[1] == 1 && l.grid[2] == 1, "%s: launch", key);
+            continue;
+        }
         if (ct_dw_is(sp->cand[i].tmpl)) {
             /* Rows of (batch, channel) x tiles of BLOCK_SIZE/CHANNELS_PER_BLOCK threads x OUT_PER_THREAD. */
             const long block = ct_params_get(c, "BLOCK_SIZE", 0), cpb = ct_params_get(c, "CHANNELS_PER_BLOCK", 0);
@@ -378,21 +387,27 @@ static void limits_space(const char *spec, const char *arch, const ct_config *cf
     CHECK(parse(spec, &p, &e) == CT_OK);
     ct_limits lim;
     CHECK(ct_limits_for_arch(arch, &lim, &e) == CT_OK);
+    const long long groups = ct_problem_value(&p, "groups");
+    const int depthwise = p.dims[1] == p.dims[3] && groups == p.dims[1];
+    const int plain = groups == 1 && ct_problem_value(&p, "stride") == 1 && ct_problem_value(&p, "dilation") == 1;
     for (int t = 0; t < p.family->ntemplates; t++) {
         const ct_template *tp = &p.family->templates[t];
         ct_space sp;
         CHECK(ct_space_build(&p, cfg, &lim, tp->name, &sp, &e) == CT_OK);
         /* The tensor-core templates need sm_80 (TF32 mma.sync, cp.async). */
-        const long long groups = ct_problem_value(&p, "groups");
         if (ct_tc_is(tp) && lim.cc_major < 8)
             CHECK_MSG(sp.n == 0, "%s %s: %d candidates before sm_80", spec, tp->name, sp.n);
         /* One channel in and out per group: the depthwise templates' layers. */
-        else if (ct_tc_is(tp) && p.dims[1] == groups && p.dims[3] == groups)
+        else if (ct_tc_is(tp) && depthwise)
             CHECK_MSG(sp.n == 0, "%s %s: %d tensor-core candidates on a depthwise layer", spec, tp->name, sp.n);
-        else if (ct_dw_is(tp) && !(p.dims[1] == p.dims[3] && ct_problem_value(&p, "groups") == p.dims[1]))
+        else if (ct_dw_is(tp) && !depthwise)
             CHECK_MSG(sp.n == 0, "%s %s: %d candidates on a layer that is not depthwise", spec, tp->name, sp.n);
-        else if (ct_problem_value(&p, "groups") > 1 && !ct_tc_is(tp) && !ct_dw_is(tp) && !tp->is_baseline)
-            CHECK_MSG(sp.n == 0, "%s %s: %d candidates on a grouped layer", spec, tp->name, sp.n);
+        else if (ct_simt_is(tp) && (depthwise || plain))
+            CHECK_MSG(sp.n == 0, "%s %s: %d candidates on a %s layer", spec, tp->name, sp.n,
+                      depthwise ? "depthwise" : "plain");
+        else if (!plain && !ct_tc_is(tp) && !ct_dw_is(tp) && !ct_simt_is(tp) && !tp->is_baseline)
+            CHECK_MSG(sp.n == 0, "%s %s: %d candidates on a grouped, strided or dilated layer", spec, tp->name,
+                      sp.n);
         else if (tp->exec != &ct_tc_split_exec || p.dims[1] / ct_problem_value(&p, "groups") >= 16)   /* two chunks */
             CHECK_MSG(sp.n > 0, "%s %s: empty space", spec, tp->name);
         check_limits(&p, &sp, &lim);
@@ -440,5 +455,12 @@ int main(void)
     /* Depthwise: every template but the tiled and gemm ones (one group only). */
     limits_space("conv1dc:8:1024:4096:1024:4:causal:groups=1024", "sm_90", &cfg);
     limits_space("conv1dc:2:12:96:12:4:causal:groups=12:bias", "sm_75", &cfg);
+    /* Dilated, strided, grouped: the SIMT template on every architecture
+     * (the tiled and gemm ones have none), tensor cores from sm_80. */
+    for (size_t a = 0; a < 2; a++) {
+        limits_space("conv1dc:8:64:16384:64:3:pad=8:dilation=8", archs[a], &cfg);
+        limits_space("conv1dc:3:12:101:18:3:pad=8:dilation=8:groups=3:bias", archs[a], &cfg);
+        limits_space("conv1dc:2:9:161:7:5:pad=2:stride=3:bias", archs[a], &cfg);
+    }
     CHECK_DONE();
 }

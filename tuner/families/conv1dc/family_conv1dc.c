@@ -15,6 +15,7 @@
 #include "family_export.h"
 #include "tc_conv.h"
 #include "dw_conv.h"
+#include "simt_conv.h"
 #include "conv_layer.h"
 
 #include <stdio.h>
@@ -349,6 +350,10 @@ static const ct_template templates[] = {
                                       "register window of its inputs, the K taps in registers, vector "
                                       "loads at stride 1",
      .params = ct_dw_params_1d, .nparams = CT_DW_NPARAMS_1D},
+    {.name = "conv1dc_simt", .summary = "strided, dilated, grouped: FMAs in fp32 (sm_75 on), a block's groups' "
+                                        "haloed tiles and weights staged, OUT_X outputs x a slice of "
+                                        "a group's channels per thread",
+     .params = ct_simt_params_1d, .nparams = CT_SIMT_NPARAMS_1D},
 };
 
 /* The layer as the tensor-core templates see it: 2D of height 1. */
@@ -495,7 +500,7 @@ static int gemm_constrain(const ct_problem *p, const ct_params *c, const ct_limi
 static int layer_excluded(const ct_problem *p, const ct_template *t, char *why, size_t len)
 {
     const long long *d = p->dims;
-    if (t->is_baseline || ct_tc_is(t) || ct_dw_is(t))
+    if (t->is_baseline || ct_tc_is(t) || ct_dw_is(t) || ct_simt_is(t))
         return 0;
     return ct_layer_plain_only(t->name, d[DIM_STRIDE] != 1 || d[DIM_DIL] != 1, d[DIM_GROUPS], why, len);
 }
@@ -508,6 +513,10 @@ static int constrain(const ct_problem *p, const ct_template *t, const ct_params 
     if (ct_dw_is(t)) {
         const ct_tc_shape sh = tc_shape(p);
         return ct_dw_constrain(t, &sh, c, lim, why, len);
+    }
+    if (ct_simt_is(t)) {
+        const ct_tc_shape sh = tc_shape(p);
+        return ct_simt_constrain(t, &sh, c, lim, why, len);
     }
     if (is_gemm(t))
         return gemm_constrain(p, c, lim, why, len);
@@ -586,6 +595,11 @@ static void normalize(const ct_problem *p, const ct_template *t, ct_params *c)
         ct_dw_normalize(t, &sh, c);
         return;
     }
+    if (ct_simt_is(t)) {
+        const ct_tc_shape sh = tc_shape(p);
+        ct_simt_normalize(t, &sh, c);
+        return;
+    }
     if (t->is_baseline)
         return;
     const long long cin = p->dims[DIM_CIN], k = p->dims[DIM_K];
@@ -631,6 +645,11 @@ static void geometry(const ct_problem *p, const ct_template *t, const ct_params 
     if (ct_dw_is(t)) {
         const ct_tc_shape sh = tc_shape(p);
         ct_dw_launch(t, &sh, c, l);
+        return;
+    }
+    if (ct_simt_is(t)) {
+        const ct_tc_shape sh = tc_shape(p);
+        ct_simt_launch(t, &sh, c, l);
         return;
     }
     long block;

@@ -17,6 +17,7 @@
 #include "tc_conv.h"
 #include "dw_conv.h"
 #include "dwp_conv.h"
+#include "simt_conv.h"
 #include "conv_layer.h"
 
 #include <stdio.h>
@@ -422,6 +423,10 @@ static const ct_template templates[] = {
                                        "flight during the current one's FMAs; each input row's register "
                                        "window feeds OUT_Y output rows",
      .params = ct_dwp_params, .nparams = CT_DWP_NPARAMS},
+    {.name = "conv2dc_simt", .summary = "strided, dilated, grouped: FMAs in fp32 (sm_75 on), a block's groups' "
+                                        "haloed tiles and weights staged, OUT_Y x OUT_X outputs x a slice of "
+                                        "a group's channels per thread",
+     .params = ct_simt_params_2d, .nparams = CT_SIMT_NPARAMS_2D},
 };
 
 /* The layer as the tensor-core templates see it. */
@@ -508,7 +513,7 @@ static void tiled_geometry(const ct_problem *p, const tiled_values *q, tiled_geo
 static int layer_excluded(const ct_problem *p, const ct_template *t, char *why, size_t len)
 {
     const long long *d = p->dims;
-    if (t->is_baseline || ct_tc_is(t) || ct_dw_is(t))
+    if (t->is_baseline || ct_tc_is(t) || ct_dw_is(t) || ct_simt_is(t))
         return 0;
     return ct_layer_plain_only(t->name, d[DIM_SH] != 1 || d[DIM_SW] != 1 || d[DIM_DH] != 1 || d[DIM_DW] != 1, d[DIM_GROUPS], why, len);
 }
@@ -521,6 +526,10 @@ static int constrain(const ct_problem *p, const ct_template *t, const ct_params 
     if (ct_dw_is(t)) {
         const ct_tc_shape sh = tc_shape(p);
         return ct_dw_constrain(t, &sh, c, lim, why, len);
+    }
+    if (ct_simt_is(t)) {
+        const ct_tc_shape sh = tc_shape(p);
+        return ct_simt_constrain(t, &sh, c, lim, why, len);
     }
     if (ct_tc_is(t)) {
         const ct_tc_shape sh = tc_shape(p);
@@ -645,6 +654,11 @@ static void normalize(const ct_problem *p, const ct_template *t, ct_params *c)
         ct_dw_normalize(t, &sh, c);
         return;
     }
+    if (ct_simt_is(t)) {
+        const ct_tc_shape sh = tc_shape(p);
+        ct_simt_normalize(t, &sh, c);
+        return;
+    }
     if (t->is_baseline)
         return;
     tiled_values q = tiled_get(c);
@@ -696,6 +710,11 @@ static void geometry(const ct_problem *p, const ct_template *t, const ct_params 
     if (ct_dw_is(t)) {
         const ct_tc_shape sh = tc_shape(p);
         ct_dw_launch(t, &sh, c, l);
+        return;
+    }
+    if (ct_simt_is(t)) {
+        const ct_tc_shape sh = tc_shape(p);
+        ct_simt_launch(t, &sh, c, l);
         return;
     }
     memset(l, 0, sizeof *l);

@@ -1,0 +1,31 @@
+/* simt_conv.h - the SIMT (FFMA, fp32) templates of the layer families for
+ * layers the plain tiled templates refuse: strided, dilated and grouped
+ * (templates/common/ct_conv_simt.cuh, through conv1dc_simt and
+ * conv2dc_simt). Their parameters, derived sizes, constraints and launch
+ * geometry on the layer described as a ct_tc_shape (a 1D layer is a 2D one
+ * of height 1); the sizes here mirror the SM_* macros of the template. */
+#ifndef CT_SIMT_CONV_H
+#define CT_SIMT_CONV_H
+
+#include <stddef.h>
+
+#include "problem.h"
+#include "tc_conv.h"
+
+/* Parameter lists: 2D and 1D (no OUT_Y, TILE_OH); their lengths are
+ * constants for the families' static template tables. */
+#define CT_SIMT_NPARAMS_2D 8
+#define CT_SIMT_NPARAMS_1D 6
+extern const ct_param_def ct_simt_params_2d[CT_SIMT_NPARAMS_2D];
+extern const ct_param_def ct_simt_params_1d[CT_SIMT_NPARAMS_1D];
+
+/* Whether template t is one of these (it declares one of the lists above). */
+int ct_simt_is(const ct_template *t);
+
+/* The family hooks for a SIMT template. */
+int ct_simt_constrain(const ct_template *t, const ct_tc_shape *s, const ct_params *c, const ct_limits *lim,
+                      char *why, size_t len);
+void ct_simt_normalize(const ct_template *t, const ct_tc_shape *s, ct_params *c);
+void ct_simt_launch(const ct_template *t, const ct_tc_shape *s, const ct_params *c, ct_launch *l);
+
+#endif
