@@ -9,9 +9,10 @@
 // One thread per output in a grid-stride loop, so any grid covers any nout;
 // input and mask are read through the read-only cache, as in conv1d_naive.
 // Only the taps that fall inside the input are visited.
+#include "ct_dtype.cuh"
 
-extern "C" __global__ void conv1d_generic(const float *__restrict__ in, const float *__restrict__ mask,
-                                          float *__restrict__ out, long long n, long long k,
+extern "C" __global__ void conv1d_generic(const ct_elem *__restrict__ in, const ct_elem *__restrict__ mask,
+                                          ct_elem *__restrict__ out, long long n, long long k,
                                           long long nout, long long off)
 {
     const long long stride = (long long)gridDim.x * blockDim.x;
@@ -20,8 +21,8 @@ extern "C" __global__ void conv1d_generic(const float *__restrict__ in, const fl
         const long long j1 = n + off - i < k ? n + off - i : k;  // one past the last
         float acc = 0.0f;
         for (long long j = j0; j < j1; ++j)
-            acc += __ldg(in + (i + j - off)) * __ldg(mask + j);
-        out[i] = acc;
+            acc += ct_ldg(in + (i + j - off)) * ct_ldg(mask + j);
+        ct_st(&out[i], acc);
     }
 }
 
@@ -36,7 +37,7 @@ static int conv1d_generic_accepts(long long n, long long k, int mode)
            !(mode == 0 && k > n);
 }
 
-static int conv1d_generic_launch(const float *in, const float *mask, float *out, long long n, long long k, int mode,
+static int conv1d_generic_launch(const ct_elem *in, const ct_elem *mask, ct_elem *out, long long n, long long k, int mode,
                                  unsigned block, cudaStream_t stream)
 {
     const long long nout = mode == 0 ? n - k + 1 : n;

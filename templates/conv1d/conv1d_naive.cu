@@ -4,11 +4,13 @@
 // x taken as zero outside [0, CONV_N).
 //
 // Problem macros (set by convtune): CONV_N input length, CONV_K taps,
-// CONV_OUT outputs, CONV_OFF left padding. Tuning macros: BLOCK_SIZE.
+// CONV_OUT outputs, CONV_OFF left padding, CT_DTYPE the element type (sums in
+// fp32 whatever it is). Tuning macros: BLOCK_SIZE.
+#include "ct_dtype.cuh"
 
 extern "C" __global__ void __launch_bounds__(BLOCK_SIZE)
-conv1d_naive(const float *__restrict__ in, const float *__restrict__ mask,
-             float *__restrict__ out)
+conv1d_naive(const ct_elem *__restrict__ in, const ct_elem *__restrict__ mask,
+             ct_elem *__restrict__ out)
 {
     const long long i = (long long)blockIdx.x * BLOCK_SIZE + threadIdx.x;
     if (i >= CONV_OUT)
@@ -17,7 +19,7 @@ conv1d_naive(const float *__restrict__ in, const float *__restrict__ mask,
     for (int j = 0; j < CONV_K; ++j) {
         const long long x = i + j - CONV_OFF;
         if (x >= 0 && x < CONV_N)
-            acc += in[x] * mask[j];
+            acc += ct_ld(&in[x]) * ct_ld(&mask[j]);
     }
-    out[i] = acc;
+    ct_st(&out[i], acc);
 }

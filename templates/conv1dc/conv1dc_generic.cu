@@ -19,6 +19,7 @@
 // its own). Each chunk is
 // summed on its own and then added, so fp32 rounding grows with the chunk
 // length and the number of chunks rather than with the whole reduction.
+#include "ct_dtype.cuh"
 
 #define CT_G1_COT 4
 #define CT_G1_SMEM 8192   // floats of staged weights (32 KiB)
@@ -34,8 +35,8 @@ __host__ __device__ static inline void conv1dc_generic_rows(int block, long long
     *rows = nw / m;
 }
 
-extern "C" __global__ void conv1dc_generic(const float *__restrict__ in, const float *__restrict__ w,
-                                           const float *__restrict__ bias, float *__restrict__ out, int nb, int cin,
+extern "C" __global__ void conv1dc_generic(const ct_elem *__restrict__ in, const ct_elem *__restrict__ w,
+                                           const ct_elem *__restrict__ bias, ct_elem *__restrict__ out, int nb, int cin,
                                            int l, int cout, int k, int pad, int lout, int stride,
                                            int dil, int groups)
 {
@@ -75,7 +76,7 @@ extern "C" __global__ void conv1dc_generic(const float *__restrict__ in, const f
                     for (int i = threadIdx.x; i < len * chans; i += blockDim.x) {
                         const int c = i / len, r = i - c * len;   // consecutive threads, consecutive taps
                         const int co = cg * chans + c;
-                        ws[r * chans + c] = co < cout ? __ldg(w + (size_t)co * taps + r0 + r) : 0.0f;
+                        ws[r * chans + c] = co < cout ? ct_ldg(w + (size_t)co * taps + r0 + r) : 0.0f;
                     }
                     __syncthreads();
                     if (!active)
@@ -85,15 +86,15 @@ extern "C" __global__ void conv1dc_generic(const float *__restrict__ in, const f
                     for (int c = 0; c < CT_G1_COT; c++)
                         part[c] = 0.0f;
                     int ci = r0 / k, j = r0 - ci * k;
-                    const float *x = in + ((size_t)b * cin + min(co0, cout - 1) / coutg * cing + ci) * l;
+                    const ct_elem *x = in + ((size_t)b * cin + min(co0, cout - 1) / coutg * cing + ci) * l;
                     const float *wr = ws + row * CT_G1_COT;
                     for (int r = 0; r < len; r++, wr += chans) {
                         const int pos = t * stride + j * dil - pad;
                         const bool inside = pos >= 0 && pos < l;
-                        const float v = inside ? __ldg(x + pos) : 0.0f;
+                        const float v = inside ? ct_ldg(x + pos) : 0.0f;
 #pragma unroll
                         for (int c = 0; c < CT_G1_COT; c++)
-                            part[c] = fmaf(mixed && inside ? __ldg(x + goff[c] + pos) : v, wr[c], part[c]);
+                            part[c] = fmaf(mixed && inside ? ct_ldg(x + goff[c] + pos) : v, wr[c], part[c]);
                         if (++j == k) {
                             j = 0;
                             x += l;
@@ -109,7 +110,7 @@ extern "C" __global__ void conv1dc_generic(const float *__restrict__ in, const f
                 for (int c = 0; c < CT_G1_COT; c++) {
                     const int co = co0 + c;
                     if (co < cout)
-                        out[((size_t)b * cout + co) * lout + t] = acc[c] + (bias ? __ldg(bias + co) : 0.0f);
+                        ct_st(&out[((size_t)b * cout + co) * lout + t], acc[c] + (bias ? ct_ldg(bias + co) : 0.0f));
                 }
             }
 }
@@ -154,7 +155,7 @@ static int conv1dc_generic_accepts(long long b, long long cin, long long l, long
            conv1dc_generic_fits(b, cout, lout);
 }
 
-static int conv1dc_generic_launch(const float *in, const float *weight, const float *bias, float *out, long long b,
+static int conv1dc_generic_launch(const ct_elem *in, const ct_elem *weight, const ct_elem *bias, ct_elem *out, long long b,
                                   long long cin, long long l, long long cout, long long k, int pad, int causal,
                                   int stride, int dil, int groups, unsigned block, cudaStream_t stream)
 {

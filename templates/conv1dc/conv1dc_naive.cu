@@ -5,16 +5,18 @@
 //   g = co / COUTG
 //
 // Problem macros (set by convtune): CONV_B, CONV_CIN, CONV_L, CONV_COUT,
-// CONV_K, CONV_PAD, CONV_LOUT, CONV_BIAS, and where not 1 CONV_STRIDE,
+// CONV_K, CONV_PAD, CONV_LOUT, CONV_BIAS, CT_DTYPE (the element type; sums in
+// fp32), and where not 1 CONV_STRIDE,
 // CONV_DIL, CONV_GROUPS. Tuning macros: BLOCK_SIZE.
 #include "conv1dc_layer.cuh"
+#include "ct_dtype.cuh"
 
 extern "C" __global__ void __launch_bounds__(BLOCK_SIZE)
-conv1dc_naive(const float *__restrict__ in, const float *__restrict__ weight,
+conv1dc_naive(const ct_elem *__restrict__ in, const ct_elem *__restrict__ weight,
 #if CONV_BIAS
-              const float *__restrict__ bias,
+              const ct_elem *__restrict__ bias,
 #endif
-              float *__restrict__ out)
+              ct_elem *__restrict__ out)
 {
     // Every buffer holds fewer than 2^31 elements (the family's parser checks).
     const unsigned i = blockIdx.x * BLOCK_SIZE + threadIdx.x;
@@ -25,7 +27,7 @@ conv1dc_naive(const float *__restrict__ in, const float *__restrict__ weight,
     const int b = i / (CONV_LOUT * CONV_COUT);
     const int c0 = co / CONV_COUTG * CONV_CING;
 #if CONV_BIAS
-    float acc = bias[co];
+    float acc = ct_ld(&bias[co]);
 #else
     float acc = 0.0f;
 #endif
@@ -33,7 +35,7 @@ conv1dc_naive(const float *__restrict__ in, const float *__restrict__ weight,
         for (int k = 0; k < CONV_K; ++k) {
             const int x = t * CONV_STRIDE + k * CONV_DIL - CONV_PAD;
             if (x >= 0 && x < CONV_L)
-                acc += in[(b * CONV_CIN + c0 + c) * CONV_L + x] * weight[(co * CONV_CING + c) * CONV_K + k];
+                acc += ct_ld(&in[(b * CONV_CIN + c0 + c) * CONV_L + x]) * ct_ld(&weight[(co * CONV_CING + c) * CONV_K + k]);
         }
-    out[i] = acc;
+    ct_st(&out[i], acc);
 }

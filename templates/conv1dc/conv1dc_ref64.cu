@@ -1,12 +1,14 @@
 // conv1dc_ref64: the trusted reference on the GPU, in fp64, for problems too
-// large for the CPU reference. Deliberately the simplest possible loop; the
+// large for the CPU reference. Inputs are CT_DTYPE elements (ct_dtype.cuh),
+// read exactly. Deliberately the simplest possible loop; the
 // test suite checks the CPU reference it mirrors against a brute force.
 #include "conv1dc_layer.cuh"
+#include "ct_dtype.cuh"
 
-extern "C" __global__ void conv1dc_ref64(const float *__restrict__ in,
-                                         const float *__restrict__ weight,
+extern "C" __global__ void conv1dc_ref64(const ct_elem *__restrict__ in,
+                                         const ct_elem *__restrict__ weight,
 #if CONV_BIAS
-                                         const float *__restrict__ bias,
+                                         const ct_elem *__restrict__ bias,
 #endif
                                          double *__restrict__ out)
 {
@@ -18,7 +20,7 @@ extern "C" __global__ void conv1dc_ref64(const float *__restrict__ in,
     const long long b = i / ((long long)CONV_LOUT * CONV_COUT);
     const long long c0 = co / CONV_COUTG * CONV_CING;
 #if CONV_BIAS
-    double acc = (double)bias[co];
+    double acc = (double)ct_ld(&bias[co]);
 #else
     double acc = 0.0;
 #endif
@@ -26,8 +28,8 @@ extern "C" __global__ void conv1dc_ref64(const float *__restrict__ in,
         for (long long k = 0; k < CONV_K; ++k) {
             const long long x = t * CONV_STRIDE + k * CONV_DIL - CONV_PAD;
             if (x >= 0 && x < CONV_L)
-                acc += (double)in[(b * CONV_CIN + c0 + c) * CONV_L + x] *
-                       (double)weight[(co * CONV_CING + c) * CONV_K + k];
+                acc += (double)ct_ld(&in[(b * CONV_CIN + c0 + c) * CONV_L + x]) *
+                       (double)ct_ld(&weight[(co * CONV_CING + c) * CONV_K + k]);
         }
     out[i] = acc;
 }

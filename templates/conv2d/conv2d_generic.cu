@@ -14,11 +14,12 @@
 // of taps at a time and read as broadcasts. Each chunk is summed on its own
 // and then added, so fp32 rounding grows with the chunk length and the
 // number of chunks rather than with the whole filter.
+#include "ct_dtype.cuh"
 
 #define CT_G2_SMEM 4096   // filter taps staged at a time (16 KiB)
 
-extern "C" __global__ void conv2d_generic(const float *__restrict__ in, const float *__restrict__ f,
-                                          float *__restrict__ out, int nb, int h, int w, int kh, int kw, int oh,
+extern "C" __global__ void conv2d_generic(const ct_elem *__restrict__ in, const ct_elem *__restrict__ f,
+                                          ct_elem *__restrict__ out, int nb, int h, int w, int kh, int kw, int oh,
                                           int ow, int ph, int pw)
 {
     __shared__ float fs[CT_G2_SMEM];
@@ -31,13 +32,13 @@ extern "C" __global__ void conv2d_generic(const float *__restrict__ in, const fl
             const bool active = tl < npix;
             const int t = active ? (int)tl : 0;
             const int y = t / ow, x = t - (t / ow) * ow;
-            const float *img = in + (size_t)b * hw;
+            const ct_elem *img = in + (size_t)b * hw;
             float acc = 0.0f;
             for (long long r0l = 0; r0l < taps; r0l += CT_G2_SMEM) {   // 64-bit: taps may be near 2^31
                 const int r0 = (int)r0l, len = min(CT_G2_SMEM, taps - r0);
                 __syncthreads();   // every thread is done with the previous chunk
                 for (int r = threadIdx.x; r < len; r += blockDim.x)
-                    fs[r] = __ldg(f + r0 + r);
+                    fs[r] = ct_ldg(f + r0 + r);
                 __syncthreads();
                 if (!active)
                     continue;
@@ -45,7 +46,7 @@ extern "C" __global__ void conv2d_generic(const float *__restrict__ in, const fl
                 int i = r0 / kw, j = r0 - (r0 / kw) * kw;
                 for (int r = 0; r < len; r++) {
                     const int iy = y + i - ph, ix = x + j - pw;
-                    const float v = iy >= 0 && iy < h && ix >= 0 && ix < w ? __ldg(img + iy * w + ix) : 0.0f;
+                    const float v = iy >= 0 && iy < h && ix >= 0 && ix < w ? ct_ldg(img + iy * w + ix) : 0.0f;
                     part = fmaf(v, fs[r], part);
                     if (++j == kw) {
                         j = 0;
@@ -55,7 +56,7 @@ extern "C" __global__ void conv2d_generic(const float *__restrict__ in, const fl
                 acc += part;
             }
             if (active)
-                out[(size_t)b * npix + t] = acc;
+                ct_st(&out[(size_t)b * npix + t], acc);
         }
 }
 
@@ -74,7 +75,7 @@ static int conv2d_generic_accepts(long long b, long long h, long long w, long lo
     return h <= max / w && b <= max / (h * w) && kh <= max / kw;
 }
 
-static int conv2d_generic_launch(const float *in, const float *filter, float *out, long long b, long long h,
+static int conv2d_generic_launch(const ct_elem *in, const ct_elem *filter, ct_elem *out, long long b, long long h,
                                  long long w, long long kh, long long kw, int mode, unsigned block, cudaStream_t stream)
 {
     const long long oh = mode ? h : h - kh + 1, ow = mode ? w : w - kw + 1;

@@ -20,6 +20,7 @@
 // loads each channel's input on its own). Each chunk is summed on its own and then added, so fp32
 // rounding grows with the chunk length and the number of chunks rather than
 // with the whole reduction.
+#include "ct_dtype.cuh"
 
 #define CT_G2C_COT 4
 #define CT_G2C_SMEM 8192   // floats of staged weights (32 KiB)
@@ -35,8 +36,8 @@ __host__ __device__ static inline void conv2dc_generic_rows(int block, long long
     *rows = nw / m;
 }
 
-extern "C" __global__ void conv2dc_generic(const float *__restrict__ in, const float *__restrict__ w,
-                                           const float *__restrict__ bias, float *__restrict__ out, int nb, int cin,
+extern "C" __global__ void conv2dc_generic(const ct_elem *__restrict__ in, const ct_elem *__restrict__ w,
+                                           const ct_elem *__restrict__ bias, ct_elem *__restrict__ out, int nb, int cin,
                                            int h, int wd, int cout, int kh, int kw, int oh, int ow, int ph, int pw,
                                            int sh, int sw, int dh, int dw, int groups)
 {
@@ -78,7 +79,7 @@ extern "C" __global__ void conv2dc_generic(const float *__restrict__ in, const f
                     for (int q = threadIdx.x; q < len * chans; q += blockDim.x) {
                         const int c = q / len, r = q - c * len;   // consecutive threads, consecutive taps
                         const int co = cg * chans + c;
-                        ws[r * chans + c] = co < cout ? __ldg(w + (size_t)co * taps + r0 + r) : 0.0f;
+                        ws[r * chans + c] = co < cout ? ct_ldg(w + (size_t)co * taps + r0 + r) : 0.0f;
                     }
                     __syncthreads();
                     if (!active)
@@ -89,15 +90,15 @@ extern "C" __global__ void conv2dc_generic(const float *__restrict__ in, const f
                         part[c] = 0.0f;
                     const int ci = r0 / area, rem = r0 - ci * area;
                     int i = rem / kw, j = rem - (rem / kw) * kw;
-                    const float *plane = in + ((size_t)b * cin + min(co0, cout - 1) / coutg * cing + ci) * hw;
+                    const ct_elem *plane = in + ((size_t)b * cin + min(co0, cout - 1) / coutg * cing + ci) * hw;
                     const float *wr = ws + row * CT_G2C_COT;
                     for (int r = 0; r < len; r++, wr += chans) {
                         const int iy = y * sh + i * dh - ph, ix = x * sw + j * dw - pw;
                         const bool in_img = iy >= 0 && iy < h && ix >= 0 && ix < wd;
-                        const float v = in_img ? __ldg(plane + iy * wd + ix) : 0.0f;
+                        const float v = in_img ? ct_ldg(plane + iy * wd + ix) : 0.0f;
 #pragma unroll
                         for (int c = 0; c < CT_G2C_COT; c++)
-                            part[c] = fmaf(mixed && in_img ? __ldg(plane + goff[c] + iy * wd + ix) : v, wr[c], part[c]);
+                            part[c] = fmaf(mixed && in_img ? ct_ldg(plane + goff[c] + iy * wd + ix) : v, wr[c], part[c]);
                         if (++j == kw) {
                             j = 0;
                             if (++i == kh) {
@@ -116,7 +117,7 @@ extern "C" __global__ void conv2dc_generic(const float *__restrict__ in, const f
                 for (int c = 0; c < CT_G2C_COT; c++) {
                     const int co = co0 + c;
                     if (co < cout)
-                        out[((size_t)b * cout + co) * npix + t] = acc[c] + (bias ? __ldg(bias + co) : 0.0f);
+                        ct_st(&out[((size_t)b * cout + co) * npix + t], acc[c] + (bias ? ct_ldg(bias + co) : 0.0f));
                 }
             }
 }
@@ -165,7 +166,7 @@ static int conv2dc_generic_accepts(long long b, long long cin, long long h, long
            conv2dc_generic_elems(cout, cin / groups, kh, kw) > 0 && conv2dc_generic_elems(b, cout, oh, ow) > 0;
 }
 
-static int conv2dc_generic_launch(const float *in, const float *weight, const float *bias, float *out, long long b,
+static int conv2dc_generic_launch(const ct_elem *in, const ct_elem *weight, const ct_elem *bias, ct_elem *out, long long b,
                                   long long cin, long long h, long long w, long long cout, long long kh, long long kw,
                                   int mode, int ph, int pw, int sh, int sw, int dh, int dw, int groups, unsigned block,
                                   cudaStream_t stream)

@@ -7,16 +7,18 @@
 //
 // Problem macros (set by convtune): CONV_B, CONV_CIN, CONV_H, CONV_W,
 // CONV_COUT, CONV_KH, CONV_KW, CONV_OH, CONV_OW, CONV_PH, CONV_PW, CONV_BIAS,
+// CT_DTYPE (the element type; sums in fp32),
 // and where not 1 CONV_SH, CONV_SW, CONV_DH, CONV_DW, CONV_GROUPS.
 // Tuning macros: BLOCK_SIZE.
 #include "conv2dc_layer.cuh"
+#include "ct_dtype.cuh"
 
 extern "C" __global__ void __launch_bounds__(BLOCK_SIZE)
-conv2dc_naive(const float *__restrict__ in, const float *__restrict__ weight,
+conv2dc_naive(const ct_elem *__restrict__ in, const ct_elem *__restrict__ weight,
 #if CONV_BIAS
-              const float *__restrict__ bias,
+              const ct_elem *__restrict__ bias,
 #endif
-              float *__restrict__ out)
+              ct_elem *__restrict__ out)
 {
     // Every buffer is below 2^31 elements, but the last block's indices may
     // pass that before the bounds test.
@@ -29,7 +31,7 @@ conv2dc_naive(const float *__restrict__ in, const float *__restrict__ weight,
     const int b = (int)(o / ((long long)CONV_OW * CONV_OH * CONV_COUT));
     const int c0 = co / CONV_COUTG * CONV_CING;
 #if CONV_BIAS
-    float acc = bias[co];
+    float acc = ct_ld(&bias[co]);
 #else
     float acc = 0.0f;
 #endif
@@ -41,9 +43,9 @@ conv2dc_naive(const float *__restrict__ in, const float *__restrict__ weight,
             for (int j = 0; j < CONV_KW; ++j) {
                 const int xx = x * CONV_SW + j * CONV_DW - CONV_PW;
                 if (xx >= 0 && xx < CONV_W)
-                    acc += in[((b * CONV_CIN + c0 + c) * CONV_H + yy) * CONV_W + xx] *
-                           weight[((co * CONV_CING + c) * CONV_KH + i) * CONV_KW + j];
+                    acc += ct_ld(&in[((b * CONV_CIN + c0 + c) * CONV_H + yy) * CONV_W + xx]) *
+                           ct_ld(&weight[((co * CONV_CING + c) * CONV_KH + i) * CONV_KW + j]);
             }
         }
-    out[o] = acc;
+    ct_st(&out[o], acc);
 }

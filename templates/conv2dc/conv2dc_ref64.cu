@@ -1,12 +1,14 @@
 // conv2dc_ref64: the trusted reference on the GPU, in fp64, for problems too
-// large for the CPU reference. Deliberately the simplest possible loop; the
+// large for the CPU reference. Inputs are CT_DTYPE elements (ct_dtype.cuh),
+// read exactly. Deliberately the simplest possible loop; the
 // test suite checks the CPU reference it mirrors against a brute-force one.
 #include "conv2dc_layer.cuh"
+#include "ct_dtype.cuh"
 
-extern "C" __global__ void conv2dc_ref64(const float *__restrict__ in,
-                                         const float *__restrict__ weight,
+extern "C" __global__ void conv2dc_ref64(const ct_elem *__restrict__ in,
+                                         const ct_elem *__restrict__ weight,
 #if CONV_BIAS
-                                         const float *__restrict__ bias,
+                                         const ct_elem *__restrict__ bias,
 #endif
                                          double *__restrict__ out)
 {
@@ -19,7 +21,7 @@ extern "C" __global__ void conv2dc_ref64(const float *__restrict__ in,
     const long long b = o / ((long long)CONV_OW * CONV_OH * CONV_COUT);
     const long long c0 = co / CONV_COUTG * CONV_CING;
 #if CONV_BIAS
-    double acc = (double)bias[co];
+    double acc = (double)ct_ld(&bias[co]);
 #else
     double acc = 0.0;
 #endif
@@ -28,8 +30,8 @@ extern "C" __global__ void conv2dc_ref64(const float *__restrict__ in,
             for (long long j = 0; j < CONV_KW; ++j) {
                 const long long yy = y * CONV_SH + i * CONV_DH - CONV_PH, xx = x * CONV_SW + j * CONV_DW - CONV_PW;
                 if (yy >= 0 && yy < CONV_H && xx >= 0 && xx < CONV_W)
-                    acc += (double)in[((b * CONV_CIN + c0 + c) * CONV_H + yy) * CONV_W + xx] *
-                           (double)weight[((co * CONV_CING + c) * CONV_KH + i) * CONV_KW + j];
+                    acc += (double)ct_ld(&in[((b * CONV_CIN + c0 + c) * CONV_H + yy) * CONV_W + xx]) *
+                           (double)ct_ld(&weight[((co * CONV_CING + c) * CONV_KH + i) * CONV_KW + j]);
             }
     out[o] = acc;
 }

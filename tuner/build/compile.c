@@ -182,7 +182,7 @@ ct_status ct_nvrtc_compile(const char *src, const char *name, const char *arch,
     memset(out, 0, sizeof *out);
     ct_status rc = CT_OK;
     nvrtcProgram prog = NULL;
-    enum { MAXOPT = CT_MAX_DEFINES + CT_MAX_PARAMS + 4 };
+    enum { MAXOPT = CT_MAX_DEFINES + CT_MAX_PARAMS + 5 };
     char optbuf[MAXOPT][96];
     const char *opts[MAXOPT];
     int nopt = 0;
@@ -193,6 +193,15 @@ ct_status ct_nvrtc_compile(const char *src, const char *name, const char *arch,
     opts[nopt] = optbuf[nopt];
     nopt++;
     opts[nopt++] = "-std=c++17";
+    /* Templates inline their own headers; only the half types' headers come
+     * from the toolkit, so the folder matters to bf16 and f16 problems. */
+    char incdir[600];
+    const char *home = getenv("CUDA_HOME");
+    if (home && *home)
+        snprintf(incdir, sizeof incdir, "-I%s/include", home);
+    else
+        snprintf(incdir, sizeof incdir, "-I%s", CT_CUDA_INCLUDE_DIR);
+    opts[nopt++] = incdir;
     for (int i = 0; i < ndefs && nopt < MAXOPT; i++, nopt++) {
         snprintf(optbuf[nopt], sizeof optbuf[0], "-D%s=%lld", defs[i].name, defs[i].value);
         opts[nopt] = optbuf[nopt];

@@ -37,7 +37,7 @@ void ct_compile_pool_init(ct_compile_pool *pl, const ct_problem *p, const char *
     pl->sources = sources;
     pl->cache_dir = cache_dir;
     pl->nvrtc_version = ct_nvrtc_version();
-    pl->ndefs = p->family->defines(p, pl->defs);
+    pl->ndefs = ct_problem_defines(p, pl->defs);
 }
 
 void *ct_compile_worker(void *arg)

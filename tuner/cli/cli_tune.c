@@ -198,7 +198,7 @@ int cmd_compile(const args *a)
     if (f->normalize)
         f->normalize(&p, t, &c);
     char why[256];
-    if (f->constrain(&p, t, &c, &lim, why, sizeof why)) {
+    if (ct_template_refuses_dtype(&p, t, why, sizeof why) || f->constrain(&p, t, &c, &lim, why, sizeof why)) {
         fprintf(stderr, "convtune: candidate rejected for %s: %s\n", a->arch, why);
         return CT_ERR_USAGE;
     }
@@ -210,7 +210,7 @@ int cmd_compile(const args *a)
     if ((rc = ct_template_source(t->name, a->templates, &src, &e)) != CT_OK)
         return die(rc, e.msg);
     ct_define defs[CT_MAX_DEFINES];
-    int nd = f->defines(&p, defs);
+    int nd = ct_problem_defines(&p, defs);
     ct_binary bin;
     rc = ct_nvrtc_compile(src, t->name, a->arch, defs, nd, &c, &bin, &e);
     free(src);

@@ -35,6 +35,55 @@ size_t ct_problem_output_count(const ct_problem *p)
     return 0;
 }
 
+const char *const ct_dtype_names[CT_NDTYPES] = {"f32", "bf16", "f16"};
+
+ct_dtype ct_problem_dtype(const ct_problem *p)
+{
+    long long v = ct_problem_value(p, "dtype");
+    return v > 0 && v < CT_NDTYPES ? (ct_dtype)v : CT_DTYPE_F32;
+}
+
+size_t ct_dtype_size(ct_dtype t)
+{
+    return t == CT_DTYPE_F32 ? 4 : 2;
+}
+
+const char *ct_dtype_name(ct_dtype t)
+{
+    return (unsigned)t < CT_NDTYPES ? ct_dtype_names[t] : "?";
+}
+
+int ct_problem_defines(const ct_problem *p, ct_define *defs)
+{
+    int n = p->family->defines(p, defs);
+    ct_dtype t = ct_problem_dtype(p);
+    if (t != CT_DTYPE_F32 && n < CT_MAX_DEFINES)
+        defs[n++] = (ct_define){"CT_DTYPE", (long long)t};
+    return n;
+}
+
+int ct_template_refuses_dtype(const ct_problem *p, const ct_template *t, char *why, size_t len)
+{
+    const ct_dtype d = ct_problem_dtype(p);
+    const unsigned have = t->dtypes ? t->dtypes : 1u << CT_DTYPE_F32;
+    if (have & (1u << d))
+        return 0;
+    if (have == 1u << CT_DTYPE_F32) {
+        snprintf(why, len, "%s computes in fp32 only", t->name);
+        return 1;
+    }
+    size_t o = (size_t)snprintf(why, len, "%s computes in", t->name);
+    const char *sep = " ";
+    for (int i = 0; i < CT_NDTYPES; i++)
+        if ((have & (1u << i)) && o < len) {
+            o += (size_t)snprintf(why + o, len - o, "%s%s", sep, ct_dtype_names[i]);
+            sep = ", ";
+        }
+    if (o < len)
+        snprintf(why + o, len - o, " only, not %s", ct_dtype_names[d]);
+    return 1;
+}
+
 double ct_problem_size_distance(const ct_problem *a, const ct_problem *b)
 {
     if (!a || !b || !a->family || a->family != b->family)
@@ -56,6 +105,8 @@ double ct_problem_distance(const ct_problem *a, const ct_problem *b)
     if (!a || !b || !a->family || a->family != b->family)
         return -1;
     const ct_family *f = a->family;
+    if (ct_problem_dtype(a) != ct_problem_dtype(b))   /* another type is another kernel */
+        return -1;
     if (f->distance)
         return f->distance(a, b);
     /* Only a size has a meaningful ratio: a pad of 0 against 2, or another
@@ -213,6 +264,63 @@ ct_status ct_parse_size(const char *text, const char *field, long long max,
     return CT_OK;
 }
 
+/* A word that names an element type this convtune does not have, so that
+ * "fp16" or "f64" is refused as a type rather than as some other field. */
+static int looks_like_type(const char *w)
+{
+    static const char *const words[] = {"half", "float", "double", "bfloat16", "float16", "float32", "tf32"};
+    for (size_t i = 0; i < sizeof words / sizeof words[0]; i++)
+        if (strcmp(w, words[i]) == 0)
+            return 1;
+    static const char *const prefixes[] = {"bf", "fp", "f", "int", "uint", "i", "u"};
+    for (size_t i = 0; i < sizeof prefixes / sizeof prefixes[0]; i++) {
+        size_t n = strlen(prefixes[i]);
+        if (strncmp(w, prefixes[i], n) == 0 && w[n] && strspn(w + n, "0123456789") == strlen(w + n))
+            return 1;
+    }
+    return 0;
+}
+
+/* Take the element type token off the end of text (the fields after
+ * "family:") into dims[fi]; out gets the text before it. Refuses a type
+ * token anywhere but last, a second one and an unknown type. */
+static ct_status take_dtype(const ct_family *f, int fi, const char *text, char *out, size_t len,
+                            long long *value, ct_err *e)
+{
+    if (strlen(text) >= len)
+        return ct_fail(e, CT_ERR_USAGE, "too long");
+    strcpy(out, text);
+    *value = CT_DTYPE_F32;
+    char *last = strrchr(out, ':');
+    char *tok = last ? last + 1 : out;
+    int found = -1;
+    if (last) {
+        found = ct_field_choice(&f->fields[fi], tok);
+        if (found < 0 && looks_like_type(tok))
+            return ct_fail(e, CT_ERR_USAGE, "unknown element type '%s' (known: f32, bf16, f16)", tok);
+        if (found >= 0)
+            *last = '\0';
+    }
+    /* Every other token: a type there is misplaced or repeated. */
+    for (const char *s = out; *s;) {
+        size_t n = strcspn(s, ":");
+        char w[32];
+        if (n < sizeof w) {
+            memcpy(w, s, n);
+            w[n] = '\0';
+            if (ct_field_choice(&f->fields[fi], w) >= 0)
+                return found >= 0 ? ct_fail(e, CT_ERR_USAGE, "element type given twice ('%s' and '%s')", w, tok)
+                                  : ct_fail(e, CT_ERR_USAGE, "element type '%s' must be the last field", w);
+            if (looks_like_type(w))
+                return ct_fail(e, CT_ERR_USAGE, "unknown element type '%s' (known: f32, bf16, f16)", w);
+        }
+        s += n + (s[n] == ':');
+    }
+    if (found >= 0)
+        *value = found;
+    return CT_OK;
+}
+
 ct_status ct_problem_parse(const char *spec, ct_problem *p, ct_err *e)
 {
     memset(p, 0, sizeof *p);
@@ -239,12 +347,23 @@ ct_status ct_problem_parse(const char *spec, ct_problem *p, ct_err *e)
         return ct_fail(e, CT_ERR_USAGE, "problem '%s': missing fields, expected %s", spec, f->grammar);
     ct_err sub;
     p->family = f;
-    ct_status rc = f->parse(colon + 1, p, &sub);
+    const int fi = ct_field_find(f, "dtype");
+    char rest[256];
+    long long dtype = CT_DTYPE_F32;
+    ct_status rc = fi < 0 ? CT_OK : take_dtype(f, fi, colon + 1, rest, sizeof rest, &dtype, &sub);
+    if (rc == CT_OK)
+        rc = f->parse(fi < 0 ? colon + 1 : rest, p, &sub);
     if (rc != CT_OK) {
         p->family = NULL;
         return ct_fail(e, rc, "problem '%s': %s (expected %s)", spec, sub.msg, f->grammar);
     }
+    if (fi >= 0)
+        p->dims[fi] = dtype;
     f->canonical(p, p->canonical, sizeof p->canonical);
+    if (dtype != CT_DTYPE_F32) {
+        size_t n = strlen(p->canonical);
+        snprintf(p->canonical + n, sizeof p->canonical - n, ":%s", ct_dtype_names[dtype]);
+    }
     return CT_OK;
 }
 

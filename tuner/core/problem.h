@@ -19,7 +19,7 @@
 #include "params.h"
 #include "status.h"
 
-#define CT_MAX_FIELDS 16
+#define CT_MAX_FIELDS 20
 #define CT_MAX_BUFS 6
 #define CT_MAX_DEFINES 32   /* a family's defines() writes at most this many */
 
@@ -43,6 +43,20 @@ typedef struct ct_field {
     const char *const *choices;    /* CT_FIELD_CHOICE: the names, in value order */
     int nchoices;
 } ct_field;
+
+/* The element type of a problem's buffers (inputs, weights, bias, output);
+ * kernels accumulate in fp32 whatever it is. Every family declares it as its
+ * last field, named "dtype", with CT_DTYPE_FIELD; a problem string writes it
+ * as the last token (":bf16", ":f16"), and fp32, the default, not at all, so
+ * the canonical strings of fp32 problems are those of before. */
+typedef enum ct_dtype { CT_DTYPE_F32 = 0, CT_DTYPE_BF16 = 1, CT_DTYPE_F16 = 2 } ct_dtype;
+#define CT_NDTYPES 3
+
+extern const char *const ct_dtype_names[CT_NDTYPES];   /* "f32", "bf16", "f16" */
+#define CT_DTYPE_FIELD                                                                                 \
+    {"dtype", CT_FIELD_CHOICE,                                                                         \
+     "element type of inputs, weights, bias and output: f32 (default), bf16 or f16; sums are fp32", \
+     ct_dtype_names, CT_NDTYPES}
 
 typedef struct ct_problem {
     const struct ct_family *family;
@@ -91,7 +105,15 @@ typedef struct ct_template {
     /* NULL: one kernel named like the template, launched with the family's
      * geometry. Otherwise the executor runs the candidate (executor.h). */
     const struct ct_executor *exec;
+    /* The element types it computes in, as bits 1u << ct_dtype; 0 means
+     * fp32 only. The space leaves out a template without the problem's
+     * type (ct_template_refuses_dtype) before the family's constrain. */
+    unsigned dtypes;
 } ct_template;
+
+/* Every element type: the naive template of every family has it, so some
+ * template always remains. */
+#define CT_DTYPES_ALL ((1u << CT_DTYPE_F32) | (1u << CT_DTYPE_BF16) | (1u << CT_DTYPE_F16))
 
 typedef struct ct_define {
     const char *name;
@@ -147,7 +169,9 @@ typedef struct ct_family {
     const struct ct_family_export *family_export;
 } ct_family;
 
-/* Parse "family:fields" into p, naming the bad field on failure. */
+/* Parse "family:fields" into p, naming the bad field on failure. The
+ * element type token, the last one, is taken here for every family that has
+ * a "dtype" field; the family's parse sees the text before it. */
 ct_status ct_problem_parse(const char *spec, ct_problem *p, ct_err *e);
 
 /* Distance for the nearest-size lookup (the selector, tune's starting
@@ -189,6 +213,24 @@ const ct_family *ct_family_find(const char *name);
 const ct_template *ct_template_find(const ct_family *f, const char *name);
 
 size_t ct_problem_output_count(const ct_problem *p);
+
+/* The problem's element type: its "dtype" field, fp32 when the family has
+ * none. */
+ct_dtype ct_problem_dtype(const ct_problem *p);
+/* Bytes of one element: 4 or 2. */
+size_t ct_dtype_size(ct_dtype t);
+const char *ct_dtype_name(ct_dtype t);
+
+/* The family's problem macros, then CT_DTYPE (the ct_dtype value) for a
+ * problem that is not fp32: absent for fp32 problems, so their compile cache
+ * keys and exports are those of before; templates/common/ct_dtype.cuh
+ * defaults it to 0. Returns the count (at most CT_MAX_DEFINES). Every stage
+ * takes the macros from here, never from the family's defines(). */
+int ct_problem_defines(const ct_problem *p, ct_define *defs);
+
+/* 1 with the reason in why when template t lacks the problem's element
+ * type ("conv1d_tiled computes in fp32 only"), else 0. */
+int ct_template_refuses_dtype(const ct_problem *p, const ct_template *t, char *why, size_t len);
 
 /* Split the text after "family:" at ':' into at most max fields: a copy
  * goes into buf (len bytes), f[i] point into it. Returns the count, or -1

@@ -135,7 +135,7 @@ ct_status ct_exp_instance_load(instance *in, const ct_result *rec, const char *t
     }
     ct_export_symbol(in->p.canonical, in->sym, sizeof in->sym);
     in->nb = fam->buffers(&in->p, in->bufs);
-    in->nd = fam->defines(&in->p, in->defs);
+    in->nd = ct_problem_defines(&in->p, in->defs);
     fam->geometry(&in->p, in->t, &in->c, &in->l);
     return CT_OK;
 }

@@ -42,7 +42,7 @@ static const struct {
 static ct_status shape_text(const ct_problem *p, const ct_buffer *b, char *buf, size_t len, ct_err *e)
 {
     ct_define defs[CT_MAX_DEFINES];
-    int nd = p->family->defines(p, defs);
+    int nd = ct_problem_defines(p, defs);
     for (size_t i = 0; i < sizeof shapes / sizeof shapes[0]; i++) {
         if (strcmp(shapes[i].family, p->family->name) || strcmp(shapes[i].buffer, b->name))
             continue;

@@ -51,8 +51,8 @@ typedef struct ct_family_export {
     const char *generic;           /* template name of the generic kernel ("conv1d_generic") */
     const char *const *buffers;    /* the selector's buffers: inputs in kernel order, the output last, */
     int nbuffers;                  /* named as the family's buffers() names them */
-    const ct_sel_arg *args;        /* one per field of the family, in field order */
-    int nargs;                     /* the family's nfields */
+    const ct_sel_arg *args;        /* one per field of the family, in field order, */
+    int nargs;                     /* but the last, the element type: an export holds one */
     /* The PyTorch module: the shape of each input buffer as comma-separated
      * argument names ("cout,cin,k"), and the output's as a Python
      * expression of the arguments ("(b, cout, l + 2 * pad - k + 1)"). */

@@ -20,7 +20,8 @@
     X(cuModuleLoadData) X(cuModuleUnload) X(cuModuleGetFunction)         \
     X(cuModuleGetGlobal) X(cuFuncGetAttribute) X(cuFuncSetAttribute)     \
     X(cuLaunchKernel) X(cuMemAlloc) X(cuMemFree) X(cuMemcpyHtoD)         \
-    X(cuMemcpyDtoH) X(cuMemcpyDtoD) X(cuMemsetD32) X(cuMemsetD32Async)  \
+    X(cuMemcpyDtoH) X(cuMemcpyDtoD) X(cuMemsetD16) X(cuMemsetD32)       \
+    X(cuMemsetD32Async)                                                  \
     X(cuMemGetInfo)                                                      \
     X(cuEventCreate) X(cuEventRecord) X(cuEventSynchronize)              \
     X(cuEventElapsedTime) X(cuEventDestroy) X(cuStreamSynchronize)       \

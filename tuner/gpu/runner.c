@@ -7,6 +7,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "dtype.h"
 #include "executor.h"
 #include "nvml.h"
 #include "space.h"
@@ -225,7 +226,7 @@ ct_status ct_reference_gpu(ct_gpu *g, ct_workload *w, const char *templates_dir,
     if (rc != CT_OK)
         return rc;
     ct_define defs[CT_MAX_DEFINES];
-    int nd = p->family->defines(p, defs);
+    int nd = ct_problem_defines(p, defs);
     rc = ct_nvrtc_compile(src, name, g->arch, defs, nd, NULL, &bin, e);
     if (rc != CT_OK)
         goto out;
@@ -265,9 +266,11 @@ ct_status ct_workload_create(ct_gpu *g, const ct_problem *p, unsigned long long 
     w->p = p;
     w->nbufs = p->family->buffers(p, w->bufs);
     w->out_index = -1;
+    w->dtype = ct_problem_dtype(p);
+    const size_t esz = ct_dtype_size(w->dtype);
     size_t need = 0;
     for (int i = 0; i < w->nbufs; i++) {
-        need += w->bufs[i].count * sizeof(float);
+        need += w->bufs[i].count * esz;
         if (w->bufs[i].is_output) {
             w->out_index = i;
             need += w->bufs[i].count * sizeof(double);   /* GPU reference output */
@@ -282,6 +285,7 @@ ct_status ct_workload_create(ct_gpu *g, const ct_problem *p, unsigned long long 
                        p->canonical, need / 1073741824.0, free_b / 1073741824.0);
     ct_status rc = CT_OK;
     unsigned long long st = seed;
+    void *staged = NULL;   /* a half type's bits on their way up */
     for (int i = 0; i < w->nbufs; i++) {
         size_t n = w->bufs[i].count;
         w->host[i] = malloc(n * sizeof(float));
@@ -289,7 +293,7 @@ ct_status ct_workload_create(ct_gpu *g, const ct_problem *p, unsigned long long 
             rc = ct_fail(e, CT_ERR_INTERNAL, "out of host memory for buffer %s", w->bufs[i].name);
             goto fail;
         }
-        CU_TRY(d, e, rc, fail, cuMemAlloc(&w->dev[i], n * sizeof(float)));
+        CU_TRY(d, e, rc, fail, cuMemAlloc(&w->dev[i], n * esz));
         if (w->bufs[i].is_output)
             continue;
         if (inputs && inputs[i]) {
@@ -298,8 +302,24 @@ ct_status ct_workload_create(ct_gpu *g, const ct_problem *p, unsigned long long 
             for (size_t k = 0; k < n; k++)
                 w->host[i][k] = (float)((double)(ct_rand_next(&st) >> 40) / 8388608.0 - 1.0);
         }
-        CU_TRY(d, e, rc, fail, cuMemcpyHtoD(w->dev[i], w->host[i], n * sizeof(float)));
+        if (w->dtype == CT_DTYPE_F32) {
+            CU_TRY(d, e, rc, fail, cuMemcpyHtoD(w->dev[i], w->host[i], n * sizeof(float)));
+            continue;
+        }
+        /* The references read what the kernel reads: the inputs rounded to
+         * the type, which floats hold exactly. */
+        for (size_t k = 0; k < n; k++)
+            w->host[i][k] = ct_dtype_round(w->dtype, w->host[i][k]);
+        free(staged);
+        if (!(staged = malloc(n * esz))) {
+            rc = ct_fail(e, CT_ERR_INTERNAL, "out of host memory for buffer %s", w->bufs[i].name);
+            goto fail;
+        }
+        ct_dtype_narrow(w->dtype, w->host[i], staged, n);
+        CU_TRY(d, e, rc, fail, cuMemcpyHtoD(w->dev[i], staged, n * esz));
     }
+    free(staged);
+    staged = NULL;
     /* The L2 flush buffer: twice the L2, so a memset of it leaves nothing of
      * the candidate's data cached. Allocated up front so the memory check
      * above is honest only about the problem; a failure just disables it. */
@@ -326,6 +346,7 @@ ct_status ct_workload_create(ct_gpu *g, const ct_problem *p, unsigned long long 
     }
     return CT_OK;
 fail:
+    free(staged);
     ct_workload_free(g, w);
     return rc;
 }
@@ -607,14 +628,17 @@ ct_status ct_run_candidate(ct_gpu *g, ct_workload *w, const ct_template *t,
         size_t symbytes = 0;
         if (d->cuModuleGetGlobal(&sym, &symbytes, mod, w->bufs[i].symbol) != CUDA_SUCCESS)
             continue;
-        size_t nb = w->bufs[i].count * sizeof(float);
+        size_t nb = w->bufs[i].count * ct_dtype_size(w->dtype);
         CU_TRY(d, e, rc, out, cuMemcpyDtoD(sym, w->dev[i], nb < symbytes ? nb : symbytes));
     }
     const size_t nout = w->bufs[w->out_index].count;
     CUdeviceptr dout = w->dev[w->out_index];
     /* Verification run on a NaN-filled output: unwritten elements fail. */
     double t0 = host_ms();
-    CU_TRY(d, e, rc, out, cuMemsetD32(dout, 0x7FC00000u, nout));
+    if (w->dtype == CT_DTYPE_F32)
+        CU_TRY(d, e, rc, out, cuMemsetD32(dout, 0x7FC00000u, nout));
+    else
+        CU_TRY(d, e, rc, out, cuMemsetD16(dout, ct_dtype_nan_bits(w->dtype), nout));
     r = run.run(run.ctx);
     if (r == CUDA_SUCCESS)
         r = d->cuCtxSynchronize();
@@ -623,13 +647,15 @@ ct_status ct_run_candidate(ct_gpu *g, ct_workload *w, const ct_template *t,
         goto out;
     }
     float *host_out = w->host[w->out_index];
-    CU_TRY(d, e, rc, out, cuMemcpyDtoH(host_out, dout, nout * sizeof(float)));
+    CU_TRY(d, e, rc, out, cuMemcpyDtoH(host_out, dout, nout * ct_dtype_size(w->dtype)));
+    ct_dtype_widen(w->dtype, host_out, nout);
     o->relerr = ct_relerr(host_out, w->ref, nout);
     o->cond.verify_ms = host_ms() - t0;
-    if (!(o->relerr <= s->tolerance)) {
+    const double tol = ct_dtype_tolerance(w->dtype, s->tolerance);
+    if (!(o->relerr <= tol)) {
         o->status = CT_RS_WRONG_RESULT;
-        snprintf(o->error, sizeof o->error, "relative L2 error %.3g exceeds the tolerance %.3g%s",
-                 o->relerr, s->tolerance, isinf(o->relerr) ? " (NaN or Inf in the output)" : "");
+        snprintf(o->error, sizeof o->error, "relative L2 error %.3g exceeds the tolerance %.3g%s", o->relerr, tol,
+                 isinf(o->relerr) ? " (NaN or Inf in the output)" : "");
         goto out;
     }
     if (w->on_verified)

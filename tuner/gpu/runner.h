@@ -43,7 +43,8 @@ typedef struct ct_workload {
     int nbufs, out_index;
     ct_buffer bufs[CT_MAX_BUFS];
     CUdeviceptr dev[CT_MAX_BUFS];
-    float *host[CT_MAX_BUFS];  /* inputs as uploaded; the output's slot holds the last result */
+    ct_dtype dtype;            /* the problem's: device buffers hold ct_dtype_size() bytes an element */
+    float *host[CT_MAX_BUFS];  /* inputs as uploaded (rounded to dtype); the output's slot holds the last result */
     double *ref;               /* fp64 reference output */
     int ref_on_gpu;            /* 1 when the GPU fp64 kernel produced ref */
     CUdeviceptr flush;         /* L2 flush buffer (0 if it could not be had) */

@@ -103,7 +103,8 @@ static ct_status build_template(const ct_problem *p, const ct_config *c, const c
             continue;
         st->distinct++;
         char why[256];
-        if (p->family->constrain(p, t, &cand.params, lim, why, sizeof why)) {
+        if (ct_template_refuses_dtype(p, t, why, sizeof why) ||
+            p->family->constrain(p, t, &cand.params, lim, why, sizeof why)) {
             if (!st->example_reject[0])
                 memcpy(st->example_reject, why, sizeof why);
             /* Remember rejected vectors too, so they count once. */

@@ -20,7 +20,7 @@ typedef struct fft_geom {
 static void geom_of(const ct_problem *p, const conv1d_fft_values *q, fft_geom *g)
 {
     ct_define defs[CT_MAX_DEFINES];
-    int nd = p->family->defines(p, defs);
+    int nd = ct_problem_defines(p, defs);
     for (int i = 0; i < nd; i++) {
         if (!strcmp(defs[i].name, "CONV_N")) g->n = defs[i].value;
         if (!strcmp(defs[i].name, "CONV_K")) g->k = defs[i].value;

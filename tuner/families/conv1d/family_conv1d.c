@@ -20,7 +20,7 @@ CT_FAMILY_CODE
 enum { MODE_VALID = 0, MODE_SAME = 1, MODE_RIGHT = 2 };
 static const char *const mode_names[] = {"valid", "same", "right"};
 
-enum { DIM_N, DIM_K, DIM_MODE, NFIELDS };
+enum { DIM_N, DIM_K, DIM_MODE, DIM_DTYPE, NFIELDS };
 static const ct_field fields[NFIELDS] = {
     [DIM_N] = {"N", CT_FIELD_SIZE, "input length"},
     [DIM_K] = {"K", CT_FIELD_SIZE, "mask taps"},
@@ -28,6 +28,7 @@ static const ct_field fields[NFIELDS] = {
                   "valid: N-K+1 outputs (default); same: N outputs, centred zero padding; "
                   "right: N outputs, zeros past the end of the input (GPU puzzles)",
                   mode_names, 3},
+    [DIM_DTYPE] = CT_DTYPE_FIELD,
 };
 
 /* Sizes past 2^31 elements would need 64-bit indexing in every template and
@@ -86,7 +87,8 @@ static double flops(const ct_problem *p)
 
 static double bytes(const ct_problem *p)
 {
-    return 4.0 * ((double)p->dims[DIM_N] + (double)p->dims[DIM_K] + (double)outputs_of(p));
+    const double esz = (double)ct_dtype_size(ct_problem_dtype(p));
+    return esz * ((double)p->dims[DIM_N] + (double)p->dims[DIM_K] + (double)outputs_of(p));
 }
 
 static int buffers(const ct_problem *p, ct_buffer *b)
@@ -155,7 +157,7 @@ CT_PARAM_LIST(tiled, TILED_PARAMS)
 
 static const ct_template templates[] = {
     {.name = "conv1d_naive", .summary = "one thread per output, all from global memory (baseline)",
-     .is_baseline = 1, .params = naive_params, .nparams = CT_PARAM_COUNT(NAIVE_PARAMS)},
+     .is_baseline = 1, .dtypes = CT_DTYPES_ALL, .params = naive_params, .nparams = CT_PARAM_COUNT(NAIVE_PARAMS)},
     {.name = "conv1d_tiled", .summary = "register-blocked sliding window, tiled input, placed mask",
      .params = tiled_params, .nparams = CT_PARAM_COUNT(TILED_PARAMS)},
     {.name = "conv1d_fft", .summary = "overlap-save FFT correlation through cuFFT (cost independent of K)",
@@ -300,21 +302,21 @@ static const ct_sel_arg sel_args[] = {
 static const char *const sel_shapes[] = {"n", "k"};
 
 /* The selector's arguments are the fields, in field order (family_export.h). */
-_Static_assert(sizeof sel_args / sizeof sel_args[0] == NFIELDS, "one selector argument per field");
+_Static_assert(sizeof sel_args / sizeof sel_args[0] == DIM_DTYPE, "one selector argument per field but the last");
 
 static const ct_family_export family_export = {
     .generic = "conv1d_generic",
     .buffers = sel_buffers,
     .nbuffers = 3,
     .args = sel_args,
-    .nargs = NFIELDS,
+    .nargs = DIM_DTYPE,   /* the element type is no argument: a family export holds one */
     .shapes = sel_shapes,
     .out_shape = "(n - k + 1,) if mode == 0 else (n,)",
 };
 
 const ct_family ct_family_conv1d = {
     .name = "conv1d",
-    .grammar = "conv1d:N:K[:valid|same|right]",
+    .grammar = "conv1d:N:K[:valid|same|right][:bf16|f16]",
     .summary = "1D cross-correlation of one signal (N samples) with one mask (K taps)",
     .fields = fields,
     .nfields = NFIELDS,

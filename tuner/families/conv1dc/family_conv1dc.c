@@ -24,7 +24,7 @@
 CT_FAMILY_CODE
 
 enum { DIM_B, DIM_CIN, DIM_L, DIM_COUT, DIM_K, DIM_PAD, DIM_CAUSAL, DIM_STRIDE, DIM_DIL, DIM_GROUPS, DIM_BIAS,
-       NFIELDS };
+       DIM_DTYPE, NFIELDS };
 static const ct_field fields[NFIELDS] = {
     [DIM_B] = {"B", CT_FIELD_SIZE, "batch"},
     [DIM_CIN] = {"Cin", CT_FIELD_SIZE, "input channels"},
@@ -38,6 +38,7 @@ static const ct_field fields[NFIELDS] = {
     [DIM_GROUPS] = {"groups", CT_FIELD_INT, "groups of channels convolved apart (groups=G dividing Cin and Cout, "
                                             "default 1; G = Cin = Cout is depthwise)"},
     [DIM_BIAS] = {"bias", CT_FIELD_FLAG, "add a bias per output channel"},
+    [DIM_DTYPE] = CT_DTYPE_FIELD,
 };
 
 /* Every buffer stays below 2^31 elements, so that kernels index with int;
@@ -209,8 +210,9 @@ static double flops(const ct_problem *p)
 
 static double bytes(const ct_problem *p)
 {
-    return 4.0 * ((double)in_count(p) + (double)weight_count(p) +
-                  (p->dims[DIM_BIAS] ? (double)p->dims[DIM_COUT] : 0.0) + (double)out_count(p));
+    const double esz = (double)ct_dtype_size(ct_problem_dtype(p));
+    return esz * ((double)in_count(p) + (double)weight_count(p) + (p->dims[DIM_BIAS] ? (double)p->dims[DIM_COUT] : 0.0) +
+                  (double)out_count(p));
 }
 
 static int buffers(const ct_problem *p, ct_buffer *b)
@@ -330,7 +332,7 @@ CT_PARAM_LIST(gemm, GEMM_PARAMS)
 
 static const ct_template templates[] = {
     {.name = "conv1dc_naive", .summary = "one thread per output, all from global memory (baseline)",
-     .is_baseline = 1, .params = naive_params, .nparams = CT_PARAM_COUNT(NAIVE_PARAMS)},
+     .is_baseline = 1, .dtypes = CT_DTYPES_ALL, .params = naive_params, .nparams = CT_PARAM_COUNT(NAIVE_PARAMS)},
     {.name = "conv1dc_tiled", .summary = "weight rows streamed with vector loads, inputs through L1, "
                                          "block reduction over input channels",
      .params = tiled_params, .nparams = CT_PARAM_COUNT(TILED_PARAMS)},
@@ -671,14 +673,14 @@ static const ct_sel_arg sel_args[] = {
 static const char *const sel_shapes[] = {"b,cin,l", "cout,cing,k", "cout"};
 
 /* The selector's arguments are the fields, in field order (family_export.h). */
-_Static_assert(sizeof sel_args / sizeof sel_args[0] == NFIELDS, "one selector argument per field");
+_Static_assert(sizeof sel_args / sizeof sel_args[0] == DIM_DTYPE, "one selector argument per field but the last");
 
 static const ct_family_export family_export = {
     .generic = "conv1dc_generic",
     .buffers = sel_buffers,
     .nbuffers = 4,
     .args = sel_args,
-    .nargs = NFIELDS,
+    .nargs = DIM_DTYPE,   /* the element type is no argument: a family export holds one */
     .shapes = sel_shapes,
     /* Weights of another cin / groups give no output, which the module refuses. */
     .out_shape = "(b, cout, (l + ((k - 1) * dilation if causal else 2 * pad) - dilation * (k - 1) - 1) // stride "
@@ -687,7 +689,7 @@ static const ct_family_export family_export = {
 
 const ct_family ct_family_conv1dc = {
     .name = "conv1dc",
-    .grammar = "conv1dc:B:Cin:L:Cout:K[:pad=P|causal][:stride=S][:dilation=D][:groups=G][:bias]",
+    .grammar = "conv1dc:B:Cin:L:Cout:K[:pad=P|causal][:stride=S][:dilation=D][:groups=G][:bias][:bf16|f16]",
     .summary = "multi-channel 1D convolution layer (PyTorch Conv1d, NCL, zero padding, optional bias)",
     .fields = fields,
     .nfields = NFIELDS,

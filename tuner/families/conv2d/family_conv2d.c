@@ -18,7 +18,7 @@ CT_FAMILY_CODE
 enum { MODE_VALID = 0, MODE_SAME = 1 };
 static const char *const mode_names[] = {"valid", "same"};
 
-enum { DIM_B, DIM_H, DIM_W, DIM_KH, DIM_KW, DIM_MODE, NFIELDS };
+enum { DIM_B, DIM_H, DIM_W, DIM_KH, DIM_KW, DIM_MODE, DIM_DTYPE, NFIELDS };
 static const ct_field fields[NFIELDS] = {
     [DIM_B] = {"B", CT_FIELD_SIZE, "batch"},
     [DIM_H] = {"H", CT_FIELD_SIZE, "image height"},
@@ -29,6 +29,7 @@ static const ct_field fields[NFIELDS] = {
                   "valid: (H-KH+1) x (W-KW+1) outputs (default); same: H x W outputs, (K-1)/2 zeros "
                   "before and the rest after, as PyTorch's padding='same'",
                   mode_names, 2},
+    [DIM_DTYPE] = CT_DTYPE_FIELD,
 };
 
 /* Kernels index every buffer with int: no buffer may reach 2^31 elements. */
@@ -134,7 +135,8 @@ static double flops(const ct_problem *p)
 static double bytes(const ct_problem *p)
 {
     double in = (double)p->dims[DIM_B] * (double)p->dims[DIM_H] * (double)p->dims[DIM_W];
-    return 4.0 * (in + (double)p->dims[DIM_KH] * (double)p->dims[DIM_KW] + outputs_of(p));
+    const double esz = (double)ct_dtype_size(ct_problem_dtype(p));
+    return esz * (in + (double)p->dims[DIM_KH] * (double)p->dims[DIM_KW] + outputs_of(p));
 }
 
 static int buffers(const ct_problem *p, ct_buffer *b)
@@ -233,7 +235,7 @@ CT_PARAM_LIST(tiled, TILED_PARAMS)
 
 static const ct_template templates[] = {
     {.name = "conv2d_naive", .summary = "one thread per output, all from global memory (baseline)",
-     .is_baseline = 1, .params = naive_params, .nparams = CT_PARAM_COUNT(NAIVE_PARAMS)},
+     .is_baseline = 1, .dtypes = CT_DTYPES_ALL, .params = naive_params, .nparams = CT_PARAM_COUNT(NAIVE_PARAMS)},
     {.name = "conv2d_tiled",
      .summary = "shared-memory tile with halo, OUT_Y x OUT_X outputs per thread, sliding row windows",
      .params = tiled_params, .nparams = CT_PARAM_COUNT(TILED_PARAMS)},
@@ -409,21 +411,21 @@ static const ct_sel_arg sel_args[] = {
 static const char *const sel_shapes[] = {"b,h,w", "kh,kw"};
 
 /* The selector's arguments are the fields, in field order (family_export.h). */
-_Static_assert(sizeof sel_args / sizeof sel_args[0] == NFIELDS, "one selector argument per field");
+_Static_assert(sizeof sel_args / sizeof sel_args[0] == DIM_DTYPE, "one selector argument per field but the last");
 
 static const ct_family_export family_export = {
     .generic = "conv2d_generic",
     .buffers = sel_buffers,
     .nbuffers = 3,
     .args = sel_args,
-    .nargs = NFIELDS,
+    .nargs = DIM_DTYPE,   /* the element type is no argument: a family export holds one */
     .shapes = sel_shapes,
     .out_shape = "(b, h - kh + 1, w - kw + 1) if mode == 0 else (b, h, w)",
 };
 
 const ct_family ct_family_conv2d = {
     .name = "conv2d",
-    .grammar = "conv2d:B:H:W:KH:KW[:valid|same]",
+    .grammar = "conv2d:B:H:W:KH:KW[:valid|same][:bf16|f16]",
     .summary = "2D cross-correlation of B single-channel H x W images with one KH x KW filter",
     .fields = fields,
     .nfields = NFIELDS,

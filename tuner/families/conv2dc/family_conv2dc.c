@@ -28,7 +28,7 @@ enum { MODE_VALID = 0, MODE_SAME = 1, MODE_PAD = 2 };
 static const char *const mode_names[] = {"valid", "same", "pad"};
 
 enum { DIM_B, DIM_CIN, DIM_H, DIM_W, DIM_COUT, DIM_KH, DIM_KW, DIM_MODE, DIM_PH, DIM_PW, DIM_SH, DIM_SW, DIM_DH,
-       DIM_DW, DIM_GROUPS, DIM_BIAS, NFIELDS };
+       DIM_DW, DIM_GROUPS, DIM_BIAS, DIM_DTYPE, NFIELDS };
 static const ct_field fields[NFIELDS] = {
     [DIM_B] = {"B", CT_FIELD_SIZE, "batch"},
     [DIM_CIN] = {"Cin", CT_FIELD_SIZE, "input channels"},
@@ -50,6 +50,7 @@ static const ct_field fields[NFIELDS] = {
     [DIM_GROUPS] = {"groups", CT_FIELD_INT, "groups of channels convolved apart (groups=G dividing Cin and Cout, "
                                             "default 1; G = Cin = Cout is depthwise)"},
     [DIM_BIAS] = {"bias", CT_FIELD_FLAG, "add a bias per output channel"},
+    [DIM_DTYPE] = CT_DTYPE_FIELD,
 };
 
 /* Every buffer stays below 2^31 elements so that kernels index with int. */
@@ -265,7 +266,7 @@ static double bytes(const ct_problem *p)
     double in = (double)d[DIM_B] * (double)d[DIM_CIN] * (double)d[DIM_H] * (double)d[DIM_W];
     double w = (double)d[DIM_COUT] * (double)cin_g(p) * (double)d[DIM_KH] * (double)d[DIM_KW];
     double bias = d[DIM_BIAS] ? (double)d[DIM_COUT] : 0.0;
-    return 4.0 * (in + w + bias + out_count(p));
+    return (double)ct_dtype_size(ct_problem_dtype(p)) * (in + w + bias + out_count(p));
 }
 
 static int buffers(const ct_problem *p, ct_buffer *b)
@@ -403,7 +404,7 @@ CT_PARAM_LIST(tiled, TILED_PARAMS)
 
 static const ct_template templates[] = {
     {.name = "conv2dc_naive", .summary = "one thread per output element, all from global memory (baseline)",
-     .is_baseline = 1, .params = naive_params, .nparams = CT_PARAM_COUNT(NAIVE_PARAMS)},
+     .is_baseline = 1, .dtypes = CT_DTYPES_ALL, .params = naive_params, .nparams = CT_PARAM_COUNT(NAIVE_PARAMS)},
     {.name = "conv2dc_tiled", .summary = "images staged in shared memory, pixels x output channels per thread",
      .params = tiled_params, .nparams = CT_PARAM_COUNT(TILED_PARAMS)},
     {.name = "conv2dc_tc", .summary = "implicit GEMM on the tensor cores at fp32 accuracy (3xTF32 mma.sync), "
@@ -735,14 +736,14 @@ static const char *const sel_shapes[] = {"b,cin,h,w", "cout,cing,kh,kw", "cout"}
 
 /* The arguments are the fields in table order. */
 /* The selector's arguments are the fields, in field order (family_export.h). */
-_Static_assert(sizeof sel_args / sizeof sel_args[0] == NFIELDS, "one selector argument per field");
+_Static_assert(sizeof sel_args / sizeof sel_args[0] == DIM_DTYPE, "one selector argument per field but the last");
 
 static const ct_family_export family_export = {
     .generic = "conv2dc_generic",
     .buffers = sel_buffers,
     .nbuffers = 4,
     .args = sel_args,
-    .nargs = NFIELDS,
+    .nargs = DIM_DTYPE,   /* the element type is no argument: a family export holds one */
     .shapes = sel_shapes,
     /* Weights of another cin / groups give no output, which the module refuses. */
     .out_shape = "((b, cout, h, w) if mode == 1 else (b, cout, (h + 2 * ph - dh * (kh - 1) - 1) // sh + 1, "
@@ -752,7 +753,7 @@ static const ct_family_export family_export = {
 const ct_family ct_family_conv2dc = {
     .name = "conv2dc",
     .grammar = "conv2dc:B:Cin:H:W:Cout:KH:KW[:valid|same|pad=P|pad=PH,PW][:stride=S|stride=SH,SW]"
-               "[:dilation=D|dilation=DH,DW][:groups=G][:bias]",
+               "[:dilation=D|dilation=DH,DW][:groups=G][:bias][:bf16|f16]",
     .summary = "multi-channel 2D convolution of a batch of images (CNN layer, NCHW, OIHW weights)",
     .fields = fields,
     .nfields = NFIELDS,

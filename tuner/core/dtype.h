@@ -1,0 +1,43 @@
+/* dtype.h - the host side of the half element types: rounding floats to
+ * bf16 and f16 exactly as the device's __float2bfloat16_rn and
+ * __float2half_rn do, widening them back, and the verification tolerance of
+ * each type. The types themselves (ct_dtype) are declared with the problem
+ * (problem.h). */
+#ifndef CT_DTYPE_H
+#define CT_DTYPE_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "problem.h"
+
+/* Round to nearest, ties to even; overflow gives an infinity, NaN a quiet
+ * NaN; f16 keeps subnormals. */
+uint16_t ct_f32_to_bf16(float f);
+uint16_t ct_f32_to_f16(float f);
+float ct_bf16_to_f32(uint16_t h);
+float ct_f16_to_f32(uint16_t h);
+
+/* The float nearest to f that type t holds (f itself for f32). */
+float ct_dtype_round(ct_dtype t, float f);
+
+/* dst gets n elements of type t (ct_dtype_size(t) bytes each) rounded from
+ * src. */
+void ct_dtype_narrow(ct_dtype t, const float *src, void *dst, size_t n);
+
+/* buf holds n elements of type t at its start; afterwards it holds them as
+ * n floats (it must have room for them). */
+void ct_dtype_widen(ct_dtype t, void *buf, size_t n);
+
+/* The bits of a quiet NaN of a half type (what outputs are filled with
+ * before a run). */
+uint16_t ct_dtype_nan_bits(ct_dtype t);
+
+/* The relative L2 bound a candidate of a problem of type t must meet
+ * against the fp64 reference of its rounded inputs: f32_tolerance (the
+ * [verify] setting) for f32, else twice the type's unit roundoff (bf16
+ * 2^-7, f16 2^-10). Rounding the output once to the type gives about
+ * u/sqrt(3) at most (README "Half precision"). */
+double ct_dtype_tolerance(ct_dtype t, double f32_tolerance);
+
+#endif
