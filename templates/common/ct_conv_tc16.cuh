@@ -146,16 +146,15 @@ __device__ __forceinline__ void tc16_store(tc16_bits *s, const unsigned (*wr)[TC
 }
 
 extern "C" __global__ void __launch_bounds__(TC_NT, MIN_BLOCKS)
-TC_NAME(const void *__restrict__ in_, const void *__restrict__ weight_,
+TC_NAME(const ct_elem *__restrict__ in_, const ct_elem *__restrict__ weight_,
 #if TC_BIAS
-        const void *__restrict__ bias_,
+        const ct_elem *__restrict__ bias,
 #endif
-        void *__restrict__ out_)
+        ct_elem *__restrict__ out_)
 {
     extern __shared__ __align__(16) tc16_bits tc_smem[];
-    const tc16_bits *in = static_cast<const tc16_bits *>(in_);
-    const tc16_bits *weight = static_cast<const tc16_bits *>(weight_);
-    tc16_bits *out = static_cast<tc16_bits *>(out_);
+    const tc16_bits *in = reinterpret_cast<const tc16_bits *>(in_);
+    const tc16_bits *weight = reinterpret_cast<const tc16_bits *>(weight_);
 
     const int tile = blockIdx.x % (TC_TY * TC_TX), b = blockIdx.x / (TC_TY * TC_TX);
     const int oy0 = tile / TC_TX * TILE_OH, ox0 = tile % TC_TX * TILE_OW;
@@ -241,11 +240,11 @@ TC_NAME(const void *__restrict__ in_, const void *__restrict__ weight_,
             if (co >= TC_COUT)
                 continue;
 #if TC_BIAS
-            const float bv = tc16_to_float(__ldg(static_cast<const tc16_bits *>(bias_) + grp * TC_COUT + co));
+            const float bv = ct_ldg(bias + grp * TC_COUT + co);
 #else
             const float bv = 0.0f;
 #endif
-            tc16_bits *o = out + ((long long)b * TC_COUT_ALL + grp * TC_COUT + co) * TC_OH * TC_OW;
+            ct_elem *o = out_ + ((long long)b * TC_COUT_ALL + grp * TC_COUT + co) * TC_OH * TC_OW;
 #pragma unroll
             for (int j = 0; j < TC_NF; ++j)
 #pragma unroll
@@ -253,7 +252,7 @@ TC_NAME(const void *__restrict__ in_, const void *__restrict__ weight_,
                     const int n = wn * TC_WN + j * 8 + 2 * t + r1;
                     const int oy = oy0 + n / TILE_OW, ox = ox0 + n % TILE_OW;
                     if (n < TC_NPIX && oy < TC_OH && ox < TC_OW)
-                        o[oy * TC_OW + ox] = tc16_from_float(acc[i][j][2 * r2 + r1] + bv);
+                        ct_st(o + oy * TC_OW + ox, acc[i][j][2 * r2 + r1] + bv);
                 }
         }
 }

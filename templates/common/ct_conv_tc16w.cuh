@@ -53,16 +53,15 @@
 // TC_KP elements; at the end its first bytes hold the partial sums.
 
 extern "C" __global__ void __launch_bounds__(TC_NT, MIN_BLOCKS)
-TC_NAME(const void *__restrict__ in_, const void *__restrict__ weight_,
+TC_NAME(const ct_elem *__restrict__ in_, const ct_elem *__restrict__ weight_,
 #if TC_BIAS
-        const void *__restrict__ bias_,
+        const ct_elem *__restrict__ bias,
 #endif
-        void *__restrict__ out_)
+        ct_elem *__restrict__ out_)
 {
     extern __shared__ __align__(16) tc16_bits tc_smem[];
-    const tc16_bits *in = static_cast<const tc16_bits *>(in_);
-    const tc16_bits *weight = static_cast<const tc16_bits *>(weight_);
-    tc16_bits *out = static_cast<tc16_bits *>(out_);
+    const tc16_bits *in = reinterpret_cast<const tc16_bits *>(in_);
+    const tc16_bits *weight = reinterpret_cast<const tc16_bits *>(weight_);
 
     const int n0 = blockIdx.x * TILE_N;
     const int grp = blockIdx.y / TC_NCT, co0 = blockIdx.y % TC_NCT * TC_BM;
@@ -173,9 +172,9 @@ TC_NAME(const void *__restrict__ in_, const void *__restrict__ weight_,
         for (int k = 0; k < WARPS_K; ++k)
             s += red[(k * TC_BM + m) * TILE_N + n];
 #if TC_BIAS
-        s += tc16_to_float(__ldg(static_cast<const tc16_bits *>(bias_) + grp * TC_COUT + co));
+        s += ct_ldg(bias + grp * TC_COUT + co);
 #endif
         const int b = pix / (TC_OH * TC_OW), o = pix % (TC_OH * TC_OW);
-        out[((long long)b * TC_COUT_ALL + grp * TC_COUT + co) * TC_OH * TC_OW + o] = tc16_from_float(s);
+        ct_st(out_ + ((long long)b * TC_COUT_ALL + grp * TC_COUT + co) * TC_OH * TC_OW + o, s);
     }
 }

@@ -1,9 +1,10 @@
 // ct_mma16.cuh: the half-precision tensor-core pieces shared by the tc16
-// templates (ct_conv_tc16.cuh, ct_conv_tc16w.cuh): elements are moved as
-// their 16-bit patterns (unsigned short), multiplied by mma.sync m16n8k16
-// with fp32 accumulators (.bf16 for CT_DTYPE 1, .f16 for CT_DTYPE 2), and
-// converted only at the ends: the bias to fp32, each output rounded once
-// to the type. Needs sm_80 or later.
+// templates (ct_conv_tc16.cuh, ct_conv_tc16w.cuh): elements (ct_elem) are
+// moved as their 16-bit patterns, multiplied by mma.sync m16n8k16 with fp32
+// accumulators (.bf16 for CT_DTYPE 1, .f16 for CT_DTYPE 2), and converted
+// only at the ends (ct_dtype.cuh): the bias to fp32, each output rounded
+// once to the type. Needs sm_80 or later.
+#include "ct_dtype.cuh"
 
 #if CT_DTYPE == 1
 #define TC16_MMA "mma.sync.aligned.m16n8k16.row.col.f32.bf16.bf16.f32 "
@@ -47,27 +48,4 @@ __device__ __forceinline__ void tc16_ldsm2(unsigned *r, const tc16_bits *p)
 __device__ __forceinline__ unsigned tc16_ld(const tc16_bits *p, bool ok)
 {
     return ok ? (unsigned)__ldg(p) : 0u;
-}
-
-__device__ __forceinline__ float tc16_to_float(tc16_bits h)
-{
-#if CT_DTYPE == 1
-    return __uint_as_float((unsigned)h << 16);
-#else
-    float f;
-    asm("cvt.f32.f16 %0, %1;" : "=f"(f) : "h"(h));
-    return f;
-#endif
-}
-
-// fp32 to the type, rounded to nearest even (the one rounding of an output).
-__device__ __forceinline__ tc16_bits tc16_from_float(float f)
-{
-    tc16_bits h;
-#if CT_DTYPE == 1
-    asm("cvt.rn.bf16.f32 %0, %1;" : "=h"(h) : "f"(f));
-#else
-    asm("cvt.rn.f16.f32 %0, %1;" : "=h"(h) : "f"(f));
-#endif
-    return h;
 }
