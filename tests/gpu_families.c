@@ -1,10 +1,13 @@
 /* gpu_families.c - the conv1dc, conv2d and conv2dc families on a GPU through
  * the command line: small and odd shapes (every candidate tuned must be
- * correct), the tensor-core templates alone on odd shapes (a random sample
+ * correct), every family in bf16 and f16 (the naive templates and the
+ * half-precision ones against the CPU and the fp64 GPU references, which
+ * read the half inputs, with the type's tolerance), the tensor-core templates alone on odd shapes (a random sample
  * of each space, every candidate verified), the seed problems with a budget,
  * and exported winners' self-tests (one of several launches among them)
  * built with nvcc and run. Timings are printed, never asserted. */
 #include "db.h"
+#include "dtype.h"
 #include "gpu_common.h"
 
 typedef struct stats {
@@ -55,7 +58,12 @@ static void tune(const char *db, const char *spec, const char *extra)
     CHECK_MSG(rc == 0, "tuning %s exited %d", spec, rc);
     stats s = stored(db, p.canonical);
     CHECK_MSG(s.ok > 0, "%s: no verified candidate", p.canonical);
-    CHECK_MSG(s.best.relerr >= 0 && s.best.relerr <= 1e-5, "%s: winner relerr %g", p.canonical, s.best.relerr);
+    const double tol = ct_dtype_tolerance(ct_problem_dtype(&p), 1e-5);
+    CHECK_MSG(s.best.relerr >= 0 && s.best.relerr <= tol, "%s: winner relerr %g", p.canonical, s.best.relerr);
+    /* The output's own rounding to a half type is an error of at least u/8
+     * or so: a smaller one means the output was not written in the type. */
+    CHECK_MSG(ct_problem_dtype(&p) == CT_DTYPE_F32 || s.best.relerr > tol / 64, "%s: relerr %g is not a half's",
+              p.canonical, s.best.relerr);
     /* A wrong, crashing or hanging candidate is a template bug. */
     CHECK_MSG(s.bad == 0, "%s: %d of %d candidates failed, first: %s", p.canonical, s.bad, s.total, s.first_bad);
     printf("%s: %d verified, %d over limits, %d failed; best %.2f us = %.1f%% of FMA peak, %.0f GB/s (%s %s)\n",
@@ -173,6 +181,31 @@ int main(void)
     export_selftest(db, dir, "conv2dc:3:2:30:31:7:5:5:valid:bias", arch, 3);
     export_selftest(db, dir, "conv2dc:2:4:15:13:6:3:3:pad=1:stride=2,3:dilation=2:groups=2", arch, 11);
     export_selftest(db, dir, "conv1dc:2:6:29:4:3:causal:stride=2:dilation=3:groups=2", arch, 12);
+
+    /* Half precision: odd shapes on the CPU reference, large ones (over
+     * 2e8 FLOPs) on the fp64 GPU reference reading the half inputs; every
+     * template with the type (the naive ones at least) verified. */
+    static const char *const half[] = {
+        "conv1d:1000:31:same:bf16",
+        "conv1d:100000:2047:f16",
+        "conv1dc:2:7:33:9:7:pad=3:bias:bf16",
+        "conv1dc:8:64:1000:128:3:pad=1:f16",
+        "conv1dc:2:6:29:4:3:causal:stride=2:dilation=3:groups=2:bf16",
+        "conv2d:4:513:257:5:7:same:f16",
+        "conv2d:16:512:512:11:11:same:bf16",
+        "conv2dc:3:2:30:31:7:5:5:valid:bias:bf16",
+        "conv2dc:32:64:56:56:64:3:3:same:f16",
+        "conv2dc:2:4:15:13:6:3:3:pad=1:stride=2,3:dilation=2:groups=2:bias:f16",
+    };
+    for (size_t i = 0; i < sizeof half / sizeof half[0]; i++) {
+        char extra[64];
+        snprintf(extra, sizeof extra, "--max-candidates 20 --seed %zu", i + 1);
+        tune(db, half[i], extra);
+    }
+    export_selftest(db, dir, half[0], arch, 15);
+    export_selftest(db, dir, half[2], arch, 16);
+    export_selftest(db, dir, half[5], arch, 17);
+    export_selftest(db, dir, half[9], arch, 18);
 
     /* The seeds' problems, with a budget (the benchmark tunes them fully). */
     static const char *const seeds[] = {

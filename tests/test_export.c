@@ -33,6 +33,7 @@
 #define SYMBOL "convtune_conv1d_3000_37_same"
 #define DEVICE "NVIDIA Test Export GPU"
 static const char *device_name = DEVICE;   /* the device make_db stores */
+static const char *problem = PROBLEM;      /* the problem make_db stores and run_export asks for */
 
 static tl_workdir wd;   /* the children run in wd.work, HOME and XDG_DATA_HOME inside */
 
@@ -52,7 +53,7 @@ static void run_export(const char *db, const char *out, const char *extra, tl_re
     argv[n++] = (char *)CT_BINARY;
     argv[n++] = "export";
     argv[n++] = "--problem";
-    argv[n++] = PROBLEM;
+    argv[n++] = (char *)problem;
     argv[n++] = "--db";
     argv[n++] = (char *)db;
     if (out) {
@@ -180,7 +181,7 @@ static int make_db(const char *path, const ct_result *recs, int nrecs)
                         .sm_count = 132, .driver_version = 13000, .nvrtc_major = 13, .nvrtc_minor = 0,
                         .fma_tflops = 60.0, .bandwidth_gbs = 3000.0, .launch_us = 2.5};
     snprintf(d.name, sizeof d.name, "%s", device_name);
-    int ok = ct_problem_parse(PROBLEM, &p, &e) == CT_OK && !strcmp(p.canonical, PROBLEM) &&
+    int ok = ct_problem_parse(problem, &p, &e) == CT_OK && !strcmp(p.canonical, problem) &&
              ct_db_open(path, 1, &db, &e) == CT_OK &&
              ct_db_device_upsert(db, &d, &dev, &e) == CT_OK &&
              ct_db_problem_upsert(db, "conv1d", p.canonical, p.family->flops(&p), p.family->bytes(&p), &prob,
@@ -346,6 +347,77 @@ static void compile_header(const char *cu)
     unlink(obj);
 }
 
+/* A half-precision winner (conv1d_naive in f16): the launcher takes void
+ * pointers and casts them to the kernel's ct_elem, the comments and the
+ * header state the type, the macros carry CT_DTYPE, the self-test rounds its
+ * inputs to the type and checks with the type's tolerance; the .cu compiles
+ * and links with its self-test, the header from C. */
+static void check_half_export(int have_nvcc)
+{
+    char *src = NULL, hash[17] = "";
+    ct_err e = {""};
+    CHECK(ct_template_source("conv1d_naive", NULL, &src, &e) == CT_OK);
+    ct_hash_hex(src ? src : "", hash);
+    free(src);
+    problem = "conv1d:3000:37:same:f16";
+    char db[600], out[600], h[600];
+    path_in(db, sizeof db, "half.db");
+    path_in(out, sizeof out, "half.cu");
+    path_in(h, sizeof h, "half.h");
+    const ct_result recs[] = {mkrec("conv1d_naive", hash, "{\"BLOCK_SIZE\":128}", "ok", 9.0, 3e-4)};
+    CHECK(make_db(db, recs, 1));
+    tl_result r;
+    run_export(db, out, NULL, &r);
+    CHECK_MSG(r.code == 0, "export (f16): exit %d: %s", r.code, r.err);
+    tl_result_free(&r);
+    char *cu = tl_slurp(out, NULL), *hd = tl_slurp(h, NULL);
+    CHECK(cu && hd);
+    if (cu && hd) {
+        const char *want_cu[] = {
+            "#define CT_DTYPE 2\n",
+            "int convtune_conv1d_3000_37_same_f16(const void *in, const void *mask, void *out, cudaStream_t stream)",
+            "conv1d_naive<<<grid, block, CT_SMEM_BYTES, stream>>>((const ct_elem *)in, (const ct_elem *)mask, "
+            "(ct_elem *)out);",
+            "//   out   3000 f16 elements (2 bytes)\n",
+            "// Element type: f16 (__half, cuda_fp16.h)",
+            "#include <cuda_fp16.h>\n",
+            "h[k] = __float2half_rn(host[i][k]);",
+            "const int pass = relerr <= 0.000976562;",
+        };
+        for (size_t i = 0; i < sizeof want_cu / sizeof want_cu[0]; i++)
+            CHECK_MSG(strstr(cu, want_cu[i]) != NULL, "%s lacks: %s", out, want_cu[i]);
+        CHECK_MSG(strstr(hd, "int convtune_conv1d_3000_37_same_f16(const void *in, const void *mask, void *out, "
+                             "struct CUstream_st *stream);") && strstr(hd, "3000 f16 elements"),
+                  "%s: %s", h, hd);
+    }
+    free(cu);
+    free(hd);
+    if (have_nvcc) {
+        char obj[600], exe[600];
+        path_in(obj, sizeof obj, "half.o");
+        path_in(exe, sizeof exe, "half_selftest");
+        CHECK_MSG(nvcc("-c", NULL, out, obj) == 0, "nvcc -c %s failed", out);
+        CHECK_MSG(nvcc("-DCONVTUNE_SELFTEST", NULL, out, exe) == 0, "nvcc -DCONVTUNE_SELFTEST %s failed", out);
+        /* From C with plain pointers, and agreeing with the .cu. */
+        char c_src[600];
+        snprintf(c_src, sizeof c_src, "%s/use_half.c", wd.work);
+        char text[1400];
+        snprintf(text, sizeof text,
+                 "#include <stddef.h>\n#include \"%s\"\n"
+                 "int use(const unsigned short *in, const unsigned short *mask, unsigned short *out);\n"
+                 "int use(const unsigned short *in, const unsigned short *mask, unsigned short *out)\n{\n"
+                 "    return convtune_conv1d_3000_37_same_f16(in, mask, out, NULL);\n}\n", h);
+        CHECK(tl_write_text(c_src, text) == 0);
+        char *gcc[] = {"gcc", "-std=c11", "-Wall", "-Wextra", "-Werror", "-pedantic", "-c", c_src, "-o", obj, NULL};
+        CHECK_MSG(tool(gcc) == 0, "%s does not compile as C11", h);
+        char *nv[] = {"nvcc", "-arch=sm_90", "-Werror=all-warnings", "-include", h, "-c", out, "-o", obj, NULL};
+        CHECK_MSG(tool(nv) == 0, "%s and %s disagree (nvcc -include)", out, h);
+        unlink(obj);
+        unlink(exe);
+    }
+    problem = PROBLEM;
+}
+
 int main(void)
 {
     if (tl_workdir_make(&wd, "export") != 0)
@@ -442,6 +514,8 @@ int main(void)
         unlink(exe);
         compile_header(out);
     }
+
+    check_half_export(have_nvcc);
 
     /* b.db: the shared-memory mask record as the only verified one */
     const ct_result recs_b[] = {

@@ -14,6 +14,7 @@
 #include "compile.h"
 #include "executor.h"
 #include "outfile.h"
+#include "dtype.h"
 #include "problem.h"
 #include "export_internal.h"
 
@@ -140,6 +141,23 @@ ct_status ct_exp_instance_load(instance *in, const ct_result *rec, const char *t
     return CT_OK;
 }
 
+/* Whether the instance's buffers hold a half type: its launcher then takes
+ * void pointers, so a caller needs no CUDA header for the type, and casts
+ * them to the template's ct_elem (templates/common/ct_dtype.cuh). fp32
+ * exports are written as before. */
+static int is_half(const instance *in)
+{
+    return ct_problem_dtype(&in->p) != CT_DTYPE_F32;
+}
+
+/* How the comments count a buffer's elements: "floats", "bf16 elements". */
+static const char *elements_of(const instance *in)
+{
+    return ct_problem_dtype(&in->p) == CT_DTYPE_BF16 ? "bf16 elements (2 bytes)"
+           : is_half(in)                             ? "f16 elements (2 bytes)"
+                                                     : "floats";
+}
+
 /* The launcher's parameter list: the buffers and the stream, declared as
  * stream_decl ("cudaStream_t stream" or "struct CUstream_st *stream"). */
 static void param_list(const instance *in, const char *stream_decl, char *buf, size_t len)
@@ -147,8 +165,8 @@ static void param_list(const instance *in, const char *stream_decl, char *buf, s
     size_t o = 0;
     buf[0] = '\0';
     for (int i = 0; i < in->nb && o < len; i++)
-        o += (size_t)snprintf(buf + o, len - o, "%s%sfloat *%s", i ? ", " : "",
-                              in->bufs[i].is_output ? "" : "const ", in->bufs[i].name);
+        o += (size_t)snprintf(buf + o, len - o, "%s%s%s *%s", i ? ", " : "", in->bufs[i].is_output ? "" : "const ",
+                              is_half(in) ? "void" : "float", in->bufs[i].name);
     if (o < len)
         snprintf(buf + o, len - o, ", %s", stream_decl);
 }
@@ -215,10 +233,10 @@ void ct_exp_emit_launcher(FILE *f, const instance *in)
         /* The template declares the __constant__ copy only for some
          * parameter values; the #if follows the same condition. */
         fprintf(f, "#ifdef CT_SYMBOL_%s\n", in->bufs[i].symbol);
-        fprintf(f, "    {\n        cudaError_t err = cudaMemcpyToSymbolAsync(%s, %s, %zu * sizeof(float), 0,\n"
+        fprintf(f, "    {\n        cudaError_t err = cudaMemcpyToSymbolAsync(%s, %s, %zu * sizeof(%s), 0,\n"
                    "                                                  cudaMemcpyDeviceToDevice, stream);\n"
                    "        if (err != cudaSuccess)\n            return (int)err;\n    }\n#endif\n",
-                in->bufs[i].symbol, in->bufs[i].name, in->bufs[i].count);
+                in->bufs[i].symbol, in->bufs[i].name, in->bufs[i].count, is_half(in) ? "ct_elem" : "float");
     }
     /* Past 48 KiB of shared memory, static and dynamic together, a kernel
      * must opt in to its dynamic part; once per process is enough. */
@@ -229,7 +247,8 @@ void ct_exp_emit_launcher(FILE *f, const instance *in)
     fprintf(f, "    const dim3 grid(CT_GRID_X, CT_GRID_Y, CT_GRID_Z), block(CT_BLOCK_X, CT_BLOCK_Y, CT_BLOCK_Z);\n");
     fprintf(f, "    %s<<<grid, block, CT_SMEM_BYTES, stream>>>(", in->t->name);
     for (int i = 0; i < in->nb; i++)
-        fprintf(f, "%s%s", i ? ", " : "", in->bufs[i].name);
+        fprintf(f, "%s%s%s", i ? ", " : "",
+                !is_half(in) ? "" : in->bufs[i].is_output ? "(ct_elem *)" : "(const ct_elem *)", in->bufs[i].name);
     fprintf(f, ");\n    return (int)cudaGetLastError();\n}\n");
 }
 
@@ -240,7 +259,7 @@ void ct_exp_emit_declarations(FILE *f, const instance *in)
     param_list(in, "struct CUstream_st *stream", params, sizeof params);
     fprintf(f, "// %s: device pointers (16-byte aligned, as cudaMalloc returns them),\n//  ", in->p.canonical);
     for (int i = 0; i < in->nb; i++)
-        fprintf(f, " %s %zu floats%s", in->bufs[i].name, in->bufs[i].count, i + 1 < in->nb ? "," : ";");
+        fprintf(f, " %s %zu %s%s", in->bufs[i].name, in->bufs[i].count, elements_of(in), i + 1 < in->nb ? "," : ";");
     fprintf(f, " returns 0 (cudaSuccess) or the cudaError_t of the failure.\n");
     fprintf(f, "int %s(%s);\n", in->sym, params);
     if (in->t->exec)
@@ -263,34 +282,59 @@ static void emit_selftest(FILE *f, const instance *in, double tolerance)
     fprintf(f, "static float ct_uniform(unsigned long long *s)\n{\n"
                "    *s ^= *s << 13; *s ^= *s >> 7; *s ^= *s << 17;\n"
                "    return (float)((double)(*s >> 40) / 8388608.0 - 1.0);\n}\n\n");
+    /* A half type: the host rounds the inputs as the device does, and the
+     * reference reads the rounded values. */
+    const ct_dtype dt = ct_problem_dtype(&in->p);
+    const char *elem = dt == CT_DTYPE_BF16 ? "__nv_bfloat16" : dt == CT_DTYPE_F16 ? "__half" : "float";
+    const char *to_elem = dt == CT_DTYPE_BF16 ? "__float2bfloat16_rn" : "__float2half_rn";
+    const char *to_float = dt == CT_DTYPE_BF16 ? "__bfloat162float" : "__half2float";
+    if (dt != CT_DTYPE_F32)
+        fprintf(f, "#include <%s>\n\n", dt == CT_DTYPE_BF16 ? "cuda_bf16.h" : "cuda_fp16.h");
     fprintf(f, "#define CT_CHECK(call) do { cudaError_t e_ = (call); if (e_ != cudaSuccess) { \\\n"
                "    fprintf(stderr, \"%%s:%%d: %%s: %%s\\n\", __FILE__, __LINE__, #call, cudaGetErrorString(e_)); \\\n"
                "    return 2; } } while (0)\n\n");
     fprintf(f, "int main(void)\n{\n    const size_t counts[%d] = {", nb);
     for (int i = 0; i < nb; i++)
         fprintf(f, "%s%zu", i ? ", " : "", in->bufs[i].count);
-    fprintf(f, "};\n    float *host[%d];\n    float *dev[%d];\n", nb, nb);
+    fprintf(f, "};\n    float *host[%d];\n    %s *dev[%d];\n", nb, dt == CT_DTYPE_F32 ? "float" : "void", nb);
     fprintf(f, "    unsigned long long seed = (unsigned long long)time(NULL) * 2654435761ULL | 1;\n");
     fprintf(f, "    for (int i = 0; i < %d; i++) {\n"
                "        host[i] = (float *)malloc(counts[i] * sizeof(float));\n"
                "        if (!host[i]) { fprintf(stderr, \"out of memory\\n\"); return 2; }\n"
-               "        CT_CHECK(cudaMalloc((void **)&dev[i], counts[i] * sizeof(float)));\n"
+               "        CT_CHECK(cudaMalloc((void **)&dev[i], counts[i] * sizeof(%s)));\n"
                "        for (size_t k = 0; k < counts[i]; k++)\n"
-               "            host[i][k] = ct_uniform(&seed);\n"
-               "        CT_CHECK(cudaMemcpy(dev[i], host[i], counts[i] * sizeof(float), cudaMemcpyHostToDevice));\n"
-               "    }\n", nb);
+               "            host[i][k] = ct_uniform(&seed);\n", nb, elem);
+    if (dt == CT_DTYPE_F32)
+        fprintf(f, "        CT_CHECK(cudaMemcpy(dev[i], host[i], counts[i] * sizeof(float), cudaMemcpyHostToDevice));\n"
+                   "    }\n");
+    else
+        fprintf(f, "        %s *h = (%s *)malloc(counts[i] * sizeof(%s));\n"
+                   "        if (!h) { fprintf(stderr, \"out of memory\\n\"); return 2; }\n"
+                   "        for (size_t k = 0; k < counts[i]; k++) {\n"
+                   "            h[k] = %s(host[i][k]);\n            host[i][k] = %s(h[k]);\n        }\n"
+                   "        CT_CHECK(cudaMemcpy(dev[i], h, counts[i] * sizeof(%s), cudaMemcpyHostToDevice));\n"
+                   "        free(h);\n    }\n",
+                elem, elem, elem, to_elem, to_float, elem);
     int out = 0;
     for (int i = 0; i < nb; i++)
         if (in->bufs[i].is_output)
             out = i;
-    fprintf(f, "    CT_CHECK(cudaMemset(dev[%d], 0xFF, counts[%d] * sizeof(float)));  /* NaN */\n", out, out);
+    fprintf(f, "    CT_CHECK(cudaMemset(dev[%d], 0xFF, counts[%d] * sizeof(%s)));  /* NaN */\n", out, out, elem);
     fprintf(f, "#define CT_CALL() %s(", in->sym);
     for (int i = 0; i < nb; i++)
         fprintf(f, "%sdev[%d]", i ? ", " : "", i);
     fprintf(f, ", 0)\n");
     fprintf(f, "    CT_CHECK((cudaError_t)CT_CALL());\n    CT_CHECK(cudaDeviceSynchronize());\n");
-    fprintf(f, "    CT_CHECK(cudaMemcpy(host[%d], dev[%d], counts[%d] * sizeof(float), cudaMemcpyDeviceToHost));\n",
-            out, out, out);
+    if (dt == CT_DTYPE_F32)
+        fprintf(f, "    CT_CHECK(cudaMemcpy(host[%d], dev[%d], counts[%d] * sizeof(float), cudaMemcpyDeviceToHost));\n",
+                out, out, out);
+    else
+        fprintf(f, "    {\n        %s *h = (%s *)malloc(counts[%d] * sizeof(%s));\n"
+                   "        if (!h) { fprintf(stderr, \"out of memory\\n\"); return 2; }\n"
+                   "        CT_CHECK(cudaMemcpy(h, dev[%d], counts[%d] * sizeof(%s), cudaMemcpyDeviceToHost));\n"
+                   "        for (size_t k = 0; k < counts[%d]; k++)\n            host[%d][k] = %s(h[k]);\n"
+                   "        free(h);\n    }\n",
+                elem, elem, out, elem, out, out, elem, out, out, to_float);
     fprintf(f, "    double *ref = (double *)malloc(counts[%d] * sizeof(double));\n", out);
     fprintf(f, "    const float *in[%d];\n    int nin = 0;\n", nb);
     for (int i = 0; i < nb; i++)
@@ -399,7 +443,12 @@ static void single_cu(FILE *f, void *user)
     fprintf(f, "// C signature (device pointers, 16-byte aligned as cudaMalloc returns them):\n");
     fprintf(f, "//   int %s(%s);\n//   returns 0 (cudaSuccess) or the cudaError_t of the failure.\n", in->sym, params);
     for (int i = 0; i < in->nb; i++)
-        fprintf(f, "//   %-5s %zu floats\n", in->bufs[i].name, in->bufs[i].count);
+        fprintf(f, "//   %-5s %zu %s\n", in->bufs[i].name, in->bufs[i].count, elements_of(in));
+    if (is_half(in))
+        fprintf(f, "// Element type: %s (%s) for every buffer, passed as void pointers; the kernel\n"
+                   "// sums in fp32 and rounds each output once, to nearest even.\n",
+                ct_dtype_name(ct_problem_dtype(&in->p)),
+                ct_problem_dtype(&in->p) == CT_DTYPE_BF16 ? "__nv_bfloat16, cuda_bf16.h" : "__half, cuda_fp16.h");
     if (in->t->exec)
         fprintf(f, "//\n// This winner is several launches and %s calls (the launcher below), so call\n"
                    "// the launcher (through %s) rather than one kernel from Python.\n",
@@ -415,7 +464,7 @@ static void single_cu(FILE *f, void *user)
     fprintf(f, "#if !defined(__CUDACC_RTC__)\n");
     ct_exp_emit_launcher(f, in);
     fprintf(f, "\n");
-    emit_selftest(f, in, s->tolerance);
+    emit_selftest(f, in, ct_dtype_tolerance(ct_problem_dtype(&in->p), s->tolerance));
     fprintf(f, "#endif  /* !__CUDACC_RTC__ */\n");
 }
 

@@ -203,6 +203,11 @@ ct_status ct_tuned_load(ct_db *db, const char *family, const char *device, ct_tu
         const ct_result *r = &rs.v[i];
         if (strcmp(r->device, out->device) != 0)
             continue;
+        /* A family export holds one element type, its buffers' (fp32):
+         * half problems export one at a time (export --problem). */
+        ct_problem hp;
+        if (ct_problem_parse(r->problem, &hp, NULL) == CT_OK && ct_problem_dtype(&hp) != CT_DTYPE_F32)
+            continue;
         int k = 0;
         while (k < n && strcmp(ents[k].rec.problem, r->problem) != 0)
             k++;
@@ -224,6 +229,11 @@ ct_status ct_tuned_load(ct_db *db, const char *family, const char *device, ct_tu
         n++;
     }
     free(rs.v);
+    if (n == 0) {
+        free(ents);
+        return ct_fail(e, CT_ERR_NOT_FOUND, "no tuned fp32 %s problem on %s (a family export holds fp32 problems)",
+                       fam->name, out->device);
+    }
     qsort(ents, (size_t)n, sizeof *ents, entry_cmp);
     out->recs = calloc((size_t)n, sizeof *out->recs);
     out->probs = calloc((size_t)n, sizeof *out->probs);
