@@ -193,7 +193,7 @@ static void tiled_block(const run *R, uint16_t *sm, double (*acc)[32][4], long l
     memset(acc, 0, (size_t)nwarps * g->mf * g->nf * sizeof *acc);
     tiled_stage(R, sm, b, grp, co0, iy0, ix0, 0);
     for (long long ch = 0; ch < g->nch; ch++) {
-        const smem st = {sm + ch % 2 * g->stage, g->stage};
+        const smem st = {sm + (g->nbuf > 1 ? ch % 2 : 0) * g->stage, g->stage};
         for (long long warp = 0; warp < nwarps; warp++) {
             const long long wm = warp % g->warps_m, wn = warp / g->warps_m;
             for (long long s = 0; s < g->khw * g->ck / 16; s++) {
@@ -232,7 +232,7 @@ static void tiled_block(const run *R, uint16_t *sm, double (*acc)[32][4], long l
             }
         }
         if (ch + 1 < g->nch)
-            tiled_stage(R, sm + (ch + 1) % 2 * g->stage, b, grp, co0, iy0, ix0, ch + 1);
+            tiled_stage(R, sm + (g->nbuf > 1 ? (ch + 1) % 2 : 0) * g->stage, b, grp, co0, iy0, ix0, ch + 1);
     }
     for (long long warp = 0; warp < nwarps; warp++) {
         const long long wm = warp % g->warps_m, wn = warp / g->warps_m;

@@ -21,11 +21,12 @@
 // distinct banks (stride 1; a horizontal stride of 2 costs a 2-way conflict).
 //
 // NCHW keeps channels apart in memory, so the chunk's copy transposes: each
-// thread loads channel pairs of one weight tap or one input pixel (16-bit
-// loads, coalesced along the taps and the pixels), packs them and stores 32
-// bits. The loads of chunk ch+1 are issued into registers before the mma
-// steps of chunk ch and stored into the second buffer after them, so global
-// latency hides behind the tensor-core work (cp.async cannot transpose).
+// thread loads the channels of one weight tap or one input pixel (16-bit
+// loads, coalesced along the taps and the pixels), packs them in pairs and
+// stores 16 bytes at a time (cp.async cannot transpose). With PREFETCH the
+// loads of chunk ch+1 are issued into registers before the mma steps of
+// chunk ch and stored into the second buffer after them, so global latency
+// hides behind the tensor-core work, at the cost of registers.
 //
 // Problem macros as ct_conv_tc.cuh (TC_B, TC_CIN and TC_COUT per group,
 // TC_GROUPS, TC_H, TC_W, TC_KH, TC_KW, TC_OH, TC_OW, TC_PH, TC_PW, TC_SY,
@@ -37,7 +38,9 @@
 //                 to WARPS_N x a multiple of 8 GEMM columns)
 //   WARPS_M       warps along the output channels
 //   WARPS_N       warps along the pixels
-//   CIN_CHUNK     CK, input channels staged at a time (16, 32 or 64)
+//   CIN_CHUNK     CK, input channels staged at a time (16, 32, 48 or 64)
+//   PREFETCH      1: two buffers, the next chunk's loads in registers during
+//                 this one's mma steps; 0: one buffer, copied between barriers
 //   MIN_BLOCKS    minimum resident blocks per SM (__launch_bounds__)
 #include "ct_mma16.cuh"
 
@@ -68,7 +71,7 @@
 #define TC_SA (TC_BM * TC_AP)
 #define TC_SB (TC_IH * TC_IW * TC_CP)
 #define TC_STAGE (TC_SA + TC_SB)
-#define TC_NBUF (TC_NCH > 1 ? 2 : 1)
+#define TC_NBUF (PREFETCH && TC_NCH > 1 ? 2 : 1)
 #define TC_TY TC_CDIV(TC_OH, TILE_OH)
 #define TC_TX TC_CDIV(TC_OW, TILE_OW)
 #define TC_NCT TC_CDIV(TC_COUT, TC_BM)          // channel tiles of a group
@@ -89,59 +92,85 @@ constexpr int tc16_unroll = TC_KSTEPS <= 36 ? TC_KSTEPS : 4;
 // Shared memory (dynamic, sized by tc16_conv.c): TC_NBUF stages of
 // TC_STAGE 16-bit elements, each the weights then the input tile.
 
-// Load chunk ch's channel pairs into registers, slot by slot.
-__device__ __forceinline__ void tc16_load(unsigned (*wr)[TC_CK / 2], unsigned (*ir)[TC_CK / 2],
-                                          const tc16_bits *__restrict__ in, const tc16_bits *__restrict__ weight,
-                                          int co0, int iy0, int ix0, int ch)
+// One slot's CK / 2 channel pairs of chunk ch (from ci0 = ch * CK): weight
+// slot (row m, tap), input slot (pixel of the haloed tile). Zeros outside
+// the image and past the layer's channels and rows.
+__device__ __forceinline__ void tc16_wload(unsigned *v, const tc16_bits *__restrict__ weight, int co0, int ci0,
+                                           int slot)
 {
-    const int ci0 = ch * TC_CK;
+    const int m = slot / TC_KHW, tap = slot % TC_KHW;
+    const bool ok = (TC_WS % TC_NT == 0 || slot < TC_WS) && co0 + m < TC_COUT;
+    const tc16_bits *p = weight + ((co0 + m) * TC_CIN + ci0) * TC_KHW + tap;
 #pragma unroll
-    for (int r = 0; r < TC_WR; ++r) {
-        const int slot = threadIdx.x + r * TC_NT, m = slot / TC_KHW, tap = slot % TC_KHW;
-        const bool ok = (TC_WS % TC_NT == 0 || slot < TC_WS) && co0 + m < TC_COUT;
-        const tc16_bits *p = weight + ((co0 + m) * TC_CIN + ci0) * TC_KHW + tap;
-#pragma unroll
-        for (int q = 0; q < TC_CK / 2; ++q)
-            wr[r][q] = tc16_ld(p + 2 * q * TC_KHW, ok && (TC_CIN % TC_CK == 0 || ci0 + 2 * q < TC_CIN)) |
-                       tc16_ld(p + (2 * q + 1) * TC_KHW, ok && (TC_CIN % TC_CK == 0 || ci0 + 2 * q + 1 < TC_CIN))
-                           << 16;
-    }
-#pragma unroll
-    for (int r = 0; r < TC_IR; ++r) {
-        const int slot = threadIdx.x + r * TC_NT;
-        const int iy = iy0 + slot / TC_IW, ix = ix0 + slot % TC_IW;
-        const bool ok = (TC_IS % TC_NT == 0 || slot < TC_IS) && iy >= 0 && iy < TC_H && ix >= 0 && ix < TC_W;
-        const tc16_bits *p = in + (ci0 * TC_H + iy) * TC_W + ix;
-#pragma unroll
-        for (int q = 0; q < TC_CK / 2; ++q)
-            ir[r][q] = tc16_ld(p + 2 * q * TC_H * TC_W, ok && (TC_CIN % TC_CK == 0 || ci0 + 2 * q < TC_CIN)) |
-                       tc16_ld(p + (2 * q + 1) * TC_H * TC_W,
-                               ok && (TC_CIN % TC_CK == 0 || ci0 + 2 * q + 1 < TC_CIN)) << 16;
-    }
+    for (int q = 0; q < TC_CK / 2; ++q)
+        v[q] = tc16_ld(p + 2 * q * TC_KHW, ok && (TC_CIN % TC_CK == 0 || ci0 + 2 * q < TC_CIN)) |
+               tc16_ld(p + (2 * q + 1) * TC_KHW, ok && (TC_CIN % TC_CK == 0 || ci0 + 2 * q + 1 < TC_CIN)) << 16;
 }
 
-// Store them transposed into one stage: weights at [m][tap][c], input at
-// [pixel][c], 16 bytes (4 pairs) at a time.
-__device__ __forceinline__ void tc16_store(tc16_bits *s, const unsigned (*wr)[TC_CK / 2],
-                                           const unsigned (*ir)[TC_CK / 2])
+__device__ __forceinline__ void tc16_iload(unsigned *v, const tc16_bits *__restrict__ in, int iy0, int ix0, int ci0,
+                                           int slot)
+{
+    const int iy = iy0 + slot / TC_IW, ix = ix0 + slot % TC_IW;
+    const bool ok = (TC_IS % TC_NT == 0 || slot < TC_IS) && iy >= 0 && iy < TC_H && ix >= 0 && ix < TC_W;
+    const tc16_bits *p = in + (ci0 * TC_H + iy) * TC_W + ix;
+#pragma unroll
+    for (int q = 0; q < TC_CK / 2; ++q)
+        v[q] = tc16_ld(p + 2 * q * TC_H * TC_W, ok && (TC_CIN % TC_CK == 0 || ci0 + 2 * q < TC_CIN)) |
+               tc16_ld(p + (2 * q + 1) * TC_H * TC_W, ok && (TC_CIN % TC_CK == 0 || ci0 + 2 * q + 1 < TC_CIN))
+                   << 16;
+}
+
+// The pairs stored transposed into stage s, 16 bytes (4 pairs) at a time:
+// weights at [m][tap][c], input at [pixel][c].
+__device__ __forceinline__ void tc16_put(tc16_bits *d, const unsigned *v)
 {
 #pragma unroll
-    for (int r = 0; r < TC_WR; ++r) {
-        const int slot = threadIdx.x + r * TC_NT;
-        uint4 *d = reinterpret_cast<uint4 *>(s + slot / TC_KHW * TC_AP + slot % TC_KHW * TC_CK);
-        if (TC_WS % TC_NT == 0 || slot < TC_WS)
+    for (int q = 0; q < TC_CK / 8; ++q)
+        reinterpret_cast<uint4 *>(d)[q] = make_uint4(v[4 * q], v[4 * q + 1], v[4 * q + 2], v[4 * q + 3]);
+}
+
+__device__ __forceinline__ void tc16_wstore(tc16_bits *s, int slot, const unsigned *v)
+{
+    if (TC_WS % TC_NT == 0 || slot < TC_WS)
+        tc16_put(s + slot / TC_KHW * TC_AP + slot % TC_KHW * TC_CK, v);
+}
+
+__device__ __forceinline__ void tc16_istore(tc16_bits *s, int slot, const unsigned *v)
+{
+    if (TC_IS % TC_NT == 0 || slot < TC_IS)
+        tc16_put(s + TC_SA + slot * TC_CP, v);
+}
+
+// The mma steps of one staged chunk: A fragments from this lane's weight
+// row arow, B fragments from its pixel rows boff, at each tap's offset.
+__device__ __forceinline__ void tc16_chunk(const tc16_bits *st, int arow, const int *boff,
+                                           float (*acc)[TC_NF][4])
+{
+#pragma unroll tc16_unroll
+    for (int s = 0; s < TC_KSTEPS; ++s) {
+        const int tap = s / (TC_CK / 16), k = tap * TC_CK + s % (TC_CK / 16) * 16;
+        const int koff = (tap / TC_KW * TC_DY * TC_IW + tap % TC_KW * TC_DX) * TC_CP + s % (TC_CK / 16) * 16;
+        unsigned a[TC_MF][4], bf[TC_NF][2];
 #pragma unroll
-            for (int q = 0; q < TC_CK / 8; ++q)
-                d[q] = make_uint4(wr[r][4 * q], wr[r][4 * q + 1], wr[r][4 * q + 2], wr[r][4 * q + 3]);
-    }
+        for (int i = 0; i < TC_MF; ++i)
+            tc16_ldsm4(a[i], st + arow + i * 16 * TC_AP + k);
 #pragma unroll
-    for (int r = 0; r < TC_IR; ++r) {
-        const int slot = threadIdx.x + r * TC_NT;
-        uint4 *d = reinterpret_cast<uint4 *>(s + TC_SA + slot * TC_CP);
-        if (TC_IS % TC_NT == 0 || slot < TC_IS)
+        for (int jj = 0; jj < TC_NF / 2; ++jj) {
+            unsigned r4[4];
+            tc16_ldsm4(r4, st + boff[jj] + koff);
+            bf[2 * jj][0] = r4[0];
+            bf[2 * jj][1] = r4[1];
+            bf[2 * jj + 1][0] = r4[2];
+            bf[2 * jj + 1][1] = r4[3];
+        }
+#if TC_NF % 2
+        tc16_ldsm2(bf[TC_NF - 1], st + boff[TC_NF / 2] + koff);
+#endif
 #pragma unroll
-            for (int q = 0; q < TC_CK / 8; ++q)
-                d[q] = make_uint4(ir[r][4 * q], ir[r][4 * q + 1], ir[r][4 * q + 2], ir[r][4 * q + 3]);
+        for (int i = 0; i < TC_MF; ++i)
+#pragma unroll
+            for (int j = 0; j < TC_NF; ++j)
+                tc16_mma(acc[i][j], a[i], bf[j]);
     }
 }
 
@@ -187,48 +216,60 @@ TC_NAME(const ct_elem *__restrict__ in_, const ct_elem *__restrict__ weight_,
             for (int r = 0; r < 4; ++r)
                 acc[i][j][r] = 0.0f;
 
+#if PREFETCH
+    // Chunk ch + 1 is loaded into registers before the mma steps of chunk
+    // ch and stored into the other buffer after them (last read before the
+    // previous barrier).
     unsigned wr[TC_WR][TC_CK / 2], ir[TC_IR][TC_CK / 2];
-    tc16_load(wr, ir, in, weight, co0, iy0, ix0, 0);
-    tc16_store(tc_smem, wr, ir);
-    __syncthreads();
-    int buf = 0;
+#pragma unroll
+    for (int r = 0; r < TC_WR; ++r)
+        tc16_wload(wr[r], weight, co0, 0, threadIdx.x + r * TC_NT);
+#pragma unroll
+    for (int r = 0; r < TC_IR; ++r)
+        tc16_iload(ir[r], in, iy0, ix0, 0, threadIdx.x + r * TC_NT);
 #pragma unroll 1
     for (int ch = 0; ch < TC_NCH; ++ch) {
-        if (ch + 1 < TC_NCH)
-            tc16_load(wr, ir, in, weight, co0, iy0, ix0, ch + 1);
-        const tc16_bits *st = tc_smem + buf * TC_STAGE;
-#pragma unroll tc16_unroll
-        for (int s = 0; s < TC_KSTEPS; ++s) {
-            const int tap = s / (TC_CK / 16), k = tap * TC_CK + s % (TC_CK / 16) * 16;
-            const int koff = (tap / TC_KW * TC_DY * TC_IW + tap % TC_KW * TC_DX) * TC_CP + s % (TC_CK / 16) * 16;
-            unsigned a[TC_MF][4], bf[TC_NF][2];
+        tc16_bits *st = tc_smem + ch % 2 * TC_STAGE;
 #pragma unroll
-            for (int i = 0; i < TC_MF; ++i)
-                tc16_ldsm4(a[i], st + arow + i * 16 * TC_AP + k);
+        for (int r = 0; r < TC_WR; ++r)
+            tc16_wstore(st, threadIdx.x + r * TC_NT, wr[r]);
 #pragma unroll
-            for (int jj = 0; jj < TC_NF / 2; ++jj) {
-                unsigned r4[4];
-                tc16_ldsm4(r4, st + boff[jj] + koff);
-                bf[2 * jj][0] = r4[0];
-                bf[2 * jj][1] = r4[1];
-                bf[2 * jj + 1][0] = r4[2];
-                bf[2 * jj + 1][1] = r4[3];
-            }
-#if TC_NF % 2
-            tc16_ldsm2(bf[TC_NF - 1], st + boff[TC_NF / 2] + koff);
-#endif
-#pragma unroll
-            for (int i = 0; i < TC_MF; ++i)
-#pragma unroll
-                for (int j = 0; j < TC_NF; ++j)
-                    tc16_mma(acc[i][j], a[i], bf[j]);
-        }
-        // The other buffer was last read before the previous barrier.
-        if (ch + 1 < TC_NCH)
-            tc16_store(tc_smem + (buf ^ 1) * TC_STAGE, wr, ir);
+        for (int r = 0; r < TC_IR; ++r)
+            tc16_istore(st, threadIdx.x + r * TC_NT, ir[r]);
         __syncthreads();
-        buf ^= 1;
+        if (ch + 1 < TC_NCH) {
+#pragma unroll
+            for (int r = 0; r < TC_WR; ++r)
+                tc16_wload(wr[r], weight, co0, (ch + 1) * TC_CK, threadIdx.x + r * TC_NT);
+#pragma unroll
+            for (int r = 0; r < TC_IR; ++r)
+                tc16_iload(ir[r], in, iy0, ix0, (ch + 1) * TC_CK, threadIdx.x + r * TC_NT);
+        }
+        tc16_chunk(st, arow, boff, acc);
     }
+#else
+    // One buffer, each chunk copied slot by slot (few registers: more
+    // blocks per SM hide the copies' latency).
+#pragma unroll 1
+    for (int ch = 0; ch < TC_NCH; ++ch) {
+        if (ch > 0)
+            __syncthreads();   // every warp is done with the previous chunk
+#pragma unroll 1
+        for (int r = 0; r < TC_WR; ++r) {
+            unsigned v[TC_CK / 2];
+            tc16_wload(v, weight, co0, ch * TC_CK, threadIdx.x + r * TC_NT);
+            tc16_wstore(tc_smem, threadIdx.x + r * TC_NT, v);
+        }
+#pragma unroll 1
+        for (int r = 0; r < TC_IR; ++r) {
+            unsigned v[TC_CK / 2];
+            tc16_iload(v, in, iy0, ix0, ch * TC_CK, threadIdx.x + r * TC_NT);
+            tc16_istore(tc_smem, threadIdx.x + r * TC_NT, v);
+        }
+        __syncthreads();
+        tc16_chunk(tc_smem, arow, boff, acc);
+    }
+#endif
 
     // Epilogue: acc[i][j] holds rows g and g+8, columns 2t and 2t+1 of its
     // 16x8 tile; the bias is added in fp32, then one rounding to the type.

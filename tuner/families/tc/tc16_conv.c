@@ -18,6 +18,8 @@ CT_FAMILY_CODE
     X(WARPS_N, 2, CT_INT(0), "warps along the output pixels")                                               \
     X(CIN_CHUNK, 32, CT_INT(0), "input channels staged (transposed, channel-innermost) at a time, a "       \
                                 "multiple of 16 up to 64")                                                  \
+    X(PREFETCH, 1, CT_INT(0), "1: two buffers, the next chunk loaded into registers during this one's mma "  \
+                              "steps; 0: one buffer copied between barriers (fewer registers)")            \
     X(MIN_BLOCKS, 1, CT_INT(0), "minimum resident blocks per SM (__launch_bounds__)")
 #define T16_ALL(X) T16_HEAD(X) T16_ROWS(X) T16_BODY(X)
 
@@ -97,6 +99,7 @@ static void tiled_geometry(const ct_template *t, const ct_tc_shape *s, long long
     g->warps_m = q.WARPS_M;
     g->warps_n = q.WARPS_N;
     g->ck = q.CIN_CHUNK;
+    g->prefetch = q.PREFETCH;
     g->minb = q.MIN_BLOCKS;
     if (g->bm < 1 || g->toh < 1 || g->tow < 1 || g->warps_m < 1 || g->warps_n < 1 || g->ck < 16)
         return;
@@ -115,7 +118,7 @@ static void tiled_geometry(const ct_template *t, const ct_tc_shape *s, long long
     g->sa = g->bm * g->ap;
     g->sb = g->ih * g->iw * g->cp;
     g->stage = g->sa + g->sb;
-    g->nbuf = g->nch > 1 ? 2 : 1;
+    g->nbuf = g->prefetch && g->nch > 1 ? 2 : 1;
     g->ty = cdiv(s->oh, g->toh);
     g->tx = cdiv(s->ow, g->tow);
     g->wr = cdiv(g->bm * g->khw, g->nt);
@@ -123,10 +126,11 @@ static void tiled_geometry(const ct_template *t, const ct_tc_shape *s, long long
     g->smem_bytes = 2 * g->nbuf * g->stage;
     g->grid_x = s->b * g->ty * g->tx;
     g->grid_y = cdiv(s->cout, g->bm) * groups;
-    /* Accumulators, the next chunk's elements (ptxas packs the pairs only
-     * when it stores them), one step's fragments and about 40 for addresses
-     * and the loop: within 10 of ptxas on the seed layer's candidates. */
-    g->regs = g->mf * g->nf * 4 + (g->nch > 1 ? (g->wr + g->ir) * g->ck : 0) + g->mf * 4 + g->nf * 2 + 40;
+    /* Accumulators, the chunk's elements in flight (ptxas packs the pairs
+     * only when it stores them: a register each), one step's fragments and
+     * about 40 for addresses and the loop: within 16 of ptxas on the seed
+     * layer's candidates. */
+    g->regs = g->mf * g->nf * 4 + (g->nbuf > 1 ? (g->wr + g->ir) * g->ck : g->ck) + g->mf * 4 + g->nf * 2 + 40;
 }
 
 static void stream_geometry(const ct_tc_shape *s, long long groups, const ct_params *c, ct_tc16_geom *g)
@@ -179,8 +183,9 @@ static int tiled_constrain(const ct_tc_shape *s, const ct_tc16_geom *g, const ct
                            size_t len)
 {
     if (g->bm < 16 || g->toh < 1 || g->tow < 1 || g->warps_m < 1 || g->warps_n < 1 || g->ck % 16 != 0 ||
-        g->ck < 16 || g->ck > 64 || g->minb < 1) {
-        snprintf(why, len, "COUT_TILE >= 16, tiles, warps and MIN_BLOCKS >= 1, CIN_CHUNK 16, 32, 48 or 64");
+        g->ck < 16 || g->ck > 64 || g->minb < 1 || g->prefetch < 0 || g->prefetch > 1) {
+        snprintf(why, len, "COUT_TILE >= 16, tiles, warps and MIN_BLOCKS >= 1, CIN_CHUNK 16, 32, 48 or 64, "
+                 "PREFETCH 0 or 1");
         return 1;
     }
     if (g->bm % (16 * g->warps_m) != 0) {
@@ -209,6 +214,13 @@ static int tiled_constrain(const ct_tc_shape *s, const ct_tc16_geom *g, const ct
     if (eff < 0.6 && (double)s->b * (double)s->oh * (double)s->ow >= 4096.0 && s->cout >= 64) {
         snprintf(why, len, "only %.0f%% of the tensor-core work is useful (tile fit %.0f%%, channels %.0f%%, "
                  "reduction %.0f%%)", 100 * eff, 100 * pix, 100 * chan, 100 * red);
+        return 1;
+    }
+    /* A warp tile under 32x32 spends one ldmatrix on every one or two mma
+     * steps: on a layer large enough for bigger tiles it only loses. */
+    if (g->mf * g->nf < 8 && (double)s->b * (double)s->oh * (double)s->ow >= 4096.0 && s->cout >= 32) {
+        snprintf(why, len, "a %lldx%lld warp tile (under 32x32) on a layer with room for larger ones",
+                 16 * g->mf, 8 * g->nf);
         return 1;
     }
     /* The unrolled mma steps of a chunk: past this, code size and NVRTC
@@ -311,6 +323,9 @@ void ct_tc16_normalize(const ct_template *t, const ct_tc_shape *layer, ct_params
     /* A chunk past the channels (rounded to 16) only stages zeros. */
     if (q.CIN_CHUNK > rup(s->cin, 16) && q.CIN_CHUNK % 16 == 0)
         q.CIN_CHUNK = (long)rup(s->cin, 16);
+    /* One chunk: nothing to load ahead. */
+    if (q.CIN_CHUNK >= s->cin)
+        q.PREFETCH = 0;
     t16_put(t, c, &q);
 }
 

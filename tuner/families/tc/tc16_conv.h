@@ -14,8 +14,8 @@
 
 struct ct_tc_shape;
 
-#define CT_TC16_NPARAMS_2D 7
-#define CT_TC16_NPARAMS_1D 6
+#define CT_TC16_NPARAMS_2D 8
+#define CT_TC16_NPARAMS_1D 7
 #define CT_TC16W_NPARAMS 5
 extern const ct_param_def ct_tc16_params_2d[CT_TC16_NPARAMS_2D];
 extern const ct_param_def ct_tc16_params_1d[CT_TC16_NPARAMS_1D];
@@ -30,7 +30,7 @@ int ct_tc16_is(const ct_template *t);
 typedef struct ct_tc16_geom {
     int stream; /* 1: a tc16w candidate (the fields after it), 0: a tc16 one */
     /* tc16 */
-    long long bm, toh, tow, warps_m, warps_n, ck, minb;
+    long long bm, toh, tow, warps_m, warps_n, ck, prefetch, minb;
     long long bn, nt, wm, wn, mf, nf, nch, khw, ap, cp, ih, iw, sa, sb, stage, nbuf, ty, tx, wr, ir;
     /* tc16w */
     long long warps_k, tile_n, unroll, kall, nkg, kp, ntot;
