@@ -45,6 +45,11 @@ static const prob probs[] = {
      "OUT_SHAPE = (2, 64, 64)"},
     {"conv2dc:2:3:32:32:8:3:3:bias", "conv2dc_naive", "conv2dc_2_3_32_32_8_3_3_valid_bias",
      "\"input\": (2, 3, 32, 32), \"weight\": (8, 3, 3, 3)", "OUT_SHAPE = (2, 8, 30, 30)"},
+    /* half precision: torch.bfloat16 / torch.float16 tensors; not in the family exports (fp32) */
+    {"conv1dc:2:8:64:16:3:pad=1:bias:bf16", "conv1dc_naive", "conv1dc_2_8_64_16_3_pad_1_bias_bf16",
+     "\"weight\": (16, 8, 3), \"bias\": (16,)", "OUT_SHAPE = (2, 16, 64)"},
+    {"conv2dc:2:3:32:32:8:3:3:bias:f16", "conv2dc_naive", "conv2dc_2_3_32_32_8_3_3_valid_bias_f16",
+     "\"input\": (2, 3, 32, 32), \"weight\": (8, 3, 3, 3)", "OUT_SHAPE = (2, 8, 30, 30)"},
 };
 #define NPROBS (int)(sizeof probs / sizeof probs[0])
 
@@ -104,8 +109,15 @@ int main(void)
             CHECK_MSG(r.code == 0, "py_compile %s: %s", path, r.err);
             tc_result_free(&r);
         }
+        const int bf = strstr(probs[i].spec, ":bf16") != NULL, f16 = strstr(probs[i].spec, ":f16") != NULL;
+        const char *torch_type = bf ? "torch.bfloat16" : f16 ? "torch.float16" : "torch.float32";
+        CHECK_MSG(file_has(path, torch_type) && (bf + f16 == 0 || !file_has(path, "torch.float32")), "%s: not %s",
+                  path, torch_type);
         snprintf(path, sizeof path, "%s/out/%s_binding.cpp", dir, probs[i].base);
         CHECK(file_has(path, "getCurrentCUDAStream") && file_has(path, "PYBIND11_MODULE"));
+        const char *kind = bf ? "torch::kBFloat16" : f16 ? "torch::kHalf" : "torch::kFloat32";
+        CHECK_MSG(file_has(path, kind) && file_has(path, bf + f16 ? "t[0].data_ptr(), " : "t[0].data_ptr<float>(), "),
+                  "%s: not %s", path, kind);
     }
 
     /* An existing module without --force: refused, nothing changes. */
@@ -153,7 +165,10 @@ int main(void)
                 CHECK(ct_problem_parse(probs[i].spec, &p, &e) == CT_OK);
                 char q[200];
                 snprintf(q, sizeof q, "\"%s\"", p.canonical);
-                CHECK_MSG(file_has(path, q), "%s does not list %s in TUNED", path, q);
+                if (ct_problem_dtype(&p) == CT_DTYPE_F32)
+                    CHECK_MSG(file_has(path, q), "%s does not list %s in TUNED", path, q);
+                else
+                    CHECK_MSG(!file_has(path, q), "%s lists the half problem %s", path, q);
             }
         if (have_py) {
             char *argv[] = {python, "-m", "py_compile", path, NULL};

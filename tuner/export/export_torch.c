@@ -479,6 +479,52 @@ typedef ct_status (*pair_fn)(void *user, const char *cu_path, ct_err *e);
 /* Check all four targets, complete the binding and the module as
  * temporaries, write the pair (itself atomic), then rename the two; a
  * failure removes whatever of the four this call put in place. */
+/* The module of a half-precision problem is the fp32 one with its tensors'
+ * type replaced (bf16: torch.bfloat16, f16: torch.float16) and the data
+ * handed to the launcher's void pointers; fp32 modules are written as they
+ * were. */
+static void put_typed(FILE *f, const char *text, ct_dtype t)
+{
+    const int bf = t == CT_DTYPE_BF16;
+    const char *const from[] = {"torch.float32", "float32 tensors", "torch::kFloat32", "data_ptr<float>()"};
+    const char *const to[] = {bf ? "torch.bfloat16" : "torch.float16", bf ? "bfloat16 tensors" : "float16 tensors",
+                              bf ? "torch::kBFloat16" : "torch::kHalf", "data_ptr()"};
+    for (const char *s = text; *s;) {
+        size_t k = 0;
+        while (k < 4 && strncmp(s, from[k], strlen(from[k])) != 0)
+            k++;
+        if (k < 4) {
+            fputs(to[k], f);
+            s += strlen(from[k]);
+        } else {
+            fputc(*s++, f);
+        }
+    }
+}
+
+/* 0 when out of memory for a half module's text. */
+static int emit_module_file(FILE *f, const torch_mod *m, int binding)
+{
+    const ct_dtype t = m->set ? CT_DTYPE_F32 : ct_problem_dtype(&m->p);
+    char *text = NULL;
+    size_t len = 0;
+    FILE *mem = t == CT_DTYPE_F32 ? NULL : open_memstream(&text, &len);
+    if (t != CT_DTYPE_F32 && !mem)
+        return 0;
+    FILE *to = mem ? mem : f;
+    if (binding)
+        binding_cpp(to, m);
+    else if (m->set)
+        family_py(to, m);
+    else
+        single_py(to, m);
+    int ok = !mem || (fclose(mem) == 0 && text);
+    if (mem && ok)
+        put_typed(f, text, t);
+    free(text);
+    return ok;
+}
+
 static ct_status write_all(const torch_mod *m, const char *dir, int force, pair_fn pair, void *user, ct_err *e)
 {
     char path[4][1400];
@@ -499,12 +545,12 @@ static ct_status write_all(const torch_mod *m, const char *dir, int force, pair_
                 ct_outfile_discard(&o[0]);
             return rc;
         }
-        if (i == 0)
-            binding_cpp(o[i].f, m);
-        else if (m->set)
-            family_py(o[i].f, m);
-        else
-            single_py(o[i].f, m);
+        if (!emit_module_file(o[i].f, m, i == 0)) {
+            ct_outfile_discard(&o[i]);
+            if (i)
+                ct_outfile_discard(&o[0]);
+            return ct_fail(e, CT_ERR_INTERNAL, "out of memory");
+        }
         if ((rc = ct_outfile_close(&o[i], e)) != CT_OK) {
             if (i)
                 ct_outfile_discard(&o[0]);
