@@ -251,6 +251,40 @@ int main(void)
     export_selftest(db, dir, half[5], arch, 17);
     export_selftest(db, dir, half[9], arch, 18);
 
+    /* The half-precision tensor-core templates alone (sm_80): odd sizes,
+     * partial chunks and channel tiles, 1x1, even and 7x7 filters, groups,
+     * stride, dilation, asymmetric and causal padding, bias; layers of few
+     * pixels (seed 002's among them) for the weight-streaming tc16w. */
+    static const char *const tc16[][2] = {
+        {"conv2dc:3:19:13:11:37:3:3:same:bias:bf16", "conv2dc_tc16"},
+        {"conv2dc:2:70:9:7:20:5:2:valid:f16", "conv2dc_tc16"},
+        {"conv2dc:1:3:31:29:64:7:7:same:bf16", "conv2dc_tc16"},
+        {"conv2dc:4:33:10:10:130:1:1:valid:bias:f16", "conv2dc_tc16"},
+        {"conv2dc:2:12:13:11:18:3:3:same:groups=3:bias:bf16", "conv2dc_tc16"},
+        {"conv2dc:1:24:19:17:20:3:2:pad=2,1:stride=2,3:dilation=2,3:groups=2:f16", "conv2dc_tc16"},
+        {"conv2dc:2:64:37:35:48:3:3:pad=1:stride=2:bias:bf16", "conv2dc_tc16"},
+        {"conv1dc:3:21:77:19:5:pad=2:bias:bf16", "conv1dc_tc16"},
+        {"conv1dc:2:40:9:70:4:pad=1:f16", "conv1dc_tc16"},
+        {"conv1dc:3:48:101:36:3:pad=8:dilation=8:groups=3:bias:bf16", "conv1dc_tc16"},
+        {"conv1dc:2:36:60:20:5:pad=2:stride=3:f16", "conv1dc_tc16"},
+        {"conv1dc:2:20:77:20:4:causal:groups=20:bf16", "conv1dc_tc16"},
+        {"conv1dc:1:1024:4:1024:5:pad=2:bias:bf16", "conv1dc_tc16w"},
+        {"conv1dc:2:96:7:40:3:pad=1:stride=2:f16", "conv1dc_tc16w"},
+        {"conv1dc:1:64:9:24:4:causal:dilation=2:groups=2:bias:bf16", "conv1dc_tc16w"},
+        {"conv2dc:2:64:5:3:48:3:3:same:bias:bf16", "conv2dc_tc16w"},
+        {"conv2dc:1:128:4:4:72:3:3:pad=1:stride=2:groups=2:f16", "conv2dc_tc16w"},
+    };
+    for (size_t i = 0; tensor_tf32 && i < sizeof tc16 / sizeof tc16[0]; i++) {
+        char extra[128];
+        snprintf(extra, sizeof extra, "--template %s --strategy random --budget 30 --seed %zu", tc16[i][1], i + 1);
+        tune(db, tc16[i][0], extra);
+    }
+    if (tensor_tf32) {
+        export_selftest(db, dir, tc16[0][0], arch, 19);
+        export_selftest(db, dir, tc16[5][0], arch, 20);    /* grouped, strided, dilated tc16 */
+        export_selftest(db, dir, tc16[12][0], arch, 21);   /* seed 002 in bf16, streamed */
+    }
+
     /* The seeds' problems, with a budget (the benchmark tunes them fully). */
     static const char *const seeds[] = {
         "conv1dc:1:1024:4:1024:5:pad=2:bias",

@@ -65,10 +65,12 @@ typedef struct odd_shape {
     geometry g;
 } odd_shape;
 
+#define MAX_EXAMPLES 24
+
 typedef struct family_row {
     const char *family;
     int per_template;   /* candidates compiled per template, problem and architecture */
-    example examples[20];
+    example examples[MAX_EXAMPLES];
     refusal refusals[48];
     odd_shape odd[20];
 } family_row;
@@ -118,6 +120,7 @@ static const family_row rows[] = {
      {{"conv1dc:1:1024:4:1024:5:pad=2:bias", "conv1dc:1:1024:4:1024:5:pad=2:bias", 1},
       {"conv1dc:1:1024:4:1024:5:pad=2:bias:bf16", "conv1dc:1:1024:4:1024:5:pad=2:bias:bf16", 1},
       {"conv1dc:2:6:37:6:5:pad=2:stride=3:groups=2:f16", "conv1dc:2:6:37:6:5:pad=2:stride=3:groups=2:f16", 1},
+      {"conv1dc:3:40:29:24:4:pad=1:stride=2:bias:f16", "conv1dc:3:40:29:24:4:pad=1:stride=2:bias:f16", 1},
       {"conv1dc:8:64:1000:128:3:pad=1", "conv1dc:8:64:1000:128:3:pad=1", 1},
       {"conv1dc:1:3:17:5:1", "conv1dc:1:3:17:5:1:pad=0", 1},
       {"conv1dc:2:7:33:9:7:pad=3:bias", "conv1dc:2:7:33:9:7:pad=3:bias", 1},
@@ -237,6 +240,10 @@ static const family_row rows[] = {
       {"conv2dc:32:64:56:56:64:3:3:same:bf16", "conv2dc:32:64:56:56:64:3:3:same:bf16", 1},
       {"conv2dc:2:6:9:9:4:3:3:pad=1,2:stride=2,3:groups=2:bias:f16",
        "conv2dc:2:6:9:9:4:3:3:pad=1,2:stride=2,3:groups=2:bias:f16", 1},
+      /* few pixels (the weight-streaming tc16w) and odd sizes in each type */
+      {"conv2dc:2:64:5:3:48:3:3:same:bias:bf16", "conv2dc:2:64:5:3:48:3:3:same:bias:bf16", 1},
+      {"conv2dc:3:24:13:11:40:3:3:same:dilation=2:groups=2:f16",
+       "conv2dc:3:24:13:11:40:3:3:same:dilation=2:groups=2:f16", 1},
       {"conv2dc:10000:12:22:22:12:3:3", "conv2dc:10000:12:22:22:12:3:3:valid", 1},
       {"conv2dc:1:3:17:13:5:3:3:same:bias", "conv2dc:1:3:17:13:5:3:3:same:bias", 1},
       {"conv2dc:2:4:9:9:3:1:1:valid", "conv2dc:2:4:9:9:3:1:1:valid", 1},
@@ -517,9 +524,9 @@ static void excluded_why(const char *spec, const ct_template *t, const char *arc
 
 static void check_compile(const ct_family *f, const family_row *row, const ct_config *cfg)
 {
-    const char *specs[20];
+    const char *specs[MAX_EXAMPLES];
     int n = 0;
-    for (int i = 0; i < 20 && row->examples[i].spec; i++)
+    for (int i = 0; i < MAX_EXAMPLES && row->examples[i].spec; i++)
         if (row->examples[i].sample)
             specs[n++] = row->examples[i].spec;
     CHECK_MSG(n > 0, "%s: no example to compile", f->name);
@@ -558,7 +565,7 @@ static void conform(const ct_family *f, const family_row *row, const ct_config *
     printf("== %s\n", f->name);
     check_family(f);
     int nx = 0, nr = 0, no = 0;
-    for (; nx < 20 && row->examples[nx].spec; nx++)
+    for (; nx < MAX_EXAMPLES && row->examples[nx].spec; nx++)
         check_example(f, &row->examples[nx]);
     for (; nr < 48 && row->refusals[nr].spec; nr++)
         check_refusal(f, &row->refusals[nr]);

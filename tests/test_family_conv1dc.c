@@ -11,6 +11,7 @@
 #include "runner.h"
 #include "space.h"
 #include "tc_conv.h"
+#include "tc16_conv.h"
 #include "dw_conv.h"
 #include "simt_conv.h"
 
@@ -319,7 +320,8 @@ static void check_limits(const ct_problem *p, const ct_space *sp, const ct_limit
         p->family->geometry(p, sp->cand[i].tmpl, c, &l);
         if (ct_tc_is(sp->cand[i].tmpl)) {
             /* Checked in full by test_tc_conv's replay; here the launch. */
-            const long warps = ct_params_get(c, "WARPS_M", 0) * ct_params_get(c, "WARPS_N", 0);
+            const long warps = ct_params_get(c, "WARPS_M", 0) *
+                               ct_params_get(c, "WARPS_N", ct_params_get(c, "WARPS_K", 0));   /* tc16w: K warps */
             CHECK_MSG(l.block[0] == 32 * warps && (int)l.block[0] <= lim->max_threads_per_block, "%s: block", key);
             CHECK_MSG((int)l.smem_bytes <= lim->max_smem_per_block && l.grid[1] >= 1 &&
                           l.grid[2] == (unsigned)ct_params_get(c, "SPLIT_K", 1), "%s: launch", key);
@@ -394,8 +396,12 @@ static void limits_space(const char *spec, const char *arch, const ct_config *cf
         const ct_template *tp = &p.family->templates[t];
         ct_space sp;
         CHECK(ct_space_build(&p, cfg, &lim, tp->name, &sp, &e) == CT_OK);
-        /* The tensor-core templates need sm_80 (TF32 mma.sync, cp.async). */
-        if (ct_tc_is(tp) && lim.cc_major < 8)
+        char why[256];
+        /* The tensor-core templates need sm_80 (TF32 mma.sync, cp.async; bf16
+         * mma.sync m16n8k16), and each template its element types. */
+        if (ct_template_refuses_dtype(&p, tp, why, sizeof why))
+            CHECK_MSG(sp.n == 0, "%s %s: %d candidates in a type it lacks", spec, tp->name, sp.n);
+        else if (ct_tc_is(tp) && lim.cc_major < 8)
             CHECK_MSG(sp.n == 0, "%s %s: %d candidates before sm_80", spec, tp->name, sp.n);
         /* One channel in and out per group: the depthwise templates' layers. */
         else if (ct_tc_is(tp) && depthwise)
@@ -408,6 +414,8 @@ static void limits_space(const char *spec, const char *arch, const ct_config *cf
         else if (!plain && !ct_tc_is(tp) && !ct_dw_is(tp) && !ct_simt_is(tp) && !tp->is_baseline)
             CHECK_MSG(sp.n == 0, "%s %s: %d candidates on a grouped, strided or dilated layer", spec, tp->name,
                       sp.n);
+        else if (tp->params == ct_tc16w_params)   /* few pixels: seed 002, below */
+            CHECK_MSG(sp.n > 0 || ct_problem_value(&p, "B") * p.dims[2] > 4, "%s %s: empty space", spec, tp->name);
         else if (tp->exec != &ct_tc_split_exec || p.dims[1] / ct_problem_value(&p, "groups") >= 16)   /* two chunks */
             CHECK_MSG(sp.n > 0, "%s %s: empty space", spec, tp->name);
         check_limits(&p, &sp, &lim);
@@ -461,6 +469,11 @@ int main(void)
         limits_space("conv1dc:8:64:16384:64:3:pad=8:dilation=8", archs[a], &cfg);
         limits_space("conv1dc:3:12:101:18:3:pad=8:dilation=8:groups=3:bias", archs[a], &cfg);
         limits_space("conv1dc:2:9:161:7:5:pad=2:stride=3:bias", archs[a], &cfg);
+    }
+    /* Half precision: the tc16 templates (seed 002 streams its weights), none before sm_80. */
+    for (size_t a = 0; a < 2; a++) {
+        limits_space("conv1dc:1:1024:4:1024:5:pad=2:bias:bf16", archs[a], &cfg);
+        limits_space("conv1dc:8:64:1000:128:3:pad=1:groups=2:f16", archs[a], &cfg);
     }
     CHECK_DONE();
 }

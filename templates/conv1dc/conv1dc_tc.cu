@@ -3,3 +3,4 @@
 // the method and the tuning macros (TILE_OH is 1). Needs sm_80 or later.
 #define TC_NAME conv1dc_tc
 #include "conv1dc_tclayer.cuh"
+#include "ct_conv_tc.cuh"

@@ -19,4 +19,3 @@
 #define TC_DX CONV_DIL
 #define TC_BIAS CONV_BIAS
 #define TILE_OH 1
-#include "ct_conv_tc.cuh"

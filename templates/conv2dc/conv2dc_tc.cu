@@ -3,3 +3,4 @@
 // macros. Needs sm_80 or later.
 #define TC_NAME conv2dc_tc
 #include "conv2dc_tclayer.cuh"
+#include "ct_conv_tc.cuh"

@@ -18,4 +18,3 @@
 #define TC_DY CONV_DH
 #define TC_DX CONV_DW
 #define TC_BIAS CONV_BIAS
-#include "ct_conv_tc.cuh"

@@ -5,3 +5,4 @@
 #define TC_NAME conv2dc_tcsplit
 #define TC_SPLIT 1
 #include "conv2dc_tclayer.cuh"
+#include "ct_conv_tc.cuh"

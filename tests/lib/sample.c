@@ -62,7 +62,7 @@ static void compile_one(const char *spec, const char *arch, const ct_config *cfg
     memset(&pl, 0, sizeof pl);
     pl.p = &p;
     pl.arch = arch;
-    pl.ndefs = f->defines(&p, pl.defs);
+    pl.ndefs = ct_problem_defines(&p, pl.defs);   /* CT_DTYPE too */
     ref_job ref = {.tmpl = ref_template, .arch = arch, .spec = spec, .defs = pl.defs, .ndefs = pl.ndefs};
     pthread_t ref_thread;
     int ref_started = ref_template && pthread_create(&ref_thread, NULL, ref_compile, &ref) == 0;

@@ -14,6 +14,7 @@
 #include "problem.h"
 #include "family_export.h"
 #include "tc_conv.h"
+#include "tc16_conv.h"
 #include "dw_conv.h"
 #include "simt_conv.h"
 #include "conv_layer.h"
@@ -346,6 +347,12 @@ static const ct_template templates[] = {
     {.name = "conv1dc_tcsplit", .summary = "conv1dc_tc with the input channels split over the grid, partial "
                                            "sums added by a second kernel (small grids, long reductions)",
      .params = ct_tc_split_params_1d, .nparams = CT_TC_NPARAMS_1D + 1, .exec = &ct_tc_split_exec},
+    {.name = "conv1dc_tc16", .summary = "bf16/f16 implicit GEMM on the tensor cores (mma.sync m16n8k16, ldmatrix, "
+                                       "fp32 sums), tiles staged channel-innermost",
+     .params = ct_tc16_params_1d, .nparams = CT_TC16_NPARAMS_1D, .dtypes = CT_TC16_DTYPES},
+    {.name = "conv1dc_tc16w", .summary = "bf16/f16 layers with few pixels: weights streamed from memory into the "
+                                        "mma fragments against an im2col in shared memory",
+     .params = ct_tc16w_params, .nparams = CT_TC16W_NPARAMS, .dtypes = CT_TC16_DTYPES},
     {.name = "conv1dc_dw", .summary = "depthwise: OUT_PER_THREAD outputs of a channel per thread from a "
                                       "register window of its inputs, the K taps in registers, vector "
                                       "loads at stride 1",

@@ -15,6 +15,7 @@
 #include "problem.h"
 #include "family_export.h"
 #include "tc_conv.h"
+#include "tc16_conv.h"
 #include "dw_conv.h"
 #include "dwp_conv.h"
 #include "simt_conv.h"
@@ -415,6 +416,12 @@ static const ct_template templates[] = {
     {.name = "conv2dc_tcsplit", .summary = "conv2dc_tc with the input channels split over the grid, partial "
                                            "sums added by a second kernel (small grids, long reductions)",
      .params = ct_tc_split_params_2d, .nparams = CT_TC_NPARAMS_2D + 1, .exec = &ct_tc_split_exec},
+    {.name = "conv2dc_tc16", .summary = "bf16/f16 implicit GEMM on the tensor cores (mma.sync m16n8k16, ldmatrix, "
+                                       "fp32 sums), tiles staged channel-innermost",
+     .params = ct_tc16_params_2d, .nparams = CT_TC16_NPARAMS_2D, .dtypes = CT_TC16_DTYPES},
+    {.name = "conv2dc_tc16w", .summary = "bf16/f16 layers with few pixels: weights streamed from memory into the "
+                                        "mma fragments against an im2col in shared memory",
+     .params = ct_tc16w_params, .nparams = CT_TC16W_NPARAMS, .dtypes = CT_TC16_DTYPES},
     {.name = "conv2dc_dw", .summary = "depthwise: a plane tile and its filter staged in shared memory, "
                                       "OUT_Y x OUT_X outputs per thread sliding a filter row along a "
                                       "register window",

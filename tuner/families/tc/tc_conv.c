@@ -2,6 +2,8 @@
  * tensor-core implicit-GEMM templates (templates/ct_conv_tc.cuh). */
 #include "tc_conv.h"
 
+#include "tc16_conv.h"
+
 #include <stdlib.h>
 #include <string.h>
 
@@ -40,7 +42,7 @@ CT_PARAM_UNION(tc, TC_ALL)
 
 int ct_tc_is(const ct_template *t)
 {
-    return t->params == ct_tc_params_2d || t->params == ct_tc_split_params_2d || t->params == ct_tc_params_1d ||
+    return ct_tc16_is(t) || t->params == ct_tc_params_2d || t->params == ct_tc_split_params_2d || t->params == ct_tc_params_1d ||
            t->params == ct_tc_split_params_1d;
 }
 
@@ -82,7 +84,7 @@ static long long ngroups(const ct_tc_shape *s)
     return s->groups > 1 ? s->groups : 1;
 }
 
-static ct_tc_shape per_group(const ct_tc_shape *s)
+ct_tc_shape ct_tc_per_group(const ct_tc_shape *s)
 {
     ct_tc_shape g = *s;
     g.cin = s->cin / ngroups(s);
@@ -95,7 +97,7 @@ static void geometry_of(const ct_template *t, const ct_tc_shape *s, const ct_par
 
 void ct_tc_geometry_of(const ct_template *t, const ct_tc_shape *s, const ct_params *c, ct_tc_geom *g)
 {
-    const ct_tc_shape one = per_group(s);
+    const ct_tc_shape one = ct_tc_per_group(s);
     geometry_of(t, &one, c, g);
     g->blocks *= ngroups(s);
 }
@@ -145,7 +147,9 @@ static void geometry_of(const ct_template *t, const ct_tc_shape *s, const ct_par
 int ct_tc_constrain(const ct_template *t, const ct_tc_shape *layer, const ct_params *c, const ct_limits *lim,
                     char *why, size_t len)
 {
-    const ct_tc_shape one = per_group(layer), *s = &one;
+    if (ct_tc16_is(t))
+        return ct_tc16_constrain(t, layer, c, lim, why, len);
+    const ct_tc_shape one = ct_tc_per_group(layer), *s = &one;
     if (lim->cc_major < 8) {
         snprintf(why, len, "TF32 tensor cores (mma.sync m16n8k8) and cp.async need sm_80 or later");
         return 1;
@@ -224,7 +228,11 @@ int ct_tc_constrain(const ct_template *t, const ct_tc_shape *layer, const ct_par
 
 void ct_tc_normalize(const ct_template *t, const ct_tc_shape *layer, ct_params *c)
 {
-    const ct_tc_shape one = per_group(layer), *s = &one;
+    if (ct_tc16_is(t)) {
+        ct_tc16_normalize(t, layer, c);
+        return;
+    }
+    const ct_tc_shape one = ct_tc_per_group(layer), *s = &one;
     tc_values q = tc_get(t, c);
     /* A tile larger than the output is the output: short sequences and
      * small images take the smallest tile that covers them. */
@@ -245,6 +253,10 @@ void ct_tc_normalize(const ct_template *t, const ct_tc_shape *layer, ct_params *
 
 void ct_tc_launch(const ct_template *t, const ct_tc_shape *s, const ct_params *c, ct_launch *l)
 {
+    if (ct_tc16_is(t)) {
+        ct_tc16_launch(t, s, c, l);
+        return;
+    }
     ct_tc_geom g;
     ct_tc_geometry_of(t, s, c, &g);
     memset(l, 0, sizeof *l);

@@ -33,8 +33,15 @@ extern const ct_param_def ct_tc_split_params_1d[CT_TC_NPARAMS_1D + 1];
 
 extern const ct_executor ct_tc_split_exec;
 
-/* Whether template t is one of these (it declares one of the lists above). */
+/* Whether template t is a tensor-core template of a layer: one of these
+ * (it declares one of the lists above) or a half-precision one
+ * (tc16_conv.h), whose constraints, normalisation and launch the hooks
+ * below hand to tc16_conv.c. */
 int ct_tc_is(const ct_template *t);
+
+/* One group's layer: Cin and Cout of a group, groups 1 (each group is its
+ * own GEMM; the grid's y dimension walks the groups). */
+ct_tc_shape ct_tc_per_group(const ct_tc_shape *s);
 
 typedef struct ct_tc_geom {
     long long bm, toh, tow, warps_m, warps_n, ck, korder, pipe, split, minb, acc;

@@ -1,0 +1,299 @@
+// ct_conv_tc16.cuh: a convolution layer in bf16 or f16 (CT_DTYPE 1 or 2) as
+// an implicit GEMM on the tensor cores, fp32 accumulation. Included by the
+// conv*_tc16 templates after their problem macros (conv*_tclayer.cuh); the
+// layer, the GEMM and the block's tile are those of ct_conv_tc.cuh:
+//
+//   C = A * X, M = Cout, N = B x OH x OW, K = Cin x KH x KW,
+//
+// a block owning BM output channels x a TOH x TOW tile of output pixels of
+// one image, walking the input channels CK at a time (CK a multiple of 16).
+//
+// What differs is the operands' layout in shared memory. mma.sync m16n8k16
+// takes each operand as pairs of K-consecutive 16-bit values, and ldmatrix
+// reads a fragment as rows of 8 K-consecutive values, 16 bytes each. So the
+// K order within a chunk is tap-major (kk = tap * CK + c) and both operands
+// are stored channel-innermost: the weights as [co][tap][c] (row pitch
+// KHW*CK + 8) and the haloed input tile as [pixel][c] (pitch CK + 8). A
+// fragment of B is then 8 pixels' rows of 8 channels at one tap, found by
+// ldmatrix from per-lane row addresses (the implicit im2col: stride and
+// dilation are in those addresses), and one of A 16 weight rows. Both
+// pitches are an odd multiple of 4 words, so the 8 rows of a phase fall in
+// distinct banks (stride 1; a horizontal stride of 2 costs a 2-way conflict).
+//
+// NCHW keeps channels apart in memory, so the chunk's copy transposes: each
+// thread loads the channels of one weight tap or one input pixel (16-bit
+// loads, coalesced along the taps and the pixels), packs them in pairs and
+// stores 16 bytes at a time (cp.async cannot transpose). With PREFETCH the
+// loads of chunk ch+1 are issued into registers before the mma steps of
+// chunk ch and stored into the second buffer after them, so global latency
+// hides behind the tensor-core work, at the cost of registers.
+//
+// Problem macros as ct_conv_tc.cuh (TC_B, TC_CIN and TC_COUT per group,
+// TC_GROUPS, TC_H, TC_W, TC_KH, TC_KW, TC_OH, TC_OW, TC_PH, TC_PW, TC_SY,
+// TC_SX, TC_DY, TC_DX, TC_BIAS, TC_NAME) and CT_DTYPE.
+// Tuning macros:
+//   COUT_TILE     BM, output channels per block (WARPS_M x a multiple of 16)
+//   TILE_OH       TOH, output rows per block
+//   TILE_OW       TOW, output columns per block (TOH x TOW pixels, rounded up
+//                 to WARPS_N x a multiple of 8 GEMM columns)
+//   WARPS_M       warps along the output channels
+//   WARPS_N       warps along the pixels
+//   CIN_CHUNK     CK, input channels staged at a time (16, 32, 48 or 64)
+//   PREFETCH      1: two buffers, the next chunk's loads in registers during
+//                 this one's mma steps; 0: one buffer, copied between barriers
+//   MIN_BLOCKS    minimum resident blocks per SM (__launch_bounds__)
+#include "ct_mma16.cuh"
+
+#ifndef TC_GROUPS
+#define TC_GROUPS 1
+#endif
+#define TC_CIN_ALL (TC_CIN * TC_GROUPS)
+#define TC_COUT_ALL (TC_COUT * TC_GROUPS)
+#define TC_CDIV(a, b) (((a) + (b) - 1) / (b))
+#define TC_RUP(a, b) (TC_CDIV(a, b) * (b))
+
+#define TC_NPIX (TILE_OH * TILE_OW)
+#define TC_BN TC_RUP(TC_NPIX, 8 * WARPS_N)     // columns past TC_NPIX are idle
+#define TC_BM COUT_TILE
+#define TC_NT (32 * WARPS_M * WARPS_N)
+#define TC_WM (TC_BM / WARPS_M)
+#define TC_WN (TC_BN / WARPS_N)
+#define TC_MF (TC_WM / 16)
+#define TC_NF (TC_WN / 8)
+#define TC_CK CIN_CHUNK
+#define TC_NCH TC_CDIV(TC_CIN, TC_CK)
+#define TC_KHW (TC_KH * TC_KW)
+#define TC_KSTEPS (TC_KHW * TC_CK / 16)        // mma steps of a chunk
+#define TC_AP (TC_KHW * TC_CK + 8)             // weight row pitch, elements
+#define TC_CP (TC_CK + 8)                      // input pixel pitch, elements
+#define TC_IH ((TILE_OH - 1) * TC_SY + (TC_KH - 1) * TC_DY + 1)
+#define TC_IW ((TILE_OW - 1) * TC_SX + (TC_KW - 1) * TC_DX + 1)
+#define TC_SA (TC_BM * TC_AP)
+#define TC_SB (TC_IH * TC_IW * TC_CP)
+#define TC_STAGE (TC_SA + TC_SB)
+#define TC_NBUF (PREFETCH && TC_NCH > 1 ? 2 : 1)
+#define TC_TY TC_CDIV(TC_OH, TILE_OH)
+#define TC_TX TC_CDIV(TC_OW, TILE_OW)
+#define TC_NCT TC_CDIV(TC_COUT, TC_BM)          // channel tiles of a group
+// Copy slots of a chunk: a weight slot is one (row, tap), an input slot
+// one pixel of the haloed tile; each thread owns the slots tid + r * NT
+// and copies the CK / 2 channel pairs of each, so that its addresses are
+// a few bases plus multiples of the pair (few registers live across the
+// mma steps).
+#define TC_WS (TC_BM * TC_KHW)
+#define TC_IS (TC_IH * TC_IW)
+#define TC_WR TC_CDIV(TC_WS, TC_NT)
+#define TC_IR TC_CDIV(TC_IS, TC_NT)
+
+// The mma steps of a chunk are unrolled whole up to 36 (a 3x3 filter of 64
+// channels), by 4 past that (pragmas do not expand macros).
+constexpr int tc16_unroll = TC_KSTEPS <= 36 ? TC_KSTEPS : 4;
+
+// Shared memory (dynamic, sized by tc16_conv.c): TC_NBUF stages of
+// TC_STAGE 16-bit elements, each the weights then the input tile.
+
+// One slot's CK / 2 channel pairs of chunk ch (from ci0 = ch * CK): weight
+// slot (row m, tap), input slot (pixel of the haloed tile). Zeros outside
+// the image and past the layer's channels and rows.
+__device__ __forceinline__ void tc16_wload(unsigned *v, const tc16_bits *__restrict__ weight, int co0, int ci0,
+                                           int slot)
+{
+    const int m = slot / TC_KHW, tap = slot % TC_KHW;
+    const bool ok = (TC_WS % TC_NT == 0 || slot < TC_WS) && co0 + m < TC_COUT;
+    const tc16_bits *p = weight + ((co0 + m) * TC_CIN + ci0) * TC_KHW + tap;
+#pragma unroll
+    for (int q = 0; q < TC_CK / 2; ++q)
+        v[q] = tc16_ld(p + 2 * q * TC_KHW, ok && (TC_CIN % TC_CK == 0 || ci0 + 2 * q < TC_CIN)) |
+               tc16_ld(p + (2 * q + 1) * TC_KHW, ok && (TC_CIN % TC_CK == 0 || ci0 + 2 * q + 1 < TC_CIN)) << 16;
+}
+
+__device__ __forceinline__ void tc16_iload(unsigned *v, const tc16_bits *__restrict__ in, int iy0, int ix0, int ci0,
+                                           int slot)
+{
+    const int iy = iy0 + slot / TC_IW, ix = ix0 + slot % TC_IW;
+    const bool ok = (TC_IS % TC_NT == 0 || slot < TC_IS) && iy >= 0 && iy < TC_H && ix >= 0 && ix < TC_W;
+    const tc16_bits *p = in + (ci0 * TC_H + iy) * TC_W + ix;
+#pragma unroll
+    for (int q = 0; q < TC_CK / 2; ++q)
+        v[q] = tc16_ld(p + 2 * q * TC_H * TC_W, ok && (TC_CIN % TC_CK == 0 || ci0 + 2 * q < TC_CIN)) |
+               tc16_ld(p + (2 * q + 1) * TC_H * TC_W, ok && (TC_CIN % TC_CK == 0 || ci0 + 2 * q + 1 < TC_CIN))
+                   << 16;
+}
+
+// The pairs stored transposed into stage s, 16 bytes (4 pairs) at a time:
+// weights at [m][tap][c], input at [pixel][c].
+__device__ __forceinline__ void tc16_put(tc16_bits *d, const unsigned *v)
+{
+#pragma unroll
+    for (int q = 0; q < TC_CK / 8; ++q)
+        reinterpret_cast<uint4 *>(d)[q] = make_uint4(v[4 * q], v[4 * q + 1], v[4 * q + 2], v[4 * q + 3]);
+}
+
+__device__ __forceinline__ void tc16_wstore(tc16_bits *s, int slot, const unsigned *v)
+{
+    if (TC_WS % TC_NT == 0 || slot < TC_WS)
+        tc16_put(s + slot / TC_KHW * TC_AP + slot % TC_KHW * TC_CK, v);
+}
+
+__device__ __forceinline__ void tc16_istore(tc16_bits *s, int slot, const unsigned *v)
+{
+    if (TC_IS % TC_NT == 0 || slot < TC_IS)
+        tc16_put(s + TC_SA + slot * TC_CP, v);
+}
+
+// The mma steps of one staged chunk: A fragments from this lane's weight
+// row arow, B fragments from its pixel rows boff, at each tap's offset.
+__device__ __forceinline__ void tc16_chunk(const tc16_bits *st, int arow, const int *boff,
+                                           float (*acc)[TC_NF][4])
+{
+#pragma unroll tc16_unroll
+    for (int s = 0; s < TC_KSTEPS; ++s) {
+        const int tap = s / (TC_CK / 16), k = tap * TC_CK + s % (TC_CK / 16) * 16;
+        const int koff = (tap / TC_KW * TC_DY * TC_IW + tap % TC_KW * TC_DX) * TC_CP + s % (TC_CK / 16) * 16;
+        unsigned a[TC_MF][4], bf[TC_NF][2];
+#pragma unroll
+        for (int i = 0; i < TC_MF; ++i)
+            tc16_ldsm4(a[i], st + arow + i * 16 * TC_AP + k);
+#pragma unroll
+        for (int jj = 0; jj < TC_NF / 2; ++jj) {
+            unsigned r4[4];
+            tc16_ldsm4(r4, st + boff[jj] + koff);
+            bf[2 * jj][0] = r4[0];
+            bf[2 * jj][1] = r4[1];
+            bf[2 * jj + 1][0] = r4[2];
+            bf[2 * jj + 1][1] = r4[3];
+        }
+#if TC_NF % 2
+        tc16_ldsm2(bf[TC_NF - 1], st + boff[TC_NF / 2] + koff);
+#endif
+#pragma unroll
+        for (int i = 0; i < TC_MF; ++i)
+#pragma unroll
+            for (int j = 0; j < TC_NF; ++j)
+                tc16_mma(acc[i][j], a[i], bf[j]);
+    }
+}
+
+extern "C" __global__ void __launch_bounds__(TC_NT, MIN_BLOCKS)
+TC_NAME(const ct_elem *__restrict__ in_, const ct_elem *__restrict__ weight_,
+#if TC_BIAS
+        const ct_elem *__restrict__ bias,
+#endif
+        ct_elem *__restrict__ out_)
+{
+    extern __shared__ __align__(16) tc16_bits tc_smem[];
+    const tc16_bits *in = reinterpret_cast<const tc16_bits *>(in_);
+    const tc16_bits *weight = reinterpret_cast<const tc16_bits *>(weight_);
+
+    const int tile = blockIdx.x % (TC_TY * TC_TX), b = blockIdx.x / (TC_TY * TC_TX);
+    const int oy0 = tile / TC_TX * TILE_OH, ox0 = tile % TC_TX * TILE_OW;
+    const int grp = blockIdx.y / TC_NCT, co0 = blockIdx.y % TC_NCT * TC_BM;
+    in += ((long long)b * TC_CIN_ALL + grp * TC_CIN) * TC_H * TC_W;
+    weight += (long long)grp * TC_COUT * TC_CIN * TC_KHW;
+    const int iy0 = oy0 * TC_SY - TC_PH, ix0 = ox0 * TC_SX - TC_PW;
+    const int warp = threadIdx.x / 32, lane = threadIdx.x % 32;
+    const int wm = warp % WARPS_M, wn = warp / WARPS_M, g = lane / 4, t = lane % 4;
+
+    // This lane's ldmatrix rows: A, row lane % 16 of the warp's m-fragment
+    // at K offset 8 (lane / 16); B, pixel (lane % 8) + 8 (lane / 16) of an
+    // n-fragment pair at channel offset 8 ((lane / 8) % 2). Idle pixels read
+    // pixel 0 and are never stored.
+    const int arow = (wm * TC_WM + lane % 16) * TC_AP + lane / 16 * 8;
+    int boff[(TC_NF + 1) / 2];
+#pragma unroll
+    for (int jj = 0; jj < (TC_NF + 1) / 2; ++jj) {
+        const int n = wn * TC_WN + jj * 16 + lane % 8 + lane / 16 * 8;
+        boff[jj] = TC_SA + (n < TC_NPIX ? (n / TILE_OW * TC_SY * TC_IW + n % TILE_OW * TC_SX) * TC_CP : 0) +
+                   lane / 8 % 2 * 8;
+    }
+
+    float acc[TC_MF][TC_NF][4];
+#pragma unroll
+    for (int i = 0; i < TC_MF; ++i)
+#pragma unroll
+        for (int j = 0; j < TC_NF; ++j)
+#pragma unroll
+            for (int r = 0; r < 4; ++r)
+                acc[i][j][r] = 0.0f;
+
+#if PREFETCH
+    // Chunk ch + 1 is loaded into registers before the mma steps of chunk
+    // ch and stored into the other buffer after them (last read before the
+    // previous barrier).
+    unsigned wr[TC_WR][TC_CK / 2], ir[TC_IR][TC_CK / 2];
+#pragma unroll
+    for (int r = 0; r < TC_WR; ++r)
+        tc16_wload(wr[r], weight, co0, 0, threadIdx.x + r * TC_NT);
+#pragma unroll
+    for (int r = 0; r < TC_IR; ++r)
+        tc16_iload(ir[r], in, iy0, ix0, 0, threadIdx.x + r * TC_NT);
+#pragma unroll 1
+    for (int ch = 0; ch < TC_NCH; ++ch) {
+        tc16_bits *st = tc_smem + ch % 2 * TC_STAGE;
+#pragma unroll
+        for (int r = 0; r < TC_WR; ++r)
+            tc16_wstore(st, threadIdx.x + r * TC_NT, wr[r]);
+#pragma unroll
+        for (int r = 0; r < TC_IR; ++r)
+            tc16_istore(st, threadIdx.x + r * TC_NT, ir[r]);
+        __syncthreads();
+        if (ch + 1 < TC_NCH) {
+#pragma unroll
+            for (int r = 0; r < TC_WR; ++r)
+                tc16_wload(wr[r], weight, co0, (ch + 1) * TC_CK, threadIdx.x + r * TC_NT);
+#pragma unroll
+            for (int r = 0; r < TC_IR; ++r)
+                tc16_iload(ir[r], in, iy0, ix0, (ch + 1) * TC_CK, threadIdx.x + r * TC_NT);
+        }
+        tc16_chunk(st, arow, boff, acc);
+    }
+#else
+    // One buffer, each chunk copied slot by slot (few registers: more
+    // blocks per SM hide the copies' latency).
+#pragma unroll 1
+    for (int ch = 0; ch < TC_NCH; ++ch) {
+        if (ch > 0)
+            __syncthreads();   // every warp is done with the previous chunk
+#pragma unroll 1
+        for (int r = 0; r < TC_WR; ++r) {
+            unsigned v[TC_CK / 2];
+            tc16_wload(v, weight, co0, ch * TC_CK, threadIdx.x + r * TC_NT);
+            tc16_wstore(tc_smem, threadIdx.x + r * TC_NT, v);
+        }
+#pragma unroll 1
+        for (int r = 0; r < TC_IR; ++r) {
+            unsigned v[TC_CK / 2];
+            tc16_iload(v, in, iy0, ix0, ch * TC_CK, threadIdx.x + r * TC_NT);
+            tc16_istore(tc_smem, threadIdx.x + r * TC_NT, v);
+        }
+        __syncthreads();
+        tc16_chunk(tc_smem, arow, boff, acc);
+    }
+#endif
+
+    // Epilogue: acc[i][j] holds rows g and g+8, columns 2t and 2t+1 of its
+    // 16x8 tile; the bias is added in fp32, then one rounding to the type.
+#pragma unroll
+    for (int i = 0; i < TC_MF; ++i)
+#pragma unroll
+        for (int r2 = 0; r2 < 2; ++r2) {
+            const int co = co0 + wm * TC_WM + i * 16 + g + 8 * r2;
+            if (co >= TC_COUT)
+                continue;
+#if TC_BIAS
+            const float bv = ct_ldg(bias + grp * TC_COUT + co);
+#else
+            const float bv = 0.0f;
+#endif
+            ct_elem *o = out_ + ((long long)b * TC_COUT_ALL + grp * TC_COUT + co) * TC_OH * TC_OW;
+#pragma unroll
+            for (int j = 0; j < TC_NF; ++j)
+#pragma unroll
+                for (int r1 = 0; r1 < 2; ++r1) {
+                    const int n = wn * TC_WN + j * 8 + 2 * t + r1;
+                    const int oy = oy0 + n / TILE_OW, ox = ox0 + n % TILE_OW;
+                    if (n < TC_NPIX && oy < TC_OH && ox < TC_OW)
+                        ct_st(o + oy * TC_OW + ox, acc[i][j][2 * r2 + r1] + bv);
+                }
+        }
+}

@@ -1,0 +1,180 @@
+// ct_conv_tc16w.cuh: a convolution layer in bf16 or f16 (CT_DTYPE 1 or 2)
+// with few output pixels, whose time is the reading of its weights (a
+// U-Net bottleneck, a late 1D layer): the weights stream from global memory
+// straight into mma.sync m16n8k16 fragments, 16 bytes a load, never through
+// shared memory. Included by the conv*_tc16w templates after their problem
+// macros (conv*_tclayer.cuh). The GEMM is that of ct_conv_tc.cuh,
+//
+//   C = A * X, M = Cout, N = B x OH x OW (flattened), K = Cin x KH x KW,
+//
+// with K in the weights' own order (kk = ci * KHW + tap, contiguous rows).
+// A mma's K order is free as long as both operands follow it, so lane
+// (g, t) loads K values 8t..8t+7 of a 32-value group for rows g and g+8
+// (two 16-byte loads) and feeds K 8t..8t+3 to one mma and 8t+4..8t+7 to a
+// second, as the K pairs (2t, 2t+1) and (2t+8, 2t+9) each mma expects.
+// X is built once per block as an explicit im2col in shared memory, [pixel]
+// [kk], read with the same permutation (one 16-byte load per pixel and
+// group); its row pitch is 64 bytes past a multiple of 128, so the two rows
+// a quarter warp reads fill the 32 banks.
+//
+// A block owns 16 x WARPS_M output channels and TILE_N pixels; its
+// WARPS_M x WARPS_K warps split the K groups WARPS_K ways (warp wk takes
+// groups wk, wk + WARPS_K, ...), each loading UNROLL groups ahead of its
+// mma steps, and add their partial sums through shared memory at the end.
+//
+// Problem macros as ct_conv_tc.cuh, and CT_DTYPE. Tuning macros:
+//   WARPS_M       16-row m-fragments (output channels) per block
+//   WARPS_K       warps splitting the reduction within a block
+//   TILE_N        pixels per block (8, 16 or 32)
+//   UNROLL        32-value K groups a warp loads ahead (1, 2 or 4)
+//   MIN_BLOCKS    minimum resident blocks per SM (__launch_bounds__)
+#include "ct_mma16.cuh"
+
+#ifndef TC_GROUPS
+#define TC_GROUPS 1
+#endif
+#define TC_CIN_ALL (TC_CIN * TC_GROUPS)
+#define TC_COUT_ALL (TC_COUT * TC_GROUPS)
+#define TC_CDIV(a, b) (((a) + (b) - 1) / (b))
+#define TC_RUP(a, b) (TC_CDIV(a, b) * (b))
+
+#define TC_KHW (TC_KH * TC_KW)
+#define TC_KALL (TC_CIN * TC_KHW)                // reduction length (a multiple of 8)
+#define TC_NKG TC_CDIV(TC_KALL, 32)              // 32-value K groups
+#define TC_KP (TC_RUP(TC_KALL, 64) + 32)         // im2col row pitch, elements
+#define TC_NTOT (TC_B * TC_OH * TC_OW)
+#define TC_BM (16 * WARPS_M)
+#define TC_NT (32 * WARPS_M * WARPS_K)
+#define TC_NF (TILE_N / 8)
+#define TC_NCT TC_CDIV(TC_COUT, TC_BM)          // channel tiles of a group
+#define TC_STEP (WARPS_K * UNROLL)               // groups a warp skips per iteration
+
+// Shared memory (dynamic, sized by tc16_conv.c): the im2col, TILE_N rows of
+// TC_KP elements; at the end its first bytes hold the partial sums.
+
+extern "C" __global__ void __launch_bounds__(TC_NT, MIN_BLOCKS)
+TC_NAME(const ct_elem *__restrict__ in_, const ct_elem *__restrict__ weight_,
+#if TC_BIAS
+        const ct_elem *__restrict__ bias,
+#endif
+        ct_elem *__restrict__ out_)
+{
+    extern __shared__ __align__(16) tc16_bits tc_smem[];
+    const tc16_bits *in = reinterpret_cast<const tc16_bits *>(in_);
+    const tc16_bits *weight = reinterpret_cast<const tc16_bits *>(weight_);
+
+    const int n0 = blockIdx.x * TILE_N;
+    const int grp = blockIdx.y / TC_NCT, co0 = blockIdx.y % TC_NCT * TC_BM;
+    const int warp = threadIdx.x / 32, lane = threadIdx.x % 32;
+    const int wm = warp % WARPS_M, wk = warp / WARPS_M, g = lane / 4, t = lane % 4;
+
+    // This lane's two weight rows, from K value 8t of a group; rows past
+    // the layer read zeros.
+    const int r0 = co0 + wm * 16 + g, r1 = r0 + 8;
+    const uint4 *w0 = reinterpret_cast<const uint4 *>(weight + ((long long)grp * TC_COUT + r0) * TC_KALL + 8 * t);
+    const uint4 *w1 = reinterpret_cast<const uint4 *>(weight + ((long long)grp * TC_COUT + r1) * TC_KALL + 8 * t);
+    const bool ok0 = r0 < TC_COUT, ok1 = r1 < TC_COUT;
+    const uint4 zero = make_uint4(0, 0, 0, 0);
+    // Group kg's 16 bytes of a row are whole inside the reduction or past it.
+#define TC_WLOAD(p, ok, kg) ((ok) && (kg) * 32 + 8 * t < TC_KALL ? __ldg((p) + (kg) * 4) : zero)
+
+    // The first groups' loads are issued before the im2col is built.
+    uint4 a0[UNROLL], a1[UNROLL];
+#pragma unroll
+    for (int u = 0; u < UNROLL; ++u) {
+        const int kg = wk + u * WARPS_K;
+        a0[u] = TC_WLOAD(w0, ok0, kg);
+        a1[u] = TC_WLOAD(w1, ok1, kg);
+    }
+
+    // im2col: row n (pixel n0 + n) holds its input value of every kk, 8 a
+    // thread; zeros at the padding and past the reduction. Rows of pixels
+    // past the layer are left unwritten: they only feed idle columns.
+    for (int idx = threadIdx.x; idx < TILE_N * (TC_RUP(TC_KALL, 32) / 8); idx += TC_NT) {
+        const int n = idx / (TC_RUP(TC_KALL, 32) / 8), kk0 = idx % (TC_RUP(TC_KALL, 32) / 8) * 8;
+        const int pix = n0 + n;
+        if (pix >= TC_NTOT)
+            continue;
+        const int b = pix / (TC_OH * TC_OW), oy = pix / TC_OW % TC_OH, ox = pix % TC_OW;
+        const tc16_bits *x = in + ((long long)b * TC_CIN_ALL + grp * TC_CIN) * TC_H * TC_W;
+        unsigned v[4];
+#pragma unroll
+        for (int e = 0; e < 8; e += 2) {
+            unsigned h[2];
+#pragma unroll
+            for (int f = 0; f < 2; ++f) {
+                const int kk = kk0 + e + f, c = kk / TC_KHW, tap = kk % TC_KHW;
+                const int iy = oy * TC_SY - TC_PH + tap / TC_KW * TC_DY, ix = ox * TC_SX - TC_PW + tap % TC_KW * TC_DX;
+                h[f] = tc16_ld(x + ((long long)c * TC_H + iy) * TC_W + ix,
+                               kk < TC_KALL && iy >= 0 && iy < TC_H && ix >= 0 && ix < TC_W);
+            }
+            v[e / 2] = h[0] | h[1] << 16;
+        }
+        *reinterpret_cast<uint4 *>(tc_smem + n * TC_KP + kk0) = make_uint4(v[0], v[1], v[2], v[3]);
+    }
+    __syncthreads();
+
+    float acc[TC_NF][4];
+#pragma unroll
+    for (int j = 0; j < TC_NF; ++j)
+#pragma unroll
+        for (int r = 0; r < 4; ++r)
+            acc[j][r] = 0.0f;
+    const tc16_bits *xb = tc_smem + g * TC_KP + 8 * t;
+#pragma unroll 1
+    for (int kg0 = wk; kg0 < TC_NKG; kg0 += TC_STEP) {
+        // The next iteration's loads go out before this one's mma steps.
+        uint4 n0v[UNROLL], n1v[UNROLL];
+#pragma unroll
+        for (int u = 0; u < UNROLL; ++u) {
+            const int kg = kg0 + TC_STEP + u * WARPS_K;
+            n0v[u] = TC_WLOAD(w0, ok0, kg);
+            n1v[u] = TC_WLOAD(w1, ok1, kg);
+        }
+#pragma unroll
+        for (int u = 0; u < UNROLL; ++u) {
+            const int kg = kg0 + u * WARPS_K;
+            if (TC_NKG % TC_STEP != 0 && kg >= TC_NKG)
+                break;
+            const unsigned lo[4] = {a0[u].x, a1[u].x, a0[u].y, a1[u].y};
+            const unsigned hi[4] = {a0[u].z, a1[u].z, a0[u].w, a1[u].w};
+#pragma unroll
+            for (int j = 0; j < TC_NF; ++j) {
+                const uint4 xv = *reinterpret_cast<const uint4 *>(xb + j * 8 * TC_KP + kg * 32);
+                const unsigned blo[2] = {xv.x, xv.y}, bhi[2] = {xv.z, xv.w};
+                tc16_mma(acc[j], lo, blo);
+                tc16_mma(acc[j], hi, bhi);
+            }
+        }
+#pragma unroll
+        for (int u = 0; u < UNROLL; ++u) {
+            a0[u] = n0v[u];
+            a1[u] = n1v[u];
+        }
+    }
+#undef TC_WLOAD
+
+    // The warps' partial sums, [wk][wm][row][n] in fp32, over the im2col.
+    __syncthreads();
+    float *red = reinterpret_cast<float *>(tc_smem);
+#pragma unroll
+    for (int j = 0; j < TC_NF; ++j)
+#pragma unroll
+        for (int r = 0; r < 4; ++r)
+            red[((wk * WARPS_M + wm) * 16 + g + 8 * (r / 2)) * TILE_N + j * 8 + 2 * t + r % 2] = acc[j][r];
+    __syncthreads();
+    for (int idx = threadIdx.x; idx < TC_BM * TILE_N; idx += TC_NT) {
+        const int m = idx / TILE_N, n = idx % TILE_N, co = co0 + m, pix = n0 + n;
+        if (co >= TC_COUT || pix >= TC_NTOT)
+            continue;
+        float s = 0.0f;
+#pragma unroll
+        for (int k = 0; k < WARPS_K; ++k)
+            s += red[(k * TC_BM + m) * TILE_N + n];
+#if TC_BIAS
+        s += ct_ldg(bias + grp * TC_COUT + co);
+#endif
+        const int b = pix / (TC_OH * TC_OW), o = pix % (TC_OH * TC_OW);
+        ct_st(out_ + ((long long)b * TC_COUT_ALL + grp * TC_COUT + co) * TC_OH * TC_OW + o, s);
+    }
+}

@@ -1,0 +1,475 @@
+/* test_tc16_conv.c - the half-precision tensor-core templates without a GPU:
+ * a replay of each kernel (templates/common/ct_conv_tc16.cuh and
+ * ct_conv_tc16w.cuh) thread by thread and lane by lane, with the hardware's
+ * operand layouts modelled as the PTX ISA defines them:
+ *
+ *   ldmatrix .x4/.x2: lane l gives the address of row l % 8 of matrix l / 8;
+ *     lane 4g + t receives elements 2t, 2t+1 of row g of each matrix;
+ *   mma m16n8k16 (row.col): a0..a7 = A[g][2t..2t+1], A[g+8][2t..2t+1],
+ *     A[g][2t+8..2t+9], A[g+8][2t+8..2t+9]; b0..b3 = B[2t..2t+1][g],
+ *     B[2t+8..2t+9][g]; c0..c3 = C[g][2t..2t+1], C[g+8][2t..2t+1].
+ *
+ * Shared memory starts as NaN patterns, so reading anything the copies did
+ * not write fails; every shared address is checked against the stage and
+ * ldmatrix's 16-byte alignment, and every output written exactly once. The
+ * inputs are bf16 values and the products are summed in fp64, so only the
+ * indexing (tiles, halo, the channel-innermost transposition, the K
+ * permutation of the streamed weights, the split reduction, the epilogue)
+ * can make the result differ from the family's fp64 reference. Seeded
+ * samples of each space on odd, grouped, strided, dilated and padded
+ * layers. */
+#include "check.h"
+#include "config.h"
+#include "lib/data.h"
+#include "runner.h"
+#include "space.h"
+#include "tc16_conv.h"
+#include "tc_conv.h"
+
+#include <math.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static unsigned long long rng = 0x2545f4914f6cdd1dULL;
+static const uint16_t NAN16 = 0x7fc1;   /* a bf16 NaN: unwritten shared memory */
+
+static float bf(uint16_t h)
+{
+    uint32_t u = (uint32_t)h << 16;
+    float f;
+    memcpy(&f, &u, 4);
+    return f;
+}
+
+static uint16_t to_bf(float f)   /* exact for the values used here */
+{
+    uint32_t u;
+    memcpy(&u, &f, 4);
+    return (uint16_t)(u >> 16);
+}
+
+/* The layer as the family's tc hooks see it, from its macros. */
+typedef struct layer {
+    ct_tc_shape s;
+    long long cin_g, cout_g, groups;
+} layer;
+
+static layer layer_of(const ct_problem *p)
+{
+    ct_define d[CT_MAX_DEFINES];
+    const int nd = ct_problem_defines(p, d);
+    const int two = !strcmp(p->family->name, "conv2dc");
+    long long v[16];
+    static const char *const n2[] = {"CONV_B", "CONV_CIN", "CONV_H", "CONV_W", "CONV_COUT", "CONV_KH", "CONV_KW",
+                                     "CONV_OH", "CONV_OW", "CONV_PH", "CONV_PW", "CONV_SH", "CONV_SW", "CONV_DH",
+                                     "CONV_DW", "CONV_GROUPS"};
+    static const char *const n1[] = {"CONV_B", "CONV_CIN", "-", "CONV_L", "CONV_COUT", "-", "CONV_K", "-",
+                                     "CONV_LOUT", "-", "CONV_PAD", "-", "CONV_STRIDE", "-", "CONV_DIL",
+                                     "CONV_GROUPS"};
+    for (int k = 0; k < 16; k++) {
+        v[k] = (k >= 11 || (!two && (k == 2 || k == 5 || k == 7))) ? 1 : 0;
+        for (int i = 0; i < nd; i++)
+            if (!strcmp(d[i].name, two ? n2[k] : n1[k]))
+                v[k] = d[i].value;
+    }
+    layer l = {.s = {.b = v[0], .cin = v[1], .h = v[2], .w = v[3], .cout = v[4], .kh = v[5], .kw = v[6],
+                     .oh = v[7], .ow = v[8], .ph = v[9], .pw = v[10], .sy = v[11], .sx = v[12], .dy = v[13],
+                     .dx = v[14], .groups = v[15], .bias = (int)ct_problem_value(p, "bias")},
+               .groups = v[15]};
+    l.cin_g = l.s.cin / l.groups;
+    l.cout_g = l.s.cout / l.groups;
+    return l;
+}
+
+/* ---- the hardware ---- */
+
+typedef struct smem {
+    const uint16_t *base;
+    long long size;
+} smem;
+
+/* ldmatrix: addr[l] for the lanes that give one; out[lane][m] = the 32-bit
+ * register of matrix m as two floats. */
+static void ldmatrix(const smem *sm, const long long *addr, int nmat, float out[32][4][2])
+{
+    for (int l = 0; l < 8 * nmat; l++) {
+        CHECK_MSG(addr[l] >= 0 && addr[l] + 8 <= sm->size && addr[l] % 8 == 0, "ldmatrix row %lld of %lld",
+                  addr[l], sm->size);
+        if (addr[l] < 0 || addr[l] + 8 > sm->size)
+            return;
+    }
+    for (int lane = 0; lane < 32; lane++)
+        for (int m = 0; m < nmat; m++)
+            for (int e = 0; e < 2; e++)
+                out[lane][m][e] = bf(sm->base[addr[8 * m + lane / 4] + 2 * (lane % 4) + e]);
+}
+
+/* d[lane][0..3] += A * B from the lanes' fragments (a[lane][reg][half],
+ * b[lane][reg][half]), in fp64. */
+static void mma(double d[32][4], float a[32][4][2], float b[32][2][2])
+{
+    double A[16][16], B[16][8];
+    for (int lane = 0; lane < 32; lane++) {
+        const int g = lane / 4, t = lane % 4;
+        for (int e = 0; e < 2; e++) {
+            A[g][2 * t + e] = a[lane][0][e];
+            A[g + 8][2 * t + e] = a[lane][1][e];
+            A[g][2 * t + 8 + e] = a[lane][2][e];
+            A[g + 8][2 * t + 8 + e] = a[lane][3][e];
+            B[2 * t + e][g] = b[lane][0][e];
+            B[2 * t + 8 + e][g] = b[lane][1][e];
+        }
+    }
+    for (int lane = 0; lane < 32; lane++) {
+        const int g = lane / 4, t = lane % 4;
+        for (int r = 0; r < 4; r++) {
+            const int row = g + 8 * (r / 2), col = 2 * t + r % 2;
+            double s = 0;
+            for (int k = 0; k < 16; k++)
+                s += A[row][k] * B[k][col];
+            d[lane][r] += s;
+        }
+    }
+}
+
+/* ---- the tiled kernel (ct_conv_tc16.cuh) ---- */
+
+typedef struct run {
+    const layer *L;
+    const ct_tc16_geom *g;
+    const uint16_t *in, *w, *bias;
+    double *out;
+    int *writes;
+} run;
+
+/* tc16_load + tc16_store of chunk ch into stage st. */
+static void tiled_stage(const run *R, uint16_t *st, long long b, long long grp, long long co0, long long iy0,
+                        long long ix0, long long ch)
+{
+    const ct_tc16_geom *g = R->g;
+    const layer *L = R->L;
+    const long long ci0 = ch * g->ck, ws = g->bm * g->khw, is = g->ih * g->iw;
+    for (long long tid = 0; tid < g->nt; tid++) {
+        for (long long r = 0; r < g->wr; r++) {
+            const long long slot = tid + r * g->nt, m = slot / g->khw, tap = slot % g->khw;
+            const int ok = slot < ws && co0 + m < L->cout_g;
+            for (long long q = 0; q < g->ck; q++) {
+                const long long c = ci0 + q;
+                const uint16_t v =
+                    ok && c < L->cin_g ? R->w[((grp * L->cout_g + co0 + m) * L->cin_g + c) * g->khw + tap] : 0;
+                if (slot < ws)
+                    st[m * g->ap + tap * g->ck + q] = v;
+            }
+        }
+        for (long long r = 0; r < g->ir; r++) {
+            const long long slot = tid + r * g->nt, iy = iy0 + slot / g->iw, ix = ix0 + slot % g->iw;
+            const int ok = slot < is && iy >= 0 && iy < L->s.h && ix >= 0 && ix < L->s.w;
+            for (long long q = 0; q < g->ck; q++) {
+                const long long c = ci0 + q;
+                const uint16_t v =
+                    ok && c < L->cin_g ? R->in[((b * L->s.cin + grp * L->cin_g + c) * L->s.h + iy) * L->s.w + ix]
+                                       : 0;
+                if (slot < is)
+                    st[g->sa + slot * g->cp + q] = v;
+            }
+        }
+    }
+}
+
+static void tiled_block(const run *R, uint16_t *sm, double (*acc)[32][4], long long bx, long long by)
+{
+    const ct_tc16_geom *g = R->g;
+    const layer *L = R->L;
+    const long long nct = (L->cout_g + g->bm - 1) / g->bm;
+    const long long tile = bx % (g->ty * g->tx), b = bx / (g->ty * g->tx);
+    const long long oy0 = tile / g->tx * g->toh, ox0 = tile % g->tx * g->tow;
+    const long long grp = by / nct, co0 = by % nct * g->bm;
+    const long long iy0 = oy0 * L->s.sy - L->s.ph, ix0 = ox0 * L->s.sx - L->s.pw, npix = g->toh * g->tow;
+    const long long nwarps = g->nt / 32;
+    for (long long i = 0; i < g->nbuf * g->stage; i++)
+        sm[i] = NAN16;
+    memset(acc, 0, (size_t)nwarps * g->mf * g->nf * sizeof *acc);
+    tiled_stage(R, sm, b, grp, co0, iy0, ix0, 0);
+    for (long long ch = 0; ch < g->nch; ch++) {
+        const smem st = {sm + (g->nbuf > 1 ? ch % 2 : 0) * g->stage, g->stage};
+        for (long long warp = 0; warp < nwarps; warp++) {
+            const long long wm = warp % g->warps_m, wn = warp / g->warps_m;
+            for (long long s = 0; s < g->khw * g->ck / 16; s++) {
+                const long long tap = s / (g->ck / 16), ks = s % (g->ck / 16), k = tap * g->ck + ks * 16;
+                const long long koff = (tap / L->s.kw * L->s.dy * g->iw + tap % L->s.kw * L->s.dx) * g->cp + ks * 16;
+                static float a[8][32][4][2], bb[128][32][2][2];
+                for (long long i = 0; i < g->mf; i++) {
+                    long long addr[32];
+                    for (int l = 0; l < 32; l++)
+                        addr[l] = (wm * g->wm + l % 16) * g->ap + l / 16 * 8 + i * 16 * g->ap + k;
+                    ldmatrix(&st, addr, 4, a[i]);
+                }
+                for (long long jj = 0; jj < (g->nf + 1) / 2; jj++) {
+                    long long addr[32];
+                    for (int l = 0; l < 32; l++) {
+                        const long long n = wn * g->wn + jj * 16 + l % 8 + l / 16 * 8;
+                        addr[l] = g->sa + (n < npix ? (n / g->tow * L->s.sy * g->iw + n % g->tow * L->s.sx) * g->cp : 0) +
+                                  l / 8 % 2 * 8 + koff;
+                    }
+                    float r[32][4][2];
+                    const int pair = 2 * jj + 1 < g->nf;
+                    ldmatrix(&st, addr, pair ? 4 : 2, r);
+                    for (int l = 0; l < 32; l++)
+                        for (int e = 0; e < 2; e++) {
+                            bb[2 * jj][l][0][e] = r[l][0][e];
+                            bb[2 * jj][l][1][e] = r[l][1][e];
+                            if (pair) {
+                                bb[2 * jj + 1][l][0][e] = r[l][2][e];
+                                bb[2 * jj + 1][l][1][e] = r[l][3][e];
+                            }
+                        }
+                }
+                for (long long i = 0; i < g->mf; i++)
+                    for (long long j = 0; j < g->nf; j++)
+                        mma(acc[(warp * g->mf + i) * g->nf + j], a[i], bb[j]);
+            }
+        }
+        if (ch + 1 < g->nch)
+            tiled_stage(R, sm + (g->nbuf > 1 ? (ch + 1) % 2 : 0) * g->stage, b, grp, co0, iy0, ix0, ch + 1);
+    }
+    for (long long warp = 0; warp < nwarps; warp++) {
+        const long long wm = warp % g->warps_m, wn = warp / g->warps_m;
+        for (int lane = 0; lane < 32; lane++)
+            for (long long i = 0; i < g->mf; i++)
+                for (int r2 = 0; r2 < 2; r2++) {
+                    const long long co = co0 + wm * g->wm + i * 16 + lane / 4 + 8 * r2;
+                    if (co >= L->cout_g)
+                        continue;
+                    const double bv = L->s.bias ? bf(R->bias[grp * L->cout_g + co]) : 0.0;
+                    for (long long j = 0; j < g->nf; j++)
+                        for (int r1 = 0; r1 < 2; r1++) {
+                            const long long n = wn * g->wn + j * 8 + 2 * (lane % 4) + r1;
+                            const long long oy = oy0 + n / g->tow, ox = ox0 + n % g->tow;
+                            if (n < npix && oy < L->s.oh && ox < L->s.ow) {
+                                const long long o = ((b * L->s.cout + grp * L->cout_g + co) * L->s.oh + oy) * L->s.ow + ox;
+                                R->out[o] = acc[(warp * g->mf + i) * g->nf + j][lane][2 * r2 + r1] + bv;
+                                R->writes[o]++;
+                            }
+                        }
+                }
+    }
+}
+
+/* ---- the streaming kernel (ct_conv_tc16w.cuh) ---- */
+
+static void stream_block(const run *R, uint16_t *sm, double (*acc)[32][4], long long bx, long long by)
+{
+    const ct_tc16_geom *g = R->g;
+    const layer *L = R->L;
+    const long long nct = (L->cout_g + g->bm - 1) / g->bm, n0 = bx * g->tile_n;
+    const long long grp = by / nct, co0 = by % nct * g->bm, khw = g->khw, kall = g->kall;
+    const long long kr = (kall + 31) / 32 * 32, nwarps = g->nt / 32;
+    for (long long i = 0; i < g->smem_bytes / 2; i++)
+        sm[i] = NAN16;
+    /* im2col, 8 values a thread as the kernel's loop deals them out. */
+    for (long long idx = 0; idx < g->tile_n * (kr / 8); idx++) {
+        const long long n = idx / (kr / 8), kk0 = idx % (kr / 8) * 8, pix = n0 + n;
+        if (pix >= g->ntot)
+            continue;
+        const long long b = pix / (L->s.oh * L->s.ow), oy = pix / L->s.ow % L->s.oh, ox = pix % L->s.ow;
+        for (int e = 0; e < 8; e++) {
+            const long long kk = kk0 + e, c = kk / khw, tap = kk % khw;
+            const long long iy = oy * L->s.sy - L->s.ph + tap / L->s.kw * L->s.dy;
+            const long long ix = ox * L->s.sx - L->s.pw + tap % L->s.kw * L->s.dx;
+            const int ok = kk < kall && iy >= 0 && iy < L->s.h && ix >= 0 && ix < L->s.w;
+            CHECK(n * g->kp + kk0 + e < g->smem_bytes / 2);
+            sm[n * g->kp + kk0 + e] =
+                ok ? R->in[((b * L->s.cin + grp * L->cin_g + c) * L->s.h + iy) * L->s.w + ix] : 0;
+        }
+    }
+    memset(acc, 0, (size_t)nwarps * g->nf * sizeof *acc);
+    for (long long warp = 0; warp < nwarps; warp++) {
+        const long long wm = warp % g->warps_m, wk = warp / g->warps_m;
+        for (long long kg = wk; kg < g->nkg; kg += g->warps_k) {
+            /* Lane (g, t): weights K 8t..8t+7 of rows g and g+8, then two
+             * mma steps over K 8t..8t+3 and 8t+4..8t+7. */
+            static float a[2][32][4][2], b[2][32][2][2];
+            for (int lane = 0; lane < 32; lane++) {
+                const long long gg = lane / 4, t = lane % 4;
+                for (int row = 0; row < 2; row++) {
+                    const long long co = co0 + wm * 16 + gg + 8 * row;
+                    for (int e = 0; e < 8; e++) {
+                        const long long kk = kg * 32 + 8 * t + e;
+                        const int ok = co < L->cout_g && kg * 32 + 8 * t < kall;
+                        const float v = ok ? bf(R->w[(grp * L->cout_g + co) * kall + kk]) : 0.0f;
+                        /* e = 0..3: step 0 regs (row, e/2): {a0a1 | a2a3} then {a4a5 | a6a7} */
+                        a[e / 4][lane][row + 2 * (e % 4 / 2)][e % 2] = v;
+                    }
+                }
+            }
+            for (long long j = 0; j < g->nf; j++) {
+                for (int lane = 0; lane < 32; lane++) {
+                    const long long at = (lane / 4 + 8 * j) * g->kp + 8 * (lane % 4) + kg * 32;
+                    CHECK(at + 8 <= g->smem_bytes / 2 && at % 8 == 0);
+                    for (int e = 0; e < 8; e++)
+                        b[e / 4][lane][e % 4 / 2][e % 2] = bf(sm[at + e]);
+                }
+                mma(acc[warp * g->nf + j], a[0], b[0]);
+                mma(acc[warp * g->nf + j], a[1], b[1]);
+            }
+        }
+    }
+    /* Partial sums through shared memory, then the sum over wk. */
+    double *red = calloc((size_t)(g->warps_k * g->bm * g->tile_n), sizeof *red);
+    for (long long warp = 0; warp < nwarps; warp++) {
+        const long long wm = warp % g->warps_m, wk = warp / g->warps_m;
+        for (int lane = 0; lane < 32; lane++)
+            for (long long j = 0; j < g->nf; j++)
+                for (int r = 0; r < 4; r++)
+                    red[((wk * g->warps_m + wm) * 16 + lane / 4 + 8 * (r / 2)) * g->tile_n + j * 8 +
+                        2 * (lane % 4) + r % 2] = acc[warp * g->nf + j][lane][r];
+    }
+    for (long long idx = 0; idx < g->bm * g->tile_n; idx++) {
+        const long long m = idx / g->tile_n, n = idx % g->tile_n, co = co0 + m, pix = n0 + n;
+        if (co >= L->cout_g || pix >= g->ntot)
+            continue;
+        double s = L->s.bias ? bf(R->bias[grp * L->cout_g + co]) : 0.0;
+        for (long long k = 0; k < g->warps_k; k++)
+            s += red[(k * g->bm + m) * g->tile_n + n];
+        const long long b = pix / (L->s.oh * L->s.ow), o = pix % (L->s.oh * L->s.ow);
+        const long long at = (b * L->s.cout + grp * L->cout_g + co) * L->s.oh * L->s.ow + o;
+        R->out[at] = s;
+        R->writes[at]++;
+    }
+    free(red);
+}
+
+/* ---- the driver ---- */
+
+static int sample_candidates(const ct_problem *p, const ct_template *t, const ct_config *cfg, const ct_limits *lim,
+                             int n, ct_params *out)
+{
+    int got = 0;
+    for (int tries = 0; tries < 4000 && got < n; tries++) {
+        ct_params c = {0};
+        for (int i = 0; i < t->nparams; i++) {
+            const ct_space_list *l = ct_config_list(cfg, t, t->params[i].name);
+            if (!l)
+                return 0;
+            ct_params_set(&c, t->params[i].name, l->vals[ct_rand_next(&rng) % (unsigned long long)l->nvals], NULL);
+        }
+        p->family->normalize(p, t, &c);
+        char why[256];
+        if (!ct_template_refuses_dtype(p, t, why, sizeof why) && !p->family->constrain(p, t, &c, lim, why, sizeof why))
+            out[got++] = c;
+    }
+    return got;
+}
+
+static void replay(const char *spec, const char *tmpl, int samples, const ct_config *cfg, const ct_limits *lim)
+{
+    ct_problem p;
+    ct_err e = {0};
+    CHECK_MSG(ct_problem_parse(spec, &p, &e) == CT_OK, "%s: %s", spec, e.msg);
+    const ct_template *t = ct_template_find(p.family, tmpl);
+    ct_params cand[12];
+    const int ncand = t ? sample_candidates(&p, t, cfg, lim, samples < 12 ? samples : 12, cand) : 0;
+    CHECK_MSG(ncand > 0, "%s: %s admits no candidate", spec, tmpl);
+    const layer L = layer_of(&p);
+    ct_buffer bufs[CT_MAX_BUFS];
+    const int nb = p.family->buffers(&p, bufs);
+    float *host[CT_MAX_BUFS] = {0};
+    uint16_t *h16[CT_MAX_BUFS] = {0};
+    for (int i = 0; i < nb - 1; i++) {
+        host[i] = malloc(bufs[i].count * sizeof(float));
+        h16[i] = malloc(bufs[i].count * sizeof(uint16_t));
+        for (size_t k = 0; k < bufs[i].count; k++) {
+            h16[i][k] = to_bf(tl_uniform(&rng));
+            host[i][k] = bf(h16[i][k]);
+        }
+    }
+    const size_t count = bufs[nb - 1].count;
+    double *ref = malloc(count * sizeof *ref), *got = malloc(count * sizeof *got);
+    int *writes = malloc(count * sizeof *writes);
+    p.family->reference(&p, (const float *const *)host, ref);
+    double worst = 0;
+    char worst_key[512] = "";
+    for (int i = 0; i < ncand; i++) {
+        ct_tc16_geom g;
+        ct_tc16_geometry_of(t, &L.s, &cand[i], &g);
+        ct_launch l;
+        p.family->geometry(&p, t, &cand[i], &l);
+        CHECK(l.grid[0] == (unsigned)g.grid_x && l.grid[1] == (unsigned)g.grid_y && l.block[0] == (unsigned)g.nt &&
+              l.smem_bytes == (unsigned)g.smem_bytes);
+        CHECK_MSG(g.mf <= 8 && g.nf <= 128, "%s: %lld x %lld fragments", spec, g.mf, g.nf);
+        uint16_t *sm = malloc((size_t)g.smem_bytes);
+        double(*acc)[32][4] = malloc((size_t)(g.nt / 32) * (size_t)(g.stream ? g.nf : g.mf * g.nf) * sizeof *acc);
+        const run R = {&L, &g, h16[0], h16[1], L.s.bias ? h16[2] : NULL, got, writes};
+        for (size_t k = 0; k < count; k++) {
+            got[k] = NAN;
+            writes[k] = 0;
+        }
+        for (long long by = 0; by < g.grid_y; by++)
+            for (long long bx = 0; bx < g.grid_x; bx++)
+                (g.stream ? stream_block : tiled_block)(&R, sm, acc, bx, by);
+        double num = 0, den = 0;
+        int once = 1;
+        for (size_t k = 0; k < count; k++) {
+            num += (got[k] - ref[k]) * (got[k] - ref[k]);
+            den += ref[k] * ref[k];
+            once &= writes[k] == 1;
+        }
+        char key[512];
+        ct_params_to_key(&cand[i], key, sizeof key);
+        CHECK_MSG(once, "%s %s: an output not written exactly once", spec, key);
+        const double err = isnan(num) ? INFINITY : sqrt(num / den);
+        if (!(err <= worst)) {
+            worst = err;
+            snprintf(worst_key, sizeof worst_key, "%s", key);
+        }
+        free(sm);
+        free(acc);
+    }
+    CHECK_MSG(worst <= 1e-12, "%s %s: replay error %.3g for %s", spec, tmpl, worst, worst_key);
+    printf("replay %-52s %-14s %2d candidates, worst relative error %.2g\n", spec, tmpl, ncand, worst);
+    for (int i = 0; i < nb - 1; i++) {
+        free(host[i]);
+        free(h16[i]);
+    }
+    free(ref);
+    free(got);
+    free(writes);
+}
+
+int main(void)
+{
+    ct_config cfg;
+    ct_err e = {0};
+    if (ct_config_init(&cfg, &e) != CT_OK) {
+        fprintf(stderr, "config: %s\n", e.msg);
+        return 1;
+    }
+    ct_limits lim;
+    CHECK(ct_limits_for_arch("sm_90", &lim, &e) == CT_OK);
+    /* Odd sizes, partial chunks and channel tiles, 1x1 and even filters,
+     * groups, stride, dilation, asymmetric padding, bias. */
+    static const char *const tiled[][2] = {
+        {"conv2dc:2:19:9:11:21:3:3:same:bias:bf16", "conv2dc_tc16"},
+        {"conv2dc:1:40:7:9:33:5:2:same:f16", "conv2dc_tc16"},
+        {"conv2dc:2:33:6:5:18:1:1:valid:bias:bf16", "conv2dc_tc16"},
+        {"conv2dc:1:24:13:12:20:3:3:pad=2,1:stride=2,3:dilation=2,1:groups=2:bf16", "conv2dc_tc16"},
+        {"conv2dc:2:3:11:10:16:7:7:same:bias:bf16", "conv2dc_tc16"},
+        {"conv1dc:2:37:29:20:5:pad=2:bias:bf16", "conv1dc_tc16"},
+        {"conv1dc:3:24:40:18:3:pad=4:stride=2:dilation=4:groups=3:f16", "conv1dc_tc16"},
+        {"conv1dc:1:64:4:48:5:pad=2:bias:bf16", "conv1dc_tc16"},
+    };
+    static const char *const stream[][2] = {
+        {"conv1dc:1:64:4:40:5:pad=2:bias:bf16", "conv1dc_tc16w"},
+        {"conv1dc:2:48:7:20:3:pad=1:stride=2:bf16", "conv1dc_tc16w"},
+        {"conv1dc:1:64:9:24:4:causal:dilation=2:groups=2:bias:f16", "conv1dc_tc16w"},
+        {"conv2dc:2:32:3:5:20:3:3:same:groups=2:bias:f16", "conv2dc_tc16w"},
+        {"conv2dc:1:64:4:4:40:3:3:pad=1:stride=2:bf16", "conv2dc_tc16w"},
+    };
+    for (size_t i = 0; i < sizeof tiled / sizeof tiled[0]; i++)
+        replay(tiled[i][0], tiled[i][1], 6, &cfg, &lim);
+    for (size_t i = 0; i < sizeof stream / sizeof stream[0]; i++)
+        replay(stream[i][0], stream[i][1], 6, &cfg, &lim);
+    CHECK_DONE();
+}

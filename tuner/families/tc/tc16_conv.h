@@ -1,0 +1,47 @@
+/* tc16_conv.h - the half-precision (bf16, f16) tensor-core templates of a
+ * convolution layer: conv*_tc16 (templates/common/ct_conv_tc16.cuh, an
+ * implicit GEMM over haloed tiles) and conv*_tc16w (ct_conv_tc16w.cuh, the
+ * weights streamed into mma fragments, for layers with few pixels): their
+ * parameters, derived sizes, constraints and launch geometry. The families
+ * reach them through tc_conv.h (ct_tc_is and its hooks cover these
+ * templates too); the sizes here mirror the TC_* macros of the templates. */
+#ifndef CT_TC16_CONV_H
+#define CT_TC16_CONV_H
+
+#include <stddef.h>
+
+#include "problem.h"
+
+struct ct_tc_shape;
+
+#define CT_TC16_NPARAMS_2D 8
+#define CT_TC16_NPARAMS_1D 7
+#define CT_TC16W_NPARAMS 5
+extern const ct_param_def ct_tc16_params_2d[CT_TC16_NPARAMS_2D];
+extern const ct_param_def ct_tc16_params_1d[CT_TC16_NPARAMS_1D];
+extern const ct_param_def ct_tc16w_params[CT_TC16W_NPARAMS];
+
+/* The element types these templates compute in. */
+#define CT_TC16_DTYPES ((1u << CT_DTYPE_BF16) | (1u << CT_DTYPE_F16))
+
+/* Whether template t is one of these. */
+int ct_tc16_is(const ct_template *t);
+
+typedef struct ct_tc16_geom {
+    int stream; /* 1: a tc16w candidate (the fields after it), 0: a tc16 one */
+    /* tc16 */
+    long long bm, toh, tow, warps_m, warps_n, ck, prefetch, minb;
+    long long bn, nt, wm, wn, mf, nf, nch, khw, ap, cp, ih, iw, sa, sb, stage, nbuf, ty, tx, wr, ir;
+    /* tc16w */
+    long long warps_k, tile_n, unroll, kall, nkg, kp, ntot;
+    long long smem_bytes, grid_x, grid_y, regs;
+} ct_tc16_geom;
+
+void ct_tc16_geometry_of(const ct_template *t, const struct ct_tc_shape *s, const ct_params *c, ct_tc16_geom *g);
+
+int ct_tc16_constrain(const ct_template *t, const struct ct_tc_shape *s, const ct_params *c, const ct_limits *lim,
+                      char *why, size_t len);
+void ct_tc16_normalize(const ct_template *t, const struct ct_tc_shape *s, ct_params *c);
+void ct_tc16_launch(const ct_template *t, const struct ct_tc_shape *s, const ct_params *c, ct_launch *l);
+
+#endif
