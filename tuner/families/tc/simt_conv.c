@@ -263,7 +263,8 @@ int ct_simt_constrain(const ct_template *t, const ct_tc_shape *s, const ct_param
 void ct_simt_normalize(const ct_template *t, const ct_tc_shape *s, ct_params *c)
 {
     simt_values q = simt_get(t, c);
-    if (simt_ranges(&q, (char[8]){0}, 8))
+    char why[160];
+    if (simt_ranges(&q, why, sizeof why))
         return;
     if (q.OUT_Y > s->oh)
         q.OUT_Y = (long)s->oh;
