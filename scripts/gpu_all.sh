@@ -23,7 +23,7 @@ nvidia-smi --query-gpu=name,driver_version,clocks.sm,clocks.max.sm,temperature.g
 date -u | tee -a "$OUT/device.log"
 
 if [ "$PHASE" = tests ]; then
-  (cd "$BUILD" && ctest -L gpu -V --timeout 900) > "$OUT/ctest_gpu.log" 2>&1
+  (cd "$BUILD" && ctest -L gpu ${CTEST_ARGS:-} -V --timeout 900) > "$OUT/ctest_gpu.log" 2>&1
   grep -E "^[0-9]+/[0-9]+ Test|tests passed|SKIPPED|CHECK failed|verified|selftest|killed|resumed|json summary|exact puzzle|GPU fp64|PASS|FAIL|faults survived|compute-sanitizer|=========.*(ERROR|Invalid|SUMMARY)" \
     "$OUT/ctest_gpu.log" | tail -60
 elif [ "$PHASE" = search ]; then
