@@ -19,7 +19,7 @@
 #include "params.h"
 #include "status.h"
 
-#define CT_MAX_FIELDS 16
+#define CT_MAX_FIELDS 20
 #define CT_MAX_BUFS 6
 #define CT_MAX_DEFINES 32   /* a family's defines() writes at most this many */
 

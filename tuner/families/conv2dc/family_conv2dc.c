@@ -1,5 +1,6 @@
 /* family_conv2dc.c - multi-channel 2D convolution of a batch of images, as a
- * CNN layer computes it (PyTorch Conv2d: NCHW input, OIHW weights):
+ * CNN layer computes it (PyTorch Conv2d: NCHW or channels-last NHWC
+ * activations, OIHW weights in both):
  *
  *   out[b][co][y][x] = bias[co] + sum_{c<Cin/G, i<KH, j<KW}
  *                      in[b][g*Cin/G + c][y*SH + i*DH - PH][x*SW + j*DW - PW] * w[co][c][i][j],
@@ -28,7 +29,8 @@ enum { MODE_VALID = 0, MODE_SAME = 1, MODE_PAD = 2 };
 static const char *const mode_names[] = {"valid", "same", "pad"};
 
 enum { DIM_B, DIM_CIN, DIM_H, DIM_W, DIM_COUT, DIM_KH, DIM_KW, DIM_MODE, DIM_PH, DIM_PW, DIM_SH, DIM_SW, DIM_DH,
-       DIM_DW, DIM_GROUPS, DIM_BIAS, NFIELDS };
+       DIM_DW, DIM_GROUPS, DIM_BIAS, DIM_LAYOUT, NFIELDS };
+static const char *const layout_names[] = {"nchw", "nhwc"};
 static const ct_field fields[NFIELDS] = {
     [DIM_B] = {"B", CT_FIELD_SIZE, "batch"},
     [DIM_CIN] = {"Cin", CT_FIELD_SIZE, "input channels"},
@@ -50,6 +52,9 @@ static const ct_field fields[NFIELDS] = {
     [DIM_GROUPS] = {"groups", CT_FIELD_INT, "groups of channels convolved apart (groups=G dividing Cin and Cout, "
                                             "default 1; G = Cin = Cout is depthwise)"},
     [DIM_BIAS] = {"bias", CT_FIELD_FLAG, "add a bias per output channel"},
+    [DIM_LAYOUT] = {"layout", CT_FIELD_CHOICE, "nchw: input B x Cin x H x W, output B x Cout x OH x OW (default); "
+                                               "nhwc: channels last, input B x H x W x Cin, output B x OH x OW x Cout",
+                    layout_names, 2},
 };
 
 /* Every buffer stays below 2^31 elements so that kernels index with int. */
@@ -102,8 +107,14 @@ static long long elems4(long long a, long long b, long long c, long long d)
     return v;
 }
 
-/* The optional fields in the grammar's order. */
+/* The optional fields in the grammar's order: the keyed ones, then the
+ * choice fields written as a bare value (bare_fields, in order). */
 static const char *const opt_names[] = {"MODE (valid, same or pad=P)", "stride", "dilation", "groups", "bias"};
+#define NKEYED ((int)(sizeof opt_names / sizeof opt_names[0]))
+static const int bare_fields[] = {DIM_LAYOUT};
+#define NBARE ((int)(sizeof bare_fields / sizeof bare_fields[0]))
+static const ct_layer_opts opts = {opt_names, NKEYED, fields, bare_fields, NBARE,
+                                   "stride=S, dilation=D, groups=G, bias"};
 
 static ct_status parse_option(const char *tok, ct_problem *p, int *last, ct_err *e)
 {
@@ -133,17 +144,15 @@ static ct_status parse_option(const char *tok, ct_problem *p, int *last, ct_err 
     } else if (strcmp(tok, "bias") == 0) {
         rank = 4;
         d[DIM_BIAS] = 1;
-    } else if (*last < 0) {
-        return ct_fail(e, CT_ERR_USAGE, "MODE must be valid, same or pad=P (then optionally stride=S, dilation=D, "
-                                        "groups=G, bias), got '%s'", tok);
-    } else if (*last == 4) {
-        return ct_fail(e, CT_ERR_USAGE, "too many fields: '%s' after bias", tok);
-    } else {
-        return ct_fail(e, CT_ERR_USAGE, "unknown field '%s', expected stride=S, dilation=D, groups=G or bias", tok);
+    } else if (!ct_layer_bare(&opts, tok, d, &rank, &rc, e)) {
+        if (*last < 0)
+            return ct_fail(e, CT_ERR_USAGE, "MODE must be valid, same or pad=P (then optionally stride=S, dilation=D, "
+                                            "groups=G, bias, a layout nchw or nhwc), got '%s'", tok);
+        return ct_layer_unknown(&opts, tok, *last, e);
     }
     if (rc != CT_OK)
         return rc;
-    return ct_layer_order(opt_names, rank, last, tok, e);
+    return ct_layer_order_opts(&opts, rank, last, tok, e);
 }
 
 /* One key per layer: padding that is another mode's is written as that
@@ -167,8 +176,8 @@ static void canonicalize(long long *d)
 
 static ct_status parse(const char *text, ct_problem *p, ct_err *e)
 {
-    char buf[160], *f[12];
-    int n = ct_split_fields(text, buf, sizeof buf, f, 12, e);
+    char buf[160], *f[7 + NKEYED + NBARE];
+    int n = ct_split_fields(text, buf, sizeof buf, f, 7 + NKEYED + NBARE, e);
     if (n < 0)
         return CT_ERR_USAGE;
     for (int i = DIM_B; i <= DIM_KW; i++) {
@@ -243,7 +252,10 @@ static void canonical(const ct_problem *p, char *buf, size_t len)
     if (ROOM && d[DIM_GROUPS] != 1)
         n += snprintf(buf + n, len - (size_t)n, ":groups=%lld", d[DIM_GROUPS]);
     if (ROOM && d[DIM_BIAS])
-        snprintf(buf + n, len - (size_t)n, ":bias");
+        n += snprintf(buf + n, len - (size_t)n, ":bias");
+    for (int i = 0; i < NBARE; i++)
+        if (ROOM && d[bare_fields[i]] != 0)
+            n += snprintf(buf + n, len - (size_t)n, ":%s", fields[bare_fields[i]].choices[d[bare_fields[i]]]);
 #undef ROOM
 }
 
@@ -308,38 +320,17 @@ static int defines(const ct_problem *p, ct_define *d)
     for (int i = 0; i < 5; i++)
         if (v[opt[i].dim] != 1)
             d[n++] = (ct_define){opt[i].name, v[opt[i].dim]};
+    if (v[DIM_LAYOUT] != 0)
+        d[n++] = (ct_define){"CONV_CHANNELS_LAST", 1};
     return n;
 }
 
+static ct_tc_shape tc_shape(const ct_problem *p);
+
 static void reference(const ct_problem *p, const float *const *in, double *out)
 {
-    const long long *d = p->dims;
-    const long long nb = d[DIM_B], cin = d[DIM_CIN], h = d[DIM_H], w = d[DIM_W], cout = d[DIM_COUT];
-    const long long kh = d[DIM_KH], kw = d[DIM_KW], oh = out_h(p), ow = out_w(p);
-    const long long ph = pad_h(p), pw = pad_w(p), sh = d[DIM_SH], sw = d[DIM_SW], dh = d[DIM_DH], dw = d[DIM_DW];
-    const long long cg = cin_g(p), og = cout / d[DIM_GROUPS];
-    const float *x = in[0], *wt = in[1], *bias = d[DIM_BIAS] ? in[2] : NULL;
-    for (long long b = 0; b < nb; b++)
-        for (long long co = 0; co < cout; co++)
-            for (long long y = 0; y < oh; y++)
-                for (long long xo = 0; xo < ow; xo++) {
-                    /* Clip the filter window to the image once per output:
-                     * taps i0 <= i < i1 and j0 <= j < j1 fall inside. */
-                    const long long y0 = y * sh - ph, x0 = xo * sw - pw;
-                    long long i0 = y0 < 0 ? (-y0 + dh - 1) / dh : 0, i1 = y0 >= h ? 0 : (h - 1 - y0) / dh + 1;
-                    long long j0 = x0 < 0 ? (-x0 + dw - 1) / dw : 0, j1 = x0 >= w ? 0 : (w - 1 - x0) / dw + 1;
-                    i1 = i1 < kh ? i1 : kh;
-                    j1 = j1 < kw ? j1 : kw;
-                    double acc = bias ? (double)bias[co] : 0.0;
-                    for (long long c = 0; c < cg; c++) {
-                        const float *plane = x + (b * cin + co / og * cg + c) * h * w;
-                        const float *f = wt + (co * cg + c) * kh * kw;
-                        for (long long i = i0; i < i1; i++)
-                            for (long long j = j0; j < j1; j++)
-                                acc += (double)plane[(y0 + i * dh) * w + x0 + j * dw] * (double)f[i * kw + j];
-                    }
-                    out[((b * cout + co) * oh + y) * ow + xo] = acc;
-                }
+    const ct_tc_shape s = tc_shape(p);
+    ct_layer_reference(&s, (int)p->dims[DIM_LAYOUT], in, out);
 }
 
 /* The same reference, as C source for exported self-tests. */
@@ -347,6 +338,13 @@ static const char reference_c[] =
     "#ifndef CONV_SH\n#define CONV_SH 1\n#endif\n#ifndef CONV_SW\n#define CONV_SW 1\n#endif\n"
     "#ifndef CONV_DH\n#define CONV_DH 1\n#endif\n#ifndef CONV_DW\n#define CONV_DW 1\n#endif\n"
     "#ifndef CONV_GROUPS\n#define CONV_GROUPS 1\n#endif\n"
+    "#if CONV_CHANNELS_LAST /* nhwc: input B x H x W x Cin, output B x OH x OW x Cout */\n"
+    "#define CT_IN(b, c, y, x) ((((b) * CONV_H + (y)) * CONV_W + (x)) * CONV_CIN + (c))\n"
+    "#define CT_OUT(b, c, y, x) ((((b) * CONV_OH + (y)) * CONV_OW + (x)) * CONV_COUT + (c))\n"
+    "#else\n"
+    "#define CT_IN(b, c, y, x) ((((b) * CONV_CIN + (c)) * CONV_H + (y)) * CONV_W + (x))\n"
+    "#define CT_OUT(b, c, y, x) ((((b) * CONV_COUT + (c)) * CONV_OH + (y)) * CONV_OW + (x))\n"
+    "#endif\n"
     "static void ct_reference(const float *const *in, double *out)\n"
     "{\n"
     "    const float *x = in[0], *wt = in[1];\n"
@@ -365,10 +363,10 @@ static const char reference_c[] =
     "                                long long yy = y * CONV_SH + i * CONV_DH - CONV_PH;\n"
     "                                long long xx = xo * CONV_SW + j * CONV_DW - CONV_PW;\n"
     "                                if (yy >= 0 && yy < CONV_H && xx >= 0 && xx < CONV_W)\n"
-    "                                    acc += (double)x[((b * CONV_CIN + co / og * cg + c) * CONV_H + yy) * CONV_W + xx] *\n"
+    "                                    acc += (double)x[CT_IN(b, co / og * cg + c, yy, xx)] *\n"
     "                                           (double)wt[((co * cg + c) * CONV_KH + i) * CONV_KW + j];\n"
     "                            }\n"
-    "                    out[((b * CONV_COUT + co) * CONV_OH + y) * CONV_OW + xo] = acc;\n"
+    "                    out[CT_OUT(b, co, y, xo)] = acc;\n"
     "                }\n"
     "}\n";
 
@@ -502,6 +500,8 @@ static void tiled_geometry(const ct_problem *p, const tiled_values *q, tiled_geo
 static int layer_excluded(const ct_problem *p, const ct_template *t, char *why, size_t len)
 {
     const long long *d = p->dims;
+    if (!t->is_baseline && ct_layer_layout_excluded(t->name, &fields[DIM_LAYOUT], d[DIM_LAYOUT], 0, why, len))
+        return 1;
     if (t->is_baseline || ct_tc_is(t) || ct_dw_is(t))
         return 0;
     return ct_layer_plain_only(t->name, d[DIM_SH] != 1 || d[DIM_SW] != 1 || d[DIM_DH] != 1 || d[DIM_DW] != 1, d[DIM_GROUPS], why, len);
@@ -709,6 +709,10 @@ static void geometry(const ct_problem *p, const ct_template *t, const ct_params 
     l->block[1] = l->block[2] = 1;
 }
 
+/* The output's height and width, in the PyTorch module's arguments. */
+#define PY_OHW "*((h, w) if mode == 1 else ((h + 2 * ph - dh * (kh - 1) - 1) // sh + 1, (w + 2 * pw - dw * (kw - 1) " \
+               "- 1) // sw + 1))"
+
 /* The selector of `export --family conv2dc` and its generic kernel: bias
  * NULL for a layer without one. */
 static const char *const sel_buffers[] = {"in", "weight", "bias", "out"};
@@ -730,10 +734,12 @@ static const ct_sel_arg sel_args[] = {
     {.name = "dw", .kind = CT_SEL_KEY, .help = "horizontal dilation", .dflt = 1},
     {.name = "groups", .kind = CT_SEL_KEY, .help = "channel groups, dividing cin and cout", .dflt = 1},
     {.name = "bias", .kind = CT_SEL_BUFFER, .help = "whether the layer adds a bias"},
+    {.name = "layout", .kind = CT_SEL_KEY, .help = "nchw: in b x cin x h x w, out b x cout x oh x ow; nhwc (channels "
+     "last): in b x h x w x cin, out b x oh x ow x cout", .choices = layout_names, .nchoices = 2},
 };
-static const char *const sel_shapes[] = {"b,cin,h,w", "cout,cing,kh,kw", "cout"};
+/* The input's dimensions in each layout (family_export.h). */
+static const char *const sel_shapes[] = {"b,cin,h,w|b,h,w,cin", "cout,cing,kh,kw", "cout"};
 
-/* The arguments are the fields in table order. */
 /* The selector's arguments are the fields, in field order (family_export.h). */
 _Static_assert(sizeof sel_args / sizeof sel_args[0] == NFIELDS, "one selector argument per field");
 
@@ -745,15 +751,17 @@ static const ct_family_export family_export = {
     .nargs = NFIELDS,
     .shapes = sel_shapes,
     /* Weights of another cin / groups give no output, which the module refuses. */
-    .out_shape = "((b, cout, h, w) if mode == 1 else (b, cout, (h + 2 * ph - dh * (kh - 1) - 1) // sh + 1, "
-                 "(w + 2 * pw - dw * (kw - 1) - 1) // sw + 1)) if sizes[\"cing\"] * groups == cin else (0,)",
+    .out_shape = "((b, cout, " PY_OHW ") if layout == 0 else (b, " PY_OHW ", cout)) if sizes[\"cing\"] * groups == "
+                 "cin else (0,)",
+    .shape_key = "layout",
 };
 
 const ct_family ct_family_conv2dc = {
     .name = "conv2dc",
     .grammar = "conv2dc:B:Cin:H:W:Cout:KH:KW[:valid|same|pad=P|pad=PH,PW][:stride=S|stride=SH,SW]"
-               "[:dilation=D|dilation=DH,DW][:groups=G][:bias]",
-    .summary = "multi-channel 2D convolution of a batch of images (CNN layer, NCHW, OIHW weights)",
+               "[:dilation=D|dilation=DH,DW][:groups=G][:bias][:nchw|nhwc]",
+    .summary = "multi-channel 2D convolution of a batch of images (CNN layer, NCHW or channels-last NHWC, OIHW "
+               "weights)",
     .fields = fields,
     .nfields = NFIELDS,
     .parse = parse,
