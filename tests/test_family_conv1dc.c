@@ -12,6 +12,7 @@
 #include "space.h"
 #include "tc_conv.h"
 #include "dw_conv.h"
+#include "dw_cl.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -387,7 +388,12 @@ static void limits_space(const char *spec, const char *arch, const ct_config *cf
             CHECK_MSG(sp.n == 0, "%s %s: %d candidates before sm_80", spec, tp->name, sp.n);
         else if (ct_dw_is(tp) && !(p.dims[1] == p.dims[3] && ct_problem_value(&p, "groups") == p.dims[1]))
             CHECK_MSG(sp.n == 0, "%s %s: %d candidates on a layer that is not depthwise", spec, tp->name, sp.n);
-        else if (ct_problem_value(&p, "groups") > 1 && !ct_tc_is(tp) && !ct_dw_is(tp) && !tp->is_baseline)
+        else if (!tp->is_baseline && ct_problem_value(&p, "layout") != ct_dwcl_is(tp))
+            CHECK_MSG(sp.n == 0, "%s %s: %d candidates on a layer of another layout", spec, tp->name, sp.n);
+        else if (ct_dwcl_is(tp) && ct_problem_value(&p, "groups") != p.dims[1])
+            CHECK_MSG(sp.n == 0, "%s %s: %d candidates on a layer that is not depthwise", spec, tp->name, sp.n);
+        else if (ct_problem_value(&p, "groups") > 1 && !ct_tc_is(tp) && !ct_dw_is(tp) && !tp->is_baseline &&
+                 !ct_dwcl_is(tp))
             CHECK_MSG(sp.n == 0, "%s %s: %d candidates on a grouped layer", spec, tp->name, sp.n);
         else if (tp->exec != &ct_tc_split_exec || p.dims[1] / ct_problem_value(&p, "groups") >= 16)   /* two chunks */
             CHECK_MSG(sp.n > 0, "%s %s: empty space", spec, tp->name);
@@ -436,5 +442,8 @@ int main(void)
     /* Depthwise: every template but the tiled and gemm ones (one group only). */
     limits_space("conv1dc:8:1024:4096:1024:4:causal:groups=1024", "sm_90", &cfg);
     limits_space("conv1dc:2:12:96:12:4:causal:groups=12:bias", "sm_75", &cfg);
+    limits_space("conv1dc:8:1024:4096:1024:4:causal:groups=1024:nlc", "sm_90", &cfg);
+    limits_space("conv1dc:2:12:96:12:4:causal:groups=12:bias:nlc", "sm_75", &cfg);
+    limits_space("conv1dc:2:6:37:12:3:pad=1:stride=2:groups=3:nlc", "sm_90", &cfg);
     CHECK_DONE();
 }
