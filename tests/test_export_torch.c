@@ -45,6 +45,12 @@ static const prob probs[] = {
      "OUT_SHAPE = (2, 64, 64)"},
     {"conv2dc:2:3:32:32:8:3:3:bias", "conv2dc_naive", "conv2dc_2_3_32_32_8_3_3_valid_bias",
      "\"input\": (2, 3, 32, 32), \"weight\": (8, 3, 3, 3)", "OUT_SHAPE = (2, 8, 30, 30)"},
+    /* channels last: the activations in memory order, the weights as PyTorch's */
+    {"conv1dc:2:8:64:8:4:causal:groups=8:nlc", "conv1dc_dwcl", "conv1dc_2_8_64_8_4_causal_groups_8_nlc",
+     "\"input\": (2, 64, 8), \"weight\": (8, 1, 4)", "OUT_SHAPE = (2, 64, 8)"},
+    {"conv2dc:2:3:32:32:8:3:3:pad=1:stride=2:bias:nhwc", "conv2dc_naive",
+     "conv2dc_2_3_32_32_8_3_3_pad_1_stride_2_bias_nhwc", "\"input\": (2, 32, 32, 3), \"weight\": (8, 3, 3, 3)",
+     "OUT_SHAPE = (2, 16, 16, 8)"},
 };
 #define NPROBS (int)(sizeof probs / sizeof probs[0])
 
@@ -125,11 +131,12 @@ int main(void)
         const char *family, *sig, *call;
     } fams[] = {
         {"conv1d", "def conv(input, mask, mode=\"valid\"):", "(int)ints[2], stream, &grade)"},
-        {"conv1dc", "def conv(input, weight, bias=None, pad=0, causal=0, stride=1, dilation=1, groups=1):",
+        {"conv1dc", "def conv(input, weight, bias=None, pad=0, causal=0, stride=1, dilation=1, groups=1, layout=\"ncl\"):",
          "t[2].numel() ? t[2].data_ptr<float>() : nullptr"},
         {"conv2d", "def conv(input, filter, mode=\"valid\"):", "(long long)ints[4], (int)ints[5], stream"},
-        {"conv2dc", "def conv(input, weight, bias=None, mode=\"valid\", ph=0, pw=0, sh=1, sw=1, dh=1, dw=1, groups=1):",
-         "(int)ints[14], stream, &grade)"},
+        {"conv2dc", "def conv(input, weight, bias=None, mode=\"valid\", ph=0, pw=0, sh=1, sw=1, dh=1, dw=1, groups=1, "
+                    "layout=\"nchw\"):",
+         "(int)ints[15], stream, &grade)"},
     };
     for (int f = 0; f < 4; f++) {
         char outdir[32];
@@ -146,6 +153,10 @@ int main(void)
         snprintf(path, sizeof path, "%s/%s/convtune_%s.py", dir, outdir, fams[f].family);
         CHECK_MSG(file_has(path, fams[f].sig) && file_has(path, "def last_grade_name"), "%s lacks [%s]", path,
                   fams[f].sig);
+        /* The layers' input shape follows their layout. */
+        if (strstr(fams[f].family, "dc"))
+            CHECK_MSG(file_has(path, "))[LAYOUTS.index(layout)]") && file_has(path, "with layout n"),
+                      "%s: no input shape by layout", path);
         for (int i = 0; i < NPROBS; i++)
             if (!strncmp(probs[i].spec, fams[f].family, strlen(fams[f].family)) &&
                 probs[i].spec[strlen(fams[f].family)] == ':') {
