@@ -97,6 +97,9 @@ int main(void)
          * asymmetric padding at stride 1; naive: everything) */
         "conv1dc:2:7:33:9:4:causal:bias", "conv1dc:2:6:29:4:3:causal:stride=2:dilation=3:groups=2",
         "conv2dc:2:3:17:13:5:5:3:pad=4,1:bias", "conv2dc:2:4:15:13:6:3:3:pad=1:stride=2,3:dilation=2:groups=2",
+        /* channels last (naive, and the depthwise channels-last template) */
+        "conv1dc:2:7:33:9:4:causal:bias:nlc", "conv2dc:2:4:15:13:6:3:3:pad=1:stride=2,3:dilation=2:groups=2:nhwc",
+        "conv2dc:3:2:30:31:7:5:5:valid:bias:nhwc",
     };
     for (size_t i = 0; i < sizeof small / sizeof small[0]; i++) {
         char extra[64];
@@ -159,6 +162,13 @@ int main(void)
         {"conv2dc:1:2:40:37:2:31:31:same:groups=2", "conv2dc_dw"},
         {"conv2dc:2:5:23:21:5:3:3:pad=1:stride=2:groups=5:bias", "conv2dc_dw"},
         {"conv2dc:3:3:13:11:3:5:3:pad=2,1:stride=1,2:dilation=2,1:groups=3:bias", "conv2dc_dw"},
+        /* channels last: the causal target's channels at a small length,
+         * channel counts on the 16-, 8- and 4-byte paths, stride, dilation */
+        {"conv1dc:2:1024:256:1024:4:causal:groups=1024:nlc", "conv1dc_dwcl"},
+        {"conv1dc:3:20:77:20:4:causal:groups=20:bias:nlc", "conv1dc_dwcl"},
+        {"conv1dc:2:9:101:9:3:pad=8:dilation=8:groups=9:nlc", "conv1dc_dwcl"},
+        {"conv1dc:3:6:61:6:5:pad=2:stride=3:groups=6:bias:nlc", "conv1dc_dwcl"},
+        {"conv1dc:1:36:40:36:31:pad=15:dilation=2:groups=36:nlc", "conv1dc_dwcl"},
     };
     for (size_t i = 0; i < sizeof dw / sizeof dw[0]; i++) {
         char extra[128];
@@ -167,6 +177,9 @@ int main(void)
     }
     export_selftest(db, dir, dw[0][0], arch, 13);   /* causal depthwise, bias */
     export_selftest(db, dir, dw[8][0], arch, 14);   /* strided depthwise 2D, bias */
+    export_selftest(db, dir, dw[10][0], arch, 15);  /* causal depthwise, channels last */
+    export_selftest(db, dir, dw[13][0], arch, 16);  /* strided depthwise, channels last, bias */
+    export_selftest(db, dir, "conv2dc:3:2:30:31:7:5:5:valid:bias:nhwc", arch, 17);
 
     export_selftest(db, dir, "conv1dc:2:7:33:9:7:pad=3:bias", arch, 1);
     export_selftest(db, dir, "conv2d:4:513:257:5:7:same", arch, 2);

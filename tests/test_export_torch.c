@@ -104,6 +104,15 @@ int main(void)
         CHECK_MSG(file_has(path, probs[i].shape_in) && file_has(path, probs[i].shape_out),
                   "%s: shapes %s / %s not found", path, probs[i].shape_in, probs[i].shape_out);
         CHECK(file_has(path, "NotImplementedError") && file_has(path, "cpp_extension.load"));
+        /* A channels-last export says so to people and to code; the others do not. */
+        const int cl = strstr(probs[i].spec, ":nlc") || strstr(probs[i].spec, ":nhwc");
+        for (int s = 0; s < 2; s++) {
+            snprintf(path, sizeof path, "%s/out/%s%s", dir, probs[i].base, suffixes[s]);
+            CHECK_MSG(file_has(path, "// layout:    n") == cl, "%s: layout comment", path);
+        }
+        snprintf(path, sizeof path, "%s/out/%s.cu", dir, probs[i].base);
+        CHECK_MSG(file_has(path, "#define CONV_CHANNELS_LAST 1") == cl, "%s: CONV_CHANNELS_LAST", path);
+        snprintf(path, sizeof path, "%s/out/%s.py", dir, probs[i].base);
         if (have_py) {
             char *argv[] = {python, "-m", "py_compile", path, NULL};
             tc_run(argv, dir, cap, 60, &r);
