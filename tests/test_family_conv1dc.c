@@ -336,6 +336,18 @@ static void check_limits(const ct_problem *p, const ct_space *sp, const ct_limit
             CHECK_MSG(blocks == l.grid[0] && l.smem_bytes == 0, "%s: grid %u, want %lld", key, l.grid[0], blocks);
             continue;
         }
+        if (ct_dwcl_is(sp->cand[i].tmpl)) {
+            /* CHANNEL_THREADS x POS_THREADS threads; blocks over channel vectors, runs of positions, batch. */
+            const long vec = ct_params_get(c, "VEC", 0), ct = ct_params_get(c, "CHANNEL_THREADS", 0);
+            const long pt = ct_params_get(c, "POS_THREADS", 0), ppt = ct_params_get(c, "POS_PER_THREAD", 0);
+            const long chunk = ct_params_get(c, "CHUNK", 0);
+            CHECK_MSG(l.block[0] == ct && l.block[1] == pt && (ct * pt) % 32 == 0 &&
+                          ct * pt <= lim->max_threads_per_block, "%s: block", key);
+            CHECK_MSG(s.cin % vec == 0 && ppt % chunk == 0 && ppt <= s.lout, "%s: VEC, CHUNK", key);
+            const long long blocks = (s.cin / vec + ct - 1) / ct * ((s.lout + pt * ppt - 1) / (pt * ppt)) * s.b;
+            CHECK_MSG(blocks == l.grid[0] && l.smem_bytes == 0, "%s: grid %u, want %lld", key, l.grid[0], blocks);
+            continue;
+        }
         if (!strcmp(sp->cand[i].tmpl->name, "conv1dc_gemm")) {
             const long bm = ct_params_get(c, "COUT_TILE", 0), bn = ct_params_get(c, "T_TILE", 0);
             const long tm = ct_params_get(c, "COUT_PER_THREAD", 0), tn = ct_params_get(c, "T_PER_THREAD", 0);
