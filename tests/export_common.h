@@ -200,7 +200,7 @@ static const tc_family_case tc_family_cases[] = {
      "conv1d:5000:40:same", "conv1d:300:5:right", "{3000LL, 37LL, 1, 128u, ",
      "BLOCK_SIZE=128,OUTPUTS_PER_THREAD=8,MASK_PLACEMENT=0,MASK_PAD=1,STAGE_INPUT=1,VEC_WIDTH=4,UNROLL=4"},
     {"conv1dc", {"conv1dc:2:8:64:16:3:pad=1:bias", "conv1dc:1:16:100:8:5"}, {"conv1dc_tiled", "conv1dc_naive"},
-     "conv1dc:2:8:70:16:3:pad=1:bias", "conv1dc:2:8:64:16:3:pad=2", "{2LL, 8LL, 64LL, 16LL, 3LL, 1, 0, 1, 1, 1, 1, 128u, ",
+     "conv1dc:2:8:70:16:3:pad=1:bias", "conv1dc:2:8:64:16:3:pad=2", "{2LL, 8LL, 64LL, 16LL, 3LL, 1, 0, 1, 1, 1, 1, 0, 128u, ",
      "BLOCK_SIZE=128,COUT_PER_BLOCK=4"},
     {"conv2d", {"conv2d:2:40:50:5:3:same", "conv2d:1:64:64:3:3:same"}, {"conv2d_tiled", "conv2d_naive"},
      "conv2d:2:41:50:5:3:same", "conv2d:1:30:30:3:3:valid", "{2LL, 40LL, 50LL, 5LL, 3LL, 1, 256u, ",

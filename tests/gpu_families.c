@@ -106,6 +106,9 @@ int main(void)
          * naive: everything) */
         "conv1dc:2:7:33:9:4:causal:bias", "conv1dc:2:6:29:4:3:causal:stride=2:dilation=3:groups=2",
         "conv2dc:2:3:17:13:5:5:3:pad=4,1:bias", "conv2dc:2:4:15:13:6:3:3:pad=1:stride=2,3:dilation=2:groups=2",
+        /* channels last (naive, and the depthwise channels-last template) */
+        "conv1dc:2:7:33:9:4:causal:bias:nlc", "conv2dc:2:4:15:13:6:3:3:pad=1:stride=2,3:dilation=2:groups=2:nhwc",
+        "conv2dc:3:2:30:31:7:5:5:valid:bias:nhwc",
     };
     for (size_t i = 0; i < sizeof small / sizeof small[0]; i++) {
         char extra[64];
@@ -182,6 +185,13 @@ int main(void)
         {"conv2dc:3:5:32:32:5:7:7:same:groups=5", "conv2dc_dwp"},
         {"conv2dc:2:7:32:32:7:13:13:same:groups=7:bias", "conv2dc_dwp"},
         {"conv2dc:1:4:32:32:4:31:31:same:groups=4", "conv2dc_dwp"},
+        /* channels last: the causal target's channels at a small length,
+         * channel counts on the 16-, 8- and 4-byte paths, stride, dilation */
+        {"conv1dc:2:1024:256:1024:4:causal:groups=1024:nlc", "conv1dc_dwcl"},
+        {"conv1dc:3:20:77:20:4:causal:groups=20:bias:nlc", "conv1dc_dwcl"},
+        {"conv1dc:2:9:101:9:3:pad=8:dilation=8:groups=9:nlc", "conv1dc_dwcl"},
+        {"conv1dc:3:6:61:6:5:pad=2:stride=3:groups=6:bias:nlc", "conv1dc_dwcl"},
+        {"conv1dc:1:36:40:36:31:pad=15:dilation=2:groups=36:nlc", "conv1dc_dwcl"},
     };
     for (size_t i = 0; i < sizeof dw / sizeof dw[0]; i++) {
         if (!tensor_tf32 && strcmp(dw[i][1], "conv2dc_dwp") == 0)
@@ -220,6 +230,10 @@ int main(void)
     export_selftest(db, dir, simt[0][0], arch, 15);   /* grouped SIMT, bias */
     export_selftest(db, dir, simt[6][0], arch, 16);   /* dilated 1D SIMT, bias */
 
+    export_selftest(db, dir, dw[18][0], arch, 22);   /* causal depthwise, channels last */
+    export_selftest(db, dir, dw[21][0], arch, 23);   /* strided depthwise, channels last, bias */
+    export_selftest(db, dir, "conv2dc:3:2:30:31:7:5:5:valid:bias:nhwc", arch, 24);
+
     export_selftest(db, dir, "conv1dc:2:7:33:9:7:pad=3:bias", arch, 1);
     export_selftest(db, dir, "conv2d:4:513:257:5:7:same", arch, 2);
     export_selftest(db, dir, "conv2dc:3:2:30:31:7:5:5:valid:bias", arch, 3);
@@ -240,6 +254,10 @@ int main(void)
         "conv2dc:3:2:30:31:7:5:5:valid:bias:bf16",
         "conv2dc:32:64:56:56:64:3:3:same:f16",
         "conv2dc:2:4:15:13:6:3:3:pad=1:stride=2,3:dilation=2:groups=2:bias:f16",
+        /* half and channels last (the naive template alone) */
+        "conv1dc:2:7:33:9:7:pad=3:bias:nlc:bf16",
+        "conv2dc:3:2:30:31:7:5:5:valid:bias:nhwc:f16",
+        "conv2dc:32:64:56:56:64:3:3:same:nhwc:bf16",
     };
     for (size_t i = 0; i < sizeof half / sizeof half[0]; i++) {
         char extra[64];
@@ -250,6 +268,8 @@ int main(void)
     export_selftest(db, dir, half[2], arch, 16);
     export_selftest(db, dir, half[5], arch, 17);
     export_selftest(db, dir, half[9], arch, 18);
+    export_selftest(db, dir, half[10], arch, 25);   /* bf16, channels last */
+    export_selftest(db, dir, half[11], arch, 26);   /* f16, channels last, bias */
 
     /* The half-precision tensor-core templates alone (sm_80): odd sizes,
      * partial chunks and channel tiles, 1x1, even and 7x7 filters, groups,

@@ -27,7 +27,10 @@ TOL = 1e-5
 SINGLE = ["conv1d:4096:31", "conv1d:1000:17:same", "conv1d:777:9:right",
           "conv1dc:2:8:64:16:3:pad=1:bias", "conv1dc:1:4:50:4:5",
           "conv2d:2:64:64:5:5:same", "conv2d:3:40:33:3:4",
-          "conv2dc:2:3:32:32:8:3:3:same:bias", "conv2dc:4:2:20:20:4:5:5"]
+          "conv2dc:2:3:32:32:8:3:3:same:bias", "conv2dc:4:2:20:20:4:5:5",
+          # channels last: the activations in memory order ([B][L][C], [B][H][W][C])
+          "conv1dc:2:16:64:16:4:causal:groups=16:nlc", "conv1dc:2:6:40:9:3:pad=1:stride=2:groups=3:bias:nlc",
+          "conv2dc:2:3:20:20:8:3:3:pad=1:stride=2:bias:nhwc", "conv2dc:1:4:9:11:4:5:5:same:groups=4:nhwc"]
 FAMILY_UNTUNED = [(3000, 50, "same"), (5000, 31, "valid"), (100, 3, "right")]
 
 
@@ -46,13 +49,37 @@ def pad_same(k):
     return (k - 1) // 2, k - 1 - (k - 1) // 2
 
 
+def layer_opts(f):
+    """The optional fields of a conv1dc / conv2dc problem's fields f, as a
+    dict: pad (a pair), causal, stride and dilation (pairs), groups, bias,
+    mode (conv2dc) and cl (channels last)."""
+    o = {"pad": (0, 0), "causal": 0, "stride": (1, 1), "dilation": (1, 1), "groups": 1, "bias": 0, "mode": "valid",
+         "cl": 0}
+    for v in f:
+        key, _, val = v.partition("=")
+        if key in ("pad", "stride", "dilation"):
+            p = [int(x) for x in val.split(",")]
+            o[key] = (p[0], p[-1])
+            if key == "pad":
+                o["mode"] = "pad"
+        elif key == "groups":
+            o["groups"] = int(val)
+        elif v in ("causal", "bias"):
+            o[v] = 1
+        elif v in ("valid", "same"):
+            o["mode"] = v
+        elif v in ("nlc", "nhwc"):
+            o["cl"] = 1
+    return o
+
+
 def reference(problem, ts):
     """float64 references of the problem for inputs ts: a list of tensors
     that must all agree with the kernel."""
     import torch.nn.functional as F
     f = problem.split(":")
     d = [t.double() for t in ts]
-    bias = f[-1] == "bias"
+    bias = "bias" in f
     if f[0] == "conv1d":
         k, mode = int(f[2]), f[3]
         x, m = d
@@ -60,8 +87,14 @@ def reference(problem, ts):
         xp = F.pad(x, lr)
         return [F.conv1d(xp[None, None], m[None, None])[0, 0], (xp.unfold(0, k, 1) * m).sum(1)]
     if f[0] == "conv1dc":
-        pad = int(next(v for v in f if v.startswith("pad="))[4:])
-        return [F.conv1d(d[0], d[1], d[2] if bias else None, padding=pad)]
+        o, k = layer_opts(f), int(f[5])
+        x = d[0].permute(0, 2, 1) if o["cl"] else d[0]
+        pad = o["pad"][0]
+        if o["causal"]:
+            x, pad = F.pad(x, ((k - 1) * o["dilation"][0], 0)), 0
+        y = F.conv1d(x, d[1], d[2] if bias else None, stride=o["stride"][0], padding=pad, dilation=o["dilation"][0],
+                     groups=o["groups"])
+        return [y.permute(0, 2, 1) if o["cl"] else y]
     if f[0] == "conv2d":
         kh, kw, mode = int(f[4]), int(f[5]), f[6]
         x = d[0][:, None]
@@ -69,11 +102,14 @@ def reference(problem, ts):
             x = F.pad(x, pad_same(kw) + pad_same(kh))
         return [F.conv2d(x, d[1][None, None])[:, 0]]
     if f[0] == "conv2dc":
-        kh, kw, mode = int(f[6]), int(f[7]), f[8]
-        x = d[0]
-        if mode == "same":
-            x = F.pad(x, pad_same(kw) + pad_same(kh))
-        return [F.conv2d(x, d[1], d[2] if bias else None)]
+        o, kh, kw = layer_opts(f), int(f[6]), int(f[7])
+        x = d[0].permute(0, 3, 1, 2) if o["cl"] else d[0]
+        dh, dw = o["dilation"]
+        if o["mode"] == "same":
+            x = F.pad(x, pad_same(dw * (kw - 1) + 1) + pad_same(dh * (kh - 1) + 1))
+        y = F.conv2d(x, d[1], d[2] if bias else None, stride=o["stride"], padding=o["pad"], dilation=o["dilation"],
+                     groups=o["groups"])
+        return [y.permute(0, 2, 3, 1) if o["cl"] else y]
     raise ValueError(problem)
 
 
@@ -206,23 +242,32 @@ def layer_call(spec):
     conv2dc problem, for its family module's conv()."""
     f = spec.split(":")
     n = [int(v) for v in f[1:] if v.isdigit()]
-    bias = f[-1] == "bias"
-    if f[0] == "conv1dc":
-        b, cin, l, cout, k = n[:5]
-        pad = int(next(v for v in f if v.startswith("pad="))[4:])
-        return [(b, cin, l), (cout, cin, k)] + ([(cout,)] if bias else []), {"pad": pad}
+    bias = "bias" in f
     if f[0] == "conv2d":
         b, h, w, kh, kw = n[:5]
         return [(b, h, w), (kh, kw)], {"mode": f[6]}
+    o = layer_opts(f)
+    if f[0] == "conv1dc":
+        b, cin, l, cout, k = n[:5]
+        kw = {"pad": o["pad"][0], "causal": o["causal"], "stride": o["stride"][0], "dilation": o["dilation"][0],
+              "groups": o["groups"], "layout": "nlc" if o["cl"] else "ncl"}
+        return [(b, l, cin) if o["cl"] else (b, cin, l), (cout, cin // o["groups"], k)] + \
+            ([(cout,)] if bias else []), kw
     b, cin, h, w, cout, kh, kw = n[:7]
-    return [(b, cin, h, w), (cout, cin, kh, kw)] + ([(cout,)] if bias else []), {"mode": f[8]}
+    args = {"mode": o["mode"], "ph": o["pad"][0], "pw": o["pad"][1], "sh": o["stride"][0], "sw": o["stride"][1],
+            "dh": o["dilation"][0], "dw": o["dilation"][1], "groups": o["groups"], "layout": "nhwc" if o["cl"] else "nchw"}
+    return [(b, h, w, cin) if o["cl"] else (b, cin, h, w), (cout, cin // o["groups"], kh, kw)] + \
+        ([(cout,)] if bias else []), args
 
 
 def check_family_layers(mod, c):
     import torch
     for spec in mod.TUNED:
         shapes, kw = layer_call(spec)
-        wider = [shapes[0][:-1] + (shapes[0][-1] + 1,)] + shapes[1:]
+        # One more position along the last spatial dimension: the last one,
+        # or the one before the channels in a channels-last layout.
+        a = len(shapes[0]) - (2 if kw.get("layout") in ("nlc", "nhwc") else 1)
+        wider = [shapes[0][:a] + (shapes[0][a] + 1,) + shapes[0][a + 1:]] + shapes[1:]
         for sh, want in ((shapes, "exact"), (wider, "nearest_size")):
             ts = [torch.randn(s, device="cuda") for s in sh]
             out = mod.conv(*ts, **kw)

@@ -42,7 +42,9 @@
  * for y < OH, x < OW; a family without channels, batch, a second dimension
  * or a bias has 1 (or no bias) there, and stride SY x SX, dilation DY x DX
  * and G groups are 1 where the row leaves them 0. Buffers: in, w, bias when
- * present, out. */
+ * present, out. A problem written with a channels-last layout (":nlc",
+ * ":nhwc" last) has its input in[b][y][x][c] and its output out[b][y][x][co]
+ * instead; the weights stay w[co][c][i][j]. */
 typedef struct geometry {
     long long b, cin, h, w, cout, kh, kw, ph, pw, oh, ow;
     int bias;
@@ -65,7 +67,7 @@ typedef struct odd_shape {
     geometry g;
 } odd_shape;
 
-#define MAX_EXAMPLES 24
+#define MAX_EXAMPLES 32
 
 typedef struct family_row {
     const char *family;
@@ -136,7 +138,17 @@ static const family_row rows[] = {
       {"conv1dc:3:12:101:18:3:pad=8:stride=1:dilation=8:groups=3:bias",
        "conv1dc:3:12:101:18:3:pad=8:dilation=8:groups=3:bias", 1},
       {"conv1dc:2:6:37:6:5:pad=2:stride=3", "conv1dc:2:6:37:6:5:pad=2:stride=3", 1},
-      {"conv1dc:2:6:37:6:1:causal:dilation=4", "conv1dc:2:6:37:6:1:pad=0", 0}},
+      {"conv1dc:2:6:37:6:1:causal:dilation=4", "conv1dc:2:6:37:6:1:pad=0", 0},
+      /* channels last */
+      {"conv1dc:8:64:1000:64:4:causal:groups=64:nlc", "conv1dc:8:64:1000:64:4:causal:groups=64:nlc", 1},
+      {"conv1dc:2:12:41:12:3:pad=2:stride=2:dilation=2:groups=12:bias:nlc",
+       "conv1dc:2:12:41:12:3:pad=2:stride=2:dilation=2:groups=12:bias:nlc", 1},
+      {"conv1dc:3:12:101:18:3:pad=8:dilation=8:groups=3:bias:nlc",
+       "conv1dc:3:12:101:18:3:pad=8:dilation=8:groups=3:bias:nlc", 1},
+      {"conv1dc:2:6:37:6:5:pad=2:stride=3:ncl", "conv1dc:2:6:37:6:5:pad=2:stride=3", 0},
+      /* channels last in half precision: the layout, then the type */
+      {"conv1dc:2:12:41:12:3:pad=2:groups=12:bias:nlc:bf16", "conv1dc:2:12:41:12:3:pad=2:groups=12:bias:nlc:bf16", 1},
+      {"conv1dc:2:6:37:6:5:pad=2:stride=3:ncl:f16", "conv1dc:2:6:37:6:5:pad=2:stride=3:f16", 0}},
      {{"conv1dc", "missing", NULL},
       {"conv1dc:1:4:8:4:3:bf16:bias", "element type 'bf16'", "last"},
       {"conv1dc:1", "Cin (input channels)", "missing"},
@@ -169,7 +181,16 @@ static const family_row rows[] = {
       {"conv1dc:1:4:8:4:3:pad=", "pad", "empty"},
       {"conv1dc:1:4:8:4:3:pad=-1", "pad", "positive"},
       {"conv1dc:1:4:8:4:3:pad=1:bias:bias", "bias", "given twice"},
-      {"conv1dc:1:4:8:4:3:pad=1:stride=1:dilation=1:groups=1:bias:x", "too many fields", NULL},
+      {"conv1dc:1:4:8:4:3:pad=1:stride=1:dilation=1:groups=1:bias:x", "'x'", "unknown field"},
+      {"conv1dc:1:4:8:4:3:pad=1:stride=1:dilation=1:groups=1:bias:nlc:x", "too many fields", NULL},
+      {"conv1dc:1:4:8:4:3:nlc:x", "too many fields", "after layout"},
+      {"conv1dc:1:4:8:4:3:nhwc", "layout", "'nhwc'"},
+      {"conv1dc:1:4:8:4:3:nlc:nlc", "layout", "given twice"},
+      {"conv1dc:1:4:8:4:3:nlc:ncl", "layout", "given twice"},
+      {"conv1dc:1:4:8:4:3:nlc:bias", "bias", "must come before layout"},
+      {"conv1dc:1:4:8:4:3:nlc:causal", "pad=P or causal", "must come before layout"},
+      {"conv1dc:1:4:8:4:3:bias:f16:nlc", "element type 'f16'", "last"},
+      {"conv1dc:1:4:8:4:3:NLC", "'NLC'", "unknown field"},
       {"conv1dc:1:65536:32768:1:1", "input B x Cin x L", NULL},
       {"conv1dc:1:65536:1:32768:1", "weight Cout x Cin x K", NULL},
       {"conv1dc:65536:1:1:32768:1", "output B x Cout x LOUT", NULL},
@@ -187,7 +208,13 @@ static const family_row rows[] = {
       {"conv1dc:1:4:23:6:3:causal:dilation=3:groups=2:bias", {1, 4, 1, 23, 6, 1, 3, 0, 6, 1, 23, 1, 1, 1, 1, 3, 2}},
       {"conv1dc:2:3:20:5:4:causal:stride=3", {2, 3, 1, 20, 5, 1, 4, 0, 3, 1, 7, 0, 1, 3, 1, 1, 1}},
       {"conv1dc:2:5:31:4:3:pad=4:stride=2:dilation=3", {2, 5, 1, 31, 4, 1, 3, 0, 4, 1, 17, 0, 1, 2, 1, 3, 1}},
-      {"conv1dc:1:6:17:9:5:pad=1:stride=4:groups=3:bias", {1, 6, 1, 17, 9, 1, 5, 0, 1, 1, 4, 1, 1, 4, 1, 1, 3}}}},
+      {"conv1dc:1:6:17:9:5:pad=1:stride=4:groups=3:bias", {1, 6, 1, 17, 9, 1, 5, 0, 1, 1, 4, 1, 1, 4, 1, 1, 3}},
+      /* channels last */
+      {"conv1dc:2:6:19:6:4:causal:groups=6:nlc", {2, 6, 1, 19, 6, 1, 4, 0, 3, 1, 19, 0, 1, 1, 1, 1, 6}},
+      {"conv1dc:1:4:23:6:3:causal:dilation=3:groups=2:bias:nlc",
+       {1, 4, 1, 23, 6, 1, 3, 0, 6, 1, 23, 1, 1, 1, 1, 3, 2}},
+      {"conv1dc:1:6:17:9:5:pad=1:stride=4:groups=3:bias:nlc", {1, 6, 1, 17, 9, 1, 5, 0, 1, 1, 4, 1, 1, 4, 1, 1, 3}},
+      {"conv1dc:3:5:11:6:4:pad=2:nlc", {3, 5, 1, 11, 6, 1, 4, 0, 2, 1, 12, 0, 0, 0, 0, 0, 0}}}},
 
     {"conv2d", 3,
      {{"conv2d:16:2048:2048:11:11:same", "conv2d:16:2048:2048:11:11:same", 1},
@@ -261,7 +288,13 @@ static const family_row rows[] = {
       {"conv2dc:1:2:9:9:2:3:3:pad=1", "conv2dc:1:2:9:9:2:3:3:same", 0},
       {"conv2dc:1:2:9:9:2:3:3:pad=0,0:stride=1,1:dilation=1", "conv2dc:1:2:9:9:2:3:3:valid", 0},
       {"conv2dc:1:2:9:9:2:3:3:pad=2:dilation=2", "conv2dc:1:2:9:9:2:3:3:same:dilation=2", 0},
-      {"conv2dc:1:2:9:9:2:1:3:pad=0,1:dilation=4,1", "conv2dc:1:2:9:9:2:1:3:same", 0}},
+      {"conv2dc:1:2:9:9:2:1:3:pad=0,1:dilation=4,1", "conv2dc:1:2:9:9:2:1:3:same", 0},
+      /* channels last */
+      {"conv2dc:2:8:13:11:8:7:7:same:groups=8:nhwc", "conv2dc:2:8:13:11:8:7:7:same:groups=8:nhwc", 1},
+      {"conv2dc:1:4:17:15:6:3:2:pad=2,1:stride=2,3:dilation=2,3:groups=2:bias:nhwc",
+       "conv2dc:1:4:17:15:6:3:2:pad=2,1:stride=2,3:dilation=2,3:groups=2:bias:nhwc", 1},
+      {"conv2dc:2:8:13:11:8:7:7:same:groups=8:bias:nhwc:f16", "conv2dc:2:8:13:11:8:7:7:same:groups=8:bias:nhwc:f16", 1},
+      {"conv2dc:3:7:12:11:5:3:3:same:nchw:bf16", "conv2dc:3:7:12:11:5:3:3:same:bf16", 0}},
      {{"conv2dc", "missing", NULL},
       {"conv2dc:1:4:8:8:4:3:3:bf16:same:bf16", "element type", "twice"},
       {"conv2dc:", "B (batch)", NULL},
@@ -281,7 +314,13 @@ static const family_row rows[] = {
       {"conv2dc:10:1:28:28:12:7:7:full", "MODE", "full"},
       {"conv2dc:10:1:28:28:12:7:7:", "MODE", NULL},
       {"conv2dc:10:1:28:28:12:7:7:same:nobias", "bias", "nobias"},
-      {"conv2dc:10:1:28:28:12:7:7:same:bias:x", "too many fields", NULL},
+      {"conv2dc:10:1:28:28:12:7:7:same:bias:x", "'x'", "unknown field"},
+      {"conv2dc:10:1:28:28:12:7:7:same:bias:nhwc:x", "too many fields", "after layout"},
+      {"conv2dc:1:4:9:9:4:3:3:nlc", "layout", "'nlc'"},
+      {"conv2dc:1:4:9:9:4:3:3:nhwc:same", "MODE", "must come before layout"},
+      {"conv2dc:1:4:9:9:4:3:3:same:nhwc:nchw", "layout", "given twice"},
+      {"conv2dc:1:4:9:9:4:3:3:nhwc:groups=2", "groups", "must come before layout"},
+      {"conv2dc:1:4:9:9:4:3:3:same:bf16:nhwc", "element type 'bf16'", "last"},
       {"conv2dc:1e5:100:100:100:12:3:3", "input", "B*Cin*H*W"},
       {"conv2dc:1:100:100:100:100000:30:30:same", "weight", "Cout*Cin*KH*KW"},
       {"conv2dc:100000:1:100:100:1000:1:1", "output", "B*Cout*OH*OW"},
@@ -314,7 +353,13 @@ static const family_row rows[] = {
       {"conv2dc:1:2:13:12:3:3:4:same:dilation=2,3", {1, 2, 13, 12, 3, 3, 4, 2, 4, 13, 12, 0, 1, 1, 2, 3, 1}},
       {"conv2dc:1:4:17:15:6:3:2:pad=2,1:stride=2,3:dilation=2,3:groups=2",
        {1, 4, 17, 15, 6, 3, 2, 2, 1, 9, 5, 0, 2, 3, 2, 3, 2}},
-      {"conv2dc:2:2:9:8:2:3:3:valid:stride=3,2:groups=2", {2, 2, 9, 8, 2, 3, 3, 0, 0, 3, 3, 0, 3, 2, 1, 1, 2}}}},
+      {"conv2dc:2:2:9:8:2:3:3:valid:stride=3,2:groups=2", {2, 2, 9, 8, 2, 3, 3, 0, 0, 3, 3, 0, 3, 2, 1, 1, 2}},
+      /* channels last */
+      {"conv2dc:2:4:11:9:4:5:5:same:groups=4:bias:nhwc", {2, 4, 11, 9, 4, 5, 5, 2, 2, 11, 9, 1, 1, 1, 1, 1, 4}},
+      {"conv2dc:1:4:17:15:6:3:2:pad=2,1:stride=2,3:dilation=2,3:groups=2:nhwc",
+       {1, 4, 17, 15, 6, 3, 2, 2, 1, 9, 5, 0, 2, 3, 2, 3, 2}},
+      {"conv2dc:2:3:6:9:2:1:1:same:bias:nhwc", {2, 3, 6, 9, 2, 1, 1, 0, 0, 6, 9, 1, 0, 0, 0, 0, 0}},
+      {"conv2dc:3:2:7:5:4:4:6:same:nhwc", {3, 2, 7, 5, 4, 4, 6, 1, 2, 7, 5, 0, 0, 0, 0, 0, 0}}}},
 };
 /* clang-format on */
 
@@ -429,7 +474,7 @@ static long long one_if_0(long long v)
     return v ? v : 1;
 }
 
-static void brute_force(const geometry *g, const float *in, const float *w, const float *bias, double *out)
+static void brute_force(const geometry *g, int cl, const float *in, const float *w, const float *bias, double *out)
 {
     const long long sy = one_if_0(g->sy), sx = one_if_0(g->sx), dy = one_if_0(g->dy), dx = one_if_0(g->dx);
     const long long cg = g->cin / one_if_0(g->groups), og = g->cout / one_if_0(g->groups);
@@ -444,10 +489,13 @@ static void brute_force(const geometry *g, const float *in, const float *w, cons
                                 long long r = y * sy + i * dy - g->ph, c = x * sx + j * dx - g->pw;
                                 if (r < 0 || r >= g->h || c < 0 || c >= g->w)
                                     continue;
-                                acc += at(in, ((b * g->cin + co / og * cg + ci) * g->h + r) * g->w + c) *
+                                const long long ch = co / og * cg + ci;
+                                acc += at(in, cl ? ((b * g->h + r) * g->w + c) * g->cin + ch
+                                                    : ((b * g->cin + ch) * g->h + r) * g->w + c) *
                                        at(w, ((co * cg + ci) * g->kh + i) * g->kw + j);
                             }
-                    out[((b * g->cout + co) * g->oh + y) * g->ow + x] = acc;
+                    out[cl ? ((b * g->oh + y) * g->ow + x) * g->cout + co
+                              : ((b * g->cout + co) * g->oh + y) * g->ow + x] = acc;
                 }
 }
 
@@ -490,7 +538,9 @@ static void check_odd_shape(const ct_family *f, const odd_shape *s, unsigned lon
     }
     double *got = malloc(want[3] * sizeof *got), *ref = malloc(want[3] * sizeof *ref);
     f->reference(&p, (const float *const *)in, got);
-    brute_force(g, in[0], in[1], g->bias ? in[2] : NULL, ref);
+    const size_t sl = strlen(s->spec);
+    const int cl = (sl > 4 && !strcmp(s->spec + sl - 4, ":nlc")) || (sl > 5 && !strcmp(s->spec + sl - 5, ":nhwc"));
+    brute_force(g, cl, in[0], in[1], g->bias ? in[2] : NULL, ref);
     double err = tl_relerr(got, ref, want[3]), norm = 0;
     for (size_t i = 0; i < want[3]; i++)
         norm = fmax(norm, fabs(ref[i]));
@@ -542,12 +592,13 @@ static void check_compile(const ct_family *f, const family_row *row, const ct_co
         if (s.compiled[0][t] > 0)
             continue;
         /* Nothing for sm_75: the constraints must say which architecture
-         * the template needs, for every example of a type it computes in. */
+         * the template needs, for every example it has candidates for on
+         * sm_90 (the others exclude it for another reason: a layout or an
+         * element type it does not compute in). */
         char why[256];
         for (int i = 0; i < n; i++) {
-            ct_problem p;
-            ct_err e;
-            if (parse(specs[i], &p, &e) == CT_OK && ct_template_refuses_dtype(&p, tp, why, sizeof why))
+            excluded_why(specs[i], tp, "sm_90", cfg, why, sizeof why);
+            if (why[0])
                 continue;
             excluded_why(specs[i], tp, "sm_75", cfg, why, sizeof why);
             CHECK_MSG(why[0] && strstr(why, "sm_") != NULL,

@@ -50,6 +50,18 @@ static const prob probs[] = {
      "\"weight\": (16, 8, 3), \"bias\": (16,)", "OUT_SHAPE = (2, 16, 64)"},
     {"conv2dc:2:3:32:32:8:3:3:bias:f16", "conv2dc_naive", "conv2dc_2_3_32_32_8_3_3_valid_bias_f16",
      "\"input\": (2, 3, 32, 32), \"weight\": (8, 3, 3, 3)", "OUT_SHAPE = (2, 8, 30, 30)"},
+    /* channels last: the activations in memory order, the weights as PyTorch's */
+    {"conv1dc:2:8:64:8:4:causal:groups=8:nlc", "conv1dc_dwcl", "conv1dc_2_8_64_8_4_causal_groups_8_nlc",
+     "\"input\": (2, 64, 8), \"weight\": (8, 1, 4)", "OUT_SHAPE = (2, 64, 8)"},
+    {"conv2dc:2:3:32:32:8:3:3:pad=1:stride=2:bias:nhwc", "conv2dc_naive",
+     "conv2dc_2_3_32_32_8_3_3_pad_1_stride_2_bias_nhwc", "\"input\": (2, 32, 32, 3), \"weight\": (8, 3, 3, 3)",
+     "OUT_SHAPE = (2, 16, 16, 8)"},
+    /* half and channels last: half tensors in memory order */
+    {"conv1dc:2:8:64:16:3:pad=1:bias:nlc:f16", "conv1dc_naive", "conv1dc_2_8_64_16_3_pad_1_bias_nlc_f16",
+     "\"input\": (2, 64, 8), \"weight\": (16, 8, 3)", "OUT_SHAPE = (2, 64, 16)"},
+    {"conv2dc:2:3:32:32:8:3:3:pad=1:stride=2:bias:nhwc:bf16", "conv2dc_naive",
+     "conv2dc_2_3_32_32_8_3_3_pad_1_stride_2_bias_nhwc_bf16", "\"input\": (2, 32, 32, 3), \"weight\": (8, 3, 3, 3)",
+     "OUT_SHAPE = (2, 16, 16, 8)"},
 };
 #define NPROBS (int)(sizeof probs / sizeof probs[0])
 
@@ -103,6 +115,15 @@ int main(void)
         CHECK_MSG(file_has(path, probs[i].shape_in) && file_has(path, probs[i].shape_out),
                   "%s: shapes %s / %s not found", path, probs[i].shape_in, probs[i].shape_out);
         CHECK(file_has(path, "NotImplementedError") && file_has(path, "cpp_extension.load"));
+        /* A channels-last export says so to people and to code; the others do not. */
+        const int cl = strstr(probs[i].spec, ":nlc") || strstr(probs[i].spec, ":nhwc");
+        for (int s = 0; s < 2; s++) {
+            snprintf(path, sizeof path, "%s/out/%s%s", dir, probs[i].base, suffixes[s]);
+            CHECK_MSG(file_has(path, "// layout:    n") == cl, "%s: layout comment", path);
+        }
+        snprintf(path, sizeof path, "%s/out/%s.cu", dir, probs[i].base);
+        CHECK_MSG(file_has(path, "#define CONV_CHANNELS_LAST 1") == cl, "%s: CONV_CHANNELS_LAST", path);
+        snprintf(path, sizeof path, "%s/out/%s.py", dir, probs[i].base);
         if (have_py) {
             char *argv[] = {python, "-m", "py_compile", path, NULL};
             tc_run(argv, dir, cap, 60, &r);
@@ -118,6 +139,13 @@ int main(void)
         const char *kind = bf ? "torch::kBFloat16" : f16 ? "torch::kHalf" : "torch::kFloat32";
         CHECK_MSG(file_has(path, kind) && file_has(path, bf + f16 ? "t[0].data_ptr(), " : "t[0].data_ptr<float>(), "),
                   "%s: not %s", path, kind);
+        /* A half export states its element type beside its layout: the .cu
+         * in words, the header in its buffers' element counts. */
+        snprintf(path, sizeof path, "%s/out/%s.cu", dir, probs[i].base);
+        CHECK_MSG(file_has(path, "// Element type: ") == (bf + f16 > 0), "%s: element type comment", path);
+        snprintf(path, sizeof path, "%s/out/%s.h", dir, probs[i].base);
+        CHECK_MSG(file_has(path, bf ? "bf16 elements (2 bytes)" : f16 ? "f16 elements (2 bytes)" : "floats"),
+                  "%s: element type of the buffers", path);
     }
 
     /* An existing module without --force: refused, nothing changes. */
@@ -137,11 +165,12 @@ int main(void)
         const char *family, *sig, *call;
     } fams[] = {
         {"conv1d", "def conv(input, mask, mode=\"valid\"):", "(int)ints[2], stream, &grade)"},
-        {"conv1dc", "def conv(input, weight, bias=None, pad=0, causal=0, stride=1, dilation=1, groups=1):",
+        {"conv1dc", "def conv(input, weight, bias=None, pad=0, causal=0, stride=1, dilation=1, groups=1, layout=\"ncl\"):",
          "t[2].numel() ? t[2].data_ptr<float>() : nullptr"},
         {"conv2d", "def conv(input, filter, mode=\"valid\"):", "(long long)ints[4], (int)ints[5], stream"},
-        {"conv2dc", "def conv(input, weight, bias=None, mode=\"valid\", ph=0, pw=0, sh=1, sw=1, dh=1, dw=1, groups=1):",
-         "(int)ints[14], stream, &grade)"},
+        {"conv2dc", "def conv(input, weight, bias=None, mode=\"valid\", ph=0, pw=0, sh=1, sw=1, dh=1, dw=1, groups=1, "
+                    "layout=\"nchw\"):",
+         "(int)ints[15], stream, &grade)"},
     };
     for (int f = 0; f < 4; f++) {
         char outdir[32];
@@ -158,6 +187,10 @@ int main(void)
         snprintf(path, sizeof path, "%s/%s/convtune_%s.py", dir, outdir, fams[f].family);
         CHECK_MSG(file_has(path, fams[f].sig) && file_has(path, "def last_grade_name"), "%s lacks [%s]", path,
                   fams[f].sig);
+        /* The layers' input shape follows their layout. */
+        if (strstr(fams[f].family, "dc"))
+            CHECK_MSG(file_has(path, "))[LAYOUTS.index(layout)]") && file_has(path, "with layout n"),
+                      "%s: no input shape by layout", path);
         for (int i = 0; i < NPROBS; i++)
             if (!strncmp(probs[i].spec, fams[f].family, strlen(fams[f].family)) &&
                 probs[i].spec[strlen(fams[f].family)] == ':') {

@@ -14,6 +14,7 @@
 #include "tc16_conv.h"
 #include "dw_conv.h"
 #include "simt_conv.h"
+#include "dw_cl.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -346,6 +347,18 @@ static void check_limits(const ct_problem *p, const ct_space *sp, const ct_limit
             CHECK_MSG(blocks == l.grid[0] && l.smem_bytes == 0, "%s: grid %u, want %lld", key, l.grid[0], blocks);
             continue;
         }
+        if (ct_dwcl_is(sp->cand[i].tmpl)) {
+            /* CHANNEL_THREADS x POS_THREADS threads; blocks over channel vectors, runs of positions, batch. */
+            const long vec = ct_params_get(c, "VEC", 0), ct = ct_params_get(c, "CHANNEL_THREADS", 0);
+            const long pt = ct_params_get(c, "POS_THREADS", 0), ppt = ct_params_get(c, "POS_PER_THREAD", 0);
+            const long chunk = ct_params_get(c, "CHUNK", 0);
+            CHECK_MSG(l.block[0] == ct && l.block[1] == pt && (ct * pt) % 32 == 0 &&
+                          ct * pt <= lim->max_threads_per_block, "%s: block", key);
+            CHECK_MSG(s.cin % vec == 0 && ppt % chunk == 0 && ppt <= s.lout, "%s: VEC, CHUNK", key);
+            const long long blocks = (s.cin / vec + ct - 1) / ct * ((s.lout + pt * ppt - 1) / (pt * ppt)) * s.b;
+            CHECK_MSG(blocks == l.grid[0] && l.smem_bytes == 0, "%s: grid %u, want %lld", key, l.grid[0], blocks);
+            continue;
+        }
         if (!strcmp(sp->cand[i].tmpl->name, "conv1dc_gemm")) {
             const long bm = ct_params_get(c, "COUT_TILE", 0), bn = ct_params_get(c, "T_TILE", 0);
             const long tm = ct_params_get(c, "COUT_PER_THREAD", 0), tn = ct_params_get(c, "T_PER_THREAD", 0);
@@ -401,6 +414,9 @@ static void limits_space(const char *spec, const char *arch, const ct_config *cf
          * mma.sync m16n8k16), and each template its element types. */
         if (ct_template_refuses_dtype(&p, tp, why, sizeof why))
             CHECK_MSG(sp.n == 0, "%s %s: %d candidates in a type it lacks", spec, tp->name, sp.n);
+        /* Only the baseline and conv1dc_dwcl (channels last only) read nlc. */
+        else if (!tp->is_baseline && ct_problem_value(&p, "layout") != ct_dwcl_is(tp))
+            CHECK_MSG(sp.n == 0, "%s %s: %d candidates on a layer of another layout", spec, tp->name, sp.n);
         else if (ct_tc_is(tp) && lim.cc_major < 8)
             CHECK_MSG(sp.n == 0, "%s %s: %d candidates before sm_80", spec, tp->name, sp.n);
         /* One channel in and out per group: the depthwise templates' layers. */
@@ -408,10 +424,12 @@ static void limits_space(const char *spec, const char *arch, const ct_config *cf
             CHECK_MSG(sp.n == 0, "%s %s: %d tensor-core candidates on a depthwise layer", spec, tp->name, sp.n);
         else if (ct_dw_is(tp) && !depthwise)
             CHECK_MSG(sp.n == 0, "%s %s: %d candidates on a layer that is not depthwise", spec, tp->name, sp.n);
+        else if (ct_dwcl_is(tp) && !depthwise)
+            CHECK_MSG(sp.n == 0, "%s %s: %d candidates on a layer that is not depthwise", spec, tp->name, sp.n);
         else if (ct_simt_is(tp) && (depthwise || plain))
             CHECK_MSG(sp.n == 0, "%s %s: %d candidates on a %s layer", spec, tp->name, sp.n,
                       depthwise ? "depthwise" : "plain");
-        else if (!plain && !ct_tc_is(tp) && !ct_dw_is(tp) && !ct_simt_is(tp) && !tp->is_baseline)
+        else if (!plain && !ct_tc_is(tp) && !ct_dw_is(tp) && !ct_simt_is(tp) && !ct_dwcl_is(tp) && !tp->is_baseline)
             CHECK_MSG(sp.n == 0, "%s %s: %d candidates on a grouped, strided or dilated layer", spec, tp->name,
                       sp.n);
         else if (tp->params == ct_tc16w_params)   /* few pixels: seed 002, below */
@@ -475,5 +493,10 @@ int main(void)
         limits_space("conv1dc:1:1024:4:1024:5:pad=2:bias:bf16", archs[a], &cfg);
         limits_space("conv1dc:8:64:1000:128:3:pad=1:groups=2:f16", archs[a], &cfg);
     }
+    /* Channels last: conv1dc_dwcl on depthwise layers, the baseline alone otherwise. */
+    limits_space("conv1dc:8:1024:4096:1024:4:causal:groups=1024:nlc", "sm_90", &cfg);
+    limits_space("conv1dc:2:12:96:12:4:causal:groups=12:bias:nlc", "sm_75", &cfg);
+    limits_space("conv1dc:2:6:37:12:3:pad=1:stride=2:groups=3:nlc", "sm_90", &cfg);
+    limits_space("conv1dc:2:16:50:16:3:pad=1:groups=16:bias:nlc:bf16", "sm_90", &cfg);
     CHECK_DONE();
 }

@@ -678,12 +678,50 @@ static void test_rand(void)
     CHECK(ones > 4096 * 32 - 2000 && ones < 4096 * 32 + 2000);
 }
 
+/* A space without a template restriction holds every template of the
+ * family, each with the candidates of its space alone: on grouped and
+ * channels-last layers the last-declared templates (SIMT, channels-last
+ * depthwise) are the ones with candidates. */
+static void test_all_templates(void)
+{
+    static ct_config c;
+    config(&c, NULL);
+    ct_limits l = limits("sm_90");
+    static const char *const specs[] = {
+        "conv1d:1e6:2047", "conv2d:16:2048:2048:11:11:same", "conv1dc:2:6:37:12:3:pad=1:stride=2:groups=3",
+        "conv1dc:8:1024:4096:1024:4:causal:groups=1024:nlc", "conv2dc:32:128:28:28:128:3:3:same:groups=32",
+        "conv2dc:2:8:13:11:8:7:7:same:groups=8:nhwc:bf16",
+    };
+    for (size_t i = 0; i < sizeof specs / sizeof specs[0]; i++) {
+        ct_problem p = problem(specs[i]);
+        ct_space all;
+        if (!build(&p, &c, &l, NULL, &all))
+            continue;
+        CHECK_MSG(all.ntemplates == p.family->ntemplates, "%s: %d of %d templates in the space", specs[i],
+                  all.ntemplates, p.family->ntemplates);
+        int total = 0;
+        for (int t = 0; t < p.family->ntemplates; t++) {
+            ct_space one;
+            if (!build(&p, &c, &l, p.family->templates[t].name, &one))
+                continue;
+            const ct_space_stats *st = stats_of(&all, p.family->templates[t].name);
+            CHECK_MSG(st && st->admissible == one.n, "%s %s: %lld admissible in the whole space, %d alone", specs[i],
+                      p.family->templates[t].name, st ? st->admissible : -1LL, one.n);
+            total += one.n;
+            ct_space_free(&one);
+        }
+        CHECK_MSG(all.n == total, "%s: %d candidates, the templates' spaces %d", specs[i], all.n, total);
+        ct_space_free(&all);
+    }
+}
+
 int main(void)
 {
     test_default_space();
     test_constraints();
     test_normalisation();
     test_only();
+    test_all_templates();
     test_sample();
     test_rand();
     CHECK_DONE();

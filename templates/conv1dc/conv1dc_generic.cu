@@ -6,7 +6,8 @@
 //   out[b][co][t] = bias[co] + sum_{c<cin/g, j<k} in[b][gi*cin/g + c][t*stride + j*dil - before] * w[co][c][j],
 //   gi = co / (cout/g), in = 0 outside [0, l), bias NULL for none; before = pad
 //   zeros on both sides, or causal: (k-1)*dil before and none after;
-//   lout = (l + zeros - dil*(k-1) - 1) / stride + 1
+//   lout = (l + zeros - dil*(k-1) - 1) / stride + 1; layout 0 (ncl) as written,
+//   1 (nlc, channels last): in[b][x][c] and out[b][t][co], the weights as above
 //
 // A block is `rows` rows of `tt` threads: tt a multiple of 32 dividing the
 // block, the smallest that covers the output length (or the whole block), so
@@ -38,8 +39,10 @@ __host__ __device__ static inline void conv1dc_generic_rows(int block, long long
 extern "C" __global__ void conv1dc_generic(const ct_elem *__restrict__ in, const ct_elem *__restrict__ w,
                                            const ct_elem *__restrict__ bias, ct_elem *__restrict__ out, int nb, int cin,
                                            int l, int cout, int k, int pad, int lout, int stride,
-                                           int dil, int groups)
+                                           int dil, int groups, int layout)
 {
+    // Element steps of an input channel and position, an output channel and position.
+    const int sc = layout ? 1 : l, sx = layout ? cin : 1, oc = layout ? 1 : lout, ot = layout ? cout : 1;
     __shared__ __align__(16) float ws[CT_G1_SMEM];
     int tt, rows;
     conv1dc_generic_rows((int)blockDim.x, lout, &tt, &rows);
@@ -63,7 +66,7 @@ extern "C" __global__ void conv1dc_generic(const ct_elem *__restrict__ in, const
 #pragma unroll
                 for (int c = 0; c < CT_G1_COT; c++) {
                     const int co = min(co0 + c, cout - 1);
-                    goff[c] = (co / coutg - min(co0, cout - 1) / coutg) * cing * l;
+                    goff[c] = (co / coutg - min(co0, cout - 1) / coutg) * cing * sc;
                     mixed |= goff[c] != 0;
                 }
                 float acc[CT_G1_COT];
@@ -86,18 +89,18 @@ extern "C" __global__ void conv1dc_generic(const ct_elem *__restrict__ in, const
                     for (int c = 0; c < CT_G1_COT; c++)
                         part[c] = 0.0f;
                     int ci = r0 / k, j = r0 - ci * k;
-                    const ct_elem *x = in + ((size_t)b * cin + min(co0, cout - 1) / coutg * cing + ci) * l;
+                    const ct_elem *x = in + (size_t)b * cin * l + (size_t)(min(co0, cout - 1) / coutg * cing + ci) * sc;
                     const float *wr = ws + row * CT_G1_COT;
                     for (int r = 0; r < len; r++, wr += chans) {
                         const int pos = t * stride + j * dil - pad;
                         const bool inside = pos >= 0 && pos < l;
-                        const float v = inside ? ct_ldg(x + pos) : 0.0f;
+                        const float v = inside ? ct_ldg(x + pos * sx) : 0.0f;
 #pragma unroll
                         for (int c = 0; c < CT_G1_COT; c++)
-                            part[c] = fmaf(mixed && inside ? ct_ldg(x + goff[c] + pos) : v, wr[c], part[c]);
+                            part[c] = fmaf(mixed && inside ? ct_ldg(x + goff[c] + pos * sx) : v, wr[c], part[c]);
                         if (++j == k) {
                             j = 0;
-                            x += l;
+                            x += sc;
                         }
                     }
 #pragma unroll
@@ -110,7 +113,8 @@ extern "C" __global__ void conv1dc_generic(const ct_elem *__restrict__ in, const
                 for (int c = 0; c < CT_G1_COT; c++) {
                     const int co = co0 + c;
                     if (co < cout)
-                        ct_st(&out[((size_t)b * cout + co) * lout + t], acc[c] + (bias ? ct_ldg(bias + co) : 0.0f));
+                        ct_st(&out[(size_t)b * cout * lout + (size_t)co * oc + (size_t)t * ot],
+                              acc[c] + (bias ? ct_ldg(bias + co) : 0.0f));
                 }
             }
 }
@@ -120,8 +124,8 @@ extern "C" __global__ void conv1dc_generic(const ct_elem *__restrict__ in, const
 // (family_export.h): whether the sizes are a conv1dc problem (the grammar's
 // rules: every buffer below 2^31 elements, 0 <= pad < the dilated filter
 // and no pad when causal, groups dividing cin and cout, l + the filter's
-// span twice below 2^31, at least one output), and the launch with block
-// threads per block.
+// span twice below 2^31, at least one output, layout 0 or 1), and the
+// launch with block threads per block.
 static int conv1dc_generic_fits(long long a, long long b, long long c)
 {
     const long long max = 2147483647LL;
@@ -139,12 +143,12 @@ static long long conv1dc_generic_lout(long long l, long long k, int pad, int cau
 }
 
 static int conv1dc_generic_accepts(long long b, long long cin, long long l, long long cout, long long k, int pad,
-                                   int causal, int stride, int dil, int groups)
+                                   int causal, int stride, int dil, int groups, int layout)
 {
     const long long max = 2147483647LL;
     if (b < 1 || cin < 1 || l < 1 || cout < 1 || k < 1 || b > max || cin > max || l > max || cout > max ||
         k > max || pad < 0 || causal < 0 || causal > 1 || (causal && pad) || stride < 1 || dil < 1 || groups < 1 ||
-        cin % groups || cout % groups)
+        cin % groups || cout % groups || layout < 0 || layout > 1)
         return 0;
     const long long span = (long long)dil * (k - 1) + 1;
     if (pad >= span || l + 2 * span > max)
@@ -157,7 +161,7 @@ static int conv1dc_generic_accepts(long long b, long long cin, long long l, long
 
 static int conv1dc_generic_launch(const ct_elem *in, const ct_elem *weight, const ct_elem *bias, ct_elem *out, long long b,
                                   long long cin, long long l, long long cout, long long k, int pad, int causal,
-                                  int stride, int dil, int groups, unsigned block, cudaStream_t stream)
+                                  int stride, int dil, int groups, int layout, unsigned block, cudaStream_t stream)
 {
     long long before;
     const long long lout = conv1dc_generic_lout(l, k, pad, causal, stride, dil, &before);
@@ -168,7 +172,7 @@ static int conv1dc_generic_launch(const ct_elem *in, const ct_elem *weight, cons
     const dim3 grid((unsigned)(gx < 2147483647LL ? gx : 2147483647LL), (unsigned)(gy < 65535 ? gy : 65535),
                     (unsigned)(b < 65535 ? b : 65535));
     conv1dc_generic<<<grid, block, 0, stream>>>(in, weight, bias, out, (int)b, (int)cin, (int)l, (int)cout, (int)k,
-                                                (int)before, (int)lout, stride, dil, groups);
+                                                (int)before, (int)lout, stride, dil, groups, layout);
     return (int)cudaGetLastError();
 }
 #endif

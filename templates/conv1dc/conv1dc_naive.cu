@@ -7,8 +7,10 @@
 // Problem macros (set by convtune): CONV_B, CONV_CIN, CONV_L, CONV_COUT,
 // CONV_K, CONV_PAD, CONV_LOUT, CONV_BIAS, CT_DTYPE (the element type; sums in
 // fp32), and where not 1 CONV_STRIDE,
-// CONV_DIL, CONV_GROUPS. Tuning macros: BLOCK_SIZE.
+// CONV_DIL, CONV_GROUPS, CONV_CHANNELS_LAST (layout nlc: consecutive
+// threads take consecutive output channels). Tuning macros: BLOCK_SIZE.
 #include "conv1dc_layer.cuh"
+#include "conv1dc_layout.cuh"
 #include "ct_dtype.cuh"
 
 extern "C" __global__ void __launch_bounds__(BLOCK_SIZE)
@@ -22,8 +24,13 @@ conv1dc_naive(const ct_elem *__restrict__ in, const ct_elem *__restrict__ weight
     const unsigned i = blockIdx.x * BLOCK_SIZE + threadIdx.x;
     if (i >= (unsigned)(CONV_B * CONV_COUT * CONV_LOUT))
         return;
+#if CONV_CHANNELS_LAST
+    const int co = i % CONV_COUT;
+    const int t = (i / CONV_COUT) % CONV_LOUT;
+#else
     const int t = i % CONV_LOUT;
     const int co = (i / CONV_LOUT) % CONV_COUT;
+#endif
     const int b = i / (CONV_LOUT * CONV_COUT);
     const int c0 = co / CONV_COUTG * CONV_CING;
 #if CONV_BIAS
@@ -35,7 +42,7 @@ conv1dc_naive(const ct_elem *__restrict__ in, const ct_elem *__restrict__ weight
         for (int k = 0; k < CONV_K; ++k) {
             const int x = t * CONV_STRIDE + k * CONV_DIL - CONV_PAD;
             if (x >= 0 && x < CONV_L)
-                acc += ct_ld(&in[(b * CONV_CIN + c0 + c) * CONV_L + x]) * ct_ld(&weight[(co * CONV_CING + c) * CONV_K + k]);
+                acc += ct_ld(&in[CONV_IN_AT(b, c0 + c, x)]) * ct_ld(&weight[(co * CONV_CING + c) * CONV_K + k]);
         }
     ct_st(&out[i], acc);
 }

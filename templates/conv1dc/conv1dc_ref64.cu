@@ -3,6 +3,7 @@
 // read exactly. Deliberately the simplest possible loop; the
 // test suite checks the CPU reference it mirrors against a brute force.
 #include "conv1dc_layer.cuh"
+#include "conv1dc_layout.cuh"
 #include "ct_dtype.cuh"
 
 extern "C" __global__ void conv1dc_ref64(const ct_elem *__restrict__ in,
@@ -15,8 +16,13 @@ extern "C" __global__ void conv1dc_ref64(const ct_elem *__restrict__ in,
     const long long i = (long long)blockIdx.x * blockDim.x + threadIdx.x;
     if (i >= (long long)CONV_B * CONV_COUT * CONV_LOUT)
         return;
+#if CONV_CHANNELS_LAST
+    const long long co = i % CONV_COUT;
+    const long long t = (i / CONV_COUT) % CONV_LOUT;
+#else
     const long long t = i % CONV_LOUT;
     const long long co = (i / CONV_LOUT) % CONV_COUT;
+#endif
     const long long b = i / ((long long)CONV_LOUT * CONV_COUT);
     const long long c0 = co / CONV_COUTG * CONV_CING;
 #if CONV_BIAS
@@ -28,7 +34,7 @@ extern "C" __global__ void conv1dc_ref64(const ct_elem *__restrict__ in,
         for (long long k = 0; k < CONV_K; ++k) {
             const long long x = t * CONV_STRIDE + k * CONV_DIL - CONV_PAD;
             if (x >= 0 && x < CONV_L)
-                acc += (double)ct_ld(&in[(b * CONV_CIN + c0 + c) * CONV_L + x]) *
+                acc += (double)ct_ld(&in[CONV_IN_AT(b, c0 + c, x)]) *
                        (double)ct_ld(&weight[(co * CONV_CING + c) * CONV_K + k]);
         }
     out[i] = acc;

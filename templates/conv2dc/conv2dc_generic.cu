@@ -7,7 +7,8 @@
 //                      * w[co][c][i][j],   gi = co / (cout/g)
 //   in = 0 outside the h x w image, bias NULL for none; valid: no padding;
 //   same (stride 1): dh*(kh-1)/2 zeros before (dw*(kw-1)/2 on the left), h x w
-//   outputs; pad: ph, pw zeros on both sides
+//   outputs; pad: ph, pw zeros on both sides; layout 0 (nchw) as written, 1
+//   (nhwc, channels last): in[b][y][x][c] and out[b][y][x][co], the weights as above
 //
 // A block is `rows` rows of `tt` threads: tt a multiple of 32 dividing the
 // block, the smallest that covers an output image (or the whole block), so
@@ -39,8 +40,10 @@ __host__ __device__ static inline void conv2dc_generic_rows(int block, long long
 extern "C" __global__ void conv2dc_generic(const ct_elem *__restrict__ in, const ct_elem *__restrict__ w,
                                            const ct_elem *__restrict__ bias, ct_elem *__restrict__ out, int nb, int cin,
                                            int h, int wd, int cout, int kh, int kw, int oh, int ow, int ph, int pw,
-                                           int sh, int sw, int dh, int dw, int groups)
+                                           int sh, int sw, int dh, int dw, int groups, int layout)
 {
+    // Element steps of an input channel and pixel, an output channel and pixel.
+    const int ic = layout ? 1 : h * wd, ip = layout ? cin : 1, oc = layout ? 1 : oh * ow, op = layout ? cout : 1;
     __shared__ __align__(16) float ws[CT_G2C_SMEM];
     const long long npix = (long long)oh * ow;   // below 2^31: the output is
     int tt, rows;
@@ -66,7 +69,7 @@ extern "C" __global__ void conv2dc_generic(const ct_elem *__restrict__ in, const
 #pragma unroll
                 for (int c = 0; c < CT_G2C_COT; c++) {
                     const int co = min(co0 + c, cout - 1);
-                    goff[c] = (co / coutg - min(co0, cout - 1) / coutg) * cing * hw;
+                    goff[c] = (co / coutg - min(co0, cout - 1) / coutg) * cing * ic;
                     mixed |= goff[c] != 0;
                 }
                 float acc[CT_G2C_COT];
@@ -90,20 +93,21 @@ extern "C" __global__ void conv2dc_generic(const ct_elem *__restrict__ in, const
                         part[c] = 0.0f;
                     const int ci = r0 / area, rem = r0 - ci * area;
                     int i = rem / kw, j = rem - (rem / kw) * kw;
-                    const ct_elem *plane = in + ((size_t)b * cin + min(co0, cout - 1) / coutg * cing + ci) * hw;
+                    const ct_elem *plane = in + (size_t)b * cin * hw + (size_t)(min(co0, cout - 1) / coutg * cing + ci) * ic;
                     const float *wr = ws + row * CT_G2C_COT;
                     for (int r = 0; r < len; r++, wr += chans) {
                         const int iy = y * sh + i * dh - ph, ix = x * sw + j * dw - pw;
                         const bool in_img = iy >= 0 && iy < h && ix >= 0 && ix < wd;
-                        const float v = in_img ? ct_ldg(plane + iy * wd + ix) : 0.0f;
+                        const int at = (iy * wd + ix) * ip;
+                        const float v = in_img ? ct_ldg(plane + at) : 0.0f;
 #pragma unroll
                         for (int c = 0; c < CT_G2C_COT; c++)
-                            part[c] = fmaf(mixed && in_img ? ct_ldg(plane + goff[c] + iy * wd + ix) : v, wr[c], part[c]);
+                            part[c] = fmaf(mixed && in_img ? ct_ldg(plane + goff[c] + at) : v, wr[c], part[c]);
                         if (++j == kw) {
                             j = 0;
                             if (++i == kh) {
                                 i = 0;
-                                plane += hw;
+                                plane += ic;
                             }
                         }
                     }
@@ -117,7 +121,8 @@ extern "C" __global__ void conv2dc_generic(const ct_elem *__restrict__ in, const
                 for (int c = 0; c < CT_G2C_COT; c++) {
                     const int co = co0 + c;
                     if (co < cout)
-                        ct_st(&out[((size_t)b * cout + co) * npix + t], acc[c] + (bias ? ct_ldg(bias + co) : 0.0f));
+                        ct_st(&out[(size_t)b * cout * npix + (size_t)co * oc + (size_t)t * op],
+                              acc[c] + (bias ? ct_ldg(bias + co) : 0.0f));
                 }
             }
 }
@@ -127,7 +132,8 @@ extern "C" __global__ void conv2dc_generic(const ct_elem *__restrict__ in, const
 // (family_export.h): whether the sizes are a conv2dc problem (the grammar's
 // rules: mode 0 valid, 1 same (stride 1 only) or 2 pad with ph, pw below the
 // dilated filter, at least one output, groups dividing cin and cout, every
-// buffer below 2^31 elements), and the launch with block threads per block.
+// buffer below 2^31 elements, layout 0 or 1), and the launch with block
+// threads per block.
 static long long conv2dc_generic_elems(long long a, long long b, long long c, long long d)
 {
     const long long f[4] = {a, b, c, d}, max = 2147483647LL;
@@ -155,10 +161,12 @@ static long long conv2dc_generic_out(long long n, long long k, int mode, long lo
 }
 
 static int conv2dc_generic_accepts(long long b, long long cin, long long h, long long w, long long cout, long long kh,
-                                   long long kw, int mode, int ph, int pw, int sh, int sw, int dh, int dw, int groups)
+                                   long long kw, int mode, int ph, int pw, int sh, int sw, int dh, int dw, int groups,
+                                   int layout)
 {
     long long bh, bw;
-    if (mode < 0 || mode > 2 || sh < 1 || sw < 1 || dh < 1 || dw < 1 || groups < 1 || cin % groups || cout % groups)
+    if (mode < 0 || mode > 2 || sh < 1 || sw < 1 || dh < 1 || dw < 1 || groups < 1 || cin % groups || cout % groups ||
+        layout < 0 || layout > 1)
         return 0;
     const long long oh = conv2dc_generic_out(h, kh, mode, ph, sh, dh, &bh);
     const long long ow = conv2dc_generic_out(w, kw, mode, pw, sw, dw, &bw);
@@ -168,8 +176,8 @@ static int conv2dc_generic_accepts(long long b, long long cin, long long h, long
 
 static int conv2dc_generic_launch(const ct_elem *in, const ct_elem *weight, const ct_elem *bias, ct_elem *out, long long b,
                                   long long cin, long long h, long long w, long long cout, long long kh, long long kw,
-                                  int mode, int ph, int pw, int sh, int sw, int dh, int dw, int groups, unsigned block,
-                                  cudaStream_t stream)
+                                  int mode, int ph, int pw, int sh, int sw, int dh, int dw, int groups, int layout,
+                                  unsigned block, cudaStream_t stream)
 {
     long long bh, bw;
     const long long oh = conv2dc_generic_out(h, kh, mode, ph, sh, dh, &bh);
@@ -181,7 +189,7 @@ static int conv2dc_generic_launch(const ct_elem *in, const ct_elem *weight, cons
     const dim3 grid((unsigned)gx, (unsigned)(gy < 65535 ? gy : 65535), (unsigned)(b < 65535 ? b : 65535));
     conv2dc_generic<<<grid, block, 0, stream>>>(in, weight, bias, out, (int)b, (int)cin, (int)h, (int)w, (int)cout,
                                                 (int)kh, (int)kw, (int)oh, (int)ow, (int)bh, (int)bw, sh, sw, dh, dw,
-                                                groups);
+                                                groups, layout);
     return (int)cudaGetLastError();
 }
 #endif

@@ -3,6 +3,7 @@
 // read exactly. Deliberately the simplest possible loop; the
 // test suite checks the CPU reference it mirrors against a brute-force one.
 #include "conv2dc_layer.cuh"
+#include "conv2dc_layout.cuh"
 #include "ct_dtype.cuh"
 
 extern "C" __global__ void conv2dc_ref64(const ct_elem *__restrict__ in,
@@ -15,9 +16,15 @@ extern "C" __global__ void conv2dc_ref64(const ct_elem *__restrict__ in,
     const long long o = (long long)blockIdx.x * blockDim.x + threadIdx.x;
     if (o >= (long long)CONV_B * CONV_COUT * CONV_OH * CONV_OW)
         return;
+#if CONV_CHANNELS_LAST
+    const long long co = o % CONV_COUT;
+    const long long x = o / CONV_COUT % CONV_OW;
+    const long long y = o / ((long long)CONV_COUT * CONV_OW) % CONV_OH;
+#else
     const long long x = o % CONV_OW;
     const long long y = o / CONV_OW % CONV_OH;
     const long long co = o / ((long long)CONV_OW * CONV_OH) % CONV_COUT;
+#endif
     const long long b = o / ((long long)CONV_OW * CONV_OH * CONV_COUT);
     const long long c0 = co / CONV_COUTG * CONV_CING;
 #if CONV_BIAS
@@ -30,7 +37,7 @@ extern "C" __global__ void conv2dc_ref64(const ct_elem *__restrict__ in,
             for (long long j = 0; j < CONV_KW; ++j) {
                 const long long yy = y * CONV_SH + i * CONV_DH - CONV_PH, xx = x * CONV_SW + j * CONV_DW - CONV_PW;
                 if (yy >= 0 && yy < CONV_H && xx >= 0 && xx < CONV_W)
-                    acc += (double)ct_ld(&in[((b * CONV_CIN + c0 + c) * CONV_H + yy) * CONV_W + xx]) *
+                    acc += (double)ct_ld(&in[CONV_IN_AT(b, c0 + c, yy, xx)]) *
                            (double)ct_ld(&weight[((co * CONV_CING + c) * CONV_KH + i) * CONV_KW + j]);
             }
     out[o] = acc;

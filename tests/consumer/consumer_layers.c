@@ -37,7 +37,7 @@ typedef struct layer {
     /* What the tuned table holds of the fields these layers leave at their
      * defaults: conv1dc causal, stride, dilation, groups; conv2dc ph, pw,
      * sh, sw, dh, dw, groups. */
-    int opt[7];
+    int opt[8];   /* the keys the selector takes past mode and pad: stride, dilation, groups, layout */
 } layer;
 
 
@@ -49,18 +49,20 @@ typedef struct layer {
 static int call(const layer *l, const float *in, const float *w, const float *bias, float *out, cudaStream_t s,
                 int *grade)
 {
-    return convtune_conv1dc(in, w, bias, out, l->b, l->cin, l->w, l->cout, l->kw, l->pad, 0, 1, 1, 1, s, grade);
+    return convtune_conv1dc(in, w, bias, out, l->b, l->cin, l->w, l->cout, l->kw, l->pad, 0, 1, 1, 1,
+                            CONVTUNE_CONV1DC_NCL, s, grade);
 }
 static int pick(const layer *l, double *dist)
 {
-    return convtune_conv1dc_pick(l->b, l->cin, l->w, l->cout, l->kw, l->pad, 0, 1, 1, 1, l->bias, dist);
+    return convtune_conv1dc_pick(l->b, l->cin, l->w, l->cout, l->kw, l->pad, 0, 1, 1, 1, l->bias,
+                                 CONVTUNE_CONV1DC_NCL, dist);
 }
 static int tuned(int i, layer *l)
 {
     memset(l, 0, sizeof *l);
     l->h = l->kh = 1;
     return convtune_conv1dc_tuned(i, &l->b, &l->cin, &l->w, &l->cout, &l->kw, &l->pad, &l->opt[0], &l->opt[1],
-                                  &l->opt[2], &l->opt[3], &l->bias);
+                                  &l->opt[2], &l->opt[3], &l->bias, &l->opt[4]);
 }
 static void canonical(const layer *l, char *buf, size_t len)
 {
@@ -135,18 +137,19 @@ static int call(const layer *l, const float *in, const float *w, const float *bi
                 int *grade)
 {
     return convtune_conv2dc(in, w, bias, out, l->b, l->cin, l->h, l->w, l->cout, l->kh, l->kw, l->mode, 0, 0, 1, 1, 1,
-                            1, 1, s, grade);
+                            1, 1, CONVTUNE_CONV2DC_NCHW, s, grade);
 }
 static int pick(const layer *l, double *dist)
 {
     return convtune_conv2dc_pick(l->b, l->cin, l->h, l->w, l->cout, l->kh, l->kw, l->mode, 0, 0, 1, 1, 1, 1, 1,
-                                 l->bias, dist);
+                                 l->bias, CONVTUNE_CONV2DC_NCHW, dist);
 }
 static int tuned(int i, layer *l)
 {
     memset(l, 0, sizeof *l);
     return convtune_conv2dc_tuned(i, &l->b, &l->cin, &l->h, &l->w, &l->cout, &l->kh, &l->kw, &l->mode, &l->opt[0],
-                                  &l->opt[1], &l->opt[2], &l->opt[3], &l->opt[4], &l->opt[5], &l->opt[6], &l->bias);
+                                  &l->opt[1], &l->opt[2], &l->opt[3], &l->opt[4], &l->opt[5], &l->opt[6], &l->bias,
+                                  &l->opt[7]);
 }
 static void canonical(const layer *l, char *buf, size_t len)
 {

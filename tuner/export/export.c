@@ -176,6 +176,19 @@ double ct_exp_tflops_of(const ct_result *rec)
     return rec->median_us > 0 ? rec->flops / rec->median_us / 1e6 : 0;
 }
 
+/* A channels-last problem (its "layout" field past the default) says so
+ * in a comment; the macro CONV_CHANNELS_LAST among its sizes says it to
+ * code. Problems in the default layout print nothing, as before. */
+static void emit_layout(FILE *f, const ct_problem *p)
+{
+    const long long lay = ct_problem_value(p, "layout");
+    const int i = ct_field_find(p->family, "layout");
+    if (lay > 0 && i >= 0 && lay < p->family->fields[i].nchoices)
+        fprintf(f, "// layout:    %s, channels last: the input and output have their channels innermost; the "
+                   "weights\n//            keep PyTorch's order (Cout, Cin/groups, taps)\n",
+                p->family->fields[i].choices[lay]);
+}
+
 /* The provenance lines of one instance, each starting with "// ". */
 static void emit_provenance(FILE *f, const instance *in, const char *now)
 {
@@ -183,6 +196,7 @@ static void emit_provenance(FILE *f, const instance *in, const char *now)
     char dev_c[300], when_c[64], params_c[600];
     double tflops = ct_exp_tflops_of(rec);
     fprintf(f, "// problem:   %s  (%s)\n", in->p.canonical, in->p.family->summary);
+    emit_layout(f, &in->p);
     fprintf(f, "// device:    %s (%s), tuned %s, exported %s\n", ct_exp_c_text(rec->device, 0, dev_c, sizeof dev_c),
             rec->arch, ct_exp_c_text(rec->created_at, 0, when_c, sizeof when_c), now);
     fprintf(f, "// template:  %s (content hash %s)\n", rec->tmpl, rec->template_hash);
@@ -261,6 +275,7 @@ void ct_exp_emit_declarations(FILE *f, const instance *in)
     for (int i = 0; i < in->nb; i++)
         fprintf(f, " %s %zu %s%s", in->bufs[i].name, in->bufs[i].count, elements_of(in), i + 1 < in->nb ? "," : ";");
     fprintf(f, " returns 0 (cudaSuccess) or the cudaError_t of the failure.\n");
+    emit_layout(f, &in->p);
     fprintf(f, "int %s(%s);\n", in->sym, params);
     if (in->t->exec)
         fprintf(f, "// Frees what %s keeps between calls (plans, scratch).\nvoid %s_release(void);\n", in->sym,

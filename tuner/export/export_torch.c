@@ -17,10 +17,11 @@
 /* The tensor shape of each buffer, as the family's size macros (PyTorch's
  * layouts: NCL / NCHW inputs, OIK / OIHW weights); "A/B" is A divided by B,
  * or A where the problem does not define B (a grouped layer's weights). */
-static const struct {
+typedef struct shape_row {
     const char *family, *buffer;
     const char *dims[4];
-} shapes[] = {
+} shape_row;
+static const shape_row shapes[] = {
     {"conv1d", "in", {"CONV_N"}},
     {"conv1d", "mask", {"CONV_K"}},
     {"conv1d", "out", {"CONV_OUT"}},
@@ -36,6 +37,26 @@ static const struct {
     {"conv2dc", "bias", {"CONV_COUT"}},
     {"conv2dc", "out", {"CONV_B", "CONV_COUT", "CONV_OH", "CONV_OW"}},
 };
+/* Channels-last layers take and give their activations as plain tensors
+ * in memory order ([B][L][C], [B][H][W][C]: a torch.channels_last NCHW
+ * tensor x is x.permute(0, 2, 3, 1) without a copy), their weights as
+ * PyTorch stores them (the rows above). */
+static const shape_row cl_shapes[] = {
+    {"conv1dc", "in", {"CONV_B", "CONV_L", "CONV_CIN"}},
+    {"conv1dc", "out", {"CONV_B", "CONV_LOUT", "CONV_COUT"}},
+    {"conv2dc", "in", {"CONV_B", "CONV_H", "CONV_W", "CONV_CIN"}},
+    {"conv2dc", "out", {"CONV_B", "CONV_OH", "CONV_OW", "CONV_COUT"}},
+};
+/* The tables in the order they are searched: a table with a `when` macro
+ * only where the problem defines it non-zero. */
+static const struct {
+    const shape_row *rows;
+    size_t n;
+    const char *when;
+} tables[] = {
+    {cl_shapes, sizeof cl_shapes / sizeof cl_shapes[0], "CONV_CHANNELS_LAST"},
+    {shapes, sizeof shapes / sizeof shapes[0], NULL},
+};
 
 /* "(1000000,)" or "(2, 8, 64)" into buf; CT_ERR_INTERNAL when the family's
  * buffer has no known shape or the shape does not hold its count. */
@@ -43,33 +64,40 @@ static ct_status shape_text(const ct_problem *p, const ct_buffer *b, char *buf, 
 {
     ct_define defs[CT_MAX_DEFINES];
     int nd = ct_problem_defines(p, defs);
-    for (size_t i = 0; i < sizeof shapes / sizeof shapes[0]; i++) {
-        if (strcmp(shapes[i].family, p->family->name) || strcmp(shapes[i].buffer, b->name))
-            continue;
-        size_t o = (size_t)snprintf(buf, len, "(");
-        long long prod = 1;
-        int k = 0;
-        for (; k < 4 && shapes[i].dims[k]; k++) {
-            const char *dim = shapes[i].dims[k], *slash = strchr(dim, '/');
-            const size_t alen = slash ? (size_t)(slash - dim) : strlen(dim);
-            long long v = -1, div = 1;
-            for (int d = 0; d < nd; d++) {
-                if (strlen(defs[d].name) == alen && !strncmp(defs[d].name, dim, alen))
-                    v = defs[d].value;
-                if (slash && !strcmp(defs[d].name, slash + 1))
-                    div = defs[d].value;
+    for (size_t t = 0; t < sizeof tables / sizeof tables[0]; t++) {
+        int applies = !tables[t].when;
+        for (int d = 0; d < nd && !applies; d++)
+            applies = !strcmp(defs[d].name, tables[t].when) && defs[d].value != 0;
+        for (size_t i = 0; i < tables[t].n && applies; i++) {
+            const shape_row *r = &tables[t].rows[i];
+            if (strcmp(r->family, p->family->name) || strcmp(r->buffer, b->name))
+                continue;
+            size_t o = (size_t)snprintf(buf, len, "(");
+            long long prod = 1;
+            int k = 0;
+            for (; k < 4 && r->dims[k]; k++) {
+                const char *dim = r->dims[k], *slash = strchr(dim, '/');
+                const size_t alen = slash ? (size_t)(slash - dim) : strlen(dim);
+                long long v = -1, div = 1;
+                for (int d = 0; d < nd; d++) {
+                    if (strlen(defs[d].name) == alen && !strncmp(defs[d].name, dim, alen))
+                        v = defs[d].value;
+                    if (slash && !strcmp(defs[d].name, slash + 1))
+                        div = defs[d].value;
+                }
+                v /= div;
+                prod *= v;
+                if (o < len)
+                    o += (size_t)snprintf(buf + o, len - o, "%s%lld", k ? ", " : "", v);
             }
-            v /= div;
-            prod *= v;
             if (o < len)
-                o += (size_t)snprintf(buf + o, len - o, "%s%lld", k ? ", " : "", v);
+                snprintf(buf + o, len - o, k == 1 ? ",)" : ")");
+            if (prod != (long long)b->count)
+                goto none;
+            return CT_OK;
         }
-        if (o < len)
-            snprintf(buf + o, len - o, k == 1 ? ",)" : ")");
-        if (prod != (long long)b->count)
-            break;
-        return CT_OK;
     }
+none:
     return ct_fail(e, CT_ERR_INTERNAL, "export --torch: no tensor shape for buffer %s of family %s", b->name,
                    p->family->name);
 }
@@ -286,16 +314,53 @@ static int optional_buffer(const ct_family_export *fx, const char *b)
     return 0;
 }
 
-/* ", 'a', 'b'" of a comma-separated shape declaration, as a Python tuple. */
-static void py_dims(FILE *f, const char *shape)
+/* A Python name in upper case ("layout" -> "LAYOUT"). */
+static void py_upper(const char *name, char *up, size_t len)
 {
+    snprintf(up, len, "%s", name);
+    for (char *c = up; *c; c++)
+        *c = *c >= 'a' && *c <= 'z' ? (char)(*c - 'a' + 'A') : *c;
+}
+
+/* A shape declaration for the docstring: "(b,cin,l)", or with alternatives
+ * "(b,cin,l) with layout ncl, (b,l,cin) with layout nlc". */
+static void doc_dims(FILE *f, const ct_family_export *fx, const char *shape)
+{
+    const ct_sel_arg *key = NULL;
+    for (int a = 0; a < fx->nargs && fx->shape_key; a++)
+        if (!strcmp(fx->args[a].name, fx->shape_key))
+            key = &fx->args[a];
+    for (int alt = 0; *shape; alt++) {
+        size_t len = strcspn(shape, "|");
+        fprintf(f, "%s(%.*s)", alt ? ", " : "", (int)len, shape);
+        if (key && alt < key->nchoices && (alt || shape[len]))
+            fprintf(f, " with %s %s", key->name, key->choices[alt]);
+        shape += len + (shape[len] != '\0');
+    }
+}
+
+/* A shape declaration as a Python tuple of names: ("a", "b", ) for "a,b";
+ * with alternatives ("a,b|b,a"), the one the value of the choice key
+ * fx->shape_key picks. */
+static void py_dims(FILE *f, const ct_family_export *fx, const char *shape)
+{
+    const int alts = strchr(shape, '|') != NULL;
+    if (alts)
+        fputc('(', f);
     fputc('(', f);
     for (const char *d = shape; *d;) {
-        size_t len = strcspn(d, ",");
+        size_t len = strcspn(d, ",|");
         fprintf(f, "\"%.*s\", ", (int)len, d);
-        d += len + (d[len] == ',');
+        if (d[len] == '|')
+            fprintf(f, "), (");
+        d += len + (d[len] != '\0');
     }
     fputc(')', f);
+    if (alts) {
+        char up[40];
+        py_upper(fx->shape_key, up, sizeof up);
+        fprintf(f, ")[%sS.index(%s)]", up, fx->shape_key);
+    }
 }
 
 /* The family module: conv(tensors..., optional tensors=None, keys=default)
@@ -321,9 +386,11 @@ static void family_py(FILE *f, const torch_mod *m)
     fprintf(f, ")\n    %s.last_grade_name()      # exact, nearest_size, other_device or generic\n\n"
                "The problems are those of %s. Arguments: CUDA float32 tensors,\n"
                "contiguous, 16-byte aligned, on one device, of the shapes\n", m->name, s->family->grammar);
-    for (int i = 0; i < nin; i++)
-        fprintf(f, "    %-7s (%s)%s\n", arg_name(fx->buffers[i]), fx->shapes[i],
-                optional_buffer(fx, fx->buffers[i]) ? " or None" : "");
+    for (int i = 0; i < nin; i++) {
+        fprintf(f, "    %-7s ", arg_name(fx->buffers[i]));
+        doc_dims(f, fx, fx->shapes[i]);
+        fprintf(f, "%s\n", optional_buffer(fx, fx->buffers[i]) ? " or None" : "");
+    }
     for (int a = 0; a < fx->nargs; a++)
         if (fx->args[a].kind == CT_SEL_KEY)
             fprintf(f, "    %-7s %s\n", fx->args[a].name, fx->args[a].help);
@@ -368,9 +435,7 @@ static void family_py(FILE *f, const torch_mod *m)
     for (int a = 0; a < fx->nargs; a++) {
         const ct_sel_arg *arg = &fx->args[a];
         char up[40];
-        snprintf(up, sizeof up, "%s", arg->name);
-        for (char *c = up; *c; c++)
-            *c = *c >= 'a' && *c <= 'z' ? (char)(*c - 'a' + 'A') : *c;
+        py_upper(arg->name, up, sizeof up);
         if (arg->nchoices)
             fprintf(f, "    if %s not in %sS:\n        raise ValueError(\"%s: expected one of %%s, got %%r\" %% "
                        "(\", \".join(%sS), %s))\n", arg->name, up, arg->name, up, arg->name);
@@ -381,7 +446,7 @@ static void family_py(FILE *f, const torch_mod *m)
     fprintf(f, "    sizes = {}\n    for name, t, dims in (");
     for (int i = 0; i < nin; i++) {
         fprintf(f, "(\"%s\", %s, ", arg_name(fx->buffers[i]), arg_name(fx->buffers[i]));
-        py_dims(f, fx->shapes[i]);
+        py_dims(f, fx, fx->shapes[i]);
         fprintf(f, "), ");
     }
     fprintf(f, "):\n        if t is None:\n            continue\n"
@@ -404,9 +469,7 @@ static void family_py(FILE *f, const torch_mod *m)
             fprintf(f, "    %s = sizes[\"%s\"]\n", arg->name, arg->name);
         else if (arg->nchoices) {
             char up[40];
-            snprintf(up, sizeof up, "%s", arg->name);
-            for (char *c = up; *c; c++)
-                *c = *c >= 'a' && *c <= 'z' ? (char)(*c - 'a' + 'A') : *c;
+            py_upper(arg->name, up, sizeof up);
             fprintf(f, "    %s = %sS.index(%s)\n", arg->name, up, arg->name);
         }
     }

@@ -58,8 +58,11 @@ typedef struct ct_family_export {
      * expression of the arguments ("(b, cout, l + 2 * pad - k + 1)"). */
     const char *const *shapes;
     const char *out_shape;
+    /* NULL, or a key with choices whose value picks one of the
+     * '|'-separated alternatives of a shape ("b,cin,l|b,l,cin" by layout). */
+    const char *shape_key;
 } ct_family_export;
 
-#define CT_SEL_MAX_ARGS 16
+#define CT_SEL_MAX_ARGS 20
 
 #endif

@@ -147,8 +147,11 @@ ct_status ct_space_build(const ct_problem *p, const ct_config *c, const ct_limit
         if (only && strcmp(only, t->name) != 0)
             continue;
         matched = 1;
-        if (out->ntemplates >= (int)(sizeof out->stats / sizeof out->stats[0]))
-            break;
+        if (out->ntemplates >= CT_SPACE_MAX_TEMPLATES) {
+            ct_space_free(out);
+            return ct_fail(e, CT_ERR_INTERNAL, "family %s has more than %d templates", f->name,
+                           CT_SPACE_MAX_TEMPLATES);
+        }
         ct_status rc = build_template(p, c, lim, t, out, &cap, &out->stats[out->ntemplates++], e);
         if (rc != CT_OK) {
             ct_space_free(out);

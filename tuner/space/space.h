@@ -21,11 +21,15 @@ typedef struct ct_space_stats {
     char example_reject[256];  /* one constraint message, for `space`        */
 } ct_space_stats;
 
+/* Templates of one family a space holds; ct_space_build refuses a family
+ * with more rather than leave the rest out. */
+#define CT_SPACE_MAX_TEMPLATES 16
+
 typedef struct ct_space {
     ct_candidate *cand;
     int n;
     int ntemplates;
-    ct_space_stats stats[8];
+    ct_space_stats stats[CT_SPACE_MAX_TEMPLATES];
 } ct_space;
 
 /* Build the space of problem p. only (may be NULL) restricts it to one

@@ -1,6 +1,6 @@
 /* family_conv1dc.c - multi-channel 1D convolution layer (PyTorch Conv1d, NCL
- * layout, weights O(I/G)K, zero padding, stride S, dilation D, G groups,
- * optional bias):
+ * or channels-last NLC activations, weights O(I/G)K in both, zero padding,
+ * stride S, dilation D, G groups, optional bias):
  *
  *   out[b][co][t] = bias[co] + sum_{c<Cin/G, k<K} in[b][g*Cin/G + c][t*S + k*D - P] * w[co][c][k],
  *   g = co / (Cout/G)
@@ -17,6 +17,7 @@
 #include "tc16_conv.h"
 #include "dw_conv.h"
 #include "simt_conv.h"
+#include "dw_cl.h"
 #include "conv_layer.h"
 
 #include <stdio.h>
@@ -26,7 +27,8 @@
 CT_FAMILY_CODE
 
 enum { DIM_B, DIM_CIN, DIM_L, DIM_COUT, DIM_K, DIM_PAD, DIM_CAUSAL, DIM_STRIDE, DIM_DIL, DIM_GROUPS, DIM_BIAS,
-       DIM_DTYPE, NFIELDS };
+       DIM_LAYOUT, DIM_DTYPE, NFIELDS };
+static const char *const layout_names[] = {"ncl", "nlc"};
 static const ct_field fields[NFIELDS] = {
     [DIM_B] = {"B", CT_FIELD_SIZE, "batch"},
     [DIM_CIN] = {"Cin", CT_FIELD_SIZE, "input channels"},
@@ -40,6 +42,9 @@ static const ct_field fields[NFIELDS] = {
     [DIM_GROUPS] = {"groups", CT_FIELD_INT, "groups of channels convolved apart (groups=G dividing Cin and Cout, "
                                             "default 1; G = Cin = Cout is depthwise)"},
     [DIM_BIAS] = {"bias", CT_FIELD_FLAG, "add a bias per output channel"},
+    [DIM_LAYOUT] = {"layout", CT_FIELD_CHOICE, "ncl: input B x Cin x L, output B x Cout x LOUT (default); nlc: "
+                                               "channels last, input B x L x Cin, output B x LOUT x Cout",
+                    layout_names, 2},
     [DIM_DTYPE] = CT_DTYPE_FIELD,
 };
 
@@ -89,8 +94,14 @@ static int fits(long long a, long long b, long long c)
     return a * b <= MAX_ELEMS / c;
 }
 
-/* The optional fields in the grammar's order. */
+/* The optional fields in the grammar's order: the keyed ones, then the
+ * choice fields written as a bare value (bare_fields, in order). */
 static const char *const opt_names[] = {"pad=P or causal", "stride", "dilation", "groups", "bias"};
+#define NKEYED ((int)(sizeof opt_names / sizeof opt_names[0]))
+static const int bare_fields[] = {DIM_LAYOUT};
+#define NBARE ((int)(sizeof bare_fields / sizeof bare_fields[0]))
+static const ct_layer_opts opts = {opt_names, NKEYED, fields, bare_fields, NBARE,
+                                   "pad=P or causal, stride=S, dilation=D, groups=G, bias"};
 
 static ct_status parse_option(const char *tok, ct_problem *p, int *last, ct_err *e)
 {
@@ -121,21 +132,18 @@ static ct_status parse_option(const char *tok, ct_problem *p, int *last, ct_err 
     } else if (strcmp(tok, "bias") == 0) {
         rank = 4;
         p->dims[DIM_BIAS] = 1;
-    } else if (*last == 4) {
-        return ct_fail(e, CT_ERR_USAGE, "too many fields: '%s' after bias", tok);
-    } else {
-        return ct_fail(e, CT_ERR_USAGE, "unknown field '%s', expected pad=P or causal, stride=S, dilation=D, "
-                                        "groups=G or bias", tok);
+    } else if (!ct_layer_bare(&opts, tok, p->dims, &rank, &rc, e)) {
+        return ct_layer_unknown(&opts, tok, *last, e);
     }
     if (rc != CT_OK)
         return rc;
-    return ct_layer_order(opt_names, rank, last, tok, e);
+    return ct_layer_order_opts(&opts, rank, last, tok, e);
 }
 
 static ct_status parse(const char *text, ct_problem *p, ct_err *e)
 {
-    char buf[160], *f[11];
-    int n = ct_split_fields(text, buf, sizeof buf, f, 11, e);
+    char buf[160], *f[5 + NKEYED + NBARE];
+    int n = ct_split_fields(text, buf, sizeof buf, f, 5 + NKEYED + NBARE, e);
     if (n < 0)
         return CT_ERR_USAGE;
     if (n < 5)
@@ -201,7 +209,10 @@ static void canonical(const ct_problem *p, char *buf, size_t len)
         if (d[opt[i]] != 1 && n > 0 && (size_t)n < len)
             n += snprintf(buf + n, len - (size_t)n, ":%s=%lld", fields[opt[i]].name, d[opt[i]]);
     if (d[DIM_BIAS] && n > 0 && (size_t)n < len)
-        snprintf(buf + n, len - (size_t)n, ":bias");
+        n += snprintf(buf + n, len - (size_t)n, ":bias");
+    for (int i = 0; i < NBARE; i++)
+        if (d[bare_fields[i]] != 0 && n > 0 && (size_t)n < len)
+            n += snprintf(buf + n, len - (size_t)n, ":%s", fields[bare_fields[i]].choices[d[bare_fields[i]]]);
 }
 
 static double flops(const ct_problem *p)
@@ -247,34 +258,17 @@ static int defines(const ct_problem *p, ct_define *d)
         d[n++] = (ct_define){"CONV_DIL", p->dims[DIM_DIL]};
     if (p->dims[DIM_GROUPS] != 1)
         d[n++] = (ct_define){"CONV_GROUPS", p->dims[DIM_GROUPS]};
+    if (p->dims[DIM_LAYOUT] != 0)
+        d[n++] = (ct_define){"CONV_CHANNELS_LAST", 1};
     return n;
 }
 
+static ct_tc_shape tc_shape(const ct_problem *p);
+
 static void reference(const ct_problem *p, const float *const *in, double *out)
 {
-    const long long nb = p->dims[DIM_B], cin = p->dims[DIM_CIN], l = p->dims[DIM_L];
-    const long long cout = p->dims[DIM_COUT], k = p->dims[DIM_K], pad = pad_left(p);
-    const long long lout = lout_of(p), s = p->dims[DIM_STRIDE], dil = p->dims[DIM_DIL];
-    const long long cg = cin_per_group(p), og = cout / p->dims[DIM_GROUPS];
-    for (long long b = 0; b < nb; b++)
-        for (long long co = 0; co < cout; co++)
-            for (long long t = 0; t < lout; t++) {
-                double acc = p->dims[DIM_BIAS] ? (double)in[2][co] : 0.0;
-                /* Taps whose input position x0 + j*dil falls on padding
-                 * contribute nothing: j0 <= j < j1 are the others. */
-                const long long x0 = t * s - pad;
-                long long j0 = x0 < 0 ? (-x0 + dil - 1) / dil : 0;
-                long long j1 = x0 >= l ? 0 : (l - 1 - x0) / dil + 1;
-                if (j1 > k)
-                    j1 = k;
-                for (long long c = 0; c < cg; c++) {
-                    const float *x = in[0] + (b * cin + co / og * cg + c) * l + x0;
-                    const float *w = in[1] + (co * cg + c) * k;
-                    for (long long j = j0; j < j1; j++)
-                        acc += (double)x[j * dil] * (double)w[j];
-                }
-                out[(b * cout + co) * lout + t] = acc;
-            }
+    const ct_tc_shape s = tc_shape(p);
+    ct_layer_reference(&s, (int)p->dims[DIM_LAYOUT], in, out);
 }
 
 /* The same reference, as C source for exported self-tests. */
@@ -282,6 +276,13 @@ static const char reference_c[] =
     "#ifndef CONV_STRIDE\n#define CONV_STRIDE 1\n#endif\n"
     "#ifndef CONV_DIL\n#define CONV_DIL 1\n#endif\n"
     "#ifndef CONV_GROUPS\n#define CONV_GROUPS 1\n#endif\n"
+    "#if CONV_CHANNELS_LAST /* nlc: input B x L x Cin, output B x LOUT x Cout */\n"
+    "#define CT_IN(b, c, x) (((b) * CONV_L + (x)) * CONV_CIN + (c))\n"
+    "#define CT_OUT(b, c, t) (((b) * CONV_LOUT + (t)) * CONV_COUT + (c))\n"
+    "#else\n"
+    "#define CT_IN(b, c, x) (((b) * CONV_CIN + (c)) * CONV_L + (x))\n"
+    "#define CT_OUT(b, c, t) (((b) * CONV_COUT + (c)) * CONV_LOUT + (t))\n"
+    "#endif\n"
     "static void ct_reference(const float *const *in, double *out)\n"
     "{\n"
     "    const long long cg = CONV_CIN / CONV_GROUPS, og = CONV_COUT / CONV_GROUPS;\n"
@@ -296,10 +297,10 @@ static const char reference_c[] =
     "                    for (long long k = 0; k < CONV_K; k++) {\n"
     "                        long long x = t * CONV_STRIDE + k * CONV_DIL - CONV_PAD;\n"
     "                        if (x >= 0 && x < CONV_L)\n"
-    "                            acc += (double)in[0][(b * CONV_CIN + co / og * cg + c) * CONV_L + x] *\n"
+    "                            acc += (double)in[0][CT_IN(b, co / og * cg + c, x)] *\n"
     "                                   (double)in[1][(co * cg + c) * CONV_K + k];\n"
     "                    }\n"
-    "                out[(b * CONV_COUT + co) * CONV_LOUT + t] = acc;\n"
+    "                out[CT_OUT(b, co, t)] = acc;\n"
     "            }\n"
     "}\n";
 
@@ -361,6 +362,9 @@ static const ct_template templates[] = {
                                         "haloed tiles and weights staged, OUT_X outputs x a slice of "
                                         "a group's channels per thread",
      .params = ct_simt_params_1d, .nparams = CT_SIMT_NPARAMS_1D},
+    {.name = "conv1dc_dwcl", .summary = "depthwise, channels last (nlc): VEC channels x a run of positions per "
+                                        "thread, vector loads along C, the input window slid in registers",
+     .params = ct_dwcl_params_1d, .nparams = CT_DWCL_NPARAMS_1D},
 };
 
 /* The layer as the tensor-core templates see it: 2D of height 1. */
@@ -507,7 +511,9 @@ static int gemm_constrain(const ct_problem *p, const ct_params *c, const ct_limi
 static int layer_excluded(const ct_problem *p, const ct_template *t, char *why, size_t len)
 {
     const long long *d = p->dims;
-    if (t->is_baseline || ct_tc_is(t) || ct_dw_is(t) || ct_simt_is(t))
+    if (!t->is_baseline && ct_layer_layout_excluded(t->name, &fields[DIM_LAYOUT], d[DIM_LAYOUT], ct_dwcl_is(t), why, len))
+        return 1;
+    if (t->is_baseline || ct_tc_is(t) || ct_dw_is(t) || ct_simt_is(t) || ct_dwcl_is(t))
         return 0;
     return ct_layer_plain_only(t->name, d[DIM_STRIDE] != 1 || d[DIM_DIL] != 1, d[DIM_GROUPS], why, len);
 }
@@ -524,6 +530,10 @@ static int constrain(const ct_problem *p, const ct_template *t, const ct_params 
     if (ct_simt_is(t)) {
         const ct_tc_shape sh = tc_shape(p);
         return ct_simt_constrain(t, &sh, c, lim, why, len);
+    }
+    if (ct_dwcl_is(t)) {
+        const ct_tc_shape sh = tc_shape(p);
+        return ct_dwcl_constrain(t, &sh, c, lim, why, len);
     }
     if (is_gemm(t))
         return gemm_constrain(p, c, lim, why, len);
@@ -607,6 +617,11 @@ static void normalize(const ct_problem *p, const ct_template *t, ct_params *c)
         ct_simt_normalize(t, &sh, c);
         return;
     }
+    if (ct_dwcl_is(t)) {
+        const ct_tc_shape sh = tc_shape(p);
+        ct_dwcl_normalize(t, &sh, c);
+        return;
+    }
     if (t->is_baseline)
         return;
     const long long cin = p->dims[DIM_CIN], k = p->dims[DIM_K];
@@ -659,6 +674,11 @@ static void geometry(const ct_problem *p, const ct_template *t, const ct_params 
         ct_simt_launch(t, &sh, c, l);
         return;
     }
+    if (ct_dwcl_is(t)) {
+        const ct_tc_shape sh = tc_shape(p);
+        ct_dwcl_launch(t, &sh, c, l);
+        return;
+    }
     long block;
     memset(l, 0, sizeof *l);
     if (is_gemm(t)) {
@@ -680,6 +700,9 @@ static void geometry(const ct_problem *p, const ct_template *t, const ct_params 
     l->block[1] = l->block[2] = 1;
 }
 
+/* The output length, in the PyTorch module's arguments. */
+#define PY_LOUT "(l + ((k - 1) * dilation if causal else 2 * pad) - dilation * (k - 1) - 1) // stride + 1"
+
 /* The selector of `export --family conv1dc` and its generic kernel: bias
  * NULL for a layer without one. */
 static const char *const sel_buffers[] = {"in", "weight", "bias", "out"};
@@ -695,8 +718,11 @@ static const ct_sel_arg sel_args[] = {
     {.name = "dilation", .kind = CT_SEL_KEY, .help = "step between taps", .dflt = 1},
     {.name = "groups", .kind = CT_SEL_KEY, .help = "channel groups, dividing cin and cout", .dflt = 1},
     {.name = "bias", .kind = CT_SEL_BUFFER, .help = "whether the layer adds a bias"},
+    {.name = "layout", .kind = CT_SEL_KEY, .help = "ncl: in b x cin x l, out b x cout x lout; nlc (channels last): "
+     "in b x l x cin, out b x lout x cout", .choices = layout_names, .nchoices = 2},
 };
-static const char *const sel_shapes[] = {"b,cin,l", "cout,cing,k", "cout"};
+/* The input's dimensions in each layout (family_export.h). */
+static const char *const sel_shapes[] = {"b,cin,l|b,l,cin", "cout,cing,k", "cout"};
 
 /* The selector's arguments are the fields, in field order (family_export.h). */
 _Static_assert(sizeof sel_args / sizeof sel_args[0] == DIM_DTYPE, "one selector argument per field but the last");
@@ -709,14 +735,15 @@ static const ct_family_export family_export = {
     .nargs = DIM_DTYPE,   /* the element type is no argument: a family export holds one */
     .shapes = sel_shapes,
     /* Weights of another cin / groups give no output, which the module refuses. */
-    .out_shape = "(b, cout, (l + ((k - 1) * dilation if causal else 2 * pad) - dilation * (k - 1) - 1) // stride "
-                 "+ 1) if sizes[\"cing\"] * groups == cin else (0,)",
+    .out_shape = "((b, cout, " PY_LOUT ") if layout == 0 else (b, " PY_LOUT ", cout)) if sizes[\"cing\"] * groups == cin else (0,)",
+    .shape_key = "layout",
 };
 
 const ct_family ct_family_conv1dc = {
     .name = "conv1dc",
-    .grammar = "conv1dc:B:Cin:L:Cout:K[:pad=P|causal][:stride=S][:dilation=D][:groups=G][:bias][:bf16|f16]",
-    .summary = "multi-channel 1D convolution layer (PyTorch Conv1d, NCL, zero padding, optional bias)",
+    .grammar = "conv1dc:B:Cin:L:Cout:K[:pad=P|causal][:stride=S][:dilation=D][:groups=G][:bias][:ncl|nlc][:bf16|f16]",
+    .summary = "multi-channel 1D convolution layer (PyTorch Conv1d, NCL or channels-last NLC, zero padding, "
+               "optional bias)",
     .fields = fields,
     .nfields = NFIELDS,
     .parse = parse,

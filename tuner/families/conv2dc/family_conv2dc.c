@@ -1,5 +1,6 @@
 /* family_conv2dc.c - multi-channel 2D convolution of a batch of images, as a
- * CNN layer computes it (PyTorch Conv2d: NCHW input, OIHW weights):
+ * CNN layer computes it (PyTorch Conv2d: NCHW or channels-last NHWC
+ * activations, OIHW weights in both):
  *
  *   out[b][co][y][x] = bias[co] + sum_{c<Cin/G, i<KH, j<KW}
  *                      in[b][g*Cin/G + c][y*SH + i*DH - PH][x*SW + j*DW - PW] * w[co][c][i][j],
@@ -20,6 +21,7 @@
 #include "dwp_conv.h"
 #include "simt_conv.h"
 #include "conv_layer.h"
+#include "conv2dc_tiled.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -31,7 +33,8 @@ enum { MODE_VALID = 0, MODE_SAME = 1, MODE_PAD = 2 };
 static const char *const mode_names[] = {"valid", "same", "pad"};
 
 enum { DIM_B, DIM_CIN, DIM_H, DIM_W, DIM_COUT, DIM_KH, DIM_KW, DIM_MODE, DIM_PH, DIM_PW, DIM_SH, DIM_SW, DIM_DH,
-       DIM_DW, DIM_GROUPS, DIM_BIAS, DIM_DTYPE, NFIELDS };
+       DIM_DW, DIM_GROUPS, DIM_BIAS, DIM_LAYOUT, DIM_DTYPE, NFIELDS };
+static const char *const layout_names[] = {"nchw", "nhwc"};
 static const ct_field fields[NFIELDS] = {
     [DIM_B] = {"B", CT_FIELD_SIZE, "batch"},
     [DIM_CIN] = {"Cin", CT_FIELD_SIZE, "input channels"},
@@ -53,6 +56,9 @@ static const ct_field fields[NFIELDS] = {
     [DIM_GROUPS] = {"groups", CT_FIELD_INT, "groups of channels convolved apart (groups=G dividing Cin and Cout, "
                                             "default 1; G = Cin = Cout is depthwise)"},
     [DIM_BIAS] = {"bias", CT_FIELD_FLAG, "add a bias per output channel"},
+    [DIM_LAYOUT] = {"layout", CT_FIELD_CHOICE, "nchw: input B x Cin x H x W, output B x Cout x OH x OW (default); "
+                                               "nhwc: channels last, input B x H x W x Cin, output B x OH x OW x Cout",
+                    layout_names, 2},
     [DIM_DTYPE] = CT_DTYPE_FIELD,
 };
 
@@ -106,8 +112,14 @@ static long long elems4(long long a, long long b, long long c, long long d)
     return v;
 }
 
-/* The optional fields in the grammar's order. */
+/* The optional fields in the grammar's order: the keyed ones, then the
+ * choice fields written as a bare value (bare_fields, in order). */
 static const char *const opt_names[] = {"MODE (valid, same or pad=P)", "stride", "dilation", "groups", "bias"};
+#define NKEYED ((int)(sizeof opt_names / sizeof opt_names[0]))
+static const int bare_fields[] = {DIM_LAYOUT};
+#define NBARE ((int)(sizeof bare_fields / sizeof bare_fields[0]))
+static const ct_layer_opts opts = {opt_names, NKEYED, fields, bare_fields, NBARE,
+                                   "stride=S, dilation=D, groups=G, bias"};
 
 static ct_status parse_option(const char *tok, ct_problem *p, int *last, ct_err *e)
 {
@@ -137,17 +149,15 @@ static ct_status parse_option(const char *tok, ct_problem *p, int *last, ct_err 
     } else if (strcmp(tok, "bias") == 0) {
         rank = 4;
         d[DIM_BIAS] = 1;
-    } else if (*last < 0) {
-        return ct_fail(e, CT_ERR_USAGE, "MODE must be valid, same or pad=P (then optionally stride=S, dilation=D, "
-                                        "groups=G, bias), got '%s'", tok);
-    } else if (*last == 4) {
-        return ct_fail(e, CT_ERR_USAGE, "too many fields: '%s' after bias", tok);
-    } else {
-        return ct_fail(e, CT_ERR_USAGE, "unknown field '%s', expected stride=S, dilation=D, groups=G or bias", tok);
+    } else if (!ct_layer_bare(&opts, tok, d, &rank, &rc, e)) {
+        if (*last < 0)
+            return ct_fail(e, CT_ERR_USAGE, "MODE must be valid, same or pad=P (then optionally stride=S, dilation=D, "
+                                            "groups=G, bias, a layout nchw or nhwc), got '%s'", tok);
+        return ct_layer_unknown(&opts, tok, *last, e);
     }
     if (rc != CT_OK)
         return rc;
-    return ct_layer_order(opt_names, rank, last, tok, e);
+    return ct_layer_order_opts(&opts, rank, last, tok, e);
 }
 
 /* One key per layer: padding that is another mode's is written as that
@@ -171,8 +181,8 @@ static void canonicalize(long long *d)
 
 static ct_status parse(const char *text, ct_problem *p, ct_err *e)
 {
-    char buf[160], *f[12];
-    int n = ct_split_fields(text, buf, sizeof buf, f, 12, e);
+    char buf[160], *f[7 + NKEYED + NBARE];
+    int n = ct_split_fields(text, buf, sizeof buf, f, 7 + NKEYED + NBARE, e);
     if (n < 0)
         return CT_ERR_USAGE;
     for (int i = DIM_B; i <= DIM_KW; i++) {
@@ -247,7 +257,10 @@ static void canonical(const ct_problem *p, char *buf, size_t len)
     if (ROOM && d[DIM_GROUPS] != 1)
         n += snprintf(buf + n, len - (size_t)n, ":groups=%lld", d[DIM_GROUPS]);
     if (ROOM && d[DIM_BIAS])
-        snprintf(buf + n, len - (size_t)n, ":bias");
+        n += snprintf(buf + n, len - (size_t)n, ":bias");
+    for (int i = 0; i < NBARE; i++)
+        if (ROOM && d[bare_fields[i]] != 0)
+            n += snprintf(buf + n, len - (size_t)n, ":%s", fields[bare_fields[i]].choices[d[bare_fields[i]]]);
 #undef ROOM
 }
 
@@ -312,38 +325,17 @@ static int defines(const ct_problem *p, ct_define *d)
     for (int i = 0; i < 5; i++)
         if (v[opt[i].dim] != 1)
             d[n++] = (ct_define){opt[i].name, v[opt[i].dim]};
+    if (v[DIM_LAYOUT] != 0)
+        d[n++] = (ct_define){"CONV_CHANNELS_LAST", 1};
     return n;
 }
 
+static ct_tc_shape tc_shape(const ct_problem *p);
+
 static void reference(const ct_problem *p, const float *const *in, double *out)
 {
-    const long long *d = p->dims;
-    const long long nb = d[DIM_B], cin = d[DIM_CIN], h = d[DIM_H], w = d[DIM_W], cout = d[DIM_COUT];
-    const long long kh = d[DIM_KH], kw = d[DIM_KW], oh = out_h(p), ow = out_w(p);
-    const long long ph = pad_h(p), pw = pad_w(p), sh = d[DIM_SH], sw = d[DIM_SW], dh = d[DIM_DH], dw = d[DIM_DW];
-    const long long cg = cin_g(p), og = cout / d[DIM_GROUPS];
-    const float *x = in[0], *wt = in[1], *bias = d[DIM_BIAS] ? in[2] : NULL;
-    for (long long b = 0; b < nb; b++)
-        for (long long co = 0; co < cout; co++)
-            for (long long y = 0; y < oh; y++)
-                for (long long xo = 0; xo < ow; xo++) {
-                    /* Clip the filter window to the image once per output:
-                     * taps i0 <= i < i1 and j0 <= j < j1 fall inside. */
-                    const long long y0 = y * sh - ph, x0 = xo * sw - pw;
-                    long long i0 = y0 < 0 ? (-y0 + dh - 1) / dh : 0, i1 = y0 >= h ? 0 : (h - 1 - y0) / dh + 1;
-                    long long j0 = x0 < 0 ? (-x0 + dw - 1) / dw : 0, j1 = x0 >= w ? 0 : (w - 1 - x0) / dw + 1;
-                    i1 = i1 < kh ? i1 : kh;
-                    j1 = j1 < kw ? j1 : kw;
-                    double acc = bias ? (double)bias[co] : 0.0;
-                    for (long long c = 0; c < cg; c++) {
-                        const float *plane = x + (b * cin + co / og * cg + c) * h * w;
-                        const float *f = wt + (co * cg + c) * kh * kw;
-                        for (long long i = i0; i < i1; i++)
-                            for (long long j = j0; j < j1; j++)
-                                acc += (double)plane[(y0 + i * dh) * w + x0 + j * dw] * (double)f[i * kw + j];
-                    }
-                    out[((b * cout + co) * oh + y) * ow + xo] = acc;
-                }
+    const ct_tc_shape s = tc_shape(p);
+    ct_layer_reference(&s, (int)p->dims[DIM_LAYOUT], in, out);
 }
 
 /* The same reference, as C source for exported self-tests. */
@@ -351,6 +343,13 @@ static const char reference_c[] =
     "#ifndef CONV_SH\n#define CONV_SH 1\n#endif\n#ifndef CONV_SW\n#define CONV_SW 1\n#endif\n"
     "#ifndef CONV_DH\n#define CONV_DH 1\n#endif\n#ifndef CONV_DW\n#define CONV_DW 1\n#endif\n"
     "#ifndef CONV_GROUPS\n#define CONV_GROUPS 1\n#endif\n"
+    "#if CONV_CHANNELS_LAST /* nhwc: input B x H x W x Cin, output B x OH x OW x Cout */\n"
+    "#define CT_IN(b, c, y, x) ((((b) * CONV_H + (y)) * CONV_W + (x)) * CONV_CIN + (c))\n"
+    "#define CT_OUT(b, c, y, x) ((((b) * CONV_OH + (y)) * CONV_OW + (x)) * CONV_COUT + (c))\n"
+    "#else\n"
+    "#define CT_IN(b, c, y, x) ((((b) * CONV_CIN + (c)) * CONV_H + (y)) * CONV_W + (x))\n"
+    "#define CT_OUT(b, c, y, x) ((((b) * CONV_COUT + (c)) * CONV_OH + (y)) * CONV_OW + (x))\n"
+    "#endif\n"
     "static void ct_reference(const float *const *in, double *out)\n"
     "{\n"
     "    const float *x = in[0], *wt = in[1];\n"
@@ -369,47 +368,21 @@ static const char reference_c[] =
     "                                long long yy = y * CONV_SH + i * CONV_DH - CONV_PH;\n"
     "                                long long xx = xo * CONV_SW + j * CONV_DW - CONV_PW;\n"
     "                                if (yy >= 0 && yy < CONV_H && xx >= 0 && xx < CONV_W)\n"
-    "                                    acc += (double)x[((b * CONV_CIN + co / og * cg + c) * CONV_H + yy) * CONV_W + xx] *\n"
+    "                                    acc += (double)x[CT_IN(b, co / og * cg + c, yy, xx)] *\n"
     "                                           (double)wt[((co * cg + c) * CONV_KH + i) * CONV_KW + j];\n"
     "                            }\n"
-    "                    out[((b * CONV_COUT + co) * CONV_OH + y) * CONV_OW + xo] = acc;\n"
+    "                    out[CT_OUT(b, co, y, xo)] = acc;\n"
     "                }\n"
     "}\n";
 
-static const char *const placement_names[] = {"constant", "shared"};
-static const char *const stage_names[] = {"tile", "image"};
-
 #define NAIVE_PARAMS(X) X(BLOCK_SIZE, 256, CT_INT(0), "threads per block")
 CT_PARAM_LIST(naive, NAIVE_PARAMS)
-
-#define TILED_PARAMS(X)                                                                                      \
-    X(BLOCK_SIZE, 0, CT_INT(0), "threads per block (0: one pixel group per thread, up to 1024)")             \
-    X(OUT_X, 1, CT_INT(0), "consecutive output pixels of a row per thread (sliding window)")                 \
-    X(COUT_PER_THREAD, 0, CT_INT(0), "output channels accumulated per thread (0: all)")                      \
-    X(IMGS_PER_BLOCK, 1, CT_INT(0), "images per block")                                                      \
-    X(TILE_OH, 0, CT_INT(0), "output rows per block tile (0: the whole image)")                              \
-    X(TILE_OW, 0, CT_INT(0), "output columns per block tile (0: the whole image)")                           \
-    X(WEIGHT_PLACEMENT, 0, CT_SYMBOLS(placement_names),                                                      \
-      "constant: fully unrolled, weights folded into FMAs; shared: [ci][i][j][co]")                         \
-    X(CI_UNROLL, 0, CT_INT(0), "input channels per unrolled iteration with shared weights (0: all)")         \
-    X(ROW_PAD, 0, CT_INT(0), "1: pad staged rows so a warp's rows fall in consecutive banks")                \
-    X(MIN_BLOCKS, 1, CT_INT(0), "minimum resident blocks per SM (__launch_bounds__)")                        \
-    X(CIN_CHUNK, 0, CT_INT(0), "input channels staged at a time (0: all); with several chunks a thread "     \
-                               "owns one pixel group x channel group")                                       \
-    X(OUT_Y, 1, CT_INT(0), "consecutive output rows per thread (each window row feeds every row it reaches)") \
-    X(STAGE, 0, CT_SYMBOLS(stage_names), "tile: padded tile in shared memory, any mode; image: the global "   \
-                                         "layout, one contiguous 16-byte copy per image (valid mode, whole "  \
-                                         "images)")                                                          \
-    X(PIPE, 0, CT_INT(0), "1: two shared buffers, the next stage copied (cp.async) while this one is "        \
-                          "computed")                                                                        \
-    X(GROUPS_PER_BLOCK, 1, CT_INT(0), "work items (IMGS_PER_BLOCK images x one tile) per block, in turn")
-CT_PARAM_LIST(tiled, TILED_PARAMS)
 
 static const ct_template templates[] = {
     {.name = "conv2dc_naive", .summary = "one thread per output element, all from global memory (baseline)",
      .is_baseline = 1, .dtypes = CT_DTYPES_ALL, .params = naive_params, .nparams = CT_PARAM_COUNT(NAIVE_PARAMS)},
     {.name = "conv2dc_tiled", .summary = "images staged in shared memory, pixels x output channels per thread",
-     .params = tiled_params, .nparams = CT_PARAM_COUNT(TILED_PARAMS)},
+     .params = ct_conv2dc_tiled_params, .nparams = CT_CONV2DC_TILED_NPARAMS},
     {.name = "conv2dc_tc", .summary = "implicit GEMM on the tensor cores at fp32 accuracy (3xTF32 mma.sync), "
                                       "haloed input tiles and weights staged by cp.async",
      .params = ct_tc_params_2d, .nparams = CT_TC_NPARAMS_2D},
@@ -446,80 +419,13 @@ static ct_tc_shape tc_shape(const ct_problem *p)
                          .groups = d[DIM_GROUPS], .bias = (int)d[DIM_BIAS]};
 }
 
-static long long cdiv(long long a, long long b)
-{
-    return (a + b - 1) / b;
-}
-
-static long long rup(long long a, long long b)
-{
-    return cdiv(a, b) * b;
-}
-
-/* A tiled candidate's derived sizes: these mirror the macros of the same
- * names in templates/conv2dc_tiled.cu. */
-typedef struct tiled_geom {
-    long long toh, tow, tiles, ncg, cpt, ipb, items, cc, nch, units, nt, lv, nl, pitch, s_in, s_w, taps;
-    long long oy, work, nbuf;
-} tiled_geom;
-
-static void tiled_geometry(const ct_problem *p, const tiled_values *q, tiled_geom *g)
-{
-    const long long oh = out_h(p), ow = out_w(p), cout = p->dims[DIM_COUT], cin = p->dims[DIM_CIN];
-    const long long kh = p->dims[DIM_KH], kw = p->dims[DIM_KW], h = p->dims[DIM_H], w = p->dims[DIM_W];
-    const long long ox = q->OUT_X, th = q->TILE_OH, tw = q->TILE_OW, cpt = q->COUT_PER_THREAD;
-    const long long block = q->BLOCK_SIZE;
-    const int image = q->STAGE == 1;
-    g->oy = q->OUT_Y;
-    const long long toh_req = th == 0 || th >= oh ? oh : th, tow_req = tw == 0 || tw >= ow ? ow : tw;
-    g->toh = rup(cdiv(oh, cdiv(oh, toh_req)), g->oy);
-    g->tow = rup(cdiv(ow, cdiv(ow, tow_req)), ox);
-    g->tiles = cdiv(oh, g->toh) * cdiv(ow, g->tow);
-    const long long cpt_req = cpt == 0 || cpt >= cout ? cout : cpt;
-    g->ncg = cdiv(cout, cpt_req);
-    g->cpt = cdiv(cout, g->ncg);
-    g->ipb = q->IMGS_PER_BLOCK;
-    g->items = g->ipb * (g->toh / g->oy) * (g->tow / ox);
-    const long long chunk = q->CIN_CHUNK;
-    g->cc = chunk == 0 || chunk >= cin ? cin : chunk;
-    g->nch = cdiv(cin, g->cc);
-    g->units = g->nch > 1 ? g->items * g->ncg : g->items;
-    g->nt = block ? block : rup(g->units, 32) < 1024 ? rup(g->units, 32) : 1024;
-    g->work = cdiv(p->dims[DIM_B], g->ipb) * g->tiles;
-    g->nbuf = q->PIPE ? 2 : 1;
-    g->lv = ox % 4 == 0 && (!image || w % 4 == 0) ? 4 : ox % 2 == 0 && (!image || w % 2 == 0) ? 2 : 1;
-    g->nl = rup(ox + kw - 1, g->lv);
-    const long long sh = g->toh + kh - 1;
-    if (image) {
-        const long long last = (sh - 1) * w + g->tow - ox + g->nl;
-        g->pitch = w;
-        g->s_in = rup((g->ipb * g->cc - 1) * h * w + (last > h * w ? last : h * w), 4);
-    } else {
-        long long pitch = rup(g->tow - ox + g->nl, g->lv);
-        if (q->ROW_PAD)
-            pitch += ((g->tow - pitch) % 32 + 32) % 32;
-        g->pitch = pitch;
-        g->s_in = g->ipb * g->cc * sh * pitch;
-    }
-    g->taps = cin * kh * kw;
-    g->s_w = q->WEIGHT_PLACEMENT == 1 ? g->taps * rup(g->ncg * g->cpt, 4) : 0;
-}
-
-/* A bound on the fully unrolled FMAs of one loop body: past it, code size
- * (16 bytes an instruction, 200 KB at this bound) and NVRTC time grow with
- * nothing left to gain. The seed layers' winners unroll about 1100 and
- * 1200; a 10368-FMA body compiled in 2.9 s. */
-#define MAX_UNROLLED_FMAS 12288
-/* Constant weights unroll the filter rows too: NVRTC took 4 to 98 s on such
- * bodies of 9408 FMAs (the 7x7x3 stem with 64 output channels per thread
- * loop) against under 1.5 s at 4096, and those candidates never won. */
-#define MAX_UNROLLED_CONST_FMAS 4096
-
 /* The layer fields a template cannot compute exclude it, before any
  * parameter is looked at. */
 static int layer_excluded(const ct_problem *p, const ct_template *t, char *why, size_t len)
 {
     const long long *d = p->dims;
+    if (!t->is_baseline && ct_layer_layout_excluded(t->name, &fields[DIM_LAYOUT], d[DIM_LAYOUT], 0, why, len))
+        return 1;
     if (t->is_baseline || ct_tc_is(t) || ct_dw_is(t) || ct_simt_is(t))
         return 0;
     return ct_layer_plain_only(t->name, d[DIM_SH] != 1 || d[DIM_SW] != 1 || d[DIM_DH] != 1 || d[DIM_DW] != 1, d[DIM_GROUPS], why, len);
@@ -551,102 +457,8 @@ static int constrain(const ct_problem *p, const ct_template *t, const ct_params 
         }
         return 0;
     }
-    const tiled_values q = tiled_get(c);
-    const long block = q.BLOCK_SIZE, ox = q.OUT_X, ipb = q.IMGS_PER_BLOCK, placement = q.WEIGHT_PLACEMENT;
-    const long ciu = q.CI_UNROLL, minb = q.MIN_BLOCKS, oy = q.OUT_Y, gpb = q.GROUPS_PER_BLOCK, pipe = q.PIPE;
-    if (ox < 1 || ox > 16 || oy < 1 || oy > 16 || ipb < 1 || ipb > 64 || ciu < 0 || minb < 1 || q.TILE_OH < 0 ||
-        q.TILE_OW < 0 || q.COUT_PER_THREAD < 0 || q.CIN_CHUNK < 0 || gpb < 1 || gpb > 1024 || pipe < 0 ||
-        pipe > 1 || (block != 0 && (block < 32 || block % 32 != 0))) {
-        snprintf(why, len, "OUT_X and OUT_Y in 1..16, IMGS_PER_BLOCK in 1..64, GROUPS_PER_BLOCK in 1..1024, "
-                 "PIPE 0 or 1, BLOCK_SIZE 0 or a multiple of 32, MIN_BLOCKS >= 1, the rest >= 0");
-        return 1;
-    }
-    tiled_geom g;
-    tiled_geometry(p, &q, &g);
-    const int image_fits = p->dims[DIM_MODE] == MODE_VALID && g.tiles == 1;
-    if (q.STAGE == 1 && !image_fits) {
-        snprintf(why, len, "STAGE=image copies whole images as they lie in memory: valid mode and no tiles only");
-        return 1;
-    }
-    /* Tiles cost a halo of extra reads and copies; they pay off when whole
-     * images do not fit in shared memory twice over, or when the batch is
-     * too small to fill the GPU with blocks. */
-    if (g.tiles > 1 && cdiv(p->dims[DIM_B], g.ipb) >= 1024 &&
-        8LL * g.nbuf * g.ipb * g.cc * (out_h(p) + p->dims[DIM_KH] - 1) * (out_w(p) + p->dims[DIM_KW] - 1) <=
-            lim->max_smem_per_block) {
-        snprintf(why, len, "whole images fit in shared memory and the batch fills the GPU: no tiles");
-        return 1;
-    }
-    /* Where the image layout applies, its contiguous 16-byte copies beat
-     * the per-element copy of the padded tile, so that is not tried. */
-    if (q.STAGE == 0 && image_fits) {
-        snprintf(why, len, "valid mode with whole images stages them with STAGE=image");
-        return 1;
-    }
-    /* Chunked, a thread's channel group is its thread index, which would
-     * turn every constant weight into a load. */
-    if (g.nch > 1 && g.ncg > 1 && placement == 0) {
-        snprintf(why, len, "CIN_CHUNK with constant weights needs all output channels in one thread");
-        return 1;
-    }
-    if (g.nt > lim->max_threads_per_block) {
-        snprintf(why, len, "BLOCK_SIZE=%lld exceeds the device's %d threads", g.nt, lim->max_threads_per_block);
-        return 1;
-    }
-    if (g.nt > rup(g.units, 32)) {
-        snprintf(why, len, "BLOCK_SIZE=%lld leaves whole warps idle: the block has %lld work units", g.nt,
-                 g.units);
-        return 1;
-    }
-    /* FMAs spent on tile padding (rows and columns rounded up to OUT_Y and
-     * OUT_X), on channel groups past Cout and on idle lanes of the last
-     * pass over a work item: a candidate that throws away more than 15% of
-     * its arithmetic loses to one that does not on a compute-bound layer. Small
-     * problems (under 4096 output pixels per channel) may have nothing
-     * better, so they keep every candidate. */
-    const double useful = out_count(p);
-    const double slots_per_item = (g.nch > 1 ? (double)g.nt : (double)(cdiv(g.items, g.nt) * g.nt)) *
-                                  (double)(ox * oy * g.cpt * (g.nch > 1 ? 1 : g.ncg));
-    const double eff = useful / ((double)g.work * slots_per_item);
-    if (eff < 0.85 && useful / (double)p->dims[DIM_COUT] >= 4096) {
-        snprintf(why, len, "only %.0f%% of the FMAs computed are outputs (tile padding, channel groups, idle lanes)",
-                 100.0 * eff);
-        return 1;
-    }
-    if (g.nch > 1 && g.nt < g.units) {
-        snprintf(why, len, "CIN_CHUNK=%lld needs a thread per pixel group x channel group (%lld), not %lld",
-                 g.cc, g.units, g.nt);
-        return 1;
-    }
-    const long long wbytes = 4 * (p->dims[DIM_COUT] * g.taps + (p->dims[DIM_BIAS] ? p->dims[DIM_COUT] : 0));
-    if (wbytes > lim->const_bytes) {
-        snprintf(why, len, "weights and bias of %lld bytes do not fit in %d bytes of constant memory", wbytes,
-                 lim->const_bytes);
-        return 1;
-    }
-    /* The staged input is dynamic shared memory (the launch opts in past
-     * 48 KiB); the shared weights are static, which stops at 48 KiB. */
-    const long long smem = 4 * (g.nbuf * g.s_in + g.s_w);
-    if (4 * g.s_w > 48 * 1024 || smem > lim->max_smem_per_block) {
-        snprintf(why, len, "%lld bytes of shared memory (%lld of them static weights) exceed the device's %d "
-                 "(48 KiB static)", smem, 4 * g.s_w, lim->max_smem_per_block);
-        return 1;
-    }
-    /* Chunked, the channel groups are threads, not unrolled iterations. */
-    /* Shared weights keep the filter-row loop a loop. */
-    const long long body = placement == 0 ? (g.nch > 1 ? g.cpt : p->dims[DIM_COUT]) * g.taps * ox * oy
-                                          : (ciu ? ciu : g.cc) * p->dims[DIM_KW] * g.cpt * ox * oy;
-    const int max_body = placement == 0 ? MAX_UNROLLED_CONST_FMAS : MAX_UNROLLED_FMAS;
-    if (body > max_body) {
-        snprintf(why, len, "%lld FMAs in one unrolled loop body exceed %d", body, max_body);
-        return 1;
-    }
-    /* Accumulators, the input window, shared weights (ptxas keeps about
-     * two taps' worth in flight) and about 16 for addresses, checked
-     * against ptxas on the seed shapes: more than the launch bounds leave
-     * would spill. */
-    const long long regs = g.cpt * ox * oy + oy * g.nl + (placement == 1 ? 2 * rup(g.cpt, 4) : 0) + 16;
-    return ct_regs_exceed(lim, regs, g.nt, minb, why, len);
+    const ct_tc_shape sh = tc_shape(p);
+    return ct_conv2dc_tiled_constrain(&sh, p->dims[DIM_MODE] == MODE_VALID, c, lim, why, len);
 }
 
 static void normalize(const ct_problem *p, const ct_template *t, ct_params *c)
@@ -668,43 +480,8 @@ static void normalize(const ct_problem *p, const ct_template *t, ct_params *c)
     }
     if (t->is_baseline)
         return;
-    tiled_values q = tiled_get(c);
-    if (q.OUT_Y > out_h(p))
-        q.OUT_Y = (long)out_h(p);
-    tiled_geom g;
-    tiled_geometry(p, &q, &g);
-    /* Store the effective tile and channel group, so requests that yield
-     * the same kernel collapse; the macros map these values to themselves. */
-    q.TILE_OH = g.toh >= out_h(p) ? 0 : (long)g.toh;
-    q.TILE_OW = g.tow >= out_w(p) ? 0 : (long)g.tow;
-    q.COUT_PER_THREAD = g.ncg == 1 ? 0 : (long)g.cpt;
-    if (q.IMGS_PER_BLOCK > p->dims[DIM_B])
-        q.IMGS_PER_BLOCK = (long)p->dims[DIM_B];
-    if (q.CIN_CHUNK >= p->dims[DIM_CIN])
-        q.CIN_CHUNK = 0;
-    tiled_geometry(p, &q, &g);
-    if (q.GROUPS_PER_BLOCK > g.work)
-        q.GROUPS_PER_BLOCK = (long)g.work;
-    /* A second buffer only helps a block with a second stage. */
-    if (q.GROUPS_PER_BLOCK == 1 && g.nch == 1)
-        q.PIPE = 0;
-    /* The image layout has no row padding. */
-    if (q.STAGE == 1)
-        q.ROW_PAD = 0;
-    if (q.WEIGHT_PLACEMENT == 0 || q.CI_UNROLL >= g.cc)
-        q.CI_UNROLL = 0;
-    if (q.ROW_PAD) {
-        tiled_geom padded;
-        tiled_geometry(p, &q, &padded);
-        q.ROW_PAD = 0;
-        tiled_geometry(p, &q, &g);
-        if (padded.pitch != g.pitch)
-            q.ROW_PAD = 1;
-    }
-    tiled_geometry(p, &q, &g);
-    if (q.BLOCK_SIZE && q.BLOCK_SIZE == (rup(g.units, 32) < 1024 ? rup(g.units, 32) : 1024))
-        q.BLOCK_SIZE = 0;
-    tiled_put(c, &q);
+    const ct_tc_shape sh = tc_shape(p);
+    ct_conv2dc_tiled_normalize(&sh, c);
 }
 
 static void geometry(const ct_problem *p, const ct_template *t, const ct_params *c, ct_launch *l)
@@ -724,22 +501,22 @@ static void geometry(const ct_problem *p, const ct_template *t, const ct_params 
         ct_simt_launch(t, &sh, c, l);
         return;
     }
-    memset(l, 0, sizeof *l);
-    if (t->is_baseline) {
-        long block = naive_get(c).BLOCK_SIZE;
-        l->grid[0] = (unsigned)(((long long)out_count(p) + block - 1) / block);
-        l->block[0] = (unsigned)block;
-    } else {
-        const tiled_values q = tiled_get(c);
-        tiled_geom g;
-        tiled_geometry(p, &q, &g);
-        l->grid[0] = (unsigned)cdiv(g.work, q.GROUPS_PER_BLOCK);
-        l->block[0] = (unsigned)g.nt;
-        l->smem_bytes = (unsigned)(4 * g.nbuf * g.s_in);
+    if (!t->is_baseline) {
+        const ct_tc_shape sh = tc_shape(p);
+        ct_conv2dc_tiled_launch(&sh, c, l);
+        return;
     }
+    memset(l, 0, sizeof *l);
+    long block = naive_get(c).BLOCK_SIZE;
+    l->grid[0] = (unsigned)(((long long)out_count(p) + block - 1) / block);
+    l->block[0] = (unsigned)block;
     l->grid[1] = l->grid[2] = 1;
     l->block[1] = l->block[2] = 1;
 }
+
+/* The output's height and width, in the PyTorch module's arguments. */
+#define PY_OHW "*((h, w) if mode == 1 else ((h + 2 * ph - dh * (kh - 1) - 1) // sh + 1, (w + 2 * pw - dw * (kw - 1) " \
+               "- 1) // sw + 1))"
 
 /* The selector of `export --family conv2dc` and its generic kernel: bias
  * NULL for a layer without one. */
@@ -762,10 +539,12 @@ static const ct_sel_arg sel_args[] = {
     {.name = "dw", .kind = CT_SEL_KEY, .help = "horizontal dilation", .dflt = 1},
     {.name = "groups", .kind = CT_SEL_KEY, .help = "channel groups, dividing cin and cout", .dflt = 1},
     {.name = "bias", .kind = CT_SEL_BUFFER, .help = "whether the layer adds a bias"},
+    {.name = "layout", .kind = CT_SEL_KEY, .help = "nchw: in b x cin x h x w, out b x cout x oh x ow; nhwc (channels "
+     "last): in b x h x w x cin, out b x oh x ow x cout", .choices = layout_names, .nchoices = 2},
 };
-static const char *const sel_shapes[] = {"b,cin,h,w", "cout,cing,kh,kw", "cout"};
+/* The input's dimensions in each layout (family_export.h). */
+static const char *const sel_shapes[] = {"b,cin,h,w|b,h,w,cin", "cout,cing,kh,kw", "cout"};
 
-/* The arguments are the fields in table order. */
 /* The selector's arguments are the fields, in field order (family_export.h). */
 _Static_assert(sizeof sel_args / sizeof sel_args[0] == DIM_DTYPE, "one selector argument per field but the last");
 
@@ -777,15 +556,17 @@ static const ct_family_export family_export = {
     .nargs = DIM_DTYPE,   /* the element type is no argument: a family export holds one */
     .shapes = sel_shapes,
     /* Weights of another cin / groups give no output, which the module refuses. */
-    .out_shape = "((b, cout, h, w) if mode == 1 else (b, cout, (h + 2 * ph - dh * (kh - 1) - 1) // sh + 1, "
-                 "(w + 2 * pw - dw * (kw - 1) - 1) // sw + 1)) if sizes[\"cing\"] * groups == cin else (0,)",
+    .out_shape = "((b, cout, " PY_OHW ") if layout == 0 else (b, " PY_OHW ", cout)) if sizes[\"cing\"] * groups == "
+                 "cin else (0,)",
+    .shape_key = "layout",
 };
 
 const ct_family ct_family_conv2dc = {
     .name = "conv2dc",
     .grammar = "conv2dc:B:Cin:H:W:Cout:KH:KW[:valid|same|pad=P|pad=PH,PW][:stride=S|stride=SH,SW]"
-               "[:dilation=D|dilation=DH,DW][:groups=G][:bias][:bf16|f16]",
-    .summary = "multi-channel 2D convolution of a batch of images (CNN layer, NCHW, OIHW weights)",
+               "[:dilation=D|dilation=DH,DW][:groups=G][:bias][:nchw|nhwc][:bf16|f16]",
+    .summary = "multi-channel 2D convolution of a batch of images (CNN layer, NCHW or channels-last NHWC, OIHW "
+               "weights)",
     .fields = fields,
     .nfields = NFIELDS,
     .parse = parse,

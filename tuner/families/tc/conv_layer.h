@@ -5,7 +5,11 @@
 #ifndef CT_CONV_LAYER_H
 #define CT_CONV_LAYER_H
 
+#include <stddef.h>
+
+#include "problem.h"
 #include "status.h"
+#include "tc_conv.h"
 
 /* The value(s) of tok = "key=A" or, when two is set, "key=A,B" (B = A when
  * only one is given): positive sizes, or from 0 when zero_ok. Returns
@@ -26,5 +30,44 @@ long long ct_layer_out(long long n, long long before, long long after, long long
  * 1 with the reason when the layer is strided or dilated (strided set) or
  * grouped (groups > 1), else 0. */
 int ct_layer_plain_only(const char *tmpl, int strided, long long groups, char *why, size_t len);
+
+/* The optional fields of a layer's grammar, in their order: the keyed
+ * ones (names for messages), then the choice fields written as a bare
+ * token, whose first choice is the default left out of canonical strings.
+ * Among these the activations' "layout": 0 is PyTorch's default (NCL,
+ * NCHW), 1 channels last (NLC, NHWC); the weights keep PyTorch's O(I/G)K /
+ * O(I/G)HW order in both. A further bare field is one more entry of bare. */
+typedef struct ct_layer_opts {
+    const char *const *keyed;
+    int nkeyed;
+    const ct_field *fields;        /* the family's field table */
+    const int *bare;               /* field indices of the bare choice fields, in order */
+    int nbare;
+    const char *expected;          /* the keyed fields as a message lists them */
+} ct_layer_opts;
+
+/* Whether tok is a bare field's value: 1 with dims[field] and *rank (its
+ * rank among the optional fields) set and *rc CT_OK, or with a usage error
+ * in *rc naming the field where tok is the layout of another family
+ * ("nhwc" given to conv1dc); 0 when tok is none of them. */
+int ct_layer_bare(const ct_layer_opts *o, const char *tok, long long *dims, int *rank, ct_status *rc, ct_err *e);
+
+/* The refusal of tok, which is no field: "too many fields" after the last
+ * one (last is the highest rank seen), else an unknown field. */
+ct_status ct_layer_unknown(const ct_layer_opts *o, const char *tok, int last, ct_err *e);
+
+/* ct_layer_order over the names of o's fields. */
+ct_status ct_layer_order_opts(const ct_layer_opts *o, int rank, int *last, const char *tok, ct_err *e);
+
+/* For a template that reads only the default layout (NCL / NCHW): 1 with
+ * the reason when the layer is channels last (layout 1), else 0. cl_only
+ * is the opposite, for a channels-last template on a default layer. */
+int ct_layer_layout_excluded(const char *tmpl, const ct_field *layout, long long value, int cl_only, char *why,
+                             size_t len);
+
+/* The CPU fp64 reference of a layer (a 1D one has height 1): in[0] the
+ * input, in[1] the O(I/G)HW weights, in[2] the bias when s->bias; the
+ * activations NCHW, or NHWC where channels_last. */
+void ct_layer_reference(const ct_tc_shape *s, int channels_last, const float *const *in, double *out);
 
 #endif

@@ -1,0 +1,265 @@
+/* conv2dc_tiled.c - parameters, derived sizes, constraints and launch
+ * geometry of the conv2dc tiled template (templates/conv2dc/conv2dc_tiled.cu). */
+#include "conv2dc_tiled.h"
+
+#include <stdio.h>
+#include <string.h>
+
+CT_FAMILY_CODE
+
+static const char *const placement_names[] = {"constant", "shared"};
+static const char *const stage_names[] = {"tile", "image"};
+
+#define TILED_PARAMS(X)                                                                                      \
+    X(BLOCK_SIZE, 0, CT_INT(0), "threads per block (0: one pixel group per thread, up to 1024)")             \
+    X(OUT_X, 1, CT_INT(0), "consecutive output pixels of a row per thread (sliding window)")                 \
+    X(COUT_PER_THREAD, 0, CT_INT(0), "output channels accumulated per thread (0: all)")                      \
+    X(IMGS_PER_BLOCK, 1, CT_INT(0), "images per block")                                                      \
+    X(TILE_OH, 0, CT_INT(0), "output rows per block tile (0: the whole image)")                              \
+    X(TILE_OW, 0, CT_INT(0), "output columns per block tile (0: the whole image)")                           \
+    X(WEIGHT_PLACEMENT, 0, CT_SYMBOLS(placement_names),                                                      \
+      "constant: fully unrolled, weights folded into FMAs; shared: [ci][i][j][co]")                         \
+    X(CI_UNROLL, 0, CT_INT(0), "input channels per unrolled iteration with shared weights (0: all)")         \
+    X(ROW_PAD, 0, CT_INT(0), "1: pad staged rows so a warp's rows fall in consecutive banks")                \
+    X(MIN_BLOCKS, 1, CT_INT(0), "minimum resident blocks per SM (__launch_bounds__)")                        \
+    X(CIN_CHUNK, 0, CT_INT(0), "input channels staged at a time (0: all); with several chunks a thread "     \
+                               "owns one pixel group x channel group")                                       \
+    X(OUT_Y, 1, CT_INT(0), "consecutive output rows per thread (each window row feeds every row it reaches)") \
+    X(STAGE, 0, CT_SYMBOLS(stage_names), "tile: padded tile in shared memory, any mode; image: the global "   \
+                                         "layout, one contiguous 16-byte copy per image (valid mode, whole "  \
+                                         "images)")                                                          \
+    X(PIPE, 0, CT_INT(0), "1: two shared buffers, the next stage copied (cp.async) while this one is "        \
+                          "computed")                                                                        \
+    X(GROUPS_PER_BLOCK, 1, CT_INT(0), "work items (IMGS_PER_BLOCK images x one tile) per block, in turn")
+const ct_param_def ct_conv2dc_tiled_params[CT_CONV2DC_TILED_NPARAMS] = CT_PARAM_TABLE(TILED_PARAMS);
+CT_PARAM_VALUES(tiled, TILED_PARAMS, ct_conv2dc_tiled_params)
+_Static_assert(CT_PARAM_COUNT(TILED_PARAMS) == CT_CONV2DC_TILED_NPARAMS, "CT_CONV2DC_TILED_NPARAMS is the list's length");
+
+static double out_count(const ct_tc_shape *s)
+{
+    return (double)s->b * (double)s->cout * (double)s->oh * (double)s->ow;
+}
+
+static long long cdiv(long long a, long long b)
+{
+    return (a + b - 1) / b;
+}
+
+static long long rup(long long a, long long b)
+{
+    return cdiv(a, b) * b;
+}
+
+/* A tiled candidate's derived sizes: these mirror the macros of the same
+ * names in templates/conv2dc_tiled.cu. */
+typedef struct tiled_geom {
+    long long toh, tow, tiles, ncg, cpt, ipb, items, cc, nch, units, nt, lv, nl, pitch, s_in, s_w, taps;
+    long long oy, work, nbuf;
+} tiled_geom;
+
+static void tiled_geometry(const ct_tc_shape *s, const tiled_values *q, tiled_geom *g)
+{
+    const long long oh = s->oh, ow = s->ow, cout = s->cout, cin = s->cin;
+    const long long kh = s->kh, kw = s->kw, h = s->h, w = s->w;
+    const long long ox = q->OUT_X, th = q->TILE_OH, tw = q->TILE_OW, cpt = q->COUT_PER_THREAD;
+    const long long block = q->BLOCK_SIZE;
+    const int image = q->STAGE == 1;
+    g->oy = q->OUT_Y;
+    const long long toh_req = th == 0 || th >= oh ? oh : th, tow_req = tw == 0 || tw >= ow ? ow : tw;
+    g->toh = rup(cdiv(oh, cdiv(oh, toh_req)), g->oy);
+    g->tow = rup(cdiv(ow, cdiv(ow, tow_req)), ox);
+    g->tiles = cdiv(oh, g->toh) * cdiv(ow, g->tow);
+    const long long cpt_req = cpt == 0 || cpt >= cout ? cout : cpt;
+    g->ncg = cdiv(cout, cpt_req);
+    g->cpt = cdiv(cout, g->ncg);
+    g->ipb = q->IMGS_PER_BLOCK;
+    g->items = g->ipb * (g->toh / g->oy) * (g->tow / ox);
+    const long long chunk = q->CIN_CHUNK;
+    g->cc = chunk == 0 || chunk >= cin ? cin : chunk;
+    g->nch = cdiv(cin, g->cc);
+    g->units = g->nch > 1 ? g->items * g->ncg : g->items;
+    g->nt = block ? block : rup(g->units, 32) < 1024 ? rup(g->units, 32) : 1024;
+    g->work = cdiv(s->b, g->ipb) * g->tiles;
+    g->nbuf = q->PIPE ? 2 : 1;
+    g->lv = ox % 4 == 0 && (!image || w % 4 == 0) ? 4 : ox % 2 == 0 && (!image || w % 2 == 0) ? 2 : 1;
+    g->nl = rup(ox + kw - 1, g->lv);
+    const long long sh = g->toh + kh - 1;
+    if (image) {
+        const long long last = (sh - 1) * w + g->tow - ox + g->nl;
+        g->pitch = w;
+        g->s_in = rup((g->ipb * g->cc - 1) * h * w + (last > h * w ? last : h * w), 4);
+    } else {
+        long long pitch = rup(g->tow - ox + g->nl, g->lv);
+        if (q->ROW_PAD)
+            pitch += ((g->tow - pitch) % 32 + 32) % 32;
+        g->pitch = pitch;
+        g->s_in = g->ipb * g->cc * sh * pitch;
+    }
+    g->taps = cin * kh * kw;
+    g->s_w = q->WEIGHT_PLACEMENT == 1 ? g->taps * rup(g->ncg * g->cpt, 4) : 0;
+}
+
+/* A bound on the fully unrolled FMAs of one loop body: past it, code size
+ * (16 bytes an instruction, 200 KB at this bound) and NVRTC time grow with
+ * nothing left to gain. The seed layers' winners unroll about 1100 and
+ * 1200; a 10368-FMA body compiled in 2.9 s. */
+#define MAX_UNROLLED_FMAS 12288
+/* Constant weights unroll the filter rows too: NVRTC took 4 to 98 s on such
+ * bodies of 9408 FMAs (the 7x7x3 stem with 64 output channels per thread
+ * loop) against under 1.5 s at 4096, and those candidates never won. */
+#define MAX_UNROLLED_CONST_FMAS 4096
+
+int ct_conv2dc_tiled_constrain(const ct_tc_shape *s, int valid, const ct_params *c, const ct_limits *lim, char *why,
+                               size_t len)
+{
+    const tiled_values q = tiled_get(c);
+    const long block = q.BLOCK_SIZE, ox = q.OUT_X, ipb = q.IMGS_PER_BLOCK, placement = q.WEIGHT_PLACEMENT;
+    const long ciu = q.CI_UNROLL, minb = q.MIN_BLOCKS, oy = q.OUT_Y, gpb = q.GROUPS_PER_BLOCK, pipe = q.PIPE;
+    if (ox < 1 || ox > 16 || oy < 1 || oy > 16 || ipb < 1 || ipb > 64 || ciu < 0 || minb < 1 || q.TILE_OH < 0 ||
+        q.TILE_OW < 0 || q.COUT_PER_THREAD < 0 || q.CIN_CHUNK < 0 || gpb < 1 || gpb > 1024 || pipe < 0 ||
+        pipe > 1 || (block != 0 && (block < 32 || block % 32 != 0))) {
+        snprintf(why, len, "OUT_X and OUT_Y in 1..16, IMGS_PER_BLOCK in 1..64, GROUPS_PER_BLOCK in 1..1024, "
+                 "PIPE 0 or 1, BLOCK_SIZE 0 or a multiple of 32, MIN_BLOCKS >= 1, the rest >= 0");
+        return 1;
+    }
+    tiled_geom g;
+    tiled_geometry(s, &q, &g);
+    const int image_fits = valid && g.tiles == 1;
+    if (q.STAGE == 1 && !image_fits) {
+        snprintf(why, len, "STAGE=image copies whole images as they lie in memory: valid mode and no tiles only");
+        return 1;
+    }
+    /* Tiles cost a halo of extra reads and copies; they pay off when whole
+     * images do not fit in shared memory twice over, or when the batch is
+     * too small to fill the GPU with blocks. */
+    if (g.tiles > 1 && cdiv(s->b, g.ipb) >= 1024 &&
+        8LL * g.nbuf * g.ipb * g.cc * (s->oh + s->kh - 1) * (s->ow + s->kw - 1) <=
+            lim->max_smem_per_block) {
+        snprintf(why, len, "whole images fit in shared memory and the batch fills the GPU: no tiles");
+        return 1;
+    }
+    /* Where the image layout applies, its contiguous 16-byte copies beat
+     * the per-element copy of the padded tile, so that is not tried. */
+    if (q.STAGE == 0 && image_fits) {
+        snprintf(why, len, "valid mode with whole images stages them with STAGE=image");
+        return 1;
+    }
+    /* Chunked, a thread's channel group is its thread index, which would
+     * turn every constant weight into a load. */
+    if (g.nch > 1 && g.ncg > 1 && placement == 0) {
+        snprintf(why, len, "CIN_CHUNK with constant weights needs all output channels in one thread");
+        return 1;
+    }
+    if (g.nt > lim->max_threads_per_block) {
+        snprintf(why, len, "BLOCK_SIZE=%lld exceeds the device's %d threads", g.nt, lim->max_threads_per_block);
+        return 1;
+    }
+    if (g.nt > rup(g.units, 32)) {
+        snprintf(why, len, "BLOCK_SIZE=%lld leaves whole warps idle: the block has %lld work units", g.nt,
+                 g.units);
+        return 1;
+    }
+    /* FMAs spent on tile padding (rows and columns rounded up to OUT_Y and
+     * OUT_X), on channel groups past Cout and on idle lanes of the last
+     * pass over a work item: a candidate that throws away more than 15% of
+     * its arithmetic loses to one that does not on a compute-bound layer. Small
+     * problems (under 4096 output pixels per channel) may have nothing
+     * better, so they keep every candidate. */
+    const double useful = out_count(s);
+    const double slots_per_item = (g.nch > 1 ? (double)g.nt : (double)(cdiv(g.items, g.nt) * g.nt)) *
+                                  (double)(ox * oy * g.cpt * (g.nch > 1 ? 1 : g.ncg));
+    const double eff = useful / ((double)g.work * slots_per_item);
+    if (eff < 0.85 && useful / (double)s->cout >= 4096) {
+        snprintf(why, len, "only %.0f%% of the FMAs computed are outputs (tile padding, channel groups, idle lanes)",
+                 100.0 * eff);
+        return 1;
+    }
+    if (g.nch > 1 && g.nt < g.units) {
+        snprintf(why, len, "CIN_CHUNK=%lld needs a thread per pixel group x channel group (%lld), not %lld",
+                 g.cc, g.units, g.nt);
+        return 1;
+    }
+    const long long wbytes = 4 * (s->cout * g.taps + (s->bias ? s->cout : 0));
+    if (wbytes > lim->const_bytes) {
+        snprintf(why, len, "weights and bias of %lld bytes do not fit in %d bytes of constant memory", wbytes,
+                 lim->const_bytes);
+        return 1;
+    }
+    /* The staged input is dynamic shared memory (the launch opts in past
+     * 48 KiB); the shared weights are static, which stops at 48 KiB. */
+    const long long smem = 4 * (g.nbuf * g.s_in + g.s_w);
+    if (4 * g.s_w > 48 * 1024 || smem > lim->max_smem_per_block) {
+        snprintf(why, len, "%lld bytes of shared memory (%lld of them static weights) exceed the device's %d "
+                 "(48 KiB static)", smem, 4 * g.s_w, lim->max_smem_per_block);
+        return 1;
+    }
+    /* Chunked, the channel groups are threads, not unrolled iterations. */
+    /* Shared weights keep the filter-row loop a loop. */
+    const long long body = placement == 0 ? (g.nch > 1 ? g.cpt : s->cout) * g.taps * ox * oy
+                                          : (ciu ? ciu : g.cc) * s->kw * g.cpt * ox * oy;
+    const int max_body = placement == 0 ? MAX_UNROLLED_CONST_FMAS : MAX_UNROLLED_FMAS;
+    if (body > max_body) {
+        snprintf(why, len, "%lld FMAs in one unrolled loop body exceed %d", body, max_body);
+        return 1;
+    }
+    /* Accumulators, the input window, shared weights (ptxas keeps about
+     * two taps' worth in flight) and about 16 for addresses, checked
+     * against ptxas on the seed shapes: more than the launch bounds leave
+     * would spill. */
+    const long long regs = g.cpt * ox * oy + oy * g.nl + (placement == 1 ? 2 * rup(g.cpt, 4) : 0) + 16;
+    return ct_regs_exceed(lim, regs, g.nt, minb, why, len);
+}
+
+void ct_conv2dc_tiled_normalize(const ct_tc_shape *s, ct_params *c)
+{
+    tiled_values q = tiled_get(c);
+    if (q.OUT_Y > s->oh)
+        q.OUT_Y = (long)s->oh;
+    tiled_geom g;
+    tiled_geometry(s, &q, &g);
+    /* Store the effective tile and channel group, so requests that yield
+     * the same kernel collapse; the macros map these values to themselves. */
+    q.TILE_OH = g.toh >= s->oh ? 0 : (long)g.toh;
+    q.TILE_OW = g.tow >= s->ow ? 0 : (long)g.tow;
+    q.COUT_PER_THREAD = g.ncg == 1 ? 0 : (long)g.cpt;
+    if (q.IMGS_PER_BLOCK > s->b)
+        q.IMGS_PER_BLOCK = (long)s->b;
+    if (q.CIN_CHUNK >= s->cin)
+        q.CIN_CHUNK = 0;
+    tiled_geometry(s, &q, &g);
+    if (q.GROUPS_PER_BLOCK > g.work)
+        q.GROUPS_PER_BLOCK = (long)g.work;
+    /* A second buffer only helps a block with a second stage. */
+    if (q.GROUPS_PER_BLOCK == 1 && g.nch == 1)
+        q.PIPE = 0;
+    /* The image layout has no row padding. */
+    if (q.STAGE == 1)
+        q.ROW_PAD = 0;
+    if (q.WEIGHT_PLACEMENT == 0 || q.CI_UNROLL >= g.cc)
+        q.CI_UNROLL = 0;
+    if (q.ROW_PAD) {
+        tiled_geom padded;
+        tiled_geometry(s, &q, &padded);
+        q.ROW_PAD = 0;
+        tiled_geometry(s, &q, &g);
+        if (padded.pitch != g.pitch)
+            q.ROW_PAD = 1;
+    }
+    tiled_geometry(s, &q, &g);
+    if (q.BLOCK_SIZE && q.BLOCK_SIZE == (rup(g.units, 32) < 1024 ? rup(g.units, 32) : 1024))
+        q.BLOCK_SIZE = 0;
+    tiled_put(c, &q);
+}
+
+void ct_conv2dc_tiled_launch(const ct_tc_shape *s, const ct_params *c, ct_launch *l)
+{
+    const tiled_values q = tiled_get(c);
+    tiled_geom g;
+    tiled_geometry(s, &q, &g);
+    memset(l, 0, sizeof *l);
+    l->grid[0] = (unsigned)cdiv(g.work, q.GROUPS_PER_BLOCK);
+    l->block[0] = (unsigned)g.nt;
+    l->smem_bytes = (unsigned)(4 * g.nbuf * g.s_in);
+    l->grid[1] = l->grid[2] = 1;
+    l->block[1] = l->block[2] = 1;
+}
