@@ -72,8 +72,12 @@ static void tune(const char *db, const char *spec, const char *extra)
            s.best.bytes / s.best.median_us / 1e3, s.best.tmpl, s.best.params_json);
 }
 
-static void export_selftest(const char *db, const char *dir, const char *spec, const char *arch, int n)
+/* Each export gets its own file names: numbered in call order, so lists
+ * added to this test cannot collide. */
+static void export_selftest(const char *db, const char *dir, const char *spec, const char *arch)
 {
+    static int count;
+    const int n = ++count;
     char cu[600];
     snprintf(cu, sizeof cu, "%s/export%d.cu", dir, n);
     CHECK(sh("%s export --problem %s --db %s -o %s", CT_BINARY, spec, db, cu) == 0);
@@ -148,11 +152,11 @@ int main(void)
         tune(db, tc[i][0], extra);
     }
     if (tensor_tf32) {
-        export_selftest(db, dir, tc[0][0], arch, 6);
-        export_selftest(db, dir, tc[4][0], arch, 7);
-        export_selftest(db, dir, tc[8][0], arch, 8);
-        export_selftest(db, dir, tc[11][0], arch, 9);    /* grouped, strided, dilated tc */
-        export_selftest(db, dir, tc[16][0], arch, 10);   /* causal grouped tc */
+        export_selftest(db, dir, tc[0][0], arch);
+        export_selftest(db, dir, tc[4][0], arch);
+        export_selftest(db, dir, tc[8][0], arch);
+        export_selftest(db, dir, tc[11][0], arch);    /* grouped, strided, dilated tc */
+        export_selftest(db, dir, tc[16][0], arch);   /* causal grouped tc */
     } else {
         printf("tensor-core templates not run: %s has no TF32 mma.sync (sm_80 or later)\n", arch);
     }
@@ -200,10 +204,10 @@ int main(void)
         snprintf(extra, sizeof extra, "--template %s --strategy random --budget 40 --seed %zu", dw[i][1], i + 1);
         tune(db, dw[i][0], extra);
     }
-    export_selftest(db, dir, dw[0][0], arch, 13);   /* causal depthwise, bias */
-    export_selftest(db, dir, dw[8][0], arch, 14);   /* strided depthwise 2D, bias */
+    export_selftest(db, dir, dw[0][0], arch);   /* causal depthwise, bias */
+    export_selftest(db, dir, dw[8][0], arch);   /* strided depthwise 2D, bias */
     if (tensor_tf32)
-        export_selftest(db, dir, dw[11][0], arch, 15);   /* conv2dc_dwp strided, dilated, bias */
+        export_selftest(db, dir, dw[11][0], arch);   /* conv2dc_dwp strided, dilated, bias */
 
     /* The SIMT templates on their own (any architecture): grouped layers
      * with few channels per group (a block of several groups, a partial
@@ -227,18 +231,18 @@ int main(void)
         snprintf(extra, sizeof extra, "--template %s --strategy random --budget 30 --seed %zu", simt[i][1], i + 1);
         tune(db, simt[i][0], extra);
     }
-    export_selftest(db, dir, simt[0][0], arch, 15);   /* grouped SIMT, bias */
-    export_selftest(db, dir, simt[6][0], arch, 16);   /* dilated 1D SIMT, bias */
+    export_selftest(db, dir, simt[0][0], arch);   /* grouped SIMT, bias */
+    export_selftest(db, dir, simt[6][0], arch);   /* dilated 1D SIMT, bias */
 
-    export_selftest(db, dir, dw[18][0], arch, 22);   /* causal depthwise, channels last */
-    export_selftest(db, dir, dw[21][0], arch, 23);   /* strided depthwise, channels last, bias */
-    export_selftest(db, dir, "conv2dc:3:2:30:31:7:5:5:valid:bias:nhwc", arch, 24);
+    export_selftest(db, dir, dw[18][0], arch);   /* causal depthwise, channels last */
+    export_selftest(db, dir, dw[21][0], arch);   /* strided depthwise, channels last, bias */
+    export_selftest(db, dir, "conv2dc:3:2:30:31:7:5:5:valid:bias:nhwc", arch);
 
-    export_selftest(db, dir, "conv1dc:2:7:33:9:7:pad=3:bias", arch, 1);
-    export_selftest(db, dir, "conv2d:4:513:257:5:7:same", arch, 2);
-    export_selftest(db, dir, "conv2dc:3:2:30:31:7:5:5:valid:bias", arch, 3);
-    export_selftest(db, dir, "conv2dc:2:4:15:13:6:3:3:pad=1:stride=2,3:dilation=2:groups=2", arch, 11);
-    export_selftest(db, dir, "conv1dc:2:6:29:4:3:causal:stride=2:dilation=3:groups=2", arch, 12);
+    export_selftest(db, dir, "conv1dc:2:7:33:9:7:pad=3:bias", arch);
+    export_selftest(db, dir, "conv2d:4:513:257:5:7:same", arch);
+    export_selftest(db, dir, "conv2dc:3:2:30:31:7:5:5:valid:bias", arch);
+    export_selftest(db, dir, "conv2dc:2:4:15:13:6:3:3:pad=1:stride=2,3:dilation=2:groups=2", arch);
+    export_selftest(db, dir, "conv1dc:2:6:29:4:3:causal:stride=2:dilation=3:groups=2", arch);
 
     /* Half precision: odd shapes on the CPU reference, large ones (over
      * 2e8 FLOPs) on the fp64 GPU reference reading the half inputs; every
@@ -264,12 +268,12 @@ int main(void)
         snprintf(extra, sizeof extra, "--max-candidates 20 --seed %zu", i + 1);
         tune(db, half[i], extra);
     }
-    export_selftest(db, dir, half[0], arch, 15);
-    export_selftest(db, dir, half[2], arch, 16);
-    export_selftest(db, dir, half[5], arch, 17);
-    export_selftest(db, dir, half[9], arch, 18);
-    export_selftest(db, dir, half[10], arch, 25);   /* bf16, channels last */
-    export_selftest(db, dir, half[11], arch, 26);   /* f16, channels last, bias */
+    export_selftest(db, dir, half[0], arch);
+    export_selftest(db, dir, half[2], arch);
+    export_selftest(db, dir, half[5], arch);
+    export_selftest(db, dir, half[9], arch);
+    export_selftest(db, dir, half[10], arch);   /* bf16, channels last */
+    export_selftest(db, dir, half[11], arch);   /* f16, channels last, bias */
 
     /* The half-precision tensor-core templates alone (sm_80): odd sizes,
      * partial chunks and channel tiles, 1x1, even and 7x7 filters, groups,
@@ -300,9 +304,9 @@ int main(void)
         tune(db, tc16[i][0], extra);
     }
     if (tensor_tf32) {
-        export_selftest(db, dir, tc16[0][0], arch, 19);
-        export_selftest(db, dir, tc16[5][0], arch, 20);    /* grouped, strided, dilated tc16 */
-        export_selftest(db, dir, tc16[12][0], arch, 21);   /* seed 002 in bf16, streamed */
+        export_selftest(db, dir, tc16[0][0], arch);
+        export_selftest(db, dir, tc16[5][0], arch);    /* grouped, strided, dilated tc16 */
+        export_selftest(db, dir, tc16[12][0], arch);   /* seed 002 in bf16, streamed */
     }
 
     /* The seeds' problems, with a budget (the benchmark tunes them fully). */
@@ -314,8 +318,8 @@ int main(void)
     };
     for (size_t i = 0; i < sizeof seeds / sizeof seeds[0]; i++)
         tune(db, seeds[i], "--budget 60 --seed 5");
-    export_selftest(db, dir, seeds[0], arch, 4);
-    export_selftest(db, dir, seeds[2], arch, 5);
+    export_selftest(db, dir, seeds[0], arch);
+    export_selftest(db, dir, seeds[2], arch);
     sh("rm -rf %s", dir);
     CHECK_DONE();
 }
