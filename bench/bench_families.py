@@ -59,6 +59,12 @@ GROUPED_PROBLEMS = [
 # tuner verifies with (README, "Half precision").
 DTYPES = {"f32": torch.float32, "bf16": torch.bfloat16, "f16": torch.float16}
 TOLERANCE = {"f32": 1e-5, "bf16": 2 * 2.0 ** -8, "f16": 2 * 2.0 ** -11}   # twice the unit roundoff
+# Issue 16: the same layers in half precision, against PyTorch in the same type.
+HALF_PROBLEMS = [
+    "conv2dc:32:64:56:56:64:3:3:same:bf16", "conv2dc:16:128:28:28:128:3:3:same:bias:bf16",
+    "conv2dc:32:64:56:56:64:3:3:same:nhwc:bf16", "conv2dc:16:128:28:28:128:3:3:same:bias:nhwc:bf16",
+    "conv1dc:1:1024:4:1024:5:pad=2:bias:bf16", "conv1d:1e6:2047:f16", "conv2d:16:2048:2048:11:11:same:f16",
+]
 
 
 def layer_options(fields):
@@ -77,6 +83,8 @@ def layer_options(fields):
             o["channels_last"] = True
         elif key in DTYPES:
             o["dtype"] = key
+        elif not val:
+            continue  # another mode word (conv1d's right)
         elif key == "groups":
             o["groups"] = int(val)
         else:
@@ -95,14 +103,22 @@ def problem_tensors(canonical, gen):
     inputs), and to_ct(out), which lays a PyTorch output out as convtune's
     output buffer."""
     f = canonical.split(":")
-    o = layer_options(f[6:] if f[0] in ("conv1dc", "conv2d") else f[8:])
+    o = layer_options(f[3:] if f[0] == "conv1d" else f[6:] if f[0] in ("conv1dc", "conv2d") else f[8:])
     dt = DTYPES[o["dtype"]]
     # Random in [-1, 1), rounded once to the problem's type: PyTorch and the
     # fp64 reference read the same values convtune reads.
     rnd = lambda *shape: (torch.rand(*shape, device="cuda", generator=gen) * 2 - 1).to(dt)
     cast = lambda t, d: None if t is None else (t if d is None else t.to(d))
     to_ct = lambda out: out.flatten()
-    if f[0] == "conv1dc":
+    if f[0] == "conv1d":
+        n, k = map(int, f[1:3])
+        mode = f[3] if len(f) > 3 else "valid"
+        x, mask = rnd(n), rnd(k)
+        # right: zeros past the end (seed 001's convention), same: PyTorch's.
+        pads = {"valid": (0, 0), "same": ((k - 1) // 2, k - 1 - (k - 1) // 2), "right": (0, k - 1)}[mode]
+        op = lambda d=None: F.conv1d(F.pad(cast(x, d)[None, None], pads), cast(mask, d)[None, None])
+        bufs = [(x, None), (mask, "c_mask")]
+    elif f[0] == "conv1dc":
         b, cin, l, cout, k = map(int, f[1:6])
         bias, g, st, dl = o["bias"], o["groups"], o["stride"][0], o["dilation"][0]
         w = rnd(cout, cin // g, k)
@@ -168,6 +184,14 @@ TARGETS = {
     "conv1dc:8:64:16384:64:3:pad=8:dilation=8": [("x cuDNN fp32 (>= 1.2)", _speedup, 1.2)],
     "conv2dc:32:128:28:28:128:3:3:same:groups=32": [("x cuDNN fp32 (>= 3)", _speedup, 3.0)],
 }
+for _p in HALF_PROBLEMS[:4]:
+    TARGETS[_p] = [("x cuDNN in the same type (>= 1.0)", _speedup, 1.0)]
+for _p in HALF_PROBLEMS[5:]:
+    TARGETS[_p] = [("x PyTorch in the same type (>= 3)", _speedup, 3.0)]
+# Seed 002 in bf16: within 2x of reading its weights once at the measured
+# bandwidth (1024 x 1024 x 5 bf16 weights).
+TARGETS[HALF_PROBLEMS[4]] = [("weight-read time / convtune time (within 2x: >= 0.5)",
+                              lambda r: 1024 * 1024 * 5 * 2 / (r["bw"] * 1e9) / (r["ct_ms"] * 1e-3), 0.5)]
 for _k in (7, 13, 31):
     TARGETS[f"conv2dc:64:256:32:32:256:{_k}:{_k}:same:groups=256"] = [
         ("x PyTorch fp32 (>= 5)", _speedup, 5.0), ("% of the binding roofline (>= 60)", roofline_pct, 60.0)]
@@ -185,9 +209,11 @@ def main():
     ap.add_argument("--layers", action="store_true", help="the ordinary layer shapes instead of the defaults")
     ap.add_argument("--grouped", action="store_true",
                     help="the depthwise, grouped, strided, dilated and causal layers (issue 15)")
+    ap.add_argument("--half", action="store_true", help="the half-precision layers (issue 16)")
     ap.add_argument("problems", nargs="*")
     a = ap.parse_args()
-    problems = a.problems or (GROUPED_PROBLEMS if a.grouped else LAYER_PROBLEMS if a.layers else DEFAULT_PROBLEMS)
+    problems = a.problems or (GROUPED_PROBLEMS if a.grouped else HALF_PROBLEMS if a.half else
+                              LAYER_PROBLEMS if a.layers else DEFAULT_PROBLEMS)
     torch.backends.cudnn.benchmark = True
     torch.backends.cudnn.allow_tf32 = False
     torch.backends.cuda.matmul.allow_tf32 = False
