@@ -197,6 +197,86 @@ for _k in (7, 13, 31):
         ("x PyTorch fp32 (>= 5)", _speedup, 5.0), ("% of the binding roofline (>= 60)", roofline_pct, 60.0)]
 
 
+def measure(a, spec, summary, gen):
+    """Export the tuned winner of spec, time it as a user calls it against
+    PyTorch in the same process and gather what the table reports."""
+    win = json.loads(run_convtune(a.convtune, ["query", "--problem", spec, "--db", a.db, "--format", "json"]))[0]
+    canonical = win["problem"]
+    cu = os.path.join(a.workdir, canonical.replace(":", "_").replace("=", "") + ".cu")
+    run_convtune(a.convtune, ["export", "--problem", spec, "--db", a.db, "-o", cu, "--force"])
+
+    bufs, op, to_ct, dtype = problem_tensors(canonical, gen)
+    ref = to_ct(op(torch.float64))
+    res = {"problem": canonical, "spec": spec, "dtype": dtype}
+    res["torch_ms"] = median_ms(op)
+    res["torch_err"] = relerr(to_ct(op()), ref)
+    res["tf32_ms"] = res["tf32_err"] = None
+    if dtype == "f32":
+        # PyTorch's default for convolutions: cuDNN may use TF32.
+        torch.backends.cudnn.allow_tf32 = True
+        res["tf32_ms"] = median_ms(op)
+        res["tf32_err"] = relerr(to_ct(op()), ref)
+        torch.backends.cudnn.allow_tf32 = False
+    if ":causal" in canonical:
+        # The causal target's floor: one device-to-device copy of its
+        # input and output bytes, timed in this run.
+        n = (bufs[0][0].numel() + ref.numel()) * bufs[0][0].element_size()
+        src, dst = torch.empty(n, dtype=torch.uint8, device="cuda"), torch.empty(n, dtype=torch.uint8, device="cuda")
+        res["copy_ms"] = median_ms(lambda: dst.copy_(src))
+    res["tune_wall_s"] = summary["time"]["wall_s"]
+    res["tune_rate"] = summary["time"]["candidates_per_s"]
+
+    tensors = [as_cupy(t) for t, _ in bufs]
+    out_t = torch.full((ref.numel(),), float("nan"), dtype=DTYPES[dtype], device="cuda")
+    out = as_cupy(out_t)
+    if needs_host_code(cu):
+        symbol = "convtune_" + re.sub(r"[^0-9A-Za-z]", "_", canonical)
+        fn = load_exported_lib(cu, symbol, len(tensors) + 1)
+        ptrs = [c.data.ptr for c in tensors] + [out.data.ptr, cupy.cuda.get_current_stream().ptr]
+
+        def launch():
+            rc = fn(*ptrs)
+            if rc != 0:
+                raise RuntimeError(f"{symbol} returned {rc}")
+    else:
+        mod, kern, grid, block, smem = load_exported(cu)
+        if smem:
+            # Past 48 KiB (with the static part) the launch must opt in.
+            kern.max_dynamic_shared_size_bytes = smem
+        for c, (_, sym) in zip(tensors, bufs):
+            if sym:
+                try:
+                    g = mod.get_global(sym)
+                except Exception:
+                    continue  # this winner reads it from global memory
+                cupy.ndarray((c.size,), c.dtype, g)[...] = c.ravel()
+        args = tuple(tensors + [out])
+        launch = lambda: kern(grid, block, args, shared_mem=smem)
+    launch()
+    torch.cuda.synchronize()
+    res["ct_err"] = relerr(out_t, ref)
+    res["ct_ms"] = median_ms(launch)
+    res["ct_tuned_ms"] = win["median_us"] / 1e3
+    res["template"] = win["template"]
+    res["params"] = win["params"]
+    fam = canonical.split(":")[0]
+    con = sqlite3.connect(a.db)
+    naive = con.execute(
+        "SELECT min(c.median_us) FROM candidates c JOIN problems p ON p.id = c.problem_id "
+        "WHERE p.canonical = ? AND c.template = ? AND c.status = 'ok'", (canonical, fam + "_naive")).fetchone()[0]
+    dev = con.execute("SELECT name, fma_tflops, bandwidth_gbs, launch_us FROM devices ORDER BY id DESC LIMIT 1").fetchone()
+    flops, nbytes = con.execute("SELECT flops, bytes FROM problems WHERE canonical = ?", (canonical,)).fetchone()
+    counts = con.execute(
+        "SELECT count(*), sum(c.status = 'ok') FROM candidates c JOIN problems p ON p.id = c.problem_id "
+        "WHERE p.canonical = ?", (canonical,)).fetchone()
+    con.close()
+    res["naive_ms"] = naive / 1e3 if naive else None
+    res["device"], res["fma"], res["bw"], res["launch_us"] = dev
+    res["flops"], res["bytes"] = flops, nbytes
+    res["tried"], res["verified"] = counts
+    return res
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--convtune", required=True)
@@ -232,80 +312,12 @@ def main():
             continue
         print(tune_out, flush=True)
         summary = json.loads(tune_out)
-        win = json.loads(run_convtune(a.convtune, ["query", "--problem", spec, "--db", a.db, "--format", "json"]))[0]
-        canonical = win["problem"]
-        cu = os.path.join(a.workdir, canonical.replace(":", "_").replace("=", "") + ".cu")
-        run_convtune(a.convtune, ["export", "--problem", spec, "--db", a.db, "-o", cu, "--force"])
-
-        bufs, op, to_ct, dtype = problem_tensors(canonical, gen)
-        ref = to_ct(op(torch.float64))
-        res = {"problem": canonical, "spec": spec, "dtype": dtype}
-        res["torch_ms"] = median_ms(op)
-        res["torch_err"] = relerr(to_ct(op()), ref)
-        res["tf32_ms"] = res["tf32_err"] = None
-        if dtype == "f32":
-            # PyTorch's default for convolutions: cuDNN may use TF32.
-            torch.backends.cudnn.allow_tf32 = True
-            res["tf32_ms"] = median_ms(op)
-            res["tf32_err"] = relerr(to_ct(op()), ref)
-            torch.backends.cudnn.allow_tf32 = False
-        if ":causal" in canonical:
-            # The causal target's floor: one device-to-device copy of its
-            # input and output bytes, timed in this run.
-            n = (bufs[0][0].numel() + ref.numel()) * bufs[0][0].element_size()
-            src, dst = torch.empty(n, dtype=torch.uint8, device="cuda"), torch.empty(n, dtype=torch.uint8, device="cuda")
-            res["copy_ms"] = median_ms(lambda: dst.copy_(src))
-        res["tune_wall_s"] = summary["time"]["wall_s"]
-        res["tune_rate"] = summary["time"]["candidates_per_s"]
-
-        tensors = [as_cupy(t) for t, _ in bufs]
-        out_t = torch.full((ref.numel(),), float("nan"), dtype=DTYPES[dtype], device="cuda")
-        out = as_cupy(out_t)
-        if needs_host_code(cu):
-            symbol = "convtune_" + re.sub(r"[^0-9A-Za-z]", "_", canonical)
-            fn = load_exported_lib(cu, symbol, len(tensors) + 1)
-            ptrs = [c.data.ptr for c in tensors] + [out.data.ptr, cupy.cuda.get_current_stream().ptr]
-
-            def launch():
-                rc = fn(*ptrs)
-                if rc != 0:
-                    raise RuntimeError(f"{symbol} returned {rc}")
-        else:
-            mod, kern, grid, block, smem = load_exported(cu)
-            if smem:
-                # Past 48 KiB (with the static part) the launch must opt in.
-                kern.max_dynamic_shared_size_bytes = smem
-            for c, (_, sym) in zip(tensors, bufs):
-                if sym:
-                    try:
-                        g = mod.get_global(sym)
-                    except Exception:
-                        continue  # this winner reads it from global memory
-                    cupy.ndarray((c.size,), c.dtype, g)[...] = c.ravel()
-            args = tuple(tensors + [out])
-            launch = lambda: kern(grid, block, args, shared_mem=smem)
-        launch()
-        torch.cuda.synchronize()
-        res["ct_err"] = relerr(out_t, ref)
-        res["ct_ms"] = median_ms(launch)
-        res["ct_tuned_ms"] = win["median_us"] / 1e3
-        res["template"] = win["template"]
-        res["params"] = win["params"]
-        fam = canonical.split(":")[0]
-        con = sqlite3.connect(a.db)
-        naive = con.execute(
-            "SELECT min(c.median_us) FROM candidates c JOIN problems p ON p.id = c.problem_id "
-            "WHERE p.canonical = ? AND c.template = ? AND c.status = 'ok'", (canonical, fam + "_naive")).fetchone()[0]
-        dev = con.execute("SELECT name, fma_tflops, bandwidth_gbs, launch_us FROM devices ORDER BY id DESC LIMIT 1").fetchone()
-        flops, nbytes = con.execute("SELECT flops, bytes FROM problems WHERE canonical = ?", (canonical,)).fetchone()
-        counts = con.execute(
-            "SELECT count(*), sum(c.status = 'ok') FROM candidates c JOIN problems p ON p.id = c.problem_id "
-            "WHERE p.canonical = ?", (canonical,)).fetchone()
-        con.close()
-        res["naive_ms"] = naive / 1e3 if naive else None
-        res["device"], res["fma"], res["bw"], res["launch_us"] = dev
-        res["flops"], res["bytes"] = flops, nbytes
-        res["tried"], res["verified"] = counts
+        try:
+            res = measure(a, spec, summary, gen)
+        except Exception as ex:  # one problem failing leaves the others measured
+            print(f"{spec}: {ex!r}", file=sys.stderr, flush=True)
+            rows.append({"problem": spec, "failed": repr(ex)})
+            continue
         rows.append(res)
         print(json.dumps(res), flush=True)
 
@@ -358,8 +370,8 @@ def main():
     if checks:
         lines += ["", "Targets:", "", "| problem | target | measured | met |", "| --- | --- | --- | --- |"]
         for r, crit in checks:
-            for what, measure, need in crit:
-                v = measure(r)
+            for what, value, need in crit:
+                v = value(r)
                 lines.append(f"| `{r['problem']}` | {what} | {v:.2f} | {'yes' if v >= need else '**no**'} |")
     lines.append("")
     lines.append("Winners:")
