@@ -74,6 +74,17 @@ static void tune(const char *db, const char *spec, const char *extra)
 
 /* Each export gets its own file names: numbered in call order, so lists
  * added to this test cannot collide. */
+/* Each (problem, template) row tuned with that template alone, a random
+ * sample seeded by its row. */
+static void tune_alone(const char *db, const char *const (*rows)[2], size_t n)
+{
+    for (size_t i = 0; i < n; i++) {
+        char extra[128];
+        snprintf(extra, sizeof extra, "--template %s --strategy random --budget 30 --seed %zu", rows[i][1], i + 1);
+        tune(db, rows[i][0], extra);
+    }
+}
+
 static void export_selftest(const char *db, const char *dir, const char *spec, const char *arch)
 {
     static int count;
@@ -146,11 +157,8 @@ int main(void)
         {"conv1dc:2:9:60:6:5:pad=2:stride=3", "conv1dc_tc"},
         {"conv1dc:1:96:40:32:3:causal:dilation=2:groups=2", "conv1dc_tcsplit"},
     };
-    for (size_t i = 0; tensor_tf32 && i < sizeof tc / sizeof tc[0]; i++) {
-        char extra[128];
-        snprintf(extra, sizeof extra, "--template %s --strategy random --budget 30 --seed %zu", tc[i][1], i + 1);
-        tune(db, tc[i][0], extra);
-    }
+    if (tensor_tf32)
+        tune_alone(db, tc, sizeof tc / sizeof tc[0]);
     if (tensor_tf32) {
         export_selftest(db, dir, tc[0][0], arch);
         export_selftest(db, dir, tc[4][0], arch);
@@ -298,15 +306,38 @@ int main(void)
         {"conv2dc:2:64:5:3:48:3:3:same:bias:bf16", "conv2dc_tc16w"},
         {"conv2dc:1:128:4:4:72:3:3:pad=1:stride=2:groups=2:f16", "conv2dc_tc16w"},
     };
-    for (size_t i = 0; tensor_tf32 && i < sizeof tc16 / sizeof tc16[0]; i++) {
-        char extra[128];
-        snprintf(extra, sizeof extra, "--template %s --strategy random --budget 30 --seed %zu", tc16[i][1], i + 1);
-        tune(db, tc16[i][0], extra);
-    }
+    if (tensor_tf32)
+        tune_alone(db, tc16, sizeof tc16 / sizeof tc16[0]);
     if (tensor_tf32) {
         export_selftest(db, dir, tc16[0][0], arch);
         export_selftest(db, dir, tc16[5][0], arch);    /* grouped, strided, dilated tc16 */
         export_selftest(db, dir, tc16[12][0], arch);   /* seed 002 in bf16, streamed */
+    }
+
+    /* The channels-last tc16cl alone: every copy width (group channels a
+     * multiple of 8, 4, 2 or odd, in and out), partial chunks and channel
+     * tiles, groups, stride, dilation, asymmetric and causal padding, bias,
+     * and the two benchmark layers. */
+    static const char *const tc16cl[][2] = {
+        {"conv2dc:3:19:13:11:37:3:3:same:bias:nhwc:bf16", "conv2dc_tc16cl"},
+        {"conv2dc:2:70:9:7:20:5:2:valid:nhwc:f16", "conv2dc_tc16cl"},
+        {"conv2dc:1:3:31:29:64:7:7:same:nhwc:bf16", "conv2dc_tc16cl"},
+        {"conv2dc:2:12:13:11:18:3:3:same:groups=3:bias:nhwc:bf16", "conv2dc_tc16cl"},
+        {"conv2dc:1:24:19:17:20:3:2:pad=2,1:stride=2,3:dilation=2,3:groups=2:nhwc:f16", "conv2dc_tc16cl"},
+        {"conv2dc:2:64:37:35:48:3:3:pad=1:stride=2:bias:nhwc:bf16", "conv2dc_tc16cl"},
+        {"conv2dc:32:64:56:56:64:3:3:same:nhwc:bf16", "conv2dc_tc16cl"},
+        {"conv2dc:16:128:28:28:128:3:3:same:bias:nhwc:bf16", "conv2dc_tc16cl"},
+        {"conv1dc:3:21:77:19:5:pad=2:bias:nlc:bf16", "conv1dc_tc16cl"},
+        {"conv1dc:3:48:101:36:3:pad=8:dilation=8:groups=3:bias:nlc:f16", "conv1dc_tc16cl"},
+        {"conv1dc:2:36:60:22:5:pad=2:stride=3:nlc:bf16", "conv1dc_tc16cl"},
+        {"conv1dc:2:20:77:20:4:causal:groups=20:nlc:f16", "conv1dc_tc16cl"},
+    };
+    if (tensor_tf32)
+        tune_alone(db, tc16cl, sizeof tc16cl / sizeof tc16cl[0]);
+    if (tensor_tf32) {
+        export_selftest(db, dir, tc16cl[0][0], arch);   /* odd channels: one-element copies */
+        export_selftest(db, dir, tc16cl[4][0], arch);   /* grouped, strided, dilated */
+        export_selftest(db, dir, tc16cl[9][0], arch);   /* 1D, grouped, dilated, f16 */
     }
 
     /* The seeds' problems, with a budget (the benchmark tunes them fully). */

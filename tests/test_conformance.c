@@ -148,7 +148,11 @@ static const family_row rows[] = {
       {"conv1dc:2:6:37:6:5:pad=2:stride=3:ncl", "conv1dc:2:6:37:6:5:pad=2:stride=3", 0},
       /* channels last in half precision: the layout, then the type */
       {"conv1dc:2:12:41:12:3:pad=2:groups=12:bias:nlc:bf16", "conv1dc:2:12:41:12:3:pad=2:groups=12:bias:nlc:bf16", 1},
-      {"conv1dc:2:6:37:6:5:pad=2:stride=3:ncl:f16", "conv1dc:2:6:37:6:5:pad=2:stride=3:f16", 0}},
+      {"conv1dc:2:6:37:6:5:pad=2:stride=3:ncl:f16", "conv1dc:2:6:37:6:5:pad=2:stride=3:f16", 0},
+      /* channels-last half layers for conv1dc_tc16cl: every copy width */
+      {"conv1dc:3:37:29:22:5:pad=2:stride=2:bias:nlc:f16", "conv1dc:3:37:29:22:5:pad=2:stride=2:bias:nlc:f16", 1},
+      {"conv1dc:2:48:101:36:3:pad=8:dilation=8:groups=3:nlc:bf16",
+       "conv1dc:2:48:101:36:3:pad=8:dilation=8:groups=3:nlc:bf16", 1}},
      {{"conv1dc", "missing", NULL},
       {"conv1dc:1:4:8:4:3:bf16:bias", "element type 'bf16'", "last"},
       {"conv1dc:1", "Cin (input channels)", "missing"},
@@ -294,7 +298,13 @@ static const family_row rows[] = {
       {"conv2dc:1:4:17:15:6:3:2:pad=2,1:stride=2,3:dilation=2,3:groups=2:bias:nhwc",
        "conv2dc:1:4:17:15:6:3:2:pad=2,1:stride=2,3:dilation=2,3:groups=2:bias:nhwc", 1},
       {"conv2dc:2:8:13:11:8:7:7:same:groups=8:bias:nhwc:f16", "conv2dc:2:8:13:11:8:7:7:same:groups=8:bias:nhwc:f16", 1},
-      {"conv2dc:3:7:12:11:5:3:3:same:nchw:bf16", "conv2dc:3:7:12:11:5:3:3:same:bf16", 0}},
+      {"conv2dc:3:7:12:11:5:3:3:same:nchw:bf16", "conv2dc:3:7:12:11:5:3:3:same:bf16", 0},
+      /* channels-last half layers for conv2dc_tc16cl: the targets, odd copy widths */
+      {"conv2dc:32:64:56:56:64:3:3:same:nhwc:bf16", "conv2dc:32:64:56:56:64:3:3:same:nhwc:bf16", 1},
+      {"conv2dc:3:20:13:11:42:3:3:same:dilation=2:groups=2:bias:nhwc:f16",
+       "conv2dc:3:20:13:11:42:3:3:same:dilation=2:groups=2:bias:nhwc:f16", 1},
+      {"conv2dc:2:19:15:17:21:5:2:pad=2,1:stride=2:nhwc:bf16", "conv2dc:2:19:15:17:21:5:2:pad=2,1:stride=2:nhwc:bf16",
+       1}},
      {{"conv2dc", "missing", NULL},
       {"conv2dc:1:4:8:8:4:3:3:bf16:same:bf16", "element type", "twice"},
       {"conv2dc:", "B (batch)", NULL},

@@ -414,13 +414,15 @@ static void limits_space(const char *spec, const char *arch, const ct_config *cf
          * mma.sync m16n8k16), and each template its element types. */
         if (ct_template_refuses_dtype(&p, tp, why, sizeof why))
             CHECK_MSG(sp.n == 0, "%s %s: %d candidates in a type it lacks", spec, tp->name, sp.n);
-        /* Only the baseline and conv1dc_dwcl (channels last only) read nlc. */
-        else if (!tp->is_baseline && ct_problem_value(&p, "layout") != ct_dwcl_is(tp))
+        /* Only the baseline, conv1dc_dwcl and conv1dc_tc16cl (channels last
+         * only) read nlc. */
+        else if (!tp->is_baseline && ct_problem_value(&p, "layout") != (ct_dwcl_is(tp) || ct_tc16cl_is(tp)))
             CHECK_MSG(sp.n == 0, "%s %s: %d candidates on a layer of another layout", spec, tp->name, sp.n);
         else if (ct_tc_is(tp) && lim.cc_major < 8)
             CHECK_MSG(sp.n == 0, "%s %s: %d candidates before sm_80", spec, tp->name, sp.n);
-        /* One channel in and out per group: the depthwise templates' layers. */
-        else if (ct_tc_is(tp) && depthwise)
+        /* One channel in and out per group: the depthwise templates' layers
+         * (the half-precision tc16 templates still take them). */
+        else if (ct_tc_is(tp) && !ct_tc16_is(tp) && depthwise)
             CHECK_MSG(sp.n == 0, "%s %s: %d tensor-core candidates on a depthwise layer", spec, tp->name, sp.n);
         else if (ct_dw_is(tp) && !depthwise)
             CHECK_MSG(sp.n == 0, "%s %s: %d candidates on a layer that is not depthwise", spec, tp->name, sp.n);

@@ -1,6 +1,6 @@
 /* test_tc16_conv.c - the half-precision tensor-core templates without a GPU:
- * a replay of each kernel (templates/common/ct_conv_tc16.cuh and
- * ct_conv_tc16w.cuh) thread by thread and lane by lane, with the hardware's
+ * a replay of each kernel (templates/common/ct_conv_tc16.cuh, its
+ * channels-last form ct_conv_tc16cl.cuh, and ct_conv_tc16w.cuh) thread by thread and lane by lane, with the hardware's
  * operand layouts modelled as the PTX ISA defines them:
  *
  *   ldmatrix .x4/.x2: lane l gives the address of row l % 8 of matrix l / 8;
@@ -13,7 +13,9 @@
  * not write fails; every shared address is checked against the stage and
  * ldmatrix's 16-byte alignment, and every output written exactly once. The
  * inputs are bf16 values and the products are summed in fp64, so only the
- * indexing (tiles, halo, the channel-innermost transposition, the K
+ * indexing (tiles, halo, the channel-innermost transposition, the
+ * channels-last copies' pieces and their alignment, the raw weights'
+ * transposition in shared memory, the staged channels-last outputs, the K
  * permutation of the streamed weights, the split reduction, the epilogue)
  * can make the result differ from the family's fp64 reference. Seeded
  * samples of each space on odd, grouped, strided, dilated and padded
@@ -178,6 +180,130 @@ static void tiled_stage(const run *R, uint16_t *st, long long b, long long grp, 
     }
 }
 
+/* The copies of chunk ch into stage st as ct_conv_tc16cl.cuh makes them:
+ * input pieces of ivec channels of an NHWC pixel, raw weight pieces of
+ * wvec elements of a row's [c][tap] run, each checked for the alignment of
+ * its width on both sides; then the raw weights transposed in place. */
+static long long vec_of(long long n)
+{
+    return n % 8 == 0 ? 8 : n % 4 == 0 ? 4 : n % 2 == 0 ? 2 : 1;
+}
+
+static void cl_stage(const run *R, uint16_t *st, long long b, long long grp, long long co0, long long iy0,
+                     long long ix0, long long ch)
+{
+    const ct_tc16_geom *g = R->g;
+    const layer *L = R->L;
+    const long long ci0 = ch * g->ck, iv = vec_of(L->cin_g), wv = vec_of(L->cin_g * g->khw), rk = g->ck * g->khw;
+    const long long nin = L->s.b * L->s.h * L->s.w * L->s.cin, nw = L->s.cout * L->cin_g * g->khw;
+    for (long long i = 0; i < g->ih * g->iw * (g->ck / iv); i++) {
+        const long long px = i / (g->ck / iv), c = i % (g->ck / iv) * iv;
+        const long long iy = iy0 + px / g->iw, ix = ix0 + px % g->iw, d = g->sa + px * g->cp + c;
+        const int ok = iy >= 0 && iy < L->s.h && ix >= 0 && ix < L->s.w && ci0 + c < L->cin_g;
+        const long long at = ((b * L->s.h + iy) * L->s.w + ix) * L->s.cin + grp * L->cin_g + ci0 + c;
+        CHECK_MSG(d % iv == 0 && (!ok || (at % iv == 0 && at + iv <= nin)), "input piece %lld of %lld", at, iv);
+        for (long long e = 0; e < iv; e++)
+            st[d + e] = ok ? R->in[at + e] : 0;
+    }
+    for (long long i = 0; i < g->bm * (rk / wv); i++) {
+        const long long m = i / (rk / wv), e0 = i % (rk / wv) * wv, d = g->stage + m * rk + e0;
+        const int ok = co0 + m < L->cout_g && ci0 * g->khw + e0 < L->cin_g * g->khw;
+        const long long at = ((grp * L->cout_g + co0 + m) * L->cin_g + ci0) * g->khw + e0;
+        CHECK_MSG(d % wv == 0 && (!ok || (at % wv == 0 && at + wv <= nw)), "weight piece %lld of %lld", at, wv);
+        for (long long e = 0; e < wv; e++)
+            st[d + e] = ok ? R->w[at + e] : 0;
+    }
+    for (long long slot = 0; slot < g->bm * g->khw; slot++)
+        for (long long q = 0; q < g->ck; q++)
+            st[slot / g->khw * g->ap + slot % g->khw * g->ck + q] =
+                st[g->stage + slot / g->khw * rk + q * g->khw + slot % g->khw];
+}
+
+/* The mma steps of one staged chunk, every warp. */
+static void tiled_chunk(const run *R, const smem *st, double (*acc)[32][4])
+{
+    const ct_tc16_geom *g = R->g;
+    const layer *L = R->L;
+    const long long npix = g->toh * g->tow;
+    for (long long warp = 0; warp < g->nt / 32; warp++) {
+        const long long wm = warp % g->warps_m, wn = warp / g->warps_m;
+        for (long long s = 0; s < g->khw * g->ck / 16; s++) {
+            const long long tap = s / (g->ck / 16), ks = s % (g->ck / 16), k = tap * g->ck + ks * 16;
+            const long long koff = (tap / L->s.kw * L->s.dy * g->iw + tap % L->s.kw * L->s.dx) * g->cp + ks * 16;
+            static float a[8][32][4][2], bb[128][32][2][2];
+            for (long long i = 0; i < g->mf; i++) {
+                long long addr[32];
+                for (int l = 0; l < 32; l++)
+                    addr[l] = (wm * g->wm + l % 16) * g->ap + l / 16 * 8 + i * 16 * g->ap + k;
+                ldmatrix(st, addr, 4, a[i]);
+            }
+            for (long long jj = 0; jj < (g->nf + 1) / 2; jj++) {
+                long long addr[32];
+                for (int l = 0; l < 32; l++) {
+                    const long long n = wn * g->wn + jj * 16 + l % 8 + l / 16 * 8;
+                    addr[l] = g->sa + (n < npix ? (n / g->tow * L->s.sy * g->iw + n % g->tow * L->s.sx) * g->cp : 0) +
+                              l / 8 % 2 * 8 + koff;
+                }
+                float r[32][4][2];
+                const int pair = 2 * jj + 1 < g->nf;
+                ldmatrix(st, addr, pair ? 4 : 2, r);
+                for (int l = 0; l < 32; l++)
+                    for (int e = 0; e < 2; e++) {
+                        bb[2 * jj][l][0][e] = r[l][0][e];
+                        bb[2 * jj][l][1][e] = r[l][1][e];
+                        if (pair) {
+                            bb[2 * jj + 1][l][0][e] = r[l][2][e];
+                            bb[2 * jj + 1][l][1][e] = r[l][3][e];
+                        }
+                    }
+            }
+            for (long long i = 0; i < g->mf; i++)
+                for (long long j = 0; j < g->nf; j++)
+                    mma(acc[(warp * g->mf + i) * g->nf + j], a[i], bb[j]);
+        }
+    }
+}
+
+/* Channels-last epilogue: the sums staged as [pixel][channel] (pitch op,
+ * NaN first), then each pixel's channels written ovec at a time. */
+static void cl_epilogue(const run *R, double (*acc)[32][4], long long b, long long grp, long long co0,
+                        long long oy0, long long ox0)
+{
+    const ct_tc16_geom *g = R->g;
+    const layer *L = R->L;
+    const long long ov = vec_of(L->cout_g), npix = g->toh * g->tow;
+    double *stg = malloc((size_t)(g->bn * g->op) * sizeof *stg);
+    for (long long i = 0; i < g->bn * g->op; i++)
+        stg[i] = NAN;
+    CHECK(g->bn * g->op * 2 <= g->smem_bytes);
+    for (long long warp = 0; warp < g->nt / 32; warp++) {
+        const long long wm = warp % g->warps_m, wn = warp / g->warps_m;
+        for (int lane = 0; lane < 32; lane++)
+            for (long long i = 0; i < g->mf; i++)
+                for (int r2 = 0; r2 < 2; r2++) {
+                    const long long cl = wm * g->wm + i * 16 + lane / 4 + 8 * r2;
+                    const double bv = L->s.bias && co0 + cl < L->cout_g ? bf(R->bias[grp * L->cout_g + co0 + cl]) : 0;
+                    for (long long j = 0; j < g->nf; j++)
+                        for (int r1 = 0; r1 < 2; r1++)
+                            stg[(wn * g->wn + j * 8 + 2 * (lane % 4) + r1) * g->op + cl] =
+                                acc[(warp * g->mf + i) * g->nf + j][lane][2 * r2 + r1] + bv;
+                }
+    }
+    for (long long i = 0; i < npix * (g->bm / ov); i++) {
+        const long long n = i / (g->bm / ov), c = i % (g->bm / ov) * ov;
+        const long long oy = oy0 + n / g->tow, ox = ox0 + n % g->tow;
+        if (oy >= L->s.oh || ox >= L->s.ow || co0 + c >= L->cout_g)
+            continue;
+        const long long o = ((b * L->s.oh + oy) * L->s.ow + ox) * L->s.cout + grp * L->cout_g + co0 + c;
+        CHECK_MSG(o % ov == 0 && (n * g->op + c) % ov == 0, "output piece %lld of %lld", o, ov);
+        for (long long e = 0; e < ov; e++) {
+            R->out[o + e] = stg[n * g->op + c + e];
+            R->writes[o + e]++;
+        }
+    }
+    free(stg);
+}
+
 static void tiled_block(const run *R, uint16_t *sm, double (*acc)[32][4], long long bx, long long by)
 {
     const ct_tc16_geom *g = R->g;
@@ -187,52 +313,19 @@ static void tiled_block(const run *R, uint16_t *sm, double (*acc)[32][4], long l
     const long long oy0 = tile / g->tx * g->toh, ox0 = tile % g->tx * g->tow;
     const long long grp = by / nct, co0 = by % nct * g->bm;
     const long long iy0 = oy0 * L->s.sy - L->s.ph, ix0 = ox0 * L->s.sx - L->s.pw, npix = g->toh * g->tow;
-    const long long nwarps = g->nt / 32;
-    for (long long i = 0; i < g->nbuf * g->stage; i++)
+    const long long nwarps = g->nt / 32, stage = g->cl ? g->clstage : g->stage;
+    for (long long i = 0; i < g->smem_bytes / 2; i++)
         sm[i] = NAN16;
     memset(acc, 0, (size_t)nwarps * g->mf * g->nf * sizeof *acc);
-    tiled_stage(R, sm, b, grp, co0, iy0, ix0, 0);
     for (long long ch = 0; ch < g->nch; ch++) {
-        const smem st = {sm + (g->nbuf > 1 ? ch % 2 : 0) * g->stage, g->stage};
-        for (long long warp = 0; warp < nwarps; warp++) {
-            const long long wm = warp % g->warps_m, wn = warp / g->warps_m;
-            for (long long s = 0; s < g->khw * g->ck / 16; s++) {
-                const long long tap = s / (g->ck / 16), ks = s % (g->ck / 16), k = tap * g->ck + ks * 16;
-                const long long koff = (tap / L->s.kw * L->s.dy * g->iw + tap % L->s.kw * L->s.dx) * g->cp + ks * 16;
-                static float a[8][32][4][2], bb[128][32][2][2];
-                for (long long i = 0; i < g->mf; i++) {
-                    long long addr[32];
-                    for (int l = 0; l < 32; l++)
-                        addr[l] = (wm * g->wm + l % 16) * g->ap + l / 16 * 8 + i * 16 * g->ap + k;
-                    ldmatrix(&st, addr, 4, a[i]);
-                }
-                for (long long jj = 0; jj < (g->nf + 1) / 2; jj++) {
-                    long long addr[32];
-                    for (int l = 0; l < 32; l++) {
-                        const long long n = wn * g->wn + jj * 16 + l % 8 + l / 16 * 8;
-                        addr[l] = g->sa + (n < npix ? (n / g->tow * L->s.sy * g->iw + n % g->tow * L->s.sx) * g->cp : 0) +
-                                  l / 8 % 2 * 8 + koff;
-                    }
-                    float r[32][4][2];
-                    const int pair = 2 * jj + 1 < g->nf;
-                    ldmatrix(&st, addr, pair ? 4 : 2, r);
-                    for (int l = 0; l < 32; l++)
-                        for (int e = 0; e < 2; e++) {
-                            bb[2 * jj][l][0][e] = r[l][0][e];
-                            bb[2 * jj][l][1][e] = r[l][1][e];
-                            if (pair) {
-                                bb[2 * jj + 1][l][0][e] = r[l][2][e];
-                                bb[2 * jj + 1][l][1][e] = r[l][3][e];
-                            }
-                        }
-                }
-                for (long long i = 0; i < g->mf; i++)
-                    for (long long j = 0; j < g->nf; j++)
-                        mma(acc[(warp * g->mf + i) * g->nf + j], a[i], bb[j]);
-            }
-        }
-        if (ch + 1 < g->nch)
-            tiled_stage(R, sm + (g->nbuf > 1 ? (ch + 1) % 2 : 0) * g->stage, b, grp, co0, iy0, ix0, ch + 1);
+        uint16_t *at = sm + ch % g->nbuf * stage;
+        (g->cl ? cl_stage : tiled_stage)(R, at, b, grp, co0, iy0, ix0, ch);
+        const smem st = {at, g->stage};
+        tiled_chunk(R, &st, acc);
+    }
+    if (g->cl) {
+        cl_epilogue(R, acc, b, grp, co0, oy0, ox0);
+        return;
     }
     for (long long warp = 0; warp < nwarps; warp++) {
         const long long wm = warp % g->warps_m, wn = warp / g->warps_m;
@@ -460,6 +553,19 @@ int main(void)
         {"conv1dc:3:24:40:18:3:pad=4:stride=2:dilation=4:groups=3:f16", "conv1dc_tc16"},
         {"conv1dc:1:64:4:48:5:pad=2:bias:bf16", "conv1dc_tc16"},
     };
+    /* Channels-last: every copy width (channels of a group a multiple of
+     * 8, 4, 2, odd), partial chunks and channel tiles, groups, stride,
+     * dilation, bias. */
+    static const char *const cl[][2] = {
+        {"conv2dc:2:24:9:11:40:3:3:same:bias:nhwc:bf16", "conv2dc_tc16cl"},
+        {"conv2dc:1:36:7:9:20:5:2:same:nhwc:f16", "conv2dc_tc16cl"},
+        {"conv2dc:2:19:6:5:21:1:1:valid:bias:nhwc:bf16", "conv2dc_tc16cl"},
+        {"conv2dc:1:20:13:12:28:3:3:pad=2,1:stride=2,3:dilation=2,1:groups=2:nhwc:bf16", "conv2dc_tc16cl"},
+        {"conv2dc:2:3:11:10:16:7:7:same:bias:nhwc:bf16", "conv2dc_tc16cl"},
+        {"conv1dc:2:37:29:22:5:pad=2:bias:nlc:bf16", "conv1dc_tc16cl"},
+        {"conv1dc:3:24:40:18:3:pad=4:stride=2:dilation=4:groups=3:nlc:f16", "conv1dc_tc16cl"},
+        {"conv1dc:1:64:33:48:5:pad=2:bias:nlc:bf16", "conv1dc_tc16cl"},
+    };
     static const char *const stream[][2] = {
         {"conv1dc:1:64:4:40:5:pad=2:bias:bf16", "conv1dc_tc16w"},
         {"conv1dc:2:48:7:20:3:pad=1:stride=2:bf16", "conv1dc_tc16w"},
@@ -469,6 +575,8 @@ int main(void)
     };
     for (size_t i = 0; i < sizeof tiled / sizeof tiled[0]; i++)
         replay(tiled[i][0], tiled[i][1], 6, &cfg, &lim);
+    for (size_t i = 0; i < sizeof cl / sizeof cl[0]; i++)
+        replay(cl[i][0], cl[i][1], 6, &cfg, &lim);
     for (size_t i = 0; i < sizeof stream / sizeof stream[0]; i++)
         replay(stream[i][0], stream[i][1], 6, &cfg, &lim);
     CHECK_DONE();

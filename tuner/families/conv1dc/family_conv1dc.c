@@ -354,6 +354,9 @@ static const ct_template templates[] = {
     {.name = "conv1dc_tc16w", .summary = "bf16/f16 layers with few pixels: weights streamed from memory into the "
                                         "mma fragments against an im2col in shared memory",
      .params = ct_tc16w_params, .nparams = CT_TC16W_NPARAMS, .dtypes = CT_TC16_DTYPES},
+    {.name = "conv1dc_tc16cl", .summary = "channels-last bf16/f16 implicit GEMM on the tensor cores: input tiles "
+                                        "copied by cp.async STAGES stages deep, outputs in 16-byte stores",
+     .params = ct_tc16cl_params_1d, .nparams = CT_TC16_NPARAMS_1D, .dtypes = CT_TC16_DTYPES},
     {.name = "conv1dc_dw", .summary = "depthwise: OUT_PER_THREAD outputs of a channel per thread from a "
                                       "register window of its inputs, the K taps in registers, vector "
                                       "loads at stride 1",
@@ -511,7 +514,8 @@ static int gemm_constrain(const ct_problem *p, const ct_params *c, const ct_limi
 static int layer_excluded(const ct_problem *p, const ct_template *t, char *why, size_t len)
 {
     const long long *d = p->dims;
-    if (!t->is_baseline && ct_layer_layout_excluded(t->name, &fields[DIM_LAYOUT], d[DIM_LAYOUT], ct_dwcl_is(t), why, len))
+    if (!t->is_baseline && ct_layer_layout_excluded(t->name, &fields[DIM_LAYOUT], d[DIM_LAYOUT],
+                                                   ct_dwcl_is(t) || ct_tc16cl_is(t), why, len))
         return 1;
     if (t->is_baseline || ct_tc_is(t) || ct_dw_is(t) || ct_simt_is(t) || ct_dwcl_is(t))
         return 0;

@@ -395,6 +395,9 @@ static const ct_template templates[] = {
     {.name = "conv2dc_tc16w", .summary = "bf16/f16 layers with few pixels: weights streamed from memory into the "
                                         "mma fragments against an im2col in shared memory",
      .params = ct_tc16w_params, .nparams = CT_TC16W_NPARAMS, .dtypes = CT_TC16_DTYPES},
+    {.name = "conv2dc_tc16cl", .summary = "channels-last bf16/f16 implicit GEMM on the tensor cores: input tiles "
+                                        "copied by cp.async STAGES stages deep, outputs in 16-byte stores",
+     .params = ct_tc16cl_params_2d, .nparams = CT_TC16_NPARAMS_2D, .dtypes = CT_TC16_DTYPES},
     {.name = "conv2dc_dw", .summary = "depthwise: a plane tile and its filter staged in shared memory, "
                                       "OUT_Y x OUT_X outputs per thread sliding a filter row along a "
                                       "register window",
@@ -424,7 +427,8 @@ static ct_tc_shape tc_shape(const ct_problem *p)
 static int layer_excluded(const ct_problem *p, const ct_template *t, char *why, size_t len)
 {
     const long long *d = p->dims;
-    if (!t->is_baseline && ct_layer_layout_excluded(t->name, &fields[DIM_LAYOUT], d[DIM_LAYOUT], 0, why, len))
+    if (!t->is_baseline && ct_layer_layout_excluded(t->name, &fields[DIM_LAYOUT], d[DIM_LAYOUT], ct_tc16cl_is(t),
+                                                   why, len))
         return 1;
     if (t->is_baseline || ct_tc_is(t) || ct_dw_is(t) || ct_simt_is(t))
         return 0;

@@ -12,21 +12,33 @@ CT_FAMILY_CODE
 /* Each parameter once; the 1D tc16 list lacks the rows. */
 #define T16_HEAD(X) X(COUT_TILE, 64, CT_INT(0), "output channels per block (WARPS_M x a multiple of 16)")
 #define T16_ROWS(X) X(TILE_OH, 1, CT_INT(0), "output rows per block")
-#define T16_BODY(X)                                                                                           \
+#define T16_TILE(X)                                                                                           \
     X(TILE_OW, 16, CT_INT(0), "output columns per block (pixels rounded up to WARPS_N x 8k)")                \
     X(WARPS_M, 2, CT_INT(0), "warps along the output channels")                                             \
     X(WARPS_N, 2, CT_INT(0), "warps along the output pixels")                                               \
     X(CIN_CHUNK, 32, CT_INT(0), "input channels staged (transposed, channel-innermost) at a time, a "       \
-                                "multiple of 16 up to 64")                                                  \
+                                "multiple of 16 up to 64")
+#define T16_PREFETCH(X)                                                                                       \
     X(PREFETCH, 1, CT_INT(0), "1: two buffers, the next chunk loaded into registers during this one's mma "  \
-                              "steps; 0: one buffer copied between barriers (fewer registers)")            \
-    X(MIN_BLOCKS, 1, CT_INT(0), "minimum resident blocks per SM (__launch_bounds__)")
+                              "steps; 0: one buffer copied between barriers (fewer registers)")
+#define T16_STAGES(X)                                                                                         \
+    X(STAGES, 2, CT_INT(0), "channels-last: shared-memory stages, the input's cp.async copies of STAGES - 1 " \
+                            "chunks ahead in flight during a chunk's mma steps (1 to 4)")
+#define T16_TAIL(X) X(MIN_BLOCKS, 1, CT_INT(0), "minimum resident blocks per SM (__launch_bounds__)")
+#define T16_BODY(X) T16_TILE(X) T16_PREFETCH(X) T16_TAIL(X)
+#define T16_CLBODY(X) T16_TILE(X) T16_STAGES(X) T16_TAIL(X)
 #define T16_ALL(X) T16_HEAD(X) T16_ROWS(X) T16_BODY(X)
+/* Every name of either list, for the values union. */
+#define T16_UNION(X) T16_ALL(X) T16_STAGES(X)
 
 const ct_param_def ct_tc16_params_2d[CT_TC16_NPARAMS_2D] = CT_PARAM_TABLE(T16_ALL);
 const ct_param_def ct_tc16_params_1d[CT_TC16_NPARAMS_1D] = {T16_HEAD(CT_PARAM_DEF) T16_BODY(CT_PARAM_DEF)};
+const ct_param_def ct_tc16cl_params_2d[CT_TC16_NPARAMS_2D] = {T16_HEAD(CT_PARAM_DEF) T16_ROWS(CT_PARAM_DEF)
+                                                                  T16_CLBODY(CT_PARAM_DEF)};
+const ct_param_def ct_tc16cl_params_1d[CT_TC16_NPARAMS_1D] = {T16_HEAD(CT_PARAM_DEF) T16_CLBODY(CT_PARAM_DEF)};
+static const ct_param_def t16_union_params[] = CT_PARAM_TABLE(T16_UNION);
 _Static_assert(CT_PARAM_COUNT(T16_ALL) == CT_TC16_NPARAMS_2D, "CT_TC16_NPARAMS_2D is the 2D list's length");
-CT_PARAM_UNION(t16, T16_ALL)
+CT_PARAM_UNION(t16, T16_UNION)
 
 #define T16W_LIST(X)                                                                                          \
     X(WARPS_M, 1, CT_INT(0), "16-row m-fragments (output channels) per block, one warp row each")            \
@@ -38,9 +50,15 @@ const ct_param_def ct_tc16w_params[CT_TC16W_NPARAMS] = CT_PARAM_TABLE(T16W_LIST)
 _Static_assert(CT_PARAM_COUNT(T16W_LIST) == CT_TC16W_NPARAMS, "CT_TC16W_NPARAMS is the list's length");
 CT_PARAM_VALUES(t16w, T16W_LIST, ct_tc16w_params)
 
+int ct_tc16cl_is(const ct_template *t)
+{
+    return t->params == ct_tc16cl_params_2d || t->params == ct_tc16cl_params_1d;
+}
+
 int ct_tc16_is(const ct_template *t)
 {
-    return t->params == ct_tc16_params_2d || t->params == ct_tc16_params_1d || t->params == ct_tc16w_params;
+    return t->params == ct_tc16_params_2d || t->params == ct_tc16_params_1d || t->params == ct_tc16w_params ||
+           ct_tc16cl_is(t);
 }
 
 static int is_stream(const ct_template *t)
@@ -48,12 +66,13 @@ static int is_stream(const ct_template *t)
     return t->params == ct_tc16w_params;
 }
 
-/* A tc16 candidate; a 1D one has TILE_OH 1 (its kernel defines it). */
+/* A tc16 candidate; a 1D one has TILE_OH 1 (its kernel defines it), and
+ * each reads 1 for the parameter of the other kind (PREFETCH, STAGES). */
 static t16_values t16_get(const ct_template *t, const ct_params *c)
 {
     t16_values q;
-    for (int i = 0; i < CT_TC16_NPARAMS_2D; i++) {
-        const ct_param_def *d = &ct_tc16_params_2d[i];
+    for (int i = 0; i < CT_PARAM_COUNT(T16_UNION); i++) {
+        const ct_param_def *d = &t16_union_params[i];
         q.v[i] = ct_param_find(t->params, t->nparams, d->name) ? ct_param_read(c, d) : 1;
     }
     return q;
@@ -61,8 +80,8 @@ static t16_values t16_get(const ct_template *t, const ct_params *c)
 
 static void t16_put(const ct_template *t, ct_params *c, const t16_values *q)
 {
-    for (int i = 0; i < CT_TC16_NPARAMS_2D; i++) {
-        const ct_param_def *d = &ct_tc16_params_2d[i];
+    for (int i = 0; i < CT_PARAM_COUNT(T16_UNION); i++) {
+        const ct_param_def *d = &t16_union_params[i];
         if (ct_param_find(t->params, t->nparams, d->name))
             ct_params_write(c, d, 1, &q->v[i]);
     }
@@ -100,6 +119,8 @@ static void tiled_geometry(const ct_template *t, const ct_tc_shape *s, long long
     g->warps_n = q.WARPS_N;
     g->ck = q.CIN_CHUNK;
     g->prefetch = q.PREFETCH;
+    g->cl = ct_tc16cl_is(t);
+    g->stages = q.STAGES;
     g->minb = q.MIN_BLOCKS;
     if (g->bm < 1 || g->toh < 1 || g->tow < 1 || g->warps_m < 1 || g->warps_n < 1 || g->ck < 16)
         return;
@@ -118,19 +139,29 @@ static void tiled_geometry(const ct_template *t, const ct_tc_shape *s, long long
     g->sa = g->bm * g->ap;
     g->sb = g->ih * g->iw * g->cp;
     g->stage = g->sa + g->sb;
-    g->nbuf = g->prefetch && g->nch > 1 ? 2 : 1;
+    if (g->cl)
+        g->nbuf = g->stages < g->nch ? g->stages : g->nch;
+    else
+        g->nbuf = g->prefetch && g->nch > 1 ? 2 : 1;
     g->ty = cdiv(s->oh, g->toh);
     g->tx = cdiv(s->ow, g->tow);
     g->wr = cdiv(g->bm * g->khw, g->nt);
     g->ir = cdiv(g->ih * g->iw, g->nt);
-    g->smem_bytes = 2 * g->nbuf * g->stage;
+    /* Channels-last stages add the raw weights ([row][c][tap], transposed
+     * in place), and its outputs are staged as [pixel][channel] after the
+     * loop. */
+    g->op = g->bm + 8;
+    g->clstage = g->stage + g->bm * g->ck * g->khw;
+    g->smem_bytes = 2 * (g->cl ? max2(g->nbuf * g->clstage, g->bn * g->op) : g->nbuf * g->stage);
     g->grid_x = s->b * g->ty * g->tx;
     g->grid_y = cdiv(s->cout, g->bm) * groups;
     /* Accumulators, the chunk's elements in flight (ptxas packs the pairs
-     * only when it stores them: a register each), one step's fragments and
-     * about 40 for addresses and the loop: within 16 of ptxas on the seed
-     * layer's candidates. */
-    g->regs = g->mf * g->nf * 4 + (g->nbuf > 1 ? (g->wr + g->ir) * g->ck : g->ck) + g->mf * 4 + g->nf * 2 + 40;
+     * only when it stores them: a register each; channels-last copies by
+     * cp.async and holds none), one step's fragments and about 40 for
+     * addresses and the loop: within 16 of ptxas on the seed layer's
+     * candidates. */
+    g->regs = g->mf * g->nf * 4 + (g->nbuf > 1 && !g->cl ? (g->wr + g->ir) * g->ck : g->ck) + g->mf * 4 +
+              g->nf * 2 + 40;
 }
 
 static void stream_geometry(const ct_tc_shape *s, long long groups, const ct_params *c, ct_tc16_geom *g)
@@ -183,9 +214,10 @@ static int tiled_constrain(const ct_tc_shape *s, const ct_tc16_geom *g, const ct
                            size_t len)
 {
     if (g->bm < 16 || g->toh < 1 || g->tow < 1 || g->warps_m < 1 || g->warps_n < 1 || g->ck % 16 != 0 ||
-        g->ck < 16 || g->ck > 64 || g->minb < 1 || g->prefetch < 0 || g->prefetch > 1) {
+        g->ck < 16 || g->ck > 64 || g->minb < 1 || g->prefetch < 0 || g->prefetch > 1 || g->stages < 1 ||
+        g->stages > 4) {
         snprintf(why, len, "COUT_TILE >= 16, tiles, warps and MIN_BLOCKS >= 1, CIN_CHUNK 16, 32, 48 or 64, "
-                 "PREFETCH 0 or 1");
+                 "PREFETCH 0 or 1, STAGES 1 to 4");
         return 1;
     }
     if (g->bm % (16 * g->warps_m) != 0) {
@@ -323,9 +355,11 @@ void ct_tc16_normalize(const ct_template *t, const ct_tc_shape *layer, ct_params
     /* A chunk past the channels (rounded to 16) only stages zeros. */
     if (q.CIN_CHUNK > rup(s->cin, 16) && q.CIN_CHUNK % 16 == 0)
         q.CIN_CHUNK = (long)rup(s->cin, 16);
-    /* One chunk: nothing to load ahead. */
+    /* One chunk: nothing to load ahead; stages past the chunks stay empty. */
     if (q.CIN_CHUNK >= s->cin)
         q.PREFETCH = 0;
+    if (q.CIN_CHUNK >= 16 && q.STAGES > cdiv(s->cin, q.CIN_CHUNK))
+        q.STAGES = (long)cdiv(s->cin, q.CIN_CHUNK);
     t16_put(t, c, &q);
 }
 

@@ -20,17 +20,24 @@ struct ct_tc_shape;
 extern const ct_param_def ct_tc16_params_2d[CT_TC16_NPARAMS_2D];
 extern const ct_param_def ct_tc16_params_1d[CT_TC16_NPARAMS_1D];
 extern const ct_param_def ct_tc16w_params[CT_TC16W_NPARAMS];
+/* conv*_tc16cl (ct_conv_tc16cl.cuh): channels-last activations, STAGES
+ * in place of PREFETCH. */
+extern const ct_param_def ct_tc16cl_params_2d[CT_TC16_NPARAMS_2D];
+extern const ct_param_def ct_tc16cl_params_1d[CT_TC16_NPARAMS_1D];
 
 /* The element types these templates compute in. */
 #define CT_TC16_DTYPES ((1u << CT_DTYPE_BF16) | (1u << CT_DTYPE_F16))
 
-/* Whether template t is one of these. */
+/* Whether template t is one of these; one of the channels-last ones. */
 int ct_tc16_is(const ct_template *t);
+int ct_tc16cl_is(const ct_template *t);
 
 typedef struct ct_tc16_geom {
     int stream; /* 1: a tc16w candidate (the fields after it), 0: a tc16 one */
     /* tc16 */
     long long bm, toh, tow, warps_m, warps_n, ck, prefetch, minb;
+    int cl;            /* channels-last (tc16cl): nbuf is its stage count */
+    long long stages, op, clstage;
     long long bn, nt, wm, wn, mf, nf, nch, khw, ap, cp, ih, iw, sa, sb, stage, nbuf, ty, tx, wr, ir;
     /* tc16w */
     long long warps_k, tile_n, unroll, kall, nkg, kp, ntot;

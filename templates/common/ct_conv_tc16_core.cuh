@@ -1,0 +1,132 @@
+#include "ct_mma16.cuh"
+
+#ifndef TC_GROUPS
+#define TC_GROUPS 1
+#endif
+#define TC_CIN_ALL (TC_CIN * TC_GROUPS)
+#define TC_COUT_ALL (TC_COUT * TC_GROUPS)
+#define TC_CDIV(a, b) (((a) + (b) - 1) / (b))
+#define TC_RUP(a, b) (TC_CDIV(a, b) * (b))
+
+#define TC_NPIX (TILE_OH * TILE_OW)
+#define TC_BN TC_RUP(TC_NPIX, 8 * WARPS_N)     // columns past TC_NPIX are idle
+#define TC_BM COUT_TILE
+#define TC_NT (32 * WARPS_M * WARPS_N)
+#define TC_WM (TC_BM / WARPS_M)
+#define TC_WN (TC_BN / WARPS_N)
+#define TC_MF (TC_WM / 16)
+#define TC_NF (TC_WN / 8)
+#define TC_CK CIN_CHUNK
+#define TC_NCH TC_CDIV(TC_CIN, TC_CK)
+#define TC_KHW (TC_KH * TC_KW)
+#define TC_KSTEPS (TC_KHW * TC_CK / 16)        // mma steps of a chunk
+#define TC_AP (TC_KHW * TC_CK + 8)             // weight row pitch, elements
+#define TC_CP (TC_CK + 8)                      // input pixel pitch, elements
+#define TC_IH ((TILE_OH - 1) * TC_SY + (TC_KH - 1) * TC_DY + 1)
+#define TC_IW ((TILE_OW - 1) * TC_SX + (TC_KW - 1) * TC_DX + 1)
+#define TC_SA (TC_BM * TC_AP)
+#define TC_SB (TC_IH * TC_IW * TC_CP)
+#define TC_STAGE (TC_SA + TC_SB)
+#define TC_NBUF (PREFETCH && TC_NCH > 1 ? 2 : 1)
+#define TC_TY TC_CDIV(TC_OH, TILE_OH)
+#define TC_TX TC_CDIV(TC_OW, TILE_OW)
+#define TC_NCT TC_CDIV(TC_COUT, TC_BM)          // channel tiles of a group
+// Copy slots of a chunk: a weight slot is one (row, tap), an input slot
+// one pixel of the haloed tile; each thread owns the slots tid + r * NT
+// and copies the CK / 2 channel pairs of each, so that its addresses are
+// a few bases plus multiples of the pair (few registers live across the
+// mma steps).
+#define TC_WS (TC_BM * TC_KHW)
+#define TC_IS (TC_IH * TC_IW)
+#define TC_WR TC_CDIV(TC_WS, TC_NT)
+#define TC_IR TC_CDIV(TC_IS, TC_NT)
+
+// The mma steps of a chunk are unrolled whole up to 36 (a 3x3 filter of 64
+// channels), by 4 past that (pragmas do not expand macros).
+constexpr int tc16_unroll = TC_KSTEPS <= 36 ? TC_KSTEPS : 4;
+
+// Shared memory (dynamic, sized by tc16_conv.c): TC_NBUF stages of
+// TC_STAGE 16-bit elements, each the weights then the input tile.
+
+// One slot's CK / 2 channel pairs of chunk ch (from ci0 = ch * CK): weight
+// slot (row m, tap), input slot (pixel of the haloed tile). Zeros outside
+// the image and past the layer's channels and rows.
+__device__ __forceinline__ void tc16_wload(unsigned *v, const tc16_bits *__restrict__ weight, int co0, int ci0,
+                                           int slot)
+{
+    const int m = slot / TC_KHW, tap = slot % TC_KHW;
+    const bool ok = (TC_WS % TC_NT == 0 || slot < TC_WS) && co0 + m < TC_COUT;
+    const tc16_bits *p = weight + ((co0 + m) * TC_CIN + ci0) * TC_KHW + tap;
+#pragma unroll
+    for (int q = 0; q < TC_CK / 2; ++q)
+        v[q] = tc16_ld(p + 2 * q * TC_KHW, ok && (TC_CIN % TC_CK == 0 || ci0 + 2 * q < TC_CIN)) |
+               tc16_ld(p + (2 * q + 1) * TC_KHW, ok && (TC_CIN % TC_CK == 0 || ci0 + 2 * q + 1 < TC_CIN)) << 16;
+}
+
+__device__ __forceinline__ void tc16_iload(unsigned *v, const tc16_bits *__restrict__ in, int iy0, int ix0, int ci0,
+                                           int slot)
+{
+    const int iy = iy0 + slot / TC_IW, ix = ix0 + slot % TC_IW;
+    const bool ok = (TC_IS % TC_NT == 0 || slot < TC_IS) && iy >= 0 && iy < TC_H && ix >= 0 && ix < TC_W;
+    const tc16_bits *p = in + (ci0 * TC_H + iy) * TC_W + ix;
+#pragma unroll
+    for (int q = 0; q < TC_CK / 2; ++q)
+        v[q] = tc16_ld(p + 2 * q * TC_H * TC_W, ok && (TC_CIN % TC_CK == 0 || ci0 + 2 * q < TC_CIN)) |
+               tc16_ld(p + (2 * q + 1) * TC_H * TC_W, ok && (TC_CIN % TC_CK == 0 || ci0 + 2 * q + 1 < TC_CIN))
+                   << 16;
+}
+
+// The pairs stored transposed into stage s, 16 bytes (4 pairs) at a time:
+// weights at [m][tap][c], input at [pixel][c].
+__device__ __forceinline__ void tc16_put(tc16_bits *d, const unsigned *v)
+{
+#pragma unroll
+    for (int q = 0; q < TC_CK / 8; ++q)
+        reinterpret_cast<uint4 *>(d)[q] = make_uint4(v[4 * q], v[4 * q + 1], v[4 * q + 2], v[4 * q + 3]);
+}
+
+__device__ __forceinline__ void tc16_wstore(tc16_bits *s, int slot, const unsigned *v)
+{
+    if (TC_WS % TC_NT == 0 || slot < TC_WS)
+        tc16_put(s + slot / TC_KHW * TC_AP + slot % TC_KHW * TC_CK, v);
+}
+
+__device__ __forceinline__ void tc16_istore(tc16_bits *s, int slot, const unsigned *v)
+{
+    if (TC_IS % TC_NT == 0 || slot < TC_IS)
+        tc16_put(s + TC_SA + slot * TC_CP, v);
+}
+
+// The mma steps of one staged chunk: A fragments from this lane's weight
+// row arow, B fragments from its pixel rows boff, at each tap's offset.
+__device__ __forceinline__ void tc16_chunk(const tc16_bits *st, int arow, const int *boff,
+                                           float (*acc)[TC_NF][4])
+{
+#pragma unroll tc16_unroll
+    for (int s = 0; s < TC_KSTEPS; ++s) {
+        const int tap = s / (TC_CK / 16), k = tap * TC_CK + s % (TC_CK / 16) * 16;
+        const int koff = (tap / TC_KW * TC_DY * TC_IW + tap % TC_KW * TC_DX) * TC_CP + s % (TC_CK / 16) * 16;
+        unsigned a[TC_MF][4], bf[TC_NF][2];
+#pragma unroll
+        for (int i = 0; i < TC_MF; ++i)
+            tc16_ldsm4(a[i], st + arow + i * 16 * TC_AP + k);
+#pragma unroll
+        for (int jj = 0; jj < TC_NF / 2; ++jj) {
+            unsigned r4[4];
+            tc16_ldsm4(r4, st + boff[jj] + koff);
+            bf[2 * jj][0] = r4[0];
+            bf[2 * jj][1] = r4[1];
+            bf[2 * jj + 1][0] = r4[2];
+            bf[2 * jj + 1][1] = r4[3];
+        }
+#if TC_NF % 2
+        tc16_ldsm2(bf[TC_NF - 1], st + boff[TC_NF / 2] + koff);
+#endif
+#pragma unroll
+        for (int i = 0; i < TC_MF; ++i)
+#pragma unroll
+            for (int j = 0; j < TC_NF; ++j)
+                tc16_mma(acc[i][j], a[i], bf[j]);
+    }
+}
+
