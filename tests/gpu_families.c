@@ -294,6 +294,12 @@ int main(void)
         {"conv2d:2:31:33:31:1:valid:f16", "conv2d_tiledh"},
         {"conv2d:3:101:99:11:11:same:f16", "conv2d_tiledh"},
         {"conv2d:1:7:9:1:1:bf16", "conv2d_tiledh"},
+        /* the depthwise channels-last copy: the causal target's channels,
+         * channel counts on the 8-, 4- and 2-byte paths, stride, dilation */
+        {"conv1dc:2:1024:256:1024:4:causal:groups=1024:nlc:bf16", "conv1dc_dwclh"},
+        {"conv1dc:3:20:77:20:4:causal:groups=20:bias:nlc:f16", "conv1dc_dwclh"},
+        {"conv1dc:2:9:101:9:3:pad=8:dilation=8:groups=9:nlc:bf16", "conv1dc_dwclh"},
+        {"conv1dc:3:6:61:6:5:pad=2:stride=3:groups=6:bias:nlc:f16", "conv1dc_dwclh"},
     };
     for (size_t i = 0; i < sizeof direct_half / sizeof direct_half[0]; i++) {
         char extra[128];
@@ -304,6 +310,7 @@ int main(void)
     export_selftest(db, dir, direct_half[2][0], arch);   /* conv1d_tiledh, f16 */
     export_selftest(db, dir, direct_half[5][0], arch);   /* conv1d_ffth (cuFFT), bf16 */
     export_selftest(db, dir, direct_half[8][0], arch);   /* conv2d_tiledh, bf16 */
+    export_selftest(db, dir, direct_half[13][0], arch);   /* conv1dc_dwclh, f16, bias */
 
     /* The half-precision tensor-core templates alone (sm_80): odd sizes,
      * partial chunks and channel tiles, 1x1, even and 7x7 filters, groups,

@@ -148,6 +148,8 @@ static const family_row rows[] = {
       {"conv1dc:2:6:37:6:5:pad=2:stride=3:ncl", "conv1dc:2:6:37:6:5:pad=2:stride=3", 0},
       /* channels last in half precision: the layout, then the type */
       {"conv1dc:2:12:41:12:3:pad=2:groups=12:bias:nlc:bf16", "conv1dc:2:12:41:12:3:pad=2:groups=12:bias:nlc:bf16", 1},
+      {"conv1dc:2:12:41:12:3:pad=2:stride=2:dilation=2:groups=12:nlc:f16",
+       "conv1dc:2:12:41:12:3:pad=2:stride=2:dilation=2:groups=12:nlc:f16", 1},
       {"conv1dc:2:6:37:6:5:pad=2:stride=3:ncl:f16", "conv1dc:2:6:37:6:5:pad=2:stride=3:f16", 0}},
      {{"conv1dc", "missing", NULL},
       {"conv1dc:1:4:8:4:3:bf16:bias", "element type 'bf16'", "last"},
