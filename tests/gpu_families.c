@@ -93,7 +93,9 @@ static void export_selftest(const char *db, const char *dir, const char *spec, c
     snprintf(cu, sizeof cu, "%s/export%d.cu", dir, n);
     CHECK(sh("%s export --problem %s --db %s -o %s", CT_BINARY, spec, db, cu) == 0);
     /* -O3: the self-test's CPU reference covers the whole problem. */
-    int rc = sh("nvcc -O3 -arch=%s -DCONVTUNE_SELFTEST %s -o %s/selftest%d && %s/selftest%d", arch, cu, dir, n, dir, n);
+    /* An executor's export names the library it needs ("link with -lcufft"). */
+    int rc = sh("nvcc -O3 -arch=%s -DCONVTUNE_SELFTEST %s -o %s/selftest%d $(grep -o 'link with -l[a-z0-9]*' %s | "
+                "head -1 | cut -c11-) && %s/selftest%d", arch, cu, dir, n, cu, dir, n);
     CHECK_MSG(rc == 0, "the exported self-test of %s exited %d", spec, rc);
 }
 
@@ -282,6 +284,41 @@ int main(void)
     export_selftest(db, dir, half[9], arch);
     export_selftest(db, dir, half[10], arch);   /* bf16, channels last */
     export_selftest(db, dir, half[11], arch);   /* f16, channels last, bias */
+
+    /* The half copies of the direct templates alone (issue 16), each in
+     * both types: odd lengths, every mode, masks of several shared-memory
+     * chunks with an odd left padding, a segment count that is no power
+     * of two for the FFT; odd planes, 1x1, 1-wide and 11x11 filters. */
+    static const char *const direct_half[][2] = {
+        {"conv1d:4099:33:right:f16", "conv1d_tiledh"},
+        {"conv1d:1003:31:same:bf16", "conv1d_tiledh"},
+        {"conv1d:30011:2047:same:f16", "conv1d_tiledh"},
+        {"conv1d:20011:1500:valid:bf16", "conv1d_tiledh"},
+        {"conv1d:100003:2047:f16", "conv1d_ffth"},
+        {"conv1d:4097:33:same:bf16", "conv1d_ffth"},
+        {"conv1d:1001:31:right:f16", "conv1d_ffth"},
+        {"conv1d:30013:2047:same:bf16", "conv1d_ffth"},
+        {"conv2d:4:513:257:5:7:same:bf16", "conv2d_tiledh"},
+        {"conv2d:2:31:33:31:1:valid:f16", "conv2d_tiledh"},
+        {"conv2d:3:101:99:11:11:same:f16", "conv2d_tiledh"},
+        {"conv2d:1:7:9:1:1:bf16", "conv2d_tiledh"},
+        /* the depthwise channels-last copy: the causal target's channels,
+         * channel counts on the 8-, 4- and 2-byte paths, stride, dilation */
+        {"conv1dc:2:1024:256:1024:4:causal:groups=1024:nlc:bf16", "conv1dc_dwclh"},
+        {"conv1dc:3:20:77:20:4:causal:groups=20:bias:nlc:f16", "conv1dc_dwclh"},
+        {"conv1dc:2:9:101:9:3:pad=8:dilation=8:groups=9:nlc:bf16", "conv1dc_dwclh"},
+        {"conv1dc:3:6:61:6:5:pad=2:stride=3:groups=6:bias:nlc:f16", "conv1dc_dwclh"},
+    };
+    for (size_t i = 0; i < sizeof direct_half / sizeof direct_half[0]; i++) {
+        char extra[128];
+        snprintf(extra, sizeof extra, "--template %s --strategy random --budget 30 --seed %zu", direct_half[i][1],
+                 i + 1);
+        tune(db, direct_half[i][0], extra);
+    }
+    export_selftest(db, dir, direct_half[2][0], arch);   /* conv1d_tiledh, f16 */
+    export_selftest(db, dir, direct_half[5][0], arch);   /* conv1d_ffth (cuFFT), bf16 */
+    export_selftest(db, dir, direct_half[8][0], arch);   /* conv2d_tiledh, bf16 */
+    export_selftest(db, dir, direct_half[13][0], arch);   /* conv1dc_dwclh, f16, bias */
 
     /* The half-precision tensor-core templates alone (sm_80): odd sizes,
      * partial chunks and channel tiles, 1x1, even and 7x7 filters, groups,

@@ -152,7 +152,10 @@ static const family_row rows[] = {
       /* channels-last half layers for conv1dc_tc16cl: every copy width */
       {"conv1dc:3:37:29:22:5:pad=2:stride=2:bias:nlc:f16", "conv1dc:3:37:29:22:5:pad=2:stride=2:bias:nlc:f16", 1},
       {"conv1dc:2:48:101:36:3:pad=8:dilation=8:groups=3:nlc:bf16",
-       "conv1dc:2:48:101:36:3:pad=8:dilation=8:groups=3:nlc:bf16", 1}},
+       "conv1dc:2:48:101:36:3:pad=8:dilation=8:groups=3:nlc:bf16", 1},
+      /* conv1dc_dwclh: strided, dilated channels-last depthwise in f16 */
+      {"conv1dc:2:12:41:12:3:pad=2:stride=2:dilation=2:groups=12:nlc:f16",
+       "conv1dc:2:12:41:12:3:pad=2:stride=2:dilation=2:groups=12:nlc:f16", 1}},
      {{"conv1dc", "missing", NULL},
       {"conv1dc:1:4:8:4:3:bf16:bias", "element type 'bf16'", "last"},
       {"conv1dc:1", "Cin (input channels)", "missing"},

@@ -418,6 +418,57 @@ static void check_half_export(int have_nvcc)
     problem = PROBLEM;
 }
 
+/* The half templates of the direct families (issue 16): each exported
+ * winner's launcher casts the void pointers to the kernels' ct_elem ones,
+ * an executor's (conv1d_ffth: cuFFT) as well, and the .cu compiles. */
+static void check_half_templates(int have_nvcc)
+{
+    static const struct {
+        const char *problem, *tmpl, *params, *launch;
+    } cases[] = {
+        {"conv1d:3001:37:same:bf16", "conv1d_tiledh", "{\"BLOCK_SIZE\":64,\"OUTPUTS_PER_THREAD\":8,\"MASK_PLACEMENT\":0,\"MASK_PAD\":0,\"ALIGN\":16,"
+         "\"STAGE_INPUT\":1,\"VEC_WIDTH\":4,\"UNROLL\":1,\"KCHUNK\":40,\"MIN_BLOCKS\":1}",
+         "conv1d_tiledh<<<grid, block, CT_SMEM_BYTES, stream>>>((const ct_elem *)in, (const ct_elem *)mask, "
+         "(ct_elem *)out);"},
+        {"conv1d:3001:37:same:f16", "conv1d_ffth", "{\"FFT_SIZE\":1024,\"BLOCK_SIZE\":256}",
+         "stream>>>((const ct_elem *)in, (const ct_elem *)mask, ct_buf);"},
+        {"conv2d:2:33:35:5:3:same:f16", "conv2d_tiledh", "{\"BLOCK_X\":32,\"BLOCK_Y\":4,\"OUT_X\":4,\"OUT_Y\":4,\"FILTER_PLACEMENT\":0,\"KH_STEP\":5,"
+         "\"VEC\":4,\"SMEM_PAD\":0,\"MIN_BLOCKS\":1}",
+         "conv2d_tiledh<<<grid, block, CT_SMEM_BYTES, stream>>>((const ct_elem *)in, (const ct_elem *)filter, "
+         "(ct_elem *)out);"},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        char *src = NULL, hash[17] = "";
+        ct_err e = {""};
+        CHECK(ct_template_source(cases[i].tmpl, NULL, &src, &e) == CT_OK);
+        ct_hash_hex(src ? src : "", hash);
+        free(src);
+        problem = cases[i].problem;
+        char db[600], out[600], name[64];
+        snprintf(name, sizeof name, "halft%zu.db", i);
+        path_in(db, sizeof db, name);
+        snprintf(name, sizeof name, "halft%zu.cu", i);
+        path_in(out, sizeof out, name);
+        const ct_result recs[] = {mkrec(cases[i].tmpl, hash, cases[i].params, "ok", 9.0, 3e-4)};
+        CHECK(make_db(db, recs, 1));
+        tl_result r;
+        run_export(db, out, NULL, &r);
+        CHECK_MSG(r.code == 0, "export (%s): exit %d: %s", cases[i].tmpl, r.code, r.err);
+        tl_result_free(&r);
+        char *cu = tl_slurp(out, NULL);
+        CHECK_MSG(cu && strstr(cu, cases[i].launch) && strstr(cu, "(const void *in, "), "%s lacks: %s", out,
+                  cases[i].launch);
+        free(cu);
+        if (have_nvcc) {
+            char obj[600];
+            path_in(obj, sizeof obj, "halft.o");
+            CHECK_MSG(nvcc("-c", NULL, out, obj) == 0, "nvcc -c %s failed", out);
+            unlink(obj);
+        }
+    }
+    problem = PROBLEM;
+}
+
 int main(void)
 {
     if (tl_workdir_make(&wd, "export") != 0)
@@ -516,6 +567,7 @@ int main(void)
     }
 
     check_half_export(have_nvcc);
+    check_half_templates(have_nvcc);
 
     /* b.db: the shared-memory mask record as the only verified one */
     const ct_result recs_b[] = {

@@ -176,7 +176,10 @@ static recount enumerate(const ct_problem *p, const ct_config *c, const ct_limit
         if (p->family->normalize)
             p->family->normalize(p, t, &cp);
         char why[256];
-        int ok = p->family->constrain(p, t, &cp, l, why, sizeof why) == 0;
+        /* As the space does: a template without the problem's element type
+         * is left out before the family's constraints. */
+        int ok = !ct_template_refuses_dtype(p, t, why, sizeof why) &&
+                 p->family->constrain(p, t, &cp, l, why, sizeof why) == 0;
         char *k = keys + (size_t)combo * KEYLEN;
         cand_key(t, &cp, k);
         size_t len = strlen(k);

@@ -114,6 +114,8 @@ typedef struct ct_template {
 /* Every element type: the naive template of every family has it, so some
  * template always remains. */
 #define CT_DTYPES_ALL ((1u << CT_DTYPE_F32) | (1u << CT_DTYPE_BF16) | (1u << CT_DTYPE_F16))
+/* The half types alone: templates whose fp32 counterpart is another one. */
+#define CT_DTYPES_HALF ((1u << CT_DTYPE_BF16) | (1u << CT_DTYPE_F16))
 
 typedef struct ct_define {
     const char *name;

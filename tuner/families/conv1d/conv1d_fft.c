@@ -198,7 +198,10 @@ static void fft_resources(void *state, int *regs, int *smem, int *local)
 static void fft_emit(FILE *f, const ct_problem *p, const ct_params *c, const char *sym, const char *signature)
 {
     const long block = conv1d_fft_get(c).BLOCK_SIZE;
-    (void)p;   /* the sizes are the FFT_* macros of the exported file */
+    /* The sizes are the FFT_* macros of the exported file; a half problem's
+     * launcher takes void pointers (export.c), its kernels ct_elem ones. */
+    const int half = ct_problem_dtype(p) != CT_DTYPE_F32;
+    const char *cin = half ? "(const ct_elem *)" : "", *cout = half ? "(ct_elem *)" : "";
     fprintf(f, "#include <cufft.h>\n\n");
     fprintf(f, "// Plans and scratch, made on the first call (not thread-safe: call once\n"
                "// from one thread first, or guard the first call).\n");
@@ -221,15 +224,15 @@ static void fft_emit(FILE *f, const ct_problem *p, const ct_params *c, const cha
     fprintf(f, "    cufftResult fr;\n"
                "    if ((fr = cufftSetStream(ct_fwd, stream)) != CUFFT_SUCCESS || (fr = cufftSetStream(ct_inv, stream)) != CUFFT_SUCCESS)\n"
                "        return 1000 + (int)fr;\n");
-    fprintf(f, "    conv1d_fft_gather<<<ct_grid((long long)(FFT_NSEG + 1) * FFT_SIZE), %ld, 0, stream>>>(in, mask, ct_buf);\n",
-            block);
+    fprintf(f, "    conv1d_fft_gather<<<ct_grid((long long)(FFT_NSEG + 1) * FFT_SIZE), %ld, 0, stream>>>(%sin, %smask, "
+               "ct_buf);\n", block, cin, cin);
     fprintf(f, "    if ((fr = cufftExecR2C(ct_fwd, ct_buf, (cufftComplex *)ct_buf)) != CUFFT_SUCCESS)\n"
                "        return 1000 + (int)fr;\n");
     fprintf(f, "    conv1d_fft_multiply<<<ct_grid((long long)FFT_NSEG * FFT_CS), %ld, 0, stream>>>((float2 *)ct_buf);\n",
             block);
     fprintf(f, "    if ((fr = cufftExecC2R(ct_inv, (cufftComplex *)ct_buf, ct_buf)) != CUFFT_SUCCESS)\n"
                "        return 1000 + (int)fr;\n");
-    fprintf(f, "    conv1d_fft_scatter<<<ct_grid(CONV_OUT), %ld, 0, stream>>>(ct_buf, out);\n", block);
+    fprintf(f, "    conv1d_fft_scatter<<<ct_grid(CONV_OUT), %ld, 0, stream>>>(ct_buf, %sout);\n", block, cout);
     fprintf(f, "    return (int)cudaGetLastError();\n}\n");
 }
 

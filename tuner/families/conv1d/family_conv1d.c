@@ -162,6 +162,13 @@ static const ct_template templates[] = {
      .params = tiled_params, .nparams = CT_PARAM_COUNT(TILED_PARAMS)},
     {.name = "conv1d_fft", .summary = "overlap-save FFT correlation through cuFFT (cost independent of K)",
      .params = ct_conv1d_fft_params, .nparams = CT_PARAM_COUNT(CT_CONV1D_FFT_PARAMS), .exec = &ct_conv1d_fft_exec},
+    /* The half types' own copies (the fp32 texts stay as they were, for the
+     * content hashes of stored results): same parameters and constraints. */
+    {.name = "conv1d_tiledh", .summary = "conv1d_tiled for bf16/f16: widened once from memory, fp32 window and sums",
+     .dtypes = CT_DTYPES_HALF, .params = tiled_params, .nparams = CT_PARAM_COUNT(TILED_PARAMS)},
+    {.name = "conv1d_ffth", .summary = "conv1d_fft for bf16/f16: half gather and scatter, fp32 cuFFT transforms",
+     .dtypes = CT_DTYPES_HALF, .params = ct_conv1d_fft_params, .nparams = CT_PARAM_COUNT(CT_CONV1D_FFT_PARAMS),
+     .exec = &ct_conv1d_fft_exec},
 };
 
 static long long round_up(long long v, long long m)
@@ -229,7 +236,7 @@ static int constrain(const ct_problem *p, const ct_template *t, const ct_params 
         snprintf(why, len, "MASK_PAD needs a mask copy (constant or shared), not the caller's global buffer");
         return 1;
     }
-    if (placement == 0 && round_up(kp, 4) * 4 > lim->const_bytes) {
+    if (placement == 0 && round_up(kp, 4) * (long long)ct_dtype_size(ct_problem_dtype(p)) > lim->const_bytes) {
         snprintf(why, len, "mask of %lld taps does not fit in %d bytes of constant memory", kp, lim->const_bytes);
         return 1;
     }

@@ -368,6 +368,9 @@ static const ct_template templates[] = {
     {.name = "conv1dc_dwcl", .summary = "depthwise, channels last (nlc): VEC channels x a run of positions per "
                                         "thread, vector loads along C, the input window slid in registers",
      .params = ct_dwcl_params_1d, .nparams = CT_DWCL_NPARAMS_1D},
+    /* bf16/f16 copy (conv1dc_dwcl's text stays, for stored results' hashes) */
+    {.name = "conv1dc_dwclh", .summary = "conv1dc_dwcl for bf16/f16: vector loads widened to float, fp32 sums",
+     .dtypes = CT_DTYPES_HALF, .params = ct_dwcl_params_1d, .nparams = CT_DWCL_NPARAMS_1D},
 };
 
 /* The layer as the tensor-core templates see it: 2D of height 1. */

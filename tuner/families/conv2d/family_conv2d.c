@@ -239,6 +239,11 @@ static const ct_template templates[] = {
     {.name = "conv2d_tiled",
      .summary = "shared-memory tile with halo, OUT_Y x OUT_X outputs per thread, sliding row windows",
      .params = tiled_params, .nparams = CT_PARAM_COUNT(TILED_PARAMS)},
+    /* The half types' own copy (conv2d_tiled's text stays as it was, for the
+     * content hashes of stored results): same parameters and constraints. */
+    {.name = "conv2d_tiledh",
+     .summary = "conv2d_tiled for bf16/f16: tile widened to float as it is staged, fp32 sums",
+     .dtypes = CT_DTYPES_HALF, .params = tiled_params, .nparams = CT_PARAM_COUNT(TILED_PARAMS)},
 };
 
 static long long round_up(long long v, long long m)
@@ -322,7 +327,8 @@ static int constrain(const ct_problem *p, const ct_template *t, const ct_params 
                  s.ox, s.pad, s.vec);
         return 1;
     }
-    if (s.placement == 0 && p->dims[DIM_KH] * p->dims[DIM_KW] * 4 > lim->const_bytes) {
+    if (s.placement == 0 &&
+        p->dims[DIM_KH] * p->dims[DIM_KW] * (long long)ct_dtype_size(ct_problem_dtype(p)) > lim->const_bytes) {
         snprintf(why, len, "a %lld x %lld filter does not fit in %d bytes of constant memory",
                  p->dims[DIM_KH], p->dims[DIM_KW], lim->const_bytes);
         return 1;
