@@ -304,6 +304,25 @@ def check_family_layers(mod, c):
             e = relerr(out, reference(spec, ts)[0])
             print("  family %s %s (%s): relerr %.2e" % (spec, sh, got, e))
             c.check(e <= TOL, "%s %s: relative error %.3g" % (spec, sh, e))
+    # A conv2dc layer tuned as `same` (stride 1, odd kernel) asked for with
+    # its padding spelled out is the same layer: the tuned kernel (exact).
+    for spec in mod.TUNED:
+        shapes, kw = layer_call(spec)
+        if kw.get("mode") != "same" or kw["sh"] != 1 or kw["sw"] != 1:
+            continue
+        kh, kwd = shapes[1][2], shapes[1][3]
+        if kh % 2 == 0 or kwd % 2 == 0:
+            continue
+        padded = dict(kw, mode="pad", ph=kw["dh"] * (kh - 1) // 2, pw=kw["dw"] * (kwd - 1) // 2)
+        ts = [torch.randn(s, device="cuda") for s in shapes]
+        out = mod.conv(*ts, **padded)
+        torch.cuda.synchronize()
+        got = mod.last_grade_name()
+        c.check(got in ("exact", "other_device"), "%s as pad=%d,%d: grade %s, expected exact" % (
+            spec, padded["ph"], padded["pw"], got))
+        e = relerr(out, reference(spec, ts)[0])
+        print("  family %s as pad=%d,%d (%s): relerr %.2e" % (spec, padded["ph"], padded["pw"], got, e))
+        c.check(e <= TOL, "%s as pad: relative error %.3g" % (spec, e))
     shapes, kw = layer_call(mod.TUNED[0])
     ts = [torch.randn(s, device="cuda") for s in shapes]
     c.raises(lambda: mod.conv(ts[0].double(), *ts[1:], **kw), ["input", "dtype"], "float64 input")
