@@ -137,6 +137,20 @@ static void other_family(const tc_family_case *fc, const ct_device_info *dev)
         same_pick(q.canonical, &r, dbpath);
         tc_result_free(&r);
     }
+    /* Another spelling of a tuned layer, given to the selector as it is
+     * (query --nearest canonicalises it): exact, and nearest to it nearby. */
+    for (int i = 0; i < 2; i++) {
+        if (!fc->spelled[i])
+            continue;
+        char *pick[] = {exe, "pick", (char *)fc->spelled[i], NULL};
+        CHECK(step("consumer pick", pick, &r) == 0);
+        same_pick(fc->spelled[i], &r, dbpath);
+        char want[300];
+        snprintf(want, sizeof want, "%s %s", p[0].canonical, i ? "" : "0\n");
+        CHECK_MSG(i ? !strncmp(r.out, want, strlen(want)) : !strcmp(r.out, want), "consumer pick %s: [%s], expected %s",
+                  fc->spelled[i], r.out, want);
+        tc_result_free(&r);
+    }
 }
 
 int main(void)

@@ -183,11 +183,11 @@ static inline void test_store(ct_db *db, ids *t)
 {
     ct_err e = { "" };
     ct_device_info a = { H100, "GPU-4f1c2a9e-77d0-1b3c-9a0e-5d2f6b7c8e91", 9, 0, 132, 13000,
-                         13, 0, 51.73, 3021.4, 2.31 };
+                         13, 0, 51.73, 3021.4, 2.31, 495.5 };
     ct_device_info b = { H200, "GPU-0a9b8c7d-1122-3344-5566-778899aabbcc", 9, 0, 132, 13000,
-                         13, 0, 53.9, 4286.5, 2.17 };
-    ct_device_info c = { "NVIDIA L4", "", 8, 9, 58, 12080, 12, 8, 0, 0, 0 };
-    double fma = 0, bw = 0, launch = 0;
+                         13, 0, 53.9, 4286.5, 2.17, 0 };
+    ct_device_info c = { "NVIDIA L4", "", 8, 9, 58, 12080, 12, 8, 0, 0, 0, 0 };
+    double fma = 0, bw = 0, launch = 0, tc = 0;
 
     CHECK(ct_db_device_upsert(db, &a, &t->dev_a, &e) == CT_OK);
     CHECK(ct_db_device_upsert(db, &b, &t->dev_b, &e) == CT_OK);
@@ -198,29 +198,32 @@ static inline void test_store(ct_db *db, ids *t)
     /* Same identity again without measurements: same row, ceilings kept. */
     ct_device_info a2 = a;
     long long again = 0;
-    a2.fma_tflops = a2.bandwidth_gbs = a2.launch_us = 0;
+    a2.fma_tflops = a2.bandwidth_gbs = a2.launch_us = a2.tc_half_tflops = 0;
     CHECK(ct_db_device_upsert(db, &a2, &again, &e) == CT_OK);
     CHECK(again == t->dev_a);
-    CHECK(ct_db_device_ceilings(db, &a, &fma, &bw, &launch, &e) == CT_OK);
-    CHECK(close_to(fma, 51.73) && close_to(bw, 3021.4) && close_to(launch, 2.31));
+    CHECK(ct_db_device_ceilings(db, &a, &fma, &tc, &bw, &launch, &e) == CT_OK);
+    CHECK(close_to(fma, 51.73) && close_to(bw, 3021.4) && close_to(launch, 2.31) && close_to(tc, 495.5));
     /* A new bandwidth replaces only the bandwidth. */
     a2.bandwidth_gbs = 3105.25;
     CHECK(ct_db_device_upsert(db, &a2, &again, &e) == CT_OK && again == t->dev_a);
-    CHECK(ct_db_device_ceilings(db, &a, &fma, &bw, &launch, &e) == CT_OK);
-    CHECK(close_to(fma, 51.73) && close_to(bw, 3105.25) && close_to(launch, 2.31));
+    CHECK(ct_db_device_ceilings(db, &a, &fma, &tc, &bw, &launch, &e) == CT_OK);
+    CHECK(close_to(fma, 51.73) && close_to(bw, 3105.25) && close_to(launch, 2.31) && close_to(tc, 495.5));
+    /* A device without the tensor-core ceiling reads it as 0. */
+    CHECK(ct_db_device_ceilings(db, &b, &fma, &tc, &bw, &launch, &e) == CT_OK);
+    CHECK(close_to(fma, 53.9) && tc == 0);
     /* Another driver is another device row. */
     ct_device_info a3 = a;
     long long other = 0;
     a3.driver_version = 13010;
-    a3.fma_tflops = a3.bandwidth_gbs = a3.launch_us = 0;
+    a3.fma_tflops = a3.bandwidth_gbs = a3.launch_us = a3.tc_half_tflops = 0;
     CHECK(ct_db_device_upsert(db, &a3, &other, &e) == CT_OK);
     CHECK(other != t->dev_a && other > 0);
-    CHECK(ct_db_device_ceilings(db, &a3, &fma, &bw, &launch, &e) == CT_ERR_NOT_FOUND);
+    CHECK(ct_db_device_ceilings(db, &a3, &fma, &tc, &bw, &launch, &e) == CT_ERR_NOT_FOUND);
     /* Never measured, and unknown. */
-    CHECK(ct_db_device_ceilings(db, &c, &fma, &bw, &launch, &e) == CT_ERR_NOT_FOUND);
+    CHECK(ct_db_device_ceilings(db, &c, &fma, &tc, &bw, &launch, &e) == CT_ERR_NOT_FOUND);
     ct_device_info unknown = c;
     snprintf(unknown.name, sizeof unknown.name, "NVIDIA B200");
-    CHECK(ct_db_device_ceilings(db, &unknown, NULL, NULL, NULL, &e) == CT_ERR_NOT_FOUND);
+    CHECK(ct_db_device_ceilings(db, &unknown, NULL, NULL, NULL, NULL, &e) == CT_ERR_NOT_FOUND);
 
     CHECK(ct_db_problem_upsert(db, "conv1d", P1, 4.094e9, 8.0082e6, &t->p1, &e) == CT_OK);
     CHECK(ct_db_problem_upsert(db, "conv1d", P2, 253952.0, 32892.0, &t->p2, &e) == CT_OK);

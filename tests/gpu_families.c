@@ -84,9 +84,15 @@ static void tune(const char *db, const char *spec, const char *extra)
               p.canonical, s.best.relerr);
     /* A wrong, crashing or hanging candidate is a template bug. */
     CHECK_MSG(s.bad == 0, "%s: %d of %d candidates failed, first: %s", p.canonical, s.bad, s.total, s.first_bad);
-    printf("%s: %d verified, %d over limits, %d failed; best %.2f us = %.1f%% of FMA peak, %.0f GB/s (%s %s)\n",
+    /* The half tensor-core ceiling is measured from sm_75 and, on any such
+     * GPU, well above the fp32 FMA rate (8x or more from sm_80). */
+    if (s.best.cc_major * 10 + s.best.cc_minor >= 75)
+        CHECK_MSG(s.best.tc_half_tflops > 2 * s.best.fma_tflops, "%s: tensor-core ceiling %g TFLOP/s, FMA %g",
+                  p.canonical, s.best.tc_half_tflops, s.best.fma_tflops);
+    const double peak = ct_result_peak_tflops(&s.best);
+    printf("%s: %d verified, %d over limits, %d failed; best %.2f us = %.1f%% of %s peak, %.0f GB/s (%s %s)\n",
            p.canonical, s.ok, s.limits, s.bad, s.best.median_us,
-           s.best.fma_tflops > 0 ? 100.0 * s.best.flops / s.best.median_us / 1e6 / s.best.fma_tflops : 0.0,
+           peak > 0 ? 100.0 * s.best.flops / s.best.median_us / 1e6 / peak : 0.0, ct_result_peak_name(&s.best),
            s.best.bytes / s.best.median_us / 1e3, s.best.tmpl, s.best.params_json);
 }
 

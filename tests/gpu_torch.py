@@ -6,7 +6,10 @@ its own Python process:
 
   * compares conv(...) in float64 with F.conv1d / F.conv2d (and, for conv1d,
     with a direct float64 cross-correlation) within the verification
-    tolerance (relative L2 error <= 1e-5);
+    tolerance (relative L2 error <= 1e-5; for bf16 and f16 problems, whose
+    modules take torch.bfloat16 / torch.float16 tensors, twice the type's
+    unit roundoff, 2^-7 and 2^-10, against float64 of the same rounded
+    inputs);
   * checks the ValueErrors for a wrong dtype, shape, device (CPU), a
     non-contiguous and a misaligned tensor, and that backward raises an
     error saying the kernels are forward-only;
@@ -15,8 +18,10 @@ its own Python process:
   * for the family modules: the results and grades (exact for tuned sizes,
     nearest_size for another), and for conv1d the mode checks.
 
-One module is also built the other way (CONVTUNE_TORCH_BUILD=nvcc: nvcc and
-ctypes) to exercise both. Exits 77 (skipped) without PyTorch or a GPU.
+A module, a half one and a family one are also built the other way
+(CONVTUNE_TORCH_BUILD=nvcc: nvcc and ctypes) to exercise both. Family
+exports hold fp32 problems only, so the half cases are single-problem
+modules. Exits 77 (skipped) without PyTorch or a GPU.
 
     gpu_torch.py CONVTUNE            (from CTest: ctest -R gpu_torch)
 """
@@ -24,13 +29,21 @@ import importlib, os, subprocess, sys, tempfile
 
 SKIP = 77
 TOL = 1e-5
+# Half problems: twice the unit roundoff of the type (ct_dtype_tolerance).
+HALF_TOL = {"bf16": 2.0 ** -7, "f16": 2.0 ** -10}
 SINGLE = ["conv1d:4096:31", "conv1d:1000:17:same", "conv1d:777:9:right",
           "conv1dc:2:8:64:16:3:pad=1:bias", "conv1dc:1:4:50:4:5",
           "conv2d:2:64:64:5:5:same", "conv2d:3:40:33:3:4",
           "conv2dc:2:3:32:32:8:3:3:same:bias", "conv2dc:4:2:20:20:4:5:5",
           # channels last: the activations in memory order ([B][L][C], [B][H][W][C])
           "conv1dc:2:16:64:16:4:causal:groups=16:nlc", "conv1dc:2:6:40:9:3:pad=1:stride=2:groups=3:bias:nlc",
-          "conv2dc:2:3:20:20:8:3:3:pad=1:stride=2:bias:nhwc", "conv2dc:1:4:9:11:4:5:5:same:groups=4:nhwc"]
+          "conv2dc:2:3:20:20:8:3:3:pad=1:stride=2:bias:nhwc", "conv2dc:1:4:9:11:4:5:5:same:groups=4:nhwc",
+          # half precision: torch.bfloat16 / torch.float16 tensors, channels last too
+          "conv1d:4096:31:bf16", "conv1d:1000:17:same:f16", "conv2d:2:64:64:5:5:same:bf16",
+          "conv1dc:2:8:64:16:3:pad=1:bias:bf16", "conv2dc:2:3:32:32:8:3:3:same:bias:f16",
+          "conv2dc:2:16:20:20:16:3:3:pad=1:bias:bf16",
+          "conv1dc:2:16:64:16:4:causal:groups=16:nlc:bf16", "conv2dc:2:16:20:20:16:3:3:pad=1:nhwc:f16",
+          "conv2dc:1:8:9:11:8:5:5:same:groups=8:nhwc:bf16"]
 FAMILY_UNTUNED = [(3000, 50, "same"), (5000, 31, "valid"), (100, 3, "right")]
 
 
@@ -141,29 +154,43 @@ class Checker:
         return None
 
 
+def element_type(problem):
+    """The torch dtype of a problem's tensors and its tolerance."""
+    import torch
+    t = problem.split(":")[-1]
+    if t in HALF_TOL:
+        return (torch.bfloat16 if t == "bf16" else torch.float16), HALF_TOL[t]
+    return torch.float32, TOL
+
+
 def check_single(mod, c):
     import torch
     names = list(mod.SHAPES)
-    ins = [torch.randn(mod.SHAPES[n], device="cuda", dtype=torch.float32) for n in names]
+    dt, tol = element_type(mod.PROBLEM)
+    # Inputs rounded to the type; the float64 references read the same values.
+    ins = [torch.randn(mod.SHAPES[n], device="cuda", dtype=torch.float32).to(dt) for n in names]
     out = mod.conv(*ins)
     torch.cuda.synchronize()
-    c.check(tuple(out.shape) == mod.OUT_SHAPE and out.dtype == torch.float32, "output %s %s" % (out.shape, out.dtype))
+    c.check(tuple(out.shape) == mod.OUT_SHAPE and out.dtype == dt, "output %s %s" % (out.shape, out.dtype))
     for i, ref in enumerate(reference(mod.PROBLEM, ins)):
         e = relerr(out, ref)
         print("  %s: relerr %.2e against reference %d (build: %s)" % (mod.PROBLEM, e, i, mod.BUILD))
-        c.check(e <= TOL, "relative error %.3g > %g against reference %d" % (e, TOL, i))
+        c.check(e <= tol, "relative error %.3g > %g against reference %d" % (e, tol, i))
 
     def with_(i, t):
         return lambda: mod.conv(*(ins[:i] + [t] + ins[i + 1:]))
     for i, n in enumerate(names):
         shape = mod.SHAPES[n]
         c.raises(with_(i, ins[i].double()), [n, "dtype"], "%s float64" % n)
+        if dt != torch.float32:
+            c.raises(with_(i, ins[i].float()), [n, "dtype"], "%s float32 for a half module" % n)
         c.raises(with_(i, ins[i].cpu()), [n, "CUDA"], "%s on the CPU" % n)
-        c.raises(with_(i, torch.randn(tuple(s + 1 for s in shape), device="cuda")), [n, "shape"], "%s shape" % n)
-        wide = torch.randn(*shape[:-1], 2 * shape[-1], device="cuda")[..., ::2]
+        c.raises(with_(i, torch.randn(tuple(s + 1 for s in shape), device="cuda", dtype=dt)), [n, "shape"],
+                 "%s shape" % n)
+        wide = torch.randn(*shape[:-1], 2 * shape[-1], device="cuda", dtype=dt)[..., ::2]
         c.raises(with_(i, wide), [n, "contiguous"], "%s strided" % n)
         numel = ins[i].numel()
-        c.raises(with_(i, torch.randn(numel + 1, device="cuda")[1:].view(shape)), [n, "aligned"],
+        c.raises(with_(i, torch.randn(numel + 1, device="cuda", dtype=dt)[1:].view(shape)), [n, "aligned"],
                  "%s misaligned" % n)
     x = ins[0].clone().requires_grad_()
     y = mod.conv(x, *ins[1:])
@@ -175,7 +202,7 @@ def check_single(mod, c):
     with torch.cuda.stream(side):
         out2 = mod.conv(*ins)
     side.synchronize()
-    c.check(relerr(out2, refs[0]) <= TOL, "on a side stream: wrong result")
+    c.check(relerr(out2, refs[0]) <= tol, "on a side stream: wrong result")
 
     static = [t.clone() for t in ins]
     side.wait_stream(torch.cuda.current_stream())
@@ -186,14 +213,14 @@ def check_single(mod, c):
     g = torch.cuda.CUDAGraph()
     with torch.cuda.graph(g):
         static_out = mod.conv(*static)
-    fresh = [torch.randn_like(t) for t in static]
+    fresh = [torch.randn(t.shape, device="cuda").to(dt) for t in static]
     for a, b in zip(static, fresh):
         a.copy_(b)
     g.replay()
     torch.cuda.synchronize()
     e = relerr(static_out, reference(mod.PROBLEM, fresh)[0])
     print("  %s: CUDA graph replay on new inputs: relerr %.2e" % (mod.PROBLEM, e))
-    c.check(e <= TOL, "CUDA graph replay: relative error %.3g" % e)
+    c.check(e <= tol, "CUDA graph replay: relative error %.3g" % e)
 
 
 def check_family(mod, c):
@@ -277,6 +304,25 @@ def check_family_layers(mod, c):
             e = relerr(out, reference(spec, ts)[0])
             print("  family %s %s (%s): relerr %.2e" % (spec, sh, got, e))
             c.check(e <= TOL, "%s %s: relative error %.3g" % (spec, sh, e))
+    # A conv2dc layer tuned as `same` (stride 1, odd kernel) asked for with
+    # its padding spelled out is the same layer: the tuned kernel (exact).
+    for spec in mod.TUNED:
+        shapes, kw = layer_call(spec)
+        if kw.get("mode") != "same" or kw["sh"] != 1 or kw["sw"] != 1:
+            continue
+        kh, kwd = shapes[1][2], shapes[1][3]
+        if kh % 2 == 0 or kwd % 2 == 0:
+            continue
+        padded = dict(kw, mode="pad", ph=kw["dh"] * (kh - 1) // 2, pw=kw["dw"] * (kwd - 1) // 2)
+        ts = [torch.randn(s, device="cuda") for s in shapes]
+        out = mod.conv(*ts, **padded)
+        torch.cuda.synchronize()
+        got = mod.last_grade_name()
+        c.check(got in ("exact", "other_device"), "%s as pad=%d,%d: grade %s, expected exact" % (
+            spec, padded["ph"], padded["pw"], got))
+        e = relerr(out, reference(spec, ts)[0])
+        print("  family %s as pad=%d,%d (%s): relerr %.2e" % (spec, padded["ph"], padded["pw"], got, e))
+        c.check(e <= TOL, "%s as pad: relative error %.3g" % (spec, e))
     shapes, kw = layer_call(mod.TUNED[0])
     ts = [torch.randn(s, device="cuda") for s in shapes]
     c.raises(lambda: mod.conv(ts[0].double(), *ts[1:], **kw), ["input", "dtype"], "float64 input")
@@ -359,8 +405,10 @@ def main():
         r = subprocess.run([sys.executable, __file__, "--module", out, name, "cpp_extension" if can_load else "-"],
                            env=env)
         failures += r.returncode != 0
-    # The other way of building: nvcc and ctypes, for a conv2d and the family module.
-    for name in [m for m in modules if m.startswith("conv2d_")][:1] + ["convtune_conv1d"]:
+    # The other way of building: nvcc and ctypes, for a conv2d, a half module
+    # (void pointers through ctypes) and the family module.
+    halves = [m for m in modules if m.endswith("_bf16") or m.endswith("_f16")]
+    for name in [m for m in modules if m.startswith("conv2d_")][:1] + halves[:1] + ["convtune_conv1d"]:
         if name in modules:
             r = subprocess.run([sys.executable, __file__, "--module", out, name, "nvcc"],
                                env=dict(env, CONVTUNE_TORCH_BUILD="nvcc"))

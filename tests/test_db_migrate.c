@@ -13,6 +13,7 @@
 #include "db.h"
 
 #include <ftw.h>
+#include <math.h>
 #include <sqlite3.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -231,7 +232,7 @@ static void test_version0(void)
             db = NULL;
         }
         CHECK(n == 0);
-        CHECK(scalar(paths[i], "SELECT user_version FROM pragma_user_version") == 1);
+        CHECK(scalar(paths[i], "SELECT user_version FROM pragma_user_version") == 2);
         CHECK(scalar(paths[i], "SELECT count(*) FROM sqlite_master WHERE type = 'table' AND name"
                                " IN ('devices', 'problems', 'runs', 'candidates')") == 4);
     }
@@ -242,8 +243,8 @@ static void test_newer(void)
 {
     const char *path = in_tmp("newer.db");
     CHECK(make_db(path, 20) == 0);
-    CHECK(exec_sql(path, "PRAGMA user_version = 2") == SQLITE_OK);
-    CHECK(scalar(path, "SELECT user_version FROM pragma_user_version") == 2);
+    CHECK(exec_sql(path, "PRAGMA user_version = 3") == SQLITE_OK);
+    CHECK(scalar(path, "SELECT user_version FROM pragma_user_version") == 3);
     CHECK(no_side_files(path));
     expect_refused(path, "newer");
 }
@@ -345,6 +346,7 @@ static void test_runner(void)
     ct_err e = { "" };
 
     CHECK(make_db(path, 5) == 0);
+    CHECK(exec_sql(path, "PRAGMA user_version = 1") == SQLITE_OK);
     CHECK(ct_db_open(path, 0, &db, &e) == CT_OK);
     if (!db)
         return;
@@ -387,8 +389,57 @@ static void test_runner(void)
     sqlite3_finalize(s);
     sqlite3_close(h);
 
-    /* This build knows version 1 only: the upgraded file is now "newer". */
+    /* This build knows versions up to 2: the upgraded file (4) is now "newer". */
     expect_refused(path, "newer");
+}
+
+static int tc_cb(const ct_result *r, void *user)
+{
+    *(double *)user = r->tc_half_tflops;
+    return 0;
+}
+
+/* A version-1 file (before the half tensor-core ceiling): a reader leaves
+ * it byte for byte as it was and reads the new column as absent; a writer
+ * upgrades it to version 2, keeping its rows, and stores the ceiling. */
+static void test_version1(void)
+{
+    const char *path = in_tmp("v1.db");
+    ct_err e = { "" };
+    ct_db *db = NULL;
+    CHECK(make_db(path, 7) == 0);
+    CHECK(exec_sql(path, "ALTER TABLE devices DROP COLUMN tc_half_tflops; PRAGMA user_version = 1") == SQLITE_OK);
+    CHECK(scalar(path, "SELECT user_version FROM pragma_user_version") == 1);
+    size_t len = 0, len2 = 0;
+    unsigned char *before = slurp(path, &len), *after;
+
+    double tc = 1;
+    long long n = 0;
+    CHECK_MSG(ct_db_open(path, 0, &db, &e) == CT_OK, "%s", e.msg);
+    CHECK(ct_db_query(db, NULL, count_cb, &n, &e) == CT_OK && n == 7);
+    CHECK(ct_db_query(db, NULL, tc_cb, &tc, &e) == CT_OK && isnan(tc));
+    ct_device_info d = { .name = "NVIDIA Migration Test GPU", .cc_major = 9, .driver_version = 13000,
+                         .nvrtc_major = 13 };
+    double fma = 0;
+    tc = 1;
+    CHECK(ct_db_device_ceilings(db, &d, &fma, &tc, NULL, NULL, &e) == CT_OK && fma == 60 && tc == 0);
+    ct_db_close(db);
+    db = NULL;
+    after = slurp(path, &len2);
+    CHECK_MSG(before && after && len == len2 && !memcmp(before, after, len), "reading wrote to a version-1 file");
+    free(before);
+    free(after);
+
+    CHECK_MSG(ct_db_open(path, 1, &db, &e) == CT_OK, "%s", e.msg);
+    d.tc_half_tflops = 640.5;
+    long long dev = 0;
+    CHECK(ct_db_device_upsert(db, &d, &dev, &e) == CT_OK);
+    n = 0;
+    CHECK(ct_db_query(db, NULL, count_cb, &n, &e) == CT_OK && n == 7);
+    CHECK(ct_db_query(db, NULL, tc_cb, &tc, &e) == CT_OK && tc == 640.5);
+    ct_db_close(db);
+    CHECK(scalar(path, "SELECT user_version FROM pragma_user_version") == 2);
+    CHECK(scalar(path, "SELECT count(*) FROM devices WHERE tc_half_tflops = 640.5 AND fma_tflops = 60") == 1);
 }
 
 /* ct_db_check reports foreign-key problems too, and cuts a long report. */
@@ -426,6 +477,7 @@ int main(void)
     test_truncated();
     test_text();
     test_runner();
+    test_version1();
     test_check_report();
     nftw(tmpdir, rm_entry, 16, FTW_DEPTH | FTW_PHYS);
     CHECK_DONE();

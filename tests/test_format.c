@@ -458,6 +458,30 @@ static void test_formats(ct_db *db)
 
 /* ------------------------------------------------------------------------ */
 
+/* `% of peak` of a half problem is against the tensor-core ceiling, absent
+ * when that was not measured; an fp32 problem's stays against the FMA one
+ * (test_formats) although the device has both. */
+static void test_half_peak(ct_db *db)
+{
+    static rows rs;
+    static jobj objs[4];
+    CHECK(query(db, P1, NULL, NULL, 1, 0, &rs) >= 1);
+    ct_result r[2] = {rs.r[0], rs.r[0]};
+    CHECK(r[0].status == CT_RS_OK && r[0].median_us > 0 && r[0].tc_half_tflops == 495.5);
+    snprintf(r[0].problem, sizeof r[0].problem, "%s:bf16", P1);
+    snprintf(r[1].problem, sizeof r[1].problem, "%s:f16", P1);
+    r[1].tc_half_tflops = NAN;
+    char *out = render(CT_FMT_JSON, r, 2);
+    CHECK_MSG(out && jp_array(out, objs, 4) == 2, "JSON: %s", out ? out : "(none)");
+    const jfield *fl;
+    double tflops = r[0].flops / r[0].median_us / 1e6;
+    CHECK((fl = jget(&objs[0], "pct_fma")) && fl->type == 'n' && fabs(atof(fl->text) - 100 * tflops / 495.5) < 0.01);
+    CHECK((fl = jget(&objs[1], "pct_fma")) && fl->type == 'l');
+    CHECK(ct_result_peak_tflops(&r[0]) == 495.5 && ct_result_peak_tflops(&r[1]) == 0);
+    CHECK(ct_result_peak_tflops(&rs.r[0]) == 51.73);
+    free(out);
+}
+
 int main(void)
 {
     char path[512];
@@ -476,6 +500,7 @@ int main(void)
     if (st == CT_OK) {
         test_store(db, &t);
         test_formats(db);
+        test_half_peak(db);
         ct_db_close(db);
     }
     nftw(tmpdir, rm_entry, 16, FTW_DEPTH | FTW_PHYS);

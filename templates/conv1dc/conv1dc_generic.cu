@@ -142,6 +142,19 @@ static long long conv1dc_generic_lout(long long l, long long k, int pad, int cau
     return room < 0 ? 0 : room / stride + 1;
 }
 
+// The spelling of a layer that convtune's parse gives it (tuner/families/
+// conv1dc, which this must follow: the taps of a one-tap kernel coincide):
+// the selector's pick compares requests in it with its canonical table.
+static void conv1dc_generic_canonical(long long *b, long long *cin, long long *l, long long *cout, long long *k,
+                                      int *pad, int *causal, int *stride, int *dil, int *groups, int *layout)
+{
+    (void)b, (void)cin, (void)l, (void)cout, (void)pad, (void)stride, (void)groups, (void)layout;
+    if (*k == 1) {
+        *causal = 0;
+        *dil = 1;
+    }
+}
+
 static int conv1dc_generic_accepts(long long b, long long cin, long long l, long long cout, long long k, int pad,
                                    int causal, int stride, int dil, int groups, int layout)
 {

@@ -160,6 +160,29 @@ static long long conv2dc_generic_out(long long n, long long k, int mode, long lo
     return room < 0 ? -1 : room / s + 1;
 }
 
+// The spelling of a layer that convtune's parse gives it (its canonicalize
+// in tuner/families/conv2dc, which this must follow): the selector's pick
+// compares requests in it with its canonical table (family_export.h).
+static void conv2dc_generic_canonical(long long *b, long long *cin, long long *h, long long *w, long long *cout,
+                                      long long *kh, long long *kw, int *mode, int *ph, int *pw, int *sh, int *sw,
+                                      int *dh, int *dw, int *groups, int *layout)
+{
+    (void)b, (void)cin, (void)h, (void)w, (void)cout, (void)groups, (void)layout;
+    if (*kh == 1)
+        *dh = 1;
+    if (*kw == 1)
+        *dw = 1;
+    if (*mode != 2)
+        return;
+    if (*ph == 0 && *pw == 0)
+        *mode = 0;
+    else if (*sh == 1 && *sw == 1 && *kh % 2 == 1 && *kw % 2 == 1 && *ph == *dh * (*kh - 1) / 2 &&
+             *pw == *dw * (*kw - 1) / 2)
+        *mode = 1;
+    if (*mode != 2)
+        *ph = *pw = 0;
+}
+
 static int conv2dc_generic_accepts(long long b, long long cin, long long h, long long w, long long cout, long long kh,
                                    long long kw, int mode, int ph, int pw, int sh, int sw, int dh, int dw, int groups,
                                    int layout)

@@ -31,7 +31,8 @@
 
 typedef struct layer {
     long long b, cin, h, w, cout, kh, kw;
-    int mode;        /* conv2d, conv2dc: 0 valid, 1 same */
+    int mode;        /* conv2d, conv2dc: 0 valid, 1 same; conv2dc: 2 pad (ph, pw) */
+    int ph, pw;      /* conv2dc mode 2 */
     int pad;         /* conv1dc */
     int bias;
     /* What the tuned table holds of the fields these layers leave at their
@@ -136,13 +137,13 @@ static const char *const mode_names[] = {"valid", "same"};
 static int call(const layer *l, const float *in, const float *w, const float *bias, float *out, cudaStream_t s,
                 int *grade)
 {
-    return convtune_conv2dc(in, w, bias, out, l->b, l->cin, l->h, l->w, l->cout, l->kh, l->kw, l->mode, 0, 0, 1, 1, 1,
-                            1, 1, CONVTUNE_CONV2DC_NCHW, s, grade);
+    return convtune_conv2dc(in, w, bias, out, l->b, l->cin, l->h, l->w, l->cout, l->kh, l->kw, l->mode, l->ph, l->pw,
+                            1, 1, 1, 1, 1, CONVTUNE_CONV2DC_NCHW, s, grade);
 }
 static int pick(const layer *l, double *dist)
 {
-    return convtune_conv2dc_pick(l->b, l->cin, l->h, l->w, l->cout, l->kh, l->kw, l->mode, 0, 0, 1, 1, 1, 1, 1,
-                                 l->bias, CONVTUNE_CONV2DC_NCHW, dist);
+    return convtune_conv2dc_pick(l->b, l->cin, l->h, l->w, l->cout, l->kh, l->kw, l->mode, l->ph, l->pw, 1, 1, 1, 1,
+                                 1, l->bias, CONVTUNE_CONV2DC_NCHW, dist);
 }
 static int tuned(int i, layer *l)
 {
@@ -153,8 +154,21 @@ static int tuned(int i, layer *l)
 }
 static void canonical(const layer *l, char *buf, size_t len)
 {
+    /* pad=PH,PW is written as the mode it equals, as convtune writes it */
+    char mode[40];
+    int m = l->mode;
+    if (m == 2 && l->ph == 0 && l->pw == 0)
+        m = 0;
+    else if (m == 2 && l->kh % 2 && l->kw % 2 && l->ph == (l->kh - 1) / 2 && l->pw == (l->kw - 1) / 2)
+        m = 1;
+    if (m == 2 && l->ph == l->pw)
+        snprintf(mode, sizeof mode, "pad=%d", l->ph);
+    else if (m == 2)
+        snprintf(mode, sizeof mode, "pad=%d,%d", l->ph, l->pw);
+    else
+        snprintf(mode, sizeof mode, "%s", mode_names[m]);
     snprintf(buf, len, "conv2dc:%lld:%lld:%lld:%lld:%lld:%lld:%lld:%s%s", l->b, l->cin, l->h, l->w, l->cout, l->kh,
-             l->kw, mode_names[l->mode], l->bias ? ":bias" : "");
+             l->kw, mode, l->bias ? ":bias" : "");
 }
 static int parse(const char *spec, layer *l)
 {
@@ -163,6 +177,12 @@ static int parse(const char *spec, layer *l)
     int n = sscanf(spec, "conv2dc:%lld:%lld:%lld:%lld:%lld:%lld:%lld:%31s", &l->b, &l->cin, &l->h, &l->w, &l->cout,
                    &l->kh, &l->kw, rest);
     l->mode = !strncmp(rest, "same", 4);
+    /* pad=PH[,PW]: another spelling the selector must know as the same layer */
+    if (!strncmp(rest, "pad=", 4)) {
+        l->mode = 2;
+        if (sscanf(rest + 4, "%d,%d", &l->ph, &l->pw) == 1)
+            l->pw = l->ph;
+    }
     l->bias = strstr(rest, "bias") != NULL;
     return n >= 7;
 }
@@ -172,6 +192,13 @@ static void variants(const layer *t, layer *v, int *n)
     v[(*n)++].mode = !t->mode;
     v[*n] = *t;
     v[(*n)++].bias = !t->bias;
+    /* a tuned `same` layer spelled as its padding: the same layer (exact) */
+    if (t->mode == 1 && t->kh % 2 && t->kw % 2) {
+        v[*n] = *t;
+        v[*n].mode = 2;
+        v[*n].ph = (int)(t->kh - 1) / 2;
+        v[(*n)++].pw = (int)(t->kw - 1) / 2;
+    }
 }
 #else
 #error "define CONSUMER_CONV1DC, CONSUMER_CONV2D or CONSUMER_CONV2DC"
@@ -180,19 +207,19 @@ static void variants(const layer *t, layer *v, int *n)
 /* Padding and output size of a layer (conv1dc's pad is its width's). */
 static long long pad_h(const layer *l)
 {
-    return l->mode ? (l->kh - 1) / 2 : 0;
+    return l->mode == 2 ? l->ph : l->mode ? (l->kh - 1) / 2 : 0;
 }
 static long long pad_w(const layer *l)
 {
-    return l->pad ? l->pad : l->mode ? (l->kw - 1) / 2 : 0;
+    return l->pad ? l->pad : l->mode == 2 ? l->pw : l->mode ? (l->kw - 1) / 2 : 0;
 }
 static long long out_h(const layer *l)
 {
-    return l->mode ? l->h : l->h - l->kh + 1;
+    return l->mode == 1 ? l->h : l->h + 2 * pad_h(l) - l->kh + 1;
 }
 static long long out_w(const layer *l)
 {
-    return l->mode ? l->w : l->w + 2 * pad_w(l) - l->kw + 1;
+    return l->mode == 1 ? l->w : l->w + 2 * pad_w(l) - l->kw + 1;
 }
 
 static unsigned long long rng_state = 0x9E3779B97F4A7C15ULL;

@@ -127,3 +127,9 @@ double ct_dtype_tolerance(ct_dtype t, double f32_tolerance)
         return f32_tolerance;
     }
 }
+
+double ct_dtype_peak_tflops(ct_dtype t, double fma_tflops, double tc_half_tflops)
+{
+    double v = t == CT_DTYPE_F32 ? fma_tflops : tc_half_tflops;
+    return v > 0 ? v : 0;
+}

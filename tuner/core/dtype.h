@@ -40,4 +40,10 @@ uint16_t ct_dtype_nan_bits(ct_dtype t);
  * u/sqrt(3) at most (README "Half precision"). */
 double ct_dtype_tolerance(ct_dtype t, double f32_tolerance);
 
+/* The compute ceiling of a problem of type t among a device's measured
+ * ones: the fp32 FMA rate for f32, the half tensor-core rate for bf16 and
+ * f16 (their kernels run on the tensor cores; the FMA rate would put them
+ * far above 100%). 0 when that one was not measured. */
+double ct_dtype_peak_tflops(ct_dtype t, double fma_tflops, double tc_half_tflops);
+
 #endif

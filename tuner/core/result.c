@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "dtype.h"
 #include "problem.h"
 
 static const char *const status_names[CT_RS_COUNT] = {
@@ -64,6 +65,31 @@ int ct_field_nullable(ct_field_type t)
 {
     return t == CT_F_STR_NULL || t == CT_F_TIME_NULL || t == CT_F_INT_NULL || t == CT_F_COUNT_NULL || t == CT_F_REAL_NULL ||
            t == CT_F_POS_NULL || t == CT_F_OBJ_NULL;
+}
+
+int ct_field_optional(const ct_result_field *f)
+{
+    static const char *const later[] = {"tc_half_tflops"};
+    for (size_t i = 0; i < sizeof later / sizeof later[0]; i++)
+        if (!strcmp(f->name, later[i]))
+            return 1;
+    return 0;
+}
+
+static ct_dtype result_dtype(const ct_result *r)
+{
+    ct_problem p;
+    return ct_problem_parse(r->problem, &p, NULL) == CT_OK ? ct_problem_dtype(&p) : CT_DTYPE_F32;
+}
+
+double ct_result_peak_tflops(const ct_result *r)
+{
+    return ct_dtype_peak_tflops(result_dtype(r), r->fma_tflops, r->tc_half_tflops);
+}
+
+const char *ct_result_peak_name(const ct_result *r)
+{
+    return result_dtype(r) == CT_DTYPE_F32 ? "FMA" : "tensor-core";
 }
 
 static void set_absent(ct_result *r, const ct_result_field *f)

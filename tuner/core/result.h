@@ -90,6 +90,7 @@ typedef enum ct_field_type {
     X(D, POS_NULL, bandwidth_gbs, 0, "bandwidth_gbs", "d.bandwidth_gbs")                \
     X(D, POS_NULL, launch_us, 0, "launch_us", "d.launch_us")                            \
     X(D, TIME_NULL, measured_at, 32, "ceilings_measured_at", "d.measured_at")            \
+    X(D, POS_NULL, tc_half_tflops, 0, "tc_half_tflops", "d.tc_half_tflops")             \
     X(P, NAME, family, 32, "family", "p.family")                                         \
     X(P, NAME, problem, 160, "problem", "p.canonical")                                   \
     X(P, REAL, flops, 0, "flops", "p.flops")                                             \
@@ -180,6 +181,18 @@ static inline ct_result_status *ct_field_status(ct_result *r, const ct_result_fi
 int ct_field_is_text(ct_field_type t);
 int ct_field_is_int(ct_field_type t);
 int ct_field_nullable(ct_field_type t);
+
+/* Whether the field came after version 1 of the `db export` files: a file
+ * holds it only when some record has a value for it, and a file without it
+ * reads it as absent, so a database that has none exports as before. */
+int ct_field_optional(const ct_result_field *f);
+
+/* The compute ceiling `% of peak` of r's problem is taken against: the
+ * half tensor-core rate (tc_half_tflops) for a bf16 or f16 problem, the
+ * fp32 FMA rate otherwise; 0 when it was not measured. */
+double ct_result_peak_tflops(const ct_result *r);
+/* Its name for people: "FMA" or "tensor-core". */
+const char *ct_result_peak_name(const ct_result *r);
 
 /* Every field absent, status unset, nothing typed; conditions unknown. */
 void ct_result_init(ct_result *r);

@@ -206,8 +206,10 @@ static void emit_provenance(FILE *f, const instance *in, const char *now)
     fprintf(f, "// params:    %s\n", ct_exp_c_text(params, 0, params_c, sizeof params_c));
     fprintf(f, "// measured:  median %.2f us over %d runs (min %.2f us), %.2f TFLOP/s", rec->median_us,
             rec->reps, rec->min_us, tflops);
-    if (rec->fma_tflops > 0)
-        fprintf(f, " = %.0f%% of the measured fp32 FMA peak", 100.0 * tflops / rec->fma_tflops);
+    double peak = ct_result_peak_tflops(rec);
+    if (peak > 0)
+        fprintf(f, " = %.0f%% of the measured %s peak", 100.0 * tflops / peak,
+                ct_problem_dtype(&in->p) == CT_DTYPE_F32 ? "fp32 FMA" : "half tensor-core");
     fprintf(f, ";\n//            relative L2 error %.2g against an fp64 reference\n", rec->relerr);
     if (in->t->exec && *in->t->exec->link_flags)
         fprintf(f, "// needs:     %s (link with %s)\n", in->t->exec->library, in->t->exec->link_flags);

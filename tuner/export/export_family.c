@@ -204,8 +204,9 @@ static void family_comment(FILE *f, const family_out *fo, int for_header)
         char params_c[600], when_c[64];
         fprintf(f, "//   %s: %s (content hash %s), median %.2f us over %d runs, %.2f TFLOP/s", in->p.canonical,
                 r->tmpl, r->template_hash, r->median_us, r->reps, ct_exp_tflops_of(r));
-        if (r->fma_tflops > 0)
-            fprintf(f, " = %.0f%% of FMA peak", 100.0 * ct_exp_tflops_of(r) / r->fma_tflops);
+        double peak = ct_result_peak_tflops(r);
+        if (peak > 0)
+            fprintf(f, " = %.0f%% of %s peak", 100.0 * ct_exp_tflops_of(r) / peak, ct_result_peak_name(r));
         fprintf(f, ", relerr %.2g, tuned %s\n//     params %s\n", r->relerr,
                 ct_exp_c_text(r->created_at, 0, when_c, sizeof when_c), ct_exp_c_text(r->params_json, 0, params_c, sizeof params_c));
     }

@@ -228,8 +228,15 @@ static void emit_pick(FILE *f, const ct_family_export *fx, const char *fam)
     item(&it, "%s%s", "double *distance", "");
     snprintf(prefix, sizeof prefix, "extern \"C\" int convtune_%s_pick(", fam);
     wrapped(f, prefix, &it, ")", "                              ", 110);
-    fprintf(f, "\n{\n    using namespace ct_select_%s;\n    int pick = -1;\n    double best = -1;\n"
-               "    for (int i = 0; i < ntuned; i++)\n", fam);
+    fprintf(f, "\n{\n    using namespace ct_select_%s;\n", fam);
+    if (fx->canonical) {
+        /* The table holds each problem's canonical spelling; so must the request. */
+        items ptrs = {.n = 0};
+        arg_items(fx, SIZES | (1u << CT_SEL_KEY), "&%s", &ptrs);
+        snprintf(prefix, sizeof prefix, "    ct_generic_%s::%s_canonical(", fam, fx->generic);
+        joined(f, prefix, &ptrs, ",", ");\n", "        ", 110);
+    }
+    fprintf(f, "    int pick = -1;\n    double best = -1;\n    for (int i = 0; i < ntuned; i++)\n");
     it.n = 0;
     arg_items(fx, KEYS, "tuned[i].%s == %s", &it);
     arg_items(fx, SIZES, "tuned[i].%s == %s", &it);

@@ -26,7 +26,18 @@
  *       else 0: the selector then returns cudaErrorInvalidValue;
  *   static int GENERIC_launch(BUFFERS..., ARGS..., unsigned block, cudaStream_t stream)
  *       launches with block threads per block (a multiple of 32 up to 1024)
- *       and returns a cudaError_t. */
+ *       and returns a cudaError_t.
+ *
+ * and, where the family sets `canonical`, a third:
+ *
+ *   static void GENERIC_canonical(ARGS *...)
+ *       rewrites, through pointers to the same arguments, a spelling of a
+ *       problem into the one the family's parse gives it (conv2dc: `pad`
+ *       with the padding of `same`, stride 1 and odd extents is `same`;
+ *       `pad=0,0` is `valid`; a dilation of one tap is 1). The selector's
+ *       pick applies it to a request before comparing it with the tuned
+ *       table, whose rows are canonical, so every spelling of a tuned layer
+ *       finds it, and `query --nearest`, which parses its SPEC, ranks alike. */
 #ifndef CT_FAMILY_EXPORT_H
 #define CT_FAMILY_EXPORT_H
 
@@ -61,6 +72,9 @@ typedef struct ct_family_export {
     /* NULL, or a key with choices whose value picks one of the
      * '|'-separated alternatives of a shape ("b,cin,l|b,l,cin" by layout). */
     const char *shape_key;
+    /* 1 when the generic kernel defines GENERIC_canonical (above): several
+     * argument values spell one problem. */
+    int canonical;
 } ct_family_export;
 
 #define CT_SEL_MAX_ARGS 20

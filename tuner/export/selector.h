@@ -26,7 +26,9 @@
  * distances within CT_DISTANCE_TIE of each other are a tie, won by the
  * problem that comes first in the set's order (ct_problem_compare: the
  * fields that are not sizes, then the sizes, ascending). The generated
- * selector applies the same rule. */
+ * selector applies the same rule, to its arguments rewritten in the
+ * spelling the family's parse gives a problem (family_export.h,
+ * `canonical`), as the problems compared here are parsed. */
 #ifndef CT_SELECTOR_H
 #define CT_SELECTOR_H
 

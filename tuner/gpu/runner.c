@@ -138,8 +138,9 @@ ct_status ct_gpu_measure_ceilings(ct_gpu *g, ct_err *e)
     if (rc != CT_OK)
         goto out;
     CU_TRY(d, e, rc, out, cuModuleLoadData(&mod, bin.data));
-    CUfunction fma, copy, empty;
+    CUfunction fma, mma, copy, empty;
     CU_TRY(d, e, rc, out, cuModuleGetFunction(&fma, mod, "ct_fma_peak"));
+    CU_TRY(d, e, rc, out, cuModuleGetFunction(&mma, mod, "ct_mma_peak"));
     CU_TRY(d, e, rc, out, cuModuleGetFunction(&copy, mod, "ct_copy"));
     CU_TRY(d, e, rc, out, cuModuleGetFunction(&empty, mod, "ct_empty"));
 
@@ -164,6 +165,24 @@ ct_status ct_gpu_measure_ceilings(ct_gpu *g, ct_err *e)
             best = ms;
     }
     g->info.fma_tflops = 2.0 * 8 * 16 * (double)iters * blocks * 256 / (best * 1e-3) / 1e12;
+
+    /* Half tensor cores: 8 chains x 4 unrolled steps of 4096 FLOPs per warp
+     * and iteration (ct_mma_peak); none before sm_75, where it stays 0. */
+    g->info.tc_half_tflops = 0;
+    if (ct_gpu_has_half_mma(g->info.cc_major, g->info.cc_minor)) {
+        unsigned ha = 0x3c003c00u, hb = 0x3c003c00u;   /* 1.0 in f16 (bf16: a small value) */
+        void *margs[] = {&buf, &ha, &hb, &iters};
+        unsigned mblocks = (unsigned)g->info.sm_count * 4;
+        best = 1e30f;
+        CU_TRY(d, e, rc, out, cuLaunchKernel(mma, mblocks, 1, 1, 256, 1, 1, 0, NULL, margs, NULL));
+        for (int i = 0; i < 5; i++) {
+            if ((rc = time_launches(g, mma, mblocks, 256, margs, 1, &ms, e)) != CT_OK)
+                goto out;
+            if (ms < best)
+                best = ms;
+        }
+        g->info.tc_half_tflops = 4096.0 * 8 * 4 * (double)iters * mblocks * (256 / 32) / (best * 1e-3) / 1e12;
+    }
 
     CUdeviceptr src4 = buf, dst4 = buf + bytes / 2;
     long long n4 = (long long)(bytes / 2 / 16);
@@ -196,6 +215,11 @@ out:
     ct_binary_free(&bin);
     free(src);
     return rc;
+}
+
+int ct_gpu_has_half_mma(int cc_major, int cc_minor)
+{
+    return cc_major * 10 + cc_minor >= 75;
 }
 
 double ct_relerr(const float *out, const double *ref, size_t n)

@@ -30,10 +30,16 @@ typedef struct ct_gpu {
 ct_status ct_gpu_open(int ordinal, ct_gpu *g, ct_err *e);
 void ct_gpu_close(ct_gpu *g);
 
-/* Measure the fp32 FMA rate, the device-memory bandwidth (bytes read plus
- * written by a copy kernel) and the time of an empty launch, with kernels
- * compiled through NVRTC, into g->info. */
+/* Measure the fp32 FMA rate, the half tensor-core rate (mma.sync with fp32
+ * accumulation: bf16 m16n8k16 from sm_80, f16 m16n8k8 on sm_75, none
+ * before), the device-memory bandwidth (bytes read plus written by a copy
+ * kernel) and the time of an empty launch, with kernels compiled through
+ * NVRTC, into g->info. */
 ct_status ct_gpu_measure_ceilings(ct_gpu *g, ct_err *e);
+
+/* Whether a device of this compute capability has a half mma.sync to
+ * measure (sm_75 and later). */
+int ct_gpu_has_half_mma(int cc_major, int cc_minor);
 
 /* Limits assumed for an offline compile for arch (no GPU present). */
 ct_status ct_limits_for_arch(const char *arch, ct_limits *lim, ct_err *e);

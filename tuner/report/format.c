@@ -49,8 +49,9 @@ static void derive(const ct_result *r, derived *d)
         d->tflops = r->flops / r->median_us / 1e6;
     if (r->bytes > 0)
         d->gbs = r->bytes / r->median_us / 1e3;
-    if (d->tflops >= 0 && r->fma_tflops > 0)
-        d->pct_fma = 100.0 * d->tflops / r->fma_tflops;
+    double peak = ct_result_peak_tflops(r);
+    if (d->tflops >= 0 && peak > 0)
+        d->pct_fma = 100.0 * d->tflops / peak;
     if (d->gbs >= 0 && r->bandwidth_gbs > 0)
         d->pct_bw = 100.0 * d->gbs / r->bandwidth_gbs;
     d->pct_peak = d->pct_fma > d->pct_bw ? d->pct_fma : d->pct_bw;

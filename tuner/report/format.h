@@ -9,7 +9,8 @@
  * Columns (CSV header names and JSON keys):
  *   problem, device, arch, template, params, status, median_us, min_us,
  *   spread, tflops (flops / median_us / 1e6), gbs (bytes / median_us / 1e3),
- *   pct_fma (100 * tflops / fma_tflops), pct_bw (100 * gbs / bandwidth_gbs),
+ *   pct_fma (100 * tflops / the compute ceiling: fma_tflops, or for a bf16
+ *   or f16 problem tc_half_tflops), pct_bw (100 * gbs / bandwidth_gbs),
  *   relerr, registers, smem_bytes, error, created_at;
  *   JSON objects also carry id, run_id, family, template_hash, max_us, reps,
  *   local_bytes, compile_ms, flops and bytes.

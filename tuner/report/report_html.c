@@ -333,7 +333,7 @@ static void plot_roofline(FILE *f, const ct_report_section *s)
 {
     const ct_result *c = s->ceil;
     double ai = c->bytes > 0 ? c->flops / c->bytes : 1;
-    double peak = c->fma_tflops > 0 ? c->fma_tflops * 1e3 : NAN;   /* GFLOP/s */
+    double peak = ct_result_peak_tflops(c) > 0 ? ct_result_peak_tflops(c) * 1e3 : NAN;   /* GFLOP/s */
     double bw = c->bandwidth_gbs > 0 ? c->bandwidth_gbs : NAN;      /* GB/s */
     double ridge = peak / bw;
     double xlo = ai, xhi = ai;
@@ -419,7 +419,7 @@ static void top_table(FILE *f, const ct_report_section *s)
             fprintf(f, "<td>%.3f us (%.1f%%)</td>", r->spread * r->median_us, 100 * r->spread);
         double tf = ct_report_gflops(r) / 1e3;
         fmt_num(f, tf, "%.4g");
-        fmt_num(f, c->fma_tflops > 0 ? 100 * tf / c->fma_tflops : NAN, "%.1f");
+        fmt_num(f, ct_result_peak_tflops(c) > 0 ? 100 * tf / ct_result_peak_tflops(c) : NAN, "%.1f");
         fmt_num(f, r->bytes / r->median_us / 1e3, "%.1f");
         fmt_num(f, s->baseline ? s->baseline->median_us / r->median_us : NAN, "%.1fx");
         fmt_num(f, r->relerr, "%.1e");
@@ -527,8 +527,12 @@ static void section_html(FILE *f, const ct_report_section *s, int idx)
     h(f, c->nvrtc_version);
     fputs("</dd>\n<dt>measured ceilings</dt><dd>", f);
     if (c->fma_tflops > 0)
-        fprintf(f, "%.1f TFLOP/s fp32 FMA, %.0f GB/s memory, %.1f us empty launch (measured ", c->fma_tflops,
-                c->bandwidth_gbs, c->launch_us);
+    {
+        fprintf(f, "%.1f TFLOP/s fp32 FMA, ", c->fma_tflops);
+        if (c->tc_half_tflops > 0)
+            fprintf(f, "%.1f TFLOP/s half tensor cores (mma.sync), ", c->tc_half_tflops);
+        fprintf(f, "%.0f GB/s memory, %.1f us empty launch (measured ", c->bandwidth_gbs, c->launch_us);
+    }
     else
         fputs("not measured (", f);
     h(f, *c->measured_at ? c->measured_at : "never");
@@ -548,8 +552,9 @@ static void section_html(FILE *f, const ct_report_section *s, int idx)
         fputs(" <code>", f);
         h(f, w->params_json);
         fprintf(f, "</code>: %.3f us, %.3f TFLOP/s", w->median_us, ct_report_gflops(w) / 1e3);
-        if (c->fma_tflops > 0)
-            fprintf(f, " (%.0f%% of the FMA ceiling)", ct_report_gflops(w) / 10 / c->fma_tflops);
+        if (ct_result_peak_tflops(c) > 0)
+            fprintf(f, " (%.0f%% of the %s ceiling)", ct_report_gflops(w) / 10 / ct_result_peak_tflops(c),
+                    ct_result_peak_name(c));
         if (s->baseline)
             fprintf(f, ", %.1fx the naive baseline (%.3f us)", s->baseline->median_us / w->median_us,
                     s->baseline->median_us);
@@ -606,7 +611,8 @@ static void summary(FILE *f, const ct_report *r)
         fputs("</td>", f);
         fmt_num(f, w->median_us, "%.3f");
         fmt_num(f, ct_report_gflops(w) / 1e3, "%.4g");
-        fmt_num(f, s->ceil->fma_tflops > 0 ? ct_report_gflops(w) / 10 / s->ceil->fma_tflops : NAN, "%.1f");
+        fmt_num(f, ct_result_peak_tflops(s->ceil) > 0 ? ct_report_gflops(w) / 10 / ct_result_peak_tflops(s->ceil) : NAN,
+                "%.1f");
         fmt_num(f, s->baseline ? s->baseline->median_us / w->median_us : NAN, "%.1fx");
         fputs("</tr>\n", f);
     }

@@ -4,6 +4,7 @@
 #include <math.h>
 #include <string.h>
 
+#include "dtype.h"
 #include "json.h"
 
 /* A record's parameters for people: JSON text. */
@@ -72,6 +73,12 @@ void ct_tune_conditions_json(const ct_tune_result *res, int l2_flush, char *buf,
     ct_jw_end(&j);
 }
 
+/* The compute ceiling of p's type on g (ct_dtype_peak_tflops). */
+static double peak_of(const ct_problem *p, const ct_gpu *g)
+{
+    return ct_dtype_peak_tflops(ct_problem_dtype(p), g->info.fma_tflops, g->info.tc_half_tflops);
+}
+
 void ct_tune_print_header(FILE *out, const ct_problem *p, const ct_gpu *g, const ct_space *sp, const char *strategy,
                           int budget, int time_limited, unsigned long long seed)
 {
@@ -82,10 +89,13 @@ void ct_tune_print_header(FILE *out, const ct_problem *p, const ct_gpu *g, const
         admissible += sp->stats[i].admissible;
     }
     fprintf(out, "convtune: %s on %s (%s, %d SMs)\n", p->canonical, g->info.name, g->arch, g->info.sm_count);
-    fprintf(out, "  ceilings: %.1f TFLOP/s fp32 FMA, %.0f GB/s memory, %.1f us empty launch\n", g->info.fma_tflops,
+    ct_dtype t = ct_problem_dtype(p);
+    fprintf(out, "  ceilings: %.1f TFLOP/s fp32 FMA, %.0f GB/s memory, %.1f us empty launch", g->info.fma_tflops,
             g->info.bandwidth_gbs, g->info.launch_us);
-    fprintf(out, "  problem: %.3g GFLOP, %.3g MB; floor %.2f us (FMA) / %.2f us (memory)\n", fam->flops(p) / 1e9,
-            fam->bytes(p) / 1e6, fam->flops(p) / (g->info.fma_tflops * 1e6),
+    if (t != CT_DTYPE_F32)
+        fprintf(out, ", %.1f TFLOP/s half tensor cores", g->info.tc_half_tflops);
+    fprintf(out, "\n  problem: %.3g GFLOP, %.3g MB; floor %.2f us (%s) / %.2f us (memory)\n", fam->flops(p) / 1e9,
+            fam->bytes(p) / 1e6, fam->flops(p) / (peak_of(p, g) * 1e6), t == CT_DTYPE_F32 ? "FMA" : "tensor cores",
             fam->bytes(p) / (g->info.bandwidth_gbs * 1e3));
     fprintf(out, "  space: %lld combinations, %lld admissible; search: %s, budget %d candidates%s, seed %llu\n", full,
             admissible, strategy, budget, time_limited ? " or the time limit" : "", seed);
@@ -150,13 +160,13 @@ void ct_tune_note_baseline_only(const ct_space *sp, const int *counts, int tuned
     }
 }
 
-static void print_row(FILE *f, int rank, const ct_result *r, double baseline_us, const ct_gpu *g)
+static void print_row(FILE *f, int rank, const ct_result *r, double baseline_us, double peak)
 {
     char params[512];
     double tflops = r->flops / r->median_us / 1e6;
     char pct[16] = "-";
-    if (g->info.fma_tflops > 0)
-        snprintf(pct, sizeof pct, "%.0f%%", 100.0 * tflops / g->info.fma_tflops);
+    if (peak > 0)
+        snprintf(pct, sizeof pct, "%.0f%%", 100.0 * tflops / peak);
     char sp[16] = "-";
     if (baseline_us > 0)
         snprintf(sp, sizeof sp, "%.1fx", baseline_us / r->median_us);
@@ -169,11 +179,11 @@ void ct_tune_print_ranking(FILE *out, const ct_problem *p, const ct_gpu *g, cons
 {
     fprintf(out, "  rank   median_us  TFLOP/s  %%FMA  speedup    relerr  template params\n");
     for (int i = 0; i < nok && i < 5; i++)
-        print_row(out, i + 1, &okrecs[i], res->baseline_us, g);
+        print_row(out, i + 1, &okrecs[i], res->baseline_us, peak_of(p, g));
     for (int i = 0; i < nok; i++)
         if (ct_template_find(p->family, okrecs[i].tmpl)->is_baseline) {
             fprintf(out, "  naive baseline:\n");
-            print_row(out, i + 1, &okrecs[i], res->baseline_us, g);
+            print_row(out, i + 1, &okrecs[i], res->baseline_us, peak_of(p, g));
             break;
         }
     if (res->baseline_only[0])
@@ -222,7 +232,7 @@ void ct_tune_print_json(FILE *f, const ct_problem *p, const ct_gpu *g, const cha
         ct_jw_raw(&j, "params", params_text(w, params, sizeof params));
         ct_jw_number(&j, "median_us", "%.4f", w->median_us);
         ct_jw_number(&j, "tflops", "%.4f", tflops);
-        ct_jw_number(&j, "pct_fma", "%.2f", g->info.fma_tflops > 0 ? 100 * tflops / g->info.fma_tflops : 0);
+        ct_jw_number(&j, "pct_fma", "%.2f", peak_of(p, g) > 0 ? 100 * tflops / peak_of(p, g) : 0);
         ct_jw_number(&j, "gbs", "%.2f", w->bytes / w->median_us / 1e3);
         ct_jw_number(&j, "relerr", "%.3g", w->relerr);
         ct_jw_end(&j);

@@ -132,20 +132,21 @@ int query_int(sqlite3 *h, const char *sql, int *out)
 
 static const char sql_device_upsert[] =
     "INSERT INTO devices (name, uuid, cc_major, cc_minor, sm_count, driver_version,"
-    "                     nvrtc_version, fma_tflops, bandwidth_gbs, launch_us, measured_at)"
-    " VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10,"
-    "         CASE WHEN coalesce(?8, ?9, ?10) IS NOT NULL"
+    "                     nvrtc_version, fma_tflops, bandwidth_gbs, launch_us, tc_half_tflops, measured_at)"
+    " VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11,"
+    "         CASE WHEN coalesce(?8, ?9, ?10, ?11) IS NOT NULL"
     "              THEN strftime('%Y-%m-%dT%H:%M:%SZ', 'now') END)"
     " ON CONFLICT (name, uuid, cc_major, cc_minor, driver_version, nvrtc_version) DO UPDATE SET"
     "   sm_count = CASE WHEN excluded.sm_count > 0 THEN excluded.sm_count ELSE sm_count END,"
     "   fma_tflops = coalesce(excluded.fma_tflops, fma_tflops),"
     "   bandwidth_gbs = coalesce(excluded.bandwidth_gbs, bandwidth_gbs),"
     "   launch_us = coalesce(excluded.launch_us, launch_us),"
+    "   tc_half_tflops = coalesce(excluded.tc_half_tflops, tc_half_tflops),"
     "   measured_at = coalesce(excluded.measured_at, measured_at)"
     " RETURNING id";
 
 static const char sql_device_ceilings[] =
-    "SELECT fma_tflops, bandwidth_gbs, launch_us, measured_at FROM devices"
+    "SELECT fma_tflops, bandwidth_gbs, launch_us, measured_at, tc_half_tflops FROM devices"
     " WHERE name = ?1 AND uuid = ?2 AND cc_major = ?3 AND cc_minor = ?4"
     "   AND driver_version = ?5 AND nvrtc_version = ?6";
 
@@ -183,6 +184,7 @@ ct_status ct_db_device_upsert(ct_db *db, const ct_device_info *d, long long *dev
     SQL(db->h, bind_pos(s, 8, d->fma_tflops), SQLITE_OK);
     SQL(db->h, bind_pos(s, 9, d->bandwidth_gbs), SQLITE_OK);
     SQL(db->h, bind_pos(s, 10, d->launch_us), SQLITE_OK);
+    SQL(db->h, bind_pos(s, 11, d->tc_half_tflops), SQLITE_OK);
     SQL(db->h, sqlite3_step(s), SQLITE_ROW);
     if (device_id)
         *device_id = sqlite3_column_int64(s, 0);
@@ -197,7 +199,7 @@ done:
 /* Look up the stored ceilings of a device; absent ones read as 0. A device
  * never measured is "not found" so the caller knows to measure it. */
 ct_status ct_db_device_ceilings(ct_db *db, const ct_device_info *d,
-                                double *fma_tflops, double *bandwidth_gbs,
+                                double *fma_tflops, double *tc_half_tflops, double *bandwidth_gbs,
                                 double *launch_us, ct_err *e)
 {
     ct_status st = CT_OK;
@@ -222,6 +224,8 @@ ct_status ct_db_device_ceilings(ct_db *db, const ct_device_info *d,
         *bandwidth_gbs = sqlite3_column_double(s, 1);
     if (launch_us)
         *launch_us = sqlite3_column_double(s, 2);
+    if (tc_half_tflops)
+        *tc_half_tflops = sqlite3_column_double(s, 4);
 done:
     sqlite3_finalize(s);
     db_unlock(db);

@@ -24,6 +24,7 @@ typedef struct ct_device_info {
     double fma_tflops;         /* measured fp32 FMA ceiling, 0 if not measured */
     double bandwidth_gbs;      /* measured device memory ceiling (read+write), 0 if not */
     double launch_us;          /* measured empty-kernel launch time, 0 if not */
+    double tc_half_tflops;     /* measured half tensor-core (mma.sync, fp32 sums) ceiling, 0 if not */
 } ct_device_info;
 
 /* Open (creating if absent and create != 0) the database at path, creating
@@ -50,10 +51,11 @@ void ct_db_on_wait(ct_db_wait_fn fn);
  * versions); ceilings given as > 0 replace the stored ones. */
 ct_status ct_db_device_upsert(ct_db *db, const ct_device_info *d, long long *device_id, ct_err *e);
 
-/* Stored ceilings for a device identified like in upsert. Returns
- * CT_ERR_NOT_FOUND when the device is unknown or was never measured. */
+/* Stored ceilings for a device identified like in upsert (absent ones read
+ * as 0). Returns CT_ERR_NOT_FOUND when the device is unknown or was never
+ * measured. */
 ct_status ct_db_device_ceilings(ct_db *db, const ct_device_info *d,
-                                double *fma_tflops, double *bandwidth_gbs,
+                                double *fma_tflops, double *tc_half_tflops, double *bandwidth_gbs,
                                 double *launch_us, ct_err *e);
 
 ct_status ct_db_problem_upsert(ct_db *db, const char *family, const char *canonical,
@@ -132,6 +134,9 @@ ct_status ct_db_migrate_steps(ct_db *db, const char *const *steps, int nsteps, c
  * time and id, read in one snapshot (cb must not write through db). A text
  * too long for its field is an error, never cut. */
 ct_status ct_db_dump(ct_db *db, ct_result_cb cb, void *user, ct_err *e);
+
+/* Whether any stored candidate's record has a value for field f. */
+ct_status ct_db_field_used(ct_db *db, const ct_result_field *f, int *used, ct_err *e);
 
 /* Source of records for ct_db_import: fill *row and set *have = 1, or set
  * *have = 0 at the end; any other status than CT_OK aborts the import. */

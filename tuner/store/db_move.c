@@ -62,6 +62,23 @@ done:
     return st;
 }
 
+ct_status ct_db_field_used(ct_db *db, const ct_result_field *f, int *used, ct_err *e)
+{
+    ct_status st = CT_OK;
+    sqlite3_stmt *s = NULL;
+    char sql[1024];
+    *used = 0;
+    snprintf(sql, sizeof sql, "SELECT EXISTS (SELECT 1" DB_RESULT_FROM " WHERE %s IS NOT NULL)", f->sql);
+    db_lock(db);
+    SQL(db->h, sqlite3_prepare_v2(db->h, sql, -1, &s, NULL), SQLITE_OK);
+    SQL(db->h, sqlite3_step(s), SQLITE_ROW);
+    *used = sqlite3_column_int(s, 0);
+done:
+    sqlite3_finalize(s);
+    db_unlock(db);
+    return st;
+}
+
 /* The statements of an import, prepared once. */
 enum {
     IMP_FIND_DEV, IMP_ADD_DEV, IMP_CEILINGS, IMP_SM_COUNT, IMP_FIND_PROB, IMP_ADD_PROB,
@@ -74,13 +91,13 @@ static const char *const sql_import[IMP_COUNT] = {
         " AND cc_minor = ?4 AND driver_version = ?5 AND nvrtc_version = ?6",
     [IMP_ADD_DEV] =
         "INSERT INTO devices (name, uuid, cc_major, cc_minor, driver_version, nvrtc_version,"
-        "                     sm_count, fma_tflops, bandwidth_gbs, launch_us, measured_at)"
-        " VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11) RETURNING id",
+        "                     sm_count, fma_tflops, bandwidth_gbs, launch_us, measured_at, tc_half_tflops)"
+        " VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12) RETURNING id",
     /* Ceilings measured later than the stored ones (or the first ones). */
     [IMP_CEILINGS] =
         "UPDATE devices SET fma_tflops = coalesce(?2, fma_tflops),"
         "    bandwidth_gbs = coalesce(?3, bandwidth_gbs), launch_us = coalesce(?4, launch_us),"
-        "    measured_at = ?5"
+        "    tc_half_tflops = coalesce(?6, tc_half_tflops), measured_at = ?5"
         " WHERE id = ?1 AND ?5 IS NOT NULL AND (measured_at IS NULL OR measured_at < ?5)",
     [IMP_SM_COUNT] = "UPDATE devices SET sm_count = ?2 WHERE id = ?1 AND sm_count = 0 AND ?2 > 0",
     [IMP_FIND_PROB] = "SELECT id, family FROM problems WHERE canonical = ?1",
@@ -147,6 +164,7 @@ static ct_status import_row(ct_db *db, sqlite3_stmt **q, const ct_result *r, int
         SQL(db->h, bind_real(s, 9, r->bandwidth_gbs), SQLITE_OK);
         SQL(db->h, bind_real(s, 10, r->launch_us), SQLITE_OK);
         SQL(db->h, bind_text_or_null(s, 11, r->measured_at), SQLITE_OK);
+        SQL(db->h, bind_real(s, 12, r->tc_half_tflops), SQLITE_OK);
         SQL(db->h, step_id(s, &dev), SQLITE_OK);
     } else {
         s = q[IMP_CEILINGS];
@@ -155,6 +173,7 @@ static ct_status import_row(ct_db *db, sqlite3_stmt **q, const ct_result *r, int
         SQL(db->h, bind_real(s, 3, r->bandwidth_gbs), SQLITE_OK);
         SQL(db->h, bind_real(s, 4, r->launch_us), SQLITE_OK);
         SQL(db->h, bind_text_or_null(s, 5, r->measured_at), SQLITE_OK);
+        SQL(db->h, bind_real(s, 6, r->tc_half_tflops), SQLITE_OK);
         SQL(db->h, sqlite3_step(s), SQLITE_DONE);
         s = q[IMP_SM_COUNT];
         SQL(db->h, sqlite3_bind_int64(s, 1, dev), SQLITE_OK);

@@ -30,7 +30,20 @@ typedef struct ct_migration {
 
 static const ct_migration ct_migrations[] = {
     { "db/schema.sql", NULL },   /* 0 -> 1 */
+    { "db/migrate_1.sql", NULL },   /* 1 -> 2 */
 };
+
+/* What a reader (create == 0) of a file at version k < CT_DB_SCHEMA_VERSION
+ * runs instead of the steps from k, which it must not write: temporary views
+ * (they live in the connection, never in the file, and shadow the tables of
+ * the same name) that show the tables as the current schema has them, the
+ * columns added later as NULL. Entry k - 1 is for version k. */
+static const char *const ct_reader_views[] = {
+    "CREATE TEMP VIEW devices AS SELECT *, NULL AS tc_half_tflops FROM main.devices",
+};
+
+_Static_assert(sizeof ct_reader_views / sizeof ct_reader_views[0] == CT_DB_SCHEMA_VERSION - 1,
+               "one reader view script per older schema version");
 
 _Static_assert(sizeof ct_migrations / sizeof ct_migrations[0] == CT_DB_SCHEMA_VERSION,
                "one migration step per schema version");
@@ -371,7 +384,7 @@ ct_status ct_db_open(const char *path, int create, ct_db **out, ct_err *e)
         st = ct_fail(e, CT_ERR_DB, "DB: %s is an empty SQLite database, not a convtune database", path);
         goto done;
     }
-    if (version < CT_DB_SCHEMA_VERSION && sqlite3_db_readonly(db->h, "main") == 1) {
+    if (version < CT_DB_SCHEMA_VERSION && create && sqlite3_db_readonly(db->h, "main") == 1) {
         st = ct_fail(e, CT_ERR_DB, "DB: %s is read-only and needs its schema upgraded", path);
         goto done;
     }
@@ -384,9 +397,17 @@ ct_status ct_db_open(const char *path, int create, ct_db **out, ct_err *e)
         SQL(db->h, set_wal(db->h), SQLITE_OK);
     SQL(db->h, sqlite3_exec(db->h, "PRAGMA synchronous = NORMAL", NULL, NULL, NULL), SQLITE_OK);
 
-    /* Version 0 here means a new file being created (create != 0). */
-    if (version < CT_DB_SCHEMA_VERSION)
+    /* Version 0 here means a new file being created (create != 0). A
+     * reader leaves an older file as it is: `query` or `export` of an old
+     * database writes nothing to it. */
+    if (version > 0 && version < CT_DB_SCHEMA_VERSION && !create) {
+        rc = sqlite3_exec(db->h, ct_reader_views[version - 1], NULL, NULL, NULL);
+        if (rc != SQLITE_OK)
+            st = ct_fail(e, CT_ERR_DB, "DB: cannot read %s (schema version %d): %s", path, version,
+                         sqlite3_errmsg(db->h));
+    } else if (version < CT_DB_SCHEMA_VERSION) {
         st = migrate(db, ct_migrations, CT_DB_SCHEMA_VERSION, e);
+    }
 done:
     free(uri);
     if (st == CT_OK) {

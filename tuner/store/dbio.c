@@ -352,6 +352,8 @@ static ct_status convert(const ct_dbio_input *in, long i, ct_result *r, ct_err *
         }
         for (int f = 0; f < NFIELDS; f++) {
             const ct_json *v = ct_json_get(rec, dbio_fields[f].name);
+            if (!v && ct_field_optional(&dbio_fields[f]))
+                continue;   /* absent, as ct_result_init left it */
             if (!v)
                 return ct_fail(e, CT_ERR_USAGE, "%s: record %ld (line %d): missing field '%s'", in->name, i + 1, line,
                                dbio_fields[f].name);
@@ -363,7 +365,7 @@ static ct_status convert(const ct_dbio_input *in, long i, ct_result *r, ct_err *
         const csv_record *rec = &in->recs[i];
         line = rec->line;
         for (int f = 0; f < NFIELDS; f++)
-            if (!from_cell(r, &dbio_fields[f], rec->cells[in->col_of[f]], why, sizeof why))
+            if (in->col_of[f] >= 0 && !from_cell(r, &dbio_fields[f], rec->cells[in->col_of[f]], why, sizeof why))
                 return ct_fail(e, CT_ERR_USAGE, "%s: record %ld (line %d): field '%s': %s", in->name, i + 1, line,
                                dbio_fields[f].name, why);
     }
@@ -541,7 +543,7 @@ static ct_status parse_csv(ct_dbio_input *in, ct_err *e)
                 in->col_of[f] = c;
         }
         for (int f = 0; f < NFIELDS && st == CT_OK; f++)
-            if (in->col_of[f] < 0)
+            if (in->col_of[f] < 0 && !ct_field_optional(&dbio_fields[f]))
                 st = ct_fail(e, CT_ERR_USAGE, "%s: line 1: missing column '%s'", in->name, dbio_fields[f].name);
     }
     /* keep the records after the header */

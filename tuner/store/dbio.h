@@ -19,15 +19,20 @@
  *
  * FIELDS: those of the record, CT_RESULT_FIELDS in result.h: device,
  *   device_uuid, cc_major, cc_minor, sm_count, driver_version,
- *   nvrtc_version, fma_tflops, bandwidth_gbs, launch_us, ceilings_measured_at
- *   (the device: its identity and measured ceilings); family, problem,
+ *   nvrtc_version, fma_tflops, bandwidth_gbs, launch_us, ceilings_measured_at,
+ *   tc_half_tflops (the device: its identity and measured ceilings); family, problem,
  *   flops, bytes, problem_created_at; run_started_at, run_finished_at,
  *   run_status, run_settings (the tuning run); template, template_hash,
  *   params, status, error, median_us, min_us, max_us, spread, reps, relerr,
  *   registers, smem_bytes, local_bytes, compile_ms, created_at (the
  *   candidate).
  *
- * Reading is strict: every field present, none unknown, each of its type
+ * Fields added after the first version (tc_half_tflops, ct_field_optional)
+ * are written only when some record of the database has a value for them,
+ * and read as absent from a file that lacks them: a database without them
+ * exports the file an older convtune wrote, and that file still imports.
+ *
+ * Reading is strict: every other field present, none unknown, each of its type
  * (timestamps as YYYY-MM-DDTHH:MM:SSZ), statuses among those the database
  * knows, measurements in their ranges, a known family's problem in its
  * canonical form. The first fault is one message naming the file, the

@@ -28,6 +28,7 @@ typedef struct writer {
     long n;
     ct_dbio_keep keep;         /* NULL: every row */
     void *user;
+    int skip[DBIO_MAX_FIELDS]; /* optional fields no record has a value for */
 } writer;
 
 /* The text of a number or status field, "" when absent. */
@@ -72,6 +73,8 @@ static int write_row(const ct_result *r, void *user)
         ct_jw_object(&j, NULL);
         for (int i = 0; i < NFIELDS; i++) {
             const ct_result_field *fd = &ct_result_fields[i];
+            if (w->skip[i])
+                continue;
             if (ct_field_is_text(fd->type)) {
                 const char *s = ct_field_text((ct_result *)r, fd);
                 if (ct_field_nullable(fd->type) && !*s)
@@ -93,10 +96,13 @@ static int write_row(const ct_result *r, void *user)
         }
         ct_jw_end(&j);
     } else {
-        for (int i = 0; i < NFIELDS; i++) {
+        for (int i = 0, first = 1; i < NFIELDS; i++) {
             const ct_result_field *fd = &ct_result_fields[i];
-            if (i)
+            if (w->skip[i])
+                continue;
+            if (!first)
                 fputc(',', w->f);
+            first = 0;
             if (ct_field_is_text(fd->type)) {
                 ct_csv_field(w->f, ct_field_text((ct_result *)r, fd));
             } else {
@@ -119,6 +125,14 @@ ct_status ct_dbio_export_filtered(ct_db *db, ct_dbio_format fmt, FILE *f, ct_dbi
                                   long *count, ct_err *e)
 {
     writer w = {.f = f, .fmt = fmt, .keep = keep, .user = user};
+    for (int i = 0; i < NFIELDS; i++) {
+        int used = 1;
+        ct_status st = ct_field_optional(&ct_result_fields[i]) ? ct_db_field_used(db, &ct_result_fields[i], &used, e)
+                                                               : CT_OK;
+        if (st != CT_OK)
+            return st;
+        w.skip[i] = !used;
+    }
     if (fmt == CT_DBIO_JSON) {
         /* The records follow one per line, then "]}" closes what this opens. */
         ct_jw j;
@@ -130,8 +144,12 @@ ct_status ct_dbio_export_filtered(ct_db *db, ct_dbio_format fmt, FILE *f, ct_dbi
         ct_jw_array(&j, "records");
         fputc('\n', f);
     } else {
-        for (int i = 0; i < NFIELDS; i++)
-            fprintf(f, "%s%s", i ? "," : "", ct_result_fields[i].name);
+        for (int i = 0, first = 1; i < NFIELDS; i++) {
+            if (w.skip[i])
+                continue;
+            fprintf(f, "%s%s", first ? "" : ",", ct_result_fields[i].name);
+            first = 0;
+        }
         fputc('\n', f);
     }
     ct_status st = ct_db_dump(db, write_row, &w, e);

@@ -259,9 +259,13 @@ ct_status ct_gpus_devices(ct_gpus *g, ct_db *db, int remeasure, FILE *out, long 
     int measure[CT_MAX_GPUS] = {0}, any = 0;
     for (int k = 0; k < g->n; k++) {
         ct_device_info *in = &g->lane[k].dev.info;
-        /* Ceilings are measured once per device and driver, then reused. */
+        /* Ceilings are measured once per device and driver, then reused;
+         * a device stored before the tensor-core ceiling existed is measured
+         * again for it. */
         measure[k] = remeasure ||
-                     ct_db_device_ceilings(db, in, &in->fma_tflops, &in->bandwidth_gbs, &in->launch_us, NULL) != CT_OK;
+                     ct_db_device_ceilings(db, in, &in->fma_tflops, &in->tc_half_tflops, &in->bandwidth_gbs,
+                                           &in->launch_us, NULL) != CT_OK ||
+                     (ct_gpu_has_half_mma(in->cc_major, in->cc_minor) && !(in->tc_half_tflops > 0));
         if (measure[k] && g->n == 1)
             fprintf(out, "measuring the ceilings of %s ...\n", in->name);
         else if (measure[k])

@@ -161,7 +161,9 @@ static ct_status parse(const char *text, ct_problem *p, ct_err *e)
             return rc;
     }
     long long *d = p->dims;
-    /* Taps that coincide: one key per layer. */
+    /* Taps that coincide: one key per layer (conv1dc_generic_canonical in
+     * the generic template does the same to the exported selector's
+     * arguments). */
     if (d[DIM_K] == 1) {
         d[DIM_CAUSAL] = 0;
         d[DIM_DIL] = 1;
@@ -744,6 +746,7 @@ static const ct_family_export family_export = {
     /* Weights of another cin / groups give no output, which the module refuses. */
     .out_shape = "((b, cout, " PY_LOUT ") if layout == 0 else (b, " PY_LOUT ", cout)) if sizes[\"cing\"] * groups == cin else (0,)",
     .shape_key = "layout",
+    .canonical = 1,
 };
 
 const ct_family ct_family_conv1dc = {

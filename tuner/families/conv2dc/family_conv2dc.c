@@ -161,7 +161,10 @@ static ct_status parse_option(const char *tok, ct_problem *p, int *last, ct_err 
 }
 
 /* One key per layer: padding that is another mode's is written as that
- * mode, and a dilation of a one-tap dimension is no dilation. */
+ * mode, and a dilation of a one-tap dimension is no dilation. The exported
+ * selector does the same to its arguments (conv2dc_generic_canonical in the
+ * generic template), so it finds a layer in any spelling as query --nearest
+ * does. */
 static void canonicalize(long long *d)
 {
     if (d[DIM_KH] == 1)
@@ -563,6 +566,7 @@ static const ct_family_export family_export = {
     .out_shape = "((b, cout, " PY_OHW ") if layout == 0 else (b, " PY_OHW ", cout)) if sizes[\"cing\"] * groups == "
                  "cin else (0,)",
     .shape_key = "layout",
+    .canonical = 1,
 };
 
 const ct_family ct_family_conv2dc = {
