@@ -25,6 +25,7 @@ modules. Exits 77 (skipped) without PyTorch or a GPU.
 
     gpu_torch.py CONVTUNE            (from CTest: ctest -R gpu_torch)
 """
+import concurrent.futures
 import importlib, os, subprocess, sys, tempfile
 
 SKIP = 77
@@ -401,10 +402,17 @@ def main():
     print("ninja: %s; nvcc CUDA %s, PyTorch CUDA %s: the modules should build with %s" % (
         cpp_extension.is_ninja_available(), nvcc_major, torch.version.cuda,
         "cpp_extension" if can_load else "nvcc (fallback)"))
-    for i, name in enumerate(modules):
-        r = subprocess.run([sys.executable, __file__, "--module", out, name, "cpp_extension" if can_load else "-"],
-                           env=env)
-        failures += r.returncode != 0
+    # Each module is checked in its own process; they build (nvcc, most of
+    # the time) side by side, each in its own extension folder, and their
+    # output is printed whole, in order.
+    def check(name):
+        return subprocess.run([sys.executable, __file__, "--module", out, name, "cpp_extension" if can_load else "-"],
+                              env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+    with concurrent.futures.ThreadPoolExecutor(max_workers=max(1, min(8, os.cpu_count() or 1))) as pool:
+        for r in pool.map(check, modules):
+            sys.stdout.write(r.stdout)
+            sys.stdout.flush()
+            failures += r.returncode != 0
     # The other way of building: nvcc and ctypes, for a conv2d, a half module
     # (void pointers through ctypes) and the family module.
     halves = [m for m in modules if m.endswith("_bf16") or m.endswith("_f16")]
