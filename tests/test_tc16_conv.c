@@ -352,23 +352,28 @@ static void tiled_block(const run *R, uint16_t *sm, double (*acc)[32][4], long l
 
 /* ---- the streaming kernel (ct_conv_tc16w.cuh) ---- */
 
-static void stream_block(const run *R, uint16_t *sm, double (*acc)[32][4], long long bx, long long by)
+/* One block z of the cluster (CLUSTER_K 1: the only one): its K groups'
+ * im2col and mma steps, and its warps' partial sums into red. */
+static void stream_part(const run *R, uint16_t *sm, double (*acc)[32][4], long long bx, long long by, long long z,
+                        double *red)
 {
     const ct_tc16_geom *g = R->g;
     const layer *L = R->L;
     const long long nct = (L->cout_g + g->bm - 1) / g->bm, n0 = bx * g->tile_n;
     const long long grp = by / nct, co0 = by % nct * g->bm, khw = g->khw, kall = g->kall;
-    const long long kr = (kall + 31) / 32 * 32, nwarps = g->nt / 32;
+    const long long kr = g->nkgb * 32, nwarps = g->nt / 32;
+    const long long kb = z * g->nkgb, ke = kb + g->nkgb < g->nkg ? kb + g->nkgb : g->nkg;
     for (long long i = 0; i < g->smem_bytes / 2; i++)
         sm[i] = NAN16;
-    /* im2col, 8 values a thread as the kernel's loop deals them out. */
+    /* im2col of the block's groups, 8 values a thread as the kernel's loop
+     * deals them out. */
     for (long long idx = 0; idx < g->tile_n * (kr / 8); idx++) {
         const long long n = idx / (kr / 8), kk0 = idx % (kr / 8) * 8, pix = n0 + n;
         if (pix >= g->ntot)
             continue;
         const long long b = pix / (L->s.oh * L->s.ow), oy = pix / L->s.ow % L->s.oh, ox = pix % L->s.ow;
         for (int e = 0; e < 8; e++) {
-            const long long kk = kk0 + e, c = kk / khw, tap = kk % khw;
+            const long long kk = kb * 32 + kk0 + e, c = kk / khw, tap = kk % khw;
             const long long iy = oy * L->s.sy - L->s.ph + tap / L->s.kw * L->s.dy;
             const long long ix = ox * L->s.sx - L->s.pw + tap % L->s.kw * L->s.dx;
             const int ok = kk < kall && iy >= 0 && iy < L->s.h && ix >= 0 && ix < L->s.w;
@@ -380,7 +385,7 @@ static void stream_block(const run *R, uint16_t *sm, double (*acc)[32][4], long 
     memset(acc, 0, (size_t)nwarps * g->nf * sizeof *acc);
     for (long long warp = 0; warp < nwarps; warp++) {
         const long long wm = warp % g->warps_m, wk = warp / g->warps_m;
-        for (long long kg = wk; kg < g->nkg; kg += g->warps_k) {
+        for (long long kg = kb + wk; kg < ke; kg += g->warps_k) {
             /* Lane (g, t): weights K 8t..8t+7 of rows g and g+8, then two
              * mma steps over K 8t..8t+3 and 8t+4..8t+7. */
             static float a[2][32][4][2], b[2][32][2][2];
@@ -399,7 +404,7 @@ static void stream_block(const run *R, uint16_t *sm, double (*acc)[32][4], long 
             }
             for (long long j = 0; j < g->nf; j++) {
                 for (int lane = 0; lane < 32; lane++) {
-                    const long long at = (lane / 4 + 8 * j) * g->kp + 8 * (lane % 4) + kg * 32;
+                    const long long at = (lane / 4 + 8 * j) * g->kp + 8 * (lane % 4) + (kg - kb) * 32;
                     CHECK(at + 8 <= g->smem_bytes / 2 && at % 8 == 0);
                     for (int e = 0; e < 8; e++)
                         b[e / 4][lane][e % 4 / 2][e % 2] = bf(sm[at + e]);
@@ -409,8 +414,7 @@ static void stream_block(const run *R, uint16_t *sm, double (*acc)[32][4], long 
             }
         }
     }
-    /* Partial sums through shared memory, then the sum over wk. */
-    double *red = calloc((size_t)(g->warps_k * g->bm * g->tile_n), sizeof *red);
+    /* Partial sums through shared memory. */
     for (long long warp = 0; warp < nwarps; warp++) {
         const long long wm = warp % g->warps_m, wk = warp / g->warps_m;
         for (int lane = 0; lane < 32; lane++)
@@ -419,13 +423,33 @@ static void stream_block(const run *R, uint16_t *sm, double (*acc)[32][4], long 
                     red[((wk * g->warps_m + wm) * 16 + lane / 4 + 8 * (r / 2)) * g->tile_n + j * 8 +
                         2 * (lane % 4) + r % 2] = acc[warp * g->nf + j][lane][r];
     }
+}
+
+/* A cluster of CLUSTER_K blocks (grid z), then the sum over the blocks' and
+ * warps' partial sums, block z storing every CLUSTER_K-th output. */
+static long long cluster_blocks;   /* replayed clusters of more than one block */
+
+static void stream_block(const run *R, uint16_t *sm, double (*acc)[32][4], long long bx, long long by)
+{
+    const ct_tc16_geom *g = R->g;
+    const layer *L = R->L;
+    const long long nct = (L->cout_g + g->bm - 1) / g->bm, n0 = bx * g->tile_n;
+    const long long grp = by / nct, co0 = by % nct * g->bm, part = g->warps_k * g->bm * g->tile_n;
+    CHECK(g->grid_z == g->cluster_k && 4 * part <= g->smem_bytes);
+    double *red = malloc((size_t)(g->cluster_k * part) * sizeof *red);
+    for (long long i = 0; i < g->cluster_k * part; i++)
+        red[i] = NAN;
+    cluster_blocks += g->cluster_k > 1;
+    for (long long z = 0; z < g->cluster_k; z++)
+        stream_part(R, sm, acc, bx, by, z, red + z * part);
     for (long long idx = 0; idx < g->bm * g->tile_n; idx++) {
         const long long m = idx / g->tile_n, n = idx % g->tile_n, co = co0 + m, pix = n0 + n;
         if (co >= L->cout_g || pix >= g->ntot)
             continue;
         double s = L->s.bias ? bf(R->bias[grp * L->cout_g + co]) : 0.0;
         for (long long k = 0; k < g->warps_k; k++)
-            s += red[(k * g->bm + m) * g->tile_n + n];
+            for (long long z = 0; z < g->cluster_k; z++)
+                s += red[z * part + (k * g->bm + m) * g->tile_n + n];
         const long long b = pix / (L->s.oh * L->s.ow), o = pix % (L->s.oh * L->s.ow);
         const long long at = (b * L->s.cout + grp * L->cout_g + co) * L->s.oh * L->s.ow + o;
         R->out[at] = s;
@@ -489,7 +513,8 @@ static void replay(const char *spec, const char *tmpl, int samples, const ct_con
         ct_tc16_geometry_of(t, &L.s, &cand[i], &g);
         ct_launch l;
         p.family->geometry(&p, t, &cand[i], &l);
-        CHECK(l.grid[0] == (unsigned)g.grid_x && l.grid[1] == (unsigned)g.grid_y && l.block[0] == (unsigned)g.nt &&
+        CHECK(l.grid[0] == (unsigned)g.grid_x && l.grid[1] == (unsigned)g.grid_y &&
+              l.grid[2] == (unsigned)(g.stream ? g.grid_z : 1) && l.block[0] == (unsigned)g.nt &&
               l.smem_bytes == (unsigned)g.smem_bytes);
         CHECK_MSG(g.mf <= 8 && g.nf <= 128, "%s: %lld x %lld fragments", spec, g.mf, g.nf);
         uint16_t *sm = malloc((size_t)g.smem_bytes);
@@ -572,12 +597,18 @@ int main(void)
         {"conv1dc:1:64:9:24:4:causal:dilation=2:groups=2:bias:f16", "conv1dc_tc16w"},
         {"conv2dc:2:32:3:5:20:3:3:same:groups=2:bias:f16", "conv2dc_tc16w"},
         {"conv2dc:1:64:4:4:40:3:3:pad=1:stride=2:bf16", "conv2dc_tc16w"},
+        /* reductions long enough for CLUSTER_K > 1, split evenly and not
+         * (600 values: 19 groups, the last partial) */
+        {"conv1dc:1:256:4:40:5:pad=2:bias:bf16", "conv1dc_tc16w"},
+        {"conv1dc:1:200:3:24:3:pad=1:f16", "conv1dc_tc16w"},
+        {"conv2dc:1:96:3:3:24:3:3:same:groups=2:bias:bf16", "conv2dc_tc16w"},
     };
     for (size_t i = 0; i < sizeof tiled / sizeof tiled[0]; i++)
         replay(tiled[i][0], tiled[i][1], 6, &cfg, &lim);
     for (size_t i = 0; i < sizeof cl / sizeof cl[0]; i++)
         replay(cl[i][0], cl[i][1], 6, &cfg, &lim);
     for (size_t i = 0; i < sizeof stream / sizeof stream[0]; i++)
-        replay(stream[i][0], stream[i][1], 6, &cfg, &lim);
+        replay(stream[i][0], stream[i][1], 10, &cfg, &lim);
+    CHECK_MSG(cluster_blocks > 0, "no CLUSTER_K > 1 candidate was replayed");
     CHECK_DONE();
 }
