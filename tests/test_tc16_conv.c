@@ -146,15 +146,21 @@ typedef struct run {
     int *writes;
 } run;
 
-/* tc16_load + tc16_store of chunk ch into stage st. */
+static void raw_weights(const run *R, uint16_t *st, long long grp, long long co0, long long ch);
+
+/* tc16_iload + tc16_istore of chunk ch into stage st, and the weights
+ * through registers (tc16_wload + tc16_wstore, PREFETCH 1) or raw
+ * (PREFETCH 0). */
 static void tiled_stage(const run *R, uint16_t *st, long long b, long long grp, long long co0, long long iy0,
                         long long ix0, long long ch)
 {
     const ct_tc16_geom *g = R->g;
     const layer *L = R->L;
     const long long ci0 = ch * g->ck, ws = g->bm * g->khw, is = g->ih * g->iw;
+    if (!g->prefetch)
+        raw_weights(R, st, grp, co0, ch);
     for (long long tid = 0; tid < g->nt; tid++) {
-        for (long long r = 0; r < g->wr; r++) {
+        for (long long r = 0; r < (g->prefetch ? g->wr : 0); r++) {
             const long long slot = tid + r * g->nt, m = slot / g->khw, tap = slot % g->khw;
             const int ok = slot < ws && co0 + m < L->cout_g;
             for (long long q = 0; q < g->ck; q++) {
@@ -194,8 +200,8 @@ static void cl_stage(const run *R, uint16_t *st, long long b, long long grp, lon
 {
     const ct_tc16_geom *g = R->g;
     const layer *L = R->L;
-    const long long ci0 = ch * g->ck, iv = vec_of(L->cin_g), wv = vec_of(L->cin_g * g->khw), rk = g->ck * g->khw;
-    const long long nin = L->s.b * L->s.h * L->s.w * L->s.cin, nw = L->s.cout * L->cin_g * g->khw;
+    const long long ci0 = ch * g->ck, iv = vec_of(L->cin_g);
+    const long long nin = L->s.b * L->s.h * L->s.w * L->s.cin;
     for (long long i = 0; i < g->ih * g->iw * (g->ck / iv); i++) {
         const long long px = i / (g->ck / iv), c = i % (g->ck / iv) * iv;
         const long long iy = iy0 + px / g->iw, ix = ix0 + px % g->iw, d = g->sa + px * g->cp + c;
@@ -205,6 +211,18 @@ static void cl_stage(const run *R, uint16_t *st, long long b, long long grp, lon
         for (long long e = 0; e < iv; e++)
             st[d + e] = ok ? R->in[at + e] : 0;
     }
+    raw_weights(R, st, grp, co0, ch);
+}
+
+/* tc16_wcopy's pieces into the raw area after the stage, then
+ * tc16_wtranspose. */
+static void raw_weights(const run *R, uint16_t *st, long long grp, long long co0, long long ch)
+{
+    const ct_tc16_geom *g = R->g;
+    const layer *L = R->L;
+    const long long ci0 = ch * g->ck, wv = vec_of(L->cin_g * g->khw), rk = g->ck * g->khw;
+    const long long nw = L->s.cout * L->cin_g * g->khw;
+    CHECK(g->clstage * 2 <= g->smem_bytes);
     for (long long i = 0; i < g->bm * (rk / wv); i++) {
         const long long m = i / (rk / wv), e0 = i % (rk / wv) * wv, d = g->stage + m * rk + e0;
         const int ok = co0 + m < L->cout_g && ci0 * g->khw + e0 < L->cin_g * g->khw;

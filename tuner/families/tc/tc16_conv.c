@@ -149,21 +149,27 @@ static void tiled_geometry(const ct_template *t, const ct_tc_shape *s, long long
     g->tx = cdiv(s->ow, g->tow);
     g->wr = cdiv(g->bm * g->khw, g->nt);
     g->ir = cdiv(g->ih * g->iw, g->nt);
-    /* Channels-last stages add the raw weights ([row][c][tap], transposed
-     * in place), and its outputs are staged as [pixel][channel] after the
-     * loop. */
+    /* Channels-last stages and the NCHW one of PREFETCH 0 add the raw
+     * weights ([row][c][tap], transposed in place); channels-last outputs
+     * are staged as [pixel][channel] after the loop. */
     g->op = g->bm + 8;
     g->clstage = g->stage + g->bm * g->ck * g->khw;
-    g->smem_bytes = 2 * (g->cl ? max2(g->nbuf * g->clstage, g->bn * g->op) : g->nbuf * g->stage);
+    g->smem_bytes = 2 * (g->cl         ? max2(g->nbuf * g->clstage, g->bn * g->op)
+                         : g->prefetch ? g->nbuf * g->stage
+                                       : g->clstage);
     g->grid_x = s->b * g->ty * g->tx;
     g->grid_y = cdiv(s->cout, g->bm) * groups;
     /* Accumulators, the chunk's elements in flight (ptxas packs the pairs
      * only when it stores them: a register each; channels-last copies by
-     * cp.async and holds none), one step's fragments and about 40 for
+     * cp.async and holds none; nor do NCHW weights at PREFETCH 0), one step's fragments and about 40 for
      * addresses and the loop: within 16 of ptxas on the seed layer's
      * candidates. */
-    g->regs = g->mf * g->nf * 4 + (g->nbuf > 1 && !g->cl ? (g->wr + g->ir) * g->ck : g->ck) + g->mf * 4 +
-              g->nf * 2 + 40;
+    const long long base = g->mf * g->nf * 4 + g->mf * 4 + g->nf * 2 + 40;
+    g->istep = !g->cl && !g->prefetch && g->ir > 1 && g->nt > 0 && g->minb > 0 &&
+                       base + 2 * g->ck <= (65536 / (g->nt * g->minb) < 255 ? 65536 / (g->nt * g->minb) : 255)
+                   ? 2
+                   : 1;
+    g->regs = base + (g->nbuf > 1 && !g->cl ? (g->wr + g->ir) * g->ck : g->istep * g->ck);
 }
 
 static void stream_geometry(const ct_tc_shape *s, long long groups, const ct_params *c, ct_tc16_geom *g)

@@ -38,6 +38,7 @@ typedef struct ct_tc16_geom {
     long long bm, toh, tow, warps_m, warps_n, ck, prefetch, minb;
     int cl;            /* channels-last (tc16cl): nbuf is its stage count */
     long long stages, op, clstage;
+    long long istep; /* NCHW PREFETCH 0: input slots loaded at once (TC_ISTEP) */
     long long bn, nt, wm, wn, mf, nf, nch, khw, ap, cp, ih, iw, sa, sb, stage, nbuf, ty, tx, wr, ir;
     /* tc16w */
     long long warps_k, tile_n, unroll, kall, nkg, kp, ntot;
