@@ -147,6 +147,7 @@ typedef struct run {
 } run;
 
 static void raw_weights(const run *R, uint16_t *st, long long grp, long long co0, long long ch);
+static long long pair_stages[2];   /* replayed pair-path stages by first-column offset */
 
 /* tc16_iload + tc16_istore of chunk ch into stage st, and the weights
  * through registers (tc16_wload + tc16_wstore, PREFETCH 1) or raw
@@ -171,7 +172,22 @@ static void tiled_stage(const run *R, uint16_t *st, long long b, long long grp, 
                     st[m * g->ap + tap * g->ck + q] = v;
             }
         }
-        for (long long r = 0; r < g->ir; r++) {
+        pair_stages[g->ioff] += g->ipair && tid == 0;
+        for (long long r = 0; r < (g->ipair ? g->irx : 0); r++) {
+            /* tc16_iload2 + tc16_istore2: 32-bit loads of a column pair */
+            const long long slot = tid + r * g->nt, row = slot / g->npr, x = slot % g->npr * 2 - g->ioff;
+            const long long iy = iy0 + row, ix = ix0 + x;
+            const int ok = slot < g->ih * g->npr && iy >= 0 && iy < L->s.h && ix >= 0 && ix < L->s.w;
+            CHECK_MSG(ix % 2 == 0 && L->s.w % 2 == 0, "pair at column %lld of %lld", ix, L->s.w);
+            for (long long q = 0; q < g->ck; q++) {
+                const long long c = ci0 + q, at = ((b * L->s.cin + grp * L->cin_g + c) * L->s.h + iy) * L->s.w + ix;
+                CHECK(!ok || at % 2 == 0);
+                for (int e = 0; e < 2; e++)
+                    if (slot < g->ih * g->npr && x + e >= 0 && x + e < g->iw)
+                        st[g->sa + (row * g->iw + x + e) * g->cp + q] = ok && c < L->cin_g ? R->in[at + e] : 0;
+            }
+        }
+        for (long long r = 0; r < (g->ipair ? 0 : g->ir); r++) {
             const long long slot = tid + r * g->nt, iy = iy0 + slot / g->iw, ix = ix0 + slot % g->iw;
             const int ok = slot < is && iy >= 0 && iy < L->s.h && ix >= 0 && ix < L->s.w;
             for (long long q = 0; q < g->ck; q++) {
@@ -623,6 +639,8 @@ int main(void)
     };
     for (size_t i = 0; i < sizeof tiled / sizeof tiled[0]; i++)
         replay(tiled[i][0], tiled[i][1], 6, &cfg, &lim);
+    CHECK_MSG(pair_stages[0] > 0 && pair_stages[1] > 0, "input column pairs replayed %lld, %lld times",
+              pair_stages[0], pair_stages[1]);
     for (size_t i = 0; i < sizeof cl / sizeof cl[0]; i++)
         replay(cl[i][0], cl[i][1], 6, &cfg, &lim);
     for (size_t i = 0; i < sizeof stream / sizeof stream[0]; i++)

@@ -123,7 +123,7 @@ TC_NAME(const ct_elem *__restrict__ in_, const ct_elem *__restrict__ weight_,
     // (ct_conv_tc16cl.cuh's copy), and transposed from there after the
     // barrier that ends those steps, while this thread's input loads of
     // chunk ch + 1 are in flight: the input alone goes through registers,
-    // two slots' loads at a time where their registers fit the budget of
+    // in column pairs where it can (TC_IPAIR), two slots' loads at a time where their registers fit the budget of
     // MIN_BLOCKS blocks (tc16_conv.c estimates the same).
     tc16_wcopy(tc_smem, weight, co0, 0);
     tc16_cp_commit();
@@ -133,18 +133,32 @@ TC_NAME(const ct_elem *__restrict__ in_, const ct_elem *__restrict__ weight_,
         __syncthreads();   // every warp is done with the previous chunk; chunk ch's raw weights landed
         constexpr int step = TC_ISTEP;
 #pragma unroll 1
-        for (int r = 0; r < TC_IR; r += step) {
+        for (int r = 0; r < TC_IRX; r += step) {
+#if TC_IPAIR
+            unsigned lo[step][TC_CK / 2], hi[step][TC_CK / 2];
+#pragma unroll
+            for (int u = 0; u < step; ++u)
+                if (r + u < TC_IRX)
+                    tc16_iload2(lo[u], hi[u], in, iy0, ix0, ch * TC_CK, threadIdx.x + (r + u) * TC_NT);
+            if (r == 0)
+                tc16_wtranspose(tc_smem);
+#pragma unroll
+            for (int u = 0; u < step; ++u)
+                if (r + u < TC_IRX)
+                    tc16_istore2(tc_smem, threadIdx.x + (r + u) * TC_NT, lo[u], hi[u]);
+#else
             unsigned v[step][TC_CK / 2];
 #pragma unroll
             for (int u = 0; u < step; ++u)
-                if (r + u < TC_IR)
+                if (r + u < TC_IRX)
                     tc16_iload(v[u], in, iy0, ix0, ch * TC_CK, threadIdx.x + (r + u) * TC_NT);
             if (r == 0)
                 tc16_wtranspose(tc_smem);
 #pragma unroll
             for (int u = 0; u < step; ++u)
-                if (r + u < TC_IR)
+                if (r + u < TC_IRX)
                     tc16_istore(tc_smem, threadIdx.x + (r + u) * TC_NT, v[u]);
+#endif
         }
         __syncthreads();   // the chunk is staged; the raw area is free
         if (ch + 1 < TC_NCH) {

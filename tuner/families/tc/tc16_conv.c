@@ -165,7 +165,12 @@ static void tiled_geometry(const ct_template *t, const ct_tc_shape *s, long long
      * addresses and the loop: within 16 of ptxas on the seed layer's
      * candidates. */
     const long long base = g->mf * g->nf * 4 + g->mf * 4 + g->nf * 2 + 40;
-    g->istep = !g->cl && !g->prefetch && g->ir > 1 && g->nt > 0 && g->minb > 0 &&
+    /* PREFETCH 0 NCHW input slots: column pairs (TC_IPAIR) or pixels. */
+    g->ipair = !g->cl && !g->prefetch && s->w % 2 == 0 && g->tow * s->sx % 2 == 0;
+    g->ioff = s->pw % 2;
+    g->npr = cdiv(g->iw + g->ioff, 2);
+    g->irx = g->ipair ? cdiv(g->ih * g->npr, g->nt) : g->ir;
+    g->istep = !g->cl && !g->prefetch && g->irx > 1 && g->nt > 0 && g->minb > 0 &&
                        base + 2 * g->ck <= (65536 / (g->nt * g->minb) < 255 ? 65536 / (g->nt * g->minb) : 255)
                    ? 2
                    : 1;

@@ -38,7 +38,10 @@ typedef struct ct_tc16_geom {
     long long bm, toh, tow, warps_m, warps_n, ck, prefetch, minb;
     int cl;            /* channels-last (tc16cl): nbuf is its stage count */
     long long stages, op, clstage;
-    long long istep; /* NCHW PREFETCH 0: input slots loaded at once (TC_ISTEP) */
+    /* NCHW PREFETCH 0: input slots are column pairs (TC_IPAIR: first column
+     * 2p - ioff of the tile, npr a row) or pixels, irx a thread, istep of
+     * them loaded at once (TC_ISTEP) */
+    long long ipair, ioff, npr, irx, istep;
     long long bn, nt, wm, wn, mf, nf, nch, khw, ap, cp, ih, iw, sa, sb, stage, nbuf, ty, tx, wr, ir;
     /* tc16w */
     long long warps_k, tile_n, unroll, kall, nkg, kp, ntot;
