@@ -132,6 +132,7 @@ int main(void)
     char arch[16];
     snprintf(arch, sizeof arch, "%s", g.arch);
     const int tensor_tf32 = g.lim.cc_major >= 8;   /* mma.sync TF32 and cp.async */
+    const int clusters = g.lim.cc_major >= 9;      /* thread-block clusters */
     ct_gpu_close(&g);
     const char *dir = scratch_dir();
     char db[512];
@@ -375,6 +376,29 @@ int main(void)
         export_selftest(db, dir, tc16[0][0], arch);
         export_selftest(db, dir, tc16[5][0], arch);    /* grouped, strided, dilated tc16 */
         export_selftest(db, dir, tc16[12][0], arch);   /* seed 002 in bf16, streamed */
+    }
+
+    /* tc16w with the reduction split over a thread-block cluster (sm_90):
+     * only CLUSTER_K > 1 candidates, so that the winners exported are
+     * clusters; even and uneven splits (600 values: 19 groups, the last
+     * partial), groups, bias. */
+    static const char *const tc16wc[][2] = {
+        {"conv1dc:1:1024:4:512:5:pad=2:bias:bf16", "conv1dc_tc16w"},
+        {"conv1dc:1:200:3:24:3:pad=1:f16", "conv1dc_tc16w"},
+        {"conv2dc:1:256:4:4:96:3:3:same:groups=2:bias:f16", "conv2dc_tc16w"},
+    };
+    if (clusters) {
+        CHECK(sh("printf '[space.conv1dc_tc16w]\\nCLUSTER_K = 2, 4, 8\\n[space.conv2dc_tc16w]\\nCLUSTER_K = 2, 4\\n' "
+                 "> %s/cluster.ini", dir) == 0);
+        for (size_t i = 0; i < sizeof tc16wc / sizeof tc16wc[0]; i++) {
+            char extra[700];
+            snprintf(extra, sizeof extra,
+                     "--template %s --config %s/cluster.ini --strategy random --budget 30 --seed %zu", tc16wc[i][1],
+                     dir, i + 1);
+            tune(db, tc16wc[i][0], extra);
+        }
+        export_selftest(db, dir, tc16wc[0][0], arch);
+        export_selftest(db, dir, tc16wc[2][0], arch);
     }
 
     /* The channels-last tc16cl alone: every copy width (group channels a

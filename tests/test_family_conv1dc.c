@@ -325,7 +325,8 @@ static void check_limits(const ct_problem *p, const ct_space *sp, const ct_limit
                                ct_params_get(c, "WARPS_N", ct_params_get(c, "WARPS_K", 0));   /* tc16w: K warps */
             CHECK_MSG(l.block[0] == 32 * warps && (int)l.block[0] <= lim->max_threads_per_block, "%s: block", key);
             CHECK_MSG((int)l.smem_bytes <= lim->max_smem_per_block && l.grid[1] >= 1 &&
-                          l.grid[2] == (unsigned)ct_params_get(c, "SPLIT_K", 1), "%s: launch", key);
+                          l.grid[2] == (unsigned)ct_params_get(c, "SPLIT_K", ct_params_get(c, "CLUSTER_K", 1)),
+                      "%s: launch", key);   /* tc16w: the cluster's blocks along z */
             continue;
         }
         if (ct_simt_is(sp->cand[i].tmpl)) {

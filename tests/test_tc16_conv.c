@@ -146,15 +146,22 @@ typedef struct run {
     int *writes;
 } run;
 
-/* tc16_load + tc16_store of chunk ch into stage st. */
+static void raw_weights(const run *R, uint16_t *st, long long grp, long long co0, long long ch);
+static long long pair_stages[2];   /* replayed pair-path stages by first-column offset */
+
+/* tc16_iload + tc16_istore of chunk ch into stage st, and the weights
+ * through registers (tc16_wload + tc16_wstore, PREFETCH 1) or raw
+ * (PREFETCH 0). */
 static void tiled_stage(const run *R, uint16_t *st, long long b, long long grp, long long co0, long long iy0,
                         long long ix0, long long ch)
 {
     const ct_tc16_geom *g = R->g;
     const layer *L = R->L;
     const long long ci0 = ch * g->ck, ws = g->bm * g->khw, is = g->ih * g->iw;
+    if (!g->prefetch)
+        raw_weights(R, st, grp, co0, ch);
     for (long long tid = 0; tid < g->nt; tid++) {
-        for (long long r = 0; r < g->wr; r++) {
+        for (long long r = 0; r < (g->prefetch ? g->wr : 0); r++) {
             const long long slot = tid + r * g->nt, m = slot / g->khw, tap = slot % g->khw;
             const int ok = slot < ws && co0 + m < L->cout_g;
             for (long long q = 0; q < g->ck; q++) {
@@ -165,7 +172,22 @@ static void tiled_stage(const run *R, uint16_t *st, long long b, long long grp, 
                     st[m * g->ap + tap * g->ck + q] = v;
             }
         }
-        for (long long r = 0; r < g->ir; r++) {
+        pair_stages[g->ioff] += g->ipair && tid == 0;
+        for (long long r = 0; r < (g->ipair ? g->irx : 0); r++) {
+            /* tc16_iload2 + tc16_istore2: 32-bit loads of a column pair */
+            const long long slot = tid + r * g->nt, row = slot / g->npr, x = slot % g->npr * 2 - g->ioff;
+            const long long iy = iy0 + row, ix = ix0 + x;
+            const int ok = slot < g->ih * g->npr && iy >= 0 && iy < L->s.h && ix >= 0 && ix < L->s.w;
+            CHECK_MSG(ix % 2 == 0 && L->s.w % 2 == 0, "pair at column %lld of %lld", ix, L->s.w);
+            for (long long q = 0; q < g->ck; q++) {
+                const long long c = ci0 + q, at = ((b * L->s.cin + grp * L->cin_g + c) * L->s.h + iy) * L->s.w + ix;
+                CHECK(!ok || at % 2 == 0);
+                for (int e = 0; e < 2; e++)
+                    if (slot < g->ih * g->npr && x + e >= 0 && x + e < g->iw)
+                        st[g->sa + (row * g->iw + x + e) * g->cp + q] = ok && c < L->cin_g ? R->in[at + e] : 0;
+            }
+        }
+        for (long long r = 0; r < (g->ipair ? 0 : g->ir); r++) {
             const long long slot = tid + r * g->nt, iy = iy0 + slot / g->iw, ix = ix0 + slot % g->iw;
             const int ok = slot < is && iy >= 0 && iy < L->s.h && ix >= 0 && ix < L->s.w;
             for (long long q = 0; q < g->ck; q++) {
@@ -194,8 +216,8 @@ static void cl_stage(const run *R, uint16_t *st, long long b, long long grp, lon
 {
     const ct_tc16_geom *g = R->g;
     const layer *L = R->L;
-    const long long ci0 = ch * g->ck, iv = vec_of(L->cin_g), wv = vec_of(L->cin_g * g->khw), rk = g->ck * g->khw;
-    const long long nin = L->s.b * L->s.h * L->s.w * L->s.cin, nw = L->s.cout * L->cin_g * g->khw;
+    const long long ci0 = ch * g->ck, iv = vec_of(L->cin_g);
+    const long long nin = L->s.b * L->s.h * L->s.w * L->s.cin;
     for (long long i = 0; i < g->ih * g->iw * (g->ck / iv); i++) {
         const long long px = i / (g->ck / iv), c = i % (g->ck / iv) * iv;
         const long long iy = iy0 + px / g->iw, ix = ix0 + px % g->iw, d = g->sa + px * g->cp + c;
@@ -205,6 +227,18 @@ static void cl_stage(const run *R, uint16_t *st, long long b, long long grp, lon
         for (long long e = 0; e < iv; e++)
             st[d + e] = ok ? R->in[at + e] : 0;
     }
+    raw_weights(R, st, grp, co0, ch);
+}
+
+/* tc16_wcopy's pieces into the raw area after the stage, then
+ * tc16_wtranspose. */
+static void raw_weights(const run *R, uint16_t *st, long long grp, long long co0, long long ch)
+{
+    const ct_tc16_geom *g = R->g;
+    const layer *L = R->L;
+    const long long ci0 = ch * g->ck, wv = vec_of(L->cin_g * g->khw), rk = g->ck * g->khw;
+    const long long nw = L->s.cout * L->cin_g * g->khw;
+    CHECK(g->clstage * 2 <= g->smem_bytes);
     for (long long i = 0; i < g->bm * (rk / wv); i++) {
         const long long m = i / (rk / wv), e0 = i % (rk / wv) * wv, d = g->stage + m * rk + e0;
         const int ok = co0 + m < L->cout_g && ci0 * g->khw + e0 < L->cin_g * g->khw;
@@ -352,23 +386,28 @@ static void tiled_block(const run *R, uint16_t *sm, double (*acc)[32][4], long l
 
 /* ---- the streaming kernel (ct_conv_tc16w.cuh) ---- */
 
-static void stream_block(const run *R, uint16_t *sm, double (*acc)[32][4], long long bx, long long by)
+/* One block z of the cluster (CLUSTER_K 1: the only one): its K groups'
+ * im2col and mma steps, and its warps' partial sums into red. */
+static void stream_part(const run *R, uint16_t *sm, double (*acc)[32][4], long long bx, long long by, long long z,
+                        double *red)
 {
     const ct_tc16_geom *g = R->g;
     const layer *L = R->L;
     const long long nct = (L->cout_g + g->bm - 1) / g->bm, n0 = bx * g->tile_n;
     const long long grp = by / nct, co0 = by % nct * g->bm, khw = g->khw, kall = g->kall;
-    const long long kr = (kall + 31) / 32 * 32, nwarps = g->nt / 32;
+    const long long kr = g->nkgb * 32, nwarps = g->nt / 32;
+    const long long kb = z * g->nkgb, ke = kb + g->nkgb < g->nkg ? kb + g->nkgb : g->nkg;
     for (long long i = 0; i < g->smem_bytes / 2; i++)
         sm[i] = NAN16;
-    /* im2col, 8 values a thread as the kernel's loop deals them out. */
+    /* im2col of the block's groups, 8 values a thread as the kernel's loop
+     * deals them out. */
     for (long long idx = 0; idx < g->tile_n * (kr / 8); idx++) {
         const long long n = idx / (kr / 8), kk0 = idx % (kr / 8) * 8, pix = n0 + n;
         if (pix >= g->ntot)
             continue;
         const long long b = pix / (L->s.oh * L->s.ow), oy = pix / L->s.ow % L->s.oh, ox = pix % L->s.ow;
         for (int e = 0; e < 8; e++) {
-            const long long kk = kk0 + e, c = kk / khw, tap = kk % khw;
+            const long long kk = kb * 32 + kk0 + e, c = kk / khw, tap = kk % khw;
             const long long iy = oy * L->s.sy - L->s.ph + tap / L->s.kw * L->s.dy;
             const long long ix = ox * L->s.sx - L->s.pw + tap % L->s.kw * L->s.dx;
             const int ok = kk < kall && iy >= 0 && iy < L->s.h && ix >= 0 && ix < L->s.w;
@@ -380,7 +419,7 @@ static void stream_block(const run *R, uint16_t *sm, double (*acc)[32][4], long 
     memset(acc, 0, (size_t)nwarps * g->nf * sizeof *acc);
     for (long long warp = 0; warp < nwarps; warp++) {
         const long long wm = warp % g->warps_m, wk = warp / g->warps_m;
-        for (long long kg = wk; kg < g->nkg; kg += g->warps_k) {
+        for (long long kg = kb + wk; kg < ke; kg += g->warps_k) {
             /* Lane (g, t): weights K 8t..8t+7 of rows g and g+8, then two
              * mma steps over K 8t..8t+3 and 8t+4..8t+7. */
             static float a[2][32][4][2], b[2][32][2][2];
@@ -399,7 +438,7 @@ static void stream_block(const run *R, uint16_t *sm, double (*acc)[32][4], long 
             }
             for (long long j = 0; j < g->nf; j++) {
                 for (int lane = 0; lane < 32; lane++) {
-                    const long long at = (lane / 4 + 8 * j) * g->kp + 8 * (lane % 4) + kg * 32;
+                    const long long at = (lane / 4 + 8 * j) * g->kp + 8 * (lane % 4) + (kg - kb) * 32;
                     CHECK(at + 8 <= g->smem_bytes / 2 && at % 8 == 0);
                     for (int e = 0; e < 8; e++)
                         b[e / 4][lane][e % 4 / 2][e % 2] = bf(sm[at + e]);
@@ -409,8 +448,7 @@ static void stream_block(const run *R, uint16_t *sm, double (*acc)[32][4], long 
             }
         }
     }
-    /* Partial sums through shared memory, then the sum over wk. */
-    double *red = calloc((size_t)(g->warps_k * g->bm * g->tile_n), sizeof *red);
+    /* Partial sums through shared memory. */
     for (long long warp = 0; warp < nwarps; warp++) {
         const long long wm = warp % g->warps_m, wk = warp / g->warps_m;
         for (int lane = 0; lane < 32; lane++)
@@ -419,13 +457,33 @@ static void stream_block(const run *R, uint16_t *sm, double (*acc)[32][4], long 
                     red[((wk * g->warps_m + wm) * 16 + lane / 4 + 8 * (r / 2)) * g->tile_n + j * 8 +
                         2 * (lane % 4) + r % 2] = acc[warp * g->nf + j][lane][r];
     }
+}
+
+/* A cluster of CLUSTER_K blocks (grid z), then the sum over the blocks' and
+ * warps' partial sums, block z storing every CLUSTER_K-th output. */
+static long long cluster_blocks;   /* replayed clusters of more than one block */
+
+static void stream_block(const run *R, uint16_t *sm, double (*acc)[32][4], long long bx, long long by)
+{
+    const ct_tc16_geom *g = R->g;
+    const layer *L = R->L;
+    const long long nct = (L->cout_g + g->bm - 1) / g->bm, n0 = bx * g->tile_n;
+    const long long grp = by / nct, co0 = by % nct * g->bm, part = g->warps_k * g->bm * g->tile_n;
+    CHECK(g->grid_z == g->cluster_k && 4 * part <= g->smem_bytes);
+    double *red = malloc((size_t)(g->cluster_k * part) * sizeof *red);
+    for (long long i = 0; i < g->cluster_k * part; i++)
+        red[i] = NAN;
+    cluster_blocks += g->cluster_k > 1;
+    for (long long z = 0; z < g->cluster_k; z++)
+        stream_part(R, sm, acc, bx, by, z, red + z * part);
     for (long long idx = 0; idx < g->bm * g->tile_n; idx++) {
         const long long m = idx / g->tile_n, n = idx % g->tile_n, co = co0 + m, pix = n0 + n;
         if (co >= L->cout_g || pix >= g->ntot)
             continue;
         double s = L->s.bias ? bf(R->bias[grp * L->cout_g + co]) : 0.0;
         for (long long k = 0; k < g->warps_k; k++)
-            s += red[(k * g->bm + m) * g->tile_n + n];
+            for (long long z = 0; z < g->cluster_k; z++)
+                s += red[z * part + (k * g->bm + m) * g->tile_n + n];
         const long long b = pix / (L->s.oh * L->s.ow), o = pix % (L->s.oh * L->s.ow);
         const long long at = (b * L->s.cout + grp * L->cout_g + co) * L->s.oh * L->s.ow + o;
         R->out[at] = s;
@@ -489,7 +547,8 @@ static void replay(const char *spec, const char *tmpl, int samples, const ct_con
         ct_tc16_geometry_of(t, &L.s, &cand[i], &g);
         ct_launch l;
         p.family->geometry(&p, t, &cand[i], &l);
-        CHECK(l.grid[0] == (unsigned)g.grid_x && l.grid[1] == (unsigned)g.grid_y && l.block[0] == (unsigned)g.nt &&
+        CHECK(l.grid[0] == (unsigned)g.grid_x && l.grid[1] == (unsigned)g.grid_y &&
+              l.grid[2] == (unsigned)(g.stream ? g.grid_z : 1) && l.block[0] == (unsigned)g.nt &&
               l.smem_bytes == (unsigned)g.smem_bytes);
         CHECK_MSG(g.mf <= 8 && g.nf <= 128, "%s: %lld x %lld fragments", spec, g.mf, g.nf);
         uint16_t *sm = malloc((size_t)g.smem_bytes);
@@ -572,12 +631,20 @@ int main(void)
         {"conv1dc:1:64:9:24:4:causal:dilation=2:groups=2:bias:f16", "conv1dc_tc16w"},
         {"conv2dc:2:32:3:5:20:3:3:same:groups=2:bias:f16", "conv2dc_tc16w"},
         {"conv2dc:1:64:4:4:40:3:3:pad=1:stride=2:bf16", "conv2dc_tc16w"},
+        /* reductions long enough for CLUSTER_K > 1, split evenly and not
+         * (600 values: 19 groups, the last partial) */
+        {"conv1dc:1:256:4:40:5:pad=2:bias:bf16", "conv1dc_tc16w"},
+        {"conv1dc:1:200:3:24:3:pad=1:f16", "conv1dc_tc16w"},
+        {"conv2dc:1:96:3:3:24:3:3:same:groups=2:bias:bf16", "conv2dc_tc16w"},
     };
     for (size_t i = 0; i < sizeof tiled / sizeof tiled[0]; i++)
         replay(tiled[i][0], tiled[i][1], 6, &cfg, &lim);
+    CHECK_MSG(pair_stages[0] > 0 && pair_stages[1] > 0, "input column pairs replayed %lld, %lld times",
+              pair_stages[0], pair_stages[1]);
     for (size_t i = 0; i < sizeof cl / sizeof cl[0]; i++)
         replay(cl[i][0], cl[i][1], 6, &cfg, &lim);
     for (size_t i = 0; i < sizeof stream / sizeof stream[0]; i++)
-        replay(stream[i][0], stream[i][1], 6, &cfg, &lim);
+        replay(stream[i][0], stream[i][1], 10, &cfg, &lim);
+    CHECK_MSG(cluster_blocks > 0, "no CLUSTER_K > 1 candidate was replayed");
     CHECK_DONE();
 }

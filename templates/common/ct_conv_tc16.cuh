@@ -41,6 +41,7 @@
 //   CIN_CHUNK     CK, input channels staged at a time (16, 32, 48 or 64)
 //   PREFETCH      1: two buffers, the next chunk's loads in registers during
 //                 this one's mma steps; 0: one buffer, copied between barriers
+//                 (the weights by cp.async during the mma steps, see below)
 //   MIN_BLOCKS    minimum resident blocks per SM (__launch_bounds__)
 #include "ct_conv_tc16_core.cuh"
 extern "C" __global__ void __launch_bounds__(TC_NT, MIN_BLOCKS)
@@ -117,25 +118,53 @@ TC_NAME(const ct_elem *__restrict__ in_, const ct_elem *__restrict__ weight_,
         tc16_chunk(st, arow, boff, acc);
     }
 #else
-    // One buffer, each chunk copied slot by slot (few registers: more
-    // blocks per SM hide the copies' latency).
+    // One stage and a raw weight area after it. The weights of chunk ch + 1
+    // are copied by cp.async as they lie while chunk ch's mma steps run
+    // (ct_conv_tc16cl.cuh's copy), and transposed from there after the
+    // barrier that ends those steps, while this thread's input loads of
+    // chunk ch + 1 are in flight: the input alone goes through registers,
+    // in column pairs where it can (TC_IPAIR), two slots' loads at a time where their registers fit the budget of
+    // MIN_BLOCKS blocks (tc16_conv.c estimates the same).
+    tc16_wcopy(tc_smem, weight, co0, 0);
+    tc16_cp_commit();
 #pragma unroll 1
     for (int ch = 0; ch < TC_NCH; ++ch) {
-        if (ch > 0)
-            __syncthreads();   // every warp is done with the previous chunk
+        tc16_cp_wait<0>();
+        __syncthreads();   // every warp is done with the previous chunk; chunk ch's raw weights landed
+        constexpr int step = TC_ISTEP;
 #pragma unroll 1
-        for (int r = 0; r < TC_WR; ++r) {
-            unsigned v[TC_CK / 2];
-            tc16_wload(v, weight, co0, ch * TC_CK, threadIdx.x + r * TC_NT);
-            tc16_wstore(tc_smem, threadIdx.x + r * TC_NT, v);
+        for (int r = 0; r < TC_IRX; r += step) {
+#if TC_IPAIR
+            unsigned lo[step][TC_CK / 2], hi[step][TC_CK / 2];
+#pragma unroll
+            for (int u = 0; u < step; ++u)
+                if (r + u < TC_IRX)
+                    tc16_iload2(lo[u], hi[u], in, iy0, ix0, ch * TC_CK, threadIdx.x + (r + u) * TC_NT);
+            if (r == 0)
+                tc16_wtranspose(tc_smem);
+#pragma unroll
+            for (int u = 0; u < step; ++u)
+                if (r + u < TC_IRX)
+                    tc16_istore2(tc_smem, threadIdx.x + (r + u) * TC_NT, lo[u], hi[u]);
+#else
+            unsigned v[step][TC_CK / 2];
+#pragma unroll
+            for (int u = 0; u < step; ++u)
+                if (r + u < TC_IRX)
+                    tc16_iload(v[u], in, iy0, ix0, ch * TC_CK, threadIdx.x + (r + u) * TC_NT);
+            if (r == 0)
+                tc16_wtranspose(tc_smem);
+#pragma unroll
+            for (int u = 0; u < step; ++u)
+                if (r + u < TC_IRX)
+                    tc16_istore(tc_smem, threadIdx.x + (r + u) * TC_NT, v[u]);
+#endif
         }
-#pragma unroll 1
-        for (int r = 0; r < TC_IR; ++r) {
-            unsigned v[TC_CK / 2];
-            tc16_iload(v, in, iy0, ix0, ch * TC_CK, threadIdx.x + r * TC_NT);
-            tc16_istore(tc_smem, threadIdx.x + r * TC_NT, v);
+        __syncthreads();   // the chunk is staged; the raw area is free
+        if (ch + 1 < TC_NCH) {
+            tc16_wcopy(tc_smem, weight, co0, (ch + 1) * TC_CK);
+            tc16_cp_commit();
         }
-        __syncthreads();
         tc16_chunk(tc_smem, arow, boff, acc);
     }
 #endif

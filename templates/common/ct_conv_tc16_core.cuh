@@ -40,6 +40,36 @@
 #define TC_IS (TC_IH * TC_IW)
 #define TC_WR TC_CDIV(TC_WS, TC_NT)
 #define TC_IR TC_CDIV(TC_IS, TC_NT)
+// The PREFETCH 0 NCHW path reads the input in column pairs where it can:
+// with an even image width and an even tile step along it, every tile's
+// first column has the parity of the left padding, so slot p of a tile row
+// is image columns ix0 - IOFF + 2p and the next, 32-bit aligned, wholly in
+// or out of the image; it becomes tile columns 2p - IOFF and 2p - IOFF + 1
+// (each stored where inside the tile). Half the loads of one per pixel.
+#define TC_IPAIR (TC_W % 2 == 0 && TILE_OW * TC_SX % 2 == 0)
+#define TC_IOFF (TC_PW % 2)
+#define TC_NPR TC_CDIV(TC_IW + TC_IOFF, 2)      // pairs of a tile row
+#define TC_IS2 (TC_IH * TC_NPR)
+#define TC_IRX (TC_IPAIR ? TC_CDIV(TC_IS2, TC_NT) : TC_IR)
+// Input slots (pixels or pairs, CK registers each) whose loads a thread of
+// the PREFETCH 0 NCHW path has in flight at once: two where tc16_conv.c's
+// register estimate with both fits the 64K registers of an SM over
+// MIN_BLOCKS blocks (255 at most).
+#define TC_RBUDGET (65536 / (TC_NT * MIN_BLOCKS) < 255 ? 65536 / (TC_NT * MIN_BLOCKS) : 255)
+#define TC_ISTEP (TC_IRX > 1 && TC_MF * TC_NF * 4 + 2 * TC_CK + TC_MF * 4 + TC_NF * 2 + 40 <= TC_RBUDGET ? 2 : 1)
+
+// Raw weights (the PREFETCH 0 NCHW path and channels-last): a row's CK x
+// KHW run of OIHW weights ([c][tap]) copied by cp.async as it lies into an
+// area after the stage, then transposed shared memory to shared memory.
+// Elements of one copy or store: the widest piece that keeps every group's
+// and chunk's offset aligned.
+#define TC_VEC(n) ((n) % 8 == 0 ? 8 : (n) % 4 == 0 ? 4 : (n) % 2 == 0 ? 2 : 1)
+#define TC_IVEC TC_VEC(TC_CIN)
+#define TC_WVEC TC_VEC(TC_CIN * TC_KHW)
+#define TC_OVEC TC_VEC(TC_COUT)
+#define TC_RK (TC_CK * TC_KHW)                  // raw weight row, elements
+#define TC_SR (TC_BM * TC_RK)
+#define TC_CLSTAGE (TC_STAGE + TC_SR)           // weights, input tile, raw weights
 
 // The mma steps of a chunk are unrolled whole up to 36 (a 3x3 filter of 64
 // channels), by 4 past that (pragmas do not expand macros).
@@ -76,6 +106,25 @@ __device__ __forceinline__ void tc16_iload(unsigned *v, const tc16_bits *__restr
                    << 16;
 }
 
+// Pair slot `slot` of chunk ch (from ci0): lo the two channels' values of
+// its first column packed per channel pair, hi those of its second.
+__device__ __forceinline__ void tc16_iload2(unsigned *lo, unsigned *hi, const tc16_bits *__restrict__ in, int iy0,
+                                            int ix0, int ci0, int slot)
+{
+    const int iy = iy0 + slot / TC_NPR, ix = ix0 - TC_IOFF + slot % TC_NPR * 2;
+    const bool ok = (TC_IS2 % TC_NT == 0 || slot < TC_IS2) && iy >= 0 && iy < TC_H && ix >= 0 && ix < TC_W;
+    const unsigned *p = reinterpret_cast<const unsigned *>(in + ((long long)ci0 * TC_H + iy) * TC_W + ix);
+#pragma unroll
+    for (int q = 0; q < TC_CK / 2; ++q) {
+        const unsigned a = ok && (TC_CIN % TC_CK == 0 || ci0 + 2 * q < TC_CIN) ? __ldg(p + q * TC_H * TC_W) : 0u;
+        const unsigned b = ok && (TC_CIN % TC_CK == 0 || ci0 + 2 * q + 1 < TC_CIN)
+                               ? __ldg(p + q * TC_H * TC_W + TC_H * TC_W / 2)
+                               : 0u;
+        lo[q] = __byte_perm(a, b, 0x5410);
+        hi[q] = __byte_perm(a, b, 0x7632);
+    }
+}
+
 // The pairs stored transposed into stage s, 16 bytes (4 pairs) at a time:
 // weights at [m][tap][c], input at [pixel][c].
 __device__ __forceinline__ void tc16_put(tc16_bits *d, const unsigned *v)
@@ -95,6 +144,17 @@ __device__ __forceinline__ void tc16_istore(tc16_bits *s, int slot, const unsign
 {
     if (TC_IS % TC_NT == 0 || slot < TC_IS)
         tc16_put(s + TC_SA + slot * TC_CP, v);
+}
+
+__device__ __forceinline__ void tc16_istore2(tc16_bits *s, int slot, const unsigned *lo, const unsigned *hi)
+{
+    const int x = slot % TC_NPR * 2 - TC_IOFF, px = slot / TC_NPR * TC_IW + x;
+    if (TC_IS2 % TC_NT != 0 && slot >= TC_IS2)
+        return;
+    if (TC_IOFF == 0 || x >= 0)
+        tc16_put(s + TC_SA + px * TC_CP, lo);
+    if ((TC_IW + TC_IOFF) % 2 == 0 || x + 1 < TC_IW)
+        tc16_put(s + TC_SA + (px + 1) * TC_CP, hi);
 }
 
 // The mma steps of one staged chunk: A fragments from this lane's weight
@@ -130,3 +190,58 @@ __device__ __forceinline__ void tc16_chunk(const tc16_bits *st, int arow, const 
     }
 }
 
+// V elements from s to d, zeros where ok is false (cp.async src-size 0
+// reads nothing); one element goes through a register.
+template <int V> __device__ __forceinline__ void tc16_cp(tc16_bits *d, const tc16_bits *s, bool ok)
+{
+    if (V == 1) {
+        *d = ok ? __ldg(s) : (tc16_bits)0;
+        return;
+    }
+    const unsigned a = (unsigned)__cvta_generic_to_shared(d);
+    if (V == 8)
+        asm volatile("cp.async.cg.shared.global [%0], [%1], 16, %2;\n" ::"r"(a), "l"(s), "r"(ok ? 16 : 0));
+    else
+        asm volatile("cp.async.ca.shared.global [%0], [%1], %2, %3;\n" ::"r"(a), "l"(s), "n"(2 * V),
+                     "r"(ok ? 2 * V : 0));
+}
+
+__device__ __forceinline__ void tc16_cp_commit()
+{
+    asm volatile("cp.async.commit_group;\n" ::);
+}
+
+template <int N> __device__ __forceinline__ void tc16_cp_wait()
+{
+    asm volatile("cp.async.wait_group %0;\n" ::"n"(N));
+}
+
+// Raw weight piece e of row m: elements e * WVEC.. of the row's [c][tap]
+// run from channel ci0, into the raw area of stage st (no commit).
+__device__ __forceinline__ void tc16_wcopy(tc16_bits *st, const tc16_bits *__restrict__ weight, int co0, int ci0)
+{
+    constexpr int wper = TC_RK / TC_WVEC;
+#pragma unroll 4
+    for (int i = threadIdx.x; i < TC_BM * wper; i += TC_NT) {
+        const int m = i / wper, e = i % wper * TC_WVEC;
+        const bool ok = co0 + m < TC_COUT && (TC_CIN % TC_CK == 0 || ci0 * TC_KHW + e < TC_CIN * TC_KHW);
+        tc16_cp<TC_WVEC>(st + TC_STAGE + m * TC_RK + e,
+                         ok ? weight + ((long long)(co0 + m) * TC_CIN + ci0) * TC_KHW + e : weight, ok);
+    }
+}
+
+// The landed raw weights of stage st transposed into its [row][tap][c]
+// area: slot (m, tap) gathers its CK channels (stride KHW), pairs them and
+// stores 16 bytes at a time.
+__device__ __forceinline__ void tc16_wtranspose(tc16_bits *st)
+{
+#pragma unroll 1
+    for (int slot = threadIdx.x; slot < TC_WS; slot += TC_NT) {
+        const tc16_bits *r = st + TC_STAGE + slot / TC_KHW * TC_RK + slot % TC_KHW;
+        unsigned v[TC_CK / 2];
+#pragma unroll
+        for (int q = 0; q < TC_CK / 2; ++q)
+            v[q] = (unsigned)r[2 * q * TC_KHW] | (unsigned)r[(2 * q + 1) * TC_KHW] << 16;
+        tc16_put(st + slot / TC_KHW * TC_AP + slot % TC_KHW * TC_CK, v);
+    }
+}

@@ -25,42 +25,7 @@
 #include "ct_conv_tc16_core.cuh"
 
 #define TC_NST (TC_NCH < STAGES ? TC_NCH : STAGES)
-// Elements of one copy or store: the widest piece that keeps every group's
-// and chunk's offset aligned.
-#define TC_VEC(n) ((n) % 8 == 0 ? 8 : (n) % 4 == 0 ? 4 : (n) % 2 == 0 ? 2 : 1)
-#define TC_IVEC TC_VEC(TC_CIN)
-#define TC_WVEC TC_VEC(TC_CIN * TC_KHW)
-#define TC_OVEC TC_VEC(TC_COUT)
-#define TC_RK (TC_CK * TC_KHW)                  // raw weight row, elements
-#define TC_SR (TC_BM * TC_RK)
-#define TC_CLSTAGE (TC_STAGE + TC_SR)           // weights, input tile, raw weights
 #define TC_OP (TC_BM + 8)                       // staged output pixel pitch
-
-// V elements from s to d, zeros where ok is false (cp.async src-size 0
-// reads nothing); one element goes through a register.
-template <int V> __device__ __forceinline__ void tc16_cp(tc16_bits *d, const tc16_bits *s, bool ok)
-{
-    if (V == 1) {
-        *d = ok ? __ldg(s) : (tc16_bits)0;
-        return;
-    }
-    const unsigned a = (unsigned)__cvta_generic_to_shared(d);
-    if (V == 8)
-        asm volatile("cp.async.cg.shared.global [%0], [%1], 16, %2;\n" ::"r"(a), "l"(s), "r"(ok ? 16 : 0));
-    else
-        asm volatile("cp.async.ca.shared.global [%0], [%1], %2, %3;\n" ::"r"(a), "l"(s), "n"(2 * V),
-                     "r"(ok ? 2 * V : 0));
-}
-
-__device__ __forceinline__ void tc16_cp_commit()
-{
-    asm volatile("cp.async.commit_group;\n" ::);
-}
-
-template <int N> __device__ __forceinline__ void tc16_cp_wait()
-{
-    asm volatile("cp.async.wait_group %0;\n" ::"n"(N));
-}
 
 // Chunk ch's copies into stage st (one commit group): input piece v of
 // tile pixel p is channels ci0 + v * IVEC.. of image pixel (iy0 + p / IW,
@@ -70,7 +35,7 @@ template <int N> __device__ __forceinline__ void tc16_cp_wait()
 __device__ __forceinline__ void tc16_copy(tc16_bits *st, const tc16_bits *__restrict__ in,
                                           const tc16_bits *__restrict__ weight, int co0, int iy0, int ix0, int ci0)
 {
-    constexpr int iper = TC_CK / TC_IVEC, wper = TC_RK / TC_WVEC;
+    constexpr int iper = TC_CK / TC_IVEC;
 #pragma unroll 4
     for (int i = threadIdx.x; i < TC_IS * iper; i += TC_NT) {
         const int p = i / iper, c = i % iper * TC_IVEC;
@@ -79,30 +44,8 @@ __device__ __forceinline__ void tc16_copy(tc16_bits *st, const tc16_bits *__rest
         tc16_cp<TC_IVEC>(st + TC_SA + p * TC_CP + c,
                          ok ? in + ((long long)iy * TC_W + ix) * TC_CIN_ALL + ci0 + c : in, ok);
     }
-#pragma unroll 4
-    for (int i = threadIdx.x; i < TC_BM * wper; i += TC_NT) {
-        const int m = i / wper, e = i % wper * TC_WVEC;
-        const bool ok = co0 + m < TC_COUT && (TC_CIN % TC_CK == 0 || ci0 * TC_KHW + e < TC_CIN * TC_KHW);
-        tc16_cp<TC_WVEC>(st + TC_STAGE + m * TC_RK + e,
-                         ok ? weight + ((long long)(co0 + m) * TC_CIN + ci0) * TC_KHW + e : weight, ok);
-    }
+    tc16_wcopy(st, weight, co0, ci0);
     tc16_cp_commit();
-}
-
-// The landed raw weights of stage st transposed into its [row][tap][c]
-// area: slot (m, tap) gathers its CK channels (stride KHW), pairs them and
-// stores 16 bytes at a time.
-__device__ __forceinline__ void tc16_wtranspose(tc16_bits *st)
-{
-#pragma unroll 1
-    for (int slot = threadIdx.x; slot < TC_WS; slot += TC_NT) {
-        const tc16_bits *r = st + TC_STAGE + slot / TC_KHW * TC_RK + slot % TC_KHW;
-        unsigned v[TC_CK / 2];
-#pragma unroll
-        for (int q = 0; q < TC_CK / 2; ++q)
-            v[q] = (unsigned)r[2 * q * TC_KHW] | (unsigned)r[(2 * q + 1) * TC_KHW] << 16;
-        tc16_put(st + slot / TC_KHW * TC_AP + slot % TC_KHW * TC_CK, v);
-    }
 }
 
 extern "C" __global__ void __launch_bounds__(TC_NT, MIN_BLOCKS)

@@ -22,11 +22,22 @@
 // groups wk, wk + WARPS_K, ...), each loading UNROLL groups ahead of its
 // mma steps, and add their partial sums through shared memory at the end.
 //
+// With CLUSTER_K > 1 (sm_90) the reduction is split further over a thread-
+// block cluster of CLUSTER_K blocks along the grid's z: block z takes the
+// z-th contiguous range of K groups (and builds only that range's im2col),
+// so a layer of few output channels streams its weights from more SMs
+// (seed 002's 64 channel tiles leave half of an H100's 132 SMs idle). The
+// blocks' partial sums meet through distributed shared memory after a
+// cluster barrier, each block adding up and storing a CLUSTER_K-th of the
+// outputs: no workspace, no second kernel, a plain launch (the cluster's
+// shape is compiled in).
+//
 // Problem macros as ct_conv_tc.cuh, and CT_DTYPE. Tuning macros:
 //   WARPS_M       16-row m-fragments (output channels) per block
 //   WARPS_K       warps splitting the reduction within a block
 //   TILE_N        pixels per block (8, 16 or 32)
 //   UNROLL        32-value K groups a warp loads ahead (1, 2 or 4)
+//   CLUSTER_K     blocks of a cluster splitting the reduction (1, 2, 4, 8)
 //   MIN_BLOCKS    minimum resident blocks per SM (__launch_bounds__)
 #include "ct_mma16.cuh"
 
@@ -41,7 +52,8 @@
 #define TC_KHW (TC_KH * TC_KW)
 #define TC_KALL (TC_CIN * TC_KHW)                // reduction length (a multiple of 8)
 #define TC_NKG TC_CDIV(TC_KALL, 32)              // 32-value K groups
-#define TC_KP (TC_RUP(TC_KALL, 64) + 32)         // im2col row pitch, elements
+#define TC_NKGB TC_CDIV(TC_NKG, CLUSTER_K)       // K groups of a block
+#define TC_KP (TC_RUP(TC_NKGB * 32, 64) + 32)    // im2col row pitch, elements
 #define TC_NTOT (TC_B * TC_OH * TC_OW)
 #define TC_BM (16 * WARPS_M)
 #define TC_NT (32 * WARPS_M * WARPS_K)
@@ -52,7 +64,29 @@
 // Shared memory (dynamic, sized by tc16_conv.c): the im2col, TILE_N rows of
 // TC_KP elements; at the end its first bytes hold the partial sums.
 
-extern "C" __global__ void __launch_bounds__(TC_NT, MIN_BLOCKS)
+#if CLUSTER_K > 1
+// Every thread of the cluster: the release/acquire orders the partial sums'
+// shared-memory stores before the other blocks' reads of them.
+__device__ __forceinline__ void tc16_cluster_sync()
+{
+    asm volatile("barrier.cluster.arrive.release.aligned;\n\tbarrier.cluster.wait.acquire.aligned;" ::: "memory");
+}
+
+// p's word in the shared memory of the cluster's block `rank`.
+__device__ __forceinline__ float tc16_ld_dsmem(const float *p, unsigned rank)
+{
+    unsigned a = (unsigned)__cvta_generic_to_shared(p), r;
+    float v;
+    asm volatile("mapa.shared::cluster.u32 %0, %1, %2;" : "=r"(r) : "r"(a), "r"(rank));
+    asm volatile("ld.shared::cluster.f32 %0, [%1];" : "=f"(v) : "r"(r) : "memory");
+    return v;
+}
+#define TC_CLUSTER __cluster_dims__(1, 1, CLUSTER_K)
+#else
+#define TC_CLUSTER
+#endif
+
+extern "C" __global__ void __launch_bounds__(TC_NT, MIN_BLOCKS) TC_CLUSTER
 TC_NAME(const ct_elem *__restrict__ in_, const ct_elem *__restrict__ weight_,
 #if TC_BIAS
         const ct_elem *__restrict__ bias,
@@ -67,6 +101,9 @@ TC_NAME(const ct_elem *__restrict__ in_, const ct_elem *__restrict__ weight_,
     const int grp = blockIdx.y / TC_NCT, co0 = blockIdx.y % TC_NCT * TC_BM;
     const int warp = threadIdx.x / 32, lane = threadIdx.x % 32;
     const int wm = warp % WARPS_M, wk = warp / WARPS_M, g = lane / 4, t = lane % 4;
+    // This block's K groups [kb, ke); loads past ke would fetch the next
+    // block's weights for nothing.
+    const int kb = blockIdx.z * TC_NKGB, ke = min(TC_NKG, kb + TC_NKGB);
 
     // This lane's two weight rows, from K value 8t of a group; rows past
     // the layer read zeros.
@@ -76,22 +113,23 @@ TC_NAME(const ct_elem *__restrict__ in_, const ct_elem *__restrict__ weight_,
     const bool ok0 = r0 < TC_COUT, ok1 = r1 < TC_COUT;
     const uint4 zero = make_uint4(0, 0, 0, 0);
     // Group kg's 16 bytes of a row are whole inside the reduction or past it.
-#define TC_WLOAD(p, ok, kg) ((ok) && (kg) * 32 + 8 * t < TC_KALL ? __ldg((p) + (kg) * 4) : zero)
+#define TC_WLOAD(p, ok, kg) ((ok) && (kg) < ke && (kg) * 32 + 8 * t < TC_KALL ? __ldg((p) + (kg) * 4) : zero)
 
     // The first groups' loads are issued before the im2col is built.
     uint4 a0[UNROLL], a1[UNROLL];
 #pragma unroll
     for (int u = 0; u < UNROLL; ++u) {
-        const int kg = wk + u * WARPS_K;
+        const int kg = kb + wk + u * WARPS_K;
         a0[u] = TC_WLOAD(w0, ok0, kg);
         a1[u] = TC_WLOAD(w1, ok1, kg);
     }
 
-    // im2col: row n (pixel n0 + n) holds its input value of every kk, 8 a
+    // im2col: row n (pixel n0 + n) holds its input value of every kk of
+    // the block's groups (local kk0, reduction index kk0 + 32 kb), 8 a
     // thread; zeros at the padding and past the reduction. Rows of pixels
     // past the layer are left unwritten: they only feed idle columns.
-    for (int idx = threadIdx.x; idx < TILE_N * (TC_RUP(TC_KALL, 32) / 8); idx += TC_NT) {
-        const int n = idx / (TC_RUP(TC_KALL, 32) / 8), kk0 = idx % (TC_RUP(TC_KALL, 32) / 8) * 8;
+    for (int idx = threadIdx.x; idx < TILE_N * (TC_NKGB * 4); idx += TC_NT) {
+        const int n = idx / (TC_NKGB * 4), kk0 = idx % (TC_NKGB * 4) * 8;
         const int pix = n0 + n;
         if (pix >= TC_NTOT)
             continue;
@@ -103,7 +141,7 @@ TC_NAME(const ct_elem *__restrict__ in_, const ct_elem *__restrict__ weight_,
             unsigned h[2];
 #pragma unroll
             for (int f = 0; f < 2; ++f) {
-                const int kk = kk0 + e + f, c = kk / TC_KHW, tap = kk % TC_KHW;
+                const int kk = kb * 32 + kk0 + e + f, c = kk / TC_KHW, tap = kk % TC_KHW;
                 const int iy = oy * TC_SY - TC_PH + tap / TC_KW * TC_DY, ix = ox * TC_SX - TC_PW + tap % TC_KW * TC_DX;
                 h[f] = tc16_ld(x + ((long long)c * TC_H + iy) * TC_W + ix,
                                kk < TC_KALL && iy >= 0 && iy < TC_H && ix >= 0 && ix < TC_W);
@@ -122,7 +160,7 @@ TC_NAME(const ct_elem *__restrict__ in_, const ct_elem *__restrict__ weight_,
             acc[j][r] = 0.0f;
     const tc16_bits *xb = tc_smem + g * TC_KP + 8 * t;
 #pragma unroll 1
-    for (int kg0 = wk; kg0 < TC_NKG; kg0 += TC_STEP) {
+    for (int kg0 = kb + wk; kg0 < ke; kg0 += TC_STEP) {
         // The next iteration's loads go out before this one's mma steps.
         uint4 n0v[UNROLL], n1v[UNROLL];
 #pragma unroll
@@ -134,13 +172,13 @@ TC_NAME(const ct_elem *__restrict__ in_, const ct_elem *__restrict__ weight_,
 #pragma unroll
         for (int u = 0; u < UNROLL; ++u) {
             const int kg = kg0 + u * WARPS_K;
-            if (TC_NKG % TC_STEP != 0 && kg >= TC_NKG)
+            if ((TC_NKG % TC_STEP != 0 || CLUSTER_K > 1) && kg >= ke)
                 break;
             const unsigned lo[4] = {a0[u].x, a1[u].x, a0[u].y, a1[u].y};
             const unsigned hi[4] = {a0[u].z, a1[u].z, a0[u].w, a1[u].w};
 #pragma unroll
             for (int j = 0; j < TC_NF; ++j) {
-                const uint4 xv = *reinterpret_cast<const uint4 *>(xb + j * 8 * TC_KP + kg * 32);
+                const uint4 xv = *reinterpret_cast<const uint4 *>(xb + j * 8 * TC_KP + (kg - kb) * 32);
                 const unsigned blo[2] = {xv.x, xv.y}, bhi[2] = {xv.z, xv.w};
                 tc16_mma(acc[j], lo, blo);
                 tc16_mma(acc[j], hi, bhi);
@@ -162,19 +200,33 @@ TC_NAME(const ct_elem *__restrict__ in_, const ct_elem *__restrict__ weight_,
 #pragma unroll
         for (int r = 0; r < 4; ++r)
             red[((wk * WARPS_M + wm) * 16 + g + 8 * (r / 2)) * TILE_N + j * 8 + 2 * t + r % 2] = acc[j][r];
+#if CLUSTER_K > 1
+    tc16_cluster_sync();
+    for (int idx = threadIdx.x + blockIdx.z * TC_NT; idx < TC_BM * TILE_N; idx += TC_NT * CLUSTER_K) {
+#else
     __syncthreads();
     for (int idx = threadIdx.x; idx < TC_BM * TILE_N; idx += TC_NT) {
+#endif
         const int m = idx / TILE_N, n = idx % TILE_N, co = co0 + m, pix = n0 + n;
         if (co >= TC_COUT || pix >= TC_NTOT)
             continue;
         float s = 0.0f;
 #pragma unroll
         for (int k = 0; k < WARPS_K; ++k)
+#if CLUSTER_K > 1
+#pragma unroll
+            for (int z = 0; z < CLUSTER_K; ++z)
+                s += tc16_ld_dsmem(red + (k * TC_BM + m) * TILE_N + n, z);
+#else
             s += red[(k * TC_BM + m) * TILE_N + n];
+#endif
 #if TC_BIAS
         s += ct_ldg(bias + grp * TC_COUT + co);
 #endif
         const int b = pix / (TC_OH * TC_OW), o = pix % (TC_OH * TC_OW);
         ct_st(out_ + ((long long)b * TC_COUT_ALL + grp * TC_COUT + co) * TC_OH * TC_OW + o, s);
     }
+#if CLUSTER_K > 1
+    tc16_cluster_sync();   // the other blocks may still read this one's sums
+#endif
 }

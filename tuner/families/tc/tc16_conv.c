@@ -45,6 +45,8 @@ CT_PARAM_UNION(t16, T16_UNION)
     X(WARPS_K, 8, CT_INT(0), "warps splitting the reduction within a block, added through shared memory")   \
     X(TILE_N, 8, CT_INT(0), "output pixels per block (8, 16 or 32): the im2col rows in shared memory")      \
     X(UNROLL, 2, CT_INT(0), "32-value weight groups a warp has in flight ahead of its mma steps (1, 2, 4)")  \
+    X(CLUSTER_K, 1, CT_INT(0), "blocks of a thread-block cluster (sm_90) splitting the reduction, their "    \
+                               "partial sums added through distributed shared memory (1, 2, 4, 8)")         \
     X(MIN_BLOCKS, 1, CT_INT(0), "minimum resident blocks per SM (__launch_bounds__)")
 const ct_param_def ct_tc16w_params[CT_TC16W_NPARAMS] = CT_PARAM_TABLE(T16W_LIST);
 _Static_assert(CT_PARAM_COUNT(T16W_LIST) == CT_TC16W_NPARAMS, "CT_TC16W_NPARAMS is the list's length");
@@ -147,21 +149,32 @@ static void tiled_geometry(const ct_template *t, const ct_tc_shape *s, long long
     g->tx = cdiv(s->ow, g->tow);
     g->wr = cdiv(g->bm * g->khw, g->nt);
     g->ir = cdiv(g->ih * g->iw, g->nt);
-    /* Channels-last stages add the raw weights ([row][c][tap], transposed
-     * in place), and its outputs are staged as [pixel][channel] after the
-     * loop. */
+    /* Channels-last stages and the NCHW one of PREFETCH 0 add the raw
+     * weights ([row][c][tap], transposed in place); channels-last outputs
+     * are staged as [pixel][channel] after the loop. */
     g->op = g->bm + 8;
     g->clstage = g->stage + g->bm * g->ck * g->khw;
-    g->smem_bytes = 2 * (g->cl ? max2(g->nbuf * g->clstage, g->bn * g->op) : g->nbuf * g->stage);
+    g->smem_bytes = 2 * (g->cl         ? max2(g->nbuf * g->clstage, g->bn * g->op)
+                         : g->prefetch ? g->nbuf * g->stage
+                                       : g->clstage);
     g->grid_x = s->b * g->ty * g->tx;
     g->grid_y = cdiv(s->cout, g->bm) * groups;
     /* Accumulators, the chunk's elements in flight (ptxas packs the pairs
      * only when it stores them: a register each; channels-last copies by
-     * cp.async and holds none), one step's fragments and about 40 for
+     * cp.async and holds none; nor do NCHW weights at PREFETCH 0), one step's fragments and about 40 for
      * addresses and the loop: within 16 of ptxas on the seed layer's
      * candidates. */
-    g->regs = g->mf * g->nf * 4 + (g->nbuf > 1 && !g->cl ? (g->wr + g->ir) * g->ck : g->ck) + g->mf * 4 +
-              g->nf * 2 + 40;
+    const long long base = g->mf * g->nf * 4 + g->mf * 4 + g->nf * 2 + 40;
+    /* PREFETCH 0 NCHW input slots: column pairs (TC_IPAIR) or pixels. */
+    g->ipair = !g->cl && !g->prefetch && s->w % 2 == 0 && g->tow * s->sx % 2 == 0;
+    g->ioff = s->pw % 2;
+    g->npr = cdiv(g->iw + g->ioff, 2);
+    g->irx = g->ipair ? cdiv(g->ih * g->npr, g->nt) : g->ir;
+    g->istep = !g->cl && !g->prefetch && g->irx > 1 && g->nt > 0 && g->minb > 0 &&
+                       base + 2 * g->ck <= (65536 / (g->nt * g->minb) < 255 ? 65536 / (g->nt * g->minb) : 255)
+                   ? 2
+                   : 1;
+    g->regs = base + (g->nbuf > 1 && !g->cl ? (g->wr + g->ir) * g->ck : g->istep * g->ck);
 }
 
 static void stream_geometry(const ct_tc_shape *s, long long groups, const ct_params *c, ct_tc16_geom *g)
@@ -173,7 +186,8 @@ static void stream_geometry(const ct_tc_shape *s, long long groups, const ct_par
     g->tile_n = q.TILE_N;
     g->unroll = q.UNROLL;
     g->minb = q.MIN_BLOCKS;
-    if (g->warps_m < 1 || g->warps_k < 1 || g->tile_n < 8 || g->unroll < 1)
+    g->cluster_k = q.CLUSTER_K;
+    if (g->warps_m < 1 || g->warps_k < 1 || g->tile_n < 8 || g->unroll < 1 || g->cluster_k < 1)
         return;
     g->bm = 16 * g->warps_m;
     g->nt = 32 * g->warps_m * g->warps_k;
@@ -181,11 +195,13 @@ static void stream_geometry(const ct_tc_shape *s, long long groups, const ct_par
     g->khw = s->kh * s->kw;
     g->kall = s->cin * g->khw;
     g->nkg = cdiv(g->kall, 32);
-    g->kp = rup(g->kall, 64) + 32;
+    g->nkgb = cdiv(g->nkg, g->cluster_k);
+    g->kp = rup(g->nkgb * 32, 64) + 32;
     g->ntot = s->b * s->oh * s->ow;
     g->smem_bytes = max2(2 * g->tile_n * g->kp, 4 * g->warps_k * g->bm * g->tile_n);
     g->grid_x = cdiv(g->ntot, g->tile_n);
     g->grid_y = cdiv(s->cout, g->bm) * groups;
+    g->grid_z = g->cluster_k;
     /* Accumulators, this and the next iteration's weight loads (4 words
      * each, two rows), an im2col load and about 40 (ptxas: 90 at 4 + 64 +
      * 4 + 40). */
@@ -282,8 +298,14 @@ static int stream_constrain(const ct_tc_shape *s, const ct_tc16_geom *g, const c
                             size_t len)
 {
     if (g->warps_m < 1 || g->warps_k < 1 || (g->tile_n != 8 && g->tile_n != 16 && g->tile_n != 32) ||
-        (g->unroll != 1 && g->unroll != 2 && g->unroll != 4) || g->minb < 1) {
-        snprintf(why, len, "WARPS_M, WARPS_K and MIN_BLOCKS >= 1, TILE_N 8, 16 or 32, UNROLL 1, 2 or 4");
+        (g->unroll != 1 && g->unroll != 2 && g->unroll != 4) || g->minb < 1 ||
+        (g->cluster_k != 1 && g->cluster_k != 2 && g->cluster_k != 4 && g->cluster_k != 8)) {
+        snprintf(why, len, "WARPS_M, WARPS_K and MIN_BLOCKS >= 1, TILE_N 8, 16 or 32, UNROLL 1, 2 or 4, "
+                 "CLUSTER_K 1, 2, 4 or 8");
+        return 1;
+    }
+    if (g->cluster_k > 1 && lim->cc_major < 9) {
+        snprintf(why, len, "CLUSTER_K=%lld needs thread-block clusters (sm_90 or later)", g->cluster_k);
         return 1;
     }
     if (g->kall % 8 != 0) {
@@ -300,9 +322,17 @@ static int stream_constrain(const ct_tc_shape *s, const ct_tc16_geom *g, const c
         snprintf(why, len, "TILE_N=%lld exceeds the %lld output pixels", g->tile_n, g->ntot);
         return 1;
     }
-    if (g->warps_k * g->unroll > g->nkg) {
-        snprintf(why, len, "WARPS_K x UNROLL = %lld exceeds the %lld groups of 32 reduction values",
-                 g->warps_k * g->unroll, g->nkg);
+    if (g->warps_k * g->unroll > g->nkgb) {
+        snprintf(why, len, "WARPS_K x UNROLL = %lld exceeds a block's %lld groups of 32 reduction values",
+                 g->warps_k * g->unroll, g->nkgb);
+        return 1;
+    }
+    /* A cluster of blocks is for filling the SMs: with more than enough
+     * blocks already it only adds the exchange (offline, with no SM count,
+     * every split stays). */
+    if (g->cluster_k > 1 && lim->sm_count > 0 && g->grid_x * g->grid_y >= lim->sm_count) {
+        snprintf(why, len, "CLUSTER_K=%lld on %lld blocks, already as many as the %d SMs", g->cluster_k,
+                 g->grid_x * g->grid_y, lim->sm_count);
         return 1;
     }
     if (g->warps_m > 1 && g->bm >= 2 * rup(s->cout, 16)) {
@@ -370,7 +400,7 @@ void ct_tc16_launch(const ct_template *t, const ct_tc_shape *s, const ct_params 
     memset(l, 0, sizeof *l);
     l->grid[0] = (unsigned)g.grid_x;
     l->grid[1] = (unsigned)g.grid_y;
-    l->grid[2] = 1;
+    l->grid[2] = (unsigned)(g.stream ? g.grid_z : 1);
     l->block[0] = (unsigned)g.nt;
     l->block[1] = l->block[2] = 1;
     l->smem_bytes = (unsigned)g.smem_bytes;

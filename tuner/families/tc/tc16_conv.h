@@ -16,7 +16,7 @@ struct ct_tc_shape;
 
 #define CT_TC16_NPARAMS_2D 8
 #define CT_TC16_NPARAMS_1D 7
-#define CT_TC16W_NPARAMS 5
+#define CT_TC16W_NPARAMS 6
 extern const ct_param_def ct_tc16_params_2d[CT_TC16_NPARAMS_2D];
 extern const ct_param_def ct_tc16_params_1d[CT_TC16_NPARAMS_1D];
 extern const ct_param_def ct_tc16w_params[CT_TC16W_NPARAMS];
@@ -38,10 +38,15 @@ typedef struct ct_tc16_geom {
     long long bm, toh, tow, warps_m, warps_n, ck, prefetch, minb;
     int cl;            /* channels-last (tc16cl): nbuf is its stage count */
     long long stages, op, clstage;
+    /* NCHW PREFETCH 0: input slots are column pairs (TC_IPAIR: first column
+     * 2p - ioff of the tile, npr a row) or pixels, irx a thread, istep of
+     * them loaded at once (TC_ISTEP) */
+    long long ipair, ioff, npr, irx, istep;
     long long bn, nt, wm, wn, mf, nf, nch, khw, ap, cp, ih, iw, sa, sb, stage, nbuf, ty, tx, wr, ir;
     /* tc16w */
     long long warps_k, tile_n, unroll, kall, nkg, kp, ntot;
-    long long smem_bytes, grid_x, grid_y, regs;
+    long long cluster_k, nkgb; /* blocks of a cluster splitting the reduction, K groups of each */
+    long long smem_bytes, grid_x, grid_y, grid_z, regs;
 } ct_tc16_geom;
 
 void ct_tc16_geometry_of(const ct_template *t, const struct ct_tc_shape *s, const ct_params *c, ct_tc16_geom *g);
