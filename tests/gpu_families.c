@@ -335,6 +335,17 @@ int main(void)
         {"conv1dc:3:20:77:20:4:causal:groups=20:bias:nlc:f16", "conv1dc_dwclh"},
         {"conv1dc:2:9:101:9:3:pad=8:dilation=8:groups=9:nlc:bf16", "conv1dc_dwclh"},
         {"conv1dc:3:6:61:6:5:pad=2:stride=3:groups=6:bias:nlc:f16", "conv1dc_dwclh"},
+        /* the depthwise NCL and plane copies (any architecture: conv2dc_dwph
+         * stages without cp.async): rows on and off the vector path, odd
+         * planes, 4-element rows, stride 2, dilation 2, bias, a 31x31 filter */
+        {"conv1dc:3:20:77:20:4:causal:groups=20:bias:f16", "conv1dc_dwh"},
+        {"conv1dc:2:12:96:12:4:causal:groups=12:bf16", "conv1dc_dwh"},
+        {"conv1dc:2:9:101:9:3:pad=4:dilation=2:groups=9:bias:bf16", "conv1dc_dwh"},
+        {"conv1dc:3:7:61:7:5:pad=2:stride=2:groups=7:f16", "conv1dc_dwh"},
+        {"conv2dc:2:5:19:17:5:7:7:same:groups=5:bias:bf16", "conv2dc_dwph"},
+        {"conv2dc:3:3:23:20:3:3:3:pad=1:stride=2:groups=3:bias:f16", "conv2dc_dwph"},
+        {"conv2dc:3:5:20:24:5:5:5:pad=4:dilation=2:groups=5:bf16", "conv2dc_dwph"},
+        {"conv2dc:2:7:32:32:7:13:13:same:groups=7:f16", "conv2dc_dwph"},
     };
     for (size_t i = 0; i < sizeof direct_half / sizeof direct_half[0]; i++) {
         char extra[128];
@@ -346,6 +357,8 @@ int main(void)
     export_selftest(db, dir, direct_half[5][0], arch);   /* conv1d_ffth (cuFFT), bf16 */
     export_selftest(db, dir, direct_half[8][0], arch);   /* conv2d_tiledh, bf16 */
     export_selftest(db, dir, direct_half[13][0], arch);   /* conv1dc_dwclh, f16, bias */
+    export_selftest(db, dir, direct_half[16][0], arch);   /* conv1dc_dwh, f16, bias */
+    export_selftest(db, dir, direct_half[21][0], arch);   /* conv2dc_dwph, f16, strided, bias */
 
     /* The half-precision tensor-core templates alone (sm_80): odd sizes,
      * partial chunks and channel tiles, 1x1, even and 7x7 filters, groups,

@@ -155,7 +155,12 @@ static const family_row rows[] = {
        "conv1dc:2:48:101:36:3:pad=8:dilation=8:groups=3:nlc:bf16", 1},
       /* conv1dc_dwclh: strided, dilated channels-last depthwise in f16 */
       {"conv1dc:2:12:41:12:3:pad=2:stride=2:dilation=2:groups=12:nlc:f16",
-       "conv1dc:2:12:41:12:3:pad=2:stride=2:dilation=2:groups=12:nlc:f16", 1}},
+       "conv1dc:2:12:41:12:3:pad=2:stride=2:dilation=2:groups=12:nlc:f16", 1},
+      /* conv1dc_dwh: causal K = 4 on the vector path with bias, odd strided
+       * and dilated rows */
+      {"conv1dc:2:16:64:16:4:causal:groups=16:bias:bf16", "conv1dc:2:16:64:16:4:causal:groups=16:bias:bf16", 1},
+      {"conv1dc:3:7:61:7:5:pad=4:stride=3:dilation=2:groups=7:f16",
+       "conv1dc:3:7:61:7:5:pad=4:stride=3:dilation=2:groups=7:f16", 1}},
      {{"conv1dc", "missing", NULL},
       {"conv1dc:1:4:8:4:3:bf16:bias", "element type 'bf16'", "last"},
       {"conv1dc:1", "Cin (input channels)", "missing"},
@@ -307,7 +312,12 @@ static const family_row rows[] = {
       {"conv2dc:3:20:13:11:42:3:3:same:dilation=2:groups=2:bias:nhwc:f16",
        "conv2dc:3:20:13:11:42:3:3:same:dilation=2:groups=2:bias:nhwc:f16", 1},
       {"conv2dc:2:19:15:17:21:5:2:pad=2,1:stride=2:nhwc:bf16", "conv2dc:2:19:15:17:21:5:2:pad=2,1:stride=2:nhwc:bf16",
-       1}},
+       1},
+      /* conv2dc_dwph: a plane on the 4-element path with bias, an odd one
+       * strided and dilated */
+      {"conv2dc:2:8:16:20:8:7:7:same:groups=8:bias:bf16", "conv2dc:2:8:16:20:8:7:7:same:groups=8:bias:bf16", 1},
+      {"conv2dc:2:6:13:11:6:5:3:pad=2,1:stride=2:dilation=2,1:groups=6:f16",
+       "conv2dc:2:6:13:11:6:5:3:pad=2,1:stride=2:dilation=2,1:groups=6:f16", 1}},
      {{"conv2dc", "missing", NULL},
       {"conv2dc:1:4:8:8:4:3:3:bf16:same:bf16", "element type", "twice"},
       {"conv2dc:", "B (batch)", NULL},

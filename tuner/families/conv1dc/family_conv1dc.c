@@ -363,6 +363,9 @@ static const ct_template templates[] = {
                                       "register window of its inputs, the K taps in registers, vector "
                                       "loads at stride 1",
      .params = ct_dw_params_1d, .nparams = CT_DW_NPARAMS_1D},
+    /* bf16/f16 copy (conv1dc_dw's text stays, for stored results' hashes) */
+    {.name = "conv1dc_dwh", .summary = "conv1dc_dw for bf16/f16: vector loads widened to float, fp32 sums",
+     .dtypes = CT_DTYPES_HALF, .params = ct_dw_params_1d, .nparams = CT_DW_NPARAMS_1D},
     {.name = "conv1dc_simt", .summary = "strided, dilated, grouped: FMAs in fp32 (sm_75 on), a block's groups' "
                                         "haloed tiles and weights staged, OUT_X outputs x a slice of "
                                         "a group's channels per thread",

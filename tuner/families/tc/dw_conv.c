@@ -238,7 +238,8 @@ static int dw_layer_excluded(const ct_template *t, const ct_tc_shape *s, char *w
 int ct_dw_constrain(const ct_template *t, const ct_tc_shape *s, const ct_params *c, const ct_limits *lim, char *why,
                     size_t len)
 {
-    if (t->params == ct_dwp_params && ct_dwp_arch_excluded(lim, why, len))
+    /* conv2dc_dwph stages with ordinary loads: no cp.async, any architecture. */
+    if (t->params == ct_dwp_params && t->dtypes == 0 && ct_dwp_arch_excluded(lim, why, len))
         return 1;
     if (dw_layer_excluded(t, s, why, len))
         return 1;
