@@ -169,7 +169,10 @@ def problem_tensors(canonical, gen):
 def roofline_pct(r):
     """How close to the binding ceiling: the larger of the FMA and the memory
     floor, over the measured time, in percent."""
-    floor_s = max(r["flops"] / (r["fma"] * 1e12), r["bytes"] / (r["bw"] * 1e9))
+    # Half problems against the measured half tensor-core rate, fp32 ones
+    # against the FMA rate.
+    peak = r["tc_half"] if r["dtype"] != "f32" and r.get("tc_half") else r["fma"]
+    floor_s = max(r["flops"] / (peak * 1e12), r["bytes"] / (r["bw"] * 1e9))
     return 100 * floor_s / (r["ct_ms"] * 1e-3)
 
 
@@ -264,17 +267,87 @@ def measure(a, spec, summary, gen):
     naive = con.execute(
         "SELECT min(c.median_us) FROM candidates c JOIN problems p ON p.id = c.problem_id "
         "WHERE p.canonical = ? AND c.template = ? AND c.status = 'ok'", (canonical, fam + "_naive")).fetchone()[0]
-    dev = con.execute("SELECT name, fma_tflops, bandwidth_gbs, launch_us FROM devices ORDER BY id DESC LIMIT 1").fetchone()
+    dev = con.execute("SELECT name, fma_tflops, bandwidth_gbs, launch_us, tc_half_tflops FROM devices "
+                      "ORDER BY id DESC LIMIT 1").fetchone()
     flops, nbytes = con.execute("SELECT flops, bytes FROM problems WHERE canonical = ?", (canonical,)).fetchone()
     counts = con.execute(
         "SELECT count(*), sum(c.status = 'ok') FROM candidates c JOIN problems p ON p.id = c.problem_id "
         "WHERE p.canonical = ?", (canonical,)).fetchone()
     con.close()
     res["naive_ms"] = naive / 1e3 if naive else None
-    res["device"], res["fma"], res["bw"], res["launch_us"] = dev
+    res["device"], res["fma"], res["bw"], res["launch_us"], res["tc_half"] = dev
     res["flops"], res["bytes"] = flops, nbytes
     res["tried"], res["verified"] = counts
     return res
+
+
+def write_report(rows, path):
+    """The Markdown table of rows (with the targets checked) into path, and
+    its lines; written again after every problem, so a run cut short keeps
+    what it measured."""
+    ok = [r for r in rows if "failed" not in r]
+    dev = ok[0] if ok else {"device": "?", "fma": 0, "bw": 0, "launch_us": 0}
+    date = datetime.date.today().isoformat()
+    f = lambda v: "n/a" if v is None else f"{v:.4f}"
+    x = lambda num, ms: "n/a" if num is None else f"{num / ms:.2f}x"
+    e = lambda v: "n/a" if v is None else f"{v:.1e}"
+    lines = [
+        f"Device: {dev['device']}, {date}. Ceilings measured by convtune: {dev['fma']:.1f} TFLOP/s fp32 FMA, "
+        f"{dev['bw']:.0f} GB/s, empty launch {dev['launch_us']:.1f} us"
+        + (f", {dev['tc_half']:.0f} TFLOP/s half tensor cores (mma.sync bf16)." if dev.get("tc_half") else "."),
+        "Times are medians in ms (CUDA events around each launch, after warm-up) on the same random inputs, rounded",
+        "once to the problem's type; relerr is ||out - ref|| / ||ref|| against the same PyTorch call in float64 on",
+        "those inputs. convtune = its exported winner loaded through CuPy RawModule and timed here; 'tuned' = the",
+        "time convtune measured while tuning. PyTorch = F.conv1d / F.conv2d in the problem's type (cuDNN benchmark",
+        "mode, TF32 off; its own kernels where it does not call cuDNN, as for fp32 depthwise layers), on contiguous",
+        "NCL input for an :nlc problem (its best case) and channels_last tensors for :nhwc.",
+        "cuDNN TF32 = the same fp32 call with torch.backends.cudnn.allow_tf32 = True (PyTorch's default), with its",
+        "relative error. % roofline = the larger of FLOPs / compute ceiling (fp32 FMA; for bf16/f16 the measured half",
+        "tensor-core rate) and bytes / bandwidth ceiling (what binds), over the time. 'tuning' = convtune's wall time",
+        "for the problem and its candidates per second.",
+        "",
+        "| problem | PyTorch | cuDNN TF32 | convtune naive | convtune | tuned | vs PyTorch | vs cuDNN TF32 | vs naive "
+        "| TFLOP/s | % roofline | relerr convtune | relerr PyTorch | relerr cuDNN TF32 | verified/tried | tuning |",
+        "| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |",
+    ]
+    for r in rows:
+        if "failed" in r:
+            lines.append(f"| `{r['problem']}` | tuning failed: {r['failed'][:120]} |")
+            continue
+        ms = r["ct_ms"]
+        lines.append(
+            f"| `{r['problem']}` | {f(r['torch_ms'])} | {f(r['tf32_ms'])} | {f(r['naive_ms'])} | **{f(ms)}** | "
+            f"{f(r['ct_tuned_ms'])} | {x(r['torch_ms'], ms)} | {x(r['tf32_ms'], ms)} | {x(r['naive_ms'], ms)} | "
+            f"{r['flops'] / (ms * 1e-3) / 1e12:.1f} | {roofline_pct(r):.0f}% | {e(r['ct_err'])} | "
+            f"{e(r['torch_err'])} | {e(r['tf32_err'])} | {r['verified']}/{r['tried']} | "
+            f"{r['tune_wall_s']:.0f} s, {r['tune_rate']:.1f}/s |")
+    for r in ok:
+        if "copy_ms" in r:
+            lines.append("")
+            lines.append(f"`{r['problem']}`: a device-to-device copy of its input and output bytes took "
+                         f"{r['copy_ms']:.4f} ms in this run; convtune's winner {r['ct_ms'] / r['copy_ms']:.2f}x that.")
+    f32 = [r for r in ok if r["tf32_ms"] is not None]
+    if ok:
+        geo = lambda rs, key: math.exp(sum(math.log(r[key] / r["ct_ms"]) for r in rs) / len(rs))
+        lines.append("")
+        lines.append(f"Geometric mean over these {len(ok)} problems: {geo(ok, 'torch_ms'):.2f}x PyTorch"
+                     + (f"; over the {len(f32)} fp32 ones {geo(f32, 'tf32_ms'):.2f}x cuDNN TF32." if f32 else "."))
+    checks = [(r, TARGETS[r["spec"]]) for r in ok if r["spec"] in TARGETS]
+    if checks:
+        lines += ["", "Targets:", "", "| problem | target | measured | met |", "| --- | --- | --- | --- |"]
+        for r, crit in checks:
+            for what, value, need in crit:
+                v = value(r)
+                lines.append(f"| `{r['problem']}` | {what} | {v:.2f} | {'yes' if v >= need else '**no**'} |")
+    lines.append("")
+    lines.append("Winners:")
+    for r in ok:
+        lines.append(f"- `{r['problem']}`: {r['template']} `{json.dumps(r['params'], separators=(',', ':'))}`")
+    tmp = path + ".tmp"
+    with open(tmp, "w") as fh:
+        fh.write("\n".join(lines) + "\n")
+    os.replace(tmp, path)
+    return lines
 
 
 def main():
@@ -320,65 +393,9 @@ def main():
             continue
         rows.append(res)
         print(json.dumps(res), flush=True)
+        write_report(rows, a.out)
 
-    ok = [r for r in rows if "failed" not in r]
-    dev = ok[0] if ok else {"device": "?", "fma": 0, "bw": 0, "launch_us": 0}
-    date = datetime.date.today().isoformat()
-    f = lambda v: "n/a" if v is None else f"{v:.4f}"
-    x = lambda num, ms: "n/a" if num is None else f"{num / ms:.2f}x"
-    e = lambda v: "n/a" if v is None else f"{v:.1e}"
-    lines = [
-        f"Device: {dev['device']}, {date}. Ceilings measured by convtune: {dev['fma']:.1f} TFLOP/s fp32 FMA, "
-        f"{dev['bw']:.0f} GB/s, empty launch {dev['launch_us']:.1f} us.",
-        "Times are medians in ms (CUDA events around each launch, after warm-up) on the same random inputs, rounded",
-        "once to the problem's type; relerr is ||out - ref|| / ||ref|| against the same PyTorch call in float64 on",
-        "those inputs. convtune = its exported winner loaded through CuPy RawModule and timed here; 'tuned' = the",
-        "time convtune measured while tuning. PyTorch = F.conv1d / F.conv2d in the problem's type (cuDNN benchmark",
-        "mode, TF32 off; its own kernels where it does not call cuDNN, as for fp32 depthwise layers), on contiguous",
-        "NCL input for an :nlc problem (its best case) and channels_last tensors for :nhwc.",
-        "cuDNN TF32 = the same fp32 call with torch.backends.cudnn.allow_tf32 = True (PyTorch's default), with its",
-        "relative error. % roofline = the larger of FLOPs / FMA ceiling and bytes / bandwidth ceiling (what binds),",
-        "over the time. 'tuning' = convtune's wall time for the problem and its candidates per second.",
-        "",
-        "| problem | PyTorch | cuDNN TF32 | convtune naive | convtune | tuned | vs PyTorch | vs cuDNN TF32 | vs naive "
-        "| TFLOP/s | % roofline | relerr convtune | relerr PyTorch | relerr cuDNN TF32 | verified/tried | tuning |",
-        "| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |",
-    ]
-    for r in rows:
-        if "failed" in r:
-            lines.append(f"| `{r['problem']}` | tuning failed: {r['failed'][:120]} |")
-            continue
-        ms = r["ct_ms"]
-        lines.append(
-            f"| `{r['problem']}` | {f(r['torch_ms'])} | {f(r['tf32_ms'])} | {f(r['naive_ms'])} | **{f(ms)}** | "
-            f"{f(r['ct_tuned_ms'])} | {x(r['torch_ms'], ms)} | {x(r['tf32_ms'], ms)} | {x(r['naive_ms'], ms)} | "
-            f"{r['flops'] / (ms * 1e-3) / 1e12:.1f} | {roofline_pct(r):.0f}% | {e(r['ct_err'])} | "
-            f"{e(r['torch_err'])} | {e(r['tf32_err'])} | {r['verified']}/{r['tried']} | "
-            f"{r['tune_wall_s']:.0f} s, {r['tune_rate']:.1f}/s |")
-    for r in ok:
-        if "copy_ms" in r:
-            lines.append("")
-            lines.append(f"`{r['problem']}`: a device-to-device copy of its input and output bytes took "
-                         f"{r['copy_ms']:.4f} ms in this run; convtune's winner {r['ct_ms'] / r['copy_ms']:.2f}x that.")
-    f32 = [r for r in ok if r["tf32_ms"] is not None]
-    if ok:
-        geo = lambda rs, key: math.exp(sum(math.log(r[key] / r["ct_ms"]) for r in rs) / len(rs))
-        lines.append("")
-        lines.append(f"Geometric mean over these {len(ok)} problems: {geo(ok, 'torch_ms'):.2f}x PyTorch"
-                     + (f"; over the {len(f32)} fp32 ones {geo(f32, 'tf32_ms'):.2f}x cuDNN TF32." if f32 else "."))
-    checks = [(r, TARGETS[r["spec"]]) for r in ok if r["spec"] in TARGETS]
-    if checks:
-        lines += ["", "Targets:", "", "| problem | target | measured | met |", "| --- | --- | --- | --- |"]
-        for r, crit in checks:
-            for what, value, need in crit:
-                v = value(r)
-                lines.append(f"| `{r['problem']}` | {what} | {v:.2f} | {'yes' if v >= need else '**no**'} |")
-    lines.append("")
-    lines.append("Winners:")
-    for r in ok:
-        lines.append(f"- `{r['problem']}`: {r['template']} `{json.dumps(r['params'], separators=(',', ':'))}`")
-    with open(a.out, "w") as fh:
-        fh.write("\n".join(lines) + "\n")
+    lines = write_report(rows, a.out)
     print("\n".join(lines))
     bad = [r["problem"] for r in rows if "failed" in r or not (r["ct_err"] <= TOLERANCE[r["dtype"]])]
     if bad:
