@@ -365,6 +365,7 @@ def main():
     ap.add_argument("--half", action="store_true", help="the half-precision layers (issue 16)")
     ap.add_argument("problems", nargs="*")
     a = ap.parse_args()
+    os.makedirs(a.workdir, exist_ok=True)
     problems = a.problems or (GROUPED_PROBLEMS if a.grouped else HALF_PROBLEMS if a.half else
                               LAYER_PROBLEMS if a.layers else DEFAULT_PROBLEMS)
     torch.backends.cudnn.benchmark = True
