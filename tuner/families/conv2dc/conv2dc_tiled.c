@@ -1,6 +1,7 @@
 /* conv2dc_tiled.c - parameters, derived sizes, constraints and launch
  * geometry of the conv2dc tiled template (templates/conv2dc/conv2dc_tiled.cu). */
 #include "conv2dc_tiled.h"
+#include "intmath.h"
 
 #include <stdio.h>
 #include <string.h>
@@ -40,16 +41,6 @@ static double out_count(const ct_tc_shape *s)
     return (double)s->b * (double)s->cout * (double)s->oh * (double)s->ow;
 }
 
-static long long cdiv(long long a, long long b)
-{
-    return (a + b - 1) / b;
-}
-
-static long long rup(long long a, long long b)
-{
-    return cdiv(a, b) * b;
-}
-
 /* A tiled candidate's derived sizes: these mirror the macros of the same
  * names in templates/conv2dc_tiled.cu. */
 typedef struct tiled_geom {
@@ -66,37 +57,37 @@ static void tiled_geometry(const ct_tc_shape *s, const tiled_values *q, tiled_ge
     const int image = q->STAGE == 1;
     g->oy = q->OUT_Y;
     const long long toh_req = th == 0 || th >= oh ? oh : th, tow_req = tw == 0 || tw >= ow ? ow : tw;
-    g->toh = rup(cdiv(oh, cdiv(oh, toh_req)), g->oy);
-    g->tow = rup(cdiv(ow, cdiv(ow, tow_req)), ox);
-    g->tiles = cdiv(oh, g->toh) * cdiv(ow, g->tow);
+    g->toh = ct_rup(ct_cdiv(oh, ct_cdiv(oh, toh_req)), g->oy);
+    g->tow = ct_rup(ct_cdiv(ow, ct_cdiv(ow, tow_req)), ox);
+    g->tiles = ct_cdiv(oh, g->toh) * ct_cdiv(ow, g->tow);
     const long long cpt_req = cpt == 0 || cpt >= cout ? cout : cpt;
-    g->ncg = cdiv(cout, cpt_req);
-    g->cpt = cdiv(cout, g->ncg);
+    g->ncg = ct_cdiv(cout, cpt_req);
+    g->cpt = ct_cdiv(cout, g->ncg);
     g->ipb = q->IMGS_PER_BLOCK;
     g->items = g->ipb * (g->toh / g->oy) * (g->tow / ox);
     const long long chunk = q->CIN_CHUNK;
     g->cc = chunk == 0 || chunk >= cin ? cin : chunk;
-    g->nch = cdiv(cin, g->cc);
+    g->nch = ct_cdiv(cin, g->cc);
     g->units = g->nch > 1 ? g->items * g->ncg : g->items;
-    g->nt = block ? block : rup(g->units, 32) < 1024 ? rup(g->units, 32) : 1024;
-    g->work = cdiv(s->b, g->ipb) * g->tiles;
+    g->nt = block ? block : ct_rup(g->units, 32) < 1024 ? ct_rup(g->units, 32) : 1024;
+    g->work = ct_cdiv(s->b, g->ipb) * g->tiles;
     g->nbuf = q->PIPE ? 2 : 1;
     g->lv = ox % 4 == 0 && (!image || w % 4 == 0) ? 4 : ox % 2 == 0 && (!image || w % 2 == 0) ? 2 : 1;
-    g->nl = rup(ox + kw - 1, g->lv);
+    g->nl = ct_rup(ox + kw - 1, g->lv);
     const long long sh = g->toh + kh - 1;
     if (image) {
         const long long last = (sh - 1) * w + g->tow - ox + g->nl;
         g->pitch = w;
-        g->s_in = rup((g->ipb * g->cc - 1) * h * w + (last > h * w ? last : h * w), 4);
+        g->s_in = ct_rup((g->ipb * g->cc - 1) * h * w + (last > h * w ? last : h * w), 4);
     } else {
-        long long pitch = rup(g->tow - ox + g->nl, g->lv);
+        long long pitch = ct_rup(g->tow - ox + g->nl, g->lv);
         if (q->ROW_PAD)
             pitch += ((g->tow - pitch) % 32 + 32) % 32;
         g->pitch = pitch;
         g->s_in = g->ipb * g->cc * sh * pitch;
     }
     g->taps = cin * kh * kw;
-    g->s_w = q->WEIGHT_PLACEMENT == 1 ? g->taps * rup(g->ncg * g->cpt, 4) : 0;
+    g->s_w = q->WEIGHT_PLACEMENT == 1 ? g->taps * ct_rup(g->ncg * g->cpt, 4) : 0;
 }
 
 /* A bound on the fully unrolled FMAs of one loop body: past it, code size
@@ -132,7 +123,7 @@ int ct_conv2dc_tiled_constrain(const ct_tc_shape *s, int valid, const ct_params 
     /* Tiles cost a halo of extra reads and copies; they pay off when whole
      * images do not fit in shared memory twice over, or when the batch is
      * too small to fill the GPU with blocks. */
-    if (g.tiles > 1 && cdiv(s->b, g.ipb) >= 1024 &&
+    if (g.tiles > 1 && ct_cdiv(s->b, g.ipb) >= 1024 &&
         8LL * g.nbuf * g.ipb * g.cc * (s->oh + s->kh - 1) * (s->ow + s->kw - 1) <=
             lim->max_smem_per_block) {
         snprintf(why, len, "whole images fit in shared memory and the batch fills the GPU: no tiles");
@@ -154,7 +145,7 @@ int ct_conv2dc_tiled_constrain(const ct_tc_shape *s, int valid, const ct_params 
         snprintf(why, len, "BLOCK_SIZE=%lld exceeds the device's %d threads", g.nt, lim->max_threads_per_block);
         return 1;
     }
-    if (g.nt > rup(g.units, 32)) {
+    if (g.nt > ct_rup(g.units, 32)) {
         snprintf(why, len, "BLOCK_SIZE=%lld leaves whole warps idle: the block has %lld work units", g.nt,
                  g.units);
         return 1;
@@ -166,7 +157,7 @@ int ct_conv2dc_tiled_constrain(const ct_tc_shape *s, int valid, const ct_params 
      * problems (under 4096 output pixels per channel) may have nothing
      * better, so they keep every candidate. */
     const double useful = out_count(s);
-    const double slots_per_item = (g.nch > 1 ? (double)g.nt : (double)(cdiv(g.items, g.nt) * g.nt)) *
+    const double slots_per_item = (g.nch > 1 ? (double)g.nt : (double)(ct_cdiv(g.items, g.nt) * g.nt)) *
                                   (double)(ox * oy * g.cpt * (g.nch > 1 ? 1 : g.ncg));
     const double eff = useful / ((double)g.work * slots_per_item);
     if (eff < 0.85 && useful / (double)s->cout >= 4096) {
@@ -206,7 +197,7 @@ int ct_conv2dc_tiled_constrain(const ct_tc_shape *s, int valid, const ct_params 
      * two taps' worth in flight) and about 16 for addresses, checked
      * against ptxas on the seed shapes: more than the launch bounds leave
      * would spill. */
-    const long long regs = g.cpt * ox * oy + oy * g.nl + (placement == 1 ? 2 * rup(g.cpt, 4) : 0) + 16;
+    const long long regs = g.cpt * ox * oy + oy * g.nl + (placement == 1 ? 2 * ct_rup(g.cpt, 4) : 0) + 16;
     return ct_regs_exceed(lim, regs, g.nt, minb, why, len);
 }
 
@@ -246,7 +237,7 @@ void ct_conv2dc_tiled_normalize(const ct_tc_shape *s, ct_params *c)
             q.ROW_PAD = 1;
     }
     tiled_geometry(s, &q, &g);
-    if (q.BLOCK_SIZE && q.BLOCK_SIZE == (rup(g.units, 32) < 1024 ? rup(g.units, 32) : 1024))
+    if (q.BLOCK_SIZE && q.BLOCK_SIZE == (ct_rup(g.units, 32) < 1024 ? ct_rup(g.units, 32) : 1024))
         q.BLOCK_SIZE = 0;
     tiled_put(c, &q);
 }
@@ -257,7 +248,7 @@ void ct_conv2dc_tiled_launch(const ct_tc_shape *s, const ct_params *c, ct_launch
     tiled_geom g;
     tiled_geometry(s, &q, &g);
     memset(l, 0, sizeof *l);
-    l->grid[0] = (unsigned)cdiv(g.work, q.GROUPS_PER_BLOCK);
+    l->grid[0] = (unsigned)ct_cdiv(g.work, q.GROUPS_PER_BLOCK);
     l->block[0] = (unsigned)g.nt;
     l->smem_bytes = (unsigned)(4 * g.nbuf * g.s_in);
     l->grid[1] = l->grid[2] = 1;

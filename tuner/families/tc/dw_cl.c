@@ -1,6 +1,7 @@
 /* dw_cl.c - parameters, sizes, constraints and geometry of the channels-last
  * depthwise template (templates/conv1dc/conv1dc_dwcl.cu). */
 #include "dw_cl.h"
+#include "intmath.h"
 
 #include <stdio.h>
 #include <string.h>
@@ -28,11 +29,6 @@ int ct_dwcl_is(const ct_template *t)
     return t->params == ct_dwcl_params_1d;
 }
 
-static long long cdiv(long long a, long long b)
-{
-    return (a + b - 1) / b;
-}
-
 /* The template's derived sizes (its macros of the same names). */
 typedef struct dwcl_geom {
     long long vec, ct, pt, ppt, chunk, ncv, ncb, run, npb, nwc, blocks, threads;
@@ -46,10 +42,10 @@ static void dwcl_geometry(const ct_tc_shape *s, const dwcl1_values *q, dwcl_geom
     if (g->vec < 1 || g->ct < 1 || g->pt < 1 || g->ppt < 1 || g->chunk < 1)
         return;
     g->threads = g->ct * g->pt;
-    g->ncv = cdiv(s->cin, g->vec);
-    g->ncb = cdiv(g->ncv, g->ct);
+    g->ncv = ct_cdiv(s->cin, g->vec);
+    g->ncb = ct_cdiv(g->ncv, g->ct);
     g->run = g->pt * g->ppt;
-    g->npb = cdiv(s->ow, g->run);
+    g->npb = ct_cdiv(s->ow, g->run);
     g->nwc = (g->chunk - 1) * s->sx + (s->kw - 1) * s->dx + 1;
     g->blocks = g->ncb * g->npb * s->b;
 }

@@ -2,6 +2,7 @@
  * templates (templates/conv1dc/conv1dc_dw.cu, templates/conv2dc/
  * conv2dc_dw.cu). */
 #include "dw_conv.h"
+#include "intmath.h"
 #include "dwp_conv.h"
 
 #include <stdio.h>
@@ -37,16 +38,6 @@ int ct_dw_is(const ct_template *t)
     return t->params == ct_dw_params_1d || t->params == ct_dw_params_2d || t->params == ct_dwp_params;
 }
 
-static long long cdiv(long long a, long long b)
-{
-    return (a + b - 1) / b;
-}
-
-static long long rup(long long a, long long b)
-{
-    return cdiv(a, b) * b;
-}
-
 /* The 1D template's derived sizes (the macros of conv1dc_dw.cu). */
 typedef struct dw1_geom {
     long long block, cpb, opt, vec, tpr, ntiles, rows, blocks, nw, window;
@@ -60,12 +51,12 @@ static void dw1_geometry(const ct_tc_shape *s, const dw1_values *q, dw1_geom *g)
         return;
     g->tpr = g->block / g->cpb;
     g->rows = s->b * s->cin;
-    g->ntiles = g->tpr > 0 ? cdiv(s->ow, g->tpr * g->opt) : 0;
-    g->blocks = cdiv(g->rows, g->cpb) * g->ntiles;
+    g->ntiles = g->tpr > 0 ? ct_cdiv(s->ow, g->tpr * g->opt) : 0;
+    g->blocks = ct_cdiv(g->rows, g->cpb) * g->ntiles;
     g->nw = (g->opt - 1) * s->sx + (s->kw - 1) * s->dx + 1;
     const long long lead = (g->vec - s->pw % g->vec) % g->vec;
     /* Scalar loads skip the positions no tap reads: at most OPT x K. */
-    g->window = g->vec > 1 ? rup(lead + g->nw, g->vec) : g->nw < g->opt * s->kw ? g->nw : g->opt * s->kw;
+    g->window = g->vec > 1 ? ct_rup(lead + g->nw, g->vec) : g->nw < g->opt * s->kw ? g->nw : g->opt * s->kw;
 }
 
 /* VEC > 1 needs stride 1 and rows, outputs and windows on VEC boundaries. */
@@ -99,7 +90,7 @@ static int dw1_constrain(const ct_tc_shape *s, const ct_params *c, const ct_limi
     }
     /* Whole warps without a row or an output: on a layer big enough to
      * have a choice, another shape of block does better. */
-    const int idle = g.cpb > g.rows || g.tpr > rup(cdiv(s->ow, g.opt), 32);
+    const int idle = g.cpb > g.rows || g.tpr > ct_rup(ct_cdiv(s->ow, g.opt), 32);
     if (idle && (double)g.rows * (double)s->ow >= 65536.0) {
         snprintf(why, len, "CHANNELS_PER_BLOCK=%lld rows of %lld threads leave whole warps idle on %lld rows of "
                  "%lld outputs", g.cpb, g.tpr, g.rows, s->ow);
@@ -135,7 +126,7 @@ typedef struct dw2_geom {
 static long long dw2_tile(long long n, long long req, long long per)
 {
     const long long r = req == 0 || req >= n ? n : req;
-    return rup(cdiv(n, cdiv(n, r)), per);
+    return ct_rup(ct_cdiv(n, ct_cdiv(n, r)), per);
 }
 
 static void dw2_geometry(const ct_tc_shape *s, const dw2_values *q, dw2_geom *g)
@@ -146,15 +137,15 @@ static void dw2_geometry(const ct_tc_shape *s, const dw2_values *q, dw2_geom *g)
         return;
     g->toh = dw2_tile(s->oh, q->TILE_OH, g->oy);
     g->tow = dw2_tile(s->ow, q->TILE_OW, g->ox);
-    g->nty = cdiv(s->oh, g->toh);
-    g->ntx = cdiv(s->ow, g->tow);
+    g->nty = ct_cdiv(s->oh, g->toh);
+    g->ntx = ct_cdiv(s->ow, g->tow);
     g->nitems = (g->toh / g->oy) * (g->tow / g->ox);
-    g->nt = rup(g->nitems, 32);
+    g->nt = ct_rup(g->nitems, 32);
     const long long step = g->ox * s->sx, lv = step % 4 == 0 ? 4 : step % 2 == 0 ? 2 : 1;
-    g->nwl = rup((g->ox - 1) * s->sx + (s->kw - 1) * s->dx + 1, lv);
+    g->nwl = ct_rup((g->ox - 1) * s->sx + (s->kw - 1) * s->dx + 1, lv);
     const long long sih = (g->toh - 1) * s->sy + (s->kh - 1) * s->dy + 1;
-    const long long pitch = rup((g->tow - g->ox) * s->sx + g->nwl, 4);
-    g->kwp = rup(s->kw, 4);
+    const long long pitch = ct_rup((g->tow - g->ox) * s->sx + g->nwl, 4);
+    g->kwp = ct_rup(s->kw, 4);
     g->smem = 4 * (sih * pitch + s->kh * g->kwp);
     g->blocks = s->b * s->cin * g->nty * g->ntx;
 }

@@ -1,6 +1,7 @@
 /* dwp_conv.c - parameters, sizes, constraints and geometry of the
  * persistent-warp depthwise 2D template (templates/conv2dc/conv2dc_dwp.cu). */
 #include "dwp_conv.h"
+#include "intmath.h"
 
 #include <stdio.h>
 #include <string.h>
@@ -24,16 +25,6 @@ _Static_assert(CT_PARAM_COUNT(DWP_PARAMS) == CT_DWP_NPARAMS, "CT_DWP_NPARAMS is 
 #define DWP_MAX_BODY 4096
 #define DWP_MAX_GRID 2147483647LL
 
-static long long cdiv(long long a, long long b)
-{
-    return (a + b - 1) / b;
-}
-
-static long long rup(long long a, long long b)
-{
-    return cdiv(a, b) * b;
-}
-
 static long long max2(long long a, long long b)
 {
     return a > b ? a : b;
@@ -51,20 +42,20 @@ static void dwp_geometry(const ct_tc_shape *s, const dwp_values *q, dwp_geom *g)
         return;
     g->planes = s->b * s->cin;
     g->stages = q->PLANES > 1 ? 2 : 1;
-    g->niy = cdiv(s->oh, q->OUT_Y);
-    g->nix = cdiv(s->ow, q->OUT_X);
+    g->niy = ct_cdiv(s->oh, q->OUT_Y);
+    g->nix = ct_cdiv(s->ow, q->OUT_X);
     g->items = g->niy * g->nix;
     g->lead = q->VEC == 4 ? (4 - s->pw % 4) % 4 : 0;
     const long long step = q->OUT_X * s->sx;
     g->lv = g->lead % 4 == 0 && step % 4 == 0 ? 4 : g->lead % 2 == 0 && step % 2 == 0 ? 2 : 1;
-    g->nwl = rup((q->OUT_X - 1) * s->sx + (s->kw - 1) * s->dx + 1, g->lv);
+    g->nwl = ct_rup((q->OUT_X - 1) * s->sx + (s->kw - 1) * s->dx + 1, g->lv);
     g->sih = max2((g->niy * q->OUT_Y - 1) * s->sy + (s->kh - 1) * s->dy + 1, s->ph + s->h);
-    g->pitch = rup(max2(g->lead + (g->nix - 1) * step + g->nwl, g->lead + s->pw + s->w), 4);
-    g->kwp = rup(s->kw, 4);
+    g->pitch = ct_rup(max2(g->lead + (g->nix - 1) * step + g->nwl, g->lead + s->pw + s->w), 4);
+    g->kwp = ct_rup(s->kw, 4);
     g->buf = g->sih * g->pitch + s->kh * g->kwp;
     g->smem = 4 * g->buf * g->stages * q->WARPS;
-    g->warps = cdiv(g->planes, q->PLANES);
-    g->blocks = cdiv(g->warps, q->WARPS);
+    g->warps = ct_cdiv(g->planes, q->PLANES);
+    g->blocks = ct_cdiv(g->warps, q->WARPS);
 }
 
 int ct_dwp_arch_excluded(const ct_limits *lim, char *why, size_t len)
@@ -103,7 +94,7 @@ int ct_dwp_constrain(const ct_tc_shape *s, const ct_params *c, const ct_limits *
      * thrown away loses to another item shape on planes big enough to have
      * a choice (OUT_X = OUT_Y = 1 always has one). */
     const double useful = (double)s->oh * (double)s->ow;
-    const double eff = useful / ((double)rup(g.items, 32) * (double)(q.OUT_X * q.OUT_Y));
+    const double eff = useful / ((double)ct_rup(g.items, 32) * (double)(q.OUT_X * q.OUT_Y));
     if (eff < 0.85 && useful >= 1024) {
         snprintf(why, len, "only %.0f%% of the FMAs computed are outputs (item padding, idle lanes)", 100.0 * eff);
         return 1;
@@ -145,7 +136,7 @@ void ct_dwp_normalize(const ct_tc_shape *s, ct_params *c)
     /* More planes per warp than the layer has: one warp does them all. */
     if (q.PLANES > s->b * s->cin)
         q.PLANES = (long)(s->b * s->cin);
-    const long long warps = cdiv(s->b * s->cin, q.PLANES);
+    const long long warps = ct_cdiv(s->b * s->cin, q.PLANES);
     if (q.WARPS > warps)
         q.WARPS = (long)warps;
     dwp_put(c, &q);

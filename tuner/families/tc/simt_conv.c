@@ -2,6 +2,7 @@
  * templates (templates/common/ct_conv_simt.cuh via conv1dc_simt and
  * conv2dc_simt). */
 #include "simt_conv.h"
+#include "intmath.h"
 
 #include <stdio.h>
 #include <string.h>
@@ -59,21 +60,6 @@ static void simt_put(const ct_template *t, ct_params *c, const simt_values *q)
     }
 }
 
-static long long cdiv(long long a, long long b)
-{
-    return (a + b - 1) / b;
-}
-
-static long long rup(long long a, long long b)
-{
-    return cdiv(a, b) * b;
-}
-
-static long long groups_of(const ct_tc_shape *s)
-{
-    return s->groups > 1 ? s->groups : 1;
-}
-
 /* The template's derived sizes (the SM_* macros of ct_conv_simt.cuh). */
 typedef struct simt_geom {
     long long ox, oy, cing, coutg, ncg, cpt, nsl, gpb, ncb, toh, tow, nty, ntx, xg, pix, nt, minb, cc, nch, nbuf;
@@ -84,7 +70,7 @@ typedef struct simt_geom {
 static long long tile_of(long long n, long long req, long long per)
 {
     const long long r = req == 0 || req >= n ? n : req;
-    return rup(cdiv(n, cdiv(n, r)), per);
+    return ct_rup(ct_cdiv(n, ct_cdiv(n, r)), per);
 }
 
 static void simt_geometry(const ct_tc_shape *s, const simt_values *q, simt_geom *g)
@@ -93,30 +79,30 @@ static void simt_geometry(const ct_tc_shape *s, const simt_values *q, simt_geom 
     g->ox = q->OUT_X, g->oy = q->OUT_Y;
     if (g->ox < 1 || g->oy < 1 || q->COUT_PER_THREAD < 1 || q->COUT_SLICES < 1)
         return;
-    g->cing = s->cin / groups_of(s), g->coutg = s->cout / groups_of(s);
-    g->ncg = cdiv(g->coutg, q->COUT_PER_THREAD < g->coutg ? q->COUT_PER_THREAD : g->coutg);
-    g->cpt = cdiv(g->coutg, g->ncg);
+    g->cing = s->cin / ct_tc_ngroups(s), g->coutg = s->cout / ct_tc_ngroups(s);
+    g->ncg = ct_cdiv(g->coutg, q->COUT_PER_THREAD < g->coutg ? q->COUT_PER_THREAD : g->coutg);
+    g->cpt = ct_cdiv(g->coutg, g->ncg);
     g->nsl = q->COUT_SLICES;
     g->gpb = g->nsl >= g->ncg ? g->nsl / g->ncg : 1;
-    g->ncb = cdiv(groups_of(s) * g->ncg, g->nsl);
+    g->ncb = ct_cdiv(ct_tc_ngroups(s) * g->ncg, g->nsl);
     g->toh = tile_of(s->oh, q->TILE_OH, g->oy);
     g->tow = tile_of(s->ow, q->TILE_OW, g->ox);
-    g->nty = cdiv(s->oh, g->toh), g->ntx = cdiv(s->ow, g->tow);
+    g->nty = ct_cdiv(s->oh, g->toh), g->ntx = ct_cdiv(s->ow, g->tow);
     g->xg = g->tow / g->ox;
     g->pix = (g->toh / g->oy) * g->xg;
-    g->nt = rup(g->pix * g->nsl, 32);
+    g->nt = ct_rup(g->pix * g->nsl, 32);
     g->minb = g->nt >= 256 ? 2 : 512 / g->nt;
     g->cc = q->CIN_CHUNK == 0 || q->CIN_CHUNK >= g->cing ? g->cing : q->CIN_CHUNK;
-    g->nch = cdiv(g->cing, g->cc);
+    g->nch = ct_cdiv(g->cing, g->cc);
     g->nbuf = q->PIPE ? 2 : 1;
     g->step = g->ox * s->sx;
     g->nwx = (g->ox - 1) * s->sx + (s->kw - 1) * s->dx + 1;
     g->lv = g->step % 4 == 0 ? 4 : g->step % 2 == 0 ? 2 : 1;
-    g->nwl = rup(g->nwx, g->lv);
+    g->nwl = ct_rup(g->nwx, g->lv);
     g->sih = (g->toh - 1) * s->sy + (s->kh - 1) * s->dy + 1;
-    g->pitch = rup((g->xg - 1) * g->step + g->nwl, 4);
+    g->pitch = ct_rup((g->xg - 1) * g->step + g->nwl, 4);
     g->s_in = g->gpb * g->cc * g->sih * g->pitch;
-    g->wp = rup(g->nsl * g->cpt, 4);
+    g->wp = ct_rup(g->nsl * g->cpt, 4);
     g->s_w = g->cc * s->kh * s->kw * g->wp;
     g->stage = g->s_in + g->s_w;
     g->smem = 4 * g->nbuf * g->stage;
@@ -129,9 +115,9 @@ static void simt_geometry(const ct_tc_shape *s, const simt_values *q, simt_geom 
 static double simt_ratio(const ct_tc_shape *s, long long ox, long long oy, long long cpt)
 {
     const long long step = ox * s->sx, lv = step % 4 == 0 ? 4 : step % 2 == 0 ? 2 : 1;
-    const long long nwl = rup((ox - 1) * s->sx + (s->kw - 1) * s->dx + 1, lv);
+    const long long nwl = ct_rup((ox - 1) * s->sx + (s->kw - 1) * s->dx + 1, lv);
     const long long wv = cpt % 4 == 0 ? 4 : cpt % 2 == 0 ? 2 : 1;
-    return (double)(oy * ox * s->kw * cpt) / 4.0 / (double)(oy * nwl + s->kw * cdiv(cpt, wv));
+    return (double)(oy * ox * s->kw * cpt) / 4.0 / (double)(oy * nwl + s->kw * ct_cdiv(cpt, wv));
 }
 
 /* Stride 1, dilation 1 and one group are the tiled and GEMM templates'
@@ -139,7 +125,7 @@ static double simt_ratio(const ct_tc_shape *s, long long ox, long long oy, long 
  * layers have their own templates. */
 static int simt_layer_excluded(const ct_template *t, const ct_tc_shape *s, char *why, size_t len)
 {
-    const long long gr = groups_of(s);
+    const long long gr = ct_tc_ngroups(s);
     if (gr == s->cin && s->cout == s->cin) {
         snprintf(why, len, "%s: a depthwise layer (groups = Cin = Cout = %lld) has its own templates", t->name,
                  s->cin);
@@ -278,14 +264,14 @@ void ct_simt_normalize(const ct_template *t, const ct_tc_shape *s, ct_params *c)
     /* The nearest count at or below the one asked for that the block can
      * hold: whole groups (at most all of them), or a divisor of a group's
      * slices. */
-    long nsl = q.COUT_SLICES < groups_of(s) * g.ncg ? q.COUT_SLICES : (long)(groups_of(s) * g.ncg);
+    long nsl = q.COUT_SLICES < ct_tc_ngroups(s) * g.ncg ? q.COUT_SLICES : (long)(ct_tc_ngroups(s) * g.ncg);
     if (nsl >= g.ncg)
         nsl -= nsl % (long)g.ncg;
     else
         while (g.ncg % nsl != 0)
             nsl--;
     q.COUT_SLICES = nsl;
-    q.CIN_CHUNK = g.nch == 1 ? 0 : (long)cdiv(g.cing, g.nch);
+    q.CIN_CHUNK = g.nch == 1 ? 0 : (long)ct_cdiv(g.cing, g.nch);
     if (g.nch == 1)
         q.PIPE = 0;
     simt_values e = q;

@@ -2,6 +2,7 @@
  * half-precision tensor-core templates (templates/common/ct_conv_tc16.cuh,
  * ct_conv_tc16w.cuh). */
 #include "tc16_conv.h"
+#include "intmath.h"
 
 #include "tc_conv.h"
 
@@ -89,21 +90,6 @@ static void t16_put(const ct_template *t, ct_params *c, const t16_values *q)
     }
 }
 
-static long long cdiv(long long a, long long b)
-{
-    return (a + b - 1) / b;
-}
-
-static long long rup(long long a, long long b)
-{
-    return cdiv(a, b) * b;
-}
-
-static long long ngroups(const ct_tc_shape *s)
-{
-    return s->groups > 1 ? s->groups : 1;
-}
-
 static long long max2(long long a, long long b)
 {
     return a > b ? a : b;
@@ -126,13 +112,13 @@ static void tiled_geometry(const ct_template *t, const ct_tc_shape *s, long long
     g->minb = q.MIN_BLOCKS;
     if (g->bm < 1 || g->toh < 1 || g->tow < 1 || g->warps_m < 1 || g->warps_n < 1 || g->ck < 16)
         return;
-    g->bn = rup(g->toh * g->tow, 8 * g->warps_n);
+    g->bn = ct_rup(g->toh * g->tow, 8 * g->warps_n);
     g->nt = 32 * g->warps_m * g->warps_n;
     g->wm = g->bm / g->warps_m;
     g->wn = g->bn / g->warps_n;
     g->mf = g->wm / 16;
     g->nf = g->wn / 8;
-    g->nch = cdiv(s->cin, g->ck);
+    g->nch = ct_cdiv(s->cin, g->ck);
     g->khw = s->kh * s->kw;
     g->ap = g->khw * g->ck + 8;
     g->cp = g->ck + 8;
@@ -145,10 +131,10 @@ static void tiled_geometry(const ct_template *t, const ct_tc_shape *s, long long
         g->nbuf = g->stages < g->nch ? g->stages : g->nch;
     else
         g->nbuf = g->prefetch && g->nch > 1 ? 2 : 1;
-    g->ty = cdiv(s->oh, g->toh);
-    g->tx = cdiv(s->ow, g->tow);
-    g->wr = cdiv(g->bm * g->khw, g->nt);
-    g->ir = cdiv(g->ih * g->iw, g->nt);
+    g->ty = ct_cdiv(s->oh, g->toh);
+    g->tx = ct_cdiv(s->ow, g->tow);
+    g->wr = ct_cdiv(g->bm * g->khw, g->nt);
+    g->ir = ct_cdiv(g->ih * g->iw, g->nt);
     /* Channels-last stages and the NCHW one of PREFETCH 0 add the raw
      * weights ([row][c][tap], transposed in place); channels-last outputs
      * are staged as [pixel][channel] after the loop. */
@@ -158,7 +144,7 @@ static void tiled_geometry(const ct_template *t, const ct_tc_shape *s, long long
                          : g->prefetch ? g->nbuf * g->stage
                                        : g->clstage);
     g->grid_x = s->b * g->ty * g->tx;
-    g->grid_y = cdiv(s->cout, g->bm) * groups;
+    g->grid_y = ct_cdiv(s->cout, g->bm) * groups;
     /* Accumulators, the chunk's elements in flight (ptxas packs the pairs
      * only when it stores them: a register each; channels-last copies by
      * cp.async and holds none; nor do NCHW weights at PREFETCH 0), one step's fragments and about 40 for
@@ -168,8 +154,8 @@ static void tiled_geometry(const ct_template *t, const ct_tc_shape *s, long long
     /* PREFETCH 0 NCHW input slots: column pairs (TC_IPAIR) or pixels. */
     g->ipair = !g->cl && !g->prefetch && s->w % 2 == 0 && g->tow * s->sx % 2 == 0;
     g->ioff = s->pw % 2;
-    g->npr = cdiv(g->iw + g->ioff, 2);
-    g->irx = g->ipair ? cdiv(g->ih * g->npr, g->nt) : g->ir;
+    g->npr = ct_cdiv(g->iw + g->ioff, 2);
+    g->irx = g->ipair ? ct_cdiv(g->ih * g->npr, g->nt) : g->ir;
     g->istep = !g->cl && !g->prefetch && g->irx > 1 && g->nt > 0 && g->minb > 0 &&
                        base + 2 * g->ck <= (65536 / (g->nt * g->minb) < 255 ? 65536 / (g->nt * g->minb) : 255)
                    ? 2
@@ -194,13 +180,13 @@ static void stream_geometry(const ct_tc_shape *s, long long groups, const ct_par
     g->nf = g->tile_n / 8;
     g->khw = s->kh * s->kw;
     g->kall = s->cin * g->khw;
-    g->nkg = cdiv(g->kall, 32);
-    g->nkgb = cdiv(g->nkg, g->cluster_k);
-    g->kp = rup(g->nkgb * 32, 64) + 32;
+    g->nkg = ct_cdiv(g->kall, 32);
+    g->nkgb = ct_cdiv(g->nkg, g->cluster_k);
+    g->kp = ct_rup(g->nkgb * 32, 64) + 32;
     g->ntot = s->b * s->oh * s->ow;
     g->smem_bytes = max2(2 * g->tile_n * g->kp, 4 * g->warps_k * g->bm * g->tile_n);
-    g->grid_x = cdiv(g->ntot, g->tile_n);
-    g->grid_y = cdiv(s->cout, g->bm) * groups;
+    g->grid_x = ct_cdiv(g->ntot, g->tile_n);
+    g->grid_y = ct_cdiv(s->cout, g->bm) * groups;
     g->grid_z = g->cluster_k;
     /* Accumulators, this and the next iteration's weight loads (4 words
      * each, two rows), an im2col load and about 40 (ptxas: 90 at 4 + 64 +
@@ -213,9 +199,9 @@ void ct_tc16_geometry_of(const ct_template *t, const ct_tc_shape *layer, const c
     const ct_tc_shape one = ct_tc_per_group(layer);
     memset(g, 0, sizeof *g);
     if (is_stream(t))
-        stream_geometry(&one, ngroups(layer), c, g);
+        stream_geometry(&one, ct_tc_ngroups(layer), c, g);
     else
-        tiled_geometry(t, &one, ngroups(layer), c, g);
+        tiled_geometry(t, &one, ct_tc_ngroups(layer), c, g);
 }
 
 static int grid_exceeds(const ct_tc16_geom *g, char *why, size_t len)
@@ -244,7 +230,7 @@ static int tiled_constrain(const ct_tc_shape *s, const ct_tc16_geom *g, const ct
         snprintf(why, len, "%lld warps exceed the device's %d threads", g->nt / 32, lim->max_threads_per_block);
         return 1;
     }
-    if (g->bm > 16 * g->warps_m && g->bm >= 2 * rup(s->cout, 16)) {
+    if (g->bm > 16 * g->warps_m && g->bm >= 2 * ct_rup(s->cout, 16)) {
         snprintf(why, len, "COUT_TILE=%lld is twice the %lld output channels", g->bm, s->cout);
         return 1;
     }
@@ -256,7 +242,7 @@ static int tiled_constrain(const ct_tc_shape *s, const ct_tc16_geom *g, const ct
      * padded to the chunk. A layer of fewer than 16 channels pads whatever
      * the candidate, so there the reduction's share is not held against it. */
     const double pix = (double)(s->oh * s->ow) / ((double)(g->ty * g->tx) * (double)g->bn);
-    const double chan = (double)s->cout / (double)rup(s->cout, g->bm);
+    const double chan = (double)s->cout / (double)ct_rup(s->cout, g->bm);
     const double red = (double)s->cin / (double)(g->nch * g->ck);
     const double eff = pix * chan * (s->cin >= 16 ? red : 1.0);
     if (eff < 0.6 && (double)s->b * (double)s->oh * (double)s->ow >= 4096.0 && s->cout >= 64) {
@@ -318,7 +304,7 @@ static int stream_constrain(const ct_tc_shape *s, const ct_tc16_geom *g, const c
                  g->ntot, STREAM_MAX_PIXELS);
         return 1;
     }
-    if (g->tile_n > rup(g->ntot, 8)) {
+    if (g->tile_n > ct_rup(g->ntot, 8)) {
         snprintf(why, len, "TILE_N=%lld exceeds the %lld output pixels", g->tile_n, g->ntot);
         return 1;
     }
@@ -335,7 +321,7 @@ static int stream_constrain(const ct_tc_shape *s, const ct_tc16_geom *g, const c
                  g->grid_x * g->grid_y, lim->sm_count);
         return 1;
     }
-    if (g->warps_m > 1 && g->bm >= 2 * rup(s->cout, 16)) {
+    if (g->warps_m > 1 && g->bm >= 2 * ct_rup(s->cout, 16)) {
         snprintf(why, len, "WARPS_M=%lld covers twice the %lld output channels", g->warps_m, s->cout);
         return 1;
     }
@@ -372,7 +358,7 @@ void ct_tc16_normalize(const ct_template *t, const ct_tc_shape *layer, ct_params
     if (is_stream(t)) {
         t16w_values q = t16w_get(c);
         /* One tile of 8 pixels covers a layer of up to 8. */
-        if (q.TILE_N > rup(s->b * s->oh * s->ow, 8) && q.TILE_N > 8)
+        if (q.TILE_N > ct_rup(s->b * s->oh * s->ow, 8) && q.TILE_N > 8)
             q.TILE_N = 8;
         t16w_put(c, &q);
         return;
@@ -383,13 +369,13 @@ void ct_tc16_normalize(const ct_template *t, const ct_tc_shape *layer, ct_params
     if (q.TILE_OH > s->oh)
         q.TILE_OH = (long)s->oh;
     /* A chunk past the channels (rounded to 16) only stages zeros. */
-    if (q.CIN_CHUNK > rup(s->cin, 16) && q.CIN_CHUNK % 16 == 0)
-        q.CIN_CHUNK = (long)rup(s->cin, 16);
+    if (q.CIN_CHUNK > ct_rup(s->cin, 16) && q.CIN_CHUNK % 16 == 0)
+        q.CIN_CHUNK = (long)ct_rup(s->cin, 16);
     /* One chunk: nothing to load ahead; stages past the chunks stay empty. */
     if (q.CIN_CHUNK >= s->cin)
         q.PREFETCH = 0;
-    if (q.CIN_CHUNK >= 16 && q.STAGES > cdiv(s->cin, q.CIN_CHUNK))
-        q.STAGES = (long)cdiv(s->cin, q.CIN_CHUNK);
+    if (q.CIN_CHUNK >= 16 && q.STAGES > ct_cdiv(s->cin, q.CIN_CHUNK))
+        q.STAGES = (long)ct_cdiv(s->cin, q.CIN_CHUNK);
     t16_put(t, c, &q);
 }
 

@@ -1,6 +1,7 @@
 /* tc_conv.c - parameters, sizes, constraints and the split-K executor of the
  * tensor-core implicit-GEMM templates (templates/ct_conv_tc.cuh). */
 #include "tc_conv.h"
+#include "intmath.h"
 
 #include "tc16_conv.h"
 
@@ -67,28 +68,11 @@ static void tc_put(const ct_template *t, ct_params *c, const tc_values *q)
     }
 }
 
-static long long cdiv(long long a, long long b)
-{
-    return (a + b - 1) / b;
-}
-
-static long long rup(long long a, long long b)
-{
-    return cdiv(a, b) * b;
-}
-
-/* A grouped layer is one GEMM per group: the template sees the channels of
- * one group, and the grid's y dimension walks every group's channel tiles. */
-static long long ngroups(const ct_tc_shape *s)
-{
-    return s->groups > 1 ? s->groups : 1;
-}
-
 ct_tc_shape ct_tc_per_group(const ct_tc_shape *s)
 {
     ct_tc_shape g = *s;
-    g.cin = s->cin / ngroups(s);
-    g.cout = s->cout / ngroups(s);
+    g.cin = s->cin / ct_tc_ngroups(s);
+    g.cout = s->cout / ct_tc_ngroups(s);
     g.groups = 1;
     return g;
 }
@@ -99,7 +83,7 @@ void ct_tc_geometry_of(const ct_template *t, const ct_tc_shape *s, const ct_para
 {
     const ct_tc_shape one = ct_tc_per_group(s);
     geometry_of(t, &one, c, g);
-    g->blocks *= ngroups(s);
+    g->blocks *= ct_tc_ngroups(s);
 }
 
 static void geometry_of(const ct_template *t, const ct_tc_shape *s, const ct_params *c, ct_tc_geom *g)
@@ -122,26 +106,26 @@ static void geometry_of(const ct_template *t, const ct_tc_shape *s, const ct_par
         return;
     if (g->ck > s->cin)
         g->ck = s->cin;
-    g->bn = rup(g->toh * g->tow, 8 * g->warps_n);
+    g->bn = ct_rup(g->toh * g->tow, 8 * g->warps_n);
     g->nt = 32 * g->warps_m * g->warps_n;
     g->wm = g->bm / g->warps_m;
     g->wn = g->bn / g->warps_n;
     g->mf = g->wm / 16;
     g->nf = g->wn / 8;
-    g->nch = cdiv(s->cin, g->ck);
+    g->nch = ct_cdiv(s->cin, g->ck);
     g->khw = s->kh * s->kw;
     g->kcr = g->ck * g->khw;
-    g->kc = rup(g->kcr, 8 * g->acc);
+    g->kc = ct_rup(g->kcr, 8 * g->acc);
     g->ap = g->kc + 4;
     g->ih = (g->toh - 1) * s->sy + (s->kh - 1) * s->dy + 1;
     g->iw = (g->tow - 1) * s->sx + (s->kw - 1) * s->dx + 1;
-    g->plane = rup(g->ih * g->iw, 32) + 8;
+    g->plane = ct_rup(g->ih * g->iw, 32) + 8;
     g->stage = g->bm * g->ap + g->ck * g->plane;
     g->nbuf = g->pipe ? 2 : 1;
-    g->ty = cdiv(s->oh, g->toh);
-    g->tx = cdiv(s->ow, g->tow);
+    g->ty = ct_cdiv(s->oh, g->toh);
+    g->tx = ct_cdiv(s->ow, g->tow);
     g->smem_bytes = 4 * (g->nbuf * g->stage + g->kc);
-    g->blocks = s->b * g->ty * g->tx * cdiv(s->cout, g->bm) * g->split;
+    g->blocks = s->b * g->ty * g->tx * ct_cdiv(s->cout, g->bm) * g->split;
 }
 
 int ct_tc_constrain(const ct_template *t, const ct_tc_shape *layer, const ct_params *c, const ct_limits *lim,
@@ -182,7 +166,7 @@ int ct_tc_constrain(const ct_template *t, const ct_tc_shape *layer, const ct_par
     }
     /* A block tile larger than the layer in some direction while a smaller
      * one covers it: the same work with more idle lanes. */
-    if (g.bm > 16 * g.warps_m && g.bm >= 2 * rup(s->cout, 16)) {
+    if (g.bm > 16 * g.warps_m && g.bm >= 2 * ct_rup(s->cout, 16)) {
         snprintf(why, len, "COUT_TILE=%lld is twice the %lld output channels", g.bm, s->cout);
         return 1;
     }
@@ -195,7 +179,7 @@ int ct_tc_constrain(const ct_template *t, const ct_tc_shape *layer, const ct_par
      * reduction. More than 40% idle loses to a candidate with a better fit
      * on any layer large enough to have one. */
     const double pix = (double)(s->oh * s->ow) / ((double)(g.ty * g.tx) * (double)g.bn);
-    const double chan = (double)s->cout / (double)rup(s->cout, g.bm);
+    const double chan = (double)s->cout / (double)ct_rup(s->cout, g.bm);
     const double red = (double)s->cin * (double)g.khw / ((double)g.nch * (double)g.kc);
     const double eff = pix * chan * red;
     /* A reduction shorter than 64 (a depthwise or narrow group) has no
@@ -215,7 +199,8 @@ int ct_tc_constrain(const ct_template *t, const ct_tc_shape *layer, const ct_par
                  lim->max_smem_per_block);
         return 1;
     }
-    if (s->b * g.ty * g.tx > 2147483647LL || cdiv(s->cout, g.bm) * ngroups(layer) > 65535 || g.split > 65535) {
+    if (s->b * g.ty * g.tx > 2147483647LL || ct_cdiv(s->cout, g.bm) * ct_tc_ngroups(layer) > 65535 ||
+        g.split > 65535) {
         snprintf(why, len, "the grid exceeds the device's limits");
         return 1;
     }
@@ -261,7 +246,7 @@ void ct_tc_launch(const ct_template *t, const ct_tc_shape *s, const ct_params *c
     ct_tc_geometry_of(t, s, c, &g);
     memset(l, 0, sizeof *l);
     l->grid[0] = (unsigned)(s->b * g.ty * g.tx);
-    l->grid[1] = (unsigned)(cdiv(s->cout / ngroups(s), g.bm) * ngroups(s));
+    l->grid[1] = (unsigned)(ct_cdiv(s->cout / ct_tc_ngroups(s), g.bm) * ct_tc_ngroups(s));
     l->grid[2] = (unsigned)g.split;
     l->block[0] = (unsigned)g.nt;
     l->block[1] = l->block[2] = 1;
@@ -357,7 +342,7 @@ fail:
 static unsigned reduce_grid(long long count)
 {
     long long items = count % 4 == 0 ? count / 4 : count;
-    return (unsigned)cdiv(items, 256);
+    return (unsigned)ct_cdiv(items, 256);
 }
 
 static CUresult split_run(void *state)

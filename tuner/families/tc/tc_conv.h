@@ -21,6 +21,13 @@ typedef struct ct_tc_shape {
     int bias;
 } ct_tc_shape;
 
+/* The layer's groups, 1 when it has none: a grouped layer is one GEMM (or
+ * one block's share of channels) per group. */
+static inline long long ct_tc_ngroups(const ct_tc_shape *s)
+{
+    return s->groups > 1 ? s->groups : 1;
+}
+
 /* Parameter lists: 2D and 1D (no TILE_OH), each plain and split-K; their
  * lengths are constants for the families' static template tables (checked
  * against the lists in tc_conv.c). */
