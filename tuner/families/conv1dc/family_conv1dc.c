@@ -525,7 +525,7 @@ static int layer_excluded(const ct_problem *p, const ct_template *t, char *why, 
     if (!t->is_baseline && ct_layer_layout_excluded(t->name, &fields[DIM_LAYOUT], d[DIM_LAYOUT],
                                                    ct_dwcl_is(t) || ct_tc16cl_is(t), why, len))
         return 1;
-    if (t->is_baseline || ct_tc_is(t) || ct_dw_is(t) || ct_simt_is(t) || ct_dwcl_is(t))
+    if (t->is_baseline || ct_layer_tmpl_of(t))
         return 0;
     return ct_layer_plain_only(t->name, d[DIM_STRIDE] != 1 || d[DIM_DIL] != 1, d[DIM_GROUPS], why, len);
 }
@@ -535,24 +535,13 @@ static int constrain(const ct_problem *p, const ct_template *t, const ct_params 
 {
     if (layer_excluded(p, t, why, len))
         return 1;
-    if (ct_dw_is(t)) {
+    const ct_layer_tmpl *lt = ct_layer_tmpl_of(t);
+    if (lt) {
         const ct_tc_shape sh = tc_shape(p);
-        return ct_dw_constrain(t, &sh, c, lim, why, len);
-    }
-    if (ct_simt_is(t)) {
-        const ct_tc_shape sh = tc_shape(p);
-        return ct_simt_constrain(t, &sh, c, lim, why, len);
-    }
-    if (ct_dwcl_is(t)) {
-        const ct_tc_shape sh = tc_shape(p);
-        return ct_dwcl_constrain(t, &sh, c, lim, why, len);
+        return lt->constrain(t, &sh, c, lim, why, len);
     }
     if (is_gemm(t))
         return gemm_constrain(p, c, lim, why, len);
-    if (ct_tc_is(t)) {
-        const ct_tc_shape sh = tc_shape(p);
-        return ct_tc_constrain(t, &sh, c, lim, why, len);
-    }
     const long block = t->is_baseline ? naive_get(c).BLOCK_SIZE : tiled_get(c).BLOCK_SIZE;
     if (block < 32 || block % 32 != 0 || block > lim->max_threads_per_block) {
         snprintf(why, len, "BLOCK_SIZE=%ld is not a multiple of 32 within the device's %d threads",
@@ -614,24 +603,10 @@ static int constrain(const ct_problem *p, const ct_template *t, const ct_params 
 
 static void normalize(const ct_problem *p, const ct_template *t, ct_params *c)
 {
-    if (ct_tc_is(t)) {
+    const ct_layer_tmpl *lt = ct_layer_tmpl_of(t);
+    if (lt) {
         const ct_tc_shape sh = tc_shape(p);
-        ct_tc_normalize(t, &sh, c);
-        return;
-    }
-    if (ct_dw_is(t)) {
-        const ct_tc_shape sh = tc_shape(p);
-        ct_dw_normalize(t, &sh, c);
-        return;
-    }
-    if (ct_simt_is(t)) {
-        const ct_tc_shape sh = tc_shape(p);
-        ct_simt_normalize(t, &sh, c);
-        return;
-    }
-    if (ct_dwcl_is(t)) {
-        const ct_tc_shape sh = tc_shape(p);
-        ct_dwcl_normalize(t, &sh, c);
+        lt->normalize(t, &sh, c);
         return;
     }
     if (t->is_baseline)
@@ -671,24 +646,10 @@ static void normalize(const ct_problem *p, const ct_template *t, ct_params *c)
 
 static void geometry(const ct_problem *p, const ct_template *t, const ct_params *c, ct_launch *l)
 {
-    if (ct_tc_is(t)) {
+    const ct_layer_tmpl *lt = ct_layer_tmpl_of(t);
+    if (lt) {
         const ct_tc_shape sh = tc_shape(p);
-        ct_tc_launch(t, &sh, c, l);
-        return;
-    }
-    if (ct_dw_is(t)) {
-        const ct_tc_shape sh = tc_shape(p);
-        ct_dw_launch(t, &sh, c, l);
-        return;
-    }
-    if (ct_simt_is(t)) {
-        const ct_tc_shape sh = tc_shape(p);
-        ct_simt_launch(t, &sh, c, l);
-        return;
-    }
-    if (ct_dwcl_is(t)) {
-        const ct_tc_shape sh = tc_shape(p);
-        ct_dwcl_launch(t, &sh, c, l);
+        lt->launch(t, &sh, c, l);
         return;
     }
     long block;

@@ -437,7 +437,7 @@ static int layer_excluded(const ct_problem *p, const ct_template *t, char *why, 
     if (!t->is_baseline && ct_layer_layout_excluded(t->name, &fields[DIM_LAYOUT], d[DIM_LAYOUT], ct_tc16cl_is(t),
                                                    why, len))
         return 1;
-    if (t->is_baseline || ct_tc_is(t) || ct_dw_is(t) || ct_simt_is(t))
+    if (t->is_baseline || ct_layer_tmpl_of(t))
         return 0;
     return ct_layer_plain_only(t->name, d[DIM_SH] != 1 || d[DIM_SW] != 1 || d[DIM_DH] != 1 || d[DIM_DW] != 1, d[DIM_GROUPS], why, len);
 }
@@ -447,17 +447,10 @@ static int constrain(const ct_problem *p, const ct_template *t, const ct_params 
 {
     if (layer_excluded(p, t, why, len))
         return 1;
-    if (ct_dw_is(t)) {
+    const ct_layer_tmpl *lt = ct_layer_tmpl_of(t);
+    if (lt) {
         const ct_tc_shape sh = tc_shape(p);
-        return ct_dw_constrain(t, &sh, c, lim, why, len);
-    }
-    if (ct_simt_is(t)) {
-        const ct_tc_shape sh = tc_shape(p);
-        return ct_simt_constrain(t, &sh, c, lim, why, len);
-    }
-    if (ct_tc_is(t)) {
-        const ct_tc_shape sh = tc_shape(p);
-        return ct_tc_constrain(t, &sh, c, lim, why, len);
+        return lt->constrain(t, &sh, c, lim, why, len);
     }
     if (t->is_baseline) {
         const long block = naive_get(c).BLOCK_SIZE;
@@ -474,19 +467,10 @@ static int constrain(const ct_problem *p, const ct_template *t, const ct_params 
 
 static void normalize(const ct_problem *p, const ct_template *t, ct_params *c)
 {
-    if (ct_tc_is(t)) {
+    const ct_layer_tmpl *lt = ct_layer_tmpl_of(t);
+    if (lt) {
         const ct_tc_shape sh = tc_shape(p);
-        ct_tc_normalize(t, &sh, c);
-        return;
-    }
-    if (ct_dw_is(t)) {
-        const ct_tc_shape sh = tc_shape(p);
-        ct_dw_normalize(t, &sh, c);
-        return;
-    }
-    if (ct_simt_is(t)) {
-        const ct_tc_shape sh = tc_shape(p);
-        ct_simt_normalize(t, &sh, c);
+        lt->normalize(t, &sh, c);
         return;
     }
     if (t->is_baseline)
@@ -497,19 +481,10 @@ static void normalize(const ct_problem *p, const ct_template *t, ct_params *c)
 
 static void geometry(const ct_problem *p, const ct_template *t, const ct_params *c, ct_launch *l)
 {
-    if (ct_tc_is(t)) {
+    const ct_layer_tmpl *lt = ct_layer_tmpl_of(t);
+    if (lt) {
         const ct_tc_shape sh = tc_shape(p);
-        ct_tc_launch(t, &sh, c, l);
-        return;
-    }
-    if (ct_dw_is(t)) {
-        const ct_tc_shape sh = tc_shape(p);
-        ct_dw_launch(t, &sh, c, l);
-        return;
-    }
-    if (ct_simt_is(t)) {
-        const ct_tc_shape sh = tc_shape(p);
-        ct_simt_launch(t, &sh, c, l);
+        lt->launch(t, &sh, c, l);
         return;
     }
     if (!t->is_baseline) {

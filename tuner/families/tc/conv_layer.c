@@ -1,5 +1,8 @@
 /* conv_layer.c - options shared by the convolution layer families. */
 #include "conv_layer.h"
+#include "dw_cl.h"
+#include "dw_conv.h"
+#include "simt_conv.h"
 #include "problem.h"
 
 #include <ctype.h>
@@ -167,4 +170,13 @@ void ct_layer_reference(const ct_tc_shape *s, int channels_last, const float *co
                     }
                     out[b * cout * oh * ow + co * oc + (y * ow + xo) * op] = acc;
                 }
+}
+
+const ct_layer_tmpl *ct_layer_tmpl_of(const ct_template *t)
+{
+    static const ct_layer_tmpl tc = {ct_tc_constrain, ct_tc_normalize, ct_tc_launch};
+    static const ct_layer_tmpl dw = {ct_dw_constrain, ct_dw_normalize, ct_dw_launch};
+    static const ct_layer_tmpl simt = {ct_simt_constrain, ct_simt_normalize, ct_simt_launch};
+    static const ct_layer_tmpl dwcl = {ct_dwcl_constrain, ct_dwcl_normalize, ct_dwcl_launch};
+    return ct_tc_is(t) ? &tc : ct_dw_is(t) ? &dw : ct_simt_is(t) ? &simt : ct_dwcl_is(t) ? &dwcl : NULL;
 }

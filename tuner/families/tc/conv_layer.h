@@ -70,4 +70,17 @@ int ct_layer_layout_excluded(const char *tmpl, const ct_field *layout, long long
  * activations NCHW, or NHWC where channels_last. */
 void ct_layer_reference(const ct_tc_shape *s, int channels_last, const float *const *in, double *out);
 
+/* The templates both layer families share (tensor-core, depthwise,
+ * channels-last depthwise, SIMT) take the layer as a ct_tc_shape; a family
+ * hands its hooks to the one template t is, or, for a template of its own
+ * (NULL here), computes them itself. */
+typedef struct ct_layer_tmpl {
+    int (*constrain)(const ct_template *t, const ct_tc_shape *s, const ct_params *c, const ct_limits *lim,
+                     char *why, size_t len);
+    void (*normalize)(const ct_template *t, const ct_tc_shape *s, ct_params *c);
+    void (*launch)(const ct_template *t, const ct_tc_shape *s, const ct_params *c, ct_launch *l);
+} ct_layer_tmpl;
+
+const ct_layer_tmpl *ct_layer_tmpl_of(const ct_template *t);
+
 #endif
