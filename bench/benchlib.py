@@ -50,13 +50,19 @@ def run_convtune(binary, args):
     return r.stdout
 
 
+def arch_suffix(cc):
+    """'a' on compute capability 9.0, as convtune compiles there (sm_90a:
+    wgmma), else ''."""
+    return "a" if tuple(cc) == (9, 0) else ""
+
+
 def load_exported(path):
     """The exported kernel through NVRTC (CuPy), its launch geometry and name."""
     src = open(path).read()
     macro = lambda m: int(re.search(rf"#define {m} (\d+)", src).group(1))
     name = re.search(r"^// template:\s+(\S+)", src, re.M).group(1)
     cc = torch.cuda.get_device_capability()
-    mod = cupy.RawModule(code=src, options=("-std=c++17", f"--gpu-architecture=sm_{cc[0]}{cc[1]}"))
+    mod = cupy.RawModule(code=src, options=("-std=c++17", f"--gpu-architecture=sm_{cc[0]}{cc[1]}{arch_suffix(cc)}"))
     return (mod, mod.get_function(name), (macro("CT_GRID_X"), macro("CT_GRID_Y"), macro("CT_GRID_Z")),
             (macro("CT_BLOCK_X"), macro("CT_BLOCK_Y"), macro("CT_BLOCK_Z")), macro("CT_SMEM_BYTES"))
 
@@ -69,7 +75,7 @@ def load_exported_lib(path, symbol, nargs):
     so = path[:-3] + ".so"
     cc = torch.cuda.get_device_capability()
     libs = re.findall(r"link with (-l\w+)", src)
-    subprocess.run(["nvcc", f"-arch=sm_{cc[0]}{cc[1]}", "-O3", "-shared", "-Xcompiler", "-fPIC", path, "-o", so]
+    subprocess.run(["nvcc", f"-arch=sm_{cc[0]}{cc[1]}{arch_suffix(cc)}", "-O3", "-shared", "-Xcompiler", "-fPIC", path, "-o", so]
                    + libs, check=True)
     fn = getattr(ctypes.CDLL(so), symbol)
     fn.restype = ctypes.c_int

@@ -6,6 +6,7 @@
  * of each space, every candidate verified), the seed problems with a budget,
  * and exported winners' self-tests (one of several launches among them)
  * built with nvcc and run. Timings are printed, never asserted. */
+#include "compile.h"
 #include "db.h"
 #include "dtype.h"
 #include "gpu_common.h"
@@ -129,8 +130,8 @@ int main(void)
 {
     ct_gpu g;
     gpu_or_skip(&g);
-    char arch[16];
-    snprintf(arch, sizeof arch, "%s", g.arch);
+    char arch[32];
+    ct_arch_target(g.arch, arch, sizeof arch);   /* as the exports' Build line */
     const int tensor_tf32 = g.lim.cc_major >= 8;   /* mma.sync TF32 and cp.async */
     const int clusters = g.lim.cc_major >= 9;      /* thread-block clusters */
     ct_gpu_close(&g);
@@ -438,6 +439,38 @@ int main(void)
         export_selftest(db, dir, tc16cl[0][0], arch);   /* odd channels: one-element copies */
         export_selftest(db, dir, tc16cl[4][0], arch);   /* grouped, strided, dilated */
         export_selftest(db, dir, tc16cl[9][0], arch);   /* 1D, grouped, dilated, f16 */
+    }
+
+    /* The resident-weight templates alone, each on problems no other list
+     * tunes (so that the export is theirs): conv2dc_tc16rcl (mma.sync, sm_80
+     * on), tc16g and tc16gcl (wgmma, sm_90a only). Odd widths and channels
+     * (one-element pieces), channels padded to 16, groups, dilation, stride
+     * down (a wgmma per row), bias, an output channel tile past Cout, both
+     * PINGPONG modes in the random samples. */
+    static const char *const tc16r[][2] = {
+        {"conv2dc:2:19:15:17:21:5:2:pad=2,1:nhwc:f16", "conv2dc_tc16rcl"},
+        {"conv2dc:3:20:13:11:42:3:3:same:dilation=2:groups=2:bias:nhwc:bf16", "conv2dc_tc16rcl"},
+    };
+    static const char *const tc16g[][2] = {
+        {"conv2dc:2:19:15:17:22:5:2:pad=2,1:f16", "conv2dc_tc16g"},
+        {"conv2dc:2:24:9:12:40:3:3:pad=1:stride=2,1:bias:bf16", "conv2dc_tc16g"},
+        {"conv2dc:2:64:20:30:96:3:3:same:bias:f16", "conv2dc_tc16g"},
+        {"conv2dc:2:19:15:17:22:5:2:pad=2,1:nhwc:bf16", "conv2dc_tc16gcl"},
+        {"conv2dc:1:20:5:11:42:3:3:same:dilation=2:groups=2:bias:nhwc:f16", "conv2dc_tc16gcl"},
+        {"conv2dc:2:64:20:30:96:3:3:same:bias:nhwc:bf16", "conv2dc_tc16gcl"},
+        {"conv2dc:2:24:9:12:40:3:3:pad=1:stride=2,1:bias:nhwc:f16", "conv2dc_tc16gcl"},
+    };
+    const int wgmma = g.lim.cc_major == 9 && g.lim.cc_minor == 0;
+    if (tensor_tf32) {
+        tune_alone(db, tc16r, sizeof tc16r / sizeof tc16r[0]);
+        export_selftest(db, dir, tc16r[0][0], arch);   /* one-element copies */
+    }
+    if (wgmma) {
+        tune_alone(db, tc16g, sizeof tc16g / sizeof tc16g[0]);
+        export_selftest(db, dir, tc16g[1][0], arch);   /* NCHW, strided down */
+        export_selftest(db, dir, tc16g[5][0], arch);   /* NHWC, a channel tile past Cout */
+    } else {
+        printf("wgmma templates not run: %s is not compute capability 9.0\n", g.arch);
     }
 
     /* The seeds' problems, with a budget (the benchmark tunes them fully). */

@@ -14,7 +14,8 @@ int main(void)
     ct_binary bin;
     CHECK(ct_template_source("ct_ceilings", NULL, &src, &e) == CT_OK);
     CHECK(ct_nvrtc_compile(src, "ct_ceilings", "compute_90", NULL, 0, NULL, &bin, &e) == CT_OK);
-    CHECK(!bin.is_cubin && strstr(bin.data, ".target sm_90") != NULL);
+    /* compute_90 compiles for sm_90a (ct_arch_target): wgmma is allowed. */
+    CHECK(!bin.is_cubin && strstr(bin.data, ".target sm_90a") != NULL);
     ct_binary_free(&bin);
     free(src);
     ct_status rc = ct_nvrtc_compile("extern \"C\" __global__ void k() { undefined_thing(); }", "bad", "sm_90",
@@ -25,5 +26,12 @@ int main(void)
     ct_binary_free(&bin);
     CHECK(ct_nvrtc_compile("", "x", "gfx90a", NULL, 0, NULL, &bin, &e) == CT_ERR_USAGE);
     CHECK(ct_nvrtc_version() >= 12000);
+    /* The architecture-specific target only where the device has one. */
+    char t[32];
+    CHECK_STR(ct_arch_target("sm_90", t, sizeof t), "sm_90a");
+    CHECK_STR(ct_arch_target("compute_90", t, sizeof t), "compute_90a");
+    CHECK_STR(ct_arch_target("sm_80", t, sizeof t), "sm_80");
+    CHECK_STR(ct_arch_target("sm_89", t, sizeof t), "sm_89");
+    CHECK_STR(ct_arch_target("sm_100", t, sizeof t), "sm_100");
     CHECK_DONE();
 }

@@ -67,7 +67,7 @@ typedef struct odd_shape {
     geometry g;
 } odd_shape;
 
-#define MAX_EXAMPLES 32
+#define MAX_EXAMPLES 40
 
 typedef struct family_row {
     const char *family;
@@ -313,6 +313,12 @@ static const family_row rows[] = {
        "conv2dc:3:20:13:11:42:3:3:same:dilation=2:groups=2:bias:nhwc:f16", 1},
       {"conv2dc:2:19:15:17:21:5:2:pad=2,1:stride=2:nhwc:bf16", "conv2dc:2:19:15:17:21:5:2:pad=2,1:stride=2:nhwc:bf16",
        1},
+      /* NCHW half layers for conv2dc_tc16 and tc16g (wgmma): the
+       * target (16-byte raw rows), an odd width (one-element pieces) and a
+       * width of 4 mod 8 strided down (a wgmma per row) */
+      {"conv2dc:32:64:56:56:64:3:3:same:bf16", "conv2dc:32:64:56:56:64:3:3:same:bf16", 1},
+      {"conv2dc:2:19:15:17:21:5:2:pad=2,1:bf16", "conv2dc:2:19:15:17:21:5:2:pad=2,1:bf16", 1},
+      {"conv2dc:2:24:9:12:40:3:3:pad=1:stride=2,1:bias:f16", "conv2dc:2:24:9:12:40:3:3:pad=1:stride=2,1:bias:f16", 1},
       /* conv2dc_dwph: a plane on the 4-element path with bias, an odd one
        * strided and dilated */
       {"conv2dc:2:8:16:20:8:7:7:same:groups=8:bias:bf16", "conv2dc:2:8:16:20:8:7:7:same:groups=8:bias:bf16", 1},

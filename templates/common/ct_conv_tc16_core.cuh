@@ -72,8 +72,9 @@
 #define TC_CLSTAGE (TC_STAGE + TC_SR)           // weights, input tile, raw weights
 
 // The mma steps of a chunk are unrolled whole up to 36 (a 3x3 filter of 64
-// channels), by 4 past that (pragmas do not expand macros).
-constexpr int tc16_unroll = TC_KSTEPS <= 36 ? TC_KSTEPS : 4;
+// channels), by 4 past that (pragmas do not expand macros); the loop below
+// takes them two at a time.
+constexpr int tc16_unroll2 = TC_KSTEPS <= 36 ? (TC_KSTEPS + 1) / 2 : 2;
 
 // Shared memory (dynamic, sized by tc16_conv.c): TC_NBUF stages of
 // TC_STAGE 16-bit elements, each the weights then the input tile.
@@ -157,63 +158,59 @@ __device__ __forceinline__ void tc16_istore2(tc16_bits *s, int slot, const unsig
         tc16_put(s + TC_SA + (px + 1) * TC_CP, hi);
 }
 
-// The mma steps of one staged chunk: A fragments from this lane's weight
-// row arow, B fragments from its pixel rows boff, at each tap's offset.
+// The fragments of mma step s of a staged chunk: A from this lane's weight
+// row arow, B from its pixel rows boff, at the step's tap offset.
+__device__ __forceinline__ void tc16_frags(const tc16_bits *st, int arow, const int *boff, int s,
+                                           unsigned (*a)[4], unsigned (*bf)[2])
+{
+    const int tap = s / (TC_CK / 16), k = tap * TC_CK + s % (TC_CK / 16) * 16;
+    const int koff = (tap / TC_KW * TC_DY * TC_IW + tap % TC_KW * TC_DX) * TC_CP + s % (TC_CK / 16) * 16;
+#pragma unroll
+    for (int i = 0; i < TC_MF; ++i)
+        tc16_ldsm4(a[i], st + arow + i * 16 * TC_AP + k);
+#pragma unroll
+    for (int jj = 0; jj < TC_NF / 2; ++jj) {
+        unsigned r4[4];
+        tc16_ldsm4(r4, st + boff[jj] + koff);
+        bf[2 * jj][0] = r4[0];
+        bf[2 * jj][1] = r4[1];
+        bf[2 * jj + 1][0] = r4[2];
+        bf[2 * jj + 1][1] = r4[3];
+    }
+#if TC_NF % 2
+    tc16_ldsm2(bf[TC_NF - 1], st + boff[TC_NF / 2] + koff);
+#endif
+}
+
+__device__ __forceinline__ void tc16_mmas(float (*acc)[TC_NF][4], unsigned (*a)[4], unsigned (*bf)[2])
+{
+#pragma unroll
+    for (int i = 0; i < TC_MF; ++i)
+#pragma unroll
+        for (int j = 0; j < TC_NF; ++j)
+            tc16_mma(acc[i][j], a[i], bf[j]);
+}
+
+// The mma steps of one staged chunk. The asm statements keep their order,
+// so the fragments of step s + 1 are loaded before the mma steps of s
+// (two register sets): an mma never waits on the ldmatrix just before it,
+// which with a few warps per scheduler left the tensor cores idle half of
+// the time (Nsight Compute: "fixed latency" stalls).
 __device__ __forceinline__ void tc16_chunk(const tc16_bits *st, int arow, const int *boff,
                                            float (*acc)[TC_NF][4])
 {
-#pragma unroll tc16_unroll
-    for (int s = 0; s < TC_KSTEPS; ++s) {
-        const int tap = s / (TC_CK / 16), k = tap * TC_CK + s % (TC_CK / 16) * 16;
-        const int koff = (tap / TC_KW * TC_DY * TC_IW + tap % TC_KW * TC_DX) * TC_CP + s % (TC_CK / 16) * 16;
-        unsigned a[TC_MF][4], bf[TC_NF][2];
-#pragma unroll
-        for (int i = 0; i < TC_MF; ++i)
-            tc16_ldsm4(a[i], st + arow + i * 16 * TC_AP + k);
-#pragma unroll
-        for (int jj = 0; jj < TC_NF / 2; ++jj) {
-            unsigned r4[4];
-            tc16_ldsm4(r4, st + boff[jj] + koff);
-            bf[2 * jj][0] = r4[0];
-            bf[2 * jj][1] = r4[1];
-            bf[2 * jj + 1][0] = r4[2];
-            bf[2 * jj + 1][1] = r4[3];
-        }
-#if TC_NF % 2
-        tc16_ldsm2(bf[TC_NF - 1], st + boff[TC_NF / 2] + koff);
-#endif
-#pragma unroll
-        for (int i = 0; i < TC_MF; ++i)
-#pragma unroll
-            for (int j = 0; j < TC_NF; ++j)
-                tc16_mma(acc[i][j], a[i], bf[j]);
+    unsigned a0[TC_MF][4], b0[TC_NF][2], a1[TC_MF][4], b1[TC_NF][2];
+    tc16_frags(st, arow, boff, 0, a0, b0);
+#pragma unroll tc16_unroll2
+    for (int s = 0; s + 1 < TC_KSTEPS; s += 2) {
+        tc16_frags(st, arow, boff, s + 1, a1, b1);
+        tc16_mmas(acc, a0, b0);
+        if (s + 2 < TC_KSTEPS)
+            tc16_frags(st, arow, boff, s + 2, a0, b0);
+        tc16_mmas(acc, a1, b1);
     }
-}
-
-// V elements from s to d, zeros where ok is false (cp.async src-size 0
-// reads nothing); one element goes through a register.
-template <int V> __device__ __forceinline__ void tc16_cp(tc16_bits *d, const tc16_bits *s, bool ok)
-{
-    if (V == 1) {
-        *d = ok ? __ldg(s) : (tc16_bits)0;
-        return;
-    }
-    const unsigned a = (unsigned)__cvta_generic_to_shared(d);
-    if (V == 8)
-        asm volatile("cp.async.cg.shared.global [%0], [%1], 16, %2;\n" ::"r"(a), "l"(s), "r"(ok ? 16 : 0));
-    else
-        asm volatile("cp.async.ca.shared.global [%0], [%1], %2, %3;\n" ::"r"(a), "l"(s), "n"(2 * V),
-                     "r"(ok ? 2 * V : 0));
-}
-
-__device__ __forceinline__ void tc16_cp_commit()
-{
-    asm volatile("cp.async.commit_group;\n" ::);
-}
-
-template <int N> __device__ __forceinline__ void tc16_cp_wait()
-{
-    asm volatile("cp.async.wait_group %0;\n" ::"n"(N));
+    if (TC_KSTEPS % 2)
+        tc16_mmas(acc, a0, b0);
 }
 
 // Raw weight piece e of row m: elements e * WVEC.. of the row's [c][tap]

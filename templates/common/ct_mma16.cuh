@@ -4,6 +4,8 @@
 // accumulators (.bf16 for CT_DTYPE 1, .f16 for CT_DTYPE 2), and converted
 // only at the ends (ct_dtype.cuh): the bias to fp32, each output rounded
 // once to the type. Needs sm_80 or later.
+#ifndef CT_MMA16_CUH
+#define CT_MMA16_CUH
 #include "ct_dtype.cuh"
 
 #if CT_DTYPE == 1
@@ -49,3 +51,30 @@ __device__ __forceinline__ unsigned tc16_ld(const tc16_bits *p, bool ok)
 {
     return ok ? (unsigned)__ldg(p) : 0u;
 }
+
+// V elements from s to d, zeros where ok is false (cp.async src-size 0
+// reads nothing); one element goes through a register.
+template <int V> __device__ __forceinline__ void tc16_cp(tc16_bits *d, const tc16_bits *s, bool ok)
+{
+    if (V == 1) {
+        *d = ok ? __ldg(s) : (tc16_bits)0;
+        return;
+    }
+    const unsigned a = (unsigned)__cvta_generic_to_shared(d);
+    if (V == 8)
+        asm volatile("cp.async.cg.shared.global [%0], [%1], 16, %2;\n" ::"r"(a), "l"(s), "r"(ok ? 16 : 0));
+    else
+        asm volatile("cp.async.ca.shared.global [%0], [%1], %2, %3;\n" ::"r"(a), "l"(s), "n"(2 * V),
+                     "r"(ok ? 2 * V : 0));
+}
+
+__device__ __forceinline__ void tc16_cp_commit()
+{
+    asm volatile("cp.async.commit_group;\n" ::);
+}
+
+template <int N> __device__ __forceinline__ void tc16_cp_wait()
+{
+    asm volatile("cp.async.wait_group %0;\n" ::"n"(N));
+}
+#endif

@@ -175,6 +175,13 @@ void ct_binary_free(ct_binary *b)
 #define NVRTC_TRY(call) do { nvrtcResult r_ = (call); if (r_ != NVRTC_SUCCESS) { \
     rc = ct_fail(e, CT_ERR_COMPILE, "%s: %s", #call, nvrtcGetErrorString(r_)); goto done; } } while (0)
 
+const char *ct_arch_target(const char *arch, char *buf, size_t n)
+{
+    const int plain = strcmp(arch, "sm_90") == 0 || strcmp(arch, "compute_90") == 0;
+    snprintf(buf, n, "%s%s", arch, plain ? "a" : "");
+    return buf;
+}
+
 ct_status ct_nvrtc_compile(const char *src, const char *name, const char *arch,
                            const ct_define *defs, int ndefs, const ct_params *params,
                            ct_binary *out, ct_err *e)
@@ -189,7 +196,8 @@ ct_status ct_nvrtc_compile(const char *src, const char *name, const char *arch,
     int is_cubin = strncmp(arch, "sm_", 3) == 0;
     if (!is_cubin && strncmp(arch, "compute_", 8) != 0)
         return ct_fail(e, CT_ERR_USAGE, "architecture '%s' must be sm_XY or compute_XY", arch);
-    snprintf(optbuf[nopt], sizeof optbuf[0], "--gpu-architecture=%s", arch);
+    char target[32];
+    snprintf(optbuf[nopt], sizeof optbuf[0], "--gpu-architecture=%s", ct_arch_target(arch, target, sizeof target));
     opts[nopt] = optbuf[nopt];
     nopt++;
     opts[nopt++] = "-std=c++17";

@@ -28,8 +28,14 @@ typedef struct ct_binary {
     double compile_ms;
 } ct_binary;
 
+/* The target a kernel is built for on arch ("sm_XY" or "compute_XY"):
+ * the architecture-specific one where the device has it (sm_90 -> sm_90a,
+ * for wgmma), whose code runs on exactly the devices of the plain one, so
+ * that every template may use it; otherwise arch. Written into buf. */
+const char *ct_arch_target(const char *arch, char *buf, size_t n);
+
 /* Compile src (program name: name) for arch "sm_XY" (CUBIN) or
- * "compute_XY" (PTX) with the given macros. On a compile error the return
+ * "compute_XY" (PTX), its ct_arch_target, with the given macros. On a compile error the return
  * is CT_ERR_COMPILE with the first lines of the log in e and the whole log
  * in out->log. */
 ct_status ct_nvrtc_compile(const char *src, const char *name, const char *arch,

@@ -3,6 +3,7 @@
 #include "dw_cl.h"
 #include "dw_conv.h"
 #include "simt_conv.h"
+#include "tc16r_conv.h"
 #include "problem.h"
 
 #include <ctype.h>
@@ -178,5 +179,11 @@ const ct_layer_tmpl *ct_layer_tmpl_of(const ct_template *t)
     static const ct_layer_tmpl dw = {ct_dw_constrain, ct_dw_normalize, ct_dw_launch};
     static const ct_layer_tmpl simt = {ct_simt_constrain, ct_simt_normalize, ct_simt_launch};
     static const ct_layer_tmpl dwcl = {ct_dwcl_constrain, ct_dwcl_normalize, ct_dwcl_launch};
-    return ct_tc_is(t) ? &tc : ct_dw_is(t) ? &dw : ct_simt_is(t) ? &simt : ct_dwcl_is(t) ? &dwcl : NULL;
+    static const ct_layer_tmpl tc16r = {ct_tc16r_constrain, ct_tc16r_normalize, ct_tc16r_launch};
+    return ct_tc_is(t)      ? &tc
+           : ct_dw_is(t)    ? &dw
+           : ct_simt_is(t)  ? &simt
+           : ct_dwcl_is(t)  ? &dwcl
+           : ct_tc16r_is(t) ? &tc16r
+                            : NULL;
 }

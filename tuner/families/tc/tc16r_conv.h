@@ -1,0 +1,49 @@
+/* tc16r_conv.h - the half-precision tensor-core templates with resident
+ * weights: conv2dc_tc16rcl (templates/common/ct_conv_tc16r.cuh, mma.sync,
+ * NHWC) and conv2dc_tc16g / tc16gcl (ct_conv_tc16g.cuh, wgmma, NCHW and
+ * NHWC). A block stages its output channels' weights once, for all input
+ * channels, and walks TILES image tiles against them. Parameters, sizes
+ * (mirroring the headers' TC_* macros), constraints and launch geometry,
+ * on the layer as a ct_tc_shape. The family excludes the channels-last
+ * ones from NCHW layers and the other from NHWC ones. */
+#ifndef CT_TC16R_CONV_H
+#define CT_TC16R_CONV_H
+
+#include <stddef.h>
+
+#include "problem.h"
+#include "tc_conv.h"
+
+#define CT_TC16R_NPARAMS 8
+extern const ct_param_def ct_tc16rcl_params[CT_TC16R_NPARAMS];
+
+/* conv2dc_tc16g and conv2dc_tc16gcl (templates/common/ct_conv_tc16g.cuh):
+ * the same walk of tiles against resident weights on Hopper's wgmma
+ * (sm_90a), NCHW and NHWC: warpgroups in place of warps, an output row per
+ * wgmma. */
+#define CT_TC16G_NPARAMS 8
+extern const ct_param_def ct_tc16g_params[CT_TC16G_NPARAMS];
+extern const ct_param_def ct_tc16gcl_params[CT_TC16G_NPARAMS];
+
+/* Whether template t is one of these; a channels-last one (tc16rcl,
+ * tc16gcl). */
+int ct_tc16r_is(const ct_template *t);
+int ct_tc16rcl_is(const ct_template *t);
+
+typedef struct ct_tc16r_geom {
+    long long bm, toh, tow, warps_m, warps_n, tiles, stages, minb;
+    long long bn, nt, wm, wn, mf, nf, ck, khw, ap, cp, ih, iw, sa, sb, rk, rw, sri, op;
+    long long ntiles, smem_bytes, grid_x, grid_y, regs;
+    /* tc16g: warpgroups, a wgmma's N, rows per warpgroup, plane pixels */
+    int wgmma, cl;
+    long long wg_m, wg_n, wgn, rpw, nw, ppx, pingpong;
+} ct_tc16r_geom;
+
+void ct_tc16r_geometry_of(const ct_template *t, const ct_tc_shape *s, const ct_params *c, ct_tc16r_geom *g);
+
+int ct_tc16r_constrain(const ct_template *t, const ct_tc_shape *s, const ct_params *c, const ct_limits *lim,
+                       char *why, size_t len);
+void ct_tc16r_normalize(const ct_template *t, const ct_tc_shape *s, ct_params *c);
+void ct_tc16r_launch(const ct_template *t, const ct_tc_shape *s, const ct_params *c, ct_launch *l);
+
+#endif
