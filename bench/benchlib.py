@@ -75,7 +75,8 @@ def load_exported_lib(path, symbol, nargs):
     so = path[:-3] + ".so"
     cc = torch.cuda.get_device_capability()
     libs = re.findall(r"link with (-l\w+)", src)
-    subprocess.run(["nvcc", f"-arch=sm_{cc[0]}{cc[1]}{arch_suffix(cc)}", "-O3", "-shared", "-Xcompiler", "-fPIC", path, "-o", so]
+    a = f"{cc[0]}{cc[1]}{arch_suffix(cc)}"   # -gencode: nvcc -arch=sm_90a also runs a plain sm_90 pass
+    subprocess.run(["nvcc", f"-gencode=arch=compute_{a},code=sm_{a}", "-O3", "-shared", "-Xcompiler", "-fPIC", path, "-o", so]
                    + libs, check=True)
     fn = getattr(ctypes.CDLL(so), symbol)
     fn.restype = ctypes.c_int

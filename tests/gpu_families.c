@@ -121,7 +121,7 @@ static void export_selftest(const char *db, const char *dir, const char *spec, c
     CHECK(sh("%s export --problem %s --db %s -o %s", CT_BINARY, spec, db, cu) == 0);
     /* -O3: the self-test's CPU reference covers the whole problem. */
     /* An executor's export names the library it needs ("link with -lcufft"). */
-    int rc = sh("nvcc -O3 -arch=%s -DCONVTUNE_SELFTEST %s -o %s/selftest%d $(grep -o 'link with -l[a-z0-9]*' %s | "
+    int rc = sh("nvcc -O3 %s -DCONVTUNE_SELFTEST %s -o %s/selftest%d $(grep -o 'link with -l[a-z0-9]*' %s | "
                 "head -1 | cut -c11-) && %s/selftest%d", arch, cu, dir, n, cu, dir, n);
     CHECK_MSG(rc == 0, "the exported self-test of %s exited %d", spec, rc);
 }
@@ -130,8 +130,8 @@ int main(void)
 {
     ct_gpu g;
     gpu_or_skip(&g);
-    char arch[32];
-    ct_arch_target(g.arch, arch, sizeof arch);   /* as the exports' Build line */
+    char arch[64];
+    ct_arch_nvcc(g.arch, arch, sizeof arch);   /* as the exports' Build line */
     const int tensor_tf32 = g.lim.cc_major >= 8;   /* mma.sync TF32 and cp.async */
     const int clusters = g.lim.cc_major >= 9;      /* thread-block clusters */
     ct_gpu_close(&g);

@@ -33,5 +33,9 @@ int main(void)
     CHECK_STR(ct_arch_target("sm_80", t, sizeof t), "sm_80");
     CHECK_STR(ct_arch_target("sm_89", t, sizeof t), "sm_89");
     CHECK_STR(ct_arch_target("sm_100", t, sizeof t), "sm_100");
+    /* nvcc takes an architecture-specific target in the -gencode form. */
+    char f[64];
+    CHECK_STR(ct_arch_nvcc("sm_90", f, sizeof f), "-gencode=arch=compute_90a,code=sm_90a");
+    CHECK_STR(ct_arch_nvcc("sm_80", f, sizeof f), "-arch=sm_80");
     CHECK_DONE();
 }

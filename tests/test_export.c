@@ -81,13 +81,13 @@ static void export_fails(const char *db, const char *out, const char *extra, int
     tl_result_free(&r);
 }
 
-/* nvcc -arch=sm_90a (as the exports' Build line) [flag] src -o obj; returns the exit code. */
+/* nvcc for sm_90a as the exports' Build line says [flag] src -o obj; returns the exit code. */
 static int nvcc(const char *flag1, const char *flag2, const char *src, const char *obj)
 {
     char *argv[10];
     int n = 0;
     argv[n++] = "nvcc";
-    argv[n++] = "-arch=sm_90a";
+    argv[n++] = "-gencode=arch=compute_90a,code=sm_90a";
     if (flag1)
         argv[n++] = (char *)flag1;
     if (flag2)
@@ -340,7 +340,7 @@ static void compile_header(const char *cu)
         CHECK(tl_write_text(cuda_cc, text) == 0);
         char *gpp2[] = {"g++", "-std=c++11", "-Wall", "-Wextra", "-Werror", inc, "-c", cuda_cc, "-o", obj, NULL};
         CHECK_MSG(tool(gpp2) == 0, "%s conflicts with cuda_runtime.h", h);
-        char *nv[] = {"nvcc", "-arch=sm_90a", "-Werror=all-warnings", "-include", h, "-c", (char *)cu, "-o", obj,
+        char *nv[] = {"nvcc", "-gencode=arch=compute_90a,code=sm_90a", "-Werror=all-warnings", "-include", h, "-c", (char *)cu, "-o", obj,
                       NULL};
         CHECK_MSG(tool(nv) == 0, "%s and %s disagree (nvcc -include)", cu, h);
     }
@@ -410,7 +410,7 @@ static void check_half_export(int have_nvcc)
         CHECK(tl_write_text(c_src, text) == 0);
         char *gcc[] = {"gcc", "-std=c11", "-Wall", "-Wextra", "-Werror", "-pedantic", "-c", c_src, "-o", obj, NULL};
         CHECK_MSG(tool(gcc) == 0, "%s does not compile as C11", h);
-        char *nv[] = {"nvcc", "-arch=sm_90a", "-Werror=all-warnings", "-include", h, "-c", out, "-o", obj, NULL};
+        char *nv[] = {"nvcc", "-gencode=arch=compute_90a,code=sm_90a", "-Werror=all-warnings", "-include", h, "-c", out, "-o", obj, NULL};
         CHECK_MSG(tool(nv) == 0, "%s and %s disagree (nvcc -include)", out, h);
         unlink(obj);
         unlink(exe);

@@ -123,7 +123,8 @@
 #define TC_LOOK (STAGES - 1)
 #define TC_RV TC_VEC(TC_W)                      // raw piece: elements that keep rows aligned
 #define TC_RW TC_RUP(TC_IW + TC_RV - 1, TC_RV)  // raw row, from a column multiple of RV
-#define TC_SRI (TC_CIN * TC_IH * TC_RW * 2)     // raw tile, bytes
+#define TC_SRI TC_RUP(TC_CIN * TC_IH * TC_RW * 2, 16)  // raw tile, bytes: 16-byte multiples keep the
+                                                    // next warpgroup's region aligned (PINGPONG)
 #define TC_RAWIN (2 * TC_SB)                    // raw tiles
 #define TC_BSTAGE(j) ((j) % 2 * TC_SB)
 #define TC_WGB (2 * TC_SB + STAGES * TC_SRI)

@@ -182,6 +182,17 @@ const char *ct_arch_target(const char *arch, char *buf, size_t n)
     return buf;
 }
 
+const char *ct_arch_nvcc(const char *arch, char *buf, size_t n)
+{
+    char t[32];
+    ct_arch_target(arch, t, sizeof t);
+    if (strcmp(t, arch) == 0 || strncmp(t, "sm_", 3) != 0)
+        snprintf(buf, n, "-arch=%s", t);
+    else
+        snprintf(buf, n, "-gencode=arch=compute_%s,code=%s", t + 3, t);
+    return buf;
+}
+
 ct_status ct_nvrtc_compile(const char *src, const char *name, const char *arch,
                            const ct_define *defs, int ndefs, const ct_params *params,
                            ct_binary *out, ct_err *e)

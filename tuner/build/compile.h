@@ -34,6 +34,12 @@ typedef struct ct_binary {
  * that every template may use it; otherwise arch. Written into buf. */
 const char *ct_arch_target(const char *arch, char *buf, size_t n);
 
+/* The nvcc option that builds device code for sm_XY's target: "-arch=sm_XY",
+ * or for an architecture-specific one the -gencode form
+ * ("-gencode=arch=compute_90a,code=sm_90a"), because nvcc 13.0 given
+ * -arch=sm_90a also runs a plain sm_90 pass that refuses wgmma. */
+const char *ct_arch_nvcc(const char *arch, char *buf, size_t n);
+
 /* Compile src (program name: name) for arch "sm_XY" (CUBIN) or
  * "compute_XY" (PTX), its ct_arch_target, with the given macros. On a compile error the return
  * is CT_ERR_COMPILE with the first lines of the log in e and the whole log

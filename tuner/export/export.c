@@ -450,12 +450,12 @@ static void single_cu(FILE *f, void *user)
             CONVTUNE_VERSION);
     emit_provenance(f, in, s->now);
     fprintf(f, "//\n// Header:    %s (written with this file: the launcher for C and C++ callers)\n", s->h_name);
-    char target[32];
-    ct_arch_target(rec->arch, target, sizeof target);
-    fprintf(f, "// Build:     nvcc -arch=%s -c %s\n", target, s->cu_name);
+    char target[64];
+    ct_arch_nvcc(rec->arch, target, sizeof target);
+    fprintf(f, "// Build:     nvcc %s -c %s\n", target, s->cu_name);
     if (*link)
         fprintf(f, "// Link:      %s (%s)\n", link, in->t->exec->library);
-    fprintf(f, "// Self-test: nvcc -arch=%s -DCONVTUNE_SELFTEST %s -o selftest%s%s && ./selftest\n//\n", target,
+    fprintf(f, "// Self-test: nvcc %s -DCONVTUNE_SELFTEST %s -o selftest%s%s && ./selftest\n//\n", target,
             s->cu_name, *link ? " " : "", link);
     char params[400];
     param_list(in, "cudaStream_t stream", params, sizeof params);

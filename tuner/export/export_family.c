@@ -213,8 +213,8 @@ static void family_comment(FILE *f, const family_out *fo, int for_header)
     fprintf(f, "// generic:   templates/%s.cu (content hash %s): sizes at run time, for every other size\n",
             s->family->family_export->generic, fo->generic_hash);
     ct_exp_selector_doc(f, s);
-    char target[32];
-    fprintf(f, "//\n// Build:     nvcc -arch=%s -c %s%s%s\n//\n", ct_arch_target(s->arch, target, sizeof target), fo->cu_name, fo->link[0] ? "   link with " : "",
+    char target[64];
+    fprintf(f, "//\n// Build:     nvcc %s -c %s%s%s\n//\n", ct_arch_nvcc(s->arch, target, sizeof target), fo->cu_name, fo->link[0] ? "   link with " : "",
             fo->link);
 }
 

@@ -94,7 +94,7 @@ static void wgmma_geometry(const ct_tc_shape *s, int cl, long long groups, const
     g->rk = s->cin * g->khw;
     const long long rv = s->w % 8 == 0 ? 8 : s->w % 4 == 0 ? 4 : s->w % 2 == 0 ? 2 : 1;
     g->rw = ct_rup(g->iw + rv - 1, rv);
-    g->sri = s->cin * g->ih * g->rw * 2;
+    g->sri = ct_rup(s->cin * g->ih * g->rw * 2, 16);
     /* NHWC: STAGES B buffers and the staged outputs; NCHW: two B buffers
      * and STAGES raw ones. The raw weights overlay all after the first B. */
     const long long so = g->toh * g->tow * (g->bm + 8) * 2, sr = g->bm * ct_rup(g->rk, 8) * 2;
