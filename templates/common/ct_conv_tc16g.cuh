@@ -7,9 +7,9 @@
 // Why: mma.sync takes its operands from registers, so every 16x8x16 step
 // costs ldmatrix traffic and issue slots, and with the few warps that fit
 // beside a resident weight tile the tensor cores wait on them. wgmma reads
-// a 64 x N x 16 step's operands itself, and runs asynchronously: a tile's
-// steps are issued, and while they run the block stores the previous
-// tile's outputs and prepares the next tile's input.
+// a 64 x N x 16 step's operands itself. A tile's steps are issued, then
+// waited for (wait_group 0) before its epilogue; with PINGPONG another
+// warpgroup's steps run meanwhile.
 //
 // The GEMM is ct_conv_tc16r.cuh's: C[co][pixel] = sum over (tap, c) of
 // W[co][tap][c] * X[pixel + tap offset][c], weights resident per block
@@ -34,12 +34,12 @@
 //
 // Channels last, a tile's input is copied into B by cp.async as it lies
 // (16-byte pieces), STAGES buffers, LOOKAHEAD = STAGES - 2 tiles ahead (a
-// buffer is free again only once the wgmma steps of two tiles back have
-// completed). NCHW keeps channels apart in memory: the tile's rows are
+// depth kept from a version that overlapped two tiles' steps; one tile back
+// would now do). NCHW keeps channels apart in memory: the tile's rows are
 // copied raw ([c][row][column], 16-byte pieces where the width is a
 // multiple of 8, narrower ones where not) into STAGES raw buffers,
 // LOOKAHEAD = STAGES - 1 tiles ahead, and transposed by the block into one
-// of two B buffers while the previous tile's wgmma steps run.
+// of two B buffers.
 //
 // Tuning macros:
 //   WG_M        warpgroups along the output channels (64 each)
@@ -246,9 +246,9 @@ __device__ __forceinline__ void tc16g_tbar()
 
 // Tile j's start: its copies complete (one commit group a tile, LOOKAHEAD
 // ahead; with none, issued here), the barrier that also ends every warp's
-// part in tile j - 2 (its B buffer and raw buffer are free), tile
-// j + LOOKAHEAD's copies, NCHW's transpose and a second barrier, then the
-// wgmma steps into acc, committed and left running.
+// part in the tiles before (their buffers are free), tile j + LOOKAHEAD's
+// copies, NCHW's transpose and a second barrier, then the wgmma steps into
+// acc, committed (the caller waits for them).
 // Tile number j of this warpgroup's (or the block's) walk is tile
 // T0 + j x step + first of the layer; nj of them.
 __device__ __forceinline__ void tc16g_issue(unsigned char *sm, unsigned char *rg, const tc16_bits *__restrict__ in,

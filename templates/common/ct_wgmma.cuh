@@ -47,11 +47,6 @@ __device__ __forceinline__ void tc16_wg_commit()
     asm volatile("wgmma.commit_group.sync.aligned;\n" ::: "memory");
 }
 
-__device__ __forceinline__ void tc16_wg_wait1()
-{
-    asm volatile("wgmma.wait_group.sync.aligned 1;\n" ::: "memory");
-}
-
 __device__ __forceinline__ void tc16_wg_wait0()
 {
     asm volatile("wgmma.wait_group.sync.aligned 0;\n" ::: "memory");
