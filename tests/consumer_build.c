@@ -16,7 +16,11 @@
  *   5. the same for every other family (tests/export_common.h's cases):
  *      a database, `export --family F`, the consumer built with
  *      -DCONSUMER_FAMILY=F into consumer-work/build-F, its list of tuned
- *      problems and its picks against query --nearest.
+ *      problems and its picks against query --nearest;
+ *   6. the half exports (tests/export_common.h's tc_half_cases: each family
+ *      in bf16 or f16, `export --family F --dtype T`, the consumer built
+ *      with -DCONSUMER_DTYPE=T into consumer-work/build-F-T), their lists
+ *      and picks likewise.
  *
  * The builds stay in consumer-work/ (in the test's working directory) for
  * gpu_consumer, which runs them. Without nvcc the test fails: the toolkit is
@@ -57,16 +61,18 @@ static const char *cmake, *archs, *nvcc_path;
 
 /* Configure and build tests/consumer for family's export cu into build;
  * the path of the program into exe. */
-static int build_consumer(const char *family, const char *cu, const char *build, char *exe, size_t len)
+static int build_consumer(const char *family, const char *dtype, const char *cu, const char *build, char *exe,
+                          size_t len)
 {
-    char src[1100], def_export[1500], def_archs[300], def_nvcc[1100], def_family[100];
+    char src[1100], def_export[1500], def_archs[300], def_nvcc[1100], def_family[100], def_dtype[100];
     snprintf(src, sizeof src, "%s/tests/consumer", CT_SOURCE_DIR);
     snprintf(def_export, sizeof def_export, "-DCONVTUNE_EXPORT=%s", cu);
     snprintf(def_archs, sizeof def_archs, "-DCONSUMER_CUDA_ARCHITECTURES=%s", archs);
     snprintf(def_nvcc, sizeof def_nvcc, "-DCMAKE_CUDA_COMPILER=%s", nvcc_path);
     snprintf(def_family, sizeof def_family, "-DCONSUMER_FAMILY=%s", family);
+    snprintf(def_dtype, sizeof def_dtype, "-DCONSUMER_DTYPE=%s", dtype);
     char *conf[] = {(char *)cmake, "-S", src, "-B", (char *)build, def_export, def_archs, def_nvcc, def_family,
-                    "-DCONSUMER_WERROR=ON", "-DCMAKE_BUILD_TYPE=Release", NULL};
+                    def_dtype, "-DCONSUMER_WERROR=ON", "-DCMAKE_BUILD_TYPE=Release", NULL};
     CHECK_MSG(step("cmake configure of tests/consumer", conf, NULL) == 0, "configuring tests/consumer (%s) failed",
               family);
     char *bld[] = {(char *)cmake, "--build", (char *)build, "--parallel", "2", NULL};
@@ -114,7 +120,7 @@ static void other_family(const tc_family_case *fc, const ct_device_info *dev)
         CHECK_MSG(0, "export --family %s failed", fc->family);
         return;
     }
-    if (!build_consumer(fc->family, cu, build, exe, sizeof exe))
+    if (!build_consumer(fc->family, "f32", cu, build, exe, sizeof exe))
         return;
     tc_result r;
     char *lst[] = {exe, "list", NULL};
@@ -149,6 +155,68 @@ static void other_family(const tc_family_case *fc, const ct_device_info *dev)
         snprintf(want, sizeof want, "%s %s", p[0].canonical, i ? "" : "0\n");
         CHECK_MSG(i ? !strncmp(r.out, want, strlen(want)) : !strcmp(r.out, want), "consumer pick %s: [%s], expected %s",
                   fc->spelled[i], r.out, want);
+        tc_result_free(&r);
+    }
+}
+
+/* Step 6 for one half case: the family's two test problems in the type
+ * (conv1d's first with its half tiled template, the rest naive). */
+static void half_family(const tc_half_case *hc, const ct_device_info *dev)
+{
+    const tc_family_case *fc = NULL;
+    for (int c = 0; c < TC_NFAMILY_CASES; c++)
+        if (!strcmp(tc_family_cases[c].family, hc->family))
+            fc = &tc_family_cases[c];
+    CHECK_MSG(fc != NULL, "no family case for %s", hc->family);
+    if (!fc)
+        return;
+    char dbpath[1400], cu[1400], build[1400], exe[1500], spec[4][200];
+    snprintf(dbpath, sizeof dbpath, "%s/tuned_%s_%s.db", work, hc->family, hc->dtype);
+    snprintf(cu, sizeof cu, "%s/export/convtune_%s_%s.cu", work, hc->family, hc->dtype);
+    snprintf(build, sizeof build, "%s/build-%s-%s", work, hc->family, hc->dtype);
+    const char *base[4] = {fc->problems[0], fc->problems[1], fc->nearby, fc->untuned};
+    for (int i = 0; i < 4; i++)
+        snprintf(spec[i], sizeof spec[i], "%s:%s", base[i], hc->dtype);
+    ct_db *db = NULL;
+    ct_err e = {""};
+    CHECK_MSG(ct_db_open(dbpath, 1, &db, &e) == CT_OK, "%s: %s", dbpath, e.msg);
+    if (!db)
+        return;
+    for (int i = 0; i < 2; i++) {
+        const int tiled = i == 0 && !strcmp(hc->family, "conv1d");
+        const ct_result r = tc_first_values(spec[i], tiled ? "conv1d_tiledh" : fc->templates[1], 5.0 + i);
+        tc_add_run(db, dev, spec[i], &r, 1);
+    }
+    ct_db_close(db);
+    char *exp[] = {(char *)CT_BINARY, "export", "--family", (char *)hc->family, "--dtype", (char *)hc->dtype,
+                   "--db", dbpath, "-o", cu, NULL};
+    if (step("convtune export --family --dtype", exp, NULL) != 0) {
+        CHECK_MSG(0, "export --family %s --dtype %s failed", hc->family, hc->dtype);
+        return;
+    }
+    if (!build_consumer(hc->family, hc->dtype, cu, build, exe, sizeof exe))
+        return;
+    tc_result r;
+    char *lst[] = {exe, "list", NULL};
+    CHECK(step("consumer list", lst, &r) == 0);
+    ct_problem p;
+    for (int i = 0; i < 2; i++) {
+        CHECK(ct_problem_parse(spec[i], &p, &e) == CT_OK);
+        char line[220];
+        snprintf(line, sizeof line, "%s\n", p.canonical);
+        CHECK_MSG(strstr(r.out, line) != NULL, "consumer list (%s %s) lacks %s:\n%s", hc->family, hc->dtype,
+                  p.canonical, r.out);
+    }
+    tc_result_free(&r);
+    for (int i = 0; i < 4; i++) {
+        CHECK(ct_problem_parse(spec[i], &p, &e) == CT_OK);
+        /* conv1d's consumer takes N K MODE, the others the problem */
+        char n[32] = "", k[32] = "", mode[16] = "";
+        if (!strcmp(hc->family, "conv1d"))
+            CHECK(sscanf(p.canonical, "conv1d:%31[0-9]:%31[0-9]:%15[a-z]", n, k, mode) == 3);
+        char *pick1[] = {exe, "pick", n, k, mode, NULL}, *pick2[] = {exe, "pick", p.canonical, NULL};
+        CHECK(step("consumer pick", n[0] ? pick1 : pick2, &r) == 0);
+        same_pick(p.canonical, &r, dbpath);
         tc_result_free(&r);
     }
 }
@@ -238,7 +306,7 @@ int main(void)
 
     /* 3. configure and build the consumer project */
     char exe[1400];
-    if (!build_consumer("conv1d", cu, build, exe, sizeof exe) || ct_check_failures)
+    if (!build_consumer("conv1d", "f32", cu, build, exe, sizeof exe) || ct_check_failures)
         CHECK_DONE();
 
     /* 4. the generated selector ranks as the library does */
@@ -266,5 +334,9 @@ int main(void)
     for (int c = 0; c < TC_NFAMILY_CASES; c++)
         if (strcmp(tc_family_cases[c].family, "conv1d") != 0)
             other_family(&tc_family_cases[c], &dev);
+
+    /* 6. the half exports */
+    for (int c = 0; c < TC_NHALF_CASES; c++)
+        half_family(&tc_half_cases[c], &dev);
     CHECK_DONE();
 }

@@ -138,6 +138,16 @@ static inline ct_result tc_rec(const char *tmpl, const char *hash, const char *p
     return r;
 }
 
+/* A verified result of spec by template tmpl at the first value of each
+ * parameter (tc_params), median us, relative error 1e-3. */
+static inline ct_result tc_first_values(const char *spec, const char *tmpl, double us)
+{
+    char hash[17], params[512] = "{}";
+    tc_template_hash(tmpl, hash);
+    tc_params(spec, tmpl, NULL, 0, params, sizeof params);
+    return tc_rec(tmpl, hash, params, "ok", us, 1e-3);
+}
+
 /* A device as the tuner stores it. */
 static inline ct_device_info tc_device(const char *name, const char *uuid, int cc_major, int cc_minor, int driver)
 {
@@ -215,6 +225,17 @@ static const tc_family_case tc_family_cases[] = {
      {"conv2dc:2:3:20:24:8:3:3:pad=1:bias", "conv2dc:2:3:21:24:8:3:3:pad=1,1:bias"}},
 };
 #define TC_NFAMILY_CASES ((int)(sizeof tc_family_cases / sizeof tc_family_cases[0]))
+
+/* The half exports the consumer is built for (consumer_build) and run
+ * with (gpu_consumer): every family once, in one of the two half types,
+ * so that both types and every family's generic kernel in a half type run. */
+typedef struct tc_half_case {
+    const char *family, *dtype;
+} tc_half_case;
+
+static const tc_half_case tc_half_cases[] = {
+    {"conv1d", "bf16"}, {"conv1dc", "f16"}, {"conv2d", "f16"}, {"conv2dc", "bf16"}};
+#define TC_NHALF_CASES ((int)(sizeof tc_half_cases / sizeof tc_half_cases[0]))
 
 /* A database at path with fc's two problems tuned on d. */
 static inline int tc_family_db(const char *path, const ct_device_info *d, const tc_family_case *fc)

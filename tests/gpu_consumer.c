@@ -4,7 +4,10 @@
  * for the others): on a GPU each calls the exported selector on tuned and
  * untuned sizes (exact, nearest_size and generic grades, NaN-filled outputs,
  * random inputs) and checks every result against an fp64 CPU reference and
- * every grade. 0 when all pass, 77 (SKIPPED) when there is no GPU, else 1.
+ * every grade; then the consumers of the half exports
+ * (consumer-work/build-F-T, tests/export_common.h's tc_half_cases) with
+ * their type's bound. 0 when all pass, 77 (SKIPPED) when there is no GPU,
+ * else 1.
  * tests/CMakeLists.txt makes consumer_build a fixture of this test, so
  * `ctest -L gpu` builds the consumer first. */
 #include "export_common.h"
@@ -48,6 +51,15 @@ int main(void)
         else
             snprintf(exe, sizeof exe, "%s/consumer-work/build-%s/consumer", cwd, fam);
         printf("== %s\n", fam);
+        fflush(stdout);
+        int code = run_one(cwd, exe, capdir);
+        skipped += code == CT_TEST_SKIP;
+        failed += code != 0 && code != CT_TEST_SKIP;
+    }
+    for (int c = 0; c < TC_NHALF_CASES; c++) {
+        snprintf(exe, sizeof exe, "%s/consumer-work/build-%s-%s/consumer", cwd, tc_half_cases[c].family,
+                 tc_half_cases[c].dtype);
+        printf("== %s %s\n", tc_half_cases[c].family, tc_half_cases[c].dtype);
         fflush(stdout);
         int code = run_one(cwd, exe, capdir);
         skipped += code == CT_TEST_SKIP;

@@ -16,12 +16,13 @@ its own Python process:
   * runs it on a side stream and under torch.cuda.graph capture (replayed
     on new inputs);
   * for the family modules: the results and grades (exact for tuned sizes,
-    nearest_size for another), and for conv1d the mode checks.
+    nearest_size for another), and for conv1d the mode checks; the half
+    family modules (--family F --dtype bf16|f16, one per family and type
+    among the problems tuned) in their type, with its tolerance.
 
 A module, a half one and a family one are also built the other way
-(CONVTUNE_TORCH_BUILD=nvcc: nvcc and ctypes) to exercise both. Family
-exports hold fp32 problems only, so the half cases are single-problem
-modules. Exits 77 (skipped) without PyTorch or a GPU.
+(CONVTUNE_TORCH_BUILD=nvcc: nvcc and ctypes) to exercise both. Exits 77
+(skipped) without PyTorch or a GPU.
 
     gpu_torch.py CONVTUNE            (from CTest: ctest -R gpu_torch)
 """
@@ -226,14 +227,15 @@ def check_single(mod, c):
 
 def check_family(mod, c):
     import torch
+    dt, tol = element_type(mod.TUNED[0])
     sizes = []
     for p in mod.TUNED:
         f = p.split(":")
         sizes.append((int(f[1]), int(f[2]), f[3], "exact"))
     sizes += [(n, k, m, "nearest_size") for n, k, m in FAMILY_UNTUNED]
     for n, k, mode, grade in sizes:
-        x = torch.randn(n, device="cuda")
-        m = torch.randn(k, device="cuda")
+        x = torch.randn(n, device="cuda", dtype=dt)
+        m = torch.randn(k, device="cuda", dtype=dt)
         out = mod.conv(x, m, mode=mode)
         torch.cuda.synchronize()
         tuned_modes = {p.split(":")[3] for p in mod.TUNED}
@@ -243,8 +245,8 @@ def check_family(mod, c):
         for i, ref in enumerate(reference("conv1d:%d:%d:%s" % (n, k, mode), [x, m])):
             e = relerr(out, ref)
             print("  family conv1d:%d:%d:%s (%s): relerr %.2e against reference %d" % (n, k, mode, got, e, i))
-            c.check(e <= TOL, "conv1d:%d:%d:%s: relative error %.3g" % (n, k, mode, e))
-    x, m = torch.randn(100, device="cuda"), torch.randn(5, device="cuda")
+            c.check(e <= tol, "conv1d:%d:%d:%s: relative error %.3g" % (n, k, mode, e))
+    x, m = torch.randn(100, device="cuda", dtype=dt), torch.randn(5, device="cuda", dtype=dt)
     c.raises(lambda: mod.conv(x, m, mode="full"), ["mode"], "mode full")
     c.raises(lambda: mod.conv(x.view(10, 10), m), ["input", "1-D"], "2-D input")
     c.raises(lambda: mod.conv(m, x), ["mask", "valid"], "mask longer than the input")
@@ -262,7 +264,7 @@ def check_family(mod, c):
     g.replay()
     torch.cuda.synchronize()
     e = relerr(static_out, reference("conv1d:100:5:same", [static_x, static_m])[0])
-    c.check(e <= TOL, "family under CUDA graph: relative error %.3g" % e)
+    c.check(e <= tol, "family under CUDA graph: relative error %.3g" % e)
 
 
 def layer_call(spec):
@@ -290,6 +292,7 @@ def layer_call(spec):
 
 def check_family_layers(mod, c):
     import torch
+    dt, tol = element_type(mod.TUNED[0])
     for spec in mod.TUNED:
         shapes, kw = layer_call(spec)
         # One more position along the last spatial dimension: the last one,
@@ -297,14 +300,14 @@ def check_family_layers(mod, c):
         a = len(shapes[0]) - (2 if kw.get("layout") in ("nlc", "nhwc") else 1)
         wider = [shapes[0][:a] + (shapes[0][a] + 1,) + shapes[0][a + 1:]] + shapes[1:]
         for sh, want in ((shapes, "exact"), (wider, "nearest_size")):
-            ts = [torch.randn(s, device="cuda") for s in sh]
+            ts = [torch.randn(s, device="cuda", dtype=dt) for s in sh]
             out = mod.conv(*ts, **kw)
             torch.cuda.synchronize()
             got = mod.last_grade_name()
             c.check(got in (want, "other_device"), "%s %s: grade %s, expected %s" % (spec, sh, got, want))
             e = relerr(out, reference(spec, ts)[0])
             print("  family %s %s (%s): relerr %.2e" % (spec, sh, got, e))
-            c.check(e <= TOL, "%s %s: relative error %.3g" % (spec, sh, e))
+            c.check(e <= tol, "%s %s: relative error %.3g" % (spec, sh, e))
     # A conv2dc layer tuned as `same` (stride 1, odd kernel) asked for with
     # its padding spelled out is the same layer: the tuned kernel (exact).
     # (conv2d has no pad argument: its `same` has no other spelling.)
@@ -316,7 +319,7 @@ def check_family_layers(mod, c):
         if kh % 2 == 0 or kwd % 2 == 0:
             continue
         padded = dict(kw, mode="pad", ph=kw["dh"] * (kh - 1) // 2, pw=kw["dw"] * (kwd - 1) // 2)
-        ts = [torch.randn(s, device="cuda") for s in shapes]
+        ts = [torch.randn(s, device="cuda", dtype=dt) for s in shapes]
         out = mod.conv(*ts, **padded)
         torch.cuda.synchronize()
         got = mod.last_grade_name()
@@ -324,9 +327,9 @@ def check_family_layers(mod, c):
             spec, padded["ph"], padded["pw"], got))
         e = relerr(out, reference(spec, ts)[0])
         print("  family %s as pad=%d,%d (%s): relerr %.2e" % (spec, padded["ph"], padded["pw"], got, e))
-        c.check(e <= TOL, "%s as pad: relative error %.3g" % (spec, e))
+        c.check(e <= tol, "%s as pad: relative error %.3g" % (spec, e))
     shapes, kw = layer_call(mod.TUNED[0])
-    ts = [torch.randn(s, device="cuda") for s in shapes]
+    ts = [torch.randn(s, device="cuda", dtype=dt) for s in shapes]
     c.raises(lambda: mod.conv(ts[0].double(), *ts[1:], **kw), ["input", "dtype"], "float64 input")
     c.raises(lambda: mod.conv(ts[0][None], *ts[1:], **kw), ["input", "-D"], "input of another rank")
     xg = ts[0].clone().requires_grad_()
@@ -392,6 +395,12 @@ def main():
         failures += p.returncode != 0
         if p.returncode == 0:
             modules.append("convtune_" + fam)
+    # The half family modules (--dtype): every family and type SINGLE tunes.
+    for fam, t in sorted({(s.split(":")[0], s.split(":")[-1]) for s in SINGLE if s.split(":")[-1] in HALF_TOL}):
+        p = run([ct, "export", "--family", fam, "--dtype", t, "--torch", "-o", out, "--db", db])
+        failures += p.returncode != 0
+        if p.returncode == 0:
+            modules.append("convtune_%s_%s" % (fam, t))
     # Where cpp_extension.load can work (ninja, nvcc of PyTorch's CUDA major
     # version), the modules must have been built with it; elsewhere they fall
     # back to nvcc and ctypes, with a warning.

@@ -19,10 +19,11 @@
  * nvcc is a prerequisite (the toolkit is): without it on PATH the test
  * fails, it does not skip. */
 #include "export_common.h"
+#define CT_EXPORT_TEST_NAME "export_family"
+#include "export_run.h"
 
 #include <ctype.h>
 #include <math.h>
-#include <stdarg.h>
 
 #include "export.h"
 #include "family_export.h"
@@ -30,42 +31,7 @@
 
 #define DEV "NVIDIA Test Family GPU"
 #define OTHER "NVIDIA Other Test GPU"
-#define TIMEOUT_S 300
-
-static char base[] = "/tmp/ct_test_export_family_XXXXXX";
-static char work[512];
 static char dbpath[600];
-
-static void path_in(char *buf, size_t len, const char *name)
-{
-    snprintf(buf, len, "%s/%s", work, name);
-}
-
-/* convtune ARGS... (NULL-terminated) in the work directory. */
-static void convtune(tc_result *r, ...)
-{
-    char *argv[24];
-    int n = 0;
-    va_list ap;
-    argv[n++] = (char *)CT_BINARY;
-    va_start(ap, r);
-    for (char *a; n < 23 && (a = va_arg(ap, char *)) != NULL;)
-        argv[n++] = a;
-    va_end(ap);
-    argv[n] = NULL;
-    tc_run(argv, work, base, TIMEOUT_S, r);
-}
-
-/* A command that must fail with code, one stderr line containing want and
- * nothing on stdout. */
-static void fails(tc_result *r, int code, const char *want, const char *what)
-{
-    CHECK_MSG(r->code == code, "%s: exit %d, expected %d; stderr: %s", what, r->code, code, r->err);
-    CHECK_MSG(tc_one_line(r), "%s: stderr is not one line: [%s]", what, r->err);
-    CHECK_MSG(strstr(r->err, want) != NULL, "%s: stderr [%s] lacks [%s]", what, r->err, want);
-    CHECK_MSG(r->outlen == 0, "%s: stdout not empty: %s", what, r->out);
-    tc_result_free(r);
-}
 
 static int count_temps(void)
 {
@@ -78,17 +44,6 @@ static int count_temps(void)
     int n = t ? atoi(t) : -1;
     free(t);
     return n;
-}
-
-static int run_tool(const char *what, char *const *argv)
-{
-    tc_result r;
-    tc_run(argv, work, base, TIMEOUT_S, &r);
-    int code = r.code;
-    if (code != 0)
-        fprintf(stderr, "%s -> %d:\n%s%s\n", what, code, r.out, r.err);
-    tc_result_free(&r);
-    return code;
 }
 
 static char hash_tiled[17], hash_naive[17];
@@ -126,13 +81,6 @@ static void fill(const char *path, int stale)
     tc_add_run(db, &dev, "conv1d:1000:5:valid", r3, 2);
     tc_add_run(db, &other, "conv1d:3000:37:same", r4, 1);
     ct_db_close(db);
-}
-
-static int contains(const char *s, const char *want, const char *file)
-{
-    int ok = s && strstr(s, want) != NULL;
-    CHECK_MSG(ok, "%s lacks [%s]", file, want);
-    return ok;
 }
 
 static void check_family_text(const char *cu, const char *h)
@@ -520,15 +468,8 @@ static void every_family(const char *nvcc_path)
 
 int main(void)
 {
-    if (!mkdtemp(base)) {
-        perror("mkdtemp");
+    if (!scratch_dirs())
         return 1;
-    }
-    snprintf(work, sizeof work, "%s/work", base);
-    if (mkdir(work, 0700) != 0) {
-        perror("mkdir");
-        return 1;
-    }
     char nvcc_path[600];
     const int have_nvcc = tc_which("nvcc", nvcc_path, sizeof nvcc_path);
     if (!have_nvcc)

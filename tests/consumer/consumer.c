@@ -1,6 +1,7 @@
 /* consumer.c - a plain C program using a convtune family export (the
- * selector convtune_conv1d and its header) through the CUDA runtime API, as
- * another project would. See CMakeLists.txt.
+ * selector convtune_conv1d and its header, or convtune_conv1d_bf16 /
+ * convtune_conv1d_f16 of a half export: consumer_dtype.h) through the CUDA
+ * runtime API, as another project would. See CMakeLists.txt.
  *
  *   consumer               run the selector on every tuned size, on sizes
  *                          that were not tuned (nearby, far, a mode with
@@ -9,7 +10,8 @@
  *                          an fp64 CPU reference (relative L2 error <= 1e-5,
  *                          no NaN) and each grade against what the selector
  *                          must report. Exit 0 when all pass, 77 without a
- *                          GPU, 1 otherwise.
+ *                          GPU, 1 otherwise. A half export is checked
+ *                          with its type's bound (consumer_dtype.h).
  *   consumer pick N K MODE print the tuned problem the selector would use
  *                          and its log-size distance ("none -1" when none);
  *                          no GPU needed.
@@ -21,9 +23,9 @@
 #include <string.h>
 
 #include CONVTUNE_HEADER
+#include "consumer_dtype.h"
 
 #define SKIP 77
-#define TOLERANCE 1e-5
 
 static const char *const mode_names[] = {"valid", "same", "right"};
 
@@ -60,10 +62,10 @@ static void reference(const float *x, const float *mask, double *out, long long 
 
 static int is_tuned(long long n, long long k, int mode)
 {
-    for (int i = 0; i < CONVTUNE_CONV1D_NTUNED; i++) {
+    for (int i = 0; i < SELM(CONV1D, NTUNED); i++) {
         long long tn, tk;
         int tm;
-        if (convtune_conv1d_tuned(i, &tn, &tk, &tm) == 0 && tn == n && tk == k && tm == mode)
+        if (SELX(conv1d, tuned)(i, &tn, &tk, &tm) == 0 && tn == n && tk == k && tm == mode)
             return 1;
     }
     return 0;
@@ -82,7 +84,7 @@ static void run_case(long long n, long long k, int mode, int same_device, cudaSt
     float *hx = malloc((size_t)n * sizeof *hx), *hm = malloc((size_t)k * sizeof *hm);
     float *hy = malloc((size_t)nout * sizeof *hy);
     double *ref = malloc((size_t)nout * sizeof *ref);
-    float *dx = NULL, *dm = NULL, *dy = NULL;
+    void *dx = NULL, *dm = NULL, *dy = NULL;
     int grade = -1;
     if (!hx || !hm || !hy || !ref) {
         printf("FAIL out of host memory\n");
@@ -90,27 +92,27 @@ static void run_case(long long n, long long k, int mode, int same_device, cudaSt
         goto done;
     }
     for (long long i = 0; i < n; i++)
-        hx[i] = uniform();
+        hx[i] = round_to_type(uniform());
     for (long long j = 0; j < k; j++)
-        hm[j] = uniform();
-    CUDA_OK(cudaMalloc((void **)&dx, (size_t)n * sizeof *dx));
-    CUDA_OK(cudaMalloc((void **)&dm, (size_t)k * sizeof *dm));
-    CUDA_OK(cudaMalloc((void **)&dy, (size_t)nout * sizeof *dy));
-    CUDA_OK(cudaMemcpy(dx, hx, (size_t)n * sizeof *dx, cudaMemcpyHostToDevice));
-    CUDA_OK(cudaMemcpy(dm, hm, (size_t)k * sizeof *dm, cudaMemcpyHostToDevice));
-    CUDA_OK(cudaMemset(dy, 0xFF, (size_t)nout * sizeof *dy));   /* NaN: every output must be written */
+        hm[j] = round_to_type(uniform());
+    CUDA_OK(cudaMalloc(&dx, (size_t)n * ELEM_SIZE));
+    CUDA_OK(cudaMalloc(&dm, (size_t)k * ELEM_SIZE));
+    CUDA_OK(cudaMalloc(&dy, (size_t)nout * ELEM_SIZE));
+    CUDA_OK(upload(dx, hx, (size_t)n));
+    CUDA_OK(upload(dm, hm, (size_t)k));
+    CUDA_OK(cudaMemset(dy, 0xFF, (size_t)nout * ELEM_SIZE));   /* NaN in every type: every output must be written */
     CUDA_OK(cudaDeviceSynchronize());
 
-    int rc = convtune_conv1d(dx, dm, dy, n, k, mode, stream, want_grade_ptr ? &grade : NULL);
+    int rc = SEL(conv1d)(dx, dm, dy, n, k, mode, stream, want_grade_ptr ? &grade : NULL);
     if (rc != 0) {
-        printf("FAIL conv1d:%lld:%lld:%s: convtune_conv1d returned %d (%s)\n", n, k, mode_names[mode], rc,
+        printf("FAIL conv1d:%lld:%lld:%s" TYPE_SUFFIX ": the selector returned %d (%s)\n", n, k, mode_names[mode], rc,
                cudaGetErrorString((cudaError_t)rc));
         failures++;
         goto done;
     }
     CUDA_OK(cudaStreamSynchronize(stream));
     CUDA_OK(cudaGetLastError());
-    CUDA_OK(cudaMemcpy(hy, dy, (size_t)nout * sizeof *hy, cudaMemcpyDeviceToHost));
+    CUDA_OK(download(hy, dy, (size_t)nout));
 
     reference(hx, hm, ref, n, k, mode);
     double num = 0, den = 0;
@@ -126,13 +128,13 @@ static void run_case(long long n, long long k, int mode, int same_device, cudaSt
 
     /* the grade the selector must report */
     double dist = -1;
-    const int pick = convtune_conv1d_pick(n, k, mode, &dist);
+    const int pick = SELX(conv1d, pick)(n, k, mode, &dist);
     const int exact = is_tuned(n, k, mode);
     int want = pick < 0 ? CONVTUNE_GENERIC : !same_device ? CONVTUNE_OTHER_DEVICE
              : exact ? CONVTUNE_EXACT : CONVTUNE_NEAREST_SIZE;
     const int grade_ok = !want_grade_ptr || grade == want;
     const int ok = relerr <= TOLERANCE && grade_ok && (exact ? dist == 0 && pick >= 0 : 1);
-    printf("%s conv1d:%lld:%lld:%s grade=%s (want %s) distance=%.4f relerr=%.3g\n", ok ? "ok  " : "FAIL", n, k,
+    printf("%s conv1d:%lld:%lld:%s" TYPE_SUFFIX " grade=%s (want %s) distance=%.4f relerr=%.3g\n", ok ? "ok  " : "FAIL", n, k,
            mode_names[mode], want_grade_ptr ? convtune_grade_name(grade) : "(not asked)", convtune_grade_name(want),
            dist, relerr);
     failures += !ok;
@@ -148,11 +150,11 @@ done:
 
 static void list(void)
 {
-    for (int i = 0; i < CONVTUNE_CONV1D_NTUNED; i++) {
+    for (int i = 0; i < SELM(CONV1D, NTUNED); i++) {
         long long n, k;
         int mode;
-        if (convtune_conv1d_tuned(i, &n, &k, &mode) == 0)
-            printf("conv1d:%lld:%lld:%s\n", n, k, mode_names[mode]);
+        if (SELX(conv1d, tuned)(i, &n, &k, &mode) == 0)
+            printf("conv1d:%lld:%lld:%s" TYPE_SUFFIX "\n", n, k, mode_names[mode]);
     }
 }
 
@@ -169,13 +171,13 @@ int main(int argc, char **argv)
             if (!strcmp(argv[4], mode_names[m]))
                 mode = m;
         double dist = -1;
-        const int pick = convtune_conv1d_pick(n, k, mode, &dist);
+        const int pick = SELX(conv1d, pick)(n, k, mode, &dist);
         long long tn = 0, tk = 0;
         int tm = 0;
-        if (pick < 0 || convtune_conv1d_tuned(pick, &tn, &tk, &tm) != 0)
+        if (pick < 0 || SELX(conv1d, tuned)(pick, &tn, &tk, &tm) != 0)
             printf("none -1\n");
         else
-            printf("conv1d:%lld:%lld:%s %.17g\n", tn, tk, mode_names[tm], dist);
+            printf("conv1d:%lld:%lld:%s" TYPE_SUFFIX " %.17g\n", tn, tk, mode_names[tm], dist);
         return 0;
     }
     if (argc != 1) {
@@ -194,9 +196,9 @@ int main(int argc, char **argv)
         printf("FAIL cudaGetDeviceProperties\n");
         return 1;
     }
-    const int same = strcmp(prop.name, CONVTUNE_CONV1D_DEVICE) == 0;
+    const int same = strcmp(prop.name, SELM(CONV1D, DEVICE)) == 0;
     printf("device 0: %s (sm_%d%d); the export was tuned on %s (%s): %s\n", prop.name, prop.major, prop.minor,
-           CONVTUNE_CONV1D_DEVICE, CONVTUNE_CONV1D_ARCH, same ? "the same model" : "another model");
+           SELM(CONV1D, DEVICE), SELM(CONV1D, ARCH), same ? "the same model" : "another model");
     cudaStream_t stream;
     if (cudaStreamCreate(&stream) != cudaSuccess) {
         printf("FAIL cudaStreamCreate\n");
@@ -204,19 +206,19 @@ int main(int argc, char **argv)
     }
 
     /* every tuned size, on a stream and on the default stream */
-    for (int i = 0; i < CONVTUNE_CONV1D_NTUNED; i++) {
+    for (int i = 0; i < SELM(CONV1D, NTUNED); i++) {
         long long n, k;
         int mode;
-        convtune_conv1d_tuned(i, &n, &k, &mode);
+        SELX(conv1d, tuned)(i, &n, &k, &mode);
         run_case(n, k, mode, same, stream, 1);
         run_case(n, k, mode, same, 0, i == 0 ? 0 : 1);
     }
     /* sizes that were not tuned: next to each tuned one, far away, in
      * every mode (some with nothing tuned), a mask longer than the input */
-    for (int i = 0; i < CONVTUNE_CONV1D_NTUNED; i++) {
+    for (int i = 0; i < SELM(CONV1D, NTUNED); i++) {
         long long n, k;
         int mode;
-        convtune_conv1d_tuned(i, &n, &k, &mode);
+        SELX(conv1d, tuned)(i, &n, &k, &mode);
         long long n2 = n + 1;
         while (is_tuned(n2, k, mode))
             n2++;
@@ -235,10 +237,10 @@ int main(int argc, char **argv)
         float *d = NULL;
         int grade = -1;
         if (cudaMalloc((void **)&d, 64 * sizeof *d) == cudaSuccess) {
-            const int r1 = convtune_conv1d(d, d, d, 4, 9, CONVTUNE_CONV1D_VALID, stream, &grade);
-            const int r2 = convtune_conv1d(d, d, d, 0, 3, CONVTUNE_CONV1D_SAME, stream, &grade);
-            const int r3 = convtune_conv1d(d, d, d, 10, 3, 7, stream, &grade);
-            const int r4 = convtune_conv1d(NULL, d, d, 10, 3, CONVTUNE_CONV1D_VALID, stream, &grade);
+            const int r1 = SEL(conv1d)(d, d, d, 4, 9, CONVTUNE_CONV1D_VALID, stream, &grade);
+            const int r2 = SEL(conv1d)(d, d, d, 0, 3, CONVTUNE_CONV1D_SAME, stream, &grade);
+            const int r3 = SEL(conv1d)(d, d, d, 10, 3, 7, stream, &grade);
+            const int r4 = SEL(conv1d)(NULL, d, d, 10, 3, CONVTUNE_CONV1D_VALID, stream, &grade);
             const int ok = r1 == cudaErrorInvalidValue && r2 == cudaErrorInvalidValue &&
                            r3 == cudaErrorInvalidValue && r4 == cudaErrorInvalidValue && grade == -1 &&
                            cudaStreamSynchronize(stream) == cudaSuccess;

@@ -14,7 +14,9 @@
  *                        check each result against an fp64 CPU reference
  *                        (relative L2 error <= 1e-5, no NaN, the output
  *                        filled with NaN first) and each grade. Exit 0 when
- *                        all pass, 77 without a GPU, 1 otherwise.
+ *                        all pass, 77 without a GPU, 1 otherwise. A half
+ *                        export (-DCONSUMER_DTYPE=bf16|f16) is checked with
+ *                        its type's bound (consumer_dtype.h).
  *   consumer pick SPEC   print the tuned problem the selector would use and
  *                        its log-size distance ("none -1" when none); no GPU.
  *   consumer list        print the tuned problems. */
@@ -25,9 +27,9 @@
 #include <string.h>
 
 #include CONVTUNE_HEADER
+#include "consumer_dtype.h"
 
 #define SKIP 77
-#define TOLERANCE 1e-5
 
 typedef struct layer {
     long long b, cin, h, w, cout, kh, kw;
@@ -44,31 +46,31 @@ typedef struct layer {
 
 #if defined(CONSUMER_CONV1DC)
 #define FAMILY "conv1dc"
-#define NTUNED CONVTUNE_CONV1DC_NTUNED
-#define DEVICE CONVTUNE_CONV1DC_DEVICE
-#define ARCH CONVTUNE_CONV1DC_ARCH
-static int call(const layer *l, const float *in, const float *w, const float *bias, float *out, cudaStream_t s,
+#define NTUNED SELM(CONV1DC, NTUNED)
+#define DEVICE SELM(CONV1DC, DEVICE)
+#define ARCH SELM(CONV1DC, ARCH)
+static int call(const layer *l, const void *in, const void *w, const void *bias, void *out, cudaStream_t s,
                 int *grade)
 {
-    return convtune_conv1dc(in, w, bias, out, l->b, l->cin, l->w, l->cout, l->kw, l->pad, 0, 1, 1, 1,
+    return SEL(conv1dc)(in, w, bias, out, l->b, l->cin, l->w, l->cout, l->kw, l->pad, 0, 1, 1, 1,
                             CONVTUNE_CONV1DC_NCL, s, grade);
 }
 static int pick(const layer *l, double *dist)
 {
-    return convtune_conv1dc_pick(l->b, l->cin, l->w, l->cout, l->kw, l->pad, 0, 1, 1, 1, l->bias,
+    return SELX(conv1dc, pick)(l->b, l->cin, l->w, l->cout, l->kw, l->pad, 0, 1, 1, 1, l->bias,
                                  CONVTUNE_CONV1DC_NCL, dist);
 }
 static int tuned(int i, layer *l)
 {
     memset(l, 0, sizeof *l);
     l->h = l->kh = 1;
-    return convtune_conv1dc_tuned(i, &l->b, &l->cin, &l->w, &l->cout, &l->kw, &l->pad, &l->opt[0], &l->opt[1],
+    return SELX(conv1dc, tuned)(i, &l->b, &l->cin, &l->w, &l->cout, &l->kw, &l->pad, &l->opt[0], &l->opt[1],
                                   &l->opt[2], &l->opt[3], &l->bias, &l->opt[4]);
 }
 static void canonical(const layer *l, char *buf, size_t len)
 {
-    snprintf(buf, len, "conv1dc:%lld:%lld:%lld:%lld:%lld:pad=%d%s", l->b, l->cin, l->w, l->cout, l->kw, l->pad,
-             l->bias ? ":bias" : "");
+    snprintf(buf, len, "conv1dc:%lld:%lld:%lld:%lld:%lld:pad=%d%s" TYPE_SUFFIX, l->b, l->cin, l->w, l->cout, l->kw,
+             l->pad, l->bias ? ":bias" : "");
 }
 static int parse(const char *spec, layer *l)
 {
@@ -91,28 +93,29 @@ static void variants(const layer *t, layer *v, int *n)
 #elif defined(CONSUMER_CONV2D)
 #define FAMILY "conv2d"
 static const char *const mode_names[] = {"valid", "same"};
-#define NTUNED CONVTUNE_CONV2D_NTUNED
-#define DEVICE CONVTUNE_CONV2D_DEVICE
-#define ARCH CONVTUNE_CONV2D_ARCH
-static int call(const layer *l, const float *in, const float *w, const float *bias, float *out, cudaStream_t s,
+#define NTUNED SELM(CONV2D, NTUNED)
+#define DEVICE SELM(CONV2D, DEVICE)
+#define ARCH SELM(CONV2D, ARCH)
+static int call(const layer *l, const void *in, const void *w, const void *bias, void *out, cudaStream_t s,
                 int *grade)
 {
     (void)bias;
-    return convtune_conv2d(in, w, out, l->b, l->h, l->w, l->kh, l->kw, l->mode, s, grade);
+    return SEL(conv2d)(in, w, out, l->b, l->h, l->w, l->kh, l->kw, l->mode, s, grade);
 }
 static int pick(const layer *l, double *dist)
 {
-    return convtune_conv2d_pick(l->b, l->h, l->w, l->kh, l->kw, l->mode, dist);
+    return SELX(conv2d, pick)(l->b, l->h, l->w, l->kh, l->kw, l->mode, dist);
 }
 static int tuned(int i, layer *l)
 {
     memset(l, 0, sizeof *l);
     l->cin = l->cout = 1;
-    return convtune_conv2d_tuned(i, &l->b, &l->h, &l->w, &l->kh, &l->kw, &l->mode);
+    return SELX(conv2d, tuned)(i, &l->b, &l->h, &l->w, &l->kh, &l->kw, &l->mode);
 }
 static void canonical(const layer *l, char *buf, size_t len)
 {
-    snprintf(buf, len, "conv2d:%lld:%lld:%lld:%lld:%lld:%s", l->b, l->h, l->w, l->kh, l->kw, mode_names[l->mode]);
+    snprintf(buf, len, "conv2d:%lld:%lld:%lld:%lld:%lld:%s" TYPE_SUFFIX, l->b, l->h, l->w, l->kh, l->kw,
+             mode_names[l->mode]);
 }
 static int parse(const char *spec, layer *l)
 {
@@ -131,24 +134,24 @@ static void variants(const layer *t, layer *v, int *n)
 #elif defined(CONSUMER_CONV2DC)
 #define FAMILY "conv2dc"
 static const char *const mode_names[] = {"valid", "same"};
-#define NTUNED CONVTUNE_CONV2DC_NTUNED
-#define DEVICE CONVTUNE_CONV2DC_DEVICE
-#define ARCH CONVTUNE_CONV2DC_ARCH
-static int call(const layer *l, const float *in, const float *w, const float *bias, float *out, cudaStream_t s,
+#define NTUNED SELM(CONV2DC, NTUNED)
+#define DEVICE SELM(CONV2DC, DEVICE)
+#define ARCH SELM(CONV2DC, ARCH)
+static int call(const layer *l, const void *in, const void *w, const void *bias, void *out, cudaStream_t s,
                 int *grade)
 {
-    return convtune_conv2dc(in, w, bias, out, l->b, l->cin, l->h, l->w, l->cout, l->kh, l->kw, l->mode, l->ph, l->pw,
+    return SEL(conv2dc)(in, w, bias, out, l->b, l->cin, l->h, l->w, l->cout, l->kh, l->kw, l->mode, l->ph, l->pw,
                             1, 1, 1, 1, 1, CONVTUNE_CONV2DC_NCHW, s, grade);
 }
 static int pick(const layer *l, double *dist)
 {
-    return convtune_conv2dc_pick(l->b, l->cin, l->h, l->w, l->cout, l->kh, l->kw, l->mode, l->ph, l->pw, 1, 1, 1, 1,
+    return SELX(conv2dc, pick)(l->b, l->cin, l->h, l->w, l->cout, l->kh, l->kw, l->mode, l->ph, l->pw, 1, 1, 1, 1,
                                  1, l->bias, CONVTUNE_CONV2DC_NCHW, dist);
 }
 static int tuned(int i, layer *l)
 {
     memset(l, 0, sizeof *l);
-    return convtune_conv2dc_tuned(i, &l->b, &l->cin, &l->h, &l->w, &l->cout, &l->kh, &l->kw, &l->mode, &l->opt[0],
+    return SELX(conv2dc, tuned)(i, &l->b, &l->cin, &l->h, &l->w, &l->cout, &l->kh, &l->kw, &l->mode, &l->opt[0],
                                   &l->opt[1], &l->opt[2], &l->opt[3], &l->opt[4], &l->opt[5], &l->opt[6], &l->bias,
                                   &l->opt[7]);
 }
@@ -167,8 +170,8 @@ static void canonical(const layer *l, char *buf, size_t len)
         snprintf(mode, sizeof mode, "pad=%d,%d", l->ph, l->pw);
     else
         snprintf(mode, sizeof mode, "%s", mode_names[m]);
-    snprintf(buf, len, "conv2dc:%lld:%lld:%lld:%lld:%lld:%lld:%lld:%s%s", l->b, l->cin, l->h, l->w, l->cout, l->kh,
-             l->kw, mode, l->bias ? ":bias" : "");
+    snprintf(buf, len, "conv2dc:%lld:%lld:%lld:%lld:%lld:%lld:%lld:%s%s" TYPE_SUFFIX, l->b, l->cin, l->h, l->w,
+             l->cout, l->kh, l->kw, mode, l->bias ? ":bias" : "");
 }
 static int parse(const char *spec, layer *l)
 {
@@ -283,7 +286,7 @@ static void run_case(const layer *l, int same_device, cudaStream_t stream)
     float *hx = malloc(nin * sizeof *hx), *hw = malloc(nw * sizeof *hw), *hb = malloc(nb * sizeof *hb);
     float *hy = malloc(nout * sizeof *hy);
     double *ref = malloc(nout * sizeof *ref);
-    float *dx = NULL, *dw = NULL, *db = NULL, *dy = NULL;
+    void *dx = NULL, *dw = NULL, *db = NULL, *dy = NULL;
     int grade = -1;
     if (!hx || !hw || !hb || !hy || !ref) {
         printf("FAIL out of host memory\n");
@@ -291,19 +294,19 @@ static void run_case(const layer *l, int same_device, cudaStream_t stream)
         goto done;
     }
     for (size_t i = 0; i < nin; i++)
-        hx[i] = uniform();
+        hx[i] = round_to_type(uniform());
     for (size_t i = 0; i < nw; i++)
-        hw[i] = uniform();
+        hw[i] = round_to_type(uniform());
     for (size_t i = 0; i < nb; i++)
-        hb[i] = uniform();
-    CUDA_OK(cudaMalloc((void **)&dx, nin * sizeof *dx));
-    CUDA_OK(cudaMalloc((void **)&dw, nw * sizeof *dw));
-    CUDA_OK(cudaMalloc((void **)&db, nb * sizeof *db));
-    CUDA_OK(cudaMalloc((void **)&dy, nout * sizeof *dy));
-    CUDA_OK(cudaMemcpy(dx, hx, nin * sizeof *dx, cudaMemcpyHostToDevice));
-    CUDA_OK(cudaMemcpy(dw, hw, nw * sizeof *dw, cudaMemcpyHostToDevice));
-    CUDA_OK(cudaMemcpy(db, hb, nb * sizeof *db, cudaMemcpyHostToDevice));
-    CUDA_OK(cudaMemset(dy, 0xFF, nout * sizeof *dy));   /* NaN: every output must be written */
+        hb[i] = round_to_type(uniform());
+    CUDA_OK(cudaMalloc(&dx, nin * ELEM_SIZE));
+    CUDA_OK(cudaMalloc(&dw, nw * ELEM_SIZE));
+    CUDA_OK(cudaMalloc(&db, nb * ELEM_SIZE));
+    CUDA_OK(cudaMalloc(&dy, nout * ELEM_SIZE));
+    CUDA_OK(upload(dx, hx, nin));
+    CUDA_OK(upload(dw, hw, nw));
+    CUDA_OK(upload(db, hb, nb));
+    CUDA_OK(cudaMemset(dy, 0xFF, nout * ELEM_SIZE));   /* NaN in every type: every output must be written */
     CUDA_OK(cudaDeviceSynchronize());
 
     int rc = call(l, dx, dw, l->bias ? db : NULL, dy, stream, &grade);
@@ -314,7 +317,7 @@ static void run_case(const layer *l, int same_device, cudaStream_t stream)
     }
     CUDA_OK(cudaStreamSynchronize(stream));
     CUDA_OK(cudaGetLastError());
-    CUDA_OK(cudaMemcpy(hy, dy, nout * sizeof *hy, cudaMemcpyDeviceToHost));
+    CUDA_OK(download(hy, dy, nout));
     reference(l, hx, hw, hb, ref);
     double num = 0, den = 0;
     int bad = 0;
@@ -362,7 +365,13 @@ int main(int argc, char **argv)
     }
     if (argc == 3 && !strcmp(argv[1], "pick")) {
         layer l, t;
-        if (!parse(argv[2], &l)) {
+        /* the type's token, last, is this export's (parse reads the rest) */
+        char spec[200];
+        snprintf(spec, sizeof spec, "%s", argv[2]);
+        const size_t sl = strlen(spec), tl = strlen(TYPE_SUFFIX);
+        if (tl && sl > tl && !strcmp(spec + sl - tl, TYPE_SUFFIX))
+            spec[sl - tl] = '\0';
+        if (!parse(spec, &l)) {
             fprintf(stderr, "consumer: not a " FAMILY " problem: %s\n", argv[2]);
             return 2;
         }

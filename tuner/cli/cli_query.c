@@ -24,7 +24,8 @@ const char usage_query[] =
     "launch configuration of the nearest tuned problem; generic: nothing tuned for\n"
     "this mode), the distance in log-size (sqrt of the sum over the sizes of\n"
     "(ln a - ln b)^2, between problems of one family equal in every field that is\n"
-    "not a size: mode, pad, bias) and the stored record chosen. Without\n"
+    "not a size: mode, pad, bias) and the stored record chosen, among the tuned\n"
+    "problems of SPEC's element type (a family export holds one). Without\n"
     "--device, the device with the most tuned problems of the family, as export.\n";
 
 const char usage_export[] =
@@ -33,12 +34,16 @@ const char usage_export[] =
     "with a C launcher and a self-test behind -DCONVTUNE_SELFTEST, and a C header\n"
     "FILE.h next to it declaring the launcher for C and C++ callers.\n"
     "\n"
-    "usage: convtune export --family F [--device NAME] [-o FILE] [--force] [--db PATH]\n"
+    "usage: convtune export --family F [--dtype f32|bf16|f16] [--device NAME] [-o FILE]\n"
+    "                       [--force] [--db PATH]\n"
     "Write every tuned problem of family F (the winner of each on one device: --device,\n"
     "else the device with the most tuned problems) into one .cu (default\n"
     "generated/convtune_F.cu), each as its own kernel instance, plus a generic kernel\n"
     "for any size and a selector convtune_F(buffers..., sizes..., stream, grade)\n"
     "declared in FILE.h (conv1d: convtune_conv1d(in, mask, out, n, k, mode, ...)).\n"
+    "An export holds one element type: --dtype bf16 or f16 takes the problems of\n"
+    "that type (default f32), into convtune_F_bf16.cu with the selector\n"
+    "convtune_F_bf16 taking void pointers to bf16 elements.\n"
     "\n"
     "--torch: -o names a directory (default generated) that gets, next to the .cu\n"
     "and .h, a C++ binding and a Python module NAME.py whose conv(...) takes and\n"
@@ -68,7 +73,7 @@ static int cmd_query_nearest(const args *a)
     if (r)
         return r;
     ct_tuned_set set;
-    rc = ct_tuned_load(db, p.family->name, a->device, &set, &e);
+    rc = ct_tuned_load(db, p.family->name, ct_problem_dtype(&p), a->device, &set, &e);
     ct_db_close(db);
     if (rc != CT_OK)
         return die(rc, e.msg);
@@ -87,9 +92,9 @@ static int cmd_query_nearest(const args *a)
                  "nothing tuned in this mode", block);
     char devnote[200];
     if (set.device_auto)
-        snprintf(devnote, sizeof devnote, "the device with the most tuned %s problems: %d", p.family->name, set.n);
+        snprintf(devnote, sizeof devnote, "the device with the most tuned %s problems: %d", set.name, set.n);
     else
-        snprintf(devnote, sizeof devnote, "%d tuned %s problems", set.n, p.family->name);
+        snprintf(devnote, sizeof devnote, "%d tuned %s problems", set.n, set.name);
     if (fmt == CT_FMT_JSON) {
         /* The object is left open: the query writer's array is its last member. */
         ct_jw j;
@@ -139,9 +144,29 @@ static int cmd_query_nearest(const args *a)
     return 0;
 }
 
-/* export --family F: every tuned problem of F on one device, one file. */
+/* --dtype T: the element type of a family export. */
+static int dtype_arg(const char *v, ct_dtype *t)
+{
+    for (int i = 0; i < CT_NDTYPES; i++)
+        if (!strcmp(v, ct_dtype_names[i])) {
+            *t = (ct_dtype)i;
+            return 1;
+        }
+    fprintf(stderr, "convtune: --dtype: unknown element type '%s' (f32, bf16 or f16)\n", v);
+    return 0;
+}
+
+/* export --family F: every tuned problem of F in one type on one device,
+ * one file. */
 static int cmd_export_family(const args *a)
 {
+    ct_dtype dt = CT_DTYPE_F32;
+    if (a->dtype && !dtype_arg(a->dtype, &dt))
+        return CT_ERR_USAGE;
+    if (!ct_family_find(a->family)) {
+        fprintf(stderr, "convtune: export --family: unknown family '%s'\n", a->family);
+        return CT_ERR_USAGE;
+    }
     ct_config cfg;
     int r = load_config(a, &cfg);
     if (r)
@@ -151,7 +176,7 @@ static int cmd_export_family(const args *a)
         return r;
     ct_tuned_set set;
     ct_err e;
-    ct_status rc = ct_tuned_load(db, a->family, a->device, &set, &e);
+    ct_status rc = ct_tuned_load(db, a->family, dt, a->device, &set, &e);
     ct_db_close(db);
     if (rc != CT_OK)
         return die(rc, e.msg);
@@ -159,17 +184,17 @@ static int cmd_export_family(const args *a)
     if (a->out)
         snprintf(path, sizeof path, "%s", a->out);
     else
-        ct_export_family_default_path(set.family->name, path, sizeof path);
+        ct_export_family_default_path(set.name, path, sizeof path);
     ct_export_header_path(path, hpath, sizeof hpath);
     if (a->torch) {   /* -o is the directory; export_torch.h */
         rc = ct_export_torch_family(&set, a->templates, a->out ? a->out : "generated", a->force, &e);
         if (rc == CT_OK)
             printf("%s/convtune_%s.py: PyTorch module of %d tuned %s problems on %s, with its .cu, .h and binding\n",
-                   a->out ? a->out : "generated", set.family->name, set.n, set.family->name, set.device);
+                   a->out ? a->out : "generated", set.name, set.n, set.name, set.device);
     } else if ((rc = ct_export_family(&set, a->templates, path, a->force, &e)) == CT_OK)
         printf("%s and %s: %d tuned %s problems on %s (%s), a generic kernel and the selector convtune_%s\n",
-               path, hpath, set.n, set.family->name, set.device,
-               set.device_auto ? "the device with the most tuned problems" : "as asked", set.family->name);
+               path, hpath, set.n, set.name, set.device,
+               set.device_auto ? "the device with the most tuned problems" : "as asked", set.name);
     ct_tuned_free(&set);
     return rc == CT_OK ? 0 : die(rc, e.msg);
 }
@@ -242,6 +267,9 @@ int cmd_export(const args *a)
 {
     if (a->family && a->problem)
         return die(CT_ERR_USAGE, "export takes --problem SPEC or --family F, not both");
+    if (a->dtype && !a->family)
+        return die(CT_ERR_USAGE, "--dtype applies to export --family only (a problem's type is the last token "
+                                 "of its SPEC)");
     if (a->family)
         return cmd_export_family(a);
     ct_problem p;

@@ -19,7 +19,7 @@ static const char usage_head[] =
     "       convtune retime --problem SPEC --top N   re-time the best on one GPU\n"
     "       convtune query [--problem SPEC] [--device NAME] [--format table|csv|json]\n"
     "       convtune export --problem SPEC [--device NAME] [-o FILE] [--force]\n"
-    "       convtune export --family F [--device NAME] [-o FILE] [--force]  every size + selector\n"
+    "       convtune export --family F [--dtype T] [--device NAME] [-o FILE] [--force]  every size + selector\n"
     "       convtune export ... --torch [-o DIR]   a PyTorch module next to the .cu\n"
     "       convtune query --nearest SPEC [--device NAME]   what the selector would pick\n"
     "       convtune report [--problem SPEC ...] [-o FILE.html]   HTML report with plots\n"
@@ -135,7 +135,7 @@ int main(int argc, char **argv)
              OPT(NEAREST)},
         {"export", cmd_export, usage_export,
          OPT(PROBLEM) | OPT(FAMILY) | OPT(DEVICE) | OPT(OUT) | OPT(FORCE) | OPT(DB) | OPT(CONFIG) |
-             OPT(TEMPLATES) | OPT(TORCH)},
+             OPT(TEMPLATES) | OPT(TORCH) | OPT(DTYPE)},
     };
     int start = 1, which = 0;
     if (argc >= 2 && argv[1][0] != '-') {

@@ -35,9 +35,9 @@ void ct_export_default_path(const char *canonical, char *buf, size_t len)
     snprintf(buf, len, "generated/%s.cu", sym + strlen("convtune_"));
 }
 
-void ct_export_family_default_path(const char *family, char *buf, size_t len)
+void ct_export_family_default_path(const char *name, char *buf, size_t len)
 {
-    snprintf(buf, len, "generated/convtune_%s.cu", family);
+    snprintf(buf, len, "generated/convtune_%s.cu", name);
 }
 
 void ct_export_header_path(const char *cu_path, char *buf, size_t len)

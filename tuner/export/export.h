@@ -32,8 +32,9 @@ void ct_export_symbol(const char *canonical, char *buf, size_t len);
 /* Default output path: generated/<symbol without the prefix>.cu */
 void ct_export_default_path(const char *canonical, char *buf, size_t len);
 
-/* Default output path of a family export: generated/convtune_<family>.cu */
-void ct_export_family_default_path(const char *family, char *buf, size_t len);
+/* Default output path of a family export: generated/convtune_<name>.cu, name
+ * the selector's (ct_tuned_name: "conv1d", "conv1d_bf16"). */
+void ct_export_family_default_path(const char *name, char *buf, size_t len);
 
 /* The header written next to a .cu: "dir/x.cu" -> "dir/x.h"; a name not
  * ending in .cu gets ".h" appended. */

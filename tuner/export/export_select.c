@@ -68,11 +68,22 @@ static void wrapped(FILE *f, const char *prefix, const items *it, const char *su
     joined(f, prefix, it, ",", suffix, cont, width);
 }
 
-/* The selector's buffers as parameters ("const float *in", "float *out"). */
-static void buffer_params(const ct_family_export *fx, items *it)
+/* The type of the selector's buffer i: "const float *", the output "float *";
+ * in a half export "const void *" and "void *", as the launchers of its
+ * instances take them (no CUDA header needed by a caller). */
+static const char *buffer_type(const ct_tuned_set *s, int i)
 {
-    for (int i = 0; i < fx->nbuffers; i++)
-        item(it, "%s%s", i + 1 < fx->nbuffers ? "const float *" : "float *", fx->buffers[i]);
+    const int out = i + 1 == fx_of(s)->nbuffers;
+    if (s->dtype != CT_DTYPE_F32)
+        return out ? "void *" : "const void *";
+    return out ? "float *" : "const float *";
+}
+
+/* The selector's buffers as parameters ("const float *in", "float *out"). */
+static void buffer_params(const ct_tuned_set *s, items *it)
+{
+    for (int i = 0; i < fx_of(s)->nbuffers; i++)
+        item(it, "%s%s", buffer_type(s, i), fx_of(s)->buffers[i]);
 }
 
 /* The size and key arguments as parameters ("long long n", "int mode"); with
@@ -107,11 +118,10 @@ static const char *upper(const char *name, char *buf, size_t len)
 void ct_exp_selector_doc(FILE *f, const ct_tuned_set *s)
 {
     const ct_family_export *fx = fx_of(s);
-    const char *fam = s->family->name;
-    char prefix[80];
-    snprintf(prefix, sizeof prefix, "//\n// Selector: int convtune_%s(", fam);
+    char prefix[120];
+    snprintf(prefix, sizeof prefix, "//\n// Selector: int convtune_%s(", s->name);
     items it = {.n = 0};
-    buffer_params(fx, &it);
+    buffer_params(s, &it);
     arg_params(fx, 0, 0, &it);
     item(&it, "%s%s", "cudaStream_t stream", "");
     item(&it, "%s%s", "int *grade", "");
@@ -147,14 +157,15 @@ static void thunk_name(const ct_family_export *fx, const instance *in, char *buf
         snprintf(buf, len, "launch_%s", in->sym + strlen("convtune_"));
 }
 
-static void emit_thunk(FILE *f, const ct_family_export *fx, const instance *in)
+static void emit_thunk(FILE *f, const ct_tuned_set *s, const instance *in)
 {
+    const ct_family_export *fx = fx_of(s);
     char name[260];
     thunk_name(fx, in, name, sizeof name);
     if (strncmp(name, "launch_", 7) != 0)
         return;
     items it = {.n = 0};
-    buffer_params(fx, &it);
+    buffer_params(s, &it);
     item(&it, "%s%s", "cudaStream_t stream", "");
     char prefix[300];
     snprintf(prefix, sizeof prefix, "static int %s(", name);
@@ -190,8 +201,9 @@ ct_status ct_exp_selector_check(const ct_tuned_set *s, const instance *in, ct_er
 }
 
 /* The tuned table's struct: the arguments' values, grouped by type. */
-static void emit_table_struct(FILE *f, const ct_family_export *fx)
+static void emit_table_struct(FILE *f, const ct_tuned_set *s)
 {
+    const ct_family_export *fx = fx_of(s);
     fprintf(f, "struct tuned_problem {\n");
     for (int i = 0; i < fx->nargs; i++) {
         const int first = i == 0 || strcmp(arg_type(&fx->args[i]), arg_type(&fx->args[i - 1])) != 0;
@@ -204,7 +216,7 @@ static void emit_table_struct(FILE *f, const ct_family_export *fx)
     fprintf(f, "    unsigned block;   // of the tuned launch, reused by the generic kernel for nearby sizes\n"
                "    int (*launch)(");
     for (int i = 0; i < fx->nbuffers; i++)
-        fprintf(f, "%s, ", i + 1 < fx->nbuffers ? "const float *" : "float *");
+        fprintf(f, "%s, ", buffer_type(s, i));
     fprintf(f, "cudaStream_t);\n};\n\n");
 }
 
@@ -265,11 +277,13 @@ static void emit_pick(FILE *f, const ct_family_export *fx, const char *fam)
                "    }\n    if (distance)\n        *distance = best;\n    return pick;\n}\n\n", CT_DISTANCE_TIE);
 }
 
-static void emit_select(FILE *f, const ct_family_export *fx, const char *fam)
+static void emit_select(FILE *f, const ct_tuned_set *s)
 {
+    const ct_family_export *fx = fx_of(s);
+    const char *fam = s->name;
     char prefix[512];   /* the generic accepts call lists every size and key */
     items it = {.n = 0};
-    buffer_params(fx, &it);
+    buffer_params(s, &it);
     arg_params(fx, 0, 0, &it);
     item(&it, "%s%s", "cudaStream_t stream", "");
     item(&it, "%s%s", "int *grade", "");
@@ -311,9 +325,15 @@ static void emit_select(FILE *f, const ct_family_export *fx, const char *fam)
     item(&it, "%s%s", "stream", "");
     joined(f, "        return tuned[pick].launch(", &it, ",", ");\n", "                                  ", 110);
     fprintf(f, "    const unsigned block = pick >= 0 ? tuned[pick].block : generic_block;\n");
+    /* The generic kernel's buffers are its ct_elem: a half export's void
+     * pointers are cast to it. */
     it.n = 0;
-    for (int i = 0; i < fx->nbuffers; i++)
-        item(&it, "%s%s", fx->buffers[i], "");
+    for (int i = 0; i < fx->nbuffers; i++) {
+        char cast[200] = "";
+        if (s->dtype != CT_DTYPE_F32)
+            snprintf(cast, sizeof cast, "(%sct_generic_%s::ct_elem *)", i + 1 < fx->nbuffers ? "const " : "", fam);
+        item(&it, "%s%s", cast, fx->buffers[i]);
+    }
     for (int i = 0; i < args.n; i++)
         item(&it, "%s%s", args.v[i], "");
     item(&it, "%s%s", "block", "");
@@ -326,11 +346,11 @@ static void emit_select(FILE *f, const ct_family_export *fx, const char *fam)
 void ct_exp_selector_cu(FILE *f, const ct_tuned_set *s, const instance *ins, const char *device_q)
 {
     const ct_family_export *fx = fx_of(s);
-    const char *fam = s->family->name;
+    const char *fam = s->name;
     fprintf(f, "// ==== the selector ====\n#if !defined(__CUDACC_RTC__)\nnamespace ct_select_%s {\n\n", fam);
-    emit_table_struct(f, fx);
+    emit_table_struct(f, s);
     for (int i = 0; i < s->n; i++)
-        emit_thunk(f, fx, &ins[i]);
+        emit_thunk(f, s, &ins[i]);
     fprintf(f, "// In the order of convtune's ranking: mode, then sizes ascending.\nstatic const tuned_problem "
                "tuned[] = {\n");
     for (int i = 0; i < s->n; i++) {
@@ -369,12 +389,14 @@ void ct_exp_selector_cu(FILE *f, const ct_tuned_set *s, const instance *ins, con
         fprintf(f, "    if (%s)\n        *%s = tuned[i].%s;\n", fx->args[a].name, fx->args[a].name, fx->args[a].name);
     fprintf(f, "    return 0;\n}\n\n");
     emit_pick(f, fx, fam);
-    emit_select(f, fx, fam);
+    emit_select(f, s);
 }
 
 void ct_exp_selector_h(FILE *f, const ct_tuned_set *s)
 {
     const ct_family_export *fx = fx_of(s);
+    /* The keys' enums belong to the family, so that its fp32 and half
+     * headers can be included together; the rest is named by the selector. */
     const char *fam = s->family->name;
     char up[64], au[64], cu[64];
     upper(fam, up, sizeof up);
@@ -391,6 +413,8 @@ void ct_exp_selector_h(FILE *f, const ct_tuned_set *s)
                     c + 1 < arg->nchoices ? "," : "");
         fprintf(f, "};\n#endif\n\n");
     }
+    fam = s->name;
+    upper(fam, up, sizeof up);
     fprintf(f, "// The device model the instances were tuned on (cudaDeviceProp.name) and its\n"
                "// architecture, and how many problems have a tuned instance.\n");
     char dev_q[300];
@@ -403,7 +427,7 @@ void ct_exp_selector_h(FILE *f, const ct_tuned_set *s)
     fprintf(f, ", or the generic kernel for any\n// other size; see the comment at the top. grade may be NULL.\n");
     char prefix[120];
     items it = {.n = 0};
-    buffer_params(fx, &it);
+    buffer_params(s, &it);
     arg_params(fx, 0, 0, &it);
     item(&it, "%s%s", "struct CUstream_st *stream", "");
     item(&it, "%s%s", "int *grade", "");

@@ -76,11 +76,17 @@ typedef struct rows {
     ct_result *v;
     int n, cap;
     int oom;
+    ct_dtype dtype;            /* only rows of problems of this type */
 } rows;
 
 static int collect(const ct_result *r, void *user)
 {
     rows *rs = user;
+    /* A row whose problem does not parse is kept: the load below refuses it
+     * by name rather than leaving it out silently. */
+    ct_problem p;
+    if (ct_problem_parse(r->problem, &p, NULL) == CT_OK && ct_problem_dtype(&p) != rs->dtype)
+        return 0;
     if (rs->n == rs->cap) {
         int cap = rs->cap ? 2 * rs->cap : 64;
         ct_result *v = realloc(rs->v, (size_t)cap * sizeof *v);
@@ -120,17 +126,35 @@ static int problems_on(const rows *rs, const char *dev)
     return count;
 }
 
-ct_status ct_tuned_load(ct_db *db, const char *family, const char *device, ct_tuned_set *out, ct_err *e)
+const char *ct_tuned_name(const char *family, ct_dtype t, char *buf, size_t len)
+{
+    if (t == CT_DTYPE_F32)
+        snprintf(buf, len, "%s", family);
+    else
+        snprintf(buf, len, "%s_%s", family, ct_dtype_name(t));
+    return buf;
+}
+
+ct_status ct_tuned_load(ct_db *db, const char *family, ct_dtype dtype, const char *device, ct_tuned_set *out,
+                        ct_err *e)
 {
     memset(out, 0, sizeof *out);
     const ct_family *fam = family ? ct_family_find(family) : NULL;
     if (!fam)
         return ct_fail(e, CT_ERR_USAGE, "unknown family '%s'", family ? family : "");
+    if ((unsigned)dtype >= CT_NDTYPES)
+        return ct_fail(e, CT_ERR_USAGE, "unknown element type %d", (int)dtype);
     out->family = fam;
+    out->dtype = dtype;
+    ct_tuned_name(fam->name, dtype, out->name, sizeof out->name);
+    /* "bf16 " in messages about a half set; nothing for fp32, as before */
+    char tn[8] = "";
+    if (dtype != CT_DTYPE_F32)
+        snprintf(tn, sizeof tn, "%s ", ct_dtype_name(dtype));
     if (device && !*device)
         device = NULL;
 
-    rows rs = {0};
+    rows rs = {.dtype = dtype};
     ct_query q = {.family = fam->name, .device = device, .winners_only = 1};
     ct_status st = ct_db_query(db, &q, collect, &rs, e);
     if (st == CT_OK && rs.oom)
@@ -142,8 +166,9 @@ ct_status ct_tuned_load(ct_db *db, const char *family, const char *device, ct_tu
     if (rs.n == 0) {
         free(rs.v);
         if (device)
-            return ct_fail(e, CT_ERR_NOT_FOUND, "no tuned %s problem on a device matching '%s'", fam->name, device);
-        return ct_fail(e, CT_ERR_NOT_FOUND, "no tuned %s problem in the database; tune one first", fam->name);
+            return ct_fail(e, CT_ERR_NOT_FOUND, "no tuned %s%s problem on a device matching '%s'", tn, fam->name,
+                           device);
+        return ct_fail(e, CT_ERR_NOT_FOUND, "no tuned %s%s problem in the database; tune one first", tn, fam->name);
     }
 
     /* The distinct device names (rows come grouped by problem, then name). */
@@ -203,11 +228,6 @@ ct_status ct_tuned_load(ct_db *db, const char *family, const char *device, ct_tu
         const ct_result *r = &rs.v[i];
         if (strcmp(r->device, out->device) != 0)
             continue;
-        /* A family export holds one element type, its buffers' (fp32):
-         * half problems export one at a time (export --problem). */
-        ct_problem hp;
-        if (ct_problem_parse(r->problem, &hp, NULL) == CT_OK && ct_problem_dtype(&hp) != CT_DTYPE_F32)
-            continue;
         int k = 0;
         while (k < n && strcmp(ents[k].rec.problem, r->problem) != 0)
             k++;
@@ -229,10 +249,9 @@ ct_status ct_tuned_load(ct_db *db, const char *family, const char *device, ct_tu
         n++;
     }
     free(rs.v);
-    if (n == 0) {
+    if (n == 0) {   /* not reached: the chosen device has a row */
         free(ents);
-        return ct_fail(e, CT_ERR_NOT_FOUND, "no tuned fp32 %s problem on %s (a family export holds fp32 problems)",
-                       fam->name, out->device);
+        return ct_fail(e, CT_ERR_NOT_FOUND, "no tuned %s%s problem on %s", tn, fam->name, out->device);
     }
     qsort(ents, (size_t)n, sizeof *ents, entry_cmp);
     out->recs = calloc((size_t)n, sizeof *out->recs);

@@ -51,9 +51,12 @@ typedef enum ct_grade {
 /* "exact", "nearest_size", "other_device", "generic". */
 const char *ct_grade_name(ct_grade g);
 
-/* The winners of every tuned problem of one family on one device. */
+/* The winners of every tuned problem of one family and element type on one
+ * device. */
 typedef struct ct_tuned_set {
     const ct_family *family;
+    ct_dtype dtype;             /* every problem's element type: an export holds one */
+    char name[80];              /* the selector's: the family ("conv1d"), with the type past fp32 ("conv1d_bf16") */
     char device[128];           /* exact device name */
     char arch[16];              /* "sm_90" */
     int device_auto;            /* no device asked for: the one with the most tuned problems */
@@ -63,15 +66,22 @@ typedef struct ct_tuned_set {
     ct_problem *probs;          /* recs[i].problem, parsed */
 } ct_tuned_set;
 
-/* Load the winner of each problem of family (stored status "ok") on one
- * device. device NULL or "": the device with the most tuned problems of the
- * family (ties: the name first in byte order). Otherwise the device whose
+/* Load the winner of each problem of family in element type dtype (stored
+ * status "ok") on one device; problems of other types are not seen at all.
+ * device NULL or "": the device with the most such problems (ties: the name
+ * first in byte order). Otherwise the device whose
  * name is device, or else the only one whose name contains it (case-
  * insensitive); several such names are a usage error listing them. Device
  * rows that differ only in driver or NVRTC version count as one device (the
  * fastest result wins). CT_ERR_NOT_FOUND when nothing is stored;
  * CT_ERR_USAGE for an unknown family. */
-ct_status ct_tuned_load(ct_db *db, const char *family, const char *device, ct_tuned_set *out, ct_err *e);
+ct_status ct_tuned_load(ct_db *db, const char *family, ct_dtype dtype, const char *device, ct_tuned_set *out,
+                        ct_err *e);
+
+/* The selector's name of family in type t into buf: "conv1d" for fp32 (the
+ * names of before), "conv1d_bf16", "conv1d_f16"; what export file, function,
+ * macro and module names are made of. */
+const char *ct_tuned_name(const char *family, ct_dtype t, char *buf, size_t len);
 void ct_tuned_free(ct_tuned_set *s);
 
 /* Threads per block of the tuned launch of s's problem i, which the generic

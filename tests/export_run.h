@@ -1,0 +1,85 @@
+/* export_run.h - what the tests of `convtune export --family` share
+ * (test_export_family.c, test_export_half_family.c): a scratch directory,
+ * the binary and tools run in it with captured output and a time limit,
+ * the one-line refusal check and text checks. Include once per test, after
+ * export_common.h, having defined CT_EXPORT_TEST_NAME (a word of the
+ * scratch directory's name). */
+#ifndef CT_EXPORT_RUN_H
+#define CT_EXPORT_RUN_H
+
+#include <stdarg.h>
+
+#include "export_common.h"
+
+#define TIMEOUT_S 300
+
+static char base[] = "/tmp/ct_test_" CT_EXPORT_TEST_NAME "_XXXXXX";
+static char work[512];     /* base/work: the children's working directory */
+
+/* base and work made; 0 (after saying why) when they cannot be. */
+static inline int scratch_dirs(void)
+{
+    if (!mkdtemp(base)) {
+        perror("mkdtemp");
+        return 0;
+    }
+    snprintf(work, sizeof work, "%s/work", base);
+    if (mkdir(work, 0700) != 0) {
+        perror("mkdir");
+        return 0;
+    }
+    return 1;
+}
+
+static inline void path_in(char *buf, size_t len, const char *name)
+{
+    snprintf(buf, len, "%s/%s", work, name);
+}
+
+/* convtune ARGS... (NULL-terminated) in the work directory. */
+static inline void convtune(tc_result *r, ...)
+{
+    char *argv[24];
+    int n = 0;
+    va_list ap;
+    argv[n++] = (char *)CT_BINARY;
+    va_start(ap, r);
+    for (char *a; n < 23 && (a = va_arg(ap, char *)) != NULL;)
+        argv[n++] = a;
+    va_end(ap);
+    argv[n] = NULL;
+    tc_run(argv, work, base, TIMEOUT_S, r);
+}
+
+/* A command that must fail with code, one stderr line containing want and
+ * nothing on stdout. */
+static inline void fails(tc_result *r, int code, const char *want, const char *what)
+{
+    CHECK_MSG(r->code == code, "%s: exit %d, expected %d; stderr: %s", what, r->code, code, r->err);
+    CHECK_MSG(tc_one_line(r), "%s: stderr is not one line: [%s]", what, r->err);
+    CHECK_MSG(strstr(r->err, want) != NULL, "%s: stderr [%s] lacks [%s]", what, r->err, want);
+    CHECK_MSG(r->outlen == 0, "%s: stdout not empty: %s", what, r->out);
+    tc_result_free(r);
+}
+
+/* A tool (nvcc, gcc, python3) in the work directory; its exit status, its
+ * output printed when it failed. */
+static inline int run_tool(const char *what, char *const *argv)
+{
+    tc_result r;
+    tc_run(argv, work, base, TIMEOUT_S, &r);
+    int code = r.code;
+    if (code != 0)
+        fprintf(stderr, "%s -> %d:\n%s%s\n", what, code, r.out, r.err);
+    tc_result_free(&r);
+    return code;
+}
+
+static inline int contains(const char *s, const char *want, const char *file)
+{
+    int ok = s && strstr(s, want) != NULL;
+    CHECK_MSG(ok, "%s lacks [%s]", file, want);
+    return ok;
+}
+
+#endif
