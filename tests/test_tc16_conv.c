@@ -399,6 +399,30 @@ static void stream_part(const run *R, uint16_t *sm, double (*acc)[32][4], long l
     const long long kb = z * g->nkgb, ke = kb + g->nkgb < g->nkg ? kb + g->nkgb : g->nkg;
     for (long long i = 0; i < g->smem_bytes / 2; i++)
         sm[i] = NAN16;
+    /* STAGE_X: the planes of channels [c_lo, c_hi) of each image slot,
+     * chunk by chunk as the kernel copies them: a 16-byte load only of a
+     * chunk wholly inside the row (and so inside the input), elements
+     * alone otherwise, zeros outside the row. */
+    const long long hw = L->s.h * L->s.w, ohw = L->s.oh * L->s.ow, b_first = n0 / ohw, xs = g->tile_n * g->kp;
+    const long long c_lo = kb * 32 / khw;
+    const long long c_hi_k = ((ke * 32 < kall ? ke * 32 : kall) + khw - 1) / khw;
+    const long long c_hi = c_hi_k < L->cin_g ? c_hi_k : L->cin_g, xcount = (c_hi - c_lo) * hw;
+    const long long nin = L->s.b * L->s.cin * hw;
+    for (long long idx = 0; g->stage_x && idx < g->ximg * (g->xp / 8); idx++) {
+        const long long i = idx / (g->xp / 8), q = idx % (g->xp / 8), b = b_first + i;
+        const long long s0 = (b * L->s.cin + grp * L->cin_g + c_lo) * hw, a0 = s0 & ~7LL;
+        const long long lo = s0 - (a0 + 8 * q), hi = lo + xcount;
+        const long long at = xs + i * g->xp + 8 * q;
+        CHECK(at % 8 == 0 && at + 8 <= g->smem_bytes / 2);
+        for (int e = 0; e < 8; e++) {
+            const int in_row = b < L->s.b && e >= lo && e < hi;
+            if (in_row)
+                CHECK(a0 + 8 * q + e >= 0 && a0 + 8 * q + e < nin);
+            sm[at + e] = in_row ? R->in[a0 + 8 * q + e] : 0;
+        }
+        if (b < L->s.b && lo <= 0 && hi >= 8)
+            CHECK((a0 + 8 * q) % 8 == 0 && a0 + 8 * q + 8 <= nin);
+    }
     /* im2col of the block's groups, 8 values a thread as the kernel's loop
      * deals them out. */
     for (long long idx = 0; idx < g->tile_n * (kr / 8); idx++) {
@@ -412,8 +436,19 @@ static void stream_part(const run *R, uint16_t *sm, double (*acc)[32][4], long l
             const long long ix = ox * L->s.sx - L->s.pw + tap % L->s.kw * L->s.dx;
             const int ok = kk < kall && iy >= 0 && iy < L->s.h && ix >= 0 && ix < L->s.w;
             CHECK(n * g->kp + kk0 + e < g->smem_bytes / 2);
-            sm[n * g->kp + kk0 + e] =
-                ok ? R->in[((b * L->s.cin + grp * L->cin_g + c) * L->s.h + iy) * L->s.w + ix] : 0;
+            uint16_t v = 0;
+            if (ok && g->stage_x) {
+                /* the staged row of image b, from its shift, channel c_lo */
+                const long long slot = b - b_first, shift = ((b * L->s.cin + grp * L->cin_g + c_lo) * hw) & 7;
+                const long long off = shift + ((c - c_lo) * L->s.h + iy) * L->s.w + ix;
+                CHECK_MSG(slot >= 0 && slot < g->ximg && c >= c_lo && c < c_hi && off < shift + xcount,
+                          "staged read outside the row: image slot %lld, channel %lld of [%lld, %lld)", slot, c,
+                          c_lo, c_hi);
+                v = sm[xs + slot * g->xp + off];
+            } else if (ok) {
+                v = R->in[((b * L->s.cin + grp * L->cin_g + c) * L->s.h + iy) * L->s.w + ix];
+            }
+            sm[n * g->kp + kk0 + e] = v;
         }
     }
     memset(acc, 0, (size_t)nwarps * g->nf * sizeof *acc);
@@ -462,6 +497,7 @@ static void stream_part(const run *R, uint16_t *sm, double (*acc)[32][4], long l
 /* A cluster of CLUSTER_K blocks (grid z), then the sum over the blocks' and
  * warps' partial sums, block z storing every CLUSTER_K-th output. */
 static long long cluster_blocks;   /* replayed clusters of more than one block */
+static long long staged_blocks[2]; /* replayed STAGE_X=1 blocks: all, of clusters */
 
 static void stream_block(const run *R, uint16_t *sm, double (*acc)[32][4], long long bx, long long by)
 {
@@ -469,21 +505,35 @@ static void stream_block(const run *R, uint16_t *sm, double (*acc)[32][4], long 
     const layer *L = R->L;
     const long long nct = (L->cout_g + g->bm - 1) / g->bm, n0 = bx * g->tile_n;
     const long long grp = by / nct, co0 = by % nct * g->bm, part = g->warps_k * g->bm * g->tile_n;
-    CHECK(g->grid_z == g->cluster_k && 4 * part <= g->smem_bytes);
+    /* STAGE_X with clusters: each block's sums [m][n] follow its warps' */
+    const int block_sums = g->stage_x && g->cluster_k > 1;
+    CHECK(g->grid_z == g->cluster_k && 4 * (part + block_sums * g->bm * g->tile_n) <= g->smem_bytes);
     double *red = malloc((size_t)(g->cluster_k * part) * sizeof *red);
     for (long long i = 0; i < g->cluster_k * part; i++)
         red[i] = NAN;
     cluster_blocks += g->cluster_k > 1;
+    staged_blocks[0] += g->stage_x;
+    staged_blocks[1] += block_sums;
     for (long long z = 0; z < g->cluster_k; z++)
         stream_part(R, sm, acc, bx, by, z, red + z * part);
     for (long long idx = 0; idx < g->bm * g->tile_n; idx++) {
         const long long m = idx / g->tile_n, n = idx % g->tile_n, co = co0 + m, pix = n0 + n;
         if (co >= L->cout_g || pix >= g->ntot)
             continue;
-        double s = L->s.bias ? bf(R->bias[grp * L->cout_g + co]) : 0.0;
-        for (long long k = 0; k < g->warps_k; k++)
-            for (long long z = 0; z < g->cluster_k; z++)
-                s += red[z * part + (k * g->bm + m) * g->tile_n + n];
+        double s = 0.0;
+        if (block_sums) {
+            for (long long z = 0; z < g->cluster_k; z++) {
+                double sum = 0.0;   /* block z's sums[idx] */
+                for (long long k = 0; k < g->warps_k; k++)
+                    sum += red[z * part + k * g->bm * g->tile_n + idx];
+                s += sum;
+            }
+        } else {
+            for (long long k = 0; k < g->warps_k; k++)
+                for (long long z = 0; z < g->cluster_k; z++)
+                    s += red[z * part + (k * g->bm + m) * g->tile_n + n];
+        }
+        s += L->s.bias ? bf(R->bias[grp * L->cout_g + co]) : 0.0;
         const long long b = pix / (L->s.oh * L->s.ow), o = pix % (L->s.oh * L->s.ow);
         const long long at = (b * L->s.cout + grp * L->cout_g + co) * L->s.oh * L->s.ow + o;
         R->out[at] = s;
@@ -646,5 +696,7 @@ int main(void)
     for (size_t i = 0; i < sizeof stream / sizeof stream[0]; i++)
         replay(stream[i][0], stream[i][1], 10, &cfg, &lim);
     CHECK_MSG(cluster_blocks > 0, "no CLUSTER_K > 1 candidate was replayed");
+    CHECK_MSG(staged_blocks[0] > 0 && staged_blocks[1] > 0, "STAGE_X=1 replayed on %lld blocks, with clusters %lld",
+              staged_blocks[0], staged_blocks[1]);
     CHECK_DONE();
 }

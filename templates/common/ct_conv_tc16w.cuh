@@ -32,6 +32,16 @@
 // outputs: no workspace, no second kernel, a plain launch (the cluster's
 // shape is compiled in).
 //
+// With STAGE_X 1 the input the im2col reads (for each image the block's
+// pixels lie in, the planes of the channels its K range spans: contiguous
+// in memory) is first copied into shared memory with 16-byte loads, so the
+// im2col costs one round of memory latency, not one per element a thread
+// gathers (seed 002 in bf16: about five rounds of scalar loads, while only
+// UNROLL of each warp's weight groups are in flight). With clusters the
+// warps' partial sums are then added within each block first, so that each
+// output takes CLUSTER_K loads of distributed shared memory, not
+// WARPS_K x CLUSTER_K.
+//
 // Problem macros as ct_conv_tc.cuh, and CT_DTYPE. Tuning macros:
 //   WARPS_M       16-row m-fragments (output channels) per block
 //   WARPS_K       warps splitting the reduction within a block
@@ -39,7 +49,12 @@
 //   UNROLL        32-value K groups a warp loads ahead (1, 2 or 4)
 //   CLUSTER_K     blocks of a cluster splitting the reduction (1, 2, 4, 8)
 //   MIN_BLOCKS    minimum resident blocks per SM (__launch_bounds__)
+//   STAGE_X       1: input planes staged in shared memory (above), 0: gathered
 #include "ct_mma16.cuh"
+
+#ifndef STAGE_X
+#define STAGE_X 0
+#endif
 
 #ifndef TC_GROUPS
 #define TC_GROUPS 1
@@ -62,7 +77,18 @@
 #define TC_STEP (WARPS_K * UNROLL)               // groups a warp skips per iteration
 
 // Shared memory (dynamic, sized by tc16_conv.c): the im2col, TILE_N rows of
-// TC_KP elements; at the end its first bytes hold the partial sums.
+// TC_KP elements; at the end its first bytes hold the partial sums (and,
+// with STAGE_X and clusters, the block's sums after them).
+//
+// STAGE_X: the staged planes follow the im2col, one row of TC_XP elements
+// per image a block's pixels can touch (TC_XIMG): channels [c_lo, c_hi) of
+// the block's K range (at most TC_XCH), from a 16-byte boundary at or
+// before their first element (the shift, under 8, is where they start).
+#define TC_HWI (TC_H * TC_W)
+#define TC_OHW (TC_OH * TC_OW)
+#define TC_XCH (TC_CDIV(TC_NKGB * 32, TC_KHW) + 1)
+#define TC_XIMG (TC_B < TC_CDIV(TILE_N - 1, TC_OHW) + 1 ? TC_B : TC_CDIV(TILE_N - 1, TC_OHW) + 1)
+#define TC_XP TC_RUP(TC_XCH * TC_HWI + 8, 8)
 
 #if CLUSTER_K > 1
 // Every thread of the cluster: the release/acquire orders the partial sums'
@@ -124,6 +150,34 @@ TC_NAME(const ct_elem *__restrict__ in_, const ct_elem *__restrict__ weight_,
         a1[u] = TC_WLOAD(w1, ok1, kg);
     }
 
+#if STAGE_X
+    // The planes: image slot i is image b_first + i; chunk q of its row is
+    // elements [a0 + 8q, a0 + 8q + 8) of the input, one 16-byte load when
+    // all of them are the row's (the input is 16-byte aligned), else each
+    // of the row's elements alone. Outside the row: zeros, never read.
+    const int b_first = n0 / TC_OHW;
+    const int c_lo = kb * 32 / TC_KHW, c_hi = min(TC_CIN, TC_CDIV(min(ke * 32, TC_KALL), TC_KHW));
+    const long long xcount = (long long)(c_hi - c_lo) * TC_HWI;
+    tc16_bits *xs = tc_smem + TILE_N * TC_KP;
+    for (int idx = threadIdx.x; idx < TC_XIMG * (TC_XP / 8); idx += TC_NT) {
+        const int i = idx / (TC_XP / 8), q = idx % (TC_XP / 8), b = b_first + i;
+        const long long s0 = ((long long)b * TC_CIN_ALL + grp * TC_CIN + c_lo) * TC_HWI, a0 = s0 & ~7LL;
+        const long long lo = s0 - (a0 + 8 * q), hi = lo + xcount;   // the row within this chunk: [lo, hi)
+        uint4 v = make_uint4(0, 0, 0, 0);
+        if (b < TC_B && lo <= 0 && hi >= 8) {
+            v = __ldg(reinterpret_cast<const uint4 *>(in + a0) + q);
+        } else if (b < TC_B && lo < 8 && hi > 0) {
+            unsigned h[8];
+#pragma unroll
+            for (int e = 0; e < 8; ++e)
+                h[e] = tc16_ld(in + a0 + 8 * q + e, e >= lo && e < hi);
+            v = make_uint4(h[0] | h[1] << 16, h[2] | h[3] << 16, h[4] | h[5] << 16, h[6] | h[7] << 16);
+        }
+        *reinterpret_cast<uint4 *>(xs + i * TC_XP + 8 * q) = v;
+    }
+    __syncthreads();
+#endif
+
     // im2col: row n (pixel n0 + n) holds its input value of every kk of
     // the block's groups (local kk0, reduction index kk0 + 32 kb), 8 a
     // thread; zeros at the padding and past the reduction. Rows of pixels
@@ -134,7 +188,15 @@ TC_NAME(const ct_elem *__restrict__ in_, const ct_elem *__restrict__ weight_,
         if (pix >= TC_NTOT)
             continue;
         const int b = pix / (TC_OH * TC_OW), oy = pix / TC_OW % TC_OH, ox = pix % TC_OW;
+#if STAGE_X
+        // image b's staged planes, from channel c0 = c_lo
+        const int c0 = c_lo;
+        const tc16_bits *x = xs + (b - b_first) * TC_XP + ((((long long)b * TC_CIN_ALL + grp * TC_CIN + c_lo) *
+                                                            TC_HWI) & 7);
+#else
+        const int c0 = 0;
         const tc16_bits *x = in + ((long long)b * TC_CIN_ALL + grp * TC_CIN) * TC_H * TC_W;
+#endif
         unsigned v[4];
 #pragma unroll
         for (int e = 0; e < 8; e += 2) {
@@ -143,8 +205,12 @@ TC_NAME(const ct_elem *__restrict__ in_, const ct_elem *__restrict__ weight_,
             for (int f = 0; f < 2; ++f) {
                 const int kk = kb * 32 + kk0 + e + f, c = kk / TC_KHW, tap = kk % TC_KHW;
                 const int iy = oy * TC_SY - TC_PH + tap / TC_KW * TC_DY, ix = ox * TC_SX - TC_PW + tap % TC_KW * TC_DX;
-                h[f] = tc16_ld(x + ((long long)c * TC_H + iy) * TC_W + ix,
-                               kk < TC_KALL && iy >= 0 && iy < TC_H && ix >= 0 && ix < TC_W);
+                const bool ok = kk < TC_KALL && iy >= 0 && iy < TC_H && ix >= 0 && ix < TC_W;
+#if STAGE_X
+                h[f] = ok ? (unsigned)x[((long long)(c - c0) * TC_H + iy) * TC_W + ix] : 0u;
+#else
+                h[f] = tc16_ld(x + ((long long)(c - c0) * TC_H + iy) * TC_W + ix, ok);
+#endif
             }
             v[e / 2] = h[0] | h[1] << 16;
         }
@@ -200,7 +266,21 @@ TC_NAME(const ct_elem *__restrict__ in_, const ct_elem *__restrict__ weight_,
 #pragma unroll
         for (int r = 0; r < 4; ++r)
             red[((wk * WARPS_M + wm) * 16 + g + 8 * (r / 2)) * TILE_N + j * 8 + 2 * t + r % 2] = acc[j][r];
-#if CLUSTER_K > 1
+#if CLUSTER_K > 1 && STAGE_X
+    // The block's sums first, after the warps' ([m][n], past theirs); then
+    // each output is CLUSTER_K loads of the blocks' sums.
+    __syncthreads();
+    float *sums = red + WARPS_K * TC_BM * TILE_N;
+    for (int idx = threadIdx.x; idx < TC_BM * TILE_N; idx += TC_NT) {
+        float s = 0.0f;
+#pragma unroll
+        for (int k = 0; k < WARPS_K; ++k)
+            s += red[k * TC_BM * TILE_N + idx];
+        sums[idx] = s;
+    }
+    tc16_cluster_sync();
+    for (int idx = threadIdx.x + blockIdx.z * TC_NT; idx < TC_BM * TILE_N; idx += TC_NT * CLUSTER_K) {
+#elif CLUSTER_K > 1
     tc16_cluster_sync();
     for (int idx = threadIdx.x + blockIdx.z * TC_NT; idx < TC_BM * TILE_N; idx += TC_NT * CLUSTER_K) {
 #else
@@ -211,6 +291,15 @@ TC_NAME(const ct_elem *__restrict__ in_, const ct_elem *__restrict__ weight_,
         if (co >= TC_COUT || pix >= TC_NTOT)
             continue;
         float s = 0.0f;
+#if CLUSTER_K > 1 && STAGE_X
+        float part[CLUSTER_K];   // the loads issued together, then added in rank order
+#pragma unroll
+        for (int z = 0; z < CLUSTER_K; ++z)
+            part[z] = tc16_ld_dsmem(sums + idx, z);
+#pragma unroll
+        for (int z = 0; z < CLUSTER_K; ++z)
+            s += part[z];
+#else
 #pragma unroll
         for (int k = 0; k < WARPS_K; ++k)
 #if CLUSTER_K > 1
@@ -219,6 +308,7 @@ TC_NAME(const ct_elem *__restrict__ in_, const ct_elem *__restrict__ weight_,
                 s += tc16_ld_dsmem(red + (k * TC_BM + m) * TILE_N + n, z);
 #else
             s += red[(k * TC_BM + m) * TILE_N + n];
+#endif
 #endif
 #if TC_BIAS
         s += ct_ldg(bias + grp * TC_COUT + co);

@@ -48,7 +48,10 @@ CT_PARAM_UNION(t16, T16_UNION)
     X(UNROLL, 2, CT_INT(0), "32-value weight groups a warp has in flight ahead of its mma steps (1, 2, 4)")  \
     X(CLUSTER_K, 1, CT_INT(0), "blocks of a thread-block cluster (sm_90) splitting the reduction, their "    \
                                "partial sums added through distributed shared memory (1, 2, 4, 8)")         \
-    X(MIN_BLOCKS, 1, CT_INT(0), "minimum resident blocks per SM (__launch_bounds__)")
+    X(MIN_BLOCKS, 1, CT_INT(0), "minimum resident blocks per SM (__launch_bounds__)")                       \
+    X(STAGE_X, 0, CT_INT(0), "1: the input planes a block reads copied to shared memory with 16-byte loads "  \
+                             "before its im2col (one round of latency), and a cluster's sums added in "     \
+                             "each block before the exchange; 0: the im2col gathered from global memory")
 const ct_param_def ct_tc16w_params[CT_TC16W_NPARAMS] = CT_PARAM_TABLE(T16W_LIST);
 _Static_assert(CT_PARAM_COUNT(T16W_LIST) == CT_TC16W_NPARAMS, "CT_TC16W_NPARAMS is the list's length");
 CT_PARAM_VALUES(t16w, T16W_LIST, ct_tc16w_params)
@@ -173,6 +176,7 @@ static void stream_geometry(const ct_tc_shape *s, long long groups, const ct_par
     g->unroll = q.UNROLL;
     g->minb = q.MIN_BLOCKS;
     g->cluster_k = q.CLUSTER_K;
+    g->stage_x = q.STAGE_X;
     if (g->warps_m < 1 || g->warps_k < 1 || g->tile_n < 8 || g->unroll < 1 || g->cluster_k < 1)
         return;
     g->bm = 16 * g->warps_m;
@@ -184,7 +188,14 @@ static void stream_geometry(const ct_tc_shape *s, long long groups, const ct_par
     g->nkgb = ct_cdiv(g->nkg, g->cluster_k);
     g->kp = ct_rup(g->nkgb * 32, 64) + 32;
     g->ntot = s->b * s->oh * s->ow;
-    g->smem_bytes = max2(2 * g->tile_n * g->kp, 4 * g->warps_k * g->bm * g->tile_n);
+    /* STAGE_X (ct_conv_tc16w.cuh's TC_XIMG, TC_XP): a row per image the
+     * block's pixels can touch, of the planes of the channels its groups
+     * span, after the im2col; the blocks' sums after the warps'. */
+    const long long ohw = s->oh * s->ow, xch = ct_cdiv(g->nkgb * 32, g->khw) + 1;
+    g->ximg = g->stage_x ? (s->b < ct_cdiv(g->tile_n - 1, ohw) + 1 ? s->b : ct_cdiv(g->tile_n - 1, ohw) + 1) : 0;
+    g->xp = g->stage_x ? ct_rup(xch * s->h * s->w + 8, 8) : 0;
+    g->smem_bytes = max2(2 * g->tile_n * g->kp + 2 * g->ximg * g->xp,
+                         4 * (g->warps_k + (g->stage_x && g->cluster_k > 1)) * g->bm * g->tile_n);
     g->grid_x = ct_cdiv(g->ntot, g->tile_n);
     g->grid_y = ct_cdiv(s->cout, g->bm) * groups;
     g->grid_z = g->cluster_k;
@@ -285,9 +296,10 @@ static int stream_constrain(const ct_tc_shape *s, const ct_tc16_geom *g, const c
 {
     if (g->warps_m < 1 || g->warps_k < 1 || (g->tile_n != 8 && g->tile_n != 16 && g->tile_n != 32) ||
         (g->unroll != 1 && g->unroll != 2 && g->unroll != 4) || g->minb < 1 ||
-        (g->cluster_k != 1 && g->cluster_k != 2 && g->cluster_k != 4 && g->cluster_k != 8)) {
+        (g->cluster_k != 1 && g->cluster_k != 2 && g->cluster_k != 4 && g->cluster_k != 8) ||
+        (g->stage_x != 0 && g->stage_x != 1)) {
         snprintf(why, len, "WARPS_M, WARPS_K and MIN_BLOCKS >= 1, TILE_N 8, 16 or 32, UNROLL 1, 2 or 4, "
-                 "CLUSTER_K 1, 2, 4 or 8");
+                 "CLUSTER_K 1, 2, 4 or 8, STAGE_X 0 or 1");
         return 1;
     }
     if (g->cluster_k > 1 && lim->cc_major < 9) {
@@ -330,8 +342,8 @@ static int stream_constrain(const ct_tc_shape *s, const ct_tc16_geom *g, const c
         return 1;
     }
     if (g->smem_bytes > lim->max_smem_per_block) {
-        snprintf(why, len, "an im2col of %lld bytes exceeds the device's %d of shared memory", g->smem_bytes,
-                 lim->max_smem_per_block);
+        snprintf(why, len, "an im2col%s of %lld bytes exceeds the device's %d of shared memory",
+                 g->stage_x ? " and staged input" : "", g->smem_bytes, lim->max_smem_per_block);
         return 1;
     }
     if (grid_exceeds(g, why, len))

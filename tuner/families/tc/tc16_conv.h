@@ -16,7 +16,7 @@ struct ct_tc_shape;
 
 #define CT_TC16_NPARAMS_2D 8
 #define CT_TC16_NPARAMS_1D 7
-#define CT_TC16W_NPARAMS 6
+#define CT_TC16W_NPARAMS 7
 extern const ct_param_def ct_tc16_params_2d[CT_TC16_NPARAMS_2D];
 extern const ct_param_def ct_tc16_params_1d[CT_TC16_NPARAMS_1D];
 extern const ct_param_def ct_tc16w_params[CT_TC16W_NPARAMS];
@@ -46,6 +46,7 @@ typedef struct ct_tc16_geom {
     /* tc16w */
     long long warps_k, tile_n, unroll, kall, nkg, kp, ntot;
     long long cluster_k, nkgb; /* blocks of a cluster splitting the reduction, K groups of each */
+    long long stage_x, ximg, xp; /* input planes staged: images a block touches, elements a row */
     long long smem_bytes, grid_x, grid_y, grid_z, regs;
 } ct_tc16_geom;
 
