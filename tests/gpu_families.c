@@ -198,6 +198,21 @@ int main(void)
     } else {
         printf("tensor-core templates not run: %s has no TF32 mma.sync (sm_80 or later)\n", arch);
     }
+    /* The fp32 tensor-core templates on channels-last layers: odd sizes,
+     * groups, stride, dilation, asymmetric padding, bias, split-K. */
+    static const char *const tccl[][2] = {
+        {"conv2dc:3:19:13:11:37:3:3:same:bias:nhwc", "conv2dc_tc"},
+        {"conv2dc:2:12:13:11:18:3:3:same:groups=3:bias:nhwc", "conv2dc_tc"},
+        {"conv2dc:1:6:19:17:10:3:2:pad=2,1:stride=2,3:dilation=2,3:groups=2:nhwc", "conv2dc_tc"},
+        {"conv2dc:3:45:12:13:30:3:3:same:bias:nhwc", "conv2dc_tcsplit"},
+        {"conv1dc:3:21:77:19:5:pad=2:bias:nlc", "conv1dc_tc"},
+        {"conv1dc:2:100:50:33:3:pad=1:bias:nlc", "conv1dc_tcsplit"},
+    };
+    if (tensor_tf32) {
+        tune_alone(db, tccl, sizeof tccl / sizeof tccl[0]);
+        export_selftest(db, dir, tccl[0][0], arch);
+        export_selftest(db, dir, tccl[3][0], arch);   /* split-K, bias, channels last */
+    }
 
     /* The depthwise templates on their own (any architecture): causal K = 4
      * with rows on and off the 16-byte vector path, strided and dilated 1D
@@ -413,6 +428,25 @@ int main(void)
         }
         export_selftest(db, dir, tc16wc[0][0], arch);
         export_selftest(db, dir, tc16wc[2][0], arch);
+    }
+    /* tc16w with STAGE_X=1 only (input planes staged; with clusters, the
+     * blocks' sums added first): seed 002, tiles over two images, images of
+     * 15 pixels split across tiles, groups (planes off 16-byte alignment). */
+    static const char *const tc16wx[][2] = {
+        {"conv1dc:1:1024:4:1024:5:pad=2:bias:bf16", "conv1dc_tc16w"},
+        {"conv1dc:2:96:7:40:3:pad=1:stride=2:f16", "conv1dc_tc16w"},
+        {"conv2dc:2:64:5:3:48:3:3:same:bias:bf16", "conv2dc_tc16w"},
+        {"conv2dc:1:128:4:4:72:3:3:pad=1:stride=2:groups=2:f16", "conv2dc_tc16w"},
+    };
+    if (tensor_tf32) {
+        CHECK(sh("printf '[space.conv1dc_tc16w]\\nSTAGE_X = 1\\n[space.conv2dc_tc16w]\\nSTAGE_X = 1\\n' > %s/stage.ini",
+                 dir) == 0);
+        for (size_t i = 0; i < sizeof tc16wx / sizeof tc16wx[0]; i++) {
+            char extra[700];
+            snprintf(extra, sizeof extra, "--template %s --config %s/stage.ini --strategy random --budget 30 --seed %zu",
+                     tc16wx[i][1], dir, i + 11);
+            tune(db, tc16wx[i][0], extra);
+        }
     }
 
     /* The channels-last tc16cl alone: every copy width (group channels a

@@ -415,9 +415,10 @@ static void limits_space(const char *spec, const char *arch, const ct_config *cf
          * mma.sync m16n8k16), and each template its element types. */
         if (ct_template_refuses_dtype(&p, tp, why, sizeof why))
             CHECK_MSG(sp.n == 0, "%s %s: %d candidates in a type it lacks", spec, tp->name, sp.n);
-        /* Only the baseline, conv1dc_dwcl and conv1dc_tc16cl (channels last
-         * only) read nlc. */
-        else if (!tp->is_baseline && ct_problem_value(&p, "layout") != (ct_dwcl_is(tp) || ct_tc16cl_is(tp)))
+        /* Only the baseline, the fp32 tensor-core templates (both layouts),
+         * conv1dc_dwcl and conv1dc_tc16cl (channels last only) read nlc. */
+        else if (!tp->is_baseline && !ct_tc_f32_is(tp) &&
+                 ct_problem_value(&p, "layout") != (ct_dwcl_is(tp) || ct_tc16cl_is(tp)))
             CHECK_MSG(sp.n == 0, "%s %s: %d candidates on a layer of another layout", spec, tp->name, sp.n);
         else if (ct_tc_is(tp) && lim.cc_major < 8)
             CHECK_MSG(sp.n == 0, "%s %s: %d candidates before sm_80", spec, tp->name, sp.n);

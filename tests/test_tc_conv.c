@@ -3,15 +3,17 @@
  * 1. the 3xTF32 split against a CPU model of the tensor cores' TF32 inputs:
  *    products within 3 * 2^-20 of fp64, a 4096-long dot product within 1e-5
  *    where plain TF32 (one product of truncated inputs) misses it;
- * 2. a replay of the kernel's index arithmetic (tile and halo staging, the
+ * 2. a replay of the kernel's index arithmetic (tile and halo staging from
+ *    either layout, the
  *    kk -> offset table in both reduction orders, the idle columns, the
  *    split-K chunk ranges, the epilogue and the reduction kernel) on odd
  *    shapes, for seeded samples of the conv2dc and conv1dc tc spaces, against
  *    the families' fp64 references; shared memory starts NaN, so a read of
  *    anything staging did not write fails;
  * 3. the shape grid: every problem of a grid over channels, sizes, filters,
- *    batch, modes and bias, of every family, has a tuned (non-baseline)
- *    template with an admissible candidate for sm_80 and sm_90. */
+ *    batch, modes, bias and layouts, of every family, has a tuned
+ *    (non-baseline) template with an admissible candidate for sm_80 and
+ *    sm_90. */
 #include "check.h"
 #include "config.h"
 #include "lib/data.h"
@@ -97,8 +99,8 @@ static void test_split(void)
 
 /* The kernel's work for one candidate, block by block, as ct_conv_tc.cuh
  * writes it; products in double so that only the indexing can go wrong. */
-static void replay(const ct_template *t, const ct_tc_shape *s, const ct_params *c, const float *in, const float *w,
-                   const float *bias, double *out, size_t count)
+static void replay(const ct_template *t, const ct_tc_shape *s, int cl, const ct_params *c, const float *in,
+                   const float *w, const float *bias, double *out, size_t count)
 {
     ct_tc_geom g;
     ct_tc_geometry_of(t, s, c, &g);
@@ -142,12 +144,16 @@ static void replay(const ct_template *t, const ct_tc_shape *s, const ct_params *
                             sa[m * g.ap + kk] = ok ? w[((co0 + m) * s->cin + ci0) * khw + q] : 0.0f;
                         }
                     }
+                    /* channels last (cl): the channel fastest over the threads */
                     for (long long idx = 0; idx < ck * g.ih * g.iw; idx++) {
-                        const long long cc = idx / (g.ih * g.iw), r = idx % (g.ih * g.iw) / g.iw, x = idx % g.iw;
+                        const long long cc = cl ? idx % ck : idx / (g.ih * g.iw);
+                        const long long r = cl ? idx / ck / g.iw : idx % (g.ih * g.iw) / g.iw;
+                        const long long x = cl ? idx / ck % g.iw : idx % g.iw;
                         const long long iy = iy0 + r, ix = ix0 + x;
                         const int ok = ci0 + cc < s->cin && iy >= 0 && iy < s->h && ix >= 0 && ix < s->w;
-                        sb[cc * g.plane + r * g.iw + x] = ok ? in[((b * s->cin + ci0 + cc) * s->h + iy) * s->w + ix]
-                                                             : 0.0f;
+                        const long long at = cl ? ((b * s->h + iy) * s->w + ix) * s->cin + ci0 + cc
+                                                : ((b * s->cin + ci0 + cc) * s->h + iy) * s->w + ix;
+                        sb[cc * g.plane + r * g.iw + x] = ok ? in[at] : 0.0f;
                     }
                     for (long long n = 0; n < g.bn; n++) {
                         const long long noff = n < npix ? n / g.tow * s->sy * g.iw + n % g.tow * s->sx : 0;
@@ -159,9 +165,10 @@ static void replay(const ct_template *t, const ct_tc_shape *s, const ct_params *
                 for (long long m = 0; m < g.bm; m++)
                     for (long long n = 0; n < npix; n++) {
                         const long long co = co0 + m, oy = oy0 + n / g.tow, ox = ox0 + n % g.tow;
+                        const long long at = cl ? ((b * s->oh + oy) * s->ow + ox) * s->cout + co
+                                                : ((b * s->cout + co) * s->oh + oy) * s->ow + ox;
                         if (co < s->cout && oy < s->oh && ox < s->ow)
-                            ws[bz * count + (size_t)(((b * s->cout + co) * s->oh + oy) * s->ow + ox)] =
-                                part[m * g.bn + n] + (g.split == 1 && bias ? bias[co] : 0.0);
+                            ws[bz * count + (size_t)at] = part[m * g.bn + n] + (g.split == 1 && bias ? bias[co] : 0.0);
                     }
             }
     for (size_t i = 0; i < count; i++) {
@@ -169,7 +176,7 @@ static void replay(const ct_template *t, const ct_tc_shape *s, const ct_params *
         for (long long z = 0; z < g.split; z++)
             v += ws[z * count + i];
         if (g.split > 1 && bias)
-            v += bias[i / (size_t)(s->oh * s->ow) % (size_t)s->cout];
+            v += bias[i / (size_t)(cl ? 1 : s->oh * s->ow) % (size_t)s->cout];
         out[i] = v;
     }
     free(ws);
@@ -250,7 +257,8 @@ static void test_replay(const char *spec, const char *tmpl, int samples, const c
     int worst_i = -1;
     double worst = 0;
     for (int i = 0; i < ncand; i++) {
-        replay(t, &s, &cand[i], host[0], host[1], nb == 4 ? host[2] : NULL, got, count);
+        replay(t, &s, ct_problem_value(&p, "layout") > 0, &cand[i], host[0], host[1], nb == 4 ? host[2] : NULL, got,
+               count);
         double num = 0, den = 0;
         for (size_t k = 0; k < count; k++) {
             num += (got[k] - ref[k]) * (got[k] - ref[k]);
@@ -356,13 +364,14 @@ static void test_grid(const ct_config *cfg)
             long long b = PICK(bt), cin = PICK(ch), cout = PICK(ch), h = PICK(sz), w = PICK(sz) + (n % 2);
             long long kh = PICK(kk), kw = PICK(kk), l = PICK(sz) * 64 + (n % 3);
             const char *mode = n % 2 ? "same" : "valid", *bias = n % 3 ? ":bias" : "";
+            const int cl = n % 4 == 1;   /* channels last, every fourth */
             int r;
-            snprintf(spec, sizeof spec, "conv2dc:%lld:%lld:%lld:%lld:%lld:%lld:%lld:%s%s", b, cin, h, w, cout, kh,
-                     kw, mode, bias);
+            snprintf(spec, sizeof spec, "conv2dc:%lld:%lld:%lld:%lld:%lld:%lld:%lld:%s%s%s", b, cin, h, w, cout, kh,
+                     kw, mode, bias, cl ? ":nhwc" : "");
             r = grid_covered(spec, cfg, &lim, archs[a]);
             covered += r == 1, outside += r < 0;
-            snprintf(spec, sizeof spec, "conv1dc:%lld:%lld:%lld:%lld:%lld:pad=%lld%s", b, cin, l, cout, kw,
-                     n % 2 ? kw / 2 : 0, bias);
+            snprintf(spec, sizeof spec, "conv1dc:%lld:%lld:%lld:%lld:%lld:pad=%lld%s%s", b, cin, l, cout, kw,
+                     n % 2 ? kw / 2 : 0, bias, cl ? ":nlc" : "");
             r = grid_covered(spec, cfg, &lim, archs[a]);
             covered += r == 1, outside += r < 0;
             /* The layer fields: stride, dilation, groups (depthwise among
@@ -416,9 +425,13 @@ int main(void)
     static const char *const shapes2d[] = {
         "conv2dc:2:5:9:11:7:3:3:same", "conv2dc:1:3:13:10:20:5:3:valid:bias", "conv2dc:2:19:6:7:33:1:1:valid",
         "conv2dc:1:12:8:9:16:3:3:same:bias", "conv2dc:1:40:5:6:17:2:4:same", "conv2dc:2:9:1:37:10:1:3:valid:bias",
+        /* channels last */
+        "conv2dc:2:5:9:11:7:3:3:same:nhwc", "conv2dc:2:19:6:7:33:1:1:valid:bias:nhwc",
+        "conv2dc:1:40:5:6:17:2:4:same:bias:nhwc",
     };
     static const char *const shapes1d[] = {"conv1dc:2:17:41:9:5:pad=2:bias", "conv1dc:1:40:20:5:1",
-                                           "conv1dc:3:33:30:18:4:pad=1"};
+                                           "conv1dc:3:33:30:18:4:pad=1", "conv1dc:2:17:41:9:5:pad=2:bias:nlc",
+                                           "conv1dc:3:33:30:18:4:pad=1:nlc"};
     for (size_t i = 0; i < sizeof shapes2d / sizeof shapes2d[0]; i++) {
         test_replay(shapes2d[i], "conv2dc_tc", 8, &cfg, &lim);
         if (i != 1)   /* 3 input channels are one chunk: nothing to split */

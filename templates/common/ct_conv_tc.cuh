@@ -36,6 +36,11 @@
 // of one group and the grid's y dimension walks the groups' channel tiles:
 // each group is its own GEMM on its slice of the input, weights and output.
 //
+// With CONV_CHANNELS_LAST (nhwc, nlc) the activations are [B][H][W][C]:
+// the same GEMM, the input planes staged from channel-innermost memory
+// (consecutive threads copy consecutive channels of a pixel, so a warp's
+// copies are contiguous) and the outputs written to [b][oy][ox][co].
+//
 // With TC_SPLIT the grid's z dimension splits the input channels: split z
 // adds its share into its own slice of the output argument (a workspace of
 // SPLIT_K x the output), and TC_NAME##_reduce adds the slices and the bias.
@@ -60,6 +65,11 @@
 
 #ifndef TC_GROUPS
 #define TC_GROUPS 1
+#endif
+#if defined(CONV_CHANNELS_LAST) && CONV_CHANNELS_LAST
+#define TC_CL 1
+#else
+#define TC_CL 0
 #endif
 #define TC_CIN_ALL (TC_CIN * TC_GROUPS)
 #define TC_COUT_ALL (TC_COUT * TC_GROUPS)
@@ -188,13 +198,22 @@ __device__ __forceinline__ void tc_stage(float *s, const float *__restrict__ in,
             tc_copy(sa + m * TC_AP + kk, src, ok);
     }
     // Input planes of the tile with their halo; zeros outside the image.
+    // Channels last: the channel varies fastest over the threads.
 #pragma unroll 4
     for (int idx = threadIdx.x; idx < TC_CK * TC_IH * TC_IW; idx += TC_NT) {
+#if TC_CL
+        const int c = idx % TC_CK, r = idx / TC_CK / TC_IW, x = idx / TC_CK % TC_IW;
+#else
         const int c = idx / (TC_IH * TC_IW), r = idx % (TC_IH * TC_IW) / TC_IW, x = idx % TC_IW;
+#endif
         const int iy = iy0 + r, ix = ix0 + x;
         const bool ok = (TC_CIN % TC_CK == 0 || ci0 + c < TC_CIN) && iy >= 0 && iy < TC_H && ix >= 0 && ix < TC_W;
-        tc_copy(sb + c * TC_PLANE + r * TC_IW + x,
-                ok ? in + (((long long)b * TC_CIN_ALL + ci0 + c) * TC_H + iy) * TC_W + ix : in, ok);
+#if TC_CL
+        const long long at = (((long long)b * TC_H + iy) * TC_W + ix) * TC_CIN_ALL + ci0 + c;
+#else
+        const long long at = (((long long)b * TC_CIN_ALL + ci0 + c) * TC_H + iy) * TC_W + ix;
+#endif
+        tc_copy(sb + c * TC_PLANE + r * TC_IW + x, ok ? in + at : in, ok);
     }
 }
 
@@ -212,7 +231,7 @@ TC_NAME(const float *__restrict__ in, const float *__restrict__ weight,
     const int oy0 = tile / TC_TX * TILE_OH, ox0 = tile % TC_TX * TILE_OW;
     // This block's group: its input channels, weights and outputs.
     const int grp = blockIdx.y / TC_NCT, co0 = blockIdx.y % TC_NCT * TC_BM;
-    in += (long long)grp * TC_CIN * TC_H * TC_W;
+    in += TC_CL ? (long long)grp * TC_CIN : (long long)grp * TC_CIN * TC_H * TC_W;
     weight += (long long)grp * TC_COUT * TC_CIN * TC_KHW;
     const int iy0 = oy0 * TC_SY - TC_PH, ix0 = ox0 * TC_SX - TC_PW;
     const int warp = threadIdx.x / 32, lane = threadIdx.x % 32;
@@ -346,7 +365,14 @@ TC_NAME(const float *__restrict__ in, const float *__restrict__ weight,
 #else
             const float bv = 0.0f;
 #endif
+#if TC_CL
+            // [b][oy][ox][channel]: pixel (oy, ox) at o + (oy * OW + ox) * COUT_ALL
+            float *o = out + (long long)b * TC_OH * TC_OW * TC_COUT_ALL + grp * TC_COUT + co;
+#define TC_OUT_AT(oy, ox) ((long long)((oy) * TC_OW + (ox)) * TC_COUT_ALL)
+#else
             float *o = out + ((long long)b * TC_COUT_ALL + grp * TC_COUT + co) * TC_OH * TC_OW;
+#define TC_OUT_AT(oy, ox) ((oy) * TC_OW + (ox))
+#endif
 #pragma unroll
             for (int j = 0; j < TC_NF; ++j)
 #pragma unroll
@@ -354,8 +380,9 @@ TC_NAME(const float *__restrict__ in, const float *__restrict__ weight,
                     const int n = wn * TC_WN + j * 8 + 2 * t + r1;
                     const int oy = oy0 + n / TILE_OW, ox = ox0 + n % TILE_OW;
                     if (n < TC_NPIX && oy < TC_OH && ox < TC_OW)
-                        o[oy * TC_OW + ox] = acc[i][j][2 * r2 + r1] + bv;
+                        o[TC_OUT_AT(oy, ox)] = acc[i][j][2 * r2 + r1] + bv;
                 }
+#undef TC_OUT_AT
         }
 }
 
@@ -382,7 +409,8 @@ TC_CAT(TC_NAME, _reduce)(const float *__restrict__ ws,
             s.x += v.x; s.y += v.y; s.z += v.z; s.w += v.w;
         }
 #if TC_BIAS
-        const long long plane = (long long)TC_OH * TC_OW;
+        // output i's channel: i / plane % COUT_ALL, or i % COUT_ALL channels last
+        const long long plane = TC_CL ? 1 : (long long)TC_OH * TC_OW;
         s.x += __ldg(bias + (4 * i) / plane % TC_COUT_ALL);
         s.y += __ldg(bias + (4 * i + 1) / plane % TC_COUT_ALL);
         s.z += __ldg(bias + (4 * i + 2) / plane % TC_COUT_ALL);
@@ -397,7 +425,7 @@ TC_CAT(TC_NAME, _reduce)(const float *__restrict__ ws,
         for (int z = 1; z < SPLIT_K; ++z)
             s += ws[z * TC_OUT_COUNT + i];
 #if TC_BIAS
-        s += __ldg(bias + i / ((long long)TC_OH * TC_OW) % TC_COUT_ALL);
+        s += __ldg(bias + i / (TC_CL ? 1LL : (long long)TC_OH * TC_OW) % TC_COUT_ALL);
 #endif
         out[i] = s;
     }

@@ -522,8 +522,10 @@ static int gemm_constrain(const ct_problem *p, const ct_params *c, const ct_limi
 static int layer_excluded(const ct_problem *p, const ct_template *t, char *why, size_t len)
 {
     const long long *d = p->dims;
-    if (!t->is_baseline && ct_layer_layout_excluded(t->name, &fields[DIM_LAYOUT], d[DIM_LAYOUT],
-                                                   ct_dwcl_is(t) || ct_tc16cl_is(t), why, len))
+    const int reads = ct_dwcl_is(t) || ct_tc16cl_is(t) ? CT_LAYOUT_CL_ONLY
+                      : ct_tc_f32_is(t)                 ? CT_LAYOUT_BOTH
+                                                        : CT_LAYOUT_DEFAULT_ONLY;
+    if (!t->is_baseline && ct_layer_layout_excluded(t->name, &fields[DIM_LAYOUT], d[DIM_LAYOUT], reads, why, len))
         return 1;
     if (t->is_baseline || ct_layer_tmpl_of(t))
         return 0;

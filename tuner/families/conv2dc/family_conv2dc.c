@@ -446,9 +446,10 @@ static ct_tc_shape tc_shape(const ct_problem *p)
 static int layer_excluded(const ct_problem *p, const ct_template *t, char *why, size_t len)
 {
     const long long *d = p->dims;
-    if (!t->is_baseline && ct_layer_layout_excluded(t->name, &fields[DIM_LAYOUT], d[DIM_LAYOUT],
-                                                   ct_tc16cl_is(t) || ct_tc16rcl_is(t),
-                                                   why, len))
+    const int reads = ct_tc16cl_is(t) || ct_tc16rcl_is(t) ? CT_LAYOUT_CL_ONLY
+                      : ct_tc_f32_is(t)                    ? CT_LAYOUT_BOTH
+                                                           : CT_LAYOUT_DEFAULT_ONLY;
+    if (!t->is_baseline && ct_layer_layout_excluded(t->name, &fields[DIM_LAYOUT], d[DIM_LAYOUT], reads, why, len))
         return 1;
     if (t->is_baseline || ct_layer_tmpl_of(t))
         return 0;

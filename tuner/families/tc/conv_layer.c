@@ -125,10 +125,11 @@ ct_status ct_layer_order_opts(const ct_layer_opts *o, int rank, int *last, const
     return ct_layer_order(names, rank, last, tok, e);
 }
 
-int ct_layer_layout_excluded(const char *tmpl, const ct_field *layout, long long value, int cl_only, char *why,
+int ct_layer_layout_excluded(const char *tmpl, const ct_field *layout, long long value, int reads, char *why,
                              size_t len)
 {
-    if (!value == !cl_only)
+    const int cl_only = reads == CT_LAYOUT_CL_ONLY;
+    if (reads == CT_LAYOUT_BOTH || !value == !cl_only)
         return 0;
     char want[16], got[16];
     snprintf(want, sizeof want, "%s", layout->choices[cl_only ? 1 : 0]);

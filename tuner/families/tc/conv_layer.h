@@ -59,10 +59,15 @@ ct_status ct_layer_unknown(const ct_layer_opts *o, const char *tok, int last, ct
 /* ct_layer_order over the names of o's fields. */
 ct_status ct_layer_order_opts(const ct_layer_opts *o, int rank, int *last, const char *tok, ct_err *e);
 
-/* For a template that reads only the default layout (NCL / NCHW): 1 with
- * the reason when the layer is channels last (layout 1), else 0. cl_only
- * is the opposite, for a channels-last template on a default layer. */
-int ct_layer_layout_excluded(const char *tmpl, const ct_field *layout, long long value, int cl_only, char *why,
+/* The layouts a template reads and writes. */
+enum { CT_LAYOUT_DEFAULT_ONLY = 0, CT_LAYOUT_CL_ONLY = 1, CT_LAYOUT_BOTH = 2 };
+
+/* For a template that reads only the default layout (NCL / NCHW; reads
+ * CT_LAYOUT_DEFAULT_ONLY): 1 with the reason when the layer is channels
+ * last (layout 1), else 0; CT_LAYOUT_CL_ONLY is the opposite, for a
+ * channels-last template on a default layer; CT_LAYOUT_BOTH excludes
+ * nothing. */
+int ct_layer_layout_excluded(const char *tmpl, const ct_field *layout, long long value, int reads, char *why,
                              size_t len);
 
 /* The CPU fp64 reference of a layer (a 1D one has height 1): in[0] the

@@ -41,6 +41,12 @@ _Static_assert(CT_PARAM_COUNT(TC_ALL) == CT_TC_NPARAMS_2D + 1, "CT_TC_NPARAMS_2D
 /* Every parameter, in the order of the full list ct_tc_split_params_2d. */
 CT_PARAM_UNION(tc, TC_ALL)
 
+int ct_tc_f32_is(const ct_template *t)
+{
+    return t->params == ct_tc_params_2d || t->params == ct_tc_split_params_2d || t->params == ct_tc_params_1d ||
+           t->params == ct_tc_split_params_1d;
+}
+
 int ct_tc_is(const ct_template *t)
 {
     return ct_tc16_is(t) || t->params == ct_tc_params_2d || t->params == ct_tc_split_params_2d || t->params == ct_tc_params_1d ||

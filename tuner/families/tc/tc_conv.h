@@ -45,6 +45,9 @@ extern const ct_executor ct_tc_split_exec;
  * (tc16_conv.h), whose constraints, normalisation and launch the hooks
  * below hand to tc16_conv.c. */
 int ct_tc_is(const ct_template *t);
+/* Whether template t is one of the fp32 (3xTF32) ones, conv*_tc and
+ * conv*_tcsplit: they read and write both layouts (CONV_CHANNELS_LAST). */
+int ct_tc_f32_is(const ct_template *t);
 
 /* One group's layer: Cin and Cout of a group, groups 1 (each group is its
  * own GEMM; the grid's y dimension walks the groups). */
