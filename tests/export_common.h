@@ -9,6 +9,7 @@
 #define _GNU_SOURCE
 #endif
 #include <errno.h>
+#include <stdarg.h>
 #include <fcntl.h>
 #include <ftw.h>
 #include <signal.h>
@@ -49,6 +50,19 @@ static inline void tc_run(char *const *argv, const char *cwd, const char *capdir
 {
     tl_run_opts o = {.cwd = cwd, .capdir = capdir, .timeout_s = timeout_s};
     tl_run(argv, &o, r);
+}
+
+/* convtune (the binary under test) with the arguments in ap, a
+ * NULL-terminated list of strings (at most 22), run as tc_run runs a tool. */
+static inline void tc_convtune_v(const char *cwd, const char *capdir, int timeout_s, tc_result *r, va_list ap)
+{
+    char *argv[24];
+    int n = 0;
+    argv[n++] = (char *)CT_BINARY;
+    for (char *a; n < 23 && (a = va_arg(ap, char *)) != NULL;)
+        argv[n++] = a;
+    argv[n] = NULL;
+    tc_run(argv, cwd, capdir, timeout_s, r);
 }
 
 /* ------------------------------------------------------------------------ */

@@ -39,16 +39,10 @@ static inline void path_in(char *buf, size_t len, const char *name)
 /* convtune ARGS... (NULL-terminated) in the work directory. */
 static inline void convtune(tc_result *r, ...)
 {
-    char *argv[24];
-    int n = 0;
     va_list ap;
-    argv[n++] = (char *)CT_BINARY;
     va_start(ap, r);
-    for (char *a; n < 23 && (a = va_arg(ap, char *)) != NULL;)
-        argv[n++] = a;
+    tc_convtune_v(work, base, TIMEOUT_S, r, ap);
     va_end(ap);
-    argv[n] = NULL;
-    tc_run(argv, work, base, TIMEOUT_S, r);
 }
 
 /* A command that must fail with code, one stderr line containing want and

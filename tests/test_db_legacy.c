@@ -37,17 +37,11 @@ static void copy_file(const char *from, const char *to)
  * no stderr expected; returns stdout (to free). */
 static char *convtune_ok(const char *what, ...)
 {
-    char *argv[24];
-    int n = 0;
     va_list ap;
-    argv[n++] = (char *)CT_BINARY;
-    va_start(ap, what);
-    for (char *a; n < 23 && (a = va_arg(ap, char *)) != NULL;)
-        argv[n++] = a;
-    va_end(ap);
-    argv[n] = NULL;
     tc_result r;
-    tc_run(argv, base, base, TIMEOUT_S, &r);
+    va_start(ap, what);
+    tc_convtune_v(base, base, TIMEOUT_S, &r, ap);
+    va_end(ap);
     CHECK_MSG(r.code == 0, "%s: exit %d: %s", what, r.code, r.err);
     char *out = r.out;
     r.out = NULL;

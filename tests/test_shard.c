@@ -28,16 +28,10 @@ static char base[] = "/tmp/ct_test_shard_XXXXXX";
 
 static void convtune(tc_result *r, ...)
 {
-    char *argv[24];
-    int n = 0;
     va_list ap;
-    argv[n++] = (char *)CT_BINARY;
     va_start(ap, r);
-    for (char *a; n < 23 && (a = va_arg(ap, char *)) != NULL;)
-        argv[n++] = a;
+    tc_convtune_v(base, base, TIMEOUT_S, r, ap);
     va_end(ap);
-    argv[n] = NULL;
-    tc_run(argv, base, base, TIMEOUT_S, r);
 }
 
 static void space_of(const char *spec, ct_space *sp)
