@@ -133,3 +133,13 @@ double ct_dtype_peak_tflops(ct_dtype t, double fma_tflops, double tc_half_tflops
     double v = t == CT_DTYPE_F32 ? fma_tflops : tc_half_tflops;
     return v > 0 ? v : 0;
 }
+
+const char *ct_dtype_c_type(ct_dtype t)
+{
+    return t == CT_DTYPE_BF16 ? "__nv_bfloat16" : t == CT_DTYPE_F16 ? "__half" : "float";
+}
+
+const char *ct_dtype_header(ct_dtype t)
+{
+    return t == CT_DTYPE_BF16 ? "cuda_bf16.h" : t == CT_DTYPE_F16 ? "cuda_fp16.h" : NULL;
+}

@@ -29,6 +29,12 @@ void ct_dtype_narrow(ct_dtype t, const float *src, void *dst, size_t n);
  * n floats (it must have room for them). */
 void ct_dtype_widen(ct_dtype t, void *buf, size_t n);
 
+/* The CUDA C type of an element of t ("__nv_bfloat16", "__half", "float")
+ * and the toolkit header that declares it ("cuda_bf16.h", "cuda_fp16.h";
+ * NULL for f32), as exports write them. */
+const char *ct_dtype_c_type(ct_dtype t);
+const char *ct_dtype_header(ct_dtype t);
+
 /* The bits of a quiet NaN of a half type (what outputs are filled with
  * before a run). */
 uint16_t ct_dtype_nan_bits(ct_dtype t);

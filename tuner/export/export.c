@@ -302,11 +302,11 @@ static void emit_selftest(FILE *f, const instance *in, double tolerance)
     /* A half type: the host rounds the inputs as the device does, and the
      * reference reads the rounded values. */
     const ct_dtype dt = ct_problem_dtype(&in->p);
-    const char *elem = dt == CT_DTYPE_BF16 ? "__nv_bfloat16" : dt == CT_DTYPE_F16 ? "__half" : "float";
+    const char *elem = ct_dtype_c_type(dt);
     const char *to_elem = dt == CT_DTYPE_BF16 ? "__float2bfloat16_rn" : "__float2half_rn";
     const char *to_float = dt == CT_DTYPE_BF16 ? "__bfloat162float" : "__half2float";
     if (dt != CT_DTYPE_F32)
-        fprintf(f, "#include <%s>\n\n", dt == CT_DTYPE_BF16 ? "cuda_bf16.h" : "cuda_fp16.h");
+        fprintf(f, "#include <%s>\n\n", ct_dtype_header(dt));
     fprintf(f, "#define CT_CHECK(call) do { cudaError_t e_ = (call); if (e_ != cudaSuccess) { \\\n"
                "    fprintf(stderr, \"%%s:%%d: %%s: %%s\\n\", __FILE__, __LINE__, #call, cudaGetErrorString(e_)); \\\n"
                "    return 2; } } while (0)\n\n");
@@ -464,10 +464,10 @@ static void single_cu(FILE *f, void *user)
     for (int i = 0; i < in->nb; i++)
         fprintf(f, "//   %-5s %zu %s\n", in->bufs[i].name, in->bufs[i].count, elements_of(in));
     if (is_half(in))
-        fprintf(f, "// Element type: %s (%s) for every buffer, passed as void pointers; the kernel\n"
+        fprintf(f, "// Element type: %s (%s, %s) for every buffer, passed as void pointers; the kernel\n"
                    "// sums in fp32 and rounds each output once, to nearest even.\n",
-                ct_dtype_name(ct_problem_dtype(&in->p)),
-                ct_problem_dtype(&in->p) == CT_DTYPE_BF16 ? "__nv_bfloat16, cuda_bf16.h" : "__half, cuda_fp16.h");
+                ct_dtype_name(ct_problem_dtype(&in->p)), ct_dtype_c_type(ct_problem_dtype(&in->p)),
+                ct_dtype_header(ct_problem_dtype(&in->p)));
     if (in->t->exec)
         fprintf(f, "//\n// This winner is several launches and %s calls (the launcher below), so call\n"
                    "// the launcher (through %s) rather than one kernel from Python.\n",

@@ -393,9 +393,8 @@ static void family_py(FILE *f, const torch_mod *m)
     const ct_tuned_set *s = m->set;
     const ct_family_export *fx = s->family->family_export;
     const int nin = fx->nbuffers - 1;
-    char fam[64];   /* "conv1d", or "conv1d --dtype bf16" */
-    snprintf(fam, sizeof fam, "%s%s%s", s->family->name, s->dtype != CT_DTYPE_F32 ? " --dtype " : "",
-             s->dtype != CT_DTYPE_F32 ? ct_dtype_name(s->dtype) : "");
+    char fam[64];
+    ct_tuned_args(s, fam, sizeof fam);
     fprintf(f, "\"\"\"convtune's %s kernels for PyTorch: %d tuned sizes and a generic kernel for\n"
                "any other, chosen by the graded selector of `convtune export --family %s`.\n\n",
             s->name, s->n, fam);

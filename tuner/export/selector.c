@@ -135,6 +135,15 @@ const char *ct_tuned_name(const char *family, ct_dtype t, char *buf, size_t len)
     return buf;
 }
 
+const char *ct_tuned_args(const ct_tuned_set *s, char *buf, size_t len)
+{
+    if (s->dtype == CT_DTYPE_F32)
+        snprintf(buf, len, "%s", s->family->name);
+    else
+        snprintf(buf, len, "%s --dtype %s", s->family->name, ct_dtype_name(s->dtype));
+    return buf;
+}
+
 ct_status ct_tuned_load(ct_db *db, const char *family, ct_dtype dtype, const char *device, ct_tuned_set *out,
                         ct_err *e)
 {

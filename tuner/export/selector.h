@@ -82,6 +82,10 @@ ct_status ct_tuned_load(ct_db *db, const char *family, ct_dtype dtype, const cha
  * names of before), "conv1d_bf16", "conv1d_f16"; what export file, function,
  * macro and module names are made of. */
 const char *ct_tuned_name(const char *family, ct_dtype t, char *buf, size_t len);
+
+/* What follows `export --family` to write s again, for generated comments:
+ * "conv1d", or "conv1d --dtype bf16" for a half set. */
+const char *ct_tuned_args(const ct_tuned_set *s, char *buf, size_t len);
 void ct_tuned_free(ct_tuned_set *s);
 
 /* Threads per block of the tuned launch of s's problem i, which the generic
