@@ -281,6 +281,9 @@ static const family_row rows[] = {
        "conv2dc:2:6:9:9:4:3:3:pad=1,2:stride=2,3:groups=2:bias:f16", 1},
       /* few pixels (the weight-streaming tc16w) and odd sizes in each type */
       {"conv2dc:2:64:5:3:48:3:3:same:bias:bf16", "conv2dc:2:64:5:3:48:3:3:same:bias:bf16", 1},
+      /* at most 16 pixels (conv2dc_tc16wb, sm_90) */
+      {"conv2dc:1:128:4:4:72:3:3:pad=1:stride=2:groups=2:f16", "conv2dc:1:128:4:4:72:3:3:pad=1:stride=2:groups=2:f16",
+       1},
       {"conv2dc:3:24:13:11:40:3:3:same:dilation=2:groups=2:f16",
        "conv2dc:3:24:13:11:40:3:3:same:dilation=2:groups=2:f16", 1},
       {"conv2dc:10000:12:22:22:12:3:3", "conv2dc:10000:12:22:22:12:3:3:valid", 1},

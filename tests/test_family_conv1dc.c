@@ -12,6 +12,7 @@
 #include "space.h"
 #include "tc_conv.h"
 #include "tc16_conv.h"
+#include "tc16wb_conv.h"
 #include "dw_conv.h"
 #include "simt_conv.h"
 #include "dw_cl.h"
@@ -329,6 +330,18 @@ static void check_limits(const ct_problem *p, const ct_space *sp, const ct_limit
                       "%s: launch", key);   /* tc16w: the cluster's blocks along z */
             continue;
         }
+        if (ct_tc16wb_is(sp->cand[i].tmpl)) {
+            /* Checked in full by test_tc16wb_conv's replay; here the launch:
+             * one tile of pixels, the channel tiles, the cluster along z. */
+            const long long bn = 8 * ct_params_get(c, "CO_TILES", 0), g = ct_problem_value(p, "groups");
+            CHECK_MSG(l.block[0] == 32 * ct_params_get(c, "WARPS_K", 0) &&
+                          (int)l.block[0] <= lim->max_threads_per_block && l.grid[0] == 1 &&
+                          l.grid[1] == (s.cout / g + bn - 1) / bn * g &&
+                          l.grid[2] == (unsigned)ct_params_get(c, "CLUSTER_K", 0) &&
+                          (int)l.smem_bytes <= lim->max_smem_per_block && s.b * s.lout <= CT_TC16WB_MAX_PIXELS,
+                      "%s: launch", key);
+            continue;
+        }
         if (ct_simt_is(sp->cand[i].tmpl)) {
             /* Whole warps, at most 512 threads (two blocks per SM), the
              * shared memory the device has, every block indexable. */
@@ -422,6 +435,13 @@ static void limits_space(const char *spec, const char *arch, const ct_config *cf
             CHECK_MSG(sp.n == 0, "%s %s: %d candidates on a layer of another layout", spec, tp->name, sp.n);
         else if (ct_tc_is(tp) && lim.cc_major < 8)
             CHECK_MSG(sp.n == 0, "%s %s: %d candidates before sm_80", spec, tp->name, sp.n);
+        /* The bulk copy engine and clusters: sm_90; one tile of at most 16
+         * pixels, input planes of at most 16 values, not depthwise. */
+        else if (ct_tc16wb_is(tp))
+            CHECK_MSG((sp.n > 0) == (lim.cc_major >= 9 && !depthwise &&
+                                     p.dims[0] * shape_of(&p).lout <= 16 &&
+                                     p.dims[2] <= 16),
+                      "%s %s: %d candidates", spec, tp->name, sp.n);
         /* One channel in and out per group: the depthwise templates' layers
          * (the half-precision tc16 templates still take them). */
         else if (ct_tc_is(tp) && !ct_tc16_is(tp) && depthwise)

@@ -1,13 +1,11 @@
 /* test_tc16_conv.c - the half-precision tensor-core templates without a GPU:
  * a replay of each kernel (templates/common/ct_conv_tc16.cuh, its
- * channels-last form ct_conv_tc16cl.cuh, and ct_conv_tc16w.cuh) thread by thread and lane by lane, with the hardware's
- * operand layouts modelled as the PTX ISA defines them:
+ * channels-last form ct_conv_tc16cl.cuh, and ct_conv_tc16w.cuh) thread by
+ * thread and lane by lane, with the hardware's operand layouts modelled as
+ * the PTX ISA defines them (tc16_replay.h has the mma's):
  *
  *   ldmatrix .x4/.x2: lane l gives the address of row l % 8 of matrix l / 8;
- *     lane 4g + t receives elements 2t, 2t+1 of row g of each matrix;
- *   mma m16n8k16 (row.col): a0..a7 = A[g][2t..2t+1], A[g+8][2t..2t+1],
- *     A[g][2t+8..2t+9], A[g+8][2t+8..2t+9]; b0..b3 = B[2t..2t+1][g],
- *     B[2t+8..2t+9][g]; c0..c3 = C[g][2t..2t+1], C[g+8][2t..2t+1].
+ *     lane 4g + t receives elements 2t, 2t+1 of row g of each matrix.
  *
  * Shared memory starts as NaN patterns, so reading anything the copies did
  * not write fails; every shared address is checked against the stage and
@@ -20,70 +18,10 @@
  * can make the result differ from the family's fp64 reference. Seeded
  * samples of each space on odd, grouped, strided, dilated and padded
  * layers. */
-#include "check.h"
-#include "config.h"
-#include "lib/data.h"
-#include "runner.h"
-#include "space.h"
 #include "tc16_conv.h"
-#include "tc_conv.h"
-
-#include <math.h>
-#include <stdint.h>
-#include <stdio.h>
-#include <stdlib.h>
-#include <string.h>
+#include "tc16_replay.h"
 
 static unsigned long long rng = 0x2545f4914f6cdd1dULL;
-static const uint16_t NAN16 = 0x7fc1;   /* a bf16 NaN: unwritten shared memory */
-
-static float bf(uint16_t h)
-{
-    uint32_t u = (uint32_t)h << 16;
-    float f;
-    memcpy(&f, &u, 4);
-    return f;
-}
-
-static uint16_t to_bf(float f)   /* exact for the values used here */
-{
-    uint32_t u;
-    memcpy(&u, &f, 4);
-    return (uint16_t)(u >> 16);
-}
-
-/* The layer as the family's tc hooks see it, from its macros. */
-typedef struct layer {
-    ct_tc_shape s;
-    long long cin_g, cout_g, groups;
-} layer;
-
-static layer layer_of(const ct_problem *p)
-{
-    ct_define d[CT_MAX_DEFINES];
-    const int nd = ct_problem_defines(p, d);
-    const int two = !strcmp(p->family->name, "conv2dc");
-    long long v[16];
-    static const char *const n2[] = {"CONV_B", "CONV_CIN", "CONV_H", "CONV_W", "CONV_COUT", "CONV_KH", "CONV_KW",
-                                     "CONV_OH", "CONV_OW", "CONV_PH", "CONV_PW", "CONV_SH", "CONV_SW", "CONV_DH",
-                                     "CONV_DW", "CONV_GROUPS"};
-    static const char *const n1[] = {"CONV_B", "CONV_CIN", "-", "CONV_L", "CONV_COUT", "-", "CONV_K", "-",
-                                     "CONV_LOUT", "-", "CONV_PAD", "-", "CONV_STRIDE", "-", "CONV_DIL",
-                                     "CONV_GROUPS"};
-    for (int k = 0; k < 16; k++) {
-        v[k] = (k >= 11 || (!two && (k == 2 || k == 5 || k == 7))) ? 1 : 0;
-        for (int i = 0; i < nd; i++)
-            if (!strcmp(d[i].name, two ? n2[k] : n1[k]))
-                v[k] = d[i].value;
-    }
-    layer l = {.s = {.b = v[0], .cin = v[1], .h = v[2], .w = v[3], .cout = v[4], .kh = v[5], .kw = v[6],
-                     .oh = v[7], .ow = v[8], .ph = v[9], .pw = v[10], .sy = v[11], .sx = v[12], .dy = v[13],
-                     .dx = v[14], .groups = v[15], .bias = (int)ct_problem_value(p, "bias")},
-               .groups = v[15]};
-    l.cin_g = l.s.cin / l.groups;
-    l.cout_g = l.s.cout / l.groups;
-    return l;
-}
 
 /* ---- the hardware ---- */
 
@@ -106,34 +44,6 @@ static void ldmatrix(const smem *sm, const long long *addr, int nmat, float out[
         for (int m = 0; m < nmat; m++)
             for (int e = 0; e < 2; e++)
                 out[lane][m][e] = bf(sm->base[addr[8 * m + lane / 4] + 2 * (lane % 4) + e]);
-}
-
-/* d[lane][0..3] += A * B from the lanes' fragments (a[lane][reg][half],
- * b[lane][reg][half]), in fp64. */
-static void mma(double d[32][4], float a[32][4][2], float b[32][2][2])
-{
-    double A[16][16], B[16][8];
-    for (int lane = 0; lane < 32; lane++) {
-        const int g = lane / 4, t = lane % 4;
-        for (int e = 0; e < 2; e++) {
-            A[g][2 * t + e] = a[lane][0][e];
-            A[g + 8][2 * t + e] = a[lane][1][e];
-            A[g][2 * t + 8 + e] = a[lane][2][e];
-            A[g + 8][2 * t + 8 + e] = a[lane][3][e];
-            B[2 * t + e][g] = b[lane][0][e];
-            B[2 * t + 8 + e][g] = b[lane][1][e];
-        }
-    }
-    for (int lane = 0; lane < 32; lane++) {
-        const int g = lane / 4, t = lane % 4;
-        for (int r = 0; r < 4; r++) {
-            const int row = g + 8 * (r / 2), col = 2 * t + r % 2;
-            double s = 0;
-            for (int k = 0; k < 16; k++)
-                s += A[row][k] * B[k][col];
-            d[lane][r] += s;
-        }
-    }
 }
 
 /* ---- the tiled kernel (ct_conv_tc16.cuh) ---- */
@@ -544,112 +454,38 @@ static void stream_block(const run *R, uint16_t *sm, double (*acc)[32][4], long 
 
 /* ---- the driver ---- */
 
-static int sample_candidates(const ct_problem *p, const ct_template *t, const ct_config *cfg, const ct_limits *lim,
-                             int n, ct_params *out)
+/* One candidate: its launch as the family gives it, then every block. */
+static void replay_one(const replay_run *P, const ct_params *c)
 {
-    int got = 0;
-    for (int tries = 0; tries < 4000 && got < n; tries++) {
-        ct_params c = {0};
-        for (int i = 0; i < t->nparams; i++) {
-            const ct_space_list *l = ct_config_list(cfg, t, t->params[i].name);
-            if (!l)
-                return 0;
-            ct_params_set(&c, t->params[i].name, l->vals[ct_rand_next(&rng) % (unsigned long long)l->nvals], NULL);
-        }
-        p->family->normalize(p, t, &c);
-        char why[256];
-        if (!ct_template_refuses_dtype(p, t, why, sizeof why) && !p->family->constrain(p, t, &c, lim, why, sizeof why))
-            out[got++] = c;
-    }
-    return got;
+    ct_tc16_geom g;
+    ct_tc16_geometry_of(P->t, &P->L->s, c, &g);
+    ct_launch l;
+    P->p->family->geometry(P->p, P->t, c, &l);
+    CHECK(l.grid[0] == (unsigned)g.grid_x && l.grid[1] == (unsigned)g.grid_y &&
+          l.grid[2] == (unsigned)(g.stream ? g.grid_z : 1) && l.block[0] == (unsigned)g.nt &&
+          l.smem_bytes == (unsigned)g.smem_bytes);
+    CHECK_MSG(g.mf <= 8 && g.nf <= 128, "%lld x %lld fragments", g.mf, g.nf);
+    uint16_t *sm = malloc((size_t)g.smem_bytes);
+    double(*acc)[32][4] = malloc((size_t)(g.nt / 32) * (size_t)(g.stream ? g.nf : g.mf * g.nf) * sizeof *acc);
+    const run R = {P->L, &g, P->in, P->w, P->bias, P->out, P->writes};
+    for (long long by = 0; by < g.grid_y; by++)
+        for (long long bx = 0; bx < g.grid_x; bx++)
+            (g.stream ? stream_block : tiled_block)(&R, sm, acc, bx, by);
+    free(sm);
+    free(acc);
 }
 
 static void replay(const char *spec, const char *tmpl, int samples, const ct_config *cfg, const ct_limits *lim)
 {
-    ct_problem p;
-    ct_err e = {0};
-    CHECK_MSG(ct_problem_parse(spec, &p, &e) == CT_OK, "%s: %s", spec, e.msg);
-    const ct_template *t = ct_template_find(p.family, tmpl);
-    ct_params cand[12];
-    const int ncand = t ? sample_candidates(&p, t, cfg, lim, samples < 12 ? samples : 12, cand) : 0;
-    CHECK_MSG(ncand > 0, "%s: %s admits no candidate", spec, tmpl);
-    const layer L = layer_of(&p);
-    ct_buffer bufs[CT_MAX_BUFS];
-    const int nb = p.family->buffers(&p, bufs);
-    float *host[CT_MAX_BUFS] = {0};
-    uint16_t *h16[CT_MAX_BUFS] = {0};
-    for (int i = 0; i < nb - 1; i++) {
-        host[i] = malloc(bufs[i].count * sizeof(float));
-        h16[i] = malloc(bufs[i].count * sizeof(uint16_t));
-        for (size_t k = 0; k < bufs[i].count; k++) {
-            h16[i][k] = to_bf(tl_uniform(&rng));
-            host[i][k] = bf(h16[i][k]);
-        }
-    }
-    const size_t count = bufs[nb - 1].count;
-    double *ref = malloc(count * sizeof *ref), *got = malloc(count * sizeof *got);
-    int *writes = malloc(count * sizeof *writes);
-    p.family->reference(&p, (const float *const *)host, ref);
-    double worst = 0;
-    char worst_key[512] = "";
-    for (int i = 0; i < ncand; i++) {
-        ct_tc16_geom g;
-        ct_tc16_geometry_of(t, &L.s, &cand[i], &g);
-        ct_launch l;
-        p.family->geometry(&p, t, &cand[i], &l);
-        CHECK(l.grid[0] == (unsigned)g.grid_x && l.grid[1] == (unsigned)g.grid_y &&
-              l.grid[2] == (unsigned)(g.stream ? g.grid_z : 1) && l.block[0] == (unsigned)g.nt &&
-              l.smem_bytes == (unsigned)g.smem_bytes);
-        CHECK_MSG(g.mf <= 8 && g.nf <= 128, "%s: %lld x %lld fragments", spec, g.mf, g.nf);
-        uint16_t *sm = malloc((size_t)g.smem_bytes);
-        double(*acc)[32][4] = malloc((size_t)(g.nt / 32) * (size_t)(g.stream ? g.nf : g.mf * g.nf) * sizeof *acc);
-        const run R = {&L, &g, h16[0], h16[1], L.s.bias ? h16[2] : NULL, got, writes};
-        for (size_t k = 0; k < count; k++) {
-            got[k] = NAN;
-            writes[k] = 0;
-        }
-        for (long long by = 0; by < g.grid_y; by++)
-            for (long long bx = 0; bx < g.grid_x; bx++)
-                (g.stream ? stream_block : tiled_block)(&R, sm, acc, bx, by);
-        double num = 0, den = 0;
-        int once = 1;
-        for (size_t k = 0; k < count; k++) {
-            num += (got[k] - ref[k]) * (got[k] - ref[k]);
-            den += ref[k] * ref[k];
-            once &= writes[k] == 1;
-        }
-        char key[512];
-        ct_params_to_key(&cand[i], key, sizeof key);
-        CHECK_MSG(once, "%s %s: an output not written exactly once", spec, key);
-        const double err = isnan(num) ? INFINITY : sqrt(num / den);
-        if (!(err <= worst)) {
-            worst = err;
-            snprintf(worst_key, sizeof worst_key, "%s", key);
-        }
-        free(sm);
-        free(acc);
-    }
-    CHECK_MSG(worst <= 1e-12, "%s %s: replay error %.3g for %s", spec, tmpl, worst, worst_key);
-    printf("replay %-52s %-14s %2d candidates, worst relative error %.2g\n", spec, tmpl, ncand, worst);
-    for (int i = 0; i < nb - 1; i++) {
-        free(host[i]);
-        free(h16[i]);
-    }
-    free(ref);
-    free(got);
-    free(writes);
+    replay_spec(spec, tmpl, samples, cfg, lim, &rng, replay_one);
 }
 
 int main(void)
 {
     ct_config cfg;
-    ct_err e = {0};
-    if (ct_config_init(&cfg, &e) != CT_OK) {
-        fprintf(stderr, "config: %s\n", e.msg);
-        return 1;
-    }
     ct_limits lim;
-    CHECK(ct_limits_for_arch("sm_90", &lim, &e) == CT_OK);
+    if (!replay_setup(&cfg, &lim))
+        return 1;
     /* Odd sizes, partial chunks and channel tiles, 1x1 and even filters,
      * groups, stride, dilation, asymmetric padding, bias. */
     static const char *const tiled[][2] = {

@@ -4,6 +4,7 @@
 #include "dw_conv.h"
 #include "simt_conv.h"
 #include "tc16r_conv.h"
+#include "tc16wb_conv.h"
 #include "problem.h"
 
 #include <ctype.h>
@@ -181,10 +182,12 @@ const ct_layer_tmpl *ct_layer_tmpl_of(const ct_template *t)
     static const ct_layer_tmpl simt = {ct_simt_constrain, ct_simt_normalize, ct_simt_launch};
     static const ct_layer_tmpl dwcl = {ct_dwcl_constrain, ct_dwcl_normalize, ct_dwcl_launch};
     static const ct_layer_tmpl tc16r = {ct_tc16r_constrain, ct_tc16r_normalize, ct_tc16r_launch};
-    return ct_tc_is(t)      ? &tc
-           : ct_dw_is(t)    ? &dw
-           : ct_simt_is(t)  ? &simt
-           : ct_dwcl_is(t)  ? &dwcl
-           : ct_tc16r_is(t) ? &tc16r
-                            : NULL;
+    static const ct_layer_tmpl tc16wb = {ct_tc16wb_constrain, ct_tc16wb_normalize, ct_tc16wb_launch};
+    return ct_tc_is(t)       ? &tc
+           : ct_dw_is(t)     ? &dw
+           : ct_simt_is(t)   ? &simt
+           : ct_dwcl_is(t)   ? &dwcl
+           : ct_tc16r_is(t)  ? &tc16r
+           : ct_tc16wb_is(t) ? &tc16wb
+                             : NULL;
 }
