@@ -66,9 +66,37 @@ static int in_part(const char *spec)
     return h % n == i - 1;
 }
 
+/* CONVTUNE_GPU_TEMPLATE=S runs only the rows tuned with a template whose
+ * name contains S (--template), and the exports of their problems: one
+ * template's share of the grid, for a short GPU session. Unset: all. */
+static const char *tuned_specs[256];
+static int ntuned;
+
+static int template_selected(const char *spec, const char *extra)
+{
+    const char *want = getenv("CONVTUNE_GPU_TEMPLATE");
+    if (!want || !*want)
+        return 1;
+    if (extra) {
+        const char *t = strstr(extra, "--template ");
+        char name[128] = "";
+        if (t)
+            sscanf(t + 11, "%127s", name);
+        if (!strstr(name, want))
+            return 0;
+        if (ntuned < (int)(sizeof tuned_specs / sizeof tuned_specs[0]))
+            tuned_specs[ntuned++] = spec;
+        return 1;
+    }
+    for (int i = 0; i < ntuned; i++)
+        if (!strcmp(tuned_specs[i], spec))
+            return 1;
+    return 0;
+}
+
 static void tune(const char *db, const char *spec, const char *extra)
 {
-    if (!in_part(spec))
+    if (!in_part(spec) || !template_selected(spec, extra))
         return;
     ct_problem p;
     ct_err e;
@@ -112,7 +140,7 @@ static void tune_alone(const char *db, const char *const (*rows)[2], size_t n)
  * added to this test cannot collide. */
 static void export_selftest(const char *db, const char *dir, const char *spec, const char *arch)
 {
-    if (!in_part(spec))
+    if (!in_part(spec) || !template_selected(spec, NULL))
         return;
     static int count;
     const int n = ++count;
@@ -449,6 +477,42 @@ int main(void)
         }
     }
 
+    /* conv*_tc16wb alone (sm_90: the bulk copy engine): seed 002 and layers
+     * of few pixels, 16 pixels (mma rows g + 8), group channels not a
+     * multiple of 8 (planes a value at a time), partial last groups,
+     * stride, dilation, causal padding, groups, 2D taps, bias; then its
+     * clusters and its register weights alone, with exports. */
+    static const char *const tc16wb[][2] = {
+        {"conv1dc:1:1024:4:1024:5:pad=2:bias:bf16", "conv1dc_tc16wb"},
+        {"conv1dc:4:96:4:40:3:pad=1:f16", "conv1dc_tc16wb"},
+        {"conv1dc:2:48:7:20:3:pad=1:stride=2:bf16", "conv1dc_tc16wb"},
+        {"conv1dc:1:64:9:24:4:causal:dilation=2:groups=2:bias:f16", "conv1dc_tc16wb"},
+        {"conv1dc:2:12:5:10:2:pad=1:bias:bf16", "conv1dc_tc16wb"},
+        {"conv2dc:1:512:4:4:256:3:3:same:bias:bf16", "conv2dc_tc16wb"},
+        {"conv2dc:2:32:2:3:20:3:3:same:groups=2:bias:f16", "conv2dc_tc16wb"},
+        {"conv2dc:1:96:3:3:24:3:3:same:groups=2:bias:bf16", "conv2dc_tc16wb"},
+    };
+    if (clusters) {
+        tune_alone(db, tc16wb, sizeof tc16wb / sizeof tc16wb[0]);
+        export_selftest(db, dir, tc16wb[0][0], arch);   /* seed 002 in bf16 */
+        export_selftest(db, dir, tc16wb[3][0], arch);   /* causal, dilated, grouped */
+        export_selftest(db, dir, tc16wb[6][0], arch);   /* 2D, 12 pixels, grouped */
+        static const char *const only[][3] = {
+            {"conv1dc:1:1024:4:256:5:pad=2:bias:bf16", "conv1dc_tc16wb", "CLUSTER_K = 2, 4, 8"},
+            {"conv2dc:1:192:4:4:64:3:3:same:groups=2:bias:f16", "conv2dc_tc16wb", "CLUSTER_K = 2, 4"},
+            {"conv1dc:2:48:7:24:3:pad=1:stride=2:bf16", "conv1dc_tc16wb", "WSRC = 1"},
+            {"conv2dc:1:256:4:4:128:3:3:same:bias:bf16", "conv2dc_tc16wb", "WSRC = 1"},
+        };
+        for (size_t i = 0; i < sizeof only / sizeof only[0]; i++) {
+            CHECK(sh("printf '[space.%s]\\n%s\\n' > %s/wb%zu.ini", only[i][1], only[i][2], dir, i) == 0);
+            char extra[700];
+            snprintf(extra, sizeof extra, "--template %s --config %s/wb%zu.ini --strategy random --budget 30 --seed %zu",
+                     only[i][1], dir, i, i + 21);
+            tune(db, only[i][0], extra);
+            export_selftest(db, dir, only[i][0], arch);
+        }
+    }
+
     /* The channels-last tc16cl alone: every copy width (group channels a
      * multiple of 8, 4, 2 or odd, in and out), partial chunks and channel
      * tiles, groups, stride, dilation, asymmetric and causal padding, bias,
@@ -493,6 +557,12 @@ int main(void)
         {"conv2dc:1:20:5:11:42:3:3:same:dilation=2:groups=2:bias:nhwc:f16", "conv2dc_tc16gcl"},
         {"conv2dc:2:64:20:30:96:3:3:same:bias:nhwc:bf16", "conv2dc_tc16gcl"},
         {"conv2dc:2:24:9:12:40:3:3:pad=1:stride=2,1:bias:nhwc:f16", "conv2dc_tc16gcl"},
+        /* weights staged raw in pieces of channels (128 and more: 3x3 rows
+         * of 64 channels, 147 KB, fit A but not twice), channels padded to
+         * 16 in the last piece (136, 120), a channel tile past Cout */
+        {"conv2dc:2:136:10:12:64:3:3:same:f16", "conv2dc_tc16g"},
+        {"conv2dc:2:128:14:14:72:3:3:same:bias:nhwc:bf16", "conv2dc_tc16gcl"},
+        {"conv2dc:2:120:12:12:64:3:3:same:bias:nhwc:f16", "conv2dc_tc16gcl"},
     };
     const int wgmma = g.lim.cc_major == 9 && g.lim.cc_minor == 0;
     if (tensor_tf32) {
@@ -503,6 +573,8 @@ int main(void)
         tune_alone(db, tc16g, sizeof tc16g / sizeof tc16g[0]);
         export_selftest(db, dir, tc16g[1][0], arch);   /* NCHW, strided down */
         export_selftest(db, dir, tc16g[5][0], arch);   /* NHWC, a channel tile past Cout */
+        export_selftest(db, dir, tc16g[7][0], arch);   /* NCHW, raw weights in pieces, padded */
+        export_selftest(db, dir, tc16g[8][0], arch);   /* NHWC, raw weights in pieces */
     } else {
         printf("wgmma templates not run: %s is not compute capability 9.0\n", g.arch);
     }

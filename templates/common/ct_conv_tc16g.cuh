@@ -102,7 +102,6 @@
 #define TC_SA (TC_BM * TC_KHW * TC_CK * 2)      // weight bytes
 #define TC_OP (TC_BM + 8)                       // staged output pixel pitch, elements
 #define TC_RK (TC_CIN * TC_KHW)                 // a raw weight row, elements
-#define TC_RKP TC_RUP(TC_RK, 8)
 #define TC_TY TC_CDIV(TC_OH, TILE_OH)
 #define TC_TX TC_CDIV(TC_OW, TILE_OW)
 #define TC_NTILES (TC_B * TC_TY * TC_TX)
@@ -112,6 +111,15 @@
 #define TC_WVEC TC_VEC(TC_RK)
 #define TC_OVEC TC_VEC(TC_COUT)
 #define TC_RAWW (TC_SA + TC_SB)                 // raw weights, bytes (before any tile but the first)
+// The raw weights come RPC channels at a time, as many (a multiple of 16,
+// so that the last piece reaches CK and zeros A's padded channels) as fit
+// in the tiles' regions past the first B buffer, at least 16 (the block's
+// shared memory then grows to hold them: tc16r_conv.c sizes it so). All of
+// a 128-channel 3x3 layer's 64 rows at once took 147 KB beside A's 147 KB:
+// no candidate fitted.
+#define TC_RPC0 ((TC_NREG * TC_WGB - TC_SB) / (TC_BM * 16 * TC_KHW * 2) * 16)
+#define TC_RPC (TC_RPC0 < 16 ? 16 : TC_RPC0 > TC_CK ? TC_CK : TC_RPC0)
+#define TC_RKP TC_RUP(TC_RPC * TC_KHW, 8)       // raw row pitch, elements
 // After A, TC_NREG regions of TC_WGB bytes (one per warpgroup with
 // PINGPONG); offsets below are within a region.
 #if TC_CL
@@ -440,38 +448,48 @@ TC_NAME(const ct_elem *__restrict__ in_, const ct_elem *__restrict__ weight_,
     }
 
     // The weights once: rows co0.. copied as they lie ([co][c][tap], rows
-    // RKP apart) with the first tile's input, then transposed into A; an
-    // item is 8 channels of one (row, tap).
+    // RKP apart) RPC channels at a time (each row's run contiguous), the
+    // first piece with the first tile's input, and each piece transposed
+    // into A; an item is 8 channels of one (row, tap).
     {
         tc16_bits *raw = reinterpret_cast<tc16_bits *>(tc_sm + TC_RAWW);
-        constexpr int wper = TC_RK / TC_WVEC;
+        constexpr int wper = TC_RPC * TC_KHW / TC_WVEC, c8 = TC_CK / 8, p8 = TC_RPC / 8;
+#pragma unroll 1
+        for (int c0 = 0; c0 < TC_CIN; c0 += TC_RPC) {
+            const int nrk = (TC_CIN - c0 < TC_RPC ? TC_CIN - c0 : TC_RPC) * TC_KHW;
 #pragma unroll 4
-        for (int i = threadIdx.x; i < TC_BM * wper; i += TC_NT) {
-            const int m = i / wper, e = i % wper * TC_WVEC;
-            const bool ok = co0 + m < TC_COUT;
-            tc16_cp<TC_WVEC>(raw + m * TC_RKP + e, ok ? weight + (long long)(co0 + m) * TC_RK + e : weight, ok);
-        }
-#if TC_CL
-        if (!TC_PP)   // with PINGPONG the raw weights lie over other warpgroups' buffers
-            tc16g_icopy(tc_sm + TC_SA, in, T0);
-#endif
-        tc16_cp_commit();
-        tc16_cp_wait<0>();
-        __syncthreads();
-        constexpr int c8 = TC_CK / 8;
-#pragma unroll 2
-        for (int i = threadIdx.x; i < TC_BM * TC_KHW * c8; i += TC_NT) {
-            const int o = i % c8, slot = i / c8, m = slot / TC_KHW, tap = slot % TC_KHW;
-            const tc16_bits *r = raw + m * TC_RKP + o * 8 * TC_KHW + tap;
-            unsigned v[4];
-#pragma unroll
-            for (int q = 0; q < 4; ++q) {
-                const int c = o * 8 + 2 * q;
-                const unsigned lo = co0 + m < TC_COUT && c < TC_CIN ? r[2 * q * TC_KHW] : 0u;
-                const unsigned hi = co0 + m < TC_COUT && c + 1 < TC_CIN ? r[(2 * q + 1) * TC_KHW] : 0u;
-                v[q] = lo | hi << 16;
+            for (int i = threadIdx.x; i < TC_BM * wper; i += TC_NT) {
+                const int m = i / wper, e = i % wper * TC_WVEC;
+                const bool ok = co0 + m < TC_COUT && e < nrk;
+                tc16_cp<TC_WVEC>(raw + m * TC_RKP + e,
+                                 ok ? weight + (long long)(co0 + m) * TC_RK + c0 * TC_KHW + e : weight, ok);
             }
-            *reinterpret_cast<uint4 *>(tc_sm + ((tap * c8 + o) * TC_BM + m) * 16) = make_uint4(v[0], v[1], v[2], v[3]);
+#if TC_CL
+            if (!TC_PP && c0 == 0)   // with PINGPONG the raw weights lie over other warpgroups' buffers
+                tc16g_icopy(tc_sm + TC_SA, in, T0);
+#endif
+            tc16_cp_commit();
+            tc16_cp_wait<0>();
+            __syncthreads();
+#pragma unroll 2
+            for (int i = threadIdx.x; i < TC_BM * TC_KHW * p8; i += TC_NT) {
+                const int o = i % p8, slot = i / p8, m = slot / TC_KHW, tap = slot % TC_KHW;
+                const int og = c0 / 8 + o;   // the channels' group of 8 in A
+                if (og >= c8)
+                    continue;
+                const tc16_bits *r = raw + m * TC_RKP + o * 8 * TC_KHW + tap;
+                unsigned v[4];
+#pragma unroll
+                for (int q = 0; q < 4; ++q) {
+                    const int c = og * 8 + 2 * q;
+                    const unsigned lo = co0 + m < TC_COUT && c < TC_CIN ? r[2 * q * TC_KHW] : 0u;
+                    const unsigned hi = co0 + m < TC_COUT && c + 1 < TC_CIN ? r[(2 * q + 1) * TC_KHW] : 0u;
+                    v[q] = lo | hi << 16;
+                }
+                *reinterpret_cast<uint4 *>(tc_sm + ((tap * c8 + og) * TC_BM + m) * 16) =
+                    make_uint4(v[0], v[1], v[2], v[3]);
+            }
+            __syncthreads();   // the raw area is free for the next piece
         }
         tc16_proxy_fence();
         __syncthreads();   // A is whole; the raw area is free for the tiles

@@ -96,11 +96,18 @@ static void wgmma_geometry(const ct_tc_shape *s, int cl, long long groups, const
     g->rw = ct_rup(g->iw + rv - 1, rv);
     g->sri = ct_rup(s->cin * g->ih * g->rw * 2, 16);
     /* NHWC: STAGES B buffers and the staged outputs; NCHW: two B buffers
-     * and STAGES raw ones. The raw weights overlay all after the first B. */
-    const long long so = g->toh * g->tow * (g->bm + 8) * 2, sr = g->bm * ct_rup(g->rk, 8) * 2;
+     * and STAGES raw ones. The raw weights overlay all after the first B,
+     * rpc channels at a time: as many (a multiple of 16) as fit there, at
+     * least 16 (the header's TC_RPC). */
+    const long long so = g->toh * g->tow * (g->bm + 8) * 2;
     g->cl = cl;
     const long long region = cl ? g->stages * g->sb + so : 2 * g->sb + g->stages * g->sri;
-    g->smem_bytes = g->sa + max2((g->pingpong ? g->wg_n : 1) * region, g->sb + sr);
+    const long long regions = (g->pingpong ? g->wg_n : 1) * region;
+    long long rpc = (regions - g->sb) / (g->bm * 16 * g->khw * 2) * 16;
+    rpc = rpc < 16 ? 16 : rpc > g->ck ? g->ck : rpc;
+    g->rpc = rpc;
+    const long long sr = g->bm * ct_rup(rpc * g->khw, 8) * 2;
+    g->smem_bytes = g->sa + max2(regions, g->sb + sr);
     g->ntiles = s->b * ct_cdiv(s->oh, g->toh) * ct_cdiv(s->ow, g->tow);
     g->grid_x = ct_cdiv(g->ntiles, g->tiles);
     g->grid_y = ct_cdiv(s->cout, g->bm) * groups;

@@ -37,6 +37,7 @@ typedef struct ct_tc16r_geom {
     /* tc16g: warpgroups, a wgmma's N, rows per warpgroup, plane pixels */
     int wgmma, cl;
     long long wg_m, wg_n, wgn, rpw, nw, ppx, pingpong;
+    long long rpc; /* input channels of the raw weights staged at a time */
 } ct_tc16r_geom;
 
 void ct_tc16r_geometry_of(const ct_template *t, const ct_tc_shape *s, const ct_params *c, ct_tc16r_geom *g);
