@@ -69,6 +69,16 @@ static inline int run_tool(const char *what, char *const *argv)
     return code;
 }
 
+/* Whether nvcc is on PATH; where not, a failed check: the toolkit's
+ * compiler is a prerequisite of the tests that compile exports. */
+static inline int nvcc_on_path(void)
+{
+    char path[600];
+    const int have = tc_which("nvcc", path, sizeof path);
+    CHECK_MSG(have, "nvcc is not on PATH: the CUDA toolkit's compiler is a prerequisite of these tests");
+    return have;
+}
+
 static inline int contains(const char *s, const char *want, const char *file)
 {
     int ok = s && strstr(s, want) != NULL;

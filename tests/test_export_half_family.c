@@ -239,11 +239,8 @@ int main(void)
 {
     if (!scratch_dirs())
         return 1;
-    char nvcc_path[600];
-    if (!tc_which("nvcc", nvcc_path, sizeof nvcc_path)) {
-        CHECK_MSG(0, "nvcc is not on PATH: the CUDA toolkit's compiler is a prerequisite of these tests");
+    if (!nvcc_on_path())
         CHECK_DONE();
-    }
     path_in(dbpath, sizeof dbpath, "a.db");
     fill(dbpath);
 

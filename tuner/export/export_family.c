@@ -48,9 +48,45 @@ static int is_ident(int c)
     return isalnum(c) || c == '_';
 }
 
+/* What src's `#define NAME ...` makes of the len characters at name: 1 and
+ * the identifier in *to where NAME stands for one identifier (the tensor-
+ * core templates' `#define TC_NAME conv1dc_tc`: the kernel is that one),
+ * -1 where NAME is a function-like macro (`TC_CAT(TC_NAME, _reduce)`: the
+ * kernel's name comes from its arguments), 0 where src does not define it. */
+static int defined_as(const char *src, const char *name, size_t len, const char **to, size_t *tolen)
+{
+    for (const char *s = strstr(src, "#define"); s; s = strstr(s + 7, "#define")) {
+        const char *n = s + 7;
+        while (*n == ' ' || *n == '\t')
+            n++;
+        if (n == s + 7 || strncmp(n, name, len) != 0 || is_ident((unsigned char)n[len]))
+            continue;
+        if (n[len] == '(')
+            return -1;
+        const char *v = n + len;
+        while (*v == ' ' || *v == '\t')
+            v++;
+        const char *e = v;
+        while (is_ident((unsigned char)*e))
+            e++;
+        const char *r = e;
+        while (*r == ' ' || *r == '\t')
+            r++;
+        if (e > v && !isdigit((unsigned char)*v) && (*r == '\n' || *r == '\0' || !strncmp(r, "//", 2))) {
+            *to = v;
+            *tolen = (size_t)(e - v);
+            return 1;
+        }
+    }
+    return 0;
+}
+
 /* The names of the functions a template declares extern "C" (its kernels):
  * after `extern "C"`, the first identifier followed by '(' that is not an
- * attribute (__launch_bounds__(...), __attribute__((...))). */
+ * attribute (__launch_bounds__(...), __attribute__((...))); a macro that
+ * stands for the name, the name itself. Renaming the macro instead would
+ * not hold: the template defines it after the family export's rename, so
+ * two problems won by one tensor-core template declared the same kernel. */
 static void extern_c_names(const char *src, name_list *out)
 {
     for (const char *s = strstr(src, "extern \"C\""); s; s = strstr(s, "extern \"C\"")) {
@@ -79,7 +115,13 @@ static void extern_c_names(const char *src, name_list *out)
                 s = q;
                 continue;
             }
-            name_add(out, b, len);
+            const char *to;
+            size_t tolen;
+            const int d = defined_as(src, b, len, &to, &tolen);
+            if (d > 0)
+                name_add(out, to, tolen);
+            else if (d == 0)
+                name_add(out, b, len);
             break;
         }
     }
