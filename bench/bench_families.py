@@ -29,7 +29,8 @@ import cupy
 import torch
 import torch.nn.functional as F
 
-from benchlib import as_cupy, load_exported, load_exported_lib, median_ms, needs_host_code, relerr, run_convtune
+from benchlib import (as_cupy, graph_ms, load_exported, load_exported_lib, median_ms, needs_host_code, relerr,
+                      run_convtune)
 
 # The seed layers of conv2dc have the largest spaces (about 1200 and 2600
 # admissible candidates): they get a larger share of them.
@@ -187,14 +188,23 @@ TARGETS = {
     "conv1dc:8:64:16384:64:3:pad=8:dilation=8": [("x cuDNN fp32 (>= 1.2)", _speedup, 1.2)],
     "conv2dc:32:128:28:28:128:3:3:same:groups=32": [("x cuDNN fp32 (>= 3)", _speedup, 3.0)],
 }
+# Issue 16's targets compare kernels, so both sides are timed from CUDA
+# graphs: PyTorch's eager call of a 20 to 60 us convolution costs its host
+# as long again (cuDNN's 17 us layer took 42 us a call eagerly on the H100 of
+# 2026-11-26), which is not cuDNN's speed.
+_gspeedup = lambda r: r["torch_graph_ms"] / r["ct_graph_ms"]
 for _p in HALF_PROBLEMS[:4]:
-    TARGETS[_p] = [("x cuDNN in the same type (>= 1.0)", _speedup, 1.0)]
+    TARGETS[_p] = [("x cuDNN in the same type, CUDA graphs (>= 1.0)", _gspeedup, 1.0)]
 for _p in HALF_PROBLEMS[5:]:
-    TARGETS[_p] = [("x PyTorch in the same type (>= 3)", _speedup, 3.0)]
+    TARGETS[_p] = [("x PyTorch in the same type, CUDA graphs (>= 3)", _gspeedup, 3.0)]
 # Seed 002 in bf16: within 2x of reading its weights once at the measured
 # bandwidth (1024 x 1024 x 5 bf16 weights).
-TARGETS[HALF_PROBLEMS[4]] = [("weight-read time / convtune time (within 2x: >= 0.5)",
-                              lambda r: 1024 * 1024 * 5 * 2 / (r["bw"] * 1e9) / (r["ct_ms"] * 1e-3), 0.5)]
+# A call of this layer is shorter than the host takes to launch one from
+# Python (CuPy: 5 to 11 us on the H100 hosts), so its eager time is the
+# launch rate; its time is the GPU's, from calls replayed in a CUDA graph.
+# The weight read is the measured bandwidth's, as before.
+TARGETS[HALF_PROBLEMS[4]] = [("weight-read time / convtune time in a CUDA graph (within 2x: >= 0.5)",
+                              lambda r: 1024 * 1024 * 5 * 2 / (r["bw"] * 1e9) / (r["ct_graph_ms"] * 1e-3), 0.5)]
 for _k in (7, 13, 31):
     TARGETS[f"conv2dc:64:256:32:32:256:{_k}:{_k}:same:groups=256"] = [
         ("x PyTorch fp32 (>= 5)", _speedup, 5.0), ("% of the binding roofline (>= 60)", roofline_pct, 60.0)]
@@ -238,7 +248,8 @@ def measure(a, spec, summary, gen):
         ptrs = [c.data.ptr for c in tensors] + [out.data.ptr, cupy.cuda.get_current_stream().ptr]
 
         def launch():
-            rc = fn(*ptrs)
+            # the stream at call time: a graph capture runs on its own
+            rc = fn(*ptrs[:-1], cupy.cuda.get_current_stream().ptr)
             if rc != 0:
                 raise RuntimeError(f"{symbol} returned {rc}")
     else:
@@ -259,6 +270,10 @@ def measure(a, spec, summary, gen):
     torch.cuda.synchronize()
     res["ct_err"] = relerr(out_t, ref)
     res["ct_ms"] = median_ms(launch)
+    # The same calls replayed from a CUDA graph: the GPU's time a call, where
+    # a short kernel's eager time is the host's launch rate.
+    res["ct_graph_ms"] = graph_ms(launch)
+    res["torch_graph_ms"] = graph_ms(op)
     res["ct_tuned_ms"] = win["median_us"] / 1e3
     res["template"] = win["template"]
     res["params"] = win["params"]
@@ -304,11 +319,16 @@ def write_report(rows, path):
         "cuDNN TF32 = the same fp32 call with torch.backends.cudnn.allow_tf32 = True (PyTorch's default), with its",
         "relative error. % roofline = the larger of FLOPs / compute ceiling (fp32 FMA; for bf16/f16 the measured half",
         "tensor-core rate) and bytes / bandwidth ceiling (what binds), over the time. 'tuning' = convtune's wall time",
-        "for the problem and its candidates per second.",
+        "for the problem and its candidates per second. 'graph' = the same calls (batches of back-to-back calls, as",
+        "the other columns) captured in a CUDA graph and replayed (bench/benchlib.py graph_ms): the GPU's time a",
+        "call, launch gaps included, where an eager call shorter than the host's launch time is timed at the",
+        "launch rate (an empty CuPy launch took 4.6 to 10.7 us on the H100 hosts of 2026-11-26).",
         "",
         "| problem | PyTorch | cuDNN TF32 | convtune naive | convtune | tuned | vs PyTorch | vs cuDNN TF32 | vs naive "
-        "| TFLOP/s | % roofline | relerr convtune | relerr PyTorch | relerr cuDNN TF32 | verified/tried | tuning |",
-        "| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |",
+        "| TFLOP/s | % roofline | PyTorch graph | convtune graph | vs PyTorch, graph "
+        "| relerr convtune | relerr PyTorch | relerr cuDNN TF32 | verified/tried | tuning |",
+        "| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- "
+        "| --- |",
     ]
     for r in rows:
         if "failed" in r:
@@ -318,7 +338,9 @@ def write_report(rows, path):
         lines.append(
             f"| `{r['problem']}` | {f(r['torch_ms'])} | {f(r['tf32_ms'])} | {f(r['naive_ms'])} | **{f(ms)}** | "
             f"{f(r['ct_tuned_ms'])} | {x(r['torch_ms'], ms)} | {x(r['tf32_ms'], ms)} | {x(r['naive_ms'], ms)} | "
-            f"{r['flops'] / (ms * 1e-3) / 1e12:.1f} | {roofline_pct(r):.0f}% | {e(r['ct_err'])} | "
+            f"{r['flops'] / (ms * 1e-3) / 1e12:.1f} | {roofline_pct(r):.0f}% | {f(r['torch_graph_ms'])} | "
+            f"{f(r['ct_graph_ms'])} | {x(r['torch_graph_ms'], r['ct_graph_ms']) if r['ct_graph_ms'] else 'n/a'} | "
+            f"{e(r['ct_err'])} | "
             f"{e(r['torch_err'])} | {e(r['tf32_err'])} | {r['verified']}/{r['tried']} | "
             f"{r['tune_wall_s']:.0f} s, {r['tune_rate']:.1f}/s |")
     for r in ok:
@@ -337,8 +359,12 @@ def write_report(rows, path):
         lines += ["", "Targets:", "", "| problem | target | measured | met |", "| --- | --- | --- | --- |"]
         for r, crit in checks:
             for what, value, need in crit:
-                v = value(r)
-                lines.append(f"| `{r['problem']}` | {what} | {v:.2f} | {'yes' if v >= need else '**no**'} |")
+                try:
+                    v = value(r)
+                except TypeError:   # a time that was not measured (a graph capture that failed)
+                    v = None
+                shown, met = ("n/a", False) if v is None else (f"{v:.2f}", v >= need)
+                lines.append(f"| `{r['problem']}` | {what} | {shown} | {'yes' if met else '**no**'} |")
     lines.append("")
     lines.append("Winners:")
     for r in ok:

@@ -3,6 +3,7 @@ convtune, and loading an exported kernel through CuPy."""
 import ctypes
 import re
 import subprocess
+import warnings
 
 import cupy
 import torch
@@ -30,6 +31,54 @@ def median_ms(fn, reps=21, warmup=5, batch_ms=2.0):
         start[i].record()
         for _ in range(inner):
             fn()
+        stop[i].record()
+    torch.cuda.synchronize()
+    t = sorted(s.elapsed_time(e) / inner for s, e in zip(start, stop))
+    return t[reps // 2]
+
+
+def _cupy_on(stream):
+    """CuPy's current stream set to a PyTorch stream (ExternalStream warns
+    that it is deprecated in newer CuPy; it is what this CuPy has)."""
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", DeprecationWarning)
+        return cupy.cuda.ExternalStream(stream.cuda_stream)
+
+
+def graph_ms(fn, reps=21, batch_ms=2.0):
+    """Median time of one call in ms with the calls captured in a CUDA graph:
+    each of the reps events brackets one replay of a graph of back-to-back
+    calls (about batch_ms of GPU work), so what is timed is the GPU's, launch
+    gaps included, not the host's: a kernel shorter than the host takes to
+    launch it (CuPy: about 10 us a call) is otherwise timed at the launch
+    rate. This is how a latency-bound user calls short kernels (PyTorch's
+    CUDA graphs). fn launches on CuPy's and PyTorch's current streams, which
+    are the capture's; it is warmed up on a side stream first (cuDNN's
+    benchmark mode chooses its algorithm there). Returns None when fn cannot
+    be captured."""
+    side = torch.cuda.Stream()
+    side.wait_stream(torch.cuda.current_stream())
+    with torch.cuda.stream(side), _cupy_on(side):
+        for _ in range(3):
+            fn()
+    torch.cuda.current_stream().wait_stream(side)
+    torch.cuda.synchronize()
+    inner = max(1, min(1000, int(batch_ms / max(median_ms(fn, reps=5, warmup=1), 1e-3))))
+    g = torch.cuda.CUDAGraph()
+    try:
+        with torch.cuda.graph(g), _cupy_on(torch.cuda.current_stream()):
+            for _ in range(inner):
+                fn()
+    except Exception:   # not capturable (a library call that synchronizes, say)
+        torch.cuda.synchronize()
+        return None
+    g.replay()
+    torch.cuda.synchronize()
+    start = [torch.cuda.Event(enable_timing=True) for _ in range(reps)]
+    stop = [torch.cuda.Event(enable_timing=True) for _ in range(reps)]
+    for i in range(reps):
+        start[i].record()
+        g.replay()
         stop[i].record()
     torch.cuda.synchronize()
     t = sorted(s.elapsed_time(e) / inner for s, e in zip(start, stop))
