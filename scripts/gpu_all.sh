@@ -6,8 +6,9 @@
 #   scripts/gpu_all.sh BUILD_DIR bench       side-by-side benchmark of the 2D and
 #                                            multi-channel families (the conv1d
 #                                            benchmark is bench/bench_conv1d.py)
-#   scripts/gpu_all.sh BUILD_DIR sanitize    memcheck and racecheck on the exported
-#                                            seed winners of BENCH_DB
+#   scripts/gpu_all.sh BUILD_DIR sanitize    memcheck, racecheck and synccheck on the
+#                                            exported seed winners of BENCH_DB (or
+#                                            SANITIZE_PROBLEMS' winners)
 set -u
 BUILD=${1:-build-gpu}
 PHASE=${2:-tests}
@@ -51,15 +52,16 @@ elif [ "$PHASE" = bench ]; then
   tail -25 "$OUT/bench.log"
 else
   # compute-sanitizer over the exported self-test of each seed problem's
-  # winner in a benchmark database (BENCH_DB), two timed runs instead of 200.
+  # winner (or SANITIZE_PROBLEMS') in a benchmark database (BENCH_DB), two
+  # timed runs instead of 200.
   DB=${BENCH_DB:-$OUT/bench.db}
   mkdir -p /tmp/san
-  for p in conv1dc:1:1024:4:1024:5:pad=2:bias conv2d:16:2048:2048:11:11:same conv2dc:10000:1:28:28:12:7:7 \
-           conv2dc:10000:12:22:22:12:3:3; do
+  for p in ${SANITIZE_PROBLEMS:-conv1dc:1:1024:4:1024:5:pad=2:bias conv2d:16:2048:2048:11:11:same \
+           conv2dc:10000:1:28:28:12:7:7 conv2dc:10000:12:22:22:12:3:3}; do
     n=$(echo "$p" | tr ':=' '__')
     "$BUILD/convtune" export --problem "$p" --db "$DB" -o "/tmp/san/$n.cu" --force > /dev/null &&
       nvcc -O3 -arch=sm_90 -DCONVTUNE_SELFTEST -DCT_SELFTEST_REPS=2 "/tmp/san/$n.cu" -o "/tmp/san/$n" || continue
-    for tool in memcheck racecheck; do
+    for tool in memcheck racecheck synccheck; do
       compute-sanitizer --tool $tool --print-limit 10 "/tmp/san/$n" > "/tmp/san/$n.$tool" 2>&1
       echo "$p $tool: exit $? | $(grep -E "selftest" "/tmp/san/$n.$tool" | cut -c1-90) | $(grep -E "SUMMARY" "/tmp/san/$n.$tool")"
     done
