@@ -310,9 +310,10 @@ def write_report(rows, path):
         f"Device: {dev['device']}, {date}. Ceilings measured by convtune: {dev['fma']:.1f} TFLOP/s fp32 FMA, "
         f"{dev['bw']:.0f} GB/s, empty launch {dev['launch_us']:.1f} us"
         + (f", {dev['tc_half']:.0f} TFLOP/s half tensor cores (mma.sync bf16)." if dev.get("tc_half") else "."),
-        "Times are medians in ms (CUDA events around each launch, after warm-up) on the same random inputs, rounded",
-        "once to the problem's type; relerr is ||out - ref|| / ||ref|| against the same PyTorch call in float64 on",
-        "those inputs. convtune = its exported winner loaded through CuPy RawModule and timed here; 'tuned' = the",
+        "Times are medians in ms a call (CUDA events around batches of back-to-back calls, after warm-up) on the same",
+        "random inputs, rounded once to the problem's type; relerr is ||out - ref|| / ||ref|| against the same",
+        "PyTorch call in float64 on those inputs. convtune = its exported winner loaded through CuPy RawModule and",
+        "timed here; 'tuned' = the",
         "time convtune measured while tuning. PyTorch = F.conv1d / F.conv2d in the problem's type (cuDNN benchmark",
         "mode, TF32 off; its own kernels where it does not call cuDNN, as for fp32 depthwise layers), on contiguous",
         "NCL input for an :nlc problem (its best case) and channels_last tensors for :nhwc.",

@@ -14,13 +14,14 @@
 // per SM for 1024 channels): no reduction split between blocks, no cluster
 // to launch.
 //
-// Where the time went in tc16w, from per-phase %globaltimer stamps on an
-// H100 (seed 002, bf16): the im2col, gathered element by element, ended
-// 1.7 to 2.7 us into the kernel whatever the weights did; here it ends at
-// about 1.2 us. All pixels are one tile, so every pixel's position is a
-// constant: a thread loads 8 channels' planes (a unit, 16 bytes a load)
-// into registers and writes each pixel's KHW words of those channels, each
-// value a constant pick and each padding test decided at compile time.
+// Per-phase %globaltimer stamps on an H100 (seed 002, bf16; bench/seed002)
+// showed where such a kernel's time goes: an im2col built as tc16w builds
+// it, element by element, ended 1.7 to 2.7 us into the kernel, past the
+// 2 us the weights take to stream from L2; built as below it ends at 1.2 to
+// 1.3 us. All pixels are one tile, so every pixel's position is a constant:
+// a thread loads 8 channels' planes (a unit, 16 bytes a load) into
+// registers and writes each pixel's KHW words of those channels, each value
+// a constant pick and each padding test decided at compile time.
 //
 // The weights (WSRC): 0, the block's rows copied into shared memory by the
 // copy engine (cp.async.bulk, whole 128-byte lines, one copy a row and
@@ -87,7 +88,9 @@
 #define TC_WSM 0
 #define TC_ISM (WSRC ? 0 : TC_BN * TC_KP)
 
-// 16 bytes of global memory through the read-only path.
+// 16 bytes of global memory through the read-only path. Volatile, so that
+// the input planes' loads (which the im2col waits for) go out ahead of the
+// weights' (which land while it is built).
 __device__ __forceinline__ uint4 tc16wb_ld16(const tc16_bits *p)
 {
     uint4 v;
