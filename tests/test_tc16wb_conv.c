@@ -94,7 +94,7 @@ static void build_im2col(wb *B)
         }
     for (long long idx = 0; idx < g->ntot * 4; idx++) {
         const long long n = idx / 4, loc = kr - 32 + 8 * (idx % 4);
-        if (loc >= B->kv && n < g->ntot) {
+        if (loc >= B->kv) {
             const long long at = B->ism + n * g->kp + loc;
             CHECK_MSG(loc >= 0 && at + 8 <= B->nsm, "zeros at %lld of row %lld", loc, n);
             for (int j = 0; j < 8 && loc >= 0 && at + 8 <= B->nsm; j++)

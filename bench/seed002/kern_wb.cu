@@ -8,5 +8,5 @@ extern "C" void CAT(TC_NAME, _geom)(int *grid, int *block, int *smem)
 {
     grid[0] = 1; grid[1] = TC_NCT * TC_GROUPS; grid[2] = CLUSTER_K;
     *block = TC_NT;
-    *smem = (int)mx(2LL * (TC_BN + TC_PR) * TC_KP, 4LL * (WARPS_K + (CLUSTER_K > 1)) * TC_NOUT);
+    *smem = (int)mx(2LL * (TC_ISM + TC_NTOT * TC_KP), 4LL * (WARPS_K + (CLUSTER_K > 1)) * TC_NOUT);
 }

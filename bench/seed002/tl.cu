@@ -17,7 +17,7 @@ int main()
     cudaMemcpy(w, h.data(), n * 2, cudaMemcpyHostToDevice); cudaMemcpy(x, h.data(), 8192 * 2, cudaMemcpyHostToDevice);
     cudaMemcpy(b, h.data(), 2048, cudaMemcpyHostToDevice);
     dim3 grid(1, TC_NCT, CLUSTER_K);
-    int smem = 2 * (TC_BN + TC_PR) * TC_KP;
+    int smem = 2 * (TC_ISM + TC_NTOT * TC_KP);
     cudaFuncSetAttribute(kt, cudaFuncAttributeMaxDynamicSharedMemorySize, smem);
     const int nb = grid.y * grid.z;
     for (int rep = 0; rep < 3; rep++) {

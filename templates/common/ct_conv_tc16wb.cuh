@@ -73,20 +73,18 @@
 #define TC_BN (8 * CO_TILES)
 #define TC_NT (32 * WARPS_K)
 #define TC_TP (TC_NTOT <= 8 ? 8 : 16)                  // mma rows: pixels g (and g + 8)
-#define TC_PR TC_NTOT                                  // im2col rows
 #define TC_NCT TC_CDIV(TC_COUT, TC_BN)                 // channel tiles of a group
 #define TC_NOUT (TC_TP * TC_BN)                       // outputs of a block
 
 // Shared memory (dynamic, sized by tc16wb_conv.c), in elements: with WSRC 0
-// the weights, TC_BN rows of TC_KP; the im2col, TC_PR rows of TC_KP. After the mma
+// the weights, TC_BN rows of TC_KP; the im2col, a row of TC_KP a pixel. After the mma
 // steps the same memory holds the warps' partial sums (and the block's
 // sums).
 #define TC_NUB (TC_CDIV(TC_NKGB * 32, 8 * TC_KHW) + 1)   // 8-channel units a block's K range touches
 #define TC_UIT TC_CDIV(TC_NUB * TC_B, TC_NT)           // im2col (unit, image) tasks of a thread
 // A unit's planes in 16-byte loads: whole units, each 16-byte aligned.
 #define TC_XVEC (TC_CIN % 8 == 0 && TC_CIN_ALL * TC_HWI % 8 == 0)
-#define TC_WSM 0
-#define TC_ISM (WSRC ? 0 : TC_BN * TC_KP)
+#define TC_ISM (WSRC ? 0 : TC_BN * TC_KP)              // the im2col, elements from the start
 
 // 16 bytes of global memory through the read-only path. Volatile, so that
 // the input planes' loads (which the im2col waits for) go out ahead of the
@@ -211,7 +209,7 @@ TC_NAME(const ct_elem *__restrict__ in_, const ct_elem *__restrict__ weight_,
                            : zero;
         }
 #else
-    tc16_bits *wsm = tc_smem + TC_WSM;
+    tc16_bits *wsm = tc_smem;
     if (wk == 0) {
         const int rows = min(TC_BN, TC_COUT - co0);
         if (lane == 0) {
@@ -284,9 +282,9 @@ TC_NAME(const ct_elem *__restrict__ in_, const ct_elem *__restrict__ weight_,
         }
     }
     // The last group's values past the reduction.
-    for (int idx = threadIdx.x; idx < TC_PR * 4; idx += TC_NT) {
+    for (int idx = threadIdx.x; idx < TC_NTOT * 4; idx += TC_NT) {
         const int n = idx / 4, loc = kr - 32 + 8 * (idx % 4);
-        if (loc >= kv && n < TC_NTOT)
+        if (loc >= kv)
             *reinterpret_cast<uint4 *>(im + n * TC_KP + loc) = zero;
     }
     __syncthreads();
@@ -367,7 +365,7 @@ TC_NAME(const ct_elem *__restrict__ in_, const ct_elem *__restrict__ weight_,
 #else
     for (int idx = threadIdx.x; idx < TC_NOUT; idx += TC_NT) {
 #endif
-        const int m = idx / TC_TP, n = idx % TC_TP, co = co0 + m, pix = n;
+        const int m = idx / TC_TP, pix = idx % TC_TP, co = co0 + m;
         if (co >= TC_COUT || pix >= TC_NTOT)
             continue;
         float s = 0.0f;
