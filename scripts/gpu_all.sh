@@ -8,7 +8,8 @@
 #                                            benchmark is bench/bench_conv1d.py)
 #   scripts/gpu_all.sh BUILD_DIR sanitize    memcheck, racecheck and synccheck on the
 #                                            exported seed winners of BENCH_DB (or
-#                                            SANITIZE_PROBLEMS' winners)
+#                                            SANITIZE_PROBLEMS' winners), compiled for
+#                                            sm_90a (wgmma) unless SANITIZE_ARCH says
 set -u
 BUILD=${1:-build-gpu}
 PHASE=${2:-tests}
@@ -60,7 +61,7 @@ else
            conv2dc:10000:1:28:28:12:7:7 conv2dc:10000:12:22:22:12:3:3}; do
     n=$(echo "$p" | tr ':=' '__')
     "$BUILD/convtune" export --problem "$p" --db "$DB" -o "/tmp/san/$n.cu" --force > /dev/null &&
-      nvcc -O3 -arch=sm_90 -DCONVTUNE_SELFTEST -DCT_SELFTEST_REPS=2 "/tmp/san/$n.cu" -o "/tmp/san/$n" || continue
+      nvcc -O3 ${SANITIZE_ARCH:--gencode=arch=compute_90a,code=sm_90a} -DCONVTUNE_SELFTEST -DCT_SELFTEST_REPS=2 "/tmp/san/$n.cu" -o "/tmp/san/$n" || continue
     for tool in memcheck racecheck synccheck; do
       compute-sanitizer --tool $tool --print-limit 10 "/tmp/san/$n" > "/tmp/san/$n.$tool" 2>&1
       echo "$p $tool: exit $? | $(grep -E "selftest" "/tmp/san/$n.$tool" | cut -c1-90) | $(grep -E "SUMMARY" "/tmp/san/$n.$tool")"

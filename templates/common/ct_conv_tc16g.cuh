@@ -18,28 +18,21 @@
 // stride 1 along the width a tap's operand for an output row is a run of
 // consecutive input pixels, so a descriptor addresses it in place: a
 // wgmma's N is a row (TILE_OW pixels rounded up to 8) or, with stride 1
-// down as well, all of a warpgroup's rows at once (FLAT, below).
-//
-// Layouts without swizzling, as wgmma's K-major canonical form wants: a
-// core matrix is 8 rows of 8 K-consecutive elements, 128 contiguous bytes.
-//   A (weights): [k / 8][co][8], k = tap * CK + c; core matrices adjacent
-//     along K are COUT_TILE x 16 bytes apart (LBO), along M 128 (SBO).
-//   B (a tile's haloed input): [c / 8][pixel][8], one plane of 16-byte
-//     pixel rows per 8 channels; along K the next plane (LBO, an odd number
-//     of 16-byte units so the writes of a pixel's 8 planes fall in distinct
-//     banks), along N the next 8 pixels (SBO 128). A row's operand at tap
-//     (i, j) starts at pixel (row * SY + i * DY) * IW + j * DX.
+// down as well, all of a warpgroup's rows at once (FLAT). The operand
+// layouts (wgmma's K-major form without swizzling), the sizes and the
+// k-steps are ct_conv_tc16g_core.cuh's, shared with ct_conv_tc16gk.cuh.
 // Columns past a row's TILE_OW read pixels past the row (the next row's
 // halo, or padding at the end of each plane); their sums are never stored.
 //
 // Channels last, a tile's input is copied into B by cp.async as it lies
-// (16-byte pieces), STAGES buffers, LOOKAHEAD = STAGES - 2 tiles ahead (a
-// depth kept from a version that overlapped two tiles' steps; one tile back
-// would now do). NCHW keeps channels apart in memory: the tile's rows are
-// copied raw ([c][row][column], 16-byte pieces where the width is a
-// multiple of 8, narrower ones where not) into STAGES raw buffers,
-// LOOKAHEAD = STAGES - 1 tiles ahead, and transposed by the block into one
-// of two B buffers.
+// (16-byte pieces), STAGES buffers. NCHW keeps channels apart in memory:
+// the tile's rows are copied raw ([c][row][column], 16-byte pieces where
+// the width is a multiple of 8, narrower ones where not) into STAGES raw
+// buffers and transposed by the block into one of two B buffers. Both copy
+// LOOKAHEAD = STAGES - 1 tiles ahead: a tile's steps are waited for before
+// its epilogue, so at the next tile's barrier its buffer is free. (An
+// earlier version overlapped two tiles' steps and, channels last, kept two
+// buffers back, which left STAGES 2 with no copy ahead.)
 //
 // Tuning macros:
 //   WG_M        warpgroups along the output channels (64 each)
@@ -51,18 +44,6 @@
 //               bytes in flight per SM are what bounds a layer of few
 //               channels (latency x bandwidth), so small tiles go deep
 //   MIN_BLOCKS  minimum resident blocks per SM (__launch_bounds__)
-#include "ct_wgmma.cuh"
-
-#ifndef TC_GROUPS
-#define TC_GROUPS 1
-#endif
-#define TC_CIN_ALL (TC_CIN * TC_GROUPS)
-#define TC_COUT_ALL (TC_COUT * TC_GROUPS)
-#define TC_CDIV(a, b) (((a) + (b) - 1) / (b))
-#define TC_RUP(a, b) (TC_CDIV(a, b) * (b))
-
-#define TC_BM (64 * WG_M)
-#define TC_NT (128 * WG_M * WG_N)
 // PINGPONG 0: the warpgroups share each tile (WG_N of them split its rows)
 // and the block's barriers; 1: each warpgroup walks its own tiles (every
 // WG_N-th), with its own buffers and barriers, so one's epilogue and
@@ -75,41 +56,12 @@
 #define TC_TN (TC_PP ? 128 : TC_NT)                  // threads that share a tile
 #define TC_TID (TC_PP ? threadIdx.x % 128 : threadIdx.x)
 #define TC_NREG (TC_PP ? WG_N : 1)                   // buffer regions
-// Stride 1 down the image: consecutive output rows read consecutive input
-// rows, so a tap's operand for all of a warpgroup's rows is one run of
-// pixels, (RPW - 1) x IW + TILE_OW long, and one wgmma covers them (FLAT):
-// its column n is output row n / IW, column n % IW, wasted past TILE_OW
-// (the KW - 1 halo columns of a row). Fewer, larger wgmma steps: a small
-// N leaves the tensor cores waiting on each step's accumulator chain.
-// Otherwise one wgmma per row, N = TILE_OW.
-#define TC_FLAT (TC_SY == 1)
-#if TC_FLAT
-#define TC_NW 1                                 // wgmma chains per warpgroup
-#define TC_WN TC_RUP((TC_RPW - 1) * TC_IW + TILE_OW, 8)
-#else
-#define TC_NW TC_RPW
-#define TC_WN TC_RUP(TILE_OW, 8)
-#endif
-#define TC_CK TC_RUP(TC_CIN, 16)
-#define TC_KHW (TC_KH * TC_KW)
-#define TC_KSTEPS (TC_KHW * TC_CK / 16)
-#define TC_IH ((TILE_OH - 1) * TC_SY + (TC_KH - 1) * TC_DY + 1)
-#define TC_IW (TILE_OW + (TC_KW - 1) * TC_DX)
-#define TC_IS (TC_IH * TC_IW)
-#define TC_PPX ((TC_IS + 8) | 1)               // plane pixels: odd; a run ends at most 7 past the tile
-#define TC_PB (TC_PPX * 16)                     // plane bytes
-#define TC_SB (TC_CK / 8 * TC_PB)               // stage bytes
-#define TC_SA (TC_BM * TC_KHW * TC_CK * 2)      // weight bytes
-#define TC_OP (TC_BM + 8)                       // staged output pixel pitch, elements
-#define TC_RK (TC_CIN * TC_KHW)                 // a raw weight row, elements
-#define TC_TY TC_CDIV(TC_OH, TILE_OH)
-#define TC_TX TC_CDIV(TC_OW, TILE_OW)
+#define TC_CK TC_RUP(TC_CIN, 16)                     // all the input channels: A is resident
+#include "ct_conv_tc16g_core.cuh"
+
 #define TC_NTILES (TC_B * TC_TY * TC_TX)
-#define TC_NCT TC_CDIV(TC_COUT, TC_BM)
-#define TC_VEC(n) ((n) % 8 == 0 ? 8 : (n) % 4 == 0 ? 4 : (n) % 2 == 0 ? 2 : 1)
 #define TC_IVEC TC_VEC(TC_CIN)
 #define TC_WVEC TC_VEC(TC_RK)
-#define TC_OVEC TC_VEC(TC_COUT)
 #define TC_RAWW (TC_SA + TC_SB)                 // raw weights, bytes (before any tile but the first)
 // The raw weights come RPC channels at a time, as many (a multiple of 16,
 // so that the last piece reaches CK and zeros A's padded channels) as fit
@@ -122,13 +74,12 @@
 #define TC_RKP TC_RUP(TC_RPC * TC_KHW, 8)       // raw row pitch, elements
 // After A, TC_NREG regions of TC_WGB bytes (one per warpgroup with
 // PINGPONG); offsets below are within a region.
+#define TC_LOOK (STAGES - 1)
 #if TC_CL
-#define TC_LOOK (STAGES - 2)
 #define TC_OUTS (STAGES * TC_SB)                // staged outputs
 #define TC_BSTAGE(j) ((j) % STAGES * TC_SB)
 #define TC_WGB (STAGES * TC_SB + TILE_OH * TILE_OW * TC_OP * 2)
 #else
-#define TC_LOOK (STAGES - 1)
 #define TC_RV TC_VEC(TC_W)                      // raw piece: elements that keep rows aligned
 #define TC_RW TC_RUP(TC_IW + TC_RV - 1, TC_RV)  // raw row, from a column multiple of RV
 #define TC_SRI TC_RUP(TC_CIN * TC_IH * TC_RW * 2, 16)  // raw tile, bytes: 16-byte multiples keep the
@@ -289,24 +240,13 @@ __device__ __forceinline__ void tc16g_issue(unsigned char *sm, unsigned char *rg
         tc16_wg_hold<TC_WN / 2>(acc[rr]);
     }
     tc16_wg_fence();
-    // A descriptor's address field counts 16 bytes, so a step's is its
-    // tile base's plus a constant (shared addresses stay under 2^18: no
-    // carry), added in the wgmma's asm. The bases pass through tc16_opaque:
-    // left to itself the compiler computes every step's descriptors ahead,
-    // out of the tile loop, in more registers than the accumulators leave.
+    // The descriptors' bases pass through tc16_opaque: left to itself the
+    // compiler computes every step's descriptors ahead, out of the tile
+    // loop, in more registers than the accumulators leave.
     const unsigned long long da0 = tc16_opaque(tc16_wgdesc(sm + wgm * 64 * 16, TC_BM * 16, 128));
     const unsigned long long db0 =
         tc16_opaque(tc16_wgdesc(st + (TC_PP ? 0 : wgn) * TC_RPW * TC_SY * TC_IW * 16, TC_PB, 128));
-#pragma unroll
-    for (int s = 0; s < TC_KSTEPS; ++s) {
-        const int tap = s / (TC_CK / 16), q = s % (TC_CK / 16);
-        const unsigned oa = (tap * (TC_CK / 8) + 2 * q) * TC_BM;
-#pragma unroll
-        for (int rr = 0; rr < TC_NW; ++rr) {
-            const int p0 = (rr * TC_SY + tap / TC_KW * TC_DY) * TC_IW + tap % TC_KW * TC_DX;
-            tc16_wgmma<TC_WN>(acc[rr], da0, oa, db0, 2 * q * TC_PB / 16 + p0, s > 0);
-        }
-    }
+    tc16g_steps<true>(acc, da0, db0);
     tc16_wg_commit();
 }
 
@@ -321,18 +261,8 @@ __device__ __forceinline__ void tc16g_finish(unsigned char *rg, ct_elem *__restr
 #pragma unroll
     for (int rr = 0; rr < TC_NW; ++rr)
         tc16_wg_hold<TC_WN / 2>(acc[rr]);
-    // Every accumulator is read here, unconditionally, into packed pairs
-    // (pixels n, n + 1 of channel row h): read under a condition, ptxas
-    // guards each read with a wait of its own and serializes all wgmma
-    // steps of the kernel (its info C7518).
     unsigned pk[TC_NW][TC_WN / 4];
-#pragma unroll
-    for (int rr = 0; rr < TC_NW; ++rr)
-#pragma unroll
-        for (int j = 0; j < TC_WN / 8; ++j)
-#pragma unroll
-            for (int h = 0; h < 2; ++h)
-                pk[rr][2 * j + h] = tc16_pack(acc[rr][4 * j + 2 * h] + bv[h], acc[rr][4 * j + 2 * h + 1] + bv[h]);
+    tc16g_pack(acc, bv, pk);
     const tc16g_tile r = tc16g_at(T);
     const int w = threadIdx.x / 32 % 4, lane = threadIdx.x % 32, g = lane / 4, t = lane % 4;
 #if TC_CL
@@ -375,16 +305,7 @@ __device__ __forceinline__ void tc16g_finish(unsigned char *rg, ct_elem *__restr
         if (oy >= TC_OH || ox >= TC_OW || c0 + c >= TC_COUT)
             continue;
         const tc16_bits *s = reinterpret_cast<const tc16_bits *>(so) + n * TC_OP + wgm * 64 + c;
-        tc16_bits *d = reinterpret_cast<tc16_bits *>(out) + ((long long)oy * TC_OW + ox) * TC_COUT_ALL + c;
-#if TC_OVEC == 8
-        *reinterpret_cast<uint4 *>(d) = *reinterpret_cast<const uint4 *>(s);
-#elif TC_OVEC == 4
-        *reinterpret_cast<uint2 *>(d) = *reinterpret_cast<const uint2 *>(s);
-#elif TC_OVEC == 2
-        *reinterpret_cast<unsigned *>(d) = *reinterpret_cast<const unsigned *>(s);
-#else
-        *d = *s;
-#endif
+        tc16g_store(reinterpret_cast<tc16_bits *>(out) + ((long long)oy * TC_OW + ox) * TC_COUT_ALL + c, s);
     }
 #else
 #pragma unroll
@@ -434,18 +355,9 @@ TC_NAME(const ct_elem *__restrict__ in_, const ct_elem *__restrict__ weight_,
     const int T0 = blockIdx.x * TILES;
     const int nt = TC_NTILES - T0 < TILES ? TC_NTILES - T0 : TILES;
     const int wg = threadIdx.x / 128, wgm = wg % WG_M, wgn = wg / WG_M;
-    const int w = threadIdx.x / 32 % 4, g = threadIdx.x % 32 / 4;
 
     float bv[2];
-#pragma unroll
-    for (int h = 0; h < 2; ++h) {
-#if TC_BIAS
-        const int co = co0 + wgm * 64 + 16 * w + g + 8 * h;
-        bv[h] = co < TC_COUT ? ct_ldg(bias + grp * TC_COUT + co) : 0.0f;
-#else
-        bv[h] = 0.0f;
-#endif
-    }
+    tc16g_bias(bv, TC_BIAS_ARG, grp, co0, wgm);
 
     // The weights once: rows co0.. copied as they lie ([co][c][tap], rows
     // RKP apart) RPC channels at a time (each row's run contiguous), the

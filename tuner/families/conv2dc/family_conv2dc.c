@@ -17,6 +17,7 @@
 #include "family_export.h"
 #include "tc_conv.h"
 #include "tc16_conv.h"
+#include "tc16gk_conv.h"
 #include "tc16wb_conv.h"
 #include "tc16r_conv.h"
 #include "dw_conv.h"
@@ -416,6 +417,8 @@ static const ct_template templates[] = {
     {.name = "conv2dc_tc16gcl", .summary = "conv2dc_tc16g for channels-last layers (NHWC): tiles copied by "
                                           "cp.async as they lie, outputs in 16-byte stores",
      .params = ct_tc16gcl_params, .nparams = CT_TC16G_NPARAMS, .dtypes = CT_TC16_DTYPES},
+    {.name = "conv2dc_tc16gkcl", .summary = CT_TC16GK_SUMMARY,
+     .params = ct_tc16gk_params, .nparams = CT_TC16GK_NPARAMS, .dtypes = CT_TC16_DTYPES},
     {.name = "conv2dc_dw", .summary = "depthwise: a plane tile and its filter staged in shared memory, "
                                       "OUT_Y x OUT_X outputs per thread sliding a filter row along a "
                                       "register window",
@@ -449,9 +452,9 @@ static ct_tc_shape tc_shape(const ct_problem *p)
 static int layer_excluded(const ct_problem *p, const ct_template *t, char *why, size_t len)
 {
     const long long *d = p->dims;
-    const int reads = ct_tc16cl_is(t) || ct_tc16rcl_is(t) ? CT_LAYOUT_CL_ONLY
-                      : ct_tc_f32_is(t)                    ? CT_LAYOUT_BOTH
-                                                           : CT_LAYOUT_DEFAULT_ONLY;
+    const int reads = ct_tc16cl_is(t) || ct_tc16rcl_is(t) || ct_tc16gk_is(t) ? CT_LAYOUT_CL_ONLY
+                      : ct_tc_f32_is(t)                                        ? CT_LAYOUT_BOTH
+                                                                               : CT_LAYOUT_DEFAULT_ONLY;
     if (!t->is_baseline && ct_layer_layout_excluded(t->name, &fields[DIM_LAYOUT], d[DIM_LAYOUT], reads, why, len))
         return 1;
     if (t->is_baseline || ct_layer_tmpl_of(t))

@@ -3,6 +3,7 @@
 #include "dw_cl.h"
 #include "dw_conv.h"
 #include "simt_conv.h"
+#include "tc16gk_conv.h"
 #include "tc16r_conv.h"
 #include "tc16wb_conv.h"
 #include "problem.h"
@@ -183,11 +184,13 @@ const ct_layer_tmpl *ct_layer_tmpl_of(const ct_template *t)
     static const ct_layer_tmpl dwcl = {ct_dwcl_constrain, ct_dwcl_normalize, ct_dwcl_launch};
     static const ct_layer_tmpl tc16r = {ct_tc16r_constrain, ct_tc16r_normalize, ct_tc16r_launch};
     static const ct_layer_tmpl tc16wb = {ct_tc16wb_constrain, ct_tc16wb_normalize, ct_tc16wb_launch};
+    static const ct_layer_tmpl tc16gk = {ct_tc16gk_constrain, ct_tc16gk_normalize, ct_tc16gk_launch};
     return ct_tc_is(t)       ? &tc
            : ct_dw_is(t)     ? &dw
            : ct_simt_is(t)   ? &simt
            : ct_dwcl_is(t)   ? &dwcl
            : ct_tc16r_is(t)  ? &tc16r
            : ct_tc16wb_is(t) ? &tc16wb
+           : ct_tc16gk_is(t) ? &tc16gk
                              : NULL;
 }
