@@ -30,8 +30,8 @@ CT_PARAM_VALUES(t16r, T16R_LIST, ct_tc16rcl_params)
     X(TILE_OH, 2, CT_INT(0), "output rows per image tile")                                                  \
     X(TILE_OW, 56, CT_INT(0), "output columns per image tile (a wgmma covers a warpgroup's rows: N <= 256)") \
     X(TILES, 7, CT_INT(0), "consecutive image tiles a block computes against its staged weights")           \
-    X(STAGES, 3, CT_INT(0), "input buffers: NHWC 2 to 6, NCHW raw ones 1 to 5 (copies STAGES - 1 "  \
-                            "tiles ahead)")                                                       \
+    X(STAGES, 3, CT_INT(0), "input buffers: NHWC 2 to 6, NCHW raw ones 1 to 5 (copies STAGES - 1 tiles "   \
+                            "ahead)")                                                                       \
     X(PINGPONG, 0, CT_INT(0), "0: the warpgroups split each tile's rows; 1: each walks its own tiles with "  \
                               "its own buffers, its epilogue overlapping the others' wgmma steps")           \
     X(MIN_BLOCKS, 1, CT_INT(0), "minimum resident blocks per SM (__launch_bounds__)")
@@ -305,8 +305,8 @@ void ct_tc16r_normalize(const ct_template *t, const ct_tc_shape *layer, ct_param
             q.TILE_OW = (long)s->ow;
         if (q.TILE_OH > s->oh)
             q.TILE_OH = (long)s->oh;
-        /* Buffers for copies past the block's tiles stay empty (channels
-         * last keeps two: its copies go to a buffer of their own). */
+        /* Buffers for copies past the block's tiles stay empty; channels
+         * last keeps its least, two (the tile computed, the next copied). */
         const long most = ct_tc16rcl_is(t) && q.TILES < 2 ? 2 : (long)q.TILES;
         if (q.TILES >= 1 && q.STAGES > most)
             q.STAGES = most;
