@@ -563,18 +563,23 @@ int main(void)
         {"conv2dc:2:136:10:12:64:3:3:same:f16", "conv2dc_tc16g"},
         {"conv2dc:2:128:14:14:72:3:3:same:bias:nhwc:bf16", "conv2dc_tc16gcl"},
         {"conv2dc:2:120:12:12:64:3:3:same:bias:nhwc:f16", "conv2dc_tc16gcl"},
+        /* images 2 and 3 pixels wide: a row and its halo (IW 4, 5) under
+         * the 8 columns of a wgmma step, up to 8 rows to one wgmma */
+        {"conv2dc:2:64:16:3:64:3:3:same:bias:bf16", "conv2dc_tc16g"},
+        {"conv2dc:2:64:16:2:72:3:3:same:nhwc:f16", "conv2dc_tc16gcl"},
     };
     /* conv2dc_tc16gkcl (wgmma, weights streamed by chunks of channels):
      * several chunks with the last one padded (24 and 40 channels a group
      * in chunks of 16 or 32), groups, dilation, odd output channels
      * (one-element stores), stride down (a wgmma per row), a 5x2 filter,
-     * an output channel tile past Cout. */
+     * an output channel tile past Cout, rows of 3 pixels (IW 5 < 8). */
     static const char *const tc16gk[][2] = {
         {"conv2dc:1:48:9:11:42:3:3:same:dilation=2:groups=2:bias:nhwc:f16", "conv2dc_tc16gkcl"},
         {"conv2dc:2:24:9:12:40:3:3:pad=1:stride=2,1:bias:nhwc:bf16", "conv2dc_tc16gkcl"},
         {"conv2dc:2:16:15:17:22:5:2:pad=2,1:nhwc:bf16", "conv2dc_tc16gkcl"},
         {"conv2dc:2:40:18:20:96:3:3:same:bias:nhwc:f16", "conv2dc_tc16gkcl"},
         {"conv2dc:2:128:14:14:72:3:3:same:nhwc:bf16", "conv2dc_tc16gkcl"},
+        {"conv2dc:2:32:16:3:40:3:3:same:bias:nhwc:bf16", "conv2dc_tc16gkcl"},
     };
     const int wgmma = g.lim.cc_major == 9 && g.lim.cc_minor == 0;
     if (tensor_tf32) {
@@ -587,6 +592,7 @@ int main(void)
         export_selftest(db, dir, tc16g[5][0], arch);   /* NHWC, a channel tile past Cout */
         export_selftest(db, dir, tc16g[7][0], arch);   /* NCHW, raw weights in pieces, padded */
         export_selftest(db, dir, tc16g[8][0], arch);   /* NHWC, raw weights in pieces */
+        export_selftest(db, dir, tc16g[10][0], arch);  /* NCHW, 3-pixel rows */
         tune_alone(db, tc16gk, sizeof tc16gk / sizeof tc16gk[0]);
         export_selftest(db, dir, tc16gk[0][0], arch);  /* groups, odd channels, a padded chunk */
         export_selftest(db, dir, tc16gk[1][0], arch);  /* strided down */

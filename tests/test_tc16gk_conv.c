@@ -252,7 +252,8 @@ int main(void)
         return 1;
     /* Groups with channels padded in the last chunk and odd output
      * channels (one-element stores), stride down (a wgmma chain per row),
-     * a 5x2 filter, an output channel tile past Cout, a 1x1 layer, bias. */
+     * a 5x2 filter, an output channel tile past Cout, a 1x1 layer, bias,
+     * rows of 3 pixels (a row and its halo under a wgmma's 8 columns). */
     static const char *const shapes[] = {
         "conv2dc:1:48:9:11:42:3:3:same:dilation=2:groups=2:bias:nhwc:f16",
         "conv2dc:2:24:9:12:40:3:3:pad=1:stride=2,1:bias:nhwc:bf16",
@@ -260,6 +261,7 @@ int main(void)
         "conv2dc:1:40:10:20:96:3:3:same:bias:nhwc:f16",
         "conv2dc:1:64:6:8:72:1:1:valid:nhwc:bf16",
         "conv2dc:1:32:13:9:16:3:3:pad=2:stride=3,1:dilation=2,1:nhwc:bf16",
+        "conv2dc:2:32:16:3:40:3:3:same:bias:nhwc:bf16",
     };
     for (size_t i = 0; i < sizeof shapes / sizeof shapes[0]; i++)
         replay_spec(shapes[i], "conv2dc_tc16gkcl", 10, &cfg, &lim, &rng, replay_one);

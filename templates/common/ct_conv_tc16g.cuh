@@ -264,34 +264,10 @@ __device__ __forceinline__ void tc16g_finish(unsigned char *rg, ct_elem *__restr
     unsigned pk[TC_NW][TC_WN / 4];
     tc16g_pack(acc, bv, pk);
     const tc16g_tile r = tc16g_at(T);
-    const int w = threadIdx.x / 32 % 4, lane = threadIdx.x % 32, g = lane / 4, t = lane % 4;
 #if TC_CL
-    ct_elem *so = reinterpret_cast<ct_elem *>(rg + TC_OUTS);
+    tc16_bits *so = reinterpret_cast<tc16_bits *>(rg + TC_OUTS);
     const int rw0 = (TC_PP ? 0 : wgn) * TC_RPW;   // the warpgroup's first row of the tile
-    // Column n = 8j + 2t + e of chain rr is output row (row, x) of this
-    // warpgroup: FLAT walks n across the rows' runs of IW (no divisions).
-#pragma unroll
-    for (int rr = 0; rr < TC_NW; ++rr) {
-        int row = rr, x = 2 * t;
-#pragma unroll
-        for (int j = 0; j < TC_WN / 8; ++j) {
-#pragma unroll
-            for (int e = 0; e < 2; ++e) {
-                int xe = x + e, re = row;
-                if (TC_FLAT && xe >= TC_IW)
-                    xe -= TC_IW, ++re;
-                if (xe < TILE_OW && re < TC_RPW)
-#pragma unroll
-                    for (int h = 0; h < 2; ++h)
-                        reinterpret_cast<tc16_bits *>(so)[((rw0 + re) * TILE_OW + xe) * TC_OP + wgm * 64 +
-                                                          16 * w + g + 8 * h] =
-                            (tc16_bits)(pk[rr][2 * j + h] >> 16 * e);
-            }
-            x += 8;
-            if (TC_FLAT && x >= TC_IW)
-                x -= TC_IW, ++row;
-        }
-    }
+    tc16g_stage(so, pk, rw0, wgm);
     // Each warpgroup stores what it staged (its rows, its 64 channels):
     // its own barrier, not the block's, between.
     tc16g_wg_bar();
@@ -304,10 +280,11 @@ __device__ __forceinline__ void tc16g_finish(unsigned char *rg, ct_elem *__restr
         const int oy = r.oy0 + n / TILE_OW, ox = r.ox0 + n % TILE_OW;
         if (oy >= TC_OH || ox >= TC_OW || c0 + c >= TC_COUT)
             continue;
-        const tc16_bits *s = reinterpret_cast<const tc16_bits *>(so) + n * TC_OP + wgm * 64 + c;
+        const tc16_bits *s = so + n * TC_OP + wgm * 64 + c;
         tc16g_store(reinterpret_cast<tc16_bits *>(out) + ((long long)oy * TC_OW + ox) * TC_COUT_ALL + c, s);
     }
 #else
+    const int w = threadIdx.x / 32 % 4, lane = threadIdx.x % 32, g = lane / 4, t = lane % 4;
 #pragma unroll
     for (int h = 0; h < 2; ++h) {
         const int co = co0 + wgm * 64 + 16 * w + g + 8 * h;
@@ -315,24 +292,16 @@ __device__ __forceinline__ void tc16g_finish(unsigned char *rg, ct_elem *__restr
             continue;
         ct_elem *o = out_ + ((long long)r.b * TC_COUT_ALL + grp * TC_COUT + co) * TC_OH * TC_OW;
 #pragma unroll
-        for (int rr = 0; rr < TC_NW; ++rr) {
-            int row = rr, x = 2 * t;   // as the NHWC epilogue
+        for (int rr = 0; rr < TC_NW; ++rr)
 #pragma unroll
-            for (int j = 0; j < TC_WN / 8; ++j) {
+            for (int j = 0; j < TC_WN / 8; ++j)
 #pragma unroll
                 for (int e = 0; e < 2; ++e) {
-                    int xe = x + e, re = row;
-                    if (TC_FLAT && xe >= TC_IW)
-                        xe -= TC_IW, ++re;
+                    const int n = 8 * j + 2 * t + e, re = tc16g_row(rr, n), xe = tc16g_col(n);
                     const int oy = r.oy0 + (TC_PP ? 0 : wgn) * TC_RPW + re, ox = r.ox0 + xe;
                     if (xe < TILE_OW && re < TC_RPW && oy < TC_OH && ox < TC_OW)
                         reinterpret_cast<tc16_bits *>(o)[oy * TC_OW + ox] = (tc16_bits)(pk[rr][2 * j + h] >> 16 * e);
                 }
-                x += 8;
-                if (TC_FLAT && x >= TC_IW)
-                    x -= TC_IW, ++row;
-            }
-        }
     }
 #endif
 }

@@ -118,6 +118,41 @@ __device__ __forceinline__ void tc16g_pack(float (*acc)[TC_WN / 2], const float 
                 pk[rr][2 * j + h] = tc16_pack(acc[rr][4 * j + 2 * h] + bv[h], acc[rr][4 * j + 2 * h + 1] + bv[h]);
 }
 
+// Where column n of chain rr lands among the warpgroup's output rows: with
+// FLAT, row n / IW and column n % IW (columns from TILE_OW on are a row's
+// halo, never stored); otherwise row rr, column n. (A walk adding 8 to the
+// column and wrapping once at IW, as tc16g had, misplaced columns where IW
+// is under 8.)
+__device__ __forceinline__ int tc16g_row(int rr, int n)
+{
+    return TC_FLAT ? n / TC_IW : rr;
+}
+
+__device__ __forceinline__ int tc16g_col(int n)
+{
+    return TC_FLAT ? n % TC_IW : n;
+}
+
+// This thread's packed outputs staged as [pixel][channel] (pitch OP): the
+// warpgroup's rows start at tile row rw0, its channels at 64 wgm.
+__device__ __forceinline__ void tc16g_stage(tc16_bits *so, unsigned (*pk)[TC_WN / 4], int rw0, int wgm)
+{
+    const int w = threadIdx.x / 32 % 4, lane = threadIdx.x % 32, g = lane / 4, t = lane % 4;
+#pragma unroll
+    for (int rr = 0; rr < TC_NW; ++rr)
+#pragma unroll
+        for (int j = 0; j < TC_WN / 8; ++j)
+#pragma unroll
+            for (int e = 0; e < 2; ++e) {
+                const int n = 8 * j + 2 * t + e, re = tc16g_row(rr, n), xe = tc16g_col(n);
+                if (xe < TILE_OW && re < TC_RPW)
+#pragma unroll
+                    for (int h = 0; h < 2; ++h)
+                        so[((rw0 + re) * TILE_OW + xe) * TC_OP + wgm * 64 + 16 * w + g + 8 * h] =
+                            (tc16_bits)(pk[rr][2 * j + h] >> 16 * e);
+            }
+}
+
 // OVEC consecutive output elements from shared memory to global memory.
 __device__ __forceinline__ void tc16g_store(tc16_bits *d, const tc16_bits *s)
 {

@@ -51,11 +51,6 @@
 #define TC_ST (TC_SR + TC_SB)                   // a stage, bytes
 #define TC_LOOK (STAGES - 2)
 
-__device__ __forceinline__ void tc16gk_wait1()
-{
-    asm volatile("wgmma.wait_group.sync.aligned 1;\n" ::: "memory");
-}
-
 // Chunk ch's copies into stage st (one commit group): input piece (p, c)
 // is channels ci0 + c .. + 7 of tile pixel p, into plane c / 8; raw piece
 // e of row m is elements e .. e + 7 of the row's run from channel ci0.
@@ -131,7 +126,6 @@ TC_NAME(const ct_elem *__restrict__ in_, const ct_elem *__restrict__ weight_,
     const tc16_bits *weight = reinterpret_cast<const tc16_bits *>(weight_) + (long long)grp * TC_COUT * TC_RK;
     const int iy0 = oy0 * TC_SY - TC_PH, ix0 = ox0 - TC_PW;
     const int wg = threadIdx.x / 128, wgm = wg % WG_M, wgn = wg / WG_M;
-    const int w = threadIdx.x / 32 % 4, lane = threadIdx.x % 32, g = lane / 4, t = lane % 4;
     unsigned char *const stg = tc_sm + 2 * TC_SA;   // the stages, after A's two buffers
 
 #pragma unroll
@@ -155,7 +149,7 @@ TC_NAME(const ct_elem *__restrict__ in_, const ct_elem *__restrict__ weight_,
         unsigned char *st = stg + ch % STAGES * TC_ST;
         tc16_cp_wait<TC_LOOK - 1>();
         tc16_proxy_fence();
-        tc16gk_wait1();
+        tc16_wg_wait1();
         __syncthreads();
         if (ch + TC_LOOK < TC_NCH)
             tc16gk_copy(stg + (ch + TC_LOOK) % STAGES * TC_ST, in, weight, co0, iy0, ix0, (ch + TC_LOOK) * TC_CK);
@@ -190,23 +184,7 @@ TC_NAME(const ct_elem *__restrict__ in_, const ct_elem *__restrict__ weight_,
     tc16g_pack(acc, bv, pk);
     __syncthreads();
     tc16_bits *so = reinterpret_cast<tc16_bits *>(tc_sm);
-    const int rw0 = wgn * TC_RPW;
-#pragma unroll
-    for (int rr = 0; rr < TC_NW; ++rr)
-#pragma unroll
-        for (int j = 0; j < TC_WN / 8; ++j)
-#pragma unroll
-            for (int e = 0; e < 2; ++e) {
-                // Column n of chain rr: FLAT, row n / IW of the warpgroup's,
-                // column n % IW; otherwise row rr, column n.
-                const int n = 8 * j + 2 * t + e;
-                const int re = TC_FLAT ? n / TC_IW : rr, xe = TC_FLAT ? n % TC_IW : n;
-                if (xe < TILE_OW && re < TC_RPW)
-#pragma unroll
-                    for (int h = 0; h < 2; ++h)
-                        so[((rw0 + re) * TILE_OW + xe) * TC_OP + wgm * 64 + 16 * w + g + 8 * h] =
-                            (tc16_bits)(pk[rr][2 * j + h] >> 16 * e);
-            }
+    tc16g_stage(so, pk, wgn * TC_RPW, wgm);
     __syncthreads();
     constexpr int per = TC_BM / TC_OVEC;
     ct_elem *out = out_ + (long long)b * TC_OH * TC_OW * TC_COUT_ALL + grp * TC_COUT + co0;

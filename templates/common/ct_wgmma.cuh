@@ -52,6 +52,12 @@ __device__ __forceinline__ void tc16_wg_wait0()
     asm volatile("wgmma.wait_group.sync.aligned 0;\n" ::: "memory");
 }
 
+// All but the newest committed group complete (a pipeline one group deep).
+__device__ __forceinline__ void tc16_wg_wait1()
+{
+    asm volatile("wgmma.wait_group.sync.aligned 1;\n" ::: "memory");
+}
+
 // The accumulators of an asynchronous wgmma belong to it until its
 // wait_group: an empty asm that "modifies" each of them, placed before the
 // first wgmma and after the wait, keeps the compiler from moving their
