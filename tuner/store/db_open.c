@@ -263,10 +263,11 @@ static int sqlite_header(const char *path)
     return n == sizeof buf && !memcmp(buf, magic, sizeof buf);
 }
 
-/* Whether the file path + suffix ("-wal", "-journal") exists with content.
- * A stat that fails for another reason than absence counts as content: the
- * caller then takes the path that lets SQLite look at the file itself. */
-static int side_file_has_content(const char *path, const char *suffix)
+/* Whether the file path + suffix ("-wal", "-journal") exists and is longer
+ * than empty bytes (a -wal's 32-byte header holds no transaction). A stat
+ * that fails for another reason than absence counts as content: the caller
+ * then takes the path that lets SQLite look at the file itself. */
+static int side_file_has_content(const char *path, const char *suffix, off_t empty)
 {
     char side[4096 + 16];
     struct stat sb;
@@ -274,7 +275,7 @@ static int side_file_has_content(const char *path, const char *suffix)
         return 1;
     if (stat(side, &sb) != 0)
         return errno != ENOENT;
-    return sb.st_size > 0;
+    return sb.st_size > empty;
 }
 
 /* "file:PATH?mode=ro" with PATH percent-encoded, plus "&immutable=1" when
@@ -388,8 +389,8 @@ ct_status ct_db_open(const char *path, int create, ct_db **out, ct_err *e)
              * Then mode=ro, with which SQLite reads the -wal through the
              * -shm index, or through a private copy of it when the -shm
              * cannot be written (SQLite 3.22 and later). */
-            immutable = readonly && !side_file_has_content(real ? real : path, "-wal") &&
-                        !side_file_has_content(real ? real : path, "-journal");
+            immutable = readonly && !side_file_has_content(real ? real : path, "-wal", 32) &&
+                        !side_file_has_content(real ? real : path, "-journal", 0);
             free(real);
             if (readonly && create)
                 return ct_fail(e, CT_ERR_DB, "DB: %s is read-only (no write permission on %s); nothing was written",
