@@ -125,7 +125,9 @@ static char *reformat_csv(const char *text)
     put(&out, &n, &cap, "\xEF\xBB\xBF", 3);
     for (const char *p = text; *p; p++) {
         put(&out, &n, &cap, p, 1);
-        if ((p[0] == '"' && p[1] == '"' && p[2] == ':') || (p[0] == ',' && p[1] == '"' && p[2] == '"' && p[-1] != ',')) {
+        int colon = p[0] == '"' && p[1] == '"' && p[2] == ':';
+        int comma = p > text && p[0] == ',' && p[1] == '"' && p[2] == '"' && p[-1] != ',';
+        if (colon || comma) {
             if (p[0] == '"') {
                 put(&out, &n, &cap, "\":", 2);
                 p += 2;
@@ -259,8 +261,8 @@ int main(void)
     free(copy);
     sqlite3 *h = NULL;
     CHECK(sqlite3_open(shard, &h) == SQLITE_OK &&
-          sqlite3_exec(h, "UPDATE candidates SET params = '{\"BLOCK_SIZE\":2147483647}' WHERE template = 'conv1d_naive'",
-                       NULL, NULL, NULL) == SQLITE_OK &&
+          sqlite3_exec(h, "UPDATE candidates SET params = '{\"BLOCK_SIZE\":2147483647}'"
+                          " WHERE template = 'conv1d_naive'", NULL, NULL, NULL) == SQLITE_OK &&
           sqlite3_changes(h) > 0);
     sqlite3_close(h);
     refused("shard.db", NULL, target, "shard.db: candidate ");
