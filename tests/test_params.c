@@ -311,6 +311,10 @@ static void test_bounds(void)
     CHECK(ct_param_parse_value(&plain, "2147483648", &v, &e) == CT_ERR_USAGE &&
           strstr(e.msg, "bad value 2147483648 (at most 2147483647)"));
     CHECK(ct_param_parse_value(&sym, "x", &v, &e) == CT_OK && v == 0);
+    /* a refused value is echoed on one line */
+    CHECK(ct_param_parse_value(&sym, "x\ny", &v, &e) == CT_ERR_USAGE && strstr(e.msg, "bad value 'x?y'") &&
+          !strchr(e.msg, '\n'));
+    CHECK(ct_param_parse_value(&plain, "1\n2", &v, &e) == CT_ERR_USAGE && strstr(e.msg, "'1?2'"));
 
     const ct_family *f = ct_family_find("conv1d");
     const ct_template *naive = f ? ct_template_find(f, "conv1d_naive") : NULL;

@@ -48,14 +48,21 @@ ct_status ct_param_parse_value(const ct_param_def *def, const char *text, long *
         }
     }
     char buf[64];
-    if (len == 0 || len >= sizeof buf)
-        return ct_fail(e, CT_ERR_USAGE, "parameter %s: bad value '%.*s'", def->name, (int)len, text);
+    if (len == 0 || len >= sizeof buf) {
+        memcpy(buf, text, len < 40 ? len : 40);
+        memcpy(buf + (len < 40 ? len : 40), len > 40 ? "..." : "", len > 40 ? 4 : 1);
+        for (char *c = buf; *c; c++)   /* one line: control characters as '?' */
+            *c = (unsigned char)*c < 0x20 || *c == 0x7f ? '?' : *c;
+        return ct_fail(e, CT_ERR_USAGE, "parameter %s: bad value '%s'", def->name, buf);
+    }
     memcpy(buf, text, len);
     buf[len] = '\0';
     char *end = NULL;
     errno = 0;
     long v = strtol(buf, &end, 10);
     if (errno || *end != '\0' || end == buf) {
+        for (char *c = buf; *c; c++)   /* one line: control characters as '?' */
+            *c = (unsigned char)*c < 0x20 || *c == 0x7f ? '?' : *c;
         if (def->nsymbols > 0) {
             char opts[256] = "";
             for (int s = 0; s < def->nsymbols; s++) {
