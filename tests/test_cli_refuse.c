@@ -144,6 +144,8 @@ static const bad_row rows[] = {
      "DB: database path too long: "},
     {{"query", "--db", "{W}/" D100 "/" D100 "/" D100 "/" D100 "/" D100 "/" D100 "/x.db"}, 2,
      "SQLite takes at most 504; nothing was created"},
+    {{"db", "import", "{W}/good.json", "--db", "{W}/newdir/" D100 D100 D100 ".db"}, 2,
+     "DB: database path has a name of 303 bytes, longer than a file name may be (255); nothing was created"},
     /* empty database files: nothing to read yet (a writer may be creating
      * them: a reader racing it is told just that), never initialised by a
      * reader */

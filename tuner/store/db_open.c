@@ -6,6 +6,7 @@
 #include "resources.h"
 
 #include <errno.h>
+#include <limits.h>
 #include <math.h>
 #include <pthread.h>
 #include <sqlite3.h>
@@ -330,6 +331,19 @@ static size_t sqlite_path_len(const char *path)
     return total ? total : 1;
 }
 
+/* The length of the longest name (component) of path. */
+static size_t longest_name(const char *path)
+{
+    size_t most = 0;
+    for (const char *p = path; *p;) {
+        size_t len = strcspn(p, "/");
+        if (len > most)
+            most = len;
+        p += len + (p[len] == '/');
+    }
+    return most;
+}
+
 /* Open the database and check what it is before writing anything to it:
  * the first reads (user_version, sqlite_master) are what reveal junk or a
  * corrupt file, and only a recognised file gets WAL mode and a schema (and
@@ -356,6 +370,11 @@ ct_status ct_db_open(const char *path, int create, ct_db **out, ct_err *e)
     if (!memory && sqlite_path_len(path) > CT_DB_SQLITE_PATH_MAX)
         return ct_fail(e, CT_ERR_USAGE, "DB: database path too long: %zu bytes as an absolute path, SQLite takes "
                        "at most %d; nothing was created", sqlite_path_len(path), CT_DB_SQLITE_PATH_MAX);
+    /* A name no file system takes would fail only after the folders before
+     * it were made. */
+    if (!memory && longest_name(path) > NAME_MAX)
+        return ct_fail(e, CT_ERR_USAGE, "DB: database path has a name of %zu bytes, longer than a file name may be "
+                       "(%d); nothing was created", longest_name(path), NAME_MAX);
     if (!memory) {
         dir_of(path, dir, sizeof dir);
         if (stat(path, &sb) != 0) {
