@@ -82,9 +82,15 @@ int parse_args(int argc, char **argv, int start, args *a)
         const char *o = argv[i];
         const opt_def *d = find_opt(o);
         if (!d) {
-            if ((o[0] != '-' || !strcmp(o, "-")) && a->npos < (int)(sizeof a->pos / sizeof a->pos[0])) {
+            const int maxpos = (int)(sizeof a->pos / sizeof a->pos[0]);
+            if ((o[0] != '-' || !strcmp(o, "-")) && a->npos < maxpos) {
                 a->pos[a->npos++] = o;   /* only `db import FILE` takes one; the others refuse it */
                 continue;
+            }
+            if (o[0] != '-' || !strcmp(o, "-")) {
+                fprintf(stderr, "convtune: too many file arguments (at most %d in one command; give the rest "
+                        "to another)\n", maxpos);
+                return 0;
             }
             fprintf(stderr, "convtune: unknown option '%s' (see convtune --help)\n", o);
             return 0;

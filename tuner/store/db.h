@@ -144,8 +144,9 @@ typedef ct_status (*ct_result_next)(void *user, ct_result *row, int *have, ct_er
 
 /* Add the rows in one transaction. A record is identified by its device
  * identity (name, uuid, compute capability, driver and NVRTC versions),
- * problem, template, template hash, params and created_at; one already
- * present is skipped, any other is added (with its device, problem and run
+ * problem, template, template hash, params text and created_at (the
+ * callers, dbio.c and db_merge.c, put params in canonical form first, so
+ * equal values are equal text); one already present is skipped, any other is added (with its device, problem and run
  * created when missing), so the winner queries then pick the best of both.
  * Stored ceilings are replaced only by ones measured later. On any error
  * the transaction is rolled back: the database is left as it was. */
