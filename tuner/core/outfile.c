@@ -18,6 +18,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 
 /* Every temporary name starts with this; prefixes given to ct_outfile_open
@@ -47,8 +48,15 @@ static int handlers_installed;
 /* Set commits in progress, and the signal one of them put off (0: none). */
 static atomic_int committing;
 static atomic_int deferred_sig;
+/* Set by the handler before it removes the temporaries, and the threads
+ * between creating a temporary and registering it: the handler waits for
+ * them (a compile worker must not leave one it created meanwhile). */
+static atomic_int dying;
+static atomic_int creating;
 
-/* Only async-signal-safe calls: unlink, sigaction, raise. The signal is
+/* Only async-signal-safe calls: unlink, nanosleep, sigaction, raise. The
+ * handler never takes live_mu (every holder has its signals blocked). The
+ * signal is
  * re-raised with the disposition the program had before, so the exit
  * status is still "killed by SIGINT" (or whatever the program wanted).
  * While a set is being renamed (in another thread: the committing one
@@ -62,6 +70,15 @@ static void on_signal(int sig)
     if (atomic_load(&committing) > 0)
         return;
     atomic_store(&deferred_sig, 0);
+    /* dying, then creating; a creator does the reverse (ct_tmp_create):
+     * one of the two sees the other, so a temporary being created is
+     * either not created or registered before the table is read. The wait
+     * is bounded: a creation stuck (a hung network filesystem) must not
+     * keep the process alive; its file is then left to the stale sweep. */
+    atomic_store(&dying, 1);
+    struct timespec ms = {0, 1000000};
+    for (int i = 0; i < 2000 && atomic_load(&creating) > 0; i++)
+        nanosleep(&ms, NULL);
     for (int i = 0; i < MAX_LIVE; i++)
         if (atomic_load(&live_used[i]))
             unlink(live_path[i]);
@@ -95,12 +112,12 @@ static void install_handlers(void)
 }
 
 /* Register path for removal on a signal; -1 when the table is full or the
- * path too long (the temporary is then only cleared as a stale one later). */
+ * path too long (the temporary is then only cleared as a stale one later).
+ * Only from ct_tmp_create, with signals blocked. */
 static int live_add(const char *path)
 {
     int slot = -1;
     pthread_mutex_lock(&live_mu);
-    install_handlers();
     for (int i = 0; i < MAX_LIVE && slot < 0 && strlen(path) < LIVE_PATH_MAX; i++)
         if (!atomic_load(&live_used[i])) {
             memcpy(live_path[i], path, strlen(path) + 1);
@@ -113,24 +130,38 @@ static int live_add(const char *path)
 
 static void live_remove(const char *path)
 {
+    sigset_t all, old;
+    sigfillset(&all);
+    pthread_sigmask(SIG_BLOCK, &all, &old);
     pthread_mutex_lock(&live_mu);
     for (int i = 0; i < MAX_LIVE; i++)
         if (atomic_load(&live_used[i]) && !strcmp(live_path[i], path))
             atomic_store(&live_used[i], 0);
     pthread_mutex_unlock(&live_mu);
+    pthread_sigmask(SIG_SETMASK, &old, NULL);
 }
 
 int ct_tmp_create(char *tmpl)
 {
-    /* Signals are held between creating the file and registering it, so
-     * none that comes to this thread can leave it behind unregistered. */
+    /* Signals are held in this thread until the file is registered, so
+     * none that comes to it can leave the file behind unregistered; one
+     * that another thread takes finds the handlers installed (before the
+     * file exists) and waits for the registration (creating). */
     sigset_t all, old;
     sigfillset(&all);
     pthread_sigmask(SIG_BLOCK, &all, &old);
-    int fd = mkstemp(tmpl);
-    int err = errno;
-    if (fd >= 0)
-        live_add(tmpl);
+    pthread_mutex_lock(&live_mu);
+    install_handlers();
+    pthread_mutex_unlock(&live_mu);
+    atomic_fetch_add(&creating, 1);
+    int fd = -1, err = EINTR;       /* the process is being ended: no new file */
+    if (!atomic_load(&dying)) {
+        fd = mkstemp(tmpl);
+        err = errno;
+        if (fd >= 0)
+            live_add(tmpl);
+    }
+    atomic_fetch_sub(&creating, 1);
     pthread_sigmask(SIG_SETMASK, &old, NULL);
     errno = err;
     return fd;
