@@ -195,18 +195,9 @@ static int count_present(const fileset *s)
     return k;
 }
 
-/* Held: as many files of the set are in place as renames were let through.
- * For a set over old files, the old ones are replaced in place: a file
- * counts once its text is no longer the old one. */
-static int old_text_count(const fileset *s);
 static const char OLD_TEXT[] = "old set\n";
 
-static int held_after_renames(const void *arg)
-{
-    const fileset *s = arg;
-    return count_present(s) - old_text_count(s) >= s->renamed;
-}
-
+/* Files of the set that hold the old set's text. */
 static int old_text_count(const fileset *s)
 {
     int k = 0;
@@ -216,6 +207,15 @@ static int old_text_count(const fileset *s)
         k += tl_same_bytes(path, OLD_TEXT, strlen(OLD_TEXT));
     }
     return k;
+}
+
+/* Held: as many files of the set are in place as renames were let through.
+ * For a set over old files, the old ones are replaced in place: a file
+ * counts once its text is no longer the old one. */
+static int held_after_renames(const void *arg)
+{
+    const fileset *s = arg;
+    return count_present(s) - old_text_count(s) >= s->renamed;
 }
 
 /* The set is whole (every file there, none with the old text: want_new) or
