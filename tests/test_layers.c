@@ -87,6 +87,8 @@ static int add_file(const char *path, const struct stat *sb, int flag, struct FT
     return 0;
 }
 
+/* Files in path order, so that modules and cycles are named alike on every
+ * file system. */
 static int by_rel(const void *a, const void *b)
 {
     return strcmp(((const lay_file *)a)->rel, ((const lay_file *)b)->rel);
@@ -150,7 +152,7 @@ static int check_tree(const char *root, const char *stages, FILE *out, int *know
             int hit = -1, count = 0;
             for (int j = 0; j < n; j++)
                 if (!strcmp(f[j].base, f[i].inc[k]) && strcmp(f[j].base + strlen(f[j].base) - 2, ".c") != 0) {
-                    if (hit < 0 || j == i)
+                    if (hit < 0)
                         hit = j;
                     count++;
                 }
