@@ -240,7 +240,7 @@ static void fixtures(void)
 {
     const char *tmp = getenv("TMPDIR");
     char base[512], rep[4096], path[1024];
-    snprintf(base, sizeof base, "%s/ct_test_layers_XXXXXX", tmp && *tmp ? tmp : "/tmp");
+    snprintf(base, sizeof base, "%s/ct_test_layers_XXXXXX", tmp && *tmp ? tmp : P_tmpdir);
     if (!mkdtemp(base)) {
         CHECK(!"mkdtemp");
         return;
