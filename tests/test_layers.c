@@ -23,14 +23,6 @@
 #define MAXINC 64
 #define MAXSTAGES 32
 
-/* Cycles present when this test was written, kept out of the verdict until
- * they are gone (the tensor-core dispatch of issue 28 removes this one): the
- * test fails once one is no longer there, so that its line goes too. */
-static const char *const known_cycles[] = {
-    "families/tc/tc16_conv <-> families/tc/tc_conv",
-};
-#define NKNOWN (sizeof known_cycles / sizeof known_cycles[0])
-
 typedef struct lay_file {
     char rel[256];             /* path under the root: "gpu/runner.h" */
     char module[256];          /* rel without its extension: "gpu/runner" */
@@ -95,9 +87,8 @@ static int by_rel(const void *a, const void *b)
 }
 
 /* Checks the tree under root against stages (comma-separated, bottom-up),
- * one line on out per fault; returns the number of faults. known[i] is set
- * when known_cycles[i] is found (it is no fault). */
-static int check_tree(const char *root, const char *stages, FILE *out, int *known)
+ * one line on out per fault; returns the number of faults. */
+static int check_tree(const char *root, const char *stages, FILE *out)
 {
     char names[MAXSTAGES][64];
     int nstages = 0, faults = 0;
@@ -191,17 +182,8 @@ static int check_tree(const char *root, const char *stages, FILE *out, int *know
         for (int b = a; b < nmod; b++)
             if (reach[a * nmod + b] && reach[b * nmod + a])
                 snprintf(cyc + strlen(cyc), sizeof cyc - strlen(cyc), "%s%s", cyc[0] ? " <-> " : "", modname[b]);
-        int is_known = 0;
-        for (size_t k = 0; k < NKNOWN; k++)
-            if (!strcmp(cyc, known_cycles[k])) {
-                is_known = 1;
-                if (known)
-                    known[k] = 1;
-            }
-        if (!is_known) {
-            fprintf(out, "include cycle: %s\n", cyc);
-            faults++;
-        }
+        fprintf(out, "include cycle: %s\n", cyc);
+        faults++;
     }
     free(reach);
     free(modname);
@@ -228,7 +210,7 @@ static int check_fixture(const char *base, char *rep, size_t len)
     char *buf = NULL;
     size_t n = 0;
     FILE *mem = open_memstream(&buf, &n);
-    int faults = check_tree(base, "core,store", mem, NULL);
+    int faults = check_tree(base, "core,store", mem);
     fclose(mem);
     snprintf(rep, len, "%s", buf ? buf : "");
     free(buf);
@@ -286,10 +268,7 @@ static void fixtures(void)
 int main(void)
 {
     fixtures();
-    int known[NKNOWN] = {0};
-    int faults = check_tree(CT_SOURCE_DIR "/tuner", CT_STAGES, stderr, known);
+    int faults = check_tree(CT_SOURCE_DIR "/tuner", CT_STAGES, stderr);
     CHECK_MSG(faults == 0, "%d faults in tuner/ against the stage order %s", faults, CT_STAGES);
-    for (size_t k = 0; k < NKNOWN; k++)
-        CHECK_MSG(known[k], "the known cycle %s is gone: remove it from known_cycles", known_cycles[k]);
     CHECK_DONE();
 }
