@@ -11,6 +11,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "codehash.h"
 #include "compile.h"
 #include "executor.h"
 #include "outfile.h"
@@ -106,8 +107,10 @@ void ct_exp_instance_free(instance *in)
     in->src = NULL;
 }
 
-/* Parse and check a stored result: its problem, template (unchanged since
- * tuning) and parameters. */
+/* Parse and check a stored result: its problem, template and parameters,
+ * and that the code it measured is the code this export writes (the code
+ * hash, codehash.h; a result stored before code hashes existed on its
+ * template's text hash). */
 ct_status ct_exp_instance_load(instance *in, const ct_result *rec, const char *templates_dir, ct_err *e)
 {
     memset(in, 0, sizeof *in);
@@ -126,13 +129,19 @@ ct_status ct_exp_instance_load(instance *in, const ct_result *rec, const char *t
         return rc;
     if ((rc = ct_template_source(in->t->name, templates_dir, &in->src, e)) != CT_OK)
         return rc;
-    char hash[17];
+    char hash[17], code[17];
     ct_hash_hex(in->src, hash);
-    if (strcmp(hash, rec->template_hash) != 0) {
+    if ((rc = ct_code_hash_of(in->src, &in->p, in->t, &in->c, code, e)) != CT_OK) {
         ct_exp_instance_free(in);
+        return rc;
+    }
+    if (!ct_code_matches(rec, hash, code)) {
+        ct_exp_instance_free(in);
+        const int by_code = rec->code_hash[0] != '\0';
         return ct_fail(e, CT_ERR_NOT_FOUND,
-                       "template %s changed since the result for %s was tuned (hash %s, stored %s); tune again",
-                       in->t->name, rec->problem, hash, rec->template_hash);
+                       "template %s changed since the result for %s was tuned (%shash %s, stored %s); tune again",
+                       in->t->name, rec->problem, by_code ? "code " : "", by_code ? code : hash,
+                       by_code ? rec->code_hash : rec->template_hash);
     }
     ct_export_symbol(in->p.canonical, in->sym, sizeof in->sym);
     in->nb = fam->buffers(&in->p, in->bufs);
@@ -199,7 +208,11 @@ static void emit_provenance(FILE *f, const instance *in, const char *now)
     emit_layout(f, &in->p);
     fprintf(f, "// device:    %s (%s), tuned %s, exported %s\n", ct_exp_c_text(rec->device, 0, dev_c, sizeof dev_c),
             rec->arch, ct_exp_c_text(rec->created_at, 0, when_c, sizeof when_c), now);
-    fprintf(f, "// template:  %s (content hash %s)\n", rec->tmpl, rec->template_hash);
+    if (rec->code_hash[0])
+        fprintf(f, "// template:  %s (content hash %s, code hash %s)\n", rec->tmpl, rec->template_hash,
+                rec->code_hash);
+    else
+        fprintf(f, "// template:  %s (content hash %s)\n", rec->tmpl, rec->template_hash);
     char params[sizeof rec->params_json];
     if (ct_result_params_text(rec, params, sizeof params, NULL) != CT_OK)
         params[0] = '\0';
