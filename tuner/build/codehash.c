@@ -17,8 +17,8 @@
  * kind of blank space, line breaks outside directives. It keeps: every
  * token in order, one blank inside a directive wherever there was one (a
  * blank after a macro's name decides whether it is function-like), one
- * blank between two tokens that would otherwise join (two words, two
- * operator characters: `a - -b`), string and character literals verbatim.
+ * blank between two tokens that would otherwise join into another (two
+ * words, `a - -b`), string and character literals verbatim.
  * Preprocessor conditionals are not resolved: the text of branches not taken
  * for these defines is hashed too, so editing one orphans results it does
  * not affect (safe: a false refusal, never a false acceptance); resolving
@@ -52,15 +52,25 @@ static int is_word(int c)
 }
 
 /* The spacing rule of code outside directives: a blank between a and b is
- * dropped only between a word character and an operator or bracket. */
+ * kept only where dropping it could join two tokens into another: two word
+ * characters, a word and a quote (L"x", u8"x"), or two operator characters
+ * that begin a longer operator (a - -b, a / *p). */
 static int blank_needed(int a, int b)
 {
+    static const char *const joins[] = {"->", "++", "--", "<<", ">>", "<=", ">=", "==", "!=", "&&",
+                                        "||", "+=", "-=", "*=", "/=", "%=", "&=", "|=", "^=", "::",
+                                        "##", "<:", ":>", "<%", "%>", "%:", "/*", "//", "*/"};
     if (a == '\n' || a == 0)
         return 0;
     int wa = is_word(a), wb = is_word(b);
-    if (wa != wb)
+    if (wa && wb)
+        return 1;
+    if (wa || wb)
         return (wa && (b == '"' || b == '\'')) || (wb && (a == '"' || a == '\''));
-    return 1;
+    for (size_t i = 0; i < sizeof joins / sizeof joins[0]; i++)
+        if (joins[i][0] == a && joins[i][1] == b)
+            return 1;
+    return 0;
 }
 
 ct_status ct_code_canonical(const char *src, char **out, ct_err *e)
