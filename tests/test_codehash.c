@@ -444,6 +444,31 @@ static void test_refactor(void)
     CHECK(text && strstr(text, "// template:  conv1dc_tc (content hash "));
     free(text);
 
+    /* db export carries the code hashes; db import takes them into a new
+     * database, and into one holding the same records without them. */
+    tl_result x = run("db export", "db", "export", "--db", db, "--format", "json", "-o", "with.json", NULL);
+    CHECK_MSG(x.code == 0, "db export: %s", x.err);
+    tl_result_free(&x);
+    char with[600], fresh[600], old[600];
+    tl_path(with, sizeof with, wd.work, "with.json");
+    tl_path(fresh, sizeof fresh, wd.work, "fresh.db");
+    tl_path(old, sizeof old, wd.work, "old.db");
+    text = tc_slurp(with, NULL);
+    CHECK(text && strstr(text, "\"code_hash\":\"") && strstr(text, "\"code_hash\":null"));
+    free(text);
+    char *cpold[] = {"cp", FIXTURE, old, NULL};
+    tc_run(cpold, wd.work, wd.base, TIMEOUT_S, &r);
+    tl_result_free(&r);
+    for (int k = 0; k < 2; k++) {
+        const char *into = k ? old : fresh;
+        x = run("db import", "db", "import", with, "--db", into, NULL);
+        CHECK_MSG(x.code == 0, "db import into %s: %s", into, x.err);
+        tl_result_free(&x);
+        CHECK(count_sql(into, "SELECT count(*) FROM candidates WHERE code_hash IS NOT NULL") == 4);
+        export_ok("imported result after a refactor", into, BF16, tdir);
+        export_ok("imported result after a refactor", into, LAYER, tdir);
+    }
+
     /* A change of the generated code is refused, with the code hashes. */
     edit(tdir, "common/ct_conv_tc.cuh", "__syncthreads();", "__syncthreads();\n    __syncthreads();");
     export_refused("changed code (ct_conv_tc.cuh)", db, LAYER, tdir, "(code hash ");

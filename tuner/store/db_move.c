@@ -82,7 +82,7 @@ done:
 /* The statements of an import, prepared once. */
 enum {
     IMP_FIND_DEV, IMP_ADD_DEV, IMP_CEILINGS, IMP_SM_COUNT, IMP_FIND_PROB, IMP_ADD_PROB,
-    IMP_FIND_RUN, IMP_ADD_RUN, IMP_FIND_CAND, IMP_ADD_CAND, IMP_COUNT
+    IMP_FIND_RUN, IMP_ADD_RUN, IMP_FIND_CAND, IMP_ADD_CAND, IMP_SET_CODE, IMP_COUNT
 };
 
 static const char *const sql_import[IMP_COUNT] = {
@@ -111,9 +111,10 @@ static const char *const sql_import[IMP_COUNT] = {
         "INSERT INTO runs (problem_id, device_id, started_at, finished_at, status, settings)"
         " VALUES (?1, ?2, ?3, ?4, ?5, ?6) RETURNING id",
     [IMP_FIND_CAND] =
-        "SELECT 1 FROM candidates WHERE device_id = ?1 AND problem_id = ?2 AND template = ?3"
+        "SELECT id FROM candidates WHERE device_id = ?1 AND problem_id = ?2 AND template = ?3"
         " AND template_hash = ?4 AND params = ?5 AND created_at = ?6 LIMIT 1",
     [IMP_ADD_CAND] = NULL,     /* db_candidate_insert_sql() */
+    [IMP_SET_CODE] = "UPDATE candidates SET code_hash = ?2 WHERE id = ?1 AND code_hash IS NULL",
 };
 
 /* Run a statement that returns at most one row; *id gets its first column
@@ -213,6 +214,13 @@ static ct_status import_row(ct_db *db, sqlite3_stmt **q, const ct_result *r, int
     SQL(db->h, sqlite3_bind_text(s, 5, r->params_json, -1, SQLITE_TRANSIENT), SQLITE_OK);
     SQL(db->h, sqlite3_bind_text(s, 6, r->created_at, -1, SQLITE_TRANSIENT), SQLITE_OK);
     SQL(db->h, step_id(s, &found), SQLITE_OK);
+    if (found && r->code_hash[0]) {
+        /* The same measurement, stored before code hashes: it gets one. */
+        s = q[IMP_SET_CODE];
+        SQL(db->h, sqlite3_bind_int64(s, 1, found), SQLITE_OK);
+        SQL(db->h, sqlite3_bind_text(s, 2, r->code_hash, -1, SQLITE_TRANSIENT), SQLITE_OK);
+        SQL(db->h, sqlite3_step(s), SQLITE_DONE);
+    }
     if (found)
         goto done;
 
