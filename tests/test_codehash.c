@@ -2,6 +2,10 @@
  * (tuner/build/codehash.c), not on its template file's bytes:
  *   - the canonical form ignores comments, blanks and line breaks and keeps
  *     every token, directive lines and literals;
+ *   - the conditionals known for a candidate's macros are resolved
+ *     (codepp.c) exactly as the C preprocessor resolves them, on every
+ *     template of several problems; a fold of two templates into one
+ *     source (#if on the element type) keeps both templates' code hashes;
  *   - the code hash depends on the defines (not their order), the
  *     parameters and the geometry;
  *   - its cost per candidate, measured on a real layer's space, is far
@@ -15,9 +19,11 @@
  * No GPU. */
 #include "export_common.h"
 
+#include <ctype.h>
 #include <sqlite3.h>
 
 #include "codehash.h"
+#include "codepp.h"
 #include "resume.h"
 #include "space.h"
 
@@ -105,6 +111,219 @@ static void test_hash(void)
     CHECK(ct_code_matches(&r, d2, h1) && !ct_code_matches(&r, d1, h2));
 }
 
+static char *resolve(const char *src, const ct_define *defs, int nd, const ct_params *c)
+{
+    char *cs = canon(src), *out = NULL;
+    ct_err e;
+    CHECK(ct_code_resolve(cs, defs, nd, c, &out, &e) == CT_OK && out != NULL);
+    free(cs);
+    return out ? out : strdup("");
+}
+
+static void resolves_to(const char *src, const ct_define *defs, int nd, const char *want)
+{
+    char *got = resolve(src, defs, nd, NULL), *w = canon(want);
+    CHECK_MSG(!strcmp(got, w), "resolved:\n%s\nwant:\n%s", got, w);
+    free(got);
+    free(w);
+}
+
+static void test_resolve(void)
+{
+    const ct_define d[] = {{"A", 2}, {"B", 0}};
+    resolves_to("x;\n#if A == 2\ny;\n#else\nz;\n#endif\nw;\n", d, 2, "x; y; w;");
+    resolves_to("#ifdef B\ny;\n#endif\n#ifndef C\nz;\n#endif\n", d, 2, "y; z;");
+    resolves_to("#if B\n1;\n#elif A > 1 && !defined(C)\n2;\n#else\n3;\n#endif\n", d, 2, "2;");
+    /* macros of the text, expanded when used */
+    resolves_to("#define K A + 1\n#define L K * 2\n#if L == 4\nyes;\n#endif\n#if L == 6\nno;\n#endif\n", d, 2,
+                "#define K A + 1\n#define L K * 2\nyes;");
+    resolves_to("#define K 1\n#undef K\n#ifdef K\nno;\n#endif\n", d, 2, "#define K 1\n#undef K\n");
+    resolves_to("#if true && A / 2 == 1 && (3 << 2) == 12 && -1 < 0 && 017 == 15 && 0x10 == 16\nyes;\n#endif\n", d,
+                2, "yes;");
+    /* not known: kept whole */
+    resolves_to("#if __CUDA_ARCH__ >= 800\na;\n#else\nb;\n#endif\n", d, 2,
+                "#if __CUDA_ARCH__ >= 800\na;\n#else\nb;\n#endif\n");
+    resolves_to("#define F(x) x\n#if F(1)\na;\n#endif\n", d, 2, "#define F(x) x\n#if F(1)\na;\n#endif\n");
+    resolves_to("#include <cuda_bf16.h>\n#ifdef CUDART_INF_BF16\na;\n#endif\n", d, 2,
+                "#include <cuda_bf16.h>\n#ifdef CUDART_INF_BF16\na;\n#endif\n");
+    resolves_to("#if A / B\na;\n#endif\n#if 1u\nb;\n#endif\n#if 'a'\nc;\n#endif\n", d, 2,
+                "#if A / B\na;\n#endif\n#if 1u\nb;\n#endif\n#if 'a'\nc;\n#endif\n");
+    resolves_to("#if CT_SMEM_BYTES\na;\n#endif\n#if A and B\nb;\n#endif\n", d, 2,
+                "#if CT_SMEM_BYTES\na;\n#endif\n#if A and B\nb;\n#endif\n");
+    /* a name defined in a group kept whole is not known after it */
+    resolves_to("#if __X\n#define M 1\n#endif\n#if M\na;\n#endif\n", d, 2,
+                "#if __X\n#define M 1\n#endif\n#if M\na;\n#endif\n");
+    /* an #elif not known after branches known not taken starts a group */
+    resolves_to("#if B\na;\n#elif __X\nb;\n#else\nc;\n#endif\n", d, 2, "#if __X\nb;\n#else\nc;\n#endif\n");
+    /* nesting: groups inside a branch not taken are skipped whole */
+    resolves_to("#if B\n#if __X\na;\n#else\nb;\n#endif\n#else\nc;\n#endif\n", d, 2, "c;");
+    /* malformed nesting: unresolved */
+    resolves_to("#if A\na;\n", d, 2, "#if A\na;\n");
+}
+
+/* Text with every blank and line break removed, for comparing what the
+ * preprocessor made of two sources. */
+static void squeeze(char *s)
+{
+    char *w = s;
+    for (const char *p = s; *p; p++)
+        if (!isspace((unsigned char)*p))
+            *w++ = *p;
+    *w = '\0';
+}
+
+/* The C preprocessor's output (C++ mode) for text with the candidate's
+ * macros defined first and its <header> lines left out, squeezed; NULL when
+ * it fails. */
+static char *cpp(const char *text, const ct_define *defs, int nd, const ct_params *c)
+{
+    size_t n = strlen(text), cap = n + 4096, o = 0;
+    char *buf = malloc(cap);
+    for (int i = 0; i < nd; i++)
+        o += (size_t)snprintf(buf + o, cap - o, "#define %s %lld\n", defs[i].name, defs[i].value);
+    for (int i = 0; c && i < c->n; i++)
+        o += (size_t)snprintf(buf + o, cap - o, "#define %s %ld\n", c->names[i], c->values[i]);
+    for (const char *line = text; *line;) {
+        const char *end = strchr(line, '\n');
+        size_t len = end ? (size_t)(end - line) + 1 : strlen(line);
+        const char *q = line;
+        while (*q == ' ' || *q == '\t')
+            q++;
+        if (strncmp(q, "#include <", 10) != 0 && strncmp(q, "# include <", 11) != 0) {
+            memcpy(buf + o, line, len);
+            o += len;
+        }
+        line += len;
+    }
+    buf[o] = '\0';
+    char in[600];
+    tl_path(in, sizeof in, wd.work, "cpp_in.cu");
+    CHECK(tl_write_text(in, buf) == 0);
+    free(buf);
+    char *argv[] = {"cpp", "-P", "-x", "c++", "-std=c++17", in, NULL};
+    tl_result r;
+    tc_run(argv, wd.work, wd.base, TIMEOUT_S, &r);
+    char *out = r.code == 0 ? r.out : NULL;
+    CHECK_MSG(r.code == 0, "cpp: exit %d: %s", r.code, r.err);
+    r.out = NULL;
+    tl_result_free(&r);
+    if (out)
+        squeeze(out);
+    return out;
+}
+
+/* On every template of problems covering the families, element types and
+ * layouts, for a few candidates each: the C preprocessor makes the same of
+ * the template's expanded source and of its resolved canonical form, so
+ * no branch left out is one compiled; and the resolution leaves some out. */
+static void test_resolve_cpp(void)
+{
+    static const char *const specs[] = {
+        "conv1d:1000:7",
+        "conv1d:1000:7:bf16",
+        "conv1dc:2:64:128:64:3:pad=1:bias",
+        "conv1dc:2:64:128:64:3:pad=1:nlc:f16",
+        "conv2d:2:64:64:3:3:same:f16",
+        "conv2dc:2:64:16:16:64:3:3:same:bias:bf16",
+        "conv2dc:2:64:16:16:64:3:3:same:nhwc:f16",
+        "conv2dc:4:32:14:14:32:3:3:same:groups=32",
+    };
+    ct_config cfg;
+    ct_err e;
+    ct_limits lim;
+    CHECK(ct_config_init(&cfg, &e) == CT_OK);
+    CHECK(ct_limits_for_arch("sm_90", &lim, &e) == CT_OK);
+    int compared = 0, shorter = 0;
+    for (size_t k = 0; k < sizeof specs / sizeof specs[0]; k++) {
+        ct_problem p;
+        ct_space sp;
+        CHECK_MSG(ct_problem_parse(specs[k], &p, &e) == CT_OK, "%s: %s", specs[k], e.msg);
+        if (ct_space_build(&p, &cfg, &lim, NULL, &sp, &e) != CT_OK) {
+            CHECK_MSG(0, "space of %s: %s", specs[k], e.msg);
+            continue;
+        }
+        ct_define defs[CT_MAX_DEFINES];
+        int nd = ct_problem_defines(&p, defs);
+        for (int t = 0; t < p.family->ntemplates; t++) {
+            const ct_template *tp = &p.family->templates[t];
+            int first = -1, last = -1;
+            for (int i = 0; i < sp.n; i++)
+                if (sp.cand[i].tmpl == tp) {
+                    first = first < 0 ? i : first;
+                    last = i;
+                }
+            if (first < 0)
+                continue;
+            char *src = NULL;
+            CHECK(ct_template_source(tp->name, NULL, &src, &e) == CT_OK);
+            /* one candidate a template, the first or the last by turns: cpp takes time */
+            for (int i = (compared % 2) ? last : first; src && i >= 0; i = -1) {
+                const ct_params *c = &sp.cand[i].params;
+                char *res = resolve(src, defs, nd, c), *cs = canon(src);
+                shorter += strlen(res) < strlen(cs);
+                char *a = cpp(src, defs, nd, c), *b = cpp(res, defs, nd, c);
+                CHECK_MSG(a && b && !strcmp(a, b), "%s on %s: the preprocessor reads the resolved source otherwise",
+                          tp->name, specs[k]);
+                compared++;
+                free(a);
+                free(b);
+                free(res);
+                free(cs);
+            }
+            free(src);
+        }
+        ct_space_free(&sp);
+    }
+    printf("resolved conditionals checked against cpp on %d candidates, %d with branches left out\n", compared,
+           shorter);
+    CHECK(compared >= 20 && shorter >= compared / 2);
+}
+
+/* Two templates folded into one source, the half one's text in an #if on
+ * the element type and the fp32 one's in its #else: each keeps the code
+ * hash of its results. */
+static void test_fold(void)
+{
+    ct_err e;
+    char *tiled = NULL, *half = NULL;
+    CHECK(ct_template_source("conv1d_tiled", NULL, &tiled, &e) == CT_OK);
+    CHECK(ct_template_source("conv1d_tiledh", NULL, &half, &e) == CT_OK);
+    if (!tiled || !half)
+        return;
+    size_t n = strlen(tiled) + strlen(half) + 100;
+    char *folded = malloc(n);
+    snprintf(folded, n, "// conv1d_tiled.cu: every element type\n#if defined(CT_DTYPE) && CT_DTYPE != 0\n%s\n"
+                        "#else\n%s\n#endif // CT_DTYPE\n", half, tiled);
+    static const char *const specs[] = {"conv1d:1000:7", "conv1d:1000:7:bf16", "conv1d:1000:7:f16"};
+    ct_config cfg;
+    ct_limits lim;
+    CHECK(ct_config_init(&cfg, &e) == CT_OK);
+    CHECK(ct_limits_for_arch("sm_90", &lim, &e) == CT_OK);
+    int same = 0;
+    for (int k = 0; k < 3; k++) {
+        ct_problem p;
+        ct_space sp;
+        CHECK(ct_problem_parse(specs[k], &p, &e) == CT_OK);
+        const char *name = k ? "conv1d_tiledh" : "conv1d_tiled";
+        if (ct_space_build(&p, &cfg, &lim, name, &sp, &e) != CT_OK || sp.n == 0) {
+            CHECK_MSG(0, "space of %s on %s: %s", name, specs[k], e.msg);
+            continue;
+        }
+        for (int i = 0; i < sp.n; i += sp.n / 5 + 1) {
+            char a[17], b[17];
+            CHECK(ct_code_hash_of(k ? half : tiled, &p, sp.cand[i].tmpl, &sp.cand[i].params, a, &e) == CT_OK);
+            CHECK(ct_code_hash_of(folded, &p, sp.cand[i].tmpl, &sp.cand[i].params, b, &e) == CT_OK);
+            CHECK_MSG(!strcmp(a, b), "%s on %s: the fold changed the code hash", name, specs[k]);
+            same += !strcmp(a, b);
+        }
+        ct_space_free(&sp);
+    }
+    CHECK(same >= 3);
+    free(folded);
+    free(tiled);
+    free(half);
+}
+
 static double now_s(void)
 {
     struct timespec ts;
@@ -129,27 +348,25 @@ static void test_cost(void)
         CHECK_MSG(0, "space of %s: %s", BF16, e.msg);
         return;
     }
-    char(*digests)[17] = calloc((size_t)p.family->ntemplates, sizeof *digests);
+    char **canons = calloc((size_t)p.family->ntemplates, sizeof *canons);
     double t0 = now_s(), worst = 0;
     size_t bytes = 0;
-    for (int i = 0; digests && i < p.family->ntemplates; i++) {
-        char *src = NULL, *cs = NULL;
+    for (int i = 0; canons && i < p.family->ntemplates; i++) {
+        char *src = NULL;
         double ts = now_s();
         CHECK(ct_template_source(p.family->templates[i].name, NULL, &src, &e) == CT_OK);
-        CHECK(ct_code_canonical(src ? src : "", &cs, &e) == CT_OK);
-        ct_code_source_digest(cs ? cs : "", digests[i]);
+        CHECK(ct_code_canonical(src ? src : "", &canons[i], &e) == CT_OK);
         double dt = now_s() - ts;
         worst = dt > worst ? dt : worst;
         bytes += src ? strlen(src) : 0;
         free(src);
-        free(cs);
     }
     double per_run = now_s() - t0;
     char h[17];
     t0 = now_s();
-    for (int k = 0; digests && k < sp.n; k++)
-        ct_code_candidate_hash(digests[sp.cand[k].tmpl - p.family->templates], &p, sp.cand[k].tmpl,
-                               &sp.cand[k].params, h);
+    for (int k = 0; canons && k < sp.n; k++)
+        CHECK(ct_code_candidate_hash(canons[sp.cand[k].tmpl - p.family->templates], &p, sp.cand[k].tmpl,
+                                     &sp.cand[k].params, h, &e) == CT_OK);
     double per_cand = sp.n ? (now_s() - t0) / sp.n : 0;
     printf("code hash cost: %d templates (%zu bytes expanded) %.2f ms once per run (largest %.2f ms); "
            "%d candidates, %.2f us each\n", p.family->ntemplates, bytes, per_run * 1e3, worst * 1e3, sp.n,
@@ -158,7 +375,9 @@ static void test_cost(void)
     CHECK_MSG(per_cand < 1e-3, "%.3f ms per candidate", per_cand * 1e3);
     CHECK_MSG(per_run < 1.0, "%.3f s per run", per_run);
     ct_space_free(&sp);
-    free(digests);
+    for (int i = 0; canons && i < p.family->ntemplates; i++)
+        free(canons[i]);
+    free(canons);
 }
 
 /* ------------------------------------------------------------------------ */
@@ -340,23 +559,15 @@ static int resume_bf16(const char *db_path, int *filled)
     ct_problem p;
     CHECK(ct_problem_parse(BF16, &p, &e) == CT_OK);
     const int nt = p.family->ntemplates;
-    char(*hashes)[17] = calloc((size_t)nt, sizeof *hashes), (*digests)[17] = calloc((size_t)nt, sizeof *digests);
-    for (int i = 0; hashes && digests && i < nt; i++) {
-        char *src = NULL, *cs = NULL;
+    char(*hashes)[17] = calloc((size_t)nt, sizeof *hashes), **canons = calloc((size_t)nt, sizeof *canons);
+    for (int i = 0; hashes && canons && i < nt; i++) {
+        char *src = NULL;
         CHECK(ct_template_source(p.family->templates[i].name, NULL, &src, &e) == CT_OK);
         ct_hash_hex(src ? src : "", hashes[i]);
-        CHECK(ct_code_canonical(src ? src : "", &cs, &e) == CT_OK);
-        ct_code_source_digest(cs ? cs : "", digests[i]);
+        CHECK(ct_code_canonical(src ? src : "", &canons[i], &e) == CT_OK);
         free(src);
-        free(cs);
     }
     CHECK(ct_db_open(db_path, 1, &db, &e) == CT_OK);
-    if (!db || !hashes || !digests) {
-        ct_db_close(db);
-        free(hashes);
-        free(digests);
-        return -1;
-    }
     long long dev = 0;
     sqlite3 *h = NULL;
     sqlite3_stmt *s = NULL;
@@ -366,15 +577,20 @@ static int resume_bf16(const char *db_path, int *filled)
         dev = sqlite3_column_int64(s, 0);
     sqlite3_finalize(s);
     sqlite3_close(h);
-    ct_resume prior;
-    CHECK_MSG(ct_resume_load(db, &p, &dev, 1, (const char(*)[17])hashes, (const char(*)[17])digests, &prior, &e) ==
-                  CT_OK, "%s", e.msg);
-    int n = prior.n;
-    *filled = prior.nfill;
-    ct_resume_free(&prior);
+    int n = -1;
+    if (db && hashes && canons) {
+        ct_resume prior;
+        CHECK_MSG(ct_resume_load(db, &p, &dev, 1, (const char(*)[17])hashes, (const char *const *)canons, &prior,
+                                 &e) == CT_OK, "%s", e.msg);
+        n = prior.n;
+        *filled = prior.nfill;
+        ct_resume_free(&prior);
+    }
     ct_db_close(db);
+    for (int i = 0; canons && i < nt; i++)
+        free(canons[i]);
+    free(canons);
     free(hashes);
-    free(digests);
     return n;
 }
 
@@ -482,9 +698,12 @@ static void test_refactor(void)
 int main(void)
 {
     test_canonical();
+    test_resolve();
     test_hash();
     test_cost();
+    test_fold();
     CHECK(tl_workdir_make(&wd, "codehash") == 0);
+    test_resolve_cpp();
     test_refactor();
     tl_workdir_remove(&wd);
     CHECK_DONE();

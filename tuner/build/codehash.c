@@ -19,13 +19,17 @@
  * blank after a macro's name decides whether it is function-like), one
  * blank between two tokens that would otherwise join into another (two
  * words, `a - -b`), string and character literals verbatim.
- * Preprocessor conditionals are not resolved: the text of branches not taken
- * for these defines is hashed too, so editing one orphans results it does
- * not affect (safe: a false refusal, never a false acceptance); resolving
- * them would need the compiler's predefined macros and the toolkit headers'
- * ones to be right. Moving code between headers keeps the hash when the
- * expanded order of the tokens is unchanged. */
+ * Preprocessor conditionals whose outcome is known for the candidate's
+ * macros are resolved (codepp.c): the branches not compiled for it are left
+ * out, so a template may gain branches for other element types, layouts or
+ * parameters (a fold of two copies into one source) without orphaning the
+ * results of the branch it had; a condition that is not known (the
+ * compiler's own macros, say) keeps its group whole, which can only make a
+ * refusal more likely, never an acceptance. Moving code between headers
+ * keeps the hash when the expanded order of the tokens is unchanged. */
 #include "codehash.h"
+
+#include "codepp.h"
 
 #include <ctype.h>
 #include <stdio.h>
@@ -55,7 +59,7 @@ static int is_word(int c)
  * kept only where dropping it could join two tokens into another: two word
  * characters, a word and a quote (L"x", u8"x"), or two operator characters
  * that begin a longer operator (a - -b, a / *p). */
-static int blank_needed(int a, int b)
+int ct_code_blank_needed(int a, int b)
 {
     static const char *const joins[] = {"->", "++", "--", "<<", ">>", "<=", ">=", "==", "!=", "&&",
                                         "||", "+=", "-=", "*=", "/=", "%=", "&=", "|=", "^=", "::",
@@ -127,7 +131,7 @@ ct_status ct_code_canonical(const char *src, char **out, ct_err *e)
             blank = 0;
         } else if (blank && k > 0) {
             int prev = (unsigned char)o[k - 1];
-            if (directive ? prev != '\n' : blank_needed(prev, c))
+            if (directive ? prev != '\n' : ct_code_blank_needed(prev, c))
                 o[k++] = ' ';
         }
         blank = 0;
@@ -194,28 +198,33 @@ void ct_code_hash(const char *source_digest, const ct_define *defs, int ndefs, c
     snprintf(out, 17, "%016llx", h);
 }
 
-void ct_code_candidate_hash(const char *source_digest, const ct_problem *p, const ct_template *t,
-                            const ct_params *c, char out[17])
+ct_status ct_code_candidate_hash(const char *canonical, const ct_problem *p, const ct_template *t,
+                                 const ct_params *c, char out[17], ct_err *e)
 {
     ct_define defs[CT_MAX_DEFINES];
     int nd = ct_problem_defines(p, defs);
+    char *resolved = NULL, digest[17];
+    ct_status rc = ct_code_resolve(canonical, defs, nd, c, &resolved, e);
+    if (rc != CT_OK)
+        return rc;
+    ct_code_source_digest(resolved, digest);
+    free(resolved);
     ct_launch l;
     memset(&l, 0, sizeof l);
     p->family->geometry(p, t, c, &l);
-    ct_code_hash(source_digest, defs, nd, c, &l, out);
+    ct_code_hash(digest, defs, nd, c, &l, out);
+    return CT_OK;
 }
 
 ct_status ct_code_hash_of(const char *src, const ct_problem *p, const ct_template *t, const ct_params *c,
                           char out[17], ct_err *e)
 {
-    char *canon = NULL, digest[17];
+    char *canon = NULL;
     ct_status rc = ct_code_canonical(src, &canon, e);
-    if (rc != CT_OK)
-        return rc;
-    ct_code_source_digest(canon, digest);
+    if (rc == CT_OK)
+        rc = ct_code_candidate_hash(canon, p, t, c, out, e);
     free(canon);
-    ct_code_candidate_hash(digest, p, t, c, out);
-    return CT_OK;
+    return rc;
 }
 
 int ct_code_matches(const ct_result *rec, const char *text_hash, const char *code_hash)

@@ -3,7 +3,8 @@
  * A result is judged on the code generated for its problem and parameters,
  * not on its template file's bytes: the code hash covers the fully expanded
  * source (ct_template_source) in a canonical form (comments gone, blanks
- * normalised), the problem's and the parameters' #defines (sorted by name)
+ * normalised, the conditionals known for its macros resolved), the
+ * problem's and the parameters' #defines (sorted by name)
  * and the launch geometry, i.e. everything `export` writes for it except
  * the comments. A refactor of a shared .cuh that leaves that text unchanged
  * (comments, layout, line breaks) keeps every stored result; a change in the
@@ -24,21 +25,25 @@
  * malloc'ed. */
 ct_status ct_code_canonical(const char *src, char **out, ct_err *e);
 
-/* The digest of a canonical source (ct_code_canonical), once per template:
- * what ct_code_hash combines with a candidate's defines. */
-void ct_code_source_digest(const char *canonical, char out[17]);
+/* The canonical form's spacing rule: whether a blank is kept between the
+ * characters a and b of code outside directives. */
+int ct_code_blank_needed(int a, int b);
 
-/* The code hash of one candidate (16 hex digits): source_digest from
- * ct_code_source_digest, the problem's defines, the parameters and the
- * launch geometry. Order of the defines does not matter. */
+/* The digest of a text: what ct_code_hash combines with the defines. */
+void ct_code_source_digest(const char *text, char out[17]);
+
+/* The code hash (16 hex digits) from source_digest, the digest of the
+ * resolved canonical source, the problem's defines, the parameters and
+ * the launch geometry. Order of the defines does not matter. */
 void ct_code_hash(const char *source_digest, const ct_define *defs, int ndefs, const ct_params *c,
                   const ct_launch *l, char out[17]);
 
-/* ct_code_hash of candidate (p, t, c): its problem's defines and its
- * geometry from p's family (what the runner launches it with and `export`
- * writes). */
-void ct_code_candidate_hash(const char *source_digest, const ct_problem *p, const ct_template *t,
-                            const ct_params *c, char out[17]);
+/* The code hash of candidate (p, t, c) from its template's canonical
+ * source (ct_code_canonical, once per template): the conditionals resolved
+ * for its macros (codepp.h), its problem's defines and its geometry from
+ * p's family (what the runner launches it with and `export` writes). */
+ct_status ct_code_candidate_hash(const char *canonical, const ct_problem *p, const ct_template *t,
+                                 const ct_params *c, char out[17], ct_err *e);
 
 /* The same from the template's expanded source text
  * (not canonical), the geometry taken from p's family: for one-off checks

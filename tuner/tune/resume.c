@@ -22,7 +22,8 @@ static int stored_cb(const ct_result *r, void *user)
         return 0;
     const int ti = (int)(t - s->fam->templates);
     char code[17];
-    ct_code_candidate_hash(s->digests[ti], s->p, t, &r->params, code);
+    if (ct_code_candidate_hash(s->canons[ti], s->p, t, &r->params, code, NULL) != CT_OK)
+        return 1;   /* out of memory: reuse what was read so far */
     if (!ct_code_matches(r, s->hashes[ti], code))
         return 0;   /* measured other code: an older version of the template */
     if (s->n == s->cap) {
@@ -52,11 +53,11 @@ static int cmp_entry(const void *a, const void *b)
 }
 
 ct_status ct_resume_load(ct_db *db, const ct_problem *p, const long long *device_ids, int n,
-                         const char (*hashes)[17], const char (*digests)[17], ct_resume *out, ct_err *e)
+                         const char (*hashes)[17], const char *const *canons, ct_resume *out, ct_err *e)
 {
     memset(out, 0, sizeof *out);
     out->hashes = hashes;
-    out->digests = digests;
+    out->canons = canons;
     out->p = p;
     out->fam = p->family;
     for (int k = 0; k < n; k++) {

@@ -48,7 +48,7 @@ typedef struct tune_run {
     int *batch;
     char *sources[16];
     char hashes[16][17];
-    char digests[16][17];          /* of the canonical sources (codehash.h) */
+    char *canons[16];              /* the canonical sources (codehash.h) */
     ct_resume prior;
     ct_compile_pool pl;
     pthread_t *threads;
@@ -158,15 +158,12 @@ static ct_status plan_run(tune_run *r, ct_err *e)
         if ((rc = ct_template_source(fam->templates[i].name, r->o->templates_dir, &r->sources[i], e)) != CT_OK)
             return rc;
         ct_hash_hex(r->sources[i], r->hashes[i]);
-        char *canon = NULL;
-        if ((rc = ct_code_canonical(r->sources[i], &canon, e)) != CT_OK)
+        if ((rc = ct_code_canonical(r->sources[i], &r->canons[i], e)) != CT_OK)
             return rc;
-        ct_code_source_digest(canon, r->digests[i]);
-        free(canon);
     }
     if (!r->o->fresh) {
         if ((rc = ct_resume_load(r->db, r->p, r->device_ids, ct_gpus_count(r->gs), (const char (*)[17])r->hashes,
-                                 (const char (*)[17])r->digests, &r->prior, e)) != CT_OK)
+                                 (const char *const *)r->canons, &r->prior, e)) != CT_OK)
             return rc;
         if (r->prior.n)
             fprintf(r->out, "  resuming: %d outcomes stored by earlier runs on this device are reused "
@@ -271,7 +268,6 @@ static ct_status record(tune_run *r, ct_compile_job *j, const ct_gpus_done *gd, 
     snprintf(rec.family, sizeof rec.family, "%s", p->family->name);
     snprintf(rec.tmpl, sizeof rec.tmpl, "%s", t->name);
     memcpy(rec.template_hash, r->hashes[ct_template_index(p, t)], 17);
-    ct_code_candidate_hash(r->digests[ct_template_index(p, t)], p, t, &j->cand->params, rec.code_hash);
     ct_result_set_params(&rec, &j->cand->params);
     rec.flops = p->family->flops(p);
     rec.bytes = p->family->bytes(p);
@@ -290,8 +286,12 @@ static ct_status record(tune_run *r, ct_compile_job *j, const ct_gpus_done *gd, 
         ct_tune_conditions_text(&rec, cond, sizeof cond);
     }
     ct_binary_free(&j->bin);
+    ct_status rc = ct_code_candidate_hash(r->canons[ct_template_index(p, t)], p, t, &j->cand->params, rec.code_hash,
+                                          e);
+    if (rc != CT_OK)
+        return rc;
     double ts = now_s();
-    ct_status rc = ct_db_candidate_add_id(r->db, r->run_ids[gd->gpu], &rec, &rec.id, e);
+    rc = ct_db_candidate_add_id(r->db, r->run_ids[gd->gpu], &rec, &rec.id, e);
     if (rc != CT_OK)
         return rc;
     r->t_store += now_s() - ts;
@@ -454,8 +454,10 @@ static void run_close(tune_run *r)
     free(r->okrecs);
     free(r->batch);
     ct_resume_free(&r->prior);
-    for (int i = 0; i < 16; i++)
+    for (int i = 0; i < 16; i++) {
         free(r->sources[i]);
+        free(r->canons[i]);
+    }
     ct_gpus_stop(r->gs);
     ct_search_free(r->srch);
     ct_space_free(&r->sp);

@@ -1,0 +1,21 @@
+/* codepp.h - the preprocessor conditionals of a canonical source resolved
+ * for one candidate's macros, so that its code hash (codehash.h) covers the
+ * code compiled for it and not the branches other problems, types or
+ * parameters take. */
+#ifndef CT_CODEPP_H
+#define CT_CODEPP_H
+
+#include "params.h"
+#include "problem.h"
+#include "status.h"
+
+/* canonical (ct_code_canonical) with every #if/#ifdef/#ifndef group whose
+ * conditions are known for the -D macros defs and c dropped to the branch
+ * NVRTC compiles, its directive lines removed; a group with a condition
+ * that is not known (a compiler's macro such as __CUDA_ARCH__, a function-
+ * like macro, a name a toolkit header may define) is kept whole. *out is
+ * malloc'ed. */
+ct_status ct_code_resolve(const char *canonical, const ct_define *defs, int ndefs, const ct_params *c, char **out,
+                          ct_err *e);
+
+#endif
