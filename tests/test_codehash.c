@@ -111,18 +111,20 @@ static void test_hash(void)
     CHECK(ct_code_matches(&r, d2, h1) && !ct_code_matches(&r, d1, h2));
 }
 
-static char *resolve(const char *src, const ct_define *defs, int nd, const ct_params *c)
+static char *resolve(const char *src, const ct_define *defs, int nd, const ct_params *c, const ct_family *fam)
 {
     char *cs = canon(src), *out = NULL;
     ct_err e;
-    CHECK(ct_code_resolve(cs, defs, nd, c, &out, &e) == CT_OK && out != NULL);
+    CHECK(ct_code_resolve(cs, defs, nd, c, fam, &out, &e) == CT_OK && out != NULL);
     free(cs);
     return out ? out : strdup("");
 }
 
+static const ct_family *fam;   /* of resolves_to: conv2dc */
+
 static void resolves_to(const char *src, const ct_define *defs, int nd, const char *want)
 {
-    char *got = resolve(src, defs, nd, NULL), *w = canon(want);
+    char *got = resolve(src, defs, nd, NULL, fam), *w = canon(want);
     CHECK_MSG(!strcmp(got, w), "resolved:\n%s\nwant:\n%s", got, w);
     free(got);
     free(w);
@@ -131,9 +133,20 @@ static void resolves_to(const char *src, const ct_define *defs, int nd, const ch
 static void test_resolve(void)
 {
     const ct_define d[] = {{"A", 2}, {"B", 0}};
+    ct_problem p;
+    ct_err e;
+    CHECK(ct_problem_parse("conv2dc:2:64:16:16:64:3:3:same", &p, &e) == CT_OK);
+    fam = p.family;
     resolves_to("x;\n#if A == 2\ny;\n#else\nz;\n#endif\nw;\n", d, 2, "x; y; w;");
-    resolves_to("#ifdef B\ny;\n#endif\n#ifndef C\nz;\n#endif\n", d, 2, "y; z;");
-    resolves_to("#if B\n1;\n#elif A > 1 && !defined(C)\n2;\n#else\n3;\n#endif\n", d, 2, "2;");
+    resolves_to("#ifdef B\ny;\n#endif\n#ifndef CT_C\nz;\n#endif\n", d, 2, "y; z;");
+    resolves_to("#if B\n1;\n#elif A > 1 && !defined(TC_C)\n2;\n#else\n3;\n#endif\n", d, 2, "2;");
+    /* include guards; another template's parameter given a default */
+    resolves_to("#ifndef CT_G\n#define CT_G\nx;\n#endif\n#ifndef CT_G\ny;\n#endif\n", d, 2, "#define CT_G\nx;");
+    resolves_to("#ifndef PIPE\n#define PIPE 0\n#endif\n#if PIPE\na;\n#endif\n#if CONV_NONE\nb;\n#endif\n", d, 2,
+                "#define PIPE 0\n");
+    /* names that are not the project's own: NVRTC defines NULL and assert */
+    resolves_to("#ifdef NULL\na;\n#endif\n#ifndef C\nb;\n#endif\n", d, 2,
+                "#ifdef NULL\na;\n#endif\n#ifndef C\nb;\n#endif\n");
     /* macros of the text, expanded when used */
     resolves_to("#define K A + 1\n#define L K * 2\n#if L == 4\nyes;\n#endif\n#if L == 6\nno;\n#endif\n", d, 2,
                 "#define K A + 1\n#define L K * 2\nyes;");
@@ -259,7 +272,7 @@ static void test_resolve_cpp(void)
             /* one candidate a template, the first or the last by turns: cpp takes time */
             for (int i = (compared % 2) ? last : first; src && i >= 0; i = -1) {
                 const ct_params *c = &sp.cand[i].params;
-                char *res = resolve(src, defs, nd, c), *cs = canon(src);
+                char *res = resolve(src, defs, nd, c, p.family), *cs = canon(src);
                 shorter += strlen(res) < strlen(cs);
                 char *a = cpp(src, defs, nd, c), *b = cpp(res, defs, nd, c);
                 CHECK_MSG(a && b && !strcmp(a, b), "%s on %s: the preprocessor reads the resolved source otherwise",
@@ -277,6 +290,56 @@ static void test_resolve_cpp(void)
     printf("resolved conditionals checked against cpp on %d candidates, %d with branches left out\n", compared,
            shorter);
     CHECK(compared >= 20 && shorter >= compared / 2);
+}
+
+/* The names the resolution takes as undefined unless given (codepp.c):
+ * every template parameter of every family and every CT_, CONV_ and TC_
+ * name in the templates. NVRTC, with the toolkit's half-type headers,
+ * defines none of them (it does define NULL, assert, CUDART_VERSION). */
+static void test_project_names(void)
+{
+    size_t cap = 1 << 21, o = 0;
+    char *src = malloc(cap);
+    o += (size_t)snprintf(src, cap, "#include <cuda_bf16.h>\n#include <cuda_fp16.h>\n");
+    int names = 0;
+    const ct_family *const *fams = ct_families();
+    for (int f = 0; fams[f]; f++)
+        for (int t = 0; t < fams[f]->ntemplates; t++) {
+            const ct_template *tp = &fams[f]->templates[t];
+            for (int i = 0; i < tp->nparams && o + 200 < cap; i++, names++)
+                o += (size_t)snprintf(src + o, cap - o, "#ifdef %s\n#error %s is predefined\n#endif\n",
+                                      tp->params[i].name, tp->params[i].name);
+            char *text = NULL;
+            ct_err e;
+            if (ct_template_source(tp->name, NULL, &text, &e) != CT_OK)
+                continue;
+            for (const char *q = text; *q; q++) {
+                if ((q > text && (isalnum((unsigned char)q[-1]) || q[-1] == '_')) ||
+                    (strncmp(q, "CT_", 3) && strncmp(q, "TC_", 3) && strncmp(q, "CONV_", 5)))
+                    continue;
+                size_t n = 0;
+                while (isalnum((unsigned char)q[n]) || q[n] == '_')
+                    n++;
+                if (o + 2 * n + 60 < cap) {
+                    o += (size_t)snprintf(src + o, cap - o, "#ifdef %.*s\n#error %.*s is predefined\n#endif\n",
+                                          (int)n, q, (int)n, q);
+                    names++;
+                }
+                q += n - 1;
+            }
+            free(text);
+        }
+    CHECK(o + 200 < cap);   /* nothing left out */
+    snprintf(src + o, cap - o, "#if !defined(NULL) || !defined(CUDART_VERSION)\n#error the probe sees no "
+                               "predefined name\n#endif\n__global__ void ct_probe() {}\n");
+    ct_binary b;
+    ct_err e = {""};
+    ct_status rc = ct_nvrtc_compile(src, "names", "compute_90", NULL, 0, NULL, &b, &e);
+    CHECK_MSG(rc == CT_OK, "NVRTC: %s", e.msg);
+    CHECK(names > 500);
+    printf("%d project names: none predefined by NVRTC %d\n", names, ct_nvrtc_version());
+    ct_binary_free(&b);
+    free(src);
 }
 
 /* Two templates folded into one source, the half one's text in an #if on
@@ -702,6 +765,7 @@ int main(void)
     test_hash();
     test_cost();
     test_fold();
+    test_project_names();
     CHECK(tl_workdir_make(&wd, "codehash") == 0);
     test_resolve_cpp();
     test_refactor();

@@ -24,7 +24,7 @@
  * out, so a template may gain branches for other element types, layouts or
  * parameters (a fold of two copies into one source) without orphaning the
  * results of the branch it had; a condition that is not known (the
- * compiler's own macros, say) keeps its group whole, which can only make a
+ * compiler's or the toolkit's macros, say) keeps its group whole, which can only make a
  * refusal more likely, never an acceptance. Moving code between headers
  * keeps the hash when the expanded order of the tokens is unchanged. */
 #include "codehash.h"
@@ -204,7 +204,7 @@ ct_status ct_code_candidate_hash(const char *canonical, const ct_problem *p, con
     ct_define defs[CT_MAX_DEFINES];
     int nd = ct_problem_defines(p, defs);
     char *resolved = NULL, digest[17];
-    ct_status rc = ct_code_resolve(canonical, defs, nd, c, &resolved, e);
+    ct_status rc = ct_code_resolve(canonical, defs, nd, c, p->family, &resolved, e);
     if (rc != CT_OK)
         return rc;
     ct_code_source_digest(resolved, digest);

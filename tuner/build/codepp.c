@@ -7,10 +7,13 @@
  *   known      when it is one of those or #defined by the text, as an
  *              integer expression of known names (expanded when used, as
  *              the preprocessor does), or #undef'd by it;
- *   undefined  (0, false for defined()) when none of that holds, it does
- *              not start with '_' (the compiler's own macros do, such as
- *              __CUDA_ARCH__ and __CUDACC_RTC__) and no <header> was
- *              included before (a toolkit header may define any name);
+ *   undefined  (0, false for defined()) when none of that holds and it is
+ *              one of the project's own: it starts with CT_, CONV_ or TC_
+ *              or is a parameter of a template of the family (a shared
+ *              header tests another template's parameter). NVRTC itself
+ *              defines names such as NULL, assert and CUDART_VERSION, and
+ *              the toolkit headers many more, but none of these (checked
+ *              for the installed toolkit in tests/test_codehash.c);
  *   unknown    otherwise, and so are function-like macros, names #defined
  *              or #undef'd inside a group kept whole, the launch-geometry
  *              macros only exports define (CT_GRID_*, CT_BLOCK_*,
@@ -43,7 +46,7 @@ typedef struct macro {
 typedef struct pp {
     macro *m;
     int n, cap;
-    int sys_included;          /* a <header> was included */
+    const ct_family *fam;      /* whose templates' parameters are project names */
     int failed;                /* out of memory */
 } pp;
 
@@ -111,7 +114,13 @@ static mstate state_of(pp *x, const char *s, size_t n, const macro **out)
         *out = m;
         return m->st;
     }
-    return s[0] == '_' || x->sys_included ? M_UNKNOWN : M_UNDEF;
+    if ((n > 3 && !memcmp(s, "CT_", 3)) || (n > 3 && !memcmp(s, "TC_", 3)) || (n > 5 && !memcmp(s, "CONV_", 5)))
+        return M_UNDEF;
+    for (int t = 0; x->fam && t < x->fam->ntemplates; t++)
+        for (int i = 0; i < x->fam->templates[t].nparams; i++)
+            if (name_is(s, n, x->fam->templates[t].params[i].name))
+                return M_UNDEF;
+    return M_UNKNOWN;
 }
 
 /* ------------------------------------------------------------------------ */
@@ -444,15 +453,10 @@ static const char *keyword(const char *line, const char *end, size_t *kn, const 
     return k;
 }
 
-/* What a #define or #undef (or a <header>) kept does to the names, with
- * verbatim set inside a group kept whole. */
+/* What a #define or #undef kept does to the names, with verbatim set inside
+ * a group kept whole. */
 static void note_directive(pp *p, const char *k, size_t kn, const char *rest, const char *end, int verbatim)
 {
-    if (name_is(k, kn, "include")) {
-        if (rest < end && *rest == '<')
-            p->sys_included = 1;
-        return;
-    }
     int def = name_is(k, kn, "define"), undef = name_is(k, kn, "undef");
     if (!def && !undef)
         return;
@@ -478,11 +482,11 @@ static void note_directive(pp *p, const char *k, size_t kn, const char *rest, co
     }
 }
 
-ct_status ct_code_resolve(const char *canonical, const ct_define *defs, int ndefs, const ct_params *c, char **out,
-                          ct_err *e)
+ct_status ct_code_resolve(const char *canonical, const ct_define *defs, int ndefs, const ct_params *c,
+                          const ct_family *fam, char **out, ct_err *e)
 {
     size_t len = strlen(canonical);
-    pp p = {0};
+    pp p = {.fam = fam};
     out_buf o = {malloc(len + 2), 0, 0};
     group *g = NULL;
     int ng = 0, cap = 0, ok = 1;

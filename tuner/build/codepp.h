@@ -13,9 +13,10 @@
  * conditions are known for the -D macros defs and c dropped to the branch
  * NVRTC compiles, its directive lines removed; a group with a condition
  * that is not known (a compiler's macro such as __CUDA_ARCH__, a function-
- * like macro, a name a toolkit header may define) is kept whole. *out is
- * malloc'ed. */
-ct_status ct_code_resolve(const char *canonical, const ct_define *defs, int ndefs, const ct_params *c, char **out,
-                          ct_err *e);
+ * like macro, a name that is not the project's own) is kept whole. The
+ * parameters of fam's templates (fam may be NULL) count as the project's
+ * names. *out is malloc'ed. */
+ct_status ct_code_resolve(const char *canonical, const ct_define *defs, int ndefs, const ct_params *c,
+                          const ct_family *fam, char **out, ct_err *e);
 
 #endif
