@@ -30,6 +30,7 @@
 #include "codehash.h"
 
 #include "codepp.h"
+#include "compile.h"
 
 #include <ctype.h>
 #include <stdio.h>
@@ -227,9 +228,23 @@ ct_status ct_code_hash_of(const char *src, const ct_problem *p, const ct_templat
     return rc;
 }
 
-int ct_code_matches(const ct_result *rec, const char *text_hash, const char *code_hash)
+ct_status ct_code_judge(const ct_result *rec, const char *text_hash, const char *code_hash, const ct_problem *p,
+                        const ct_template *t, const ct_params *c, const char *dir, int *same, ct_err *e)
 {
-    if (rec->code_hash[0])
-        return strcmp(rec->code_hash, code_hash) == 0;
-    return strcmp(rec->template_hash, text_hash) == 0;
+    *same = 0;
+    if (rec->code_hash[0]) {
+        *same = strcmp(rec->code_hash, code_hash) == 0;
+        return CT_OK;
+    }
+    if (strcmp(rec->template_hash, text_hash) == 0) {
+        *same = 1;
+        return CT_OK;
+    }
+    char *old = NULL, then[17];
+    if (ct_template_legacy_source(t->name, rec->template_hash, dir, &old, NULL) != CT_OK)
+        return CT_OK;
+    ct_status rc = ct_code_hash_of(old, p, t, c, then, e);
+    free(old);
+    *same = rc == CT_OK && strcmp(then, code_hash) == 0;
+    return rc;
 }

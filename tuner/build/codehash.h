@@ -51,10 +51,15 @@ ct_status ct_code_candidate_hash(const char *canonical, const ct_problem *p, con
 ct_status ct_code_hash_of(const char *src, const ct_problem *p, const ct_template *t, const ct_params *c,
                           char out[17], ct_err *e);
 
-/* Whether stored result rec measured the code that is now text_hash (the
- * expanded template's ct_hash_hex) and code_hash (ct_code_hash): on its code
- * hash when it has one, else (stored before code hashes existed) on its
- * template hash, the rule those records were stored under. */
-int ct_code_matches(const ct_result *rec, const char *text_hash, const char *code_hash);
+/* Whether stored result rec measured the code that candidate (p, t, c)
+ * gets now: code_hash (ct_code_hash) from the template's expanded text,
+ * whose ct_hash_hex is text_hash. On rec's code hash when it has one. A
+ * result stored before code hashes existed is judged on its template hash
+ * while that is text_hash; else, when the template's text of that hash is
+ * kept (ct_template_legacy_source, from dir or built in), on the code hash
+ * that text gives the candidate. *same is 1 or 0; the return is an error
+ * only when memory runs out. */
+ct_status ct_code_judge(const ct_result *rec, const char *text_hash, const char *code_hash, const ct_problem *p,
+                        const ct_template *t, const ct_params *c, const char *dir, int *same, ct_err *e);
 
 #endif

@@ -135,7 +135,12 @@ ct_status ct_exp_instance_load(instance *in, const ct_result *rec, const char *t
         ct_exp_instance_free(in);
         return rc;
     }
-    if (!ct_code_matches(rec, hash, code)) {
+    int same = 0;
+    if ((rc = ct_code_judge(rec, hash, code, &in->p, in->t, &in->c, templates_dir, &same, e)) != CT_OK) {
+        ct_exp_instance_free(in);
+        return rc;
+    }
+    if (!same) {
         ct_exp_instance_free(in);
         const int by_code = rec->code_hash[0] != '\0';
         return ct_fail(e, CT_ERR_NOT_FOUND,

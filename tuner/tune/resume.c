@@ -24,7 +24,10 @@ static int stored_cb(const ct_result *r, void *user)
     char code[17];
     if (ct_code_candidate_hash(s->canons[ti], s->p, t, &r->params, code, NULL) != CT_OK)
         return 1;   /* out of memory: reuse what was read so far */
-    if (!ct_code_matches(r, s->hashes[ti], code))
+    int same = 0;
+    if (ct_code_judge(r, s->hashes[ti], code, s->p, t, &r->params, s->templates_dir, &same, NULL) != CT_OK)
+        return 1;
+    if (!same)
         return 0;   /* measured other code: an older version of the template */
     if (s->n == s->cap) {
         int nc = s->cap ? 2 * s->cap : 256;
@@ -53,9 +56,11 @@ static int cmp_entry(const void *a, const void *b)
 }
 
 ct_status ct_resume_load(ct_db *db, const ct_problem *p, const long long *device_ids, int n,
-                         const char (*hashes)[17], const char *const *canons, ct_resume *out, ct_err *e)
+                         const char (*hashes)[17], const char *const *canons, const char *templates_dir,
+                         ct_resume *out, ct_err *e)
 {
     memset(out, 0, sizeof *out);
+    out->templates_dir = templates_dir;
     out->hashes = hashes;
     out->canons = canons;
     out->p = p;

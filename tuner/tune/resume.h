@@ -21,6 +21,7 @@ typedef struct ct_resume {
     int n, cap;
     const char (*hashes)[17];  /* the current sources' text hashes, per template */
     const char *const *canons; /* ... and canonical sources (ct_code_canonical) */
+    const char *templates_dir; /* where earlier template texts may be (or NULL) */
     const ct_problem *p;
     const ct_family *fam;
     int *fill;                 /* entries stored without a code hash (before sorting) */
@@ -28,13 +29,15 @@ typedef struct ct_resume {
 } ct_resume;
 
 /* The outcomes of p stored for each of the device rows device_ids[0..n)
- * that measured the code the current sources generate (ct_code_matches on
- * hashes[template index] and the code hash from canons[template index]);
+ * that measured the code the current sources generate (ct_code_judge on
+ * hashes[template index] and the code hash from canons[template index],
+ * earlier template texts from templates_dir or built in);
  * a record measured with other code is not reused. Those stored before
  * code hashes existed get theirs, written here: the tuner is a writer, and
  * so the record survives a later refactor that leaves its code alone. */
 ct_status ct_resume_load(ct_db *db, const ct_problem *p, const long long *device_ids, int n,
-                         const char (*hashes)[17], const char *const *canons, ct_resume *out, ct_err *e);
+                         const char (*hashes)[17], const char *const *canons, const char *templates_dir,
+                         ct_resume *out, ct_err *e);
 
 /* The stored outcome of candidate (t, c), or NULL. */
 const ct_result *ct_resume_find(const ct_resume *s, const ct_template *t, const ct_params *c);

@@ -163,7 +163,8 @@ static ct_status plan_run(tune_run *r, ct_err *e)
     }
     if (!r->o->fresh) {
         if ((rc = ct_resume_load(r->db, r->p, r->device_ids, ct_gpus_count(r->gs), (const char (*)[17])r->hashes,
-                                 (const char *const *)r->canons, &r->prior, e)) != CT_OK)
+                                 (const char *const *)r->canons, r->o->templates_dir, &r->prior, e)) !=
+            CT_OK)
             return rc;
         if (r->prior.n)
             fprintf(r->out, "  resuming: %d outcomes stored by earlier runs on this device are reused "
