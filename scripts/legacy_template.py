@@ -12,8 +12,8 @@ hash; with the old text kept, `export` and resumed runs judge them on the
 code it generated for them (tuner/build/codehash.h) instead of orphaning them
 when the template's text changes (a fold of two copies into one source, a
 shared header edited). Run it on the templates as they are before the change,
-for example on `git worktree add /tmp/old HEAD` or `git archive HEAD
-templates | tar -x -C /tmp/old`, then commit the files with the change.
+for example on a copy made by `git archive HEAD templates | tar -x -C OLD`
+(then TEMPLATES_DIR is OLD/templates), and commit the files with the change.
 convtune checks each file's hash against its name and ignores a file whose
 text does not have it.
 """
