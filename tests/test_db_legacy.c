@@ -10,6 +10,15 @@
  * (query in every format, query --nearest, db export, the export of a
  * winner), and this test compares the current binary's output with it
  * (an import stores params in canonical form: that object's blanks go).
+ *
+ * pre_code_hash.db was made by the convtune before code hashes (schema
+ * version 2, commit 3adfbbd): `db import` of report.db's records with the
+ * template hashes of that commit's templates (so that they export), three
+ * bf16 conv2dc_naive results (a template including shared headers), and the
+ * conv1dc layer's winner with a template hash of another version of its
+ * template. pre_code_hash/ holds what that convtune printed: the winners
+ * (table, JSON) and the export of the bf16 winner; it refused the conv1dc
+ * winner. The current binary must do the same and write nothing to it.
  * No GPU. */
 #include "export_common.h"
 
@@ -65,7 +74,7 @@ static void mask_export_time(char *s)
 static void same_as(const char *what, char *got, const char *name)
 {
     char path[512];
-    snprintf(path, sizeof path, FIXTURES "/legacy/%s", name);
+    snprintf(path, sizeof path, FIXTURES "/%s%s", strchr(name, '/') ? "" : "legacy/", name);
     char *want = tc_slurp(path, NULL);
     CHECK_MSG(want != NULL, "cannot read %s", path);
     if (!want || !got)
@@ -193,6 +202,42 @@ int main(void)
     size_t na = 0, nb = 0;
     char *a = tc_slurp(db, &na), *b = tc_slurp(FIXTURES "/legacy.db", &nb);
     CHECK_MSG(a && b && na == nb && memcmp(a, b, na) == 0, "query or export changed legacy.db");
+    free(a);
+    free(b);
+
+    /* A database of schema version 2, before code hashes. */
+    char pdb[600];
+    snprintf(pdb, sizeof pdb, "%s/pre_code_hash.db", base);
+    copy_file(FIXTURES "/pre_code_hash.db", pdb);
+    out = convtune_ok("pre_code_hash winners", "query", "--db", pdb, NULL);
+    same_as("query of pre_code_hash.db", out, "pre_code_hash/winners.txt");
+    free(out);
+    out = convtune_ok("pre_code_hash winners json", "query", "--db", pdb, "--format", "json", NULL);
+    same_as("query --format json of pre_code_hash.db", out, "pre_code_hash/winners.json");
+    free(out);
+    free(convtune_ok("pre_code_hash export", "export", "--db", pdb, "--problem",
+                     "conv2dc:2:64:16:16:64:3:3:same:bias:bf16", "-o", "conv2dc_2_64_16_16_64_3_3_same_bias_bf16.cu",
+                     NULL));
+    same_file("export .cu of a bf16 winner", "conv2dc_2_64_16_16_64_3_3_same_bias_bf16.cu", "pre_code_hash/export.cu");
+    same_file("export .h of a bf16 winner", "conv2dc_2_64_16_16_64_3_3_same_bias_bf16.h", "pre_code_hash/export.h");
+    tc_result r;
+    char *argv[] = {(char *)CT_BINARY, "export", "--db", pdb, "--problem", "conv1dc:1:1024:4:1024:5:pad=2:bias", "-o",
+                    "stale.cu", NULL};
+    tc_run(argv, base, base, TIMEOUT_S, &r);
+    CHECK_MSG(r.code == 6 && strstr(r.err, "template conv1dc_tiled changed since the result for conv1dc:1:1024:4:1024"
+                                           ":5:pad=2:bias was tuned (hash 591e1999c5965e23, stored 0123456789abcdef)"),
+              "export of a result tuned with another template: exit %d: %s", r.code, r.err);
+    tc_result_free(&r);
+    /* db export: no code_hash column while no record has one */
+    free(convtune_ok("pre_code_hash db export", "db", "export", "--db", pdb, "--format", "csv", "-o", "pre.csv", NULL));
+    char pcsv[600];
+    snprintf(pcsv, sizeof pcsv, "%s/pre.csv", base);
+    char *csv = tc_slurp(pcsv, NULL);
+    CHECK(csv && strstr(csv, ",template_hash,") && !strstr(csv, "code_hash"));
+    free(csv);
+    a = tc_slurp(pdb, &na);
+    b = tc_slurp(FIXTURES "/pre_code_hash.db", &nb);
+    CHECK_MSG(a && b && na == nb && memcmp(a, b, na) == 0, "query or export changed pre_code_hash.db");
     free(a);
     free(b);
 

@@ -235,7 +235,7 @@ static void test_version0(void)
             db = NULL;
         }
         CHECK(n == 0);
-        CHECK(scalar(paths[i], "SELECT user_version FROM pragma_user_version") == 2);
+        CHECK(scalar(paths[i], "SELECT user_version FROM pragma_user_version") == 3);
         CHECK(scalar(paths[i], "SELECT count(*) FROM sqlite_master WHERE type = 'table' AND name"
                                " IN ('devices', 'problems', 'runs', 'candidates')") == 4);
     }
@@ -246,8 +246,8 @@ static void test_newer(void)
 {
     const char *path = in_tmp("newer.db");
     CHECK(make_db(path, 20) == 0);
-    CHECK(exec_sql(path, "PRAGMA user_version = 3") == SQLITE_OK);
-    CHECK(scalar(path, "SELECT user_version FROM pragma_user_version") == 3);
+    CHECK(exec_sql(path, "PRAGMA user_version = 4") == SQLITE_OK);
+    CHECK(scalar(path, "SELECT user_version FROM pragma_user_version") == 4);
     CHECK(no_side_files(path));
     expect_refused(path, "newer");
 }
@@ -392,7 +392,7 @@ static void test_runner(void)
     sqlite3_finalize(s);
     sqlite3_close(h);
 
-    /* This build knows versions up to 2: the upgraded file (4) is now "newer". */
+    /* This build knows versions up to 3: the upgraded file (4) is now "newer". */
     expect_refused(path, "newer");
 }
 
@@ -404,14 +404,16 @@ static int tc_cb(const ct_result *r, void *user)
 
 /* A version-1 file (before the half tensor-core ceiling): a reader leaves
  * it byte for byte as it was and reads the new column as absent; a writer
- * upgrades it to version 2, keeping its rows, and stores the ceiling. */
+ * upgrades it to the current version, keeping its rows, and stores the
+ * ceiling. */
 static void test_version1(void)
 {
     const char *path = in_tmp("v1.db");
     ct_err e = { "" };
     ct_db *db = NULL;
     CHECK(make_db(path, 7) == 0);
-    CHECK(exec_sql(path, "ALTER TABLE devices DROP COLUMN tc_half_tflops; PRAGMA user_version = 1") == SQLITE_OK);
+    CHECK(exec_sql(path, "ALTER TABLE devices DROP COLUMN tc_half_tflops; ALTER TABLE candidates DROP COLUMN code_hash;"
+                         " PRAGMA user_version = 1") == SQLITE_OK);
     CHECK(scalar(path, "SELECT user_version FROM pragma_user_version") == 1);
     size_t len = 0, len2 = 0;
     unsigned char *before = slurp(path, &len), *after;
@@ -441,8 +443,53 @@ static void test_version1(void)
     CHECK(ct_db_query(db, NULL, count_cb, &n, &e) == CT_OK && n == 7);
     CHECK(ct_db_query(db, NULL, tc_cb, &tc, &e) == CT_OK && tc == 640.5);
     ct_db_close(db);
-    CHECK(scalar(path, "SELECT user_version FROM pragma_user_version") == 2);
+    CHECK(scalar(path, "SELECT user_version FROM pragma_user_version") == 3);
     CHECK(scalar(path, "SELECT count(*) FROM devices WHERE tc_half_tflops = 640.5 AND fma_tflops = 60") == 1);
+    CHECK(scalar(path, "SELECT count(*) FROM candidates WHERE code_hash IS NULL") == 7);
+}
+
+static int code_cb(const ct_result *r, void *user)
+{
+    int *n = user;
+    n[0]++;
+    n[1] += r->code_hash[0] != '\0';
+    n[2] += strcmp(r->code_hash, "00000000c0dec0de") == 0;
+    return 0;
+}
+
+/* A version-2 file (before code hashes): a reader leaves it as it was and
+ * reads every code hash as absent; a writer adds the column (NULL in the old
+ * rows, which are then judged on their template hash) and can fill it. */
+static void test_version2(void)
+{
+    const char *path = in_tmp("v2.db");
+    ct_err e = { "" };
+    ct_db *db = NULL;
+    CHECK(make_db(path, 4) == 0);
+    CHECK(exec_sql(path, "ALTER TABLE candidates DROP COLUMN code_hash; PRAGMA user_version = 2") == SQLITE_OK);
+    size_t len = 0, len2 = 0;
+    unsigned char *before = slurp(path, &len), *after;
+    int n[3] = {0, 0, 0};
+    CHECK_MSG(ct_db_open(path, 0, &db, &e) == CT_OK, "%s", e.msg);
+    CHECK(ct_db_query(db, NULL, code_cb, n, &e) == CT_OK && n[0] == 4 && n[1] == 0);
+    ct_db_close(db);
+    db = NULL;
+    after = slurp(path, &len2);
+    CHECK_MSG(before && after && len == len2 && !memcmp(before, after, len), "reading wrote to a version-2 file");
+    free(before);
+    free(after);
+
+    CHECK_MSG(ct_db_open(path, 1, &db, &e) == CT_OK, "%s", e.msg);
+    const long long ids[] = {2, 3};
+    const char codes[2][17] = {"00000000c0dec0de", "00000000c0dec0de"};
+    CHECK_MSG(ct_db_candidates_set_code_hash(db, ids, codes, 2, &e) == CT_OK, "%s", e.msg);
+    /* A hash once set stays: a second fill changes nothing. */
+    const char other[1][17] = {"ffffffffffffffff"};
+    CHECK(ct_db_candidates_set_code_hash(db, ids, other, 1, &e) == CT_OK);
+    memset(n, 0, sizeof n);
+    CHECK(ct_db_query(db, NULL, code_cb, n, &e) == CT_OK && n[0] == 4 && n[1] == 2 && n[2] == 2);
+    ct_db_close(db);
+    CHECK(scalar(path, "SELECT user_version FROM pragma_user_version") == 3);
 }
 
 /* ct_db_check reports foreign-key problems too, and cuts a long report. */
@@ -481,6 +528,7 @@ int main(void)
     test_text();
     test_runner();
     test_version1();
+    test_version2();
     test_check_report();
     nftw(tmpdir, rm_entry, 16, FTW_DEPTH | FTW_PHYS);
     CHECK_DONE();

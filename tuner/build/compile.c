@@ -150,6 +150,34 @@ ct_status ct_template_source(const char *name, const char *dir, char **text, ct_
     return rc;
 }
 
+ct_status ct_template_legacy_source(const char *name, const char *hash, const char *dir, char **text, ct_err *e)
+{
+    char file[300], path[1400];
+    *text = NULL;
+    if ((size_t)snprintf(file, sizeof file, "%s-%s.cu", name, hash) >= sizeof file)
+        return ct_fail(e, CT_ERR_USAGE, "template name %s is too long", name);
+    ct_status rc = CT_ERR_NOT_FOUND;
+    if (dir && *dir && (size_t)snprintf(path, sizeof path, "%s/legacy/%s", dir, file) < sizeof path &&
+        access(path, F_OK) == 0)
+        rc = read_file(path, text, e);
+    size_t len = 0;
+    const char *data = rc == CT_OK ? NULL : ct_resource_template(file, &len);
+    if (data && (*text = malloc(len + 1)) != NULL) {
+        memcpy(*text, data, len + 1);
+        rc = CT_OK;
+    }
+    char got[17];
+    if (rc == CT_OK) {
+        ct_hash_hex(*text, got);
+        if (strcmp(got, hash) != 0) {   /* a mislabelled file judges nothing */
+            free(*text);
+            *text = NULL;
+            rc = CT_ERR_NOT_FOUND;
+        }
+    }
+    return rc == CT_OK ? CT_OK : ct_fail(e, rc, "no earlier text of template %s with hash %s", name, hash);
+}
+
 void ct_hash_hex(const char *text, char out[17])
 {
     unsigned long long h = 1469598103934665603ULL;

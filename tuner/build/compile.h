@@ -17,6 +17,14 @@
  * from the same place. *text is malloc'ed. */
 ct_status ct_template_source(const char *name, const char *dir, char **text, ct_err *e);
 
+/* An earlier version of template name, the one whose expanded text has
+ * ct_hash_hex hash: templates/legacy/NAME-HASH.cu (from dir when given and
+ * there, else embedded), kept when a refactor changes a template's text so
+ * that results stored with only that hash (before code hashes) are judged
+ * on the code it generated (codehash.h). CT_ERR_NOT_FOUND when there is
+ * none or its text does not have that hash. *text is malloc'ed. */
+ct_status ct_template_legacy_source(const char *name, const char *hash, const char *dir, char **text, ct_err *e);
+
 /* 16 hex digits of a 64-bit FNV-1a hash of text (templates' content hash). */
 void ct_hash_hex(const char *text, char out[17]);
 

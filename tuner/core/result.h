@@ -102,6 +102,7 @@ typedef enum ct_field_type {
     X(R, OBJ_NULL, run_settings, 1024, "run_settings", "r.settings")                     \
     X(C, NAME, tmpl, 64, "template", "c.template")                                       \
     X(C, STR, template_hash, 20, "template_hash", "c.template_hash")                     \
+    X(C, STR_NULL, code_hash, 20, "code_hash", "c.code_hash")                            \
     X(C, OBJ, params_json, 512, "params", "c.params")                                    \
     X(M, STATUS, status, 0, "status", "c.status")                                        \
     X(M, STR_NULL, error, 512, "error", "c.error")                                       \

@@ -11,6 +11,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "codehash.h"
 #include "compile.h"
 #include "executor.h"
 #include "outfile.h"
@@ -83,8 +84,10 @@ void ct_exp_instance_free(instance *in)
     in->src = NULL;
 }
 
-/* Parse and check a stored result: its problem, template (unchanged since
- * tuning) and parameters. */
+/* Parse and check a stored result: its problem, template and parameters,
+ * and that the code it measured is the code this export writes (the code
+ * hash, codehash.h; a result stored before code hashes existed on its
+ * template's text hash). */
 ct_status ct_exp_instance_load(instance *in, const ct_result *rec, const char *templates_dir, ct_err *e)
 {
     memset(in, 0, sizeof *in);
@@ -103,13 +106,24 @@ ct_status ct_exp_instance_load(instance *in, const ct_result *rec, const char *t
         return rc;
     if ((rc = ct_template_source(in->t->name, templates_dir, &in->src, e)) != CT_OK)
         return rc;
-    char hash[17];
+    char hash[17], code[17];
     ct_hash_hex(in->src, hash);
-    if (strcmp(hash, rec->template_hash) != 0) {
+    if ((rc = ct_code_hash_of(in->src, &in->p, in->t, &in->c, code, e)) != CT_OK) {
         ct_exp_instance_free(in);
+        return rc;
+    }
+    int same = 0;
+    if ((rc = ct_code_judge(rec, hash, code, &in->p, in->t, &in->c, templates_dir, &same, e)) != CT_OK) {
+        ct_exp_instance_free(in);
+        return rc;
+    }
+    if (!same) {
+        ct_exp_instance_free(in);
+        const int by_code = rec->code_hash[0] != '\0';
         return ct_fail(e, CT_ERR_NOT_FOUND,
-                       "template %s changed since the result for %s was tuned (hash %s, stored %s); tune again",
-                       in->t->name, rec->problem, hash, rec->template_hash);
+                       "template %s changed since the result for %s was tuned (%shash %s, stored %s); tune again",
+                       in->t->name, rec->problem, by_code ? "code " : "", by_code ? code : hash,
+                       by_code ? rec->code_hash : rec->template_hash);
     }
     ct_export_symbol(in->p.canonical, in->sym, sizeof in->sym);
     in->nb = fam->buffers(&in->p, in->bufs);
@@ -170,15 +184,20 @@ static void emit_layout(FILE *f, const ct_problem *p)
 static void emit_provenance(FILE *f, const instance *in, const char *now)
 {
     const ct_result *rec = in->rec;
-    char dev_c[300], arch_c[64], when_c[64], tmpl_c[160], hash_c[80], params_c[600];
+    char dev_c[300], arch_c[64], when_c[64], tmpl_c[160], hash_c[80], code_c[80], params_c[600];
     double tflops = ct_exp_tflops_of(rec);
     fprintf(f, "// problem:   %s  (%s)\n", in->p.canonical, in->p.family->summary);
     emit_layout(f, &in->p);
     fprintf(f, "// device:    %s (%s), tuned %s, exported %s\n", ct_esc_c_comment(rec->device, dev_c, sizeof dev_c),
             ct_esc_c_comment(rec->arch, arch_c, sizeof arch_c),
             ct_esc_c_comment(rec->created_at, when_c, sizeof when_c), now);
-    fprintf(f, "// template:  %s (content hash %s)\n", ct_esc_c_comment(rec->tmpl, tmpl_c, sizeof tmpl_c),
-            ct_esc_c_comment(rec->template_hash, hash_c, sizeof hash_c));
+    ct_esc_c_comment(rec->tmpl, tmpl_c, sizeof tmpl_c);
+    ct_esc_c_comment(rec->template_hash, hash_c, sizeof hash_c);
+    if (rec->code_hash[0])
+        fprintf(f, "// template:  %s (content hash %s, code hash %s)\n", tmpl_c, hash_c,
+                ct_esc_c_comment(rec->code_hash, code_c, sizeof code_c));
+    else
+        fprintf(f, "// template:  %s (content hash %s)\n", tmpl_c, hash_c);
     char params[sizeof rec->params_json];
     if (ct_result_params_text(rec, params, sizeof params, NULL) != CT_OK)
         params[0] = '\0';

@@ -488,6 +488,35 @@ done:
     return st;
 }
 
+/* Fill the code hashes an older convtune left NULL (db.h), in one
+ * transaction: a resumed run may reuse thousands of old outcomes. */
+ct_status ct_db_candidates_set_code_hash(ct_db *db, const long long *ids, const char (*code_hashes)[17], int n,
+                                         ct_err *e)
+{
+    ct_status st = CT_OK;
+    sqlite3_stmt *s = NULL;
+    static const char sql[] = "UPDATE candidates SET code_hash = ?2 WHERE id = ?1 AND code_hash IS NULL";
+
+    if (!db || (n > 0 && (!ids || !code_hashes)))
+        return ct_fail(e, CT_ERR_INTERNAL, "DB: code hash update without hashes");
+    if (n <= 0)
+        return CT_OK;
+    db_lock(db);
+    SQL(db->h, sqlite3_exec(db->h, "BEGIN IMMEDIATE", NULL, NULL, NULL), SQLITE_OK);
+    SQL(db->h, sqlite3_prepare_v2(db->h, sql, -1, &s, NULL), SQLITE_OK);
+    for (int i = 0; i < n; i++) {
+        sqlite3_reset(s);
+        SQL(db->h, sqlite3_bind_int64(s, 1, ids[i]), SQLITE_OK);
+        SQL(db->h, sqlite3_bind_text(s, 2, code_hashes[i], -1, SQLITE_TRANSIENT), SQLITE_OK);
+        SQL(db->h, sqlite3_step(s), SQLITE_DONE);
+    }
+done:
+    sqlite3_finalize(s);
+    st = tx_end(db, st, e, __func__);
+    db_unlock(db);
+    return st;
+}
+
 /* ------------------------------------------------------------------------ */
 /* Queries                                                                  */
 

@@ -69,6 +69,13 @@ ct_status ct_db_candidate_add_id(ct_db *db, long long run_id, const ct_result *r
  * max, spread, reps): the end-of-run re-timing of the best few. */
 ct_status ct_db_candidate_retime(ct_db *db, long long id, const ct_result *rec, ct_err *e);
 
+/* Give candidates ids[0..n), stored before code hashes existed, their code
+ * hashes (codehash.h), in one transaction; one that has one keeps it. A
+ * resumed run calls this for the old outcomes it reuses: readers never
+ * write. */
+ct_status ct_db_candidates_set_code_hash(ct_db *db, const long long *ids, const char (*code_hashes)[17], int n,
+                                         ct_err *e);
+
 /* Filters for queries; NULL or "" means any. */
 typedef struct ct_query {
     const char *problem;       /* canonical problem string */

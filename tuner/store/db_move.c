@@ -16,6 +16,8 @@
 #include <sys/stat.h>
 #include <sys/types.h>
 #include "db_internal.h"
+#include "params.h"
+#include "problem.h"
 
 /* ------------------------------------------------------------------------ */
 /* Dump and import (moving records between databases)                       */
@@ -82,7 +84,7 @@ done:
 /* The statements of an import, prepared once. */
 enum {
     IMP_FIND_DEV, IMP_ADD_DEV, IMP_CEILINGS, IMP_SM_COUNT, IMP_FIND_PROB, IMP_ADD_PROB,
-    IMP_FIND_RUN, IMP_ADD_RUN, IMP_FIND_CAND, IMP_ADD_CAND, IMP_COUNT
+    IMP_FIND_RUN, IMP_ADD_RUN, IMP_FIND_CAND, IMP_ADD_CAND, IMP_SET_CODE, IMP_COUNT
 };
 
 static const char *const sql_import[IMP_COUNT] = {
@@ -111,9 +113,10 @@ static const char *const sql_import[IMP_COUNT] = {
         "INSERT INTO runs (problem_id, device_id, started_at, finished_at, status, settings)"
         " VALUES (?1, ?2, ?3, ?4, ?5, ?6) RETURNING id",
     [IMP_FIND_CAND] =
-        "SELECT 1 FROM candidates WHERE device_id = ?1 AND problem_id = ?2 AND template = ?3"
-        " AND template_hash = ?4 AND params = ?5 AND created_at = ?6 LIMIT 1",
+        "SELECT id, params FROM candidates WHERE device_id = ?1 AND problem_id = ?2 AND template = ?3"
+        " AND template_hash = ?4 AND created_at = ?5",
     [IMP_ADD_CAND] = NULL,     /* db_candidate_insert_sql() */
+    [IMP_SET_CODE] = "UPDATE candidates SET code_hash = ?2 WHERE id = ?1 AND code_hash IS NULL",
 };
 
 /* Run a statement that returns at most one row; *id gets its first column
@@ -127,6 +130,25 @@ static int step_id(sqlite3_stmt *s, long long *id)
         rc = sqlite3_step(s);
     }
     return rc == SQLITE_DONE ? SQLITE_OK : rc;
+}
+
+/* Whether stored, the params text of a row already in the database, holds
+ * the values of want (the imported record's, in the one form convtune
+ * writes): the same text, or the same values once the stored text is read
+ * with the template's declaration and written again. Rows stored before
+ * imports wrote that form (a file reformatted by jq or Python, imported
+ * as it was) match by value too, so they are not imported twice. */
+static int same_params(const ct_result *r, const char *stored)
+{
+    if (!strcmp(stored, r->params_json))
+        return 1;
+    const ct_family *fam = ct_family_find(r->family);
+    const ct_template *t = fam ? ct_template_find(fam, r->tmpl) : NULL;
+    ct_params v;
+    ct_err e;
+    char norm[sizeof r->params_json];
+    return t && ct_params_from_json(stored, t->params, t->nparams, &v, &e) == CT_OK &&
+           ct_params_to_json(&v, t->params, t->nparams, norm, sizeof norm) == CT_OK && !strcmp(norm, r->params_json);
 }
 
 /* Import one row within the open transaction; *added says whether it was
@@ -210,9 +232,23 @@ static ct_status import_row(ct_db *db, sqlite3_stmt **q, const ct_result *r, int
     SQL(db->h, sqlite3_bind_int64(s, 2, prob), SQLITE_OK);
     SQL(db->h, sqlite3_bind_text(s, 3, r->tmpl, -1, SQLITE_TRANSIENT), SQLITE_OK);
     SQL(db->h, sqlite3_bind_text(s, 4, r->template_hash, -1, SQLITE_TRANSIENT), SQLITE_OK);
-    SQL(db->h, sqlite3_bind_text(s, 5, r->params_json, -1, SQLITE_TRANSIENT), SQLITE_OK);
-    SQL(db->h, sqlite3_bind_text(s, 6, r->created_at, -1, SQLITE_TRANSIENT), SQLITE_OK);
-    SQL(db->h, step_id(s, &found), SQLITE_OK);
+    SQL(db->h, sqlite3_bind_text(s, 5, r->created_at, -1, SQLITE_TRANSIENT), SQLITE_OK);
+    int step;
+    while (!found && (step = sqlite3_step(s)) == SQLITE_ROW) {
+        const unsigned char *stored = sqlite3_column_text(s, 1);
+        if (stored && same_params(r, (const char *)stored))
+            found = sqlite3_column_int64(s, 0);
+    }
+    if (!found)
+        SQL(db->h, step, SQLITE_DONE);
+    sqlite3_reset(s);
+    if (found && r->code_hash[0]) {
+        /* The same measurement, stored before code hashes: it gets one. */
+        s = q[IMP_SET_CODE];
+        SQL(db->h, sqlite3_bind_int64(s, 1, found), SQLITE_OK);
+        SQL(db->h, sqlite3_bind_text(s, 2, r->code_hash, -1, SQLITE_TRANSIENT), SQLITE_OK);
+        SQL(db->h, sqlite3_step(s), SQLITE_DONE);
+    }
     if (found)
         goto done;
 

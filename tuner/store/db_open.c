@@ -32,6 +32,7 @@ typedef struct ct_migration {
 static const ct_migration ct_migrations[] = {
     { "db/schema.sql", NULL },   /* 0 -> 1 */
     { "db/migrate_1.sql", NULL },   /* 1 -> 2 */
+    { "db/migrate_2.sql", NULL },   /* 2 -> 3 */
 };
 
 /* What a reader (create == 0) of a file at version k < CT_DB_SCHEMA_VERSION
@@ -40,7 +41,9 @@ static const ct_migration ct_migrations[] = {
  * the same name) that show the tables as the current schema has them, the
  * columns added later as NULL. Entry k - 1 is for version k. */
 static const char *const ct_reader_views[] = {
-    "CREATE TEMP VIEW devices AS SELECT *, NULL AS tc_half_tflops FROM main.devices",
+    "CREATE TEMP VIEW devices AS SELECT *, NULL AS tc_half_tflops FROM main.devices;"
+    "CREATE TEMP VIEW candidates AS SELECT *, NULL AS code_hash FROM main.candidates",
+    "CREATE TEMP VIEW candidates AS SELECT *, NULL AS code_hash FROM main.candidates",
 };
 
 _Static_assert(sizeof ct_reader_views / sizeof ct_reader_views[0] == CT_DB_SCHEMA_VERSION - 1,

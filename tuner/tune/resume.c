@@ -5,6 +5,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "codehash.h"
+
 static void entry_key(const char *tmpl, const ct_params *c, char *key, size_t len)
 {
     int n = snprintf(key, len, "%s ", tmpl);
@@ -16,18 +18,34 @@ static int stored_cb(const ct_result *r, void *user)
 {
     ct_resume *s = user;
     const ct_template *t = ct_template_find(s->fam, r->tmpl);
-    if (!t || !r->params_ok || strcmp(r->template_hash, s->hashes[t - s->fam->templates]) != 0)
-        return 0;   /* measured with another version of the template */
+    if (!t || !r->params_ok)
+        return 0;
+    const int ti = (int)(t - s->fam->templates);
+    char code[17];
+    if (ct_code_candidate_hash(s->canons[ti], s->p, t, &r->params, code, NULL) != CT_OK)
+        return 1;   /* out of memory: reuse what was read so far */
+    int same = 0;
+    if (ct_code_judge(r, s->hashes[ti], code, s->p, t, &r->params, s->templates_dir, &same, NULL) != CT_OK)
+        return 1;
+    if (!same)
+        return 0;   /* measured other code: an older version of the template */
     if (s->n == s->cap) {
         int nc = s->cap ? 2 * s->cap : 256;
         ct_resume_entry *nv = realloc(s->v, (size_t)nc * sizeof *nv);
-        if (!nv)
+        if (nv)
+            s->v = nv;
+        int *nf = nv ? realloc(s->fill, (size_t)nc * sizeof *nf) : NULL;
+        if (!nf)
             return 1;
-        s->v = nv;
+        s->fill = nf;
         s->cap = nc;
     }
     entry_key(r->tmpl, &r->params, s->v[s->n].key, sizeof s->v[s->n].key);
     s->v[s->n].rec = *r;
+    if (!r->code_hash[0]) {
+        memcpy(s->v[s->n].rec.code_hash, code, sizeof code);
+        s->fill[s->nfill++] = s->n;
+    }
     s->n++;
     return 0;
 }
@@ -38,14 +56,34 @@ static int cmp_entry(const void *a, const void *b)
 }
 
 ct_status ct_resume_load(ct_db *db, const ct_problem *p, const long long *device_ids, int n,
-                         const char (*hashes)[17], ct_resume *out, ct_err *e)
+                         const char (*hashes)[17], const char *const *canons, const char *templates_dir,
+                         ct_resume *out, ct_err *e)
 {
     memset(out, 0, sizeof *out);
+    out->templates_dir = templates_dir;
     out->hashes = hashes;
+    out->canons = canons;
+    out->p = p;
     out->fam = p->family;
     for (int k = 0; k < n; k++) {
         ct_query q = {.problem = p->canonical, .device_id = device_ids[k]};
         ct_status rc = ct_db_query(db, &q, stored_cb, out, e);
+        if (rc != CT_OK)
+            return rc;
+    }
+    /* After the queries, which hold the connection while they call back. */
+    if (out->nfill) {
+        long long *ids = malloc((size_t)out->nfill * sizeof *ids);
+        char(*codes)[17] = malloc((size_t)out->nfill * sizeof *codes);
+        ct_status rc = ids && codes ? CT_OK : ct_fail(e, CT_ERR_INTERNAL, "out of memory");
+        for (int i = 0; rc == CT_OK && i < out->nfill; i++) {
+            ids[i] = out->v[out->fill[i]].rec.id;
+            memcpy(codes[i], out->v[out->fill[i]].rec.code_hash, 17);
+        }
+        if (rc == CT_OK)
+            rc = ct_db_candidates_set_code_hash(db, ids, (const char(*)[17])codes, out->nfill, e);
+        free(ids);
+        free(codes);
         if (rc != CT_OK)
             return rc;
     }
@@ -67,6 +105,7 @@ const ct_result *ct_resume_find(const ct_resume *s, const ct_template *t, const 
 void ct_resume_free(ct_resume *s)
 {
     free(s->v);
+    free(s->fill);
     memset(s, 0, sizeof *s);
 }
 

@@ -19,15 +19,25 @@ typedef struct ct_resume_entry {
 typedef struct ct_resume {
     ct_resume_entry *v;        /* sorted by key */
     int n, cap;
-    const char (*hashes)[17];  /* the current sources' hashes, per template */
+    const char (*hashes)[17];  /* the current sources' text hashes, per template */
+    const char *const *canons; /* ... and canonical sources (ct_code_canonical) */
+    const char *templates_dir; /* where earlier template texts may be (or NULL) */
+    const ct_problem *p;
     const ct_family *fam;
+    int *fill;                 /* entries stored without a code hash (before sorting) */
+    int nfill;
 } ct_resume;
 
 /* The outcomes of p stored for each of the device rows device_ids[0..n)
- * whose template hash matches hashes[template index] (a record measured
- * with another version of its template is not reused). */
+ * that measured the code the current sources generate (ct_code_judge on
+ * hashes[template index] and the code hash from canons[template index],
+ * earlier template texts from templates_dir or built in);
+ * a record measured with other code is not reused. Those stored before
+ * code hashes existed get theirs, written here: the tuner is a writer, and
+ * so the record survives a later refactor that leaves its code alone. */
 ct_status ct_resume_load(ct_db *db, const ct_problem *p, const long long *device_ids, int n,
-                         const char (*hashes)[17], ct_resume *out, ct_err *e);
+                         const char (*hashes)[17], const char *const *canons, const char *templates_dir,
+                         ct_resume *out, ct_err *e);
 
 /* The stored outcome of candidate (t, c), or NULL. */
 const ct_result *ct_resume_find(const ct_resume *s, const ct_template *t, const ct_params *c);

@@ -19,6 +19,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "codehash.h"
 #include "compile.h"
 #include "compile_pool.h"
 #include "resume.h"
@@ -46,6 +47,7 @@ typedef struct tune_run {
     ct_search *srch;
     int *batch;
     ct_family_sources src;         /* every template's source and hash */
+    char **canons;                 /* their canonical forms (codehash.h), src.n of them */
     ct_resume prior;
     ct_compile_pool pl;
     pthread_t *threads;
@@ -152,9 +154,15 @@ static ct_status plan_run(tune_run *r, ct_err *e)
     ct_status rc;
     if ((rc = ct_family_sources_load(r->p->family, r->o->templates_dir, &r->src, e)) != CT_OK)
         return rc;
+    if (!(r->canons = calloc((size_t)r->src.n, sizeof *r->canons)))
+        return ct_fail(e, CT_ERR_INTERNAL, "out of memory");
+    for (int i = 0; i < r->src.n; i++)
+        if ((rc = ct_code_canonical(r->src.text[i], &r->canons[i], e)) != CT_OK)
+            return rc;
     if (!r->o->fresh) {
         if ((rc = ct_resume_load(r->db, r->p, r->device_ids, ct_gpus_count(r->gs), (const char (*)[17])r->src.hash,
-                                 &r->prior, e)) != CT_OK)
+                                 (const char *const *)r->canons, r->o->templates_dir, &r->prior, e)) !=
+            CT_OK)
             return rc;
         if (r->prior.n)
             fprintf(r->out, "  resuming: %d outcomes stored by earlier runs on this device are reused "
@@ -277,8 +285,12 @@ static ct_status record(tune_run *r, ct_compile_job *j, const ct_gpus_done *gd, 
         ct_tune_conditions_text(&rec, cond, sizeof cond);
     }
     ct_binary_free(&j->bin);
+    ct_status rc = ct_code_candidate_hash(r->canons[ct_template_index(p, t)], p, t, &j->cand->params, rec.code_hash,
+                                          e);
+    if (rc != CT_OK)
+        return rc;
     double ts = now_s();
-    ct_status rc = ct_db_candidate_add_id(r->db, r->run_ids[gd->gpu], &rec, &rec.id, e);
+    rc = ct_db_candidate_add_id(r->db, r->run_ids[gd->gpu], &rec, &rec.id, e);
     if (rc != CT_OK)
         return rc;
     r->t_store += now_s() - ts;
@@ -441,6 +453,9 @@ static void run_close(tune_run *r)
     free(r->okrecs);
     free(r->batch);
     ct_resume_free(&r->prior);
+    for (int i = 0; r->canons && i < r->src.n; i++)
+        free(r->canons[i]);
+    free(r->canons);
     ct_family_sources_free(&r->src);
     ct_gpus_stop(r->gs);
     ct_search_free(r->srch);
