@@ -79,6 +79,25 @@ static const bad_row rows[] = {
     {{"query", "--db", "{W}/cli.db", "--db", "{W}/cli.db"}, 2, "option --db given twice"},
     {{"query", "--db", "{W}/cli.db", "--all", "--winners"}, 2, "query takes --all or --winners, not both"},
     {{"tune", "--problem", OKP, "--gpu", "0", "--gpu", "1"}, 2, "option --gpu given twice"},
+    /* flags too (E032, L027, L028, L030: refused before the GPU check) */
+    {{"export", "--problem", OKP, "--db", "{W}/ok.db", "--torch", "--torch", "-o", "{W}/kd"}, 2,
+     "option --torch given twice"},
+    {{"export", "--problem", OKP, "--db", "{W}/ok.db", "-o", "{W}/k.cu", "--force", "--force"}, 2,
+     "option --force given twice"},
+    {{"space", "--problem", OKP, "--list", "--list"}, 2, "option --list given twice"},
+    {{"--problem", OKP, "--json", "--json"}, 2, "option --json given twice"},
+    {{"query", "--db", "{W}/cli.db", "--winners", "--winners"}, 2, "option --winners given twice"},
+    /* report takes the common parser: --problem repeats, nothing else (R020-R023, R032) */
+    {{"report", "--db", "{W}/cli.db", "--family", "conv1d", "--family", "conv2d", "-o", "{W}/r.html"}, 2,
+     "option --family given twice"},
+    {{"report", "--db", "{W}/cli.db", "-o", "{W}/a.html", "-o", "{W}/b.html"}, 2, "option -o given twice"},
+    {{"report", "--db", "{W}/cli.db", "--db", "{W}/zero.db", "-o", "{W}/r.html"}, 2, "option --db given twice"},
+    {{"report", "--db", "{W}/cli.db", "--format", "csv", "--format", "html", "-o", "{W}/r.html"}, 2,
+     "option --format given twice"},
+    {{"report", "--db", "{W}/cli.db", "--device", "H100", "--device", "H200", "-o", "{W}/r.html"}, 2,
+     "option --device given twice"},
+    {{"report", "--db", "{W}/cli.db", "--force", "--force"}, 2, "option --force given twice"},
+    {{"report", "--db", "{W}/cli.db", "--gpu", "0"}, 2, "report does not take --gpu"},
     /* query filters: an unknown family is refused, no match is exit 6 */
     {{"query", "--db", "{W}/cli.db", "--family", "conv9d"}, 2, "--family: unknown family 'conv9d'"},
     {{"query", "--db", "{W}/cli.db", "--family", "CONV1D"}, 2, "unknown family 'CONV1D'"},
@@ -134,6 +153,7 @@ static const bad_row rows[] = {
     {{"db", "import", "{W}/good.json", "--db", "{W}/{L}/x.db"}, 2, "--db: path too long ("},
     {{"query", "--db", "{W}/{L}"}, 2, "--db: path too long"},
     {{"--problem", OKP, "--db", "{W}/{L}/t.db"}, 2, "--db: path too long"},
+    {{"report", "--db", "{W}/{L}", "-o", "{W}/r.html"}, 2, "--db: path too long"},   /* R024 */
     /* empty database files: said what they are, never initialised by a reader */
     {{"query", "--db", "{W}/zero.db"}, 5, "{W}/zero.db is an empty file (0 bytes), not a convtune database"},
     {{"db", "check", "--db", "{W}/zero.db"}, 5, "{W}/zero.db is an empty file (0 bytes)"},

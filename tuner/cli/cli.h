@@ -21,6 +21,8 @@ enum {
 };
 #define OPT(x) (1UL << OPT_##x)
 
+#define CT_MAX_PROBLEM_ARGS 64
+
 typedef struct args {
     const char *problem, *db, *config, *templates, *only, *arch, *device, *family, *format, *out;
     const char *params[CT_MAX_PARAMS];
@@ -35,6 +37,8 @@ typedef struct args {
     double time_limit;
     const char *nearest;       /* query --nearest SPEC */
     const char *dtype;         /* export --family F --dtype T */
+    const char *problems[CT_MAX_PROBLEM_ARGS];  /* every --problem, where the command repeats it (report) */
+    int nproblems;
     const char *pos[256];      /* arguments that are not options (db import FILE...) */
     int npos;
     unsigned long given;       /* OPT() bits of the options given */
@@ -46,8 +50,9 @@ int die(ct_status rc, const char *msg);
  * the database, so a long wait is not a silent hang. */
 void db_waiting(const char *path);
 /* Fill a from argv[start..]; 0 (after printing the one-line error) on an
- * unknown option, a missing or bad value, or an option given twice. */
-int parse_args(int argc, char **argv, int start, args *a);
+ * unknown option, a missing or bad value, or an option given twice (flags
+ * included) that is neither --param nor in repeats (OPT() bits). */
+int parse_args(int argc, char **argv, int start, unsigned long repeats, args *a);
 /* 0 when every option given is in allowed (OPT() bits; --help always is);
  * otherwise prints "CMD does not take OPTION" and returns CT_ERR_USAGE. */
 int check_options(const args *a, unsigned long allowed, const char *cmd);
@@ -64,7 +69,7 @@ int db_path(const args *a, char *path, size_t len);
 int open_existing_db(const args *a, ct_db **db);
 
 extern const char usage_tune[], usage_space[], usage_compile[], usage_query[], usage_export[];
-extern const char usage_precompile[], usage_retime[];
+extern const char usage_precompile[], usage_retime[], usage_report[];
 int cmd_tune(const args *a);
 int cmd_space(const args *a);
 int cmd_compile(const args *a);
@@ -72,6 +77,8 @@ int cmd_query(const args *a);
 int cmd_export(const args *a);
 int cmd_precompile(const args *a);
 int cmd_retime(const args *a);
+/* report: --problem repeats; the page or the CSV written atomically. */
+int cmd_report(const args *a);
 /* The shard of this process: --shard, else a Slurm array task's (saying so
  * on stderr), else none (count 0). 0 or the exit status after the error. */
 int shard_of(const args *a, ct_shard *sh);

@@ -73,9 +73,10 @@ static const opt_def *find_opt(const char *o)
 }
 
 /* Options shared by all commands; unknown options are usage errors, and so
- * is an option given twice (only --param repeats): which one was meant
- * cannot be guessed. */
-int parse_args(int argc, char **argv, int start, args *a)
+ * is an option given twice, a flag as much as one with a value (only
+ * --param, and what the command lists in repeats, may repeat): which one
+ * was meant cannot be guessed, and a doubled flag is a script's mistake. */
+int parse_args(int argc, char **argv, int start, unsigned long repeats, args *a)
 {
     memset(a, 0, sizeof *a);
     for (int i = start; i < argc; i++) {
@@ -89,8 +90,7 @@ int parse_args(int argc, char **argv, int start, args *a)
             fprintf(stderr, "convtune: unknown option '%s' (see convtune --help)\n", o);
             return 0;
         }
-        int has_value = d->flag_off == NOFF && d->bit != OPT_WINNERS;
-        if ((a->given & (1UL << d->bit)) && d->bit != OPT_PARAM && has_value) {
+        if ((a->given & (1UL << d->bit)) && !((repeats | OPT(PARAM)) & (1UL << d->bit))) {
             fprintf(stderr, "convtune: option %s given twice\n", o);
             return 0;
         }
@@ -109,8 +109,16 @@ int parse_args(int argc, char **argv, int start, args *a)
             return 0;
         }
         const char *v = argv[++i];
+        if (d->bit == OPT_PROBLEM) {   /* repeated only where repeats allows it (report) */
+            if (a->nproblems >= CT_MAX_PROBLEM_ARGS) {
+                fprintf(stderr, "convtune: at most %d --problem options\n", a->nproblems);
+                return 0;
+            }
+            a->problems[a->nproblems++] = v;
+        }
         if (d->str_off != NOFF) {
-            *(const char **)((char *)a + d->str_off) = v;
+            if (!*(const char **)((char *)a + d->str_off))   /* the first of a repeated one */
+                *(const char **)((char *)a + d->str_off) = v;
             continue;
         }
         long long x;

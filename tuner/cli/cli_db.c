@@ -245,7 +245,7 @@ int cmd_db(int argc, char **argv)
         return CT_ERR_USAGE;
     }
     args a;
-    if (!parse_args(argc, argv, 3, &a))
+    if (!parse_args(argc, argv, 3, 0, &a))
         return CT_ERR_USAGE;
     if (a.help) {
         fputs(subs[which].usage, stdout);
