@@ -147,7 +147,7 @@ static const bad_row rows[] = {
     {{"db", "export", "--db", "{W}/cli.db", "-o", "{W}/{L}.json"}, 7, "db export: output path too long"},
     {{"db", "export", "--db", "{W}/cli.db", "-o", "{W}/exists.cubin"}, 7, "exists (use --force to replace it)"},
     {{"db", "export", "--db", "{W}/cli.db", "-o", "{W}/link.cubin", "--force"}, 7, "is a symbolic link"},
-    {{"export", "--problem", OKP, "--db", "{W}/ok.db", "-o", "{W}/{L}.cu"}, 7, "export: output path too long"},
+    {{"export", "--problem", OKP, "--db", "{W}/ok.db", "-o", "{W}/{L}.cu"}, 7, "-o: path too long ("},
     {{"export", "--problem", OKP, "--db", "{W}/ok.db", "-o", "{W}/exists.cubin"}, 7, "exists (use --force"},
     /* database paths are never shortened */
     {{"db", "import", "{W}/good.json", "--db", "{W}/{L}/x.db"}, 2, "--db: path too long ("},
@@ -177,6 +177,19 @@ static const bad_row rows[] = {
     {{"db", "import", "{W}/bad_missing.json", "--db", "{W}/cli.db"}, 2, "record 2 (line 3): field 'params': "
                                                                         "conv1d_naive: stored parameters lack BLOCK_SIZE"},
     {{"db", "import", "{W}/bad_family.json", "--db", "{W}/new.db"}, 2, "record 1 (line 2): field 'family': unknown family"},
+};
+
+/* Rows run with one more environment entry ("{W}" and "{L}" expanded). */
+static const struct {
+    const char *env;
+    bad_row row;
+} env_rows[] = {
+    /* paths from the environment are refused like options, never cut (S024) */
+    {"CONVTUNE_CACHE={W}/{L}/cachedir", {{"precompile", "--problem", "conv1d:15:4:right", SM90, "--template",
+                                          "conv1d_naive"}, 2, "CONVTUNE_CACHE: path too long ("}},
+    {"XDG_CACHE_HOME={W}/{L}", {{"--problem", OKP, "--db", "{W}/t.db"}, 2, "XDG_CACHE_HOME: path too long ("}},
+    {"CUDA_HOME={W}/{L}", {{"compile", "--problem", "conv1d:15:4:bf16", SM90, "--template", "conv1d_tiledh", "-o",
+                            "{W}/h.cubin"}, 2, "CUDA_HOME: path too long ("}},
 };
 
 /* ------------------------------------------------------------------------ */
@@ -629,6 +642,14 @@ int main(void)
     int nrows = (int)(sizeof rows / sizeof rows[0]);
     for (int i = 0; i < nrows; i++)
         check_bad(&rows[i]);
+    for (size_t i = 0; i < sizeof env_rows / sizeof env_rows[0]; i++) {
+        char *env = expand(env_rows[i].env);
+        run_env[0] = env;
+        check_bad(&env_rows[i].row);
+        run_env[0] = NULL;
+        free(env);
+        nrows++;
+    }
     printf("bad-input rows: %d\n", nrows);
     check_files();
     check_busy();

@@ -11,6 +11,7 @@
 
 #include "problem.h"
 #include "resources.h"
+#include "text.h"
 
 static double now_ms(void)
 {
@@ -217,12 +218,13 @@ ct_status ct_nvrtc_compile(const char *src, const char *name, const char *arch,
     opts[nopt++] = "-std=c++17";
     /* Templates inline their own headers; only the half types' headers come
      * from the toolkit, so the folder matters to bf16 and f16 problems. */
-    char incdir[600];
+    char incdir[CT_PATH_MAX + 16], home_inc[CT_PATH_MAX];
     const char *home = getenv("CUDA_HOME");
-    if (home && *home)
-        snprintf(incdir, sizeof incdir, "-I%s/include", home);
-    else
-        snprintf(incdir, sizeof incdir, "-I%s", CT_CUDA_INCLUDE_DIR);
+    ct_status hs;
+    if (home && *home && (hs = ct_path_join(home_inc, sizeof home_inc, home, "/include", "CUDA_HOME", CT_ERR_USAGE,
+                                            e)) != CT_OK)
+        return hs;   /* a cut path would read another toolkit's headers */
+    snprintf(incdir, sizeof incdir, "-I%s", home && *home ? home_inc : CT_CUDA_INCLUDE_DIR);
     opts[nopt++] = incdir;
     for (int i = 0; i < ndefs && nopt < MAXOPT; i++, nopt++) {
         snprintf(optbuf[nopt], sizeof optbuf[0], "-D%s=%lld", defs[i].name, defs[i].value);

@@ -65,6 +65,10 @@ int need_problem_config(const args *a, ct_problem *p, ct_config *c);
  * one-line error. */
 #define CT_DB_PATH_MAX 1024
 int db_path(const args *a, char *path, size_t len);
+/* The binary cache of tune and retime (cache.h) into dir, *out = dir; none
+ * (*out NULL) with --no-cache or no folder to put it in. A path that does
+ * not fit is refused: 0 or the exit status after the one-line error. */
+int cache_dir(const args *a, char *dir, size_t len, const char **out);
 /* Open the database for reading (ct_db_open without create). */
 int open_existing_db(const args *a, ct_db **db);
 

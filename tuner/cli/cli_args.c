@@ -6,7 +6,9 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "cache.h"
 #include "cli.h"
+#include "text.h"
 
 void db_waiting(const char *path)
 {
@@ -209,16 +211,21 @@ int need_problem_config(const args *a, ct_problem *p, ct_config *c)
 int db_path(const args *a, char *path, size_t len)
 {
     ct_err e;
-    if (a->db && strlen(a->db) >= len) {
-        fprintf(stderr, "convtune: --db: path too long (%zu characters, at most %zu): %.40s...\n", strlen(a->db),
-                len - 1, a->db);
-        return CT_ERR_USAGE;
-    }
-    if (a->db)
-        snprintf(path, len, "%s", a->db);
-    else if (ct_db_default_path(path, len, &e) != CT_OK)
-        return die(CT_ERR_DB, e.msg);
-    return 0;
+    ct_status rc = a->db ? ct_path_copy(path, len, a->db, "--db", CT_ERR_USAGE, &e)
+                         : ct_db_default_path(path, len, &e);
+    return rc == CT_OK ? 0 : die(a->db ? rc : CT_ERR_DB, e.msg);
+}
+
+int cache_dir(const args *a, char *dir, size_t len, const char **out)
+{
+    ct_err e;
+    *out = NULL;
+    if (a->no_cache)
+        return 0;
+    ct_status rc = ct_cache_default_dir(dir, len, &e);
+    if (rc == CT_OK)
+        *out = dir;
+    return rc == CT_ERR_USAGE ? die(rc, e.msg) : 0;
 }
 
 int open_existing_db(const args *a, ct_db **db)

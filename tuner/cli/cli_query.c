@@ -10,6 +10,7 @@
 #include "export_torch.h"
 #include "format.h"
 #include "json.h"
+#include "text.h"
 #include "selector.h"
 
 const char usage_query[] =
@@ -181,9 +182,9 @@ static int cmd_export_family(const args *a)
     if (rc != CT_OK)
         return die(rc, e.msg);
     char path[1024], hpath[1100];
-    if (a->out)
-        snprintf(path, sizeof path, "%s", a->out);
-    else
+    if (a->out && (rc = ct_path_copy(path, sizeof path, a->out, "-o", CT_ERR_IO, &e)) != CT_OK)
+        return die(rc, e.msg);
+    if (!a->out)
         ct_export_family_default_path(set.name, path, sizeof path);
     ct_export_header_path(path, hpath, sizeof hpath);
     if (a->torch) {   /* -o is the directory; export_torch.h */
@@ -297,9 +298,9 @@ int cmd_export(const args *a)
         return 0;
     }
     char path[1024];
-    if (a->out)
-        snprintf(path, sizeof path, "%s", a->out);
-    else
+    if (a->out && (rc = ct_path_copy(path, sizeof path, a->out, "-o", CT_ERR_IO, &e)) != CT_OK)
+        return die(rc, e.msg);
+    if (!a->out)
         ct_export_default_path(p.canonical, path, sizeof path);
     if ((rc = ct_export_cu(&rec, a->templates, path, a->force, cfg.s.tolerance, &e)) != CT_OK)
         return die(rc, e.msg);

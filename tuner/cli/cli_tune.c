@@ -12,6 +12,7 @@
 #include "runner.h"
 #include "search.h"
 #include "space.h"
+#include "text.h"
 #include "tune.h"
 
 const char usage_tune[] =
@@ -69,10 +70,10 @@ int cmd_tune(const args *a)
     ct_err e;
     if ((r = db_path(a, dbpath, sizeof dbpath)))
         return r;
-    char cache[1024];
-    const char *cache_dir = NULL;
-    if (!a->no_cache && ct_cache_default_dir(cache, sizeof cache, NULL) == CT_OK)
-        cache_dir = cache;
+    char cache[CT_PATH_MAX];
+    const char *cdir;
+    if ((r = cache_dir(a, cache, sizeof cache, &cdir)))
+        return r;
     if ((r = search_budget(a, &cfg)))
         return r;
     ct_shard shard;
@@ -86,7 +87,7 @@ int cmd_tune(const args *a)
     ct_tune_opts o = {.problem = &p, .gpu = a->gpu, .ngpus = a->ngpus, .shard = shard, .db_path = dbpath, .templates_dir = a->templates,
                       .only_template = a->only, .cfg = &cfg, .remeasure = a->remeasure,
                       .verbose = a->verbose, .out = stdout, .strategy = a->strategy,
-                      .time_limit_s = a->time_limit, .cache_dir = cache_dir, .json = a->json,
+                      .time_limit_s = a->time_limit, .cache_dir = cdir, .json = a->json,
                       .worker_exe = "/proc/self/exe",
                       .fresh = a->fresh};
     memcpy(o.gpus, a->gpus, sizeof o.gpus);
@@ -217,9 +218,12 @@ int cmd_compile(const args *a)
     if (rc != CT_OK)
         return die(rc, e.msg);
     char path[CT_OUTFILE_PATH_MAX];
-    if (a->out)
-        snprintf(path, sizeof path, "%s", a->out);   /* its length was checked above */
-    else
+    if (a->out) {
+        if ((rc = ct_path_copy(path, sizeof path, a->out, "-o", CT_ERR_IO, &e)) != CT_OK) {
+            ct_binary_free(&bin);
+            return die(rc, e.msg);
+        }
+    } else
         snprintf(path, sizeof path, "%s.%s", t->name, bin.is_cubin ? "cubin" : "ptx");
     size_t len = bin.is_cubin ? bin.size : strlen(bin.data);
     if ((rc = ct_outfile_write(path, a->force, ".convtune-compile-", "compile", bin.data, len, &e)) != CT_OK) {
