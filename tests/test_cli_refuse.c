@@ -98,6 +98,22 @@ static const bad_row rows[] = {
      "option --device given twice"},
     {{"report", "--db", "{W}/cli.db", "--force", "--force"}, 2, "option --force given twice"},
     {{"report", "--db", "{W}/cli.db", "--gpu", "0"}, 2, "report does not take --gpu"},
+    /* tune (and retime) check what space, compile and precompile check before looking for a GPU,
+     * with their codes: none is exit 4 here (T002, T003, T006, T008, L031) */
+    {{"--problem", "conv1d:1000:3:bf16", "--template", "conv1d_tiled", "--db", "{W}/t.db"}, 2,
+     "--template conv1d_tiled: conv1d_tiled computes in fp32 only"},
+    {{"--problem", "conv2dc:32:64:56:56:64:3:3:same", "--shard", "0/2", "--strategy", "random", "--db", "{W}/t.db"},
+     2, "a random sample dealt to shards needs --seed N"},
+    {{"--problem", "conv1d:1000:3", "--templates", "{W}/nonexistent", "--db", "{W}/t.db"}, 7,
+     "template {W}/nonexistent/conv1d_naive.cu: No such file or directory"},
+    {{"--problem", "conv1d:1000:3", "--template", "conv2dc_simt", "--db", "{W}/t.db"}, 2,
+     "family conv1d has no template 'conv2dc_simt'"},
+    {{"--problem", "conv1d:15:4:right", "--shard", "0/2", "--strategy", "anneal", "--db", "{W}/t.db"}, 2,
+     "a guided search (anneal) chooses from measurements"},
+    {{"precompile", "--problem", "conv1d:15:4:right", SM90, "--shard", "0/2", "--strategy", "anneal"}, 2,
+     "a guided search (anneal) chooses from measurements"},
+    {{"retime", "--problem", "conv1d:1000:3", "--templates", "{W}/nonexistent", "--db", "{W}/ok.db"}, 7,
+     "template {W}/nonexistent/conv1d_naive.cu: No such file or directory"},
     /* query filters: an unknown family is refused, no match is exit 6 */
     {{"query", "--db", "{W}/cli.db", "--family", "conv9d"}, 2, "--family: unknown family 'conv9d'"},
     {{"query", "--db", "{W}/cli.db", "--family", "CONV1D"}, 2, "unknown family 'CONV1D'"},
@@ -498,6 +514,11 @@ static void check_read_only(void)
                       !strstr(r.err, "good.json"),
                   "%s: exit %d: [%s]", cmd, r.code, r.err);
         CHECK_MSG(r.outlen == 0, "%s: stdout [%s]", cmd, r.out);
+        result_free(&r);
+        /* a tuning run refuses it the same way before looking for a GPU (T007; exit 4 here otherwise) */
+        run_as(uid, binary, (const char *const[]){"--problem", OKP, "--db", dbs[k], NULL}, &r, cmd, sizeof cmd);
+        CHECK_MSG(r.code == 5 && count_char(r.err, r.errlen, '\n') == 1 && strstr(r.err, why[k]) && r.outlen == 0,
+                  "%s: exit %d: [%s]", cmd, r.code, r.err);
         result_free(&r);
         char *after = snapshot(work);
         CHECK_MSG(!strcmp(before, after), "%s: the directory changed:\n--- before\n%s--- after\n%s", dbs[k], before,

@@ -69,6 +69,13 @@ int db_path(const args *a, char *path, size_t len);
  * (*out NULL) with --no-cache or no folder to put it in. A path that does
  * not fit is refused: 0 or the exit status after the one-line error. */
 int cache_dir(const args *a, char *dir, size_t len, const char **out);
+/* 0 when the database at path can be written or does not exist yet (it
+ * is created then); a read-only one is refused as a writer's open refuses
+ * it (exit 5), but before a GPU is looked for. */
+int db_writable(const char *path);
+/* tune's and retime's checks before the GPU (cli_tune.c): 0 or the exit
+ * status after the one-line error. */
+int check_gpu_run(const args *a, const ct_problem *p, const char *dbpath);
 /* Open the database for reading (ct_db_open without create). */
 int open_existing_db(const args *a, ct_db **db);
 

@@ -4,6 +4,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <limits.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "cache.h"
@@ -226,6 +228,28 @@ int cache_dir(const args *a, char *dir, size_t len, const char **out)
     if (rc == CT_OK)
         *out = dir;
     return rc == CT_ERR_USAGE ? die(rc, e.msg) : 0;
+}
+
+int db_writable(const char *path)
+{
+    struct stat sb;
+    if (!strcmp(path, ":memory:") || stat(path, &sb) != 0 || !S_ISREG(sb.st_mode))
+        return 0;   /* missing (created by the run) or not a file: the open says what it is */
+    /* The folder that matters is the file's own, through any link: WAL
+     * keeps its -wal and -shm files beside the real file. */
+    char real[PATH_MAX], dir[PATH_MAX];
+    if (!realpath(path, real))
+        return 0;
+    snprintf(dir, sizeof dir, "%s", real);
+    char *slash = strrchr(dir, '/');
+    if (slash)
+        *(slash == dir ? slash + 1 : slash) = '\0';
+    int nofile = access(real, W_OK) != 0;
+    if (!nofile && access(dir, W_OK) == 0)
+        return 0;
+    fprintf(stderr, "convtune: DB: %s is read-only (no write permission on %s); nothing was written\n", path,
+            nofile ? "the file" : dir);
+    return CT_ERR_DB;
 }
 
 int open_existing_db(const args *a, ct_db **db)

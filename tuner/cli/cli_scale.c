@@ -97,6 +97,8 @@ int cmd_retime(const args *a)
         return r;
     if (a->ngpus > 1 || a->ngpus < 0)
         return die(CT_ERR_USAGE, "retime: --gpu takes one GPU: the point is to time the best on one");
+    if ((r = check_gpu_run(a, &p, dbpath)))
+        return r;
     char cache[CT_PATH_MAX];
     const char *cdir;
     if ((r = cache_dir(a, cache, sizeof cache, &cdir)))

@@ -59,6 +59,36 @@ const char usage_compile[] =
     "an existing file is replaced only with --force. Parameters not given take the\n"
     "first value of their list in the config.\n";
 
+/* What a run on a GPU would refuse after finding one, refused before, with
+ * the codes space, compile and precompile use: a --template the family
+ * lacks or that cannot compute the problem's type, a template folder that
+ * does not hold the family's templates, a read-only database. */
+int check_gpu_run(const args *a, const ct_problem *p, const char *dbpath)
+{
+    const ct_family *f = p->family;
+    ct_err e;
+    if (a->only) {
+        const ct_template *t = ct_template_find(f, a->only);
+        char why[256];
+        if (!t) {
+            fprintf(stderr, "convtune: family %s has no template '%s'\n", f->name, a->only);   /* as space says */
+            return CT_ERR_USAGE;
+        }
+        if (ct_template_refuses_dtype(p, t, why, sizeof why)) {
+            fprintf(stderr, "convtune: --template %s: %s (%s)\n", a->only, why, p->canonical);
+            return CT_ERR_USAGE;
+        }
+    }
+    for (int i = 0; i < f->ntemplates; i++) {   /* what the run reads, read now */
+        char *src = NULL;
+        ct_status rc = ct_template_source(f->templates[i].name, a->templates, &src, &e);
+        free(src);
+        if (rc != CT_OK)
+            return die(rc, e.msg);
+    }
+    return db_writable(dbpath);
+}
+
 int cmd_tune(const args *a)
 {
     ct_problem p;
@@ -84,6 +114,12 @@ int cmd_tune(const args *a)
     if (shard.count > 1 && !a->db)
         return die(CT_ERR_USAGE, "a shard writes a database of its own: give --db (e.g. --db tune-shard-3.db); "
                                  "merge them after with convtune db import");
+    ct_strategy st = CT_SEARCH_AUTO;
+    if ((a->strategy && ct_strategy_parse(a->strategy, &st, &e) != CT_OK) ||
+        ct_shard_check(st, cfg.s.seed, &shard, &e) != CT_OK)
+        return die(CT_ERR_USAGE, e.msg);
+    if ((r = check_gpu_run(a, &p, dbpath)))
+        return r;
     ct_tune_opts o = {.problem = &p, .gpu = a->gpu, .ngpus = a->ngpus, .shard = shard, .db_path = dbpath, .templates_dir = a->templates,
                       .only_template = a->only, .cfg = &cfg, .remeasure = a->remeasure,
                       .verbose = a->verbose, .out = stdout, .strategy = a->strategy,
