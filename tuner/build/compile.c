@@ -210,7 +210,8 @@ ct_status ct_nvrtc_compile(const char *src, const char *name, const char *arch,
     int nopt = 0;
     int is_cubin = strncmp(arch, "sm_", 3) == 0;
     if (!is_cubin && strncmp(arch, "compute_", 8) != 0)
-        return ct_fail(e, CT_ERR_USAGE, "architecture '%s' must be sm_XY or compute_XY", arch);
+        return ct_fail(e, CT_ERR_USAGE, "architecture '%s' must be sm_XY or compute_XY",
+                       ct_echo(arch, (char[CT_ECHO_LEN]){0}, CT_ECHO_LEN));
     char target[32];
     snprintf(optbuf[nopt], sizeof optbuf[0], "--gpu-architecture=%s", ct_arch_target(arch, target, sizeof target));
     opts[nopt] = optbuf[nopt];

@@ -10,6 +10,7 @@
 #include "gpus.h"
 #include "problem.h"
 #include "shard.h"
+#include "text.h"
 
 /* Every option, one bit each: a command lists those it takes (cmd_opts)
  * and any other one given is refused, naming it. */
@@ -45,7 +46,14 @@ typedef struct args {
     const char *spelled[OPT_COUNT];   /* each as the user wrote it, for messages */
 } args;
 
+/* The one error line: "convtune: " and the message, its control
+ * characters escaped (text.h), on stderr; returns rc. die(rc, msg) is
+ * say(rc, "%s", msg). */
+int say(int rc, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 int die(ct_status rc, const char *msg);
+/* A user's text as a message quotes it: bounded and escaped (ct_echo), in
+ * a buffer that lives to the end of the enclosing block. */
+#define ECHO(s) ct_echo((s), (char[CT_ECHO_LEN]){0}, CT_ECHO_LEN)
 /* The ct_db_on_wait hook: one line on stderr while another writer holds
  * the database, so a long wait is not a silent hang. */
 void db_waiting(const char *path);

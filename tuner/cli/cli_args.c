@@ -1,5 +1,6 @@
 /* cli_args.c - option parsing and the helpers every command handler uses. */
 #include <errno.h>
+#include <stdarg.h>
 #include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -14,13 +15,36 @@
 
 void db_waiting(const char *path)
 {
-    fprintf(stderr, "convtune: waiting for %s: the database is busy (another convtune is writing it)\n", path);
+    say(0, "waiting for %s: the database is busy (another convtune is writing it)", path);
+}
+
+int say(int rc, const char *fmt, ...)
+{
+    char msg[4096], line[4 * sizeof msg];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(msg, sizeof msg, fmt, ap);
+    va_end(ap);
+    /* Whatever a message quotes, it stays one line: a newline in a user's
+     * text is shown as \n, like every control character. */
+    size_t o = 0;
+    for (const char *c = msg; *c && o + 5 < sizeof line; c++) {
+        if ((unsigned char)*c < 0x20 || *c == 0x7f) {
+            const char one[2] = {*c, '\0'};
+            char esc[8];
+            o += (size_t)snprintf(line + o, sizeof line - o, "%s", ct_echo(one, esc, sizeof esc));
+        } else {
+            line[o++] = *c;
+        }
+    }
+    line[o] = '\0';
+    fprintf(stderr, "convtune: %s\n", line);
+    return rc;
 }
 
 int die(ct_status rc, const char *msg)
 {
-    fprintf(stderr, "convtune: %s\n", msg);
-    return (int)rc;
+    return say((int)rc, "%s", msg);
 }
 
 static int parse_int_arg(const char *opt, const char *v, long long lo, long long hi, long long *out)
@@ -29,7 +53,7 @@ static int parse_int_arg(const char *opt, const char *v, long long lo, long long
     errno = 0;
     long long x = strtoll(v, &end, 10);
     if (errno || end == v || *end || x < lo || x > hi) {
-        fprintf(stderr, "convtune: %s: bad value '%s' (expected an integer in %lld..%lld)\n", opt, v, lo, hi);
+        say(0, "%s: bad value '%s' (expected an integer in %lld..%lld)", opt, ECHO(v), lo, hi);
         return 0;
     }
     *out = x;
@@ -91,11 +115,11 @@ int parse_args(int argc, char **argv, int start, unsigned long repeats, args *a)
                 a->pos[a->npos++] = o;   /* only `db import FILE` takes one; the others refuse it */
                 continue;
             }
-            fprintf(stderr, "convtune: unknown option '%s' (see convtune --help)\n", o);
+            say(0, "unknown option '%s' (see convtune --help)", ECHO(o));
             return 0;
         }
         if ((a->given & (1UL << d->bit)) && !((repeats | OPT(PARAM)) & (1UL << d->bit))) {
-            fprintf(stderr, "convtune: option %s given twice\n", o);
+            say(0, "option %s given twice", o);
             return 0;
         }
         a->given |= 1UL << d->bit;
@@ -109,13 +133,13 @@ int parse_args(int argc, char **argv, int start, unsigned long repeats, args *a)
             continue;
         }
         if (i + 1 >= argc) {
-            fprintf(stderr, "convtune: option %s needs a value\n", o);
+            say(0, "option %s needs a value", o);
             return 0;
         }
         const char *v = argv[++i];
         if (d->bit == OPT_PROBLEM) {   /* repeated only where repeats allows it (report) */
             if (a->nproblems >= CT_MAX_PROBLEM_ARGS) {
-                fprintf(stderr, "convtune: at most %d --problem options\n", a->nproblems);
+                say(0, "at most %d --problem options", a->nproblems);
                 return 0;
             }
             a->problems[a->nproblems++] = v;
@@ -130,7 +154,7 @@ int parse_args(int argc, char **argv, int start, unsigned long repeats, args *a)
         case OPT_GPU: {
             ct_err e;
             if (ct_gpus_parse(v, a->gpus, &a->ngpus, &e) != CT_OK) {
-                fprintf(stderr, "convtune: %s\n", e.msg);
+                say(0, "%s", e.msg);
                 return 0;
             }
             a->gpu = a->ngpus > 0 ? a->gpus[0] : 0;
@@ -158,7 +182,7 @@ int parse_args(int argc, char **argv, int start, unsigned long repeats, args *a)
             break;
         default:   /* OPT_PARAM */
             if (a->nparams >= CT_MAX_PARAMS) {
-                fprintf(stderr, "convtune: too many --param options\n");
+                say(0, "too many --param options");
                 return 0;
             }
             a->params[a->nparams++] = v;
@@ -172,7 +196,7 @@ int check_options(const args *a, unsigned long allowed, const char *cmd)
     unsigned long extra = a->given & ~(allowed | OPT(HELP));
     for (int b = 0; b < OPT_COUNT; b++)
         if (extra & (1UL << b)) {
-            fprintf(stderr, "convtune: %s does not take %s (see convtune %s --help)\n", cmd, a->spelled[b], cmd);
+            say(0, "%s does not take %s (see convtune %s --help)", cmd, a->spelled[b], cmd);
             return CT_ERR_USAGE;
         }
     return 0;
@@ -196,7 +220,7 @@ int load_config(const args *a, ct_config *c)
 int need_problem(const args *a, ct_problem *p)
 {
     if (!a->problem) {
-        fprintf(stderr, "convtune: --problem SPEC is required (e.g. --problem conv1d:1e6:2047)\n");
+        say(0, "--problem SPEC is required (e.g. --problem conv1d:1e6:2047)");
         return CT_ERR_USAGE;
     }
     ct_err e;
@@ -247,7 +271,7 @@ int db_writable(const char *path)
     int nofile = access(real, W_OK) != 0;
     if (!nofile && access(dir, W_OK) == 0)
         return 0;
-    fprintf(stderr, "convtune: DB: %s is read-only (no write permission on %s); nothing was written\n", path,
+    say(0, "DB: %s is read-only (no write permission on %s); nothing was written", path,
             nofile ? "the file" : dir);
     return CT_ERR_DB;
 }

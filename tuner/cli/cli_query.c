@@ -153,7 +153,7 @@ static int dtype_arg(const char *v, ct_dtype *t)
             *t = (ct_dtype)i;
             return 1;
         }
-    fprintf(stderr, "convtune: --dtype: unknown element type '%s' (f32, bf16 or f16)\n", v);
+    say(0, "--dtype: unknown element type '%s' (f32, bf16 or f16)", ECHO(v));
     return 0;
 }
 
@@ -165,7 +165,7 @@ static int cmd_export_family(const args *a)
     if (a->dtype && !dtype_arg(a->dtype, &dt))
         return CT_ERR_USAGE;
     if (!ct_family_find(a->family)) {
-        fprintf(stderr, "convtune: export --family: unknown family '%s'\n", a->family);
+        say(0, "export --family: unknown family '%s'", ECHO(a->family));
         return CT_ERR_USAGE;
     }
     ct_config cfg;
@@ -225,7 +225,7 @@ int cmd_query(const args *a)
             return r;
     }
     if (a->family && !ct_family_find(a->family)) {
-        fprintf(stderr, "convtune: --family: unknown family '%s'\n", a->family);
+        say(0, "--family: unknown family '%s'", ECHO(a->family));
         return CT_ERR_USAGE;
     }
     ct_db *db;
@@ -246,7 +246,7 @@ int cmd_query(const args *a)
         snprintf(what, sizeof what, "%s%s%s%s%s%s%s", a->problem ? " --problem " : "", a->problem ? p.canonical : "",
                  a->device ? " --device '" : "", a->device ? a->device : "", a->device ? "'" : "",
                  a->family ? " --family " : "", a->family ? a->family : "");
-        fprintf(stderr, "convtune: nothing stored matches%s\n", what[0] ? what : " (the database is empty)");
+        say(0, "nothing stored matches%s", what[0] ? what : " (the database is empty)");
         return CT_ERR_NOT_FOUND;
     }
     ct_writer *w = ct_writer_begin(stdout, fmt);

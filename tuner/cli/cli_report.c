@@ -24,12 +24,6 @@ const char usage_report[] =
     "their candidates with every field instead. Without --device, each problem is\n"
     "shown on the device of its fastest result. Default output: stdout.\n";
 
-static int fail(int code, const char *msg)
-{
-    fprintf(stderr, "convtune: %s\n", msg);
-    return code;
-}
-
 int cmd_report(const args *a)
 {
     static char canon[CT_MAX_PROBLEM_ARGS][160];
@@ -43,27 +37,27 @@ int cmd_report(const args *a)
         ct_problem p;
         ct_status rc = ct_problem_parse(a->problems[i], &p, &e);
         if (rc != CT_OK)
-            return fail(rc, e.msg);
+            return die(rc, e.msg);
         snprintf(canon[i], sizeof canon[i], "%s", p.canonical);
         problems[i] = canon[i];
     }
     if (a->format) {
         if (strcmp(a->format, "html") && strcmp(a->format, "csv")) {
-            fprintf(stderr, "convtune: report: --format must be html or csv, not '%s'\n", a->format);
+            say(0, "report: --format must be html or csv, not '%s'", ECHO(a->format));
             return CT_ERR_USAGE;
         }
         csv = !strcmp(a->format, "csv");
     }
     if (np && family)
-        return fail(CT_ERR_USAGE, "report takes --problem SPEC or --family F, not both");
+        return die(CT_ERR_USAGE, "report takes --problem SPEC or --family F, not both");
     if (family && !ct_family_find(family)) {
-        fprintf(stderr, "convtune: report: unknown family '%s'\n", family);
+        say(0, "report: unknown family '%s'", ECHO(family));
         return CT_ERR_USAGE;
     }
     /* Refuse an unsafe or existing target before reading anything. */
     ct_status rc;
     if (out && (rc = ct_outfile_check(out, force, "report", &e)) != CT_OK)
-        return fail(rc, e.msg);
+        return die(rc, e.msg);
     ct_db *db;
     int st = open_existing_db(a, &db);   /* a --db that does not fit is refused, never cut */
     if (st)
@@ -73,7 +67,7 @@ int cmd_report(const args *a)
     if ((rc = ct_report_load(db, &ro, &r, &e)) != CT_OK) {
         ct_report_free(&r);
         ct_db_close(db);
-        return fail(rc, e.msg);
+        return die(rc, e.msg);
     }
     ct_outfile of;
     FILE *f = stdout;
@@ -81,7 +75,7 @@ int cmd_report(const args *a)
         if ((rc = ct_outfile_open(&of, out, ".convtune-report-", "report", &e)) != CT_OK) {
             ct_report_free(&r);
             ct_db_close(db);
-            return fail(rc, e.msg);
+            return die(rc, e.msg);
         }
         f = of.f;
     }
@@ -100,5 +94,5 @@ int cmd_report(const args *a)
         printf("%s: %d problem%s, %d candidates (%s)\n", out, r.ns, r.ns == 1 ? "" : "s", nc, csv ? "csv" : "html");
     }
     ct_report_free(&r);
-    return rc == CT_OK ? 0 : fail(rc, e.msg);
+    return rc == CT_OK ? 0 : die(rc, e.msg);
 }

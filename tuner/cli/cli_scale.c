@@ -43,8 +43,8 @@ int shard_of(const args *a, ct_shard *sh)
     if (ct_shard_from_slurm(sh, &found, &e) != CT_OK)
         return die(CT_ERR_USAGE, e.msg);
     if (found)
-        fprintf(stderr, "convtune: shard %d/%d from SLURM_ARRAY_TASK_ID and SLURM_ARRAY_TASK_COUNT (--shard "
-                        "overrides)\n", sh->index, sh->count);
+        say(0, "shard %d/%d from SLURM_ARRAY_TASK_ID and SLURM_ARRAY_TASK_COUNT (--shard "
+                        "overrides)", sh->index, sh->count);
     return 0;
 }
 

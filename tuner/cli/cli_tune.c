@@ -71,11 +71,11 @@ int check_gpu_run(const args *a, const ct_problem *p, const char *dbpath)
         const ct_template *t = ct_template_find(f, a->only);
         char why[256];
         if (!t) {
-            fprintf(stderr, "convtune: family %s has no template '%s'\n", f->name, a->only);   /* as space says */
+            say(0, "family %s has no template '%s'", f->name, ECHO(a->only));   /* as space says */
             return CT_ERR_USAGE;
         }
         if (ct_template_refuses_dtype(p, t, why, sizeof why)) {
-            fprintf(stderr, "convtune: --template %s: %s (%s)\n", a->only, why, p->canonical);
+            say(0, "--template %s: %s (%s)", a->only, why, p->canonical);
             return CT_ERR_USAGE;
         }
     }
@@ -186,7 +186,7 @@ int cmd_compile(const args *a)
     if (r)
         return r;
     if (!a->arch) {
-        fprintf(stderr, "convtune: compile needs --arch (sm_XY for a CUBIN, compute_XY for PTX)\n");
+        say(0, "compile needs --arch (sm_XY for a CUBIN, compute_XY for PTX)");
         return CT_ERR_USAGE;
     }
     ct_config cfg;
@@ -207,7 +207,7 @@ int cmd_compile(const args *a)
             if (!f->templates[i].is_baseline && !f->templates[i].exec)
                 t = &f->templates[i];
     if (!t) {
-        fprintf(stderr, "convtune: family %s has no template '%s'\n", f->name, a->only);
+        say(0, "family %s has no template '%s'", f->name, ECHO(a->only));
         return CT_ERR_USAGE;
     }
     ct_params c = {0};
@@ -223,8 +223,8 @@ int cmd_compile(const args *a)
                 !strncmp(t->params[k].name, a->params[i], (size_t)(eq - a->params[i])))
                 def = &t->params[k];
         if (!def) {
-            fprintf(stderr, "convtune: --param %s: expected NAME=VALUE with NAME a parameter of %s\n",
-                    a->params[i], t->name);
+            say(0, "--param %s: expected NAME=VALUE with NAME a parameter of %s", ECHO(a->params[i]),
+                t->name);
             return CT_ERR_USAGE;
         }
         long v;
@@ -236,7 +236,7 @@ int cmd_compile(const args *a)
         f->normalize(&p, t, &c);
     char why[256];
     if (ct_template_refuses_dtype(&p, t, why, sizeof why) || f->constrain(&p, t, &c, &lim, why, sizeof why)) {
-        fprintf(stderr, "convtune: candidate rejected for %s: %s\n", a->arch, why);
+        say(0, "candidate rejected for %s: %s", a->arch, why);
         return CT_ERR_USAGE;
     }
     /* The target is checked before the compile, so a refusal costs nothing;

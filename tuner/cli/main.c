@@ -97,7 +97,7 @@ int main(int argc, char **argv)
         return ct_worker_serve((int)fd);
     }
     if (argc > 2 && (!strcmp(argv[1], "--version") || !strcmp(argv[1], "help"))) {
-        fprintf(stderr, "convtune: %s takes no other argument ('%s')\n", argv[1], argv[2]);
+        say(0, "%s takes no other argument ('%s')", argv[1], ECHO(argv[2]));
         return CT_ERR_USAGE;
     }
     if (argc >= 2 && !strcmp(argv[1], "--version")) {
@@ -148,21 +148,21 @@ int main(int argc, char **argv)
             return 0;
         }
         if (which < 0) {
-            fprintf(stderr, "convtune: unknown command '%s' (see convtune --help)\n", argv[1]);
+            say(0, "unknown command '%s' (see convtune --help)", ECHO(argv[1]));
             return CT_ERR_USAGE;
         }
         start = 2;
     }
     if (argc < 2) {
         /* One line, like every other error; the usage is one --help away. */
-        fprintf(stderr, "convtune: no command or --problem given; try 'convtune --help'\n");
+        say(0, "no command or --problem given; try 'convtune --help'");
         return CT_ERR_USAGE;
     }
     args a;
     if (!parse_args(argc, argv, start, cmds[which].repeats, &a))
         return CT_ERR_USAGE;
     if (a.npos) {
-        fprintf(stderr, "convtune: unknown option '%s' (see convtune --help)\n", a.pos[0]);
+        say(0, "unknown option '%s' (see convtune --help)", ECHO(a.pos[0]));
         return CT_ERR_USAGE;
     }
     if (a.help) {

@@ -1,5 +1,6 @@
 /* shard.c - fixed candidate lists and their shards (shard.h). */
 #include "shard.h"
+#include "text.h"
 
 #include <errno.h>
 #include <stdio.h>
@@ -28,7 +29,7 @@ ct_status ct_shard_parse(const char *text, ct_shard *out, ct_err *e)
     if (!slash || !parse_num(text, slash, &i) || !parse_num(slash + 1, slash + 1 + strlen(slash + 1), &n) || n < 1 ||
         i >= n)
         return ct_fail(e, CT_ERR_USAGE, "--shard: bad value '%s' (expected I/N with 0 <= I < N <= %d, e.g. 0/4)",
-                       text, MAX_SHARDS);
+                       ct_echo(text, (char[CT_ECHO_LEN]){0}, CT_ECHO_LEN), MAX_SHARDS);
     out->index = (int)i;
     out->count = (int)n;
     return CT_OK;
