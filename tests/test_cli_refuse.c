@@ -151,6 +151,12 @@ static const bad_row rows[] = {
     {{"space", "--problem", OKP, "--config", "{W}/dupkey.ini"}, 3, "{W}/dupkey.ini:4: [measure] warmup: given twice"},
     {{"space", "--problem", OKP, "--config", "{W}/duplist.ini"}, 3,
      "{W}/duplist.ini:3: [space.conv1d_tiled] ALIGN: given twice"},
+    {{"space", "--problem", "conv1dc:1:4:8:4:3", "--config", "{W}/outx0.ini"}, 3,
+     "{W}/outx0.ini:2: [space.conv1dc_simt] parameter OUT_X: bad value 0 (at least 1)"},   /* F102 */
+    {{"space", "--problem", OKP, "--config", "{W}/indent.ini"}, 3,
+     "{W}/indent.ini:3: indented line 'min_reps = 5': INI reads an indented line as the continuation"},   /* F112 */
+    {{"compile", "--problem", "conv1dc:1:4:8:4:3", SM90, "--template", "conv1dc_simt", "--param", "OUT_X=17"}, 2,
+     "parameter OUT_X: bad value 17 (at most 16)"},
     {{"compile", "--problem", OKP, SM90, "--param", "BLOCK_SIZE=-1"}, 2, "BLOCK_SIZE: bad value -1"},
     {{"compile", "--problem", OKP, SM90, "--param", "BLOCK_SIZE=0"}, 2, "BLOCK_SIZE: bad value 0"},
     /* nothing at all, or too much */
@@ -585,6 +591,8 @@ static int setup(void)
     put("negative.ini", "[space.conv1d_tiled]\nMASK_PAD = -1, 0\n");
     put("dupkey.ini", "[measure]\nwarmup = 1\nmin_reps = 5\nwarmup = 2\n");
     put("duplist.ini", "[space.conv1d_tiled]\nALIGN = 16\nALIGN = 128\n");
+    put("outx0.ini", "[space.conv1dc_simt]\nOUT_X = 0\n");
+    put("indent.ini", "[measure]\nwarmup = 3\n  min_reps = 5\n");
     put("zero.db", "");
     put("tiny.db", "x");
     put("target.txt", "keep me\n");

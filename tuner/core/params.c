@@ -69,6 +69,8 @@ ct_status ct_param_parse_value(const ct_param_def *def, const char *text, long *
     }
     if (def->nsymbols == 0 && v < def->min)
         return ct_fail(e, CT_ERR_USAGE, "parameter %s: bad value %ld (at least %ld)", def->name, v, def->min);
+    if (def->nsymbols == 0 && def->max > 0 && v > def->max)
+        return ct_fail(e, CT_ERR_USAGE, "parameter %s: bad value %ld (at most %ld)", def->name, v, def->max);
     if (def->nsymbols > 0 && (v < 0 || v >= def->nsymbols))
         return ct_fail(e, CT_ERR_USAGE, "parameter %s: value %ld out of range 0..%d",
                        def->name, v, def->nsymbols - 1);
