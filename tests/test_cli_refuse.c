@@ -189,6 +189,9 @@ static const bad_row rows[] = {
     {{"query", "--db", "{W}/{L}"}, 2, "--db: path too long"},
     {{"--problem", OKP, "--db", "{W}/{L}/t.db"}, 2, "--db: path too long"},
     {{"report", "--db", "{W}/{L}", "-o", "{W}/r.html"}, 2, "--db: path too long"},   /* R024 */
+    {{"--problem", OKP, "--templates", "{W}/{L}", "--db", "{W}/t.db"}, 2, "--templates: path too long ("},
+    {{"compile", "--problem", OKP, SM90, "--templates", "{W}/{L}", "-o", "{W}/t.cubin"}, 2,
+     "--templates: path too long ("},
     /* empty database files: said what they are, never initialised by a reader */
     {{"query", "--db", "{W}/zero.db"}, 5, "{W}/zero.db is an empty file (0 bytes), not a convtune database"},
     {{"db", "check", "--db", "{W}/zero.db"}, 5, "{W}/zero.db is an empty file (0 bytes)"},

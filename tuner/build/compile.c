@@ -48,15 +48,18 @@ static ct_status read_file(const char *path, char **text, ct_err *e)
  * family, shared files in common/). */
 static ct_status load_template_file(const char *file, const char *dir, char **text, ct_err *e)
 {
-    char path[1024];
+    char path[CT_PATH_MAX];
     if (dir && *dir) {
-        if ((size_t)snprintf(path, sizeof path, "%s/%s", dir, file) >= sizeof path)
-            return ct_fail(e, CT_ERR_USAGE, "template path %s/%s is too long", dir, file);
+        char sub[256];
+        snprintf(sub, sizeof sub, "/%s", file);   /* a template's own name: short */
+        ct_status rc = ct_path_join(path, sizeof path, dir, sub, "--templates", CT_ERR_USAGE, e);
+        if (rc != CT_OK)
+            return rc;
         const ct_family *const *fams = ct_families();
         for (int i = -1; access(path, F_OK) != 0; i++) {
             if (i >= 0 && !fams[i])
                 break;   /* not found anywhere: read_file names the flat path */
-            char alt[1024];
+            char alt[CT_PATH_MAX];
             int n = snprintf(alt, sizeof alt, "%s/%s/%s", dir, i < 0 ? "common" : fams[i]->name, file);
             if (n > 0 && (size_t)n < sizeof alt && access(alt, F_OK) == 0) {
                 memcpy(path, alt, (size_t)n + 1);
