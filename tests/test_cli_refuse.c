@@ -112,6 +112,10 @@ static const bad_row rows[] = {
      "a guided search (anneal) chooses from measurements"},
     {{"precompile", "--problem", "conv1d:15:4:right", SM90, "--shard", "0/2", "--strategy", "anneal"}, 2,
      "a guided search (anneal) chooses from measurements"},
+    {{"--problem", OKP, "--db", "{W}/t.db", "--shard", "0/2"}, 2, "a sharded run of about"},   /* auto, no seed */
+    {{"--problem", OKP, "--db", ""}, 2, "DB: no database path given"},
+    {{"--problem", OKP, "--db", "{W}"}, 5, "is a directory, not a database file"},
+    {{"--problem", OKP, "--db", "{W}/tiny.db"}, 5, "{W}/tiny.db is not a convtune database (not an SQLite file)"},
     {{"retime", "--problem", "conv1d:1000:3", "--templates", "{W}/nonexistent", "--db", "{W}/ok.db"}, 7,
      "template {W}/nonexistent/conv1d_naive.cu: No such file or directory"},
     /* query filters: an unknown family is refused, no match is exit 6 */

@@ -257,8 +257,23 @@ int cache_dir(const args *a, char *dir, size_t len, const char **out)
 int db_writable(const char *path)
 {
     struct stat sb;
-    if (!strcmp(path, ":memory:") || stat(path, &sb) != 0 || !S_ISREG(sb.st_mode))
-        return 0;   /* missing (created by the run) or not a file: the open says what it is */
+    if (!*path)
+        return say(CT_ERR_USAGE, "DB: no database path given");
+    if (!strcmp(path, ":memory:") || stat(path, &sb) != 0)
+        return 0;   /* missing: the run creates it (and its folders) */
+    if (S_ISDIR(sb.st_mode))
+        return say(CT_ERR_DB, "DB: %s is a directory, not a database file", path);
+    /* What ct_db_open checks before opening, checked here without opening
+     * (nothing is written): the same messages, a GPU step earlier. */
+    static const char magic[16] = "SQLite format 3";   /* and its NUL */
+    char head[16];
+    FILE *f = sb.st_size > 0 ? fopen(path, "rb") : NULL;
+    if (f) {
+        size_t n = fread(head, 1, sizeof head, f);
+        fclose(f);
+        if (n != sizeof head || memcmp(head, magic, sizeof head))
+            return say(CT_ERR_DB, "DB: %s is not a convtune database (not an SQLite file)", path);
+    }
     /* The folder that matters is the file's own, through any link: WAL
      * keeps its -wal and -shm files beside the real file. */
     char real[PATH_MAX], dir[PATH_MAX];
@@ -271,9 +286,8 @@ int db_writable(const char *path)
     int nofile = access(real, W_OK) != 0;
     if (!nofile && access(dir, W_OK) == 0)
         return 0;
-    say(0, "DB: %s is read-only (no write permission on %s); nothing was written", path,
-            nofile ? "the file" : dir);
-    return CT_ERR_DB;
+    return say(CT_ERR_DB, "DB: %s is read-only (no write permission on %s); nothing was written", path,
+               nofile ? "the file" : dir);
 }
 
 int open_existing_db(const args *a, ct_db **db)

@@ -89,6 +89,26 @@ int check_gpu_run(const args *a, const ct_problem *p, const char *dbpath)
     return db_writable(dbpath);
 }
 
+/* A sharded auto run samples at random where the space exceeds the
+ * budget, and a sample dealt to shards needs a seed. Whether it does is
+ * known before the GPU from the space on sm_90 (the GPU's own may differ a
+ * little, and the run checks again on it). */
+static int check_auto_shard(const ct_problem *p, const ct_config *cfg, const char *only)
+{
+    ct_limits lim;
+    ct_space sp;
+    ct_err e;
+    if (ct_limits_for_arch("sm_90", &lim, &e) != CT_OK || ct_space_build(p, cfg, &lim, only, &sp, &e) != CT_OK)
+        return 0;   /* the run says what is wrong */
+    const int n = sp.n;
+    ct_space_free(&sp);
+    if (n <= cfg->s.max_candidates)
+        return 0;   /* exhaustive: every shard knows the list */
+    return say(CT_ERR_USAGE, "a sharded run of about %d candidates, more than the budget %d, samples at random: "
+               "it needs --seed N, the same in every shard and in the tuning run (or --strategy exhaustive)", n,
+               cfg->s.max_candidates);
+}
+
 int cmd_tune(const args *a)
 {
     ct_problem p;
@@ -118,6 +138,8 @@ int cmd_tune(const args *a)
     if ((a->strategy && ct_strategy_parse(a->strategy, &st, &e) != CT_OK) ||
         ct_shard_check(st, cfg.s.seed, &shard, &e) != CT_OK)
         return die(CT_ERR_USAGE, e.msg);
+    if (shard.count > 1 && st == CT_SEARCH_AUTO && cfg.s.seed == 0 && (r = check_auto_shard(&p, &cfg, a->only)))
+        return r;
     if ((r = check_gpu_run(a, &p, dbpath)))
         return r;
     ct_tune_opts o = {.problem = &p, .gpu = a->gpu, .ngpus = a->ngpus, .shard = shard, .db_path = dbpath, .templates_dir = a->templates,
