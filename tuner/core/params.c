@@ -2,6 +2,7 @@
 #include "params.h"
 
 #include "json.h"
+#include "text.h"
 
 #include <errno.h>
 #include <stdio.h>
@@ -48,7 +49,8 @@ ct_status ct_param_parse_value(const ct_param_def *def, const char *text, long *
     }
     char buf[64];
     if (len == 0 || len >= sizeof buf)
-        return ct_fail(e, CT_ERR_USAGE, "parameter %s: bad value '%.*s'", def->name, (int)len, text);
+        return ct_fail(e, CT_ERR_USAGE, "parameter %s: bad value '%s'", def->name,
+                       ct_echo(text, (char[CT_ECHO_LEN]){0}, CT_ECHO_LEN));
     memcpy(buf, text, len);
     buf[len] = '\0';
     char *end = NULL;
@@ -62,10 +64,10 @@ ct_status ct_param_parse_value(const ct_param_def *def, const char *text, long *
                 strncat(opts, def->symbols[s], sizeof opts - strlen(opts) - 1);
             }
             return ct_fail(e, CT_ERR_USAGE, "parameter %s: bad value '%s' (expected one of: %s)",
-                           def->name, buf, opts);
+                           def->name, ct_echo(buf, (char[CT_ECHO_LEN]){0}, CT_ECHO_LEN), opts);
         }
         return ct_fail(e, CT_ERR_USAGE, "parameter %s: bad value '%s' (expected an integer)",
-                       def->name, buf);
+                       def->name, ct_echo(buf, (char[CT_ECHO_LEN]){0}, CT_ECHO_LEN));
     }
     if (def->nsymbols == 0 && v < def->min)
         return ct_fail(e, CT_ERR_USAGE, "parameter %s: bad value %ld (at least %ld)", def->name, v, def->min);
