@@ -194,6 +194,7 @@ static const bad_row rows[] = {
     {{"--problem", OKP, "--db", "{W}/{L}/t.db"}, 2, "--db: path too long"},
     {{"report", "--db", "{W}/{L}", "-o", "{W}/r.html"}, 2, "--db: path too long"},   /* R024 */
     {{"--problem", OKP, "--templates", "{W}/{L}", "--db", "{W}/t.db"}, 2, "--templates: path too long ("},
+    {{"space", "--problem", OKP, "--config", "{W}/{L}.ini"}, 2, "--config: path too long ("},
     {{"compile", "--problem", OKP, SM90, "--templates", "{W}/{L}", "-o", "{W}/t.cubin"}, 2,
      "--templates: path too long ("},
     /* empty database files: said what they are, never initialised by a reader */

@@ -205,9 +205,12 @@ int check_options(const args *a, unsigned long allowed, const char *cmd)
 int load_config(const args *a, ct_config *c)
 {
     ct_err e;
-    ct_status rc = ct_config_init(c, &e);
+    char path[CT_PATH_MAX];
+    ct_status rc = a->config ? ct_path_copy(path, sizeof path, a->config, "--config", CT_ERR_USAGE, &e) : CT_OK;
+    if (rc == CT_OK)
+        rc = ct_config_init(c, &e);
     if (rc == CT_OK && a->config)
-        rc = ct_config_apply_file(c, a->config, &e);
+        rc = ct_config_apply_file(c, path, &e);
     if (rc != CT_OK)
         return die(rc, e.msg);
     if (a->have_seed)
