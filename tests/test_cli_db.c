@@ -115,6 +115,60 @@ static void check_rows(void)
 }
 
 /* ------------------------------------------------------------------------ */
+/* Readers write nothing                                                    */
+
+/* A copy of the fixture database in rollback (DELETE) journal mode, as
+ * `sqlite3 .backup` and VACUUM INTO make it: query, export, db export and
+ * db check leave it byte for byte as it was, its time included, and make no
+ * -wal, -shm or -journal beside it (D008 to D010). Only a writer switches a
+ * database to WAL. */
+static void check_readers_leave_delete_mode(void)
+{
+    char path[700], copy[700], cmd[2048], sqltext[1600];
+    wpath(path, sizeof path, "deletemode.db");
+    wpath(copy, sizeof copy, "fixture.db");
+    snprintf(sqltext, sizeof sqltext, "VACUUM INTO '%s'", path);
+    size_t n0 = 0, n1 = 0;
+    char *fixture = slurp(CT_SOURCE_DIR "/tests/fixtures/report.db", &n0);   /* the source tree is not opened */
+    CHECK(fixture && write_file(copy, fixture, n0) == 0);
+    free(fixture);
+    sqlite3 *h = NULL;
+    CHECK(sqlite3_open_v2(copy, &h, SQLITE_OPEN_READWRITE, NULL) == SQLITE_OK &&
+          sqlite3_exec(h, sqltext, NULL, NULL, NULL) == SQLITE_OK);
+    sqlite3_close(h);
+    char *before = slurp(path, &n0);
+    CHECK(before && n0 > 100 && before[18] == 1 && before[19] == 1);   /* rollback journal, not WAL */
+    struct stat sb0, sb1;
+    CHECK(stat(path, &sb0) == 0);
+    static const char *const readers[][MAX_ARGS] = {
+        {"query", "--db", "{W}/deletemode.db", "--all"},
+        {"query", "--db", "{W}/deletemode.db", "--nearest", "conv1d:16:4:right"},
+        {"export", "--problem", "conv1d:15:4:right", "--db", "{W}/deletemode.db", "-o", "{W}/dm.cu"},
+        {"db", "export", "--db", "{W}/deletemode.db"},
+        {"db", "check", "--db", "{W}/deletemode.db"},
+    };
+    for (size_t i = 0; i < sizeof readers / sizeof readers[0]; i++) {
+        result r;
+        run_ct(readers[i], &r, cmd, sizeof cmd);
+        CHECK_MSG(r.code == 0, "%s: exit %d: %s", cmd, r.code, r.err);
+        result_free(&r);
+        char *after = slurp(path, &n1);
+        CHECK_MSG(after && n1 == n0 && !memcmp(before, after, n0), "%s rewrote the DELETE-journal database", cmd);
+        free(after);
+        CHECK(stat(path, &sb1) == 0);
+        CHECK_MSG(sb1.st_mtim.tv_sec == sb0.st_mtim.tv_sec && sb1.st_mtim.tv_nsec == sb0.st_mtim.tv_nsec,
+                  "%s changed the database's time", cmd);
+        static const char *const side[] = {"deletemode.db-wal", "deletemode.db-shm", "deletemode.db-journal"};
+        for (size_t k = 0; k < 3; k++) {
+            char sp[700];
+            wpath(sp, sizeof sp, side[k]);
+            CHECK_MSG(!exists(sp), "%s left %s", cmd, side[k]);
+        }
+    }
+    free(before);
+}
+
+/* ------------------------------------------------------------------------ */
 /* Setup                                                                    */
 
 static int sql(const char *name, const char *text)
@@ -197,6 +251,7 @@ int main(void)
     if (setup() != 0)
         return cli_setup_failed();
     check_rows();
+    check_readers_leave_delete_mode();
     /* (the snapshots say so already; spelled out for the missing paths) */
     static const char *const never[] = {"missing.db", "no", "xdg/convtune", "good.db-wal", "good.db-shm"};
     for (size_t i = 0; i < sizeof never / sizeof never[0]; i++) {

@@ -47,6 +47,10 @@
 
 #define OKP "conv1d:1000:31"
 #define SM90 "--arch", "sm_90"
+/* 100 letters: six of them make a folder path under convtune's 1023 but
+ * over SQLite's 512 bytes. */
+#define D10 "dddddddddd"
+#define D100 D10 D10 D10 D10 D10 D10 D10 D10 D10 D10
 
 static const bad_row rows[] = {
     /* options the command does not take */
@@ -197,14 +201,26 @@ static const bad_row rows[] = {
     {{"space", "--problem", OKP, "--config", "{W}/{L}.ini"}, 2, "--config: path too long ("},
     {{"compile", "--problem", OKP, SM90, "--templates", "{W}/{L}", "-o", "{W}/t.cubin"}, 2,
      "--templates: path too long ("},
-    /* empty database files: said what they are, never initialised by a reader */
-    {{"query", "--db", "{W}/zero.db"}, 5, "{W}/zero.db is an empty file (0 bytes), not a convtune database"},
-    {{"db", "check", "--db", "{W}/zero.db"}, 5, "{W}/zero.db is an empty file (0 bytes)"},
-    {{"export", "--problem", OKP, "--db", "{W}/zero.db", "-o", "{W}/z.cu"}, 5, "is an empty file"},
-    {{"db", "export", "--db", "{W}/zero.db"}, 5, "is an empty file"},
-    {{"query", "--nearest", OKP, "--db", "{W}/zero.db"}, 5, "is an empty file"},
-    {{"query", "--db", "{W}/blank.db"}, 5, "{W}/blank.db is an empty SQLite database, not a convtune database"},
-    {{"db", "check", "--db", "{W}/blank.db"}, 5, "is an empty SQLite database"},
+    /* under convtune's limit but over SQLite's (512 bytes absolute, "-journal"
+     * included): refused before a folder is made (I148) */
+    {{"db", "import", "{W}/good.json", "--db", "{W}/" D100 "/" D100 "/" D100 "/" D100 "/" D100 "/" D100 "/x.db"}, 2,
+     "DB: database path too long: "},
+    {{"query", "--db", "{W}/" D100 "/" D100 "/" D100 "/" D100 "/" D100 "/" D100 "/x.db"}, 2,
+     "SQLite takes at most 504; nothing was created"},
+    {{"db", "import", "{W}/good.json", "--db", "{W}/newdir/" D100 D100 D100 ".db"}, 2,
+     "DB: database path has a name of 303 bytes, longer than a file name may be (255); nothing was created"},
+    /* empty database files: nothing to read yet (a writer may be creating
+     * them: a reader racing it is told just that), never initialised by a
+     * reader */
+    {{"query", "--db", "{W}/zero.db"}, 6, "database {W}/zero.db holds nothing yet (an empty file; another convtune "
+                                         "may be creating it)"},
+    {{"db", "check", "--db", "{W}/zero.db"}, 6, "{W}/zero.db holds nothing yet (an empty file"},
+    {{"export", "--problem", OKP, "--db", "{W}/zero.db", "-o", "{W}/z.cu"}, 6, "holds nothing yet (an empty file"},
+    {{"db", "export", "--db", "{W}/zero.db"}, 6, "holds nothing yet (an empty file"},
+    {{"query", "--nearest", OKP, "--db", "{W}/zero.db"}, 6, "holds nothing yet (an empty file"},
+    {{"query", "--db", "{W}/blank.db"}, 6, "database {W}/blank.db holds nothing yet (an empty SQLite database; "
+                                          "another convtune may be creating it)"},
+    {{"db", "check", "--db", "{W}/blank.db"}, 6, "holds nothing yet (an empty SQLite database"},
     /* a file shorter than SQLite's header, which SQLite would take for an empty database */
     {{"db", "import", "{W}/good.json", "--db", "{W}/tiny.db"}, 5, "{W}/tiny.db is not a convtune database (not an SQLite file)"},
     {{"query", "--db", "{W}/tiny.db"}, 5, "is not a convtune database (not an SQLite file)"},
@@ -478,6 +494,91 @@ static void run_as(long uid, const char *binary, const char *const *args, result
         free(argv[i]);
 }
 
+/* Copy of the work directory's name + suffix to dir/name + suffix, at mode. */
+static void copy_side(const char *name, const char *suffix, const char *dir, mode_t mode)
+{
+    char src[800], dst[900];
+    size_t n = 0;
+    snprintf(src, sizeof src, "%s/%s%s", work, name, suffix);
+    snprintf(dst, sizeof dst, "%s/%s%s", dir, name, suffix);
+    char *data = slurp(src, &n);
+    CHECK_MSG(data && write_file(dst, data, n) == 0 && chmod(dst, mode) == 0, "copying %s", src);
+    free(data);
+}
+
+/* A read-only WAL database whose last commit is still in its -wal file
+ * (D011): read with it, never missed by an immutable open; without its
+ * -shm (which a reader cannot make in a read-only folder) refused in one
+ * line rather than read without the commit. A symbolic link in a writable
+ * folder to a database in a read-only one (D019): a writer judges the
+ * target's folder and says so in convtune's words. */
+static void check_read_only_wal_and_link(long uid, const char *binary)
+{
+    char walro[700], noshm[700], target[700], w[700], link[800], cmd[4096];
+    wpath(walro, sizeof walro, "walro");
+    wpath(noshm, sizeof noshm, "walnoshm");
+    wpath(target, sizeof target, "rotarget");
+    wpath(w, sizeof w, "w");
+    CHECK(mkdir(walro, 0755) == 0 && mkdir(noshm, 0755) == 0 && mkdir(target, 0755) == 0 && mkdir(w, 0777) == 0 &&
+          chmod(w, 0777) == 0);
+    /* A committed update left in the -wal: no checkpoint while the
+     * connection is open; the files are copied before it closes. */
+    char src[800];
+    wpath(src, sizeof src, "cli.db");
+    sqlite3 *h = NULL;
+    CHECK(sqlite3_open_v2(src, &h, SQLITE_OPEN_READWRITE, NULL) == SQLITE_OK &&
+          sqlite3_exec(h, "PRAGMA wal_autocheckpoint = 0; UPDATE devices SET name = 'WALDEV'", NULL, NULL, NULL) ==
+              SQLITE_OK);
+    copy_side("cli.db", "", walro, 0444);
+    copy_side("cli.db", "-wal", walro, 0444);
+    copy_side("cli.db", "-shm", walro, 0444);
+    copy_side("cli.db", "", noshm, 0444);
+    copy_side("cli.db", "-wal", noshm, 0444);
+    CHECK(sqlite3_exec(h, "UPDATE devices SET name = 'NVIDIA H100 80GB HBM3'", NULL, NULL, NULL) == SQLITE_OK);
+    sqlite3_close(h);
+    copy_side("cli.db", "", target, 0666);
+    CHECK(chmod(walro, 0555) == 0 && chmod(noshm, 0555) == 0 && chmod(target, 0555) == 0);
+    snprintf(link, sizeof link, "%s/link.db", w);
+    CHECK(symlink("../rotarget/cli.db", link) == 0);
+
+    char *before = snapshot(work);
+    result r;
+    run_as(uid, binary, (const char *const[]){"query", "--db", "{W}/walro/cli.db", "--all", "--format", "csv", NULL},
+           &r, cmd, sizeof cmd);
+    CHECK_MSG(r.code == 0 && strstr(r.out, "WALDEV") && !strstr(r.out, "H100"), "%s: exit %d: %s%s", cmd, r.code,
+              r.out, r.err);
+    result_free(&r);
+    run_as(uid, binary, (const char *const[]){"db", "check", "--db", "{W}/walro/cli.db", NULL}, &r, cmd, sizeof cmd);
+    CHECK_MSG(r.code == 0 && !strcmp(r.out, "ok\n"), "%s: exit %d: %s", cmd, r.code, r.err);
+    result_free(&r);
+    run_as(uid, binary, (const char *const[]){"query", "--db", "{W}/walnoshm/cli.db", "--all", NULL}, &r, cmd,
+           sizeof cmd);
+    CHECK_MSG(r.code == 5 && r.outlen == 0 && count_char(r.err, r.errlen, '\n') == 1 &&
+                  strstr(r.err, "walnoshm/cli.db: committed changes wait in its -wal file, and reading them needs its "
+                                "-shm file or write access to its folder"),
+              "%s: exit %d: [%s]", cmd, r.code, r.err);
+    result_free(&r);
+    run_as(uid, binary, (const char *const[]){"db", "import", "{W}/good.json", "--db", "{W}/w/link.db", NULL}, &r,
+           cmd, sizeof cmd);
+    CHECK_MSG(r.code == 5 && r.outlen == 0 && count_char(r.err, r.errlen, '\n') == 1 &&
+                  strstr(r.err, "convtune: DB: ") && strstr(r.err, "w/link.db is read-only (no write permission on ") &&
+                  strstr(r.err, "/rotarget); nothing was written") && !strstr(r.err, "attempt to"),
+              "%s: exit %d: [%s]", cmd, r.code, r.err);
+    result_free(&r);
+    /* reading through the link needs no write access */
+    run_as(uid, binary, (const char *const[]){"query", "--db", "{W}/w/link.db", "--all", NULL}, &r, cmd, sizeof cmd);
+    CHECK_MSG(r.code == 0 && strstr(r.out, "conv1d_naive"), "%s: exit %d: %s", cmd, r.code, r.err);
+    result_free(&r);
+    char *after = snapshot(work);
+    CHECK_MSG(!strcmp(before, after), "read-only WAL and link: the directory changed:\n--- before\n%s--- after\n%s",
+              before, after);
+    free(before);
+    free(after);
+    chmod(walro, 0755);
+    chmod(noshm, 0755);
+    chmod(target, 0755);
+}
+
 static void check_read_only(void)
 {
     /* Root ignores permission bits: run as nobody there, from a copy of the
@@ -555,6 +656,7 @@ static void check_read_only(void)
     }
     chmod(ro, 0755);
     chmod(rof, 0755);
+    check_read_only_wal_and_link(uid, binary);
 }
 
 /* ------------------------------------------------------------------------ */

@@ -142,19 +142,21 @@ static void reader(int i)
     int slot = WRITERS + i;
     ct_db *db = NULL;
     ct_err e = {""};
-    struct stat sb;
     long long prev = 0;
 
     wait_for_go();
-    /* Like `convtune query`: no create; wait for a writer to make the file.
-     * A reader never writes the schema itself: until the first writer has
-     * committed it, the file is refused as empty, and the reader retries. */
-    while (stat(dbpath, &sb) != 0)
-        nap_us(100);
-    for (int tries = 0; ct_db_open(dbpath, 0, &db, &e) != CT_OK; tries++) {
-        if (!strstr(e.msg, "empty") || tries > 20000)
+    /* Like `convtune query`: no create. A reader never writes the schema
+     * itself: until the first writer has committed it, the file does not
+     * exist or holds nothing yet (a 0-byte file, an empty SQLite database),
+     * which is "not found", never "not a convtune database"; it retries. */
+    for (int tries = 0;; tries++) {
+        ct_status rc = ct_db_open(dbpath, 0, &db, &e);
+        if (rc == CT_OK)
+            break;
+        if (rc != CT_ERR_NOT_FOUND || strstr(e.msg, "not a convtune") ||
+            (!strstr(e.msg, "does not exist") && !strstr(e.msg, "holds nothing yet")) || tries > 200000)
             child_fail(slot, "reader: ct_db_open", &e);
-        nap_us(100);
+        nap_us(20);
     }
     for (int last = 0; !last;) {
         last = atomic_load(&sh->writers_done) == WRITERS;

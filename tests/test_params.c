@@ -288,6 +288,68 @@ static void test_unknown_names(const ct_config *builtin)
     free(cfg);
 }
 
+/* Declared largest values: CT_THREADS at 1024 (CUDA's threads per block),
+ * CT_WARPS at 32, any other integer at INT_MAX; a stored or imported
+ * parameter object is read by value and a string stands only for a symbol
+ * (I102, I113). */
+static void test_bounds(void)
+{
+    static const char *const names[] = {"x"};
+    static const ct_param_def threads = {.name = "BLOCK_SIZE", .help = "threads", CT_THREADS(32)};
+    static const ct_param_def warps = {.name = "WARPS", .help = "warps", CT_WARPS(0)};
+    static const ct_param_def plain = {.name = "KCHUNK", .help = "taps", CT_INT(0)};
+    static const ct_param_def sym = {.name = "WHERE", .help = "where", CT_SYMBOLS(names)};
+    long v = 0;
+    ct_err e = {0};
+    CHECK(ct_param_parse_value(&threads, "1024", &v, &e) == CT_OK && v == 1024);
+    CHECK(ct_param_parse_value(&threads, "1025", &v, &e) == CT_ERR_USAGE &&
+          strstr(e.msg, "parameter BLOCK_SIZE: bad value 1025 (at most 1024)"));
+    CHECK(ct_param_parse_value(&threads, "2147483647", &v, &e) == CT_ERR_USAGE && strstr(e.msg, "at most 1024"));
+    CHECK(ct_param_parse_value(&warps, "32", &v, &e) == CT_OK && v == 32);
+    CHECK(ct_param_parse_value(&warps, "33", &v, &e) == CT_ERR_USAGE && strstr(e.msg, "(at most 32)"));
+    CHECK(ct_param_parse_value(&plain, "2147483647", &v, &e) == CT_OK && v == 2147483647L);
+    CHECK(ct_param_parse_value(&plain, "2147483648", &v, &e) == CT_ERR_USAGE &&
+          strstr(e.msg, "bad value 2147483648 (at most 2147483647)"));
+    CHECK(ct_param_parse_value(&sym, "x", &v, &e) == CT_OK && v == 0);
+    /* a refused value is echoed on one line */
+    CHECK(ct_param_parse_value(&sym, "x\ny", &v, &e) == CT_ERR_USAGE && strstr(e.msg, "bad value 'x?y'") &&
+          !strchr(e.msg, '\n'));
+    CHECK(ct_param_parse_value(&plain, "1\n2", &v, &e) == CT_ERR_USAGE && strstr(e.msg, "'1?2'"));
+
+    const ct_family *f = ct_family_find("conv1d");
+    const ct_template *naive = f ? ct_template_find(f, "conv1d_naive") : NULL;
+    const ct_template *tiled = f ? ct_template_find(f, "conv1d_tiled") : NULL;
+    CHECK(naive && tiled);
+    if (!naive || !tiled)
+        return;
+    ct_params c;
+    CHECK(ct_params_from_json("{\"BLOCK_SIZE\":128}", naive->params, naive->nparams, &c, &e) == CT_OK);
+    CHECK(ct_params_from_json("{\"BLOCK_SIZE\":\"128\"}", naive->params, naive->nparams, &c, &e) != CT_OK &&
+          strstr(e.msg, "parameter BLOCK_SIZE: expected an integer, got the string \"128\""));
+    CHECK(ct_params_from_json("{\"BLOCK_SIZE\":\"12\\n8\"}", naive->params, naive->nparams, &c, &e) != CT_OK &&
+          strstr(e.msg, "got the string \"12?8\""));
+    CHECK(ct_params_from_json("{\"BLOCK_SIZE\":2147483647}", naive->params, naive->nparams, &c, &e) != CT_OK &&
+          strstr(e.msg, "at most 1024"));
+    /* a symbol by name (any case) or number, read in any key order */
+    char json[512];
+    const char *text = "{\"MIN_BLOCKS\":1,\"KCHUNK\":4,\"UNROLL\":1,\"VEC_WIDTH\":1,\"STAGE_INPUT\":1,"
+                       "\"ALIGN\":16,\"MASK_PAD\":0,\"MASK_PLACEMENT\":\"Shared\",\"OUTPUTS_PER_THREAD\":4,"
+                       "\"BLOCK_SIZE\":128}";
+    CHECK_MSG(ct_params_from_json(text, tiled->params, tiled->nparams, &c, &e) == CT_OK, "%s", e.msg);
+    CHECK(ct_params_to_json(&c, tiled->params, tiled->nparams, json, sizeof json) == CT_OK);
+    CHECK_STR(json, "{\"BLOCK_SIZE\":128,\"OUTPUTS_PER_THREAD\":4,\"MASK_PLACEMENT\":\"shared\",\"MASK_PAD\":0,"
+                    "\"ALIGN\":16,\"STAGE_INPUT\":1,\"VEC_WIDTH\":1,\"UNROLL\":1,\"KCHUNK\":4,\"MIN_BLOCKS\":1}");
+
+    /* an INI value list past the declared largest is refused too */
+    ct_config *cfg = malloc(sizeof *cfg);
+    CHECK(cfg && ct_config_init(cfg, &e) == CT_OK);
+    if (cfg) {
+        ct_status rc = ct_config_apply_text(cfg, "[space.conv1d_naive]\nBLOCK_SIZE = 128, 2048\n", "user.ini", &e);
+        CHECK_MSG(rc == CT_ERR_CONFIG && strstr(e.msg, "at most 1024"), "BLOCK_SIZE = 2048: %d %s", rc, e.msg);
+    }
+    free(cfg);
+}
+
 int main(void)
 {
     ct_config *cfg = malloc(sizeof *cfg);
@@ -302,6 +364,7 @@ int main(void)
     test_cross_reads();
     test_space_refuses(cfg);
     test_unknown_names(cfg);
+    test_bounds();
     test_walk(cfg);
     free(cfg);
     fclose(sink);

@@ -78,9 +78,9 @@ int db_path(const args *a, char *path, size_t len);
  * not fit is refused: 0 or the exit status after the one-line error. */
 int cache_dir(const args *a, char *dir, size_t len, const char **out);
 /* 0 when the database at path can be written or does not exist yet (it
- * is created then); an empty path, a folder, a file that is not SQLite's
- * and a read-only one are refused as a writer's open refuses them, but
- * before a GPU is looked for and without opening anything. */
+ * is created then); otherwise the one-line error of ct_db_check_writable
+ * (what a writer's open refuses, checked without opening anything, before
+ * a GPU is looked for) and its exit status. */
 int db_writable(const char *path);
 /* tune's and retime's checks before the GPU (cli_tune.c): 0 or the exit
  * status after the one-line error. */

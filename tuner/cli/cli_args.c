@@ -5,8 +5,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <limits.h>
-#include <sys/stat.h>
 #include <unistd.h>
 
 #include "cache.h"
@@ -111,10 +109,14 @@ int parse_args(int argc, char **argv, int start, unsigned long repeats, args *a)
         const char *o = argv[i];
         const opt_def *d = find_opt(o);
         if (!d) {
-            if ((o[0] != '-' || !strcmp(o, "-")) && a->npos < (int)(sizeof a->pos / sizeof a->pos[0])) {
+            const int maxpos = (int)(sizeof a->pos / sizeof a->pos[0]);
+            if ((o[0] != '-' || !strcmp(o, "-")) && a->npos < maxpos) {
                 a->pos[a->npos++] = o;   /* only `db import FILE` takes one; the others refuse it */
                 continue;
             }
+            if (o[0] != '-' || !strcmp(o, "-"))
+                return say(0, "too many file arguments (at most %d in one command; give the rest to another)",
+                           maxpos);
             say(0, "unknown option '%s' (see convtune --help)", ECHO(o));
             return 0;
         }
@@ -259,38 +261,9 @@ int cache_dir(const args *a, char *dir, size_t len, const char **out)
 
 int db_writable(const char *path)
 {
-    struct stat sb;
-    if (!*path)
-        return say(CT_ERR_USAGE, "DB: no database path given");
-    if (!strcmp(path, ":memory:") || stat(path, &sb) != 0)
-        return 0;   /* missing: the run creates it (and its folders) */
-    if (S_ISDIR(sb.st_mode))
-        return say(CT_ERR_DB, "DB: %s is a directory, not a database file", path);
-    /* What ct_db_open checks before opening, checked here without opening
-     * (nothing is written): the same messages, a GPU step earlier. */
-    static const char magic[16] = "SQLite format 3";   /* and its NUL */
-    char head[16];
-    FILE *f = sb.st_size > 0 ? fopen(path, "rb") : NULL;
-    if (f) {
-        size_t n = fread(head, 1, sizeof head, f);
-        fclose(f);
-        if (n != sizeof head || memcmp(head, magic, sizeof head))
-            return say(CT_ERR_DB, "DB: %s is not a convtune database (not an SQLite file)", path);
-    }
-    /* The folder that matters is the file's own, through any link: WAL
-     * keeps its -wal and -shm files beside the real file. */
-    char real[PATH_MAX], dir[PATH_MAX];
-    if (!realpath(path, real))
-        return 0;
-    snprintf(dir, sizeof dir, "%s", real);
-    char *slash = strrchr(dir, '/');
-    if (slash)
-        *(slash == dir ? slash + 1 : slash) = '\0';
-    int nofile = access(real, W_OK) != 0;
-    if (!nofile && access(dir, W_OK) == 0)
-        return 0;
-    return say(CT_ERR_DB, "DB: %s is read-only (no write permission on %s); nothing was written", path,
-               nofile ? "the file" : dir);
+    ct_err e;
+    ct_status rc = ct_db_check_writable(path, &e);
+    return rc == CT_OK ? 0 : die(rc, e.msg);
 }
 
 int open_existing_db(const args *a, ct_db **db)

@@ -27,8 +27,8 @@ static const char usage_db_import[] =
     "Add the records of `db export` files (or - for stdin; the format is detected\n"
     "unless given) and of other convtune databases (the shards of a cluster run)\n"
     "to the database, created if missing. Records already present (same device\n"
-    "identity, problem, template, template hash, params and created_at) are\n"
-    "skipped, the others added; the winner queries then pick the best of all.\n"
+    "identity, problem, template, template hash, parameter values and created_at)\n"
+    "are skipped, the others added; the winner queries then pick the best of all.\n"
     "Every FILE is read and checked before the database is opened, so a bad one\n"
     "changes nothing; then each is added in one transaction of its own.\n";
 

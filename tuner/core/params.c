@@ -5,6 +5,7 @@
 #include "text.h"
 
 #include <errno.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -57,6 +58,8 @@ ct_status ct_param_parse_value(const ct_param_def *def, const char *text, long *
     errno = 0;
     long v = strtol(buf, &end, 10);
     if (errno || *end != '\0' || end == buf) {
+        for (char *c = buf; *c; c++)   /* one line: control characters as '?' */
+            *c = (unsigned char)*c < 0x20 || *c == 0x7f ? '?' : *c;
         if (def->nsymbols > 0) {
             char opts[256] = "";
             for (int s = 0; s < def->nsymbols; s++) {
@@ -71,8 +74,11 @@ ct_status ct_param_parse_value(const ct_param_def *def, const char *text, long *
     }
     if (def->nsymbols == 0 && v < def->min)
         return ct_fail(e, CT_ERR_USAGE, "parameter %s: bad value %ld (at least %ld)", def->name, v, def->min);
-    if (def->nsymbols == 0 && def->max > 0 && v > def->max)
-        return ct_fail(e, CT_ERR_USAGE, "parameter %s: bad value %ld (at most %ld)", def->name, v, def->max);
+    /* The declared largest, or what the kernel's int arithmetic holds (every
+     * value becomes a macro there). */
+    long max = def->max > 0 ? def->max : INT_MAX;
+    if (def->nsymbols == 0 && v > max)
+        return ct_fail(e, CT_ERR_USAGE, "parameter %s: bad value %ld (at most %ld)", def->name, v, max);
     if (def->nsymbols > 0 && (v < 0 || v >= def->nsymbols))
         return ct_fail(e, CT_ERR_USAGE, "parameter %s: value %ld out of range 0..%d",
                        def->name, v, def->nsymbols - 1);
@@ -197,6 +203,17 @@ ct_status ct_params_from_json(const char *json, const ct_param_def *defs, int nd
         long x = 0;
         if (!def) {
             rc = ct_fail(e, CT_ERR_DB, "stored parameter '%.60s' is not a parameter of this template", root->keys[k]);
+            break;
+        }
+        /* A string is a symbol's spelling only: "128" for 128 is text a tool
+         * rewrote, and taking it would store two spellings of one value. */
+        if (v->type == CT_JSON_STRING && def->nsymbols == 0) {
+            char shown[44];
+            size_t o = 0;
+            for (const char *c = v->str; *c && o < 40; c++)   /* one line: control characters as '?' */
+                shown[o++] = (unsigned char)*c < 0x20 || *c == 0x7f ? '?' : *c;
+            shown[o] = '\0';
+            rc = ct_fail(e, CT_ERR_DB, "parameter %s: expected an integer, got the string \"%s\"", def->name, shown);
             break;
         }
         if (v->type == CT_JSON_STRING)

@@ -49,29 +49,6 @@ void ct_export_header_path(const char *cu_path, char *buf, size_t len)
         snprintf(buf, len, "%s.h", cu_path);
 }
 
-/* Text from the database (a device name, say) made safe for a // comment
- * line and for a C string literal: control characters become spaces, quotes
- * and backslashes are escaped where quoted is set. */
-const char *ct_exp_c_text(const char *in, int quoted, char *out, size_t len)
-{
-    size_t o = 0;
-    for (const unsigned char *p = (const unsigned char *)in; *p && o + 3 < len; p++) {
-        if (*p < 0x20 || *p == 0x7f) {
-            out[o++] = ' ';
-        } else if (quoted && (*p == '"' || *p == '\\')) {
-            out[o++] = '\\';
-            out[o++] = (char)*p;
-        } else if (quoted && *p == '?') {
-            out[o++] = '\\';   /* no trigraphs */
-            out[o++] = '?';
-        } else {
-            out[o++] = (char)*p;
-        }
-    }
-    out[o] = '\0';
-    return out;
-}
-
 /* The last path component, for naming a file from inside its partner. */
 const char *ct_exp_base_name(const char *path)
 {
@@ -193,17 +170,19 @@ static void emit_layout(FILE *f, const ct_problem *p)
 static void emit_provenance(FILE *f, const instance *in, const char *now)
 {
     const ct_result *rec = in->rec;
-    char dev_c[300], when_c[64], params_c[600];
+    char dev_c[300], arch_c[64], when_c[64], tmpl_c[160], hash_c[80], params_c[600];
     double tflops = ct_exp_tflops_of(rec);
     fprintf(f, "// problem:   %s  (%s)\n", in->p.canonical, in->p.family->summary);
     emit_layout(f, &in->p);
-    fprintf(f, "// device:    %s (%s), tuned %s, exported %s\n", ct_exp_c_text(rec->device, 0, dev_c, sizeof dev_c),
-            rec->arch, ct_exp_c_text(rec->created_at, 0, when_c, sizeof when_c), now);
-    fprintf(f, "// template:  %s (content hash %s)\n", rec->tmpl, rec->template_hash);
+    fprintf(f, "// device:    %s (%s), tuned %s, exported %s\n", ct_esc_c_comment(rec->device, dev_c, sizeof dev_c),
+            ct_esc_c_comment(rec->arch, arch_c, sizeof arch_c),
+            ct_esc_c_comment(rec->created_at, when_c, sizeof when_c), now);
+    fprintf(f, "// template:  %s (content hash %s)\n", ct_esc_c_comment(rec->tmpl, tmpl_c, sizeof tmpl_c),
+            ct_esc_c_comment(rec->template_hash, hash_c, sizeof hash_c));
     char params[sizeof rec->params_json];
     if (ct_result_params_text(rec, params, sizeof params, NULL) != CT_OK)
         params[0] = '\0';
-    fprintf(f, "// params:    %s\n", ct_exp_c_text(params, 0, params_c, sizeof params_c));
+    fprintf(f, "// params:    %s\n", ct_esc_c_comment(params, params_c, sizeof params_c));
     fprintf(f, "// measured:  median %.2f us over %d runs (min %.2f us), %.2f TFLOP/s", rec->median_us,
             rec->reps, rec->min_us, tflops);
     double peak = ct_result_peak_tflops(rec);
@@ -292,8 +271,8 @@ static void emit_selftest(FILE *f, const instance *in, double tolerance)
     const ct_result *rec = in->rec;
     const int nb = in->nb;
     char dev_q[300], prob_q[400];
-    ct_exp_c_text(rec->device, 1, dev_q, sizeof dev_q);
-    ct_exp_c_text(rec->problem, 1, prob_q, sizeof prob_q);
+    ct_esc_c_string(rec->device, dev_q, sizeof dev_q);
+    ct_esc_c_string(rec->problem, prob_q, sizeof prob_q);
     fprintf(f, "#ifdef CONVTUNE_SELFTEST\n#include <math.h>\n#include <stdio.h>\n#include <stdlib.h>\n"
                "#include <string.h>\n#include <time.h>\n#include <algorithm>\n\n%s\n", in->p.family->reference_c);
     fprintf(f, "static float ct_uniform(unsigned long long *s)\n{\n"
@@ -435,7 +414,9 @@ ct_status ct_exp_write_pair(const char *cu_path, int force, emit_fn emit_cu, emi
 
 typedef struct single {
     const instance *in;
-    const char *cu_name, *h_name;
+    /* the file names as the comments show them (escaped: a file name is
+     * the user's text, and may hold a newline) */
+    char cu_name[CT_OUTFILE_PATH_MAX * 4], h_name[CT_OUTFILE_PATH_MAX * 4];
     double tolerance;
     char now[32];
 } single;
@@ -517,7 +498,9 @@ ct_status ct_export_cu(const ct_result *rec, const char *templates_dir, const ch
         return rc;
     char h_path[1100];
     ct_export_header_path(path, h_path, sizeof h_path);
-    single s = {.in = &in, .cu_name = ct_exp_base_name(path), .h_name = ct_exp_base_name(h_path), .tolerance = tolerance};
+    single s = {.in = &in, .tolerance = tolerance};
+    ct_esc_c_comment(ct_exp_base_name(path), s.cu_name, sizeof s.cu_name);
+    ct_esc_c_comment(ct_exp_base_name(h_path), s.h_name, sizeof s.h_name);
     ct_exp_now_text(s.now, sizeof s.now);
     rc = ct_exp_write_pair(path, force, single_cu, single_h, &s, e);
     ct_exp_instance_free(&in);

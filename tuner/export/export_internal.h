@@ -7,6 +7,7 @@
 #include <stdio.h>
 
 #include "db.h"
+#include "escape.h"
 #include "selector.h"
 #include "problem.h"
 #include "status.h"
@@ -27,7 +28,6 @@ typedef struct instance {
 
 typedef void (*emit_fn)(FILE *f, void *user);
 
-const char *ct_exp_c_text(const char *in, int quoted, char *out, size_t len);
 const char *ct_exp_base_name(const char *path);
 void ct_exp_guard_name(const char *name, char *buf, size_t len);
 void ct_exp_instance_free(instance *in);

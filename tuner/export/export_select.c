@@ -417,10 +417,11 @@ void ct_exp_selector_h(FILE *f, const ct_tuned_set *s)
     upper(fam, up, sizeof up);
     fprintf(f, "// The device model the instances were tuned on (cudaDeviceProp.name) and its\n"
                "// architecture, and how many problems have a tuned instance.\n");
-    char dev_q[300];
-    ct_exp_c_text(s->device, 1, dev_q, sizeof dev_q);
+    char dev_q[300], arch_q[64];
+    ct_esc_c_string(s->device, dev_q, sizeof dev_q);
+    ct_esc_c_string(s->arch, arch_q, sizeof arch_q);
     fprintf(f, "#define CONVTUNE_%s_DEVICE \"%s\"\n#define CONVTUNE_%s_ARCH \"%s\"\n#define CONVTUNE_%s_NTUNED %d\n\n",
-            up, dev_q, up, s->arch, up, s->n);
+            up, dev_q, up, arch_q, up, s->n);
     fprintf(f, "#ifdef __cplusplus\nextern \"C\" {\n#endif\n\n");
     fprintf(f, "// Launch the instance tuned for ");
     arg_tuple(f, fx);

@@ -39,6 +39,12 @@ typedef struct ct_device_info {
  * nothing created beside it. */
 ct_status ct_db_open(const char *path, int create, ct_db **out, ct_err *e);
 void ct_db_close(ct_db *db);
+/* What ct_db_open(path, 1) refuses before it opens or creates anything
+ * (an empty or overlong path, a folder, a read-only file, a file that is
+ * not SQLite's), checked without opening: so that a tuning run refuses its
+ * database before it looks for a GPU. CT_OK for a path that does not exist
+ * yet (the open creates it). */
+ct_status ct_db_check_writable(const char *path, ct_err *e);
 
 /* Called once per handle when a call has waited CT_DB_WAIT_NOTICE_MS (1 s)
  * for another process's write transaction, before it waits on (up to 10 s,
@@ -144,8 +150,9 @@ typedef ct_status (*ct_result_next)(void *user, ct_result *row, int *have, ct_er
 
 /* Add the rows in one transaction. A record is identified by its device
  * identity (name, uuid, compute capability, driver and NVRTC versions),
- * problem, template, template hash, params and created_at; one already
- * present is skipped, any other is added (with its device, problem and run
+ * problem, template, template hash, params text and created_at (the
+ * callers, dbio.c and db_merge.c, put params in canonical form first, so
+ * equal values are equal text); one already present is skipped, any other is added (with its device, problem and run
  * created when missing), so the winner queries then pick the best of both.
  * Stored ceilings are replaced only by ones measured later. On any error
  * the transaction is rolled back: the database is left as it was. */

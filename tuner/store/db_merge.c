@@ -1,5 +1,6 @@
 /* db_merge.c - records of one convtune database into another (db_merge.h). */
 #include "db_merge.h"
+#include "dbio.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -45,6 +46,14 @@ ct_status ct_db_rows_load(const char *path, ct_db_rows *rows, ct_err *e)
     ct_db_close(db);
     if (rc == CT_OK && rows->cap < 0)
         rc = ct_fail(e, CT_ERR_INTERNAL, "reading %s: out of memory", path);
+    /* Another database's records are checked as an export file's are (and
+     * their params put in canonical form): a shard is no more trusted than
+     * the file it could have been exported to. */
+    for (long i = 0; rc == CT_OK && i < rows->n; i++) {
+        char why[400];
+        if (!ct_dbio_check_record(&rows->v[i], why, sizeof why))
+            rc = ct_fail(e, CT_ERR_USAGE, "%s: candidate %lld: %s", path, rows->v[i].id, why);
+    }
     if (rc != CT_OK)
         ct_db_rows_free(rows);
     return rc;

@@ -6,6 +6,7 @@
 #include "resources.h"
 
 #include <errno.h>
+#include <limits.h>
 #include <math.h>
 #include <pthread.h>
 #include <sqlite3.h>
@@ -75,14 +76,38 @@ static int set_wal(sqlite3 *h)
     }
 }
 
+/* The folders make_parents created, deepest last, so that an open that
+ * fails afterwards can remove them again: a refused database leaves
+ * nothing behind, not even its folders. */
+typedef struct made_dirs {
+    char *path;            /* a copy of the database path, cut at each end */
+    size_t ends[256];      /* length of each created folder's name in path */
+    int n;
+} made_dirs;
+
+/* Remove the folders in m, deepest first (each is empty unless another
+ * process put something there meanwhile, which rmdir then leaves). */
+static void remove_made_dirs(made_dirs *m)
+{
+    for (int i = m->n - 1; i >= 0; i--) {
+        m->path[m->ends[i]] = '\0';
+        (void)rmdir(m->path);
+    }
+    m->n = 0;
+}
+
 /* Create the directories leading to path (mkdir -p of its dirname, 0755), so
- * that the default path under ~/.local/share works on a fresh account. */
-static ct_status make_parents(const char *path, ct_err *e)
+ * that the default path under ~/.local/share works on a fresh account. Those
+ * it creates are recorded in m (which gets its own copy of path). */
+static ct_status make_parents(const char *path, made_dirs *m, ct_err *e)
 {
     ct_status st = CT_OK;
     char *dir = strdup(path);
-    if (!dir)
+    m->n = 0;
+    if (!dir || !(m->path = strdup(path))) {
+        free(dir);
         return ct_fail(e, CT_ERR_INTERNAL, "DB: out of memory");
+    }
     char *slash = strrchr(dir, '/');
     if (slash && slash != dir) {
         *slash = '\0';
@@ -92,11 +117,14 @@ static ct_status make_parents(const char *path, ct_err *e)
             char c = *p;
             *p = '\0';
             struct stat sb;
-            if (mkdir(dir, 0755) != 0 && errno != EEXIST) {
+            int made = mkdir(dir, 0755) == 0;
+            if (!made && errno != EEXIST) {
                 st = ct_fail(e, CT_ERR_IO, "DB: cannot create directory %s: %s",
                              dir, strerror(errno));
                 goto done;
             }
+            if (made && m->n < (int)(sizeof m->ends / sizeof m->ends[0]))
+                m->ends[m->n++] = (size_t)(p - dir);
             if (stat(dir, &sb) != 0 || !S_ISDIR(sb.st_mode)) {
                 st = ct_fail(e, CT_ERR_IO, "DB: cannot create directory %s: %s", dir,
                              errno ? strerror(errno) : "a file of that name exists");
@@ -109,6 +137,8 @@ static ct_status make_parents(const char *path, ct_err *e)
     }
 done:
     free(dir);
+    if (st != CT_OK)
+        remove_made_dirs(m);
     return st;
 }
 
@@ -234,9 +264,25 @@ static int sqlite_header(const char *path)
     return n == sizeof buf && !memcmp(buf, magic, sizeof buf);
 }
 
-/* "file:PATH?mode=ro&immutable=1" with PATH percent-encoded: a read that
- * needs no write access anywhere (no -wal or -shm file, no lock). */
-static char *immutable_uri(const char *path)
+/* Whether the file path + suffix ("-wal", "-journal") exists and is longer
+ * than empty bytes (a -wal's 32-byte header holds no transaction). A stat
+ * that fails for another reason than absence counts as content: the caller
+ * then takes the path that lets SQLite look at the file itself. */
+static int side_file_has_content(const char *path, const char *suffix, off_t empty)
+{
+    char side[4096 + 16];
+    struct stat sb;
+    if ((size_t)snprintf(side, sizeof side, "%s%s", path, suffix) >= sizeof side)
+        return 1;
+    if (stat(side, &sb) != 0)
+        return errno != ENOENT;
+    return sb.st_size > empty;
+}
+
+/* "file:PATH?mode=ro" with PATH percent-encoded, plus "&immutable=1" when
+ * immutable: a read that needs no write access anywhere (no -wal or -shm
+ * file, no lock). */
+static char *readonly_uri(const char *path, int immutable)
 {
     size_t n = strlen(path);
     char *u = malloc(3 * n + 40), *o = u;
@@ -249,22 +295,69 @@ static char *immutable_uri(const char *path)
         else
             o += sprintf(o, "%%%02X", *p);
     }
-    sprintf(o, "?mode=ro&immutable=1");
+    sprintf(o, immutable ? "?mode=ro&immutable=1" : "?mode=ro");
     return u;
+}
+
+/* SQLite's unix VFS takes absolute paths of at most 512 bytes, and must
+ * add "-journal" to the database's: a longer path fails only when SQLite
+ * opens it, after the folders leading to it were made. */
+#define CT_DB_SQLITE_PATH_MAX (512 - (int)sizeof "-journal" + 1)
+
+/* The length of path as SQLite makes it absolute: the working directory
+ * before a relative path, "." and empty components dropped and ".." taking
+ * the previous one off (as SQLite 3.39 and later do; symbolic links along
+ * the way are not followed, which only a link could make differ). */
+static size_t sqlite_path_len(const char *path)
+{
+    char cwd[4096] = "";
+    size_t comp[2048], n = 0, total = 0;
+    if (path[0] != '/' && !getcwd(cwd, sizeof cwd))
+        cwd[0] = '\0';
+    for (int pass = 0; pass < 2; pass++) {
+        const char *p = pass == 0 ? cwd : path;
+        while (*p) {
+            size_t len = strcspn(p, "/");
+            if (len == 2 && p[0] == '.' && p[1] == '.') {
+                if (n > 0)
+                    total -= comp[--n] + 1;
+            } else if (len > 0 && !(len == 1 && p[0] == '.') && n < sizeof comp / sizeof comp[0]) {
+                comp[n++] = len;
+                total += len + 1;
+            }
+            p += len + (p[len] == '/');
+        }
+    }
+    return total ? total : 1;
+}
+
+/* The length of the longest name (component) of path. */
+static size_t longest_name(const char *path)
+{
+    size_t most = 0;
+    for (const char *p = path; *p;) {
+        size_t len = strcspn(p, "/");
+        if (len > most)
+            most = len;
+        p += len + (p[len] == '/');
+    }
+    return most;
 }
 
 /* Open the database and check what it is before writing anything to it:
  * the first reads (user_version, sqlite_master) are what reveal junk or a
- * corrupt file, and only a recognised file gets WAL mode and a schema. */
+ * corrupt file, and only a recognised file gets WAL mode and a schema (and
+ * only from a writer: a reader leaves even the journal mode as it is). */
 ct_status ct_db_open(const char *path, int create, ct_db **out, ct_err *e)
 {
     ct_status st = CT_OK;
     ct_db *db = NULL;
     struct stat sb;
     int version = 0, objects = 0, tables = 0, rc;
-    int memory, flags, readonly = 0;
+    int memory, flags, readonly = 0, immutable = 0;
     char why[256] = "", dir[4096];
     char *uri = NULL;
+    made_dirs made = {0};
 
     if (!out)
         return ct_fail(e, CT_ERR_INTERNAL, "DB: ct_db_open without a result pointer");
@@ -274,6 +367,14 @@ ct_status ct_db_open(const char *path, int create, ct_db **out, ct_err *e)
     if (strlen(path) >= sizeof dir)
         return ct_fail(e, CT_ERR_USAGE, "DB: database path too long (%zu characters)", strlen(path));
     memory = strcmp(path, ":memory:") == 0;
+    if (!memory && sqlite_path_len(path) > CT_DB_SQLITE_PATH_MAX)
+        return ct_fail(e, CT_ERR_USAGE, "DB: database path too long: %zu bytes as an absolute path, SQLite takes "
+                       "at most %d; nothing was created", sqlite_path_len(path), CT_DB_SQLITE_PATH_MAX);
+    /* A name no file system takes would fail only after the folders before
+     * it were made. */
+    if (!memory && longest_name(path) > NAME_MAX)
+        return ct_fail(e, CT_ERR_USAGE, "DB: database path has a name of %zu bytes, longer than a file name may be "
+                       "(%d); nothing was created", longest_name(path), NAME_MAX);
     if (!memory) {
         dir_of(path, dir, sizeof dir);
         if (stat(path, &sb) != 0) {
@@ -281,23 +382,44 @@ ct_status ct_db_open(const char *path, int create, ct_db **out, ct_err *e)
                 return ct_fail(e, CT_ERR_DB, "DB: cannot access %s: %s", path, strerror(errno));
             if (!create)
                 return ct_fail(e, CT_ERR_NOT_FOUND, "DB: database %s does not exist", path);
-            st = make_parents(path, e);
+            st = make_parents(path, &made, e);
             if (st != CT_OK)
-                return st;
-            if (access(dir, W_OK) != 0)
-                return ct_fail(e, CT_ERR_DB, "DB: cannot create %s: no write permission on %s", path, dir);
+                goto done;
+            if (access(dir, W_OK) != 0) {
+                st = ct_fail(e, CT_ERR_DB, "DB: cannot create %s: no write permission on %s", path, dir);
+                goto done;
+            }
         } else if (S_ISDIR(sb.st_mode)) {
             return ct_fail(e, CT_ERR_DB, "DB: %s is a directory, not a database file", path);
         } else {
             /* Writing needs the file and its folder (WAL keeps -wal and -shm
-             * files beside it); without both, a reader opens it immutable
-             * and a writer is refused before anything is created. */
+             * files beside it); without both, a reader opens it read-only
+             * and a writer is refused before anything is created. SQLite
+             * follows a symbolic link and keeps those files beside the
+             * target: its folder is the one that must be writable. */
+            char *real = realpath(path, NULL);
+            dir_of(real ? real : path, dir, sizeof dir);
             readonly = access(path, W_OK) != 0 || access(dir, W_OK) != 0;
+            /* Read-only, immutable=1 is the one open that needs no write
+             * access anywhere (no lock, no -shm), but it reads the main file
+             * alone: right when that holds every committed transaction,
+             * wrong when some still wait in a -wal file (or a crashed
+             * writer's -journal must be rolled back), which it would miss.
+             * Then mode=ro, with which SQLite reads the -wal through the
+             * -shm index, or through a private copy of it when the -shm
+             * cannot be written (SQLite 3.22 and later). */
+            immutable = readonly && !side_file_has_content(real ? real : path, "-wal", 32) &&
+                        !side_file_has_content(real ? real : path, "-journal", 0);
+            free(real);
             if (readonly && create)
                 return ct_fail(e, CT_ERR_DB, "DB: %s is read-only (no write permission on %s); nothing was written",
                                path, access(path, W_OK) != 0 ? "the file" : dir);
+            /* A reader of an empty file may be racing the writer that
+             * creates the database: nothing is there to read yet, which is
+             * what it is told, as when the file does not exist. */
             if (!create && sb.st_size == 0)
-                return ct_fail(e, CT_ERR_DB, "DB: %s is an empty file (0 bytes), not a convtune database", path);
+                return ct_fail(e, CT_ERR_NOT_FOUND, "DB: database %s holds nothing yet (an empty file; another "
+                               "convtune may be creating it)", path);
             /* SQLite takes a file shorter than its header for an empty
              * database and would write a schema over it: anything but an
              * empty file must start with the SQLite header. */
@@ -320,7 +442,7 @@ ct_status ct_db_open(const char *path, int create, ct_db **out, ct_err *e)
     }
 
     if (readonly) {
-        if (!(uri = immutable_uri(path))) {
+        if (!(uri = readonly_uri(path, immutable))) {
             st = ct_fail(e, CT_ERR_INTERNAL, "DB: out of memory");
             goto done;
         }
@@ -358,6 +480,12 @@ ct_status ct_db_open(const char *path, int create, ct_db **out, ct_err *e)
                      rc == SQLITE_CORRUPT ? "corrupt or " : "", why);
         goto done;
     }
+    if (rc != SQLITE_OK && readonly && !immutable && (rc & 0xff) == SQLITE_CANTOPEN) {
+        /* mode=ro without a -shm file, which it cannot create. */
+        st = ct_fail(e, CT_ERR_DB, "DB: cannot read %s: committed changes wait in its -wal file, and reading "
+                     "them needs its -shm file or write access to its folder", path);
+        goto done;
+    }
     if (rc != SQLITE_OK) {
         st = ct_fail(e, CT_ERR_DB, "DB: cannot read %s: %s", path, why);
         goto done;
@@ -379,9 +507,12 @@ ct_status ct_db_open(const char *path, int create, ct_db **out, ct_err *e)
                      "but the convtune tables are missing)", path, version);
         goto done;
     }
-    /* A reader writes nothing, not even the schema into an empty file. */
+    /* A reader writes nothing, not even the schema into an empty file; it
+     * may be racing the writer that creates it (which gives the file WAL
+     * mode before the schema, in a transaction of its own). */
     if (version == 0 && !create && !memory) {
-        st = ct_fail(e, CT_ERR_DB, "DB: %s is an empty SQLite database, not a convtune database", path);
+        st = ct_fail(e, CT_ERR_NOT_FOUND, "DB: database %s holds nothing yet (an empty SQLite database; another "
+                     "convtune may be creating it)", path);
         goto done;
     }
     if (version < CT_DB_SCHEMA_VERSION && create && sqlite3_db_readonly(db->h, "main") == 1) {
@@ -391,9 +522,12 @@ ct_status ct_db_open(const char *path, int create, ct_db **out, ct_err *e)
 
     /* Recognised: now configure the connection. foreign_keys and synchronous
      * are per connection; WAL is stored in the file and lets `query` read
-     * while a tuner writes. A read-only file keeps its journal mode. */
+     * while a tuner writes. Only a writer sets it: switching the mode
+     * rewrites the file, and a reader (`query`, `export`, `db check`) of a
+     * copy in rollback mode (what `.backup` and VACUUM INTO make) must leave
+     * it byte for byte as it was. */
     SQL(db->h, sqlite3_exec(db->h, "PRAGMA foreign_keys = ON", NULL, NULL, NULL), SQLITE_OK);
-    if (sqlite3_db_readonly(db->h, "main") != 1)
+    if (create && sqlite3_db_readonly(db->h, "main") != 1)
         SQL(db->h, set_wal(db->h), SQLITE_OK);
     SQL(db->h, sqlite3_exec(db->h, "PRAGMA synchronous = NORMAL", NULL, NULL, NULL), SQLITE_OK);
 
@@ -414,7 +548,9 @@ done:
         *out = db;
     } else {
         ct_db_close(db);
+        remove_made_dirs(&made);
     }
+    free(made.path);
     return st;
 }
 
@@ -449,6 +585,37 @@ ct_status ct_db_migrate_steps(ct_db *db, const char *const *steps, int nsteps, c
     db_unlock(db);
     free(m);
     return st;
+}
+
+ct_status ct_db_check_writable(const char *path, ct_err *e)
+{
+    struct stat sb;
+    char dir[4096];
+    if (!path || !*path)
+        return ct_fail(e, CT_ERR_USAGE, "DB: no database path given");
+    if (strlen(path) >= sizeof dir)
+        return ct_fail(e, CT_ERR_USAGE, "DB: database path too long (%zu characters)", strlen(path));
+    if (strcmp(path, ":memory:") == 0)
+        return CT_OK;
+    if (sqlite_path_len(path) > CT_DB_SQLITE_PATH_MAX)
+        return ct_fail(e, CT_ERR_USAGE, "DB: database path too long: %zu bytes as an absolute path, SQLite takes "
+                       "at most %d; nothing was created", sqlite_path_len(path), CT_DB_SQLITE_PATH_MAX);
+    if (longest_name(path) > NAME_MAX)
+        return ct_fail(e, CT_ERR_USAGE, "DB: database path has a name of %zu bytes, longer than a file name may be "
+                       "(%d); nothing was created", longest_name(path), NAME_MAX);
+    if (stat(path, &sb) != 0)
+        return CT_OK;   /* created by the open; it says what goes wrong there */
+    if (S_ISDIR(sb.st_mode))
+        return ct_fail(e, CT_ERR_DB, "DB: %s is a directory, not a database file", path);
+    char *real = realpath(path, NULL);   /* the link's target's folder, as ct_db_open */
+    dir_of(real ? real : path, dir, sizeof dir);
+    free(real);
+    if (access(path, W_OK) != 0 || access(dir, W_OK) != 0)
+        return ct_fail(e, CT_ERR_DB, "DB: %s is read-only (no write permission on %s); nothing was written", path,
+                       access(path, W_OK) != 0 ? "the file" : dir);
+    if (sb.st_size > 0 && !sqlite_header(path))
+        return ct_fail(e, CT_ERR_DB, "DB: %s is not a convtune database (not an SQLite file)", path);
+    return CT_OK;
 }
 
 /* Resolve the default database location (XDG base directory rules: a

@@ -114,6 +114,36 @@ static int set_text(ct_result *r, const field *fd, const char *s, size_t n, char
     return 1;
 }
 
+/* The params object s[0, n) (valid JSON) without the white space outside
+ * its strings: an indented object (jq, Python) then fits the field as the
+ * compact one does, and check_row writes it in canonical form. */
+static int set_params_text(ct_result *r, const field *fd, const char *s, size_t n, char *why, size_t wlen)
+{
+    char *compact = malloc(n + 1);
+    size_t o = 0;
+    int in_str = 0;
+    if (!compact) {
+        snprintf(why, wlen, "out of memory");
+        return 0;
+    }
+    for (size_t i = 0; i < n; i++) {
+        char c = s[i];
+        if (in_str) {
+            compact[o++] = c;
+            if (c == '\\' && i + 1 < n)
+                compact[o++] = s[++i];
+            else if (c == '"')
+                in_str = 0;
+        } else if (c != ' ' && c != '\t' && c != '\n' && c != '\r') {
+            compact[o++] = c;
+            in_str = c == '"';
+        }
+    }
+    int ok = set_text(r, fd, compact, o, why, wlen);
+    free(compact);
+    return ok;
+}
+
 /* Store a parsed number; 0 with why when it does not fit. */
 static int set_number(ct_result *r, const field *fd, const ct_json *v, char *why, size_t wlen)
 {
@@ -222,6 +252,8 @@ static int from_json(ct_result *r, const field *fd, const ct_json *v, const char
         break;
     default:
         ok = v->type == CT_JSON_OBJECT;
+        if (ok && !strcmp(fd->name, "params"))
+            return set_params_text(r, fd, text + v->start, v->end - v->start, why, wlen);
         if (ok)
             return set_text(r, fd, text + v->start, v->end - v->start, why, wlen);
         break;
@@ -290,6 +322,10 @@ static int check_row(ct_result *r, char *why, size_t wlen)
         snprintf(why, wlen, "fields 'cc_major', 'cc_minor' and 'sm_count' must not be negative");
         return 0;
     }
+    if (r->driver_version < 0) {
+        snprintf(why, wlen, "field 'driver_version': %d is out of range (must be >= 0)", r->driver_version);
+        return 0;
+    }
     const ct_family *fam = ct_family_find(r->family);
     if (!fam) {
         snprintf(why, wlen, "field 'family': unknown family '%s'", clip(r->family, b, sizeof b));
@@ -309,11 +345,12 @@ static int check_row(ct_result *r, char *why, size_t wlen)
                  r->family);
         return 0;
     }
-    /* The parameters are those the template declares, each in its range: a
-     * record that export could not turn into a kernel must not become a
-     * winner. (The family's constraints are not applied: they change from
-     * version to version, and a candidate admissible when it was tuned stays
-     * a true record of what was measured.) */
+    /* The parameters are those the template declares, each in its declared
+     * range (integers, or symbols where it names its values): a record that
+     * export could not turn into a kernel must not become a winner. (The
+     * family's constraints are not applied: they change from version to
+     * version, and a candidate admissible when it was tuned stays a true
+     * record of what was measured.) */
     const ct_template *t = ct_template_find(fam, r->tmpl);
     if (!t) {
         snprintf(why, wlen, "field 'template': %s has no template '%s'", fam->name, clip(r->tmpl, b, sizeof b));
@@ -324,8 +361,20 @@ static int check_row(ct_result *r, char *why, size_t wlen)
         snprintf(why, wlen, "field 'params': %s: %.300s", t->name, pe.msg);
         return 0;
     }
+    /* Stored in the one form convtune writes (declaration order, compact,
+     * symbols by name), so a file a tool reformatted (indentation, key
+     * order) matches the records it came from and imports nothing new. */
+    if (ct_params_to_json(&params, t->params, t->nparams, r->params_json, sizeof r->params_json) != CT_OK) {
+        snprintf(why, wlen, "field 'params': too long for its field");
+        return 0;
+    }
     ct_result_set_params(r, &params);
     return 1;
+}
+
+int ct_dbio_check_record(ct_result *r, char *why, size_t wlen)
+{
+    return check_row(r, why, wlen);
 }
 
 /* Record i of the input into r, checked; CT_ERR_USAGE naming the record. */
@@ -579,6 +628,13 @@ ct_status ct_dbio_parse(const char *text, size_t len, const char *name, const ct
                         ct_dbio_input **out, ct_err *e)
 {
     *out = NULL;
+    /* A UTF-8 byte order mark (Excel's "CSV UTF-8", some editors' JSON) is
+     * no part of the text: skipped before the format is told, as the INI
+     * reader skips it. */
+    if (len >= 3 && !memcmp(text, "\xEF\xBB\xBF", 3)) {
+        text += 3;
+        len -= 3;
+    }
     ct_dbio_input *in = calloc(1, sizeof *in);
     if (!in || !(in->name = strdup(name ? name : "(input)")) || !(in->text = malloc(len + 1))) {
         ct_dbio_free(in);

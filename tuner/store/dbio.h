@@ -6,7 +6,8 @@
  * A record is flat: one key (JSON) or column (CSV) per field, named as in
  * FIELDS below; absent values are JSON null or an empty CSV field. params
  * and run_settings are JSON objects (embedded as objects in JSON, as their
- * text in CSV) and are kept byte for byte. Reals are written with the
+ * text in CSV); run_settings is kept byte for byte, params is read by value
+ * and stored in the one form convtune writes. Reals are written with the
  * fewest digits that read back to the same double, so export -> import ->
  * export gives the same file.
  *
@@ -35,8 +36,10 @@
  * Reading is strict: every other field present, none unknown, each of its type
  * (timestamps as YYYY-MM-DDTHH:MM:SSZ), statuses among those the database
  * knows, measurements in their ranges, a known family's problem in its
- * canonical form. The first fault is one message naming the file, the
- * record and its line. */
+ * canonical form, the template's parameters each an integer (a string only
+ * for a symbol's name) in its declared range. A UTF-8 byte order mark
+ * before the text is skipped. The first fault is one message naming the
+ * file, the record and its line. */
 #ifndef CT_DBIO_H
 #define CT_DBIO_H
 
@@ -70,6 +73,13 @@ typedef struct ct_dbio_input ct_dbio_input;
  * CT_ERR_USAGE with one line "NAME: record 3 (line 5): ...". */
 ct_status ct_dbio_parse(const char *text, size_t len, const char *name, const ct_dbio_format *format,
                         ct_dbio_input **out, ct_err *e);
+
+/* The checks of a parsed record beyond its fields' types (ranges, a known
+ * family, canonical problem, template, its parameters in their declared
+ * ranges), with its params rewritten to the canonical
+ * form convtune writes: 1 when it passes, else 0 with why filled. Records
+ * from another database (db_merge.h) go through it too. */
+int ct_dbio_check_record(ct_result *r, char *why, size_t wlen);
 
 /* Records in the file. */
 long ct_dbio_count(const ct_dbio_input *in);

@@ -312,11 +312,11 @@ static const char reference_c[] =
 
 static const char *const reduction_names[] = {"shuffle", "shared", "atomic"};
 
-#define NAIVE_PARAMS(X) X(BLOCK_SIZE, 256, CT_INT(0), "threads per block")
+#define NAIVE_PARAMS(X) X(BLOCK_SIZE, 256, CT_THREADS(0), "threads per block")
 CT_PARAM_LIST(naive, NAIVE_PARAMS)
 
 #define TILED_PARAMS(X)                                                                                       \
-    X(BLOCK_SIZE, 256, CT_INT(0), "threads per block")                                                        \
+    X(BLOCK_SIZE, 256, CT_THREADS(0), "threads per block")                                                    \
     X(COUT_PER_BLOCK, 1, CT_INT(0),                                                                           \
       "output channels per block, each reduced by BLOCK_SIZE/COUT_PER_BLOCK threads")                        \
     X(CHANNELS_PER_THREAD, 1, CT_INT(0),                                                                      \

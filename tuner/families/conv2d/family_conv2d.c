@@ -217,13 +217,13 @@ static const char reference_c[] =
 static const char *const placement_names[] = {"constant", "shared"};
 
 #define NAIVE_PARAMS(X)                                                  \
-    X(BLOCK_X, 32, CT_INT(0), "threads per block along a row")           \
-    X(BLOCK_Y, 8, CT_INT(0), "threads per block along a column")
+    X(BLOCK_X, 32, CT_THREADS(0), "threads per block along a row")       \
+    X(BLOCK_Y, 8, CT_THREADS(0), "threads per block along a column")
 CT_PARAM_LIST(naive, NAIVE_PARAMS)
 
 #define TILED_PARAMS(X)                                                                                  \
-    X(BLOCK_X, 32, CT_INT(0), "threads per block along a row")                                           \
-    X(BLOCK_Y, 8, CT_INT(0), "threads per block along a column")                                         \
+    X(BLOCK_X, 32, CT_THREADS(0), "threads per block along a row")                                       \
+    X(BLOCK_Y, 8, CT_THREADS(0), "threads per block along a column")                                     \
     X(OUT_X, 4, CT_INT(0), "consecutive outputs per thread along a row (register blocking)")             \
     X(OUT_Y, 4, CT_INT(0), "outputs per thread along a column (register blocking)")                      \
     X(FILTER_PLACEMENT, 0, CT_SYMBOLS(placement_names), "where the filter is read from")                 \

@@ -12,7 +12,7 @@ static const char *const placement_names[] = {"constant", "shared"};
 static const char *const stage_names[] = {"tile", "image"};
 
 #define TILED_PARAMS(X)                                                                                      \
-    X(BLOCK_SIZE, 0, CT_INT(0), "threads per block (0: one pixel group per thread, up to 1024)")             \
+    X(BLOCK_SIZE, 0, CT_THREADS(0), "threads per block (0: one pixel group per thread, up to 1024)")         \
     X(OUT_X, 1, CT_RANGE(1, 16), "consecutive output pixels of a row per thread (sliding window)")            \
     X(COUT_PER_THREAD, 0, CT_INT(0), "output channels accumulated per thread (0: all)")                      \
     X(IMGS_PER_BLOCK, 1, CT_RANGE(1, 64), "images per block")                                                \

@@ -387,7 +387,7 @@ static const char reference_c[] =
     "                }\n"
     "}\n";
 
-#define NAIVE_PARAMS(X) X(BLOCK_SIZE, 256, CT_INT(0), "threads per block")
+#define NAIVE_PARAMS(X) X(BLOCK_SIZE, 256, CT_THREADS(0), "threads per block")
 CT_PARAM_LIST(naive, NAIVE_PARAMS)
 
 static const ct_template templates[] = {

@@ -10,8 +10,8 @@ CT_FAMILY_CODE
 
 #define DWCL1_PARAMS(X)                                                                                      \
     X(VEC, 4, CT_INT(0), "consecutive channels per thread, one vector load and store along C (1, 2, 4)")     \
-    X(CHANNEL_THREADS, 64, CT_INT(0), "threads of a block along the channels (block x)")                      \
-    X(POS_THREADS, 4, CT_INT(0), "threads of a block along the positions (block y)")                         \
+    X(CHANNEL_THREADS, 64, CT_THREADS(0), "threads of a block along the channels (block x)")                  \
+    X(POS_THREADS, 4, CT_THREADS(0), "threads of a block along the positions (block y)")                     \
     X(POS_PER_THREAD, 16, CT_INT(0), "consecutive output positions per thread, the input window carried "   \
                                      "in registers from one to the next")                                    \
     X(CHUNK, 4, CT_INT(0), "positions computed per unrolled step (divides POS_PER_THREAD): the loads of "    \

@@ -11,7 +11,7 @@
 CT_FAMILY_CODE
 
 #define DW1_PARAMS(X)                                                                                       \
-    X(BLOCK_SIZE, 256, CT_INT(0), "threads per block")                                                      \
+    X(BLOCK_SIZE, 256, CT_THREADS(0), "threads per block")                                                  \
     X(CHANNELS_PER_BLOCK, 1, CT_INT(0), "rows (batch item, channel) per block, BLOCK_SIZE/CHANNELS_PER_BLOCK " \
                                         "threads each")                                                     \
     X(OUT_PER_THREAD, 4, CT_RANGE(1, 32), "consecutive outputs per thread (one register window of inputs)")    \

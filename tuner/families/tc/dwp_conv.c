@@ -11,7 +11,7 @@ CT_FAMILY_CODE
 #define DWP_PARAMS(X)                                                                                        \
     X(OUT_X, 8, CT_INT(0), "consecutive outputs of a row per lane (one register window per input row)")     \
     X(OUT_Y, 4, CT_INT(0), "consecutive output rows per lane (each window row feeds all of them)")          \
-    X(WARPS, 4, CT_INT(0), "warps per block, each convolving its own planes")                               \
+    X(WARPS, 4, CT_WARPS(0), "warps per block, each convolving its own planes")                             \
     X(PLANES, 1, CT_INT(0), "planes per warp in turn (more than 1: two buffers, the next plane copied "      \
                             "during the current one's FMAs)")                                                \
     X(VEC, 1, CT_INT(0), "4: 16-byte copies of the plane (W % 4 == 0), windows off alignment; "             \

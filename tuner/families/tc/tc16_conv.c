@@ -15,8 +15,8 @@ CT_FAMILY_CODE
 #define T16_ROWS(X) X(TILE_OH, 1, CT_INT(0), "output rows per block")
 #define T16_TILE(X)                                                                                           \
     X(TILE_OW, 16, CT_INT(0), "output columns per block (pixels rounded up to WARPS_N x 8k)")                \
-    X(WARPS_M, 2, CT_INT(0), "warps along the output channels")                                             \
-    X(WARPS_N, 2, CT_INT(0), "warps along the output pixels")                                               \
+    X(WARPS_M, 2, CT_WARPS(0), "warps along the output channels")                                           \
+    X(WARPS_N, 2, CT_WARPS(0), "warps along the output pixels")                                             \
     X(CIN_CHUNK, 32, CT_INT(0), "input channels staged (transposed, channel-innermost) at a time, a "       \
                                 "multiple of 16 up to 64")
 #define T16_PREFETCH(X)                                                                                       \
@@ -42,8 +42,8 @@ _Static_assert(CT_PARAM_COUNT(T16_ALL) == CT_TC16_NPARAMS_2D, "CT_TC16_NPARAMS_2
 CT_PARAM_UNION(t16, T16_UNION)
 
 #define T16W_LIST(X)                                                                                          \
-    X(WARPS_M, 1, CT_INT(0), "16-row m-fragments (output channels) per block, one warp row each")            \
-    X(WARPS_K, 8, CT_INT(0), "warps splitting the reduction within a block, added through shared memory")   \
+    X(WARPS_M, 1, CT_WARPS(0), "16-row m-fragments (output channels) per block, one warp row each")          \
+    X(WARPS_K, 8, CT_WARPS(0), "warps splitting the reduction within a block, added through shared memory") \
     X(TILE_N, 8, CT_INT(0), "output pixels per block (8, 16 or 32): the im2col rows in shared memory")      \
     X(UNROLL, 2, CT_INT(0), "32-value weight groups a warp has in flight ahead of its mma steps (1, 2, 4)")  \
     X(CLUSTER_K, 1, CT_INT(0), "blocks of a thread-block cluster (sm_90) splitting the reduction, their "    \

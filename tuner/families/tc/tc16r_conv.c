@@ -14,8 +14,8 @@ CT_FAMILY_CODE
                                 "resident in shared memory")                                                \
     X(TILE_OH, 4, CT_INT(0), "output rows per image tile")                                                  \
     X(TILE_OW, 28, CT_INT(0), "output columns per image tile (pixels rounded up to WARPS_N x 8k)")          \
-    X(WARPS_M, 1, CT_INT(0), "warps along the output channels")                                             \
-    X(WARPS_N, 4, CT_INT(0), "warps along the output pixels")                                               \
+    X(WARPS_M, 1, CT_WARPS(0), "warps along the output channels")                                           \
+    X(WARPS_N, 4, CT_WARPS(0), "warps along the output pixels")                                             \
     X(TILES, 4, CT_INT(0), "consecutive image tiles a block computes against its staged weights")           \
     X(STAGES, 2, CT_INT(0), "tiles whose input copies are in flight, the computed one included (1, 2, 3)")  \
     X(MIN_BLOCKS, 1, CT_INT(0), "minimum resident blocks per SM (__launch_bounds__)")

@@ -11,7 +11,7 @@ CT_FAMILY_CODE
 #define T16WB_LIST(X)                                                                                         \
     X(CO_TILES, 1, CT_INT(0), "8-channel mma n-tiles per block (1 or 2): 8 or 16 output channels, their "    \
                               "whole weight rows")                                                          \
-    X(WARPS_K, 16, CT_INT(0), "warps splitting the reduction within a block, added through shared memory")  \
+    X(WARPS_K, 16, CT_WARPS(0), "warps splitting the reduction within a block, added through shared memory") \
     X(WSRC, 0, CT_INT(0), "0: the weights copied into shared memory by the bulk copy engine (whole lines); "  \
                           "1: loaded straight into the mma registers, all of a warp's steps in flight")      \
     X(CHUNKS, 2, CT_INT(0), "WSRC 0: copy pieces along the reduction, each with its own barrier, so the mma " \

@@ -18,8 +18,8 @@ static const char *const korder_names[] = {"chan", "tap"};
 #define TC_ROWS(X) X(TILE_OH, 1, CT_INT(0), "output rows per block")
 #define TC_BODY(X)                                                                                          \
     X(TILE_OW, 8, CT_INT(0), "output columns per block (pixels rounded up to WARPS_N x 8k)")               \
-    X(WARPS_M, 2, CT_INT(0), "warps along the output channels")                                           \
-    X(WARPS_N, 2, CT_INT(0), "warps along the output pixels")                                             \
+    X(WARPS_M, 2, CT_WARPS(0), "warps along the output channels")                                         \
+    X(WARPS_N, 2, CT_WARPS(0), "warps along the output pixels")                                           \
     X(CIN_CHUNK, 8, CT_INT(0), "input channels staged in shared memory at a time")                        \
     X(KORDER, 0, CT_SYMBOLS(korder_names), "reduction order within a chunk: chan (channel-major, least "   \
                                            "padding) or tap (tap-major, conflict-free fragments)")        \
