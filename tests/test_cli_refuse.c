@@ -247,6 +247,8 @@ static const struct {
     {"CONVTUNE_CACHE={W}/{L}/cachedir", {{"precompile", "--problem", "conv1d:15:4:right", SM90, "--template",
                                           "conv1d_naive"}, 2, "CONVTUNE_CACHE: path too long ("}},
     {"XDG_CACHE_HOME={W}/{L}", {{"--problem", OKP, "--db", "{W}/t.db"}, 2, "XDG_CACHE_HOME: path too long ("}},
+    {"CONVTUNE_DB={W}/{L}", {{"query"}, 5, "CONVTUNE_DB: path too long ("}},
+    {"XDG_DATA_HOME={W}/{L}", {{"--problem", OKP}, 5, "XDG_DATA_HOME: path too long ("}},
     {"CUDA_HOME={W}/{L}", {{"compile", "--problem", "conv1d:15:4:bf16", SM90, "--template", "conv1d_tiledh", "-o",
                             "{W}/h.cubin"}, 2, "CUDA_HOME: path too long ("}},
 };

@@ -244,7 +244,7 @@ int db_path(const args *a, char *path, size_t len)
     ct_err e;
     ct_status rc = a->db ? ct_path_copy(path, len, a->db, "--db", CT_ERR_USAGE, &e)
                          : ct_db_default_path(path, len, &e);
-    return rc == CT_OK ? 0 : die(a->db ? rc : CT_ERR_DB, e.msg);
+    return rc == CT_OK ? 0 : die(rc, e.msg);
 }
 
 int cache_dir(const args *a, char *dir, size_t len, const char **out)

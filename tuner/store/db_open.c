@@ -4,6 +4,7 @@
 #endif
 #include "db.h"
 #include "resources.h"
+#include "text.h"
 
 #include <errno.h>
 #include <limits.h>
@@ -623,23 +624,17 @@ ct_status ct_db_check_writable(const char *path, ct_err *e)
 ct_status ct_db_default_path(char *buf, size_t len, ct_err *e)
 {
     const char *v;
-    int n;
 
     if (!buf || len == 0)
         return ct_fail(e, CT_ERR_INTERNAL, "DB: no buffer for the database path");
     buf[0] = '\0';
+    /* Whole or refused, never cut (text.h): a cut path names another file. */
     if ((v = getenv("CONVTUNE_DB")) && *v)
-        n = snprintf(buf, len, "%s", v);
-    else if ((v = getenv("XDG_DATA_HOME")) && v[0] == '/')
-        n = snprintf(buf, len, "%s/convtune/convtune.db", v);
-    else if ((v = getenv("HOME")) && *v)
-        n = snprintf(buf, len, "%s/.local/share/convtune/convtune.db", v);
-    else
-        return ct_fail(e, CT_ERR_DB, "DB: no database path: set CONVTUNE_DB or HOME");
-    if (n < 0 || (size_t)n >= len) {
-        buf[0] = '\0';
-        return ct_fail(e, CT_ERR_DB, "DB: the database path is longer than %zu bytes", len - 1);
-    }
-    return CT_OK;
+        return ct_path_copy(buf, len, v, "CONVTUNE_DB", CT_ERR_DB, e);
+    if ((v = getenv("XDG_DATA_HOME")) && v[0] == '/')
+        return ct_path_join(buf, len, v, "/convtune/convtune.db", "XDG_DATA_HOME", CT_ERR_DB, e);
+    if ((v = getenv("HOME")) && *v)
+        return ct_path_join(buf, len, v, "/.local/share/convtune/convtune.db", "HOME", CT_ERR_DB, e);
+    return ct_fail(e, CT_ERR_DB, "DB: no database path: set CONVTUNE_DB or HOME");
 }
 
