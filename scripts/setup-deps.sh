@@ -1,11 +1,12 @@
 #!/usr/bin/env bash
 # Install the Debian packages convtune builds and tests with (Chromium for
-# the report's browser test, slurm-wlm for the job-array scripts' test; the
+# the report's browser test, slurm-wlm for the job-array scripts' test,
+# strace for the signal tests, which hold convtune between renames; the
 # CUDA Toolkit is expected at /usr/local/cuda). Safe to run again: installs
 # only what is missing.
 set -euo pipefail
 need=()
-for pkg in cmake make gcc g++ pkg-config libsqlite3-dev libinih-dev python3 chromium slurm-wlm; do
+for pkg in cmake make gcc g++ pkg-config libsqlite3-dev libinih-dev python3 chromium slurm-wlm strace; do
   dpkg -s "$pkg" >/dev/null 2>&1 || need+=("$pkg")
 done
 if [ ${#need[@]} -gt 0 ]; then

@@ -192,6 +192,11 @@ static const bad_row rows[] = {
     {{"db", "export", "--db", "{W}/cli.db", "-o", "{W}/link.cubin", "--force"}, 7, "is a symbolic link"},
     {{"export", "--problem", OKP, "--db", "{W}/ok.db", "-o", "{W}/{L}.cu"}, 7, "-o: path too long ("},
     {{"export", "--problem", OKP, "--db", "{W}/ok.db", "-o", "{W}/exists.cubin"}, 7, "exists (use --force"},
+    /* an empty -o (an unset shell variable) is no file and no directory: never "" + "/NAME" (E021) */
+    {{"export", "--problem", OKP, "--db", "{W}/ok.db", "-o", ""}, 2, "export: no output file given"},
+    {{"export", "--problem", OKP, "--db", "{W}/ok.db", "--torch", "-o", ""}, 2, "export --torch: -o is empty"},
+    {{"export", "--family", "conv1d", "--db", "{W}/ok.db", "--torch", "-o", ""}, 2, "export --torch: -o is empty"},
+    {{"export", "--family", "conv1d", "--db", "{W}/ok.db", "-o", ""}, 2, "export: no output file given"},
     /* database paths are never shortened */
     {{"db", "import", "{W}/good.json", "--db", "{W}/{L}/x.db"}, 2, "--db: path too long ("},
     {{"query", "--db", "{W}/{L}"}, 2, "--db: path too long"},

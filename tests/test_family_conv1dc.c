@@ -22,6 +22,13 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* The tensor-core kinds of tc_conv.c and tc16_conv.c (mma.sync, sm_80 on). */
+static int tc_kind(const ct_template *t)
+{
+    return t->kind == &ct_kind_tc || t->kind == &ct_kind_tc16 || t->kind == &ct_kind_tc16w ||
+           t->kind == &ct_kind_tc16cl;
+}
+
 static const char *const seed_shapes[] = {
     "conv1dc:1:1024:4:1024:5:pad=2:bias", "conv1dc:8:64:1000:128:3:pad=1", "conv1dc:1:3:17:5:1",
     "conv1dc:2:7:33:9:7:pad=3:bias",      "conv1dc:16:512:64:256:5:pad=2:bias", "conv1dc:1:1:1:1:1",
@@ -320,7 +327,7 @@ static void check_limits(const ct_problem *p, const ct_space *sp, const ct_limit
         ct_params_to_key(c, key, sizeof key);
         ct_launch l;
         p->family->geometry(p, sp->cand[i].tmpl, c, &l);
-        if (ct_tc_is(sp->cand[i].tmpl)) {
+        if (tc_kind(sp->cand[i].tmpl)) {
             /* Checked in full by test_tc_conv's replay; here the launch. */
             const long warps = ct_params_get(c, "WARPS_M", 0) *
                                ct_params_get(c, "WARPS_N", ct_params_get(c, "WARPS_K", 0));   /* tc16w: K warps */
@@ -330,7 +337,7 @@ static void check_limits(const ct_problem *p, const ct_space *sp, const ct_limit
                       "%s: launch", key);   /* tc16w: the cluster's blocks along z */
             continue;
         }
-        if (ct_tc16wb_is(sp->cand[i].tmpl)) {
+        if (sp->cand[i].tmpl->kind == &ct_kind_tc16wb) {
             /* Checked in full by test_tc16wb_conv's replay; here the launch:
              * one tile of pixels, the channel tiles, the cluster along z. */
             const long long bn = 8 * ct_params_get(c, "CO_TILES", 0), g = ct_problem_value(p, "groups");
@@ -342,7 +349,7 @@ static void check_limits(const ct_problem *p, const ct_space *sp, const ct_limit
                       "%s: launch", key);
             continue;
         }
-        if (ct_simt_is(sp->cand[i].tmpl)) {
+        if (sp->cand[i].tmpl->kind == &ct_kind_simt) {
             /* Whole warps, at most 512 threads (two blocks per SM), the
              * shared memory the device has, every block indexable. */
             CHECK_MSG(l.block[0] % 32 == 0 && l.block[0] >= 32 && l.block[0] <= 512 &&
@@ -350,7 +357,7 @@ static void check_limits(const ct_problem *p, const ct_space *sp, const ct_limit
                           l.grid[1] == 1 && l.grid[2] == 1, "%s: launch", key);
             continue;
         }
-        if (ct_dw_is(sp->cand[i].tmpl)) {
+        if (sp->cand[i].tmpl->kind == &ct_kind_dw1) {
             /* Rows of (batch, channel) x tiles of BLOCK_SIZE/CHANNELS_PER_BLOCK threads x OUT_PER_THREAD. */
             const long block = ct_params_get(c, "BLOCK_SIZE", 0), cpb = ct_params_get(c, "CHANNELS_PER_BLOCK", 0);
             const long opt = ct_params_get(c, "OUT_PER_THREAD", 0), vec = ct_params_get(c, "VEC", 0);
@@ -361,7 +368,7 @@ static void check_limits(const ct_problem *p, const ct_space *sp, const ct_limit
             CHECK_MSG(blocks == l.grid[0] && l.smem_bytes == 0, "%s: grid %u, want %lld", key, l.grid[0], blocks);
             continue;
         }
-        if (ct_dwcl_is(sp->cand[i].tmpl)) {
+        if (sp->cand[i].tmpl->kind == &ct_kind_dwcl) {
             /* CHANNEL_THREADS x POS_THREADS threads; blocks over channel vectors, runs of positions, batch. */
             const long vec = ct_params_get(c, "VEC", 0), ct = ct_params_get(c, "CHANNEL_THREADS", 0);
             const long pt = ct_params_get(c, "POS_THREADS", 0), ppt = ct_params_get(c, "POS_PER_THREAD", 0);
@@ -430,30 +437,31 @@ static void limits_space(const char *spec, const char *arch, const ct_config *cf
             CHECK_MSG(sp.n == 0, "%s %s: %d candidates in a type it lacks", spec, tp->name, sp.n);
         /* Only the baseline, the fp32 tensor-core templates (both layouts),
          * conv1dc_dwcl and conv1dc_tc16cl (channels last only) read nlc. */
-        else if (!tp->is_baseline && !ct_tc_f32_is(tp) &&
-                 ct_problem_value(&p, "layout") != (ct_dwcl_is(tp) || ct_tc16cl_is(tp)))
+        else if (!tp->is_baseline && tp->kind != &ct_kind_tc &&
+                 ct_problem_value(&p, "layout") != (tp->kind == &ct_kind_dwcl || tp->kind == &ct_kind_tc16cl))
             CHECK_MSG(sp.n == 0, "%s %s: %d candidates on a layer of another layout", spec, tp->name, sp.n);
-        else if (ct_tc_is(tp) && lim.cc_major < 8)
+        else if (tc_kind(tp) && lim.cc_major < 8)
             CHECK_MSG(sp.n == 0, "%s %s: %d candidates before sm_80", spec, tp->name, sp.n);
         /* The bulk copy engine and clusters: sm_90; one tile of at most 16
          * pixels, input planes of at most 16 values, not depthwise. */
-        else if (ct_tc16wb_is(tp))
+        else if (tp->kind == &ct_kind_tc16wb)
             CHECK_MSG((sp.n > 0) == (lim.cc_major >= 9 && !depthwise &&
                                      p.dims[0] * shape_of(&p).lout <= 16 &&
                                      p.dims[2] <= 16),
                       "%s %s: %d candidates", spec, tp->name, sp.n);
         /* One channel in and out per group: the depthwise templates' layers
          * (the half-precision tc16 templates still take them). */
-        else if (ct_tc_is(tp) && !ct_tc16_is(tp) && depthwise)
+        else if (tp->kind == &ct_kind_tc && depthwise)
             CHECK_MSG(sp.n == 0, "%s %s: %d tensor-core candidates on a depthwise layer", spec, tp->name, sp.n);
-        else if (ct_dw_is(tp) && !depthwise)
+        else if (tp->kind == &ct_kind_dw1 && !depthwise)
             CHECK_MSG(sp.n == 0, "%s %s: %d candidates on a layer that is not depthwise", spec, tp->name, sp.n);
-        else if (ct_dwcl_is(tp) && !depthwise)
+        else if (tp->kind == &ct_kind_dwcl && !depthwise)
             CHECK_MSG(sp.n == 0, "%s %s: %d candidates on a layer that is not depthwise", spec, tp->name, sp.n);
-        else if (ct_simt_is(tp) && (depthwise || plain))
+        else if (tp->kind == &ct_kind_simt && (depthwise || plain))
             CHECK_MSG(sp.n == 0, "%s %s: %d candidates on a %s layer", spec, tp->name, sp.n,
                       depthwise ? "depthwise" : "plain");
-        else if (!plain && !ct_tc_is(tp) && !ct_dw_is(tp) && !ct_simt_is(tp) && !ct_dwcl_is(tp) && !tp->is_baseline)
+        else if (!plain && !tc_kind(tp) && tp->kind != &ct_kind_dw1 && tp->kind != &ct_kind_simt &&
+                 tp->kind != &ct_kind_dwcl && !tp->is_baseline)
             CHECK_MSG(sp.n == 0, "%s %s: %d candidates on a grouped, strided or dilated layer", spec, tp->name,
                       sp.n);
         else if (tp->params == ct_tc16w_params)   /* few pixels: seed 002, below */

@@ -6,6 +6,7 @@
  * compiled for sm_75 and sm_90. */
 #include "check.h"
 #include "compile.h"
+#include "kernel_kind.h"
 #include "runner.h"
 #include "space.h"
 
@@ -347,9 +348,40 @@ static void check_depthwise(const ct_config *cfg)
     CHECK(space_size(&p, cfg, &l90, "conv2dc_dwp", NULL) == 0);
 }
 
+/* Every template of the layer families names its kind, whose hooks the
+ * family calls without asking which template it has; the kind's
+ * properties agree with the letters of the name (cl: channels last; tc16g:
+ * wgmma). */
+static void check_kinds(void)
+{
+    const char *const fams[] = {"conv1dc", "conv2dc"};
+    for (size_t i = 0; i < sizeof fams / sizeof fams[0]; i++) {
+        const ct_family *f = ct_family_find(fams[i]);
+        CHECK_MSG(f != NULL, "no family %s", fams[i]);
+        for (int t = 0; f && t < f->ntemplates; t++) {
+            const ct_template *tp = &f->templates[t];
+            const ct_kernel_kind *k = tp->kind;
+            CHECK_MSG(k && k->name && k->constrain && k->normalize && k->launch, "%s: no kind or a hook missing",
+                      tp->name);
+            if (!k)
+                continue;
+            const char *letters = tp->name + strlen(f->name) + 1;
+            CHECK_MSG(k->layouts >= CT_LAYOUT_DEFAULT_ONLY && k->layouts <= CT_LAYOUT_BOTH, "%s: layouts %d",
+                      tp->name, k->layouts);
+            CHECK_MSG((k->layouts == CT_LAYOUT_CL_ONLY) == (strstr(letters, "cl") != NULL),
+                      "%s: kind %s, layouts %d", tp->name, k->name, k->layouts);
+            CHECK_MSG(k->wgmma == (strncmp(letters, "tc16g", 5) == 0), "%s: kind %s, wgmma %d", tp->name, k->name,
+                      k->wgmma);
+            CHECK_MSG(strncmp(letters, k->name, strlen(k->name)) == 0 || tp->is_baseline,
+                      "%s: kind %s is not its letters", tp->name, k->name);
+        }
+    }
+}
+
 int main(void)
 {
     test_counts();
+    check_kinds();
     ct_config cfg;
     ct_err e;
     CHECK(ct_config_init(&cfg, &e) == CT_OK);

@@ -56,6 +56,13 @@ static void compile_one(const char *spec, const char *arch, const ct_config *cfg
     if (e.msg[0])
         return;
     const ct_family *f = p.family;
+    if (!out->compiled[a]) {
+        out->compiled[a] = calloc((size_t)f->ntemplates, sizeof *out->compiled[a]);
+        out->ntemplates = f->ntemplates;
+    }
+    CHECK_MSG(out->compiled[a] && out->ntemplates == f->ntemplates, "%s: not the family of the other specs", spec);
+    if (!out->compiled[a] || out->ntemplates != f->ntemplates)
+        return;
     ct_space *sp = calloc((size_t)f->ntemplates, sizeof *sp);
     char **src = calloc((size_t)f->ntemplates, sizeof *src);
     ct_compile_pool pl;
@@ -100,7 +107,7 @@ static void compile_one(const char *spec, const char *arch, const ct_config *cfg
                   jb->err.msg);
         if (jb->rc == CT_OK) {
             int t = ct_template_index(&p, jb->cand->tmpl);
-            if (t >= 0 && t < TL_MAX_TEMPLATES)
+            if (t >= 0 && t < out->ntemplates)
                 out->compiled[a][t]++;
             out->kernels++;
             CHECK_MSG(jb->bin.is_cubin && jb->bin.size > 4 && !memcmp(jb->bin.data, "\177ELF", 4),
@@ -135,4 +142,11 @@ void tl_compile_sample(const char *const *specs, int nspecs, const char *const *
             compile_one(specs[s], archs[a], cfg, ref_template, out, a);
     printf("compiled %d kernels: %d problems x %d architectures, up to %d candidates per template, seed %llu\n",
            out->kernels, nspecs, narchs, out->per_template, out->seed);
+}
+
+void tl_sample_free(tl_sample *s)
+{
+    for (int a = 0; a < TL_MAX_ARCHS; a++)
+        free(s->compiled[a]);
+    memset(s, 0, sizeof *s);
 }

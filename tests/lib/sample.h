@@ -14,14 +14,14 @@
 
 #include "config.h"
 
-#define TL_MAX_TEMPLATES 16
 #define TL_MAX_ARCHS 4
 
 typedef struct tl_sample {
-    int per_template;                              /* from CONVTUNE_TEST_SAMPLE, or the caller's default */
-    unsigned long long seed;                       /* from CONVTUNE_TEST_SEED, or 20261122 */
-    int compiled[TL_MAX_ARCHS][TL_MAX_TEMPLATES];  /* candidates that compiled, per arch and template index */
-    int kernels;                                   /* everything compiled, references included */
+    int per_template;                 /* from CONVTUNE_TEST_SAMPLE, or the caller's default */
+    unsigned long long seed;          /* from CONVTUNE_TEST_SEED, or 20261122 */
+    int ntemplates;                   /* the family's: the length of each compiled[a] */
+    int *compiled[TL_MAX_ARCHS];      /* candidates that compiled, per arch and template index */
+    int kernels;                      /* everything compiled, references included */
 } tl_sample;
 
 /* Compiles the samples of every problem in specs (all of one family) for
@@ -29,6 +29,7 @@ typedef struct tl_sample {
  * candidate. ref_template (may be NULL) is compiled for each too. */
 void tl_compile_sample(const char *const *specs, int nspecs, const char *const *archs, int narchs,
                        const ct_config *cfg, int per_template, const char *ref_template, tl_sample *out);
+void tl_sample_free(tl_sample *s);
 
 /* A positive integer from the environment, or dflt. */
 long tl_env_long(const char *name, long dflt);

@@ -2,12 +2,16 @@
 #include "cache.h"
 #include "text.h"
 
+#include <ctype.h>
 #include <errno.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
+
+#include "outfile.h"
 
 /* Two independent 64-bit FNV-1a streams make a 128-bit key. */
 typedef struct hash2 {
@@ -91,6 +95,8 @@ static int whole_elf(const unsigned char *d, size_t n)
 int ct_cache_get(const char *dir, const char *key, ct_binary *out)
 {
     char path[1200];
+    if (!*dir)
+        return 0;       /* "" is no folder, not the root */
     snprintf(path, sizeof path, "%s/%s.cubin", dir, key);
     FILE *f = fopen(path, "rb");
     if (!f)
@@ -111,30 +117,83 @@ int ct_cache_get(const char *dir, const char *key, ct_binary *out)
     return 0;
 }
 
+/* This host's name as cache temporaries carry it ('/' and '.' made '_',
+ * so that the name's fields stay apart). */
+static void host_name(char *host, size_t len)
+{
+    host[0] = '\0';
+    gethostname(host, len - 1);
+    host[len - 1] = '\0';
+    for (char *c = host; *c; c++)
+        if (*c == '/' || *c == '.')
+            *c = '_';
+}
+
+/* The pid of a cache temporary of this host (user), named
+ * ".KEY.HOST.PID." CT_CACHE_TMP_TAG "XXXXXX"; 0 for any other name, and for
+ * another host's: its pids are not this host's to test, and its writer may
+ * be alive on a filesystem shared over the network. */
+static long cache_tmp_pid(const char *n, void *user)
+{
+    const char *host = user;
+    const size_t len = strlen(n), tag = strlen("." CT_CACHE_TMP_TAG), hl = strlen(host);
+    if (len < 1 + 32 + 1 + hl + 1 + 1 + tag + 6 || n[0] != '.' || n[33] != '.')
+        return 0;
+    for (int i = 1; i <= 32; i++)
+        if (!isxdigit((unsigned char)n[i]))
+            return 0;
+    const char *t = n + len - 6 - tag, *p = t;
+    if (strncmp(t, "." CT_CACHE_TMP_TAG, tag) != 0)
+        return 0;
+    while (p > n + 34 && isdigit((unsigned char)p[-1]))
+        p--;
+    if (p == t || p[-1] != '.' || (size_t)(p - 1 - (n + 34)) != hl || strncmp(n + 34, host, hl) != 0)
+        return 0;
+    return strtol(p, NULL, 10);
+}
+
+/* Sweep dir for this host's temporaries of dead processes (a cache write
+ * killed with SIGKILL, or a crash) once per process and directory: a
+ * precompile writes thousands of entries, and reading a large folder over
+ * NFS for each would cost more than the compile. */
+static void sweep_once(const char *dir, const char *host)
+{
+    static pthread_mutex_t mu = PTHREAD_MUTEX_INITIALIZER;
+    static char swept[1200];
+    pthread_mutex_lock(&mu);
+    if (strcmp(swept, dir) != 0) {
+        ct_tmp_sweep(dir, cache_tmp_pid, (void *)host);
+        snprintf(swept, sizeof swept, "%s", dir);
+    }
+    pthread_mutex_unlock(&mu);
+}
+
 /* Many processes on many hosts may write one cache over a shared
  * filesystem (precompile shards, several tuning runs): each writes its own
  * temporary, named by host, pid and a random suffix, syncs it and renames
  * it over the entry. rename() is atomic on POSIX filesystems and NFS alike,
  * so a reader sees the old entry, the new one or none, never a mixture; two
- * writers of one key write the same bytes, so either may win. */
+ * writers of one key write the same bytes, so either may win. The
+ * temporary is removed on SIGINT, SIGTERM, SIGHUP and SIGPIPE (outfile.h's
+ * clean-up: a cancelled Slurm array must not litter a shared cache), and
+ * after SIGKILL by this host's next process that writes into the folder. */
 int ct_cache_put(const char *dir, const char *key, const ct_binary *b)
 {
-    if (!b->is_cubin || !b->data || mkdirs(dir) != 0)
+    if (!b->is_cubin || !b->data || !*dir || mkdirs(dir) != 0)
         return -1;
-    char tmp[1200], path[1200], host[64] = "";
-    gethostname(host, sizeof host - 1);
-    for (char *c = host; *c; c++)
-        if (*c == '/' || *c == '.')
-            *c = '_';
+    char tmp[1200], path[1200], host[64];
+    host_name(host, sizeof host);
+    sweep_once(dir, host);
     snprintf(tmp, sizeof tmp, "%s/.%s.%s.%ld." CT_CACHE_TMP_TAG "XXXXXX", dir, key, host, (long)getpid());
     snprintf(path, sizeof path, "%s/%s.cubin", dir, key);
-    int fd = mkstemp(tmp);
+    int fd = ct_tmp_create(tmp);
     if (fd < 0)
         return -1;
     FILE *f = fdopen(fd, "wb");
     if (!f) {
         close(fd);
         unlink(tmp);
+        ct_tmp_forget(tmp);
         return -1;
     }
     int ok = fwrite(b->data, 1, b->size, f) == b->size;
@@ -145,7 +204,9 @@ int ct_cache_put(const char *dir, const char *key, const ct_binary *b)
     ok = ok && chmod(tmp, 0644) == 0;
     if (!ok || rename(tmp, path) != 0) {
         unlink(tmp);
+        ct_tmp_forget(tmp);
         return -1;
     }
+    ct_tmp_forget(tmp);
     return 0;
 }

@@ -26,7 +26,10 @@ int ct_cache_get(const char *dir, const char *key, ct_binary *out);
  * processes, other hosts on a shared filesystem): 0 when stored, -1 when not
  * (the temporary is removed). A tuning run ignores a failure, which only
  * costs a later recompile; precompile reports it. Temporaries are named
- * ".KEY.HOST.PID." CT_CACHE_TMP_TAG "XXXXXX" in dir. */
+ * ".KEY.HOST.PID." CT_CACHE_TMP_TAG "XXXXXX" in dir, removed on SIGINT,
+ * SIGTERM, SIGHUP and SIGPIPE; the first put of a process into dir removes
+ * those of this host's processes that no longer exist (killed outright),
+ * never another host's. */
 #define CT_CACHE_TMP_TAG "tmp"
 int ct_cache_put(const char *dir, const char *key, const ct_binary *b);
 

@@ -164,6 +164,37 @@ void ct_hash_hex(const char *text, char out[17])
     snprintf(out, 17, "%016llx", h);
 }
 
+ct_status ct_family_sources_load(const ct_family *f, const char *dir, ct_family_sources *out, ct_err *e)
+{
+    memset(out, 0, sizeof *out);
+    const size_t n = f->ntemplates > 0 ? (size_t)f->ntemplates : 1;
+    out->text = calloc(n, sizeof *out->text);
+    out->hash = calloc(n, sizeof *out->hash);
+    if (!out->text || !out->hash) {
+        ct_family_sources_free(out);
+        return ct_fail(e, CT_ERR_INTERNAL, "out of memory");
+    }
+    out->n = f->ntemplates;
+    for (int i = 0; i < f->ntemplates; i++) {
+        ct_status rc = ct_template_source(f->templates[i].name, dir, &out->text[i], e);
+        if (rc != CT_OK) {
+            ct_family_sources_free(out);
+            return rc;
+        }
+        ct_hash_hex(out->text[i], out->hash[i]);
+    }
+    return CT_OK;
+}
+
+void ct_family_sources_free(ct_family_sources *s)
+{
+    for (int i = 0; s->text && i < s->n; i++)
+        free(s->text[i]);
+    free(s->text);
+    free(s->hash);
+    memset(s, 0, sizeof *s);
+}
+
 int ct_nvrtc_version(void)
 {
     int major = 0, minor = 0;

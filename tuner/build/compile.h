@@ -20,6 +20,20 @@ ct_status ct_template_source(const char *name, const char *dir, char **text, ct_
 /* 16 hex digits of a 64-bit FNV-1a hash of text (templates' content hash). */
 void ct_hash_hex(const char *text, char out[17]);
 
+/* The sources of every template of a family, indexed as its templates
+ * (ct_template_index), and their hashes: sized by the family, so that a
+ * family may have any number of templates. */
+typedef struct ct_family_sources {
+    int n;
+    char **text;          /* text[i]: templates[i]'s source (ct_template_source) */
+    char (*hash)[17];     /* hash[i]: ct_hash_hex(text[i]) */
+} ct_family_sources;
+
+/* Load f's templates from dir (NULL: the embedded copies) into out; on
+ * failure out holds nothing. Free with ct_family_sources_free. */
+ct_status ct_family_sources_load(const ct_family *f, const char *dir, ct_family_sources *out, ct_err *e);
+void ct_family_sources_free(ct_family_sources *s);
+
 typedef struct ct_binary {
     char *data;          /* CUBIN or NUL-terminated PTX */
     size_t size;

@@ -27,6 +27,7 @@
 
 struct ct_family;
 struct ct_executor;
+struct ct_kernel_kind;
 struct ct_family_export;
 
 /* What a field's value means to generic code. */
@@ -111,6 +112,9 @@ typedef struct ct_template {
      * fp32 only. The space leaves out a template without the problem's
      * type (ct_template_refuses_dtype) before the family's constrain. */
     unsigned dtypes;
+    /* The kernel kind it is (its hooks and properties), declared by the
+     * family code that implements it; generic code never looks inside. */
+    const struct ct_kernel_kind *kind;
 } ct_template;
 
 /* Every element type: the naive template of every family has it, so some

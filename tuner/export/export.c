@@ -372,8 +372,11 @@ void ct_exp_now_text(char *buf, size_t len)
 /* Writing a pair                                                           */
 
 
-/* Write cu_path and its header atomically as a pair (see export.h). */
-ct_status ct_exp_write_pair(const char *cu_path, int force, emit_fn emit_cu, emit_fn emit_h, void *user, ct_err *e)
+/* Write cu_path and its header atomically as a pair (see export.h): both
+ * are added to into, to be committed with the caller's other files, or,
+ * into NULL, committed as a set of two (the header renamed first). */
+ct_status ct_exp_write_pair(const char *cu_path, int force, emit_fn emit_cu, emit_fn emit_h, void *user,
+                            ct_outset *into, ct_err *e)
 {
     char h_path[1100];
     ct_export_header_path(cu_path, h_path, sizeof h_path);
@@ -381,32 +384,17 @@ ct_status ct_exp_write_pair(const char *cu_path, int force, emit_fn emit_cu, emi
     if ((rc = ct_outfile_check(cu_path, force, "export", e)) != CT_OK ||
         (rc = ct_outfile_check(h_path, force, "export", e)) != CT_OK)
         return rc;
-    ct_outfile cu, h;
-    if ((rc = ct_outfile_open(&cu, cu_path, TMP_PREFIX, "export", e)) != CT_OK)
+    ct_outset own, *s = into ? into : &own;
+    if (!into)
+        ct_outset_init(&own);
+    FILE *f;
+    if ((rc = ct_outset_add(s, h_path, force, TMP_PREFIX, "export", &f, e)) != CT_OK)
         return rc;
-    emit_cu(cu.f, user);
-    if ((rc = ct_outfile_close(&cu, e)) != CT_OK)
+    emit_h(f, user);
+    if ((rc = ct_outset_add(s, cu_path, force, TMP_PREFIX, "export", &f, e)) != CT_OK)
         return rc;
-    if ((rc = ct_outfile_open(&h, h_path, TMP_PREFIX, "export", e)) != CT_OK) {
-        ct_outfile_discard(&cu);
-        return rc;
-    }
-    emit_h(h.f, user);
-    if ((rc = ct_outfile_close(&h, e)) != CT_OK) {
-        ct_outfile_discard(&cu);
-        return rc;
-    }
-    /* Both are complete: the header first, then the .cu; if the second
-     * rename fails, the header just put in place goes too. */
-    if ((rc = ct_outfile_commit(&h, e)) != CT_OK) {
-        ct_outfile_discard(&cu);
-        return rc;
-    }
-    if ((rc = ct_outfile_commit(&cu, e)) != CT_OK) {
-        unlink(h_path);
-        return rc;
-    }
-    return CT_OK;
+    emit_cu(f, user);
+    return into ? CT_OK : ct_outset_commit(s, e);
 }
 
 /* ------------------------------------------------------------------------ */
@@ -492,6 +480,12 @@ static void single_h(FILE *f, void *user)
 ct_status ct_export_cu(const ct_result *rec, const char *templates_dir, const char *path,
                        int force, double tolerance, ct_err *e)
 {
+    return ct_exp_cu_into(rec, templates_dir, path, force, tolerance, NULL, e);
+}
+
+ct_status ct_exp_cu_into(const ct_result *rec, const char *templates_dir, const char *path, int force,
+                         double tolerance, ct_outset *into, ct_err *e)
+{
     instance in;
     ct_status rc = ct_exp_instance_load(&in, rec, templates_dir, e);
     if (rc != CT_OK)
@@ -502,7 +496,7 @@ ct_status ct_export_cu(const ct_result *rec, const char *templates_dir, const ch
     ct_esc_c_comment(ct_exp_base_name(path), s.cu_name, sizeof s.cu_name);
     ct_esc_c_comment(ct_exp_base_name(h_path), s.h_name, sizeof s.h_name);
     ct_exp_now_text(s.now, sizeof s.now);
-    rc = ct_exp_write_pair(path, force, single_cu, single_h, &s, e);
+    rc = ct_exp_write_pair(path, force, single_cu, single_h, &s, into, e);
     ct_exp_instance_free(&in);
     return rc;
 }

@@ -402,6 +402,12 @@ done:
 ct_status ct_export_family(const ct_tuned_set *set, const char *templates_dir, const char *path,
                            int force, ct_err *e)
 {
+    return ct_exp_family_into(set, templates_dir, path, force, NULL, e);
+}
+
+ct_status ct_exp_family_into(const ct_tuned_set *set, const char *templates_dir, const char *path, int force,
+                             ct_outset *into, ct_err *e)
+{
     if (!set || set->n < 1)
         return ct_fail(e, CT_ERR_NOT_FOUND, "export: no tuned problem to export");
     if (!set->family->family_export)
@@ -445,7 +451,7 @@ ct_status ct_export_family(const ct_tuned_set *set, const char *templates_dir, c
     ct_esc_c_comment(ct_exp_base_name(path), fo.cu_name, sizeof fo.cu_name);
     ct_esc_c_comment(ct_exp_base_name(h_path), fo.h_name, sizeof fo.h_name);
     ct_exp_now_text(fo.now, sizeof fo.now);
-    rc = ct_exp_write_pair(path, force, family_cu, family_h, &fo, e);
+    rc = ct_exp_write_pair(path, force, family_cu, family_h, &fo, into, e);
 done:
     for (int i = 0; fo.ins && i < set->n; i++)
         ct_exp_instance_free(&fo.ins[i]);

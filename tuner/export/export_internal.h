@@ -1,6 +1,7 @@
 /* export_internal.h - what the single export (export.c) shares with the
  * family export (export_family.c): one exported kernel instance, its text
- * pieces and the atomic .cu/.h pair writer. Not a public interface. */
+ * pieces and the atomic .cu/.h pair writer (also used by export_torch.c).
+ * Not a public interface. */
 #ifndef CT_EXPORT_INTERNAL_H
 #define CT_EXPORT_INTERNAL_H
 
@@ -8,6 +9,7 @@
 
 #include "db.h"
 #include "escape.h"
+#include "outfile.h"
 #include "selector.h"
 #include "problem.h"
 #include "status.h"
@@ -45,6 +47,14 @@ void ct_exp_selector_doc(FILE *f, const ct_tuned_set *s);
 void ct_exp_selector_cu(FILE *f, const ct_tuned_set *s, const instance *ins, const char *device_q);
 void ct_exp_selector_h(FILE *f, const ct_tuned_set *s);
 ct_status ct_exp_selector_check(const ct_tuned_set *s, const instance *in, ct_err *e);
-ct_status ct_exp_write_pair(const char *cu_path, int force, emit_fn emit_cu, emit_fn emit_h, void *user, ct_err *e);
+ct_status ct_exp_write_pair(const char *cu_path, int force, emit_fn emit_cu, emit_fn emit_h, void *user,
+                            ct_outset *into, ct_err *e);
+/* ct_export_cu and ct_export_family, their pair added to into (not
+ * committed) when into is not NULL: `export --torch` commits it with its
+ * module and binding as one set of four (outfile.h). */
+ct_status ct_exp_cu_into(const ct_result *rec, const char *templates_dir, const char *path, int force,
+                         double tolerance, ct_outset *into, ct_err *e);
+ct_status ct_exp_family_into(const ct_tuned_set *set, const char *templates_dir, const char *path, int force,
+                             ct_outset *into, ct_err *e);
 
 #endif

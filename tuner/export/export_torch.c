@@ -9,6 +9,7 @@
 #include "escape.h"
 #include "executor.h"
 #include "export.h"
+#include "export_internal.h"
 #include "family_export.h"
 #include "outfile.h"
 #include "problem.h"
@@ -574,11 +575,8 @@ static void binding_cpp(FILE *f, const torch_mod *m)
 /* ------------------------------------------------------------------------ */
 /* Writing the four files                                                   */
 
-typedef ct_status (*pair_fn)(void *user, const char *cu_path, ct_err *e);
+typedef ct_status (*pair_fn)(void *user, const char *cu_path, ct_outset *set, ct_err *e);
 
-/* Check all four targets, complete the binding and the module as
- * temporaries, write the pair (itself atomic), then rename the two; a
- * failure removes whatever of the four this call put in place. */
 /* The module of a half-precision problem is the fp32 one with its tensors'
  * type replaced (bf16: torch.bfloat16, f16: torch.float16) and the data
  * handed to the launcher's void pointers; fp32 modules are written as they
@@ -625,8 +623,14 @@ static int emit_module_file(FILE *f, const torch_mod *m, int binding)
     return ok;
 }
 
+/* Check all four targets, then complete the pair, the binding and the
+ * module as temporaries and commit them as one set (outfile.h): the four
+ * files are in place afterwards, or none of the new ones, also when a
+ * signal comes in between. */
 static ct_status write_all(const torch_mod *m, const char *dir, int force, pair_fn pair, void *user, ct_err *e)
 {
+    if (!*dir)   /* "" would put the files into / ("" + "/NAME") */
+        return ct_fail(e, CT_ERR_USAGE, "export --torch: -o is empty: give the directory to write into");
     char path[4][1400];
     const char *names[4] = {m->cu, m->h, m->binding, NULL};
     char py[220];
@@ -638,42 +642,22 @@ static ct_status write_all(const torch_mod *m, const char *dir, int force, pair_
         if ((rc = ct_outfile_check(path[i], force, "export", e)) != CT_OK)
             return rc;
     }
-    ct_outfile o[2];
+    ct_outset set;
+    ct_outset_init(&set);
+    if ((rc = pair(user, path[0], &set, e)) != CT_OK) {
+        ct_outset_discard(&set);
+        return rc;
+    }
     for (int i = 0; i < 2; i++) {
-        if ((rc = ct_outfile_open(&o[i], path[2 + i], TMP_PREFIX, "export", e)) != CT_OK) {
-            if (i)
-                ct_outfile_discard(&o[0]);
+        FILE *f;
+        if ((rc = ct_outset_add(&set, path[2 + i], force, TMP_PREFIX, "export", &f, e)) != CT_OK)
             return rc;
-        }
-        if (!emit_module_file(o[i].f, m, i == 0)) {
-            ct_outfile_discard(&o[i]);
-            if (i)
-                ct_outfile_discard(&o[0]);
+        if (!emit_module_file(f, m, i == 0)) {
+            ct_outset_discard(&set);
             return ct_fail(e, CT_ERR_INTERNAL, "out of memory");
         }
-        if ((rc = ct_outfile_close(&o[i], e)) != CT_OK) {
-            if (i)
-                ct_outfile_discard(&o[0]);
-            return rc;
-        }
     }
-    if ((rc = pair(user, path[0], e)) != CT_OK) {
-        ct_outfile_discard(&o[0]);
-        ct_outfile_discard(&o[1]);
-        return rc;
-    }
-    if ((rc = ct_outfile_commit(&o[0], e)) != CT_OK) {
-        ct_outfile_discard(&o[1]);
-        unlink(path[0]);
-        unlink(path[1]);
-        return rc;
-    }
-    if ((rc = ct_outfile_commit(&o[1], e)) != CT_OK) {
-        for (int i = 0; i < 3; i++)
-            unlink(path[i]);
-        return rc;
-    }
-    return CT_OK;
+    return ct_outset_commit(&set, e);
 }
 
 typedef struct single_args {
@@ -683,10 +667,10 @@ typedef struct single_args {
     int force;
 } single_args;
 
-static ct_status single_pair(void *user, const char *cu_path, ct_err *e)
+static ct_status single_pair(void *user, const char *cu_path, ct_outset *set, ct_err *e)
 {
     const single_args *a = user;
-    return ct_export_cu(a->rec, a->templates_dir, cu_path, a->force, a->tolerance, e);
+    return ct_exp_cu_into(a->rec, a->templates_dir, cu_path, a->force, a->tolerance, set, e);
 }
 
 typedef struct family_args {
@@ -695,10 +679,10 @@ typedef struct family_args {
     int force;
 } family_args;
 
-static ct_status family_pair(void *user, const char *cu_path, ct_err *e)
+static ct_status family_pair(void *user, const char *cu_path, ct_outset *set, ct_err *e)
 {
     const family_args *a = user;
-    return ct_export_family(a->set, a->templates_dir, cu_path, a->force, e);
+    return ct_exp_family_into(a->set, a->templates_dir, cu_path, a->force, set, e);
 }
 
 static void file_names(torch_mod *m)

@@ -18,8 +18,10 @@
  * CONVTUNE_TORCH_BUILD=cpp_extension or =nvcc forces one way.
  *
  * NAME is the single export's default base name (conv1d_1000000_2047_valid)
- * or convtune_F for a family. All four files are written atomically: none
- * is replaced unless force, and a failure leaves none of them. */
+ * or convtune_F for a family. All four files are written atomically, as
+ * one set (outfile.h): none is replaced unless force, and a failure or a
+ * signal leaves all four new files or none of them. An empty dir is
+ * refused (CT_ERR_USAGE), never taken as the root. */
 #ifndef CT_EXPORT_TORCH_H
 #define CT_EXPORT_TORCH_H
 

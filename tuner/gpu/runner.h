@@ -8,7 +8,7 @@
 #include "compile.h"
 #include "config.h"
 #include "cudrv.h"
-#include "db.h"
+#include "device.h"
 #include "problem.h"
 #include "result.h"
 

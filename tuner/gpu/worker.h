@@ -17,7 +17,7 @@
 
 #include "compile.h"
 #include "config.h"
-#include "db.h"
+#include "device.h"
 #include "problem.h"
 #include "runner.h"
 

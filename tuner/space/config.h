@@ -37,7 +37,9 @@ typedef struct ct_space_list {
     long vals[CT_MAX_VALUES];
 } ct_space_list;
 
-#define CT_MAX_SPACE_LISTS 256
+/* Lists of all families together, one per template parameter: the
+ * built-in configs hold 250, so room for many more kernels. */
+#define CT_MAX_SPACE_LISTS 1024
 
 typedef struct ct_config {
     ct_settings s;

@@ -143,33 +143,36 @@ ct_status ct_space_build(const ct_problem *p, const ct_config *c, const ct_limit
     int cap = 0;
     const ct_family *f = p->family;
     int matched = 0;
+    out->stats = calloc(f->ntemplates > 0 ? (size_t)f->ntemplates : 1, sizeof *out->stats);
+    if (!out->stats)
+        return ct_fail(e, CT_ERR_INTERNAL, "out of memory");
     for (int i = 0; i < f->ntemplates; i++) {
         const ct_template *t = &f->templates[i];
         if (only && strcmp(only, t->name) != 0)
             continue;
         matched = 1;
-        if (out->ntemplates >= CT_SPACE_MAX_TEMPLATES) {
-            ct_space_free(out);
-            return ct_fail(e, CT_ERR_INTERNAL, "family %s has more than %d templates", f->name,
-                           CT_SPACE_MAX_TEMPLATES);
-        }
         ct_status rc = build_template(p, c, lim, t, out, &cap, &out->stats[out->ntemplates++], e);
         if (rc != CT_OK) {
             ct_space_free(out);
             return rc;
         }
     }
-    if (only && !matched)
+    if (only && !matched) {
+        ct_space_free(out);
         return ct_fail(e, CT_ERR_USAGE, "family %s has no template '%s'", f->name,
                        ct_echo(only, (char[CT_ECHO_LEN]){0}, CT_ECHO_LEN));
+    }
     return CT_OK;
 }
 
 void ct_space_free(ct_space *s)
 {
     free(s->cand);
+    free(s->stats);
     s->cand = NULL;
+    s->stats = NULL;
     s->n = 0;
+    s->ntemplates = 0;
 }
 
 void ct_space_sample(ct_space *s, int max, unsigned long long seed)

@@ -21,21 +21,20 @@ typedef struct ct_space_stats {
     char example_reject[256];  /* one constraint message, for `space`        */
 } ct_space_stats;
 
-/* Templates of one family a space holds; ct_space_build refuses a family
- * with more rather than leave the rest out. */
-#define CT_SPACE_MAX_TEMPLATES 16
-
 typedef struct ct_space {
     ct_candidate *cand;
     int n;
+    /* One entry per template built, in the family's order: as many as
+     * the family has (no fixed ceiling), freed with the candidates. */
     int ntemplates;
-    ct_space_stats stats[CT_SPACE_MAX_TEMPLATES];
+    ct_space_stats *stats;
 } ct_space;
 
 /* Build the space of problem p. only (may be NULL) restricts it to one
  * template. Fails when a template parameter has no value list. */
 ct_status ct_space_build(const ct_problem *p, const ct_config *c, const ct_limits *lim,
                          const char *only, ct_space *out, ct_err *e);
+/* Free the candidates and the statistics. */
 void ct_space_free(ct_space *s);
 
 /* Keep a seeded random sample of at most max candidates, always keeping the

@@ -8,24 +8,11 @@
 #ifndef CT_DB_H
 #define CT_DB_H
 
+#include "device.h"
 #include "result.h"
 #include "status.h"
 
 typedef struct ct_db ct_db;
-
-/* What identifies a device and what convtune measured on it. */
-typedef struct ct_device_info {
-    char name[128];            /* "NVIDIA H100 80GB HBM3" */
-    char uuid[64];             /* "GPU-xxxxxxxx-...", may be empty */
-    int cc_major, cc_minor;
-    int sm_count;
-    int driver_version;        /* cuDriverGetVersion, e.g. 13000 */
-    int nvrtc_major, nvrtc_minor;
-    double fma_tflops;         /* measured fp32 FMA ceiling, 0 if not measured */
-    double bandwidth_gbs;      /* measured device memory ceiling (read+write), 0 if not */
-    double launch_us;          /* measured empty-kernel launch time, 0 if not */
-    double tc_half_tflops;     /* measured half tensor-core (mma.sync, fp32 sums) ceiling, 0 if not */
-} ct_device_info;
 
 /* Open (creating if absent and create != 0) the database at path, creating
  * parent directories, applying the schema or migrating an older version.

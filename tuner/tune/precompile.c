@@ -35,7 +35,7 @@ ct_status ct_precompile(const ct_precompile_opts *o, ct_precompile_result *res, 
     if (rc != CT_OK)
         return rc;
     ct_space sp = {0};
-    char *sources[16] = {0};
+    ct_family_sources src = {0};
     ct_compile_pool pl = {0};
     if ((rc = ct_space_build(&p, o->cfg, &lim, o->only_template, &sp, e)) != CT_OK)
         goto out;
@@ -48,10 +48,9 @@ ct_status ct_precompile(const ct_precompile_opts *o, ct_precompile_result *res, 
         goto out;
     res->total = plan.total;
     res->candidates = sp.n;
-    for (int i = 0; i < p.family->ntemplates; i++)
-        if ((rc = ct_template_source(p.family->templates[i].name, o->templates_dir, &sources[i], e)) != CT_OK)
-            goto out;
-    ct_compile_pool_init(&pl, &p, o->arch, (const char *const *)sources, o->cache_dir);
+    if ((rc = ct_family_sources_load(p.family, o->templates_dir, &src, e)) != CT_OK)
+        goto out;
+    ct_compile_pool_init(&pl, &p, o->arch, (const char *const *)src.text, o->cache_dir);
     if (sp.n && !(pl.jobs = calloc((size_t)sp.n, sizeof *pl.jobs))) {
         rc = ct_fail(e, CT_ERR_INTERNAL, "out of memory");
         goto out;
@@ -105,8 +104,7 @@ out:
             ct_binary_free(&pl.jobs[i].bin);
         free(pl.jobs);
     }
-    for (int i = 0; i < 16; i++)
-        free(sources[i]);
+    ct_family_sources_free(&src);
     ct_space_free(&sp);
     return rc;
 }

@@ -74,7 +74,7 @@ ct_status ct_retime(const ct_retime_opts *o, ct_err *e)
     ct_worker_device dev;
     ct_db *db = NULL;
     best_set b = {0};
-    char *sources[16] = {0};
+    ct_family_sources src = {0};
     ct_compile_pool pl = {0};
     ct_worker_spec ws = {.exe = o->worker_exe ? o->worker_exe : "/proc/self/exe", .gpu = o->gpu,
                          .problem = pp, .seed = o->cfg->s.seed ? o->cfg->s.seed : 1,
@@ -92,10 +92,9 @@ ct_status ct_retime(const ct_retime_opts *o, ct_err *e)
     }
     qsort(b.v, (size_t)b.n, sizeof *b.v, by_median);
     int ntop = o->top < b.n ? o->top : b.n;
-    for (int i = 0; i < p.family->ntemplates; i++)
-        if ((rc = ct_template_source(p.family->templates[i].name, o->templates_dir, &sources[i], e)) != CT_OK)
-            goto out;
-    ct_compile_pool_init(&pl, &p, dev.arch, (const char *const *)sources, o->cache_dir);
+    if ((rc = ct_family_sources_load(p.family, o->templates_dir, &src, e)) != CT_OK)
+        goto out;
+    ct_compile_pool_init(&pl, &p, dev.arch, (const char *const *)src.text, o->cache_dir);
     if ((rc = ct_worker_workload(wk, e)) != CT_OK)
         goto out;
     fprintf(o->out, "convtune retime: the best %d of %d verified candidates of %s, on GPU %d (%s), back to back\n",
@@ -126,8 +125,7 @@ ct_status ct_retime(const ct_retime_opts *o, ct_err *e)
     fprintf(o->out, "winner: %s %s: %.2f us (stored)\nexport: convtune export --problem %s\n", b.v[0].tmpl,
             b.v[0].params_json, b.v[0].median_us, p.canonical);
 out:
-    for (int i = 0; i < 16; i++)
-        free(sources[i]);
+    ct_family_sources_free(&src);
     free(b.v);
     ct_worker_stop(wk);
     if (db)

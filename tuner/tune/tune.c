@@ -45,8 +45,7 @@ typedef struct tune_run {
     ct_space sp;
     ct_search *srch;
     int *batch;
-    char *sources[16];
-    char hashes[16][17];
+    ct_family_sources src;         /* every template's source and hash */
     ct_resume prior;
     ct_compile_pool pl;
     pthread_t *threads;
@@ -150,15 +149,11 @@ static ct_status plan_space(tune_run *r, ct_err *e)
 
 static ct_status plan_run(tune_run *r, ct_err *e)
 {
-    const ct_family *fam = r->p->family;
     ct_status rc;
-    for (int i = 0; i < fam->ntemplates; i++) {
-        if ((rc = ct_template_source(fam->templates[i].name, r->o->templates_dir, &r->sources[i], e)) != CT_OK)
-            return rc;
-        ct_hash_hex(r->sources[i], r->hashes[i]);
-    }
+    if ((rc = ct_family_sources_load(r->p->family, r->o->templates_dir, &r->src, e)) != CT_OK)
+        return rc;
     if (!r->o->fresh) {
-        if ((rc = ct_resume_load(r->db, r->p, r->device_ids, ct_gpus_count(r->gs), (const char (*)[17])r->hashes,
+        if ((rc = ct_resume_load(r->db, r->p, r->device_ids, ct_gpus_count(r->gs), (const char (*)[17])r->src.hash,
                                  &r->prior, e)) != CT_OK)
             return rc;
         if (r->prior.n)
@@ -177,7 +172,7 @@ static ct_status plan_run(tune_run *r, ct_err *e)
         r->runs_open = k + 1;
     }
 
-    ct_compile_pool_init(&r->pl, r->p, r->g.arch, (const char *const *)r->sources, r->o->cache_dir);
+    ct_compile_pool_init(&r->pl, r->p, r->g.arch, (const char *const *)r->src.text, r->o->cache_dir);
     pthread_mutex_init(&r->pl.mu, NULL);
     pthread_cond_init(&r->pl.cv, NULL);
     r->have_pool = 1;
@@ -263,7 +258,7 @@ static ct_status record(tune_run *r, ct_compile_job *j, const ct_gpus_done *gd, 
     ct_result_init(&rec);
     snprintf(rec.family, sizeof rec.family, "%s", p->family->name);
     snprintf(rec.tmpl, sizeof rec.tmpl, "%s", t->name);
-    memcpy(rec.template_hash, r->hashes[ct_template_index(p, t)], 17);
+    memcpy(rec.template_hash, r->src.hash[ct_template_index(p, t)], 17);
     ct_result_set_params(&rec, &j->cand->params);
     rec.flops = p->family->flops(p);
     rec.bytes = p->family->bytes(p);
@@ -446,8 +441,7 @@ static void run_close(tune_run *r)
     free(r->okrecs);
     free(r->batch);
     ct_resume_free(&r->prior);
-    for (int i = 0; i < 16; i++)
-        free(r->sources[i]);
+    ct_family_sources_free(&r->src);
     ct_gpus_stop(r->gs);
     ct_search_free(r->srch);
     ct_space_free(&r->sp);

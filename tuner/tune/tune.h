@@ -12,6 +12,7 @@
 #include "gpus.h"
 #include "shard.h"
 #include "status.h"
+#include "tune_result.h"
 
 typedef struct ct_tune_opts {
     const ct_problem *problem; /* parsed once, by the caller */
@@ -33,20 +34,6 @@ typedef struct ct_tune_opts {
     FILE *out;                 /* summary */
     const char *worker_exe;    /* convtune binary run as the GPU worker ("/proc/self/exe") */
 } ct_tune_opts;
-
-typedef struct ct_tune_result {
-    ct_result winner;
-    double baseline_us;        /* naive template's best median, 0 if none */
-    int counts_ok, counts_failed, tuned;
-    int cache_hits, reused;
-    double wall_s, compile_s, verify_s, time_s, store_s;   /* time split */
-    int worker_starts;         /* 1 + restarts after crashed or hung candidates */
-    int retimed, raced;        /* timings re-taken for spread; stopped early as losers */
-    int sm_mhz_min, sm_mhz_max, temp_c_min, temp_c_max;   /* -1 when NVML is absent */
-    /* Non-empty when no tuned (non-baseline) template has a verified
-     * candidate: why, in one line (their constraints, or their failures). */
-    char baseline_only[512];
-} ct_tune_result;
 
 ct_status ct_tune(const ct_tune_opts *o, ct_tune_result *res, ct_err *e);
 

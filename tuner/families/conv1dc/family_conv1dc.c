@@ -339,49 +339,56 @@ CT_PARAM_LIST(tiled, TILED_PARAMS)
     X(MIN_BLOCKS, 1, CT_INT(0), "minimum resident blocks per SM (__launch_bounds__)")
 CT_PARAM_LIST(gemm, GEMM_PARAMS)
 
+/* The family's own kinds (their hooks below); the others are the layer
+ * families' shared ones. */
+static const ct_kernel_kind naive_kind, tiled_kind, gemm_kind;
+
 static const ct_template templates[] = {
     {.name = "conv1dc_naive", .summary = "one thread per output, all from global memory (baseline)",
-     .is_baseline = 1, .dtypes = CT_DTYPES_ALL, .params = naive_params, .nparams = CT_PARAM_COUNT(NAIVE_PARAMS)},
+     .is_baseline = 1, .dtypes = CT_DTYPES_ALL, .params = naive_params, .nparams = CT_PARAM_COUNT(NAIVE_PARAMS),
+     .kind = &naive_kind},
     {.name = "conv1dc_tiled", .summary = "weight rows streamed with vector loads, inputs through L1, "
                                          "block reduction over input channels",
-     .params = tiled_params, .nparams = CT_PARAM_COUNT(TILED_PARAMS)},
+     .params = tiled_params, .nparams = CT_PARAM_COUNT(TILED_PARAMS), .kind = &tiled_kind},
     {.name = "conv1dc_gemm", .summary = "implicit GEMM: channel x position tiles, weights and inputs staged "
                                         "in shared memory, register blocking",
-     .params = gemm_params, .nparams = CT_PARAM_COUNT(GEMM_PARAMS)},
+     .params = gemm_params, .nparams = CT_PARAM_COUNT(GEMM_PARAMS), .kind = &gemm_kind},
     {.name = "conv1dc_tc", .summary = "implicit GEMM on the tensor cores at fp32 accuracy (3xTF32 mma.sync), "
                                       "haloed input rows and weights staged by cp.async",
-     .params = ct_tc_params_1d, .nparams = CT_TC_NPARAMS_1D},
+     .params = ct_tc_params_1d, .nparams = CT_TC_NPARAMS_1D, .kind = &ct_kind_tc},
     {.name = "conv1dc_tcsplit", .summary = "conv1dc_tc with the input channels split over the grid, partial "
                                            "sums added by a second kernel (small grids, long reductions)",
-     .params = ct_tc_split_params_1d, .nparams = CT_TC_NPARAMS_1D + 1, .exec = &ct_tc_split_exec},
+     .params = ct_tc_split_params_1d, .nparams = CT_TC_NPARAMS_1D + 1, .exec = &ct_tc_split_exec,
+     .kind = &ct_kind_tc},
     {.name = "conv1dc_tc16", .summary = "bf16/f16 implicit GEMM on the tensor cores (mma.sync m16n8k16, ldmatrix, "
                                        "fp32 sums), tiles staged channel-innermost",
-     .params = ct_tc16_params_1d, .nparams = CT_TC16_NPARAMS_1D, .dtypes = CT_TC16_DTYPES},
+     .params = ct_tc16_params_1d, .nparams = CT_TC16_NPARAMS_1D, .dtypes = CT_TC16_DTYPES, .kind = &ct_kind_tc16},
     {.name = "conv1dc_tc16w", .summary = "bf16/f16 layers with few pixels: weights streamed from memory into the "
                                         "mma fragments against an im2col in shared memory",
-     .params = ct_tc16w_params, .nparams = CT_TC16W_NPARAMS, .dtypes = CT_TC16_DTYPES},
+     .params = ct_tc16w_params, .nparams = CT_TC16W_NPARAMS, .dtypes = CT_TC16_DTYPES, .kind = &ct_kind_tc16w},
     {.name = "conv1dc_tc16wb", .summary = CT_TC16WB_SUMMARY,
-     .params = ct_tc16wb_params, .nparams = CT_TC16WB_NPARAMS, .dtypes = CT_TC16_DTYPES},
+     .params = ct_tc16wb_params, .nparams = CT_TC16WB_NPARAMS, .dtypes = CT_TC16_DTYPES, .kind = &ct_kind_tc16wb},
     {.name = "conv1dc_tc16cl", .summary = "channels-last bf16/f16 implicit GEMM on the tensor cores: input tiles "
                                         "copied by cp.async STAGES stages deep, outputs in 16-byte stores",
-     .params = ct_tc16cl_params_1d, .nparams = CT_TC16_NPARAMS_1D, .dtypes = CT_TC16_DTYPES},
+     .params = ct_tc16cl_params_1d, .nparams = CT_TC16_NPARAMS_1D, .dtypes = CT_TC16_DTYPES,
+     .kind = &ct_kind_tc16cl},
     {.name = "conv1dc_dw", .summary = "depthwise: OUT_PER_THREAD outputs of a channel per thread from a "
                                       "register window of its inputs, the K taps in registers, vector "
                                       "loads at stride 1",
-     .params = ct_dw_params_1d, .nparams = CT_DW_NPARAMS_1D},
+     .params = ct_dw_params_1d, .nparams = CT_DW_NPARAMS_1D, .kind = &ct_kind_dw1},
     /* bf16/f16 copy (conv1dc_dw's text stays, for stored results' hashes) */
     {.name = "conv1dc_dwh", .summary = "conv1dc_dw for bf16/f16: vector loads widened to float, fp32 sums",
-     .dtypes = CT_DTYPES_HALF, .params = ct_dw_params_1d, .nparams = CT_DW_NPARAMS_1D},
+     .dtypes = CT_DTYPES_HALF, .params = ct_dw_params_1d, .nparams = CT_DW_NPARAMS_1D, .kind = &ct_kind_dw1},
     {.name = "conv1dc_simt", .summary = "strided, dilated, grouped: FMAs in fp32 (sm_75 on), a block's groups' "
                                         "haloed tiles and weights staged, OUT_X outputs x a slice of "
                                         "a group's channels per thread",
-     .params = ct_simt_params_1d, .nparams = CT_SIMT_NPARAMS_1D},
+     .params = ct_simt_params_1d, .nparams = CT_SIMT_NPARAMS_1D, .kind = &ct_kind_simt},
     {.name = "conv1dc_dwcl", .summary = "depthwise, channels last (nlc): VEC channels x a run of positions per "
                                         "thread, vector loads along C, the input window slid in registers",
-     .params = ct_dwcl_params_1d, .nparams = CT_DWCL_NPARAMS_1D},
+     .params = ct_dwcl_params_1d, .nparams = CT_DWCL_NPARAMS_1D, .kind = &ct_kind_dwcl},
     /* bf16/f16 copy (conv1dc_dwcl's text stays, for stored results' hashes) */
     {.name = "conv1dc_dwclh", .summary = "conv1dc_dwcl for bf16/f16: vector loads widened to float, fp32 sums",
-     .dtypes = CT_DTYPES_HALF, .params = ct_dwcl_params_1d, .nparams = CT_DWCL_NPARAMS_1D},
+     .dtypes = CT_DTYPES_HALF, .params = ct_dwcl_params_1d, .nparams = CT_DWCL_NPARAMS_1D, .kind = &ct_kind_dwcl},
 };
 
 /* The layer as the tensor-core templates see it: 2D of height 1. */
@@ -391,12 +398,7 @@ static ct_tc_shape tc_shape(const ct_problem *p)
     return (ct_tc_shape){.b = d[DIM_B], .cin = d[DIM_CIN], .h = 1, .w = d[DIM_L], .cout = d[DIM_COUT], .kh = 1,
                          .kw = d[DIM_K], .oh = 1, .ow = lout_of(p), .ph = 0, .pw = pad_left(p), .sy = 1,
                          .sx = d[DIM_STRIDE], .dy = 1, .dx = d[DIM_DIL], .groups = d[DIM_GROUPS],
-                         .bias = (int)d[DIM_BIAS]};
-}
-
-static int is_gemm(const ct_template *t)
-{
-    return strcmp(t->name, "conv1dc_gemm") == 0;
+                         .bias = (int)d[DIM_BIAS], .p = p};
 }
 
 /* The tiled template's derived sizes; these mirror the macros of
@@ -524,16 +526,14 @@ static int gemm_constrain(const ct_problem *p, const ct_params *c, const ct_limi
 }
 
 /* The layer fields a template cannot compute exclude it, before any
- * parameter is looked at. */
+ * parameter is looked at: the layouts its kind reads, and a strided,
+ * dilated or grouped layer for a kind that computes only plain ones. */
 static int layer_excluded(const ct_problem *p, const ct_template *t, char *why, size_t len)
 {
     const long long *d = p->dims;
-    const int reads = ct_dwcl_is(t) || ct_tc16cl_is(t) ? CT_LAYOUT_CL_ONLY
-                      : ct_tc_f32_is(t)                 ? CT_LAYOUT_BOTH
-                                                        : CT_LAYOUT_DEFAULT_ONLY;
-    if (!t->is_baseline && ct_layer_layout_excluded(t->name, &fields[DIM_LAYOUT], d[DIM_LAYOUT], reads, why, len))
+    if (ct_layer_layout_excluded(t->name, &fields[DIM_LAYOUT], d[DIM_LAYOUT], t->kind->layouts, why, len))
         return 1;
-    if (t->is_baseline || ct_layer_tmpl_of(t))
+    if (t->kind->any_layer)
         return 0;
     return ct_layer_plain_only(t->name, d[DIM_STRIDE] != 1 || d[DIM_DIL] != 1, d[DIM_GROUPS], why, len);
 }
@@ -543,13 +543,37 @@ static int constrain(const ct_problem *p, const ct_template *t, const ct_params 
 {
     if (layer_excluded(p, t, why, len))
         return 1;
-    const ct_layer_tmpl *lt = ct_layer_tmpl_of(t);
-    if (lt) {
-        const ct_tc_shape sh = tc_shape(p);
-        return lt->constrain(t, &sh, c, lim, why, len);
-    }
-    if (is_gemm(t))
-        return gemm_constrain(p, c, lim, why, len);
+    const ct_tc_shape sh = tc_shape(p);
+    return t->kind->constrain(t, &sh, c, lim, why, len);
+}
+
+static void normalize(const ct_problem *p, const ct_template *t, ct_params *c)
+{
+    const ct_tc_shape sh = tc_shape(p);
+    t->kind->normalize(t, &sh, c);
+}
+
+static void geometry(const ct_problem *p, const ct_template *t, const ct_params *c, ct_launch *l)
+{
+    const ct_tc_shape sh = tc_shape(p);
+    t->kind->launch(t, &sh, c, l);
+}
+
+/* ---- the family's own kinds: naive, tiled and gemm ---- */
+
+static int gemm_kind_constrain(const ct_template *t, const ct_tc_shape *s, const ct_params *c,
+                               const ct_limits *lim, char *why, size_t len)
+{
+    (void)t;
+    return gemm_constrain(s->p, c, lim, why, len);
+}
+
+/* The naive and tiled templates: the block first, then the tiled one's
+ * sizes. */
+static int plain_kind_constrain(const ct_template *t, const ct_tc_shape *sh, const ct_params *c,
+                                const ct_limits *lim, char *why, size_t len)
+{
+    const ct_problem *p = sh->p;
     const long block = t->is_baseline ? naive_get(c).BLOCK_SIZE : tiled_get(c).BLOCK_SIZE;
     if (block < 32 || block % 32 != 0 || block > lim->max_threads_per_block) {
         snprintf(why, len, "BLOCK_SIZE=%ld is not a multiple of 32 within the device's %d threads",
@@ -609,27 +633,29 @@ static int constrain(const ct_problem *p, const ct_template *t, const ct_params 
     return 0;
 }
 
-static void normalize(const ct_problem *p, const ct_template *t, ct_params *c)
+static void naive_kind_normalize(const ct_template *t, const ct_tc_shape *s, ct_params *c)
 {
-    const ct_layer_tmpl *lt = ct_layer_tmpl_of(t);
-    if (lt) {
-        const ct_tc_shape sh = tc_shape(p);
-        lt->normalize(t, &sh, c);
-        return;
+    (void)t, (void)s, (void)c;
+}
+
+static void gemm_kind_normalize(const ct_template *t, const ct_tc_shape *s, ct_params *c)
+{
+    (void)t;
+    const long long cin = s->p->dims[DIM_CIN];
+    gemm_values q = gemm_get(c);
+    /* A chunk of every channel is one stage: no second buffer. */
+    if (q.CIN_CHUNK >= cin) {
+        q.CIN_CHUNK = (long)cin;
+        q.PIPE = 0;
     }
-    if (t->is_baseline)
-        return;
+    gemm_put(c, &q);
+}
+
+static void tiled_kind_normalize(const ct_template *t, const ct_tc_shape *s, ct_params *c)
+{
+    (void)t;
+    const ct_problem *p = s->p;
     const long long cin = p->dims[DIM_CIN], k = p->dims[DIM_K];
-    if (is_gemm(t)) {
-        gemm_values q = gemm_get(c);
-        /* A chunk of every channel is one stage: no second buffer. */
-        if (q.CIN_CHUNK >= cin) {
-            q.CIN_CHUNK = (long)cin;
-            q.PIPE = 0;
-        }
-        gemm_put(c, &q);
-        return;
-    }
     tiled_values q = tiled_get(c);
     if (q.CHANNELS_PER_THREAD > cin)
         q.CHANNELS_PER_THREAD = (long)cin;
@@ -652,34 +678,51 @@ static void normalize(const ct_problem *p, const ct_template *t, ct_params *c)
     tiled_put(c, &q);
 }
 
-static void geometry(const ct_problem *p, const ct_template *t, const ct_params *c, ct_launch *l)
+static void naive_kind_launch(const ct_template *t, const ct_tc_shape *s, const ct_params *c, ct_launch *l)
 {
-    const ct_layer_tmpl *lt = ct_layer_tmpl_of(t);
-    if (lt) {
-        const ct_tc_shape sh = tc_shape(p);
-        lt->launch(t, &sh, c, l);
-        return;
-    }
-    long block;
+    (void)t;
     memset(l, 0, sizeof *l);
-    if (is_gemm(t)) {
-        gemm_shape g;
-        gemm_shape_of(p, c, &g);
-        l->grid[0] = (unsigned)g.tiles;
-        block = (long)g.nt;
-    } else if (t->is_baseline) {
-        block = naive_get(c).BLOCK_SIZE;
-        l->grid[0] = (unsigned)ceil_div(out_count(p), block);
-    } else {
-        tiled_shape s;
-        tiled_shape_of(p, c, &s);
-        l->grid[0] = (unsigned)s.blocks;
-        block = s.block;
-    }
+    const long block = naive_get(c).BLOCK_SIZE;
+    l->grid[0] = (unsigned)ceil_div(out_count(s->p), block);
     l->grid[1] = l->grid[2] = 1;
     l->block[0] = (unsigned)block;
     l->block[1] = l->block[2] = 1;
 }
+
+static void tiled_kind_launch(const ct_template *t, const ct_tc_shape *sh, const ct_params *c, ct_launch *l)
+{
+    (void)t;
+    memset(l, 0, sizeof *l);
+    tiled_shape s;
+    tiled_shape_of(sh->p, c, &s);
+    l->grid[0] = (unsigned)s.blocks;
+    l->grid[1] = l->grid[2] = 1;
+    l->block[0] = (unsigned)s.block;
+    l->block[1] = l->block[2] = 1;
+}
+
+static void gemm_kind_launch(const ct_template *t, const ct_tc_shape *s, const ct_params *c, ct_launch *l)
+{
+    (void)t;
+    memset(l, 0, sizeof *l);
+    gemm_shape g;
+    gemm_shape_of(s->p, c, &g);
+    l->grid[0] = (unsigned)g.tiles;
+    l->grid[1] = l->grid[2] = 1;
+    l->block[0] = (unsigned)g.nt;
+    l->block[1] = l->block[2] = 1;
+}
+
+/* The naive template reads and writes both layouts, any layer. */
+static const ct_kernel_kind naive_kind = {.name = "naive", .layouts = CT_LAYOUT_BOTH, .any_layer = 1,
+                                          .constrain = plain_kind_constrain, .normalize = naive_kind_normalize,
+                                          .launch = naive_kind_launch};
+static const ct_kernel_kind tiled_kind = {.name = "tiled", .layouts = CT_LAYOUT_DEFAULT_ONLY,
+                                          .constrain = plain_kind_constrain, .normalize = tiled_kind_normalize,
+                                          .launch = tiled_kind_launch};
+static const ct_kernel_kind gemm_kind = {.name = "gemm", .layouts = CT_LAYOUT_DEFAULT_ONLY,
+                                         .constrain = gemm_kind_constrain, .normalize = gemm_kind_normalize,
+                                         .launch = gemm_kind_launch};
 
 /* The output length, in the PyTorch module's arguments. */
 #define PY_LOUT "(l + ((k - 1) * dilation if causal else 2 * pad) - dilation * (k - 1) - 1) // stride + 1"

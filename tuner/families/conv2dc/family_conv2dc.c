@@ -390,57 +390,64 @@ static const char reference_c[] =
 #define NAIVE_PARAMS(X) X(BLOCK_SIZE, 256, CT_THREADS(0), "threads per block")
 CT_PARAM_LIST(naive, NAIVE_PARAMS)
 
+/* The family's own kinds (their hooks below); the others are the layer
+ * families' shared ones. */
+static const ct_kernel_kind naive_kind, tiled_kind;
+
 static const ct_template templates[] = {
     {.name = "conv2dc_naive", .summary = "one thread per output element, all from global memory (baseline)",
-     .is_baseline = 1, .dtypes = CT_DTYPES_ALL, .params = naive_params, .nparams = CT_PARAM_COUNT(NAIVE_PARAMS)},
+     .is_baseline = 1, .dtypes = CT_DTYPES_ALL, .params = naive_params, .nparams = CT_PARAM_COUNT(NAIVE_PARAMS),
+     .kind = &naive_kind},
     {.name = "conv2dc_tiled", .summary = "images staged in shared memory, pixels x output channels per thread",
-     .params = ct_conv2dc_tiled_params, .nparams = CT_CONV2DC_TILED_NPARAMS},
+     .params = ct_conv2dc_tiled_params, .nparams = CT_CONV2DC_TILED_NPARAMS, .kind = &tiled_kind},
     {.name = "conv2dc_tc", .summary = "implicit GEMM on the tensor cores at fp32 accuracy (3xTF32 mma.sync), "
                                       "haloed input tiles and weights staged by cp.async",
-     .params = ct_tc_params_2d, .nparams = CT_TC_NPARAMS_2D},
+     .params = ct_tc_params_2d, .nparams = CT_TC_NPARAMS_2D, .kind = &ct_kind_tc},
     {.name = "conv2dc_tcsplit", .summary = "conv2dc_tc with the input channels split over the grid, partial "
                                            "sums added by a second kernel (small grids, long reductions)",
-     .params = ct_tc_split_params_2d, .nparams = CT_TC_NPARAMS_2D + 1, .exec = &ct_tc_split_exec},
+     .params = ct_tc_split_params_2d, .nparams = CT_TC_NPARAMS_2D + 1, .exec = &ct_tc_split_exec,
+     .kind = &ct_kind_tc},
     {.name = "conv2dc_tc16", .summary = "bf16/f16 implicit GEMM on the tensor cores (mma.sync m16n8k16, ldmatrix, "
                                        "fp32 sums), tiles staged channel-innermost",
-     .params = ct_tc16_params_2d, .nparams = CT_TC16_NPARAMS_2D, .dtypes = CT_TC16_DTYPES},
+     .params = ct_tc16_params_2d, .nparams = CT_TC16_NPARAMS_2D, .dtypes = CT_TC16_DTYPES, .kind = &ct_kind_tc16},
     {.name = "conv2dc_tc16w", .summary = "bf16/f16 layers with few pixels: weights streamed from memory into the "
                                         "mma fragments against an im2col in shared memory",
-     .params = ct_tc16w_params, .nparams = CT_TC16W_NPARAMS, .dtypes = CT_TC16_DTYPES},
+     .params = ct_tc16w_params, .nparams = CT_TC16W_NPARAMS, .dtypes = CT_TC16_DTYPES, .kind = &ct_kind_tc16w},
     {.name = "conv2dc_tc16wb", .summary = CT_TC16WB_SUMMARY,
-     .params = ct_tc16wb_params, .nparams = CT_TC16WB_NPARAMS, .dtypes = CT_TC16_DTYPES},
+     .params = ct_tc16wb_params, .nparams = CT_TC16WB_NPARAMS, .dtypes = CT_TC16_DTYPES, .kind = &ct_kind_tc16wb},
     {.name = "conv2dc_tc16cl", .summary = "channels-last bf16/f16 implicit GEMM on the tensor cores: input tiles "
                                         "copied by cp.async STAGES stages deep, outputs in 16-byte stores",
-     .params = ct_tc16cl_params_2d, .nparams = CT_TC16_NPARAMS_2D, .dtypes = CT_TC16_DTYPES},
+     .params = ct_tc16cl_params_2d, .nparams = CT_TC16_NPARAMS_2D, .dtypes = CT_TC16_DTYPES,
+     .kind = &ct_kind_tc16cl},
     {.name = "conv2dc_tc16rcl", .summary = "channels-last bf16/f16 implicit GEMM (mma.sync), a block's weights "
                                           "staged once and resident while it walks TILES image tiles, copied "
                                           "by cp.async STAGES deep",
-     .params = ct_tc16rcl_params, .nparams = CT_TC16R_NPARAMS, .dtypes = CT_TC16_DTYPES},
+     .params = ct_tc16rcl_params, .nparams = CT_TC16R_NPARAMS, .dtypes = CT_TC16_DTYPES, .kind = &ct_kind_tc16rcl},
     {.name = "conv2dc_tc16g", .summary = "bf16/f16 on Hopper's warpgroup mma (wgmma, sm_90a): operands read "
                                         "from shared memory by the tensor cores, an output row per wgmma, "
                                         "weights resident across TILES tiles, each tile transposed (NCHW)",
-     .params = ct_tc16g_params, .nparams = CT_TC16G_NPARAMS, .dtypes = CT_TC16_DTYPES},
+     .params = ct_tc16g_params, .nparams = CT_TC16G_NPARAMS, .dtypes = CT_TC16_DTYPES, .kind = &ct_kind_tc16g},
     {.name = "conv2dc_tc16gcl", .summary = "conv2dc_tc16g for channels-last layers (NHWC): tiles copied by "
                                           "cp.async as they lie, outputs in 16-byte stores",
-     .params = ct_tc16gcl_params, .nparams = CT_TC16G_NPARAMS, .dtypes = CT_TC16_DTYPES},
+     .params = ct_tc16g_params, .nparams = CT_TC16G_NPARAMS, .dtypes = CT_TC16_DTYPES, .kind = &ct_kind_tc16gcl},
     {.name = "conv2dc_tc16gkcl", .summary = CT_TC16GK_SUMMARY,
-     .params = ct_tc16gk_params, .nparams = CT_TC16GK_NPARAMS, .dtypes = CT_TC16_DTYPES},
+     .params = ct_tc16gk_params, .nparams = CT_TC16GK_NPARAMS, .dtypes = CT_TC16_DTYPES, .kind = &ct_kind_tc16gkcl},
     {.name = "conv2dc_dw", .summary = "depthwise: a plane tile and its filter staged in shared memory, "
                                       "OUT_Y x OUT_X outputs per thread sliding a filter row along a "
                                       "register window",
-     .params = ct_dw_params_2d, .nparams = CT_DW_NPARAMS_2D},
+     .params = ct_dw_params_2d, .nparams = CT_DW_NPARAMS_2D, .kind = &ct_kind_dw2},
     {.name = "conv2dc_dwp", .summary = "depthwise: whole planes per warp, the next plane's cp.async copy in "
                                        "flight during the current one's FMAs; each input row's register "
                                        "window feeds OUT_Y output rows",
-     .params = ct_dwp_params, .nparams = CT_DWP_NPARAMS},
+     .params = ct_dwp_params, .nparams = CT_DWP_NPARAMS, .kind = &ct_kind_dwp},
     /* bf16/f16 copy (conv2dc_dwp's text stays, for stored results' hashes) */
     {.name = "conv2dc_dwph", .summary = "conv2dc_dwp for bf16/f16: planes widened to float as ordinary loads "
                                         "stage them, fp32 FMAs, one rounding per output",
-     .dtypes = CT_DTYPES_HALF, .params = ct_dwp_params, .nparams = CT_DWP_NPARAMS},
+     .dtypes = CT_DTYPES_HALF, .params = ct_dwp_params, .nparams = CT_DWP_NPARAMS, .kind = &ct_kind_dwph},
     {.name = "conv2dc_simt", .summary = "strided, dilated, grouped: FMAs in fp32 (sm_75 on), a block's groups' "
                                         "haloed tiles and weights staged, OUT_Y x OUT_X outputs x a slice of "
                                         "a group's channels per thread",
-     .params = ct_simt_params_2d, .nparams = CT_SIMT_NPARAMS_2D},
+     .params = ct_simt_params_2d, .nparams = CT_SIMT_NPARAMS_2D, .kind = &ct_kind_simt},
 };
 
 /* The layer as the tensor-core templates see it. */
@@ -450,20 +457,18 @@ static ct_tc_shape tc_shape(const ct_problem *p)
     return (ct_tc_shape){.b = d[DIM_B], .cin = d[DIM_CIN], .h = d[DIM_H], .w = d[DIM_W], .cout = d[DIM_COUT],
                          .kh = d[DIM_KH], .kw = d[DIM_KW], .oh = out_h(p), .ow = out_w(p), .ph = pad_h(p),
                          .pw = pad_w(p), .sy = d[DIM_SH], .sx = d[DIM_SW], .dy = d[DIM_DH], .dx = d[DIM_DW],
-                         .groups = d[DIM_GROUPS], .bias = (int)d[DIM_BIAS]};
+                         .groups = d[DIM_GROUPS], .bias = (int)d[DIM_BIAS], .p = p};
 }
 
 /* The layer fields a template cannot compute exclude it, before any
- * parameter is looked at. */
+ * parameter is looked at: the layouts its kind reads, and a strided,
+ * dilated or grouped layer for a kind that computes only plain ones. */
 static int layer_excluded(const ct_problem *p, const ct_template *t, char *why, size_t len)
 {
     const long long *d = p->dims;
-    const int reads = ct_tc16cl_is(t) || ct_tc16rcl_is(t) || ct_tc16gk_is(t) ? CT_LAYOUT_CL_ONLY
-                      : ct_tc_f32_is(t)                                        ? CT_LAYOUT_BOTH
-                                                                               : CT_LAYOUT_DEFAULT_ONLY;
-    if (!t->is_baseline && ct_layer_layout_excluded(t->name, &fields[DIM_LAYOUT], d[DIM_LAYOUT], reads, why, len))
+    if (ct_layer_layout_excluded(t->name, &fields[DIM_LAYOUT], d[DIM_LAYOUT], t->kind->layouts, why, len))
         return 1;
-    if (t->is_baseline || ct_layer_tmpl_of(t))
+    if (t->kind->any_layer)
         return 0;
     return ct_layer_plain_only(t->name, d[DIM_SH] != 1 || d[DIM_SW] != 1 || d[DIM_DH] != 1 || d[DIM_DW] != 1, d[DIM_GROUPS], why, len);
 }
@@ -473,58 +478,79 @@ static int constrain(const ct_problem *p, const ct_template *t, const ct_params 
 {
     if (layer_excluded(p, t, why, len))
         return 1;
-    const ct_layer_tmpl *lt = ct_layer_tmpl_of(t);
-    if (lt) {
-        const ct_tc_shape sh = tc_shape(p);
-        return lt->constrain(t, &sh, c, lim, why, len);
-    }
-    if (t->is_baseline) {
-        const long block = naive_get(c).BLOCK_SIZE;
-        if (block < 32 || block % 32 != 0 || block > lim->max_threads_per_block) {
-            snprintf(why, len, "BLOCK_SIZE=%ld is not a multiple of 32 within the device's %d threads",
-                     block, lim->max_threads_per_block);
-            return 1;
-        }
-        return 0;
-    }
     const ct_tc_shape sh = tc_shape(p);
-    return ct_conv2dc_tiled_constrain(&sh, p->dims[DIM_MODE] == MODE_VALID, c, lim, why, len);
+    return t->kind->constrain(t, &sh, c, lim, why, len);
 }
 
 static void normalize(const ct_problem *p, const ct_template *t, ct_params *c)
 {
-    const ct_layer_tmpl *lt = ct_layer_tmpl_of(t);
-    if (lt) {
-        const ct_tc_shape sh = tc_shape(p);
-        lt->normalize(t, &sh, c);
-        return;
-    }
-    if (t->is_baseline)
-        return;
     const ct_tc_shape sh = tc_shape(p);
-    ct_conv2dc_tiled_normalize(&sh, c);
+    t->kind->normalize(t, &sh, c);
 }
 
 static void geometry(const ct_problem *p, const ct_template *t, const ct_params *c, ct_launch *l)
 {
-    const ct_layer_tmpl *lt = ct_layer_tmpl_of(t);
-    if (lt) {
-        const ct_tc_shape sh = tc_shape(p);
-        lt->launch(t, &sh, c, l);
-        return;
+    const ct_tc_shape sh = tc_shape(p);
+    t->kind->launch(t, &sh, c, l);
+}
+
+/* ---- the family's own kinds: naive and tiled ---- */
+
+static int naive_kind_constrain(const ct_template *t, const ct_tc_shape *s, const ct_params *c,
+                                const ct_limits *lim, char *why, size_t len)
+{
+    (void)t, (void)s;
+    const long block = naive_get(c).BLOCK_SIZE;
+    if (block < 32 || block % 32 != 0 || block > lim->max_threads_per_block) {
+        snprintf(why, len, "BLOCK_SIZE=%ld is not a multiple of 32 within the device's %d threads",
+                 block, lim->max_threads_per_block);
+        return 1;
     }
-    if (!t->is_baseline) {
-        const ct_tc_shape sh = tc_shape(p);
-        ct_conv2dc_tiled_launch(&sh, c, l);
-        return;
-    }
+    return 0;
+}
+
+static void naive_kind_normalize(const ct_template *t, const ct_tc_shape *s, ct_params *c)
+{
+    (void)t, (void)s, (void)c;
+}
+
+static void naive_kind_launch(const ct_template *t, const ct_tc_shape *s, const ct_params *c, ct_launch *l)
+{
+    (void)t;
     memset(l, 0, sizeof *l);
     long block = naive_get(c).BLOCK_SIZE;
-    l->grid[0] = (unsigned)(((long long)out_count(p) + block - 1) / block);
+    l->grid[0] = (unsigned)(((long long)out_count(s->p) + block - 1) / block);
     l->block[0] = (unsigned)block;
     l->grid[1] = l->grid[2] = 1;
     l->block[1] = l->block[2] = 1;
 }
+
+static int tiled_kind_constrain(const ct_template *t, const ct_tc_shape *s, const ct_params *c,
+                                const ct_limits *lim, char *why, size_t len)
+{
+    (void)t;
+    return ct_conv2dc_tiled_constrain(s, s->p->dims[DIM_MODE] == MODE_VALID, c, lim, why, len);
+}
+
+static void tiled_kind_normalize(const ct_template *t, const ct_tc_shape *s, ct_params *c)
+{
+    (void)t;
+    ct_conv2dc_tiled_normalize(s, c);
+}
+
+static void tiled_kind_launch(const ct_template *t, const ct_tc_shape *s, const ct_params *c, ct_launch *l)
+{
+    (void)t;
+    ct_conv2dc_tiled_launch(s, c, l);
+}
+
+/* The naive template reads and writes both layouts, any layer. */
+static const ct_kernel_kind naive_kind = {.name = "naive", .layouts = CT_LAYOUT_BOTH, .any_layer = 1,
+                                          .constrain = naive_kind_constrain, .normalize = naive_kind_normalize,
+                                          .launch = naive_kind_launch};
+static const ct_kernel_kind tiled_kind = {.name = "tiled", .layouts = CT_LAYOUT_DEFAULT_ONLY,
+                                          .constrain = tiled_kind_constrain, .normalize = tiled_kind_normalize,
+                                          .launch = tiled_kind_launch};
 
 /* The output's height and width, in the PyTorch module's arguments. */
 #define PY_OHW "*((h, w) if mode == 1 else ((h + 2 * ph - dh * (kh - 1) - 1) // sh + 1, (w + 2 * pw - dw * (kw - 1) " \

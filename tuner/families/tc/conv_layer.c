@@ -1,11 +1,5 @@
 /* conv_layer.c - options shared by the convolution layer families. */
 #include "conv_layer.h"
-#include "dw_cl.h"
-#include "dw_conv.h"
-#include "simt_conv.h"
-#include "tc16gk_conv.h"
-#include "tc16r_conv.h"
-#include "tc16wb_conv.h"
 #include "problem.h"
 
 #include <ctype.h>
@@ -174,23 +168,4 @@ void ct_layer_reference(const ct_tc_shape *s, int channels_last, const float *co
                     }
                     out[b * cout * oh * ow + co * oc + (y * ow + xo) * op] = acc;
                 }
-}
-
-const ct_layer_tmpl *ct_layer_tmpl_of(const ct_template *t)
-{
-    static const ct_layer_tmpl tc = {ct_tc_constrain, ct_tc_normalize, ct_tc_launch};
-    static const ct_layer_tmpl dw = {ct_dw_constrain, ct_dw_normalize, ct_dw_launch};
-    static const ct_layer_tmpl simt = {ct_simt_constrain, ct_simt_normalize, ct_simt_launch};
-    static const ct_layer_tmpl dwcl = {ct_dwcl_constrain, ct_dwcl_normalize, ct_dwcl_launch};
-    static const ct_layer_tmpl tc16r = {ct_tc16r_constrain, ct_tc16r_normalize, ct_tc16r_launch};
-    static const ct_layer_tmpl tc16wb = {ct_tc16wb_constrain, ct_tc16wb_normalize, ct_tc16wb_launch};
-    static const ct_layer_tmpl tc16gk = {ct_tc16gk_constrain, ct_tc16gk_normalize, ct_tc16gk_launch};
-    return ct_tc_is(t)       ? &tc
-           : ct_dw_is(t)     ? &dw
-           : ct_simt_is(t)   ? &simt
-           : ct_dwcl_is(t)   ? &dwcl
-           : ct_tc16r_is(t)  ? &tc16r
-           : ct_tc16wb_is(t) ? &tc16wb
-           : ct_tc16gk_is(t) ? &tc16gk
-                             : NULL;
 }

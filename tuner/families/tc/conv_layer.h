@@ -7,6 +7,7 @@
 
 #include <stddef.h>
 
+#include "kernel_kind.h"
 #include "problem.h"
 #include "status.h"
 #include "tc_conv.h"
@@ -59,9 +60,6 @@ ct_status ct_layer_unknown(const ct_layer_opts *o, const char *tok, int last, ct
 /* ct_layer_order over the names of o's fields. */
 ct_status ct_layer_order_opts(const ct_layer_opts *o, int rank, int *last, const char *tok, ct_err *e);
 
-/* The layouts a template reads and writes. */
-enum { CT_LAYOUT_DEFAULT_ONLY = 0, CT_LAYOUT_CL_ONLY = 1, CT_LAYOUT_BOTH = 2 };
-
 /* For a template that reads only the default layout (NCL / NCHW; reads
  * CT_LAYOUT_DEFAULT_ONLY): 1 with the reason when the layer is channels
  * last (layout 1), else 0; CT_LAYOUT_CL_ONLY is the opposite, for a
@@ -74,18 +72,5 @@ int ct_layer_layout_excluded(const char *tmpl, const ct_field *layout, long long
  * input, in[1] the O(I/G)HW weights, in[2] the bias when s->bias; the
  * activations NCHW, or NHWC where channels_last. */
 void ct_layer_reference(const ct_tc_shape *s, int channels_last, const float *const *in, double *out);
-
-/* The templates both layer families share (tensor-core, depthwise,
- * channels-last depthwise, SIMT) take the layer as a ct_tc_shape; a family
- * hands its hooks to the one template t is, or, for a template of its own
- * (NULL here), computes them itself. */
-typedef struct ct_layer_tmpl {
-    int (*constrain)(const ct_template *t, const ct_tc_shape *s, const ct_params *c, const ct_limits *lim,
-                     char *why, size_t len);
-    void (*normalize)(const ct_template *t, const ct_tc_shape *s, ct_params *c);
-    void (*launch)(const ct_template *t, const ct_tc_shape *s, const ct_params *c, ct_launch *l);
-} ct_layer_tmpl;
-
-const ct_layer_tmpl *ct_layer_tmpl_of(const ct_template *t);
 
 #endif

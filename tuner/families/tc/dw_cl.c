@@ -24,11 +24,6 @@ _Static_assert(CT_PARAM_COUNT(DWCL1_PARAMS) == CT_DWCL_NPARAMS_1D, "CT_DWCL_NPAR
 #define DWCL_MAX_BODY 4096
 #define DWCL_MAX_GRID 2147483647LL
 
-int ct_dwcl_is(const ct_template *t)
-{
-    return t->params == ct_dwcl_params_1d;
-}
-
 /* The template's derived sizes (its macros of the same names). */
 typedef struct dwcl_geom {
     long long vec, ct, pt, ppt, chunk, ncv, ncb, run, npb, nwc, blocks, threads;
@@ -130,3 +125,7 @@ void ct_dwcl_launch(const ct_template *t, const ct_tc_shape *s, const ct_params 
     l->block[1] = (unsigned)g.pt;
     l->block[2] = 1;
 }
+
+const ct_kernel_kind ct_kind_dwcl = {.name = "dwcl", .layouts = CT_LAYOUT_CL_ONLY, .any_layer = 1,
+                                     .constrain = ct_dwcl_constrain, .normalize = ct_dwcl_normalize,
+                                     .launch = ct_dwcl_launch};

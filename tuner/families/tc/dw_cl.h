@@ -15,8 +15,8 @@
 #define CT_DWCL_NPARAMS_1D 5
 extern const ct_param_def ct_dwcl_params_1d[CT_DWCL_NPARAMS_1D];
 
-/* Whether template t is this one (it declares the list above). */
-int ct_dwcl_is(const ct_template *t);
+/* Its kind: channels last. */
+extern const ct_kernel_kind ct_kind_dwcl;
 
 int ct_dwcl_constrain(const ct_template *t, const ct_tc_shape *s, const ct_params *c, const ct_limits *lim, char *why,
                       size_t len);

@@ -33,11 +33,6 @@ _Static_assert(CT_PARAM_COUNT(DW2_PARAMS) == CT_DW_NPARAMS_2D, "CT_DW_NPARAMS_2D
 #define DW_MAX_BODY 4096
 #define DW_MAX_GRID 2147483647LL
 
-int ct_dw_is(const ct_template *t)
-{
-    return t->params == ct_dw_params_1d || t->params == ct_dw_params_2d || t->params == ct_dwp_params;
-}
-
 /* The 1D template's derived sizes (the macros of conv1dc_dw.cu). */
 typedef struct dw1_geom {
     long long block, cpb, opt, vec, tpr, ntiles, rows, blocks, nw, window;
@@ -226,50 +221,92 @@ static int dw_layer_excluded(const ct_template *t, const ct_tc_shape *s, char *w
     return 1;
 }
 
-int ct_dw_constrain(const ct_template *t, const ct_tc_shape *s, const ct_params *c, const ct_limits *lim, char *why,
-                    size_t len)
+static int dw1_hook_constrain(const ct_template *t, const ct_tc_shape *s, const ct_params *c,
+                              const ct_limits *lim, char *why, size_t len)
 {
-    /* conv2dc_dwph stages with ordinary loads: no cp.async, any architecture. */
-    if (t->params == ct_dwp_params && t->dtypes == 0 && ct_dwp_arch_excluded(lim, why, len))
+    if (dw_layer_excluded(t, s, why, len))
+        return 1;
+    return dw1_constrain(s, c, lim, why, len);
+}
+
+static int dw2_hook_constrain(const ct_template *t, const ct_tc_shape *s, const ct_params *c,
+                              const ct_limits *lim, char *why, size_t len)
+{
+    if (dw_layer_excluded(t, s, why, len))
+        return 1;
+    return dw2_constrain(s, c, lim, why, len);
+}
+
+/* conv2dc_dwph stages with ordinary loads: no cp.async, any architecture;
+ * the architecture before the layer, so that the reason names it on every
+ * layer. */
+static int dwp_hook_constrain(const ct_template *t, const ct_tc_shape *s, const ct_params *c,
+                              const ct_limits *lim, char *why, size_t len)
+{
+    if (t->kind->cp_async && ct_dwp_arch_excluded(lim, why, len))
         return 1;
     if (dw_layer_excluded(t, s, why, len))
         return 1;
-    if (t->params == ct_dwp_params)
-        return ct_dwp_constrain(s, c, lim, why, len);
-    return t->params == ct_dw_params_1d ? dw1_constrain(s, c, lim, why, len) : dw2_constrain(s, c, lim, why, len);
+    return ct_dwp_constrain(s, c, lim, why, len);
 }
 
-void ct_dw_normalize(const ct_template *t, const ct_tc_shape *s, ct_params *c)
+static void dw1_hook_normalize(const ct_template *t, const ct_tc_shape *s, ct_params *c)
 {
-    if (t->params == ct_dw_params_1d)
-        dw1_normalize(s, c);
-    else if (t->params == ct_dwp_params)
-        ct_dwp_normalize(s, c);
-    else
-        dw2_normalize(s, c);
+    (void)t;
+    dw1_normalize(s, c);
 }
 
-void ct_dw_launch(const ct_template *t, const ct_tc_shape *s, const ct_params *c, ct_launch *l)
+static void dw2_hook_normalize(const ct_template *t, const ct_tc_shape *s, ct_params *c)
 {
-    if (t->params == ct_dwp_params) {
-        ct_dwp_launch(s, c, l);
-        return;
-    }
+    (void)t;
+    dw2_normalize(s, c);
+}
+
+static void dwp_hook_normalize(const ct_template *t, const ct_tc_shape *s, ct_params *c)
+{
+    (void)t;
+    ct_dwp_normalize(s, c);
+}
+
+static void dw1_hook_launch(const ct_template *t, const ct_tc_shape *s, const ct_params *c, ct_launch *l)
+{
+    (void)t;
     memset(l, 0, sizeof *l);
-    if (t->params == ct_dw_params_1d) {
-        const dw1_values q = dw1_get(c);
-        dw1_geom g;
-        dw1_geometry(s, &q, &g);
-        l->grid[0] = (unsigned)g.blocks;
-        l->block[0] = (unsigned)g.block;
-    } else {
-        const dw2_values q = dw2_get(c);
-        dw2_geom g;
-        dw2_geometry(s, &q, &g);
-        l->grid[0] = (unsigned)g.blocks;
-        l->block[0] = (unsigned)g.nt;
-        l->smem_bytes = (unsigned)g.smem;
-    }
+    const dw1_values q = dw1_get(c);
+    dw1_geom g;
+    dw1_geometry(s, &q, &g);
+    l->grid[0] = (unsigned)g.blocks;
+    l->block[0] = (unsigned)g.block;
     l->grid[1] = l->grid[2] = 1;
     l->block[1] = l->block[2] = 1;
 }
+
+static void dw2_hook_launch(const ct_template *t, const ct_tc_shape *s, const ct_params *c, ct_launch *l)
+{
+    (void)t;
+    memset(l, 0, sizeof *l);
+    const dw2_values q = dw2_get(c);
+    dw2_geom g;
+    dw2_geometry(s, &q, &g);
+    l->grid[0] = (unsigned)g.blocks;
+    l->block[0] = (unsigned)g.nt;
+    l->smem_bytes = (unsigned)g.smem;
+    l->grid[1] = l->grid[2] = 1;
+    l->block[1] = l->block[2] = 1;
+}
+
+static void dwp_hook_launch(const ct_template *t, const ct_tc_shape *s, const ct_params *c, ct_launch *l)
+{
+    (void)t;
+    ct_dwp_launch(s, c, l);
+}
+
+#define DW_KIND .layouts = CT_LAYOUT_DEFAULT_ONLY, .any_layer = 1
+const ct_kernel_kind ct_kind_dw1 = {.name = "dw", DW_KIND, .constrain = dw1_hook_constrain,
+                                    .normalize = dw1_hook_normalize, .launch = dw1_hook_launch};
+const ct_kernel_kind ct_kind_dw2 = {.name = "dw", DW_KIND, .constrain = dw2_hook_constrain,
+                                    .normalize = dw2_hook_normalize, .launch = dw2_hook_launch};
+const ct_kernel_kind ct_kind_dwp = {.name = "dwp", DW_KIND, .cp_async = 1, .constrain = dwp_hook_constrain,
+                                    .normalize = dwp_hook_normalize, .launch = dwp_hook_launch};
+const ct_kernel_kind ct_kind_dwph = {.name = "dwph", DW_KIND, .constrain = dwp_hook_constrain,
+                                     .normalize = dwp_hook_normalize, .launch = dwp_hook_launch};

@@ -18,14 +18,10 @@
 extern const ct_param_def ct_dw_params_1d[CT_DW_NPARAMS_1D];
 extern const ct_param_def ct_dw_params_2d[CT_DW_NPARAMS_2D];
 
-/* Whether template t is one of these (it declares one of the lists above,
- * or dwp_conv.h's, whose hooks these dispatch to). */
-int ct_dw_is(const ct_template *t);
-
-/* The family hooks for a depthwise template. */
-int ct_dw_constrain(const ct_template *t, const ct_tc_shape *s, const ct_params *c, const ct_limits *lim, char *why,
-                    size_t len);
-void ct_dw_normalize(const ct_template *t, const ct_tc_shape *s, ct_params *c);
-void ct_dw_launch(const ct_template *t, const ct_tc_shape *s, const ct_params *c, ct_launch *l);
+/* Their kinds: dw1 (conv1dc_dw, conv1dc_dwh), dw2 (conv2dc_dw), and
+ * dwp_conv.h's persistent-warp template, whose hooks check the depthwise
+ * layer first: dwp (cp.async, sm_80 on) and dwph (its bf16/f16 copy,
+ * ordinary loads, any architecture). */
+extern const ct_kernel_kind ct_kind_dw1, ct_kind_dw2, ct_kind_dwp, ct_kind_dwph;
 
 #endif

@@ -35,11 +35,6 @@ CT_PARAM_UNION(simt, SIMT_ALL)
 #define SIMT_MAX_ROW 1024
 #define SIMT_MAX_GRID 2147483647LL
 
-int ct_simt_is(const ct_template *t)
-{
-    return t->params == ct_simt_params_2d || t->params == ct_simt_params_1d;
-}
-
 /* A candidate of t: the 1D template has OUT_Y = 1 and one row per tile. */
 static simt_values simt_get(const ct_template *t, const ct_params *c)
 {
@@ -296,3 +291,7 @@ void ct_simt_launch(const ct_template *t, const ct_tc_shape *s, const ct_params 
     l->grid[1] = l->grid[2] = 1;
     l->block[1] = l->block[2] = 1;
 }
+
+const ct_kernel_kind ct_kind_simt = {.name = "simt", .layouts = CT_LAYOUT_DEFAULT_ONLY, .any_layer = 1,
+                                     .constrain = ct_simt_constrain, .normalize = ct_simt_normalize,
+                                     .launch = ct_simt_launch};

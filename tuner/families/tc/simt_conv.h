@@ -19,10 +19,10 @@
 extern const ct_param_def ct_simt_params_2d[CT_SIMT_NPARAMS_2D];
 extern const ct_param_def ct_simt_params_1d[CT_SIMT_NPARAMS_1D];
 
-/* Whether template t is one of these (it declares one of the lists above). */
-int ct_simt_is(const ct_template *t);
+/* Their kind (1D or 2D by the parameters a template lists). */
+extern const ct_kernel_kind ct_kind_simt;
 
-/* The family hooks for a SIMT template. */
+/* The kind's hooks. */
 int ct_simt_constrain(const ct_template *t, const ct_tc_shape *s, const ct_params *c, const ct_limits *lim,
                       char *why, size_t len);
 void ct_simt_normalize(const ct_template *t, const ct_tc_shape *s, ct_params *c);

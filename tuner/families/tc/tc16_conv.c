@@ -56,20 +56,9 @@ const ct_param_def ct_tc16w_params[CT_TC16W_NPARAMS] = CT_PARAM_TABLE(T16W_LIST)
 _Static_assert(CT_PARAM_COUNT(T16W_LIST) == CT_TC16W_NPARAMS, "CT_TC16W_NPARAMS is the list's length");
 CT_PARAM_VALUES(t16w, T16W_LIST, ct_tc16w_params)
 
-int ct_tc16cl_is(const ct_template *t)
-{
-    return t->params == ct_tc16cl_params_2d || t->params == ct_tc16cl_params_1d;
-}
-
-int ct_tc16_is(const ct_template *t)
-{
-    return t->params == ct_tc16_params_2d || t->params == ct_tc16_params_1d || t->params == ct_tc16w_params ||
-           ct_tc16cl_is(t);
-}
-
 static int is_stream(const ct_template *t)
 {
-    return t->params == ct_tc16w_params;
+    return t->kind->stream;
 }
 
 /* A tc16 candidate; a 1D one has TILE_OH 1 (its kernel defines it), and
@@ -110,7 +99,7 @@ static void tiled_geometry(const ct_template *t, const ct_tc_shape *s, long long
     g->warps_n = q.WARPS_N;
     g->ck = q.CIN_CHUNK;
     g->prefetch = q.PREFETCH;
-    g->cl = ct_tc16cl_is(t);
+    g->cl = ct_kind_channels_last(t);
     g->stages = q.STAGES;
     g->minb = q.MIN_BLOCKS;
     if (g->bm < 1 || g->toh < 1 || g->tow < 1 || g->warps_m < 1 || g->warps_n < 1 || g->ck < 16)
@@ -403,3 +392,9 @@ void ct_tc16_launch(const ct_template *t, const ct_tc_shape *s, const ct_params 
     l->block[1] = l->block[2] = 1;
     l->smem_bytes = (unsigned)g.smem_bytes;
 }
+
+#define T16_HOOKS \
+    .any_layer = 1, .constrain = ct_tc16_constrain, .normalize = ct_tc16_normalize, .launch = ct_tc16_launch
+const ct_kernel_kind ct_kind_tc16 = {.name = "tc16", .layouts = CT_LAYOUT_DEFAULT_ONLY, T16_HOOKS};
+const ct_kernel_kind ct_kind_tc16w = {.name = "tc16w", .layouts = CT_LAYOUT_DEFAULT_ONLY, .stream = 1, T16_HOOKS};
+const ct_kernel_kind ct_kind_tc16cl = {.name = "tc16cl", .layouts = CT_LAYOUT_CL_ONLY, T16_HOOKS};

@@ -2,14 +2,14 @@
  * convolution layer: conv*_tc16 (templates/common/ct_conv_tc16.cuh, an
  * implicit GEMM over haloed tiles) and conv*_tc16w (ct_conv_tc16w.cuh, the
  * weights streamed into mma fragments, for layers with few pixels): their
- * parameters, derived sizes, constraints and launch geometry. The families
- * reach them through tc_conv.h (ct_tc_is and its hooks cover these
- * templates too); the sizes here mirror the TC_* macros of the templates. */
+ * parameters, derived sizes, constraints and launch geometry, and their
+ * kinds; the sizes here mirror the TC_* macros of the templates. */
 #ifndef CT_TC16_CONV_H
 #define CT_TC16_CONV_H
 
 #include <stddef.h>
 
+#include "kernel_kind.h"
 #include "problem.h"
 
 struct ct_tc_shape;
@@ -28,9 +28,9 @@ extern const ct_param_def ct_tc16cl_params_1d[CT_TC16_NPARAMS_1D];
 /* The element types these templates compute in. */
 #define CT_TC16_DTYPES ((1u << CT_DTYPE_BF16) | (1u << CT_DTYPE_F16))
 
-/* Whether template t is one of these; one of the channels-last ones. */
-int ct_tc16_is(const ct_template *t);
-int ct_tc16cl_is(const ct_template *t);
+/* Their kinds, sharing the hooks below: tc16 (NCHW/NCL), tc16w (weights
+ * streamed: the kind's stream) and tc16cl (channels last: its layouts). */
+extern const ct_kernel_kind ct_kind_tc16, ct_kind_tc16w, ct_kind_tc16cl;
 
 typedef struct ct_tc16_geom {
     int stream; /* 1: a tc16w candidate (the fields after it), 0: a tc16 one */

@@ -26,11 +26,6 @@ CT_PARAM_VALUES(t16gk, T16GK_LIST, ct_tc16gk_params)
 #define T16GK_MAX_N 256
 #define T16GK_MAX_STEPS 64
 
-int ct_tc16gk_is(const ct_template *t)
-{
-    return t->params == ct_tc16gk_params;
-}
-
 static long long max2(long long a, long long b)
 {
     return a > b ? a : b;
@@ -203,3 +198,7 @@ void ct_tc16gk_launch(const ct_template *t, const ct_tc_shape *s, const ct_param
     l->block[1] = l->block[2] = 1;
     l->smem_bytes = (unsigned)g.smem_bytes;
 }
+
+const ct_kernel_kind ct_kind_tc16gkcl = {.name = "tc16gkcl", .layouts = CT_LAYOUT_CL_ONLY, .any_layer = 1, .wgmma = 1,
+                                         .constrain = ct_tc16gk_constrain, .normalize = ct_tc16gk_normalize,
+                                         .launch = ct_tc16gk_launch};

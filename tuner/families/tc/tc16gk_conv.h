@@ -23,7 +23,8 @@ extern const ct_param_def ct_tc16gk_params[CT_TC16GK_NPARAMS];
  * every tap in registers, 4 words a tap. */
 #define CT_TC16GK_MAX_TAPS 16
 
-int ct_tc16gk_is(const ct_template *t);
+/* Its kind: channels last, wgmma. */
+extern const ct_kernel_kind ct_kind_tc16gkcl;
 
 typedef struct ct_tc16gk_geom {
     long long wg_m, wg_n, toh, tow, ck, stages, minb;

@@ -36,7 +36,6 @@ CT_PARAM_VALUES(t16r, T16R_LIST, ct_tc16rcl_params)
                               "its own buffers, its epilogue overlapping the others' wgmma steps")           \
     X(MIN_BLOCKS, 1, CT_INT(0), "minimum resident blocks per SM (__launch_bounds__)")
 const ct_param_def ct_tc16g_params[CT_TC16G_NPARAMS] = CT_PARAM_TABLE(T16G_LIST);
-const ct_param_def ct_tc16gcl_params[CT_TC16G_NPARAMS] = CT_PARAM_TABLE(T16G_LIST);
 _Static_assert(CT_PARAM_COUNT(T16G_LIST) == CT_TC16G_NPARAMS, "CT_TC16G_NPARAMS is the list's length");
 CT_PARAM_VALUES(t16g, T16G_LIST, ct_tc16g_params)
 
@@ -49,17 +48,7 @@ CT_PARAM_VALUES(t16g, T16G_LIST, ct_tc16g_params)
 
 static int is_wgmma(const ct_template *t)
 {
-    return t->params == ct_tc16g_params || t->params == ct_tc16gcl_params;
-}
-
-int ct_tc16rcl_is(const ct_template *t)
-{
-    return t->params == ct_tc16rcl_params || t->params == ct_tc16gcl_params;
-}
-
-int ct_tc16r_is(const ct_template *t)
-{
-    return ct_tc16rcl_is(t) || is_wgmma(t);
+    return t->kind->wgmma;
 }
 
 static long long max2(long long a, long long b)
@@ -122,7 +111,7 @@ void ct_tc16r_geometry_of(const ct_template *t, const ct_tc_shape *layer, const 
     const ct_tc_shape one = ct_tc_per_group(layer), *s = &one;
     memset(g, 0, sizeof *g);
     if (is_wgmma(t)) {
-        wgmma_geometry(s, ct_tc16rcl_is(t), ct_tc_ngroups(layer), c, g);
+        wgmma_geometry(s, ct_kind_channels_last(t), ct_tc_ngroups(layer), c, g);
         return;
     }
     const t16r_values q = t16r_get(c);
@@ -307,7 +296,7 @@ void ct_tc16r_normalize(const ct_template *t, const ct_tc_shape *layer, ct_param
             q.TILE_OH = (long)s->oh;
         /* Buffers for copies past the block's tiles stay empty; channels
          * last keeps its least, two (the tile computed, the next copied). */
-        const long most = ct_tc16rcl_is(t) && q.TILES < 2 ? 2 : (long)q.TILES;
+        const long most = ct_kind_channels_last(t) && q.TILES < 2 ? 2 : (long)q.TILES;
         if (q.TILES >= 1 && q.STAGES > most)
             q.STAGES = most;
         t16g_put(c, &q);
@@ -336,3 +325,9 @@ void ct_tc16r_launch(const ct_template *t, const ct_tc_shape *s, const ct_params
     l->block[1] = l->block[2] = 1;
     l->smem_bytes = (unsigned)g.smem_bytes;
 }
+
+#define T16R_HOOKS \
+    .any_layer = 1, .constrain = ct_tc16r_constrain, .normalize = ct_tc16r_normalize, .launch = ct_tc16r_launch
+const ct_kernel_kind ct_kind_tc16rcl = {.name = "tc16rcl", .layouts = CT_LAYOUT_CL_ONLY, T16R_HOOKS};
+const ct_kernel_kind ct_kind_tc16g = {.name = "tc16g", .layouts = CT_LAYOUT_DEFAULT_ONLY, .wgmma = 1, T16R_HOOKS};
+const ct_kernel_kind ct_kind_tc16gcl = {.name = "tc16gcl", .layouts = CT_LAYOUT_CL_ONLY, .wgmma = 1, T16R_HOOKS};

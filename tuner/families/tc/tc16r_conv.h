@@ -4,8 +4,8 @@
  * NHWC). A block stages its output channels' weights once, for all input
  * channels, and walks TILES image tiles against them. Parameters, sizes
  * (mirroring the headers' TC_* macros), constraints and launch geometry,
- * on the layer as a ct_tc_shape. The family excludes the channels-last
- * ones from NCHW layers and the other from NHWC ones. */
+ * on the layer as a ct_tc_shape, and their kinds. The family excludes the
+ * channels-last ones from NCHW layers and the other from NHWC ones. */
 #ifndef CT_TC16R_CONV_H
 #define CT_TC16R_CONV_H
 
@@ -23,12 +23,10 @@ extern const ct_param_def ct_tc16rcl_params[CT_TC16R_NPARAMS];
  * wgmma. */
 #define CT_TC16G_NPARAMS 8
 extern const ct_param_def ct_tc16g_params[CT_TC16G_NPARAMS];
-extern const ct_param_def ct_tc16gcl_params[CT_TC16G_NPARAMS];
 
-/* Whether template t is one of these; a channels-last one (tc16rcl,
- * tc16gcl). */
-int ct_tc16r_is(const ct_template *t);
-int ct_tc16rcl_is(const ct_template *t);
+/* Their kinds, sharing the hooks below: tc16rcl (mma.sync, NHWC), tc16g
+ * and tc16gcl (the kind's wgmma; NCHW and NHWC, its layouts). */
+extern const ct_kernel_kind ct_kind_tc16rcl, ct_kind_tc16g, ct_kind_tc16gcl;
 
 typedef struct ct_tc16r_geom {
     long long bm, toh, tow, warps_m, warps_n, tiles, stages, minb;

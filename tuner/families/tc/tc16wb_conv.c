@@ -29,11 +29,6 @@ CT_PARAM_VALUES(t16wb, T16WB_LIST, ct_tc16wb_params)
 /* WSRC 1 holds a warp's every step in registers, 4 a step and n-tile. */
 #define T16WB_MAX_REG_STEPS 16
 
-int ct_tc16wb_is(const ct_template *t)
-{
-    return t->params == ct_tc16wb_params;
-}
-
 static long long max2(long long a, long long b)
 {
     return a > b ? a : b;
@@ -202,3 +197,7 @@ void ct_tc16wb_launch(const ct_template *t, const ct_tc_shape *s, const ct_param
     l->block[1] = l->block[2] = 1;
     l->smem_bytes = (unsigned)g.smem_bytes;
 }
+
+const ct_kernel_kind ct_kind_tc16wb = {.name = "tc16wb", .layouts = CT_LAYOUT_DEFAULT_ONLY, .any_layer = 1,
+                                       .constrain = ct_tc16wb_constrain, .normalize = ct_tc16wb_normalize,
+                                       .launch = ct_tc16wb_launch};

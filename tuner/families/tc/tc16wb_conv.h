@@ -26,7 +26,8 @@ extern const ct_param_def ct_tc16wb_params[CT_TC16WB_NPARAMS];
     "bf16/f16 layers of up to 16 pixels (sm_90): whole weight rows as the mma's B operand (bulk copy engine " \
     "or registers) against an im2col built from input planes in registers"
 
-int ct_tc16wb_is(const ct_template *t);
+/* Its kind. */
+extern const ct_kernel_kind ct_kind_tc16wb;
 
 typedef struct ct_tc16wb_geom {
     long long co_tiles, warps_k, wsrc, chunks, cluster_k, minb;

@@ -3,8 +3,6 @@
 #include "tc_conv.h"
 #include "intmath.h"
 
-#include "tc16_conv.h"
-
 #include <stdlib.h>
 #include <string.h>
 
@@ -40,18 +38,6 @@ _Static_assert(CT_PARAM_COUNT(TC_ALL) == CT_TC_NPARAMS_2D + 1, "CT_TC_NPARAMS_2D
 
 /* Every parameter, in the order of the full list ct_tc_split_params_2d. */
 CT_PARAM_UNION(tc, TC_ALL)
-
-int ct_tc_f32_is(const ct_template *t)
-{
-    return t->params == ct_tc_params_2d || t->params == ct_tc_split_params_2d || t->params == ct_tc_params_1d ||
-           t->params == ct_tc_split_params_1d;
-}
-
-int ct_tc_is(const ct_template *t)
-{
-    return ct_tc16_is(t) || t->params == ct_tc_params_2d || t->params == ct_tc_split_params_2d || t->params == ct_tc_params_1d ||
-           t->params == ct_tc_split_params_1d;
-}
 
 /* A tc candidate of template t. A template without TILE_OH (1D) or SPLIT_K
  * (one pass) has its kernel define it as 1, the declared default. */
@@ -137,8 +123,6 @@ static void geometry_of(const ct_template *t, const ct_tc_shape *s, const ct_par
 int ct_tc_constrain(const ct_template *t, const ct_tc_shape *layer, const ct_params *c, const ct_limits *lim,
                     char *why, size_t len)
 {
-    if (ct_tc16_is(t))
-        return ct_tc16_constrain(t, layer, c, lim, why, len);
     const ct_tc_shape one = ct_tc_per_group(layer), *s = &one;
     if (lim->cc_major < 8) {
         snprintf(why, len, "TF32 tensor cores (mma.sync m16n8k8) and cp.async need sm_80 or later");
@@ -219,10 +203,6 @@ int ct_tc_constrain(const ct_template *t, const ct_tc_shape *layer, const ct_par
 
 void ct_tc_normalize(const ct_template *t, const ct_tc_shape *layer, ct_params *c)
 {
-    if (ct_tc16_is(t)) {
-        ct_tc16_normalize(t, layer, c);
-        return;
-    }
     const ct_tc_shape one = ct_tc_per_group(layer), *s = &one;
     tc_values q = tc_get(t, c);
     /* A tile larger than the output is the output: short sequences and
@@ -244,10 +224,6 @@ void ct_tc_normalize(const ct_template *t, const ct_tc_shape *layer, ct_params *
 
 void ct_tc_launch(const ct_template *t, const ct_tc_shape *s, const ct_params *c, ct_launch *l)
 {
-    if (ct_tc16_is(t)) {
-        ct_tc16_launch(t, s, c, l);
-        return;
-    }
     ct_tc_geom g;
     ct_tc_geometry_of(t, s, c, &g);
     memset(l, 0, sizeof *l);
@@ -258,6 +234,10 @@ void ct_tc_launch(const ct_template *t, const ct_tc_shape *s, const ct_params *c
     l->block[1] = l->block[2] = 1;
     l->smem_bytes = (unsigned)g.smem_bytes;
 }
+
+const ct_kernel_kind ct_kind_tc = {.name = "tc", .layouts = CT_LAYOUT_BOTH, .any_layer = 1,
+                                    .constrain = ct_tc_constrain, .normalize = ct_tc_normalize,
+                                    .launch = ct_tc_launch};
 
 float ct_tc_tf32(float x)
 {

@@ -12,6 +12,7 @@
 #include <stddef.h>
 
 #include "executor.h"
+#include "kernel_kind.h"
 #include "problem.h"
 
 typedef struct ct_tc_shape {
@@ -19,6 +20,9 @@ typedef struct ct_tc_shape {
     long long ph, pw, sy, sx, dy, dx;             /* padding before, stride, dilation */
     long long groups;                             /* Cin and Cout split in groups (0 or 1: none) */
     int bias;
+    /* The problem described, for the hooks of a family's own kinds (the
+     * shared kinds read the fields above only); may be NULL otherwise. */
+    const ct_problem *p;
 } ct_tc_shape;
 
 /* The layer's groups, 1 when it has none: a grouped layer is one GEMM (or
@@ -40,14 +44,10 @@ extern const ct_param_def ct_tc_split_params_1d[CT_TC_NPARAMS_1D + 1];
 
 extern const ct_executor ct_tc_split_exec;
 
-/* Whether template t is a tensor-core template of a layer: one of these
- * (it declares one of the lists above) or a half-precision one
- * (tc16_conv.h), whose constraints, normalisation and launch the hooks
- * below hand to tc16_conv.c. */
-int ct_tc_is(const ct_template *t);
-/* Whether template t is one of the fp32 (3xTF32) ones, conv*_tc and
- * conv*_tcsplit: they read and write both layouts (CONV_CHANNELS_LAST). */
-int ct_tc_f32_is(const ct_template *t);
+/* The kind of conv*_tc and conv*_tcsplit (3xTF32): both layouts
+ * (CONV_CHANNELS_LAST); which parameters a template lists tells 1D from 2D
+ * and the split from the plain one. */
+extern const ct_kernel_kind ct_kind_tc;
 
 /* One group's layer: Cin and Cout of a group, groups 1 (each group is its
  * own GEMM; the grid's y dimension walks the groups). */
@@ -63,7 +63,7 @@ typedef struct ct_tc_geom {
  * TILE_OH, a plain one no SPLIT_K). */
 void ct_tc_geometry_of(const ct_template *t, const ct_tc_shape *s, const ct_params *c, ct_tc_geom *g);
 
-/* The family hooks for a tc template. */
+/* The kind's hooks. */
 int ct_tc_constrain(const ct_template *t, const ct_tc_shape *s, const ct_params *c, const ct_limits *lim, char *why,
                     size_t len);
 void ct_tc_normalize(const ct_template *t, const ct_tc_shape *s, ct_params *c);

@@ -10,7 +10,7 @@
 
 #include "runner.h"
 #include "space.h"
-#include "tune.h"
+#include "tune_result.h"
 
 /* Widen the run's clock and temperature ranges and re-timing counts by one
  * candidate's conditions. */

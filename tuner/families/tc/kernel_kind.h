@@ -1,0 +1,45 @@
+/* kernel_kind.h - the descriptor of a kernel kind of the layer families
+ * (conv1dc, conv2dc): what a template is, so that no code asks which
+ * template it has in hand.
+ *
+ * A family lists each template with its kind (ct_template.kind, one line
+ * per template); its constrain, normalize and geometry hooks check the
+ * layer's layout and form against the kind's properties and hand the rest
+ * to the kind's hooks, on the layer as a ct_tc_shape. Several templates
+ * may share a kind (an fp32 kernel and its half-precision copy, the 1D and
+ * 2D forms that differ only in their parameter lists); kinds that share
+ * their code differ in properties the code reads (wgmma, a channels-last
+ * layout, streamed weights). Adding a kind is one descriptor beside its
+ * code and one line per template that uses it: no list to extend. */
+#ifndef CT_KERNEL_KIND_H
+#define CT_KERNEL_KIND_H
+
+#include <stddef.h>
+
+#include "problem.h"
+
+struct ct_tc_shape;
+
+/* The activation layouts a kind reads and writes. */
+enum { CT_LAYOUT_DEFAULT_ONLY = 0, CT_LAYOUT_CL_ONLY = 1, CT_LAYOUT_BOTH = 2 };
+
+typedef struct ct_kernel_kind {
+    const char *name;      /* "tc16g": the letters of its templates' names after the family's */
+    int layouts;           /* CT_LAYOUT_*: NCL/NCHW, channels last (NLC/NHWC) or both */
+    int any_layer;         /* 1: strided, dilated and grouped layers too; 0: stride 1, dilation 1, one group */
+    int wgmma;             /* Hopper's warpgroup mma (sm_90a only) */
+    int stream;            /* the weights streamed from memory into mma fragments (tc16w) */
+    int cp_async;          /* copies by cp.async: sm_80 on, whatever its constraints otherwise say */
+    int (*constrain)(const ct_template *t, const struct ct_tc_shape *s, const ct_params *c, const ct_limits *lim,
+                     char *why, size_t len);
+    void (*normalize)(const ct_template *t, const struct ct_tc_shape *s, ct_params *c);
+    void (*launch)(const ct_template *t, const struct ct_tc_shape *s, const ct_params *c, ct_launch *l);
+} ct_kernel_kind;
+
+/* Whether t's kind reads and writes channels last only. */
+static inline int ct_kind_channels_last(const ct_template *t)
+{
+    return t->kind->layouts == CT_LAYOUT_CL_ONLY;
+}
+
+#endif
