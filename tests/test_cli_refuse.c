@@ -204,6 +204,9 @@ static const bad_row rows[] = {
     {{"report", "--db", "{W}/{L}", "-o", "{W}/r.html"}, 2, "--db: path too long"},   /* R024 */
     {{"--problem", OKP, "--templates", "{W}/{L}", "--db", "{W}/t.db"}, 2, "--templates: path too long ("},
     {{"space", "--problem", OKP, "--config", "{W}/{L}.ini"}, 2, "--config: path too long ("},
+    {{"--problem", OKP, "--templates", "", "--db", "{W}/t.db"}, 2, "option --templates: empty path"},
+    {{"space", "--problem", OKP, "--config", ""}, 2, "option --config: empty path"},
+    {{"--problem", OKP, "--db", "{W}/t.db", "--gpu", "{L}"}, 2, "--gpu: bad value 'LLLLLLLLLL"},
     {{"compile", "--problem", OKP, SM90, "--templates", "{W}/{L}", "-o", "{W}/t.cubin"}, 2,
      "--templates: path too long ("},
     /* under convtune's limit but over SQLite's (512 bytes absolute, "-journal"

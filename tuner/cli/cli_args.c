@@ -146,6 +146,12 @@ int parse_args(int argc, char **argv, int start, unsigned long repeats, args *a)
             }
             a->problems[a->nproblems++] = v;
         }
+        /* An empty folder or file is an unset variable in a script, not
+         * "the built-in templates" or "no config". */
+        if (!*v && (d->bit == OPT_TEMPLATES || d->bit == OPT_CONFIG)) {
+            say(0, "option %s: empty path", o);
+            return 0;
+        }
         if (d->str_off != NOFF) {
             if (!*(const char **)((char *)a + d->str_off))   /* the first of a repeated one */
                 *(const char **)((char *)a + d->str_off) = v;
