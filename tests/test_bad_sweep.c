@@ -214,6 +214,9 @@ static void with(const command *c, const char *const *extra, const char **argv)
 
 static int takes(const command *c, const char *opt)
 {
+    /* compile takes --param, left out of its opts only because it repeats */
+    if (!strcmp(opt, "--param") && !strcmp(c->args[0], "compile"))
+        return 1;
     for (int i = 0; i < 12 && c->opts[i][0]; i++)
         if (!strcmp(c->opts[i][0], opt))
             return 1;

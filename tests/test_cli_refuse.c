@@ -83,6 +83,45 @@ static const bad_row rows[] = {
     {{"query", "--db", "{W}/cli.db", "--db", "{W}/cli.db"}, 2, "option --db given twice"},
     {{"query", "--db", "{W}/cli.db", "--all", "--winners"}, 2, "query takes --all or --winners, not both"},
     {{"tune", "--problem", OKP, "--gpu", "0", "--gpu", "1"}, 2, "option --gpu given twice"},
+    /* flags too (E032, L027, L028, L030: refused before the GPU check) */
+    {{"export", "--problem", OKP, "--db", "{W}/ok.db", "--torch", "--torch", "-o", "{W}/kd"}, 2,
+     "option --torch given twice"},
+    {{"export", "--problem", OKP, "--db", "{W}/ok.db", "-o", "{W}/k.cu", "--force", "--force"}, 2,
+     "option --force given twice"},
+    {{"space", "--problem", OKP, "--list", "--list"}, 2, "option --list given twice"},
+    {{"--problem", OKP, "--json", "--json"}, 2, "option --json given twice"},
+    {{"query", "--db", "{W}/cli.db", "--winners", "--winners"}, 2, "option --winners given twice"},
+    /* report takes the common parser: --problem repeats, nothing else (R020-R023, R032) */
+    {{"report", "--db", "{W}/cli.db", "--family", "conv1d", "--family", "conv2d", "-o", "{W}/r.html"}, 2,
+     "option --family given twice"},
+    {{"report", "--db", "{W}/cli.db", "-o", "{W}/a.html", "-o", "{W}/b.html"}, 2, "option -o given twice"},
+    {{"report", "--db", "{W}/cli.db", "--db", "{W}/zero.db", "-o", "{W}/r.html"}, 2, "option --db given twice"},
+    {{"report", "--db", "{W}/cli.db", "--format", "csv", "--format", "html", "-o", "{W}/r.html"}, 2,
+     "option --format given twice"},
+    {{"report", "--db", "{W}/cli.db", "--device", "H100", "--device", "H200", "-o", "{W}/r.html"}, 2,
+     "option --device given twice"},
+    {{"report", "--db", "{W}/cli.db", "--force", "--force"}, 2, "option --force given twice"},
+    {{"report", "--db", "{W}/cli.db", "--gpu", "0"}, 2, "report does not take --gpu"},
+    /* tune (and retime) check what space, compile and precompile check before looking for a GPU,
+     * with their codes: none is exit 4 here (T002, T003, T006, T008, L031) */
+    {{"--problem", "conv1d:1000:3:bf16", "--template", "conv1d_tiled", "--db", "{W}/t.db"}, 2,
+     "--template conv1d_tiled: conv1d_tiled computes in fp32 only"},
+    {{"--problem", "conv2dc:32:64:56:56:64:3:3:same", "--shard", "0/2", "--strategy", "random", "--db", "{W}/t.db"},
+     2, "a random sample dealt to shards needs --seed N"},
+    {{"--problem", "conv1d:1000:3", "--templates", "{W}/nonexistent", "--db", "{W}/t.db"}, 7,
+     "template {W}/nonexistent/conv1d_naive.cu: No such file or directory"},
+    {{"--problem", "conv1d:1000:3", "--template", "conv2dc_simt", "--db", "{W}/t.db"}, 2,
+     "family conv1d has no template 'conv2dc_simt'"},
+    {{"--problem", "conv1d:15:4:right", "--shard", "0/2", "--strategy", "anneal", "--db", "{W}/t.db"}, 2,
+     "a guided search (anneal) chooses from measurements"},
+    {{"precompile", "--problem", "conv1d:15:4:right", SM90, "--shard", "0/2", "--strategy", "anneal"}, 2,
+     "a guided search (anneal) chooses from measurements"},
+    {{"--problem", OKP, "--db", "{W}/t.db", "--shard", "0/2"}, 2, "a sharded run of about"},   /* auto, no seed */
+    {{"--problem", OKP, "--db", ""}, 2, "DB: no database path given"},
+    {{"--problem", OKP, "--db", "{W}"}, 5, "is a directory, not a database file"},
+    {{"--problem", OKP, "--db", "{W}/tiny.db"}, 5, "{W}/tiny.db is not a convtune database (not an SQLite file)"},
+    {{"retime", "--problem", "conv1d:1000:3", "--templates", "{W}/nonexistent", "--db", "{W}/ok.db"}, 7,
+     "template {W}/nonexistent/conv1d_naive.cu: No such file or directory"},
     /* query filters: an unknown family is refused, no match is exit 6 */
     {{"query", "--db", "{W}/cli.db", "--family", "conv9d"}, 2, "--family: unknown family 'conv9d'"},
     {{"query", "--db", "{W}/cli.db", "--family", "CONV1D"}, 2, "unknown family 'CONV1D'"},
@@ -100,6 +139,19 @@ static const bad_row rows[] = {
     {{"space", "--problem", "conv1dc:+1:1:10:1:3"}, 2, "got '+1'"},
     {{"space", "--problem", "conv2d:1:+8:8:3:3"}, 2, "got '+8'"},
     {{"space", "--problem", "conv2dc:1:1:8:8:+2:3:3"}, 2, "got '+2'"},
+    /* problem strings: the right reason, user text quoted bounded and escaped (G036, G037, G072, G075, G122,
+     * G125) */
+    {{"space", "--problem", "conv1dc:1:1:3:1:3:dilation=2"}, 2, "the dilated filter spans 5 taps (K=3, dilation=2)"},
+    {{"space", "--problem", "conv1dc:1:4:8:4:3:dilation=5"}, 2, "the dilated filter spans 11 taps (K=3, dilation=5)"},
+    {{"space", "--problem", "conv1d:100:3:same:nlc"}, 2, "conv1d has no layout ('nlc' is a layout of conv1dc"},
+    {{"space", "--problem", "conv2d:1:64:64:3:3:same:nhwc"}, 2, "conv2d has no layout ('nhwc' is a layout of conv2dc"},
+    {{"space", "--problem", "conv1d:{L}:3"}, 2, "problem string too long (1109 characters, at most 255): 'conv1d:LLL"},
+    {{"space", "--problem", "conv1d:10:3\nsame"}, 2, "problem 'conv1d:10:3\\nsame': a control character (\\n)"},
+    {{"space", "--problem", OKP, "--arch", "sm_\n90"}, 2, "architecture 'sm_\\n90'"},
+    {{"space", "--problem", OKP, "--bogus\nx"}, 2, "unknown option '--bogus\\nx'"},
+    {{"--problem", OKP, "--seed", "1\n"}, 2, "--seed: bad value '1\\n'"},
+    {{"compile", "--problem", OKP, SM90, "--param", "BLOCK\n=1"}, 2, "--param BLOCK\\n=1: expected NAME=VALUE"},
+    {{"space", "--problem", OKP, "--template", "x\ny"}, 2, "family conv1d has no template 'x\\ny'"},
     /* INI files and parameters */
     {{"space", "--problem", OKP, "--config", "{W}/block0.ini"}, 3,
      "{W}/block0.ini:2: [space.conv1d_tiled] parameter BLOCK_SIZE: bad value 0 (at least 32)"},
@@ -107,6 +159,12 @@ static const bad_row rows[] = {
     {{"space", "--problem", OKP, "--config", "{W}/dupkey.ini"}, 3, "{W}/dupkey.ini:4: [measure] warmup: given twice"},
     {{"space", "--problem", OKP, "--config", "{W}/duplist.ini"}, 3,
      "{W}/duplist.ini:3: [space.conv1d_tiled] ALIGN: given twice"},
+    {{"space", "--problem", "conv1dc:1:4:8:4:3", "--config", "{W}/outx0.ini"}, 3,
+     "{W}/outx0.ini:2: [space.conv1dc_simt] parameter OUT_X: bad value 0 (at least 1)"},   /* F102 */
+    {{"space", "--problem", OKP, "--config", "{W}/indent.ini"}, 3,
+     "{W}/indent.ini:3: indented line 'min_reps = 5': INI reads an indented line as the continuation"},   /* F112 */
+    {{"compile", "--problem", "conv1dc:1:4:8:4:3", SM90, "--template", "conv1dc_simt", "--param", "OUT_X=17"}, 2,
+     "parameter OUT_X: bad value 17 (at most 16)"},
     {{"compile", "--problem", OKP, SM90, "--param", "BLOCK_SIZE=-1"}, 2, "BLOCK_SIZE: bad value -1"},
     {{"compile", "--problem", OKP, SM90, "--param", "BLOCK_SIZE=0"}, 2, "BLOCK_SIZE: bad value 0"},
     /* nothing at all, or too much */
@@ -132,7 +190,7 @@ static const bad_row rows[] = {
     {{"db", "export", "--db", "{W}/cli.db", "-o", "{W}/{L}.json"}, 7, "db export: output path too long"},
     {{"db", "export", "--db", "{W}/cli.db", "-o", "{W}/exists.cubin"}, 7, "exists (use --force to replace it)"},
     {{"db", "export", "--db", "{W}/cli.db", "-o", "{W}/link.cubin", "--force"}, 7, "is a symbolic link"},
-    {{"export", "--problem", OKP, "--db", "{W}/ok.db", "-o", "{W}/{L}.cu"}, 7, "export: output path too long"},
+    {{"export", "--problem", OKP, "--db", "{W}/ok.db", "-o", "{W}/{L}.cu"}, 7, "-o: path too long ("},
     {{"export", "--problem", OKP, "--db", "{W}/ok.db", "-o", "{W}/exists.cubin"}, 7, "exists (use --force"},
     /* an empty -o (an unset shell variable) is no file and no directory: never "" + "/NAME" (E021) */
     {{"export", "--problem", OKP, "--db", "{W}/ok.db", "-o", ""}, 2, "export: no output file given"},
@@ -143,6 +201,14 @@ static const bad_row rows[] = {
     {{"db", "import", "{W}/good.json", "--db", "{W}/{L}/x.db"}, 2, "--db: path too long ("},
     {{"query", "--db", "{W}/{L}"}, 2, "--db: path too long"},
     {{"--problem", OKP, "--db", "{W}/{L}/t.db"}, 2, "--db: path too long"},
+    {{"report", "--db", "{W}/{L}", "-o", "{W}/r.html"}, 2, "--db: path too long"},   /* R024 */
+    {{"--problem", OKP, "--templates", "{W}/{L}", "--db", "{W}/t.db"}, 2, "--templates: path too long ("},
+    {{"space", "--problem", OKP, "--config", "{W}/{L}.ini"}, 2, "--config: path too long ("},
+    {{"--problem", OKP, "--templates", "", "--db", "{W}/t.db"}, 2, "option --templates: empty path"},
+    {{"space", "--problem", OKP, "--config", ""}, 2, "option --config: empty path"},
+    {{"--problem", OKP, "--db", "{W}/t.db", "--gpu", "{L}"}, 2, "--gpu: bad value 'LLLLLLLLLL"},
+    {{"compile", "--problem", OKP, SM90, "--templates", "{W}/{L}", "-o", "{W}/t.cubin"}, 2,
+     "--templates: path too long ("},
     /* under convtune's limit but over SQLite's (512 bytes absolute, "-journal"
      * included): refused before a folder is made (I148) */
     {{"db", "import", "{W}/good.json", "--db", "{W}/" D100 "/" D100 "/" D100 "/" D100 "/" D100 "/" D100 "/x.db"}, 2,
@@ -178,6 +244,21 @@ static const bad_row rows[] = {
     {{"db", "import", "{W}/bad_missing.json", "--db", "{W}/cli.db"}, 2, "record 2 (line 3): field 'params': "
                                                                         "conv1d_naive: stored parameters lack BLOCK_SIZE"},
     {{"db", "import", "{W}/bad_family.json", "--db", "{W}/new.db"}, 2, "record 1 (line 2): field 'family': unknown family"},
+};
+
+/* Rows run with one more environment entry ("{W}" and "{L}" expanded). */
+static const struct {
+    const char *env;
+    bad_row row;
+} env_rows[] = {
+    /* paths from the environment are refused like options, never cut (S024) */
+    {"CONVTUNE_CACHE={W}/{L}/cachedir", {{"precompile", "--problem", "conv1d:15:4:right", SM90, "--template",
+                                          "conv1d_naive"}, 2, "CONVTUNE_CACHE: path too long ("}},
+    {"XDG_CACHE_HOME={W}/{L}", {{"--problem", OKP, "--db", "{W}/t.db"}, 2, "XDG_CACHE_HOME: path too long ("}},
+    {"CONVTUNE_DB={W}/{L}", {{"query"}, 5, "CONVTUNE_DB: path too long ("}},
+    {"XDG_DATA_HOME={W}/{L}", {{"--problem", OKP}, 5, "XDG_DATA_HOME: path too long ("}},
+    {"CUDA_HOME={W}/{L}", {{"compile", "--problem", "conv1d:15:4:bf16", SM90, "--template", "conv1d_tiledh", "-o",
+                            "{W}/h.cubin"}, 2, "CUDA_HOME: path too long ("}},
 };
 
 /* ------------------------------------------------------------------------ */
@@ -572,6 +653,11 @@ static void check_read_only(void)
                   "%s: exit %d: [%s]", cmd, r.code, r.err);
         CHECK_MSG(r.outlen == 0, "%s: stdout [%s]", cmd, r.out);
         result_free(&r);
+        /* a tuning run refuses it the same way before looking for a GPU (T007; exit 4 here otherwise) */
+        run_as(uid, binary, (const char *const[]){"--problem", OKP, "--db", dbs[k], NULL}, &r, cmd, sizeof cmd);
+        CHECK_MSG(r.code == 5 && count_char(r.err, r.errlen, '\n') == 1 && strstr(r.err, why[k]) && r.outlen == 0,
+                  "%s: exit %d: [%s]", cmd, r.code, r.err);
+        result_free(&r);
         char *after = snapshot(work);
         CHECK_MSG(!strcmp(before, after), "%s: the directory changed:\n--- before\n%s--- after\n%s", dbs[k], before,
                   after);
@@ -625,6 +711,8 @@ static int setup(void)
     put("negative.ini", "[space.conv1d_tiled]\nMASK_PAD = -1, 0\n");
     put("dupkey.ini", "[measure]\nwarmup = 1\nmin_reps = 5\nwarmup = 2\n");
     put("duplist.ini", "[space.conv1d_tiled]\nALIGN = 16\nALIGN = 128\n");
+    put("outx0.ini", "[space.conv1dc_simt]\nOUT_X = 0\n");
+    put("indent.ini", "[measure]\nwarmup = 3\n  min_reps = 5\n");
     put("zero.db", "");
     put("tiny.db", "x");
     put("target.txt", "keep me\n");
@@ -716,6 +804,14 @@ int main(void)
     int nrows = (int)(sizeof rows / sizeof rows[0]);
     for (int i = 0; i < nrows; i++)
         check_bad(&rows[i]);
+    for (size_t i = 0; i < sizeof env_rows / sizeof env_rows[0]; i++) {
+        char *env = expand(env_rows[i].env);
+        run_env[0] = env;
+        check_bad(&env_rows[i].row);
+        run_env[0] = NULL;
+        free(env);
+        nrows++;
+    }
     printf("bad-input rows: %d\n", nrows);
     check_files();
     check_busy();

@@ -353,6 +353,32 @@ static void test_defaults(void)
 /* ------------------------------------------------------------------------ */
 /* Errors                                                                   */
 
+/* Every declared range of every template's parameters is enforced where
+ * an INI file sets the parameter: one past each end is refused. */
+static void test_declared_ranges(void)
+{
+    int n = 0;
+    const ct_family *const *fams = ct_families();
+    for (int i = 0; fams[i]; i++)
+        for (int t = 0; t < fams[i]->ntemplates; t++) {
+            const ct_template *tp = &fams[i]->templates[t];
+            for (int k = 0; k < tp->nparams; k++) {
+                const ct_param_def *d = &tp->params[k];
+                if (d->nsymbols || d->max <= 0)
+                    continue;
+                char text[256], want[128];
+                snprintf(text, sizeof text, "[space.%s]\n%s = %ld\n", tp->name, d->name, d->max + 1);
+                snprintf(want, sizeof want, "%s: bad value %ld (at most %ld)", d->name, d->max + 1, d->max);
+                expect_error(text, 2, want);
+                snprintf(text, sizeof text, "[space.%s]\n%s = %ld\n", tp->name, d->name, d->min - 1);
+                snprintf(want, sizeof want, "%s: bad value %ld (at least %ld)", d->name, d->min - 1, d->min);
+                expect_error(text, 2, want);
+                n++;
+            }
+        }
+    CHECK_MSG(n >= 10, "only %d parameters declare a range", n);
+}
+
 static void test_errors(void)
 {
     /* malformed lines */
@@ -376,6 +402,20 @@ static void test_errors(void)
     expect_error("[space.conv1d_tiled]\nBLOCK_SIZE = 0\n", 2, "BLOCK_SIZE: bad value 0 (at least 32)");
     expect_error("[space.conv1d_tiled]\nMASK_PAD = -1\n", 2, "MASK_PAD: bad value -1 (at least 0)");
     expect_error("[space.conv1d_tiled]\nOUTPUTS_PER_THREAD = 4, 0\n", 2, "OUTPUTS_PER_THREAD: bad value 0");
+    /* values its constraint never admits, so the template would silently lose every candidate
+     * (probe F102): refused against the parameter's declared range, naming file:line, section, key */
+    expect_error("[space.conv1dc_simt]\nOUT_X = 0\n", 2,
+                 "[space.conv1dc_simt] parameter OUT_X: bad value 0 (at least 1)");
+    expect_error("[space.conv1dc_simt]\nOUT_X = 4, 17\n", 2, "[space.conv1dc_simt] parameter OUT_X: bad value 17 "
+                                                             "(at most 16)");
+    expect_error("[space.conv2dc_tiled]\nIMGS_PER_BLOCK = 1, 65\n", 2, "IMGS_PER_BLOCK: bad value 65 (at most 64)");
+    test_declared_ranges();
+    /* an indented line is inih's continuation of the key above: refused on its own line, not blamed
+     * on the key (probe F112) */
+    expect_error("[measure]\nwarmup = 3\n  min_reps = 5\n", 3, "indented line 'min_reps = 5': INI reads an "
+                                                              "indented line as the continuation of the key above");
+    expect_error("[space.conv1d_tiled]\nALIGN = 16\n\t128\n", 3, "indented line '128'");
+    expect_error("[measure]\nwarmup = 3\n; note\n\n   min_reps = 5\n", 5, "indented line 'min_reps = 5'");
     /* unknown key in a known section */
     expect_error("[measure]\nbogus = 1\n", 2, "unknown key 'bogus'");
     expect_error("[verify]\nmin_reps = 5\n", 2, "unknown key 'min_reps'");
@@ -444,6 +484,15 @@ static void test_errors(void)
 
 static void test_override(void)
 {
+    /* indentation before any key, and indented comments, are not continuations */
+    {
+        static ct_config c;
+        fresh(&c);
+        ct_err e;
+        ct_status rc = ct_config_apply_text(&c, "[measure]\n  warmup = 3\n\n  ; note\n  # note\nmin_reps = 5\n",
+                                            "indent.ini", &e);
+        CHECK_MSG(rc == CT_OK && c.s.warmup == 3 && c.s.min_reps == 5, "indented first key: %s", e.msg);
+    }
     static ct_config c, before;
     fresh(&c);
     memcpy(&before, &c, sizeof c);

@@ -143,6 +143,46 @@ static void test_valid_strings(void)
     CHECK(ct_problem_value(&z, "mode") == mr);
 }
 
+/* The reasons and echoes of the 2026-11-26 probe: a dilated filter blamed
+ * on its span, not on K (G036, G037, and conv2dc's); a layout on a family
+ * without one (G072, G075); a huge spec echoed bounded with the reason
+ * (G122); a control character echoed escaped, one line (G125). */
+static void test_probe_messages(void)
+{
+    expect_bad("conv1dc:1:1:3:1:3:dilation=2", "the dilated filter spans 5 taps (K=3, dilation=2)",
+               "L + 2 * pad = 3");
+    expect_bad("conv1dc:1:4:8:4:3:dilation=5", "the dilated filter spans 11 taps (K=3, dilation=5)",
+               "L + 2 * pad = 8");
+    expect_bad("conv1dc:1:1:2:1:3", "K (kernel taps) = 3 is longer than the padded input", NULL);   /* no dilation */
+    expect_bad("conv2dc:1:1:3:3:1:3:3:dilation=2", "the dilated filter spans 5 (KH=3, dilation=2)",
+               "H (image height) = 3 in valid mode");
+    expect_bad("conv2dc:1:1:8:3:1:3:3:pad=1:dilation=1,3", "the dilated filter spans 7 (KW=3, dilation=3)",
+               "W (image width) + 2 * pad = 5");
+    expect_bad("conv1d:100:3:same:nlc", "conv1d has no layout ('nlc' is a layout of conv1dc", NULL);
+    expect_bad("conv2d:1:64:64:3:3:same:nhwc", "conv2d has no layout ('nhwc' is a layout of conv2dc", NULL);
+    expect_bad("conv1d:100:3:ncl:same", "conv1d has no layout", NULL);
+    ct_problem p;
+    ct_err e;
+    size_t n = 100000;
+    char *big = malloc(n + 16);
+    memcpy(big, "conv1d:", 7);
+    memset(big + 7, '1', n);
+    strcpy(big + 7 + n, ":3");
+    CHECK(parse(big, &p, &e) == CT_ERR_USAGE);
+    CHECK_MSG(strlen(e.msg) < 200 && strstr(e.msg, "too long (100009 characters, at most 255)") &&
+                  strstr(e.msg, "'conv1d:1111") && strstr(e.msg, "...'"), "%s", e.msg);
+    free(big);
+    static const char *const ctl[] = {"conv1d:10:3\nsame", "conv1d:10\t:3", "\033[2Jconv1d:10:3", "conv1d:10:3\r"};
+    for (size_t i = 0; i < sizeof ctl / sizeof ctl[0]; i++) {
+        CHECK(parse(ctl[i], &p, &e) == CT_ERR_USAGE);
+        int raw = 0;
+        for (const char *c = e.msg; *c; c++)
+            raw += (unsigned char)*c < 0x20;
+        CHECK_MSG(!raw && strstr(e.msg, "a control character"), "raw control character in: %s", e.msg);
+    }
+    CHECK(parse("conv1d:10:3\nsame", &p, &e) == CT_ERR_USAGE && strstr(e.msg, "'conv1d:10:3\\nsame'"));
+}
+
 static void test_invalid_strings(void)
 {
     static const struct {
@@ -202,6 +242,7 @@ static void test_invalid_strings(void)
     /* A failed parse leaves no family behind. */
     CHECK(parse("conv1d:10:3:diagonal", &p, &e) == CT_ERR_USAGE);
     CHECK(p.family == NULL);
+    test_probe_messages();
 }
 
 static void test_parse_size(void)

@@ -1,5 +1,6 @@
 /* cache.c - the on-disk cache of compiled candidates. */
 #include "cache.h"
+#include "text.h"
 
 #include <ctype.h>
 #include <errno.h>
@@ -68,14 +69,12 @@ ct_status ct_cache_default_dir(char *buf, size_t len, ct_err *e)
 {
     const char *env = getenv("CONVTUNE_CACHE"), *xdg = getenv("XDG_CACHE_HOME"), *home = getenv("HOME");
     if (env && *env)
-        snprintf(buf, len, "%s", env);
-    else if (xdg && *xdg)
-        snprintf(buf, len, "%s/convtune/cubin", xdg);
-    else if (home && *home)
-        snprintf(buf, len, "%s/.cache/convtune/cubin", home);
-    else
-        return ct_fail(e, CT_ERR_IO, "no cache directory: set CONVTUNE_CACHE, XDG_CACHE_HOME or HOME");
-    return CT_OK;
+        return ct_path_copy(buf, len, env, "CONVTUNE_CACHE", CT_ERR_USAGE, e);
+    if (xdg && xdg[0] == '/')
+        return ct_path_join(buf, len, xdg, "/convtune/cubin", "XDG_CACHE_HOME", CT_ERR_USAGE, e);
+    if (home && *home)
+        return ct_path_join(buf, len, home, "/.cache/convtune/cubin", "HOME", CT_ERR_USAGE, e);
+    return ct_fail(e, CT_ERR_IO, "no cache directory: set CONVTUNE_CACHE, XDG_CACHE_HOME or HOME");
 }
 
 /* A whole ELF64 image: its section header table lies inside the bytes read.

@@ -8,8 +8,11 @@
 
 #include "compile.h"
 
-/* $CONVTUNE_CACHE, else $XDG_CACHE_HOME/convtune/cubin, else
- * $HOME/.cache/convtune/cubin. */
+/* $CONVTUNE_CACHE, else $XDG_CACHE_HOME/convtune/cubin (an absolute
+ * XDG_CACHE_HOME only: the XDG spec says a relative one is ignored), else
+ * $HOME/.cache/convtune/cubin. A path that does not fit in len is
+ * CT_ERR_USAGE ("path too long"), never cut; none of the three set is
+ * CT_ERR_IO. */
 ct_status ct_cache_default_dir(char *buf, size_t len, ct_err *e);
 
 /* 32 hex digits identifying one compilation. */

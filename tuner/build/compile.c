@@ -11,6 +11,7 @@
 
 #include "problem.h"
 #include "resources.h"
+#include "text.h"
 
 static double now_ms(void)
 {
@@ -47,15 +48,18 @@ static ct_status read_file(const char *path, char **text, ct_err *e)
  * family, shared files in common/). */
 static ct_status load_template_file(const char *file, const char *dir, char **text, ct_err *e)
 {
-    char path[1024];
+    char path[CT_PATH_MAX];
     if (dir && *dir) {
-        if ((size_t)snprintf(path, sizeof path, "%s/%s", dir, file) >= sizeof path)
-            return ct_fail(e, CT_ERR_USAGE, "template path %s/%s is too long", dir, file);
+        char sub[256];
+        snprintf(sub, sizeof sub, "/%s", file);   /* a template's own name: short */
+        ct_status rc = ct_path_join(path, sizeof path, dir, sub, "--templates", CT_ERR_USAGE, e);
+        if (rc != CT_OK)
+            return rc;
         const ct_family *const *fams = ct_families();
         for (int i = -1; access(path, F_OK) != 0; i++) {
             if (i >= 0 && !fams[i])
                 break;   /* not found anywhere: read_file names the flat path */
-            char alt[1024];
+            char alt[CT_PATH_MAX];
             int n = snprintf(alt, sizeof alt, "%s/%s/%s", dir, i < 0 ? "common" : fams[i]->name, file);
             if (n > 0 && (size_t)n < sizeof alt && access(alt, F_OK) == 0) {
                 memcpy(path, alt, (size_t)n + 1);
@@ -268,7 +272,8 @@ ct_status ct_nvrtc_compile(const char *src, const char *name, const char *arch,
     int nopt = 0;
     int is_cubin = strncmp(arch, "sm_", 3) == 0;
     if (!is_cubin && strncmp(arch, "compute_", 8) != 0)
-        return ct_fail(e, CT_ERR_USAGE, "architecture '%s' must be sm_XY or compute_XY", arch);
+        return ct_fail(e, CT_ERR_USAGE, "architecture '%s' must be sm_XY or compute_XY",
+                       ct_echo(arch, (char[CT_ECHO_LEN]){0}, CT_ECHO_LEN));
     char target[32];
     snprintf(optbuf[nopt], sizeof optbuf[0], "--gpu-architecture=%s", ct_arch_target(arch, target, sizeof target));
     opts[nopt] = optbuf[nopt];
@@ -276,12 +281,13 @@ ct_status ct_nvrtc_compile(const char *src, const char *name, const char *arch,
     opts[nopt++] = "-std=c++17";
     /* Templates inline their own headers; only the half types' headers come
      * from the toolkit, so the folder matters to bf16 and f16 problems. */
-    char incdir[600];
+    char incdir[CT_PATH_MAX + 16], home_inc[CT_PATH_MAX];
     const char *home = getenv("CUDA_HOME");
-    if (home && *home)
-        snprintf(incdir, sizeof incdir, "-I%s/include", home);
-    else
-        snprintf(incdir, sizeof incdir, "-I%s", CT_CUDA_INCLUDE_DIR);
+    ct_status hs;
+    if (home && *home && (hs = ct_path_join(home_inc, sizeof home_inc, home, "/include", "CUDA_HOME", CT_ERR_USAGE,
+                                            e)) != CT_OK)
+        return hs;   /* a cut path would read another toolkit's headers */
+    snprintf(incdir, sizeof incdir, "-I%s", home && *home ? home_inc : CT_CUDA_INCLUDE_DIR);
     opts[nopt++] = incdir;
     for (int i = 0; i < ndefs && nopt < MAXOPT; i++, nopt++) {
         snprintf(optbuf[nopt], sizeof optbuf[0], "-D%s=%lld", defs[i].name, defs[i].value);

@@ -10,6 +10,7 @@
 #include "gpus.h"
 #include "problem.h"
 #include "shard.h"
+#include "text.h"
 
 /* Every option, one bit each: a command lists those it takes (cmd_opts)
  * and any other one given is refused, naming it. */
@@ -20,6 +21,8 @@ enum {
     OPT_PARAM, OPT_TORCH, OPT_SHARD, OPT_TOP, OPT_DTYPE, OPT_COUNT
 };
 #define OPT(x) (1UL << OPT_##x)
+
+#define CT_MAX_PROBLEM_ARGS 64
 
 typedef struct args {
     const char *problem, *db, *config, *templates, *only, *arch, *device, *family, *format, *out;
@@ -35,19 +38,29 @@ typedef struct args {
     double time_limit;
     const char *nearest;       /* query --nearest SPEC */
     const char *dtype;         /* export --family F --dtype T */
+    const char *problems[CT_MAX_PROBLEM_ARGS];  /* every --problem, where the command repeats it (report) */
+    int nproblems;
     const char *pos[256];      /* arguments that are not options (db import FILE...) */
     int npos;
     unsigned long given;       /* OPT() bits of the options given */
     const char *spelled[OPT_COUNT];   /* each as the user wrote it, for messages */
 } args;
 
+/* The one error line: "convtune: " and the message, its control
+ * characters escaped (text.h), on stderr; returns rc. die(rc, msg) is
+ * say(rc, "%s", msg). */
+int say(int rc, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 int die(ct_status rc, const char *msg);
+/* A user's text as a message quotes it: bounded and escaped (ct_echo), in
+ * a buffer that lives to the end of the enclosing block. */
+#define ECHO(s) ct_echo((s), (char[CT_ECHO_LEN]){0}, CT_ECHO_LEN)
 /* The ct_db_on_wait hook: one line on stderr while another writer holds
  * the database, so a long wait is not a silent hang. */
 void db_waiting(const char *path);
 /* Fill a from argv[start..]; 0 (after printing the one-line error) on an
- * unknown option, a missing or bad value, or an option given twice. */
-int parse_args(int argc, char **argv, int start, args *a);
+ * unknown option, a missing or bad value, or an option given twice (flags
+ * included) that is neither --param nor in repeats (OPT() bits). */
+int parse_args(int argc, char **argv, int start, unsigned long repeats, args *a);
 /* 0 when every option given is in allowed (OPT() bits; --help always is);
  * otherwise prints "CMD does not take OPTION" and returns CT_ERR_USAGE. */
 int check_options(const args *a, unsigned long allowed, const char *cmd);
@@ -60,11 +73,23 @@ int need_problem_config(const args *a, ct_problem *p, ct_config *c);
  * one-line error. */
 #define CT_DB_PATH_MAX 1024
 int db_path(const args *a, char *path, size_t len);
+/* The binary cache of tune and retime (cache.h) into dir, *out = dir; none
+ * (*out NULL) with --no-cache or no folder to put it in. A path that does
+ * not fit is refused: 0 or the exit status after the one-line error. */
+int cache_dir(const args *a, char *dir, size_t len, const char **out);
+/* 0 when the database at path can be written or does not exist yet (it
+ * is created then); otherwise the one-line error of ct_db_check_writable
+ * (what a writer's open refuses, checked without opening anything, before
+ * a GPU is looked for) and its exit status. */
+int db_writable(const char *path);
+/* tune's and retime's checks before the GPU (cli_tune.c): 0 or the exit
+ * status after the one-line error. */
+int check_gpu_run(const args *a, const ct_problem *p, const char *dbpath);
 /* Open the database for reading (ct_db_open without create). */
 int open_existing_db(const args *a, ct_db **db);
 
 extern const char usage_tune[], usage_space[], usage_compile[], usage_query[], usage_export[];
-extern const char usage_precompile[], usage_retime[];
+extern const char usage_precompile[], usage_retime[], usage_report[];
 int cmd_tune(const args *a);
 int cmd_space(const args *a);
 int cmd_compile(const args *a);
@@ -72,6 +97,8 @@ int cmd_query(const args *a);
 int cmd_export(const args *a);
 int cmd_precompile(const args *a);
 int cmd_retime(const args *a);
+/* report: --problem repeats; the page or the CSV written atomically. */
+int cmd_report(const args *a);
 /* The shard of this process: --shard, else a Slurm array task's (saying so
  * on stderr), else none (count 0). 0 or the exit status after the error. */
 int shard_of(const args *a, ct_shard *sh);

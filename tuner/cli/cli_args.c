@@ -1,22 +1,48 @@
 /* cli_args.c - option parsing and the helpers every command handler uses. */
 #include <errno.h>
+#include <stdarg.h>
 #include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
+#include "cache.h"
 #include "cli.h"
+#include "text.h"
 
 void db_waiting(const char *path)
 {
-    fprintf(stderr, "convtune: waiting for %s: the database is busy (another convtune is writing it)\n", path);
+    say(0, "waiting for %s: the database is busy (another convtune is writing it)", path);
+}
+
+int say(int rc, const char *fmt, ...)
+{
+    char msg[4096], line[4 * sizeof msg];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(msg, sizeof msg, fmt, ap);
+    va_end(ap);
+    /* Whatever a message quotes, it stays one line: a newline in a user's
+     * text is shown as \n, like every control character. */
+    size_t o = 0;
+    for (const char *c = msg; *c && o + 5 < sizeof line; c++) {
+        if ((unsigned char)*c < 0x20 || *c == 0x7f) {
+            const char one[2] = {*c, '\0'};
+            char esc[8];
+            o += (size_t)snprintf(line + o, sizeof line - o, "%s", ct_echo(one, esc, sizeof esc));
+        } else {
+            line[o++] = *c;
+        }
+    }
+    line[o] = '\0';
+    fprintf(stderr, "convtune: %s\n", line);
+    return rc;
 }
 
 int die(ct_status rc, const char *msg)
 {
-    fprintf(stderr, "convtune: %s\n", msg);
-    return (int)rc;
+    return say((int)rc, "%s", msg);
 }
 
 static int parse_int_arg(const char *opt, const char *v, long long lo, long long hi, long long *out)
@@ -25,7 +51,7 @@ static int parse_int_arg(const char *opt, const char *v, long long lo, long long
     errno = 0;
     long long x = strtoll(v, &end, 10);
     if (errno || end == v || *end || x < lo || x > hi) {
-        fprintf(stderr, "convtune: %s: bad value '%s' (expected an integer in %lld..%lld)\n", opt, v, lo, hi);
+        say(0, "%s: bad value '%s' (expected an integer in %lld..%lld)", opt, ECHO(v), lo, hi);
         return 0;
     }
     *out = x;
@@ -73,9 +99,10 @@ static const opt_def *find_opt(const char *o)
 }
 
 /* Options shared by all commands; unknown options are usage errors, and so
- * is an option given twice (only --param repeats): which one was meant
- * cannot be guessed. */
-int parse_args(int argc, char **argv, int start, args *a)
+ * is an option given twice, a flag as much as one with a value (only
+ * --param, and what the command lists in repeats, may repeat): which one
+ * was meant cannot be guessed, and a doubled flag is a script's mistake. */
+int parse_args(int argc, char **argv, int start, unsigned long repeats, args *a)
 {
     memset(a, 0, sizeof *a);
     for (int i = start; i < argc; i++) {
@@ -87,17 +114,14 @@ int parse_args(int argc, char **argv, int start, args *a)
                 a->pos[a->npos++] = o;   /* only `db import FILE` takes one; the others refuse it */
                 continue;
             }
-            if (o[0] != '-' || !strcmp(o, "-")) {
-                fprintf(stderr, "convtune: too many file arguments (at most %d in one command; give the rest "
-                        "to another)\n", maxpos);
-                return 0;
-            }
-            fprintf(stderr, "convtune: unknown option '%s' (see convtune --help)\n", o);
+            if (o[0] != '-' || !strcmp(o, "-"))
+                return say(0, "too many file arguments (at most %d in one command; give the rest to another)",
+                           maxpos);
+            say(0, "unknown option '%s' (see convtune --help)", ECHO(o));
             return 0;
         }
-        int has_value = d->flag_off == NOFF && d->bit != OPT_WINNERS;
-        if ((a->given & (1UL << d->bit)) && d->bit != OPT_PARAM && has_value) {
-            fprintf(stderr, "convtune: option %s given twice\n", o);
+        if ((a->given & (1UL << d->bit)) && !((repeats | OPT(PARAM)) & (1UL << d->bit))) {
+            say(0, "option %s given twice", o);
             return 0;
         }
         a->given |= 1UL << d->bit;
@@ -111,12 +135,26 @@ int parse_args(int argc, char **argv, int start, args *a)
             continue;
         }
         if (i + 1 >= argc) {
-            fprintf(stderr, "convtune: option %s needs a value\n", o);
+            say(0, "option %s needs a value", o);
             return 0;
         }
         const char *v = argv[++i];
+        if (d->bit == OPT_PROBLEM) {   /* repeated only where repeats allows it (report) */
+            if (a->nproblems >= CT_MAX_PROBLEM_ARGS) {
+                say(0, "at most %d --problem options", a->nproblems);
+                return 0;
+            }
+            a->problems[a->nproblems++] = v;
+        }
+        /* An empty folder or file is an unset variable in a script, not
+         * "the built-in templates" or "no config". */
+        if (!*v && (d->bit == OPT_TEMPLATES || d->bit == OPT_CONFIG)) {
+            say(0, "option %s: empty path", o);
+            return 0;
+        }
         if (d->str_off != NOFF) {
-            *(const char **)((char *)a + d->str_off) = v;
+            if (!*(const char **)((char *)a + d->str_off))   /* the first of a repeated one */
+                *(const char **)((char *)a + d->str_off) = v;
             continue;
         }
         long long x;
@@ -124,7 +162,7 @@ int parse_args(int argc, char **argv, int start, args *a)
         case OPT_GPU: {
             ct_err e;
             if (ct_gpus_parse(v, a->gpus, &a->ngpus, &e) != CT_OK) {
-                fprintf(stderr, "convtune: %s\n", e.msg);
+                say(0, "%s", e.msg);
                 return 0;
             }
             a->gpu = a->ngpus > 0 ? a->gpus[0] : 0;
@@ -152,7 +190,7 @@ int parse_args(int argc, char **argv, int start, args *a)
             break;
         default:   /* OPT_PARAM */
             if (a->nparams >= CT_MAX_PARAMS) {
-                fprintf(stderr, "convtune: too many --param options\n");
+                say(0, "too many --param options");
                 return 0;
             }
             a->params[a->nparams++] = v;
@@ -166,7 +204,7 @@ int check_options(const args *a, unsigned long allowed, const char *cmd)
     unsigned long extra = a->given & ~(allowed | OPT(HELP));
     for (int b = 0; b < OPT_COUNT; b++)
         if (extra & (1UL << b)) {
-            fprintf(stderr, "convtune: %s does not take %s (see convtune %s --help)\n", cmd, a->spelled[b], cmd);
+            say(0, "%s does not take %s (see convtune %s --help)", cmd, a->spelled[b], cmd);
             return CT_ERR_USAGE;
         }
     return 0;
@@ -175,9 +213,12 @@ int check_options(const args *a, unsigned long allowed, const char *cmd)
 int load_config(const args *a, ct_config *c)
 {
     ct_err e;
-    ct_status rc = ct_config_init(c, &e);
+    char path[CT_PATH_MAX];
+    ct_status rc = a->config ? ct_path_copy(path, sizeof path, a->config, "--config", CT_ERR_USAGE, &e) : CT_OK;
+    if (rc == CT_OK)
+        rc = ct_config_init(c, &e);
     if (rc == CT_OK && a->config)
-        rc = ct_config_apply_file(c, a->config, &e);
+        rc = ct_config_apply_file(c, path, &e);
     if (rc != CT_OK)
         return die(rc, e.msg);
     if (a->have_seed)
@@ -190,7 +231,7 @@ int load_config(const args *a, ct_config *c)
 int need_problem(const args *a, ct_problem *p)
 {
     if (!a->problem) {
-        fprintf(stderr, "convtune: --problem SPEC is required (e.g. --problem conv1d:1e6:2047)\n");
+        say(0, "--problem SPEC is required (e.g. --problem conv1d:1e6:2047)");
         return CT_ERR_USAGE;
     }
     ct_err e;
@@ -207,16 +248,28 @@ int need_problem_config(const args *a, ct_problem *p, ct_config *c)
 int db_path(const args *a, char *path, size_t len)
 {
     ct_err e;
-    if (a->db && strlen(a->db) >= len) {
-        fprintf(stderr, "convtune: --db: path too long (%zu characters, at most %zu): %.40s...\n", strlen(a->db),
-                len - 1, a->db);
-        return CT_ERR_USAGE;
-    }
-    if (a->db)
-        snprintf(path, len, "%s", a->db);
-    else if (ct_db_default_path(path, len, &e) != CT_OK)
-        return die(CT_ERR_DB, e.msg);
-    return 0;
+    ct_status rc = a->db ? ct_path_copy(path, len, a->db, "--db", CT_ERR_USAGE, &e)
+                         : ct_db_default_path(path, len, &e);
+    return rc == CT_OK ? 0 : die(rc, e.msg);
+}
+
+int cache_dir(const args *a, char *dir, size_t len, const char **out)
+{
+    ct_err e;
+    *out = NULL;
+    if (a->no_cache)
+        return 0;
+    ct_status rc = ct_cache_default_dir(dir, len, &e);
+    if (rc == CT_OK)
+        *out = dir;
+    return rc == CT_ERR_USAGE ? die(rc, e.msg) : 0;
+}
+
+int db_writable(const char *path)
+{
+    ct_err e;
+    ct_status rc = ct_db_check_writable(path, &e);
+    return rc == CT_OK ? 0 : die(rc, e.msg);
 }
 
 int open_existing_db(const args *a, ct_db **db)

@@ -233,7 +233,7 @@ int cmd_db(int argc, char **argv)
             fputs(usage_db, stdout);
             return 0;
         }
-        fprintf(stderr, "convtune: db needs a subcommand: %s (see convtune db --help)\n", names);
+        say(0, "db needs a subcommand: %s (see convtune db --help)", names);
         return CT_ERR_USAGE;
     }
     int which = -1;
@@ -241,11 +241,11 @@ int cmd_db(int argc, char **argv)
         if (!strcmp(argv[2], subs[i].name))
             which = (int)i;
     if (which < 0) {
-        fprintf(stderr, "convtune: unknown db subcommand '%s' (use %s)\n", argv[2], names);
+        say(0, "unknown db subcommand '%s' (use %s)", ECHO(argv[2]), names);
         return CT_ERR_USAGE;
     }
     args a;
-    if (!parse_args(argc, argv, 3, &a))
+    if (!parse_args(argc, argv, 3, 0, &a))
         return CT_ERR_USAGE;
     if (a.help) {
         fputs(subs[which].usage, stdout);

@@ -10,6 +10,7 @@
 #include "export_torch.h"
 #include "format.h"
 #include "json.h"
+#include "text.h"
 #include "selector.h"
 
 const char usage_query[] =
@@ -152,7 +153,7 @@ static int dtype_arg(const char *v, ct_dtype *t)
             *t = (ct_dtype)i;
             return 1;
         }
-    fprintf(stderr, "convtune: --dtype: unknown element type '%s' (f32, bf16 or f16)\n", v);
+    say(0, "--dtype: unknown element type '%s' (f32, bf16 or f16)", ECHO(v));
     return 0;
 }
 
@@ -164,7 +165,7 @@ static int cmd_export_family(const args *a)
     if (a->dtype && !dtype_arg(a->dtype, &dt))
         return CT_ERR_USAGE;
     if (!ct_family_find(a->family)) {
-        fprintf(stderr, "convtune: export --family: unknown family '%s'\n", a->family);
+        say(0, "export --family: unknown family '%s'", ECHO(a->family));
         return CT_ERR_USAGE;
     }
     ct_config cfg;
@@ -181,9 +182,9 @@ static int cmd_export_family(const args *a)
     if (rc != CT_OK)
         return die(rc, e.msg);
     char path[1024], hpath[1100];
-    if (a->out)
-        snprintf(path, sizeof path, "%s", a->out);
-    else
+    if (a->out && (rc = ct_path_copy(path, sizeof path, a->out, "-o", CT_ERR_IO, &e)) != CT_OK)
+        return die(rc, e.msg);
+    if (!a->out)
         ct_export_family_default_path(set.name, path, sizeof path);
     ct_export_header_path(path, hpath, sizeof hpath);
     if (a->torch) {   /* -o is the directory; export_torch.h */
@@ -224,7 +225,7 @@ int cmd_query(const args *a)
             return r;
     }
     if (a->family && !ct_family_find(a->family)) {
-        fprintf(stderr, "convtune: --family: unknown family '%s'\n", a->family);
+        say(0, "--family: unknown family '%s'", ECHO(a->family));
         return CT_ERR_USAGE;
     }
     ct_db *db;
@@ -245,7 +246,7 @@ int cmd_query(const args *a)
         snprintf(what, sizeof what, "%s%s%s%s%s%s%s", a->problem ? " --problem " : "", a->problem ? p.canonical : "",
                  a->device ? " --device '" : "", a->device ? a->device : "", a->device ? "'" : "",
                  a->family ? " --family " : "", a->family ? a->family : "");
-        fprintf(stderr, "convtune: nothing stored matches%s\n", what[0] ? what : " (the database is empty)");
+        say(0, "nothing stored matches%s", what[0] ? what : " (the database is empty)");
         return CT_ERR_NOT_FOUND;
     }
     ct_writer *w = ct_writer_begin(stdout, fmt);
@@ -297,9 +298,9 @@ int cmd_export(const args *a)
         return 0;
     }
     char path[1024];
-    if (a->out)
-        snprintf(path, sizeof path, "%s", a->out);
-    else
+    if (a->out && (rc = ct_path_copy(path, sizeof path, a->out, "-o", CT_ERR_IO, &e)) != CT_OK)
+        return die(rc, e.msg);
+    if (!a->out)
         ct_export_default_path(p.canonical, path, sizeof path);
     if ((rc = ct_export_cu(&rec, a->templates, path, a->force, cfg.s.tolerance, &e)) != CT_OK)
         return die(rc, e.msg);

@@ -1,6 +1,7 @@
-/* cli_report.c - `convtune report`: options, refusals before anything is
- * written, and the atomic write of the page or the CSV. */
-#include "cli_report.h"
+/* cli_report.c - `convtune report`: its checks (the options are the common
+ * parser's, cli_args.c), refusals before anything is written, and the
+ * atomic write of the page or the CSV. */
+#include "cli.h"
 
 #include <stdio.h>
 #include <string.h>
@@ -10,9 +11,7 @@
 #include "problem.h"
 #include "report.h"
 
-#define MAX_PROBLEMS 64
-
-const char ct_cli_report_usage[] =
+const char usage_report[] =
     "usage: convtune report [--problem SPEC ...] [--family F] [--device NAME] [--db PATH]\n"
     "                       [--format html|csv] [-o FILE] [--force]\n"
     "Write what tuning stored as one self-contained HTML page (no script, no\n"
@@ -25,90 +24,50 @@ const char ct_cli_report_usage[] =
     "their candidates with every field instead. Without --device, each problem is\n"
     "shown on the device of its fastest result. Default output: stdout.\n";
 
-static int fail(int code, const char *msg)
+int cmd_report(const args *a)
 {
-    fprintf(stderr, "convtune: %s\n", msg);
-    return code;
-}
-
-int ct_cli_report(int argc, char **argv)
-{
-    static char canon[MAX_PROBLEMS][160];
-    const char *problems[MAX_PROBLEMS];
-    int np = 0, force = 0, csv = 0;
-    const char *family = NULL, *device = NULL, *dbarg = NULL, *out = NULL;
+    static char canon[CT_MAX_PROBLEM_ARGS][160];
+    const char *problems[CT_MAX_PROBLEM_ARGS];
+    const int np = a->nproblems;
+    const char *family = a->family, *device = a->device, *out = a->out;
+    const int force = a->force;
+    int csv = 0;
     ct_err e;
-    for (int i = 1; i < argc; i++) {
-        const char *o = argv[i];
-        if (!strcmp(o, "--help") || !strcmp(o, "-h")) {
-            fputs(ct_cli_report_usage, stdout);
-            return 0;
-        }
-        if (!strcmp(o, "--force")) {
-            force = 1;
-            continue;
-        }
-        int takes = !strcmp(o, "--problem") || !strcmp(o, "--family") || !strcmp(o, "--device") ||
-                    !strcmp(o, "--db") || !strcmp(o, "-o") || !strcmp(o, "--output") || !strcmp(o, "--format");
-        if (!takes) {
-            fprintf(stderr, "convtune: unknown option '%s' (see convtune report --help)\n", o);
+    for (int i = 0; i < np; i++) {
+        ct_problem p;
+        ct_status rc = ct_problem_parse(a->problems[i], &p, &e);
+        if (rc != CT_OK)
+            return die(rc, e.msg);
+        snprintf(canon[i], sizeof canon[i], "%s", p.canonical);
+        problems[i] = canon[i];
+    }
+    if (a->format) {
+        if (strcmp(a->format, "html") && strcmp(a->format, "csv")) {
+            say(0, "report: --format must be html or csv, not '%s'", ECHO(a->format));
             return CT_ERR_USAGE;
         }
-        if (i + 1 >= argc) {
-            fprintf(stderr, "convtune: option %s needs a value\n", o);
-            return CT_ERR_USAGE;
-        }
-        const char *v = argv[++i];
-        if (!strcmp(o, "--problem")) {
-            if (np == MAX_PROBLEMS)
-                return fail(CT_ERR_USAGE, "report: at most 64 --problem options");
-            ct_problem p;
-            ct_status rc = ct_problem_parse(v, &p, &e);
-            if (rc != CT_OK)
-                return fail(rc, e.msg);
-            snprintf(canon[np], sizeof canon[np], "%s", p.canonical);
-            problems[np] = canon[np];
-            np++;
-        } else if (!strcmp(o, "--family")) {
-            family = v;
-        } else if (!strcmp(o, "--device")) {
-            device = v;
-        } else if (!strcmp(o, "--db")) {
-            dbarg = v;
-        } else if (!strcmp(o, "--format")) {
-            if (strcmp(v, "html") && strcmp(v, "csv")) {
-                fprintf(stderr, "convtune: report: --format must be html or csv, not '%s'\n", v);
-                return CT_ERR_USAGE;
-            }
-            csv = !strcmp(v, "csv");
-        } else {
-            out = v;
-        }
+        csv = !strcmp(a->format, "csv");
     }
     if (np && family)
-        return fail(CT_ERR_USAGE, "report takes --problem SPEC or --family F, not both");
+        return die(CT_ERR_USAGE, "report takes --problem SPEC or --family F, not both");
     if (family && !ct_family_find(family)) {
-        fprintf(stderr, "convtune: report: unknown family '%s'\n", family);
+        say(0, "report: unknown family '%s'", ECHO(family));
         return CT_ERR_USAGE;
     }
     /* Refuse an unsafe or existing target before reading anything. */
     ct_status rc;
     if (out && (rc = ct_outfile_check(out, force, "report", &e)) != CT_OK)
-        return fail(rc, e.msg);
-    char path[1024];
-    if (dbarg)
-        snprintf(path, sizeof path, "%s", dbarg);
-    else if ((rc = ct_db_default_path(path, sizeof path, &e)) != CT_OK)
-        return fail(rc, e.msg);
+        return die(rc, e.msg);
     ct_db *db;
-    if ((rc = ct_db_open(path, 0, &db, &e)) != CT_OK)
-        return fail(rc, e.msg);
+    int st = open_existing_db(a, &db);   /* a --db that does not fit is refused, never cut */
+    if (st)
+        return st;
     ct_report r;
     ct_report_opts ro = {.problems = problems, .nproblems = np, .family = family, .device = device};
     if ((rc = ct_report_load(db, &ro, &r, &e)) != CT_OK) {
         ct_report_free(&r);
         ct_db_close(db);
-        return fail(rc, e.msg);
+        return die(rc, e.msg);
     }
     ct_outfile of;
     FILE *f = stdout;
@@ -116,7 +75,7 @@ int ct_cli_report(int argc, char **argv)
         if ((rc = ct_outfile_open(&of, out, ".convtune-report-", "report", &e)) != CT_OK) {
             ct_report_free(&r);
             ct_db_close(db);
-            return fail(rc, e.msg);
+            return die(rc, e.msg);
         }
         f = of.f;
     }
@@ -135,5 +94,5 @@ int ct_cli_report(int argc, char **argv)
         printf("%s: %d problem%s, %d candidates (%s)\n", out, r.ns, r.ns == 1 ? "" : "s", nc, csv ? "csv" : "html");
     }
     ct_report_free(&r);
-    return rc == CT_OK ? 0 : fail(rc, e.msg);
+    return rc == CT_OK ? 0 : die(rc, e.msg);
 }

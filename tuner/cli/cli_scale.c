@@ -10,6 +10,7 @@
 #include "precompile.h"
 #include "retime.h"
 #include "search.h"
+#include "text.h"
 
 const char usage_precompile[] =
     "usage: convtune precompile --problem SPEC --arch sm_XY [--shard I/N]\n"
@@ -42,8 +43,8 @@ int shard_of(const args *a, ct_shard *sh)
     if (ct_shard_from_slurm(sh, &found, &e) != CT_OK)
         return die(CT_ERR_USAGE, e.msg);
     if (found)
-        fprintf(stderr, "convtune: shard %d/%d from SLURM_ARRAY_TASK_ID and SLURM_ARRAY_TASK_COUNT (--shard "
-                        "overrides)\n", sh->index, sh->count);
+        say(0, "shard %d/%d from SLURM_ARRAY_TASK_ID and SLURM_ARRAY_TASK_COUNT (--shard "
+                        "overrides)", sh->index, sh->count);
     return 0;
 }
 
@@ -71,10 +72,11 @@ int cmd_precompile(const args *a)
     ct_shard shard;
     if ((r = shard_of(a, &shard)))
         return r;
-    char cache[1024];
+    char cache[CT_PATH_MAX];
     ct_err e;
-    if (ct_cache_default_dir(cache, sizeof cache, &e) != CT_OK)
-        return die(CT_ERR_IO, e.msg);
+    ct_status crc = ct_cache_default_dir(cache, sizeof cache, &e);
+    if (crc != CT_OK)
+        return die(crc, e.msg);
     ct_precompile_opts o = {.problem = &p, .arch = a->arch, .strategy = a->strategy, .cfg = &cfg,
                             .shard = shard, .templates_dir = a->templates, .only_template = a->only,
                             .cache_dir = cache, .out = stdout};
@@ -95,12 +97,14 @@ int cmd_retime(const args *a)
         return r;
     if (a->ngpus > 1 || a->ngpus < 0)
         return die(CT_ERR_USAGE, "retime: --gpu takes one GPU: the point is to time the best on one");
-    char cache[1024];
-    const char *cache_dir = NULL;
-    if (!a->no_cache && ct_cache_default_dir(cache, sizeof cache, NULL) == CT_OK)
-        cache_dir = cache;
+    if ((r = check_gpu_run(a, &p, dbpath)))
+        return r;
+    char cache[CT_PATH_MAX];
+    const char *cdir;
+    if ((r = cache_dir(a, cache, sizeof cache, &cdir)))
+        return r;
     ct_retime_opts o = {.problem = &p, .top = a->top ? a->top : cfg.s.retime_top, .gpu = a->gpu,
-                        .db_path = dbpath, .templates_dir = a->templates, .cache_dir = cache_dir, .cfg = &cfg,
+                        .db_path = dbpath, .templates_dir = a->templates, .cache_dir = cdir, .cfg = &cfg,
                         .out = stdout, .worker_exe = "/proc/self/exe"};
     if (o.top < 1)
         o.top = 1;

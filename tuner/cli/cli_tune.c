@@ -12,6 +12,7 @@
 #include "runner.h"
 #include "search.h"
 #include "space.h"
+#include "text.h"
 #include "tune.h"
 
 const char usage_tune[] =
@@ -58,6 +59,56 @@ const char usage_compile[] =
     "an existing file is replaced only with --force. Parameters not given take the\n"
     "first value of their list in the config.\n";
 
+/* What a run on a GPU would refuse after finding one, refused before, with
+ * the codes space, compile and precompile use: a --template the family
+ * lacks or that cannot compute the problem's type, a template folder that
+ * does not hold the family's templates, a read-only database. */
+int check_gpu_run(const args *a, const ct_problem *p, const char *dbpath)
+{
+    const ct_family *f = p->family;
+    ct_err e;
+    if (a->only) {
+        const ct_template *t = ct_template_find(f, a->only);
+        char why[256];
+        if (!t) {
+            say(0, "family %s has no template '%s'", f->name, ECHO(a->only));   /* as space says */
+            return CT_ERR_USAGE;
+        }
+        if (ct_template_refuses_dtype(p, t, why, sizeof why)) {
+            say(0, "--template %s: %s (%s)", a->only, why, p->canonical);
+            return CT_ERR_USAGE;
+        }
+    }
+    for (int i = 0; i < f->ntemplates; i++) {   /* what the run reads, read now */
+        char *src = NULL;
+        ct_status rc = ct_template_source(f->templates[i].name, a->templates, &src, &e);
+        free(src);
+        if (rc != CT_OK)
+            return die(rc, e.msg);
+    }
+    return db_writable(dbpath);
+}
+
+/* A sharded auto run samples at random where the space exceeds the
+ * budget, and a sample dealt to shards needs a seed. Whether it does is
+ * known before the GPU from the space on sm_90 (the GPU's own may differ a
+ * little, and the run checks again on it). */
+static int check_auto_shard(const ct_problem *p, const ct_config *cfg, const char *only)
+{
+    ct_limits lim;
+    ct_space sp;
+    ct_err e;
+    if (ct_limits_for_arch("sm_90", &lim, &e) != CT_OK || ct_space_build(p, cfg, &lim, only, &sp, &e) != CT_OK)
+        return 0;   /* the run says what is wrong */
+    const int n = sp.n;
+    ct_space_free(&sp);
+    if (n <= cfg->s.max_candidates)
+        return 0;   /* exhaustive: every shard knows the list */
+    return say(CT_ERR_USAGE, "a sharded run of about %d candidates, more than the budget %d, samples at random: "
+               "it needs --seed N, the same in every shard and in the tuning run (or --strategy exhaustive)", n,
+               cfg->s.max_candidates);
+}
+
 int cmd_tune(const args *a)
 {
     ct_problem p;
@@ -69,10 +120,10 @@ int cmd_tune(const args *a)
     ct_err e;
     if ((r = db_path(a, dbpath, sizeof dbpath)))
         return r;
-    char cache[1024];
-    const char *cache_dir = NULL;
-    if (!a->no_cache && ct_cache_default_dir(cache, sizeof cache, NULL) == CT_OK)
-        cache_dir = cache;
+    char cache[CT_PATH_MAX];
+    const char *cdir;
+    if ((r = cache_dir(a, cache, sizeof cache, &cdir)))
+        return r;
     if ((r = search_budget(a, &cfg)))
         return r;
     ct_shard shard;
@@ -83,10 +134,18 @@ int cmd_tune(const args *a)
     if (shard.count > 1 && !a->db)
         return die(CT_ERR_USAGE, "a shard writes a database of its own: give --db (e.g. --db tune-shard-3.db); "
                                  "merge them after with convtune db import");
+    ct_strategy st = CT_SEARCH_AUTO;
+    if ((a->strategy && ct_strategy_parse(a->strategy, &st, &e) != CT_OK) ||
+        ct_shard_check(st, cfg.s.seed, &shard, &e) != CT_OK)
+        return die(CT_ERR_USAGE, e.msg);
+    if (shard.count > 1 && st == CT_SEARCH_AUTO && cfg.s.seed == 0 && (r = check_auto_shard(&p, &cfg, a->only)))
+        return r;
+    if ((r = check_gpu_run(a, &p, dbpath)))
+        return r;
     ct_tune_opts o = {.problem = &p, .gpu = a->gpu, .ngpus = a->ngpus, .shard = shard, .db_path = dbpath, .templates_dir = a->templates,
                       .only_template = a->only, .cfg = &cfg, .remeasure = a->remeasure,
                       .verbose = a->verbose, .out = stdout, .strategy = a->strategy,
-                      .time_limit_s = a->time_limit, .cache_dir = cache_dir, .json = a->json,
+                      .time_limit_s = a->time_limit, .cache_dir = cdir, .json = a->json,
                       .worker_exe = "/proc/self/exe",
                       .fresh = a->fresh};
     memcpy(o.gpus, a->gpus, sizeof o.gpus);
@@ -149,7 +208,7 @@ int cmd_compile(const args *a)
     if (r)
         return r;
     if (!a->arch) {
-        fprintf(stderr, "convtune: compile needs --arch (sm_XY for a CUBIN, compute_XY for PTX)\n");
+        say(0, "compile needs --arch (sm_XY for a CUBIN, compute_XY for PTX)");
         return CT_ERR_USAGE;
     }
     ct_config cfg;
@@ -170,7 +229,7 @@ int cmd_compile(const args *a)
             if (!f->templates[i].is_baseline && !f->templates[i].exec)
                 t = &f->templates[i];
     if (!t) {
-        fprintf(stderr, "convtune: family %s has no template '%s'\n", f->name, a->only);
+        say(0, "family %s has no template '%s'", f->name, ECHO(a->only));
         return CT_ERR_USAGE;
     }
     ct_params c = {0};
@@ -186,8 +245,8 @@ int cmd_compile(const args *a)
                 !strncmp(t->params[k].name, a->params[i], (size_t)(eq - a->params[i])))
                 def = &t->params[k];
         if (!def) {
-            fprintf(stderr, "convtune: --param %s: expected NAME=VALUE with NAME a parameter of %s\n",
-                    a->params[i], t->name);
+            say(0, "--param %s: expected NAME=VALUE with NAME a parameter of %s", ECHO(a->params[i]),
+                t->name);
             return CT_ERR_USAGE;
         }
         long v;
@@ -199,7 +258,7 @@ int cmd_compile(const args *a)
         f->normalize(&p, t, &c);
     char why[256];
     if (ct_template_refuses_dtype(&p, t, why, sizeof why) || f->constrain(&p, t, &c, &lim, why, sizeof why)) {
-        fprintf(stderr, "convtune: candidate rejected for %s: %s\n", a->arch, why);
+        say(0, "candidate rejected for %s: %s", a->arch, why);
         return CT_ERR_USAGE;
     }
     /* The target is checked before the compile, so a refusal costs nothing;
@@ -217,9 +276,12 @@ int cmd_compile(const args *a)
     if (rc != CT_OK)
         return die(rc, e.msg);
     char path[CT_OUTFILE_PATH_MAX];
-    if (a->out)
-        snprintf(path, sizeof path, "%s", a->out);   /* its length was checked above */
-    else
+    if (a->out) {
+        if ((rc = ct_path_copy(path, sizeof path, a->out, "-o", CT_ERR_IO, &e)) != CT_OK) {
+            ct_binary_free(&bin);
+            return die(rc, e.msg);
+        }
+    } else
         snprintf(path, sizeof path, "%s.%s", t->name, bin.is_cubin ? "cubin" : "ptx");
     size_t len = bin.is_cubin ? bin.size : strlen(bin.data);
     if ((rc = ct_outfile_write(path, a->force, ".convtune-compile-", "compile", bin.data, len, &e)) != CT_OK) {

@@ -7,7 +7,6 @@
 #include <unistd.h>
 
 #include "cli.h"
-#include "cli_report.h"
 #include "compile.h"
 #include "worker.h"
 
@@ -98,7 +97,7 @@ int main(int argc, char **argv)
         return ct_worker_serve((int)fd);
     }
     if (argc > 2 && (!strcmp(argv[1], "--version") || !strcmp(argv[1], "help"))) {
-        fprintf(stderr, "convtune: %s takes no other argument ('%s')\n", argv[1], argv[2]);
+        say(0, "%s takes no other argument ('%s')", argv[1], ECHO(argv[2]));
         return CT_ERR_USAGE;
     }
     if (argc >= 2 && !strcmp(argv[1], "--version")) {
@@ -109,33 +108,34 @@ int main(int argc, char **argv)
     ct_db_on_wait(db_waiting);
     if (argc >= 2 && !strcmp(argv[1], "db"))
         return cmd_db(argc, argv);
-    if (argc >= 2 && !strcmp(argv[1], "report"))   /* its own options: cli_report.c */
-        return ct_cli_report(argc - 1, argv + 1);
     static const struct {
         const char *name;
         int (*fn)(const args *);
         const char *usage;
         unsigned long opts;     /* the options it takes; any other is refused */
+        unsigned long repeats;  /* those it takes more than once (--param always) */
     } cmds[] = {
         {"tune", cmd_tune, usage_tune,
          OPT(PROBLEM) | OPT(GPU) | OPT(DB) | OPT(CONFIG) | OPT(TEMPLATES) | OPT(TEMPLATE) | OPT(SEED) |
              OPT(STRATEGY) | OPT(BUDGET) | OPT(TIME) | OPT(JSON) | OPT(FRESH) | OPT(NO_CACHE) |
-             OPT(REMEASURE) | OPT(VERBOSE) | OPT(SHARD)},
+             OPT(REMEASURE) | OPT(VERBOSE) | OPT(SHARD), 0},
         {"precompile", cmd_precompile, usage_precompile,
          OPT(PROBLEM) | OPT(ARCH) | OPT(SHARD) | OPT(BUDGET) | OPT(STRATEGY) | OPT(SEED) | OPT(CONFIG) |
-             OPT(TEMPLATES) | OPT(TEMPLATE)},
+             OPT(TEMPLATES) | OPT(TEMPLATE), 0},
         {"retime", cmd_retime, usage_retime,
-         OPT(PROBLEM) | OPT(TOP) | OPT(GPU) | OPT(DB) | OPT(CONFIG) | OPT(TEMPLATES) | OPT(NO_CACHE)},
-        {"space", cmd_space, usage_space, OPT(PROBLEM) | OPT(ARCH) | OPT(TEMPLATE) | OPT(CONFIG) | OPT(LIST)},
+         OPT(PROBLEM) | OPT(TOP) | OPT(GPU) | OPT(DB) | OPT(CONFIG) | OPT(TEMPLATES) | OPT(NO_CACHE), 0},
+        {"space", cmd_space, usage_space, OPT(PROBLEM) | OPT(ARCH) | OPT(TEMPLATE) | OPT(CONFIG) | OPT(LIST), 0},
         {"compile", cmd_compile, usage_compile,
          OPT(PROBLEM) | OPT(ARCH) | OPT(TEMPLATE) | OPT(PARAM) | OPT(OUT) | OPT(FORCE) | OPT(TEMPLATES) |
-             OPT(CONFIG)},
+             OPT(CONFIG), 0},
         {"query", cmd_query, usage_query,
          OPT(PROBLEM) | OPT(DEVICE) | OPT(FAMILY) | OPT(ALL) | OPT(WINNERS) | OPT(FORMAT) | OPT(DB) |
-             OPT(NEAREST)},
+             OPT(NEAREST), 0},
         {"export", cmd_export, usage_export,
          OPT(PROBLEM) | OPT(FAMILY) | OPT(DEVICE) | OPT(OUT) | OPT(FORCE) | OPT(DB) | OPT(CONFIG) |
-             OPT(TEMPLATES) | OPT(TORCH) | OPT(DTYPE)},
+             OPT(TEMPLATES) | OPT(TORCH) | OPT(DTYPE), 0},
+        {"report", cmd_report, usage_report,
+         OPT(PROBLEM) | OPT(FAMILY) | OPT(DEVICE) | OPT(DB) | OPT(OUT) | OPT(FORMAT) | OPT(FORCE), OPT(PROBLEM)},
     };
     int start = 1, which = 0;
     if (argc >= 2 && argv[1][0] != '-') {
@@ -148,21 +148,21 @@ int main(int argc, char **argv)
             return 0;
         }
         if (which < 0) {
-            fprintf(stderr, "convtune: unknown command '%s' (see convtune --help)\n", argv[1]);
+            say(0, "unknown command '%s' (see convtune --help)", ECHO(argv[1]));
             return CT_ERR_USAGE;
         }
         start = 2;
     }
     if (argc < 2) {
         /* One line, like every other error; the usage is one --help away. */
-        fprintf(stderr, "convtune: no command or --problem given; try 'convtune --help'\n");
+        say(0, "no command or --problem given; try 'convtune --help'");
         return CT_ERR_USAGE;
     }
     args a;
-    if (!parse_args(argc, argv, start, &a))
+    if (!parse_args(argc, argv, start, cmds[which].repeats, &a))
         return CT_ERR_USAGE;
     if (a.npos) {
-        fprintf(stderr, "convtune: unknown option '%s' (see convtune --help)\n", a.pos[0]);
+        say(0, "unknown option '%s' (see convtune --help)", ECHO(a.pos[0]));
         return CT_ERR_USAGE;
     }
     if (a.help) {

@@ -2,6 +2,7 @@
 #include "params.h"
 
 #include "json.h"
+#include "text.h"
 
 #include <errno.h>
 #include <limits.h>
@@ -48,13 +49,9 @@ ct_status ct_param_parse_value(const ct_param_def *def, const char *text, long *
         }
     }
     char buf[64];
-    if (len == 0 || len >= sizeof buf) {
-        memcpy(buf, text, len < 40 ? len : 40);
-        memcpy(buf + (len < 40 ? len : 40), len > 40 ? "..." : "", len > 40 ? 4 : 1);
-        for (char *c = buf; *c; c++)   /* one line: control characters as '?' */
-            *c = (unsigned char)*c < 0x20 || *c == 0x7f ? '?' : *c;
-        return ct_fail(e, CT_ERR_USAGE, "parameter %s: bad value '%s'", def->name, buf);
-    }
+    if (len == 0 || len >= sizeof buf)
+        return ct_fail(e, CT_ERR_USAGE, "parameter %s: bad value '%s'", def->name,
+                       ct_echo(text, (char[CT_ECHO_LEN]){0}, CT_ECHO_LEN));
     memcpy(buf, text, len);
     buf[len] = '\0';
     char *end = NULL;
@@ -70,10 +67,10 @@ ct_status ct_param_parse_value(const ct_param_def *def, const char *text, long *
                 strncat(opts, def->symbols[s], sizeof opts - strlen(opts) - 1);
             }
             return ct_fail(e, CT_ERR_USAGE, "parameter %s: bad value '%s' (expected one of: %s)",
-                           def->name, buf, opts);
+                           def->name, ct_echo(buf, (char[CT_ECHO_LEN]){0}, CT_ECHO_LEN), opts);
         }
         return ct_fail(e, CT_ERR_USAGE, "parameter %s: bad value '%s' (expected an integer)",
-                       def->name, buf);
+                       def->name, ct_echo(buf, (char[CT_ECHO_LEN]){0}, CT_ECHO_LEN));
     }
     if (def->nsymbols == 0 && v < def->min)
         return ct_fail(e, CT_ERR_USAGE, "parameter %s: bad value %ld (at least %ld)", def->name, v, def->min);

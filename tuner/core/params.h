@@ -24,8 +24,13 @@ typedef struct ct_param_def {
     int nsymbols;
     long min;                      /* smallest numeric value (default 0: a
                                     * negative value is never a parameter) */
-    long max;                      /* largest numeric value; 0: INT_MAX (each
-                                    * is a macro in the kernel's int code) */
+    long max;                      /* largest numeric value, where the
+                                    * template's constraint has one; 0:
+                                    * INT_MAX (each is a macro in the
+                                    * kernel's int code). A value no problem
+                                    * admits is refused where it is written,
+                                    * not silently filtered out of every
+                                    * space */
     long dflt;                     /* the value of a candidate built without
                                     * one (ct_params_defaults), and what a
                                     * faulty read yields (see below)        */
@@ -67,8 +72,9 @@ ct_status ct_params_from_json(const char *json, const ct_param_def *defs, int nd
  *
  * A template's parameters are declared once, as an X-macro list of rows
  *
- *     X(NAME, DEFAULT, KIND, HELP)     KIND: CT_INT(min), CT_THREADS(min),
- *                                      CT_WARPS(min) or CT_SYMBOLS(names)
+ *     X(NAME, DEFAULT, KIND, HELP)     KIND: CT_INT(min), CT_RANGE(min, max),
+ *                                      CT_THREADS(min), CT_WARPS(min) or
+ *                                      CT_SYMBOLS(names)
  *
  *   #define TILED_PARAMS(X)                                          \
  *       X(BLOCK_SIZE, 256, CT_INT(32), "threads per block")          \
@@ -83,6 +89,7 @@ ct_status ct_params_from_json(const char *json, const ct_param_def *defs, int nd
  * lacks. What remains is reading the list of the wrong template, say a
  * tiled list from a naive candidate: that is a fault (below). */
 #define CT_INT(lo) .min = (lo)
+#define CT_RANGE(lo, hi) .min = (lo), .max = (hi)
 /* Threads of a block (along one of its dimensions, or in all) and warps of a
  * block: bounded by CUDA's 1024 threads per block on every architecture, so
  * an imported or configured value past that is refused, never exported. */

@@ -1,6 +1,7 @@
 /* problem.c - lookup in the family registry and the parsing shared by all
  * families. The registry itself is tuner/families/registry.c. */
 #include "problem.h"
+#include "text.h"
 
 #include <ctype.h>
 #include <limits.h>
@@ -321,11 +322,53 @@ static ct_status take_dtype(const ct_family *f, int fi, const char *text, char *
     return CT_OK;
 }
 
+/* A token of text (the fields after "family:") that is a layout of
+ * another family, when f has no layout field: its name in *owner, so that
+ * "conv1d:100:3:same:nlc" says conv1d has no layout rather than "too many
+ * fields". */
+static const char *foreign_layout(const ct_family *f, const char *text, const char **owner)
+{
+    static char tok[16];
+    if (ct_field_find(f, "layout") >= 0)
+        return NULL;
+    const ct_family *const *fams = ct_families();
+    for (const char *s = text; *s;) {
+        size_t n = strcspn(s, ":");
+        for (int i = 0; fams[i] && n < sizeof tok; i++) {
+            int li = ct_field_find(fams[i], "layout");
+            memcpy(tok, s, n);
+            tok[n] = '\0';
+            if (li >= 0 && ct_field_choice(&fams[i]->fields[li], tok) >= 0) {
+                *owner = fams[i]->name;
+                return tok;
+            }
+        }
+        s += n + (s[n] == ':');
+    }
+    return NULL;
+}
+
 ct_status ct_problem_parse(const char *spec, ct_problem *p, ct_err *e)
 {
     memset(p, 0, sizeof *p);
     if (!spec || !*spec)
         return ct_fail(e, CT_ERR_USAGE, "problem: empty problem string");
+    /* The spec is quoted in every message below: bounded and escaped, and
+     * refused before any part of it is quoted raw when it is too long or
+     * holds a control character (a newline would split the line). */
+    char shown[CT_ECHO_LEN];
+    ct_echo(spec, shown, sizeof shown);
+    const size_t slen = strlen(spec);
+    if (slen >= CT_PROBLEM_SPEC_MAX)
+        return ct_fail(e, CT_ERR_USAGE, "problem string too long (%zu characters, at most %d): '%s'", slen,
+                       CT_PROBLEM_SPEC_MAX - 1, shown);
+    for (const char *c = spec; *c; c++)
+        if ((unsigned char)*c < 0x20 || *c == 0x7f) {
+            const char one[2] = {*c, '\0'};
+            char esc[8];
+            return ct_fail(e, CT_ERR_USAGE, "problem '%s': a control character (%s) in the problem string", shown,
+                           ct_echo(one, esc, sizeof esc));
+        }
     const char *colon = strchr(spec, ':');
     size_t flen = colon ? (size_t)(colon - spec) : strlen(spec);
     char fam[32];
@@ -341,21 +384,25 @@ ct_status ct_problem_parse(const char *spec, ct_problem *p, ct_err *e)
             strncat(known, i ? ", " : "", sizeof known - strlen(known) - 1);
             strncat(known, families[i]->grammar, sizeof known - strlen(known) - 1);
         }
-        return ct_fail(e, CT_ERR_USAGE, "problem '%s': unknown family '%s' (known: %s)", spec, fam, known);
+        return ct_fail(e, CT_ERR_USAGE, "problem '%s': unknown family '%s' (known: %s)", shown, fam, known);
     }
     if (!colon)
-        return ct_fail(e, CT_ERR_USAGE, "problem '%s': missing fields, expected %s", spec, f->grammar);
+        return ct_fail(e, CT_ERR_USAGE, "problem '%s': missing fields, expected %s", shown, f->grammar);
+    const char *owner, *lay = foreign_layout(f, colon + 1, &owner);
+    if (lay)
+        return ct_fail(e, CT_ERR_USAGE, "problem '%s': %s has no layout ('%s' is a layout of %s; expected %s)", shown,
+                       f->name, lay, owner, f->grammar);
     ct_err sub;
     p->family = f;
     const int fi = ct_field_find(f, "dtype");
-    char rest[256];
+    char rest[CT_PROBLEM_SPEC_MAX];
     long long dtype = CT_DTYPE_F32;
     ct_status rc = fi < 0 ? CT_OK : take_dtype(f, fi, colon + 1, rest, sizeof rest, &dtype, &sub);
     if (rc == CT_OK)
         rc = f->parse(fi < 0 ? colon + 1 : rest, p, &sub);
     if (rc != CT_OK) {
         p->family = NULL;
-        return ct_fail(e, rc, "problem '%s': %s (expected %s)", spec, sub.msg, f->grammar);
+        return ct_fail(e, rc, "problem '%s': %s (expected %s)", shown, sub.msg, f->grammar);
     }
     if (fi >= 0)
         p->dims[fi] = dtype;

@@ -19,6 +19,8 @@
 #include "params.h"
 #include "status.h"
 
+/* A problem string has at most CT_PROBLEM_SPEC_MAX - 1 characters. */
+#define CT_PROBLEM_SPEC_MAX 256
 #define CT_MAX_FIELDS 20
 #define CT_MAX_BUFS 6
 #define CT_MAX_DEFINES 32   /* a family's defines() writes at most this many */

@@ -11,6 +11,7 @@
 #include "executor.h"
 #include "nvml.h"
 #include "space.h"
+#include "text.h"
 
 
 static ct_status time_kernel(ct_gpu *g, CUfunction f, const ct_launch *l, void **args,
@@ -24,9 +25,11 @@ ct_status ct_limits_for_arch(const char *arch, ct_limits *lim, ct_err *e)
      * may follow, no sign or space may lead. */
     if (!d || *d < '0' || *d > '9' || sscanf(d, "%d%n", &cc, &n) != 1 ||
         (d[n] && (strchr("af", d[n]) == NULL || d[n + 1])))
-        return ct_fail(e, CT_ERR_USAGE, "architecture '%s' must be sm_XY or compute_XY (e.g. sm_90)", arch);
+        return ct_fail(e, CT_ERR_USAGE, "architecture '%s' must be sm_XY or compute_XY (e.g. sm_90)",
+                       ct_echo(arch, (char[CT_ECHO_LEN]){0}, CT_ECHO_LEN));
     if (cc < 50 || cc > 200)
-        return ct_fail(e, CT_ERR_USAGE, "architecture '%s' is not one NVRTC targets (sm_50 .. sm_120)", arch);
+        return ct_fail(e, CT_ERR_USAGE, "architecture '%s' is not one NVRTC targets (sm_50 .. sm_120)",
+                       ct_echo(arch, (char[CT_ECHO_LEN]){0}, CT_ECHO_LEN));
     memset(lim, 0, sizeof *lim);
     lim->cc_major = cc / 10;
     lim->cc_minor = cc % 10;

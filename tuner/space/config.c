@@ -10,6 +10,7 @@
 
 #include "json.h"
 #include "resources.h"
+#include "text.h"
 
 typedef enum { KEY_INT, KEY_DOUBLE, KEY_U64 } key_type;
 
@@ -45,6 +46,7 @@ typedef struct load_ctx {
     int err_line;            /* ... on this line                          */
     const char *cursor;      /* the text not yet handed to inih           */
     int line;                /* the line inih is parsing now (1-based)    */
+    int after_key;           /* a key line came since the last section    */
     /* What this text set so far: a key given twice is refused, since only
      * one of the two values can be meant. */
     unsigned long long settings_seen;   /* bit k: setting_keys[k] */
@@ -81,7 +83,7 @@ static int set_setting(load_ctx *x, const setting_key *k, const char *value)
         end++;
     if (errno || end == value || *end != '\0' || !isfinite(v) || v < k->min || v > k->max) {
         ct_fail(&x->err, CT_ERR_CONFIG, "[%s] %s: bad value '%s' (expected a number in %g..%g)",
-                k->section, k->key, value, k->min, k->max);
+                k->section, k->key, ct_echo(value, (char[CT_ECHO_LEN]){0}, CT_ECHO_LEN), k->min, k->max);
         return 0;
     }
     char *field = (char *)&x->c->s + k->offset;
@@ -101,7 +103,8 @@ static int set_list(load_ctx *x, const ct_template *t, const char *name, const c
         if (strcmp(t->params[i].name, name) == 0)
             def = &t->params[i];
     if (!def) {
-        ct_fail(&x->err, CT_ERR_CONFIG, "[space.%s]: unknown parameter '%s'", t->name, name);
+        ct_fail(&x->err, CT_ERR_CONFIG, "[space.%s]: unknown parameter '%s'", t->name,
+                ct_echo(name, (char[CT_ECHO_LEN]){0}, CT_ECHO_LEN));
         return 0;
     }
     for (int i = 0; i < x->nlists_seen; i++)
@@ -203,6 +206,20 @@ static char *read_line(char *str, int num, void *stream)
     const char *t = str;
     while (*t == ' ' || *t == '\t')
         t++;
+    const int blank = *t == '\0' || *t == '\n' || *t == '\r', comment = *t == ';' || *t == '#';
+    /* inih takes an indented line after a key as more of that key's value
+     * (a continuation line), which then reads as the key given twice, or
+     * as a value with the next key's text in it: refuse it here, naming
+     * this line. */
+    if (!blank && !comment && t > str && x->after_key) {
+        char text[CT_ECHO_LEN];
+        char one[200];
+        snprintf(one, sizeof one, "%.*s", (int)strcspn(t, "\r\n"), t);
+        fail_at_line(x, "indented line '%s': INI reads an indented line as the continuation of the key above; "
+                        "remove the indentation", ct_echo(one, text, sizeof text));
+    }
+    if (!blank && !comment)
+        x->after_key = *t != '[';
     if (*t == '[') {
         char name[128];
         const char *close = strchr(t, ']');
@@ -255,7 +272,8 @@ static int on_entry(void *user, const char *section, const char *name, const cha
         if (!known_section)
             ct_fail(&x->err, CT_ERR_CONFIG, "unknown section [%s]", section);
         else
-            ct_fail(&x->err, CT_ERR_CONFIG, "[%s]: unknown key '%s'", section, name);
+            ct_fail(&x->err, CT_ERR_CONFIG, "[%s]: unknown key '%s'", section,
+                    ct_echo(name, (char[CT_ECHO_LEN]){0}, CT_ECHO_LEN));
     }
     if (!ok) {
         x->failed = 1;

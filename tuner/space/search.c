@@ -1,5 +1,6 @@
 /* search.c - exhaustive, random and annealing search over a space. */
 #include "search.h"
+#include "text.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -33,7 +34,8 @@ ct_status ct_strategy_parse(const char *text, ct_strategy *out, ct_err *e)
             *out = (ct_strategy)i;
             return CT_OK;
         }
-    return ct_fail(e, CT_ERR_USAGE, "--strategy: unknown strategy '%s' (auto, exhaustive, random, anneal)", text);
+    return ct_fail(e, CT_ERR_USAGE, "--strategy: unknown strategy '%s' (auto, exhaustive, random, anneal)",
+                   ct_echo(text, (char[CT_ECHO_LEN]){0}, CT_ECHO_LEN));
 }
 
 const char *ct_strategy_name(ct_strategy s)

@@ -1,5 +1,6 @@
 /* space.c - enumeration, normalisation and constraints of candidates. */
 #include "space.h"
+#include "text.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -158,7 +159,8 @@ ct_status ct_space_build(const ct_problem *p, const ct_config *c, const ct_limit
     }
     if (only && !matched) {
         ct_space_free(out);
-        return ct_fail(e, CT_ERR_USAGE, "family %s has no template '%s'", f->name, only);
+        return ct_fail(e, CT_ERR_USAGE, "family %s has no template '%s'", f->name,
+                       ct_echo(only, (char[CT_ECHO_LEN]){0}, CT_ECHO_LEN));
     }
     return CT_OK;
 }

@@ -26,6 +26,12 @@ typedef struct ct_db ct_db;
  * nothing created beside it. */
 ct_status ct_db_open(const char *path, int create, ct_db **out, ct_err *e);
 void ct_db_close(ct_db *db);
+/* What ct_db_open(path, 1) refuses before it opens or creates anything
+ * (an empty or overlong path, a folder, a read-only file, a file that is
+ * not SQLite's), checked without opening: so that a tuning run refuses its
+ * database before it looks for a GPU. CT_OK for a path that does not exist
+ * yet (the open creates it). */
+ct_status ct_db_check_writable(const char *path, ct_err *e);
 
 /* Called once per handle when a call has waited CT_DB_WAIT_NOTICE_MS (1 s)
  * for another process's write transaction, before it waits on (up to 10 s,

@@ -4,6 +4,7 @@
 #endif
 #include "db.h"
 #include "resources.h"
+#include "text.h"
 
 #include <errno.h>
 #include <limits.h>
@@ -590,28 +591,53 @@ ct_status ct_db_migrate_steps(ct_db *db, const char *const *steps, int nsteps, c
     return st;
 }
 
+ct_status ct_db_check_writable(const char *path, ct_err *e)
+{
+    struct stat sb;
+    char dir[4096];
+    if (!path || !*path)
+        return ct_fail(e, CT_ERR_USAGE, "DB: no database path given");
+    if (strlen(path) >= sizeof dir)
+        return ct_fail(e, CT_ERR_USAGE, "DB: database path too long (%zu characters)", strlen(path));
+    if (strcmp(path, ":memory:") == 0)
+        return CT_OK;
+    if (sqlite_path_len(path) > CT_DB_SQLITE_PATH_MAX)
+        return ct_fail(e, CT_ERR_USAGE, "DB: database path too long: %zu bytes as an absolute path, SQLite takes "
+                       "at most %d; nothing was created", sqlite_path_len(path), CT_DB_SQLITE_PATH_MAX);
+    if (longest_name(path) > NAME_MAX)
+        return ct_fail(e, CT_ERR_USAGE, "DB: database path has a name of %zu bytes, longer than a file name may be "
+                       "(%d); nothing was created", longest_name(path), NAME_MAX);
+    if (stat(path, &sb) != 0)
+        return CT_OK;   /* created by the open; it says what goes wrong there */
+    if (S_ISDIR(sb.st_mode))
+        return ct_fail(e, CT_ERR_DB, "DB: %s is a directory, not a database file", path);
+    char *real = realpath(path, NULL);   /* the link's target's folder, as ct_db_open */
+    dir_of(real ? real : path, dir, sizeof dir);
+    free(real);
+    if (access(path, W_OK) != 0 || access(dir, W_OK) != 0)
+        return ct_fail(e, CT_ERR_DB, "DB: %s is read-only (no write permission on %s); nothing was written", path,
+                       access(path, W_OK) != 0 ? "the file" : dir);
+    if (sb.st_size > 0 && !sqlite_header(path))
+        return ct_fail(e, CT_ERR_DB, "DB: %s is not a convtune database (not an SQLite file)", path);
+    return CT_OK;
+}
+
 /* Resolve the default database location (XDG base directory rules: a
  * relative XDG_DATA_HOME is ignored). */
 ct_status ct_db_default_path(char *buf, size_t len, ct_err *e)
 {
     const char *v;
-    int n;
 
     if (!buf || len == 0)
         return ct_fail(e, CT_ERR_INTERNAL, "DB: no buffer for the database path");
     buf[0] = '\0';
+    /* Whole or refused, never cut (text.h): a cut path names another file. */
     if ((v = getenv("CONVTUNE_DB")) && *v)
-        n = snprintf(buf, len, "%s", v);
-    else if ((v = getenv("XDG_DATA_HOME")) && v[0] == '/')
-        n = snprintf(buf, len, "%s/convtune/convtune.db", v);
-    else if ((v = getenv("HOME")) && *v)
-        n = snprintf(buf, len, "%s/.local/share/convtune/convtune.db", v);
-    else
-        return ct_fail(e, CT_ERR_DB, "DB: no database path: set CONVTUNE_DB or HOME");
-    if (n < 0 || (size_t)n >= len) {
-        buf[0] = '\0';
-        return ct_fail(e, CT_ERR_DB, "DB: the database path is longer than %zu bytes", len - 1);
-    }
-    return CT_OK;
+        return ct_path_copy(buf, len, v, "CONVTUNE_DB", CT_ERR_DB, e);
+    if ((v = getenv("XDG_DATA_HOME")) && v[0] == '/')
+        return ct_path_join(buf, len, v, "/convtune/convtune.db", "XDG_DATA_HOME", CT_ERR_DB, e);
+    if ((v = getenv("HOME")) && *v)
+        return ct_path_join(buf, len, v, "/.local/share/convtune/convtune.db", "HOME", CT_ERR_DB, e);
+    return ct_fail(e, CT_ERR_DB, "DB: no database path: set CONVTUNE_DB or HOME");
 }
 

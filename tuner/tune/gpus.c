@@ -5,6 +5,7 @@
  * (PR_SET_PDEATHSIG follows the thread), so a worker must never be started
  * from a short-lived helper thread. */
 #include "gpus.h"
+#include "text.h"
 
 #include <errno.h>
 #include <pthread.h>
@@ -68,7 +69,8 @@ ct_status ct_gpus_parse(const char *text, int *ordinals, int *n, ct_err *e)
             dup |= ordinals[i] == v;
         if (v < 0 || v > 1023 || errno || (*end != ',' && *end) || dup || k == CT_MAX_GPUS)
             return ct_fail(e, CT_ERR_USAGE, "--gpu: bad value '%s' (expected a device ordinal 0..1023, a list of "
-                           "up to %d distinct ones such as 0,1, or all)", text, CT_MAX_GPUS);
+                           "up to %d distinct ones such as 0,1, or all)",
+                           ct_echo(text, (char[CT_ECHO_LEN]){0}, CT_ECHO_LEN), CT_MAX_GPUS);
         ordinals[k++] = (int)v;
         if (!*end)
             break;

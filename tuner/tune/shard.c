@@ -1,5 +1,6 @@
 /* shard.c - fixed candidate lists and their shards (shard.h). */
 #include "shard.h"
+#include "text.h"
 
 #include <errno.h>
 #include <stdio.h>
@@ -28,7 +29,7 @@ ct_status ct_shard_parse(const char *text, ct_shard *out, ct_err *e)
     if (!slash || !parse_num(text, slash, &i) || !parse_num(slash + 1, slash + 1 + strlen(slash + 1), &n) || n < 1 ||
         i >= n)
         return ct_fail(e, CT_ERR_USAGE, "--shard: bad value '%s' (expected I/N with 0 <= I < N <= %d, e.g. 0/4)",
-                       text, MAX_SHARDS);
+                       ct_echo(text, (char[CT_ECHO_LEN]){0}, CT_ECHO_LEN), MAX_SHARDS);
     out->index = (int)i;
     out->count = (int)n;
     return CT_OK;
@@ -57,6 +58,23 @@ ct_status ct_shard_from_slurm(ct_shard *out, int *found, ct_err *e)
     return CT_OK;
 }
 
+/* The two messages ct_shard_apply gives too: one rule, two places. */
+#define ANNEAL_REFUSED "a guided search (anneal) chooses from measurements, so its candidates are not known " \
+                       "beforehand: use --strategy random or exhaustive to shard or precompile"
+#define SEED_NEEDED "needs --seed N, the same in every shard and in the tuning run (without one each run draws " \
+                    "its own)"
+
+ct_status ct_shard_check(ct_strategy strategy, unsigned long long seed, const ct_shard *sh, ct_err *e)
+{
+    if (sh->count <= 1)
+        return CT_OK;
+    if (strategy == CT_SEARCH_ANNEAL)
+        return ct_fail(e, CT_ERR_USAGE, ANNEAL_REFUSED);
+    if (strategy == CT_SEARCH_RANDOM && seed == 0)
+        return ct_fail(e, CT_ERR_USAGE, "a random sample dealt to shards " SEED_NEEDED);
+    return CT_OK;
+}
+
 ct_status ct_shard_apply(ct_space *sp, ct_strategy strategy, int budget, unsigned long long seed,
                          const ct_shard *sh, ct_shard_plan *plan, ct_err *e)
 {
@@ -69,12 +87,10 @@ ct_status ct_shard_apply(ct_space *sp, ct_strategy strategy, int budget, unsigne
     if (strategy == CT_SEARCH_AUTO)
         strategy = sp->n <= budget ? CT_SEARCH_EXHAUSTIVE : CT_SEARCH_RANDOM;
     if (strategy == CT_SEARCH_ANNEAL)
-        return ct_fail(e, CT_ERR_USAGE, "a guided search (anneal) chooses from measurements, so its candidates are "
-                       "not known beforehand: use --strategy random or exhaustive to shard or precompile");
+        return ct_fail(e, CT_ERR_USAGE, ANNEAL_REFUSED);
     /* The sample, and the order the shards are dealt from, follow the seed. */
     if (strategy == CT_SEARCH_RANDOM && (budget < sp->n || sh->count > 1) && seed == 0)
-        return ct_fail(e, CT_ERR_USAGE, "a random sample (%d of %d candidates) needs --seed N, the same in every "
-                       "shard and in the tuning run (without one each run draws its own)",
+        return ct_fail(e, CT_ERR_USAGE, "a random sample (%d of %d candidates) " SEED_NEEDED,
                        budget < sp->n ? budget : sp->n, sp->n);
     ct_search *s = ct_search_new(sp, strategy, budget, seed);
     int *idx = malloc(((size_t)sp->n + 1) * sizeof *idx);

@@ -43,6 +43,11 @@ typedef struct ct_shard_plan {
  * a plain tuning run) is refused, since that run would be guided. A guided
  * strategy is refused, and so is a random sample with seed 0 (a run draws
  * its own seed then, so no other process can know its list). */
+/* What ct_shard_apply refuses of a sharded run (count > 1) that needs no
+ * space, so that a tuning run refuses it before looking for a GPU: a
+ * guided strategy, and a random sample with seed 0. */
+ct_status ct_shard_check(ct_strategy strategy, unsigned long long seed, const ct_shard *sh, ct_err *e);
+
 ct_status ct_shard_apply(ct_space *sp, ct_strategy strategy, int budget, unsigned long long seed,
                          const ct_shard *sh, ct_shard_plan *plan, ct_err *e);
 

@@ -144,7 +144,7 @@ CT_PARAM_LIST(naive, NAIVE_PARAMS)
 
 #define TILED_PARAMS(X)                                                                                   \
     X(BLOCK_SIZE, 256, CT_THREADS(32), "threads per block")                                               \
-    X(OUTPUTS_PER_THREAD, 1, CT_INT(1), "consecutive outputs per thread (register blocking)")             \
+    X(OUTPUTS_PER_THREAD, 1, CT_RANGE(1, 64), "consecutive outputs per thread (register blocking)")       \
     X(MASK_PLACEMENT, 0, CT_SYMBOLS(placement_names), "where the mask is read from")                     \
     X(MASK_PAD, 0, CT_INT(0), "1: pad the mask with zero taps to a multiple of OUTPUTS_PER_THREAD*UNROLL") \
     X(ALIGN, 16, CT_INT(0), "byte alignment of the mask and the staged input")                            \

@@ -186,9 +186,12 @@ static ct_status parse(const char *text, ct_problem *p, ct_err *e)
     const long long padded = l + (d[DIM_CAUSAL] ? span - 1 : 2 * pad);
     if (padded > MAX_ELEMS)
         return ct_fail(e, CT_ERR_USAGE, "L (input length) + its padding = %lld exceeds %lld", padded, MAX_ELEMS);
-    if (lout_of(p) < 1)
+    if (lout_of(p) < 1 && dil == 1)
         return ct_fail(e, CT_ERR_USAGE,
                        "K (kernel taps) = %lld is longer than the padded input L + 2 * pad = %lld", k, l + 2 * pad);
+    if (lout_of(p) < 1)   /* the span is what does not fit, not K */
+        return ct_fail(e, CT_ERR_USAGE, "the dilated filter spans %lld taps (K=%lld, dilation=%lld), longer than the "
+                       "padded input L + 2 * pad = %lld", span, k, dil, l + 2 * pad);
     if (!fits(d[DIM_B], d[DIM_CIN], l))
         return ct_fail(e, CT_ERR_USAGE, "input B x Cin x L has 2^31 elements or more");
     if (!fits(d[DIM_COUT], d[DIM_CIN] / g, k))

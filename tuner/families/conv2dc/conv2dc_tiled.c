@@ -13,25 +13,25 @@ static const char *const stage_names[] = {"tile", "image"};
 
 #define TILED_PARAMS(X)                                                                                      \
     X(BLOCK_SIZE, 0, CT_THREADS(0), "threads per block (0: one pixel group per thread, up to 1024)")         \
-    X(OUT_X, 1, CT_INT(0), "consecutive output pixels of a row per thread (sliding window)")                 \
+    X(OUT_X, 1, CT_RANGE(1, 16), "consecutive output pixels of a row per thread (sliding window)")            \
     X(COUT_PER_THREAD, 0, CT_INT(0), "output channels accumulated per thread (0: all)")                      \
-    X(IMGS_PER_BLOCK, 1, CT_INT(0), "images per block")                                                      \
+    X(IMGS_PER_BLOCK, 1, CT_RANGE(1, 64), "images per block")                                                \
     X(TILE_OH, 0, CT_INT(0), "output rows per block tile (0: the whole image)")                              \
     X(TILE_OW, 0, CT_INT(0), "output columns per block tile (0: the whole image)")                           \
     X(WEIGHT_PLACEMENT, 0, CT_SYMBOLS(placement_names),                                                      \
       "constant: fully unrolled, weights folded into FMAs; shared: [ci][i][j][co]")                         \
     X(CI_UNROLL, 0, CT_INT(0), "input channels per unrolled iteration with shared weights (0: all)")         \
     X(ROW_PAD, 0, CT_INT(0), "1: pad staged rows so a warp's rows fall in consecutive banks")                \
-    X(MIN_BLOCKS, 1, CT_INT(0), "minimum resident blocks per SM (__launch_bounds__)")                        \
+    X(MIN_BLOCKS, 1, CT_INT(1), "minimum resident blocks per SM (__launch_bounds__)")                        \
     X(CIN_CHUNK, 0, CT_INT(0), "input channels staged at a time (0: all); with several chunks a thread "     \
                                "owns one pixel group x channel group")                                       \
-    X(OUT_Y, 1, CT_INT(0), "consecutive output rows per thread (each window row feeds every row it reaches)") \
+    X(OUT_Y, 1, CT_RANGE(1, 16), "consecutive output rows per thread (each window row feeds every row it reaches)") \
     X(STAGE, 0, CT_SYMBOLS(stage_names), "tile: padded tile in shared memory, any mode; image: the global "   \
                                          "layout, one contiguous 16-byte copy per image (valid mode, whole "  \
                                          "images)")                                                          \
     X(PIPE, 0, CT_INT(0), "1: two shared buffers, the next stage copied (cp.async) while this one is "        \
                           "computed")                                                                        \
-    X(GROUPS_PER_BLOCK, 1, CT_INT(0), "work items (IMGS_PER_BLOCK images x one tile) per block, in turn")
+    X(GROUPS_PER_BLOCK, 1, CT_RANGE(1, 1024), "work items (IMGS_PER_BLOCK images x one tile) per block, in turn")
 const ct_param_def ct_conv2dc_tiled_params[CT_CONV2DC_TILED_NPARAMS] = CT_PARAM_TABLE(TILED_PARAMS);
 CT_PARAM_VALUES(tiled, TILED_PARAMS, ct_conv2dc_tiled_params)
 _Static_assert(CT_PARAM_COUNT(TILED_PARAMS) == CT_CONV2DC_TILED_NPARAMS, "CT_CONV2DC_TILED_NPARAMS is the list's length");

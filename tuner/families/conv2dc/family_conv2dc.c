@@ -219,10 +219,16 @@ static ct_status parse(const char *text, ct_problem *p, ct_err *e)
         if (pad >= span)
             return ct_fail(e, CT_ERR_USAGE, "pad = %lld must be less than %s = %lld%s: edge outputs would see "
                            "only padding", pad, kname[a], span, dil > 1 ? " dilated" : "");
-        if (d[DIM_MODE] != MODE_SAME && span > n_in + 2 * pad)
-            return ct_fail(e, CT_ERR_USAGE, "%s = %lld%s is larger than %s = %lld%s", kname[a], span,
-                           dil > 1 ? " dilated" : "", iname[a], n_in,
-                           d[DIM_MODE] == MODE_VALID ? " in valid mode" : " with its padding");
+        char room[96];
+        if (d[DIM_MODE] == MODE_VALID)
+            snprintf(room, sizeof room, "%s = %lld in valid mode", iname[a], n_in);
+        else
+            snprintf(room, sizeof room, "%s + 2 * pad = %lld", iname[a], n_in + 2 * pad);
+        if (d[DIM_MODE] != MODE_SAME && span > n_in + 2 * pad && dil == 1)
+            return ct_fail(e, CT_ERR_USAGE, "%s = %lld is larger than %s", kname[a], k, room);
+        if (d[DIM_MODE] != MODE_SAME && span > n_in + 2 * pad)   /* the span does not fit, not the filter */
+            return ct_fail(e, CT_ERR_USAGE, "the dilated filter spans %lld (%.2s=%lld, dilation=%lld), larger than %s",
+                           span, kname[a], k, dil, room);
     }
     if (d[DIM_CIN] % d[DIM_GROUPS] != 0 || d[DIM_COUT] % d[DIM_GROUPS] != 0)
         return ct_fail(e, CT_ERR_USAGE, "groups = %lld must divide Cin (input channels) = %lld and Cout (output "

@@ -14,15 +14,15 @@ CT_FAMILY_CODE
     X(BLOCK_SIZE, 256, CT_THREADS(0), "threads per block")                                                  \
     X(CHANNELS_PER_BLOCK, 1, CT_INT(0), "rows (batch item, channel) per block, BLOCK_SIZE/CHANNELS_PER_BLOCK " \
                                         "threads each")                                                     \
-    X(OUT_PER_THREAD, 4, CT_INT(0), "consecutive outputs per thread (one register window of inputs)")       \
+    X(OUT_PER_THREAD, 4, CT_RANGE(1, 32), "consecutive outputs per thread (one register window of inputs)")    \
     X(VEC, 4, CT_INT(0), "floats per load and store (1, 2, 4; stride 1 with aligned rows only)")
 const ct_param_def ct_dw_params_1d[CT_DW_NPARAMS_1D] = CT_PARAM_TABLE(DW1_PARAMS);
 CT_PARAM_VALUES(dw1, DW1_PARAMS, ct_dw_params_1d)
 _Static_assert(CT_PARAM_COUNT(DW1_PARAMS) == CT_DW_NPARAMS_1D, "CT_DW_NPARAMS_1D is the 1D list's length");
 
 #define DW2_PARAMS(X)                                                                                       \
-    X(OUT_X, 4, CT_INT(0), "consecutive outputs of a row per thread (sliding window)")                      \
-    X(OUT_Y, 1, CT_INT(0), "consecutive output rows per thread")                                            \
+    X(OUT_X, 4, CT_RANGE(1, 16), "consecutive outputs of a row per thread (sliding window)")                \
+    X(OUT_Y, 1, CT_RANGE(1, 16), "consecutive output rows per thread")                                      \
     X(TILE_OH, 0, CT_INT(0), "output rows per block tile (0: the whole plane)")                             \
     X(TILE_OW, 0, CT_INT(0), "output columns per block tile (0: the whole plane)")
 const ct_param_def ct_dw_params_2d[CT_DW_NPARAMS_2D] = CT_PARAM_TABLE(DW2_PARAMS);

@@ -10,17 +10,17 @@
 CT_FAMILY_CODE
 
 /* Each parameter once, in list order; the 1D template lacks the rows. */
-#define SIMT_X(X) X(OUT_X, 4, CT_INT(0), "consecutive outputs of a row per thread (one register window)")
-#define SIMT_Y(X) X(OUT_Y, 1, CT_INT(0), "consecutive output rows per thread")
+#define SIMT_X(X) X(OUT_X, 4, CT_RANGE(1, 16), "consecutive outputs of a row per thread (one register window)")
+#define SIMT_Y(X) X(OUT_Y, 1, CT_RANGE(1, 16), "consecutive output rows per thread")
 #define SIMT_C(X)                                                                                          \
-    X(COUT_PER_THREAD, 4, CT_INT(0), "output channels of a group per thread (balanced over the group)")     \
-    X(COUT_SLICES, 1, CT_INT(0), "slices of COUT_PER_THREAD channels per block; more than a group has "    \
-                                 "takes whole groups")
+    X(COUT_PER_THREAD, 4, CT_RANGE(1, 32), "output channels of a group per thread (balanced over the group)") \
+    X(COUT_SLICES, 1, CT_RANGE(1, 1024), "slices of COUT_PER_THREAD channels per block; more than a group " \
+                                          "has takes whole groups")
 #define SIMT_TH(X) X(TILE_OH, 0, CT_INT(0), "output rows per block tile (0: the whole plane)")
 #define SIMT_REST(X)                                                                                       \
     X(TILE_OW, 0, CT_INT(0), "output columns per block tile (0: the whole row)")                           \
     X(CIN_CHUNK, 0, CT_INT(0), "input channels of a group staged at a time (0: all)")                      \
-    X(PIPE, 0, CT_INT(0), "1: two shared buffers, the next chunk copied (cp.async) during this one")
+    X(PIPE, 0, CT_RANGE(0, 1), "1: two shared buffers, the next chunk copied (cp.async) during this one")
 #define SIMT_ALL(X) SIMT_X(X) SIMT_Y(X) SIMT_C(X) SIMT_TH(X) SIMT_REST(X)
 
 const ct_param_def ct_simt_params_2d[CT_SIMT_NPARAMS_2D] = CT_PARAM_TABLE(SIMT_ALL);
