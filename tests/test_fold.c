@@ -13,8 +13,13 @@
  * conv1d_tiledh winner stored with the pre-fold code hash and template hash
  * stands; so does one whose template text today differs in tokens but not in
  * PTX (a renamed local variable: the PTX fallback); a kernel whose code
- * really changed is refused. CONVTUNE_TEST_SAMPLE sets the candidates per
- * problem hashed (default 12). */
+ * really changed is refused. tests/fixtures/pre_fold_half.db holds three half
+ * winners (conv1d_tiledh bf16, conv1dc_dwh f16, conv1dc_dwclh nlc bf16)
+ * that the convtune before the fold imported (`db import`, no code hash,
+ * the pre-fold template hashes) and exported: `convtune export` of each must
+ * still succeed, and be refused against a templates folder whose
+ * conv1d_tiled.cu really changed. CONVTUNE_TEST_SAMPLE sets the candidates
+ * per problem hashed (default 12). */
 #include "codehash.h"
 #include "compile.h"
 #include "config.h"
@@ -231,6 +236,50 @@ static void test_judge(void)
     tl_workdir_remove(&wd);
 }
 
+static const char *const half_winners[] = {
+    "conv1d:100000:31:same:bf16",
+    "conv1dc:2:64:4096:64:4:causal:groups=64:bias:f16",
+    "conv1dc:2:64:4096:64:4:causal:groups=64:bias:nlc:bf16",
+};
+
+/* convtune export of problem from db into wd, with the templates of dir
+ * when not NULL; its exit status. */
+static int export_code(const tl_workdir *wd, const char *db, const char *problem, const char *dir)
+{
+    char out[700];
+    snprintf(out, sizeof out, "%s/w.cu", wd->work);
+    char *argv[] = {(char *)CT_BINARY, "export", "--db", (char *)db, "--problem", (char *)problem, "-o", out,
+                    "--force", dir ? "--templates" : NULL, (char *)dir, NULL};
+    tl_run_opts o = {.cwd = wd->work, .envp = wd->env, .timeout_s = 120};
+    tl_result r;
+    tl_run(argv, &o, &r);
+    const int code = r.code;
+    if (code != 0 && !dir)
+        fprintf(stderr, "export %s: %s", problem, r.err);
+    tl_result_free(&r);
+    return code;
+}
+
+static void test_fixture(void)
+{
+    tl_workdir wd;
+    CHECK(tl_workdir_make(&wd, "fold_fixture") == 0);
+    char db[600], dir[600];
+    snprintf(db, sizeof db, "%s/half.db", wd.work);
+    size_t n = 0;
+    char *data = tl_slurp(CT_SOURCE_DIR "/tests/fixtures/pre_fold_half.db", &n);
+    CHECK(data != NULL && tl_write_file(db, data, n) == 0);
+    free(data);
+    for (int i = 0; i < 3; i++)
+        CHECK_MSG(export_code(&wd, db, half_winners[i], NULL) == 0, "the pre-fold winner of %s does not export",
+                  half_winners[i]);
+    snprintf(dir, sizeof dir, "%s/tpl", wd.work);
+    CHECK(mkdir(dir, 0700) == 0);
+    write_variant(dir, "acc[r] = 0.0f", "acc[r] = 1.0f");
+    CHECK_MSG(export_code(&wd, db, half_winners[0], dir) == 6, "a changed conv1d_tiledh still exports its winner");
+    tl_workdir_remove(&wd);
+}
+
 int main(void)
 {
     ct_err e;
@@ -238,5 +287,6 @@ int main(void)
     CHECK_MSG(ct_config_init(&cfg, &e) == CT_OK, "%s", e.msg);
     test_equivalence();
     test_judge();
+    test_fixture();
     CHECK_DONE();
 }
