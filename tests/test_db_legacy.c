@@ -9,7 +9,9 @@
  * ceilings. tests/fixtures/legacy/ holds what that convtune printed for them
  * (query in every format, query --nearest, db export, the export of a
  * winner), and this test compares the current binary's output with it
- * (an import stores params in canonical form: that object's blanks go).
+ * (an import stores params in canonical form: that object's blanks go;
+ * legacy.export.cu holds conv1d_tiled's text as it is since the half copy
+ * was folded into it, the same code, as test_fold.c shows).
  *
  * pre_code_hash.db was made by the convtune before code hashes (schema
  * version 2, commit 3adfbbd): `db import` of report.db's records with the

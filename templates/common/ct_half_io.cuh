@@ -1,11 +1,11 @@
 // ct_half_io.cuh - vector moves of bf16/f16 elements widened to float, for
-// the half-precision direct templates (conv1d_tiledh, conv2d_tiledh, ...).
+// the half-type branches (#if CT_DTYPE) of the direct templates folded into
+// one source (conv1d_tiled.cu for conv1d_tiledh, conv2d_tiled.cu, ...).
 //
-// These templates keep the register windows and shared-memory tiles of
-// their fp32 counterparts in float: elements are widened once, when they
-// leave global memory, so the multiply-add loops are the fp32 ones; each
-// output is rounded once, when it is stored. The fp32 templates keep their
-// own text (stored results are tied to its hash), so this is new code.
+// These branches keep the register windows and shared-memory tiles of the
+// fp32 code in float: elements are widened once, when they leave global
+// memory, so the multiply-add loops are the fp32 ones; each output is
+// rounded once, when it is stored. The fp32 branches do not include it.
 #include "ct_dtype.cuh"
 
 #ifndef CT_HALF_IO_CUH

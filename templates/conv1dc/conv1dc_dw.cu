@@ -23,6 +23,21 @@
 //   OUT_PER_THREAD      consecutive outputs per thread
 //   VEC                 floats per load and store (1, 2, 4; > 1 needs stride 1,
 //                       and L, LOUT and OUT_PER_THREAD multiples of VEC)
+//
+// bf16 and f16 (conv1dc_dwh): the same rows, tiles, register windows and
+// parameters: a VEC-wide load brings VEC elements (8, 4 or 2 bytes) widened
+// to float (ct_half_io.cuh), the taps, window and sums are fp32, and each
+// output (vector) is rounded once when stored.
+//
+// One source for every element type: CT_DTYPE (defined by the tuner for
+// bf16 = 1 and f16 = 2 problems only, so 0 for fp32) picks conv1dc_dw's fp32 code
+// or the half-type code of its entry conv1dc_dwh (tuner/families). The two
+// branches are kept token for token as the two templates were before they
+// were folded, so the code, the PTX and the code hash of every stored
+// result stay what they were (tests/test_fold.c checks the PTX).
+#if CT_DTYPE
+#include "ct_half_io.cuh"
+#endif
 #include "conv1dc_layer.cuh"
 
 #define TPR (BLOCK_SIZE / CHANNELS_PER_BLOCK)          // threads per row
@@ -54,11 +69,23 @@ __device__ __forceinline__ constexpr bool dw_used(int u)
 }
 
 extern "C" __global__ void __launch_bounds__(BLOCK_SIZE)
+#if CT_DTYPE
+conv1dc_dwh(const ct_elem *__restrict__ in, const ct_elem *__restrict__ weight,
+#else
 conv1dc_dw(const float *__restrict__ in, const float *__restrict__ weight,
+#endif
 #if CONV_BIAS
+#if CT_DTYPE
+            const ct_elem *__restrict__ bias,
+#else
            const float *__restrict__ bias,
 #endif
+#endif
+#if CT_DTYPE
+            ct_elem *__restrict__ out)
+#else
            float *__restrict__ out)
+#endif
 {
     const int tile = blockIdx.x % NTILES;
     const int row = (blockIdx.x / NTILES) * CHANNELS_PER_BLOCK + threadIdx.x / TPR;
@@ -70,9 +97,17 @@ conv1dc_dw(const float *__restrict__ in, const float *__restrict__ weight,
     float w[CONV_K];
 #pragma unroll
     for (int k = 0; k < CONV_K; ++k)
+#if CT_DTYPE
+        w[k] = ct_ldg(weight + c * CONV_K + k);
+#else
         w[k] = __ldg(weight + c * CONV_K + k);
+#endif
 
+#if CT_DTYPE
+    const ct_elem *src = in + (long long)row * CONV_L;
+#else
     const float *src = in + (long long)row * CONV_L;
+#endif
     const int x0 = t0 * CONV_STRIDE - CONV_PAD;       // input of window position 0
 #if VEC > 1
     // x[LEAD + u] is input x0 + u. L is a multiple of VEC, so each aligned
@@ -83,12 +118,16 @@ conv1dc_dw(const float *__restrict__ in, const float *__restrict__ weight,
     for (int v = 0; v < NV; ++v) {
         const int a = a0 + v * VEC;
         if (a >= 0 && a < CONV_L) {
+#if CT_DTYPE
+            ct_ldg_elems<VEC>(&x[v * VEC], src + a);
+#else
 #if VEC == 4
             const float4 q = __ldg(reinterpret_cast<const float4 *>(src + a));
             x[v * 4] = q.x; x[v * 4 + 1] = q.y; x[v * 4 + 2] = q.z; x[v * 4 + 3] = q.w;
 #else
             const float2 q = __ldg(reinterpret_cast<const float2 *>(src + a));
             x[v * 2] = q.x; x[v * 2 + 1] = q.y;
+#endif
 #endif
         } else {
 #pragma unroll
@@ -102,7 +141,11 @@ conv1dc_dw(const float *__restrict__ in, const float *__restrict__ weight,
     for (int u = 0; u < NW; ++u) {
         if (dw_used(u)) {
             const int p = x0 + u;
+#if CT_DTYPE
+            x[u] = p >= 0 && p < CONV_L ? ct_ldg(src + p) : 0.0f;
+#else
             x[u] = p >= 0 && p < CONV_L ? __ldg(src + p) : 0.0f;
+#endif
         } else {
             x[u] = 0.0f;
         }
@@ -110,7 +153,11 @@ conv1dc_dw(const float *__restrict__ in, const float *__restrict__ weight,
 #endif
 
 #if CONV_BIAS
+#if CT_DTYPE
+    const float b0 = ct_ldg(bias + c);
+#else
     const float b0 = __ldg(bias + c);
+#endif
 #else
     const float b0 = 0.0f;
 #endif
@@ -123,11 +170,19 @@ conv1dc_dw(const float *__restrict__ in, const float *__restrict__ weight,
             acc[o] = fmaf(w[k], x[LEAD + o * CONV_STRIDE + k * CONV_DIL], acc[o]);
     }
 
+#if CT_DTYPE
+    ct_elem *dst = out + (long long)row * CONV_LOUT + t0;
+#else
     float *dst = out + (long long)row * CONV_LOUT + t0;
+#endif
 #if VEC > 1
     // LOUT is a multiple of VEC: a vector is wholly stored or wholly past the end.
 #pragma unroll
     for (int v = 0; v < OPT / VEC; ++v) {
+#if CT_DTYPE
+        if (t0 + v * VEC < CONV_LOUT)
+            ct_stg_elems<VEC>(dst + v * VEC, &acc[v * VEC]);
+#else
         if (t0 + v * VEC < CONV_LOUT) {
 #if VEC == 4
             *reinterpret_cast<float4 *>(dst + v * 4) =
@@ -136,11 +191,16 @@ conv1dc_dw(const float *__restrict__ in, const float *__restrict__ weight,
             *reinterpret_cast<float2 *>(dst + v * 2) = make_float2(acc[v * 2], acc[v * 2 + 1]);
 #endif
         }
+#endif
     }
 #else
 #pragma unroll
     for (int o = 0; o < OPT; ++o)
         if (t0 + o < CONV_LOUT)
+#if CT_DTYPE
+            ct_st(dst + o, acc[o]);
+#else
             dst[o] = acc[o];
+#endif
 #endif
 }

@@ -22,6 +22,21 @@
 // CONV_LOUT, CONV_BIAS, CONV_CHANNELS_LAST, and where not 1 CONV_STRIDE,
 // CONV_DIL, CONV_GROUPS. Tuning macros: VEC, CHANNEL_THREADS, POS_THREADS,
 // POS_PER_THREAD, CHUNK (tuner/families/tc/dw_cl.c).
+//
+// bf16 and f16 (conv1dc_dwclh): the same stream and parameters; a thread's
+// VEC channels arrive in one 8-, 4- or 2-byte load and are widened to float
+// (ct_half_io.cuh), the window, weights, bias and sums are fp32, and each
+// output vector is rounded once when stored.
+//
+// One source for every element type: CT_DTYPE (defined by the tuner for
+// bf16 = 1 and f16 = 2 problems only, so 0 for fp32) picks conv1dc_dwcl's fp32 code
+// or the half-type code of its entry conv1dc_dwclh (tuner/families). The two
+// branches are kept token for token as the two templates were before they
+// were folded, so the code, the PTX and the code hash of every stored
+// result stay what they were (tests/test_fold.c checks the PTX).
+#if CT_DTYPE
+#include "ct_half_io.cuh"
+#endif
 #include "conv1dc_layer.cuh"
 #include "conv1dc_layout.cuh"
 
@@ -53,7 +68,11 @@ __device__ __forceinline__ constexpr bool dwcl_used(int u)
 }
 
 // The VEC channels of input row x (zeros outside [0, L)).
+#if CT_DTYPE
+__device__ __forceinline__ void dwcl_load(float (&v)[VEC], const ct_elem *__restrict__ src, int x)
+#else
 __device__ __forceinline__ void dwcl_load(float (&v)[VEC], const float *__restrict__ src, int x)
+#endif
 {
     if (x < 0 || x >= CONV_L) {
 #pragma unroll
@@ -61,6 +80,9 @@ __device__ __forceinline__ void dwcl_load(float (&v)[VEC], const float *__restri
             v[e] = 0.0f;
         return;
     }
+#if CT_DTYPE
+    ct_ldg_elems<VEC>(v, src + x * CONV_CIN);
+#else
     const float *p = src + x * CONV_CIN;
 #if VEC == 4
     const float4 q = __ldg(reinterpret_cast<const float4 *>(p));
@@ -71,14 +93,27 @@ __device__ __forceinline__ void dwcl_load(float (&v)[VEC], const float *__restri
 #else
     v[0] = __ldg(p);
 #endif
+#endif
 }
 
 extern "C" __global__ void __launch_bounds__(CHANNEL_THREADS * POS_THREADS)
+#if CT_DTYPE
+conv1dc_dwclh(const ct_elem *__restrict__ in, const ct_elem *__restrict__ weight,
+#else
 conv1dc_dwcl(const float *__restrict__ in, const float *__restrict__ weight,
+#endif
 #if CONV_BIAS
+#if CT_DTYPE
+              const ct_elem *__restrict__ bias,
+#else
              const float *__restrict__ bias,
 #endif
+#endif
+#if CT_DTYPE
+              ct_elem *__restrict__ out)
+#else
              float *__restrict__ out)
+#endif
 {
     const int cb = blockIdx.x % NCB;
     const int pb = (blockIdx.x / NCB) % NPB;
@@ -94,20 +129,33 @@ conv1dc_dwcl(const float *__restrict__ in, const float *__restrict__ weight,
     for (int e = 0; e < VEC; ++e)
 #pragma unroll
         for (int k = 0; k < CONV_K; ++k)
+#if CT_DTYPE
+            w[k][e] = ct_ldg(weight + (c0 + e) * CONV_K + k);
+#else
             w[k][e] = __ldg(weight + (c0 + e) * CONV_K + k);
+#endif
     float b0[VEC];
 #pragma unroll
     for (int e = 0; e < VEC; ++e) {
 #if CONV_BIAS
+#if CT_DTYPE
+        b0[e] = ct_ldg(bias + c0 + e);
+#else
         b0[e] = __ldg(bias + c0 + e);
+#endif
 #else
         b0[e] = 0.0f;
 #endif
     }
 
     // Every buffer holds fewer than 2^31 elements (the family's parser checks).
+#if CT_DTYPE
+    const ct_elem *src = in + b * CONV_L * CONV_CIN + c0;
+    ct_elem *dst = out + b * CONV_LOUT * CONV_COUT + c0;
+#else
     const float *src = in + b * CONV_L * CONV_CIN + c0;
     float *dst = out + b * CONV_LOUT * CONV_COUT + c0;
+#endif
     int x0 = t0 * CONV_STRIDE - CONV_PAD;   // input row of window row 0
     float x[NWC][VEC];
 #pragma unroll
@@ -136,6 +184,9 @@ conv1dc_dwcl(const float *__restrict__ in, const float *__restrict__ weight,
                     acc[e] = fmaf(w[k][e], x[o * CONV_STRIDE + k * CONV_DIL][e], acc[e]);
             }
             if (t + o < CONV_LOUT) {
+#if CT_DTYPE
+                ct_stg_elems<VEC>(dst + (t + o) * CONV_COUT, acc);
+#else
                 float *p = dst + (t + o) * CONV_COUT;
 #if VEC == 4
                 *reinterpret_cast<float4 *>(p) = make_float4(acc[0], acc[1], acc[2], acc[3]);
@@ -143,6 +194,7 @@ conv1dc_dwcl(const float *__restrict__ in, const float *__restrict__ weight,
                 *reinterpret_cast<float2 *>(p) = make_float2(acc[0], acc[1]);
 #else
                 *p = acc[0];
+#endif
 #endif
             }
         }

@@ -30,6 +30,30 @@
 //                  W % 4 == 0; windows then start LEAD floats off alignment);
 //                  1: windows aligned, 4-byte copies
 // The sizes below mirror tuner/families/tc/dwp_conv.c.
+//
+// bf16 and f16 (conv2dc_dwph): the same warps, planes, frames, items and
+// parameters, with the plane and filter widened to float as they are
+// staged: the frame in shared memory is fp32, so an item's FMA loop is the
+// fp32 one, and each output is rounded once when stored (ct_half_io.cuh).
+// cp.async copies bytes and cannot widen, and has no 2-byte size for odd
+// planes, so the staging is ordinary loads (VEC = 4: one 8-byte load of 4
+// elements and one 16-byte shared store; VEC = 1: element by element), a
+// few in flight per lane. It takes the warp's turn: the next plane's
+// latency is hidden by the other warps of the SM rather than under this
+// warp's FMAs, and one buffer is used (the launch sizes shared memory as
+// for conv2dc_dwp; with PLANES > 1 the second lies idle, and PLANES only
+// amortises the frame's zeros). Halves of the bytes to move make the copy
+// a smaller part of a plane's time than in fp32.
+//
+// One source for every element type: CT_DTYPE (defined by the tuner for
+// bf16 = 1 and f16 = 2 problems only, so 0 for fp32) picks conv2dc_dwp's fp32 code
+// or the half-type code of its entry conv2dc_dwph (tuner/families). The two
+// branches are kept token for token as the two templates were before they
+// were folded, so the code, the PTX and the code hash of every stored
+// result stay what they were (tests/test_fold.c checks the PTX).
+#if CT_DTYPE
+#include "ct_half_io.cuh"
+#endif
 #include "conv2dc_layer.cuh"
 
 #define DW_CDIV(a, b) (((a) + (b) - 1) / (b))
@@ -55,6 +79,9 @@
 #define BUF (S_IN + S_W)                              // floats, a multiple of 4
 
 static_assert(CONV_GROUPS == CONV_CIN && CONV_COUT == CONV_CIN, "depthwise layers only");
+#if CT_DTYPE
+static_assert(VEC == 1 || CONV_W % 4 == 0, "4-element loads need whole 4-element rows");
+#else
 static_assert(VEC == 1 || CONV_W % 4 == 0, "16-byte copies need whole 16-byte rows");
 
 template <int V>
@@ -91,9 +118,12 @@ __device__ __forceinline__ void dwp_wait()
 {
     asm volatile("cp.async.wait_group %0;\n" ::"n"(N) : "memory");
 }
+#endif
 
 // Zeros everywhere the copies never write: the halo and the filter's
 // columns past KW. Once per buffer; the copies leave them alone.
+// Zeros everywhere the staging never writes: the halo and the filter's
+// columns past KW. Once per warp; the staging leaves them alone.
 __device__ __forceinline__ void dwp_frame(float *b, int lane)
 {
     for (int e = lane; e < BUF; e += 32) {
@@ -109,27 +139,66 @@ __device__ __forceinline__ void dwp_frame(float *b, int lane)
     }
 }
 
+#if CT_DTYPE
+// Plane p and its filter widened into buffer b (over the zeros of the frame).
+__device__ __forceinline__ void dwph_stage(float *b, const ct_elem *__restrict__ in,
+                                           const ct_elem *__restrict__ weight, int p, int lane)
+#else
 // Starts the copy of plane p and its filter into buffer b: one group.
 __device__ __forceinline__ void dwp_issue(float *b, const float *__restrict__ in, const float *__restrict__ weight,
                                           int p, int lane)
+#endif
 {
+#if CT_DTYPE
+    const ct_elem *src = in + (long long)p * (CONV_H * CONV_W);
+#else
     const float *src = in + (long long)p * (CONV_H * CONV_W);
+#endif
     float *dst = b + CONV_PH * PITCH + LEAD + CONV_PW;
 #if VEC == 4
+#if CT_DTYPE
+#pragma unroll 4
+    for (int e = lane; e < CONV_H * CONV_W / 4; e += 32) {
+        float v[4];
+        ct_ldg_elems<4>(v, src + 4 * e);
+        *reinterpret_cast<float4 *>(dst + (e / (CONV_W / 4)) * PITCH + (e % (CONV_W / 4)) * 4) =
+            make_float4(v[0], v[1], v[2], v[3]);
+    }
+#else
     for (int e = lane; e < CONV_H * CONV_W / 4; e += 32)
         dwp_copy<16>(dst + (e / (CONV_W / 4)) * PITCH + (e % (CONV_W / 4)) * 4, src + 4 * e);
+#endif
 #else
+#if CT_DTYPE
+#pragma unroll 4
+#endif
     for (int e = lane; e < CONV_H * CONV_W; e += 32)
+#if CT_DTYPE
+        dst[(e / CONV_W) * PITCH + e % CONV_W] = ct_ldg(src + e);
+#else
         dwp_copy<4>(dst + (e / CONV_W) * PITCH + e % CONV_W, src + e);
 #endif
+#endif
+#if CT_DTYPE
+    const ct_elem *w = weight + (long long)(p % CONV_CIN) * (CONV_KH * CONV_KW);
+#else
     const float *w = weight + (long long)(p % CONV_CIN) * (CONV_KH * CONV_KW);
+#endif
     for (int e = lane; e < CONV_KH * CONV_KW; e += 32)
+#if CT_DTYPE
+        b[S_IN + (e / CONV_KW) * KWP + e % CONV_KW] = ct_ldg(w + e);
+#else
         dwp_copy<4>(b + S_IN + (e / CONV_KW) * KWP + e % CONV_KW, w + e);
     dwp_commit();
+#endif
 }
 
 // The OUT_Y x OUT_X outputs of item `it` of the plane staged in b.
+#if CT_DTYPE
+__device__ __forceinline__ void dwp_item(const float *b, int it, float b0, ct_elem *__restrict__ dst)
+#else
 __device__ __forceinline__ void dwp_item(const float *b, int it, float b0, float *__restrict__ dst)
+#endif
 {
     const int ty = it / NIX, tx = it % NIX;
     float acc[OUT_Y][OUT_X];
@@ -150,7 +219,11 @@ __device__ __forceinline__ void dwp_item(const float *b, int it, float b0, float
         float win[NWL];
 #pragma unroll
         for (int u = 0; u < NWL; u += LV)
+#if CT_DTYPE
+            ct_lds<LV>(&win[u], base + r * PITCH + u);
+#else
             lds_vec<LV>(&win[u], base + r * PITCH + u);
+#endif
 #pragma unroll
         for (int a = 0; a < OUT_Y; ++a) {
             // Output row a reads this input row through filter row d / DH
@@ -161,7 +234,11 @@ __device__ __forceinline__ void dwp_item(const float *b, int it, float b0, float
 #pragma unroll
                 for (int jq = 0; jq < KWP; jq += 4) {
                     float t[4];
+#if CT_DTYPE
+                    ct_lds<4>(t, wr + jq);
+#else
                     lds_vec<4>(t, wr + jq);
+#endif
 #pragma unroll
                     for (int jj = 0; jj < 4; ++jj)
                         if (jq + jj < CONV_KW) {
@@ -179,27 +256,51 @@ __device__ __forceinline__ void dwp_item(const float *b, int it, float b0, float
         const int y = ty * OUT_Y + a;
         if (y >= CONV_OH)
             break;
+#if CT_DTYPE
+        ct_elem *row = dst + y * CONV_OW + x0;
+#else
         float *row = dst + y * CONV_OW + x0;
+#endif
         if (CONV_OW % 4 == 0 && OUT_X % 4 == 0 && x0 + OUT_X <= CONV_OW) {
 #pragma unroll
             for (int o = 0; o < OUT_X; o += 4)
+#if CT_DTYPE
+                ct_stg_elems<4>(row + o, &acc[a][o]);
+#else
                 *reinterpret_cast<float4 *>(row + o) = make_float4(acc[a][o], acc[a][o + 1], acc[a][o + 2],
                                                                    acc[a][o + 3]);
+#endif
         } else {
 #pragma unroll
             for (int o = 0; o < OUT_X; ++o)
                 if (x0 + o < CONV_OW)
+#if CT_DTYPE
+                    ct_st(row + o, acc[a][o]);
+#else
                     row[o] = acc[a][o];
+#endif
         }
     }
 }
 
 extern "C" __global__ void __launch_bounds__(32 * WARPS)
+#if CT_DTYPE
+conv2dc_dwph(const ct_elem *__restrict__ in, const ct_elem *__restrict__ weight,
+#else
 conv2dc_dwp(const float *__restrict__ in, const float *__restrict__ weight,
+#endif
 #if CONV_BIAS
+#if CT_DTYPE
+             const ct_elem *__restrict__ bias,
+#else
             const float *__restrict__ bias,
 #endif
+#endif
+#if CT_DTYPE
+             ct_elem *__restrict__ out)
+#else
             float *__restrict__ out)
+#endif
 {
     extern __shared__ __align__(16) float smem[];
     const int lane = threadIdx.x % 32, warp = threadIdx.x / 32;
@@ -208,12 +309,20 @@ conv2dc_dwp(const float *__restrict__ in, const float *__restrict__ weight,
         return;
     const int n = NPLANES - first < PLANES ? NPLANES - first : PLANES;
     float *buf = smem + warp * (STAGES * BUF);
+#if CT_DTYPE
+    dwp_frame(buf, lane);
+#else
 #pragma unroll
     for (int s = 0; s < STAGES; ++s)
         dwp_frame(buf + s * BUF, lane);
     dwp_issue(buf, in, weight, first, lane);
+#endif
     for (int k = 0; k < n; ++k) {
         const int p = first + k;
+#if CT_DTYPE
+        dwph_stage(buf, in, weight, p, lane);
+        // Every lane's stores (and zeros) visible to the whole warp.
+#else
         float *cur = buf + (k % STAGES) * BUF;
         if (STAGES == 2) {
             // The other buffer was released by the __syncwarp ending k - 1.
@@ -226,17 +335,33 @@ conv2dc_dwp(const float *__restrict__ in, const float *__restrict__ weight,
             dwp_wait<0>();
         }
         // Every lane's copies (and zeros) visible to the whole warp.
+#endif
         __syncwarp();
 #if CONV_BIAS
+#if CT_DTYPE
+        const float b0 = ct_ldg(bias + p % CONV_CIN);
+#else
         const float b0 = __ldg(bias + p % CONV_CIN);
+#endif
 #else
         const float b0 = 0.0f;
 #endif
+#if CT_DTYPE
+        ct_elem *dst = out + (long long)p * (CONV_OH * CONV_OW);
+#else
         float *dst = out + (long long)p * (CONV_OH * CONV_OW);
+#endif
         for (int it = lane; it < NITEMS; it += 32)
+#if CT_DTYPE
+            dwp_item(buf, it, b0, dst);
+        // The buffer is read until here before the next plane overwrites it.
+#else
             dwp_item(cur, it, b0, dst);
+#endif
         __syncwarp();
+#if !CT_DTYPE
         if (STAGES == 1 && k + 1 < n)
             dwp_issue(buf, in, weight, p + 1, lane);
+#endif
     }
 }

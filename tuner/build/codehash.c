@@ -33,9 +33,12 @@
 #include "compile.h"
 
 #include <ctype.h>
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
 
 #define FNV_OFFSET 1469598103934665603ULL
 #define FNV_PRIME 1099511628211ULL
@@ -199,15 +202,146 @@ ct_status ct_code_hash_of(const char *src, const ct_problem *p, const ct_templat
     return rc;
 }
 
+/* text from its first line that is not a comment: the PTX without the
+ * header lines NVRTC writes (its version and build), which differ between
+ * toolkits and say nothing of the code. */
+static const char *ptx_body(const char *text)
+{
+    while (text[0] == '/' && text[1] == '/') {
+        const char *nl = strchr(text, '\n');
+        if (!nl)
+            return text + strlen(text);
+        text = nl + 1;
+    }
+    return text;
+}
+
+/* src's PTX for arch, compiled in a child process (*ptx malloc'ed, the
+ * header lines left out; NULL when it does not compile). Why a child: the
+ * PTX of one text varies more between compiles within one process (where
+ * tests/test_fold.c met 1 to 5 of 54 pairs differing) than between fresh
+ * processes; a child forked from a process that has not compiled yet
+ * compiles as a fresh one. */
+static ct_status child_ptx(const char *src, const ct_problem *p, const ct_template *t, const ct_params *c,
+                           const char *arch, char **ptx, ct_err *e)
+{
+    *ptx = NULL;
+    int fd[2];
+    if (pipe(fd) != 0)
+        return ct_fail(e, CT_ERR_IO, "pipe: %s", strerror(errno));
+    fflush(NULL);
+    pid_t pid = fork();
+    if (pid < 0) {
+        close(fd[0]);
+        close(fd[1]);
+        return ct_fail(e, CT_ERR_IO, "fork: %s", strerror(errno));
+    }
+    if (pid == 0) {
+        close(fd[0]);
+        ct_define defs[CT_MAX_DEFINES];
+        const int nd = ct_problem_defines(p, defs);
+        ct_binary bin;
+        ct_err ce;
+        int ok = ct_nvrtc_compile(src, t->name, arch, defs, nd, c, &bin, &ce) == CT_OK && !bin.is_cubin;
+        const char *body = ok ? ptx_body(bin.data) : "";
+        size_t n = strlen(body), off = 0;
+        while (off < n) {
+            ssize_t w = write(fd[1], body + off, n - off);
+            if (w <= 0)
+                _exit(2);
+            off += (size_t)w;
+        }
+        _exit(ok ? 0 : 1);
+    }
+    close(fd[1]);
+    size_t cap = 1 << 16, len = 0;
+    char *buf = malloc(cap);
+    ssize_t r = 0;
+    while (buf && (r = read(fd[0], buf + len, cap - len - 1)) != 0) {
+        if (r < 0 && errno == EINTR)
+            continue;
+        if (r < 0)
+            break;
+        len += (size_t)r;
+        if (cap - len < 2) {
+            char *grown = realloc(buf, cap *= 2);
+            if (!grown)
+                free(buf);
+            buf = grown;
+        }
+    }
+    close(fd[0]);
+    int st = 0;
+    while (waitpid(pid, &st, 0) < 0 && errno == EINTR)
+        ;
+    if (!buf)
+        return ct_fail(e, CT_ERR_INTERNAL, "out of memory");
+    buf[len] = '\0';
+    if (r < 0 || !WIFEXITED(st) || WEXITSTATUS(st) != 0) {
+        free(buf);
+        return ct_fail(e, CT_ERR_COMPILE, "template %s does not compile for %s", t->name, arch);
+    }
+    *ptx = buf;
+    return CT_OK;
+}
+
+/* Rounds of compiles of each side before two texts count as different:
+ * NVRTC 13.0 gives one text one of a few PTX variants from run to run (at
+ * times other vector loads and instruction orders: 3 variants in 10 fresh
+ * `convtune compile` runs of one conv2dc_dwph candidate, 7 of them the same),
+ * so one compile of each side may differ where the code is the same.
+ * Identical PTX is never a false acceptance, whichever compile gave it. */
+#define CT_PTX_ROUNDS 3
+
+ct_status ct_code_same_ptx(const char *a, const char *b, const ct_problem *p, const ct_template *t,
+                           const ct_params *c, const char *arch, int *same, ct_err *e)
+{
+    *same = 0;
+    char *pa[CT_PTX_ROUNDS] = {NULL}, *pb[CT_PTX_ROUNDS] = {NULL};
+    ct_status rc = CT_OK;
+    for (int r = 0; r < CT_PTX_ROUNDS && rc == CT_OK && !*same; r++) {
+        if ((rc = child_ptx(a, p, t, c, arch, &pa[r], e)) != CT_OK ||
+            (rc = child_ptx(b, p, t, c, arch, &pb[r], e)) != CT_OK)
+            break;
+        for (int i = 0; i <= r && !*same; i++)
+            *same = strcmp(pa[r], pb[i]) == 0 || strcmp(pa[i], pb[r]) == 0;
+    }
+    for (int r = 0; r < CT_PTX_ROUNDS; r++) {
+        free(pa[r]);
+        free(pb[r]);
+    }
+    return rc;
+}
+
+/* The PTX fallback of ct_code_judge: whether old (rec's template text, kept
+ * in templates/legacy/) and the template's current text compile to the same
+ * PTX for rec's problem, parameters and architecture. Any failure (no
+ * architecture stored, a compile error, no NVRTC) refuses. */
+static ct_status same_ptx_as_now(const ct_result *rec, const char *old, const ct_problem *p, const ct_template *t,
+                                 const ct_params *c, const char *dir, int *same, ct_err *e)
+{
+    *same = 0;
+    if (rec->cc_major <= 0 || rec->cc_minor < 0)
+        return CT_OK;
+    char arch[32], *now = NULL;
+    snprintf(arch, sizeof arch, "compute_%d%d", rec->cc_major, rec->cc_minor);
+    ct_err quiet;
+    memset(&quiet, 0, sizeof quiet);
+    ct_status rc = ct_template_source(t->name, dir, &now, &quiet);
+    if (rc == CT_OK)
+        rc = ct_code_same_ptx(old, now, p, t, c, arch, same, &quiet);
+    free(now);
+    if (rc == CT_ERR_INTERNAL && strstr(quiet.msg, "out of memory"))
+        return ct_fail(e, CT_ERR_INTERNAL, "out of memory");
+    *same = rc == CT_OK && *same;
+    return CT_OK;
+}
+
 ct_status ct_code_judge(const ct_result *rec, const char *text_hash, const char *code_hash, const ct_problem *p,
                         const ct_template *t, const ct_params *c, const char *dir, int *same, ct_err *e)
 {
     *same = 0;
-    if (rec->code_hash[0]) {
-        *same = strcmp(rec->code_hash, code_hash) == 0;
-        return CT_OK;
-    }
-    if (strcmp(rec->template_hash, text_hash) == 0) {
+    if (rec->code_hash[0] ? strcmp(rec->code_hash, code_hash) == 0 : strcmp(rec->template_hash, text_hash) == 0) {
         *same = 1;
         return CT_OK;
     }
@@ -215,7 +349,13 @@ ct_status ct_code_judge(const ct_result *rec, const char *text_hash, const char 
     if (ct_template_legacy_source(t->name, rec->template_hash, dir, &old, NULL) != CT_OK)
         return CT_OK;
     ct_status rc = ct_code_hash_of(old, p, t, c, then, e);
+    if (rc == CT_OK && !rec->code_hash[0] && strcmp(then, code_hash) == 0)
+        *same = 1;
+    /* The kept text is what the record measured when it gives the record's
+     * code hash (or the record has none); its code differs from today's in
+     * tokens, so ask the compiler whether it is the same code. */
+    else if (rc == CT_OK && (!rec->code_hash[0] || strcmp(then, rec->code_hash) == 0))
+        rc = same_ptx_as_now(rec, old, p, t, c, dir, same, e);
     free(old);
-    *same = rc == CT_OK && strcmp(then, code_hash) == 0;
     return rc;
 }

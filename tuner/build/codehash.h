@@ -54,9 +54,24 @@ ct_status ct_code_hash_of(const char *src, const ct_problem *p, const ct_templat
  * result stored before code hashes existed is judged on its template hash
  * while that is text_hash; else, when the template's text of that hash is
  * kept (ct_template_legacy_source, from dir or built in), on the code hash
- * that text gives the candidate. *same is 1 or 0; the return is an error
- * only when memory runs out. */
+ * that text gives the candidate. When the hashes differ but that text is
+ * kept (and gives rec's code hash, where rec has one), the last word is the
+ * compiler's: the kept text and today's are compiled for rec's problem,
+ * parameters and architecture (compute_XY of its device) and the record
+ * stands when the PTX is identical (ct_code_same_ptx). That fallback, two
+ * to six NVRTC compiles, happens only there, once per judged record; a
+ * judgement by hash compiles nothing. *same is 1 or 0; the return is an error only
+ * when memory runs out. */
 ct_status ct_code_judge(const ct_result *rec, const char *text_hash, const char *code_hash, const ct_problem *p,
                         const ct_template *t, const ct_params *c, const char *dir, int *same, ct_err *e);
+
+/* Whether sources a and b, given candidate (p, t, c)'s defines, compile
+ * with NVRTC for arch ("compute_XY") to the same PTX, the header comment
+ * lines NVRTC writes (its version) left out. Each compile runs in a child
+ * process of its own; the PTX of one text varies from compile to compile,
+ * so up to three compiles of each side are made before a difference is
+ * believed (codehash.c). A compile error is returned. */
+ct_status ct_code_same_ptx(const char *a, const char *b, const ct_problem *p, const ct_template *t,
+                           const ct_params *c, const char *arch, int *same, ct_err *e);
 
 #endif

@@ -141,10 +141,25 @@ static ct_status inline_includes(char **text, const char *dir, int depth, ct_err
     return CT_OK;
 }
 
+/* The file a template's code is in: that of the template its source names
+ * (ct_template.source, a kernel folded into one source for every element
+ * type), else its own. Not a template's name (ct_ceilings, a test's): its
+ * own. */
+static const char *source_name(const char *name)
+{
+    const ct_family *const *fams = ct_families();
+    for (int i = 0; fams[i]; i++) {
+        const ct_template *t = ct_template_find(fams[i], name);
+        if (t)
+            return t->source ? t->source : name;
+    }
+    return name;
+}
+
 ct_status ct_template_source(const char *name, const char *dir, char **text, ct_err *e)
 {
     char file[256];
-    if ((size_t)snprintf(file, sizeof file, "%s.cu", name) >= sizeof file)
+    if ((size_t)snprintf(file, sizeof file, "%s.cu", source_name(name)) >= sizeof file)
         return ct_fail(e, CT_ERR_USAGE, "template name %s is too long", name);
     ct_status rc = load_template_file(file, dir, text, e);
     if (rc == CT_OK && (rc = inline_includes(text, dir, CT_INCLUDE_DEPTH, e)) != CT_OK) {

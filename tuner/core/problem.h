@@ -115,6 +115,12 @@ typedef struct ct_template {
     /* The kernel kind it is (its hooks and properties), declared by the
      * family code that implements it; generic code never looks inside. */
     const struct ct_kernel_kind *kind;
+    /* NULL: its code is templates/NAME.cu. Otherwise the template whose file
+     * holds its code too: the half-type entry of a kernel folded into one
+     * source for every element type (conv1d_tiledh's code is the CT_DTYPE
+     * branch of conv1d_tiled.cu). Its own name stays the kernel's name,
+     * its results' key and a candidate of its own in the space. */
+    const char *source;
 } ct_template;
 
 /* Every element type: the naive template of every family has it, so some

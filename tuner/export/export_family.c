@@ -86,14 +86,26 @@ static int defined_as(const char *src, const char *name, size_t len, const char 
  * attribute (__launch_bounds__(...), __attribute__((...))); a macro that
  * stands for the name, the name itself. Renaming the macro instead would
  * not hold: the template defines it after the family export's rename, so
- * two problems won by one tensor-core template declared the same kernel. */
-static void extern_c_names(const char *src, name_list *out)
+ * two problems won by one tensor-core template declared the same kernel.
+ * A template folded for every element type names its kernel in #if CT_DTYPE
+ * branches (conv1d_tiledh, #else conv1d_tiled): directive lines are passed
+ * over, and the name on the line after an #else or #elif before the body's
+ * `{` is another; of such names only own (the instance's template, whose
+ * branch is compiled) is taken when it is one of them. */
+static void extern_c_names(const char *src, const char *own, name_list *out)
 {
+    static char buf[MAX_NAMES][64];   /* one declaration's names (16 KiB: not on the stack) */
     for (const char *s = strstr(src, "extern \"C\""); s; s = strstr(s, "extern \"C\"")) {
         s += strlen("extern \"C\"");
+        name_list found = {buf, 0};
         for (;;) {
             while (*s && (isspace((unsigned char)*s) || *s == '*' || *s == '&'))
                 s++;
+            if (*s == '#') {   /* a directive line of a folded template */
+                while (*s && *s != '\n')
+                    s++;
+                continue;
+            }
             if (!is_ident((unsigned char)*s) || isdigit((unsigned char)*s))
                 break;
             const char *b = s;
@@ -119,11 +131,28 @@ static void extern_c_names(const char *src, name_list *out)
             size_t tolen;
             const int d = defined_as(src, b, len, &to, &tolen);
             if (d > 0)
-                name_add(out, to, tolen);
+                name_add(&found, to, tolen);
             else if (d == 0)
-                name_add(out, b, len);
+                name_add(&found, b, len);
             break;
         }
+        const char *body = strchr(s, '{');
+        for (const char *d = s; body && (d = strstr(d, "\n#el")) != NULL && d < body; d++) {
+            const char *b = strchr(d + 1, '\n'), *q;
+            if (!b)
+                break;
+            for (q = ++b; is_ident((unsigned char)*q); q++)
+                ;
+            if (q > b && *q == '(' && !isdigit((unsigned char)*b) && !(b[0] == '_' && b[1] == '_'))
+                name_add(&found, b, (size_t)(q - b));
+        }
+        int mine = -1;
+        for (int i = 0; own && found.n > 1 && i < found.n; i++)
+            if (strcmp(found.v[i], own) == 0)
+                mine = i;
+        for (int i = 0; i < found.n; i++)
+            if (mine < 0 || i == mine)
+                name_add(out, found.v[i], strlen(found.v[i]));
     }
 }
 
@@ -356,7 +385,7 @@ static ct_status instance_text(family_out *fo, int i, ct_err *e)
     }
     lf = NULL;
 
-    extern_c_names(in->src, &kernels);
+    extern_c_names(in->src, in->t->name, &kernels);
     fprintf(bf, "// ==== %s: %s, its own kernels and macros ====\n", in->p.canonical, in->t->name);
     for (int k = 0; k < kernels.n; k++)
         fprintf(bf, "#define %s %s_%s\n", kernels.v[k], kernels.v[k], suffix);
@@ -441,7 +470,7 @@ ct_status ct_exp_family_into(const ct_tuned_set *set, const char *templates_dir,
         rc = ct_fail(e, CT_ERR_INTERNAL, "export: out of memory");
         goto done;
     }
-    extern_c_names(fo.generic_src, &fo.generic_kernels);
+    extern_c_names(fo.generic_src, NULL, &fo.generic_kernels);
     for (int i = 0; i < set->n && rc == CT_OK; i++)
         rc = instance_text(&fo, i, e);
     if (rc != CT_OK)

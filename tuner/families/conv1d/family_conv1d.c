@@ -162,13 +162,16 @@ static const ct_template templates[] = {
      .params = tiled_params, .nparams = CT_PARAM_COUNT(TILED_PARAMS)},
     {.name = "conv1d_fft", .summary = "overlap-save FFT correlation through cuFFT (cost independent of K)",
      .params = ct_conv1d_fft_params, .nparams = CT_PARAM_COUNT(CT_CONV1D_FFT_PARAMS), .exec = &ct_conv1d_fft_exec},
-    /* The half types' own copies (the fp32 texts stay as they were, for the
-     * content hashes of stored results): same parameters and constraints. */
+    /* The half types' entries of the same kernels, their code the CT_DTYPE
+     * branch of the fp32 template's file (one source for every type; README
+     * "Half precision" says why they keep their names): same parameters
+     * and constraints. */
     {.name = "conv1d_tiledh", .summary = "conv1d_tiled for bf16/f16: widened once from memory, fp32 window and sums",
-     .dtypes = CT_DTYPES_HALF, .params = tiled_params, .nparams = CT_PARAM_COUNT(TILED_PARAMS)},
+     .dtypes = CT_DTYPES_HALF, .params = tiled_params, .nparams = CT_PARAM_COUNT(TILED_PARAMS),
+     .source = "conv1d_tiled"},
     {.name = "conv1d_ffth", .summary = "conv1d_fft for bf16/f16: half gather and scatter, fp32 cuFFT transforms",
      .dtypes = CT_DTYPES_HALF, .params = ct_conv1d_fft_params, .nparams = CT_PARAM_COUNT(CT_CONV1D_FFT_PARAMS),
-     .exec = &ct_conv1d_fft_exec},
+     .exec = &ct_conv1d_fft_exec, .source = "conv1d_fft"},
 };
 
 static long long round_up(long long v, long long m)

@@ -376,9 +376,10 @@ static const ct_template templates[] = {
                                       "register window of its inputs, the K taps in registers, vector "
                                       "loads at stride 1",
      .params = ct_dw_params_1d, .nparams = CT_DW_NPARAMS_1D, .kind = &ct_kind_dw1},
-    /* bf16/f16 copy (conv1dc_dw's text stays, for stored results' hashes) */
+    /* bf16/f16 entry: the CT_DTYPE branch of conv1dc_dw.cu (README "Half precision") */
     {.name = "conv1dc_dwh", .summary = "conv1dc_dw for bf16/f16: vector loads widened to float, fp32 sums",
-     .dtypes = CT_DTYPES_HALF, .params = ct_dw_params_1d, .nparams = CT_DW_NPARAMS_1D, .kind = &ct_kind_dw1},
+     .dtypes = CT_DTYPES_HALF, .params = ct_dw_params_1d, .nparams = CT_DW_NPARAMS_1D, .kind = &ct_kind_dw1,
+     .source = "conv1dc_dw"},
     {.name = "conv1dc_simt", .summary = "strided, dilated, grouped: FMAs in fp32 (sm_75 on), a block's groups' "
                                         "haloed tiles and weights staged, OUT_X outputs x a slice of "
                                         "a group's channels per thread",
@@ -386,9 +387,10 @@ static const ct_template templates[] = {
     {.name = "conv1dc_dwcl", .summary = "depthwise, channels last (nlc): VEC channels x a run of positions per "
                                         "thread, vector loads along C, the input window slid in registers",
      .params = ct_dwcl_params_1d, .nparams = CT_DWCL_NPARAMS_1D, .kind = &ct_kind_dwcl},
-    /* bf16/f16 copy (conv1dc_dwcl's text stays, for stored results' hashes) */
+    /* bf16/f16 entry: the CT_DTYPE branch of conv1dc_dwcl.cu */
     {.name = "conv1dc_dwclh", .summary = "conv1dc_dwcl for bf16/f16: vector loads widened to float, fp32 sums",
-     .dtypes = CT_DTYPES_HALF, .params = ct_dwcl_params_1d, .nparams = CT_DWCL_NPARAMS_1D, .kind = &ct_kind_dwcl},
+     .dtypes = CT_DTYPES_HALF, .params = ct_dwcl_params_1d, .nparams = CT_DWCL_NPARAMS_1D, .kind = &ct_kind_dwcl,
+     .source = "conv1dc_dwcl"},
 };
 
 /* The layer as the tensor-core templates see it: 2D of height 1. */

@@ -239,11 +239,13 @@ static const ct_template templates[] = {
     {.name = "conv2d_tiled",
      .summary = "shared-memory tile with halo, OUT_Y x OUT_X outputs per thread, sliding row windows",
      .params = tiled_params, .nparams = CT_PARAM_COUNT(TILED_PARAMS)},
-    /* The half types' own copy (conv2d_tiled's text stays as it was, for the
-     * content hashes of stored results): same parameters and constraints. */
+    /* The half types' entry of the same kernel, its code the CT_DTYPE
+     * branch of conv2d_tiled.cu (README "Half precision"): same parameters
+     * and constraints. */
     {.name = "conv2d_tiledh",
      .summary = "conv2d_tiled for bf16/f16: tile widened to float as it is staged, fp32 sums",
-     .dtypes = CT_DTYPES_HALF, .params = tiled_params, .nparams = CT_PARAM_COUNT(TILED_PARAMS)},
+     .dtypes = CT_DTYPES_HALF, .params = tiled_params, .nparams = CT_PARAM_COUNT(TILED_PARAMS),
+     .source = "conv2d_tiled"},
 };
 
 static long long round_up(long long v, long long m)

@@ -440,10 +440,12 @@ static const ct_template templates[] = {
                                        "flight during the current one's FMAs; each input row's register "
                                        "window feeds OUT_Y output rows",
      .params = ct_dwp_params, .nparams = CT_DWP_NPARAMS, .kind = &ct_kind_dwp},
-    /* bf16/f16 copy (conv2dc_dwp's text stays, for stored results' hashes) */
+    /* bf16/f16 entry: the CT_DTYPE branch of conv2dc_dwp.cu, ordinary loads
+     * where dwp's cp.async cannot widen (README "Half precision") */
     {.name = "conv2dc_dwph", .summary = "conv2dc_dwp for bf16/f16: planes widened to float as ordinary loads "
                                         "stage them, fp32 FMAs, one rounding per output",
-     .dtypes = CT_DTYPES_HALF, .params = ct_dwp_params, .nparams = CT_DWP_NPARAMS, .kind = &ct_kind_dwph},
+     .dtypes = CT_DTYPES_HALF, .params = ct_dwp_params, .nparams = CT_DWP_NPARAMS, .kind = &ct_kind_dwph,
+     .source = "conv2dc_dwp"},
     {.name = "conv2dc_simt", .summary = "strided, dilated, grouped: FMAs in fp32 (sm_75 on), a block's groups' "
                                         "haloed tiles and weights staged, OUT_Y x OUT_X outputs x a slice of "
                                         "a group's channels per thread",

@@ -20,7 +20,8 @@ extern const ct_param_def ct_dw_params_2d[CT_DW_NPARAMS_2D];
 
 /* Their kinds: dw1 (conv1dc_dw, conv1dc_dwh), dw2 (conv2dc_dw), and
  * dwp_conv.h's persistent-warp template, whose hooks check the depthwise
- * layer first: dwp (cp.async, sm_80 on) and dwph (its bf16/f16 copy,
+ * layer first: dwp (cp.async, sm_80 on) and dwph (its bf16/f16 entry, the
+ * CT_DTYPE branch of conv2dc_dwp.cu,
  * ordinary loads, any architecture). */
 extern const ct_kernel_kind ct_kind_dw1, ct_kind_dw2, ct_kind_dwp, ct_kind_dwph;
 

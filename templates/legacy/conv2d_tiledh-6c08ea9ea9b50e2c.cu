@@ -16,7 +16,140 @@
 // VEC, SMEM_PAD, MIN_BLOCKS (conv2d_tiled's).
 // Launch: block (BLOCK_X, BLOCK_Y),
 //         grid (ceil(OW/(BLOCK_X*OUT_X)), ceil(OH/(BLOCK_Y*OUT_Y)), B).
-#include "ct_half_io.cuh"
+// ct_half_io.cuh - vector moves of bf16/f16 elements widened to float, for
+// the half-precision direct templates (conv1d_tiledh, conv2d_tiledh, ...).
+//
+// These templates keep the register windows and shared-memory tiles of
+// their fp32 counterparts in float: elements are widened once, when they
+// leave global memory, so the multiply-add loops are the fp32 ones; each
+// output is rounded once, when it is stored. The fp32 templates keep their
+// own text (stored results are tied to its hash), so this is new code.
+// ct_dtype.cuh - the element type of a problem's buffers, for templates.
+//
+// CT_DTYPE is the problem's ct_dtype (tuner/core/problem.h): 0 f32, 1 bf16,
+// 2 f16. The tuner defines it for bf16 and f16 problems only, so the kernels
+// and exports of f32 problems are those of before; here it defaults to 0.
+// Inputs, weights, bias and outputs are ct_elem in memory; kernels load them
+// to float (ct_ld), sum in fp32 and round once when they store (ct_st, round
+// to nearest even); ct_ldg loads through the read-only cache. The pair forms move two neighbouring elements as one
+// 32-bit word (64-bit for f32) and need its alignment.
+#ifndef CT_DTYPE_CUH
+#define CT_DTYPE_CUH
+
+#ifndef CT_DTYPE
+#define CT_DTYPE 0
+#endif
+#define CT_DTYPE_F32 0
+#define CT_DTYPE_BF16 1
+#define CT_DTYPE_F16 2
+
+#if CT_DTYPE == CT_DTYPE_BF16
+#include <cuda_bf16.h>
+typedef __nv_bfloat16 ct_elem;
+typedef __nv_bfloat162 ct_elem2;
+__device__ __forceinline__ float ct_ld(const ct_elem *p) { return __bfloat162float(*p); }
+__device__ __forceinline__ void ct_st(ct_elem *p, float v) { *p = __float2bfloat16_rn(v); }
+__device__ __forceinline__ float ct_ldg(const ct_elem *p) { return __bfloat162float(__ldg(p)); }
+__device__ __forceinline__ float2 ct_ld2(const ct_elem2 *p) { return __bfloat1622float2(*p); }
+__device__ __forceinline__ void ct_st2(ct_elem2 *p, float2 v) { *p = __float22bfloat162_rn(v); }
+#elif CT_DTYPE == CT_DTYPE_F16
+#include <cuda_fp16.h>
+typedef __half ct_elem;
+typedef __half2 ct_elem2;
+__device__ __forceinline__ float ct_ld(const ct_elem *p) { return __half2float(*p); }
+__device__ __forceinline__ void ct_st(ct_elem *p, float v) { *p = __float2half_rn(v); }
+__device__ __forceinline__ float ct_ldg(const ct_elem *p) { return __half2float(__ldg(p)); }
+__device__ __forceinline__ float2 ct_ld2(const ct_elem2 *p) { return __half22float2(*p); }
+__device__ __forceinline__ void ct_st2(ct_elem2 *p, float2 v) { *p = __float22half2_rn(v); }
+#elif CT_DTYPE == CT_DTYPE_F32
+typedef float ct_elem;
+typedef float2 ct_elem2;
+__device__ __forceinline__ float ct_ld(const ct_elem *p) { return *p; }
+__device__ __forceinline__ void ct_st(ct_elem *p, float v) { *p = v; }
+__device__ __forceinline__ float ct_ldg(const ct_elem *p) { return __ldg(p); }
+__device__ __forceinline__ float2 ct_ld2(const ct_elem2 *p) { return *p; }
+__device__ __forceinline__ void ct_st2(ct_elem2 *p, float2 v) { *p = v; }
+#else
+#error "CT_DTYPE must be 0 (f32), 1 (bf16) or 2 (f16)"
+#endif
+
+#endif
+
+#ifndef CT_HALF_IO_CUH
+#define CT_HALF_IO_CUH
+
+#if CT_DTYPE == CT_DTYPE_F32
+#error "ct_half_io.cuh serves bf16 and f16 problems; fp32 has its own templates"
+#endif
+
+// NV floats from shared memory (NV * 4-byte aligned).
+template <int NV>
+__device__ __forceinline__ void ct_lds(float *d, const float *p)
+{
+    if (NV == 4) {
+        const float4 v = *reinterpret_cast<const float4 *>(p);
+        d[0] = v.x; d[1] = v.y; d[2] = v.z; d[3] = v.w;
+    } else if (NV == 2) {
+        const float2 v = *reinterpret_cast<const float2 *>(p);
+        d[0] = v.x; d[1] = v.y;
+    } else {
+#pragma unroll
+        for (int i = 0; i < NV; ++i)
+            d[i] = p[i];
+    }
+}
+
+// NV elements through the read-only cache in one load (NV * 2-byte aligned),
+// widened to float.
+template <int NV>
+__device__ __forceinline__ void ct_ldg_elems(float *d, const ct_elem *p)
+{
+    if (NV == 4) {
+        __align__(8) ct_elem2 h[2];
+        *reinterpret_cast<uint2 *>(h) = __ldg(reinterpret_cast<const uint2 *>(p));
+        const float2 a = ct_ld2(&h[0]), b = ct_ld2(&h[1]);
+        d[0] = a.x; d[1] = a.y; d[2] = b.x; d[3] = b.y;
+    } else if (NV == 2) {
+        __align__(4) ct_elem2 h;
+        *reinterpret_cast<unsigned *>(&h) = __ldg(reinterpret_cast<const unsigned *>(p));
+        const float2 a = ct_ld2(&h);
+        d[0] = a.x; d[1] = a.y;
+    } else {
+#pragma unroll
+        for (int i = 0; i < NV; ++i)
+            d[i] = ct_ldg(p + i);
+    }
+}
+
+// Elements g .. g+NV-1 of a buffer of n elements, zero outside it.
+template <int NV>
+__device__ __forceinline__ void ct_ldg_elems_checked(float *d, const ct_elem *p, long long g, long long n)
+{
+#pragma unroll
+    for (int i = 0; i < NV; ++i)
+        d[i] = (g + i >= 0 && g + i < n) ? ct_ldg(p + g + i) : 0.0f;
+}
+
+// NV outputs rounded to the element type, stored in one instruction
+// (NV * 2-byte aligned).
+template <int NV>
+__device__ __forceinline__ void ct_stg_elems(ct_elem *p, const float *v)
+{
+    if (NV == 4) {
+        __align__(8) ct_elem2 h[2];
+        ct_st2(&h[0], make_float2(v[0], v[1]));
+        ct_st2(&h[1], make_float2(v[2], v[3]));
+        *reinterpret_cast<uint2 *>(p) = *reinterpret_cast<const uint2 *>(h);
+    } else if (NV == 2) {
+        ct_st2(reinterpret_cast<ct_elem2 *>(p), make_float2(v[0], v[1]));
+    } else {
+#pragma unroll
+        for (int i = 0; i < NV; ++i)
+            ct_st(p + i, v[i]);
+    }
+}
+
+#endif
 
 #define NTHREADS (BLOCK_X * BLOCK_Y)
 #define TILE_OW (BLOCK_X * OUT_X)
