@@ -116,9 +116,9 @@ static void test_cost(void)
     printf("code hash cost: %d templates (%zu bytes expanded) %.2f ms once per run (largest %.2f ms); "
            "%d candidates, %.2f us each\n", p.family->ntemplates, bytes, per_run * 1e3, worst * 1e3, sp.n,
            per_cand * 1e6);
+    /* The cost is printed, not asserted: a timing is no test (it depends
+     * on the machine's load and on sanitizers). */
     CHECK(sp.n > 1000);
-    CHECK_MSG(per_cand < 1e-3, "%.3f ms per candidate", per_cand * 1e3);
-    CHECK_MSG(per_run < 1.0, "%.3f s per run", per_run);
     ct_space_free(&sp);
     for (int i = 0; canons && i < p.family->ntemplates; i++)
         free(canons[i]);

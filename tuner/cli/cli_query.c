@@ -182,8 +182,10 @@ static int cmd_export_family(const args *a)
     if (rc != CT_OK)
         return die(rc, e.msg);
     char path[1024], hpath[1100];
-    if (a->out && (rc = ct_path_copy(path, sizeof path, a->out, "-o", CT_ERR_IO, &e)) != CT_OK)
+    if (a->out && (rc = ct_path_copy(path, sizeof path, a->out, "-o", CT_ERR_IO, &e)) != CT_OK) {
+        ct_tuned_free(&set);
         return die(rc, e.msg);
+    }
     if (!a->out)
         ct_export_family_default_path(set.name, path, sizeof path);
     ct_export_header_path(path, hpath, sizeof hpath);
