@@ -22,10 +22,10 @@
 #include "check.h"
 #include "compile.h"
 #include "config.h"
-#include "lib/data.h"
-#include "lib/sample.h"
+#include "data.h"
 #include "problem.h"
 #include "runner.h"
+#include "sample.h"
 #include "space.h"
 
 #include <math.h>

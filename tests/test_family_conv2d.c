@@ -7,8 +7,8 @@
  * AddressSanitizer) over edge-heavy shapes, compared with the reference. */
 #include "check.h"
 #include "config.h"
-#include "lib/data.h"
-#include "lib/files.h"
+#include "data.h"
+#include "files.h"
 #include "problem.h"
 #include "runner.h"
 #include "space.h"
