@@ -6,7 +6,10 @@
  * compiled beside the pool, on a thread of its own.
  *
  * NVRTC takes about a second per candidate, so the sample is what keeps the
- * tests short; the environment picks another sample:
+ * tests short. Each architecture draws its own sample (the seed plus the
+ * architecture's index), so that the architectures together compile
+ * different configurations of a template rather than the same ones again.
+ * The environment picks another sample:
  *   CONVTUNE_TEST_SAMPLE=N   candidates per template (CI's sanitizer pass: 1)
  *   CONVTUNE_TEST_SEED=S     the sampling seed (default 20261122) */
 #ifndef CT_TL_SAMPLE_H
