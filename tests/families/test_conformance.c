@@ -669,23 +669,6 @@ static void check_odd_shape(const ct_family *f, const odd_shape *s, unsigned lon
 
 /* ---- 4. the templates through NVRTC ---- */
 
-/* Why template t has nothing admissible for spec on arch ("" if it has). */
-static void excluded_why(const char *spec, const ct_template *t, const char *arch, const ct_config *cfg, char *why,
-                         size_t len)
-{
-    ct_problem p;
-    ct_limits lim;
-    ct_space sp;
-    ct_err e;
-    why[0] = '\0';
-    if (parse(spec, &p, &e) != CT_OK || ct_limits_for_arch(arch, &lim, &e) != CT_OK)
-        return;
-    CHECK_MSG(ct_space_build(&p, cfg, &lim, t->name, &sp, &e) == CT_OK, "%s %s: %s", spec, t->name, e.msg);
-    if (sp.n == 0)
-        snprintf(why, len, "%s", sp.stats[0].example_reject[0] ? sp.stats[0].example_reject : "(no reason)");
-    ct_space_free(&sp);
-}
-
 static void check_compile(const ct_family *f, const family_row *row, const ct_config *cfg)
 {
     const char *specs[MAX_EXAMPLES];
@@ -701,7 +684,9 @@ static void check_compile(const ct_family *f, const family_row *row, const ct_co
     tl_sample s;
     tl_compile_sample(specs, n, archs, 2, cfg, row->per_template, ref, &s);
     CHECK_MSG(s.compiled[0] && s.compiled[1] && s.ntemplates == f->ntemplates, "%s: no sample compiled", f->name);
-    for (int t = 0; s.compiled[0] && s.compiled[1] && s.ntemplates == f->ntemplates && t < f->ntemplates; t++) {
+    const int ok =
+        s.compiled[0] && s.compiled[1] && s.admissible[0] && s.admissible[1] && s.ntemplates == f->ntemplates;
+    for (int t = 0; ok && t < f->ntemplates; t++) {
         const ct_template *tp = &f->templates[t];
         CHECK_MSG(s.compiled[1][t] > 0, "%s: nothing compiled for sm_90 from any example", tp->name);
         if (s.compiled[0][t] > 0)
@@ -710,15 +695,15 @@ static void check_compile(const ct_family *f, const family_row *row, const ct_co
          * the template needs, for every example it has candidates for on
          * sm_90 (the others exclude it for another reason: a layout or an
          * element type it does not compute in). */
-        char why[256];
+        const char *why = "";
         for (int i = 0; i < n; i++) {
-            excluded_why(specs[i], tp, "sm_90", cfg, why, sizeof why);
-            if (why[0])
+            const int k = i * f->ntemplates + t;
+            why = s.admissible[1][k] > 0 ? s.why[0][k] : s.why[1][k];
+            if (s.admissible[1][k] == 0)
                 continue;
-            excluded_why(specs[i], tp, "sm_75", cfg, why, sizeof why);
-            CHECK_MSG(why[0] && strstr(why, "sm_") != NULL,
+            CHECK_MSG(s.admissible[0][k] == 0 && strstr(why, "sm_") != NULL,
                       "%s %s: nothing compiled for sm_75, and the constraints do not name the architecture "
-                      "needed: %s", specs[i], tp->name, why[0] ? why : "(candidates admissible)");
+                      "needed: %s", specs[i], tp->name, s.admissible[0][k] ? "(candidates admissible)" : why);
         }
         printf("%s: excluded on sm_75: %s\n", tp->name, why);
     }

@@ -25,6 +25,11 @@ typedef struct tl_sample {
     int ntemplates;                   /* the family's: the length of each compiled[a] */
     int *compiled[TL_MAX_ARCHS];      /* candidates that compiled, per arch and template index */
     int kernels;                      /* everything compiled, references included */
+    /* Per architecture, [spec * ntemplates + template]: the candidates
+     * admissible before sampling, and when none is, the constraints' reason
+     * (the spaces built once, for the sample and for the caller's checks). */
+    int *admissible[TL_MAX_ARCHS];
+    char (*why[TL_MAX_ARCHS])[256];
 } tl_sample;
 
 /* Compiles the samples of every problem in specs (all of one family) for
