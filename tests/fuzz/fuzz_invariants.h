@@ -3,7 +3,7 @@
  *
  * Shared by the libFuzzer targets (fuzz_problem.c, fuzz_config.c, built with
  * clang when CONVTUNE_FUZZ is ON) and by the replay test
- * (tests/test_fuzz_replay.c, built in every build), so a crashing input kept
+ * (tests/fuzz/test_fuzz_replay.c, built in every build), so a crashing input kept
  * in tests/fuzz/regressions/ is checked against exactly the same rules.
  *
  * Each check takes raw bytes (the text ends at the first NUL, as it would

@@ -43,9 +43,14 @@ static void *ref_compile(void *arg)
     return NULL;
 }
 
-/* One problem on one architecture: every template's sample in one pool. */
+/* One problem on architecture a of narchs: every template's sample in one
+ * pool. Each architecture draws its own sample (seed + a, its own share of
+ * a baseline's spread): where a template's space is the same on every
+ * architecture, one seed would compile the same candidates on each, so a
+ * different draw per architecture covers as many configurations with
+ * narchs times fewer compiles. */
 static void compile_one(const char *spec, const char *arch, const ct_config *cfg, const char *ref_template,
-                        tl_sample *out, int a)
+                        tl_sample *out, int a, int narchs, int si, int nspecs)
 {
     ct_problem p;
     ct_limits lim;
@@ -58,10 +63,13 @@ static void compile_one(const char *spec, const char *arch, const ct_config *cfg
     const ct_family *f = p.family;
     if (!out->compiled[a]) {
         out->compiled[a] = calloc((size_t)f->ntemplates, sizeof *out->compiled[a]);
+        out->admissible[a] = calloc((size_t)nspecs * (size_t)f->ntemplates, sizeof *out->admissible[a]);
+        out->why[a] = calloc((size_t)nspecs * (size_t)f->ntemplates, sizeof *out->why[a]);
         out->ntemplates = f->ntemplates;
     }
-    CHECK_MSG(out->compiled[a] && out->ntemplates == f->ntemplates, "%s: not the family of the other specs", spec);
-    if (!out->compiled[a] || out->ntemplates != f->ntemplates)
+    CHECK_MSG(out->compiled[a] && out->admissible[a] && out->why[a] && out->ntemplates == f->ntemplates,
+              "%s: not the family of the other specs", spec);
+    if (!out->compiled[a] || !out->admissible[a] || !out->why[a] || out->ntemplates != f->ntemplates)
         return;
     ct_space *sp = calloc((size_t)f->ntemplates, sizeof *sp);
     char **src = calloc((size_t)f->ntemplates, sizeof *src);
@@ -80,15 +88,22 @@ static void compile_one(const char *spec, const char *arch, const ct_config *cfg
         const ct_template *tp = &f->templates[t];
         CHECK(ct_template_source(tp->name, NULL, &src[t], &e) == CT_OK);
         CHECK(ct_space_build(&p, cfg, &lim, tp->name, &sp[t], &e) == CT_OK);
+        const int k = si * f->ntemplates + t;
+        out->admissible[a][k] = sp[t].n;
+        if (sp[t].n == 0)
+            snprintf(out->why[a][k], sizeof out->why[a][k], "%s",
+                     sp[t].stats && sp[t].stats[0].example_reject[0] ? sp[t].stats[0].example_reject : "(no reason)");
         /* A template may rightly have nothing admissible for one problem or
          * architecture (FFT segments for a tiny problem, tensor cores before
          * sm_80): the caller checks where each compiled. */
-        ct_space_sample(&sp[t], out->per_template, out->seed);
+        ct_space_sample(&sp[t], out->per_template, out->seed + (unsigned long long)a);
         /* The sample keeps a baseline whole, as a tuning run needs it; its
-         * kernels are alike, so an even spread of them is enough here. */
+         * kernels are alike, so an even spread of them is enough here, the
+         * architectures taking turns along it. */
         if (tp->is_baseline && sp[t].n > out->per_template) {
+            const long long slots = (long long)out->per_template * narchs;
             for (int i = 0; i < out->per_template; i++)
-                sp[t].cand[i] = sp[t].cand[(long long)i * sp[t].n / out->per_template];
+                sp[t].cand[i] = sp[t].cand[((long long)i * narchs + a) * sp[t].n / slots];
             sp[t].n = out->per_template;
         }
         total += sp[t].n;
@@ -139,14 +154,17 @@ void tl_compile_sample(const char *const *specs, int nspecs, const char *const *
     CHECK(narchs <= TL_MAX_ARCHS);
     for (int s = 0; s < nspecs; s++)
         for (int a = 0; a < narchs && a < TL_MAX_ARCHS; a++)
-            compile_one(specs[s], archs[a], cfg, ref_template, out, a);
+            compile_one(specs[s], archs[a], cfg, ref_template, out, a, narchs, s, nspecs);
     printf("compiled %d kernels: %d problems x %d architectures, up to %d candidates per template, seed %llu\n",
            out->kernels, nspecs, narchs, out->per_template, out->seed);
 }
 
 void tl_sample_free(tl_sample *s)
 {
-    for (int a = 0; a < TL_MAX_ARCHS; a++)
+    for (int a = 0; a < TL_MAX_ARCHS; a++) {
         free(s->compiled[a]);
+        free(s->admissible[a]);
+        free(s->why[a]);
+    }
     memset(s, 0, sizeof *s);
 }

@@ -6,7 +6,10 @@
  * compiled beside the pool, on a thread of its own.
  *
  * NVRTC takes about a second per candidate, so the sample is what keeps the
- * tests short; the environment picks another sample:
+ * tests short. Each architecture draws its own sample (the seed plus the
+ * architecture's index), so that the architectures together compile
+ * different configurations of a template rather than the same ones again.
+ * The environment picks another sample:
  *   CONVTUNE_TEST_SAMPLE=N   candidates per template (CI's sanitizer pass: 1)
  *   CONVTUNE_TEST_SEED=S     the sampling seed (default 20261122) */
 #ifndef CT_TL_SAMPLE_H
@@ -22,6 +25,11 @@ typedef struct tl_sample {
     int ntemplates;                   /* the family's: the length of each compiled[a] */
     int *compiled[TL_MAX_ARCHS];      /* candidates that compiled, per arch and template index */
     int kernels;                      /* everything compiled, references included */
+    /* Per architecture, [spec * ntemplates + template]: the candidates
+     * admissible before sampling, and when none is, the constraints' reason
+     * (the spaces built once, for the sample and for the caller's checks). */
+    int *admissible[TL_MAX_ARCHS];
+    char (*why[TL_MAX_ARCHS])[256];
 } tl_sample;
 
 /* Compiles the samples of every problem in specs (all of one family) for

@@ -22,7 +22,7 @@
 
 /* The candidate statuses, in the order of every count by status (`tune
  * --json`, the report); db/schema.sql's candidate_status check lists the
- * same texts (test_statuses in tests/test_db.c holds the two together). */
+ * same texts (test_statuses in tests/store/test_db.c holds the two together). */
 #define CT_RESULT_STATUSES(X)                      \
     X(CT_RS_OK, "ok")                              \
     X(CT_RS_COMPILE_FAILED, "compile_failed")      \

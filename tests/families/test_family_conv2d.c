@@ -7,8 +7,8 @@
  * AddressSanitizer) over edge-heavy shapes, compared with the reference. */
 #include "check.h"
 #include "config.h"
-#include "lib/data.h"
-#include "lib/files.h"
+#include "data.h"
+#include "files.h"
 #include "problem.h"
 #include "runner.h"
 #include "space.h"
@@ -395,26 +395,46 @@ static void test_emulated(void)
         return;
     }
     /* Hand-picked: the seed's best guess, a filter-row loop with a tail,
-     * shared filter, scalar windows with padding, tiles larger than the image. */
+     * shared filter, scalar windows with padding, tiles larger than the image.
+     * A pick names each parameter of conv2d_tiled (P_NAME indexes names[]). */
+    enum { P_BLOCK_X, P_BLOCK_Y, P_OUT_X, P_OUT_Y, P_FILTER_PLACEMENT, P_KH_STEP, P_VEC, P_SMEM_PAD, P_MIN_BLOCKS, NP };
+    static const char *const names[NP] = {
+        [P_BLOCK_X] = "BLOCK_X", [P_BLOCK_Y] = "BLOCK_Y", [P_OUT_X] = "OUT_X", [P_OUT_Y] = "OUT_Y",
+        [P_FILTER_PLACEMENT] = "FILTER_PLACEMENT", [P_KH_STEP] = "KH_STEP", [P_VEC] = "VEC",
+        [P_SMEM_PAD] = "SMEM_PAD", [P_MIN_BLOCKS] = "MIN_BLOCKS"};
     static const struct {
         const char *spec;
-        long v[9];   /* BLOCK_X BLOCK_Y OUT_X OUT_Y FILTER_PLACEMENT KH_STEP VEC SMEM_PAD MIN_BLOCKS */
+        long v[NP];
     } picks[] = {
-        {"conv2d:2:75:141:11:11:same", {32, 8, 4, 8, 0, 11, 4, 0, 1}},
-        {"conv2d:2:75:141:11:11:same", {32, 4, 4, 4, 1, 4, 4, 4, 2}},
-        {"conv2d:3:53:67:5:7:same", {16, 2, 2, 16, 0, 3, 2, 2, 1}},
-        {"conv2d:1:53:67:6:4:same", {64, 2, 8, 4, 1, 6, 4, 4, 1}},
-        {"conv2d:2:40:70:5:7:valid", {32, 1, 1, 1, 0, 5, 1, 1, 1}},
-        {"conv2d:1:7:9:1:1", {32, 8, 4, 8, 0, 1, 4, 0, 1}},
-        {"conv2d:2:31:33:31:1:valid", {32, 2, 4, 4, 1, 8, 4, 0, 1}},
-        {"conv2d:1:5:6:9:8:same", {16, 2, 2, 4, 0, 4, 2, 0, 1}},
+        {"conv2d:2:75:141:11:11:same",
+         {[P_BLOCK_X] = 32, [P_BLOCK_Y] = 8, [P_OUT_X] = 4, [P_OUT_Y] = 8,
+          [P_FILTER_PLACEMENT] = 0, [P_KH_STEP] = 11, [P_VEC] = 4, [P_SMEM_PAD] = 0, [P_MIN_BLOCKS] = 1}},
+        {"conv2d:2:75:141:11:11:same",
+         {[P_BLOCK_X] = 32, [P_BLOCK_Y] = 4, [P_OUT_X] = 4, [P_OUT_Y] = 4,
+          [P_FILTER_PLACEMENT] = 1, [P_KH_STEP] = 4, [P_VEC] = 4, [P_SMEM_PAD] = 4, [P_MIN_BLOCKS] = 2}},
+        {"conv2d:3:53:67:5:7:same",
+         {[P_BLOCK_X] = 16, [P_BLOCK_Y] = 2, [P_OUT_X] = 2, [P_OUT_Y] = 16,
+          [P_FILTER_PLACEMENT] = 0, [P_KH_STEP] = 3, [P_VEC] = 2, [P_SMEM_PAD] = 2, [P_MIN_BLOCKS] = 1}},
+        {"conv2d:1:53:67:6:4:same",
+         {[P_BLOCK_X] = 64, [P_BLOCK_Y] = 2, [P_OUT_X] = 8, [P_OUT_Y] = 4,
+          [P_FILTER_PLACEMENT] = 1, [P_KH_STEP] = 6, [P_VEC] = 4, [P_SMEM_PAD] = 4, [P_MIN_BLOCKS] = 1}},
+        {"conv2d:2:40:70:5:7:valid",
+         {[P_BLOCK_X] = 32, [P_BLOCK_Y] = 1, [P_OUT_X] = 1, [P_OUT_Y] = 1,
+          [P_FILTER_PLACEMENT] = 0, [P_KH_STEP] = 5, [P_VEC] = 1, [P_SMEM_PAD] = 1, [P_MIN_BLOCKS] = 1}},
+        {"conv2d:1:7:9:1:1",
+         {[P_BLOCK_X] = 32, [P_BLOCK_Y] = 8, [P_OUT_X] = 4, [P_OUT_Y] = 8,
+          [P_FILTER_PLACEMENT] = 0, [P_KH_STEP] = 1, [P_VEC] = 4, [P_SMEM_PAD] = 0, [P_MIN_BLOCKS] = 1}},
+        {"conv2d:2:31:33:31:1:valid",
+         {[P_BLOCK_X] = 32, [P_BLOCK_Y] = 2, [P_OUT_X] = 4, [P_OUT_Y] = 4,
+          [P_FILTER_PLACEMENT] = 1, [P_KH_STEP] = 8, [P_VEC] = 4, [P_SMEM_PAD] = 0, [P_MIN_BLOCKS] = 1}},
+        {"conv2d:1:5:6:9:8:same",
+         {[P_BLOCK_X] = 16, [P_BLOCK_Y] = 2, [P_OUT_X] = 2, [P_OUT_Y] = 4,
+          [P_FILTER_PLACEMENT] = 0, [P_KH_STEP] = 4, [P_VEC] = 2, [P_SMEM_PAD] = 0, [P_MIN_BLOCKS] = 1}},
     };
-    static const char *const names[] = {"BLOCK_X", "BLOCK_Y", "OUT_X", "OUT_Y", "FILTER_PLACEMENT",
-                                        "KH_STEP", "VEC", "SMEM_PAD", "MIN_BLOCKS"};
     int ran = 0;
     for (size_t i = 0; i < sizeof picks / sizeof picks[0]; i++) {
         ct_params c = {0};
-        for (int k = 0; k < 9; k++)
+        for (int k = 0; k < NP; k++)
             ct_params_set(&c, names[k], picks[i].v[k], NULL);
         ran += emulate(compiler, picks[i].spec, &c);
     }

@@ -10,7 +10,7 @@
  * a cycle, a folder that is no stage, a header name in two folders), which
  * it must refuse naming the fault, then on tuner/. */
 #include "check.h"
-#include "lib/files.h"
+#include "files.h"
 
 #include <ftw.h>
 #include <stdio.h>

@@ -9,7 +9,7 @@
 #define _GNU_SOURCE
 #endif
 #include "check.h"
-#include "fuzz/fuzz_invariants.h"
+#include "fuzz_invariants.h"
 
 #include <dirent.h>
 #include <errno.h>

@@ -5,7 +5,7 @@
  * untuned sizes (exact, nearest_size and generic grades, NaN-filled outputs,
  * random inputs) and checks every result against an fp64 CPU reference and
  * every grade; then the consumers of the half exports
- * (consumer-work/build-F-T, tests/export_common.h's tc_half_cases) with
+ * (consumer-work/build-F-T, tests/lib/export_common.h's tc_half_cases) with
  * their type's bound. 0 when all pass, 77 (SKIPPED) when there is no GPU,
  * else 1.
  * tests/CMakeLists.txt makes consumer_build a fixture of this test, so

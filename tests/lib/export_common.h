@@ -23,16 +23,16 @@
 #include <unistd.h>
 
 #include "check.h"
-#include "lib/files.h"
-#include "lib/proc.h"
 #include "compile.h"
 #include "config.h"
 #include "db.h"
+#include "files.h"
 #include "params.h"
 #include "problem.h"
+#include "proc.h"
 #include "runner.h"
 
-/* Files and children: the test library's (tests/lib/files.h, proc.h), under
+/* Files and children: the test library's (files.h, proc.h), under
  * the names these tests use. */
 typedef tl_result tc_result;
 #define tc_slurp tl_slurp

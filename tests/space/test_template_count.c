@@ -8,7 +8,7 @@
 #include "compile.h"
 #include "compile_pool.h"
 #include "config.h"
-#include "lib/files.h"
+#include "files.h"
 #include "problem.h"
 #include "runner.h"
 #include "search.h"

@@ -16,7 +16,7 @@
 #include "gpu_common.h"
 
 static const char faulty_naive[] =
-    "// conv1d_naive with injected faults (tests/gpu_faults.c)\n"
+    "// conv1d_naive with injected faults (tests/gpu/gpu_faults.c)\n"
     "extern \"C\" __global__ void __launch_bounds__(BLOCK_SIZE)\n"
     "conv1d_naive(const float *__restrict__ in, const float *__restrict__ mask, float *__restrict__ out)\n"
     "{\n"

@@ -11,7 +11,7 @@
  *    random inputs that are never zero; the buffers, output count, FLOPs and
  *    bytes against the same geometry;
  * 4. a seeded sample of every template compiled for sm_75 and sm_90 through
- *    the tuner's compile pool (lib/sample.h); a template that compiles for
+ *    the tuner's compile pool (sample.h); a template that compiles for
  *    no example on sm_75 must be excluded there by its constraints with a
  *    reason naming the architecture it needs.
  *
@@ -22,10 +22,10 @@
 #include "check.h"
 #include "compile.h"
 #include "config.h"
-#include "lib/data.h"
-#include "lib/sample.h"
+#include "data.h"
 #include "problem.h"
 #include "runner.h"
+#include "sample.h"
 #include "space.h"
 
 #include <math.h>
@@ -44,7 +44,9 @@
  * and G groups are 1 where the row leaves them 0. Buffers: in, w, bias when
  * present, out. A problem written with a channels-last layout (":nlc",
  * ":nhwc" last) has its input in[b][y][x][c] and its output out[b][y][x][co]
- * instead; the weights stay w[co][c][i][j]. */
+ * instead; the weights stay w[co][c][i][j]. A row of the table names the
+ * fields it sets (.kh = KH, .ph = PH, .sy = SY, ...); those it leaves out
+ * are 0. */
 typedef struct geometry {
     long long b, cin, h, w, cout, kh, kw, ph, pw, oh, ow;
     int bias;
@@ -71,7 +73,10 @@ typedef struct odd_shape {
 
 typedef struct family_row {
     const char *family;
-    int per_template;   /* candidates compiled per template, problem and architecture */
+    /* Candidates compiled per template, problem and architecture, each
+     * architecture drawing others (lib/sample.h): 1 still compiles every
+     * template for every example and architecture that admits it. */
+    int per_template;
     example examples[MAX_EXAMPLES];
     refusal refusals[48];
     odd_shape odd[20];
@@ -79,7 +84,8 @@ typedef struct family_row {
 
 /* clang-format off */
 static const family_row rows[] = {
-    {"conv1d", 4,
+    {.family = "conv1d", .per_template = 2,
+     .examples =
      {{"conv1d:1e6:2047", "conv1d:1000000:2047:valid", 1},
       {"conv1d:1e6:2047:f16", "conv1d:1000000:2047:valid:f16", 1},
       {"conv1d:1000:31:same:bf16", "conv1d:1000:31:same:bf16", 1},
@@ -91,6 +97,7 @@ static const family_row rows[] = {
       {"conv1d:5:5", "conv1d:5:5:valid", 0},
       {"conv1d:5:6:same", "conv1d:5:6:same", 0},
       {"conv1d:2e9:3", "conv1d:2000000000:3:valid", 0}},
+     .refusals =
      {{"conv1d", "missing", NULL},
       {"conv1d:10:3:f16:same", "element type 'f16'", "last"},
       {"conv1d:10:3:bf16:f16", "element type", "twice"},
@@ -109,16 +116,26 @@ static const family_row rows[] = {
       {"conv1d:10:3:", "MODE", NULL},
       {"conv1d:10:3:valid:x", "too many fields", NULL},
       {"conv1d:5:6", "K (mask taps)", "N (input length)"}},
-     {{"conv1d:17:5", {1, 1, 1, 17, 1, 1, 5, 0, 0, 1, 13, 0, 0, 0, 0, 0, 0}},
-      {"conv1d:17:5:same", {1, 1, 1, 17, 1, 1, 5, 0, 2, 1, 17, 0, 0, 0, 0, 0, 0}},
-      {"conv1d:17:6:same", {1, 1, 1, 17, 1, 1, 6, 0, 2, 1, 17, 0, 0, 0, 0, 0, 0}},
-      {"conv1d:17:5:right", {1, 1, 1, 17, 1, 1, 5, 0, 0, 1, 17, 0, 0, 0, 0, 0, 0}},
-      {"conv1d:3:9:same", {1, 1, 1, 3, 1, 1, 9, 0, 4, 1, 3, 0, 0, 0, 0, 0, 0}},
-      {"conv1d:4:11:right", {1, 1, 1, 4, 1, 1, 11, 0, 0, 1, 4, 0, 0, 0, 0, 0, 0}},
-      {"conv1d:1:1", {1, 1, 1, 1, 1, 1, 1, 0, 0, 1, 1, 0, 0, 0, 0, 0, 0}},
-      {"conv1d:1000:97", {1, 1, 1, 1000, 1, 1, 97, 0, 0, 1, 904, 0, 0, 0, 0, 0, 0}}}},
+     .odd =
+     {{"conv1d:17:5",
+       {.b = 1, .cin = 1, .h = 1, .w = 17, .cout = 1, .kh = 1, .kw = 5, .oh = 1, .ow = 13}},
+      {"conv1d:17:5:same",
+       {.b = 1, .cin = 1, .h = 1, .w = 17, .cout = 1, .kh = 1, .kw = 5, .pw = 2, .oh = 1, .ow = 17}},
+      {"conv1d:17:6:same",
+       {.b = 1, .cin = 1, .h = 1, .w = 17, .cout = 1, .kh = 1, .kw = 6, .pw = 2, .oh = 1, .ow = 17}},
+      {"conv1d:17:5:right",
+       {.b = 1, .cin = 1, .h = 1, .w = 17, .cout = 1, .kh = 1, .kw = 5, .oh = 1, .ow = 17}},
+      {"conv1d:3:9:same",
+       {.b = 1, .cin = 1, .h = 1, .w = 3, .cout = 1, .kh = 1, .kw = 9, .pw = 4, .oh = 1, .ow = 3}},
+      {"conv1d:4:11:right",
+       {.b = 1, .cin = 1, .h = 1, .w = 4, .cout = 1, .kh = 1, .kw = 11, .oh = 1, .ow = 4}},
+      {"conv1d:1:1",
+       {.b = 1, .cin = 1, .h = 1, .w = 1, .cout = 1, .kh = 1, .kw = 1, .oh = 1, .ow = 1}},
+      {"conv1d:1000:97",
+       {.b = 1, .cin = 1, .h = 1, .w = 1000, .cout = 1, .kh = 1, .kw = 97, .oh = 1, .ow = 904}}}},
 
-    {"conv1dc", 2,
+    {.family = "conv1dc", .per_template = 1,
+     .examples =
      {{"conv1dc:1:1024:4:1024:5:pad=2:bias", "conv1dc:1:1024:4:1024:5:pad=2:bias", 1},
       {"conv1dc:1:1024:4:1024:5:pad=2:bias:bf16", "conv1dc:1:1024:4:1024:5:pad=2:bias:bf16", 1},
       {"conv1dc:2:6:37:6:5:pad=2:stride=3:groups=2:f16", "conv1dc:2:6:37:6:5:pad=2:stride=3:groups=2:f16", 1},
@@ -161,6 +178,7 @@ static const family_row rows[] = {
       {"conv1dc:2:16:64:16:4:causal:groups=16:bias:bf16", "conv1dc:2:16:64:16:4:causal:groups=16:bias:bf16", 1},
       {"conv1dc:3:7:61:7:5:pad=4:stride=3:dilation=2:groups=7:f16",
        "conv1dc:3:7:61:7:5:pad=4:stride=3:dilation=2:groups=7:f16", 1}},
+     .refusals =
      {{"conv1dc", "missing", NULL},
       {"conv1dc:1:4:8:4:3:bf16:bias", "element type 'bf16'", "last"},
       {"conv1dc:1", "Cin (input channels)", "missing"},
@@ -207,28 +225,54 @@ static const family_row rows[] = {
       {"conv1dc:1:65536:1:32768:1", "weight Cout x Cin x K", NULL},
       {"conv1dc:65536:1:1:32768:1", "output B x Cout x LOUT", NULL},
       {"conv1dc:1:1:1:1:3e9", "K (kernel taps)", "too large"}},
-     {{"conv1dc:1:3:17:5:1", {1, 3, 1, 17, 5, 1, 1, 0, 0, 1, 17, 0, 0, 0, 0, 0, 0}},
-      {"conv1dc:2:7:33:9:7:pad=3:bias", {2, 7, 1, 33, 9, 1, 7, 0, 3, 1, 33, 1, 0, 0, 0, 0, 0}},
-      {"conv1dc:1:1:1:1:1", {1, 1, 1, 1, 1, 1, 1, 0, 0, 1, 1, 0, 0, 0, 0, 0, 0}},
-      {"conv1dc:3:5:11:6:4:pad=2", {3, 5, 1, 11, 6, 1, 4, 0, 2, 1, 12, 0, 0, 0, 0, 0, 0}},
-      {"conv1dc:1:37:4:13:5:pad=2:bias", {1, 37, 1, 4, 13, 1, 5, 0, 2, 1, 4, 1, 0, 0, 0, 0, 0}},
-      {"conv1dc:5:9:70:3:3:pad=1:bias", {5, 9, 1, 70, 3, 1, 3, 0, 1, 1, 70, 1, 0, 0, 0, 0, 0}},
-      {"conv1dc:1:2:3:2:7:pad=2:bias", {1, 2, 1, 3, 2, 1, 7, 0, 2, 1, 1, 1, 0, 0, 0, 0, 0}},
-      {"conv1dc:3:33:19:5:1:bias", {3, 33, 1, 19, 5, 1, 1, 0, 0, 1, 19, 1, 0, 0, 0, 0, 0}},
+     .odd =
+     {{"conv1dc:1:3:17:5:1",
+       {.b = 1, .cin = 3, .h = 1, .w = 17, .cout = 5, .kh = 1, .kw = 1, .oh = 1, .ow = 17}},
+      {"conv1dc:2:7:33:9:7:pad=3:bias",
+       {.b = 2, .cin = 7, .h = 1, .w = 33, .cout = 9, .kh = 1, .kw = 7, .pw = 3, .oh = 1, .ow = 33, .bias = 1}},
+      {"conv1dc:1:1:1:1:1",
+       {.b = 1, .cin = 1, .h = 1, .w = 1, .cout = 1, .kh = 1, .kw = 1, .oh = 1, .ow = 1}},
+      {"conv1dc:3:5:11:6:4:pad=2",
+       {.b = 3, .cin = 5, .h = 1, .w = 11, .cout = 6, .kh = 1, .kw = 4, .pw = 2, .oh = 1, .ow = 12}},
+      {"conv1dc:1:37:4:13:5:pad=2:bias",
+       {.b = 1, .cin = 37, .h = 1, .w = 4, .cout = 13, .kh = 1, .kw = 5, .pw = 2, .oh = 1, .ow = 4, .bias = 1}},
+      {"conv1dc:5:9:70:3:3:pad=1:bias",
+       {.b = 5, .cin = 9, .h = 1, .w = 70, .cout = 3, .kh = 1, .kw = 3, .pw = 1, .oh = 1, .ow = 70, .bias = 1}},
+      {"conv1dc:1:2:3:2:7:pad=2:bias",
+       {.b = 1, .cin = 2, .h = 1, .w = 3, .cout = 2, .kh = 1, .kw = 7, .pw = 2, .oh = 1, .ow = 1, .bias = 1}},
+      {"conv1dc:3:33:19:5:1:bias",
+       {.b = 3, .cin = 33, .h = 1, .w = 19, .cout = 5, .kh = 1, .kw = 1, .oh = 1, .ow = 19, .bias = 1}},
       /* causal: (K-1)*D zeros before, none after; stride, dilation, groups */
-      {"conv1dc:2:6:19:6:4:causal:groups=6", {2, 6, 1, 19, 6, 1, 4, 0, 3, 1, 19, 0, 1, 1, 1, 1, 6}},
-      {"conv1dc:1:4:23:6:3:causal:dilation=3:groups=2:bias", {1, 4, 1, 23, 6, 1, 3, 0, 6, 1, 23, 1, 1, 1, 1, 3, 2}},
-      {"conv1dc:2:3:20:5:4:causal:stride=3", {2, 3, 1, 20, 5, 1, 4, 0, 3, 1, 7, 0, 1, 3, 1, 1, 1}},
-      {"conv1dc:2:5:31:4:3:pad=4:stride=2:dilation=3", {2, 5, 1, 31, 4, 1, 3, 0, 4, 1, 17, 0, 1, 2, 1, 3, 1}},
-      {"conv1dc:1:6:17:9:5:pad=1:stride=4:groups=3:bias", {1, 6, 1, 17, 9, 1, 5, 0, 1, 1, 4, 1, 1, 4, 1, 1, 3}},
+      {"conv1dc:2:6:19:6:4:causal:groups=6",
+       {.b = 2, .cin = 6, .h = 1, .w = 19, .cout = 6, .kh = 1, .kw = 4, .pw = 3, .oh = 1, .ow = 19,
+        .sy = 1, .sx = 1, .dy = 1, .dx = 1, .groups = 6}},
+      {"conv1dc:1:4:23:6:3:causal:dilation=3:groups=2:bias",
+       {.b = 1, .cin = 4, .h = 1, .w = 23, .cout = 6, .kh = 1, .kw = 3, .pw = 6, .oh = 1, .ow = 23,
+        .bias = 1, .sy = 1, .sx = 1, .dy = 1, .dx = 3, .groups = 2}},
+      {"conv1dc:2:3:20:5:4:causal:stride=3",
+       {.b = 2, .cin = 3, .h = 1, .w = 20, .cout = 5, .kh = 1, .kw = 4, .pw = 3, .oh = 1, .ow = 7,
+        .sy = 1, .sx = 3, .dy = 1, .dx = 1, .groups = 1}},
+      {"conv1dc:2:5:31:4:3:pad=4:stride=2:dilation=3",
+       {.b = 2, .cin = 5, .h = 1, .w = 31, .cout = 4, .kh = 1, .kw = 3, .pw = 4, .oh = 1, .ow = 17,
+        .sy = 1, .sx = 2, .dy = 1, .dx = 3, .groups = 1}},
+      {"conv1dc:1:6:17:9:5:pad=1:stride=4:groups=3:bias",
+       {.b = 1, .cin = 6, .h = 1, .w = 17, .cout = 9, .kh = 1, .kw = 5, .pw = 1, .oh = 1, .ow = 4,
+        .bias = 1, .sy = 1, .sx = 4, .dy = 1, .dx = 1, .groups = 3}},
       /* channels last */
-      {"conv1dc:2:6:19:6:4:causal:groups=6:nlc", {2, 6, 1, 19, 6, 1, 4, 0, 3, 1, 19, 0, 1, 1, 1, 1, 6}},
+      {"conv1dc:2:6:19:6:4:causal:groups=6:nlc",
+       {.b = 2, .cin = 6, .h = 1, .w = 19, .cout = 6, .kh = 1, .kw = 4, .pw = 3, .oh = 1, .ow = 19,
+        .sy = 1, .sx = 1, .dy = 1, .dx = 1, .groups = 6}},
       {"conv1dc:1:4:23:6:3:causal:dilation=3:groups=2:bias:nlc",
-       {1, 4, 1, 23, 6, 1, 3, 0, 6, 1, 23, 1, 1, 1, 1, 3, 2}},
-      {"conv1dc:1:6:17:9:5:pad=1:stride=4:groups=3:bias:nlc", {1, 6, 1, 17, 9, 1, 5, 0, 1, 1, 4, 1, 1, 4, 1, 1, 3}},
-      {"conv1dc:3:5:11:6:4:pad=2:nlc", {3, 5, 1, 11, 6, 1, 4, 0, 2, 1, 12, 0, 0, 0, 0, 0, 0}}}},
+       {.b = 1, .cin = 4, .h = 1, .w = 23, .cout = 6, .kh = 1, .kw = 3, .pw = 6, .oh = 1, .ow = 23,
+        .bias = 1, .sy = 1, .sx = 1, .dy = 1, .dx = 3, .groups = 2}},
+      {"conv1dc:1:6:17:9:5:pad=1:stride=4:groups=3:bias:nlc",
+       {.b = 1, .cin = 6, .h = 1, .w = 17, .cout = 9, .kh = 1, .kw = 5, .pw = 1, .oh = 1, .ow = 4,
+        .bias = 1, .sy = 1, .sx = 4, .dy = 1, .dx = 1, .groups = 3}},
+      {"conv1dc:3:5:11:6:4:pad=2:nlc",
+       {.b = 3, .cin = 5, .h = 1, .w = 11, .cout = 6, .kh = 1, .kw = 4, .pw = 2, .oh = 1, .ow = 12}}}},
 
-    {"conv2d", 3,
+    {.family = "conv2d", .per_template = 2,
+     .examples =
      {{"conv2d:16:2048:2048:11:11:same", "conv2d:16:2048:2048:11:11:same", 1},
       {"conv2d:16:2048:2048:11:11:same:f16", "conv2d:16:2048:2048:11:11:same:f16", 1},
       {"conv2d:2:30:31:3:5:bf16", "conv2d:2:30:31:3:5:valid:bf16", 1},
@@ -242,6 +286,7 @@ static const family_row rows[] = {
       {"conv2d:2:3:4:9:8:same", "conv2d:2:3:4:9:8:same", 0},
       {"conv2d:65535:1:1:1:1", "conv2d:65535:1:1:1:1:valid", 0},
       {"conv2d:1:1:2147483647:1:1", "conv2d:1:1:2147483647:1:1:valid", 0}},
+     .refusals =
      {{"conv2d", "missing", NULL},
       {"conv2d:1:8:8:3:3:f16:same", "element type 'f16'", "last"},
       {"conv2d:1:8:8:3:3:same:f64", "element type 'f64'", "unknown"},
@@ -265,16 +310,26 @@ static const family_row rows[] = {
       {"conv2d:1:1:1e10:1:1", "W (image width)", "too large"},
       {"conv2d:1:46341:46341:1:1", "B x H x W", "2^31"},
       {"conv2d:1:2:2:50000:50000:same", "KH x KW", "2^31"}},
-     {{"conv2d:1:7:9:1:1", {1, 1, 7, 9, 1, 1, 1, 0, 0, 7, 9, 0, 0, 0, 0, 0, 0}},
-      {"conv2d:2:13:11:3:5", {2, 1, 13, 11, 1, 3, 5, 0, 0, 11, 7, 0, 0, 0, 0, 0, 0}},
-      {"conv2d:2:13:11:3:5:same", {2, 1, 13, 11, 1, 3, 5, 1, 2, 13, 11, 0, 0, 0, 0, 0, 0}},
-      {"conv2d:3:9:10:4:6:same", {3, 1, 9, 10, 1, 4, 6, 1, 2, 9, 10, 0, 0, 0, 0, 0, 0}},
-      {"conv2d:2:3:4:9:8:same", {2, 1, 3, 4, 1, 9, 8, 4, 3, 3, 4, 0, 0, 0, 0, 0, 0}},
-      {"conv2d:1:5:6:5:6", {1, 1, 5, 6, 1, 5, 6, 0, 0, 1, 1, 0, 0, 0, 0, 0, 0}},
-      {"conv2d:2:31:33:31:1:valid", {2, 1, 31, 33, 1, 31, 1, 0, 0, 1, 33, 0, 0, 0, 0, 0, 0}},
-      {"conv2d:1:1:40:1:7:same", {1, 1, 1, 40, 1, 1, 7, 0, 3, 1, 40, 0, 0, 0, 0, 0, 0}}}},
+     .odd =
+     {{"conv2d:1:7:9:1:1",
+       {.b = 1, .cin = 1, .h = 7, .w = 9, .cout = 1, .kh = 1, .kw = 1, .oh = 7, .ow = 9}},
+      {"conv2d:2:13:11:3:5",
+       {.b = 2, .cin = 1, .h = 13, .w = 11, .cout = 1, .kh = 3, .kw = 5, .oh = 11, .ow = 7}},
+      {"conv2d:2:13:11:3:5:same",
+       {.b = 2, .cin = 1, .h = 13, .w = 11, .cout = 1, .kh = 3, .kw = 5, .ph = 1, .pw = 2, .oh = 13, .ow = 11}},
+      {"conv2d:3:9:10:4:6:same",
+       {.b = 3, .cin = 1, .h = 9, .w = 10, .cout = 1, .kh = 4, .kw = 6, .ph = 1, .pw = 2, .oh = 9, .ow = 10}},
+      {"conv2d:2:3:4:9:8:same",
+       {.b = 2, .cin = 1, .h = 3, .w = 4, .cout = 1, .kh = 9, .kw = 8, .ph = 4, .pw = 3, .oh = 3, .ow = 4}},
+      {"conv2d:1:5:6:5:6",
+       {.b = 1, .cin = 1, .h = 5, .w = 6, .cout = 1, .kh = 5, .kw = 6, .oh = 1, .ow = 1}},
+      {"conv2d:2:31:33:31:1:valid",
+       {.b = 2, .cin = 1, .h = 31, .w = 33, .cout = 1, .kh = 31, .kw = 1, .oh = 1, .ow = 33}},
+      {"conv2d:1:1:40:1:7:same",
+       {.b = 1, .cin = 1, .h = 1, .w = 40, .cout = 1, .kh = 1, .kw = 7, .pw = 3, .oh = 1, .ow = 40}}}},
 
-    {"conv2dc", 2,
+    {.family = "conv2dc", .per_template = 1,
+     .examples =
      {{"conv2dc:10000:1:28:28:12:7:7:valid", "conv2dc:10000:1:28:28:12:7:7:valid", 1},
       {"conv2dc:32:64:56:56:64:3:3:same:bf16", "conv2dc:32:64:56:56:64:3:3:same:bf16", 1},
       {"conv2dc:2:6:9:9:4:3:3:pad=1,2:stride=2,3:groups=2:bias:f16",
@@ -327,6 +382,7 @@ static const family_row rows[] = {
       {"conv2dc:2:8:16:20:8:7:7:same:groups=8:bias:bf16", "conv2dc:2:8:16:20:8:7:7:same:groups=8:bias:bf16", 1},
       {"conv2dc:2:6:13:11:6:5:3:pad=2,1:stride=2:dilation=2,1:groups=6:f16",
        "conv2dc:2:6:13:11:6:5:3:pad=2,1:stride=2:dilation=2,1:groups=6:f16", 1}},
+     .refusals =
      {{"conv2dc", "missing", NULL},
       {"conv2dc:1:4:8:8:4:3:3:bf16:same:bf16", "element type", "twice"},
       {"conv2dc:", "B (batch)", NULL},
@@ -369,29 +425,56 @@ static const family_row rows[] = {
       {"conv2dc:1:4:9:9:4:3:3:valid:dilation=5", "dilated filter", "(KH=3, dilation=5)"},
       {"conv2dc:1:4:9:9:4:3:3:strid=2", "MODE", "strid=2"},
       {"conv2dc:1:4:9:9:4:3:3:valid:groups", "groups", "malformed"}},
-     {{"conv2dc:1:3:17:13:5:3:3:same:bias", {1, 3, 17, 13, 5, 3, 3, 1, 1, 17, 13, 1, 0, 0, 0, 0, 0}},
-      {"conv2dc:2:4:9:9:3:1:1:valid", {2, 4, 9, 9, 3, 1, 1, 0, 0, 9, 9, 0, 0, 0, 0, 0, 0}},
-      {"conv2dc:3:2:30:31:7:5:5:valid:bias", {3, 2, 30, 31, 7, 5, 5, 0, 0, 26, 27, 1, 0, 0, 0, 0, 0}},
-      {"conv2dc:1:1:1:1:1:1:1", {1, 1, 1, 1, 1, 1, 1, 0, 0, 1, 1, 0, 0, 0, 0, 0, 0}},
-      {"conv2dc:3:2:7:5:4:4:6:same", {3, 2, 7, 5, 4, 4, 6, 1, 2, 7, 5, 0, 0, 0, 0, 0, 0}},
-      {"conv2dc:1:2:3:2:3:6:4:same:bias", {1, 2, 3, 2, 3, 6, 4, 2, 1, 3, 2, 1, 0, 0, 0, 0, 0}},
-      {"conv2dc:2:5:11:7:3:2:3:valid", {2, 5, 11, 7, 3, 2, 3, 0, 0, 10, 5, 0, 0, 0, 0, 0, 0}},
-      {"conv2dc:1:1:5:5:2:5:5:valid:bias", {1, 1, 5, 5, 2, 5, 5, 0, 0, 1, 1, 1, 0, 0, 0, 0, 0}},
-      {"conv2dc:2:3:6:9:2:1:1:same:bias", {2, 3, 6, 9, 2, 1, 1, 0, 0, 6, 9, 1, 0, 0, 0, 0, 0}},
+     .odd =
+     {{"conv2dc:1:3:17:13:5:3:3:same:bias",
+       {.b = 1, .cin = 3, .h = 17, .w = 13, .cout = 5, .kh = 3, .kw = 3, .ph = 1, .pw = 1, .oh = 17, .ow = 13,
+        .bias = 1}},
+      {"conv2dc:2:4:9:9:3:1:1:valid",
+       {.b = 2, .cin = 4, .h = 9, .w = 9, .cout = 3, .kh = 1, .kw = 1, .oh = 9, .ow = 9}},
+      {"conv2dc:3:2:30:31:7:5:5:valid:bias",
+       {.b = 3, .cin = 2, .h = 30, .w = 31, .cout = 7, .kh = 5, .kw = 5, .oh = 26, .ow = 27, .bias = 1}},
+      {"conv2dc:1:1:1:1:1:1:1",
+       {.b = 1, .cin = 1, .h = 1, .w = 1, .cout = 1, .kh = 1, .kw = 1, .oh = 1, .ow = 1}},
+      {"conv2dc:3:2:7:5:4:4:6:same",
+       {.b = 3, .cin = 2, .h = 7, .w = 5, .cout = 4, .kh = 4, .kw = 6, .ph = 1, .pw = 2, .oh = 7, .ow = 5}},
+      {"conv2dc:1:2:3:2:3:6:4:same:bias",
+       {.b = 1, .cin = 2, .h = 3, .w = 2, .cout = 3, .kh = 6, .kw = 4, .ph = 2, .pw = 1, .oh = 3, .ow = 2, .bias = 1}},
+      {"conv2dc:2:5:11:7:3:2:3:valid",
+       {.b = 2, .cin = 5, .h = 11, .w = 7, .cout = 3, .kh = 2, .kw = 3, .oh = 10, .ow = 5}},
+      {"conv2dc:1:1:5:5:2:5:5:valid:bias",
+       {.b = 1, .cin = 1, .h = 5, .w = 5, .cout = 2, .kh = 5, .kw = 5, .oh = 1, .ow = 1, .bias = 1}},
+      {"conv2dc:2:3:6:9:2:1:1:same:bias",
+       {.b = 2, .cin = 3, .h = 6, .w = 9, .cout = 2, .kh = 1, .kw = 1, .oh = 6, .ow = 9, .bias = 1}},
       /* depthwise, grouped, strided, dilated, asymmetric padding */
-      {"conv2dc:2:4:11:9:4:5:5:same:groups=4:bias", {2, 4, 11, 9, 4, 5, 5, 2, 2, 11, 9, 1, 1, 1, 1, 1, 4}},
-      {"conv2dc:1:6:10:9:9:3:3:same:groups=3", {1, 6, 10, 9, 9, 3, 3, 1, 1, 10, 9, 0, 1, 1, 1, 1, 3}},
-      {"conv2dc:2:3:15:13:4:7:7:pad=3:stride=2:bias", {2, 3, 15, 13, 4, 7, 7, 3, 3, 8, 7, 1, 2, 2, 1, 1, 1}},
-      {"conv2dc:1:2:13:12:3:3:4:same:dilation=2,3", {1, 2, 13, 12, 3, 3, 4, 2, 4, 13, 12, 0, 1, 1, 2, 3, 1}},
+      {"conv2dc:2:4:11:9:4:5:5:same:groups=4:bias",
+       {.b = 2, .cin = 4, .h = 11, .w = 9, .cout = 4, .kh = 5, .kw = 5, .ph = 2, .pw = 2, .oh = 11, .ow = 9,
+        .bias = 1, .sy = 1, .sx = 1, .dy = 1, .dx = 1, .groups = 4}},
+      {"conv2dc:1:6:10:9:9:3:3:same:groups=3",
+       {.b = 1, .cin = 6, .h = 10, .w = 9, .cout = 9, .kh = 3, .kw = 3, .ph = 1, .pw = 1, .oh = 10, .ow = 9,
+        .sy = 1, .sx = 1, .dy = 1, .dx = 1, .groups = 3}},
+      {"conv2dc:2:3:15:13:4:7:7:pad=3:stride=2:bias",
+       {.b = 2, .cin = 3, .h = 15, .w = 13, .cout = 4, .kh = 7, .kw = 7, .ph = 3, .pw = 3, .oh = 8, .ow = 7,
+        .bias = 1, .sy = 2, .sx = 2, .dy = 1, .dx = 1, .groups = 1}},
+      {"conv2dc:1:2:13:12:3:3:4:same:dilation=2,3",
+       {.b = 1, .cin = 2, .h = 13, .w = 12, .cout = 3, .kh = 3, .kw = 4, .ph = 2, .pw = 4, .oh = 13, .ow = 12,
+        .sy = 1, .sx = 1, .dy = 2, .dx = 3, .groups = 1}},
       {"conv2dc:1:4:17:15:6:3:2:pad=2,1:stride=2,3:dilation=2,3:groups=2",
-       {1, 4, 17, 15, 6, 3, 2, 2, 1, 9, 5, 0, 2, 3, 2, 3, 2}},
-      {"conv2dc:2:2:9:8:2:3:3:valid:stride=3,2:groups=2", {2, 2, 9, 8, 2, 3, 3, 0, 0, 3, 3, 0, 3, 2, 1, 1, 2}},
+       {.b = 1, .cin = 4, .h = 17, .w = 15, .cout = 6, .kh = 3, .kw = 2, .ph = 2, .pw = 1, .oh = 9, .ow = 5,
+        .sy = 2, .sx = 3, .dy = 2, .dx = 3, .groups = 2}},
+      {"conv2dc:2:2:9:8:2:3:3:valid:stride=3,2:groups=2",
+       {.b = 2, .cin = 2, .h = 9, .w = 8, .cout = 2, .kh = 3, .kw = 3, .oh = 3, .ow = 3,
+        .sy = 3, .sx = 2, .dy = 1, .dx = 1, .groups = 2}},
       /* channels last */
-      {"conv2dc:2:4:11:9:4:5:5:same:groups=4:bias:nhwc", {2, 4, 11, 9, 4, 5, 5, 2, 2, 11, 9, 1, 1, 1, 1, 1, 4}},
+      {"conv2dc:2:4:11:9:4:5:5:same:groups=4:bias:nhwc",
+       {.b = 2, .cin = 4, .h = 11, .w = 9, .cout = 4, .kh = 5, .kw = 5, .ph = 2, .pw = 2, .oh = 11, .ow = 9,
+        .bias = 1, .sy = 1, .sx = 1, .dy = 1, .dx = 1, .groups = 4}},
       {"conv2dc:1:4:17:15:6:3:2:pad=2,1:stride=2,3:dilation=2,3:groups=2:nhwc",
-       {1, 4, 17, 15, 6, 3, 2, 2, 1, 9, 5, 0, 2, 3, 2, 3, 2}},
-      {"conv2dc:2:3:6:9:2:1:1:same:bias:nhwc", {2, 3, 6, 9, 2, 1, 1, 0, 0, 6, 9, 1, 0, 0, 0, 0, 0}},
-      {"conv2dc:3:2:7:5:4:4:6:same:nhwc", {3, 2, 7, 5, 4, 4, 6, 1, 2, 7, 5, 0, 0, 0, 0, 0, 0}}}},
+       {.b = 1, .cin = 4, .h = 17, .w = 15, .cout = 6, .kh = 3, .kw = 2, .ph = 2, .pw = 1, .oh = 9, .ow = 5,
+        .sy = 2, .sx = 3, .dy = 2, .dx = 3, .groups = 2}},
+      {"conv2dc:2:3:6:9:2:1:1:same:bias:nhwc",
+       {.b = 2, .cin = 3, .h = 6, .w = 9, .cout = 2, .kh = 1, .kw = 1, .oh = 6, .ow = 9, .bias = 1}},
+      {"conv2dc:3:2:7:5:4:4:6:same:nhwc",
+       {.b = 3, .cin = 2, .h = 7, .w = 5, .cout = 4, .kh = 4, .kw = 6, .ph = 1, .pw = 2, .oh = 7, .ow = 5}}}},
 };
 /* clang-format on */
 
@@ -586,23 +669,6 @@ static void check_odd_shape(const ct_family *f, const odd_shape *s, unsigned lon
 
 /* ---- 4. the templates through NVRTC ---- */
 
-/* Why template t has nothing admissible for spec on arch ("" if it has). */
-static void excluded_why(const char *spec, const ct_template *t, const char *arch, const ct_config *cfg, char *why,
-                         size_t len)
-{
-    ct_problem p;
-    ct_limits lim;
-    ct_space sp;
-    ct_err e;
-    why[0] = '\0';
-    if (parse(spec, &p, &e) != CT_OK || ct_limits_for_arch(arch, &lim, &e) != CT_OK)
-        return;
-    CHECK_MSG(ct_space_build(&p, cfg, &lim, t->name, &sp, &e) == CT_OK, "%s %s: %s", spec, t->name, e.msg);
-    if (sp.n == 0)
-        snprintf(why, len, "%s", sp.stats[0].example_reject[0] ? sp.stats[0].example_reject : "(no reason)");
-    ct_space_free(&sp);
-}
-
 static void check_compile(const ct_family *f, const family_row *row, const ct_config *cfg)
 {
     const char *specs[MAX_EXAMPLES];
@@ -618,7 +684,9 @@ static void check_compile(const ct_family *f, const family_row *row, const ct_co
     tl_sample s;
     tl_compile_sample(specs, n, archs, 2, cfg, row->per_template, ref, &s);
     CHECK_MSG(s.compiled[0] && s.compiled[1] && s.ntemplates == f->ntemplates, "%s: no sample compiled", f->name);
-    for (int t = 0; s.compiled[0] && s.compiled[1] && s.ntemplates == f->ntemplates && t < f->ntemplates; t++) {
+    const int ok =
+        s.compiled[0] && s.compiled[1] && s.admissible[0] && s.admissible[1] && s.ntemplates == f->ntemplates;
+    for (int t = 0; ok && t < f->ntemplates; t++) {
         const ct_template *tp = &f->templates[t];
         CHECK_MSG(s.compiled[1][t] > 0, "%s: nothing compiled for sm_90 from any example", tp->name);
         if (s.compiled[0][t] > 0)
@@ -627,15 +695,15 @@ static void check_compile(const ct_family *f, const family_row *row, const ct_co
          * the template needs, for every example it has candidates for on
          * sm_90 (the others exclude it for another reason: a layout or an
          * element type it does not compute in). */
-        char why[256];
+        const char *why = "";
         for (int i = 0; i < n; i++) {
-            excluded_why(specs[i], tp, "sm_90", cfg, why, sizeof why);
-            if (why[0])
+            const int k = i * f->ntemplates + t;
+            why = s.admissible[1][k] > 0 ? s.why[0][k] : s.why[1][k];
+            if (s.admissible[1][k] == 0)
                 continue;
-            excluded_why(specs[i], tp, "sm_75", cfg, why, sizeof why);
-            CHECK_MSG(why[0] && strstr(why, "sm_") != NULL,
+            CHECK_MSG(s.admissible[0][k] == 0 && strstr(why, "sm_") != NULL,
                       "%s %s: nothing compiled for sm_75, and the constraints do not name the architecture "
-                      "needed: %s", specs[i], tp->name, why[0] ? why : "(candidates admissible)");
+                      "needed: %s", specs[i], tp->name, s.admissible[0][k] ? "(candidates admissible)" : why);
         }
         printf("%s: excluded on sm_75: %s\n", tp->name, why);
     }

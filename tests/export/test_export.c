@@ -18,10 +18,10 @@
 #include "config.h"
 #include "db.h"
 #include "export.h"
-#include "lib/files.h"
-#include "lib/proc.h"
+#include "files.h"
 #include "params.h"
 #include "problem.h"
+#include "proc.h"
 
 #include <stdio.h>
 #include <stdlib.h>

@@ -13,11 +13,11 @@
  *      untuned sizes, the same tuned problem at the same distance as
  *      `convtune query --nearest`: the generated selector and the library
  *      rank alike;
- *   5. the same for every other family (tests/export_common.h's cases):
+ *   5. the same for every other family (tests/lib/export_common.h's cases):
  *      a database, `export --family F`, the consumer built with
  *      -DCONSUMER_FAMILY=F into consumer-work/build-F, its list of tuned
  *      problems and its picks against query --nearest;
- *   6. the half exports (tests/export_common.h's tc_half_cases: each family
+ *   6. the half exports (tests/lib/export_common.h's tc_half_cases: each family
  *      in bf16 or f16, `export --family F --dtype T`, the consumer built
  *      with -DCONSUMER_DTYPE=T into consumer-work/build-F-T), their lists
  *      and picks likewise.

@@ -6,7 +6,7 @@
  * admissible candidate asks for against the modelled limits. */
 #include "check.h"
 #include "config.h"
-#include "lib/data.h"
+#include "data.h"
 #include "problem.h"
 #include "runner.h"
 #include "space.h"

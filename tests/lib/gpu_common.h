@@ -1,5 +1,5 @@
-/* gpu_common.h - the GPU tests' helpers, now in the test library
- * (tests/lib/gpu.h); the old names stay for the tests that use them. */
+/* gpu_common.h - the GPU tests' helpers under the names the GPU tests use
+ * (the functions are gpu.h's). */
 #ifndef CT_GPU_COMMON_H
 #define CT_GPU_COMMON_H
 
@@ -9,7 +9,7 @@
 #include <sys/wait.h>
 
 #include "check.h"
-#include "lib/gpu.h"
+#include "gpu.h"
 
 #define gpu_or_skip tl_gpu_or_skip
 #define scratch_dir tl_scratch_dir

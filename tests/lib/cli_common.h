@@ -3,7 +3,7 @@
  * with captured stdout and stderr and a timeout, argument templates ({W} is
  * the scratch directory), and refusals checked against snapshots of the
  * directory tree (nothing changed). The files and processes underneath are
- * the test library's (tests/lib/files.h, proc.h); the old names stay.
+ * the test library's (files.h, proc.h beside this header); the old names stay.
  *
  * Include once per test, after defining CT_CLI_TEST_NAME (a word used in the
  * scratch directory's name) and including check.h and the system headers
@@ -13,8 +13,8 @@
 
 #include <dlfcn.h>
 
-#include "lib/files.h"
-#include "lib/proc.h"
+#include "files.h"
+#include "proc.h"
 
 #define CLI_UNUSED __attribute__((unused))
 

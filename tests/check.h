@@ -1,2 +1,0 @@
-/* check.h - moved to tests/lib/check.h (the shared test library). */
-#include "lib/check.h"
