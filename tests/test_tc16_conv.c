@@ -19,7 +19,7 @@
  * samples of each space on odd, grouped, strided, dilated and padded
  * layers. */
 #include "tc16_conv.h"
-#include "tc16_replay.h"
+#include "lib/tc16_replay.h"
 
 static unsigned long long rng = 0x2545f4914f6cdd1dULL;
 

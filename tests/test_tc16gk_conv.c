@@ -12,7 +12,7 @@
  * still run (chunk ch - 1 after wgmma.wait_group 1), nor the chunk about to
  * be read. Seeded samples of the space on grouped, dilated, strided (a
  * wgmma per row), padded-chunk, 1x1 and 5x2 layers. */
-#include "tc16_replay.h"
+#include "lib/tc16_replay.h"
 #include "tc16gk_conv.h"
 
 static unsigned long long rng = 0x3c6ef372fe94f82bULL;

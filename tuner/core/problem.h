@@ -113,6 +113,10 @@ typedef struct ct_template {
     /* The kernel kind it is (its hooks and properties), declared by the
      * family code that implements it; generic code never looks inside. */
     const struct ct_kernel_kind *kind;
+    /* The kernel folder (templates/kernels/NAME/) a family's CT_KERNEL line
+     * made it from, NULL for a family's own template: the [kernel.NAME]
+     * value lists of the configs apply to it. */
+    const char *kernel;
 } ct_template;
 
 /* Every element type: the naive template of every family has it, so some

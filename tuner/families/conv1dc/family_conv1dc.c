@@ -15,11 +15,11 @@
 #include "family_export.h"
 #include "tc_conv.h"
 #include "tc16_conv.h"
-#include "tc16wb_conv.h"
 #include "dw_conv.h"
 #include "simt_conv.h"
 #include "dw_cl.h"
 #include "conv_layer.h"
+#include "ct_kernels.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -363,8 +363,7 @@ static const ct_template templates[] = {
     {.name = "conv1dc_tc16w", .summary = "bf16/f16 layers with few pixels: weights streamed from memory into the "
                                         "mma fragments against an im2col in shared memory",
      .params = ct_tc16w_params, .nparams = CT_TC16W_NPARAMS, .dtypes = CT_TC16_DTYPES, .kind = &ct_kind_tc16w},
-    {.name = "conv1dc_tc16wb", .summary = CT_TC16WB_SUMMARY,
-     .params = ct_tc16wb_params, .nparams = CT_TC16WB_NPARAMS, .dtypes = CT_TC16_DTYPES, .kind = &ct_kind_tc16wb},
+    CT_KERNEL(conv1dc, tc16wb),
     {.name = "conv1dc_tc16cl", .summary = "channels-last bf16/f16 implicit GEMM on the tensor cores: input tiles "
                                         "copied by cp.async STAGES stages deep, outputs in 16-byte stores",
      .params = ct_tc16cl_params_1d, .nparams = CT_TC16_NPARAMS_1D, .dtypes = CT_TC16_DTYPES,

@@ -18,12 +18,12 @@
 #include "tc_conv.h"
 #include "tc16_conv.h"
 #include "tc16gk_conv.h"
-#include "tc16wb_conv.h"
 #include "tc16r_conv.h"
 #include "dw_conv.h"
 #include "dwp_conv.h"
 #include "simt_conv.h"
 #include "conv_layer.h"
+#include "ct_kernels.h"
 #include "conv2dc_tiled.h"
 
 #include <stdio.h>
@@ -407,8 +407,7 @@ static const ct_template templates[] = {
     {.name = "conv2dc_tc16w", .summary = "bf16/f16 layers with few pixels: weights streamed from memory into the "
                                         "mma fragments against an im2col in shared memory",
      .params = ct_tc16w_params, .nparams = CT_TC16W_NPARAMS, .dtypes = CT_TC16_DTYPES, .kind = &ct_kind_tc16w},
-    {.name = "conv2dc_tc16wb", .summary = CT_TC16WB_SUMMARY,
-     .params = ct_tc16wb_params, .nparams = CT_TC16WB_NPARAMS, .dtypes = CT_TC16_DTYPES, .kind = &ct_kind_tc16wb},
+    CT_KERNEL(conv2dc, tc16wb),
     {.name = "conv2dc_tc16cl", .summary = "channels-last bf16/f16 implicit GEMM on the tensor cores: input tiles "
                                         "copied by cp.async STAGES stages deep, outputs in 16-byte stores",
      .params = ct_tc16cl_params_2d, .nparams = CT_TC16_NPARAMS_2D, .dtypes = CT_TC16_DTYPES,

@@ -1,4 +1,4 @@
-/* test_tc16wb_conv.c - conv*_tc16wb (templates/common/ct_conv_tc16wb.cuh)
+/* test_tc16wb_conv.c - the kernel kind tc16wb (ct_conv_tc16wb.cuh, beside it)
  * without a GPU: its kernel replayed thread by thread and lane by lane
  * (tc16_replay.h has the mma's operand layouts). Shared memory starts as
  * NaN patterns, so reading what neither the bulk copies nor the im2col
@@ -8,7 +8,7 @@
  * them, and every output for being written exactly once. Seeded samples of
  * the space on odd, grouped, strided, dilated, causal and padded layers,
  * in both weight sources, with and without clusters. */
-#include "tc16_replay.h"
+#include "lib/tc16_replay.h"
 #include "tc16wb_conv.h"
 
 static unsigned long long rng = 0x6a09e667f3bcc909ULL;

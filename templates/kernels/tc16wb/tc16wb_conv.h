@@ -1,4 +1,4 @@
-/* tc16wb_conv.h - conv*_tc16wb (templates/common/ct_conv_tc16wb.cuh): the
+/* tc16wb_conv.h - the kernel kind tc16wb (ct_conv_tc16wb.cuh, beside it): the
  * half-precision layers of at most 16 output pixels whose time is the
  * reading of their weights, on sm_90 (the weights as the mma's B operand,
  * copied by the bulk copy engine or loaded into registers, the im2col built
@@ -28,6 +28,12 @@ extern const ct_param_def ct_tc16wb_params[CT_TC16WB_NPARAMS];
 
 /* Its kind. */
 extern const ct_kernel_kind ct_kind_tc16wb;
+
+/* A family's template of this kind (CT_KERNEL in kernel_kind.h): the same
+ * parameters, element types and summary in every family. */
+#define CT_KERNEL_tc16wb(nm, family)                                                                    \
+    {.name = nm, .summary = CT_TC16WB_SUMMARY, .params = ct_tc16wb_params, .nparams = CT_TC16WB_NPARAMS, \
+     .dtypes = CT_TC16_DTYPES, .kind = &ct_kind_tc16wb, .kernel = "tc16wb"}
 
 typedef struct ct_tc16wb_geom {
     long long co_tiles, warps_k, wsrc, chunks, cluster_k, minb;

@@ -1,5 +1,5 @@
 /* tc16wb_conv.c - parameters, sizes, constraints and launch geometry of
- * conv*_tc16wb (templates/common/ct_conv_tc16wb.cuh). */
+ * the kernel kind tc16wb (ct_conv_tc16wb.cuh, beside it). */
 #include "tc16wb_conv.h"
 #include "intmath.h"
 

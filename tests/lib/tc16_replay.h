@@ -1,6 +1,7 @@
 /* tc16_replay.h - what the CPU replays of the half-precision tensor-core
- * templates share (test_tc16_conv.c, test_tc16wb_conv.c): bf16 bits, the
- * layer from a problem's macros, the mma m16n8k16 operand layouts in fp64,
+ * templates share (the replay tests of tests/ and of the kernel folders,
+ * templates/kernels/K/test_K_conv.c): bf16 bits, the layer from a problem's
+ * macros, the mma m16n8k16 operand layouts in fp64,
  * sampled candidates, and the driver that runs a kernel's replay on random
  * bf16 inputs against the family's fp64 reference.
  *
@@ -15,7 +16,7 @@
 
 #include "check.h"
 #include "config.h"
-#include "lib/data.h"
+#include "data.h"
 #include "runner.h"
 #include "space.h"
 #include "tc_conv.h"
