@@ -17,7 +17,6 @@
 #include "family_export.h"
 #include "tc_conv.h"
 #include "tc16_conv.h"
-#include "tc16gk_conv.h"
 #include "tc16r_conv.h"
 #include "dw_conv.h"
 #include "dwp_conv.h"
@@ -423,8 +422,7 @@ static const ct_template templates[] = {
     {.name = "conv2dc_tc16gcl", .summary = "conv2dc_tc16g for channels-last layers (NHWC): tiles copied by "
                                           "cp.async as they lie, outputs in 16-byte stores",
      .params = ct_tc16g_params, .nparams = CT_TC16G_NPARAMS, .dtypes = CT_TC16_DTYPES, .kind = &ct_kind_tc16gcl},
-    {.name = "conv2dc_tc16gkcl", .summary = CT_TC16GK_SUMMARY,
-     .params = ct_tc16gk_params, .nparams = CT_TC16GK_NPARAMS, .dtypes = CT_TC16_DTYPES, .kind = &ct_kind_tc16gkcl},
+    CT_KERNEL(conv2dc, tc16gkcl),
     {.name = "conv2dc_dw", .summary = "depthwise: a plane tile and its filter staged in shared memory, "
                                       "OUT_Y x OUT_X outputs per thread sliding a filter row along a "
                                       "register window",

@@ -1,4 +1,4 @@
-/* test_tc16gk_conv.c - conv2dc_tc16gkcl (templates/common/ct_conv_tc16gk.cuh)
+/* test_tc16gk_conv.c - the kernel kind tc16gkcl (ct_conv_tc16gk.cuh, beside it)
  * without a GPU: its kernel replayed block by block, with the header's
  * index arithmetic written out again here: the cp.async copies of each
  * chunk (16-byte alignment and bounds of both ends, zeros outside the image,

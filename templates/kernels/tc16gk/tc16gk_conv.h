@@ -1,4 +1,4 @@
-/* tc16gk_conv.h - conv2dc_tc16gkcl (templates/common/ct_conv_tc16gk.cuh):
+/* tc16gk_conv.h - the kernel kind tc16gkcl (ct_conv_tc16gk.cuh, beside it):
  * the channels-last half-precision layer on Hopper's wgmma (sm_90a) with
  * the weights streamed along the reduction, a chunk of input channels at a
  * time, with the input: a block computes one image tile for 64 x WG_M
@@ -25,6 +25,11 @@ extern const ct_param_def ct_tc16gk_params[CT_TC16GK_NPARAMS];
 
 /* Its kind: channels last, wgmma. */
 extern const ct_kernel_kind ct_kind_tc16gkcl;
+
+/* A family's template of this kind (CT_KERNEL in kernel_kind.h). */
+#define CT_KERNEL_tc16gkcl(nm, family)                                                                  \
+    {.name = nm, .summary = CT_TC16GK_SUMMARY, .params = ct_tc16gk_params, .nparams = CT_TC16GK_NPARAMS, \
+     .dtypes = CT_TC16_DTYPES, .kind = &ct_kind_tc16gkcl, .kernel = "tc16gkcl"}
 
 typedef struct ct_tc16gk_geom {
     long long wg_m, wg_n, toh, tow, ck, stages, minb;

@@ -1,5 +1,5 @@
 /* tc16gk_conv.c - parameters, sizes, constraints and launch geometry of
- * conv2dc_tc16gkcl (templates/common/ct_conv_tc16gk.cuh). */
+ * the kernel kind tc16gkcl (ct_conv_tc16gk.cuh, beside it). */
 #include "tc16gk_conv.h"
 #include "intmath.h"
 
