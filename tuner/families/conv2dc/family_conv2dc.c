@@ -17,7 +17,6 @@
 #include "family_export.h"
 #include "tc_conv.h"
 #include "tc16_conv.h"
-#include "tc16r_conv.h"
 #include "dw_conv.h"
 #include "dwp_conv.h"
 #include "simt_conv.h"
@@ -411,17 +410,9 @@ static const ct_template templates[] = {
                                         "copied by cp.async STAGES stages deep, outputs in 16-byte stores",
      .params = ct_tc16cl_params_2d, .nparams = CT_TC16_NPARAMS_2D, .dtypes = CT_TC16_DTYPES,
      .kind = &ct_kind_tc16cl},
-    {.name = "conv2dc_tc16rcl", .summary = "channels-last bf16/f16 implicit GEMM (mma.sync), a block's weights "
-                                          "staged once and resident while it walks TILES image tiles, copied "
-                                          "by cp.async STAGES deep",
-     .params = ct_tc16rcl_params, .nparams = CT_TC16R_NPARAMS, .dtypes = CT_TC16_DTYPES, .kind = &ct_kind_tc16rcl},
-    {.name = "conv2dc_tc16g", .summary = "bf16/f16 on Hopper's warpgroup mma (wgmma, sm_90a): operands read "
-                                        "from shared memory by the tensor cores, an output row per wgmma, "
-                                        "weights resident across TILES tiles, each tile transposed (NCHW)",
-     .params = ct_tc16g_params, .nparams = CT_TC16G_NPARAMS, .dtypes = CT_TC16_DTYPES, .kind = &ct_kind_tc16g},
-    {.name = "conv2dc_tc16gcl", .summary = "conv2dc_tc16g for channels-last layers (NHWC): tiles copied by "
-                                          "cp.async as they lie, outputs in 16-byte stores",
-     .params = ct_tc16g_params, .nparams = CT_TC16G_NPARAMS, .dtypes = CT_TC16_DTYPES, .kind = &ct_kind_tc16gcl},
+    CT_KERNEL(conv2dc, tc16rcl),
+    CT_KERNEL(conv2dc, tc16g),
+    CT_KERNEL(conv2dc, tc16gcl),
     CT_KERNEL(conv2dc, tc16gkcl),
     {.name = "conv2dc_dw", .summary = "depthwise: a plane tile and its filter staged in shared memory, "
                                       "OUT_Y x OUT_X outputs per thread sliding a filter row along a "

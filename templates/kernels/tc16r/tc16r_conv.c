@@ -1,6 +1,6 @@
 /* tc16r_conv.c - parameters, sizes, constraints and launch geometry of the
  * resident-weight half-precision tensor-core templates
- * (templates/common/ct_conv_tc16r.cuh). */
+ * (ct_conv_tc16r.cuh, beside it). */
 #include "tc16r_conv.h"
 #include "intmath.h"
 
