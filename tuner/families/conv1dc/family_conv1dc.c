@@ -14,7 +14,6 @@
 #include "problem.h"
 #include "family_export.h"
 #include "tc_conv.h"
-#include "tc16_conv.h"
 #include "dw_conv.h"
 #include "simt_conv.h"
 #include "dw_cl.h"
@@ -357,17 +356,10 @@ static const ct_template templates[] = {
                                            "sums added by a second kernel (small grids, long reductions)",
      .params = ct_tc_split_params_1d, .nparams = CT_TC_NPARAMS_1D + 1, .exec = &ct_tc_split_exec,
      .kind = &ct_kind_tc},
-    {.name = "conv1dc_tc16", .summary = "bf16/f16 implicit GEMM on the tensor cores (mma.sync m16n8k16, ldmatrix, "
-                                       "fp32 sums), tiles staged channel-innermost",
-     .params = ct_tc16_params_1d, .nparams = CT_TC16_NPARAMS_1D, .dtypes = CT_TC16_DTYPES, .kind = &ct_kind_tc16},
-    {.name = "conv1dc_tc16w", .summary = "bf16/f16 layers with few pixels: weights streamed from memory into the "
-                                        "mma fragments against an im2col in shared memory",
-     .params = ct_tc16w_params, .nparams = CT_TC16W_NPARAMS, .dtypes = CT_TC16_DTYPES, .kind = &ct_kind_tc16w},
+    CT_KERNEL(conv1dc, tc16),
+    CT_KERNEL(conv1dc, tc16w),
     CT_KERNEL(conv1dc, tc16wb),
-    {.name = "conv1dc_tc16cl", .summary = "channels-last bf16/f16 implicit GEMM on the tensor cores: input tiles "
-                                        "copied by cp.async STAGES stages deep, outputs in 16-byte stores",
-     .params = ct_tc16cl_params_1d, .nparams = CT_TC16_NPARAMS_1D, .dtypes = CT_TC16_DTYPES,
-     .kind = &ct_kind_tc16cl},
+    CT_KERNEL(conv1dc, tc16cl),
     {.name = "conv1dc_dw", .summary = "depthwise: OUT_PER_THREAD outputs of a channel per thread from a "
                                       "register window of its inputs, the K taps in registers, vector "
                                       "loads at stride 1",

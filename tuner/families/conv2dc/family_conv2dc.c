@@ -16,7 +16,6 @@
 #include "problem.h"
 #include "family_export.h"
 #include "tc_conv.h"
-#include "tc16_conv.h"
 #include "dw_conv.h"
 #include "dwp_conv.h"
 #include "simt_conv.h"
@@ -399,17 +398,10 @@ static const ct_template templates[] = {
                                            "sums added by a second kernel (small grids, long reductions)",
      .params = ct_tc_split_params_2d, .nparams = CT_TC_NPARAMS_2D + 1, .exec = &ct_tc_split_exec,
      .kind = &ct_kind_tc},
-    {.name = "conv2dc_tc16", .summary = "bf16/f16 implicit GEMM on the tensor cores (mma.sync m16n8k16, ldmatrix, "
-                                       "fp32 sums), tiles staged channel-innermost",
-     .params = ct_tc16_params_2d, .nparams = CT_TC16_NPARAMS_2D, .dtypes = CT_TC16_DTYPES, .kind = &ct_kind_tc16},
-    {.name = "conv2dc_tc16w", .summary = "bf16/f16 layers with few pixels: weights streamed from memory into the "
-                                        "mma fragments against an im2col in shared memory",
-     .params = ct_tc16w_params, .nparams = CT_TC16W_NPARAMS, .dtypes = CT_TC16_DTYPES, .kind = &ct_kind_tc16w},
+    CT_KERNEL(conv2dc, tc16),
+    CT_KERNEL(conv2dc, tc16w),
     CT_KERNEL(conv2dc, tc16wb),
-    {.name = "conv2dc_tc16cl", .summary = "channels-last bf16/f16 implicit GEMM on the tensor cores: input tiles "
-                                        "copied by cp.async STAGES stages deep, outputs in 16-byte stores",
-     .params = ct_tc16cl_params_2d, .nparams = CT_TC16_NPARAMS_2D, .dtypes = CT_TC16_DTYPES,
-     .kind = &ct_kind_tc16cl},
+    CT_KERNEL(conv2dc, tc16cl),
     CT_KERNEL(conv2dc, tc16rcl),
     CT_KERNEL(conv2dc, tc16g),
     CT_KERNEL(conv2dc, tc16gcl),

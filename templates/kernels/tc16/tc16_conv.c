@@ -1,6 +1,6 @@
 /* tc16_conv.c - parameters, sizes, constraints and launch geometry of the
- * half-precision tensor-core templates (templates/common/ct_conv_tc16.cuh,
- * ct_conv_tc16w.cuh). */
+ * half-precision tensor-core kinds of this folder (ct_conv_tc16.cuh,
+ * ct_conv_tc16cl.cuh, ct_conv_tc16w.cuh). */
 #include "tc16_conv.h"
 #include "intmath.h"
 

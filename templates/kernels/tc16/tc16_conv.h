@@ -1,5 +1,5 @@
 /* tc16_conv.h - the half-precision (bf16, f16) tensor-core templates of a
- * convolution layer: conv*_tc16 (templates/common/ct_conv_tc16.cuh, an
+ * convolution layer, the kinds of this kernel folder: conv*_tc16 (ct_conv_tc16.cuh, an
  * implicit GEMM over haloed tiles) and conv*_tc16w (ct_conv_tc16w.cuh, the
  * weights streamed into mma fragments, for layers with few pixels): their
  * parameters, derived sizes, constraints and launch geometry, and their
@@ -31,6 +31,24 @@ extern const ct_param_def ct_tc16cl_params_1d[CT_TC16_NPARAMS_1D];
 /* Their kinds, sharing the hooks below: tc16 (NCHW/NCL), tc16w (weights
  * streamed: the kind's stream) and tc16cl (channels last: its layouts). */
 extern const ct_kernel_kind ct_kind_tc16, ct_kind_tc16w, ct_kind_tc16cl;
+
+/* A family's template of each kind (CT_KERNEL in kernel_kind.h): tc16 and
+ * tc16cl take conv1dc's parameter list (no TILE_OH) or conv2dc's. */
+#define CT_TC16_PARAMS_conv1dc(cl) ct_tc16##cl##_params_1d, .nparams = CT_TC16_NPARAMS_1D
+#define CT_TC16_PARAMS_conv2dc(cl) ct_tc16##cl##_params_2d, .nparams = CT_TC16_NPARAMS_2D
+#define CT_KERNEL_tc16(nm, family)                                                                        \
+    {.name = nm, .summary = "bf16/f16 implicit GEMM on the tensor cores (mma.sync m16n8k16, ldmatrix, "    \
+                            "fp32 sums), tiles staged channel-innermost",                                 \
+     .params = CT_TC16_PARAMS_##family(), .dtypes = CT_TC16_DTYPES, .kind = &ct_kind_tc16, .kernel = "tc16"}
+#define CT_KERNEL_tc16w(nm, family)                                                                       \
+    {.name = nm, .summary = "bf16/f16 layers with few pixels: weights streamed from memory into the "      \
+                            "mma fragments against an im2col in shared memory",                           \
+     .params = ct_tc16w_params, .nparams = CT_TC16W_NPARAMS, .dtypes = CT_TC16_DTYPES, .kind = &ct_kind_tc16w, \
+     .kernel = "tc16w"}
+#define CT_KERNEL_tc16cl(nm, family)                                                                       \
+    {.name = nm, .summary = "channels-last bf16/f16 implicit GEMM on the tensor cores: input tiles "        \
+                            "copied by cp.async STAGES stages deep, outputs in 16-byte stores",            \
+     .params = CT_TC16_PARAMS_##family(cl), .dtypes = CT_TC16_DTYPES, .kind = &ct_kind_tc16cl, .kernel = "tc16cl"}
 
 typedef struct ct_tc16_geom {
     int stream; /* 1: a tc16w candidate (the fields after it), 0: a tc16 one */

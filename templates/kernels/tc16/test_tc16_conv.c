@@ -1,5 +1,5 @@
 /* test_tc16_conv.c - the half-precision tensor-core templates without a GPU:
- * a replay of each kernel (templates/common/ct_conv_tc16.cuh, its
+ * a replay of each kernel of this folder (ct_conv_tc16.cuh, its
  * channels-last form ct_conv_tc16cl.cuh, and ct_conv_tc16w.cuh) thread by
  * thread and lane by lane, with the hardware's operand layouts modelled as
  * the PTX ISA defines them (tc16_replay.h has the mma's):
