@@ -15,7 +15,6 @@
 #include "family_export.h"
 #include "tc_conv.h"
 #include "dw_conv.h"
-#include "simt_conv.h"
 #include "dw_cl.h"
 #include "conv_layer.h"
 #include "ct_kernels.h"
@@ -367,10 +366,7 @@ static const ct_template templates[] = {
     /* bf16/f16 copy (conv1dc_dw's text stays, for stored results' hashes) */
     {.name = "conv1dc_dwh", .summary = "conv1dc_dw for bf16/f16: vector loads widened to float, fp32 sums",
      .dtypes = CT_DTYPES_HALF, .params = ct_dw_params_1d, .nparams = CT_DW_NPARAMS_1D, .kind = &ct_kind_dw1},
-    {.name = "conv1dc_simt", .summary = "strided, dilated, grouped: FMAs in fp32 (sm_75 on), a block's groups' "
-                                        "haloed tiles and weights staged, OUT_X outputs x a slice of "
-                                        "a group's channels per thread",
-     .params = ct_simt_params_1d, .nparams = CT_SIMT_NPARAMS_1D, .kind = &ct_kind_simt},
+    CT_KERNEL(conv1dc, simt),
     {.name = "conv1dc_dwcl", .summary = "depthwise, channels last (nlc): VEC channels x a run of positions per "
                                         "thread, vector loads along C, the input window slid in registers",
      .params = ct_dwcl_params_1d, .nparams = CT_DWCL_NPARAMS_1D, .kind = &ct_kind_dwcl},

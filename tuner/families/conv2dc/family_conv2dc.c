@@ -18,7 +18,6 @@
 #include "tc_conv.h"
 #include "dw_conv.h"
 #include "dwp_conv.h"
-#include "simt_conv.h"
 #include "conv_layer.h"
 #include "ct_kernels.h"
 #include "conv2dc_tiled.h"
@@ -418,10 +417,7 @@ static const ct_template templates[] = {
     {.name = "conv2dc_dwph", .summary = "conv2dc_dwp for bf16/f16: planes widened to float as ordinary loads "
                                         "stage them, fp32 FMAs, one rounding per output",
      .dtypes = CT_DTYPES_HALF, .params = ct_dwp_params, .nparams = CT_DWP_NPARAMS, .kind = &ct_kind_dwph},
-    {.name = "conv2dc_simt", .summary = "strided, dilated, grouped: FMAs in fp32 (sm_75 on), a block's groups' "
-                                        "haloed tiles and weights staged, OUT_Y x OUT_X outputs x a slice of "
-                                        "a group's channels per thread",
-     .params = ct_simt_params_2d, .nparams = CT_SIMT_NPARAMS_2D, .kind = &ct_kind_simt},
+    CT_KERNEL(conv2dc, simt),
 };
 
 /* The layer as the tensor-core templates see it. */

@@ -1,5 +1,5 @@
 /* simt_conv.c - parameters, sizes, constraints and geometry of the SIMT
- * templates (templates/common/ct_conv_simt.cuh via conv1dc_simt and
+ * templates (ct_conv_simt.cuh via conv1dc_simt and
  * conv2dc_simt). */
 #include "simt_conv.h"
 #include "intmath.h"
