@@ -15,6 +15,10 @@ here=$(cd "$(dirname "$0")" && pwd)
 out=${OUT_DIR:-$here/out}
 mkdir -p "$out"
 T=$here/../../templates/common
+# The kernel folders (templates/kernels/*/) hold the kinds' device code.
+KI=()
+for d in "$here"/../../templates/kernels/*/; do KI+=(-I"$d"); done
+K=$here/../../templates/kernels
 GEN="-gencode=arch=compute_90a,code=sm_90a"
 cfgs=(
   "kwb_w16ch1 kern_wb.cu CO_TILES=1 WARPS_K=16 WSRC=0 CHUNKS=1 CLUSTER_K=1 MIN_BLOCKS=1"
@@ -33,16 +37,16 @@ for c in "${cfgs[@]}"; do
   set -- $c
   name=$1 src=$2
   shift 2
-  nvcc $GEN -O3 -rdc=true -std=c++17 -I"$here" -I"$T" -DTC_NAME=$name "${@/#/-D}" -c "$here/$src" -o "$out/$name.o" &
+  nvcc $GEN -O3 -rdc=true -std=c++17 -I"$here" -I"$T" "${KI[@]}" -DTC_NAME=$name "${@/#/-D}" -c "$here/$src" -o "$out/$name.o" &
   objs+=("$out/$name.o")
   echo "X($name)" >> "$out/configs.h"
 done
 wait
 nvcc $GEN -O3 -rdc=true -std=c++17 -I"$out" "$here/main.cu" "${objs[@]}" -o "$out/probe"
-python3 "$here/stamp.py" "$T/ct_conv_tc16wb.cuh" "$out/ct_conv_tc16wb_ts.cuh"
+python3 "$here/stamp.py" "$K/tc16wb/ct_conv_tc16wb.cuh" "$out/ct_conv_tc16wb_ts.cuh"
 for c in "w16ch1 16 0 1" "w16ch2 16 0 2" "w16reg 16 1 1" "w32reg 32 1 1"; do
   set -- $c
-  nvcc $GEN -O3 -std=c++17 -I"$out" -I"$here" -I"$T" -DNAMESTR=\"$1\" -DCO_TILES=1 -DWARPS_K=$2 -DWSRC=$3 -DCHUNKS=$4 \
+  nvcc $GEN -O3 -std=c++17 -I"$out" -I"$here" -I"$T" "${KI[@]}" -DNAMESTR=\"$1\" -DCO_TILES=1 -DWARPS_K=$2 -DWSRC=$3 -DCHUNKS=$4 \
     -DCLUSTER_K=1 -DMIN_BLOCKS=1 "$here/tl.cu" -o "$out/tl_$1" &
 done
 wait

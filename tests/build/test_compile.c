@@ -1,14 +1,77 @@
 /* test_compile.c - NVRTC beyond the families' templates (test_conformance
  * compiles those): the ceilings kernels, PTX output, a compile error with
- * its log and an unknown architecture. Needs no GPU. */
+ * its log and an unknown architecture; a user's template folder (--templates)
+ * with kernel folders and generated template files. Needs no GPU. */
 #include "check.h"
 #include "compile.h"
+#include "files.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+/* The expanded source of template name read from dir (NULL: built in). */
+static char *source_of(const char *name, const char *dir)
+{
+    char *src = NULL;
+    ct_err e;
+    ct_status rc = ct_template_source(name, dir, &src, &e);
+    CHECK_MSG(rc == CT_OK, "%s from %s: %s", name, dir ? dir : "the binary", e.msg);
+    return rc == CT_OK ? src : NULL;
+}
+
+/* A user's folder laid out like templates/ finds a kernel kind's device code
+ * in kernels/K/, and takes the family template file the build wrote from the
+ * kind's stub (conv2dc_tc16wb.cu, in no source folder) from the binary; a
+ * flat copy expands to the built-in text; a file of the folder wins. */
+static void test_user_folder(void)
+{
+    const char *tmp = getenv("TMPDIR");
+    char base[512], cmd[2048], path[700];
+    snprintf(base, sizeof base, "%s/ct_test_compile_XXXXXX", tmp && *tmp ? tmp : P_tmpdir);
+    if (!mkdtemp(base)) {
+        CHECK(!"mkdtemp");
+        return;
+    }
+    snprintf(cmd, sizeof cmd, "cp -R '%s/templates' '%s/tree' && mkdir '%s/flat' && cp '%s'/templates/*/*.cu* "
+             "'%s'/templates/kernels/*/*.cuh '%s/flat/'", CT_SOURCE_DIR, base, base, CT_SOURCE_DIR, CT_SOURCE_DIR,
+             base);
+    CHECK_MSG(system(cmd) == 0, "%s", cmd);
+    snprintf(path, sizeof path, "%s/tree/conv2dc/conv2dc_tc16wb.cu", base);
+    CHECK_MSG(!tl_exists(path), "%s is generated, no file of templates/", path);
+    char *builtin = source_of("conv2dc_tc16wb", NULL);
+    snprintf(path, sizeof path, "%s/flat", base);
+    char *flat = source_of("conv2dc_tc16wb", path);
+    CHECK(builtin && flat && strcmp(builtin, flat) == 0);
+
+    /* The folder's own device code is what the template expands to. */
+    snprintf(path, sizeof path, "%s/tree/kernels/tc16wb/ct_conv_tc16wb.cuh", base);
+    char *cuh = tl_slurp(path, NULL);
+    CHECK(cuh != NULL);
+    size_t n = cuh ? strlen(cuh) : 0;
+    char *marked = malloc(n + 64);
+    if (cuh && marked) {
+        snprintf(marked, n + 64, "%s// user's copy\n", cuh);
+        CHECK(tl_write_text(path, marked) == 0);
+    }
+    snprintf(path, sizeof path, "%s/tree", base);
+    char *tree = source_of("conv2dc_tc16wb", path);
+    CHECK_MSG(tree && strstr(tree, "// user's copy\n"), "the kernel folder's device code was not read");
+    CHECK(builtin && !strstr(builtin, "// user's copy"));
+
+    /* A template file of the folder wins over the generated one. */
+    snprintf(path, sizeof path, "%s/tree/conv2dc/conv2dc_tc16wb.cu", base);
+    CHECK(tl_write_text(path, "// mine\n#define TC_NAME conv2dc_tc16wb\n") == 0);
+    snprintf(path, sizeof path, "%s/tree", base);
+    char *mine = source_of("conv2dc_tc16wb", path);
+    CHECK(mine && strcmp(mine, "// mine\n#define TC_NAME conv2dc_tc16wb\n") == 0);
+    free(builtin), free(flat), free(cuh), free(marked), free(tree), free(mine);
+    tl_rm_rf(base);
+}
+
 int main(void)
 {
+    test_user_folder();
     ct_err e;
     char *src;
     ct_binary bin;

@@ -5,7 +5,10 @@
  * each other without a cycle (X_internal.h counts as X's). The build already refuses an upward include
  * in a source it compiles (each stage sees only its own and lower folders);
  * this test also covers headers no source of their stage includes, and
- * cycles, which no include path can refuse. The checker runs first on small
+ * cycles, which no include path can refuse. The kernel folders
+ * (templates/kernels/K/) are the families stage's code: their C models are
+ * read as if they lay in tuner/families/kernels/K/ (their replay tests,
+ * test_*.c, are no stage's). The checker runs first on small
  * trees written here (a clean one, then one fault each: an upward include,
  * a cycle, a folder that is no stage, a header name in two folders), which
  * it must refuse naming the fault, then on tuner/. */
@@ -36,6 +39,7 @@ typedef struct lay_file {
 /* nftw passes no user pointer: the tree being read. */
 static struct {
     const char *root;
+    const char *at;   /* where root lies in the checked tree: "" or "families/kernels" */
     lay_file *f;
     int n;
 } walk;
@@ -48,11 +52,14 @@ static int add_file(const char *path, const struct stat *sb, int flag, struct FT
     if (flag != FTW_F || !((n > 2 && (!strcmp(path + n - 2, ".c") || !strcmp(path + n - 2, ".h"))) ||
                            (n > 4 && !strcmp(path + n - 4, ".def"))))
         return 0;
+    const char *base = strrchr(path, '/') ? strrchr(path, '/') + 1 : path;
+    if (*walk.at && !strncmp(base, "test_", 5))
+        return 0;   /* a kernel's replay test: test code, like tests/ */
     if (walk.n == MAXFILES)
         return 1;
     lay_file *lf = &walk.f[walk.n++];
     memset(lf, 0, sizeof *lf);
-    snprintf(lf->rel, sizeof lf->rel, "%s", path + strlen(walk.root) + 1);
+    snprintf(lf->rel, sizeof lf->rel, "%s%s%s", walk.at, *walk.at ? "/" : "", path + strlen(walk.root) + 1);
     FILE *fp = fopen(path, "r");
     if (!fp)
         return 1;
@@ -86,9 +93,10 @@ static int by_rel(const void *a, const void *b)
     return strcmp(((const lay_file *)a)->rel, ((const lay_file *)b)->rel);
 }
 
-/* Checks the tree under root against stages (comma-separated, bottom-up),
- * one line on out per fault; returns the number of faults. */
-static int check_tree(const char *root, const char *stages, FILE *out)
+/* Checks the tree under root, with the one under mount (may be NULL) read
+ * as if it lay at root/at, against stages (comma-separated, bottom-up), one
+ * line on out per fault; returns the number of faults. */
+static int check_tree(const char *root, const char *mount, const char *at, const char *stages, FILE *out)
 {
     char names[MAXSTAGES][64];
     int nstages = 0, faults = 0;
@@ -98,10 +106,17 @@ static int check_tree(const char *root, const char *stages, FILE *out)
         s += len + (s[len] == ',');
     }
     walk.root = root;
+    walk.at = "";
     walk.f = calloc(MAXFILES, sizeof *walk.f);
     walk.n = 0;
-    if (!walk.f || nftw(root, add_file, 16, FTW_PHYS) != 0) {
-        fprintf(out, "%s: cannot read the tree (or more than %d files)\n", root, MAXFILES);
+    int bad = !walk.f || nftw(root, add_file, 16, FTW_PHYS) != 0;
+    if (!bad && mount) {
+        walk.root = mount;
+        walk.at = at;
+        bad = nftw(mount, add_file, 16, FTW_PHYS) != 0;
+    }
+    if (bad) {
+        fprintf(out, "%s: cannot read the tree (or more than %d files)\n", walk.root, MAXFILES);
         free(walk.f);
         return 1;
     }
@@ -210,7 +225,9 @@ static int check_fixture(const char *base, char *rep, size_t len)
     char *buf = NULL;
     size_t n = 0;
     FILE *mem = open_memstream(&buf, &n);
-    int faults = check_tree(base, "core,store", mem);
+    char mount[600];
+    snprintf(mount, sizeof mount, "%s.kern", base);
+    int faults = check_tree(base, access(mount, F_OK) == 0 ? mount : NULL, "core/kernels", "core,store", mem);
     fclose(mem);
     snprintf(rep, len, "%s", buf ? buf : "");
     free(buf);
@@ -262,13 +279,31 @@ static void fixtures(void)
     put(base, "store/a.h", "\n");
     CHECK(check_fixture(base, rep, sizeof rep) >= 1);
     CHECK_MSG(strstr(rep, "includes a.h: 2 files of tuner/ have that name"), "%s", rep);
+    snprintf(path, sizeof path, "%s/store/a.h", base);
+    unlink(path);
+
+    /* A kernel folder (mounted at core/kernels, as templates/kernels/ is at
+     * families/kernels) holds to its stage: a header of its own stage or
+     * below passes, one above is refused; its replay test is not read. */
+    char kern[600];
+    snprintf(kern, sizeof kern, "%s.kern", base);
+    mkdir(kern, 0755);
+    put(kern, "k1/k1.h", "#include \"a.h\"\n");
+    put(kern, "k1/k1.c", "#include \"k1.h\"\n");
+    put(kern, "k1/test_k1.c", "#include \"b.h\"\n");
+    CHECK_MSG(check_fixture(base, rep, sizeof rep) == 0, "clean kernel folder: %s", rep);
+    put(kern, "k1/k1.c", "#include \"k1.h\"\n#include \"b.h\"\n");
+    CHECK(check_fixture(base, rep, sizeof rep) == 1);
+    CHECK_MSG(strstr(rep, "core/kernels/k1/k1.c includes store/b.h: stage store is above core"), "%s", rep);
+    tl_rm_rf(kern);
     tl_rm_rf(base);
 }
 
 int main(void)
 {
     fixtures();
-    int faults = check_tree(CT_SOURCE_DIR "/tuner", CT_STAGES, stderr);
+    int faults = check_tree(CT_SOURCE_DIR "/tuner", CT_SOURCE_DIR "/templates/kernels", "families/kernels", CT_STAGES,
+                            stderr);
     CHECK_MSG(faults == 0, "%d faults in tuner/ against the stage order %s", faults, CT_STAGES);
     CHECK_DONE();
 }

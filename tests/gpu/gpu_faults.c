@@ -117,7 +117,8 @@ int main(void)
     snprintf(ini, sizeof ini, "%s/faults.ini", dir);
     snprintf(db, sizeof db, "%s/faults.db", dir);
     snprintf(log, sizeof log, "%s/run.log", dir);
-    CHECK(sh("mkdir -p %s && cp %s/templates/*/*.cu %s/templates/*/*.cuh %s/", tdir, CT_SOURCE_DIR, CT_SOURCE_DIR, tdir) == 0);
+    CHECK(sh("mkdir -p %s && cp %s/templates/*/*.cu %s/templates/*/*.cuh %s/templates/kernels/*/*.cuh %s/", tdir,
+             CT_SOURCE_DIR, CT_SOURCE_DIR, CT_SOURCE_DIR, tdir) == 0);
     snprintf(path, sizeof path, "%s/conv1d_naive.cu", tdir);
     FILE *f = fopen(path, "w");
     CHECK(f && fputs(faulty_naive, f) >= 0 && fclose(f) == 0);

@@ -185,6 +185,24 @@ static void read_shipped_configs(void)
     }
     closedir(d);
     CHECK(files >= 2);   /* default.ini and one per family */
+    /* Each kernel kind's value lists (templates/kernels/K/values.ini). */
+    snprintf(dir, sizeof dir, "%s/templates/kernels", CT_SOURCE_DIR);
+    d = opendir(dir);
+    CHECK_MSG(d != NULL, "cannot open the kernel folders of the source tree");
+    if (!d)
+        return;
+    int kinds = 0;
+    for (struct dirent *de; (de = readdir(d)) != NULL;) {
+        char kdir[1400], ini[1500];
+        snprintf(kdir, sizeof kdir, "%s/%s", dir, de->d_name);
+        snprintf(ini, sizeof ini, "%s/values.ini", kdir);
+        if (de->d_name[0] == '.' || access(ini, F_OK) != 0)
+            continue;
+        read_ini(kdir, "values.ini");
+        kinds++;
+    }
+    closedir(d);
+    CHECK(kinds >= 1);
 }
 
 /* The setting named section/key of s as a double (seed exactly through *u). */
@@ -223,6 +241,29 @@ static const ct_template *find_template(const char *name)
     return NULL;
 }
 
+/* Whether l holds the comma-separated values of text (symbols by name). */
+static int list_text_is(const ct_space_list *l, const char *text)
+{
+    char buf[256];
+    snprintf(buf, sizeof buf, "%s", text);
+    int n = 0;
+    char *save = NULL;
+    for (char *tok = strtok_r(buf, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
+        tok = trim(tok);
+        long v = -1;
+        int sym = 0;
+        for (int k = 0; k < l->def->nsymbols; k++)
+            if (strcasecmp(l->def->symbols[k], tok) == 0)
+                v = k, sym = 1;
+        if (!sym)
+            v = strtol(tok, NULL, 10);
+        if (n >= l->nvals || l->vals[n] != v)
+            return 0;
+        n++;
+    }
+    return n == l->nvals;
+}
+
 static void test_defaults(void)
 {
     static ct_config c;
@@ -238,6 +279,31 @@ static void test_defaults(void)
         const ini_kv *kv = &kvs[i];
         if (kv->dup)
             continue;   /* the winner depends on the embedding order; not checked */
+        if (strncmp(kv->section, "kernel.", 7) == 0) {
+            /* Every template of the kind with that parameter has the list. */
+            int applied = 0, of_kind = 0;
+            const ct_family *const *fams = ct_families();
+            for (int fi = 0; fams[fi]; fi++)
+                for (int ti = 0; ti < fams[fi]->ntemplates; ti++) {
+                    const ct_template *t = &fams[fi]->templates[ti];
+                    if (!t->kernel || strcmp(t->kernel, kv->section + 7) != 0)
+                        continue;
+                    of_kind++;
+                    const ct_space_list *l = ct_config_list(&c, t, kv->key);
+                    int has = 0;
+                    for (int p = 0; p < t->nparams; p++)
+                        has |= strcmp(t->params[p].name, kv->key) == 0;
+                    if (!has)
+                        continue;
+                    applied++;
+                    CHECK_MSG(l && list_text_is(l, kv->value), "%s %s: not the [%s] list %s", t->name, kv->key,
+                              kv->section, kv->value);
+                }
+            CHECK_MSG(of_kind > 0, "%s: [%s] names no kernel kind a family uses", kv->file, kv->section);
+            CHECK_MSG(applied > 0, "%s: [%s] %s is no parameter of its templates", kv->file, kv->section, kv->key);
+            space_entries += applied;
+            continue;
+        }
         if (strncmp(kv->section, "space.", 6) == 0) {
             space_entries++;
             const ct_template *t = find_template(kv->section + 6);
@@ -398,6 +464,12 @@ static void test_errors(void)
                  "[space.conv1d_naive] BLOCK_SIZE: given twice");
     expect_error("[space.conv1d_tiled]\nALIGN = 16\n[measure]\nwarmup = 1\n[space.conv1d_tiled]\nALIGN = 128\n", 6,
                  "ALIGN: given twice");
+    /* a kernel kind's lists: a kind no family uses, a parameter none of its
+     * templates has, a key given twice */
+    expect_error("[kernel.bogus]\nWSRC = 0\n", 1, "unknown kernel kind in section [kernel.bogus]");
+    expect_error("[kernel.tc16wb]\nBLOCK_SIZE = 64\n", 2, "[kernel.tc16wb]: unknown parameter 'BLOCK_SIZE'");
+    expect_error("[kernel.tc16wb]\nWSRC = 0\nWSRC = 1\n", 3, "[kernel.tc16wb] WSRC: given twice");
+    expect_error("[kernel.tc16wb]\nWSRC = 0, x\n", 2, "[kernel.tc16wb] parameter WSRC: bad value");
     /* values below a parameter's least: no block of 0 threads, nothing negative */
     expect_error("[space.conv1d_tiled]\nBLOCK_SIZE = 0\n", 2, "BLOCK_SIZE: bad value 0 (at least 32)");
     expect_error("[space.conv1d_tiled]\nMASK_PAD = -1\n", 2, "MASK_PAD: bad value -1 (at least 0)");
@@ -482,6 +554,13 @@ static void test_errors(void)
 /* ------------------------------------------------------------------------ */
 /* Valid overrides                                                          */
 
+/* The list of param of the template named t, in any family. */
+static const ct_space_list *kind_list(const ct_config *c, const char *t, const char *param)
+{
+    const ct_template *tp = find_template(t);
+    return tp ? ct_config_list(c, tp, param) : NULL;
+}
+
 static void test_override(void)
 {
     /* indentation before any key, and indented comments, are not continuations */
@@ -536,6 +615,23 @@ static void test_override(void)
     static const long sc[] = {1, 0}, nb[] = {64, 32};
     CHECK(list_is(list_of(&c, "conv1d_tiled", "MASK_PLACEMENT"), sc, 2));
     CHECK(list_is(list_of(&c, "conv1d_naive", "BLOCK_SIZE"), nb, 2));
+    CHECK(c.nlists == before.nlists);
+
+    /* [kernel.K] sets the list of every template of kind K; a template's
+     * own [space.T] list wins over it within a file, in either order. */
+    rc = ct_config_apply_text(&c, "[kernel.tc16wb]\nWARPS_K = 4, 8\nCHUNKS = 1\n[space.conv2dc_tc16wb]\nWARPS_K = 2\n",
+                              "kind.ini", &e);
+    CHECK_MSG(rc == CT_OK, "kernel section rejected: %s", e.msg);
+    static const long w48[] = {4, 8}, w2[] = {2}, ch1[] = {1};
+    CHECK(list_is(kind_list(&c, "conv1dc_tc16wb", "WARPS_K"), w48, 2));
+    CHECK(list_is(kind_list(&c, "conv2dc_tc16wb", "WARPS_K"), w2, 1));
+    CHECK(list_is(kind_list(&c, "conv1dc_tc16wb", "CHUNKS"), ch1, 1));
+    CHECK(list_is(kind_list(&c, "conv2dc_tc16wb", "CHUNKS"), ch1, 1));
+    rc = ct_config_apply_text(&c, "[space.conv1dc_tc16wb]\nWARPS_K = 2\n[kernel.tc16wb]\nWARPS_K = 16\n", "k2.ini", &e);
+    CHECK_MSG(rc == CT_OK, "kernel section after a template's rejected: %s", e.msg);
+    static const long w16[] = {16};
+    CHECK(list_is(kind_list(&c, "conv1dc_tc16wb", "WARPS_K"), w2, 1));
+    CHECK(list_is(kind_list(&c, "conv2dc_tc16wb", "WARPS_K"), w16, 1));
     CHECK(c.nlists == before.nlists);
 
     /* Empty text changes nothing. */

@@ -2,6 +2,7 @@
 #include "compile.h"
 
 #include <errno.h>
+#include <glob.h>
 #include <nvrtc.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -43,12 +44,32 @@ static ct_status read_file(const char *path, char **text, ct_err *e)
     return CT_OK;
 }
 
+/* Where file lies in the kernel folders of a user's template folder
+ * (dir/kernels/K/file) into path; 0 when in none. */
+static int in_kernel_folders(const char *dir, const char *file, char *path, size_t len)
+{
+    char pattern[CT_PATH_MAX];
+    if ((size_t)snprintf(pattern, sizeof pattern, "%s/kernels/*/%s", dir, file) >= sizeof pattern)
+        return 0;
+    glob_t g;
+    int found = glob(pattern, 0, NULL, &g) == 0 && g.gl_pathc > 0 && strlen(g.gl_pathv[0]) < len;
+    if (found)
+        memcpy(path, g.gl_pathv[0], strlen(g.gl_pathv[0]) + 1);
+    globfree(&g);
+    return found;
+}
+
 /* One file of the template folder: from dir when given, else embedded. A
  * user's folder may be flat or laid out like templates/ (one folder per
- * family, shared files in common/). */
+ * family, shared files in common/, a kernel kind's in kernels/K/). The
+ * template files the build writes from a kernel kind's stub (README,
+ * "Adding a kernel") are in no source folder: one the user's folder lacks
+ * is the built-in one. */
 static ct_status load_template_file(const char *file, const char *dir, char **text, ct_err *e)
 {
     char path[CT_PATH_MAX];
+    size_t len = 0;
+    const char *data = ct_resource_template(file, &len);
     if (dir && *dir) {
         char sub[256];
         snprintf(sub, sizeof sub, "/%s", file);   /* a template's own name: short */
@@ -56,20 +77,20 @@ static ct_status load_template_file(const char *file, const char *dir, char **te
         if (rc != CT_OK)
             return rc;
         const ct_family *const *fams = ct_families();
-        for (int i = -1; access(path, F_OK) != 0; i++) {
-            if (i >= 0 && !fams[i])
-                break;   /* not found anywhere: read_file names the flat path */
+        int found = access(path, F_OK) == 0;
+        for (int i = -1; !found && (i < 0 || fams[i]); i++) {
             char alt[CT_PATH_MAX];
             int n = snprintf(alt, sizeof alt, "%s/%s/%s", dir, i < 0 ? "common" : fams[i]->name, file);
             if (n > 0 && (size_t)n < sizeof alt && access(alt, F_OK) == 0) {
                 memcpy(path, alt, (size_t)n + 1);
-                break;
+                found = 1;
             }
         }
-        return read_file(path, text, e);
+        if (!found)
+            found = in_kernel_folders(dir, file, path, sizeof path);
+        if (found || !data || !ct_resource_generated(file))
+            return read_file(path, text, e);   /* not found anywhere: read_file names the flat path */
     }
-    size_t len = 0;
-    const char *data = ct_resource_template(file, &len);
     if (!data)
         return ct_fail(e, CT_ERR_INTERNAL, "template file %s is not built into this binary", file);
     *text = malloc(len + 1);

@@ -121,6 +121,10 @@ typedef struct ct_template {
      * branch of conv1d_tiled.cu). Its own name stays the kernel's name,
      * its results' key and a candidate of its own in the space. */
     const char *source;
+    /* The kernel folder (templates/kernels/NAME/) a family's CT_KERNEL line
+     * made it from, NULL for a family's own template: the [kernel.NAME]
+     * value lists of the configs apply to it. */
+    const char *kernel;
 } ct_template;
 
 /* Every element type: the naive template of every family has it, so some

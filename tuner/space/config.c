@@ -50,7 +50,7 @@ typedef struct load_ctx {
     /* What this text set so far: a key given twice is refused, since only
      * one of the two values can be meant. */
     unsigned long long settings_seen;   /* bit k: setting_keys[k] */
-    struct { const ct_template *t; const ct_param_def *def; } lists_seen[CT_MAX_SPACE_LISTS];
+    struct { const ct_template *t; const ct_param_def *def; int kernel; } lists_seen[CT_MAX_SPACE_LISTS];
     int nlists_seen;
 } load_ctx;
 
@@ -96,24 +96,44 @@ static int set_setting(load_ctx *x, const setting_key *k, const char *value)
     return 1;
 }
 
-static int set_list(load_ctx *x, const ct_template *t, const char *name, const char *value)
+/* The parameter of t named name, or NULL. */
+static const ct_param_def *param_of(const ct_template *t, const char *name)
 {
-    const ct_param_def *def = NULL;
     for (int i = 0; i < t->nparams; i++)
         if (strcmp(t->params[i].name, name) == 0)
-            def = &t->params[i];
+            return &t->params[i];
+    return NULL;
+}
+
+/* kernel: the list comes from a [kernel.K] section. Within one file a
+ * template's own [space.T] list is the more specific and wins over its
+ * kind's, in either order; the same section's key twice is refused. */
+static int set_list(load_ctx *x, const ct_template *t, const char *name, const char *value, int kernel)
+{
+    const ct_param_def *def = param_of(t, name);
+    char sec[80];   /* the section as the file names it, for the messages */
+    snprintf(sec, sizeof sec, "%s.%s", kernel ? "kernel" : "space", kernel ? t->kernel : t->name);
     if (!def) {
         ct_fail(&x->err, CT_ERR_CONFIG, "[space.%s]: unknown parameter '%s'", t->name,
                 ct_echo(name, (char[CT_ECHO_LEN]){0}, CT_ECHO_LEN));
         return 0;
     }
-    for (int i = 0; i < x->nlists_seen; i++)
+    int seen = 0;
+    for (int i = 0; i < x->nlists_seen && !seen; i++)
         if (x->lists_seen[i].t == t && x->lists_seen[i].def == def) {
-            ct_fail(&x->err, CT_ERR_CONFIG, "[space.%s] %s: given twice in this file", t->name, name);
+            if (x->lists_seen[i].kernel != kernel) {
+                if (kernel)
+                    return 1;   /* the template's own list stays */
+                x->lists_seen[i].kernel = 0;
+                seen = 1;
+                continue;
+            }
+            ct_fail(&x->err, CT_ERR_CONFIG, "[%s] %s: given twice in this file", sec, name);
             return 0;
         }
-    if (x->nlists_seen < CT_MAX_SPACE_LISTS) {
+    if (!seen && x->nlists_seen < CT_MAX_SPACE_LISTS) {
         x->lists_seen[x->nlists_seen].t = t;
+        x->lists_seen[x->nlists_seen].kernel = kernel;
         x->lists_seen[x->nlists_seen++].def = def;
     }
     ct_space_list l = {.tmpl = t, .def = def};
@@ -125,28 +145,28 @@ static int set_list(load_ctx *x, const ct_template *t, const char *name, const c
         if (next)
             *next++ = '\0';
         if (strspn(tok, " \t") == strlen(tok)) {
-            ct_fail(&x->err, CT_ERR_CONFIG, "[space.%s] %s: empty value in the list", t->name, name);
+            ct_fail(&x->err, CT_ERR_CONFIG, "[%s] %s: empty value in the list", sec, name);
             return 0;
         }
         if (l.nvals >= CT_MAX_VALUES) {
-            ct_fail(&x->err, CT_ERR_CONFIG, "[space.%s] %s: more than %d values", t->name, name, CT_MAX_VALUES);
+            ct_fail(&x->err, CT_ERR_CONFIG, "[%s] %s: more than %d values", sec, name, CT_MAX_VALUES);
             return 0;
         }
         long v;
         ct_err pe;
         if (ct_param_parse_value(def, tok, &v, &pe) != CT_OK) {
-            ct_fail(&x->err, CT_ERR_CONFIG, "[space.%s] %s", t->name, pe.msg);
+            ct_fail(&x->err, CT_ERR_CONFIG, "[%s] %s", sec, pe.msg);
             return 0;
         }
         for (int i = 0; i < l.nvals; i++)
             if (l.vals[i] == v) {
-                ct_fail(&x->err, CT_ERR_CONFIG, "[space.%s] %s: value listed twice", t->name, name);
+                ct_fail(&x->err, CT_ERR_CONFIG, "[%s] %s: value listed twice", sec, name);
                 return 0;
             }
         l.vals[l.nvals++] = v;
     }
     if (l.nvals == 0) {
-        ct_fail(&x->err, CT_ERR_CONFIG, "[space.%s] %s: empty value list", t->name, name);
+        ct_fail(&x->err, CT_ERR_CONFIG, "[%s] %s: empty value list", sec, name);
         return 0;
     }
     ct_config *c = x->c;
@@ -163,10 +183,66 @@ static int set_list(load_ctx *x, const ct_template *t, const char *name, const c
     return 1;
 }
 
+/* Calls fn on each template of the kernel kind named kernel (ct_template's
+ * kernel, the folder templates/kernels/KERNEL/); returns how many there are,
+ * or -1 when fn returned 0 (it stops there). */
+static int each_of_kernel(const char *kernel, int (*fn)(void *, const ct_template *), void *arg)
+{
+    const ct_family *const *fams = ct_families();
+    int n = 0;
+    for (int i = 0; fams[i]; i++)
+        for (int k = 0; k < fams[i]->ntemplates; k++) {
+            const ct_template *t = &fams[i]->templates[k];
+            if (!t->kernel || strcmp(t->kernel, kernel) != 0)
+                continue;
+            n++;
+            if (fn && !fn(arg, t))
+                return -1;
+        }
+    return n;
+}
+
+/* A [kernel.K] key: its list for every template of K with that parameter
+ * (the kind's templates in two families may differ in a parameter that
+ * only one of them has); a key none of them has is refused. */
+typedef struct kernel_key {
+    load_ctx *x;
+    const char *name, *value;
+    int applied;
+} kernel_key;
+
+static int kernel_key_set(void *arg, const ct_template *t)
+{
+    kernel_key *k = arg;
+    if (!param_of(t, k->name))
+        return 1;
+    k->applied++;
+    return set_list(k->x, t, k->name, k->value, 1);
+}
+
+static int set_kernel_list(load_ctx *x, const char *kernel, const char *name, const char *value)
+{
+    kernel_key k = {.x = x, .name = name, .value = value};
+    int n = each_of_kernel(kernel, kernel_key_set, &k);
+    if (n < 0)
+        return 0;
+    if (n == 0) {
+        ct_fail(&x->err, CT_ERR_CONFIG, "unknown kernel kind in section [kernel.%s]", kernel);
+        return 0;
+    }
+    if (k.applied == 0) {
+        ct_fail(&x->err, CT_ERR_CONFIG, "[kernel.%s]: unknown parameter '%s'", kernel, name);
+        return 0;
+    }
+    return 1;
+}
+
 static int known_section(const char *name)
 {
     if (strncmp(name, "space.", 6) == 0)
         return find_template(name + 6) != NULL;
+    if (strncmp(name, "kernel.", 7) == 0)
+        return each_of_kernel(name + 7, NULL, NULL) > 0;
     for (size_t i = 0; i < sizeof setting_keys / sizeof setting_keys[0]; i++)
         if (strcmp(setting_keys[i].section, name) == 0)
             return 1;
@@ -228,8 +304,9 @@ static char *read_line(char *str, int num, void *stream)
             memcpy(name, t + 1, n);
             name[n] = '\0';
             if (!known_section(name))
-                fail_at_line(x, strncmp(name, "space.", 6) == 0 ? "unknown template in section [%s]"
-                                                                 : "unknown section [%s]", name);
+                fail_at_line(x, strncmp(name, "space.", 6) == 0    ? "unknown template in section [%s]"
+                                : strncmp(name, "kernel.", 7) == 0 ? "unknown kernel kind in section [%s]"
+                                                                   : "unknown section [%s]", name);
         }
     }
     return str;
@@ -247,7 +324,9 @@ static int on_entry(void *user, const char *section, const char *name, const cha
         if (!t)
             ct_fail(&x->err, CT_ERR_CONFIG, "unknown template in section [%s]", section);
         else
-            ok = set_list(x, t, name, value);
+            ok = set_list(x, t, name, value, 0);
+    } else if (strncmp(section, "kernel.", 7) == 0) {
+        ok = set_kernel_list(x, section + 7, name, value);
     } else {
         int known_section = 0;
         for (size_t i = 0; i < sizeof setting_keys / sizeof setting_keys[0]; i++) {
@@ -355,6 +434,16 @@ ct_status ct_config_apply_file(ct_config *c, const char *path, ct_err *e)
     return rc;
 }
 
+/* A built-in INI file: an INI file of configs/, or the value lists of a kernel kind
+ * (templates/kernels/K/values.ini). */
+static int builtin_ini(const char *path)
+{
+    size_t n = strlen(path);
+    if (strncmp(path, "configs/", 8) == 0)
+        return 1;
+    return strncmp(path, "templates/kernels/", 18) == 0 && n > 11 && strcmp(path + n - 11, "/values.ini") == 0;
+}
+
 /* Every default, settings and value lists alike, is declared once: in the
  * built-in INI files, which must therefore give every setting. */
 ct_status ct_config_init(ct_config *c, ct_err *e)
@@ -362,7 +451,7 @@ ct_status ct_config_init(ct_config *c, ct_err *e)
     memset(c, 0, sizeof *c);
     unsigned long long seen = 0;
     for (const ct_resource_entry *r = ct_resource_table; r->path; r++) {
-        if (strncmp(r->path, "configs/", 8) != 0)
+        if (!builtin_ini(r->path))
             continue;
         ct_status rc = apply_text(c, r->data, r->path, &seen, e);
         if (rc != CT_OK)

@@ -1,11 +1,14 @@
 /* config.h - measurement and verification settings, and the value lists of
  * every template's parameters, from INI files.
  *
- * The built-in configs/default.ini and configs/FAMILY.ini are loaded first;
- * a user's --config FILE then overrides any key. Sections: [measure],
- * [verify], [tune] and [space.TEMPLATE] (keys are parameter names, values
- * comma-separated lists). An unknown section or key, a malformed line or a
- * bad value is an error naming the file and line. */
+ * The built-in configs/default.ini, configs/FAMILY.ini and the kernel kinds'
+ * templates/kernels/K/values.ini are loaded first; a user's --config FILE
+ * then overrides any key. Sections: [measure], [verify], [tune],
+ * [space.TEMPLATE] and [kernel.K] (keys are parameter names, values
+ * comma-separated lists; a [kernel.K] list is every template of kind K's,
+ * and a template's own [space.TEMPLATE] list wins over it within a file).
+ * An unknown section or key, a malformed line or a bad value is an error
+ * naming the file and line. */
 #ifndef CT_CONFIG_H
 #define CT_CONFIG_H
 

@@ -14,12 +14,10 @@
 #include "problem.h"
 #include "family_export.h"
 #include "tc_conv.h"
-#include "tc16_conv.h"
-#include "tc16wb_conv.h"
 #include "dw_conv.h"
-#include "simt_conv.h"
 #include "dw_cl.h"
 #include "conv_layer.h"
+#include "ct_kernels.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -360,18 +358,10 @@ static const ct_template templates[] = {
                                            "sums added by a second kernel (small grids, long reductions)",
      .params = ct_tc_split_params_1d, .nparams = CT_TC_NPARAMS_1D + 1, .exec = &ct_tc_split_exec,
      .kind = &ct_kind_tc},
-    {.name = "conv1dc_tc16", .summary = "bf16/f16 implicit GEMM on the tensor cores (mma.sync m16n8k16, ldmatrix, "
-                                       "fp32 sums), tiles staged channel-innermost",
-     .params = ct_tc16_params_1d, .nparams = CT_TC16_NPARAMS_1D, .dtypes = CT_TC16_DTYPES, .kind = &ct_kind_tc16},
-    {.name = "conv1dc_tc16w", .summary = "bf16/f16 layers with few pixels: weights streamed from memory into the "
-                                        "mma fragments against an im2col in shared memory",
-     .params = ct_tc16w_params, .nparams = CT_TC16W_NPARAMS, .dtypes = CT_TC16_DTYPES, .kind = &ct_kind_tc16w},
-    {.name = "conv1dc_tc16wb", .summary = CT_TC16WB_SUMMARY,
-     .params = ct_tc16wb_params, .nparams = CT_TC16WB_NPARAMS, .dtypes = CT_TC16_DTYPES, .kind = &ct_kind_tc16wb},
-    {.name = "conv1dc_tc16cl", .summary = "channels-last bf16/f16 implicit GEMM on the tensor cores: input tiles "
-                                        "copied by cp.async STAGES stages deep, outputs in 16-byte stores",
-     .params = ct_tc16cl_params_1d, .nparams = CT_TC16_NPARAMS_1D, .dtypes = CT_TC16_DTYPES,
-     .kind = &ct_kind_tc16cl},
+    CT_KERNEL(conv1dc, tc16),
+    CT_KERNEL(conv1dc, tc16w),
+    CT_KERNEL(conv1dc, tc16wb),
+    CT_KERNEL(conv1dc, tc16cl),
     {.name = "conv1dc_dw", .summary = "depthwise: OUT_PER_THREAD outputs of a channel per thread from a "
                                       "register window of its inputs, the K taps in registers, vector "
                                       "loads at stride 1",
@@ -380,10 +370,7 @@ static const ct_template templates[] = {
     {.name = "conv1dc_dwh", .summary = "conv1dc_dw for bf16/f16: vector loads widened to float, fp32 sums",
      .dtypes = CT_DTYPES_HALF, .params = ct_dw_params_1d, .nparams = CT_DW_NPARAMS_1D, .kind = &ct_kind_dw1,
      .source = "conv1dc_dw"},
-    {.name = "conv1dc_simt", .summary = "strided, dilated, grouped: FMAs in fp32 (sm_75 on), a block's groups' "
-                                        "haloed tiles and weights staged, OUT_X outputs x a slice of "
-                                        "a group's channels per thread",
-     .params = ct_simt_params_1d, .nparams = CT_SIMT_NPARAMS_1D, .kind = &ct_kind_simt},
+    CT_KERNEL(conv1dc, simt),
     {.name = "conv1dc_dwcl", .summary = "depthwise, channels last (nlc): VEC channels x a run of positions per "
                                         "thread, vector loads along C, the input window slid in registers",
      .params = ct_dwcl_params_1d, .nparams = CT_DWCL_NPARAMS_1D, .kind = &ct_kind_dwcl},

@@ -16,14 +16,10 @@
 #include "problem.h"
 #include "family_export.h"
 #include "tc_conv.h"
-#include "tc16_conv.h"
-#include "tc16gk_conv.h"
-#include "tc16wb_conv.h"
-#include "tc16r_conv.h"
 #include "dw_conv.h"
 #include "dwp_conv.h"
-#include "simt_conv.h"
 #include "conv_layer.h"
+#include "ct_kernels.h"
 #include "conv2dc_tiled.h"
 
 #include <stdio.h>
@@ -407,31 +403,14 @@ static const ct_template templates[] = {
                                            "sums added by a second kernel (small grids, long reductions)",
      .params = ct_tc_split_params_2d, .nparams = CT_TC_NPARAMS_2D + 1, .exec = &ct_tc_split_exec,
      .kind = &ct_kind_tc},
-    {.name = "conv2dc_tc16", .summary = "bf16/f16 implicit GEMM on the tensor cores (mma.sync m16n8k16, ldmatrix, "
-                                       "fp32 sums), tiles staged channel-innermost",
-     .params = ct_tc16_params_2d, .nparams = CT_TC16_NPARAMS_2D, .dtypes = CT_TC16_DTYPES, .kind = &ct_kind_tc16},
-    {.name = "conv2dc_tc16w", .summary = "bf16/f16 layers with few pixels: weights streamed from memory into the "
-                                        "mma fragments against an im2col in shared memory",
-     .params = ct_tc16w_params, .nparams = CT_TC16W_NPARAMS, .dtypes = CT_TC16_DTYPES, .kind = &ct_kind_tc16w},
-    {.name = "conv2dc_tc16wb", .summary = CT_TC16WB_SUMMARY,
-     .params = ct_tc16wb_params, .nparams = CT_TC16WB_NPARAMS, .dtypes = CT_TC16_DTYPES, .kind = &ct_kind_tc16wb},
-    {.name = "conv2dc_tc16cl", .summary = "channels-last bf16/f16 implicit GEMM on the tensor cores: input tiles "
-                                        "copied by cp.async STAGES stages deep, outputs in 16-byte stores",
-     .params = ct_tc16cl_params_2d, .nparams = CT_TC16_NPARAMS_2D, .dtypes = CT_TC16_DTYPES,
-     .kind = &ct_kind_tc16cl},
-    {.name = "conv2dc_tc16rcl", .summary = "channels-last bf16/f16 implicit GEMM (mma.sync), a block's weights "
-                                          "staged once and resident while it walks TILES image tiles, copied "
-                                          "by cp.async STAGES deep",
-     .params = ct_tc16rcl_params, .nparams = CT_TC16R_NPARAMS, .dtypes = CT_TC16_DTYPES, .kind = &ct_kind_tc16rcl},
-    {.name = "conv2dc_tc16g", .summary = "bf16/f16 on Hopper's warpgroup mma (wgmma, sm_90a): operands read "
-                                        "from shared memory by the tensor cores, an output row per wgmma, "
-                                        "weights resident across TILES tiles, each tile transposed (NCHW)",
-     .params = ct_tc16g_params, .nparams = CT_TC16G_NPARAMS, .dtypes = CT_TC16_DTYPES, .kind = &ct_kind_tc16g},
-    {.name = "conv2dc_tc16gcl", .summary = "conv2dc_tc16g for channels-last layers (NHWC): tiles copied by "
-                                          "cp.async as they lie, outputs in 16-byte stores",
-     .params = ct_tc16g_params, .nparams = CT_TC16G_NPARAMS, .dtypes = CT_TC16_DTYPES, .kind = &ct_kind_tc16gcl},
-    {.name = "conv2dc_tc16gkcl", .summary = CT_TC16GK_SUMMARY,
-     .params = ct_tc16gk_params, .nparams = CT_TC16GK_NPARAMS, .dtypes = CT_TC16_DTYPES, .kind = &ct_kind_tc16gkcl},
+    CT_KERNEL(conv2dc, tc16),
+    CT_KERNEL(conv2dc, tc16w),
+    CT_KERNEL(conv2dc, tc16wb),
+    CT_KERNEL(conv2dc, tc16cl),
+    CT_KERNEL(conv2dc, tc16rcl),
+    CT_KERNEL(conv2dc, tc16g),
+    CT_KERNEL(conv2dc, tc16gcl),
+    CT_KERNEL(conv2dc, tc16gkcl),
     {.name = "conv2dc_dw", .summary = "depthwise: a plane tile and its filter staged in shared memory, "
                                       "OUT_Y x OUT_X outputs per thread sliding a filter row along a "
                                       "register window",
@@ -446,10 +425,7 @@ static const ct_template templates[] = {
                                         "stage them, fp32 FMAs, one rounding per output",
      .dtypes = CT_DTYPES_HALF, .params = ct_dwp_params, .nparams = CT_DWP_NPARAMS, .kind = &ct_kind_dwph,
      .source = "conv2dc_dwp"},
-    {.name = "conv2dc_simt", .summary = "strided, dilated, grouped: FMAs in fp32 (sm_75 on), a block's groups' "
-                                        "haloed tiles and weights staged, OUT_Y x OUT_X outputs x a slice of "
-                                        "a group's channels per thread",
-     .params = ct_simt_params_2d, .nparams = CT_SIMT_NPARAMS_2D, .kind = &ct_kind_simt},
+    CT_KERNEL(conv2dc, simt),
 };
 
 /* The layer as the tensor-core templates see it. */

@@ -9,8 +9,8 @@
  * may share a kind (an fp32 kernel and its half-precision copy, the 1D and
  * 2D forms that differ only in their parameter lists); kinds that share
  * their code differ in properties the code reads (wgmma, a channels-last
- * layout, streamed weights). Adding a kind is one descriptor beside its
- * code and one line per template that uses it: no list to extend. */
+ * layout, streamed weights). Adding a kind is one kernel folder and one
+ * line per family that uses it: no list to extend. */
 #ifndef CT_KERNEL_KIND_H
 #define CT_KERNEL_KIND_H
 
@@ -35,6 +35,14 @@ typedef struct ct_kernel_kind {
     void (*normalize)(const ct_template *t, const struct ct_tc_shape *s, ct_params *c);
     void (*launch)(const ct_template *t, const struct ct_tc_shape *s, const ct_params *c, ct_launch *l);
 } ct_kernel_kind;
+
+/* A family's template of the kernel kind K, whose folder (templates/kernels/
+ * D/) holds K.cu.in: one line CT_KERNEL(family, K) in the family's template
+ * table. The folder's header (D_conv.h, included through the generated
+ * ct_kernels.h) defines CT_KERNEL_K(NAME, FAMILY) as the template's entry;
+ * the build parses the same line to write the template's file, FAMILY_K.cu,
+ * from K.cu.in (README, "Adding a kernel"). */
+#define CT_KERNEL(family, K) CT_KERNEL_##K(#family "_" #K, family)
 
 /* Whether t's kind reads and writes channels last only. */
 static inline int ct_kind_channels_last(const ct_template *t)

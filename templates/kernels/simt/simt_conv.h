@@ -1,0 +1,43 @@
+/* simt_conv.h - the SIMT (FFMA, fp32) templates of the layer families for
+ * layers the plain tiled templates refuse: strided, dilated and grouped
+ * (ct_conv_simt.cuh, beside it, through conv1dc_simt and
+ * conv2dc_simt). Their parameters, derived sizes, constraints and launch
+ * geometry on the layer described as a ct_tc_shape (a 1D layer is a 2D one
+ * of height 1); the sizes here mirror the SM_* macros of the template. */
+#ifndef CT_SIMT_CONV_H
+#define CT_SIMT_CONV_H
+
+#include <stddef.h>
+
+#include "problem.h"
+#include "tc_conv.h"
+
+/* Parameter lists: 2D and 1D (no OUT_Y, TILE_OH); their lengths are
+ * constants for the families' static template tables. */
+#define CT_SIMT_NPARAMS_2D 8
+#define CT_SIMT_NPARAMS_1D 6
+extern const ct_param_def ct_simt_params_2d[CT_SIMT_NPARAMS_2D];
+extern const ct_param_def ct_simt_params_1d[CT_SIMT_NPARAMS_1D];
+
+/* Their kind (1D or 2D by the parameters a template lists). */
+extern const ct_kernel_kind ct_kind_simt;
+
+/* A family's template of this kind (CT_KERNEL in kernel_kind.h): the
+ * family's parameter list and summary (a conv1dc layer has no OUT_Y). */
+#define CT_SIMT_conv1dc                                                                                    \
+    .summary = "strided, dilated, grouped: FMAs in fp32 (sm_75 on), a block's groups' haloed tiles and "   \
+               "weights staged, OUT_X outputs x a slice of a group's channels per thread",                 \
+    .params = ct_simt_params_1d, .nparams = CT_SIMT_NPARAMS_1D
+#define CT_SIMT_conv2dc                                                                                    \
+    .summary = "strided, dilated, grouped: FMAs in fp32 (sm_75 on), a block's groups' haloed tiles and "   \
+               "weights staged, OUT_Y x OUT_X outputs x a slice of a group's channels per thread",         \
+    .params = ct_simt_params_2d, .nparams = CT_SIMT_NPARAMS_2D
+#define CT_KERNEL_simt(nm, family) {.name = nm, CT_SIMT_##family, .kind = &ct_kind_simt, .kernel = "simt"}
+
+/* The kind's hooks. */
+int ct_simt_constrain(const ct_template *t, const ct_tc_shape *s, const ct_params *c, const ct_limits *lim,
+                      char *why, size_t len);
+void ct_simt_normalize(const ct_template *t, const ct_tc_shape *s, ct_params *c);
+void ct_simt_launch(const ct_template *t, const ct_tc_shape *s, const ct_params *c, ct_launch *l);
+
+#endif
