@@ -201,6 +201,13 @@ int tl_workdir_make(tl_workdir *w, const char *name)
 
 void tl_workdir_remove(tl_workdir *w)
 {
+    /* The environment: the entries isolated_env made (HOME and
+     * XDG_DATA_HOME, which it leaves out of environ's) and the array. */
+    for (int i = 0; w->env && w->env[i]; i++)
+        if (!strncmp(w->env[i], "HOME=", 5) || !strncmp(w->env[i], "XDG_DATA_HOME=", 14))
+            free(w->env[i]);
+    free(w->env);
+    w->env = NULL;
     if (!w->base[0] || w->base[strlen(w->base) - 1] == 'X')
         return;
     if (getenv("CT_TEST_KEEP"))

@@ -47,7 +47,8 @@ typedef struct tl_workdir {
 /* 0, or -1 with the reason on stderr. */
 int tl_workdir_make(tl_workdir *w, const char *name);
 
-/* Removes the tree (kept, and named on stdout, when CT_TEST_KEEP is set). */
+/* Frees the environment and removes the tree (kept, and named on stdout,
+ * when CT_TEST_KEEP is set). */
 void tl_workdir_remove(tl_workdir *w);
 
 /* dir/name into buf; -1 when it does not fit. */
