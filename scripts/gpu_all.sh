@@ -1,6 +1,10 @@
 #!/usr/bin/env bash
 # Everything that needs a GPU, one phase per call of the device machine, logs in $OUT.
 #   scripts/gpu_all.sh BUILD_DIR tests   GPU tests (ctest -L gpu, verbose)
+#   scripts/gpu_all.sh BUILD_DIR grid    the same on every GPU of the host at once:
+#                                        gpu_families in two halves, gpu_torch and
+#                                        the others as four jobs, one process per GPU
+#                                        (CUDA_VISIBLE_DEVICES), run i on GPU i mod N
 #   scripts/gpu_all.sh BUILD_DIR search      the search-quality experiment (conv2d)
 #   scripts/gpu_all.sh BUILD_DIR throughput  cold and warm binary cache, conv1d:1e6:2047
 #   scripts/gpu_all.sh BUILD_DIR bench       side-by-side benchmark of the 2D and
@@ -28,6 +32,23 @@ if [ "$PHASE" = tests ]; then
   (cd "$BUILD" && ctest -L gpu ${CTEST_ARGS:-} -V --timeout 900) > "$OUT/ctest_gpu.log" 2>&1
   grep -E "^[0-9]+/[0-9]+ Test|tests passed|SKIPPED|CHECK failed|verified|selftest|killed|resumed|json summary|exact puzzle|GPU fp64|PASS|FAIL|faults survived|compute-sanitizer|=========.*(ERROR|Invalid|SUMMARY)" \
     "$OUT/ctest_gpu.log" | tail -60
+elif [ "$PHASE" = grid ]; then
+  # Four independent jobs; on N GPUs, GPU g runs jobs g, g + N, ... in turn,
+  # so four GPUs take the time of the longest job (about 6 minutes on H200s).
+  ngpu=$(nvidia-smi -L | grep -c '^GPU')
+  [ "$ngpu" -ge 1 ] || { echo "no GPU" >&2; exit 4; }
+  jobs=("fam1:CONVTUNE_GPU_PART=1/2:-R gpu_families" "fam2:CONVTUNE_GPU_PART=2/2:-R gpu_families"
+        "other::-L gpu -E gpu_families|gpu_torch" "torch::-R gpu_torch")
+  for g in $(seq 0 $((ngpu - 1))); do
+    (for j in $(seq "$g" "$ngpu" $((${#jobs[@]} - 1))); do
+       IFS=: read -r name env sel <<< "${jobs[$j]}"
+       (cd "$BUILD" && env CUDA_VISIBLE_DEVICES="$g" $env ctest $sel -V --timeout 900) > "$OUT/$name.log" 2>&1
+       echo "$name (GPU $g): exit $?" >> "$OUT/grid.log"
+     done) &
+  done
+  wait
+  cat "$OUT/grid.log"
+  grep -h -E "tests passed|checks,|CHECK failed|FAIL" "$OUT"/fam1.log "$OUT"/fam2.log "$OUT"/other.log "$OUT"/torch.log | tail -30
 elif [ "$PHASE" = search ]; then
   # Search quality on the largest space: an exhaustive run of a conv2d space,
   # then the guided search replayed on its measurements for 10 seeds.
