@@ -56,13 +56,6 @@ static void sweep(const char *const *args)
     result_free(&r);
 }
 
-static void put(const char *name, const char *text)
-{
-    char path[700];
-    wpath(path, sizeof path, name);
-    CHECK_MSG(write_file(path, text, strlen(text)) == 0, "cannot write %s", path);
-}
-
 /* ------------------------------------------------------------------------ */
 /* Problem strings                                                          */
 
@@ -360,22 +353,6 @@ static void sweep_ini(void)
 /* ------------------------------------------------------------------------ */
 /* Database imports                                                         */
 
-/* good with the first occurrence of from replaced by to, as name. */
-static void variant(const char *name, const char *good, const char *from, const char *to)
-{
-    const char *p = strstr(good, from);
-    CHECK_MSG(p != NULL, "%s: %s not found in the export", name, from);
-    if (!p)
-        return;
-    size_t pre = (size_t)(p - good), fl = strlen(from), tl = strlen(to);
-    char *s = malloc(strlen(good) - fl + tl + 1);
-    memcpy(s, good, pre);
-    memcpy(s + pre, to, tl);
-    strcpy(s + pre + tl, p + fl);
-    put(name, s);
-    free(s);
-}
-
 static void sweep_imports(void)
 {
     result r;
@@ -416,7 +393,7 @@ static void sweep_imports(void)
     char name[32];
     for (size_t i = 0; i < sizeof json_edits / sizeof json_edits[0]; i++) {
         snprintf(name, sizeof name, "bad%zu.json", i);
-        variant(name, json, json_edits[i][0], json_edits[i][1]);
+        put_variant(name, json, 1, json_edits[i][0], json_edits[i][1]);
     }
     /* Truncated, empty, not JSON, binary, a BOM before garbage. */
     size_t jl = strlen(json);
@@ -440,7 +417,7 @@ static void sweep_imports(void)
     put("short.csv", tmp);
     free(tmp);
     free(hdr);
-    variant("badnum.csv", csv, ",13000,", ",thirteen,");
+    put_variant("badnum.csv", csv, 1, ",13000,", ",thirteen,");
     static const char *const files[] = {"cut.json", "empty.json", "words.json", "binary.json", "bomjunk.json",
                                         "nul.json", "badhdr.csv", "quote.csv", "short.csv", "badnum.csv",
                                         "missing.json"};

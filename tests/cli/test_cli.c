@@ -687,13 +687,6 @@ static void check_query(void)
 /* ------------------------------------------------------------------------ */
 /* Setup                                                                    */
 
-static void put(const char *name, const char *text)
-{
-    char path[700];
-    snprintf(path, sizeof path, "%s/%s", work, name);
-    CHECK_MSG(write_file(path, text, strlen(text)) == 0, "cannot write %s", path);
-}
-
 static int setup(void)
 {
     char path[700];

@@ -263,35 +263,10 @@ static const struct {
 /* ------------------------------------------------------------------------ */
 /* Helpers                                                                  */
 
-static void put(const char *name, const char *text)
-{
-    char path[700];
-    wpath(path, sizeof path, name);
-    CHECK_MSG(write_file(path, text, strlen(text)) == 0, "cannot write %s", path);
-}
-
 /* Run convtune with args (NULL-terminated); the result in r. */
 static void run(result *r, char *cmd, size_t cmdlen, const char *const *args)
 {
     run_ct(args, r, cmd, cmdlen);
-}
-
-/* good.json with the n-th occurrence (1-based) of from replaced by to. */
-static void put_variant(const char *name, const char *good, int nth, const char *from, const char *to)
-{
-    const char *p = good;
-    for (int i = 0; p && i < nth; i++)
-        p = strstr(i ? p + 1 : p, from);
-    CHECK_MSG(p != NULL, "%s: occurrence %d of %s not found", name, nth, from);
-    if (!p)
-        return;
-    size_t pre = (size_t)(p - good), fl = strlen(from), tl = strlen(to);
-    char *s = malloc(strlen(good) - fl + tl + 1);
-    memcpy(s, good, pre);
-    memcpy(s + pre, to, tl);
-    strcpy(s + pre + tl, p + fl);
-    put(name, s);
-    free(s);
 }
 
 /* Entries of dir whose names start with prefix. */

@@ -92,25 +92,45 @@ static pid_t convtune_child_of(pid_t parent)
     return found;
 }
 
-/* Start strace -f with inject on convtune args (in the work directory,
- * output to /dev/null, the signals at their defaults); strace's pid. */
-static pid_t spawn_traced(const char *inject, const char *const *args)
+/* argv (room for MAX_ARGS + 12) for strace -f running convtune args
+ * ("{W}" expanded) with inject (NULL: traced, nothing injected), its
+ * output to /dev/null; free with free_traced. */
+static void traced_argv(char **argv, const char *inject, const char *const *args)
 {
-    char *argv[MAX_ARGS + 12];
     int n = 0;
     argv[n++] = strace_bin;
     argv[n++] = "-E";
     argv[n++] = NO_LEAK_CHECK;
     argv[n++] = "-f";
+    argv[n++] = "-qq";
     argv[n++] = "-o";
     argv[n++] = "/dev/null";
-    argv[n++] = "-e";
-    argv[n++] = (char *)inject;
+    if (inject) {
+        argv[n++] = "-e";
+        argv[n++] = (char *)inject;
+    }
     argv[n++] = ct_bin;
-    const int first = n;   /* the expanded arguments, freed below */
-    for (int i = 0; args[i] && n < MAX_ARGS + 8; i++)
+    for (int i = 0; args[i] && n < MAX_ARGS + 11; i++)
         argv[n++] = expand(args[i]);
     argv[n] = NULL;
+}
+
+/* The expanded arguments of traced_argv's argv. */
+static void free_traced(char **argv)
+{
+    int i = 0;
+    while (argv[i] != ct_bin)
+        i++;
+    while (argv[++i])
+        free(argv[i]);
+}
+
+/* Start strace -f with inject on convtune args (in the work directory,
+ * output to /dev/null, the signals at their defaults); strace's pid. */
+static pid_t spawn_traced(const char *inject, const char *const *args)
+{
+    char *argv[MAX_ARGS + 12];
+    traced_argv(argv, inject, args);
     fflush(NULL);
     pid_t pid = fork();
     if (pid == 0) {
@@ -132,8 +152,7 @@ static pid_t spawn_traced(const char *inject, const char *const *args)
         execv(strace_bin, argv);
         _exit(127);
     }
-    for (int i = first; i < n; i++)
-        free(argv[i]);
+    free_traced(argv);
     return pid;
 }
 
@@ -313,21 +332,7 @@ static void check_export_sets(void)
         remove_set(&torch);
         write_old_set(&torch);
         char *argv[MAX_ARGS + 12];
-        int n = 0;
-        argv[n++] = strace_bin;
-        argv[n++] = "-E";
-        argv[n++] = NO_LEAK_CHECK;
-        argv[n++] = "-f";
-        argv[n++] = "-qq";
-        argv[n++] = "-o";
-        argv[n++] = "/dev/null";
-        argv[n++] = "-e";
-        argv[n++] = inject;
-        argv[n++] = ct_bin;
-        const int first = n;   /* the expanded arguments, freed below */
-        for (int i = 0; fargs[i]; i++)
-            argv[n++] = expand(fargs[i]);
-        argv[n] = NULL;
+        traced_argv(argv, inject, fargs);
         result r;
         run_argv(argv, &r);
         snprintf(cmd, sizeof cmd, "export --torch --force, rename %d failing", when);
@@ -339,8 +344,7 @@ static void check_export_sets(void)
                   old_text_count(&torch), torch.n);
         CHECK_MSG(count_prefixed(work, ".convtune-") == 0, "%s: a temporary or kept copy was left", cmd);
         result_free(&r);
-        for (int i = first; i < n; i++)
-            free(argv[i]);
+        free_traced(argv);
     }
     remove_set(&torch);
 }
@@ -477,8 +481,10 @@ int main(void)
     free(fixture);
     /* ptrace must work here: strace on a plain run */
     result r;
-    char *argv[] = {strace_bin, "-E", NO_LEAK_CHECK, "-f", "-qq", "-o", "/dev/null", ct_bin, "--version", NULL};
+    char *argv[MAX_ARGS + 12];
+    traced_argv(argv, NULL, (const char *const[]){"--version", NULL});
     run_argv(argv, &r);
+    free_traced(argv);
     CHECK_MSG(r.code == 0, "strace cannot trace convtune here (is ptrace allowed?): exit %d: %s", r.code, r.err);
     result_free(&r);
     if (ct_check_failures == 0) {

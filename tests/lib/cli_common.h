@@ -134,6 +134,33 @@ static CLI_UNUSED int wpath(char *buf, size_t len, const char *name)
     return tl_path(buf, len, work, name);
 }
 
+/* The work directory's file name with the text text. */
+static CLI_UNUSED void put(const char *name, const char *text)
+{
+    char path[700];
+    wpath(path, sizeof path, name);
+    CHECK_MSG(write_file(path, text, strlen(text)) == 0, "cannot write %s", path);
+}
+
+/* As name, good with the n-th occurrence (1-based) of from replaced by to:
+ * a file that differs from a valid one in one place. */
+static CLI_UNUSED void put_variant(const char *name, const char *good, int nth, const char *from, const char *to)
+{
+    const char *p = good;
+    for (int i = 0; p && i < nth; i++)
+        p = strstr(i ? p + 1 : p, from);
+    CHECK_MSG(p != NULL, "%s: occurrence %d of %s not found", name, nth, from);
+    if (!p)
+        return;
+    size_t pre = (size_t)(p - good), fl = strlen(from), tl = strlen(to);
+    char *s = malloc(strlen(good) - fl + tl + 1);
+    memcpy(s, good, pre);
+    memcpy(s + pre, to, tl);
+    strcpy(s + pre + tl, p + fl);
+    put(name, s);
+    free(s);
+}
+
 /* A convtune database in the work directory with n compile_failed
  * candidates of conv1d_naive (BLOCK_SIZE 32, 64, ...: each a valid record)
  * with long error texts, through the API. */
