@@ -2,6 +2,12 @@
 // large for the CPU reference. Inputs are CT_DTYPE elements (ct_dtype.cuh),
 // read exactly. Deliberately the simplest possible loop; the
 // test suite checks the CPU reference it mirrors against a brute force.
+// A training pass (CONV_PASS 1 dgrad, 2 wgrad) has its own: ct_pass_ref64.cuh.
+#if defined(CONV_PASS) && CONV_PASS
+#include "conv1dc_as2d.cuh"
+#define PR_NAME conv1dc_ref64
+#include "ct_pass_ref64.cuh"
+#else
 #include "conv1dc_layer.cuh"
 #include "conv1dc_layout.cuh"
 #include "ct_dtype.cuh"
@@ -39,3 +45,4 @@ extern "C" __global__ void conv1dc_ref64(const ct_elem *__restrict__ in,
         }
     out[i] = acc;
 }
+#endif

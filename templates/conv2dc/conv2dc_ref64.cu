@@ -2,6 +2,12 @@
 // large for the CPU reference. Inputs are CT_DTYPE elements (ct_dtype.cuh),
 // read exactly. Deliberately the simplest possible loop; the
 // test suite checks the CPU reference it mirrors against a brute-force one.
+// A training pass (CONV_PASS 1 dgrad, 2 wgrad) has its own: ct_pass_ref64.cuh.
+#if defined(CONV_PASS) && CONV_PASS
+#include "conv2dc_as2d.cuh"
+#define PR_NAME conv2dc_ref64
+#include "ct_pass_ref64.cuh"
+#else
 #include "conv2dc_layer.cuh"
 #include "conv2dc_layout.cuh"
 #include "ct_dtype.cuh"
@@ -42,3 +48,4 @@ extern "C" __global__ void conv2dc_ref64(const ct_elem *__restrict__ in,
             }
     out[o] = acc;
 }
+#endif

@@ -79,13 +79,26 @@ typedef struct rows {
     ct_dtype dtype;            /* only rows of problems of this type */
 } rows;
 
+/* Whether p's fields after the selector's arguments, the element type
+ * aside, hold their defaults (0): only such problems enter a family's
+ * selector. A layer's training pass (conv2dc's dgrad, wgrad) has other
+ * buffers than the forward layer; it exports one problem at a time. */
+static int in_selector(const ct_problem *p)
+{
+    const ct_family_export *fx = p->family->family_export;
+    for (int i = fx ? fx->nargs : p->family->nfields; i < p->family->nfields; i++)
+        if (strcmp(p->family->fields[i].name, "dtype") != 0 && p->dims[i] != 0)
+            return 0;
+    return 1;
+}
+
 static int collect(const ct_result *r, void *user)
 {
     rows *rs = user;
     /* A row whose problem does not parse is kept: the load below refuses it
      * by name rather than leaving it out silently. */
     ct_problem p;
-    if (ct_problem_parse(r->problem, &p, NULL) == CT_OK && ct_problem_dtype(&p) != rs->dtype)
+    if (ct_problem_parse(r->problem, &p, NULL) == CT_OK && (ct_problem_dtype(&p) != rs->dtype || !in_selector(&p)))
         return 0;
     if (rs->n == rs->cap) {
         int cap = rs->cap ? 2 * rs->cap : 64;

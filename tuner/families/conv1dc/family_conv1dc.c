@@ -17,7 +17,9 @@
 #include "dw_conv.h"
 #include "dw_cl.h"
 #include "conv_layer.h"
+#include "conv_pass.h"
 #include "ct_kernels.h"
+#include "conv1dc_gemm.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -26,7 +28,7 @@
 CT_FAMILY_CODE
 
 enum { DIM_B, DIM_CIN, DIM_L, DIM_COUT, DIM_K, DIM_PAD, DIM_CAUSAL, DIM_STRIDE, DIM_DIL, DIM_GROUPS, DIM_BIAS,
-       DIM_LAYOUT, DIM_DTYPE, NFIELDS };
+       DIM_LAYOUT, DIM_PASS, DIM_DTYPE, NFIELDS };
 static const char *const layout_names[] = {"ncl", "nlc"};
 static const ct_field fields[NFIELDS] = {
     [DIM_B] = {"B", CT_FIELD_SIZE, "batch"},
@@ -44,6 +46,7 @@ static const ct_field fields[NFIELDS] = {
     [DIM_LAYOUT] = {"layout", CT_FIELD_CHOICE, "ncl: input B x Cin x L, output B x Cout x LOUT (default); nlc: "
                                                "channels last, input B x L x Cin, output B x LOUT x Cout",
                     layout_names, 2},
+    [DIM_PASS] = CT_PASS_FIELD,
     [DIM_DTYPE] = CT_DTYPE_FIELD,
 };
 
@@ -97,7 +100,7 @@ static int fits(long long a, long long b, long long c)
  * choice fields written as a bare value (bare_fields, in order). */
 static const char *const opt_names[] = {"pad=P or causal", "stride", "dilation", "groups", "bias"};
 #define NKEYED ((int)(sizeof opt_names / sizeof opt_names[0]))
-static const int bare_fields[] = {DIM_LAYOUT};
+static const int bare_fields[] = {DIM_LAYOUT, DIM_PASS};
 #define NBARE ((int)(sizeof bare_fields / sizeof bare_fields[0]))
 static const ct_layer_opts opts = {opt_names, NKEYED, fields, bare_fields, NBARE,
                                    "pad=P or causal, stride=S, dilation=D, groups=G, bias"};
@@ -160,6 +163,8 @@ static ct_status parse(const char *text, ct_problem *p, ct_err *e)
             return rc;
     }
     long long *d = p->dims;
+    if (d[DIM_PASS] == CT_PASS_DGRAD)
+        d[DIM_BIAS] = 0;   /* a bias changes no input gradient: one key for the layer's dgrad */
     /* Taps that coincide: one key per layer (conv1dc_generic_canonical in
      * the generic template does the same to the exported selector's
      * arguments). */
@@ -225,15 +230,25 @@ static double flops(const ct_problem *p)
     return 2.0 * (double)out_count(p) * (double)cin_per_group(p) * (double)p->dims[DIM_K];
 }
 
+static ct_tc_shape tc_shape(const ct_problem *p);
+
 static double bytes(const ct_problem *p)
 {
     const double esz = (double)ct_dtype_size(ct_problem_dtype(p));
+    if (p->dims[DIM_PASS] != CT_PASS_FWD) {
+        const ct_tc_shape s = tc_shape(p);
+        return ct_pass_bytes(&s, (size_t)esz);
+    }
     return esz * ((double)in_count(p) + (double)weight_count(p) + (p->dims[DIM_BIAS] ? (double)p->dims[DIM_COUT] : 0.0) +
                   (double)out_count(p));
 }
 
 static int buffers(const ct_problem *p, ct_buffer *b)
 {
+    if (p->dims[DIM_PASS] != CT_PASS_FWD) {
+        const ct_tc_shape s = tc_shape(p);
+        return ct_pass_buffers(&s, NULL, b);
+    }
     int n = 0;
     b[n++] = (ct_buffer){.name = "in", .count = (size_t)in_count(p)};
     b[n++] = (ct_buffer){.name = "weight", .count = (size_t)weight_count(p)};
@@ -264,15 +279,18 @@ static int defines(const ct_problem *p, ct_define *d)
         d[n++] = (ct_define){"CONV_GROUPS", p->dims[DIM_GROUPS]};
     if (p->dims[DIM_LAYOUT] != 0)
         d[n++] = (ct_define){"CONV_CHANNELS_LAST", 1};
+    if (p->dims[DIM_PASS] != CT_PASS_FWD)
+        d[n++] = (ct_define){"CONV_PASS", p->dims[DIM_PASS]};
     return n;
 }
-
-static ct_tc_shape tc_shape(const ct_problem *p);
 
 static void reference(const ct_problem *p, const float *const *in, double *out)
 {
     const ct_tc_shape s = tc_shape(p);
-    ct_layer_reference(&s, (int)p->dims[DIM_LAYOUT], in, out);
+    if (s.pass != CT_PASS_FWD)
+        ct_pass_reference(&s, (int)p->dims[DIM_LAYOUT], in, out);
+    else
+        ct_layer_reference(&s, (int)p->dims[DIM_LAYOUT], in, out);
 }
 
 /* The same reference, as C source for exported self-tests. */
@@ -287,6 +305,14 @@ static const char reference_c[] =
     "#define CT_IN(b, c, x) (((b) * CONV_CIN + (c)) * CONV_L + (x))\n"
     "#define CT_OUT(b, c, t) (((b) * CONV_COUT + (c)) * CONV_LOUT + (t))\n"
     "#endif\n"
+    "#if defined(CONV_PASS) && CONV_PASS\n"
+    "#define CTP_B CONV_B\n#define CTP_CIN CONV_CIN\n#define CTP_H 1\n#define CTP_W CONV_L\n"
+    "#define CTP_COUT CONV_COUT\n#define CTP_KH 1\n#define CTP_KW CONV_K\n#define CTP_OH 1\n"
+    "#define CTP_OW CONV_LOUT\n#define CTP_PH 0\n#define CTP_PW CONV_PAD\n#define CTP_SH 1\n"
+    "#define CTP_SW CONV_STRIDE\n#define CTP_DH 1\n#define CTP_DW CONV_DIL\n#define CTP_GROUPS CONV_GROUPS\n"
+    "#define CTP_BIAS CONV_BIAS\n#define CTP_X(b, c, y, x) CT_IN(b, c, x)\n#define CTP_Y(b, c, y, t) CT_OUT(b, c, t)\n"
+    CT_PASS_REFERENCE_C
+    "#else\n"
     "static void ct_reference(const float *const *in, double *out)\n"
     "{\n"
     "    const long long cg = CONV_CIN / CONV_GROUPS, og = CONV_COUT / CONV_GROUPS;\n"
@@ -306,7 +332,8 @@ static const char reference_c[] =
     "                    }\n"
     "                out[CT_OUT(b, co, t)] = acc;\n"
     "            }\n"
-    "}\n";
+    "}\n"
+    "#endif\n";
 
 static const char *const reduction_names[] = {"shuffle", "shared", "atomic"};
 
@@ -327,19 +354,10 @@ CT_PARAM_LIST(naive, NAIVE_PARAMS)
                                                  "shared-memory tree, or warp shuffles then shared-memory atomics")
 CT_PARAM_LIST(tiled, TILED_PARAMS)
 
-#define GEMM_PARAMS(X)                                                                                        \
-    X(COUT_TILE, 64, CT_INT(0), "output channels per block")                                                  \
-    X(T_TILE, 64, CT_INT(0), "output positions per block (one batch item)")                                   \
-    X(COUT_PER_THREAD, 4, CT_INT(0), "output channels per thread (divides COUT_TILE)")                        \
-    X(T_PER_THREAD, 4, CT_INT(0), "consecutive output positions per thread (divides T_TILE)")                 \
-    X(CIN_CHUNK, 8, CT_INT(0), "input channels staged in shared memory at a time")                            \
-    X(PIPE, 0, CT_INT(0), "1: two shared buffers, the next chunk copied (cp.async) during this one")          \
-    X(MIN_BLOCKS, 1, CT_INT(0), "minimum resident blocks per SM (__launch_bounds__)")
-CT_PARAM_LIST(gemm, GEMM_PARAMS)
 
 /* The family's own kinds (their hooks below); the others are the layer
  * families' shared ones. */
-static const ct_kernel_kind naive_kind, tiled_kind, gemm_kind;
+static const ct_kernel_kind naive_kind, tiled_kind;
 
 static const ct_template templates[] = {
     {.name = "conv1dc_naive", .summary = "one thread per output, all from global memory (baseline)",
@@ -350,7 +368,7 @@ static const ct_template templates[] = {
      .params = tiled_params, .nparams = CT_PARAM_COUNT(TILED_PARAMS), .kind = &tiled_kind},
     {.name = "conv1dc_gemm", .summary = "implicit GEMM: channel x position tiles, weights and inputs staged "
                                         "in shared memory, register blocking",
-     .params = gemm_params, .nparams = CT_PARAM_COUNT(GEMM_PARAMS), .kind = &gemm_kind},
+     .params = ct_conv1dc_gemm_params, .nparams = CT_CONV1DC_GEMM_NPARAMS, .kind = &ct_kind_conv1dc_gemm},
     {.name = "conv1dc_tc", .summary = "implicit GEMM on the tensor cores at fp32 accuracy (3xTF32 mma.sync), "
                                       "haloed input rows and weights staged by cp.async",
      .params = ct_tc_params_1d, .nparams = CT_TC_NPARAMS_1D, .kind = &ct_kind_tc},
@@ -371,6 +389,8 @@ static const ct_template templates[] = {
      .dtypes = CT_DTYPES_HALF, .params = ct_dw_params_1d, .nparams = CT_DW_NPARAMS_1D, .kind = &ct_kind_dw1,
      .source = "conv1dc_dw"},
     CT_KERNEL(conv1dc, simt),
+    CT_KERNEL(conv1dc, dgnaive),
+    CT_KERNEL(conv1dc, wgnaive),
     {.name = "conv1dc_dwcl", .summary = "depthwise, channels last (nlc): VEC channels x a run of positions per "
                                         "thread, vector loads along C, the input window slid in registers",
      .params = ct_dwcl_params_1d, .nparams = CT_DWCL_NPARAMS_1D, .kind = &ct_kind_dwcl},
@@ -387,7 +407,7 @@ static ct_tc_shape tc_shape(const ct_problem *p)
     return (ct_tc_shape){.b = d[DIM_B], .cin = d[DIM_CIN], .h = 1, .w = d[DIM_L], .cout = d[DIM_COUT], .kh = 1,
                          .kw = d[DIM_K], .oh = 1, .ow = lout_of(p), .ph = 0, .pw = pad_left(p), .sy = 1,
                          .sx = d[DIM_STRIDE], .dy = 1, .dx = d[DIM_DIL], .groups = d[DIM_GROUPS],
-                         .bias = (int)d[DIM_BIAS], .p = p};
+                         .bias = (int)d[DIM_BIAS], .pass = (int)d[DIM_PASS], .p = p};
 }
 
 /* The tiled template's derived sizes; these mirror the macros of
@@ -437,89 +457,14 @@ static void tiled_shape_of(const ct_problem *p, const ct_params *c, tiled_shape 
         s->smem = s->group > 32 ? 4 * s->nacc * (s->block / 32) : 0;
 }
 
-/* The gemm template's derived sizes; these mirror the macros of
- * templates/conv1dc_gemm.cu. */
-typedef struct gemm_shape {
-    long bm, bn, tm, tn, ck, pipe, minb;
-    long long nt, tiles, lv, nl, smem;
-} gemm_shape;
-
-static void gemm_shape_of(const ct_problem *p, const ct_params *c, gemm_shape *g)
-{
-    const long long k = p->dims[DIM_K];
-    const gemm_values q = gemm_get(c);
-    g->bm = q.COUT_TILE;
-    g->bn = q.T_TILE;
-    g->tm = q.COUT_PER_THREAD;
-    g->tn = q.T_PER_THREAD;
-    g->ck = q.CIN_CHUNK;
-    if (g->ck > p->dims[DIM_CIN])
-        g->ck = (long)p->dims[DIM_CIN];
-    g->pipe = q.PIPE;
-    g->minb = q.MIN_BLOCKS;
-    g->nt = g->tm > 0 && g->tn > 0 ? (long long)(g->bm / g->tm) * (g->bn / g->tn) : 0;
-    g->tiles = g->bm > 0 && g->bn > 0
-                   ? ceil_div(lout_of(p), g->bn) * ceil_div(p->dims[DIM_COUT], g->bm) * p->dims[DIM_B]
-                   : 0;
-    g->lv = g->tn % 4 == 0 ? 4 : g->tn % 2 == 0 ? 2 : 1;
-    g->nl = g->lv > 0 ? ceil_div(g->tn + k - 1, g->lv) * g->lv : 0;
-    const long long xp = ceil_div(g->bn - g->tn + g->nl, 4) * 4;
-    g->smem = 4LL * (g->pipe ? 2 : 1) * (g->ck * k * g->bm + g->ck * xp);
-}
-
-static int gemm_constrain(const ct_problem *p, const ct_params *c, const ct_limits *lim, char *why, size_t len)
-{
-    gemm_shape g;
-    gemm_shape_of(p, c, &g);
-    if (g.bm < 1 || g.bn < 1 || g.tm < 1 || g.tn < 1 || g.tm > 16 || g.tn > 16 || g.bm % g.tm != 0 ||
-        g.bn % g.tn != 0 || g.ck < 1 || g.pipe < 0 || g.pipe > 1 || g.minb < 1) {
-        snprintf(why, len, "COUT_PER_THREAD and T_PER_THREAD in 1..16 dividing COUT_TILE and T_TILE, "
-                 "CIN_CHUNK >= 1, PIPE 0 or 1, MIN_BLOCKS >= 1");
-        return 1;
-    }
-    if (g.nt < 32 || g.nt % 32 != 0 || g.nt > lim->max_threads_per_block) {
-        snprintf(why, len, "(COUT_TILE/COUT_PER_THREAD) x (T_TILE/T_PER_THREAD) = %lld threads is not a "
-                 "multiple of 32 within the device's %d", g.nt, lim->max_threads_per_block);
-        return 1;
-    }
-    /* Tiles past Cout or Lout compute outputs nobody stores: on a layer big
-     * enough to have a choice, more than 15% of them is never the fastest. */
-    const long long lout = lout_of(p), cout = p->dims[DIM_COUT];
-    const double eff = (double)lout / (double)(ceil_div(lout, g.bn) * g.bn) * (double)cout /
-                       (double)(ceil_div(cout, g.bm) * g.bm);
-    if (eff < 0.85 && (double)out_count(p) >= 65536.0) {
-        snprintf(why, len, "only %.0f%% of the tiles' outputs exist (Lout %lld, Cout %lld)", 100.0 * eff, lout,
-                 cout);
-        return 1;
-    }
-    if (g.smem > 48 * 1024 || g.smem > lim->max_smem_per_block) {
-        snprintf(why, len, "%lld bytes of shared memory exceed 48 KiB", g.smem);
-        return 1;
-    }
-    const long long k = p->dims[DIM_K];
-    const long long body = g.ck * k * g.tm * g.tn;
-    if (body > 8192) {
-        snprintf(why, len, "CIN_CHUNK x K x COUT_PER_THREAD x T_PER_THREAD = %lld unrolled FMAs", body);
-        return 1;
-    }
-    /* Accumulators, the window, one tap's weights and about 24 for
-     * addresses. */
-    const long long regs = (long long)g.tm * g.tn + g.nl + g.tm + 24;
-    if (ct_regs_exceed(lim, regs, g.nt, g.minb, why, len))
-        return 1;
-    if (g.tiles > 2147483647LL) {
-        snprintf(why, len, "%lld blocks exceed the grid limit", g.tiles);
-        return 1;
-    }
-    return 0;
-}
-
 /* The layer fields a template cannot compute exclude it, before any
  * parameter is looked at: the layouts its kind reads, and a strided,
  * dilated or grouped layer for a kind that computes only plain ones. */
 static int layer_excluded(const ct_problem *p, const ct_template *t, char *why, size_t len)
 {
     const long long *d = p->dims;
+    if (ct_pass_excluded(t, (int)d[DIM_PASS], why, len))
+        return 1;
     if (ct_layer_layout_excluded(t->name, &fields[DIM_LAYOUT], d[DIM_LAYOUT], t->kind->layouts, why, len))
         return 1;
     if (t->kind->any_layer)
@@ -548,14 +493,7 @@ static void geometry(const ct_problem *p, const ct_template *t, const ct_params 
     t->kind->launch(t, &sh, c, l);
 }
 
-/* ---- the family's own kinds: naive, tiled and gemm ---- */
-
-static int gemm_kind_constrain(const ct_template *t, const ct_tc_shape *s, const ct_params *c,
-                               const ct_limits *lim, char *why, size_t len)
-{
-    (void)t;
-    return gemm_constrain(s->p, c, lim, why, len);
-}
+/* ---- the family's own kinds: naive and tiled (gemm: conv1dc_gemm.c) ---- */
 
 /* The naive and tiled templates: the block first, then the tiled one's
  * sizes. */
@@ -627,19 +565,6 @@ static void naive_kind_normalize(const ct_template *t, const ct_tc_shape *s, ct_
     (void)t, (void)s, (void)c;
 }
 
-static void gemm_kind_normalize(const ct_template *t, const ct_tc_shape *s, ct_params *c)
-{
-    (void)t;
-    const long long cin = s->p->dims[DIM_CIN];
-    gemm_values q = gemm_get(c);
-    /* A chunk of every channel is one stage: no second buffer. */
-    if (q.CIN_CHUNK >= cin) {
-        q.CIN_CHUNK = (long)cin;
-        q.PIPE = 0;
-    }
-    gemm_put(c, &q);
-}
-
 static void tiled_kind_normalize(const ct_template *t, const ct_tc_shape *s, ct_params *c)
 {
     (void)t;
@@ -690,18 +615,6 @@ static void tiled_kind_launch(const ct_template *t, const ct_tc_shape *sh, const
     l->block[1] = l->block[2] = 1;
 }
 
-static void gemm_kind_launch(const ct_template *t, const ct_tc_shape *s, const ct_params *c, ct_launch *l)
-{
-    (void)t;
-    memset(l, 0, sizeof *l);
-    gemm_shape g;
-    gemm_shape_of(s->p, c, &g);
-    l->grid[0] = (unsigned)g.tiles;
-    l->grid[1] = l->grid[2] = 1;
-    l->block[0] = (unsigned)g.nt;
-    l->block[1] = l->block[2] = 1;
-}
-
 /* The naive template reads and writes both layouts, any layer. */
 static const ct_kernel_kind naive_kind = {.name = "naive", .layouts = CT_LAYOUT_BOTH, .any_layer = 1,
                                           .constrain = plain_kind_constrain, .normalize = naive_kind_normalize,
@@ -709,9 +622,6 @@ static const ct_kernel_kind naive_kind = {.name = "naive", .layouts = CT_LAYOUT_
 static const ct_kernel_kind tiled_kind = {.name = "tiled", .layouts = CT_LAYOUT_DEFAULT_ONLY,
                                           .constrain = plain_kind_constrain, .normalize = tiled_kind_normalize,
                                           .launch = tiled_kind_launch};
-static const ct_kernel_kind gemm_kind = {.name = "gemm", .layouts = CT_LAYOUT_DEFAULT_ONLY,
-                                         .constrain = gemm_kind_constrain, .normalize = gemm_kind_normalize,
-                                         .launch = gemm_kind_launch};
 
 /* The output length, in the PyTorch module's arguments. */
 #define PY_LOUT "(l + ((k - 1) * dilation if causal else 2 * pad) - dilation * (k - 1) - 1) // stride + 1"
@@ -738,14 +648,14 @@ static const ct_sel_arg sel_args[] = {
 static const char *const sel_shapes[] = {"b,cin,l|b,l,cin", "cout,cing,k", "cout"};
 
 /* The selector's arguments are the fields, in field order (family_export.h). */
-_Static_assert(sizeof sel_args / sizeof sel_args[0] == DIM_DTYPE, "one selector argument per field but the last");
+_Static_assert(sizeof sel_args / sizeof sel_args[0] == DIM_PASS, "one selector argument per field before the pass");
 
 static const ct_family_export family_export = {
     .generic = "conv1dc_generic",
     .buffers = sel_buffers,
     .nbuffers = 4,
     .args = sel_args,
-    .nargs = DIM_DTYPE,   /* the element type is no argument: a family export holds one */
+    .nargs = DIM_PASS,    /* the pass and element type are no arguments: a family export holds forward layers of one type */
     .shapes = sel_shapes,
     /* Weights of another cin / groups give no output, which the module refuses. */
     .out_shape = "((b, cout, " PY_LOUT ") if layout == 0 else (b, " PY_LOUT ", cout)) if sizes[\"cing\"] * groups == cin else (0,)",
@@ -755,7 +665,7 @@ static const ct_family_export family_export = {
 
 const ct_family ct_family_conv1dc = {
     .name = "conv1dc",
-    .grammar = "conv1dc:B:Cin:L:Cout:K[:pad=P|causal][:stride=S][:dilation=D][:groups=G][:bias][:ncl|nlc][:bf16|f16]",
+    .grammar = "conv1dc:B:Cin:L:Cout:K[:pad=P|causal][:stride=S][:dilation=D][:groups=G][:bias][:ncl|nlc][:dgrad|wgrad][:bf16|f16]",
     .summary = "multi-channel 1D convolution layer (PyTorch Conv1d, NCL or channels-last NLC, zero padding, "
                "optional bias)",
     .fields = fields,

@@ -19,6 +19,7 @@
 #include "dw_conv.h"
 #include "dwp_conv.h"
 #include "conv_layer.h"
+#include "conv_pass.h"
 #include "ct_kernels.h"
 #include "conv2dc_tiled.h"
 
@@ -32,7 +33,7 @@ enum { MODE_VALID = 0, MODE_SAME = 1, MODE_PAD = 2 };
 static const char *const mode_names[] = {"valid", "same", "pad"};
 
 enum { DIM_B, DIM_CIN, DIM_H, DIM_W, DIM_COUT, DIM_KH, DIM_KW, DIM_MODE, DIM_PH, DIM_PW, DIM_SH, DIM_SW, DIM_DH,
-       DIM_DW, DIM_GROUPS, DIM_BIAS, DIM_LAYOUT, DIM_DTYPE, NFIELDS };
+       DIM_DW, DIM_GROUPS, DIM_BIAS, DIM_LAYOUT, DIM_PASS, DIM_DTYPE, NFIELDS };
 static const char *const layout_names[] = {"nchw", "nhwc"};
 static const ct_field fields[NFIELDS] = {
     [DIM_B] = {"B", CT_FIELD_SIZE, "batch"},
@@ -58,6 +59,7 @@ static const ct_field fields[NFIELDS] = {
     [DIM_LAYOUT] = {"layout", CT_FIELD_CHOICE, "nchw: input B x Cin x H x W, output B x Cout x OH x OW (default); "
                                                "nhwc: channels last, input B x H x W x Cin, output B x OH x OW x Cout",
                     layout_names, 2},
+    [DIM_PASS] = CT_PASS_FIELD,
     [DIM_DTYPE] = CT_DTYPE_FIELD,
 };
 
@@ -115,7 +117,7 @@ static long long elems4(long long a, long long b, long long c, long long d)
  * choice fields written as a bare value (bare_fields, in order). */
 static const char *const opt_names[] = {"MODE (valid, same or pad=P)", "stride", "dilation", "groups", "bias"};
 #define NKEYED ((int)(sizeof opt_names / sizeof opt_names[0]))
-static const int bare_fields[] = {DIM_LAYOUT};
+static const int bare_fields[] = {DIM_LAYOUT, DIM_PASS};
 #define NBARE ((int)(sizeof bare_fields / sizeof bare_fields[0]))
 static const ct_layer_opts opts = {opt_names, NKEYED, fields, bare_fields, NBARE,
                                    "stride=S, dilation=D, groups=G, bias"};
@@ -151,7 +153,7 @@ static ct_status parse_option(const char *tok, ct_problem *p, int *last, ct_err 
     } else if (!ct_layer_bare(&opts, tok, d, &rank, &rc, e)) {
         if (*last < 0)
             return ct_fail(e, CT_ERR_USAGE, "MODE must be valid, same or pad=P (then optionally stride=S, dilation=D, "
-                                            "groups=G, bias, a layout nchw or nhwc), got '%s'", tok);
+                                            "groups=G, bias, a layout nchw or nhwc, a pass dgrad or wgrad), got '%s'", tok);
         return ct_layer_unknown(&opts, tok, *last, e);
     }
     if (rc != CT_OK)
@@ -203,6 +205,8 @@ static ct_status parse(const char *text, ct_problem *p, ct_err *e)
         if (rc != CT_OK)
             return rc;
     }
+    if (d[DIM_PASS] == CT_PASS_DGRAD)
+        d[DIM_BIAS] = 0;   /* a bias changes no input gradient: one key for the layer's dgrad */
     if (d[DIM_MODE] == MODE_SAME && (d[DIM_SH] > 1 || d[DIM_SW] > 1))
         return ct_fail(e, CT_ERR_USAGE, "same is refused with a stride = %lld,%lld above 1 (as PyTorch refuses "
                        "padding='same' for strided convolutions): give pad=P", d[DIM_SH], d[DIM_SW]);
@@ -284,9 +288,15 @@ static double flops(const ct_problem *p)
     return 2.0 * out_count(p) * (double)cin_g(p) * (double)p->dims[DIM_KH] * (double)p->dims[DIM_KW];
 }
 
+static ct_tc_shape tc_shape(const ct_problem *p);
+
 static double bytes(const ct_problem *p)
 {
     const long long *d = p->dims;
+    if (d[DIM_PASS] != CT_PASS_FWD) {
+        const ct_tc_shape s = tc_shape(p);
+        return ct_pass_bytes(&s, ct_dtype_size(ct_problem_dtype(p)));
+    }
     double in = (double)d[DIM_B] * (double)d[DIM_CIN] * (double)d[DIM_H] * (double)d[DIM_W];
     double w = (double)d[DIM_COUT] * (double)cin_g(p) * (double)d[DIM_KH] * (double)d[DIM_KW];
     double bias = d[DIM_BIAS] ? (double)d[DIM_COUT] : 0.0;
@@ -296,6 +306,10 @@ static double bytes(const ct_problem *p)
 static int buffers(const ct_problem *p, ct_buffer *b)
 {
     const long long *d = p->dims;
+    if (d[DIM_PASS] != CT_PASS_FWD) {
+        const ct_tc_shape s = tc_shape(p);
+        return ct_pass_buffers(&s, "c_weight", b);
+    }
     int n = 0;
     b[n++] = (ct_buffer){.name = "in", .count = (size_t)(d[DIM_B] * d[DIM_CIN] * d[DIM_H] * d[DIM_W])};
     b[n++] = (ct_buffer){.name = "weight", .count = (size_t)(d[DIM_COUT] * cin_g(p) * d[DIM_KH] * d[DIM_KW]),
@@ -335,15 +349,18 @@ static int defines(const ct_problem *p, ct_define *d)
             d[n++] = (ct_define){opt[i].name, v[opt[i].dim]};
     if (v[DIM_LAYOUT] != 0)
         d[n++] = (ct_define){"CONV_CHANNELS_LAST", 1};
+    if (v[DIM_PASS] != CT_PASS_FWD)
+        d[n++] = (ct_define){"CONV_PASS", v[DIM_PASS]};
     return n;
 }
-
-static ct_tc_shape tc_shape(const ct_problem *p);
 
 static void reference(const ct_problem *p, const float *const *in, double *out)
 {
     const ct_tc_shape s = tc_shape(p);
-    ct_layer_reference(&s, (int)p->dims[DIM_LAYOUT], in, out);
+    if (s.pass != CT_PASS_FWD)
+        ct_pass_reference(&s, (int)p->dims[DIM_LAYOUT], in, out);
+    else
+        ct_layer_reference(&s, (int)p->dims[DIM_LAYOUT], in, out);
 }
 
 /* The same reference, as C source for exported self-tests. */
@@ -358,6 +375,14 @@ static const char reference_c[] =
     "#define CT_IN(b, c, y, x) ((((b) * CONV_CIN + (c)) * CONV_H + (y)) * CONV_W + (x))\n"
     "#define CT_OUT(b, c, y, x) ((((b) * CONV_COUT + (c)) * CONV_OH + (y)) * CONV_OW + (x))\n"
     "#endif\n"
+    "#if defined(CONV_PASS) && CONV_PASS\n"
+    "#define CTP_B CONV_B\n#define CTP_CIN CONV_CIN\n#define CTP_H CONV_H\n#define CTP_W CONV_W\n"
+    "#define CTP_COUT CONV_COUT\n#define CTP_KH CONV_KH\n#define CTP_KW CONV_KW\n#define CTP_OH CONV_OH\n"
+    "#define CTP_OW CONV_OW\n#define CTP_PH CONV_PH\n#define CTP_PW CONV_PW\n#define CTP_SH CONV_SH\n"
+    "#define CTP_SW CONV_SW\n#define CTP_DH CONV_DH\n#define CTP_DW CONV_DW\n#define CTP_GROUPS CONV_GROUPS\n"
+    "#define CTP_BIAS CONV_BIAS\n#define CTP_X CT_IN\n#define CTP_Y CT_OUT\n"
+    CT_PASS_REFERENCE_C
+    "#else\n"
     "static void ct_reference(const float *const *in, double *out)\n"
     "{\n"
     "    const float *x = in[0], *wt = in[1];\n"
@@ -381,7 +406,8 @@ static const char reference_c[] =
     "                            }\n"
     "                    out[CT_OUT(b, co, y, xo)] = acc;\n"
     "                }\n"
-    "}\n";
+    "}\n"
+    "#endif\n";
 
 #define NAIVE_PARAMS(X) X(BLOCK_SIZE, 256, CT_THREADS(0), "threads per block")
 CT_PARAM_LIST(naive, NAIVE_PARAMS)
@@ -426,6 +452,8 @@ static const ct_template templates[] = {
      .dtypes = CT_DTYPES_HALF, .params = ct_dwp_params, .nparams = CT_DWP_NPARAMS, .kind = &ct_kind_dwph,
      .source = "conv2dc_dwp"},
     CT_KERNEL(conv2dc, simt),
+    CT_KERNEL(conv2dc, dgnaive),
+    CT_KERNEL(conv2dc, wgnaive),
 };
 
 /* The layer as the tensor-core templates see it. */
@@ -435,7 +463,7 @@ static ct_tc_shape tc_shape(const ct_problem *p)
     return (ct_tc_shape){.b = d[DIM_B], .cin = d[DIM_CIN], .h = d[DIM_H], .w = d[DIM_W], .cout = d[DIM_COUT],
                          .kh = d[DIM_KH], .kw = d[DIM_KW], .oh = out_h(p), .ow = out_w(p), .ph = pad_h(p),
                          .pw = pad_w(p), .sy = d[DIM_SH], .sx = d[DIM_SW], .dy = d[DIM_DH], .dx = d[DIM_DW],
-                         .groups = d[DIM_GROUPS], .bias = (int)d[DIM_BIAS], .p = p};
+                         .groups = d[DIM_GROUPS], .bias = (int)d[DIM_BIAS], .pass = (int)d[DIM_PASS], .p = p};
 }
 
 /* The layer fields a template cannot compute exclude it, before any
@@ -444,6 +472,8 @@ static ct_tc_shape tc_shape(const ct_problem *p)
 static int layer_excluded(const ct_problem *p, const ct_template *t, char *why, size_t len)
 {
     const long long *d = p->dims;
+    if (ct_pass_excluded(t, (int)d[DIM_PASS], why, len))
+        return 1;
     if (ct_layer_layout_excluded(t->name, &fields[DIM_LAYOUT], d[DIM_LAYOUT], t->kind->layouts, why, len))
         return 1;
     if (t->kind->any_layer)
@@ -562,14 +592,14 @@ static const ct_sel_arg sel_args[] = {
 static const char *const sel_shapes[] = {"b,cin,h,w|b,h,w,cin", "cout,cing,kh,kw", "cout"};
 
 /* The selector's arguments are the fields, in field order (family_export.h). */
-_Static_assert(sizeof sel_args / sizeof sel_args[0] == DIM_DTYPE, "one selector argument per field but the last");
+_Static_assert(sizeof sel_args / sizeof sel_args[0] == DIM_PASS, "one selector argument per field before the pass");
 
 static const ct_family_export family_export = {
     .generic = "conv2dc_generic",
     .buffers = sel_buffers,
     .nbuffers = 4,
     .args = sel_args,
-    .nargs = DIM_DTYPE,   /* the element type is no argument: a family export holds one */
+    .nargs = DIM_PASS,    /* the pass and element type are no arguments: a family export holds forward layers of one type */
     .shapes = sel_shapes,
     /* Weights of another cin / groups give no output, which the module refuses. */
     .out_shape = "((b, cout, " PY_OHW ") if layout == 0 else (b, " PY_OHW ", cout)) if sizes[\"cing\"] * groups == "
@@ -581,7 +611,7 @@ static const ct_family_export family_export = {
 const ct_family ct_family_conv2dc = {
     .name = "conv2dc",
     .grammar = "conv2dc:B:Cin:H:W:Cout:KH:KW[:valid|same|pad=P|pad=PH,PW][:stride=S|stride=SH,SW]"
-               "[:dilation=D|dilation=DH,DW][:groups=G][:bias][:nchw|nhwc][:bf16|f16]",
+               "[:dilation=D|dilation=DH,DW][:groups=G][:bias][:nchw|nhwc][:dgrad|wgrad][:bf16|f16]",
     .summary = "multi-channel 2D convolution of a batch of images (CNN layer, NCHW or channels-last NHWC, OIHW "
                "weights)",
     .fields = fields,

@@ -20,6 +20,13 @@
 
 struct ct_tc_shape;
 
+/* The pass of a layer problem (its "pass" field): the forward
+ * convolution, its input gradient dx from dy and the weights (dgrad), or
+ * its weight gradient dW (and db) from x and dy (wgrad), as PyTorch's
+ * convolution_backward defines them (conv_pass.h). */
+enum { CT_PASS_FWD = 0, CT_PASS_DGRAD = 1, CT_PASS_WGRAD = 2, CT_NPASSES = 3 };
+#define CT_PASS_BIT(pass) (1u << (pass))
+
 /* The activation layouts a kind reads and writes. */
 enum { CT_LAYOUT_DEFAULT_ONLY = 0, CT_LAYOUT_CL_ONLY = 1, CT_LAYOUT_BOTH = 2 };
 
@@ -30,6 +37,7 @@ typedef struct ct_kernel_kind {
     int wgmma;             /* Hopper's warpgroup mma (sm_90a only) */
     int stream;            /* the weights streamed from memory into mma fragments (tc16w) */
     int cp_async;          /* copies by cp.async: sm_80 on, whatever its constraints otherwise say */
+    unsigned passes;       /* CT_PASS_BIT()s of the passes it computes; 0: the forward pass alone */
     int (*constrain)(const ct_template *t, const struct ct_tc_shape *s, const ct_params *c, const ct_limits *lim,
                      char *why, size_t len);
     void (*normalize)(const ct_template *t, const struct ct_tc_shape *s, ct_params *c);
@@ -43,6 +51,13 @@ typedef struct ct_kernel_kind {
  * the build parses the same line to write the template's file, FAMILY_K.cu,
  * from K.cu.in (README, "Adding a kernel"). */
 #define CT_KERNEL(family, K) CT_KERNEL_##K(#family "_" #K, family)
+
+/* Whether t's kind computes pass (CT_PASS_*). */
+static inline int ct_kind_computes(const ct_template *t, int pass)
+{
+    const unsigned have = t->kind->passes ? t->kind->passes : CT_PASS_BIT(CT_PASS_FWD);
+    return (have & CT_PASS_BIT(pass)) != 0;
+}
 
 /* Whether t's kind reads and writes channels last only. */
 static inline int ct_kind_channels_last(const ct_template *t)

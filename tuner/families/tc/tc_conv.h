@@ -20,6 +20,7 @@ typedef struct ct_tc_shape {
     long long ph, pw, sy, sx, dy, dx;             /* padding before, stride, dilation */
     long long groups;                             /* Cin and Cout split in groups (0 or 1: none) */
     int bias;
+    int pass;                                     /* CT_PASS_*: the sizes above are the forward layer's */
     /* The problem described, for the hooks of a family's own kinds (the
      * shared kinds read the fields above only); may be NULL otherwise. */
     const ct_problem *p;
