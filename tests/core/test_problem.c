@@ -569,7 +569,8 @@ static const char *const samples[] = {
     "conv2dc:2:6:9:9:4:3:3:pad=1,2:stride=2,3:dilation=2,3:groups=2", "conv2dc:2:3:9:9:4:3:3:same:bias:nhwc",
     "conv1d:1000:7:same:bf16", "conv1dc:2:3:50:4:5:pad=2:bias:f16", "conv2d:2:30:31:3:5:f16",
     "conv2dc:2:3:9:9:4:3:3:same:bf16", "conv1dc:2:6:50:6:4:causal:groups=6:nlc:bf16",
-    "conv2dc:2:3:9:9:4:3:3:same:bias:nhwc:f16",
+    "conv2dc:2:3:9:9:4:3:3:same:bias:nhwc:f16", "conv1dc:2:6:50:6:4:causal:groups=6:nlc:dgrad",
+    "conv1dc:2:3:50:4:5:pad=2:bias:wgrad:bf16", "conv2dc:2:3:9:9:4:3:3:same:dgrad", "conv2dc:2:3:9:9:4:3:3:bias:nhwc:wgrad",
 };
 
 static void check_table(const ct_family *f)

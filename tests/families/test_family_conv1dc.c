@@ -431,9 +431,12 @@ static void limits_space(const char *spec, const char *arch, const ct_config *cf
         ct_space sp;
         CHECK(ct_space_build(&p, cfg, &lim, tp->name, &sp, &e) == CT_OK);
         char why[256];
+        /* A template computes its pass alone (conv_pass.h). */
+        if (!ct_kind_computes(tp, (int)ct_problem_value(&p, "pass")))
+            CHECK_MSG(sp.n == 0, "%s %s: %d candidates of another pass", spec, tp->name, sp.n);
         /* The tensor-core templates need sm_80 (TF32 mma.sync, cp.async; bf16
          * mma.sync m16n8k16), and each template its element types. */
-        if (ct_template_refuses_dtype(&p, tp, why, sizeof why))
+        else if (ct_template_refuses_dtype(&p, tp, why, sizeof why))
             CHECK_MSG(sp.n == 0, "%s %s: %d candidates in a type it lacks", spec, tp->name, sp.n);
         /* Only the baseline, the fp32 tensor-core templates (both layouts),
          * conv1dc_dwcl and conv1dc_tc16cl (channels last only) read nlc. */

@@ -38,6 +38,11 @@ size_t ct_problem_output_count(const ct_problem *p)
 
 const char *const ct_dtype_names[CT_NDTYPES] = {"f32", "bf16", "f16"};
 
+const char *ct_problem_reference_c(const ct_problem *p)
+{
+    return p->family->reference_c_for ? p->family->reference_c_for(p) : p->family->reference_c;
+}
+
 ct_dtype ct_problem_dtype(const ct_problem *p)
 {
     long long v = ct_problem_value(p, "dtype");

@@ -182,6 +182,9 @@ typedef struct ct_family {
      * `static void ct_reference(const float *const *in, double *out)` using
      * the problem macros. */
     const char *reference_c;
+    /* Optional: the reference source of p where it is not reference_c (a
+     * layer's training pass); ct_problem_reference_c picks. */
+    const char *(*reference_c_for)(const ct_problem *p);
     /* What `export --family` needs: the selector's arguments and the
      * generic kernel (family_export.h). */
     const struct ct_family_export *family_export;
@@ -210,6 +213,9 @@ int ct_problem_equal(const ct_problem *a, const ct_problem *b);
  * are not sizes, in table order, then the sizes in table order, each
  * ascending (conv1d: mode, N, K). <0, 0, >0 like strcmp. */
 int ct_problem_compare(const ct_problem *a, const ct_problem *b);
+
+/* The C source of p's CPU reference for exported self-tests. */
+const char *ct_problem_reference_c(const ct_problem *p);
 
 /* Index of the field named name in f's table, -1 when there is none. */
 int ct_field_find(const ct_family *f, const char *name);

@@ -293,7 +293,7 @@ static void emit_selftest(FILE *f, const instance *in, double tolerance)
     ct_esc_c_string(rec->device, dev_q, sizeof dev_q);
     ct_esc_c_string(rec->problem, prob_q, sizeof prob_q);
     fprintf(f, "#ifdef CONVTUNE_SELFTEST\n#include <math.h>\n#include <stdio.h>\n#include <stdlib.h>\n"
-               "#include <string.h>\n#include <time.h>\n#include <algorithm>\n\n%s\n", in->p.family->reference_c);
+               "#include <string.h>\n#include <time.h>\n#include <algorithm>\n\n%s\n", ct_problem_reference_c(&in->p));
     fprintf(f, "static float ct_uniform(unsigned long long *s)\n{\n"
                "    *s ^= *s << 13; *s ^= *s >> 7; *s ^= *s << 17;\n"
                "    return (float)((double)(*s >> 40) / 8388608.0 - 1.0);\n}\n\n");

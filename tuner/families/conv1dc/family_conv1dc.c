@@ -293,26 +293,22 @@ static void reference(const ct_problem *p, const float *const *in, double *out)
         ct_layer_reference(&s, (int)p->dims[DIM_LAYOUT], in, out);
 }
 
-/* The same reference, as C source for exported self-tests. */
-static const char reference_c[] =
-    "#ifndef CONV_STRIDE\n#define CONV_STRIDE 1\n#endif\n"
-    "#ifndef CONV_DIL\n#define CONV_DIL 1\n#endif\n"
-    "#ifndef CONV_GROUPS\n#define CONV_GROUPS 1\n#endif\n"
-    "#if CONV_CHANNELS_LAST /* nlc: input B x L x Cin, output B x LOUT x Cout */\n"
-    "#define CT_IN(b, c, x) (((b) * CONV_L + (x)) * CONV_CIN + (c))\n"
-    "#define CT_OUT(b, c, t) (((b) * CONV_LOUT + (t)) * CONV_COUT + (c))\n"
-    "#else\n"
-    "#define CT_IN(b, c, x) (((b) * CONV_CIN + (c)) * CONV_L + (x))\n"
-    "#define CT_OUT(b, c, t) (((b) * CONV_COUT + (c)) * CONV_LOUT + (t))\n"
+/* The same references, as C source for exported self-tests: the layout
+ * and defaults both read, then the forward pass. */
+#define REF_PREAMBLE \
+    "#ifndef CONV_STRIDE\n#define CONV_STRIDE 1\n#endif\n" \
+    "#ifndef CONV_DIL\n#define CONV_DIL 1\n#endif\n" \
+    "#ifndef CONV_GROUPS\n#define CONV_GROUPS 1\n#endif\n" \
+    "#if CONV_CHANNELS_LAST /* nlc: input B x L x Cin, output B x LOUT x Cout */\n" \
+    "#define CT_IN(b, c, x) (((b) * CONV_L + (x)) * CONV_CIN + (c))\n" \
+    "#define CT_OUT(b, c, t) (((b) * CONV_LOUT + (t)) * CONV_COUT + (c))\n" \
+    "#else\n" \
+    "#define CT_IN(b, c, x) (((b) * CONV_CIN + (c)) * CONV_L + (x))\n" \
+    "#define CT_OUT(b, c, t) (((b) * CONV_COUT + (c)) * CONV_LOUT + (t))\n" \
     "#endif\n"
-    "#if defined(CONV_PASS) && CONV_PASS\n"
-    "#define CTP_B CONV_B\n#define CTP_CIN CONV_CIN\n#define CTP_H 1\n#define CTP_W CONV_L\n"
-    "#define CTP_COUT CONV_COUT\n#define CTP_KH 1\n#define CTP_KW CONV_K\n#define CTP_OH 1\n"
-    "#define CTP_OW CONV_LOUT\n#define CTP_PH 0\n#define CTP_PW CONV_PAD\n#define CTP_SH 1\n"
-    "#define CTP_SW CONV_STRIDE\n#define CTP_DH 1\n#define CTP_DW CONV_DIL\n#define CTP_GROUPS CONV_GROUPS\n"
-    "#define CTP_BIAS CONV_BIAS\n#define CTP_X(b, c, y, x) CT_IN(b, c, x)\n#define CTP_Y(b, c, y, t) CT_OUT(b, c, t)\n"
-    CT_PASS_REFERENCE_C
-    "#else\n"
+
+static const char reference_c[] =
+    REF_PREAMBLE
     "static void ct_reference(const float *const *in, double *out)\n"
     "{\n"
     "    const long long cg = CONV_CIN / CONV_GROUPS, og = CONV_COUT / CONV_GROUPS;\n"
@@ -332,8 +328,23 @@ static const char reference_c[] =
     "                    }\n"
     "                out[CT_OUT(b, co, t)] = acc;\n"
     "            }\n"
-    "}\n"
-    "#endif\n";
+    "}\n";
+
+/* A training pass's reference (conv_pass.h) over the same macros, the
+ * layer named as conv_pass.h's CTP_* names. */
+static const char pass_reference_c[] =
+    REF_PREAMBLE
+    "#define CTP_B CONV_B\n#define CTP_CIN CONV_CIN\n#define CTP_H 1\n#define CTP_W CONV_L\n"
+    "#define CTP_COUT CONV_COUT\n#define CTP_KH 1\n#define CTP_KW CONV_K\n#define CTP_OH 1\n"
+    "#define CTP_OW CONV_LOUT\n#define CTP_PH 0\n#define CTP_PW CONV_PAD\n#define CTP_SH 1\n"
+    "#define CTP_SW CONV_STRIDE\n#define CTP_DH 1\n#define CTP_DW CONV_DIL\n#define CTP_GROUPS CONV_GROUPS\n"
+    "#define CTP_BIAS CONV_BIAS\n#define CTP_X(b, c, y, x) CT_IN(b, c, x)\n#define CTP_Y(b, c, y, t) CT_OUT(b, c, t)\n"
+    CT_PASS_REFERENCE_C;
+
+static const char *reference_c_for(const ct_problem *p)
+{
+    return p->dims[DIM_PASS] != CT_PASS_FWD ? pass_reference_c : reference_c;
+}
 
 static const char *const reduction_names[] = {"shuffle", "shared", "atomic"};
 
@@ -683,5 +694,6 @@ const ct_family ct_family_conv1dc = {
     .constrain = constrain,
     .geometry = geometry,
     .reference_c = reference_c,
+    .reference_c_for = reference_c_for,
     .family_export = &family_export,
 };

@@ -363,26 +363,22 @@ static void reference(const ct_problem *p, const float *const *in, double *out)
         ct_layer_reference(&s, (int)p->dims[DIM_LAYOUT], in, out);
 }
 
-/* The same reference, as C source for exported self-tests. */
-static const char reference_c[] =
-    "#ifndef CONV_SH\n#define CONV_SH 1\n#endif\n#ifndef CONV_SW\n#define CONV_SW 1\n#endif\n"
-    "#ifndef CONV_DH\n#define CONV_DH 1\n#endif\n#ifndef CONV_DW\n#define CONV_DW 1\n#endif\n"
-    "#ifndef CONV_GROUPS\n#define CONV_GROUPS 1\n#endif\n"
-    "#if CONV_CHANNELS_LAST /* nhwc: input B x H x W x Cin, output B x OH x OW x Cout */\n"
-    "#define CT_IN(b, c, y, x) ((((b) * CONV_H + (y)) * CONV_W + (x)) * CONV_CIN + (c))\n"
-    "#define CT_OUT(b, c, y, x) ((((b) * CONV_OH + (y)) * CONV_OW + (x)) * CONV_COUT + (c))\n"
-    "#else\n"
-    "#define CT_IN(b, c, y, x) ((((b) * CONV_CIN + (c)) * CONV_H + (y)) * CONV_W + (x))\n"
-    "#define CT_OUT(b, c, y, x) ((((b) * CONV_COUT + (c)) * CONV_OH + (y)) * CONV_OW + (x))\n"
+/* The same references, as C source for exported self-tests: the layout
+ * and defaults both read, then the forward pass. */
+#define REF_PREAMBLE \
+    "#ifndef CONV_SH\n#define CONV_SH 1\n#endif\n#ifndef CONV_SW\n#define CONV_SW 1\n#endif\n" \
+    "#ifndef CONV_DH\n#define CONV_DH 1\n#endif\n#ifndef CONV_DW\n#define CONV_DW 1\n#endif\n" \
+    "#ifndef CONV_GROUPS\n#define CONV_GROUPS 1\n#endif\n" \
+    "#if CONV_CHANNELS_LAST /* nhwc: input B x H x W x Cin, output B x OH x OW x Cout */\n" \
+    "#define CT_IN(b, c, y, x) ((((b) * CONV_H + (y)) * CONV_W + (x)) * CONV_CIN + (c))\n" \
+    "#define CT_OUT(b, c, y, x) ((((b) * CONV_OH + (y)) * CONV_OW + (x)) * CONV_COUT + (c))\n" \
+    "#else\n" \
+    "#define CT_IN(b, c, y, x) ((((b) * CONV_CIN + (c)) * CONV_H + (y)) * CONV_W + (x))\n" \
+    "#define CT_OUT(b, c, y, x) ((((b) * CONV_COUT + (c)) * CONV_OH + (y)) * CONV_OW + (x))\n" \
     "#endif\n"
-    "#if defined(CONV_PASS) && CONV_PASS\n"
-    "#define CTP_B CONV_B\n#define CTP_CIN CONV_CIN\n#define CTP_H CONV_H\n#define CTP_W CONV_W\n"
-    "#define CTP_COUT CONV_COUT\n#define CTP_KH CONV_KH\n#define CTP_KW CONV_KW\n#define CTP_OH CONV_OH\n"
-    "#define CTP_OW CONV_OW\n#define CTP_PH CONV_PH\n#define CTP_PW CONV_PW\n#define CTP_SH CONV_SH\n"
-    "#define CTP_SW CONV_SW\n#define CTP_DH CONV_DH\n#define CTP_DW CONV_DW\n#define CTP_GROUPS CONV_GROUPS\n"
-    "#define CTP_BIAS CONV_BIAS\n#define CTP_X CT_IN\n#define CTP_Y CT_OUT\n"
-    CT_PASS_REFERENCE_C
-    "#else\n"
+
+static const char reference_c[] =
+    REF_PREAMBLE
     "static void ct_reference(const float *const *in, double *out)\n"
     "{\n"
     "    const float *x = in[0], *wt = in[1];\n"
@@ -406,8 +402,23 @@ static const char reference_c[] =
     "                            }\n"
     "                    out[CT_OUT(b, co, y, xo)] = acc;\n"
     "                }\n"
-    "}\n"
-    "#endif\n";
+    "}\n";
+
+/* A training pass's reference (conv_pass.h) over the same macros, the
+ * layer named as conv_pass.h's CTP_* names. */
+static const char pass_reference_c[] =
+    REF_PREAMBLE
+    "#define CTP_B CONV_B\n#define CTP_CIN CONV_CIN\n#define CTP_H CONV_H\n#define CTP_W CONV_W\n"
+    "#define CTP_COUT CONV_COUT\n#define CTP_KH CONV_KH\n#define CTP_KW CONV_KW\n#define CTP_OH CONV_OH\n"
+    "#define CTP_OW CONV_OW\n#define CTP_PH CONV_PH\n#define CTP_PW CONV_PW\n#define CTP_SH CONV_SH\n"
+    "#define CTP_SW CONV_SW\n#define CTP_DH CONV_DH\n#define CTP_DW CONV_DW\n#define CTP_GROUPS CONV_GROUPS\n"
+    "#define CTP_BIAS CONV_BIAS\n#define CTP_X CT_IN\n#define CTP_Y CT_OUT\n"
+    CT_PASS_REFERENCE_C;
+
+static const char *reference_c_for(const ct_problem *p)
+{
+    return p->dims[DIM_PASS] != CT_PASS_FWD ? pass_reference_c : reference_c;
+}
 
 #define NAIVE_PARAMS(X) X(BLOCK_SIZE, 256, CT_THREADS(0), "threads per block")
 CT_PARAM_LIST(naive, NAIVE_PARAMS)
@@ -629,5 +640,6 @@ const ct_family ct_family_conv2dc = {
     .constrain = constrain,
     .geometry = geometry,
     .reference_c = reference_c,
+    .reference_c_for = reference_c_for,
     .family_export = &family_export,
 };
