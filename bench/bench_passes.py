@@ -808,7 +808,10 @@ def main():
         a.budget = MAX_BUDGET
     if a.selfcheck:
         return selfcheck(a)
-    items = expand(a.problems or (dense_layers() if a.dense else DEFAULT_LAYERS))
+    try:
+        items = expand(a.problems or (dense_layers() if a.dense else DEFAULT_LAYERS))
+    except ValueError as ex:
+        ap.error(str(ex))
     if a.list:
         return show_plan(a, items)
     if not (a.convtune and a.db and a.out):
