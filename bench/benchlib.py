@@ -179,10 +179,11 @@ def exported_launcher(path, canonical, inputs, out, symbols=()):
             continue  # this winner reads it from global memory
         copies.append((g.ptr, c.data.ptr, c.nbytes))
     args = tuple(inputs) + (out,)
+    d2d = getattr(cupy.cuda.runtime, "memcpyDeviceToDevice", 3)   # cudaMemcpyDeviceToDevice
 
     def launch(_mod=mod):  # the module lives as long as the launcher
         stream = cupy.cuda.get_current_stream().ptr
         for dst, src, n in copies:
-            cupy.cuda.runtime.memcpyAsync(dst, src, n, cupy.cuda.runtime.memcpyDeviceToDevice, stream)
+            cupy.cuda.runtime.memcpyAsync(dst, src, n, d2d, stream)
         kern(grid, block, args, shared_mem=smem)
     return launch

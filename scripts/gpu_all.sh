@@ -79,15 +79,16 @@ elif [ "$PHASE" = bench ]; then
   tail -25 "$OUT/bench.log"
 elif [ "$PHASE" = passes ]; then
   # The layout self-check first (PyTorch on the CPU against the passes'
-  # definitions), then tune, export and time each pass. A time budget per
-  # problem and --max-wall keep the default list (20 problem-passes) within
-  # one device call; what is not reached is reported as not run.
+  # definitions), then tune, export and time each pass. 12 s of tuning a
+  # problem (about 20 s with its measurements) and --max-wall keep the
+  # default list (20 problem-passes) within one device call; what is not
+  # reached is reported as not run.
   mkdir -p /tmp/passes
   python3 bench/bench_passes.py --selfcheck --convtune "$BUILD/convtune" > "$OUT/passes_selfcheck.log" 2>&1
   echo "passes selfcheck exit $?: $(tail -1 "$OUT/passes_selfcheck.log")"
   PYTHONUNBUFFERED=1 python3 bench/bench_passes.py --convtune "$BUILD/convtune" --db "${PASSES_DB:-$OUT/passes.db}" \
     --out "$OUT/passes.md" --json "$OUT/passes.json" --workdir /tmp/passes --budget "${PASSES_BUDGET:-300}" \
-    --time "${PASSES_TIME:-15}" --max-wall "${PASSES_MAX_WALL:-420}" ${PASSES_ARGS:-} ${PASSES_PROBLEMS:-} \
+    --time "${PASSES_TIME:-12}" --max-wall "${PASSES_MAX_WALL:-420}" ${PASSES_ARGS:-} ${PASSES_PROBLEMS:-} \
     > "$OUT/passes.log" 2>&1
   echo "passes exit $?"
   grep -E "^(FAILED|Traceback)|Error" "$OUT/passes.log" | tail -10
