@@ -555,18 +555,19 @@ def _meta(torch):
                 "%Y-%m-%d %H:%M UTC")}
 
 
-def measure(a, spec, summary, gen, lib):
+def measure(a, spec, summary, gen, lib, state):
     """Export the tuned winner of spec, time it as a user calls it against
     PyTorch's backward in the same process and gather what the table
-    reports."""
+    reports; state["stage"] says how far it got, for a failure's row."""
     torch, benchlib = lib
-    res = {"spec": spec, "problem": summary.get("problem", spec), "stage": "export"}
+    res = {"spec": spec, "problem": summary.get("problem", spec)}
+    state["stage"] = "export"
     win = json.loads(benchlib.run_convtune(a.convtune, ["query", "--problem", spec, "--db", a.db,
                                                         "--format", "json"]))[0]
     canonical = res["problem"] = win["problem"]
     cu = os.path.join(a.workdir, canonical.replace(":", "_").replace("=", "").replace(",", "-") + ".cu")
     benchlib.run_convtune(a.convtune, ["export", "--problem", spec, "--db", a.db, "-o", cu, "--force"])
-    res["stage"] = "measure"
+    state["stage"] = "measurement"
     L = parse_layer(canonical)
     res.update(family=L["family"], dtype=L["dtype"], template=win["template"], params=win["params"],
                ct_tuned_ms=win["median_us"] / 1e3, flops=pass_flops(L), bytes=pass_bytes(L))
@@ -632,7 +633,6 @@ def measure(a, spec, summary, gen, lib):
     res["fma_tflops"], res["bw_gbs"] = dev if dev else (None, None)
     res["tune_wall_s"] = summary.get("time", {}).get("wall_s")
     res["candidates"] = summary.get("candidates")
-    del res["stage"]
     return res
 
 
@@ -690,9 +690,10 @@ def write_report(rows, meta, a, path, json_path):
                          "| | | | | | | | | | | | | | |")
             continue
         ms = r["ct_ms"]
-        mark = "" if r["ct_timing"] == "graph" else " (eager)"
+        mark = lambda key: "" if r[key] == "graph" else " (eager)"
         lines.append(
-            f"| `{r['problem']}` | {r['pass']} | **{us(ms)}**{mark} | {us(r['torch_ms'])} | {x(r['torch_ms'], ms)} | "
+            f"| `{r['problem']}` | {r['pass']} | **{us(ms)}**{mark('ct_timing')} | {us(r['torch_ms'])}"
+            f"{mark('torch_timing')} | {x(r['torch_ms'], ms)} | "
             f"{us(r['tf32_ms'])} | {x(r['tf32_ms'], ms)} | {us(r['naive_ms'])} | {us(r['copy_ms'])} | "
             f"{us(r['fwd_ms'])} | {e(r['ct_err'])} | {e(r['torch_err'])} | {e(r['tf32_err'])} | "
             f"{r['flops'] / (ms * 1e-3) / 1e12:.2f} | {r['bytes'] / (ms * 1e-3) / 1e9:.0f} | {r['template']} | "
@@ -758,12 +759,13 @@ def run(a, items):
             rows.append({"spec": spec, "problem": spec, "failed": f"tuning failed: {ex}"})
             write_report(rows, meta, a, a.out, json_path)
             continue
+        state = {"stage": "export"}
         try:
-            res = measure(a, spec, summary, gen, (torch, benchlib))
+            res = measure(a, spec, summary, gen, (torch, benchlib), state)
         except Exception as ex:  # one problem failing leaves the others measured
             print(f"{spec}: {ex!r}", file=sys.stderr, flush=True)
             rows.append({"spec": spec, "problem": summary.get("problem", spec),
-                         "failed": f"export or measurement failed: {ex!r}"})
+                         "failed": f"{state['stage']} failed: {ex!r}"})
         else:
             rows.append(res)
             print(json.dumps(res), flush=True)
