@@ -83,16 +83,16 @@ elif [ "$PHASE" = passes ]; then
   # problem (about 20 s with its measurements) and --max-wall keep the
   # default list (20 problem-passes) within one device call; what is not
   # reached is reported as not run.
-  mkdir -p /tmp/passes
+  work=$(mktemp -d)   # the exported winners and their builds
   python3 bench/bench_passes.py --selfcheck --convtune "$BUILD/convtune" > "$OUT/passes_selfcheck.log" 2>&1
   echo "passes selfcheck exit $?: $(tail -1 "$OUT/passes_selfcheck.log")"
   PYTHONUNBUFFERED=1 python3 bench/bench_passes.py --convtune "$BUILD/convtune" --db "${PASSES_DB:-$OUT/passes.db}" \
-    --out "$OUT/passes.md" --json "$OUT/passes.json" --workdir /tmp/passes --budget "${PASSES_BUDGET:-300}" \
+    --out "$OUT/passes.md" --json "$OUT/passes.json" --workdir "$work" --budget "${PASSES_BUDGET:-300}" \
     --time "${PASSES_TIME:-12}" --max-wall "${PASSES_MAX_WALL:-420}" ${PASSES_ARGS:-} ${PASSES_PROBLEMS:-} \
     > "$OUT/passes.log" 2>&1
   echo "passes exit $?"
   grep -E "^(FAILED|Traceback)|Error" "$OUT/passes.log" | tail -10
-  cat "$OUT/passes.md" 2>/dev/null | grep -E "^\| |^Training|^Tuning" | head -60
+  grep -E "^\| |^Training|^Tuning" "$OUT/passes.md" 2>/dev/null | head -60
 else
   # compute-sanitizer over the exported self-test of each seed problem's
   # winner (or SANITIZE_PROBLEMS') in a benchmark database (BENCH_DB), two
