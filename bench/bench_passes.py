@@ -335,18 +335,28 @@ def build(L, torch, device, gen):
             "backward": backward, "to_ct": to_ct, "forward": forward, "views": (xv, dyv, wv, xin)}
 
 
-def brute_pass(L, xv, dyv, wt):
-    """The pass by its definition (conv_pass.h), in Python over nested lists
-    of float64 values of PyTorch's logical views: dx in convtune's output
-    layout (flattened), or dW then db. For tiny layers only."""
+def logical_lists(flat, shape, perm, is1d):
+    """PyTorch's logical view of a flat buffer laid out as shape (the
+    problem's layout), as nested lists [b][c][y][x] read through the view's
+    strides; a conv1dc buffer as one of height 1 ([b][c][0][x], weights
+    [o][i][0][k])."""
+    ls, st = view_of(shape, perm)
+    if is1d:
+        ls, st = (ls[0], ls[1], 1, ls[2]), (st[0], st[1], 0, st[2])
+    return [[[[flat[b * st[0] + c * st[1] + y * st[2] + x * st[3]] for x in range(ls[3])] for y in range(ls[2])]
+             for c in range(ls[1])] for b in range(ls[0])]
+
+
+def brute_pass(L, X, DY, W):
+    """The pass by its definition (conv_pass.h), in Python over nested
+    lists [b][c][y][x] of x and dy and [o][i][kh][kw] of the weights (a
+    conv1dc layer as one of height 1): dx in convtune's output layout
+    (flattened), or dW then db. For tiny layers only."""
     b_, cin, cout, g = L["B"], L["Cin"], L["Cout"], L["groups"]
     cg, og = cin // g, cout // g
     sh, sw = L["stride"]
     dh, dw = L["dilation"]
     ph, pw = L["ph"][0], L["pw"][0]
-    if L["is1d"]:   # as 2D layers of height 1
-        xv, dyv, wt = xv.unsqueeze(2), dyv.unsqueeze(2), wt.unsqueeze(2)
-    X, DY, W = xv.double().tolist(), dyv.double().tolist(), wt.double().tolist()
     H, Wd, KH, KW, OH, OW = L["H"], L["W"], L["KH"], L["KW"], L["OH"], L["OW"]
     dx = [[[[0.0] * Wd for _ in range(H)] for _ in range(cin)] for _ in range(b_)]
     dW = [[[[0.0] * KW for _ in range(KH)] for _ in range(cg)] for _ in range(cout)]
@@ -490,9 +500,10 @@ def selfcheck(a):
             try:
                 if tiny:
                     T = build(L, torch, "cpu", gen)
+                    to4 = lambda t: (t.unsqueeze(2) if L["is1d"] else t).double().tolist()
                     xv, dyv, wv, _ = T["views"]
                     got = T["to_ct"](T["backward"](torch.float64))
-                    ref = torch.tensor(brute_pass(L, xv, dyv, wv), dtype=torch.float64)
+                    ref = torch.tensor(brute_pass(L, to4(xv), to4(dyv), to4(wv)), dtype=torch.float64)
                     err = (torch.linalg.vector_norm(got - ref) / torch.linalg.vector_norm(ref)).item()
                     if not err < 1e-12 or got.numel() != T["nout"]:
                         fail(f"{spec}: PyTorch through this mapping differs from the definition: {err:.3g}")
