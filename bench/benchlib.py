@@ -143,3 +143,47 @@ def as_cupy(t):
     __constant__ copies; 16-bit floats as int16 (CuPy has no bfloat16)."""
     t = t.contiguous()
     return cupy.asarray(t.view(torch.int16) if t.element_size() == 2 and t.is_floating_point() else t)
+
+
+def exported_launcher(path, canonical, inputs, out, symbols=()):
+    """launch() of the exported winner in path on CuPy's current stream (a
+    graph capture's, under graph_ms), called as its C launcher calls it:
+    inputs are CuPy arrays in buffer order, out the output's. symbols[i],
+    where given, names the __constant__ array the kernel may read inputs[i]
+    from; where the kernel declares it, every call copies the input there
+    device to device first, as the launcher does (a training step's weights
+    are new each step, so the copy is part of a call's cost). A winner of
+    several launches is built with nvcc and called through its C launcher,
+    which copies what it needs itself."""
+    if needs_host_code(path):
+        symbol = "convtune_" + re.sub(r"[^0-9A-Za-z]", "_", canonical)
+        fn = load_exported_lib(path, symbol, len(inputs) + 1)
+        ptrs = [c.data.ptr for c in inputs] + [out.data.ptr]
+
+        def launch():
+            rc = fn(*ptrs, cupy.cuda.get_current_stream().ptr)
+            if rc != 0:
+                raise RuntimeError(f"{symbol} returned {rc}")
+        return launch
+    mod, kern, grid, block, smem = load_exported(path)
+    if smem:
+        # Past 48 KiB (with the static part) the launch must opt in.
+        kern.max_dynamic_shared_size_bytes = smem
+    copies = []
+    for c, sym in zip(inputs, symbols):
+        if not sym:
+            continue
+        try:
+            g = mod.get_global(sym)
+        except Exception:
+            continue  # this winner reads it from global memory
+        copies.append((g.ptr, c.data.ptr, c.nbytes))
+    args = tuple(inputs) + (out,)
+    d2d = getattr(cupy.cuda.runtime, "memcpyDeviceToDevice", 3)   # cudaMemcpyDeviceToDevice
+
+    def launch(_mod=mod):  # the module lives as long as the launcher
+        stream = cupy.cuda.get_current_stream().ptr
+        for dst, src, n in copies:
+            cupy.cuda.runtime.memcpyAsync(dst, src, n, d2d, stream)
+        kern(grid, block, args, shared_mem=smem)
+    return launch

@@ -10,6 +10,11 @@
 #   scripts/gpu_all.sh BUILD_DIR bench       side-by-side benchmark of the 2D and
 #                                            multi-channel families (the conv1d
 #                                            benchmark is bench/bench_conv1d.py)
+#   scripts/gpu_all.sh BUILD_DIR passes      the training passes against PyTorch's
+#                                            backward (issue 29): passes.md, passes.json;
+#                                            PASSES_PROBLEMS a subset (PROBLEM[@N], no
+#                                            pass token: both), PASSES_TIME/_BUDGET per
+#                                            problem, PASSES_ARGS more (--dense)
 #   scripts/gpu_all.sh BUILD_DIR sanitize    memcheck, racecheck and synccheck on the
 #                                            exported seed winners of BENCH_DB (or
 #                                            SANITIZE_PROBLEMS' winners), compiled for
@@ -72,6 +77,22 @@ elif [ "$PHASE" = bench ]; then
     --out "$OUT/BENCH_FAMILIES.md" --workdir /tmp/bench --budget "${BUDGET:-300}" --time "${TUNE_TIME:-0}" ${BENCH_ARGS:-} ${BENCH_PROBLEMS:-} > "$OUT/bench.log" 2>&1
   echo "bench exit $?"
   tail -25 "$OUT/bench.log"
+elif [ "$PHASE" = passes ]; then
+  # The layout self-check first (PyTorch on the CPU against the passes'
+  # definitions), then tune, export and time each pass. 12 s of tuning a
+  # problem (about 20 s with its measurements) and --max-wall keep the
+  # default list (20 problem-passes) within one device call; what is not
+  # reached is reported as not run.
+  work=$(mktemp -d)   # the exported winners and their builds
+  python3 bench/bench_passes.py --selfcheck --convtune "$BUILD/convtune" > "$OUT/passes_selfcheck.log" 2>&1
+  echo "passes selfcheck exit $?: $(tail -1 "$OUT/passes_selfcheck.log")"
+  PYTHONUNBUFFERED=1 python3 bench/bench_passes.py --convtune "$BUILD/convtune" --db "${PASSES_DB:-$OUT/passes.db}" \
+    --out "$OUT/passes.md" --json "$OUT/passes.json" --workdir "$work" --budget "${PASSES_BUDGET:-300}" \
+    --time "${PASSES_TIME:-12}" --max-wall "${PASSES_MAX_WALL:-420}" ${PASSES_ARGS:-} ${PASSES_PROBLEMS:-} \
+    > "$OUT/passes.log" 2>&1
+  echo "passes exit $?"
+  grep -E "^(FAILED|Traceback)|Error" "$OUT/passes.log" | tail -10
+  grep -E "^\| |^Training|^Tuning" "$OUT/passes.md" 2>/dev/null | head -60
 else
   # compute-sanitizer over the exported self-test of each seed problem's
   # winner (or SANITIZE_PROBLEMS') in a benchmark database (BENCH_DB), two
