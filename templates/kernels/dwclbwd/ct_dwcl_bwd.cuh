@@ -39,7 +39,8 @@
 //   memory, one tap at a time); each block writes its partial sums to its
 //   slice of the workspace (ws[split][tap][c], then ws[split][KH*KW][c] for
 //   the bias), and the reduce kernel adds the splits of each weight in
-//   fp64, in split order. No atomics: every run gives the same bits.
+//   fp64 in a fixed order (8 interleaved chains, then the chains in order).
+//   No atomics: every run gives the same bits.
 //
 // Tuning macros: VEC, CHANNEL_THREADS, POS_PER_THREAD, CHUNK, and
 // POS_THREADS (dgrad) or WORKERS, ITEMS (wgrad) (dwclbwd_conv.c).
@@ -395,17 +396,30 @@ DB_NAME(const ct_elem *__restrict__ in, const ct_elem *__restrict__ dout, float 
 }
 
 // dweight[c][tap] (then dbias[c]) = the splits' partial sums ws[s][tap][c]
-// added in fp64, in split order: one thread per weight, reading across the
-// splits with consecutive threads on consecutive channels (coalesced).
+// added in fp64 in a fixed order: a block of 256 threads takes 32
+// consecutive entries (a warp reads 128 contiguous bytes of a split); its 8
+// warps sum the splits s = g, g + 8, ... of them in split order, then warp
+// 0 adds the 8 sums in warp order. Many short chains keep the loads of
+// every split in flight, where one thread per weight would wait on a
+// chain of hundreds of dependent loads.
+#define WG_RED_GROUPS 8
 extern "C" __global__ void __launch_bounds__(256)
 DB_REDUCE_NAME(const float *__restrict__ ws, ct_elem *__restrict__ dweight)
 {
-    const long long o = (long long)blockIdx.x * 256 + threadIdx.x;
-    if (o >= WG_COUNT)
-        return;
+    __shared__ double s_sum[WG_RED_GROUPS][32];
+    const int lane = threadIdx.x % 32, g = threadIdx.x / 32;
+    const long long o = (long long)blockIdx.x * 32 + lane;
     double sum = 0.0;
-    for (long long s = 0; s < WG_NSPLIT; ++s)
-        sum += (double)ws[s * WG_COUNT + o];
+    if (o < WG_COUNT)
+#pragma unroll 4
+        for (long long s = g; s < WG_NSPLIT; s += WG_RED_GROUPS)
+            sum += (double)ws[s * WG_COUNT + o];
+    s_sum[g][lane] = sum;
+    __syncthreads();
+    if (g != 0 || o >= WG_COUNT)
+        return;
+    for (int k = 1; k < WG_RED_GROUPS; ++k)
+        sum += s_sum[k][lane];
     const long long tap = o / DB_C, c = o % DB_C;
     ct_st(dweight + (tap < DB_TAPS ? c * DB_TAPS + tap : (long long)DB_TAPS * DB_C + c), (float)sum);
 }

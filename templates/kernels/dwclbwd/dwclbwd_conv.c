@@ -130,17 +130,21 @@ static int db_common(const ct_template *t, const ct_tc_shape *s, const db_geom *
         snprintf(why, len, "POS_PER_THREAD in 1..64, CHUNK dividing it, CHANNEL_THREADS >= 1");
         return 1;
     }
-    /* Warps of partly idle lanes: at most a quarter of a block's lanes. */
+    /* Warps of partly idle lanes: at most a quarter of a block's lanes on
+     * a layer big enough to have a choice (a layer of 1 to 3 channels may
+     * have no block of a full warp). */
     const long long lanes = ct_rup(g->threads, 32);
-    if (g->threads > lim->max_threads_per_block || 4 * g->threads < 3 * lanes) {
-        snprintf(why, len, "%lld threads per block: over the device's %d or under 3/4 of their warps' lanes",
+    const int big = (double)s->b * (double)s->cin * (double)s->h * (double)s->w >= 1048576.0;
+    if (g->threads > lim->max_threads_per_block || (big && 4 * g->threads < 3 * lanes)) {
+        snprintf(why, len, "%lld threads per block: over the device's %d or, on a large layer, under 3/4 of "
+                 "their warps' lanes",
                  g->threads, lim->max_threads_per_block);
         return 1;
     }
     /* Channel vectors past the layer in the last slice: on a layer big
      * enough to have a choice, another slice width does better. */
     const double eff = (double)g->ncv / (double)(g->ncb * g->ct);
-    if (eff < 0.75 && (double)s->b * (double)s->cin * (double)s->h * (double)s->w >= 1048576.0) {
+    if (eff < 0.75 && big) {
         snprintf(why, len, "only %.0f%% of the threads along the channels have channels (%lld vectors of %lld)",
                  100.0 * eff, g->ncv, g->vec);
         return 1;
@@ -235,8 +239,14 @@ static void db_normalize_head(const ct_tc_shape *s, long *vec, long *ct, long *p
         *ct = (long)ncv;
     if (*p > row && mult >= 1)
         *p = (long)ct_rup(row, mult);
+    /* dgrad's run is a multiple of the stride: the nearest below, at least one stride. */
+    if (mult > 1 && *p % mult != 0)
+        *p = *p > mult ? (long)(*p - *p % mult) : (long)mult;
+    /* The longest step dividing the run, up to the one asked for. */
     if (*chunk > *p)
         *chunk = *p;
+    while (*chunk > 1 && *p % *chunk != 0)
+        (*chunk)--;
 }
 
 static void dg_normalize(const ct_template *t, const ct_tc_shape *s, ct_params *c)

@@ -76,9 +76,10 @@ fail:
     return rc;
 }
 
+/* The reduce kernel's blocks: 32 entries each (ct_dwcl_bwd.cuh). */
 static unsigned wg_reduce_grid(long long count)
 {
-    return (unsigned)ct_cdiv(count, 256);
+    return (unsigned)ct_cdiv(count, 32);
 }
 
 static CUresult wg_run(void *state)
