@@ -196,8 +196,9 @@ static int wg_constrain(const ct_template *t, const ct_tc_shape *s, const ct_par
     const wg_values q = wg_get(c);
     db_geom g;
     wg_geometry(s, &q, &g);
-    if (g.nwk < 1 || g.items < 1) {
-        snprintf(why, len, "WORKERS and ITEMS >= 1");
+    /* WORKERS is the block's z dimension, which CUDA bounds at 64. */
+    if (g.nwk < 1 || g.nwk > 64 || g.items < 1) {
+        snprintf(why, len, "WORKERS in 1..64 (the block's z dimension), ITEMS >= 1");
         return 1;
     }
     if (db_common(t, s, &g, lim, why, len))
