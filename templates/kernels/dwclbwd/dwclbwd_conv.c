@@ -44,6 +44,9 @@ _Static_assert(CT_PARAM_COUNT(DG_ALL) == CT_DWCLBWD_NPARAMS - 1, "dgrad's list i
 #define DB_STATIC_SMEM (48 * 1024)
 /* Workspace floats of the weight gradient's splits (1 GiB). */
 #define WG_MAX_WS (1LL << 28)
+/* Blocks of a weight gradient's grid on layers that have the work for
+ * them (about one per SM of an A100 or H100). */
+#define WG_MIN_BLOCKS 128
 /* Products an fp32 sum of one thread may hold before the block's sums. */
 #define WG_MAX_RUN 2048
 
@@ -132,12 +135,13 @@ static int db_common(const ct_template *t, const ct_tc_shape *s, const db_geom *
     }
     /* Warps of partly idle lanes: at most a quarter of a block's lanes on
      * a layer big enough to have a choice (a layer of 1 to 3 channels may
-     * have no block of a full warp). */
+     * have no block of a full warp); and two warps at least there, as an
+     * SM holds 32 blocks at most (one-warp blocks fill half of it). */
     const long long lanes = ct_rup(g->threads, 32);
     const int big = (double)s->b * (double)s->cin * (double)s->h * (double)s->w >= 1048576.0;
-    if (g->threads > lim->max_threads_per_block || (big && 4 * g->threads < 3 * lanes)) {
-        snprintf(why, len, "%lld threads per block: over the device's %d or, on a large layer, under 3/4 of "
-                 "their warps' lanes",
+    if (g->threads > lim->max_threads_per_block || (big && (4 * g->threads < 3 * lanes || g->threads < 64))) {
+        snprintf(why, len, "%lld threads per block: over the device's %d or, on a large layer, under 64 or "
+                 "3/4 of their warps' lanes",
                  g->threads, lim->max_threads_per_block);
         return 1;
     }
@@ -215,6 +219,24 @@ static int wg_constrain(const ct_template *t, const ct_tc_shape *s, const ct_par
         return 1;
     if (g.nsplit > DB_MAX_GRID || g.ncb > DB_MAX_GRID_Y) {
         snprintf(why, len, "%lld splits x %lld channel slices exceed the grid's limits", g.nsplit, g.ncb);
+        return 1;
+    }
+    /* A grid under WG_MIN_BLOCKS leaves SMs idle: refused where the layer
+     * has runs enough for it at 64 runs a block. */
+    const long long runs = g.nrun * s->b * s->oh * g.ncb;
+    if (g.blocks < WG_MIN_BLOCKS && runs >= 64 * WG_MIN_BLOCKS) {
+        snprintf(why, len, "%lld blocks (splits x channel slices) for %lld runs: under %d, SMs idle", g.blocks,
+                 runs, WG_MIN_BLOCKS);
+        return 1;
+    }
+    /* The workspace is written and read once: beyond a quarter of the
+     * bytes of x and dy, fewer and longer splits do better (one split,
+     * ITEMS normalized to every run, is always admissible). */
+    const double io = (double)elem_size(s) * (double)s->b * (double)s->cin *
+                      ((double)s->h * (double)s->w + (double)s->oh * (double)s->ow);
+    if (g.nsplit > 1 && 8.0 * (double)g.nsplit * (double)g.count > 0.25 * io) {
+        snprintf(why, len, "%lld splits: their partial sums move %.0f%% of the bytes of x and dy, over 25%%",
+                 g.nsplit, 100.0 * 8.0 * (double)g.nsplit * (double)g.count / io);
         return 1;
     }
     if (g.nsplit * g.count > WG_MAX_WS) {
