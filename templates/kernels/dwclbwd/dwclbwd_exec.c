@@ -128,10 +128,13 @@ static void wg_emit(FILE *f, const ct_problem *p, const ct_params *c, const char
                "        cudaError_t err = cudaMalloc((void **)&ct_ws, (size_t)CT_GRID_X * %lldULL * sizeof(float));\n"
                "        if (err != cudaSuccess)\n            return (int)err;\n    }\n",
             count);
+    /* A half-type launcher takes void pointers: cast them to the kernel's
+     * ct_elem (a no-op for fp32, whose launcher takes floats). */
     fprintf(f, "    %s<<<dim3(CT_GRID_X, CT_GRID_Y, CT_GRID_Z), dim3(CT_BLOCK_X, CT_BLOCK_Y, CT_BLOCK_Z), "
-               "CT_SMEM_BYTES, stream>>>(%s, %s, ct_ws);\n",
+               "CT_SMEM_BYTES, stream>>>((const ct_elem *)%s, (const ct_elem *)%s, ct_ws);\n",
             name, b[0].name, b[1].name);
-    fprintf(f, "    %s_reduce<<<%u, 256, 0, stream>>>(ct_ws, %s);\n", name, wg_reduce_grid(count), b[2].name);
+    fprintf(f, "    %s_reduce<<<%u, 256, 0, stream>>>(ct_ws, (ct_elem *)%s);\n", name, wg_reduce_grid(count),
+            b[2].name);
     fprintf(f, "    return (int)cudaGetLastError();\n}\n");
 }
 
