@@ -465,6 +465,8 @@ static const ct_template templates[] = {
     CT_KERNEL(conv2dc, simt),
     CT_KERNEL(conv2dc, dgnaive),
     CT_KERNEL(conv2dc, wgnaive),
+    CT_KERNEL(conv2dc, dgdwcl),
+    CT_KERNEL(conv2dc, wgdwcl),
 };
 
 /* The layer as the tensor-core templates see it. */

@@ -1,0 +1,426 @@
+// ct_dwcl_bwd.cuh: the training passes of a depthwise layer (groups = Cin =
+// Cout) in the channels-last layout (NHWC, and NLC as a 2D layer of height
+// 1), read through the LY_* names of FAMILY_as2d.cuh: one source for
+// conv1dc and conv2dc, every element type (fp32 sums), any stride,
+// dilation and padding.
+//
+// Both passes stream: a thread owns VEC consecutive channels (one 16-, 8-,
+// 4- or 2-byte load along C, a warp covering consecutive channels of a
+// pixel and then the next pixels, all contiguous in NHWC) and a run of
+// POS_PER_THREAD consecutive positions along W, walked CHUNK positions at a
+// time: each step loads only the window entries no earlier step loaded, so
+// a thread reads each of its entries once and the register window slides
+// (the compiler renames the registers of a fully unrolled run). Entries no
+// tap reads (stride, dilation) are never loaded. Taps and sums are fp32.
+//
+// dgrad (DB_NAME(dout, weight, din)): dx[b][yy][xx][c] = sum over i, j of
+//   dy[b][y][x][c] * w[c][i][j], y = (yy + PH - i*DY) / SY, x = (xx + PW -
+//   j*DX) / SX where both divide (no zero insertion). A block stages the
+//   taps of its CHANNEL_THREADS x VEC channels in shared memory, tap-major,
+//   so that a row's KW x VEC taps are vector loads; a thread walks the
+//   filter rows i at run time (rows that do not divide are skipped) and,
+//   per row, its run's dy window along x: with the run's start a multiple
+//   of SX (POS_PER_THREAD % SX == 0), which taps meet which window entry is
+//   known at compile time.
+//
+// wgrad (DB_NAME(in, dout, ws), then DB_REDUCE_NAME(ws, dweight)): a thread
+//   owns VEC channels and the KW taps of one filter row i (threadIdx.y), so
+//   its sums are KW x VEC registers; threadIdx.z is one of WORKERS threads
+//   that share a channel slice and a row of taps. A worker walks ITEMS runs
+//   (b, y, a run of POS_PER_THREAD outputs of row y), consecutive workers
+//   taking consecutive runs, so that the KH rows of taps and the workers
+//   read the same dy and overlapping x rows from L1 at about the same time.
+//   Each run loads the dy run and the x window ((P-1) x SX + (KW-1) x DX + 1
+//   entries) once. The bias gradient is the i = 0 threads' sum of dy.
+//
+//   Accuracy (fp32 problems within 1e-5 of fp64 over 16k-100k-term sums):
+//   a thread sums at most ITEMS x POS_PER_THREAD products in fp32; the
+//   WORKERS sums of a block are added in fp32 in worker order (shared
+//   memory, one tap at a time); each block writes its partial sums to its
+//   slice of the workspace (ws[split][tap][c], then ws[split][KH*KW][c] for
+//   the bias), and the reduce kernel adds the splits of each weight in
+//   fp64 in a fixed order (8 interleaved chains, then the chains in order).
+//   No atomics: every run gives the same bits.
+//
+// Tuning macros: VEC, CHANNEL_THREADS, POS_PER_THREAD, CHUNK, and
+// POS_THREADS (dgrad) or WORKERS, ITEMS (wgrad) (dwclbwd_conv.c).
+#include "ct_dtype.cuh"
+
+static_assert(LY_CL, "channels-last (nhwc, nlc) layers only");
+static_assert(LY_GROUPS == LY_CIN && LY_COUT == LY_CIN, "depthwise layers only");
+static_assert(VEC == 1 || VEC == 2 || VEC == 4 || VEC == 8, "VEC is 1, 2, 4 or 8");
+static_assert(VEC * sizeof(ct_elem) <= 16, "a vector of channels is one load of at most 16 bytes");
+static_assert(LY_CIN % VEC == 0, "VEC must divide the channels (aligned vectors)");
+static_assert(POS_PER_THREAD % CHUNK == 0, "CHUNK must divide POS_PER_THREAD");
+
+#define DB_C LY_CIN
+#define DB_P POS_PER_THREAD
+#define DB_NCV (DB_C / VEC)                                     // channel vectors of a pixel
+#define DB_CT CHANNEL_THREADS
+#define DB_NCB ((DB_NCV + DB_CT - 1) / DB_CT)                  // channel slices
+#define DB_CW (DB_CT * VEC)                                     // channels of a slice
+#define DB_TAPS (LY_KH * LY_KW)
+
+// Floor division and its remainder, for window offsets that may be negative.
+__device__ __forceinline__ constexpr int db_fdiv(int a, int b) { return a >= 0 ? a / b : -((-a + b - 1) / b); }
+__device__ __forceinline__ constexpr int db_fmod(int a, int b) { return a - db_fdiv(a, b) * b; }
+
+// The VEC channels at p (VEC-element aligned) in one load, widened to float.
+__device__ __forceinline__ void db_ld(float (&v)[VEC], const ct_elem *__restrict__ p)
+{
+#if CT_DTYPE == CT_DTYPE_F32
+#if VEC == 4
+    const float4 q = __ldg(reinterpret_cast<const float4 *>(p));
+    v[0] = q.x; v[1] = q.y; v[2] = q.z; v[3] = q.w;
+#elif VEC == 2
+    const float2 q = __ldg(reinterpret_cast<const float2 *>(p));
+    v[0] = q.x; v[1] = q.y;
+#else
+    v[0] = __ldg(p);
+#endif
+#else
+#if VEC == 8
+    __align__(16) ct_elem2 h[4];
+    *reinterpret_cast<uint4 *>(h) = __ldg(reinterpret_cast<const uint4 *>(p));
+#elif VEC == 4
+    __align__(8) ct_elem2 h[2];
+    *reinterpret_cast<uint2 *>(h) = __ldg(reinterpret_cast<const uint2 *>(p));
+#elif VEC == 2
+    __align__(4) ct_elem2 h[1];
+    *reinterpret_cast<unsigned *>(h) = __ldg(reinterpret_cast<const unsigned *>(p));
+#endif
+#if VEC >= 2
+#pragma unroll
+    for (int k = 0; k < VEC / 2; ++k) {
+        const float2 f = ct_ld2(&h[k]);
+        v[2 * k] = f.x;
+        v[2 * k + 1] = f.y;
+    }
+#else
+    v[0] = ct_ldg(p);
+#endif
+#endif
+}
+
+// db_ld where ok, zeros elsewhere (padding, positions past the layer).
+__device__ __forceinline__ void db_ldz(float (&v)[VEC], const ct_elem *__restrict__ p, bool ok)
+{
+    if (ok) {
+        db_ld(v, p);
+    } else {
+#pragma unroll
+        for (int e = 0; e < VEC; ++e)
+            v[e] = 0.0f;
+    }
+}
+
+#if LY_PASS == 1
+// ---- dgrad ----
+
+// The store of VEC channels, rounded once to the element type.
+__device__ __forceinline__ void db_st(ct_elem *p, const float (&v)[VEC])
+{
+#if CT_DTYPE == CT_DTYPE_F32
+#if VEC == 4
+    *reinterpret_cast<float4 *>(p) = make_float4(v[0], v[1], v[2], v[3]);
+#elif VEC == 2
+    *reinterpret_cast<float2 *>(p) = make_float2(v[0], v[1]);
+#else
+    *p = v[0];
+#endif
+#elif VEC >= 2
+    __align__(16) ct_elem2 h[VEC / 2];
+#pragma unroll
+    for (int k = 0; k < VEC / 2; ++k)
+        ct_st2(&h[k], make_float2(v[2 * k], v[2 * k + 1]));
+#if VEC == 8
+    *reinterpret_cast<uint4 *>(p) = *reinterpret_cast<const uint4 *>(h);
+#elif VEC == 4
+    *reinterpret_cast<uint2 *>(p) = *reinterpret_cast<const uint2 *>(h);
+#else
+    *reinterpret_cast<unsigned *>(p) = *reinterpret_cast<const unsigned *>(h);
+#endif
+#else
+    ct_st(p, v[0]);
+#endif
+}
+
+// VEC floats from shared memory (VEC-float aligned).
+__device__ __forceinline__ void db_lds(float (&v)[VEC], const float *p)
+{
+#if VEC >= 4
+#pragma unroll
+    for (int k = 0; k < VEC / 4; ++k) {
+        const float4 q = reinterpret_cast<const float4 *>(p)[k];
+        v[4 * k] = q.x; v[4 * k + 1] = q.y; v[4 * k + 2] = q.z; v[4 * k + 3] = q.w;
+    }
+#elif VEC == 2
+    const float2 q = *reinterpret_cast<const float2 *>(p);
+    v[0] = q.x; v[1] = q.y;
+#else
+    v[0] = *p;
+#endif
+}
+
+static_assert(DB_P % LY_SX == 0, "a run starts at a multiple of the stride");
+#define DG_NRUN ((LY_W + DB_P - 1) / DB_P)                      // runs of a row of dx
+#define DG_RUNS ((long long)LY_B * LY_H * DG_NRUN)
+#define DG_WLO db_fdiv(LY_PW - (LY_KW - 1) * LY_DX, LY_SX)      // dy column of window entry 0, past xx0 / SX
+#define DG_NWIN (db_fdiv(DB_P - 1 + LY_PW, LY_SX) - DG_WLO + 1) // window entries of a run
+
+// The last window entry the positions of step ch read.
+__device__ __forceinline__ constexpr int dg_hi(int ch) { return db_fdiv((ch + 1) * CHUNK - 1 + LY_PW, LY_SX) - DG_WLO; }
+
+// Whether a tap reads window entry t (others are never loaded).
+__device__ __forceinline__ constexpr bool dg_used(int t)
+{
+    for (int k = 0; k < DB_P; ++k)
+        for (int j = 0; j < LY_KW; ++j) {
+            const int n = k + LY_PW - j * LY_DX;
+            if (db_fmod(n, LY_SX) == 0 && db_fdiv(n, LY_SX) - DG_WLO == t)
+                return true;
+        }
+    return false;
+}
+
+extern "C" __global__ void __launch_bounds__(CHANNEL_THREADS * POS_THREADS)
+DB_NAME(const ct_elem *__restrict__ dout, const ct_elem *__restrict__ weight, ct_elem *__restrict__ din)
+{
+    __shared__ __align__(16) float s_w[DB_TAPS * DB_CW];   // [tap][channel of the slice]
+    const int cb = blockIdx.x % DB_NCB;
+    const int tid = threadIdx.y * CHANNEL_THREADS + threadIdx.x;
+    // Read in the weights' order (coalesced), written tap-major.
+    for (int e = tid; e < DB_TAPS * DB_CW; e += CHANNEL_THREADS * POS_THREADS) {
+        const int tap = e % DB_TAPS, cl = e / DB_TAPS, c = cb * DB_CW + cl;
+        s_w[tap * DB_CW + cl] = c < DB_C ? ct_ldg(weight + (long long)c * DB_TAPS + tap) : 0.0f;
+    }
+    __syncthreads();
+    const int cv = cb * CHANNEL_THREADS + threadIdx.x;
+    const long long run = (long long)(blockIdx.x / DB_NCB) * POS_THREADS + threadIdx.y;
+    if (cv >= DB_NCV || run >= DG_RUNS)
+        return;
+    const int xr = (int)(run % DG_NRUN);
+    const int yy = (int)(run / DG_NRUN % LY_H);
+    const int b = (int)(run / ((long long)DG_NRUN * LY_H));
+    const int xx0 = xr * DB_P, c0 = cv * VEC, cl0 = threadIdx.x * VEC;
+    const int ox0 = xx0 / LY_SX + DG_WLO;   // dy column of window entry 0 (xx0 is a multiple of SX)
+
+    float acc[DB_P][VEC];
+#pragma unroll
+    for (int k = 0; k < DB_P; ++k)
+#pragma unroll
+        for (int e = 0; e < VEC; ++e)
+            acc[k][e] = 0.0f;
+
+#pragma unroll 1
+    for (int i = 0; i < LY_KH; ++i) {
+        const int ny = yy + LY_PH - i * LY_DY;
+        if (ny < 0 || ny % LY_SY != 0 || ny / LY_SY >= LY_OH)
+            continue;
+        const ct_elem *row = dout + ((long long)b * LY_OH + ny / LY_SY) * LY_OW * DB_C + c0;
+        float wt[LY_KW][VEC];
+#pragma unroll
+        for (int j = 0; j < LY_KW; ++j)
+            db_lds(wt[j], &s_w[(i * LY_KW + j) * DB_CW + cl0]);
+        float win[DG_NWIN][VEC];
+#pragma unroll
+        for (int ch = 0; ch < DB_P / CHUNK; ++ch) {
+            // Constant trip counts, so that every loop unrolls and each
+            // test folds once the enclosing ones are unrolled.
+#pragma unroll
+            for (int t = 0; t < DG_NWIN; ++t)
+                if (t > (ch == 0 ? -1 : dg_hi(ch - 1)) && t <= dg_hi(ch) &&
+                    ((LY_SX == 1 && LY_DX == 1) || dg_used(t))) {
+                    const int ox = ox0 + t;
+                    db_ldz(win[t], row + (long long)ox * DB_C, ox >= 0 && ox < LY_OW);
+                }
+#pragma unroll
+            for (int o = 0; o < CHUNK; ++o)
+#pragma unroll
+                for (int j = 0; j < LY_KW; ++j) {
+                    const int k = ch * CHUNK + o;
+                    const int n = k + LY_PW - j * LY_DX;
+                    if (db_fmod(n, LY_SX) == 0) {
+                        const int t = db_fdiv(n, LY_SX) - DG_WLO;
+#pragma unroll
+                        for (int e = 0; e < VEC; ++e)
+                            acc[k][e] = fmaf(wt[j][e], win[t][e], acc[k][e]);
+                    }
+                }
+        }
+    }
+    ct_elem *dst = din + ((long long)b * LY_H + yy) * LY_W * DB_C + c0;
+#pragma unroll
+    for (int k = 0; k < DB_P; ++k)
+        if (xx0 + k < LY_W)
+            db_st(dst + (long long)(xx0 + k) * DB_C, acc[k]);
+}
+
+#elif LY_PASS == 2
+// ---- wgrad ----
+
+#define WG_NRUN ((LY_OW + DB_P - 1) / DB_P)                     // runs of a row of dy
+#define WG_ITEMS ((long long)LY_B * LY_OH * WG_NRUN)            // runs of a channel slice
+#define WG_PER_SPLIT ((long long)WORKERS * ITEMS)
+#define WG_NSPLIT ((WG_ITEMS + WG_PER_SPLIT - 1) / WG_PER_SPLIT)
+#define WG_NWX ((DB_P - 1) * LY_SX + (LY_KW - 1) * LY_DX + 1)   // x window entries of a run
+#define WG_ROWS (DB_TAPS + (LY_BIAS ? 1 : 0))                   // workspace rows of a split (taps, bias)
+#define WG_COUNT ((long long)WG_ROWS * DB_C)                    // workspace floats of a split
+
+// The last x window entry the positions of step ch read.
+__device__ __forceinline__ constexpr int wg_hi(int ch) { return ((ch + 1) * CHUNK - 1) * LY_SX + (LY_KW - 1) * LY_DX; }
+
+// Whether a tap reads x window entry t (others are never loaded).
+__device__ __forceinline__ constexpr bool wg_used(int t)
+{
+    for (int k = 0; k < DB_P; ++k)
+        for (int j = 0; j < LY_KW; ++j)
+            if (k * LY_SX + j * LY_DX == t)
+                return true;
+    return false;
+}
+
+// The block's WORKERS sums of VEC channels (v), added in worker order into
+// the w = 0 threads' result; every thread of the block calls it.
+__device__ __forceinline__ void wg_block_sum(float *s_red, float (&v)[VEC], int w, int slot)
+{
+    __syncthreads();   // the previous round's reads are done
+#pragma unroll
+    for (int e = 0; e < VEC; ++e)
+        s_red[(w * LY_KH * DB_CT + slot) * VEC + e] = v[e];
+    __syncthreads();
+    if (w == 0)
+        for (int o = 1; o < WORKERS; ++o)
+#pragma unroll
+            for (int e = 0; e < VEC; ++e)
+                v[e] += s_red[(o * LY_KH * DB_CT + slot) * VEC + e];
+}
+
+extern "C" __global__ void __launch_bounds__(CHANNEL_THREADS * LY_KH * WORKERS)
+DB_NAME(const ct_elem *__restrict__ in, const ct_elem *__restrict__ dout, float *__restrict__ ws)
+{
+    __shared__ __align__(16) float s_red[WORKERS * LY_KH * DB_CT * VEC];
+    const int split = blockIdx.x, cb = blockIdx.y;
+    const int i = threadIdx.y, w = threadIdx.z;
+    const int cv = cb * CHANNEL_THREADS + threadIdx.x;
+    const bool live = cv < DB_NCV;   // threads past the channels join the block sums only
+    const int c0 = (live ? cv : 0) * VEC;
+    const bool bias = LY_BIAS && i == 0;
+
+    float acc[LY_KW][VEC], accb[VEC];
+#pragma unroll
+    for (int e = 0; e < VEC; ++e) {
+        accb[e] = 0.0f;
+#pragma unroll
+        for (int j = 0; j < LY_KW; ++j)
+            acc[j][e] = 0.0f;
+    }
+
+#pragma unroll 1
+    for (int it = 0; it < ITEMS && live; ++it) {
+        const long long item = split * WG_PER_SPLIT + (long long)it * WORKERS + w;
+        if (item >= WG_ITEMS)
+            break;
+        const int xr = (int)(item % WG_NRUN);
+        const int y = (int)(item / WG_NRUN % LY_OH);
+        const int b = (int)(item / ((long long)WG_NRUN * LY_OH));
+        const int yy = y * LY_SY + i * LY_DY - LY_PH;
+        const bool rowok = yy >= 0 && yy < LY_H;
+        if (!rowok && !bias)
+            continue;
+        const int x0 = xr * DB_P;
+        const ct_elem *drow = dout + ((long long)b * LY_OH + y) * LY_OW * DB_C + c0;
+        if (!rowok) {   // a padding row of this tap row: the bias alone
+#pragma unroll
+            for (int k = 0; k < DB_P; ++k) {
+                float d[VEC];
+                db_ldz(d, drow + (long long)(x0 + k) * DB_C, x0 + k < LY_OW);
+#pragma unroll
+                for (int e = 0; e < VEC; ++e)
+                    accb[e] += d[e];
+            }
+            continue;
+        }
+        const ct_elem *xrow = in + ((long long)b * LY_H + yy) * LY_W * DB_C + c0;
+        const int xc0 = x0 * LY_SX - LY_PW;   // x column of window entry 0
+        float xw[WG_NWX][VEC];
+#pragma unroll
+        for (int ch = 0; ch < DB_P / CHUNK; ++ch) {
+            float d[CHUNK][VEC];
+#pragma unroll
+            for (int o = 0; o < CHUNK; ++o) {
+                const int k = ch * CHUNK + o;
+                db_ldz(d[o], drow + (long long)(x0 + k) * DB_C, x0 + k < LY_OW);
+            }
+#pragma unroll
+            for (int t = 0; t < WG_NWX; ++t)
+                if (t > (ch == 0 ? -1 : wg_hi(ch - 1)) && t <= wg_hi(ch) &&
+                    ((LY_SX == 1 && LY_DX == 1) || wg_used(t))) {
+                    const int xc = xc0 + t;
+                    db_ldz(xw[t], xrow + (long long)xc * DB_C, xc >= 0 && xc < LY_W);
+                }
+#pragma unroll
+            for (int o = 0; o < CHUNK; ++o) {
+                const int k = ch * CHUNK + o;
+#pragma unroll
+                for (int j = 0; j < LY_KW; ++j)
+#pragma unroll
+                    for (int e = 0; e < VEC; ++e)
+                        acc[j][e] = fmaf(d[o][e], xw[k * LY_SX + j * LY_DX][e], acc[j][e]);
+                if (bias)
+#pragma unroll
+                    for (int e = 0; e < VEC; ++e)
+                        accb[e] += d[o][e];
+            }
+        }
+    }
+
+    // The block's sums, tap by tap, then the split's partial sums into ws.
+    float *part = ws + (long long)split * WG_COUNT + c0;
+    const int slot = i * DB_CT + threadIdx.x;
+#pragma unroll
+    for (int j = 0; j < LY_KW; ++j) {
+        wg_block_sum(s_red, acc[j], w, slot);
+        if (w == 0 && live)
+#pragma unroll
+            for (int e = 0; e < VEC; ++e)
+                part[(long long)(i * LY_KW + j) * DB_C + e] = acc[j][e];
+    }
+#if LY_BIAS
+    wg_block_sum(s_red, accb, w, slot);
+    if (w == 0 && live && i == 0)
+#pragma unroll
+        for (int e = 0; e < VEC; ++e)
+            part[(long long)DB_TAPS * DB_C + e] = accb[e];
+#endif
+}
+
+// dweight[c][tap] (then dbias[c]) = the splits' partial sums ws[s][tap][c]
+// added in fp64 in a fixed order: a block of 256 threads takes 32
+// consecutive entries (a warp reads 128 contiguous bytes of a split); its 8
+// warps sum the splits s = g, g + 8, ... of them in split order, then warp
+// 0 adds the 8 sums in warp order. Many short chains keep the loads of
+// every split in flight, where one thread per weight would wait on a
+// chain of hundreds of dependent loads.
+#define WG_RED_GROUPS 8
+extern "C" __global__ void __launch_bounds__(256)
+DB_REDUCE_NAME(const float *__restrict__ ws, ct_elem *__restrict__ dweight)
+{
+    __shared__ double s_sum[WG_RED_GROUPS][32];
+    const int lane = threadIdx.x % 32, g = threadIdx.x / 32;
+    const long long o = (long long)blockIdx.x * 32 + lane;
+    double sum = 0.0;
+    if (o < WG_COUNT)
+#pragma unroll 4
+        for (long long s = g; s < WG_NSPLIT; s += WG_RED_GROUPS)
+            sum += (double)ws[s * WG_COUNT + o];
+    s_sum[g][lane] = sum;
+    __syncthreads();
+    if (g != 0 || o >= WG_COUNT)
+        return;
+    for (int k = 1; k < WG_RED_GROUPS; ++k)
+        sum += s_sum[k][lane];
+    const long long tap = o / DB_C, c = o % DB_C;
+    ct_st(dweight + (tap < DB_TAPS ? c * DB_TAPS + tap : (long long)DB_TAPS * DB_C + c), (float)sum);
+}
+#endif

@@ -1,0 +1,334 @@
+/* dwclbwd_conv.c - parameters, sizes, constraints and launch geometry of
+ * the kinds dgdwcl and wgdwcl (dwclbwd_conv.h); the sizes here mirror the
+ * DB_*, DG_* and WG_* macros of ct_dwcl_bwd.cuh. */
+#include "dwclbwd_conv.h"
+#include "intmath.h"
+#include "tc_conv.h"
+
+#include <stdio.h>
+#include <string.h>
+
+CT_FAMILY_CODE
+
+/* Each parameter once: the head both kinds share, then each kind's own. */
+#define DB_HEAD(X)                                                                                           \
+    X(VEC, 8, CT_RANGE(1, 8), "consecutive channels per thread, one vector load along C (1, 2, 4, 8; at "   \
+                              "most 16 bytes: 4 fp32, 8 bf16 or f16; narrowed to divide the channels)")      \
+    X(CHANNEL_THREADS, 16, CT_THREADS(1), "threads of a block along the channels (block x; at most the "    \
+                                          "layer's channel vectors)")                                        \
+    X(POS_PER_THREAD, 8, CT_RANGE(1, 64), "consecutive positions of a row per thread (dgrad: of dx, a "     \
+                                          "multiple of the stride; wgrad: of dy)")                           \
+    X(CHUNK, 4, CT_RANGE(1, 64), "positions per step of the sliding register window (divides "             \
+                                 "POS_PER_THREAD)")
+#define DG_TAIL(X) X(POS_THREADS, 8, CT_THREADS(1), "threads of a block along the positions, a run each (block y)")
+#define WG_TAIL(X)                                                                                           \
+    X(WORKERS, 4, CT_THREADS(1), "threads sharing a channel vector and a row of taps, their sums added in " \
+                                 "the block (block z; block y is the filter's rows)")                        \
+    X(ITEMS, 16, CT_RANGE(1, 1 << 20), "runs of POS_PER_THREAD positions a worker sums in fp32 before the " \
+                                       "block's sums (bounds the length of an fp32 sum)")
+#define DG_ALL(X) DB_HEAD(X) DG_TAIL(X)
+#define WG_ALL(X) DB_HEAD(X) WG_TAIL(X)
+
+const ct_param_def ct_dgdwcl_params[CT_DWCLBWD_NPARAMS - 1] = CT_PARAM_TABLE(DG_ALL);
+const ct_param_def ct_wgdwcl_params[CT_DWCLBWD_NPARAMS] = CT_PARAM_TABLE(WG_ALL);
+CT_PARAM_VALUES(dg, DG_ALL, ct_dgdwcl_params)
+CT_PARAM_VALUES(wg, WG_ALL, ct_wgdwcl_params)
+_Static_assert(CT_PARAM_COUNT(WG_ALL) == CT_DWCLBWD_NPARAMS, "CT_DWCLBWD_NPARAMS is wgrad's list's length");
+_Static_assert(CT_PARAM_COUNT(DG_ALL) == CT_DWCLBWD_NPARAMS - 1, "dgrad's list is one shorter");
+
+/* Unrolled FMAs of one filter row and run (instruction cache, NVRTC time
+ * of about a second), and the grid's limits. */
+#define DB_MAX_BODY 2048
+#define DB_MAX_GRID 2147483647LL
+#define DB_MAX_GRID_Y 65535LL
+#define DB_STATIC_SMEM (48 * 1024)
+/* Workspace floats of the weight gradient's splits (1 GiB). */
+#define WG_MAX_WS (1LL << 28)
+/* Blocks of a weight gradient's grid on layers that have the work for
+ * them (about one per SM of an A100 or H100). */
+#define WG_MIN_BLOCKS 128
+/* Products an fp32 sum of one thread may hold before the block's sums. */
+#define WG_MAX_RUN 2048
+
+static long long fdiv(long long a, long long b)
+{
+    return a >= 0 ? a / b : -((-a + b - 1) / b);
+}
+
+static long long elem_size(const ct_tc_shape *s)
+{
+    return s->p ? (long long)ct_dtype_size(ct_problem_dtype(s->p)) : 4;
+}
+
+/* The template's derived sizes. */
+typedef struct db_geom {
+    long long vec, ct, p, chunk, ncv, ncb, threads, nrun, blocks, smem;
+    long long pt, runs, nwin, live;                   /* dgrad */
+    long long nwk, items, per, nsplit, nwx, count;    /* wgrad */
+} db_geom;
+
+static void dg_geometry(const ct_tc_shape *s, const dg_values *q, db_geom *g)
+{
+    memset(g, 0, sizeof *g);
+    g->vec = q->VEC, g->ct = q->CHANNEL_THREADS, g->p = q->POS_PER_THREAD, g->chunk = q->CHUNK;
+    g->pt = q->POS_THREADS;
+    if (g->vec < 1 || g->ct < 1 || g->p < 1 || g->chunk < 1 || g->pt < 1)
+        return;
+    g->ncv = s->cin / g->vec;
+    g->ncb = ct_cdiv(g->ncv, g->ct);
+    g->threads = g->ct * g->pt;
+    g->nrun = ct_cdiv(s->w, g->p);
+    g->runs = s->b * s->h * g->nrun;
+    g->blocks = g->ncb * ct_cdiv(g->runs, g->pt);
+    g->smem = 4 * s->kh * s->kw * g->ct * g->vec;
+    const long long wlo = fdiv(s->pw - (s->kw - 1) * s->dx, s->sx);
+    g->nwin = fdiv(g->p - 1 + s->pw, s->sx) - wlo + 1;
+    /* The entries a step holds live: its own and those the next reads. */
+    const long long step = fdiv(g->chunk - 1 + (s->kw - 1) * s->dx, s->sx) + 1;
+    g->live = step < g->nwin ? step : g->nwin;
+}
+
+static void wg_geometry(const ct_tc_shape *s, const wg_values *q, db_geom *g)
+{
+    memset(g, 0, sizeof *g);
+    g->vec = q->VEC, g->ct = q->CHANNEL_THREADS, g->p = q->POS_PER_THREAD, g->chunk = q->CHUNK;
+    g->nwk = q->WORKERS, g->items = q->ITEMS;
+    if (g->vec < 1 || g->ct < 1 || g->p < 1 || g->chunk < 1 || g->nwk < 1 || g->items < 1)
+        return;
+    g->ncv = s->cin / g->vec;
+    g->ncb = ct_cdiv(g->ncv, g->ct);
+    g->threads = g->ct * s->kh * g->nwk;
+    g->nrun = ct_cdiv(s->ow, g->p);
+    g->per = g->nwk * g->items;
+    g->nsplit = ct_cdiv(s->b * s->oh * g->nrun, g->per);
+    g->blocks = g->nsplit * g->ncb;
+    g->smem = 4 * g->nwk * s->kh * g->ct * g->vec;
+    g->nwx = (g->p - 1) * s->sx + (s->kw - 1) * s->dx + 1;
+    const long long step = (g->chunk - 1) * s->sx + (s->kw - 1) * s->dx + 1;
+    g->live = step < g->nwx ? step : g->nwx;
+    g->count = (s->kh * s->kw + (s->bias ? 1 : 0)) * s->cin;
+}
+
+/* What both kinds refuse: layers that are not depthwise, vectors the
+ * channels or the element type do not allow, runs and steps that do not
+ * nest, blocks of too many or too few threads. */
+static int db_common(const ct_template *t, const ct_tc_shape *s, const db_geom *g, const ct_limits *lim,
+                     char *why, size_t len)
+{
+    if (s->groups != s->cin || s->cout != s->cin) {
+        snprintf(why, len, "%s computes a depthwise layer's gradients: groups = Cin = Cout only (here groups = "
+                 "%lld, Cin = %lld, Cout = %lld)", t->name, s->groups, s->cin, s->cout);
+        return 1;
+    }
+    if (g->vec != 1 && g->vec != 2 && g->vec != 4 && g->vec != 8) {
+        snprintf(why, len, "VEC is 1, 2, 4 or 8");
+        return 1;
+    }
+    if (g->vec * elem_size(s) > 16 || s->cin % g->vec != 0) {
+        snprintf(why, len, "VEC=%lld: a vector of channels is one aligned load of at most 16 bytes (%lld-byte "
+                 "elements) and divides Cin = %lld", g->vec, elem_size(s), s->cin);
+        return 1;
+    }
+    if (g->ct < 1 || g->p < 1 || g->p > 64 || g->chunk < 1 || g->p % g->chunk != 0) {
+        snprintf(why, len, "POS_PER_THREAD in 1..64, CHUNK dividing it, CHANNEL_THREADS >= 1");
+        return 1;
+    }
+    /* Warps of partly idle lanes: at most a quarter of a block's lanes on
+     * a layer big enough to have a choice (a layer of 1 to 3 channels may
+     * have no block of a full warp); and two warps at least there, as an
+     * SM holds 32 blocks at most (one-warp blocks fill half of it). */
+    const long long lanes = ct_rup(g->threads, 32);
+    const int big = (double)s->b * (double)s->cin * (double)s->h * (double)s->w >= 1048576.0;
+    if (g->threads > lim->max_threads_per_block || (big && (4 * g->threads < 3 * lanes || g->threads < 64))) {
+        snprintf(why, len, "%lld threads per block: over the device's %d or, on a large layer, under 64 or "
+                 "3/4 of their warps' lanes",
+                 g->threads, lim->max_threads_per_block);
+        return 1;
+    }
+    /* Channel vectors past the layer in the last slice: on a layer big
+     * enough to have a choice, another slice width does better. */
+    const double eff = (double)g->ncv / (double)(g->ncb * g->ct);
+    if (eff < 0.75 && big) {
+        snprintf(why, len, "only %.0f%% of the threads along the channels have channels (%lld vectors of %lld)",
+                 100.0 * eff, g->ncv, g->vec);
+        return 1;
+    }
+    if (g->p * s->kw * g->vec > DB_MAX_BODY) {
+        snprintf(why, len, "POS_PER_THREAD x KW x VEC = %lld unrolled FMAs exceed %d", g->p * s->kw * g->vec,
+                 DB_MAX_BODY);
+        return 1;
+    }
+    if (g->smem > DB_STATIC_SMEM || g->smem > lim->max_smem_per_block) {
+        snprintf(why, len, "%lld bytes of static shared memory per block exceed 48 KiB", g->smem);
+        return 1;
+    }
+    return 0;
+}
+
+static int dg_constrain(const ct_template *t, const ct_tc_shape *s, const ct_params *c, const ct_limits *lim,
+                        char *why, size_t len)
+{
+    const dg_values q = dg_get(c);
+    db_geom g;
+    dg_geometry(s, &q, &g);
+    if (g.pt < 1) {
+        snprintf(why, len, "POS_THREADS >= 1");
+        return 1;
+    }
+    if (db_common(t, s, &g, lim, why, len))
+        return 1;
+    /* A run starts at a multiple of the stride, so that which tap meets
+     * which window entry is a compile-time constant. */
+    if (g.p % s->sx != 0) {
+        snprintf(why, len, "POS_PER_THREAD=%lld is not a multiple of the stride %lld", g.p, s->sx);
+        return 1;
+    }
+    /* Sums of the run, the live window, a row's taps, about 24 for
+     * addresses. */
+    if (ct_regs_exceed(lim, (g.p + g.live + s->kw) * g.vec + 24, g.threads, 1, why, len))
+        return 1;
+    if (g.blocks > DB_MAX_GRID) {
+        snprintf(why, len, "%lld blocks exceed the grid limit", g.blocks);
+        return 1;
+    }
+    return 0;
+}
+
+static int wg_constrain(const ct_template *t, const ct_tc_shape *s, const ct_params *c, const ct_limits *lim,
+                        char *why, size_t len)
+{
+    const wg_values q = wg_get(c);
+    db_geom g;
+    wg_geometry(s, &q, &g);
+    /* WORKERS is the block's z dimension, which CUDA bounds at 64. */
+    if (g.nwk < 1 || g.nwk > 64 || g.items < 1) {
+        snprintf(why, len, "WORKERS in 1..64 (the block's z dimension), ITEMS >= 1");
+        return 1;
+    }
+    if (db_common(t, s, &g, lim, why, len))
+        return 1;
+    /* The error of an fp32 sum grows with its length: a thread's sums hold
+     * at most WG_MAX_RUN products before the block's (then fp64) sums. */
+    if (g.items * g.p > WG_MAX_RUN) {
+        snprintf(why, len, "ITEMS x POS_PER_THREAD = %lld products in one fp32 sum exceed %d", g.items * g.p,
+                 WG_MAX_RUN);
+        return 1;
+    }
+    /* The taps' and the bias's sums, a step's dy, the live x window. */
+    if (ct_regs_exceed(lim, (s->kw + 1 + g.chunk + g.live) * g.vec + 24, g.threads, 1, why, len))
+        return 1;
+    if (g.nsplit > DB_MAX_GRID || g.ncb > DB_MAX_GRID_Y) {
+        snprintf(why, len, "%lld splits x %lld channel slices exceed the grid's limits", g.nsplit, g.ncb);
+        return 1;
+    }
+    /* A grid under WG_MIN_BLOCKS leaves SMs idle: refused where the layer
+     * has runs enough for it at 64 runs a block. */
+    const long long runs = g.nrun * s->b * s->oh * g.ncb;
+    if (g.blocks < WG_MIN_BLOCKS && runs >= 64 * WG_MIN_BLOCKS) {
+        snprintf(why, len, "%lld blocks (splits x channel slices) for %lld runs: under %d, SMs idle", g.blocks,
+                 runs, WG_MIN_BLOCKS);
+        return 1;
+    }
+    /* The workspace is written and read once: beyond a quarter of the
+     * bytes of x and dy, fewer and longer splits do better (one split,
+     * ITEMS normalized to every run, is always admissible). */
+    const double io = (double)elem_size(s) * (double)s->b * (double)s->cin *
+                      ((double)s->h * (double)s->w + (double)s->oh * (double)s->ow);
+    if (g.nsplit > 1 && 8.0 * (double)g.nsplit * (double)g.count > 0.25 * io) {
+        snprintf(why, len, "%lld splits: their partial sums move %.0f%% of the bytes of x and dy, over 25%%",
+                 g.nsplit, 100.0 * 8.0 * (double)g.nsplit * (double)g.count / io);
+        return 1;
+    }
+    if (g.nsplit * g.count > WG_MAX_WS) {
+        snprintf(why, len, "a workspace of %lld partial sums exceeds %lld", g.nsplit * g.count, WG_MAX_WS);
+        return 1;
+    }
+    return 0;
+}
+
+/* Store the effective sizes, so that requests giving the same kernel
+ * collapse: the widest vector the layer and type allow up to the one asked
+ * for, no more channel threads than channel vectors, runs no longer than
+ * the row (dgrad: rounded to the stride), steps no longer than the run. */
+static void db_normalize_head(const ct_tc_shape *s, long *vec, long *ct, long *p, long *chunk, long long row,
+                              long long mult)
+{
+    while (*vec > 1 && (*vec * elem_size(s) > 16 || s->cin % *vec != 0))
+        *vec /= 2;
+    if (*vec < 1)
+        return;
+    const long long ncv = s->cin / *vec;
+    if (*ct > ncv)
+        *ct = (long)ncv;
+    if (*p > row && mult >= 1)
+        *p = (long)ct_rup(row, mult);
+    /* dgrad's run is a multiple of the stride: the nearest below, at least one stride. */
+    if (mult > 1 && *p % mult != 0)
+        *p = *p > mult ? (long)(*p - *p % mult) : (long)mult;
+    /* The longest step dividing the run, up to the one asked for. */
+    if (*chunk > *p)
+        *chunk = *p;
+    while (*chunk > 1 && *p % *chunk != 0)
+        (*chunk)--;
+}
+
+static void dg_normalize(const ct_template *t, const ct_tc_shape *s, ct_params *c)
+{
+    (void)t;
+    dg_values q = dg_get(c);
+    db_normalize_head(s, &q.VEC, &q.CHANNEL_THREADS, &q.POS_PER_THREAD, &q.CHUNK, s->w, s->sx);
+    dg_put(c, &q);
+}
+
+static void wg_normalize(const ct_template *t, const ct_tc_shape *s, ct_params *c)
+{
+    (void)t;
+    wg_values q = wg_get(c);
+    db_normalize_head(s, &q.VEC, &q.CHANNEL_THREADS, &q.POS_PER_THREAD, &q.CHUNK, s->ow, 1);
+    /* One split holds every run at most. */
+    if (q.POS_PER_THREAD >= 1 && q.WORKERS >= 1) {
+        const long long runs = s->b * s->oh * ct_cdiv(s->ow, q.POS_PER_THREAD);
+        if ((long long)q.ITEMS * q.WORKERS > runs)
+            q.ITEMS = (long)ct_cdiv(runs, q.WORKERS);
+    }
+    wg_put(c, &q);
+}
+
+/* dgrad: blocks of CHANNEL_THREADS x POS_THREADS, the channel slices
+ * fastest. wgrad: blocks of CHANNEL_THREADS x KH x WORKERS, the splits
+ * along x and the channel slices along y (the executor launches it). */
+static void dg_launch(const ct_template *t, const ct_tc_shape *s, const ct_params *c, ct_launch *l)
+{
+    (void)t;
+    const dg_values q = dg_get(c);
+    db_geom g;
+    dg_geometry(s, &q, &g);
+    memset(l, 0, sizeof *l);
+    l->grid[0] = (unsigned)g.blocks;
+    l->grid[1] = l->grid[2] = 1;
+    l->block[0] = (unsigned)g.ct;
+    l->block[1] = (unsigned)g.pt;
+    l->block[2] = 1;
+}
+
+static void wg_launch(const ct_template *t, const ct_tc_shape *s, const ct_params *c, ct_launch *l)
+{
+    (void)t;
+    const wg_values q = wg_get(c);
+    db_geom g;
+    wg_geometry(s, &q, &g);
+    memset(l, 0, sizeof *l);
+    l->grid[0] = (unsigned)g.nsplit;
+    l->grid[1] = (unsigned)g.ncb;
+    l->grid[2] = 1;
+    l->block[0] = (unsigned)g.ct;
+    l->block[1] = (unsigned)s->kh;
+    l->block[2] = (unsigned)g.nwk;
+}
+
+const ct_kernel_kind ct_kind_dgdwcl = {.name = "dgdwcl", .layouts = CT_LAYOUT_CL_ONLY, .any_layer = 1,
+                                       .passes = CT_PASS_BIT(CT_PASS_DGRAD), .constrain = dg_constrain,
+                                       .normalize = dg_normalize, .launch = dg_launch};
+const ct_kernel_kind ct_kind_wgdwcl = {.name = "wgdwcl", .layouts = CT_LAYOUT_CL_ONLY, .any_layer = 1,
+                                       .passes = CT_PASS_BIT(CT_PASS_WGRAD), .constrain = wg_constrain,
+                                       .normalize = wg_normalize, .launch = wg_launch};

@@ -1,0 +1,30 @@
+/* dwclbwd_conv.h - the training passes of depthwise layers in the
+ * channels-last layout (ct_dwcl_bwd.cuh beside it, through FAMILY_dgdwcl and
+ * FAMILY_wgdwcl): their parameters, constraints, launch geometry and the
+ * executor of the weight gradient (the main kernel's partial sums into a
+ * workspace, then a reduction kernel in a fixed order). */
+#ifndef CT_DWCLBWD_CONV_H
+#define CT_DWCLBWD_CONV_H
+
+#include "executor.h"
+#include "kernel_kind.h"
+#include "problem.h"
+
+#define CT_DWCLBWD_NPARAMS 6
+extern const ct_param_def ct_dgdwcl_params[CT_DWCLBWD_NPARAMS - 1];
+extern const ct_param_def ct_wgdwcl_params[CT_DWCLBWD_NPARAMS];
+extern const ct_kernel_kind ct_kind_dgdwcl, ct_kind_wgdwcl;
+extern const ct_executor ct_dwclbwd_exec;
+
+#define CT_KERNEL_dgdwcl(nm, family)                                                                          \
+    {.name = nm, .summary = "depthwise input gradient, channels last: VEC channels (one vector load) x a run " \
+                            "of a row per thread, the dy window sliding in registers, taps in shared memory", \
+     .dtypes = CT_DTYPES_ALL, .params = ct_dgdwcl_params, .nparams = CT_DWCLBWD_NPARAMS - 1,                  \
+     .kind = &ct_kind_dgdwcl, .kernel = "dwclbwd"}
+#define CT_KERNEL_wgdwcl(nm, family)                                                                          \
+    {.name = nm, .summary = "depthwise weight gradient, channels last: VEC channels x a row of taps per "     \
+                            "thread over bounded runs, block sums, splits added in fp64 by a second kernel", \
+     .dtypes = CT_DTYPES_ALL, .params = ct_wgdwcl_params, .nparams = CT_DWCLBWD_NPARAMS,                      \
+     .exec = &ct_dwclbwd_exec, .kind = &ct_kind_wgdwcl, .kernel = "dwclbwd"}
+
+#endif
