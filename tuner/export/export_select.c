@@ -47,7 +47,7 @@ static void joined(FILE *f, const char *prefix, const items *it, const char *sep
     int col = (int)strlen(prefix);
     fputs(prefix, f);
     for (int i = 0; i < it->n; i++) {
-        char text[128];
+        char text[sizeof it->v[0] + 8];
         snprintf(text, sizeof text, "%s%s", it->v[i], i + 1 < it->n ? sep : suffix);
         int len = (int)strlen(text);
         if (i > 0 && col + 1 + len > width) {
