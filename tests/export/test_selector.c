@@ -250,6 +250,8 @@ int main(void)
     char nm[80];
     CHECK_STR(ct_tuned_name("conv2dc", NULL, CT_DTYPE_F16, nm, sizeof nm), "conv2dc_f16");
     CHECK_STR(ct_tuned_name("conv2dc", NULL, CT_DTYPE_F32, nm, sizeof nm), "conv2dc");
+    CHECK_STR(ct_tuned_name("conv2dc", "dgrad", CT_DTYPE_F32, nm, sizeof nm), "conv2dc_dgrad");
+    CHECK_STR(ct_tuned_name("conv2dc", "wgrad", CT_DTYPE_BF16, nm, sizeof nm), "conv2dc_wgrad_bf16");
     ct_db_close(db);
 
     /* an empty database */

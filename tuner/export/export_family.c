@@ -251,7 +251,7 @@ static void device_note(const family_out *fo, char *buf, size_t len)
     const ct_tuned_set *s = fo->set;
     if (s->device_auto)
         snprintf(buf, len, "the device with the most tuned %s problems (%d; %d device%s with some)",
-                 s->family->name, s->n, s->ndevices, s->ndevices == 1 ? "" : "s");
+                 s->variant ? s->name : s->family->name, s->n, s->ndevices, s->ndevices == 1 ? "" : "s");
     else
         snprintf(buf, len, "as asked with --device");
 }

@@ -50,9 +50,11 @@
  * name (convtune_F_dgrad, convtune_F_dgrad_bf16: ct_tuned_name) and holds
  * the winners of the problems whose field holds v and nothing else
  * (ct_tuned_load), with its own generic template, buffers and arguments.
- * Each variant's args are still the fields in field order; a field that is
- * no argument of that variant (dgrad's bias: a bias changes no input
- * gradient) is of kind CT_SEL_FIXED and holds 0 in every problem of it.
+ * Each variant's args are still the fields in field order (nargs as the
+ * family's own); a field that is no argument of that variant (dgrad's
+ * bias: a bias changes no input gradient) is of kind CT_SEL_FIXED, holds 0
+ * in every problem of it, and is no parameter of the selector nor of its
+ * GENERIC_accepts, GENERIC_launch and GENERIC_canonical.
  * `export --family F --pass V` (and `query --nearest` of a SPEC with that
  * field) chooses the variant; the variants' own values of `variant`,
  * `variants` and `nvariants` are not read. */
