@@ -153,7 +153,7 @@ int main(void)
 
     /* no device asked: A has the most problems */
     ct_tuned_set s;
-    CHECK(ct_tuned_load(db, "conv1d", CT_DTYPE_F32, NULL, &s, &e) == CT_OK);
+    CHECK(ct_tuned_load(db, "conv1d", CT_DTYPE_F32, 0, NULL, &s, &e) == CT_OK);
     CHECK_STR(s.device, "NVIDIA Test A");
     CHECK_STR(s.arch, "sm_90");
     CHECK(s.device_auto == 1 && s.ndevices == 3);
@@ -193,7 +193,7 @@ int main(void)
     ct_tuned_free(&s);
 
     /* a device asked for: exact name, or the only name containing it */
-    CHECK(ct_tuned_load(db, "conv1d", CT_DTYPE_F32, "NVIDIA Test B", &s, &e) == CT_OK);
+    CHECK(ct_tuned_load(db, "conv1d", CT_DTYPE_F32, 0, "NVIDIA Test B", &s, &e) == CT_OK);
     CHECK_STR(s.device, "NVIDIA Test B");
     CHECK(s.n == 2 && s.device_auto == 0);
     if (s.n == 2)
@@ -201,15 +201,15 @@ int main(void)
     choose(&s, "conv1d:2000:5", NULL, CT_GRADE_NEAREST_SIZE, "conv1d:1000:5:valid", log(2.0));
     choose(&s, "conv1d:3000:5", NULL, CT_GRADE_NEAREST_SIZE, "conv1d:5000:5:valid", log(5.0 / 3.0));
     ct_tuned_free(&s);
-    CHECK(ct_tuned_load(db, "conv1d", CT_DTYPE_F32, "test b", &s, &e) == CT_OK);
+    CHECK(ct_tuned_load(db, "conv1d", CT_DTYPE_F32, 0, "test b", &s, &e) == CT_OK);
     CHECK_STR(s.device, "NVIDIA Test B");
     ct_tuned_free(&s);
     /* "NVIDIA Test A" is a name and a part of another: the exact name wins */
-    CHECK(ct_tuned_load(db, "conv1d", CT_DTYPE_F32, "NVIDIA Test A", &s, &e) == CT_OK);
+    CHECK(ct_tuned_load(db, "conv1d", CT_DTYPE_F32, 0, "NVIDIA Test A", &s, &e) == CT_OK);
     CHECK_STR(s.device, "NVIDIA Test A");
     CHECK(s.n == 4);
     ct_tuned_free(&s);
-    CHECK(ct_tuned_load(db, "conv1d", CT_DTYPE_F32, "a 2", &s, &e) == CT_OK);
+    CHECK(ct_tuned_load(db, "conv1d", CT_DTYPE_F32, 0, "a 2", &s, &e) == CT_OK);
     CHECK_STR(s.device, "NVIDIA Test A 2");
     CHECK(s.n == 1);
     choose(&s, "conv1d:7:3", NULL, CT_GRADE_GENERIC, NULL, -1);
@@ -217,16 +217,16 @@ int main(void)
     ct_tuned_free(&s);
     /* several names match: a usage error naming them */
     e.msg[0] = '\0';
-    CHECK(ct_tuned_load(db, "conv1d", CT_DTYPE_F32, "nvidia test", &s, &e) == CT_ERR_USAGE);
+    CHECK(ct_tuned_load(db, "conv1d", CT_DTYPE_F32, 0, "nvidia test", &s, &e) == CT_ERR_USAGE);
     CHECK_MSG(strstr(e.msg, "matches several devices") && strstr(e.msg, "'NVIDIA Test B'"), "%s", e.msg);
-    CHECK(ct_tuned_load(db, "conv1d", CT_DTYPE_F32, "H100", &s, &e) == CT_ERR_NOT_FOUND);
-    CHECK(ct_tuned_load(db, "conv9d", CT_DTYPE_F32, NULL, &s, &e) == CT_ERR_USAGE);
+    CHECK(ct_tuned_load(db, "conv1d", CT_DTYPE_F32, 0, "H100", &s, &e) == CT_ERR_NOT_FOUND);
+    CHECK(ct_tuned_load(db, "conv9d", CT_DTYPE_F32, 0, NULL, &s, &e) == CT_ERR_USAGE);
     CHECK(strstr(e.msg, "unknown family 'conv9d'") != NULL);
-    CHECK(ct_tuned_load(db, NULL, CT_DTYPE_F32, NULL, &s, &e) == CT_ERR_USAGE);
+    CHECK(ct_tuned_load(db, NULL, CT_DTYPE_F32, 0, NULL, &s, &e) == CT_ERR_USAGE);
 
     /* one element type per set: the bf16 problems only, on the device with
      * the most of them */
-    CHECK(ct_tuned_load(db, "conv1d", CT_DTYPE_BF16, NULL, &s, &e) == CT_OK);
+    CHECK(ct_tuned_load(db, "conv1d", CT_DTYPE_BF16, 0, NULL, &s, &e) == CT_OK);
     CHECK_STR(s.device, "NVIDIA Test B");
     CHECK_STR(s.name, "conv1d_bf16");
     CHECK(s.dtype == CT_DTYPE_BF16 && s.n == 3 && s.ndevices == 2);
@@ -236,26 +236,28 @@ int main(void)
     choose(&s, "conv1d:2000:5:bf16", NULL, CT_GRADE_NEAREST_SIZE, "conv1d:3000:5:valid:bf16", log(1.5));
     choose(&s, "conv1d:1000:5", NULL, CT_GRADE_GENERIC, NULL, -1);   /* fp32: not comparable */
     ct_tuned_free(&s);
-    CHECK(ct_tuned_load(db, "conv1d", CT_DTYPE_BF16, "test a", &s, &e) == CT_OK);
+    CHECK(ct_tuned_load(db, "conv1d", CT_DTYPE_BF16, 0, "test a", &s, &e) == CT_OK);
     CHECK(s.n == 1 && s.recs[0].median_us == 2.5);
     ct_tuned_free(&s);
-    CHECK(ct_tuned_load(db, "conv1d", CT_DTYPE_F32, NULL, &s, &e) == CT_OK);
+    CHECK(ct_tuned_load(db, "conv1d", CT_DTYPE_F32, 0, NULL, &s, &e) == CT_OK);
     CHECK_STR(s.name, "conv1d");
     CHECK(s.dtype == CT_DTYPE_F32 && s.n == 4);
     ct_tuned_free(&s);
     e.msg[0] = '\0';
-    CHECK(ct_tuned_load(db, "conv1d", CT_DTYPE_F16, NULL, &s, &e) == CT_ERR_NOT_FOUND);
+    CHECK(ct_tuned_load(db, "conv1d", CT_DTYPE_F16, 0, NULL, &s, &e) == CT_ERR_NOT_FOUND);
     CHECK_MSG(strstr(e.msg, "no tuned f16 conv1d problem in the database") != NULL, "%s", e.msg);
-    CHECK(ct_tuned_load(db, "conv1d", (ct_dtype)7, NULL, &s, &e) == CT_ERR_USAGE);
+    CHECK(ct_tuned_load(db, "conv1d", (ct_dtype)7, 0, NULL, &s, &e) == CT_ERR_USAGE);
     char nm[80];
-    CHECK_STR(ct_tuned_name("conv2dc", CT_DTYPE_F16, nm, sizeof nm), "conv2dc_f16");
-    CHECK_STR(ct_tuned_name("conv2dc", CT_DTYPE_F32, nm, sizeof nm), "conv2dc");
+    CHECK_STR(ct_tuned_name("conv2dc", NULL, CT_DTYPE_F16, nm, sizeof nm), "conv2dc_f16");
+    CHECK_STR(ct_tuned_name("conv2dc", NULL, CT_DTYPE_F32, nm, sizeof nm), "conv2dc");
+    CHECK_STR(ct_tuned_name("conv2dc", "dgrad", CT_DTYPE_F32, nm, sizeof nm), "conv2dc_dgrad");
+    CHECK_STR(ct_tuned_name("conv2dc", "wgrad", CT_DTYPE_BF16, nm, sizeof nm), "conv2dc_wgrad_bf16");
     ct_db_close(db);
 
     /* an empty database */
     snprintf(path, sizeof path, "%s/empty.db", base);
     CHECK(ct_db_open(path, 1, &db, &e) == CT_OK);
-    CHECK(ct_tuned_load(db, "conv1d", CT_DTYPE_F32, NULL, &s, &e) == CT_ERR_NOT_FOUND);
+    CHECK(ct_tuned_load(db, "conv1d", CT_DTYPE_F32, 0, NULL, &s, &e) == CT_ERR_NOT_FOUND);
     CHECK(strstr(e.msg, "no tuned conv1d problem") != NULL);
     ct_select(NULL, NULL, NULL, &(ct_choice){0});
     ct_db_close(db);

@@ -8,6 +8,7 @@
 #include "cli.h"
 #include "export.h"
 #include "export_torch.h"
+#include "family_export.h"
 #include "format.h"
 #include "json.h"
 #include "text.h"
@@ -26,8 +27,10 @@ const char usage_query[] =
     "this mode), the distance in log-size (sqrt of the sum over the sizes of\n"
     "(ln a - ln b)^2, between problems of one family equal in every field that is\n"
     "not a size: mode, pad, bias) and the stored record chosen, among the tuned\n"
-    "problems of SPEC's element type (a family export holds one). Without\n"
-    "--device, the device with the most tuned problems of the family, as export.\n";
+    "problems of SPEC's element type (a family export holds one) and, for a\n"
+    "layer's training pass (conv1dc, conv2dc: dgrad, wgrad), among those of the\n"
+    "pass (the selector of `export --family F --pass P`). Without --device, the\n"
+    "device with the most tuned problems of the family, as export.\n";
 
 const char usage_export[] =
     "usage: convtune export --problem SPEC [--device NAME] [-o FILE] [--force] [--db PATH]\n"
@@ -45,6 +48,10 @@ const char usage_export[] =
     "An export holds one element type: --dtype bf16 or f16 takes the problems of\n"
     "that type (default f32), into convtune_F_bf16.cu with the selector\n"
     "convtune_F_bf16 taking void pointers to bf16 elements.\n"
+    "--pass dgrad|wgrad (conv1dc, conv2dc): the problems of that training pass, into\n"
+    "convtune_F_P.cu with the selector convtune_F_P (dgrad: dout, weight -> din;\n"
+    "wgrad: in, dout -> dweight, then db when its bias argument is 1), the same size\n"
+    "and key arguments as the forward selector; --pass fwd is the forward export.\n"
     "\n"
     "--torch: -o names a directory (default generated) that gets, next to the .cu\n"
     "and .h, a C++ binding and a Python module NAME.py whose conv(...) takes and\n"
@@ -74,7 +81,7 @@ static int cmd_query_nearest(const args *a)
     if (r)
         return r;
     ct_tuned_set set;
-    rc = ct_tuned_load(db, p.family->name, ct_problem_dtype(&p), a->device, &set, &e);
+    rc = ct_tuned_load(db, p.family->name, ct_problem_dtype(&p), ct_tuned_variant(&p), a->device, &set, &e);
     ct_db_close(db);
     if (rc != CT_OK)
         return die(rc, e.msg);
@@ -157,15 +164,56 @@ static int dtype_arg(const char *v, ct_dtype *t)
     return 0;
 }
 
-/* export --family F: every tuned problem of F in one type on one device,
- * one file. */
+/* --pass P: the value of f's variant field named P, where the variant
+ * field of f's export (family_export.h) is "pass"; refused, in one line,
+ * for a family whose export has no passes and for a pass without a
+ * selector. */
+static int pass_arg(const ct_family *f, const char *v, int *variant)
+{
+    const ct_family_export *fx = f->family_export;
+    const int k = fx && fx->variant && !strcmp(fx->variant, "pass") ? ct_field_find(f, fx->variant) : -1;
+    if (k < 0) {
+        say(0, "export --family %s: --pass: family %s has no training passes (its problems take no pass)", f->name,
+            f->name);
+        return 0;
+    }
+    const ct_field *fd = &f->fields[k];
+    char names[200] = "";
+    for (int c = 0; c < fd->nchoices; c++) {
+        if (!strcmp(v, fd->choices[c])) {
+            if (!ct_family_export_variant(f, c)) {
+                say(0, "export --family %s: --pass %s: no selector of that pass", f->name, fd->choices[c]);
+                return 0;
+            }
+            *variant = c;
+            return 1;
+        }
+        snprintf(names + strlen(names), sizeof names - strlen(names), "%s%s", c ? (c + 1 < fd->nchoices ? ", " :
+                 " or ") : "", fd->choices[c]);
+    }
+    say(0, "export --family %s: --pass: unknown pass '%s' (%s)", f->name, ECHO(v), names);
+    return 0;
+}
+
+/* export --family F: every tuned problem of F in one type (and pass) on one
+ * device, one file. */
 static int cmd_export_family(const args *a)
 {
     ct_dtype dt = CT_DTYPE_F32;
     if (a->dtype && !dtype_arg(a->dtype, &dt))
         return CT_ERR_USAGE;
-    if (!ct_family_find(a->family)) {
+    const ct_family *fam = ct_family_find(a->family);
+    if (!fam) {
         say(0, "export --family: unknown family '%s'", ECHO(a->family));
+        return CT_ERR_USAGE;
+    }
+    int variant = 0;
+    if (a->pass && !pass_arg(fam, a->pass, &variant))
+        return CT_ERR_USAGE;
+    const ct_family_export *vx = ct_family_export_variant(fam, variant);
+    if (a->torch && variant && (!vx->shapes || !vx->out_shape)) {   /* the autograd op is issue 30's */
+        say(0, "export --family %s --pass %s --torch: a training pass has no PyTorch module yet; export it "
+            "without --torch", fam->name, a->pass);
         return CT_ERR_USAGE;
     }
     ct_config cfg;
@@ -177,7 +225,7 @@ static int cmd_export_family(const args *a)
         return r;
     ct_tuned_set set;
     ct_err e;
-    ct_status rc = ct_tuned_load(db, a->family, dt, a->device, &set, &e);
+    ct_status rc = ct_tuned_load(db, a->family, dt, variant, a->device, &set, &e);
     ct_db_close(db);
     if (rc != CT_OK)
         return die(rc, e.msg);
@@ -273,6 +321,9 @@ int cmd_export(const args *a)
     if (a->dtype && !a->family)
         return die(CT_ERR_USAGE, "--dtype applies to export --family only (a problem's type is the last token "
                                  "of its SPEC)");
+    if (a->pass && !a->family)
+        return die(CT_ERR_USAGE, "--pass applies to export --family only (a problem's pass is a token of its "
+                                 "SPEC)");
     if (a->family)
         return cmd_export_family(a);
     ct_problem p;

@@ -133,7 +133,7 @@ int main(int argc, char **argv)
              OPT(NEAREST), 0},
         {"export", cmd_export, usage_export,
          OPT(PROBLEM) | OPT(FAMILY) | OPT(DEVICE) | OPT(OUT) | OPT(FORCE) | OPT(DB) | OPT(CONFIG) |
-             OPT(TEMPLATES) | OPT(TORCH) | OPT(DTYPE), 0},
+             OPT(TEMPLATES) | OPT(TORCH) | OPT(DTYPE) | OPT(PASS), 0},
         {"report", cmd_report, usage_report,
          OPT(PROBLEM) | OPT(FAMILY) | OPT(DEVICE) | OPT(DB) | OPT(OUT) | OPT(FORMAT) | OPT(FORCE), OPT(PROBLEM)},
     };

@@ -251,7 +251,7 @@ static void device_note(const family_out *fo, char *buf, size_t len)
     const ct_tuned_set *s = fo->set;
     if (s->device_auto)
         snprintf(buf, len, "the device with the most tuned %s problems (%d; %d device%s with some)",
-                 s->family->name, s->n, s->ndevices, s->ndevices == 1 ? "" : "s");
+                 s->variant ? s->name : s->family->name, s->n, s->ndevices, s->ndevices == 1 ? "" : "s");
     else
         snprintf(buf, len, "as asked with --device");
 }
@@ -271,6 +271,8 @@ static void family_comment(FILE *f, const family_out *fo, int for_header)
                    "// or C++ and link the object built from %s (and the CUDA runtime%s%s).\n//\n",
                 fo->cu_name, fo->cu_name, fo->link[0] ? ", " : "", fo->link);
     fprintf(f, "// family:    %s  (%s)\n", s->family->name, s->family->summary);
+    if (s->fx->summary)
+        fprintf(f, "// selector:  %s\n", s->fx->summary);
     if (s->dtype != CT_DTYPE_F32)
         fprintf(f, "// type:      %s: every buffer holds %s elements (2 bytes; %s of %s), passed as void\n"
                    "//            pointers; kernels sum in fp32 and round each output once to nearest even\n",
@@ -296,7 +298,7 @@ static void family_comment(FILE *f, const family_out *fo, int for_header)
                 ct_esc_c_comment(r->params_json, params_c, sizeof params_c));
     }
     fprintf(f, "// generic:   templates/%s.cu (content hash %s): sizes at run time, for every other size\n",
-            s->family->family_export->generic, fo->generic_hash);
+            s->fx->generic, fo->generic_hash);
     ct_exp_selector_doc(f, s);
     char target[64];
     fprintf(f, "//\n// Build:     nvcc %s -c %s%s%s\n//\n", ct_arch_nvcc(s->arch, target, sizeof target), fo->cu_name, fo->link[0] ? "   link with " : "",
@@ -321,7 +323,7 @@ static void family_cu(FILE *f, void *user)
     fprintf(f, "\n%s\n", grade_enum);
     for (int i = 0; i < s->n; i++)
         fputs(fo->texts[i], f);
-    fprintf(f, "// ==== the generic kernel: templates/%s.cu ====\n", s->family->family_export->generic);
+    fprintf(f, "// ==== the generic kernel: templates/%s.cu ====\n", s->fx->generic);
     if (half) {
         /* its element type, and its kernels renamed, so that the fp32 and
          * half exports of a family link into one program */
@@ -439,7 +441,7 @@ ct_status ct_exp_family_into(const ct_tuned_set *set, const char *templates_dir,
 {
     if (!set || set->n < 1)
         return ct_fail(e, CT_ERR_NOT_FOUND, "export: no tuned problem to export");
-    if (!set->family->family_export)
+    if (!set->fx)
         return ct_fail(e, CT_ERR_USAGE, "export --family: family %s has no generic kernel; export its problems "
                        "one at a time with --problem", set->family->name);
     family_out fo;
@@ -463,7 +465,7 @@ ct_status ct_exp_family_into(const ct_tuned_set *set, const char *templates_dir,
     }
     if (rc != CT_OK)
         goto done;
-    if ((rc = ct_template_source(set->family->family_export->generic, templates_dir, &fo.generic_src, e)) != CT_OK)
+    if ((rc = ct_template_source(set->fx->generic, templates_dir, &fo.generic_src, e)) != CT_OK)
         goto done;
     ct_hash_hex(fo.generic_src, fo.generic_hash);
     if (!(fo.generic_kernels.v = calloc(MAX_NAMES, 64))) {

@@ -10,7 +10,7 @@
 
 static const ct_family_export *fx_of(const ct_tuned_set *s)
 {
-    return s->family->family_export;
+    return s->fx;
 }
 
 static const char *arg_type(const ct_sel_arg *a)
@@ -47,7 +47,7 @@ static void joined(FILE *f, const char *prefix, const items *it, const char *sep
     int col = (int)strlen(prefix);
     fputs(prefix, f);
     for (int i = 0; i < it->n; i++) {
-        char text[128];
+        char text[sizeof it->v[0] + 8];
         snprintf(text, sizeof text, "%s%s", it->v[i], i + 1 < it->n ? sep : suffix);
         int len = (int)strlen(text);
         if (i > 0 && col + 1 + len > width) {
@@ -86,13 +86,20 @@ static void buffer_params(const ct_tuned_set *s, items *it)
         item(it, "%s%s", buffer_type(s, i), fx_of(s)->buffers[i]);
 }
 
+/* Whether args[i] is a parameter of the selector at all (not CT_SEL_FIXED,
+ * a field of the variant's problems that is always 0). */
+static int is_arg(const ct_family_export *fx, int i)
+{
+    return fx->args[i].kind != CT_SEL_FIXED;
+}
+
 /* The size and key arguments as parameters ("long long n", "int mode"); with
  * flags, the CT_SEL_BUFFER ones too (as "int bias"), and as pointers when
  * pointers is set. */
 static void arg_params(const ct_family_export *fx, int flags, int pointers, items *it)
 {
     for (int i = 0; i < fx->nargs; i++)
-        if (flags || fx->args[i].kind != CT_SEL_BUFFER)
+        if (is_arg(fx, i) && (flags || fx->args[i].kind != CT_SEL_BUFFER))
             item(it, pointers ? "%s *%s" : "%s %s", arg_type(&fx->args[i]), fx->args[i].name);
 }
 
@@ -100,8 +107,9 @@ static void arg_params(const ct_family_export *fx, int flags, int pointers, item
 static void arg_tuple(FILE *f, const ct_family_export *fx)
 {
     fputc('(', f);
-    for (int i = 0; i < fx->nargs; i++)
-        fprintf(f, "%s%s", i ? ", " : "", fx->args[i].name);
+    for (int i = 0, n = 0; i < fx->nargs; i++)
+        if (is_arg(fx, i))
+            fprintf(f, "%s%s", n++ ? ", " : "", fx->args[i].name);
     fputc(')', f);
 }
 
@@ -205,11 +213,15 @@ static void emit_table_struct(FILE *f, const ct_tuned_set *s)
 {
     const ct_family_export *fx = fx_of(s);
     fprintf(f, "struct tuned_problem {\n");
-    for (int i = 0; i < fx->nargs; i++) {
-        const int first = i == 0 || strcmp(arg_type(&fx->args[i]), arg_type(&fx->args[i - 1])) != 0;
-        const int last = i + 1 == fx->nargs || strcmp(arg_type(&fx->args[i]), arg_type(&fx->args[i + 1])) != 0;
-        fprintf(f, "%s%s%s%s", first ? "    " : "", first ? arg_type(&fx->args[i]) : "", first ? " " : ", ",
-                fx->args[i].name);
+    const ct_sel_arg *a[CT_SEL_MAX_ARGS];
+    int n = 0;
+    for (int i = 0; i < fx->nargs && n < CT_SEL_MAX_ARGS; i++)
+        if (is_arg(fx, i))
+            a[n++] = &fx->args[i];
+    for (int i = 0; i < n; i++) {
+        const int first = i == 0 || strcmp(arg_type(a[i]), arg_type(a[i - 1])) != 0;
+        const int last = i + 1 == n || strcmp(arg_type(a[i]), arg_type(a[i + 1])) != 0;
+        fprintf(f, "%s%s%s%s", first ? "    " : "", first ? arg_type(a[i]) : "", first ? " " : ", ", a[i]->name);
         if (last)
             fprintf(f, ";\n");
     }
@@ -305,7 +317,8 @@ static void emit_select(FILE *f, const ct_tuned_set *s)
     fprintf(f, "        return (int)cudaErrorInvalidValue;\n");
     it.n = 0;
     for (int i = 0; i < fx->nargs; i++)
-        item(&it, fx->args[i].kind == CT_SEL_BUFFER ? "%s != 0%s" : "%s%s", fx->args[i].name, "");
+        if (is_arg(fx, i))
+            item(&it, fx->args[i].kind == CT_SEL_BUFFER ? "%s != 0%s" : "%s%s", fx->args[i].name, "");
     item(&it, "%s%s", "NULL", "");
     snprintf(prefix, sizeof prefix, "    const int pick = convtune_%s_pick(", fam);
     joined(f, prefix, &it, ",", ");\n", "                                      ", 110);
@@ -359,7 +372,8 @@ void ct_exp_selector_cu(FILE *f, const ct_tuned_set *s, const instance *ins, con
         thunk_name(fx, &ins[i], launch, sizeof launch);
         fprintf(f, "    {");
         for (int a = 0; a < fx->nargs; a++)
-            fprintf(f, fx->args[a].kind == CT_SEL_SIZE ? "%lldLL, " : "%lld, ", v[a]);
+            if (is_arg(fx, a))
+                fprintf(f, fx->args[a].kind == CT_SEL_SIZE ? "%lldLL, " : "%lld, ", v[a]);
         fprintf(f, "%uu, %s},   // %s\n", ct_tuned_block(s, i), launch, ins[i].p.canonical);
     }
     fprintf(f, "};\nstatic const int ntuned = (int)(sizeof tuned / sizeof tuned[0]);\n");
@@ -386,7 +400,9 @@ void ct_exp_selector_cu(FILE *f, const ct_tuned_set *s, const instance *ins, con
     wrapped(f, prefix, &it, ")", "                               ", 110);
     fprintf(f, "\n{\n    using namespace ct_select_%s;\n    if (i < 0 || i >= ntuned)\n        return -1;\n", fam);
     for (int a = 0; a < fx->nargs; a++)
-        fprintf(f, "    if (%s)\n        *%s = tuned[i].%s;\n", fx->args[a].name, fx->args[a].name, fx->args[a].name);
+        if (is_arg(fx, a))
+            fprintf(f, "    if (%s)\n        *%s = tuned[i].%s;\n", fx->args[a].name, fx->args[a].name,
+                    fx->args[a].name);
     fprintf(f, "    return 0;\n}\n\n");
     emit_pick(f, fx, fam);
     emit_select(f, s);

@@ -720,6 +720,11 @@ ct_status ct_export_torch_family(const ct_tuned_set *set, const char *templates_
         return ct_fail(e, CT_ERR_USAGE, "export --family %s --torch: family %s has no family export; "
                        "export each %s problem with --problem SPEC --torch", set->family->name, set->family->name,
                        set->family->name);
+    if (!set->fx || !set->fx->shapes || !set->fx->out_shape) {
+        char again[80];
+        return ct_fail(e, CT_ERR_USAGE, "export --family %s --torch: the %s selector has no PyTorch module yet; "
+                       "export it without --torch", ct_tuned_args(set, again, sizeof again), set->name);
+    }
     torch_mod m = {.set = set, .link = ""};
     snprintf(m.name, sizeof m.name, "convtune_%s", set->name);
     snprintf(m.sym, sizeof m.sym, "convtune_%s", set->name);

@@ -37,7 +37,27 @@
  *       `pad=0,0` is `valid`; a dilation of one tap is 1). The selector's
  *       pick applies it to a request before comparing it with the tuned
  *       table, whose rows are canonical, so every spelling of a tuned layer
- *       finds it, and `query --nearest`, which parses its SPEC, ranks alike. */
+ *       finds it, and `query --nearest`, which parses its SPEC, ranks alike.
+ *
+ * Variants. A field after the arguments may give a problem other buffers
+ * and another computation (a layer's training pass: the input gradient from
+ * dout and the weights, the weight gradient from in and dout): one selector
+ * cannot serve its values together. The family's export then names that
+ * field (`variant`, "pass") and lists one ct_family_export per value
+ * (`variants`, indexed by the value; NULL where a value has no selector).
+ * variants[0] is the family's own export, whose selector keeps its names
+ * (convtune_F); the selector of value v is named after the value's choice
+ * name (convtune_F_dgrad, convtune_F_dgrad_bf16: ct_tuned_name) and holds
+ * the winners of the problems whose field holds v and nothing else
+ * (ct_tuned_load), with its own generic template, buffers and arguments.
+ * Each variant's args are still the fields in field order (nargs as the
+ * family's own); a field that is no argument of that variant (dgrad's
+ * bias: a bias changes no input gradient) is of kind CT_SEL_FIXED, holds 0
+ * in every problem of it, and is no parameter of the selector nor of its
+ * GENERIC_accepts, GENERIC_launch and GENERIC_canonical.
+ * `export --family F --pass V` (and `query --nearest` of a SPEC with that
+ * field) chooses the variant; the variants' own values of `variant`,
+ * `variants` and `nvariants` are not read. */
 #ifndef CT_FAMILY_EXPORT_H
 #define CT_FAMILY_EXPORT_H
 
@@ -46,7 +66,8 @@
 typedef enum ct_sel_kind {
     CT_SEL_SIZE = 0,   /* a positive extent: enters the log-size distance */
     CT_SEL_KEY,        /* any other integer (a mode, a pad): must be equal */
-    CT_SEL_BUFFER      /* whether the optional buffer of this name is given (a bias): must be equal */
+    CT_SEL_BUFFER,     /* whether the optional buffer of this name is given (a bias): must be equal */
+    CT_SEL_FIXED       /* no argument of this selector: the field is 0 in every problem it holds (variants) */
 } ct_sel_kind;
 
 typedef struct ct_sel_arg {
@@ -63,10 +84,11 @@ typedef struct ct_family_export {
     const char *const *buffers;    /* the selector's buffers: inputs in kernel order, the output last, */
     int nbuffers;                  /* named as the family's buffers() names them */
     const ct_sel_arg *args;        /* one per field of the family, in field order, */
-    int nargs;                     /* but the last, the element type: an export holds one */
+    int nargs;                     /* up to the variant field or the element type: an export holds one type */
     /* The PyTorch module: the shape of each input buffer as comma-separated
      * argument names ("cout,cin,k"), and the output's as a Python
-     * expression of the arguments ("(b, cout, l + 2 * pad - k + 1)"). */
+     * expression of the arguments ("(b, cout, l + 2 * pad - k + 1)");
+     * NULL: this selector has no PyTorch module (`--torch` refuses it). */
     const char *const *shapes;
     const char *out_shape;
     /* NULL, or a key with choices whose value picks one of the
@@ -75,7 +97,25 @@ typedef struct ct_family_export {
     /* 1 when the generic kernel defines GENERIC_canonical (above): several
      * argument values spell one problem. */
     int canonical;
+    /* NULL, or what this selector computes where its name alone does not
+     * say (a variant's), one line for the export's comments. */
+    const char *summary;
+    /* NULL, or the field whose value picks a variant (above), and the
+     * variants' exports indexed by its value. */
+    const char *variant;
+    const struct ct_family_export *const *variants;
+    int nvariants;
 } ct_family_export;
+
+/* The export of f's variant v (0: f's own export); NULL when f has none
+ * for v. */
+static inline const ct_family_export *ct_family_export_variant(const ct_family *f, long long v)
+{
+    const ct_family_export *fx = f ? f->family_export : NULL;
+    if (!fx || v == 0)
+        return fx;
+    return fx->variant && v > 0 && v < fx->nvariants ? fx->variants[v] : NULL;
+}
 
 #define CT_SEL_MAX_ARGS 20
 

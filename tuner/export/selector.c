@@ -77,17 +77,33 @@ typedef struct rows {
     int n, cap;
     int oom;
     ct_dtype dtype;            /* only rows of problems of this type */
+    int variant;               /* and of this variant */
 } rows;
 
-/* Whether p's fields after the selector's arguments, the element type
- * aside, hold their defaults (0): only such problems enter a family's
- * selector. A layer's training pass (conv2dc's dgrad, wgrad) has other
- * buffers than the forward layer; it exports one problem at a time. */
-static int in_selector(const ct_problem *p)
+/* The index of the family export's variant field, -1 when none. */
+static int variant_field(const ct_family *f)
+{
+    const ct_family_export *fx = f->family_export;
+    return fx && fx->variant ? ct_field_find(f, fx->variant) : -1;
+}
+
+int ct_tuned_variant(const ct_problem *p)
+{
+    const int v = p && p->family ? variant_field(p->family) : -1;
+    return v >= 0 ? (int)p->dims[v] : 0;
+}
+
+/* Whether p enters the selector of variant: its fields after the
+ * selector's arguments hold their defaults (0), the element type aside (a
+ * set holds one) and the variant field, which must hold variant
+ * (family_export.h: a layer's training pass has other buffers than its
+ * forward pass, and a selector of its own). */
+static int in_selector(const ct_problem *p, int variant)
 {
     const ct_family_export *fx = p->family->family_export;
+    const int vf = variant_field(p->family);
     for (int i = fx ? fx->nargs : p->family->nfields; i < p->family->nfields; i++)
-        if (strcmp(p->family->fields[i].name, "dtype") != 0 && p->dims[i] != 0)
+        if (i == vf ? p->dims[i] != variant : strcmp(p->family->fields[i].name, "dtype") != 0 && p->dims[i] != 0)
             return 0;
     return 1;
 }
@@ -98,7 +114,7 @@ static int collect(const ct_result *r, void *user)
     /* A row whose problem does not parse is kept: the load below refuses it
      * by name rather than leaving it out silently. */
     ct_problem p;
-    if (ct_problem_parse(r->problem, &p, NULL) == CT_OK && (ct_problem_dtype(&p) != rs->dtype || !in_selector(&p)))
+    if (ct_problem_parse(r->problem, &p, NULL) == CT_OK && (ct_problem_dtype(&p) != rs->dtype || !in_selector(&p, rs->variant)))
         return 0;
     if (rs->n == rs->cap) {
         int cap = rs->cap ? 2 * rs->cap : 64;
@@ -139,26 +155,40 @@ static int problems_on(const rows *rs, const char *dev)
     return count;
 }
 
-const char *ct_tuned_name(const char *family, ct_dtype t, char *buf, size_t len)
+const char *ct_tuned_name(const char *family, const char *variant, ct_dtype t, char *buf, size_t len)
 {
+    const char *sep = variant && *variant ? "_" : "";
     if (t == CT_DTYPE_F32)
-        snprintf(buf, len, "%s", family);
+        snprintf(buf, len, "%s%s%s", family, sep, *sep ? variant : "");
     else
-        snprintf(buf, len, "%s_%s", family, ct_dtype_name(t));
+        snprintf(buf, len, "%s%s%s_%s", family, sep, *sep ? variant : "", ct_dtype_name(t));
     return buf;
+}
+
+/* The choice name of f's variant value v ("dgrad"), NULL for 0 or none. */
+static const char *variant_name(const ct_family *f, int v)
+{
+    const int vf = variant_field(f);
+    if (vf < 0 || v == 0 || v < 0 || v >= f->fields[vf].nchoices || !f->fields[vf].choices)
+        return NULL;
+    return f->fields[vf].choices[v];
 }
 
 const char *ct_tuned_args(const ct_tuned_set *s, char *buf, size_t len)
 {
+    char var[80] = "";
+    const char *vn = variant_name(s->family, s->variant);
+    if (vn)
+        snprintf(var, sizeof var, " --%s %s", s->family->family_export->variant, vn);
     if (s->dtype == CT_DTYPE_F32)
-        snprintf(buf, len, "%s", s->family->name);
+        snprintf(buf, len, "%s%s", s->family->name, var);
     else
-        snprintf(buf, len, "%s --dtype %s", s->family->name, ct_dtype_name(s->dtype));
+        snprintf(buf, len, "%s%s --dtype %s", s->family->name, var, ct_dtype_name(s->dtype));
     return buf;
 }
 
-ct_status ct_tuned_load(ct_db *db, const char *family, ct_dtype dtype, const char *device, ct_tuned_set *out,
-                        ct_err *e)
+ct_status ct_tuned_load(ct_db *db, const char *family, ct_dtype dtype, int variant, const char *device,
+                        ct_tuned_set *out, ct_err *e)
 {
     memset(out, 0, sizeof *out);
     const ct_family *fam = family ? ct_family_find(family) : NULL;
@@ -168,15 +198,26 @@ ct_status ct_tuned_load(ct_db *db, const char *family, ct_dtype dtype, const cha
         return ct_fail(e, CT_ERR_USAGE, "unknown element type %d", (int)dtype);
     out->family = fam;
     out->dtype = dtype;
-    ct_tuned_name(fam->name, dtype, out->name, sizeof out->name);
-    /* "bf16 " in messages about a half set; nothing for fp32, as before */
-    char tn[8] = "";
-    if (dtype != CT_DTYPE_F32)
-        snprintf(tn, sizeof tn, "%s ", ct_dtype_name(dtype));
+    out->variant = variant;
+    out->fx = ct_family_export_variant(fam, variant);
+    const char *vn = variant_name(fam, variant);
+    if (variant != 0 && !out->fx)
+        return ct_fail(e, CT_ERR_USAGE, "family %s has no selector for %s %s", fam->name,
+                       fam->family_export && fam->family_export->variant ? fam->family_export->variant : "variant",
+                       vn ? vn : "?");
+    ct_tuned_name(fam->name, vn, dtype, out->name, sizeof out->name);
+    /* "bf16 " in messages about a half set, "dgrad " about a variant's;
+     * nothing for the forward fp32 set, as before */
+    char tn[48] = "";
+    if (dtype != CT_DTYPE_F32 || vn)
+        snprintf(tn, sizeof tn, "%s%s%s", dtype != CT_DTYPE_F32 ? ct_dtype_name(dtype) : "",
+                 dtype != CT_DTYPE_F32 && vn ? " " : "", vn ? vn : "");
+    if (tn[0])
+        strcat(tn, " ");
     if (device && !*device)
         device = NULL;
 
-    rows rs = {.dtype = dtype};
+    rows rs = {.dtype = dtype, .variant = variant};
     ct_query q = {.family = fam->name, .device = device, .winners_only = 1};
     ct_status st = ct_db_query(db, &q, collect, &rs, e);
     if (st == CT_OK && rs.oom)

@@ -51,12 +51,15 @@ typedef enum ct_grade {
 /* "exact", "nearest_size", "other_device", "generic". */
 const char *ct_grade_name(ct_grade g);
 
-/* The winners of every tuned problem of one family and element type on one
- * device. */
+/* The winners of every tuned problem of one family, variant and element
+ * type on one device. */
 typedef struct ct_tuned_set {
     const ct_family *family;
+    const struct ct_family_export *fx;   /* the selector's declaration: the family's, or its variant's */
+    int variant;                /* the value of the family export's variant field (family_export.h), 0: none */
     ct_dtype dtype;             /* every problem's element type: an export holds one */
-    char name[80];              /* the selector's: the family ("conv1d"), with the type past fp32 ("conv1d_bf16") */
+    char name[80];              /* the selector's: the family ("conv1d"), with the variant's name and the type
+                                   past fp32 ("conv1d_bf16", "conv2dc_dgrad", "conv2dc_wgrad_f16") */
     char device[128];           /* exact device name */
     char arch[16];              /* "sm_90" */
     int device_auto;            /* no device asked for: the one with the most tuned problems */
@@ -67,7 +70,10 @@ typedef struct ct_tuned_set {
 } ct_tuned_set;
 
 /* Load the winner of each problem of family in element type dtype (stored
- * status "ok") on one device; problems of other types are not seen at all.
+ * status "ok") on one device; problems of other types are not seen at all,
+ * nor those of another variant than variant (family_export.h: the value of
+ * the field the family's export names, 0 for its default; a family without
+ * variants takes 0 only, a value without a selector is CT_ERR_USAGE).
  * device NULL or "": the device with the most such problems (ties: the name
  * first in byte order). Otherwise the device whose
  * name is device, or else the only one whose name contains it (case-
@@ -75,16 +81,22 @@ typedef struct ct_tuned_set {
  * rows that differ only in driver or NVRTC version count as one device (the
  * fastest result wins). CT_ERR_NOT_FOUND when nothing is stored;
  * CT_ERR_USAGE for an unknown family. */
-ct_status ct_tuned_load(ct_db *db, const char *family, ct_dtype dtype, const char *device, ct_tuned_set *out,
-                        ct_err *e);
+ct_status ct_tuned_load(ct_db *db, const char *family, ct_dtype dtype, int variant, const char *device,
+                        ct_tuned_set *out, ct_err *e);
+
+/* The value of p's variant field (family_export.h), 0 when its family's
+ * export has none. */
+int ct_tuned_variant(const ct_problem *p);
 
 /* The selector's name of family in type t into buf: "conv1d" for fp32 (the
- * names of before), "conv1d_bf16", "conv1d_f16"; what export file, function,
- * macro and module names are made of. */
-const char *ct_tuned_name(const char *family, ct_dtype t, char *buf, size_t len);
+ * names of before), "conv1d_bf16", "conv1d_f16"; with a variant's name
+ * (variant NULL: none) after the family: "conv2dc_dgrad", "conv2dc_dgrad_bf16".
+ * What export file, function, macro and module names are made of. */
+const char *ct_tuned_name(const char *family, const char *variant, ct_dtype t, char *buf, size_t len);
 
 /* What follows `export --family` to write s again, for generated comments:
- * "conv1d", or "conv1d --dtype bf16" for a half set. */
+ * "conv1d", "conv1d --dtype bf16" for a half set, "conv2dc --pass dgrad"
+ * for a variant (the option is the variant field's name). */
 const char *ct_tuned_args(const ct_tuned_set *s, char *buf, size_t len);
 void ct_tuned_free(ct_tuned_set *s);
 

@@ -639,41 +639,69 @@ static const ct_kernel_kind tiled_kind = {.name = "tiled", .layouts = CT_LAYOUT_
 /* The output length, in the PyTorch module's arguments. */
 #define PY_LOUT "(l + ((k - 1) * dilation if causal else 2 * pad) - dilation * (k - 1) - 1) // stride + 1"
 
-/* The selector of `export --family conv1dc` and its generic kernel: bias
- * NULL for a layer without one. */
+/* The selectors of `export --family conv1dc` and their generic kernels:
+ * the forward layer's, bias NULL for a layer without one, and one per
+ * training pass (conv_pass.h, family_export.h's variants), whose arguments
+ * are the same fields, bias aside. */
 static const char *const sel_buffers[] = {"in", "weight", "bias", "out"};
+#define SEL_ARGS(...)                                                                                               \
+    {.name = "b", .kind = CT_SEL_SIZE, .help = "batch"},                                                           \
+    {.name = "cin", .kind = CT_SEL_SIZE, .help = "input channels"},                                                \
+    {.name = "l", .kind = CT_SEL_SIZE, .help = "input length"},                                                    \
+    {.name = "cout", .kind = CT_SEL_SIZE, .help = "output channels"},                                              \
+    {.name = "k", .kind = CT_SEL_SIZE, .help = "kernel taps"},                                                     \
+    {.name = "pad", .kind = CT_SEL_KEY, .help = "zero padding on both sides, less than (k-1)*dilation+1"},         \
+    {.name = "causal", .kind = CT_SEL_KEY, .help = "1: (k-1)*dilation zeros before, none after (pad 0)"},          \
+    {.name = "stride", .kind = CT_SEL_KEY, .help = "step between outputs", .dflt = 1},                             \
+    {.name = "dilation", .kind = CT_SEL_KEY, .help = "step between taps", .dflt = 1},                              \
+    {.name = "groups", .kind = CT_SEL_KEY, .help = "channel groups, dividing cin and cout", .dflt = 1},            \
+    __VA_ARGS__,                                                                                                    \
+    {.name = "layout", .kind = CT_SEL_KEY, .help = "ncl: in b x cin x l, out b x cout x lout; nlc (channels "     \
+     "last): in b x l x cin, out b x lout x cout", .choices = layout_names, .nchoices = 2}
 static const ct_sel_arg sel_args[] = {
-    {.name = "b", .kind = CT_SEL_SIZE, .help = "batch"},
-    {.name = "cin", .kind = CT_SEL_SIZE, .help = "input channels"},
-    {.name = "l", .kind = CT_SEL_SIZE, .help = "input length"},
-    {.name = "cout", .kind = CT_SEL_SIZE, .help = "output channels"},
-    {.name = "k", .kind = CT_SEL_SIZE, .help = "kernel taps"},
-    {.name = "pad", .kind = CT_SEL_KEY, .help = "zero padding on both sides, less than (k-1)*dilation+1"},
-    {.name = "causal", .kind = CT_SEL_KEY, .help = "1: (k-1)*dilation zeros before, none after (pad 0)"},
-    {.name = "stride", .kind = CT_SEL_KEY, .help = "step between outputs", .dflt = 1},
-    {.name = "dilation", .kind = CT_SEL_KEY, .help = "step between taps", .dflt = 1},
-    {.name = "groups", .kind = CT_SEL_KEY, .help = "channel groups, dividing cin and cout", .dflt = 1},
-    {.name = "bias", .kind = CT_SEL_BUFFER, .help = "whether the layer adds a bias"},
-    {.name = "layout", .kind = CT_SEL_KEY, .help = "ncl: in b x cin x l, out b x cout x lout; nlc (channels last): "
-     "in b x l x cin, out b x lout x cout", .choices = layout_names, .nchoices = 2},
-};
+    SEL_ARGS({.name = "bias", .kind = CT_SEL_BUFFER, .help = "whether the layer adds a bias"})};
+static const ct_sel_arg dg_args[] = {
+    SEL_ARGS({.name = "bias", .kind = CT_SEL_FIXED, .help = "none: a bias changes no input gradient"})};
+static const ct_sel_arg wg_args[] = {SEL_ARGS(
+    {.name = "bias", .kind = CT_SEL_KEY, .help = "1: dweight holds the cout bias gradients after the weight gradients"})};
 /* The input's dimensions in each layout (family_export.h). */
 static const char *const sel_shapes[] = {"b,cin,l|b,l,cin", "cout,cing,k", "cout"};
 
 /* The selector's arguments are the fields, in field order (family_export.h). */
 _Static_assert(sizeof sel_args / sizeof sel_args[0] == DIM_PASS, "one selector argument per field before the pass");
+_Static_assert(sizeof dg_args == sizeof sel_args && sizeof wg_args == sizeof sel_args, "the passes' too");
+
+/* The passes' selectors: no PyTorch module yet (the autograd op is its own
+ * work). */
+static const char *const dg_buffers[] = {"dout", "weight", "din"};
+static const char *const wg_buffers[] = {"in", "dout", "dweight"};
+static const ct_family_export dg_export = {
+    .generic = "conv1dc_dggeneric", .buffers = dg_buffers, .nbuffers = 3, .args = dg_args, .nargs = DIM_PASS,
+    .canonical = 1,
+    .summary = "the input gradient (pass dgrad): din (the forward input's shape and layout) from dout (the forward "
+               "output's) and the weights"};
+static const ct_family_export wg_export = {
+    .generic = "conv1dc_wggeneric", .buffers = wg_buffers, .nbuffers = 3, .args = wg_args, .nargs = DIM_PASS,
+    .canonical = 1,
+    .summary = "the weight gradient (pass wgrad): dweight (cout x cin/groups x k, then cout bias gradients when "
+               "bias is 1) from in and dout"};
+static const ct_family_export family_export;
+static const ct_family_export *const pass_exports[CT_NPASSES] = {&family_export, &dg_export, &wg_export};
 
 static const ct_family_export family_export = {
     .generic = "conv1dc_generic",
     .buffers = sel_buffers,
     .nbuffers = 4,
     .args = sel_args,
-    .nargs = DIM_PASS,    /* the pass and element type are no arguments: a family export holds forward layers of one type */
+    .nargs = DIM_PASS,    /* the pass and element type are no arguments: each pass has its selector, of one type */
     .shapes = sel_shapes,
     /* Weights of another cin / groups give no output, which the module refuses. */
     .out_shape = "((b, cout, " PY_LOUT ") if layout == 0 else (b, " PY_LOUT ", cout)) if sizes[\"cing\"] * groups == cin else (0,)",
     .shape_key = "layout",
     .canonical = 1,
+    .variant = "pass",
+    .variants = pass_exports,
+    .nvariants = CT_NPASSES,
 };
 
 const ct_family ct_family_conv1dc = {

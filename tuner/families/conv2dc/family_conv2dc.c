@@ -577,48 +577,76 @@ static const ct_kernel_kind tiled_kind = {.name = "tiled", .layouts = CT_LAYOUT_
 #define PY_OHW "*((h, w) if mode == 1 else ((h + 2 * ph - dh * (kh - 1) - 1) // sh + 1, (w + 2 * pw - dw * (kw - 1) " \
                "- 1) // sw + 1))"
 
-/* The selector of `export --family conv2dc` and its generic kernel: bias
- * NULL for a layer without one. */
+/* The selectors of `export --family conv2dc` and their generic kernels:
+ * the forward layer's, bias NULL for a layer without one, and one per
+ * training pass (conv_pass.h, family_export.h's variants), whose arguments
+ * are the same fields, bias aside. */
 static const char *const sel_buffers[] = {"in", "weight", "bias", "out"};
+#define SEL_ARGS(...)                                                                                               \
+    {.name = "b", .kind = CT_SEL_SIZE, .help = "batch"},                                                           \
+    {.name = "cin", .kind = CT_SEL_SIZE, .help = "input channels"},                                                \
+    {.name = "h", .kind = CT_SEL_SIZE, .help = "image height"},                                                    \
+    {.name = "w", .kind = CT_SEL_SIZE, .help = "image width"},                                                     \
+    {.name = "cout", .kind = CT_SEL_SIZE, .help = "output channels"},                                              \
+    {.name = "kh", .kind = CT_SEL_SIZE, .help = "filter height"},                                                  \
+    {.name = "kw", .kind = CT_SEL_SIZE, .help = "filter width"},                                                   \
+    {.name = "mode", .kind = CT_SEL_KEY, .help = "valid, same (stride 1) or pad (ph, pw)", .choices = mode_names,  \
+     .nchoices = 3},                                                                                                \
+    {.name = "ph", .kind = CT_SEL_KEY, .help = "rows of zeros above and below (mode pad; else 0)"},                \
+    {.name = "pw", .kind = CT_SEL_KEY, .help = "columns of zeros left and right (mode pad; else 0)"},              \
+    {.name = "sh", .kind = CT_SEL_KEY, .help = "vertical stride", .dflt = 1},                                      \
+    {.name = "sw", .kind = CT_SEL_KEY, .help = "horizontal stride", .dflt = 1},                                    \
+    {.name = "dh", .kind = CT_SEL_KEY, .help = "vertical dilation", .dflt = 1},                                    \
+    {.name = "dw", .kind = CT_SEL_KEY, .help = "horizontal dilation", .dflt = 1},                                  \
+    {.name = "groups", .kind = CT_SEL_KEY, .help = "channel groups, dividing cin and cout", .dflt = 1},            \
+    __VA_ARGS__,                                                                                                    \
+    {.name = "layout", .kind = CT_SEL_KEY, .help = "nchw: in b x cin x h x w, out b x cout x oh x ow; nhwc "      \
+     "(channels last): in b x h x w x cin, out b x oh x ow x cout", .choices = layout_names, .nchoices = 2}
 static const ct_sel_arg sel_args[] = {
-    {.name = "b", .kind = CT_SEL_SIZE, .help = "batch"},
-    {.name = "cin", .kind = CT_SEL_SIZE, .help = "input channels"},
-    {.name = "h", .kind = CT_SEL_SIZE, .help = "image height"},
-    {.name = "w", .kind = CT_SEL_SIZE, .help = "image width"},
-    {.name = "cout", .kind = CT_SEL_SIZE, .help = "output channels"},
-    {.name = "kh", .kind = CT_SEL_SIZE, .help = "filter height"},
-    {.name = "kw", .kind = CT_SEL_SIZE, .help = "filter width"},
-    {.name = "mode", .kind = CT_SEL_KEY, .help = "valid, same (stride 1) or pad (ph, pw)", .choices = mode_names,
-     .nchoices = 3},
-    {.name = "ph", .kind = CT_SEL_KEY, .help = "rows of zeros above and below (mode pad; else 0)"},
-    {.name = "pw", .kind = CT_SEL_KEY, .help = "columns of zeros left and right (mode pad; else 0)"},
-    {.name = "sh", .kind = CT_SEL_KEY, .help = "vertical stride", .dflt = 1},
-    {.name = "sw", .kind = CT_SEL_KEY, .help = "horizontal stride", .dflt = 1},
-    {.name = "dh", .kind = CT_SEL_KEY, .help = "vertical dilation", .dflt = 1},
-    {.name = "dw", .kind = CT_SEL_KEY, .help = "horizontal dilation", .dflt = 1},
-    {.name = "groups", .kind = CT_SEL_KEY, .help = "channel groups, dividing cin and cout", .dflt = 1},
-    {.name = "bias", .kind = CT_SEL_BUFFER, .help = "whether the layer adds a bias"},
-    {.name = "layout", .kind = CT_SEL_KEY, .help = "nchw: in b x cin x h x w, out b x cout x oh x ow; nhwc (channels "
-     "last): in b x h x w x cin, out b x oh x ow x cout", .choices = layout_names, .nchoices = 2},
-};
+    SEL_ARGS({.name = "bias", .kind = CT_SEL_BUFFER, .help = "whether the layer adds a bias"})};
+static const ct_sel_arg dg_args[] = {
+    SEL_ARGS({.name = "bias", .kind = CT_SEL_FIXED, .help = "none: a bias changes no input gradient"})};
+static const ct_sel_arg wg_args[] = {SEL_ARGS(
+    {.name = "bias", .kind = CT_SEL_KEY, .help = "1: dweight holds the cout bias gradients after the weight gradients"})};
 /* The input's dimensions in each layout (family_export.h). */
 static const char *const sel_shapes[] = {"b,cin,h,w|b,h,w,cin", "cout,cing,kh,kw", "cout"};
 
 /* The selector's arguments are the fields, in field order (family_export.h). */
 _Static_assert(sizeof sel_args / sizeof sel_args[0] == DIM_PASS, "one selector argument per field before the pass");
+_Static_assert(sizeof dg_args == sizeof sel_args && sizeof wg_args == sizeof sel_args, "the passes' too");
+
+/* The passes' selectors: no PyTorch module yet (the autograd op is its own
+ * work). */
+static const char *const dg_buffers[] = {"dout", "weight", "din"};
+static const char *const wg_buffers[] = {"in", "dout", "dweight"};
+static const ct_family_export dg_export = {
+    .generic = "conv2dc_dggeneric", .buffers = dg_buffers, .nbuffers = 3, .args = dg_args, .nargs = DIM_PASS,
+    .canonical = 1,
+    .summary = "the input gradient (pass dgrad): din (the forward input's shape and layout) from dout (the forward "
+               "output's) and the weights"};
+static const ct_family_export wg_export = {
+    .generic = "conv2dc_wggeneric", .buffers = wg_buffers, .nbuffers = 3, .args = wg_args, .nargs = DIM_PASS,
+    .canonical = 1,
+    .summary = "the weight gradient (pass wgrad): dweight (cout x cin/groups x kh x kw, then cout bias gradients "
+               "when bias is 1) from in and dout"};
+static const ct_family_export family_export;
+static const ct_family_export *const pass_exports[CT_NPASSES] = {&family_export, &dg_export, &wg_export};
 
 static const ct_family_export family_export = {
     .generic = "conv2dc_generic",
     .buffers = sel_buffers,
     .nbuffers = 4,
     .args = sel_args,
-    .nargs = DIM_PASS,    /* the pass and element type are no arguments: a family export holds forward layers of one type */
+    .nargs = DIM_PASS,    /* the pass and element type are no arguments: each pass has its selector, of one type */
     .shapes = sel_shapes,
     /* Weights of another cin / groups give no output, which the module refuses. */
     .out_shape = "((b, cout, " PY_OHW ") if layout == 0 else (b, " PY_OHW ", cout)) if sizes[\"cing\"] * groups == "
                  "cin else (0,)",
     .shape_key = "layout",
     .canonical = 1,
+    .variant = "pass",
+    .variants = pass_exports,
+    .nvariants = CT_NPASSES,
 };
 
 const ct_family ct_family_conv2dc = {
