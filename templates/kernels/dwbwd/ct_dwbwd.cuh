@@ -48,9 +48,14 @@
 // block sums the GROUPS totals by a pairwise tree in shared memory, in a
 // fixed order: the result does not depend on timing, no atomics.
 //
+// SPLIT > 1 spreads a channel's units over SPLIT blocks (layers of few
+// channels): each stores its sums in a module workspace and the last to
+// arrive (an atomic count) adds them in slice order, so the result is
+// still independent of timing.
+//
 // Tuning macros: dgdw OUT_X, OUT_Y, TILE_OH, TILE_OW (in the phase class's
 // grid), VEC (4: 16-byte staging loads where aligned), SWAP; wgdw TAP_X,
-// TAP_Y, PIX_X, GROUPS, TILE_OH (dy rows per unit), VEC.
+// TAP_Y, PIX_X, GROUPS, TILE_OH (dy rows per unit), VEC, SPLIT.
 #include "ct_dtype.cuh"
 
 #define DB_CDIV(a, b) (((a) + (b) - 1) / (b))
@@ -86,6 +91,22 @@ __device__ __forceinline__ float4 db_ldg4(const ct_elem *p)
     const float2 a = ct_ld2(reinterpret_cast<const ct_elem2 *>(&u.x));
     const float2 b = ct_ld2(reinterpret_cast<const ct_elem2 *>(&u.y));
     return make_float4(a.x, a.y, b.x, b.y);
+#endif
+}
+
+// Four floats stored as elements at p (16-byte aligned in fp32, 8 in bf16/f16).
+__device__ __forceinline__ void db_st4(ct_elem *p, float a, float b, float c, float d)
+{
+#if CT_DTYPE == 0
+    *reinterpret_cast<float4 *>(p) = make_float4(a, b, c, d);
+#else
+    ct_elem2 lo, hi;
+    ct_st2(&lo, make_float2(a, b));
+    ct_st2(&hi, make_float2(c, d));
+    uint2 u;
+    u.x = *reinterpret_cast<const unsigned *>(&lo);
+    u.y = *reinterpret_cast<const unsigned *>(&hi);
+    *reinterpret_cast<uint2 *>(p) = u;
 #endif
 }
 
@@ -157,7 +178,13 @@ static_assert(LY_SY == 1 && LY_SX == 1 && LY_DY == 1 && LY_DX == 1, "SWAP: strid
 #define DG_NWL DB_RUP(DG_NWX, DG_LV)
 #define DG_NR (OUT_Y + DG_RYMAX - DG_RYMIN)            // staged rows a thread reads
 #define DG_SIH (DG_TOH + DG_RYMAX - DG_RYMIN)
-#define DG_PITCH DB_RUP(DG_LEAD + DG_TOW - OUT_X + DG_NWL, 4)
+#define DG_PITCH0 DB_RUP(DG_LEAD + DG_TOW - OUT_X + DG_NWL, 4)
+// The pitch padded (by up to 28 floats) so that the threads' rows, OUT_Y *
+// PITCH apart, start TOW floats apart modulo 32 banks: the windows of the
+// lanes of a warp that span several rows then fall in distinct banks.
+#define DG_PK(k) ((OUT_Y * (DG_PITCH0 + 4 * (k)) - DG_TOW) % 32 == 0)
+#define DG_PITCH (DG_PITCH0 + 4 * (DG_PK(0) ? 0 : DG_PK(1) ? 1 : DG_PK(2) ? 2 : DG_PK(3) ? 3 : DG_PK(4) ? 4 \
+                                  : DG_PK(5) ? 5 : DG_PK(6) ? 6 : DG_PK(7) ? 7 : 0))
 #define DG_KWP DB_RUP(DG_TKW, 4)
 #define DG_S_IN (DG_SIH * DG_PITCH)
 #define DG_S_T (DG_TKH * DG_KWP)
@@ -278,7 +305,12 @@ DB_NAME(const ct_elem *__restrict__ dout, const ct_elem *__restrict__ weight, ct
         if (yy >= LY_H)
             break;
         ct_elem *row = dst + yy * LY_W;
-        if (LY_SX == 1 && LY_W % 2 == 0 && OUT_X % 2 == 0 && x0 + OUT_X <= LY_W) {
+        if (LY_SX == 1 && LY_W % 4 == 0 && OUT_X % 4 == 0 && x0 + OUT_X <= LY_W) {
+            // x0 is a multiple of 4: whole quads (16 bytes in fp32, 8 in bf16/f16).
+#pragma unroll
+            for (int o = 0; o < OUT_X; o += 4)
+                db_st4(row + x0 + o, acc[a][o], acc[a][o + 1], acc[a][o + 2], acc[a][o + 3]);
+        } else if (LY_SX == 1 && LY_W % 2 == 0 && OUT_X % 2 == 0 && x0 + OUT_X <= LY_W) {
             // x0 is even: whole pairs (8 bytes in fp32, 4 in bf16/f16).
 #pragma unroll
             for (int o = 0; o < OUT_X; o += 2)
@@ -322,13 +354,23 @@ DB_NAME(const ct_elem *__restrict__ dout, const ct_elem *__restrict__ weight, ct
 #define WG_S_DY (WG_BR * WG_DYP)
 #define WG_NTAPS (LY_KH * LY_KW + LY_BIAS)           // results of a channel
 #define WG_S_RED (GROUPS * WG_NTAPS)
-#define WG_SMEM DB_MAX(WG_S_X + WG_S_DY, WG_S_RED)
+#define WG_SMEM DB_MAX(DB_MAX(WG_S_X + WG_S_DY, WG_S_RED), WG_NTAPS + 1)   // + SPLIT's flag
 #define WG_P2 (GROUPS <= 1 ? 1 : GROUPS <= 2 ? 2 : GROUPS <= 4 ? 4 : GROUPS <= 8 ? 8 : GROUPS <= 16 ? 16 \
                : GROUPS <= 32 ? 32 : GROUPS <= 64 ? 64 : GROUPS <= 128 ? 128 : GROUPS <= 256 ? 256 \
                : GROUPS <= 512 ? 512 : 1024)
 #define WG_DV (PIX_X % 4 == 0 ? 4 : PIX_X % 2 == 0 ? 2 : 1)
 
 static_assert(VEC == 1 || (LY_W % 4 == 0 && LY_OW % 4 == 0), "VEC 4: whole 4-element rows");
+static_assert(SPLIT >= 1 && SPLIT <= WG_NU, "SPLIT: 1 to the channel's units");
+
+#if SPLIT > 1
+// A channel's SPLIT blocks' sums, and how many have arrived: module
+// variables (zeros when the module loads), so the kernel is one launch; the
+// last block to arrive resets its channel's count for the next launch.
+// Launches of one module must not overlap (one stream).
+__device__ float wg_ws[SPLIT * LY_CIN * WG_NTAPS];
+__device__ unsigned wg_cnt[LY_CIN];
+#endif
 
 extern "C" __global__ void __launch_bounds__(WG_NT)
 DB_NAME(const ct_elem *__restrict__ in, const ct_elem *__restrict__ dout, ct_elem *__restrict__ dweight)
@@ -338,7 +380,8 @@ DB_NAME(const ct_elem *__restrict__ in, const ct_elem *__restrict__ dout, ct_ele
     float *s_dy = smem + WG_S_X;          // [BR][DYP]: the unit's dy rows, zeros past OW
     float *s_red = smem;                  // [GROUPS][NTAPS], after the units
     const int tid = threadIdx.x;
-    const int c = blockIdx.x;
+    const int c = blockIdx.x / SPLIT, sp = blockIdx.x % SPLIT;
+    const int ulo = (int)((long long)sp * WG_NU / SPLIT), uhi = (int)((long long)(sp + 1) * WG_NU / SPLIT);
     const int g = tid / WG_TT, tt = tid % WG_TT;
     const int i0 = (tt / WG_NTJ) * TAP_Y, j0 = (tt % WG_NTJ) * TAP_X;
     const bool live = tid < WG_NTH;
@@ -349,7 +392,7 @@ DB_NAME(const ct_elem *__restrict__ in, const ct_elem *__restrict__ dout, ct_ele
         for (int o = 0; o < TAP_X; ++o)
             tot[a][o] = 0.0f;
 
-    for (int u = 0; u < WG_NU; ++u) {
+    for (int u = ulo; u < uhi; ++u) {
         const int b = u / WG_NB, y0 = (u % WG_NB) * WG_BR;
         const long long plane = (long long)b * LY_CIN + c;
         __syncthreads();                  // the previous unit's reads are done
@@ -421,6 +464,32 @@ DB_NAME(const ct_elem *__restrict__ in, const ct_elem *__restrict__ dout, ct_ele
         }
         __syncthreads();
     }
+#if SPLIT > 1
+    // Deterministic across blocks: each block stores its sums; the last of
+    // the channel's blocks to arrive adds the SPLIT sums in slice order.
+    float *s_last = s_red + WG_NTAPS;    // free once the tree is done
+    float *ws = wg_ws + (long long)c * SPLIT * WG_NTAPS;
+    for (int e = tid; e < WG_NTAPS; e += WG_NT)
+        ws[sp * WG_NTAPS + e] = s_red[e];
+    __threadfence();                      // this thread's sums visible before the count
+    __syncthreads();
+    if (tid == 0)
+        *s_last = atomicAdd(&wg_cnt[c], 1u) == SPLIT - 1 ? 1.0f : 0.0f;
+    __syncthreads();
+    if (*s_last == 0.0f)
+        return;
+    __threadfence();
+    for (int e = tid; e < WG_NTAPS; e += WG_NT) {
+        float v = 0.0f;
+#pragma unroll
+        for (int k = 0; k < SPLIT; ++k)
+            v += __ldcg(ws + k * WG_NTAPS + e);   // from L2: other SMs wrote them
+        s_red[e] = v;
+    }
+    if (tid == 0)
+        wg_cnt[c] = 0;
+    __syncthreads();
+#endif
     for (int e = tid; e < LY_KH * LY_KW; e += WG_NT)
         ct_st(&dweight[(long long)c * (LY_KH * LY_KW) + e], s_red[e]);
     if (LY_BIAS && tid == 0)

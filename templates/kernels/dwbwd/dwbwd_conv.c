@@ -33,10 +33,13 @@ CT_PARAM_UNION(dg, DG_ALL)
 #define WG_G(X) X(GROUPS, 8, CT_RANGE(1, 1024), "pixel groups per block (each all the taps over its segments)")
 #define WG_TH(X) X(TILE_OH, 0, CT_INT(0), "dy rows per staged unit (0: the whole plane)")
 #define WG_V(X) X(VEC, 1, CT_RANGE(1, 4), "elements per staging load: 4 (16-byte fp32 loads, rows a multiple of 4) or 1")
-#define WG_ALL(X) WG_X(X) WG_Y(X) WG_G(X) WG_TH(X) WG_V(X)
+#define WG_S(X)                                                                                             \
+    X(SPLIT, 1, CT_RANGE(1, 64), "blocks per channel, each a slice of its units; the last to finish adds "   \
+                                 "their sums in slice order (layers of fewer channels than SMs)")
+#define WG_ALL(X) WG_X(X) WG_Y(X) WG_G(X) WG_TH(X) WG_V(X) WG_S(X)
 const ct_param_def ct_wgdw_params_2d[CT_WGDW_NPARAMS_2D] = CT_PARAM_TABLE(WG_ALL);
 const ct_param_def ct_wgdw_params_1d[CT_WGDW_NPARAMS_1D] = {WG_X(CT_PARAM_DEF) WG_G(CT_PARAM_DEF)
-                                                                WG_V(CT_PARAM_DEF)};
+                                                                WG_V(CT_PARAM_DEF) WG_S(CT_PARAM_DEF)};
 _Static_assert(CT_PARAM_COUNT(WG_ALL) == CT_WGDW_NPARAMS_2D, "CT_WGDW_NPARAMS_2D is the 2D list's length");
 CT_PARAM_UNION(wg, WG_ALL)
 
@@ -119,7 +122,13 @@ static void dg_geometry(const ct_tc_shape *s, const dg_values *q, dg_geom *g)
     g->nwl = ct_rup(q->OUT_X + g->rxmax - g->rxmin, g->lv);
     g->nr = q->OUT_Y + g->rymax - g->rymin;
     g->sih = g->toh + g->rymax - g->rymin;
-    g->pitch = ct_rup(g->lead + g->tow - q->OUT_X + g->nwl, 4);
+    const long long p0 = ct_rup(g->lead + g->tow - q->OUT_X + g->nwl, 4);
+    g->pitch = p0;
+    for (long long k = 0; k < 8; k++)
+        if ((q->OUT_Y * (p0 + 4 * k) - g->tow) % 32 == 0) {
+            g->pitch = p0 + 4 * k;
+            break;
+        }
     g->kwp = ct_rup(g->tkw, 4);
     g->smem = 4 * (g->sih * g->pitch + g->tkh * g->kwp);
     g->blocks = s->b * s->cin * g->nph * g->nty * g->ntx;
@@ -274,7 +283,8 @@ static void wg_geometry(const ct_tc_shape *s, const wg_values *q, wg_geom *g)
     g->dyp = ct_rup(g->owp, 4);
     g->ntaps = s->kh * s->kw + (s->bias ? 1 : 0);
     const long long stage = g->sih * g->pitch + g->br * g->dyp, red = q->GROUPS * g->ntaps;
-    g->smem = 4 * (stage > red ? stage : red);
+    const long long most = stage > red ? stage : red;
+    g->smem = 4 * (most > g->ntaps + 1 ? most : g->ntaps + 1);   /* + SPLIT's flag */
 }
 
 static wg_values wg_get(const ct_template *t, const ct_params *c)
@@ -304,8 +314,21 @@ static int wg_constrain(const ct_template *t, const ct_tc_shape *s, const ct_par
         snprintf(why, len, "VEC=4 needs W and OW multiples of 4");
         return 1;
     }
+    if (q.SPLIT < 1 || q.SPLIT > 64) {
+        snprintf(why, len, "SPLIT in 1..64");
+        return 1;
+    }
     wg_geom g;
     wg_geometry(s, &q, &g);
+    /* Splitting pays where the channels leave SMs idle (fewer than the
+     * SMs), with no more slices than units and a workspace under 64 MiB. */
+    const long long sms = lim->sm_count > 0 ? lim->sm_count : 128;   /* offline: unknown */
+    if (q.SPLIT > 1 && (s->cin >= sms || q.SPLIT > g.nu ||
+                        (double)q.SPLIT * s->cin * g.ntaps * 4.0 > 64.0 * 1048576.0)) {
+        snprintf(why, len, "SPLIT=%ld: %lld channels already fill the %d SMs, or more slices than %lld units",
+                 q.SPLIT, s->cin, (int)sms, g.nu);
+        return 1;
+    }
     if (g.nt > lim->max_threads_per_block) {
         snprintf(why, len, "%lld tap tiles x GROUPS=%ld need %lld threads, over the device's %d", g.tt, q.GROUPS,
                  g.nt, lim->max_threads_per_block);
@@ -316,16 +339,18 @@ static int wg_constrain(const ct_template *t, const ct_tc_shape *s, const ct_par
         return 1;
     }
     /* Products thrown away: taps past the filter, dy columns past the row,
-     * idle lanes, groups without a last segment. */
+     * idle lanes, groups without a last segment; on channels of 2^20
+     * products or more, which have other tiles to choose. */
     const double eff = (double)(s->kh * s->kw) / (double)(g.khp * g.kwp) * (double)s->ow / (double)g.owp *
                        (double)g.nth / (double)g.nt * (double)g.segs /
                        (double)(q.GROUPS * ct_cdiv(g.segs, q.GROUPS));
-    if (eff < 0.7) {
+    const double work = (double)s->b * (double)s->oh * (double)s->ow * (double)(s->kh * s->kw);
+    if (eff < 0.7 && work >= 1048576.0) {
         snprintf(why, len, "only %.0f%% of the products computed are the layer's (tap tiles, segments, idle lanes)",
                  100.0 * eff);
         return 1;
     }
-    if (g.smem > lim->max_smem_per_block) {
+    if (g.smem + 16 > lim->max_smem_per_block) {
         snprintf(why, len, "%lld bytes of staged rows (or of the groups' totals) exceed the device's %d of shared "
                  "memory", g.smem, lim->max_smem_per_block);
         return 1;
@@ -339,8 +364,8 @@ static int wg_constrain(const ct_template *t, const ct_tc_shape *s, const ct_par
      * for addresses. */
     if (ct_regs_exceed(lim, 2 * q.TAP_Y * q.TAP_X + g.nwl + q.PIX_X + 24, g.nt, 1, why, len))
         return 1;
-    if (s->cin > DB_MAX_GRID) {
-        snprintf(why, len, "%lld blocks exceed the grid limit", s->cin);
+    if (s->cin * q.SPLIT > DB_MAX_GRID) {
+        snprintf(why, len, "%lld blocks exceed the grid limit", s->cin * q.SPLIT);
         return 1;
     }
     return 0;
@@ -361,6 +386,11 @@ static void wg_normalize(const ct_template *t, const ct_tc_shape *s, ct_params *
         q.VEC = 1;
     wg_geom g;
     wg_geometry(s, &q, &g);
+    /* No more groups than a unit has segments (more would idle). */
+    if (q.GROUPS > g.segs) {
+        q.GROUPS = (long)g.segs;
+        wg_geometry(s, &q, &g);
+    }
     wg_values e = q;
     e.TILE_OH = g.br >= s->oh ? 0 : (long)g.br;
     wg_geom again;
@@ -370,14 +400,14 @@ static void wg_normalize(const ct_template *t, const ct_tc_shape *s, ct_params *
     db_write(t, c, ct_wgdw_params_2d, CT_WGDW_NPARAMS_2D, q.v);
 }
 
-/* A block per channel. */
+/* SPLIT blocks per channel. */
 static void wg_launch(const ct_template *t, const ct_tc_shape *s, const ct_params *c, ct_launch *l)
 {
     const wg_values q = wg_get(t, c);
     wg_geom g;
     wg_geometry(s, &q, &g);
     memset(l, 0, sizeof *l);
-    l->grid[0] = (unsigned)s->cin;
+    l->grid[0] = (unsigned)(s->cin * q.SPLIT);
     l->block[0] = (unsigned)g.nt;
     l->smem_bytes = (unsigned)g.smem;
     l->grid[1] = l->grid[2] = 1;

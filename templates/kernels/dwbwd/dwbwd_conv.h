@@ -18,8 +18,8 @@
 /* Parameter lists: 2D, and 1D without the rows' parameters. */
 #define CT_DGDW_NPARAMS_2D 6
 #define CT_DGDW_NPARAMS_1D 4
-#define CT_WGDW_NPARAMS_2D 6
-#define CT_WGDW_NPARAMS_1D 4
+#define CT_WGDW_NPARAMS_2D 7
+#define CT_WGDW_NPARAMS_1D 5
 extern const ct_param_def ct_dgdw_params_2d[CT_DGDW_NPARAMS_2D];
 extern const ct_param_def ct_dgdw_params_1d[CT_DGDW_NPARAMS_1D];
 extern const ct_param_def ct_wgdw_params_2d[CT_WGDW_NPARAMS_2D];
