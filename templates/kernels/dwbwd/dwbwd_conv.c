@@ -64,14 +64,14 @@ static void db_write(const ct_template *t, ct_params *c, const ct_param_def *all
             ct_params_write(c, &all[i], 1, &v[i]);
 }
 
-static long long fdiv(long long a, long long b)
+static long long db_fdiv(long long a, long long b)
 {
     return a >= 0 ? a / b : -((-a + b - 1) / b);
 }
 
-static long long pmod(long long a, long long b)
+static long long db_pmod(long long a, long long b)
 {
-    return a - fdiv(a, b) * b;
+    return a - db_fdiv(a, b) * b;
 }
 
 /* The requested tile split into equal tiles, rounded up to whole threads. */
@@ -93,10 +93,7 @@ static int db_layer_excluded(const ct_template *t, const ct_tc_shape *s, char *w
 }
 
 /* ---- dgdw: the DG_* macros. */
-typedef struct dg_geom {
-    long long nph, tkh, tkw, tdx, srcw, mh, mw, rymin, rymax, rxmin, rxmax, toh, tow, nty, ntx, tx, nitems, nt;
-    long long lead, lv, nwl, nr, sih, pitch, kwp, smem, blocks;
-} dg_geom;
+typedef ct_dgdw_geom dg_geom;
 
 static void dg_geometry(const ct_tc_shape *s, const dg_values *q, dg_geom *g)
 {
@@ -105,19 +102,21 @@ static void dg_geometry(const ct_tc_shape *s, const dg_values *q, dg_geom *g)
         return;
     const int swap = q->SWAP == 1;
     g->nph = s->sy * s->sx;
+    g->ox = q->OUT_X, g->oy = q->OUT_Y, g->swap = swap;
     g->tkh = swap ? s->oh : s->kh, g->tkw = swap ? s->ow : s->kw;
     const long long tdy = swap ? 1 : s->dy;
+    g->tdy = tdy;
     g->tdx = swap ? 1 : s->dx;
     g->srcw = swap ? s->kw : s->ow;
     g->mh = ct_cdiv(s->h, s->sy), g->mw = ct_cdiv(s->w, s->sx);
-    g->rymin = fdiv(s->ph - (g->tkh - 1) * tdy, s->sy), g->rymax = fdiv(s->sy - 1 + s->ph, s->sy);
-    g->rxmin = fdiv(s->pw - (g->tkw - 1) * g->tdx, s->sx), g->rxmax = fdiv(s->sx - 1 + s->pw, s->sx);
+    g->rymin = db_fdiv(s->ph - (g->tkh - 1) * tdy, s->sy), g->rymax = db_fdiv(s->sy - 1 + s->ph, s->sy);
+    g->rxmin = db_fdiv(s->pw - (g->tkw - 1) * g->tdx, s->sx), g->rxmax = db_fdiv(s->sx - 1 + s->pw, s->sx);
     g->toh = tile_of(g->mh, q->TILE_OH, q->OUT_Y), g->tow = tile_of(g->mw, q->TILE_OW, q->OUT_X);
     g->nty = ct_cdiv(g->mh, g->toh), g->ntx = ct_cdiv(g->mw, g->tow);
     g->tx = g->tow / q->OUT_X;
     g->nitems = (g->toh / q->OUT_Y) * g->tx;
     g->nt = ct_rup(g->nitems, 32);
-    g->lead = q->VEC == 4 ? pmod(g->rxmin, 4) : 0;
+    g->lead = q->VEC == 4 ? db_pmod(g->rxmin, 4) : 0;
     g->lv = g->lead % 4 == 0 && q->OUT_X % 4 == 0 ? 4 : g->lead % 2 == 0 && q->OUT_X % 2 == 0 ? 2 : 1;
     g->nwl = ct_rup(q->OUT_X + g->rxmax - g->rxmin, g->lv);
     g->nr = q->OUT_Y + g->rymax - g->rymin;
@@ -252,16 +251,14 @@ static void dg_launch(const ct_template *t, const ct_tc_shape *s, const ct_param
 }
 
 /* ---- wgdw: the WG_* macros. */
-typedef struct wg_geom {
-    long long nti, ntj, tt, khp, kwp, nch, owp, br, nb, nu, segs, nth, nt, lead, lv, nwx, nwl, sih, pitch;
-    long long dyp, ntaps, smem;
-} wg_geom;
+typedef ct_wgdw_geom wg_geom;
 
 static void wg_geometry(const ct_tc_shape *s, const wg_values *q, wg_geom *g)
 {
     memset(g, 0, sizeof *g);
     if (q->TAP_X < 1 || q->TAP_Y < 1 || q->PIX_X < 1 || q->GROUPS < 1)
         return;
+    g->tx = q->TAP_X, g->ty = q->TAP_Y, g->px = q->PIX_X, g->groups = q->GROUPS, g->split = q->SPLIT;
     g->nti = ct_cdiv(s->kh, q->TAP_Y), g->ntj = ct_cdiv(s->kw, q->TAP_X);
     g->tt = g->nti * g->ntj;
     g->khp = g->nti * q->TAP_Y, g->kwp = g->ntj * q->TAP_X;
@@ -273,7 +270,7 @@ static void wg_geometry(const ct_tc_shape *s, const wg_values *q, wg_geom *g)
     g->segs = g->br * g->nch;
     g->nth = g->tt * q->GROUPS;
     g->nt = ct_rup(g->nth, 32);
-    g->lead = q->VEC == 4 ? pmod(-s->pw, 4) : 0;
+    g->lead = q->VEC == 4 ? db_pmod(-s->pw, 4) : 0;
     const long long a = q->PIX_X * s->sx, b = q->TAP_X * s->dx;
     g->lv = g->lead % 4 == 0 && a % 4 == 0 && b % 4 == 0 ? 4 : g->lead % 2 == 0 && a % 2 == 0 && b % 2 == 0 ? 2 : 1;
     g->nwx = (q->PIX_X - 1) * s->sx + (q->TAP_X - 1) * s->dx + 1;
@@ -412,6 +409,18 @@ static void wg_launch(const ct_template *t, const ct_tc_shape *s, const ct_param
     l->smem_bytes = (unsigned)g.smem;
     l->grid[1] = l->grid[2] = 1;
     l->block[1] = l->block[2] = 1;
+}
+
+void ct_dgdw_geometry(const ct_template *t, const ct_tc_shape *s, const ct_params *c, ct_dgdw_geom *g)
+{
+    const dg_values q = dg_get(t, c);
+    dg_geometry(s, &q, g);
+}
+
+void ct_wgdw_geometry(const ct_template *t, const ct_tc_shape *s, const ct_params *c, ct_wgdw_geom *g)
+{
+    const wg_values q = wg_get(t, c);
+    wg_geometry(s, &q, g);
 }
 
 #define DB_KIND .layouts = CT_LAYOUT_DEFAULT_ONLY, .any_layer = 1

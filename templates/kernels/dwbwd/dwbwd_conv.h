@@ -27,6 +27,21 @@ extern const ct_param_def ct_wgdw_params_1d[CT_WGDW_NPARAMS_1D];
 
 extern const ct_kernel_kind ct_kind_dgdw, ct_kind_wgdw;
 
+struct ct_tc_shape;
+
+/* The derived sizes of a candidate (the DG_* and WG_* macros of
+ * ct_dwbwd.cuh), for the hooks and the CPU replay (test_dwbwd.c). */
+typedef struct ct_dgdw_geom {
+    long long ox, oy, swap, nph, tkh, tkw, tdy, tdx, srcw, mh, mw, rymin, rymax, rxmin, rxmax, toh, tow, nty, ntx;
+    long long tx, nitems, nt, lead, lv, nwl, nr, sih, pitch, kwp, smem, blocks;
+} ct_dgdw_geom;
+typedef struct ct_wgdw_geom {
+    long long tx, ty, px, groups, split, nti, ntj, tt, khp, kwp, nch, owp, br, nb, nu, segs, nth, nt, lead, lv;
+    long long nwx, nwl, sih, pitch, dyp, ntaps, smem;
+} ct_wgdw_geom;
+void ct_dgdw_geometry(const ct_template *t, const struct ct_tc_shape *s, const ct_params *c, ct_dgdw_geom *g);
+void ct_wgdw_geometry(const ct_template *t, const struct ct_tc_shape *s, const ct_params *c, ct_wgdw_geom *g);
+
 #define CT_DGDW_conv1dc .params = ct_dgdw_params_1d, .nparams = CT_DGDW_NPARAMS_1D
 #define CT_DGDW_conv2dc .params = ct_dgdw_params_2d, .nparams = CT_DGDW_NPARAMS_2D
 #define CT_WGDW_conv1dc .params = ct_wgdw_params_1d, .nparams = CT_WGDW_NPARAMS_1D
