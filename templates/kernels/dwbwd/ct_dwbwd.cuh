@@ -172,6 +172,9 @@ static_assert(LY_SY == 1 && LY_SX == 1 && LY_DY == 1 && LY_DX == 1, "SWAP: strid
 #define DG_TX (DG_TOW / OUT_X)
 #define DG_NITEMS ((DG_TOH / OUT_Y) * DG_TX)
 #define DG_NT DB_RUP(DG_NITEMS, 32)
+// Blocks per SM the registers must allow: 16 warps at least (128 registers
+// a thread), so that small blocks do not leave an SM a few warps.
+#define DG_MINB (DG_NT <= 256 ? 512 / DG_NT : 1)
 #define DG_LEAD (VEC == 4 ? DB_PMOD(DG_RXMIN, 4) : 0)   // staged columns before the first read
 #define DG_LV (DG_LEAD % 4 == 0 && OUT_X % 4 == 0 ? 4 : DG_LEAD % 2 == 0 && OUT_X % 2 == 0 ? 2 : 1)
 #define DG_NWX (OUT_X + DG_RXMAX - DG_RXMIN)
@@ -189,7 +192,7 @@ static_assert(LY_SY == 1 && LY_SX == 1 && LY_DY == 1 && LY_DX == 1, "SWAP: strid
 #define DG_S_IN (DG_SIH * DG_PITCH)
 #define DG_S_T (DG_TKH * DG_KWP)
 // Unrolled whole where the body stays small: the row tests fold away.
-#define DG_UNROLL_ALL (DG_NR * OUT_Y * DG_TKW * OUT_X <= 2048)
+#define DG_UNROLL_ALL (DG_NR * OUT_Y * DG_TKW * OUT_X <= 512)
 
 static_assert(VEC == 1 || (DG_SRCW % 4 == 0 && (DG_NTX == 1 || DG_TOW % 4 == 0)), "VEC 4: whole 4-element rows");
 
@@ -256,7 +259,7 @@ struct dg_dispatch<0> {
     }
 };
 
-extern "C" __global__ void __launch_bounds__(DG_NT)
+extern "C" __global__ void __launch_bounds__(DG_NT, DG_MINB)
 DB_NAME(const ct_elem *__restrict__ dout, const ct_elem *__restrict__ weight, ct_elem *__restrict__ din)
 {
     extern __shared__ __align__(16) float smem[];
@@ -342,6 +345,7 @@ DB_NAME(const ct_elem *__restrict__ dout, const ct_elem *__restrict__ weight, ct
 #define WG_SEGS (WG_BR * WG_NCH)
 #define WG_NTH (WG_TT * GROUPS)
 #define WG_NT DB_RUP(WG_NTH, 32)
+#define WG_MINB (WG_NT <= 256 ? 512 / WG_NT : 1)   // as DG_MINB
 #define WG_LEAD (VEC == 4 ? DB_PMOD(-LY_PW, 4) : 0)  // staged x columns before column -PW
 #define WG_LV (WG_LEAD % 4 == 0 && (PIX_X * LY_SX) % 4 == 0 && (TAP_X * LY_DX) % 4 == 0 ? 4 \
                : WG_LEAD % 2 == 0 && (PIX_X * LY_SX) % 2 == 0 && (TAP_X * LY_DX) % 2 == 0 ? 2 : 1)
@@ -372,7 +376,7 @@ __device__ float wg_ws[SPLIT * LY_CIN * WG_NTAPS];
 __device__ unsigned wg_cnt[LY_CIN];
 #endif
 
-extern "C" __global__ void __launch_bounds__(WG_NT)
+extern "C" __global__ void __launch_bounds__(WG_NT, WG_MINB)
 DB_NAME(const ct_elem *__restrict__ in, const ct_elem *__restrict__ dout, ct_elem *__restrict__ dweight)
 {
     extern __shared__ __align__(16) float smem[];

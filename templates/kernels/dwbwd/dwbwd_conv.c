@@ -202,8 +202,10 @@ static int dg_constrain(const ct_template *t, const ct_tc_shape *s, const ct_par
         snprintf(why, len, "OUT_Y x OUT_X x %lld taps x SY = %lld unrolled FMAs exceed %d", g.tkw, body, DB_MAX_BODY);
         return 1;
     }
-    /* Accumulators, one window, four taps and about 20 for addresses. */
-    if (ct_regs_exceed(lim, q.OUT_X * q.OUT_Y + g.nwl + 24, g.nt, 1, why, len))
+    /* Accumulators, one window, four taps and about 20 for addresses, in
+     * the 128 a thread the launch bounds allow blocks of 256 threads or
+     * fewer (16 warps an SM: DG_MINB). */
+    if (ct_regs_exceed(lim, q.OUT_X * q.OUT_Y + g.nwl + 24, g.nt, g.nt <= 256 ? 512 / g.nt : 1, why, len))
         return 1;
     if (g.blocks > DB_MAX_GRID) {
         snprintf(why, len, "%lld blocks exceed the grid limit", g.blocks);
@@ -358,8 +360,9 @@ static int wg_constrain(const ct_template *t, const ct_tc_shape *s, const ct_par
         return 1;
     }
     /* Totals and a unit's partials, one window, the dy values, about 24
-     * for addresses. */
-    if (ct_regs_exceed(lim, 2 * q.TAP_Y * q.TAP_X + g.nwl + q.PIX_X + 24, g.nt, 1, why, len))
+     * for addresses (within WG_MINB's bound, as dgdw). */
+    if (ct_regs_exceed(lim, 2 * q.TAP_Y * q.TAP_X + g.nwl + q.PIX_X + 24, g.nt, g.nt <= 256 ? 512 / g.nt : 1,
+                       why, len))
         return 1;
     if (s->cin * q.SPLIT > DB_MAX_GRID) {
         snprintf(why, len, "%lld blocks exceed the grid limit", s->cin * q.SPLIT);
