@@ -361,7 +361,8 @@ static int wg_constrain(const ct_template *t, const ct_tc_shape *s, const ct_par
     }
     /* Totals and a unit's partials, one window, the dy values, about 24
      * for addresses (within WG_MINB's bound, as dgdw). */
-    if (ct_regs_exceed(lim, 2 * q.TAP_Y * q.TAP_X + g.nwl + q.PIX_X + 24, g.nt, g.nt <= 256 ? 512 / g.nt : 1,
+    const long long addr = g.nt > 256 ? 32 : 24;   /* ptxas spilled at 24 in blocks of 800-1024 threads */
+    if (ct_regs_exceed(lim, 2 * q.TAP_Y * q.TAP_X + g.nwl + q.PIX_X + addr, g.nt, g.nt <= 256 ? 512 / g.nt : 1,
                        why, len))
         return 1;
     if (s->cin * q.SPLIT > DB_MAX_GRID) {
