@@ -404,6 +404,8 @@ static const ct_template templates[] = {
     CT_KERNEL(conv1dc, wgnaive),
     CT_KERNEL(conv1dc, dgdwcl),
     CT_KERNEL(conv1dc, wgdwcl),
+    CT_KERNEL(conv1dc, dgdw),
+    CT_KERNEL(conv1dc, wgdw),
     {.name = "conv1dc_dwcl", .summary = "depthwise, channels last (nlc): VEC channels x a run of positions per "
                                         "thread, vector loads along C, the input window slid in registers",
      .params = ct_dwcl_params_1d, .nparams = CT_DWCL_NPARAMS_1D, .kind = &ct_kind_dwcl},

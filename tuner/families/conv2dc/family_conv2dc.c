@@ -467,6 +467,8 @@ static const ct_template templates[] = {
     CT_KERNEL(conv2dc, wgnaive),
     CT_KERNEL(conv2dc, dgdwcl),
     CT_KERNEL(conv2dc, wgdwcl),
+    CT_KERNEL(conv2dc, dgdw),
+    CT_KERNEL(conv2dc, wgdw),
 };
 
 /* The layer as the tensor-core templates see it. */

@@ -1,0 +1,197 @@
+/* test_dwbwd.c - the kinds dgdw and wgdw (ct_dwbwd.cuh, beside it) without a
+ * GPU: each kernel replayed block by block and thread by thread on the
+ * geometry the hooks compute (ct_dgdw_geometry, ct_wgdw_geometry), with the
+ * device code's index math, against the family's fp64 reference. Shared
+ * memory starts as NaN, so reading what the staging did not write fails;
+ * every staged and read index is checked against the block's shared memory
+ * and every output for being written exactly once. Sampled candidates of the
+ * folder's values on the target layers' shapes (scaled down) and on odd
+ * ones: strides 2 and 3, dilation 2, pad=P, causal, bias, widths not a
+ * multiple of 4. Sums in fp64 of bf16 inputs: only indexing can differ. */
+#include "tc16_replay.h"
+#include "dwbwd_conv.h"
+
+static unsigned long long rng = 0x510e527fade682d1ULL;
+
+/* x[r0 + r][c0 + q] of a rows x width plane into [r][q] (pitch), zeros outside. */
+static void stage(double *dst, long long rows, long long cols, long long pitch, const uint16_t *src,
+                  long long height, long long width, long long r0, long long c0)
+{
+    for (long long r = 0; r < rows; r++)
+        for (long long q = 0; q < cols; q++) {
+            const long long gy = r0 + r, gx = c0 + q;
+            dst[r * pitch + q] = gy >= 0 && gy < height && gx >= 0 && gx < width ? bf(src[gy * width + gx]) : 0.0;
+        }
+}
+
+static double at(const double *sm, long long n, long long i)
+{
+    CHECK_MSG(i >= 0 && i < n && !isnan(sm[i]), "shared index %lld of %lld unstaged or out of bounds", i, n);
+    return i >= 0 && i < n ? sm[i] : NAN;
+}
+
+static void put(const replay_run *R, long long i, double v)
+{
+    R->out[i] = v;
+    R->writes[i]++;
+}
+
+/* dgdw: blocks (plane, phase class, tile), threads (ty, tx). */
+static void replay_dgdw(const replay_run *R, const ct_params *c)
+{
+    const ct_tc_shape *s = &R->L->s;
+    ct_dgdw_geom g;
+    ct_dgdw_geometry(R->t, s, c, &g);
+    const long long sin_n = g.sih * g.pitch, st_n = g.tkh * g.kwp;
+    double *sin = malloc((size_t)sin_n * sizeof(double)), *st = malloc((size_t)st_n * sizeof(double));
+    double *acc = malloc((size_t)(g.oy * g.ox) * sizeof(double));
+    for (long long blk = 0; blk < g.blocks; blk++) {
+        const long long tile = blk % (g.nty * g.ntx), rest = blk / (g.nty * g.ntx);
+        const long long phase = rest % g.nph, plane = rest / g.nph, ch = plane % s->cin;
+        const long long py = phase / s->sx, px = phase % s->sx;
+        const long long m0 = (tile / g.ntx) * g.toh, n0 = (tile % g.ntx) * g.tow;
+        const uint16_t *dy = R->in + plane * s->oh * s->ow, *w = R->w + ch * s->kh * s->kw;
+        for (long long i = 0; i < sin_n; i++)
+            sin[i] = NAN;
+        for (long long i = 0; i < st_n; i++)
+            st[i] = NAN;
+        if (g.swap) {
+            stage(sin, g.sih, g.pitch, g.pitch, w, s->kh, s->kw, m0 + g.rymin, n0 + g.rxmin - g.lead);
+            stage(st, g.tkh, g.kwp, g.kwp, dy, s->oh, s->ow, 0, 0);
+        } else {
+            stage(sin, g.sih, g.pitch, g.pitch, dy, s->oh, s->ow, m0 + g.rymin, n0 + g.rxmin - g.lead);
+            stage(st, g.tkh, g.kwp, g.kwp, w, s->kh, s->kw, 0, 0);
+        }
+        for (long long tid = 0; tid < g.nitems; tid++) {
+            const long long ty = tid / g.tx, tx = tid % g.tx;
+            const long long base = ty * g.oy * g.pitch + g.lead + tx * g.ox;
+            CHECK(base % g.lv == 0 && g.pitch % 4 == 0);
+            for (long long k = 0; k < g.oy * g.ox; k++)
+                acc[k] = 0;
+            for (long long r = 0; r < g.nr; r++)
+                for (long long a = 0; a < g.oy; a++) {
+                    const long long id = py + s->ph - s->sy * (r - a + g.rymin);
+                    if (id < 0 || id % g.tdy != 0 || id / g.tdy >= g.tkh)
+                        continue;
+                    for (long long j = 0; j < g.tkw; j++) {
+                        const long long jd = px + s->pw - j * g.tdx;
+                        if (jd % s->sx != 0)
+                            continue;
+                        const long long col = jd / s->sx - g.rxmin;
+                        CHECK(col >= 0 && col + g.ox <= g.nwl);
+                        const double tap = at(st, st_n, (id / g.tdy) * g.kwp + j);
+                        for (long long o = 0; o < g.ox; o++)
+                            acc[a * g.ox + o] += tap * at(sin, sin_n, base + r * g.pitch + o + col);
+                    }
+                }
+            for (long long a = 0; a < g.oy; a++) {
+                const long long yy = py + s->sy * (m0 + ty * g.oy + a);
+                for (long long o = 0; o < g.ox && yy < s->h; o++) {
+                    const long long xx = px + s->sx * (n0 + tx * g.ox + o);
+                    if (xx < s->w)
+                        put(R, (plane * s->h + yy) * s->w + xx, acc[a * g.ox + o]);
+                }
+            }
+        }
+    }
+    free(sin);
+    free(st);
+    free(acc);
+}
+
+/* wgdw: blocks (channel, slice), threads (group, tap tile), units in turn. */
+static void replay_wgdw(const replay_run *R, const ct_params *c)
+{
+    const ct_tc_shape *s = &R->L->s;
+    ct_wgdw_geom g;
+    ct_wgdw_geometry(R->t, s, c, &g);
+    const long long sx_n = g.sih * g.pitch, sd_n = g.br * g.dyp, nw = s->cin * s->kh * s->kw;
+    double *sx = malloc((size_t)sx_n * sizeof(double)), *sd = malloc((size_t)sd_n * sizeof(double));
+    double *tot = calloc((size_t)(s->cin * g.ntaps), sizeof(double));
+    CHECK(g.smem >= 4 * (sx_n + sd_n) && g.smem >= 4 * g.groups * g.ntaps && g.smem >= 4 * (g.ntaps + 1));
+    for (long long blk = 0; blk < s->cin * g.split; blk++) {
+        const long long ch = blk / g.split, sp = blk % g.split;
+        const long long ulo = sp * g.nu / g.split, uhi = (sp + 1) * g.nu / g.split;
+        for (long long u = ulo; u < uhi; u++) {
+            const long long b = u / g.nb, y0 = (u % g.nb) * g.br, plane = b * s->cin + ch;
+            for (long long i = 0; i < sx_n; i++)
+                sx[i] = NAN;
+            for (long long i = 0; i < sd_n; i++)
+                sd[i] = NAN;
+            stage(sx, g.sih, g.pitch, g.pitch, R->in + plane * s->h * s->w, s->h, s->w, y0 * s->sy - s->ph,
+                  -s->pw - g.lead);
+            stage(sd, g.br, g.dyp, g.dyp, R->w + plane * s->oh * s->ow, s->oh, s->ow, y0, 0);
+            for (long long tid = 0; tid < g.nth; tid++) {
+                const long long grp = tid / g.tt, tt = tid % g.tt;
+                const long long i0 = (tt / g.ntj) * g.ty, j0 = (tt % g.ntj) * g.tx;
+                for (long long sg = grp; sg < g.segs; sg += g.groups) {
+                    const long long yr = sg / g.nch, k = sg % g.nch;
+                    const long long xr = (yr * s->sy + i0 * s->dy) * g.pitch + g.lead + k * g.px * s->sx +
+                                         j0 * s->dx;
+                    CHECK(xr % g.lv == 0);
+                    for (long long p = 0; p < g.px; p++) {
+                        const double dv = at(sd, sd_n, yr * g.dyp + k * g.px + p);
+                        if (s->bias && tt == 0)
+                            tot[ch * g.ntaps + g.ntaps - 1] += dv;
+                        for (long long a = 0; a < g.ty; a++)
+                            for (long long o = 0; o < g.tx; o++) {
+                                CHECK(p * s->sx + o * s->dx < g.nwl);
+                                const double xv = at(sx, sx_n, xr + a * s->dy * g.pitch + p * s->sx + o * s->dx);
+                                if (i0 + a < s->kh && j0 + o < s->kw)
+                                    tot[ch * g.ntaps + (i0 + a) * s->kw + j0 + o] += dv * xv;
+                            }
+                    }
+                }
+            }
+        }
+    }
+    for (long long ch = 0; ch < s->cin; ch++) {
+        for (long long e = 0; e < s->kh * s->kw; e++)
+            put(R, ch * s->kh * s->kw + e, tot[ch * g.ntaps + e]);
+        if (s->bias)
+            put(R, nw + ch, tot[ch * g.ntaps + g.ntaps - 1]);
+    }
+    free(sx);
+    free(sd);
+    free(tot);
+}
+
+int main(void)
+{
+    ct_config cfg;
+    ct_limits lim;
+    if (!replay_setup(&cfg, &lim))
+        return 1;
+    static const char *const dg[] = {
+        "conv2dc:2:3:16:16:3:31:31:same:groups=3:dgrad",      /* the 31x31 target, scaled down */
+        "conv2dc:2:3:16:16:3:17:17:same:groups=3:dgrad",
+        "conv2dc:2:3:20:20:3:7:7:same:groups=3:dgrad",
+        "conv2dc:2:4:13:11:4:3:5:pad=2:stride=2,3:groups=4:dgrad",
+        "conv2dc:1:3:15:9:3:3:3:pad=2:dilation=2:groups=3:dgrad:bf16",
+        "conv2dc:2:2:17:10:2:5:4:pad=1:stride=3:dilation=2:groups=2:dgrad:f16",
+        "conv1dc:2:4:300:4:4:causal:groups=4:dgrad:bf16",
+        "conv1dc:2:3:101:3:5:causal:dilation=2:groups=3:dgrad",
+        "conv1dc:2:4:99:4:3:pad=1:stride=3:groups=4:dgrad:f16",
+    };
+    static const char *const wg[] = {
+        "conv2dc:2:3:16:16:3:31:31:same:groups=3:wgrad",
+        "conv2dc:2:3:16:16:3:17:17:same:groups=3:bias:wgrad",
+        "conv2dc:2:3:20:20:3:7:7:same:groups=3:wgrad",
+        "conv2dc:2:4:13:11:4:3:5:pad=2:stride=2,3:groups=4:bias:wgrad",
+        "conv2dc:1:3:15:9:3:3:3:pad=2:dilation=2:groups=3:wgrad:bf16",
+        "conv1dc:2:4:300:4:4:causal:groups=4:wgrad:bf16",
+        "conv1dc:2:3:101:3:5:causal:dilation=2:groups=3:bias:wgrad",
+        "conv1dc:2:4:99:4:3:pad=1:stride=3:groups=4:wgrad:f16",
+    };
+    for (size_t i = 0; i < sizeof dg / sizeof dg[0]; i++) {
+        char name[64];
+        snprintf(name, sizeof name, "%.7s_dgdw", dg[i]);
+        replay_spec(dg[i], name, 6, &cfg, &lim, &rng, replay_dgdw);
+    }
+    for (size_t i = 0; i < sizeof wg / sizeof wg[0]; i++) {
+        char name[64];
+        snprintf(name, sizeof name, "%.7s_wgdw", wg[i]);
+        replay_spec(wg[i], name, 6, &cfg, &lim, &rng, replay_wgdw);
+    }
+    CHECK_DONE();
+}
