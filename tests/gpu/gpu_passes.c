@@ -50,6 +50,10 @@ int main(void)
         "conv1dc:3:16:41:16:4:causal:groups=16:nlc:bf16",
         "conv1dc:2:10:33:10:3:pad=1:stride=3:dilation=2:groups=10:nlc:f16",
         "conv1dc:2:8:40:8:7:pad=3:stride=2:groups=8:bias:f16",
+        "conv2dc:4:24:28:28:24:3:3:same:dilation=2:groups=24:bias:nhwc",
+        "conv2dc:2:3:20:20:3:5:5:pad=2:stride=3:groups=3:nhwc:bf16",
+        "conv2dc:2:2:17:10:2:5:4:pad=1:stride=3:dilation=2:groups=2:bias",
+        "conv1dc:3:7:101:7:5:causal:dilation=2:groups=7:bias",
         /* the layers, reduced */
         "conv2dc:4:32:16:16:32:31:31:same:groups=32",
         "conv2dc:2:96:28:28:96:7:7:same:groups=96",
