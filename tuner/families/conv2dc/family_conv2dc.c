@@ -454,6 +454,8 @@ static const ct_template templates[] = {
     CT_KERNEL(conv2dc, simt),
     CT_KERNEL(conv2dc, dgnaive),
     CT_KERNEL(conv2dc, wgnaive),
+    CT_KERNEL(conv2dc, dgsimt),
+    CT_KERNEL(conv2dc, wgsimt),
 };
 
 /* The layer as the tensor-core templates see it. */
