@@ -280,6 +280,7 @@ GB_NAME(const ct_elem *__restrict__ dout, const ct_elem *__restrict__ weight, ct
 #define WG_E (WG_MR * LY_KW + (LY_BIAS ? WG_MR : 0))
 #define WG_NW ((long long)LY_COUT * LY_CING * GB_KHW)
 #define WG_TOTAL (WG_NW + (LY_BIAS ? LY_COUT : 0))
+#define WG_TOTAL_PP (LY_COUT * LY_CING * LY_KH * LY_KW + (LY_BIAS ? LY_COUT : 0))   // for #if
 
 __device__ __forceinline__ void wg_stage(float *s, const ct_elem *__restrict__ in, const ct_elem *__restrict__ dout,
                                          long long q, int gs, int mb, int nb)
@@ -414,18 +415,37 @@ GB_NAME(const ct_elem *__restrict__ in, const ct_elem *__restrict__ dout, WG_DST
 }
 
 #if SPLIT > 1
-// The SPLIT slices' partials of each gradient element, added in fp64 in
-// slice order (deterministic), rounded once.
+// The SPLIT slices' partials of each gradient element, added in fp64 in a
+// fixed order (deterministic), rounded once. Under 65536 elements (the
+// host's CT_WG_WARP_BELOW) a warp adds one element: lane l the slices l,
+// l+32, ..., then a butterfly over the lanes; above, a thread per element
+// adds them in slice order.
 extern "C" __global__ void __launch_bounds__(256)
 GB_REDUCE_NAME(const float *__restrict__ ws, ct_elem *__restrict__ dweight)
 {
+#if WG_TOTAL_PP < 65536
+    const long long e = (long long)blockIdx.x * 8 + threadIdx.x / 32;
+    const int lane = threadIdx.x % 32;
+    if (e >= WG_TOTAL)
+        return;
+    double s = 0.0;
+    for (int k = lane; k < SPLIT; k += 32)
+        s += (double)ws[k * WG_TOTAL + e];
+#pragma unroll
+    for (int m = 16; m > 0; m /= 2)
+        s += __shfl_xor_sync(0xffffffffu, s, m);
+    if (lane == 0)
+        ct_st(&dweight[e], (float)s);
+#else
     const long long e = (long long)blockIdx.x * 256 + threadIdx.x;
     if (e >= WG_TOTAL)
         return;
     double s = 0.0;
+#pragma unroll 4
     for (int k = 0; k < SPLIT; ++k)
         s += (double)ws[k * WG_TOTAL + e];
     ct_st(&dweight[e], (float)s);
+#endif
 }
 #endif
 #endif

@@ -223,8 +223,12 @@ static void dg_normalize(const ct_template *t, const ct_tc_shape *s, ct_params *
     dg_values q;
     gb_read(t, c, ct_dgsimt_params_2d, CT_DGSIMT_NPARAMS_2D, q.v);
     if (q.OUT_X < 1 || q.OUT_Y < 1 || q.CIN_PER_THREAD < 1 || q.CIN_SLICES < 1 || q.TILE_H < 0 || q.TILE_W < 0 ||
-        q.COUT_CHUNK < 0 || q.OUT_X % s->sx || q.OUT_Y % s->sy)
+        q.COUT_CHUNK < 0)
         return;
+    /* Pixels per thread: whole stride steps (the list's values need not be
+     * multiples of a stride of 3). */
+    q.OUT_X = (long)ct_rup(q.OUT_X, s->sx);
+    q.OUT_Y = (long)ct_rup(q.OUT_Y, s->sy);
     /* More pixels per thread than the plane has (in stride steps): the plane. */
     if (q.OUT_Y > ct_rup(s->h, s->sy))
         q.OUT_Y = (long)ct_rup(s->h, s->sy);
@@ -350,6 +354,12 @@ static int wg_constrain(const ct_template *t, const ct_tc_shape *s, const ct_par
         snprintf(why, len, "SPLIT=%lld exceeds the %lld chunks of the reduction", g.split, g.nchk);
         return 1;
     }
+    /* A slice of under 4 chunks: its block's staging and the workspace
+     * round trip outweigh the parallelism it adds. */
+    if (g.split > 1 && g.nchk < 4 * g.split) {
+        snprintf(why, len, "SPLIT=%lld leaves under 4 of the %lld chunks per slice", g.split, g.nchk);
+        return 1;
+    }
     /* fp32 accuracy: each lane's partial sums a bounded run of products. */
     if (g.run > GB_MAX_RUN) {
         snprintf(why, len, "a lane sums %lld products in fp32 (more than %d): more SPLIT or RED_SLICES", g.run,
@@ -366,6 +376,13 @@ static int wg_constrain(const ct_template *t, const ct_tc_shape *s, const ct_par
                  100 * chan * lanes * pix, 100 * chan, 100 * lanes, 100 * pix);
         return 1;
     }
+    /* Two blocks per SM at least on layers of 1e9 FMAs: a smaller grid
+     * leaves SMs idle where more SPLIT or smaller tiles fill them. */
+    if (g.blocks * g.split < 2LL * lim->sm_count && work >= 1e9) {
+        snprintf(why, len, "%lld blocks do not give the device's %d SMs two each", g.blocks * g.split,
+                 lim->sm_count);
+        return 1;
+    }
     if (g.mr * s->kw * q.OUT_X > GB_MAX_BODY / 2) {
         snprintf(why, len, "CO_PER_THREAD x KW x OUT_X = %lld unrolled FMAs exceed %d", g.mr * s->kw * q.OUT_X,
                  GB_MAX_BODY / 2);
@@ -373,6 +390,19 @@ static int wg_constrain(const ct_template *t, const ct_tc_shape *s, const ct_par
     }
     if (gb_smem_exceeds(g.smem, lim, why, len))
         return 1;
+    /* Chunks narrower than the row only where a whole row does not fit:
+     * otherwise they add halo columns and barriers for nothing. */
+    if (g.tow < s->ow) {
+        wg_values whole = q;
+        whole.TILE_OW = 0;
+        wg_geom gw;
+        wg_geometry(s, &whole, &gw);
+        char tmp[200];
+        if (!gb_smem_exceeds(gw.smem, lim, tmp, sizeof tmp)) {
+            snprintf(why, len, "TILE_OW=%ld: a whole row of %lld columns fits in shared memory", q.TILE_OW, s->ow);
+            return 1;
+        }
+    }
     if (ct_regs_exceed(lim, g.mr * s->kw + g.nwl + q.OUT_X + (s->bias ? g.mr : 0) + 24, g.nt, g.minb, why, len))
         return 1;
     if (g.blocks > GB_MAX_GRID || g.split * g.total * 4 > GB_MAX_WS) {
@@ -451,9 +481,13 @@ static const ct_template *wg_template(const ct_problem *p)
     return NULL;
 }
 
+/* The reduce kernel's blocks of 256 threads: a warp per gradient element
+ * under CT_WG_WARP_BELOW elements (few elements: each one's slices read by
+ * 32 lanes at once), a thread per element above (ct_gemmbwd.cuh). */
+#define CT_WG_WARP_BELOW 65536
 static unsigned wg_reduce_grid(long long count)
 {
-    return (unsigned)ct_cdiv(count, 256);
+    return (unsigned)(count < CT_WG_WARP_BELOW ? ct_cdiv(count, 8) : ct_cdiv(count, 256));
 }
 
 static void wg_teardown(void *state)
