@@ -66,6 +66,31 @@ __device__ __forceinline__ void gb_lds(float *d, const float *p)
     }
 }
 
+// A staging copy of total elements by a block of NT threads: each thread
+// issues GB_BATCH loads (ld(idx), the element or 0) before it stores them
+// (st(idx, v)), so that several loads per thread are in flight; the
+// copies are synchronous and the blocks of an SM overlap them with FMAs.
+#define GB_BATCH 8
+template <int NT, class Ld, class St>
+__device__ __forceinline__ void gb_copy(int total, Ld ld, St st)
+{
+#pragma unroll 1
+    for (int base = threadIdx.x; base < total; base += GB_BATCH * NT) {
+        float v[GB_BATCH];
+#pragma unroll
+        for (int u = 0; u < GB_BATCH; ++u) {
+            const int idx = base + u * NT;
+            v[u] = idx < total ? ld(idx) : 0.0f;
+        }
+#pragma unroll
+        for (int u = 0; u < GB_BATCH; ++u) {
+            const int idx = base + u * NT;
+            if (idx < total)
+                st(idx, v[u]);
+        }
+    }
+}
+
 #if LY_PASS == 1
 // ---- dgrad -----------------------------------------------------------------
 // Input channels: NCG slices of CPT per group.
@@ -121,28 +146,34 @@ __device__ __forceinline__ void dg_stage(float *s, const ct_elem *__restrict__ d
                                          const ct_elem *__restrict__ weight, int b, int ry0, int rx0, int g0,
                                          int slot0, int k)
 {
-#pragma unroll 4
-    for (int idx = threadIdx.x; idx < DG_S_DY; idx += DG_NT) {
-        const int u = idx % DG_PITCH, rest = idx / DG_PITCH;
-        const int r = rest % DG_SIH, ch = rest / DG_SIH;   // ch = gl * CC + cc
-        const int g = g0 + ch / DG_CC, co = k * DG_CC + ch % DG_CC;
-        const int y = ry0 + r, x = rx0 + u;
-        const bool ok = g < LY_GROUPS && co < LY_COUTG && y >= 0 && y < LY_OH && x >= 0 && x < LY_OW;
-        s[idx] = ok ? ct_ld(&dout[LY_Y_AT(b, g * LY_COUTG + co, y, x)]) : 0.0f;
-    }
+    gb_copy<DG_NT>(
+        DG_S_DY,
+        [&](int idx) {
+            const int u = idx % DG_PITCH, rest = idx / DG_PITCH;
+            const int r = rest % DG_SIH, ch = rest / DG_SIH;   // ch = gl * CC + cc
+            const int g = g0 + ch / DG_CC, co = k * DG_CC + ch % DG_CC;
+            const int y = ry0 + r, x = rx0 + u;
+            const bool ok = g < LY_GROUPS && co < LY_COUTG && y >= 0 && y < LY_OH && x >= 0 && x < LY_OW;
+            return ok ? ct_ld(&dout[LY_Y_AT(b, g * LY_COUTG + co, y, x)]) : 0.0f;
+        },
+        [&](int idx, float v) { s[idx] = v; });
     // Weights: consecutive threads read consecutive taps, then input
     // channels (one run of a group's channels per output channel).
     float *s_w = s + DG_S_DY;
     constexpr int COLS = DG_NSL * DG_CPT;
-#pragma unroll 2
-    for (int idx = threadIdx.x; idx < DG_CC * COLS * GB_KHW; idx += DG_NT) {
-        const int tap = idx % GB_KHW, col = idx / GB_KHW % COLS, cc = idx / (GB_KHW * COLS);
-        const int slot = slot0 + col / DG_CPT, g = slot / DG_NCG, n = slot % DG_NCG * DG_CPT + col % DG_CPT;
-        const int co = k * DG_CC + cc;
-        const bool ok = g < LY_GROUPS && n < LY_CING && co < LY_COUTG;
-        s_w[(cc * GB_KHW + tap) * DG_WP + col] =
-            ok ? ct_ld(&weight[((long long)(g * LY_COUTG + co) * LY_CING + n) * GB_KHW + tap]) : 0.0f;
-    }
+    gb_copy<DG_NT>(
+        DG_CC * COLS * GB_KHW,
+        [&](int idx) {
+            const int tap = idx % GB_KHW, col = idx / GB_KHW % COLS, cc = idx / (GB_KHW * COLS);
+            const int slot = slot0 + col / DG_CPT, g = slot / DG_NCG, n = slot % DG_NCG * DG_CPT + col % DG_CPT;
+            const int co = k * DG_CC + cc;
+            const bool ok = g < LY_GROUPS && n < LY_CING && co < LY_COUTG;
+            return ok ? ct_ld(&weight[((long long)(g * LY_COUTG + co) * LY_CING + n) * GB_KHW + tap]) : 0.0f;
+        },
+        [&](int idx, float v) {
+            const int tap = idx % GB_KHW, col = idx / GB_KHW % COLS, cc = idx / (GB_KHW * COLS);
+            s_w[(cc * GB_KHW + tap) * DG_WP + col] = v;
+        });
 }
 
 // One staged chunk: src is the thread's first window in its group's first
@@ -287,24 +318,28 @@ __device__ __forceinline__ void wg_stage(float *s, const ct_elem *__restrict__ i
 {
     const int b = (int)(q / (WG_NTY * WG_NTX)), tile = (int)(q % (WG_NTY * WG_NTX));
     const int y0 = tile / WG_NTX * WG_TOH, x0 = tile % WG_NTX * WG_TOW;
-#pragma unroll 4
-    for (int idx = threadIdx.x; idx < WG_S_DY; idx += WG_NT) {
-        const int u = idx % WG_TOWP, r = idx / WG_TOWP % WG_TOH, ch = idx / WG_DYCHP;
-        const int g = gs * WG_GPB + ch / WG_MB, co = mb * WG_MB + ch % WG_MB;
-        const int y = y0 + r, x = x0 + u;
-        const bool ok = g < LY_GROUPS && co < LY_COUTG && y < LY_OH && x < LY_OW;
-        s[idx] = ok ? ct_ld(&dout[LY_Y_AT(b, g * LY_COUTG + co, y, x)]) : 0.0f;
-    }
+    gb_copy<WG_NT>(
+        WG_S_DY,
+        [&](int idx) {
+            const int u = idx % WG_TOWP, r = idx / WG_TOWP % WG_TOH, ch = idx / WG_DYCHP;
+            const int g = gs * WG_GPB + ch / WG_MB, co = mb * WG_MB + ch % WG_MB;
+            const int y = y0 + r, x = x0 + u;
+            const bool ok = g < LY_GROUPS && co < LY_COUTG && y < LY_OH && x < LY_OW;
+            return ok ? ct_ld(&dout[LY_Y_AT(b, g * LY_COUTG + co, y, x)]) : 0.0f;
+        },
+        [&](int idx, float v) { s[idx] = v; });
     float *s_x = s + WG_S_DY;
     const int iy0 = y0 * LY_SY - LY_PH, ix0 = x0 * LY_SX - LY_PW;
-#pragma unroll 4
-    for (int idx = threadIdx.x; idx < WG_S_X; idx += WG_NT) {
-        const int u = idx % WG_SIWP, r = idx / WG_SIWP % WG_SIH, ch = idx / WG_XCHP;
-        const int g = gs * WG_GPB + ch / WG_NB, n = nb * WG_NB + ch % WG_NB;
-        const int y = iy0 + r, x = ix0 + u;
-        const bool ok = g < LY_GROUPS && n < LY_CING && y >= 0 && y < LY_H && x >= 0 && x < LY_W;
-        s_x[idx] = ok ? ct_ld(&in[LY_X_AT(b, g * LY_CING + n, y, x)]) : 0.0f;
-    }
+    gb_copy<WG_NT>(
+        WG_S_X,
+        [&](int idx) {
+            const int u = idx % WG_SIWP, r = idx / WG_SIWP % WG_SIH, ch = idx / WG_XCHP;
+            const int g = gs * WG_GPB + ch / WG_NB, n = nb * WG_NB + ch % WG_NB;
+            const int y = iy0 + r, x = ix0 + u;
+            const bool ok = g < LY_GROUPS && n < LY_CING && y >= 0 && y < LY_H && x >= 0 && x < LY_W;
+            return ok ? ct_ld(&in[LY_X_AT(b, g * LY_CING + n, y, x)]) : 0.0f;
+        },
+        [&](int idx, float v) { s_x[idx] = v; });
 }
 
 #if SPLIT == 1

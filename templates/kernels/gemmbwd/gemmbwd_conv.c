@@ -354,6 +354,11 @@ static int wg_constrain(const ct_template *t, const ct_tc_shape *s, const ct_par
         snprintf(why, len, "SPLIT=%lld exceeds the %lld chunks of the reduction", g.split, g.nchk);
         return 1;
     }
+    /* More reduction lanes than a chunk has row segments: idle lanes. */
+    if (g.rs > 1 && g.rs > g.nseg) {
+        snprintf(why, len, "RED_SLICES=%lld exceeds a chunk's %lld row segments", g.rs, g.nseg);
+        return 1;
+    }
     /* A slice of under 4 chunks: its block's staging and the workspace
      * round trip outweigh the parallelism it adds. */
     if (g.split > 1 && g.nchk < 4 * g.split) {
