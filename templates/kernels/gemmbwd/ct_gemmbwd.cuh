@@ -18,7 +18,10 @@
 //   the weights [cc][i][j][n]. The host keeps OUT_X a multiple of SX and
 //   OUT_Y of SY, so every tile and thread starts on a multiple of the stride
 //   and which (pixel, tap) pairs divide is known at compile time: a strided
-//   layer's skipped taps cost nothing.
+//   layer's skipped taps cost nothing. Where the grid is small (few input
+//   channels x pixels, a long reduction: seed 002's length-4 layer) SPLIT
+//   slices of the chunks run on blockIdx.z, each writing its partial dx to
+//   a workspace that GB_REDUCE_NAME adds in fp64 in a fixed order.
 //
 // wgrad (LY_PASS 2), kernel GB_NAME(in, dout, dst): per group,
 //   M = COUTG, N = CING x KH x KW, K = B x OH x OW (the reduction).
@@ -211,8 +214,16 @@ __device__ __forceinline__ void dg_chunk(float (&acc)[DG_CPT][OUT_Y][OUT_X], con
     }
 }
 
+#define GB_TOTAL ((long long)LY_B * LY_CIN * LY_H * LY_W)
+#define GB_TOTAL_PP (LY_B * LY_CIN * LY_H * LY_W)   // for #if
+#if SPLIT == 1
+#define DG_DST ct_elem
+#else
+#define DG_DST float
+#endif
+
 extern "C" __global__ void __launch_bounds__(DG_NT, DG_MINB)
-GB_NAME(const ct_elem *__restrict__ dout, const ct_elem *__restrict__ weight, ct_elem *__restrict__ din)
+GB_NAME(const ct_elem *__restrict__ dout, const ct_elem *__restrict__ weight, DG_DST *__restrict__ dst)
 {
     extern __shared__ __align__(16) float smem[];
     const int cb = blockIdx.x % DG_NCB, rest = blockIdx.x / DG_NCB;
@@ -237,9 +248,11 @@ GB_NAME(const ct_elem *__restrict__ dout, const ct_elem *__restrict__ weight, ct
                 acc[c][a][o] = 0.0f;
 
     const int win0 = (g - g0) * DG_CC * DG_CHP + ty * (OUT_Y / LY_SY) * DG_PITCH + xg * DG_STEP;
+    // This slice's output-channel chunks (all of them without a split).
+    const int k0 = DG_NCH * blockIdx.z / SPLIT, k1 = DG_NCH * (blockIdx.z + 1) / SPLIT;
 #pragma unroll 1
-    for (int k = 0; k < DG_NCH; ++k) {
-        if (k > 0)
+    for (int k = k0; k < k1; ++k) {
+        if (k > k0)
             __syncthreads();   // every thread is done with chunk k-1
         dg_stage(smem, dout, weight, b, ry0, rx0, g0, slot0, k);
         __syncthreads();
@@ -263,7 +276,11 @@ GB_NAME(const ct_elem *__restrict__ dout, const ct_elem *__restrict__ weight, ct
                 const int xx = x0 + xg * OUT_X + o;
                 if (xx >= LY_W)
                     break;
-                ct_st(&din[LY_X_AT(b, g * LY_CING + n, yy, xx)], acc[c][a][o]);
+#if SPLIT == 1
+                ct_st(&dst[LY_X_AT(b, g * LY_CING + n, yy, xx)], acc[c][a][o]);
+#else
+                dst[blockIdx.z * GB_TOTAL + LY_X_AT(b, g * LY_CING + n, yy, xx)] = acc[c][a][o];
+#endif
             }
         }
     }
@@ -310,8 +327,8 @@ GB_NAME(const ct_elem *__restrict__ dout, const ct_elem *__restrict__ weight, ct
 // Per owner: MR x KW weight sums, then MR bias sums.
 #define WG_E (WG_MR * LY_KW + (LY_BIAS ? WG_MR : 0))
 #define WG_NW ((long long)LY_COUT * LY_CING * GB_KHW)
-#define WG_TOTAL (WG_NW + (LY_BIAS ? LY_COUT : 0))
-#define WG_TOTAL_PP (LY_COUT * LY_CING * LY_KH * LY_KW + (LY_BIAS ? LY_COUT : 0))   // for #if
+#define GB_TOTAL (WG_NW + (LY_BIAS ? LY_COUT : 0))
+#define GB_TOTAL_PP (LY_COUT * LY_CING * LY_KH * LY_KW + (LY_BIAS ? LY_COUT : 0))   // for #if
 
 __device__ __forceinline__ void wg_stage(float *s, const ct_elem *__restrict__ in, const ct_elem *__restrict__ dout,
                                          long long q, int gs, int mb, int nb)
@@ -420,7 +437,7 @@ GB_NAME(const ct_elem *__restrict__ in, const ct_elem *__restrict__ dout, WG_DST
         }
     }
     __syncthreads();
-    WG_DST *out = dst + (SPLIT == 1 ? 0 : blockIdx.z * WG_TOTAL);
+    WG_DST *out = dst + (SPLIT == 1 ? 0 : blockIdx.z * GB_TOTAL);
     for (int idx = tid; idx < WG_OWN * WG_E; idx += WG_NT) {
         float v = 0.0f;
         for (int l = 0; l < WG_RS; ++l)
@@ -449,8 +466,10 @@ GB_NAME(const ct_elem *__restrict__ in, const ct_elem *__restrict__ dout, WG_DST
     }
 }
 
+#endif
+
 #if SPLIT > 1
-// The SPLIT slices' partials of each gradient element, added in fp64 in a
+// Both passes: the SPLIT slices' partials of each gradient element, added in fp64 in a
 // fixed order (deterministic), rounded once. Under 65536 elements (the
 // host's CT_WG_WARP_BELOW) a warp adds one element: lane l the slices l,
 // l+32, ..., then a butterfly over the lanes; above, a thread per element
@@ -458,14 +477,14 @@ GB_NAME(const ct_elem *__restrict__ in, const ct_elem *__restrict__ dout, WG_DST
 extern "C" __global__ void __launch_bounds__(256)
 GB_REDUCE_NAME(const float *__restrict__ ws, ct_elem *__restrict__ dweight)
 {
-#if WG_TOTAL_PP < 65536
+#if GB_TOTAL_PP < 65536
     const long long e = (long long)blockIdx.x * 8 + threadIdx.x / 32;
     const int lane = threadIdx.x % 32;
-    if (e >= WG_TOTAL)
+    if (e >= GB_TOTAL)
         return;
     double s = 0.0;
     for (int k = lane; k < SPLIT; k += 32)
-        s += (double)ws[k * WG_TOTAL + e];
+        s += (double)ws[k * GB_TOTAL + e];
 #pragma unroll
     for (int m = 16; m > 0; m /= 2)
         s += __shfl_xor_sync(0xffffffffu, s, m);
@@ -473,14 +492,13 @@ GB_REDUCE_NAME(const float *__restrict__ ws, ct_elem *__restrict__ dweight)
         ct_st(&dweight[e], (float)s);
 #else
     const long long e = (long long)blockIdx.x * 256 + threadIdx.x;
-    if (e >= WG_TOTAL)
+    if (e >= GB_TOTAL)
         return;
     double s = 0.0;
 #pragma unroll 4
     for (int k = 0; k < SPLIT; ++k)
-        s += (double)ws[k * WG_TOTAL + e];
+        s += (double)ws[k * GB_TOTAL + e];
     ct_st(&dweight[e], (float)s);
 #endif
 }
-#endif
 #endif

@@ -21,7 +21,8 @@ CT_FAMILY_CODE
 #define DG_TH(X) X(TILE_H, 0, CT_INT(0), "dx rows per block tile (0: the whole plane)")
 #define DG_REST(X)                                                                                         \
     X(TILE_W, 0, CT_INT(0), "dx columns per block tile (0: the whole row)")                                \
-    X(COUT_CHUNK, 0, CT_INT(0), "output channels of a group staged at a time (0: all)")
+    X(COUT_CHUNK, 0, CT_INT(0), "output channels of a group staged at a time (0: all)")                  \
+    X(SPLIT, 1, CT_RANGE(1, 65535), "slices of the output-channel chunks over the grid, added by a second kernel")
 #define DG_ALL(X) DG_X(X) DG_Y(X) DG_C(X) DG_TH(X) DG_REST(X)
 
 const ct_param_def ct_dgsimt_params_2d[CT_DGSIMT_NPARAMS_2D] = CT_PARAM_TABLE(DG_ALL);
@@ -55,6 +56,10 @@ CT_PARAM_UNION(wg, WG_ALL)
 #define GB_MAX_RUN 2048
 #define GB_MAX_GRID 2147483647LL
 #define GB_MAX_WS (1LL << 30)
+/* Blocks that fill a large GPU: two per SM of a 132-SM part. A constant,
+ * not the device's count, so that a space is the same offline and on the
+ * GPU (offline limits know no SM count). */
+#define GB_FILL_BLOCKS 264
 
 /* Read a candidate of t into the full list defs (n names); a name the
  * template lacks (the rows of a 1D template) reads as 1, as its stub
@@ -117,7 +122,7 @@ static int gb_smem_exceeds(long long smem, const ct_limits *lim, char *why, size
 
 typedef struct dg_geom {
     long long ox, oy, cpt, ncg, nsl, gpb, ncb, th, tw, nty, ntx, xg, pix, nt, minb, cc, nch;
-    long long cyf, cxf, sih, step, nwx, lv, nwl, pitch, s_dy, wp, s_w, smem, blocks;
+    long long cyf, cxf, sih, step, nwx, lv, nwl, pitch, s_dy, wp, s_w, smem, blocks, split;
 } dg_geom;
 
 static void dg_geometry(const ct_tc_shape *s, const dg_values *q, dg_geom *g)
@@ -154,6 +159,7 @@ static void dg_geometry(const ct_tc_shape *s, const dg_values *q, dg_geom *g)
     g->s_w = g->cc * s->kh * s->kw * g->wp;
     g->smem = 4 * (g->s_dy + g->s_w);
     g->blocks = s->b * g->nty * g->ntx * g->ncb;
+    g->split = q->SPLIT;
 }
 
 static int dg_constrain(const ct_template *t, const ct_tc_shape *s, const ct_params *c, const ct_limits *lim,
@@ -165,9 +171,9 @@ static int dg_constrain(const ct_template *t, const ct_tc_shape *s, const ct_par
     gb_read(t, c, ct_dgsimt_params_2d, CT_DGSIMT_NPARAMS_2D, q.v);
     if (q.OUT_X < 1 || q.OUT_X > 16 || q.OUT_Y < 1 || q.OUT_Y > 16 || q.CIN_PER_THREAD < 1 ||
         q.CIN_PER_THREAD > 32 || q.CIN_SLICES < 1 || q.CIN_SLICES > 1024 || q.TILE_H < 0 || q.TILE_W < 0 ||
-        q.COUT_CHUNK < 0) {
-        snprintf(why, len, "OUT_X, OUT_Y in 1..16, CIN_PER_THREAD in 1..32, CIN_SLICES in 1..1024, tiles and "
-                 "COUT_CHUNK >= 0");
+        q.COUT_CHUNK < 0 || q.SPLIT < 1 || q.SPLIT > 65535) {
+        snprintf(why, len, "OUT_X, OUT_Y in 1..16, CIN_PER_THREAD in 1..32, CIN_SLICES in 1..1024, SPLIT in "
+                 "1..65535, tiles and COUT_CHUNK >= 0");
         return 1;
     }
     /* Tiles and threads start on multiples of the stride, so that which
@@ -198,6 +204,16 @@ static int dg_constrain(const ct_template *t, const ct_tc_shape *s, const ct_par
     const double eff = useful / ((double)g.blocks * (double)g.nt * (double)(g.cpt * g.oy * g.ox));
     if (eff < 0.75 && (double)s->h * (double)s->w >= 1024) {
         snprintf(why, len, "only %.0f%% of the FMAs computed are dx elements", 100.0 * eff);
+        return 1;
+    }
+    /* A split of the output channels: only for grids that leave SMs idle
+     * (few input channels x pixels, a long reduction) and up to eight
+     * times the blocks that fill them, at most one slice per chunk, its
+     * workspace bounded. */
+    if (g.split > 1 && (g.split > g.nch || g.blocks >= GB_FILL_BLOCKS || g.blocks * g.split > 8 * GB_FILL_BLOCKS ||
+                        g.split * ct_pass_x_count(s) * 4 > GB_MAX_WS)) {
+        snprintf(why, len, "SPLIT=%lld: more slices than the %lld chunks, a grid of %lld blocks that fills the "
+                 "SMs unsplit or eight times over split, or too large a workspace", g.split, g.nch, g.blocks);
         return 1;
     }
     if (s->kw * g.cpt * g.oy * g.ox > GB_MAX_BODY) {
@@ -248,6 +264,8 @@ static void dg_normalize(const ct_template *t, const ct_tc_shape *s, ct_params *
             nsl--;
     q.CIN_SLICES = nsl;
     q.COUT_CHUNK = g.nch == 1 ? 0 : (long)ct_cdiv(coutg, g.nch);
+    if (q.SPLIT > g.nch)
+        q.SPLIT = (long)g.nch;
     dg_values e = q;
     e.TILE_H = g.th >= s->h ? 0 : (long)g.th;
     e.TILE_W = g.tw >= s->w ? 0 : (long)g.tw;
@@ -266,7 +284,8 @@ static void dg_launch(const ct_template *t, const ct_tc_shape *s, const ct_param
     dg_geometry(s, &q, &g);
     memset(l, 0, sizeof *l);
     l->grid[0] = (unsigned)g.blocks;
-    l->grid[1] = l->grid[2] = 1;
+    l->grid[1] = 1;
+    l->grid[2] = (unsigned)g.split;
     l->block[0] = (unsigned)g.nt;
     l->block[1] = l->block[2] = 1;
     l->smem_bytes = (unsigned)g.smem;
@@ -383,9 +402,9 @@ static int wg_constrain(const ct_template *t, const ct_tc_shape *s, const ct_par
     }
     /* Two blocks per SM at least on layers of 1e9 FMAs: a smaller grid
      * leaves SMs idle where more SPLIT or smaller tiles fill them. */
-    if (g.blocks * g.split < 2LL * lim->sm_count && work >= 1e9) {
-        snprintf(why, len, "%lld blocks do not give the device's %d SMs two each", g.blocks * g.split,
-                 lim->sm_count);
+    if (g.blocks * g.split < GB_FILL_BLOCKS && work >= 1e9) {
+        snprintf(why, len, "%lld blocks do not give a large GPU's SMs two each (%d)", g.blocks * g.split,
+                 GB_FILL_BLOCKS);
         return 1;
     }
     if (g.mr * s->kw * q.OUT_X > GB_MAX_BODY / 2) {
@@ -465,9 +484,9 @@ const ct_kernel_kind ct_kind_wgsimt = {.name = "wgsimt", .layouts = CT_LAYOUT_BO
                                        .passes = CT_PASS_BIT(CT_PASS_WGRAD), .constrain = wg_constrain,
                                        .normalize = wg_normalize, .launch = wg_launch};
 
-/* ---- wgsimt's executor: with SPLIT > 1 the main kernel writes each
- * slice's partials into a workspace and <template>_reduce adds them into
- * dW (and db); with SPLIT = 1 the main kernel writes dW itself. As
+/* ---- the executor of both kinds: with SPLIT > 1 the main kernel writes
+ * each slice's partials into a workspace and <template>_reduce adds them
+ * into dx, or dW (and db); with SPLIT = 1 the main kernel writes them. As
  * ct_tc_split_exec (tc_conv.c), which it follows. ---- */
 
 typedef struct wg_state {
@@ -478,10 +497,12 @@ typedef struct wg_state {
     long long count;
 } wg_state;
 
-static const ct_template *wg_template(const ct_problem *p)
+/* The template of p's family that runs with executor x (dgsimt's or
+ * wgsimt's: the same code, each finding its own template). */
+static const ct_template *gb_template(const ct_problem *p, const ct_executor *x)
 {
     for (int i = 0; i < p->family->ntemplates; i++)
-        if (p->family->templates[i].exec == &ct_wgsimt_exec)
+        if (p->family->templates[i].exec == x)
             return &p->family->templates[i];
     return NULL;
 }
@@ -505,12 +526,12 @@ static void wg_teardown(void *state)
     free(s);
 }
 
-static ct_status wg_setup(const ct_problem *p, const ct_params *c, const ct_drv *d, CUmodule mod,
-                          const CUdeviceptr *bufs, void **out, ct_err *e)
+static ct_status gb_setup(const ct_executor *x, const ct_problem *p, const ct_params *c, const ct_drv *d,
+                          CUmodule mod, const CUdeviceptr *bufs, void **out, ct_err *e)
 {
-    const ct_template *t = wg_template(p);
+    const ct_template *t = gb_template(p, x);
     if (!t)
-        return ct_fail(e, CT_ERR_INTERNAL, "no wgsimt template in family %s", p->family->name);
+        return ct_fail(e, CT_ERR_INTERNAL, "no template of this executor in family %s", p->family->name);
     wg_state *s = calloc(1, sizeof *s);
     if (!s)
         return ct_fail(e, CT_ERR_INTERNAL, "out of memory");
@@ -579,9 +600,10 @@ static void wg_resources(void *state, int *regs, int *smem, int *local)
 
 /* Host code of the export: with SPLIT > 1 the workspace is made on the
  * first call and kept; <sym>_release() frees it. */
-static void wg_emit(FILE *f, const ct_problem *p, const ct_params *c, const char *sym, const char *signature)
+static void gb_emit(const ct_executor *x, FILE *f, const ct_problem *p, const ct_params *c, const char *sym,
+                    const char *signature)
 {
-    const ct_template *t = wg_template(p);
+    const ct_template *t = gb_template(p, x);
     ct_buffer b[CT_MAX_BUFS];
     int nb = p->family->buffers(p, b);
     const long long count = (long long)ct_problem_output_count(p);
@@ -613,6 +635,38 @@ static void wg_emit(FILE *f, const ct_problem *p, const ct_params *c, const char
                 b[nb - 1].name);
     fprintf(f, "    return (int)cudaGetLastError();\n}\n");
 }
+
+static ct_status dg_setup(const ct_problem *p, const ct_params *c, const ct_drv *d, CUmodule mod,
+                          const CUdeviceptr *bufs, void **out, ct_err *e)
+{
+    return gb_setup(&ct_dgsimt_exec, p, c, d, mod, bufs, out, e);
+}
+
+static ct_status wg_setup(const ct_problem *p, const ct_params *c, const ct_drv *d, CUmodule mod,
+                          const CUdeviceptr *bufs, void **out, ct_err *e)
+{
+    return gb_setup(&ct_wgsimt_exec, p, c, d, mod, bufs, out, e);
+}
+
+static void dg_emit(FILE *f, const ct_problem *p, const ct_params *c, const char *sym, const char *signature)
+{
+    gb_emit(&ct_dgsimt_exec, f, p, c, sym, signature);
+}
+
+static void wg_emit(FILE *f, const ct_problem *p, const ct_params *c, const char *sym, const char *signature)
+{
+    gb_emit(&ct_wgsimt_exec, f, p, c, sym, signature);
+}
+
+const ct_executor ct_dgsimt_exec = {
+    .library = "CUDA runtime",
+    .link_flags = "",
+    .setup = dg_setup,
+    .run = wg_run,
+    .teardown = wg_teardown,
+    .resources = wg_resources,
+    .emit_launcher = dg_emit,
+};
 
 const ct_executor ct_wgsimt_exec = {
     .library = "CUDA runtime",
