@@ -200,20 +200,24 @@ static int dg_constrain(const ct_template *t, const ct_tc_shape *s, const ct_par
     }
     /* Tile padding, channels past a group, groups past the layer, idle
      * lanes: more than 25% thrown away loses to another shape on planes of
-     * 1024 pixels or more. */
+     * 1024 pixels or more, or on layers of 2^18 dx elements or more (many
+     * small planes: another tile or slice shape fits them). */
     const double eff = useful / ((double)g.blocks * (double)g.nt * (double)(g.cpt * g.oy * g.ox));
-    if (eff < 0.75 && (double)s->h * (double)s->w >= 1024) {
+    if (eff < 0.75 && ((double)s->h * (double)s->w >= 1024 || useful >= 262144.0)) {
         snprintf(why, len, "only %.0f%% of the FMAs computed are dx elements", 100.0 * eff);
         return 1;
     }
-    /* A split of the output channels: only for grids that leave SMs idle
-     * (few input channels x pixels, a long reduction) and up to eight
-     * times the blocks that fill them, at most one slice per chunk, its
-     * workspace bounded. */
-    if (g.split > 1 && (g.split > g.nch || g.blocks >= GB_FILL_BLOCKS || g.blocks * g.split > 8 * GB_FILL_BLOCKS ||
+    /* A split of the output channels: only for reductions of 1024 terms or
+     * more on grids that leave SMs idle (few input channels x pixels), up
+     * to eight times the blocks that fill them, at most one slice per
+     * chunk, its workspace bounded. */
+    const long long kred = s->cout / ct_tc_ngroups(s) * s->kh * s->kw;
+    if (g.split > 1 && (g.split > g.nch || kred < 1024 || g.blocks >= GB_FILL_BLOCKS ||
+                        g.blocks * g.split > 8 * GB_FILL_BLOCKS ||
                         g.split * ct_pass_x_count(s) * 4 > GB_MAX_WS)) {
-        snprintf(why, len, "SPLIT=%lld: more slices than the %lld chunks, a grid of %lld blocks that fills the "
-                 "SMs unsplit or eight times over split, or too large a workspace", g.split, g.nch, g.blocks);
+        snprintf(why, len, "SPLIT=%lld: more slices than the %lld chunks, a reduction of %lld terms (under 1024), "
+                 "a grid of %lld blocks that fills the SMs unsplit or eight times over split, or too large a "
+                 "workspace", g.split, g.nch, kred, g.blocks);
         return 1;
     }
     if (s->kw * g.cpt * g.oy * g.ox > GB_MAX_BODY) {
@@ -613,16 +617,17 @@ static void gb_emit(const ct_executor *x, FILE *f, const ct_problem *p, const ct
     if (t)
         p->family->geometry(p, t, c, &l);
     const int split = l.grid[2] > 1;
-    fprintf(f, "// The split reduction's workspace, made on the first call (not thread-safe: call\n"
-               "// once from one thread first, or guard the first call).\nstatic float *ct_ws;\n"
-               "static int ct_ready;\n\n");
-    fprintf(f, "extern \"C\" void %s_release(void)\n{\n    cudaFree(ct_ws);\n    ct_ws = 0;\n    ct_ready = 0;\n}\n\n",
-            sym);
+    fprintf(f, "// Set-up on the first call (not thread-safe: call once from one thread first,\n"
+               "// or guard the first call)%s.\nstatic int ct_ready;\n%s\n",
+            split ? ": the split reduction's workspace is made then and kept" : "",
+            split ? "static float *ct_ws;\n" : "");
+    fprintf(f, "extern \"C\" void %s_release(void)\n{\n%s    ct_ready = 0;\n}\n\n", sym,
+            split ? "    cudaFree(ct_ws);\n    ct_ws = 0;\n" : "");
     fprintf(f, "extern \"C\" %s\n{\n", signature);
     fprintf(f, "    if (!ct_ready) {\n        cudaError_t err = cudaSuccess;\n");
     if (split)
-        fprintf(f, "        err = cudaMalloc((void **)&ct_ws, (size_t)CT_GRID_Z * %lldULL * sizeof(float));\n"
-                   "        if (err != cudaSuccess)\n            return (int)err;\n",
+        fprintf(f, "        if (!ct_ws && (err = cudaMalloc((void **)&ct_ws, (size_t)CT_GRID_Z * %lldULL * "
+                   "sizeof(float))) != cudaSuccess)\n            return (int)err;\n",
                 count);
     fprintf(f, "        if (CT_SMEM_BYTES > 48 * 1024 &&\n"
                "            (err = cudaFuncSetAttribute(%s, cudaFuncAttributeMaxDynamicSharedMemorySize, "
