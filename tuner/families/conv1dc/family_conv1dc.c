@@ -406,6 +406,8 @@ static const ct_template templates[] = {
     CT_KERNEL(conv1dc, wgdwcl),
     CT_KERNEL(conv1dc, dgdw),
     CT_KERNEL(conv1dc, wgdw),
+    CT_KERNEL(conv1dc, dgsimt),
+    CT_KERNEL(conv1dc, wgsimt),
     {.name = "conv1dc_dwcl", .summary = "depthwise, channels last (nlc): VEC channels x a run of positions per "
                                         "thread, vector loads along C, the input window slid in registers",
      .params = ct_dwcl_params_1d, .nparams = CT_DWCL_NPARAMS_1D, .kind = &ct_kind_dwcl},

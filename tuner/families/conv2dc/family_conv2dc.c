@@ -469,6 +469,8 @@ static const ct_template templates[] = {
     CT_KERNEL(conv2dc, wgdwcl),
     CT_KERNEL(conv2dc, dgdw),
     CT_KERNEL(conv2dc, wgdw),
+    CT_KERNEL(conv2dc, dgsimt),
+    CT_KERNEL(conv2dc, wgsimt),
 };
 
 /* The layer as the tensor-core templates see it. */

@@ -1,0 +1,684 @@
+/* gemmbwd_conv.c - the kinds dgsimt and wgsimt (gemmbwd_conv.h): their
+ * parameters, the sizes of ct_gemmbwd.cuh's macros, constraints,
+ * normalisation, launch geometry, and wgsimt's executor. */
+#include "gemmbwd_conv.h"
+#include "conv_pass.h"
+#include "intmath.h"
+#include "tc_conv.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+CT_FAMILY_CODE
+
+/* ---- parameters: each once, in list order; the 1D lists lack the rows. */
+#define DG_X(X) X(OUT_X, 4, CT_RANGE(1, 16), "consecutive dx pixels of a row per thread (a multiple of the stride)")
+#define DG_Y(X) X(OUT_Y, 1, CT_RANGE(1, 16), "consecutive dx rows per thread (a multiple of the stride)")
+#define DG_C(X)                                                                                            \
+    X(CIN_PER_THREAD, 4, CT_RANGE(1, 32), "input channels of a group per thread (balanced over the group)") \
+    X(CIN_SLICES, 1, CT_RANGE(1, 1024), "slices of CIN_PER_THREAD channels per block; more than a group "  \
+                                         "has takes whole groups")
+#define DG_TH(X) X(TILE_H, 0, CT_INT(0), "dx rows per block tile (0: the whole plane)")
+#define DG_REST(X)                                                                                         \
+    X(TILE_W, 0, CT_INT(0), "dx columns per block tile (0: the whole row)")                                \
+    X(COUT_CHUNK, 0, CT_INT(0), "output channels of a group staged at a time (0: all)")                  \
+    X(SPLIT, 1, CT_RANGE(1, 65535), "slices of the output-channel chunks over the grid, added by a second kernel")
+#define DG_ALL(X) DG_X(X) DG_Y(X) DG_C(X) DG_TH(X) DG_REST(X)
+
+const ct_param_def ct_dgsimt_params_2d[CT_DGSIMT_NPARAMS_2D] = CT_PARAM_TABLE(DG_ALL);
+const ct_param_def ct_dgsimt_params_1d[CT_DGSIMT_NPARAMS_1D] = {DG_X(CT_PARAM_DEF) DG_C(CT_PARAM_DEF)
+                                                                    DG_REST(CT_PARAM_DEF)};
+_Static_assert(CT_PARAM_COUNT(DG_ALL) == CT_DGSIMT_NPARAMS_2D, "CT_DGSIMT_NPARAMS_2D is the 2D list's length");
+CT_PARAM_UNION(dg, DG_ALL)
+
+#define WG_HEAD(X)                                                                                         \
+    X(CO_PER_THREAD, 4, CT_RANGE(1, 16), "output channels per thread")                                     \
+    X(CO_TILE, 0, CT_INT(0), "output channels of a group per block (0: all)")                              \
+    X(CIN_TILE, 0, CT_INT(0), "input channels of a group per block (0: all)")                              \
+    X(GROUPS_PER_BLOCK, 1, CT_RANGE(1, 64), "whole groups per block (tiles covering a group only)")        \
+    X(RED_SLICES, 1, CT_RANGE(1, 32), "threads sharing an owner's reduction within a block, added in order") \
+    X(OUT_X, 4, CT_RANGE(1, 16), "consecutive output pixels of a row per reduction step (one register window)")
+#define WG_TOH(X) X(TILE_OH, 0, CT_INT(0), "output rows per reduction chunk (0: the whole plane)")
+#define WG_TAIL(X)                                                                                         \
+    X(TILE_OW, 0, CT_INT(0), "output columns per reduction chunk (0: the whole row)")                     \
+    X(SPLIT, 1, CT_RANGE(1, 65535), "slices of the reduction over the grid, added in fp64 by a second kernel")
+#define WG_ALL(X) WG_HEAD(X) WG_TOH(X) WG_TAIL(X)
+
+const ct_param_def ct_wgsimt_params_2d[CT_WGSIMT_NPARAMS_2D] = CT_PARAM_TABLE(WG_ALL);
+const ct_param_def ct_wgsimt_params_1d[CT_WGSIMT_NPARAMS_1D] = {WG_HEAD(CT_PARAM_DEF) WG_TAIL(CT_PARAM_DEF)};
+_Static_assert(CT_PARAM_COUNT(WG_ALL) == CT_WGSIMT_NPARAMS_2D, "CT_WGSIMT_NPARAMS_2D is the 2D list's length");
+CT_PARAM_UNION(wg, WG_ALL)
+
+/* Bounds: unrolled FMAs of a body (NVRTC about a second), terms of one
+ * fp32 partial sum (ct_gemmbwd.cuh's GB_MAX_RUN), the grid, and the
+ * workspace of the split reduction. */
+#define GB_MAX_BODY 1024
+#define GB_MAX_RUN 2048
+#define GB_MAX_GRID 2147483647LL
+#define GB_MAX_WS (1LL << 30)
+/* Blocks that fill a large GPU: two per SM of a 132-SM part. A constant,
+ * not the device's count, so that a space is the same offline and on the
+ * GPU (offline limits know no SM count). */
+#define GB_FILL_BLOCKS 264
+
+/* Read a candidate of t into the full list defs (n names); a name the
+ * template lacks (the rows of a 1D template) reads as 1, as its stub
+ * defines it. */
+static void gb_read(const ct_template *t, const ct_params *c, const ct_param_def *defs, int n, long *v)
+{
+    for (int i = 0; i < n; i++)
+        v[i] = ct_param_find(t->params, t->nparams, defs[i].name) ? ct_param_read(c, &defs[i]) : 1;
+}
+
+static void gb_write(const ct_template *t, ct_params *c, const ct_param_def *defs, int n, const long *v)
+{
+    for (int i = 0; i < n; i++)
+        if (ct_param_find(t->params, t->nparams, defs[i].name))
+            ct_params_write(c, &defs[i], 1, &v[i]);
+}
+
+static long long fdiv(long long a, long long b)
+{
+    return a >= 0 ? a / b : -((-a + b - 1) / b);
+}
+
+static long long tile_of(long long n, long long req, long long per)
+{
+    const long long r = req == 0 || req >= n ? n : req;
+    return ct_rup(ct_cdiv(n, ct_cdiv(n, r)), per);
+}
+
+static long long min_ll(long long a, long long b)
+{
+    return a < b ? a : b;
+}
+
+/* Dense or grouped only: a depthwise layer (one input and one output
+ * channel per group) belongs to the depthwise templates. */
+static int gb_depthwise(const ct_template *t, const ct_tc_shape *s, char *why, size_t len)
+{
+    const long long gr = ct_tc_ngroups(s);
+    if (s->cin / gr == 1 && s->cout / gr == 1) {
+        snprintf(why, len, "%s: a depthwise layer (one input and one output channel per group) has its own "
+                 "templates", t->name);
+        return 1;
+    }
+    return 0;
+}
+
+/* Two blocks per SM where an SM has 96 KiB or more (1 KiB each reserved). */
+static int gb_smem_exceeds(long long smem, const ct_limits *lim, char *why, size_t len)
+{
+    const int two = lim->max_smem_per_sm >= 96 * 1024;
+    if (smem > lim->max_smem_per_block || (two && 2 * (smem + 1024) > lim->max_smem_per_sm)) {
+        snprintf(why, len, "%lld bytes of shared memory per block: two blocks do not fit the device's %d per SM "
+                 "(%d per block)", smem, lim->max_smem_per_sm, lim->max_smem_per_block);
+        return 1;
+    }
+    return 0;
+}
+
+/* ==== dgsimt ============================================================ */
+
+typedef struct dg_geom {
+    long long ox, oy, cpt, ncg, nsl, gpb, ncb, th, tw, nty, ntx, xg, pix, nt, minb, cc, nch;
+    long long cyf, cxf, sih, step, nwx, lv, nwl, pitch, s_dy, wp, s_w, smem, blocks, split;
+} dg_geom;
+
+static void dg_geometry(const ct_tc_shape *s, const dg_values *q, dg_geom *g)
+{
+    memset(g, 0, sizeof *g);
+    g->ox = q->OUT_X, g->oy = q->OUT_Y;
+    if (g->ox < 1 || g->oy < 1 || q->CIN_PER_THREAD < 1 || q->CIN_SLICES < 1 || g->ox % s->sx || g->oy % s->sy)
+        return;
+    const long long groups = ct_tc_ngroups(s), cing = s->cin / groups, coutg = s->cout / groups;
+    g->ncg = ct_cdiv(cing, min_ll(q->CIN_PER_THREAD, cing));
+    g->cpt = ct_cdiv(cing, g->ncg);
+    g->nsl = q->CIN_SLICES;
+    g->gpb = g->nsl >= g->ncg ? g->nsl / g->ncg : 1;
+    g->ncb = ct_cdiv(groups * g->ncg, g->nsl);
+    g->th = tile_of(s->h, q->TILE_H, g->oy);
+    g->tw = tile_of(s->w, q->TILE_W, g->ox);
+    g->nty = ct_cdiv(s->h, g->th), g->ntx = ct_cdiv(s->w, g->tw);
+    g->xg = g->tw / g->ox;
+    g->pix = g->th / g->oy * g->xg;
+    g->nt = ct_rup(g->pix * g->nsl, 32);
+    g->minb = g->nt >= 256 ? 2 : 512 / g->nt;
+    g->cc = q->COUT_CHUNK == 0 || q->COUT_CHUNK >= coutg ? coutg : q->COUT_CHUNK;
+    g->nch = ct_cdiv(coutg, g->cc);
+    g->cyf = fdiv(s->ph - (s->kh - 1) * s->dy, s->sy);
+    g->cxf = fdiv(s->pw - (s->kw - 1) * s->dx, s->sx);
+    g->sih = fdiv(g->th - 1 + s->ph, s->sy) - g->cyf + 1;
+    g->step = g->ox / s->sx;
+    g->nwx = (g->ox - 1 + s->pw - g->cxf * s->sx) / s->sx + 1;
+    g->lv = g->step % 4 == 0 ? 4 : g->step % 2 == 0 ? 2 : 1;
+    g->nwl = ct_rup(g->nwx, g->lv);
+    g->pitch = ct_rup((g->xg - 1) * g->step + g->nwl, 4);
+    g->s_dy = g->gpb * g->cc * g->sih * g->pitch;
+    g->wp = ct_rup(g->nsl * g->cpt, 4);
+    g->s_w = g->cc * s->kh * s->kw * g->wp;
+    g->smem = 4 * (g->s_dy + g->s_w);
+    g->blocks = s->b * g->nty * g->ntx * g->ncb;
+    g->split = q->SPLIT;
+}
+
+static int dg_constrain(const ct_template *t, const ct_tc_shape *s, const ct_params *c, const ct_limits *lim,
+                        char *why, size_t len)
+{
+    if (gb_depthwise(t, s, why, len))
+        return 1;
+    dg_values q;
+    gb_read(t, c, ct_dgsimt_params_2d, CT_DGSIMT_NPARAMS_2D, q.v);
+    if (q.OUT_X < 1 || q.OUT_X > 16 || q.OUT_Y < 1 || q.OUT_Y > 16 || q.CIN_PER_THREAD < 1 ||
+        q.CIN_PER_THREAD > 32 || q.CIN_SLICES < 1 || q.CIN_SLICES > 1024 || q.TILE_H < 0 || q.TILE_W < 0 ||
+        q.COUT_CHUNK < 0 || q.SPLIT < 1 || q.SPLIT > 65535) {
+        snprintf(why, len, "OUT_X, OUT_Y in 1..16, CIN_PER_THREAD in 1..32, CIN_SLICES in 1..1024, SPLIT in "
+                 "1..65535, tiles and COUT_CHUNK >= 0");
+        return 1;
+    }
+    /* Tiles and threads start on multiples of the stride, so that which
+     * taps divide is known at compile time. */
+    if (q.OUT_X % s->sx != 0 || q.OUT_Y % s->sy != 0) {
+        snprintf(why, len, "OUT_X=%ld and OUT_Y=%ld must be multiples of the stride %lldx%lld", q.OUT_X, q.OUT_Y,
+                 s->sy, s->sx);
+        return 1;
+    }
+    dg_geom g;
+    dg_geometry(s, &q, &g);
+    if (g.nsl % g.ncg != 0 && g.ncg % g.nsl != 0) {
+        snprintf(why, len, "CIN_SLICES=%lld neither divides nor is a multiple of a group's %lld slices", g.nsl,
+                 g.ncg);
+        return 1;
+    }
+    /* Copy and compute do not overlap within a block: two blocks and 16
+     * warps per SM; under two warps too few copies are in flight on layers
+     * large enough to have larger blocks. */
+    const double useful = (double)s->b * (double)s->cin * (double)s->h * (double)s->w;
+    if (g.nt > 512 || g.nt > lim->max_threads_per_block || (g.nt < 64 && useful >= 262144.0)) {
+        snprintf(why, len, "%lld threads per block: outside 64 .. 512", g.nt);
+        return 1;
+    }
+    /* Tile padding, channels past a group, groups past the layer, idle
+     * lanes: more than 25% thrown away loses to another shape on planes of
+     * 1024 pixels or more, or on layers of 2^18 dx elements or more (many
+     * small planes: another tile or slice shape fits them). */
+    const double eff = useful / ((double)g.blocks * (double)g.nt * (double)(g.cpt * g.oy * g.ox));
+    if (eff < 0.75 && ((double)s->h * (double)s->w >= 1024 || useful >= 262144.0)) {
+        snprintf(why, len, "only %.0f%% of the FMAs computed are dx elements", 100.0 * eff);
+        return 1;
+    }
+    /* A split of the output channels: only for reductions of 1024 terms or
+     * more on grids that leave SMs idle (few input channels x pixels), up
+     * to eight times the blocks that fill them, at most one slice per
+     * chunk, its workspace bounded. */
+    const long long kred = s->cout / ct_tc_ngroups(s) * s->kh * s->kw;
+    if (g.split > 1 && (g.split > g.nch || kred < 1024 || g.blocks >= GB_FILL_BLOCKS ||
+                        g.blocks * g.split > 8 * GB_FILL_BLOCKS ||
+                        g.split * ct_pass_x_count(s) * 4 > GB_MAX_WS)) {
+        snprintf(why, len, "SPLIT=%lld: more slices than the %lld chunks, a reduction of %lld terms (under 1024), "
+                 "a grid of %lld blocks that fills the SMs unsplit or eight times over split, or too large a "
+                 "workspace", g.split, g.nch, kred, g.blocks);
+        return 1;
+    }
+    if (s->kw * g.cpt * g.oy * g.ox > GB_MAX_BODY) {
+        snprintf(why, len, "KW x CIN_PER_THREAD x OUT_Y x OUT_X = %lld unrolled FMAs exceed %d",
+                 s->kw * g.cpt * g.oy * g.ox, GB_MAX_BODY);
+        return 1;
+    }
+    if (gb_smem_exceeds(g.smem, lim, why, len))
+        return 1;
+    /* Accumulators, the windows, one tap's weights and about 20 for
+     * addresses. */
+    if (ct_regs_exceed(lim, g.cpt * g.oy * g.ox + g.oy * g.nwl + g.cpt + 20, g.nt, g.minb, why, len))
+        return 1;
+    if (g.blocks > GB_MAX_GRID) {
+        snprintf(why, len, "%lld blocks exceed the grid limit", g.blocks);
+        return 1;
+    }
+    return 0;
+}
+
+static void dg_normalize(const ct_template *t, const ct_tc_shape *s, ct_params *c)
+{
+    dg_values q;
+    gb_read(t, c, ct_dgsimt_params_2d, CT_DGSIMT_NPARAMS_2D, q.v);
+    if (q.OUT_X < 1 || q.OUT_Y < 1 || q.CIN_PER_THREAD < 1 || q.CIN_SLICES < 1 || q.TILE_H < 0 || q.TILE_W < 0 ||
+        q.COUT_CHUNK < 0)
+        return;
+    /* Pixels per thread: whole stride steps (the list's values need not be
+     * multiples of a stride of 3). */
+    q.OUT_X = (long)ct_rup(q.OUT_X, s->sx);
+    q.OUT_Y = (long)ct_rup(q.OUT_Y, s->sy);
+    /* More pixels per thread than the plane has (in stride steps): the plane. */
+    if (q.OUT_Y > ct_rup(s->h, s->sy))
+        q.OUT_Y = (long)ct_rup(s->h, s->sy);
+    if (q.OUT_X > ct_rup(s->w, s->sx))
+        q.OUT_X = (long)ct_rup(s->w, s->sx);
+    dg_geom g;
+    dg_geometry(s, &q, &g);
+    const long long groups = ct_tc_ngroups(s), coutg = s->cout / groups;
+    q.CIN_PER_THREAD = (long)g.cpt;
+    /* The nearest slice count at or below the request that a block holds:
+     * whole groups (at most all), or a divisor of a group's slices. */
+    long nsl = (long)min_ll(q.CIN_SLICES, groups * g.ncg);
+    if (nsl >= g.ncg)
+        nsl -= nsl % (long)g.ncg;
+    else
+        while (g.ncg % nsl != 0)
+            nsl--;
+    q.CIN_SLICES = nsl;
+    q.COUT_CHUNK = g.nch == 1 ? 0 : (long)ct_cdiv(coutg, g.nch);
+    if (q.SPLIT > g.nch)
+        q.SPLIT = (long)g.nch;
+    dg_values e = q;
+    e.TILE_H = g.th >= s->h ? 0 : (long)g.th;
+    e.TILE_W = g.tw >= s->w ? 0 : (long)g.tw;
+    dg_geom again;
+    dg_geometry(s, &e, &again);
+    if (again.th == g.th && again.tw == g.tw)
+        q = e;
+    gb_write(t, c, ct_dgsimt_params_2d, CT_DGSIMT_NPARAMS_2D, q.v);
+}
+
+static void dg_launch(const ct_template *t, const ct_tc_shape *s, const ct_params *c, ct_launch *l)
+{
+    dg_values q;
+    gb_read(t, c, ct_dgsimt_params_2d, CT_DGSIMT_NPARAMS_2D, q.v);
+    dg_geom g;
+    dg_geometry(s, &q, &g);
+    memset(l, 0, sizeof *l);
+    l->grid[0] = (unsigned)g.blocks;
+    l->grid[1] = 1;
+    l->grid[2] = (unsigned)g.split;
+    l->block[0] = (unsigned)g.nt;
+    l->block[1] = l->block[2] = 1;
+    l->smem_bytes = (unsigned)g.smem;
+}
+
+const ct_kernel_kind ct_kind_dgsimt = {.name = "dgsimt", .layouts = CT_LAYOUT_BOTH, .any_layer = 1,
+                                       .passes = CT_PASS_BIT(CT_PASS_DGRAD), .constrain = dg_constrain,
+                                       .normalize = dg_normalize, .launch = dg_launch};
+
+/* ==== wgsimt ============================================================ */
+
+typedef struct wg_geom {
+    long long mr, nms, mb, nmb, nb, nnb, gpb, ngs, own, rs, nt, minb, toh, tow, nty, ntx, nchk, nseg;
+    long long s_dy, nwl, sih, siwp, s_x, e, smem, blocks, split, run, total;
+} wg_geom;
+
+static void wg_geometry(const ct_tc_shape *s, const wg_values *q, wg_geom *g)
+{
+    memset(g, 0, sizeof *g);
+    if (q->CO_PER_THREAD < 1 || q->CO_TILE < 0 || q->CIN_TILE < 0 || q->GROUPS_PER_BLOCK < 1 ||
+        q->RED_SLICES < 1 || q->OUT_X < 1 || q->TILE_OH < 0 || q->TILE_OW < 0 || q->SPLIT < 1)
+        return;
+    const long long groups = ct_tc_ngroups(s), cing = s->cin / groups, coutg = s->cout / groups;
+    const long long ox = q->OUT_X;
+    g->mr = min_ll(q->CO_PER_THREAD, coutg);
+    g->nms = ct_cdiv(q->CO_TILE == 0 || q->CO_TILE >= coutg ? coutg : q->CO_TILE, g->mr);
+    g->mb = g->nms * g->mr;
+    g->nmb = ct_cdiv(coutg, g->mb);
+    g->nb = q->CIN_TILE == 0 || q->CIN_TILE >= cing ? cing : q->CIN_TILE;
+    g->nnb = ct_cdiv(cing, g->nb);
+    g->gpb = q->GROUPS_PER_BLOCK;
+    g->ngs = ct_cdiv(groups, g->gpb);
+    g->own = g->gpb * g->nms * g->nb * s->kh;
+    g->rs = q->RED_SLICES;
+    g->nt = ct_rup(g->own * g->rs, 32);
+    g->minb = g->nt >= 256 ? 2 : 512 / g->nt;
+    g->toh = tile_of(s->oh, q->TILE_OH, 1);
+    g->tow = tile_of(s->ow, q->TILE_OW, ox);
+    g->nty = ct_cdiv(s->oh, g->toh), g->ntx = ct_cdiv(s->ow, g->tow);
+    g->nchk = s->b * g->nty * g->ntx;
+    g->nseg = g->toh * (g->tow / ox);
+    g->s_dy = g->gpb * g->mb * g->toh * ct_rup(g->tow, 4);
+    const long long nwx = (ox - 1) * s->sx + (s->kw - 1) * s->dx + 1;
+    const long long lv = (ox * s->sx) % 4 == 0 ? 4 : (ox * s->sx) % 2 == 0 ? 2 : 1;
+    g->nwl = ct_rup(nwx, lv);
+    g->sih = (g->toh - 1) * s->sy + (s->kh - 1) * s->dy + 1;
+    g->siwp = ct_rup((g->tow - ox) * s->sx + g->nwl, 4);
+    g->s_x = g->gpb * g->nb * g->sih * g->siwp;
+    g->e = g->mr * s->kw + (s->bias ? g->mr : 0);
+    const long long red = g->rs * g->own * g->e;
+    g->smem = 4 * (g->s_dy + g->s_x > red ? g->s_dy + g->s_x : red);
+    g->blocks = g->ngs * g->nmb * g->nnb;
+    g->split = q->SPLIT;
+    g->run = ct_cdiv(g->nchk, g->split) * ct_cdiv(g->nseg, g->rs) * ox;
+    g->total = ct_pass_w_count(s) + (s->bias ? s->cout : 0);
+}
+
+static int wg_constrain(const ct_template *t, const ct_tc_shape *s, const ct_params *c, const ct_limits *lim,
+                        char *why, size_t len)
+{
+    if (gb_depthwise(t, s, why, len))
+        return 1;
+    wg_values q;
+    gb_read(t, c, ct_wgsimt_params_2d, CT_WGSIMT_NPARAMS_2D, q.v);
+    if (q.CO_PER_THREAD < 1 || q.CO_PER_THREAD > 16 || q.CO_TILE < 0 || q.CIN_TILE < 0 ||
+        q.GROUPS_PER_BLOCK < 1 || q.GROUPS_PER_BLOCK > 64 || q.RED_SLICES < 1 || q.RED_SLICES > 32 ||
+        q.OUT_X < 1 || q.OUT_X > 16 || q.TILE_OH < 0 || q.TILE_OW < 0 || q.SPLIT < 1 || q.SPLIT > 65535) {
+        snprintf(why, len, "CO_PER_THREAD and OUT_X in 1..16, GROUPS_PER_BLOCK in 1..64, RED_SLICES in 1..32, "
+                 "SPLIT in 1..65535, tiles >= 0");
+        return 1;
+    }
+    wg_geom g;
+    wg_geometry(s, &q, &g);
+    if (g.gpb > 1 && (g.nmb > 1 || g.nnb > 1 || g.gpb > ct_tc_ngroups(s))) {
+        snprintf(why, len, "GROUPS_PER_BLOCK=%lld takes whole groups: the channel tiles must cover a group and "
+                 "the layer have as many", g.gpb);
+        return 1;
+    }
+    const double work = (double)s->b * (double)s->oh * (double)s->ow * (double)ct_pass_w_count(s);
+    if (g.nt > 512 || g.nt > lim->max_threads_per_block || (g.nt < 64 && work >= 1e9)) {
+        snprintf(why, len, "%lld threads per block: outside 64 .. 512", g.nt);
+        return 1;
+    }
+    if (g.split > g.nchk) {
+        snprintf(why, len, "SPLIT=%lld exceeds the %lld chunks of the reduction", g.split, g.nchk);
+        return 1;
+    }
+    /* More reduction lanes than a chunk has row segments: idle lanes. */
+    if (g.rs > 1 && g.rs > g.nseg) {
+        snprintf(why, len, "RED_SLICES=%lld exceeds a chunk's %lld row segments", g.rs, g.nseg);
+        return 1;
+    }
+    /* A slice of under 4 chunks: its block's staging and the workspace
+     * round trip outweigh the parallelism it adds. */
+    if (g.split > 1 && g.nchk < 4 * g.split) {
+        snprintf(why, len, "SPLIT=%lld leaves under 4 of the %lld chunks per slice", g.split, g.nchk);
+        return 1;
+    }
+    /* fp32 accuracy: each lane's partial sums a bounded run of products. */
+    if (g.run > GB_MAX_RUN) {
+        snprintf(why, len, "a lane sums %lld products in fp32 (more than %d): more SPLIT or RED_SLICES", g.run,
+                 GB_MAX_RUN);
+        return 1;
+    }
+    /* Owners past a group's channels, idle lanes, tile padding: more than
+     * 40% thrown away loses to another shape on layers of 1e9 FMAs. */
+    const double chan = (double)ct_pass_w_count(s) / ((double)g.blocks * (double)g.own * (double)(g.mr * s->kw));
+    const double lanes = (double)(g.own * g.rs) / (double)g.nt;
+    const double pix = (double)(s->oh * s->ow) / ((double)(g.nty * g.toh) * (double)(g.ntx * g.tow));
+    if (chan * lanes * pix < 0.6 && work >= 1e9) {
+        snprintf(why, len, "only %.0f%% of the FMAs are useful (channels %.0f%%, lanes %.0f%%, pixels %.0f%%)",
+                 100 * chan * lanes * pix, 100 * chan, 100 * lanes, 100 * pix);
+        return 1;
+    }
+    /* Two blocks per SM at least on layers of 1e9 FMAs: a smaller grid
+     * leaves SMs idle where more SPLIT or smaller tiles fill them. */
+    if (g.blocks * g.split < GB_FILL_BLOCKS && work >= 1e9) {
+        snprintf(why, len, "%lld blocks do not give a large GPU's SMs two each (%d)", g.blocks * g.split,
+                 GB_FILL_BLOCKS);
+        return 1;
+    }
+    if (g.mr * s->kw * q.OUT_X > GB_MAX_BODY / 2) {
+        snprintf(why, len, "CO_PER_THREAD x KW x OUT_X = %lld unrolled FMAs exceed %d", g.mr * s->kw * q.OUT_X,
+                 GB_MAX_BODY / 2);
+        return 1;
+    }
+    if (gb_smem_exceeds(g.smem, lim, why, len))
+        return 1;
+    /* Chunks narrower than the row only where a whole row does not fit:
+     * otherwise they add halo columns and barriers for nothing. */
+    if (g.tow < s->ow) {
+        wg_values whole = q;
+        whole.TILE_OW = 0;
+        wg_geom gw;
+        wg_geometry(s, &whole, &gw);
+        char tmp[200];
+        if (!gb_smem_exceeds(gw.smem, lim, tmp, sizeof tmp)) {
+            snprintf(why, len, "TILE_OW=%ld: a whole row of %lld columns fits in shared memory", q.TILE_OW, s->ow);
+            return 1;
+        }
+    }
+    if (ct_regs_exceed(lim, g.mr * s->kw + g.nwl + q.OUT_X + (s->bias ? g.mr : 0) + 24, g.nt, g.minb, why, len))
+        return 1;
+    if (g.blocks > GB_MAX_GRID || g.split * g.total * 4 > GB_MAX_WS) {
+        snprintf(why, len, "%lld blocks or a %lld-byte workspace exceed the limits", g.blocks,
+                 g.split * g.total * 4);
+        return 1;
+    }
+    return 0;
+}
+
+static void wg_normalize(const ct_template *t, const ct_tc_shape *s, ct_params *c)
+{
+    wg_values q;
+    gb_read(t, c, ct_wgsimt_params_2d, CT_WGSIMT_NPARAMS_2D, q.v);
+    if (q.OUT_X > s->ow)
+        q.OUT_X = (long)s->ow;
+    wg_geom g;
+    wg_geometry(s, &q, &g);
+    if (g.mr < 1)
+        return;
+    const long long groups = ct_tc_ngroups(s), cing = s->cin / groups, coutg = s->cout / groups;
+    q.CO_PER_THREAD = (long)g.mr;
+    q.CO_TILE = g.mb >= coutg ? 0 : (long)g.mb;
+    q.CIN_TILE = g.nb >= cing ? 0 : (long)g.nb;
+    if (q.GROUPS_PER_BLOCK > groups)
+        q.GROUPS_PER_BLOCK = (long)groups;
+    if (q.SPLIT > g.nchk)
+        q.SPLIT = (long)g.nchk;
+    wg_values e = q;
+    e.TILE_OH = g.toh >= s->oh ? 0 : (long)g.toh;
+    e.TILE_OW = g.tow >= s->ow ? 0 : (long)g.tow;
+    wg_geom again;
+    wg_geometry(s, &e, &again);
+    if (again.toh == g.toh && again.tow == g.tow)
+        q = e;
+    gb_write(t, c, ct_wgsimt_params_2d, CT_WGSIMT_NPARAMS_2D, q.v);
+}
+
+static void wg_launch(const ct_template *t, const ct_tc_shape *s, const ct_params *c, ct_launch *l)
+{
+    wg_values q;
+    gb_read(t, c, ct_wgsimt_params_2d, CT_WGSIMT_NPARAMS_2D, q.v);
+    wg_geom g;
+    wg_geometry(s, &q, &g);
+    memset(l, 0, sizeof *l);
+    l->grid[0] = (unsigned)g.blocks;
+    l->grid[1] = 1;
+    l->grid[2] = (unsigned)g.split;
+    l->block[0] = (unsigned)g.nt;
+    l->block[1] = l->block[2] = 1;
+    l->smem_bytes = (unsigned)g.smem;
+}
+
+const ct_kernel_kind ct_kind_wgsimt = {.name = "wgsimt", .layouts = CT_LAYOUT_BOTH, .any_layer = 1,
+                                       .passes = CT_PASS_BIT(CT_PASS_WGRAD), .constrain = wg_constrain,
+                                       .normalize = wg_normalize, .launch = wg_launch};
+
+/* ---- the executor of both kinds: with SPLIT > 1 the main kernel writes
+ * each slice's partials into a workspace and <template>_reduce adds them
+ * into dx, or dW (and db); with SPLIT = 1 the main kernel writes them. As
+ * ct_tc_split_exec (tc_conv.c), which it follows. ---- */
+
+typedef struct wg_state {
+    const ct_drv *d;
+    CUfunction main, reduce;
+    ct_launch l;
+    CUdeviceptr in, dout, out, ws;
+    long long count;
+} wg_state;
+
+/* The template of p's family that runs with executor x (dgsimt's or
+ * wgsimt's: the same code, each finding its own template). */
+static const ct_template *gb_template(const ct_problem *p, const ct_executor *x)
+{
+    for (int i = 0; i < p->family->ntemplates; i++)
+        if (p->family->templates[i].exec == x)
+            return &p->family->templates[i];
+    return NULL;
+}
+
+/* The reduce kernel's blocks of 256 threads: a warp per gradient element
+ * under CT_WG_WARP_BELOW elements (few elements: each one's slices read by
+ * 32 lanes at once), a thread per element above (ct_gemmbwd.cuh). */
+#define CT_WG_WARP_BELOW 65536
+static unsigned wg_reduce_grid(long long count)
+{
+    return (unsigned)(count < CT_WG_WARP_BELOW ? ct_cdiv(count, 8) : ct_cdiv(count, 256));
+}
+
+static void wg_teardown(void *state)
+{
+    wg_state *s = state;
+    if (!s)
+        return;
+    if (s->ws)
+        s->d->cuMemFree(s->ws);
+    free(s);
+}
+
+static ct_status gb_setup(const ct_executor *x, const ct_problem *p, const ct_params *c, const ct_drv *d,
+                          CUmodule mod, const CUdeviceptr *bufs, void **out, ct_err *e)
+{
+    const ct_template *t = gb_template(p, x);
+    if (!t)
+        return ct_fail(e, CT_ERR_INTERNAL, "no template of this executor in family %s", p->family->name);
+    wg_state *s = calloc(1, sizeof *s);
+    if (!s)
+        return ct_fail(e, CT_ERR_INTERNAL, "out of memory");
+    s->d = d;
+    ct_status rc = CT_OK;
+    ct_buffer b[CT_MAX_BUFS];
+    int nb = p->family->buffers(p, b);
+    s->in = bufs[0];
+    s->dout = bufs[1];
+    s->out = bufs[nb - 1];
+    s->count = (long long)ct_problem_output_count(p);
+    p->family->geometry(p, t, c, &s->l);
+    char rname[96];
+    snprintf(rname, sizeof rname, "%s_reduce", t->name);
+    CU_TRY(d, e, rc, fail, cuModuleGetFunction(&s->main, mod, t->name));
+    if (s->l.grid[2] > 1)
+        CU_TRY(d, e, rc, fail, cuModuleGetFunction(&s->reduce, mod, rname));
+    if (s->l.smem_bytes > 48 * 1024)
+        CU_TRY(d, e, rc, fail, cuFuncSetAttribute(s->main, CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES,
+                                                  (int)s->l.smem_bytes));
+    if (s->l.grid[2] > 1) {
+        size_t bytes = (size_t)s->l.grid[2] * (size_t)s->count * sizeof(float), free_b = 0, total_b = 0;
+        CU_TRY(d, e, rc, fail, cuMemGetInfo(&free_b, &total_b));
+        if (bytes + (64u << 20) > free_b) {
+            rc = ct_fail(e, CT_ERR_USAGE, "split workspace of %.2f GiB does not fit in %.2f GiB free",
+                         bytes / 1073741824.0, free_b / 1073741824.0);
+            goto fail;
+        }
+        CU_TRY(d, e, rc, fail, cuMemAlloc(&s->ws, bytes));
+    }
+    *out = s;
+    return CT_OK;
+fail:
+    wg_teardown(s);
+    return rc;
+}
+
+static CUresult wg_run(void *state)
+{
+    wg_state *s = state;
+    void *ma[] = {&s->in, &s->dout, s->ws ? &s->ws : &s->out};
+    CUresult r = s->d->cuLaunchKernel(s->main, s->l.grid[0], s->l.grid[1], s->l.grid[2], s->l.block[0], 1, 1,
+                                      s->l.smem_bytes, NULL, ma, NULL);
+    if (r != CUDA_SUCCESS || !s->ws)
+        return r;
+    void *ra[] = {&s->ws, &s->out};
+    return s->d->cuLaunchKernel(s->reduce, wg_reduce_grid(s->count), 1, 1, 256, 1, 1, 0, NULL, ra, NULL);
+}
+
+static void wg_resources(void *state, int *regs, int *smem, int *local)
+{
+    wg_state *s = state;
+    CUfunction fs[2] = {s->main, s->reduce};
+    *regs = *smem = *local = 0;
+    for (int i = 0; i < (s->reduce ? 2 : 1); i++) {
+        int v = 0;
+        if (s->d->cuFuncGetAttribute(&v, CU_FUNC_ATTRIBUTE_NUM_REGS, fs[i]) == CUDA_SUCCESS && v > *regs)
+            *regs = v;
+        if (s->d->cuFuncGetAttribute(&v, CU_FUNC_ATTRIBUTE_SHARED_SIZE_BYTES, fs[i]) == CUDA_SUCCESS && v > *smem)
+            *smem = v;
+        if (s->d->cuFuncGetAttribute(&v, CU_FUNC_ATTRIBUTE_LOCAL_SIZE_BYTES, fs[i]) == CUDA_SUCCESS && v > *local)
+            *local = v;
+    }
+    *smem += (int)s->l.smem_bytes;
+}
+
+/* Host code of the export: with SPLIT > 1 the workspace is made on the
+ * first call and kept; <sym>_release() frees it. */
+static void gb_emit(const ct_executor *x, FILE *f, const ct_problem *p, const ct_params *c, const char *sym,
+                    const char *signature)
+{
+    const ct_template *t = gb_template(p, x);
+    ct_buffer b[CT_MAX_BUFS];
+    int nb = p->family->buffers(p, b);
+    const long long count = (long long)ct_problem_output_count(p);
+    const char *name = t ? t->name : "missing_template";
+    ct_launch l;
+    memset(&l, 0, sizeof l);
+    if (t)
+        p->family->geometry(p, t, c, &l);
+    const int split = l.grid[2] > 1;
+    fprintf(f, "// Set-up on the first call (not thread-safe: call once from one thread first,\n"
+               "// or guard the first call)%s.\nstatic int ct_ready;\n%s\n",
+            split ? ": the split reduction's workspace is made then and kept" : "",
+            split ? "static float *ct_ws;\n" : "");
+    fprintf(f, "extern \"C\" void %s_release(void)\n{\n%s    ct_ready = 0;\n}\n\n", sym,
+            split ? "    cudaFree(ct_ws);\n    ct_ws = 0;\n" : "");
+    fprintf(f, "extern \"C\" %s\n{\n", signature);
+    fprintf(f, "    if (!ct_ready) {\n        cudaError_t err = cudaSuccess;\n");
+    if (split)
+        fprintf(f, "        if (!ct_ws && (err = cudaMalloc((void **)&ct_ws, (size_t)CT_GRID_Z * %lldULL * "
+                   "sizeof(float))) != cudaSuccess)\n            return (int)err;\n",
+                count);
+    fprintf(f, "        if (CT_SMEM_BYTES > 48 * 1024 &&\n"
+               "            (err = cudaFuncSetAttribute(%s, cudaFuncAttributeMaxDynamicSharedMemorySize, "
+               "CT_SMEM_BYTES)) != cudaSuccess)\n            return (int)err;\n        ct_ready = 1;\n    }\n",
+            name);
+    fprintf(f, "    %s<<<dim3(CT_GRID_X, CT_GRID_Y, CT_GRID_Z), CT_BLOCK_X, CT_SMEM_BYTES, stream>>>(%s, %s, %s);\n",
+            name, b[0].name, b[1].name, split ? "ct_ws" : b[nb - 1].name);
+    if (split)
+        fprintf(f, "    %s_reduce<<<%u, 256, 0, stream>>>(ct_ws, %s);\n", name, wg_reduce_grid(count),
+                b[nb - 1].name);
+    fprintf(f, "    return (int)cudaGetLastError();\n}\n");
+}
+
+static ct_status dg_setup(const ct_problem *p, const ct_params *c, const ct_drv *d, CUmodule mod,
+                          const CUdeviceptr *bufs, void **out, ct_err *e)
+{
+    return gb_setup(&ct_dgsimt_exec, p, c, d, mod, bufs, out, e);
+}
+
+static ct_status wg_setup(const ct_problem *p, const ct_params *c, const ct_drv *d, CUmodule mod,
+                          const CUdeviceptr *bufs, void **out, ct_err *e)
+{
+    return gb_setup(&ct_wgsimt_exec, p, c, d, mod, bufs, out, e);
+}
+
+static void dg_emit(FILE *f, const ct_problem *p, const ct_params *c, const char *sym, const char *signature)
+{
+    gb_emit(&ct_dgsimt_exec, f, p, c, sym, signature);
+}
+
+static void wg_emit(FILE *f, const ct_problem *p, const ct_params *c, const char *sym, const char *signature)
+{
+    gb_emit(&ct_wgsimt_exec, f, p, c, sym, signature);
+}
+
+const ct_executor ct_dgsimt_exec = {
+    .library = "CUDA runtime",
+    .link_flags = "",
+    .setup = dg_setup,
+    .run = wg_run,
+    .teardown = wg_teardown,
+    .resources = wg_resources,
+    .emit_launcher = dg_emit,
+};
+
+const ct_executor ct_wgsimt_exec = {
+    .library = "CUDA runtime",
+    .link_flags = "",
+    .setup = wg_setup,
+    .run = wg_run,
+    .teardown = wg_teardown,
+    .resources = wg_resources,
+    .emit_launcher = wg_emit,
+};
