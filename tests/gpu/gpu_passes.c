@@ -54,6 +54,11 @@ int main(void)
         "conv2dc:2:3:20:20:3:5:5:pad=2:stride=3:groups=3:nhwc:bf16",
         "conv2dc:2:2:17:10:2:5:4:pad=1:stride=3:dilation=2:groups=2:bias",
         "conv1dc:3:7:101:7:5:causal:dilation=2:groups=7:bias",
+        "conv2dc:8:30:31:29:30:5:5:pad=2:stride=3:groups=2",
+        "conv2dc:4:64:40:40:64:3:3:pad=2,1:stride=2,1:bias:nhwc",
+        "conv2dc:16:64:28:28:64:3:3:same:groups=4:nhwc:f16",
+        "conv1dc:8:128:1000:256:5:pad=2:stride=2:dilation=2:nlc",
+        "conv1dc:4:64:512:128:3:causal:groups=64:bias:bf16",
         /* the layers, reduced */
         "conv2dc:4:32:16:16:32:31:31:same:groups=32",
         "conv2dc:2:96:28:28:96:7:7:same:groups=96",
