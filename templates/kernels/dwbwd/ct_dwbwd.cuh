@@ -54,7 +54,8 @@
 // still independent of timing.
 //
 // Tuning macros: dgdw OUT_X, OUT_Y, TILE_OH, TILE_OW (in the phase class's
-// grid), VEC (4: 16-byte staging loads where aligned), SWAP; wgdw TAP_X,
+// grid), VEC (4: 16-byte staging loads where aligned), SWAP, STREAM (rows
+// of height 1 with no staging: OUT_X items of 4 outputs per thread); wgdw TAP_X,
 // TAP_Y, PIX_X, GROUPS, TILE_OH (dy rows per unit), VEC, SPLIT.
 #include "ct_dtype.cuh"
 
@@ -137,7 +138,95 @@ __device__ __forceinline__ void db_stage(float *dst, const ct_elem *__restrict__
 #endif
 }
 
-#if LY_PASS == 1
+#if LY_PASS == 1 && STREAM
+// ---- dgdw, STREAM 1: rows (height 1, NCL) streamed with no staging. A
+// block owns DS_NT x OUT_X items (4 consecutive outputs each) of one row
+// (b, c); thread tid's items are bx*DS_BI + u*DS_NT + tid, u < OUT_X, so a
+// warp's loads and stores are contiguous. It issues all its loads first
+// (OUT_X x DS_NV 4-element vectors in flight: the memory system stays busy
+// without a barrier), then computes and stores each item. An item's window
+// is the DS_NV vectors of dy covering [4k + PW - (KW-1)*DX, 4k + 3 + PW];
+// the vectors past the item's own are its neighbours' and come from L1.
+// Stride 1 with W and OW multiples of 4 (whole aligned vectors, each wholly
+// in or out of the row); otherwise (strides, odd widths) each output reads
+// its taps' dy elements one by one (cached loads), any stride, dilation and
+// padding. Sums of KW products per output, as the staged path.
+static_assert(LY_H == 1 && LY_KH == 1 && LY_OH == 1 && LY_PH == 0, "STREAM: rows of height 1");
+#define DS_NI DB_CDIV(LY_W, 4)                        // items of a row
+#define DS_REQ (TILE_OW == 0 || TILE_OW >= LY_W ? LY_W : TILE_OW)
+#define DS_NT DB_RUP(DB_CDIV(DB_CDIV(DS_REQ, 4), OUT_X), 32)
+#define DS_BI (DS_NT * OUT_X)                         // items of a block
+#define DS_NTX DB_CDIV(DS_NI, DS_BI)                  // blocks of a row
+#define DS_V (LY_SX == 1 && LY_W % 4 == 0 && LY_OW % 4 == 0)
+#define DS_V0 DB_FDIV(LY_PW - (LY_KW - 1) * LY_DX, 4) // first window vector, from the item's
+#define DS_NV (DB_FDIV(3 + LY_PW, 4) - DS_V0 + 1)
+#define DS_MINB (DS_NT <= 256 ? 512 / DS_NT : 1)
+
+extern "C" __global__ void __launch_bounds__(DS_NT, DS_MINB)
+DB_NAME(const ct_elem *__restrict__ dout, const ct_elem *__restrict__ weight, ct_elem *__restrict__ din)
+{
+    const int tid = threadIdx.x;
+    const int bx = blockIdx.x % DS_NTX;
+    const long long plane = blockIdx.x / DS_NTX;  // b * C + c
+    const int c = (int)(plane % LY_CIN);
+    const ct_elem *dy = dout + plane * LY_OW;
+    ct_elem *dx = din + plane * LY_W;
+    float w[LY_KW];
+#pragma unroll
+    for (int j = 0; j < LY_KW; ++j)
+        w[j] = ct_ldg(weight + (long long)c * LY_KW + j);
+#if DS_V
+    float win[OUT_X][DS_NV * 4];
+#pragma unroll
+    for (int u = 0; u < OUT_X; ++u) {
+        const int k = bx * DS_BI + u * DS_NT + tid;
+#pragma unroll
+        for (int v = 0; v < DS_NV; ++v) {
+            const int e = 4 * (k + DS_V0 + v);        // a multiple of 4: the vector wholly in or out
+            float4 q = make_float4(0.0f, 0.0f, 0.0f, 0.0f);
+            if (k < DS_NI && e >= 0 && e < LY_OW)
+                q = db_ldg4(dy + e);
+            win[u][4 * v] = q.x; win[u][4 * v + 1] = q.y; win[u][4 * v + 2] = q.z; win[u][4 * v + 3] = q.w;
+        }
+    }
+#pragma unroll
+    for (int u = 0; u < OUT_X; ++u) {
+        const int k = bx * DS_BI + u * DS_NT + tid;
+        if (k >= DS_NI)
+            break;                                // later items lie further on
+        float acc[4] = {0.0f, 0.0f, 0.0f, 0.0f};
+#pragma unroll
+        for (int j = 0; j < LY_KW; ++j)
+#pragma unroll
+            for (int o = 0; o < 4; ++o)           // dy[4k + o + PW - j*DX]: window index in [0, 4*NV)
+                acc[o] = fmaf(w[j], win[u][o + LY_PW - j * LY_DX - 4 * DS_V0], acc[o]);
+        db_st4(dx + 4 * k, acc[0], acc[1], acc[2], acc[3]);
+    }
+#else
+#pragma unroll
+    for (int u = 0; u < OUT_X; ++u) {
+        const int k = bx * DS_BI + u * DS_NT + tid;
+        if (k >= DS_NI)
+            break;
+#pragma unroll
+        for (int o = 0; o < 4; ++o) {
+            const int xx = 4 * k + o;
+            if (xx >= LY_W)
+                break;
+            float acc = 0.0f;
+#pragma unroll
+            for (int j = 0; j < LY_KW; ++j) {
+                const int t = xx + LY_PW - j * LY_DX;  // SX * the dy column, where it divides
+                if (t >= 0 && t % LY_SX == 0 && t / LY_SX < LY_OW)
+                    acc = fmaf(w[j], ct_ldg(dy + t / LY_SX), acc);
+            }
+            ct_st(dx + xx, acc);
+        }
+    }
+#endif
+}
+
+#elif LY_PASS == 1
 // ---- dgdw. The windowed source S and the taps T: dy and the filter, or
 // with SWAP the filter and dy. ry of tap row i is (py + DG_PH - i*DG_TDY) / SY.
 #if SWAP

@@ -16,8 +16,8 @@
 #include "problem.h"
 
 /* Parameter lists: 2D, and 1D without the rows' parameters. */
-#define CT_DGDW_NPARAMS_2D 6
-#define CT_DGDW_NPARAMS_1D 4
+#define CT_DGDW_NPARAMS_2D 7
+#define CT_DGDW_NPARAMS_1D 5
 #define CT_WGDW_NPARAMS_2D 7
 #define CT_WGDW_NPARAMS_1D 5
 extern const ct_param_def ct_dgdw_params_2d[CT_DGDW_NPARAMS_2D];
@@ -34,6 +34,7 @@ struct ct_tc_shape;
 typedef struct ct_dgdw_geom {
     long long ox, oy, swap, nph, tkh, tkw, tdy, tdx, srcw, mh, mw, rymin, rymax, rxmin, rxmax, toh, tow, nty, ntx;
     long long tx, nitems, nt, lead, lv, nwl, nr, sih, pitch, kwp, smem, blocks;
+    long long stream, sv; /* STREAM 1: rxmin is the window's first vector, nwl its elements */
 } ct_dgdw_geom;
 typedef struct ct_wgdw_geom {
     long long tx, ty, px, groups, split, nti, ntj, tt, khp, kwp, nch, owp, br, nb, nu, segs, nth, nt, lead, lv;

@@ -36,12 +36,67 @@ static void put(const replay_run *R, long long i, double v)
     R->writes[i]++;
 }
 
+/* dgdw STREAM 1: blocks (row, block of the row), threads, OUT_X items of
+ * 4 outputs each; the vector path's window loads exactly as the device's
+ * (whole aligned vectors in the row, else zeros), the scalar path's taps. */
+static long long n_stream[2];   /* streamed replays: scalar path, vector path */
+static void replay_dgdw_stream(const replay_run *R, const ct_dgdw_geom *g)
+{
+    n_stream[g->sv ? 1 : 0]++;
+    const ct_tc_shape *s = &R->L->s;
+    const long long ni = (s->w + 3) / 4;
+    double win[4 * 64];
+    CHECK(s->h == 1 && s->oh == 1 && g->nwl <= 4 * 64 && g->nt % 32 == 0);
+    CHECK(g->blocks == s->b * s->cin * g->ntx && g->ntx * g->nt * g->ox >= ni && g->tow == 4 * g->nt * g->ox);
+    for (long long blk = 0; blk < g->blocks; blk++) {
+        const long long bx = blk % g->ntx, plane = blk / g->ntx, ch = plane % s->cin;
+        const uint16_t *dy = R->in + plane * s->ow, *w = R->w + ch * s->kw;
+        for (long long tid = 0; tid < g->nt; tid++)
+            for (long long u = 0; u < g->ox; u++) {
+                const long long k = bx * g->nt * g->ox + u * g->nt + tid;
+                if (k >= ni)
+                    break;
+                for (long long o = 0; o < 4; o++) {
+                    const long long xx = 4 * k + o;
+                    if (xx >= s->w)
+                        break;
+                    double acc = 0;
+                    if (g->sv) {
+                        for (long long v = 0; v < g->nwl / 4; v++) {
+                            const long long e = 4 * (k + g->rxmin + v);
+                            for (long long q = 0; q < 4; q++)
+                                win[4 * v + q] = e >= 0 && e < s->ow ? bf(dy[e + q]) : 0.0;
+                            CHECK(e % 4 == 0 && (e < 0 || e >= s->ow || e + 4 <= s->ow));
+                        }
+                        for (long long j = 0; j < s->kw; j++) {
+                            const long long i = o + s->pw - j * s->dx - 4 * g->rxmin;
+                            CHECK_MSG(i >= 0 && i < g->nwl, "window index %lld of %lld", i, g->nwl);
+                            if (i >= 0 && i < g->nwl)
+                                acc += bf(w[j]) * win[i];
+                        }
+                    } else {
+                        for (long long j = 0; j < s->kw; j++) {
+                            const long long t = xx + s->pw - j * s->dx;
+                            if (t >= 0 && t % s->sx == 0 && t / s->sx < s->ow)
+                                acc += bf(w[j]) * bf(dy[t / s->sx]);
+                        }
+                    }
+                    put(R, plane * s->w + xx, acc);
+                }
+            }
+    }
+}
+
 /* dgdw: blocks (plane, phase class, tile), threads (ty, tx). */
 static void replay_dgdw(const replay_run *R, const ct_params *c)
 {
     const ct_tc_shape *s = &R->L->s;
     ct_dgdw_geom g;
     ct_dgdw_geometry(R->t, s, c, &g);
+    if (g.stream) {
+        replay_dgdw_stream(R, &g);
+        return;
+    }
     const long long sin_n = g.sih * g.pitch, st_n = g.tkh * g.kwp;
     double *sin = malloc((size_t)sin_n * sizeof(double)), *st = malloc((size_t)st_n * sizeof(double));
     double *acc = malloc((size_t)(g.oy * g.ox) * sizeof(double));
@@ -97,6 +152,26 @@ static void replay_dgdw(const replay_run *R, const ct_params *c)
     free(sin);
     free(st);
     free(acc);
+}
+
+/* A sampled candidate made STREAM=1 (SWAP 0, normalized) where the hooks
+ * admit that, so that every sample replays the streaming path; the sample
+ * as it is otherwise. */
+static ct_limits g_lim;
+static void replay_dgdw_as_stream(const replay_run *R, const ct_params *c)
+{
+    ct_params c2 = *c;
+    char why[256];
+    CHECK(ct_params_set(&c2, "STREAM", 1, NULL) == CT_OK && ct_params_set(&c2, "SWAP", 0, NULL) == CT_OK);
+    R->p->family->normalize(R->p, R->t, &c2);
+    if (R->p->family->constrain(R->p, R->t, &c2, &g_lim, why, sizeof why) == 0) {
+        ct_dgdw_geom g;
+        ct_dgdw_geometry(R->t, &R->L->s, &c2, &g);
+        CHECK(g.stream == 1);
+        replay_dgdw_stream(R, &g);
+    } else {
+        replay_dgdw(R, c);
+    }
 }
 
 /* wgdw: blocks (channel, slice), threads (group, tap tile), units in turn. */
@@ -162,6 +237,7 @@ int main(void)
     ct_limits lim;
     if (!replay_setup(&cfg, &lim))
         return 1;
+    g_lim = lim;
     static const char *const dg[] = {
         "conv2dc:2:3:16:16:3:31:31:same:groups=3:dgrad",      /* the 31x31 target, scaled down */
         "conv2dc:2:3:16:16:3:17:17:same:groups=3:dgrad",
@@ -170,6 +246,23 @@ int main(void)
         "conv2dc:1:3:15:9:3:3:3:pad=2:dilation=2:groups=3:dgrad:bf16",
         "conv2dc:2:2:17:10:2:5:4:pad=1:stride=3:dilation=2:groups=2:dgrad:f16",
         "conv1dc:2:4:300:4:4:causal:groups=4:dgrad:bf16",
+        "conv1dc:2:3:101:3:5:causal:dilation=2:groups=3:dgrad",
+        "conv1dc:2:4:99:4:3:pad=1:stride=3:groups=4:dgrad:f16",
+        "conv1dc:2:3:64:3:4:causal:groups=3:dgrad",
+        "conv1dc:2:3:72:3:5:pad=4:dilation=2:groups=3:bias:dgrad:bf16",
+        "conv1dc:2:4:60:4:3:pad=2:groups=4:dgrad",
+        "conv1dc:2:3:70:3:4:causal:stride=2:groups=3:dgrad:bf16",
+        "conv1dc:1:2:37:2:7:pad=3:groups=2:dgrad",
+    };
+    /* Samples made STREAM=1 on these rows: both paths (vector: stride 1,
+     * widths a multiple of 4; scalar: the rest). */
+    static const char *const st[] = {
+        "conv1dc:2:4:300:4:4:causal:groups=4:dgrad:bf16",
+        "conv1dc:2:3:64:3:4:causal:groups=3:dgrad",
+        "conv1dc:2:3:72:3:5:pad=4:dilation=2:groups=3:bias:dgrad:bf16",
+        "conv1dc:2:4:60:4:3:pad=2:groups=4:dgrad",
+        "conv1dc:2:3:70:3:4:causal:stride=2:groups=3:dgrad:bf16",
+        "conv1dc:1:2:37:2:7:pad=3:groups=2:dgrad",
         "conv1dc:2:3:101:3:5:causal:dilation=2:groups=3:dgrad",
         "conv1dc:2:4:99:4:3:pad=1:stride=3:groups=4:dgrad:f16",
     };
@@ -188,6 +281,10 @@ int main(void)
         snprintf(name, sizeof name, "%.7s_dgdw", dg[i]);
         replay_spec(dg[i], name, 6, &cfg, &lim, &rng, replay_dgdw);
     }
+    for (size_t i = 0; i < sizeof st / sizeof st[0]; i++)
+        replay_spec(st[i], "conv1dc_dgdw", 12, &cfg, &lim, &rng, replay_dgdw_as_stream);
+    CHECK_MSG(n_stream[0] > 0 && n_stream[1] > 0, "STREAM replays: %lld scalar, %lld vector", n_stream[0],
+              n_stream[1]);
     for (size_t i = 0; i < sizeof wg / sizeof wg[0]; i++) {
         char name[64];
         snprintf(name, sizeof name, "%.7s_wgdw", wg[i]);
