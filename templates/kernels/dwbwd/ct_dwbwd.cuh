@@ -56,7 +56,8 @@
 // Tuning macros: dgdw OUT_X, OUT_Y, TILE_OH, TILE_OW (in the phase class's
 // grid), VEC (4: 16-byte staging loads where aligned), SWAP, STREAM (rows
 // of height 1 with no staging: OUT_X items of 4 outputs per thread); wgdw TAP_X,
-// TAP_Y, PIX_X, GROUPS, TILE_OH (dy rows per unit), VEC, SPLIT.
+// TAP_Y, PIX_X, GROUPS, TILE_OH (dy rows per unit), VEC, SPLIT, STREAM (rows
+// of height 1 with no staging: GROUPS threads, PIX_X items of 4 a step).
 #include "ct_dtype.cuh"
 
 #define DB_CDIV(a, b) (((a) + (b) - 1) / (b))
@@ -447,7 +448,11 @@ DB_NAME(const ct_elem *__restrict__ dout, const ct_elem *__restrict__ weight, ct
 #define WG_S_DY (WG_BR * WG_DYP)
 #define WG_NTAPS (LY_KH * LY_KW + LY_BIAS)           // results of a channel
 #define WG_S_RED (GROUPS * WG_NTAPS)
+#if STREAM
+#define WG_SMEM DB_MAX(WG_S_RED, WG_NTAPS + 1)      // no staging
+#else
 #define WG_SMEM DB_MAX(DB_MAX(WG_S_X + WG_S_DY, WG_S_RED), WG_NTAPS + 1)   // + SPLIT's flag
+#endif
 #define WG_P2 (GROUPS <= 1 ? 1 : GROUPS <= 2 ? 2 : GROUPS <= 4 ? 4 : GROUPS <= 8 ? 8 : GROUPS <= 16 ? 16 \
                : GROUPS <= 32 ? 32 : GROUPS <= 64 ? 64 : GROUPS <= 128 ? 128 : GROUPS <= 256 ? 256 \
                : GROUPS <= 512 ? 512 : 1024)
@@ -485,6 +490,94 @@ DB_NAME(const ct_elem *__restrict__ in, const ct_elem *__restrict__ dout, ct_ele
         for (int o = 0; o < TAP_X; ++o)
             tot[a][o] = 0.0f;
 
+#if STREAM
+    // STREAM 1 (rows of height 1; normalize makes TAP_X = KW, TAP_Y 1: one
+    // tap tile, a group a thread): each thread takes items of 4 dy
+    // positions of a row, PIX_X of them a step (k = k0 + p*GROUPS + tid, so a
+    // warp's loads are contiguous), all their loads issued before the sums;
+    // an item's x window is WS_NV vectors from vector k + WS_X0 (stride 1,
+    // W and OW multiples of 4: whole aligned vectors), else element loads.
+    // A thread sums a row's products in fp32 (at most 4 x
+    // CDIV(items, GROUPS) a tap), adds that to its total (one term a row),
+    // and the tree below combines the threads as the groups.
+    static_assert(LY_H == 1 && LY_KH == 1 && LY_OH == 1 && LY_PH == 0 && TAP_Y == 1 && TAP_X == LY_KW &&
+                  WG_TT == 1, "STREAM: rows of height 1, one tap tile");
+#define WS_NI DB_CDIV(LY_OW, 4)
+#define WS_V (LY_SX == 1 && LY_W % 4 == 0 && LY_OW % 4 == 0)
+#define WS_X0 DB_FDIV(-LY_PW, 4)
+#define WS_NV (DB_FDIV(3 + (LY_KW - 1) * LY_DX - LY_PW, 4) - WS_X0 + 1)
+    for (int u = ulo; u < uhi; ++u) {
+        const long long plane = (long long)u * LY_CIN + c;   // units are batch items (one band of 1 row)
+        const ct_elem *xrow = in + plane * LY_W, *dyrow = dout + plane * LY_OW;
+        float part[LY_KW], bpart = 0.0f;
+#pragma unroll
+        for (int j = 0; j < LY_KW; ++j)
+            part[j] = 0.0f;
+        if (live) {
+#pragma unroll 1
+            for (int k0 = 0; k0 < WS_NI; k0 += WG_NTH * PIX_X) {
+                float dv[PIX_X][4];
+#if WS_V
+                float xw[PIX_X][WS_NV * 4];
+#pragma unroll
+                for (int p = 0; p < PIX_X; ++p) {
+                    const int k = k0 + p * WG_NTH + tid;
+                    float4 q = make_float4(0.0f, 0.0f, 0.0f, 0.0f);
+                    if (k < WS_NI)
+                        q = db_ldg4(dyrow + 4 * k);
+                    dv[p][0] = q.x; dv[p][1] = q.y; dv[p][2] = q.z; dv[p][3] = q.w;
+#pragma unroll
+                    for (int v = 0; v < WS_NV; ++v) {
+                        const int e = 4 * (k + WS_X0 + v);   // wholly in or out of the row
+                        float4 r = make_float4(0.0f, 0.0f, 0.0f, 0.0f);
+                        if (k < WS_NI && e >= 0 && e < LY_W)
+                            r = db_ldg4(xrow + e);
+                        xw[p][4 * v] = r.x; xw[p][4 * v + 1] = r.y; xw[p][4 * v + 2] = r.z; xw[p][4 * v + 3] = r.w;
+                    }
+                }
+#pragma unroll
+                for (int p = 0; p < PIX_X; ++p)
+#pragma unroll
+                    for (int o = 0; o < 4; ++o) {
+                        if (LY_BIAS)
+                            bpart += dv[p][o];
+#pragma unroll
+                        for (int j = 0; j < LY_KW; ++j)   // x[4k + o + j*DX - PW]: window index in [0, 4*NV)
+                            part[j] = fmaf(dv[p][o], xw[p][o + j * LY_DX - LY_PW - 4 * WS_X0], part[j]);
+                    }
+#else
+#pragma unroll
+                for (int p = 0; p < PIX_X; ++p) {
+                    const int k = k0 + p * WG_NTH + tid;
+#pragma unroll
+                    for (int o = 0; o < 4; ++o)
+                        dv[p][o] = k < WS_NI && 4 * k + o < LY_OW ? ct_ldg(dyrow + 4 * k + o) : 0.0f;
+                }
+#pragma unroll
+                for (int p = 0; p < PIX_X; ++p) {
+                    const int k = k0 + p * WG_NTH + tid;
+#pragma unroll
+                    for (int o = 0; o < 4; ++o) {
+                        if (LY_BIAS)
+                            bpart += dv[p][o];
+#pragma unroll
+                        for (int j = 0; j < LY_KW; ++j) {
+                            const int xx = (4 * k + o) * LY_SX + j * LY_DX - LY_PW;
+                            const float xv = k < WS_NI && 4 * k + o < LY_OW && xx >= 0 && xx < LY_W
+                                                 ? ct_ldg(xrow + xx) : 0.0f;
+                            part[j] = fmaf(dv[p][o], xv, part[j]);
+                        }
+                    }
+                }
+#endif
+            }
+        }
+#pragma unroll
+        for (int j = 0; j < LY_KW; ++j)
+            tot[0][j] += part[j];
+        btot += bpart;
+    }
+#else
     for (int u = ulo; u < uhi; ++u) {
         const int b = u / WG_NB, y0 = (u % WG_NB) * WG_BR;
         const long long plane = (long long)b * LY_CIN + c;
@@ -534,6 +627,7 @@ DB_NAME(const ct_elem *__restrict__ in, const ct_elem *__restrict__ dout, ct_ele
                 tot[a][o] += part[a][o];
         btot += bpart;
     }
+#endif
 
     // The groups' totals, then a pairwise tree over the groups (fixed order).
     __syncthreads();

@@ -38,10 +38,14 @@ CT_PARAM_UNION(dg, DG_ALL)
 #define WG_S(X)                                                                                             \
     X(SPLIT, 1, CT_RANGE(1, 64), "blocks per channel, each a slice of its units; the last to finish adds "   \
                                  "their sums in slice order (layers of fewer channels than SMs)")
-#define WG_ALL(X) WG_X(X) WG_Y(X) WG_G(X) WG_TH(X) WG_V(X) WG_S(X)
+#define WG_ST(X)                                                                                            \
+    X(STREAM, 0, CT_RANGE(0, 1), "1: rows of height 1 streamed with no staging, GROUPS threads each PIX_X "    \
+                                 "items of 4 dy positions a step, all taps (TAP_X = K)")
+#define WG_ALL(X) WG_X(X) WG_Y(X) WG_G(X) WG_TH(X) WG_V(X) WG_S(X) WG_ST(X)
 const ct_param_def ct_wgdw_params_2d[CT_WGDW_NPARAMS_2D] = CT_PARAM_TABLE(WG_ALL);
 const ct_param_def ct_wgdw_params_1d[CT_WGDW_NPARAMS_1D] = {WG_X(CT_PARAM_DEF) WG_G(CT_PARAM_DEF)
-                                                                WG_V(CT_PARAM_DEF) WG_S(CT_PARAM_DEF)};
+                                                                WG_V(CT_PARAM_DEF) WG_S(CT_PARAM_DEF)
+                                                                    WG_ST(CT_PARAM_DEF)};
 _Static_assert(CT_PARAM_COUNT(WG_ALL) == CT_WGDW_NPARAMS_2D, "CT_WGDW_NPARAMS_2D is the 2D list's length");
 CT_PARAM_UNION(wg, WG_ALL)
 
@@ -358,6 +362,16 @@ static void wg_geometry(const ct_tc_shape *s, const wg_values *q, wg_geom *g)
     const long long stage = g->sih * g->pitch + g->br * g->dyp, red = q->GROUPS * g->ntaps;
     const long long most = stage > red ? stage : red;
     g->smem = 4 * (most > g->ntaps + 1 ? most : g->ntaps + 1);   /* + SPLIT's flag */
+    if (q->STREAM == 1) {
+        /* The WS_* macros: items of 4 dy positions, the x window's first
+         * vector (lead) and its elements (nwl); no staging. */
+        g->stream = 1;
+        g->sv = s->sx == 1 && s->w % 4 == 0 && s->ow % 4 == 0;
+        g->lead = db_fdiv(-s->pw, 4);
+        g->nwl = 4 * (db_fdiv(3 + (s->kw - 1) * s->dx - s->pw, 4) - g->lead + 1);
+        g->segs = ct_cdiv(s->ow, 4);
+        g->smem = 4 * (red > g->ntaps + 1 ? red : g->ntaps + 1);
+    }
 }
 
 static wg_values wg_get(const ct_template *t, const ct_params *c)
@@ -370,6 +384,44 @@ static wg_values wg_get(const ct_template *t, const ct_params *c)
 static int wg_vec_ok(const ct_tc_shape *s)
 {
     return s->w % 4 == 0 && s->ow % 4 == 0;
+}
+
+/* STREAM 1: rows only, all taps a thread (normalize: TAP_X = K), whole
+ * warps of threads, the items' loads and windows in registers. */
+static int wg_stream_constrain(const ct_tc_shape *s, const wg_values *q, const wg_geom *g, const ct_limits *lim,
+                               char *why, size_t len)
+{
+    if (s->h != 1 || s->kh != 1 || s->oh != 1 || s->ph != 0 || q->TAP_Y != 1 || q->TAP_X != s->kw ||
+        q->GROUPS % 32 != 0) {
+        snprintf(why, len, "STREAM=1 streams rows (height 1) with all %lld taps a thread (TAP_X) and GROUPS a "
+                 "multiple of 32", s->kw);
+        return 1;
+    }
+    /* Items past the row: a step is GROUPS x PIX_X items. */
+    const long long step = q->GROUPS * q->PIX_X;
+    const double eff = (double)g->segs / (double)ct_rup(g->segs, step);
+    if (eff < 0.7 && s->ow >= 4096) {
+        snprintf(why, len, "only %.0f%% of the items a row's steps load are in the row", 100.0 * eff);
+        return 1;
+    }
+    if (q->PIX_X * 4 * s->kw > DB_MAX_BODY) {
+        snprintf(why, len, "PIX_X x 4 x %lld taps = %lld unrolled FMAs exceed %d", s->kw, q->PIX_X * 4 * s->kw,
+                 DB_MAX_BODY);
+        return 1;
+    }
+    if (g->smem + 16 > lim->max_smem_per_block) {
+        snprintf(why, len, "%lld bytes of the threads' totals exceed the device's shared memory", g->smem);
+        return 1;
+    }
+    /* Totals and a row's partials, the items' dy values and windows. */
+    if (ct_regs_exceed(lim, 2 * s->kw + q->PIX_X * (4 + (g->sv ? g->nwl : 0)) + 24, g->nt,
+                       g->nt <= 256 ? 512 / g->nt : 1, why, len))
+        return 1;
+    if (s->cin * q->SPLIT > DB_MAX_GRID) {
+        snprintf(why, len, "%lld blocks exceed the grid limit", s->cin * q->SPLIT);
+        return 1;
+    }
+    return 0;
 }
 
 static int wg_constrain(const ct_template *t, const ct_tc_shape *s, const ct_params *c, const ct_limits *lim,
@@ -391,6 +443,10 @@ static int wg_constrain(const ct_template *t, const ct_tc_shape *s, const ct_par
         snprintf(why, len, "SPLIT in 1..64");
         return 1;
     }
+    if (q.STREAM < 0 || q.STREAM > 1) {
+        snprintf(why, len, "STREAM 0 or 1");
+        return 1;
+    }
     wg_geom g;
     wg_geometry(s, &q, &g);
     /* Splitting pays where the channels leave SMs idle (fewer than the
@@ -407,6 +463,8 @@ static int wg_constrain(const ct_template *t, const ct_tc_shape *s, const ct_par
                  g.nt, lim->max_threads_per_block);
         return 1;
     }
+    if (q.STREAM)
+        return wg_stream_constrain(s, &q, &g, lim, why, len);
     if (q.GROUPS > g.segs) {
         snprintf(why, len, "GROUPS=%ld exceed a unit's %lld segments: groups would idle", q.GROUPS, g.segs);
         return 1;
@@ -451,6 +509,14 @@ static void wg_normalize(const ct_template *t, const ct_tc_shape *s, ct_params *
     wg_values q = wg_get(t, c);
     if (q.TAP_X < 1 || q.TAP_Y < 1 || q.PIX_X < 1 || q.GROUPS < 1)
         return;
+    if (q.STREAM == 1) {
+        /* One tap tile of all the taps; the staging's parameters unused. */
+        q.TAP_Y = 1, q.TAP_X = (long)s->kw, q.TILE_OH = 0, q.VEC = 1;
+        if (q.PIX_X > ct_cdiv(s->ow, 4))
+            q.PIX_X = (long)ct_cdiv(s->ow, 4);
+        db_write(t, c, ct_wgdw_params_2d, CT_WGDW_NPARAMS_2D, q.v);
+        return;
+    }
     if (q.TAP_Y > s->kh)
         q.TAP_Y = (long)s->kh;
     if (q.TAP_X > s->kw)
