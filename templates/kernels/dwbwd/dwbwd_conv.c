@@ -404,6 +404,13 @@ static int wg_stream_constrain(const ct_tc_shape *s, const wg_values *q, const w
         snprintf(why, len, "only %.0f%% of the items a row's steps load are in the row", 100.0 * eff);
         return 1;
     }
+    /* Accuracy: a thread's fp32 run (a row's items of it, 4 products a tap
+     * each) at most 2048 products, as the staged path's units. */
+    if (4 * ct_cdiv(g->segs, q->GROUPS) > 2048) {
+        snprintf(why, len, "a thread would sum %lld products of a row in one fp32 run, over 2048",
+                 4 * ct_cdiv(g->segs, q->GROUPS));
+        return 1;
+    }
     if (q->PIX_X * 4 * s->kw > DB_MAX_BODY) {
         snprintf(why, len, "PIX_X x 4 x %lld taps = %lld unrolled FMAs exceed %d", s->kw, q->PIX_X * 4 * s->kw,
                  DB_MAX_BODY);
