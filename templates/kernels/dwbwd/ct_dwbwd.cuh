@@ -54,8 +54,10 @@
 // still independent of timing.
 //
 // Tuning macros: dgdw OUT_X, OUT_Y, TILE_OH, TILE_OW (in the phase class's
-// grid), VEC (4: 16-byte staging loads where aligned), SWAP; wgdw TAP_X,
-// TAP_Y, PIX_X, GROUPS, TILE_OH (dy rows per unit), VEC, SPLIT.
+// grid), VEC (4: 16-byte staging loads where aligned), SWAP, STREAM (rows
+// of height 1 with no staging: OUT_X items of 4 outputs per thread); wgdw TAP_X,
+// TAP_Y, PIX_X, GROUPS, TILE_OH (dy rows per unit), VEC, SPLIT, STREAM (rows
+// of height 1 with no staging: GROUPS threads, PIX_X items of 4 a step).
 #include "ct_dtype.cuh"
 
 #define DB_CDIV(a, b) (((a) + (b) - 1) / (b))
@@ -137,7 +139,95 @@ __device__ __forceinline__ void db_stage(float *dst, const ct_elem *__restrict__
 #endif
 }
 
-#if LY_PASS == 1
+#if LY_PASS == 1 && STREAM
+// ---- dgdw, STREAM 1: rows (height 1, NCL) streamed with no staging. A
+// block owns DS_NT x OUT_X items (4 consecutive outputs each) of one row
+// (b, c); thread tid's items are bx*DS_BI + u*DS_NT + tid, u < OUT_X, so a
+// warp's loads and stores are contiguous. It issues all its loads first
+// (OUT_X x DS_NV 4-element vectors in flight: the memory system stays busy
+// without a barrier), then computes and stores each item. An item's window
+// is the DS_NV vectors of dy covering [4k + PW - (KW-1)*DX, 4k + 3 + PW];
+// the vectors past the item's own are its neighbours' and come from L1.
+// Stride 1 with W and OW multiples of 4 (whole aligned vectors, each wholly
+// in or out of the row); otherwise (strides, odd widths) each output reads
+// its taps' dy elements one by one (cached loads), any stride, dilation and
+// padding. Sums of KW products per output, as the staged path.
+static_assert(LY_H == 1 && LY_KH == 1 && LY_OH == 1 && LY_PH == 0, "STREAM: rows of height 1");
+#define DS_NI DB_CDIV(LY_W, 4)                        // items of a row
+#define DS_REQ (TILE_OW == 0 || TILE_OW >= LY_W ? LY_W : TILE_OW)
+#define DS_NT DB_RUP(DB_CDIV(DB_CDIV(DS_REQ, 4), OUT_X), 32)
+#define DS_BI (DS_NT * OUT_X)                         // items of a block
+#define DS_NTX DB_CDIV(DS_NI, DS_BI)                  // blocks of a row
+#define DS_V (LY_SX == 1 && LY_W % 4 == 0 && LY_OW % 4 == 0)
+#define DS_V0 DB_FDIV(LY_PW - (LY_KW - 1) * LY_DX, 4) // first window vector, from the item's
+#define DS_NV (DB_FDIV(3 + LY_PW, 4) - DS_V0 + 1)
+#define DS_MINB (DS_NT <= 256 ? 512 / DS_NT : 1)
+
+extern "C" __global__ void __launch_bounds__(DS_NT, DS_MINB)
+DB_NAME(const ct_elem *__restrict__ dout, const ct_elem *__restrict__ weight, ct_elem *__restrict__ din)
+{
+    const int tid = threadIdx.x;
+    const int bx = blockIdx.x % DS_NTX;
+    const long long plane = blockIdx.x / DS_NTX;  // b * C + c
+    const int c = (int)(plane % LY_CIN);
+    const ct_elem *dy = dout + plane * LY_OW;
+    ct_elem *dx = din + plane * LY_W;
+    float w[LY_KW];
+#pragma unroll
+    for (int j = 0; j < LY_KW; ++j)
+        w[j] = ct_ldg(weight + (long long)c * LY_KW + j);
+#if DS_V
+    float win[OUT_X][DS_NV * 4];
+#pragma unroll
+    for (int u = 0; u < OUT_X; ++u) {
+        const int k = bx * DS_BI + u * DS_NT + tid;
+#pragma unroll
+        for (int v = 0; v < DS_NV; ++v) {
+            const int e = 4 * (k + DS_V0 + v);        // a multiple of 4: the vector wholly in or out
+            float4 q = make_float4(0.0f, 0.0f, 0.0f, 0.0f);
+            if (k < DS_NI && e >= 0 && e < LY_OW)
+                q = db_ldg4(dy + e);
+            win[u][4 * v] = q.x; win[u][4 * v + 1] = q.y; win[u][4 * v + 2] = q.z; win[u][4 * v + 3] = q.w;
+        }
+    }
+#pragma unroll
+    for (int u = 0; u < OUT_X; ++u) {
+        const int k = bx * DS_BI + u * DS_NT + tid;
+        if (k >= DS_NI)
+            break;                                // later items lie further on
+        float acc[4] = {0.0f, 0.0f, 0.0f, 0.0f};
+#pragma unroll
+        for (int j = 0; j < LY_KW; ++j)
+#pragma unroll
+            for (int o = 0; o < 4; ++o)           // dy[4k + o + PW - j*DX]: window index in [0, 4*NV)
+                acc[o] = fmaf(w[j], win[u][o + LY_PW - j * LY_DX - 4 * DS_V0], acc[o]);
+        db_st4(dx + 4 * k, acc[0], acc[1], acc[2], acc[3]);
+    }
+#else
+#pragma unroll
+    for (int u = 0; u < OUT_X; ++u) {
+        const int k = bx * DS_BI + u * DS_NT + tid;
+        if (k >= DS_NI)
+            break;
+#pragma unroll
+        for (int o = 0; o < 4; ++o) {
+            const int xx = 4 * k + o;
+            if (xx >= LY_W)
+                break;
+            float acc = 0.0f;
+#pragma unroll
+            for (int j = 0; j < LY_KW; ++j) {
+                const int t = xx + LY_PW - j * LY_DX;  // SX * the dy column, where it divides
+                if (t >= 0 && t % LY_SX == 0 && t / LY_SX < LY_OW)
+                    acc = fmaf(w[j], ct_ldg(dy + t / LY_SX), acc);
+            }
+            ct_st(dx + xx, acc);
+        }
+    }
+#endif
+}
+
+#elif LY_PASS == 1
 // ---- dgdw. The windowed source S and the taps T: dy and the filter, or
 // with SWAP the filter and dy. ry of tap row i is (py + DG_PH - i*DG_TDY) / SY.
 #if SWAP
@@ -358,7 +448,11 @@ DB_NAME(const ct_elem *__restrict__ dout, const ct_elem *__restrict__ weight, ct
 #define WG_S_DY (WG_BR * WG_DYP)
 #define WG_NTAPS (LY_KH * LY_KW + LY_BIAS)           // results of a channel
 #define WG_S_RED (GROUPS * WG_NTAPS)
+#if STREAM
+#define WG_SMEM DB_MAX(WG_S_RED, WG_NTAPS + 1)      // no staging
+#else
 #define WG_SMEM DB_MAX(DB_MAX(WG_S_X + WG_S_DY, WG_S_RED), WG_NTAPS + 1)   // + SPLIT's flag
+#endif
 #define WG_P2 (GROUPS <= 1 ? 1 : GROUPS <= 2 ? 2 : GROUPS <= 4 ? 4 : GROUPS <= 8 ? 8 : GROUPS <= 16 ? 16 \
                : GROUPS <= 32 ? 32 : GROUPS <= 64 ? 64 : GROUPS <= 128 ? 128 : GROUPS <= 256 ? 256 \
                : GROUPS <= 512 ? 512 : 1024)
@@ -396,6 +490,94 @@ DB_NAME(const ct_elem *__restrict__ in, const ct_elem *__restrict__ dout, ct_ele
         for (int o = 0; o < TAP_X; ++o)
             tot[a][o] = 0.0f;
 
+#if STREAM
+    // STREAM 1 (rows of height 1; normalize makes TAP_X = KW, TAP_Y 1: one
+    // tap tile, a group a thread): each thread takes items of 4 dy
+    // positions of a row, PIX_X of them a step (k = k0 + p*GROUPS + tid, so a
+    // warp's loads are contiguous), all their loads issued before the sums;
+    // an item's x window is WS_NV vectors from vector k + WS_X0 (stride 1,
+    // W and OW multiples of 4: whole aligned vectors), else element loads.
+    // A thread sums a row's products in fp32 (at most 4 x
+    // CDIV(items, GROUPS) a tap), adds that to its total (one term a row),
+    // and the tree below combines the threads as the groups.
+    static_assert(LY_H == 1 && LY_KH == 1 && LY_OH == 1 && LY_PH == 0 && TAP_Y == 1 && TAP_X == LY_KW &&
+                  WG_TT == 1, "STREAM: rows of height 1, one tap tile");
+#define WS_NI DB_CDIV(LY_OW, 4)
+#define WS_V (LY_SX == 1 && LY_W % 4 == 0 && LY_OW % 4 == 0)
+#define WS_X0 DB_FDIV(-LY_PW, 4)
+#define WS_NV (DB_FDIV(3 + (LY_KW - 1) * LY_DX - LY_PW, 4) - WS_X0 + 1)
+    for (int u = ulo; u < uhi; ++u) {
+        const long long plane = (long long)u * LY_CIN + c;   // units are batch items (one band of 1 row)
+        const ct_elem *xrow = in + plane * LY_W, *dyrow = dout + plane * LY_OW;
+        float part[LY_KW], bpart = 0.0f;
+#pragma unroll
+        for (int j = 0; j < LY_KW; ++j)
+            part[j] = 0.0f;
+        if (live) {
+#pragma unroll 1
+            for (int k0 = 0; k0 < WS_NI; k0 += WG_NTH * PIX_X) {
+                float dv[PIX_X][4];
+#if WS_V
+                float xw[PIX_X][WS_NV * 4];
+#pragma unroll
+                for (int p = 0; p < PIX_X; ++p) {
+                    const int k = k0 + p * WG_NTH + tid;
+                    float4 q = make_float4(0.0f, 0.0f, 0.0f, 0.0f);
+                    if (k < WS_NI)
+                        q = db_ldg4(dyrow + 4 * k);
+                    dv[p][0] = q.x; dv[p][1] = q.y; dv[p][2] = q.z; dv[p][3] = q.w;
+#pragma unroll
+                    for (int v = 0; v < WS_NV; ++v) {
+                        const int e = 4 * (k + WS_X0 + v);   // wholly in or out of the row
+                        float4 r = make_float4(0.0f, 0.0f, 0.0f, 0.0f);
+                        if (k < WS_NI && e >= 0 && e < LY_W)
+                            r = db_ldg4(xrow + e);
+                        xw[p][4 * v] = r.x; xw[p][4 * v + 1] = r.y; xw[p][4 * v + 2] = r.z; xw[p][4 * v + 3] = r.w;
+                    }
+                }
+#pragma unroll
+                for (int p = 0; p < PIX_X; ++p)
+#pragma unroll
+                    for (int o = 0; o < 4; ++o) {
+                        if (LY_BIAS)
+                            bpart += dv[p][o];
+#pragma unroll
+                        for (int j = 0; j < LY_KW; ++j)   // x[4k + o + j*DX - PW]: window index in [0, 4*NV)
+                            part[j] = fmaf(dv[p][o], xw[p][o + j * LY_DX - LY_PW - 4 * WS_X0], part[j]);
+                    }
+#else
+#pragma unroll
+                for (int p = 0; p < PIX_X; ++p) {
+                    const int k = k0 + p * WG_NTH + tid;
+#pragma unroll
+                    for (int o = 0; o < 4; ++o)
+                        dv[p][o] = k < WS_NI && 4 * k + o < LY_OW ? ct_ldg(dyrow + 4 * k + o) : 0.0f;
+                }
+#pragma unroll
+                for (int p = 0; p < PIX_X; ++p) {
+                    const int k = k0 + p * WG_NTH + tid;
+#pragma unroll
+                    for (int o = 0; o < 4; ++o) {
+                        if (LY_BIAS)
+                            bpart += dv[p][o];
+#pragma unroll
+                        for (int j = 0; j < LY_KW; ++j) {
+                            const int xx = (4 * k + o) * LY_SX + j * LY_DX - LY_PW;
+                            const float xv = k < WS_NI && 4 * k + o < LY_OW && xx >= 0 && xx < LY_W
+                                                 ? ct_ldg(xrow + xx) : 0.0f;
+                            part[j] = fmaf(dv[p][o], xv, part[j]);
+                        }
+                    }
+                }
+#endif
+            }
+        }
+#pragma unroll
+        for (int j = 0; j < LY_KW; ++j)
+            tot[0][j] += part[j];
+        btot += bpart;
+    }
+#else
     for (int u = ulo; u < uhi; ++u) {
         const int b = u / WG_NB, y0 = (u % WG_NB) * WG_BR;
         const long long plane = (long long)b * LY_CIN + c;
@@ -445,6 +627,7 @@ DB_NAME(const ct_elem *__restrict__ in, const ct_elem *__restrict__ dout, ct_ele
                 tot[a][o] += part[a][o];
         btot += bpart;
     }
+#endif
 
     // The groups' totals, then a pairwise tree over the groups (fixed order).
     __syncthreads();

@@ -19,7 +19,9 @@ CT_FAMILY_CODE
     X(TILE_OW, 0, CT_INT(0), "columns of a phase class per block tile (0: all)")                           \
     X(VEC, 1, CT_RANGE(1, 4), "elements per staging load: 4 (16-byte fp32 loads, rows a multiple of 4) or 1") \
     X(SWAP, 0, CT_RANGE(0, 1), "1: the filter as the windowed source and the dy plane as the taps (stride 1, " \
-                               "dilation 1, planes smaller than the filter)")
+                               "dilation 1, planes smaller than the filter)")                             \
+    X(STREAM, 0, CT_RANGE(0, 1), "1: rows of height 1 streamed with no staging, OUT_X items of 4 outputs per " \
+                                 "thread, all loads issued first")
 #define DG_ALL(X) DG_X(X) DG_Y(X) DG_TH(X) DG_REST(X)
 const ct_param_def ct_dgdw_params_2d[CT_DGDW_NPARAMS_2D] = CT_PARAM_TABLE(DG_ALL);
 const ct_param_def ct_dgdw_params_1d[CT_DGDW_NPARAMS_1D] = {DG_X(CT_PARAM_DEF) DG_REST(CT_PARAM_DEF)};
@@ -36,10 +38,14 @@ CT_PARAM_UNION(dg, DG_ALL)
 #define WG_S(X)                                                                                             \
     X(SPLIT, 1, CT_RANGE(1, 64), "blocks per channel, each a slice of its units; the last to finish adds "   \
                                  "their sums in slice order (layers of fewer channels than SMs)")
-#define WG_ALL(X) WG_X(X) WG_Y(X) WG_G(X) WG_TH(X) WG_V(X) WG_S(X)
+#define WG_ST(X)                                                                                            \
+    X(STREAM, 0, CT_RANGE(0, 1), "1: rows of height 1 streamed with no staging, GROUPS threads each PIX_X "    \
+                                 "items of 4 dy positions a step, all taps (TAP_X = K)")
+#define WG_ALL(X) WG_X(X) WG_Y(X) WG_G(X) WG_TH(X) WG_V(X) WG_S(X) WG_ST(X)
 const ct_param_def ct_wgdw_params_2d[CT_WGDW_NPARAMS_2D] = CT_PARAM_TABLE(WG_ALL);
 const ct_param_def ct_wgdw_params_1d[CT_WGDW_NPARAMS_1D] = {WG_X(CT_PARAM_DEF) WG_G(CT_PARAM_DEF)
-                                                                WG_V(CT_PARAM_DEF) WG_S(CT_PARAM_DEF)};
+                                                                WG_V(CT_PARAM_DEF) WG_S(CT_PARAM_DEF)
+                                                                    WG_ST(CT_PARAM_DEF)};
 _Static_assert(CT_PARAM_COUNT(WG_ALL) == CT_WGDW_NPARAMS_2D, "CT_WGDW_NPARAMS_2D is the 2D list's length");
 CT_PARAM_UNION(wg, WG_ALL)
 
@@ -95,11 +101,35 @@ static int db_layer_excluded(const ct_template *t, const ct_tc_shape *s, char *w
 /* ---- dgdw: the DG_* macros. */
 typedef ct_dgdw_geom dg_geom;
 
+/* STREAM 1: the DS_* macros. Items of 4 outputs, DS_NT x OUT_X a block
+ * (whole warps), DS_NTX blocks a row; the vector path's window of DS_NV
+ * vectors (nwl = 4 DS_NV elements) from vector rxmin / 4 of the item's. */
+static void dg_stream_geometry(const ct_tc_shape *s, const dg_values *q, dg_geom *g)
+{
+    g->stream = 1;
+    g->ox = q->OUT_X, g->oy = 1, g->nph = 1, g->nty = 1, g->mh = 1, g->mw = s->w;
+    g->tkh = 1, g->tkw = s->kw, g->tdy = 1, g->tdx = s->dx;
+    const long long ni = ct_cdiv(s->w, 4), req = q->TILE_OW == 0 || q->TILE_OW >= s->w ? s->w : q->TILE_OW;
+    g->nt = ct_rup(ct_cdiv(ct_cdiv(req, 4), q->OUT_X), 32);
+    g->nitems = g->nt;
+    g->tow = 4 * g->nt * q->OUT_X;
+    g->ntx = ct_cdiv(ni, g->nt * q->OUT_X);
+    g->sv = s->sx == 1 && s->w % 4 == 0 && s->ow % 4 == 0;
+    g->rxmin = db_fdiv(s->pw - (s->kw - 1) * s->dx, 4);
+    g->nwl = 4 * (db_fdiv(3 + s->pw, 4) - g->rxmin + 1);
+    g->smem = 0;
+    g->blocks = s->b * s->cin * g->ntx;
+}
+
 static void dg_geometry(const ct_tc_shape *s, const dg_values *q, dg_geom *g)
 {
     memset(g, 0, sizeof *g);
     if (q->OUT_X < 1 || q->OUT_Y < 1)
         return;
+    if (q->STREAM == 1) {
+        dg_stream_geometry(s, q, g);
+        return;
+    }
     const int swap = q->SWAP == 1;
     g->nph = s->sy * s->sx;
     g->ox = q->OUT_X, g->oy = q->OUT_Y, g->swap = swap;
@@ -147,6 +177,42 @@ static dg_values dg_get(const ct_template *t, const ct_params *c)
     return q;
 }
 
+/* STREAM 1: rows only (height 1, as every conv1dc layer); a window and
+ * OUT_X items' loads in registers. */
+static int dg_stream_constrain(const ct_tc_shape *s, const dg_values *q, const ct_limits *lim, char *why, size_t len)
+{
+    if (s->h != 1 || s->kh != 1 || s->oh != 1 || s->ph != 0 || q->SWAP != 0) {
+        snprintf(why, len, "STREAM=1 streams rows: height 1 (a %lld x %lld plane, filter height %lld), SWAP 0",
+                 s->h, s->w, s->kh);
+        return 1;
+    }
+    dg_geom g;
+    dg_stream_geometry(s, q, &g);
+    if (g.nt > lim->max_threads_per_block) {
+        snprintf(why, len, "%lld threads a block, over the device's %d", g.nt, lim->max_threads_per_block);
+        return 1;
+    }
+    const double eff = (double)s->w / ((double)(g.ntx * g.tow));
+    if (eff < 0.8 && s->w >= 4096) {
+        snprintf(why, len, "only %.0f%% of the outputs computed are in the row (idle lanes)", 100.0 * eff);
+        return 1;
+    }
+    if (q->OUT_X * 4 * s->kw > DB_MAX_BODY) {
+        snprintf(why, len, "OUT_X x 4 x %lld taps = %lld unrolled FMAs exceed %d", s->kw, q->OUT_X * 4 * s->kw,
+                 DB_MAX_BODY);
+        return 1;
+    }
+    /* The items' windows (vector path), the taps, four sums, addresses. */
+    if (ct_regs_exceed(lim, (g.sv ? q->OUT_X * g.nwl : 0) + s->kw + 4 + 24, g.nt, g.nt <= 256 ? 512 / g.nt : 1, why,
+                       len))
+        return 1;
+    if (g.blocks > DB_MAX_GRID) {
+        snprintf(why, len, "%lld blocks exceed the grid limit", g.blocks);
+        return 1;
+    }
+    return 0;
+}
+
 static int dg_constrain(const ct_template *t, const ct_tc_shape *s, const ct_params *c, const ct_limits *lim,
                         char *why, size_t len)
 {
@@ -154,10 +220,12 @@ static int dg_constrain(const ct_template *t, const ct_tc_shape *s, const ct_par
         return 1;
     const dg_values q = dg_get(t, c);
     if (q.OUT_X < 1 || q.OUT_X > 16 || q.OUT_Y < 1 || q.OUT_Y > 16 || (q.VEC != 1 && q.VEC != 4) ||
-        q.SWAP < 0 || q.SWAP > 1 || q.TILE_OH < 0 || q.TILE_OW < 0) {
-        snprintf(why, len, "OUT_X and OUT_Y in 1..16, VEC 1 or 4, SWAP 0 or 1, tiles >= 0");
+        q.SWAP < 0 || q.SWAP > 1 || q.TILE_OH < 0 || q.TILE_OW < 0 || q.STREAM < 0 || q.STREAM > 1) {
+        snprintf(why, len, "OUT_X and OUT_Y in 1..16, VEC 1 or 4, SWAP and STREAM 0 or 1, tiles >= 0");
         return 1;
     }
+    if (q.STREAM)
+        return dg_stream_constrain(s, &q, lim, why, len);
     if (s->sy * s->sx > DB_MAX_PHASES) {
         snprintf(why, len, "stride %lld x %lld has %lld phase classes, over the %d instantiated", s->sy, s->sx,
                  s->sy * s->sx, DB_MAX_PHASES);
@@ -219,6 +287,16 @@ static void dg_normalize(const ct_template *t, const ct_tc_shape *s, ct_params *
     dg_values q = dg_get(t, c);
     if (q.OUT_X < 1 || q.OUT_Y < 1)
         return;
+    if (q.STREAM == 1) {
+        /* The staging's parameters unused (VEC 1, one row); the tile as
+         * the whole warps' items it comes to (0: the row). */
+        q.VEC = 1, q.OUT_Y = 1, q.TILE_OH = 0;
+        dg_geom g;
+        dg_stream_geometry(s, &q, &g);
+        q.TILE_OW = g.tow >= s->w ? 0 : (long)g.tow;
+        db_write(t, c, ct_dgdw_params_2d, CT_DGDW_NPARAMS_2D, q.v);
+        return;
+    }
     dg_geom g;
     dg_geometry(s, &q, &g);
     if (q.OUT_Y > g.mh)
@@ -284,6 +362,16 @@ static void wg_geometry(const ct_tc_shape *s, const wg_values *q, wg_geom *g)
     const long long stage = g->sih * g->pitch + g->br * g->dyp, red = q->GROUPS * g->ntaps;
     const long long most = stage > red ? stage : red;
     g->smem = 4 * (most > g->ntaps + 1 ? most : g->ntaps + 1);   /* + SPLIT's flag */
+    if (q->STREAM == 1) {
+        /* The WS_* macros: items of 4 dy positions, the x window's first
+         * vector (lead) and its elements (nwl); no staging. */
+        g->stream = 1;
+        g->sv = s->sx == 1 && s->w % 4 == 0 && s->ow % 4 == 0;
+        g->lead = db_fdiv(-s->pw, 4);
+        g->nwl = 4 * (db_fdiv(3 + (s->kw - 1) * s->dx - s->pw, 4) - g->lead + 1);
+        g->segs = ct_cdiv(s->ow, 4);
+        g->smem = 4 * (red > g->ntaps + 1 ? red : g->ntaps + 1);
+    }
 }
 
 static wg_values wg_get(const ct_template *t, const ct_params *c)
@@ -296,6 +384,51 @@ static wg_values wg_get(const ct_template *t, const ct_params *c)
 static int wg_vec_ok(const ct_tc_shape *s)
 {
     return s->w % 4 == 0 && s->ow % 4 == 0;
+}
+
+/* STREAM 1: rows only, all taps a thread (normalize: TAP_X = K), whole
+ * warps of threads, the items' loads and windows in registers. */
+static int wg_stream_constrain(const ct_tc_shape *s, const wg_values *q, const wg_geom *g, const ct_limits *lim,
+                               char *why, size_t len)
+{
+    if (s->h != 1 || s->kh != 1 || s->oh != 1 || s->ph != 0 || q->TAP_Y != 1 || q->TAP_X != s->kw ||
+        q->GROUPS % 32 != 0) {
+        snprintf(why, len, "STREAM=1 streams rows (height 1) with all %lld taps a thread (TAP_X) and GROUPS a "
+                 "multiple of 32", s->kw);
+        return 1;
+    }
+    /* Items past the row: a step is GROUPS x PIX_X items. */
+    const long long step = q->GROUPS * q->PIX_X;
+    const double eff = (double)g->segs / (double)ct_rup(g->segs, step);
+    if (eff < 0.7 && s->ow >= 4096) {
+        snprintf(why, len, "only %.0f%% of the items a row's steps load are in the row", 100.0 * eff);
+        return 1;
+    }
+    /* Accuracy: a thread's fp32 run (a row's items of it, 4 products a tap
+     * each) at most 2048 products, as the staged path's units. */
+    if (4 * ct_cdiv(g->segs, q->GROUPS) > 2048) {
+        snprintf(why, len, "a thread would sum %lld products of a row in one fp32 run, over 2048",
+                 4 * ct_cdiv(g->segs, q->GROUPS));
+        return 1;
+    }
+    if (q->PIX_X * 4 * s->kw > DB_MAX_BODY) {
+        snprintf(why, len, "PIX_X x 4 x %lld taps = %lld unrolled FMAs exceed %d", s->kw, q->PIX_X * 4 * s->kw,
+                 DB_MAX_BODY);
+        return 1;
+    }
+    if (g->smem + 16 > lim->max_smem_per_block) {
+        snprintf(why, len, "%lld bytes of the threads' totals exceed the device's shared memory", g->smem);
+        return 1;
+    }
+    /* Totals and a row's partials, the items' dy values and windows. */
+    if (ct_regs_exceed(lim, 2 * s->kw + q->PIX_X * (4 + (g->sv ? g->nwl : 0)) + 24, g->nt,
+                       g->nt <= 256 ? 512 / g->nt : 1, why, len))
+        return 1;
+    if (s->cin * q->SPLIT > DB_MAX_GRID) {
+        snprintf(why, len, "%lld blocks exceed the grid limit", s->cin * q->SPLIT);
+        return 1;
+    }
+    return 0;
 }
 
 static int wg_constrain(const ct_template *t, const ct_tc_shape *s, const ct_params *c, const ct_limits *lim,
@@ -317,6 +450,10 @@ static int wg_constrain(const ct_template *t, const ct_tc_shape *s, const ct_par
         snprintf(why, len, "SPLIT in 1..64");
         return 1;
     }
+    if (q.STREAM < 0 || q.STREAM > 1) {
+        snprintf(why, len, "STREAM 0 or 1");
+        return 1;
+    }
     wg_geom g;
     wg_geometry(s, &q, &g);
     /* Splitting pays where the channels leave SMs idle (fewer than the
@@ -333,6 +470,8 @@ static int wg_constrain(const ct_template *t, const ct_tc_shape *s, const ct_par
                  g.nt, lim->max_threads_per_block);
         return 1;
     }
+    if (q.STREAM)
+        return wg_stream_constrain(s, &q, &g, lim, why, len);
     if (q.GROUPS > g.segs) {
         snprintf(why, len, "GROUPS=%ld exceed a unit's %lld segments: groups would idle", q.GROUPS, g.segs);
         return 1;
@@ -377,6 +516,14 @@ static void wg_normalize(const ct_template *t, const ct_tc_shape *s, ct_params *
     wg_values q = wg_get(t, c);
     if (q.TAP_X < 1 || q.TAP_Y < 1 || q.PIX_X < 1 || q.GROUPS < 1)
         return;
+    if (q.STREAM == 1) {
+        /* One tap tile of all the taps; the staging's parameters unused. */
+        q.TAP_Y = 1, q.TAP_X = (long)s->kw, q.TILE_OH = 0, q.VEC = 1;
+        if (q.PIX_X > ct_cdiv(s->ow, 4))
+            q.PIX_X = (long)ct_cdiv(s->ow, 4);
+        db_write(t, c, ct_wgdw_params_2d, CT_WGDW_NPARAMS_2D, q.v);
+        return;
+    }
     if (q.TAP_Y > s->kh)
         q.TAP_Y = (long)s->kh;
     if (q.TAP_X > s->kw)

@@ -16,10 +16,10 @@
 #include "problem.h"
 
 /* Parameter lists: 2D, and 1D without the rows' parameters. */
-#define CT_DGDW_NPARAMS_2D 6
-#define CT_DGDW_NPARAMS_1D 4
-#define CT_WGDW_NPARAMS_2D 7
-#define CT_WGDW_NPARAMS_1D 5
+#define CT_DGDW_NPARAMS_2D 7
+#define CT_DGDW_NPARAMS_1D 5
+#define CT_WGDW_NPARAMS_2D 8
+#define CT_WGDW_NPARAMS_1D 6
 extern const ct_param_def ct_dgdw_params_2d[CT_DGDW_NPARAMS_2D];
 extern const ct_param_def ct_dgdw_params_1d[CT_DGDW_NPARAMS_1D];
 extern const ct_param_def ct_wgdw_params_2d[CT_WGDW_NPARAMS_2D];
@@ -34,10 +34,12 @@ struct ct_tc_shape;
 typedef struct ct_dgdw_geom {
     long long ox, oy, swap, nph, tkh, tkw, tdy, tdx, srcw, mh, mw, rymin, rymax, rxmin, rxmax, toh, tow, nty, ntx;
     long long tx, nitems, nt, lead, lv, nwl, nr, sih, pitch, kwp, smem, blocks;
+    long long stream, sv; /* STREAM 1: rxmin is the window's first vector, nwl its elements */
 } ct_dgdw_geom;
 typedef struct ct_wgdw_geom {
     long long tx, ty, px, groups, split, nti, ntj, tt, khp, kwp, nch, owp, br, nb, nu, segs, nth, nt, lead, lv;
     long long nwx, nwl, sih, pitch, dyp, ntaps, smem;
+    long long stream, sv; /* STREAM 1: lead is the x window's first vector, nwl its elements, segs items */
 } ct_wgdw_geom;
 void ct_dgdw_geometry(const ct_template *t, const struct ct_tc_shape *s, const ct_params *c, ct_dgdw_geom *g);
 void ct_wgdw_geometry(const ct_template *t, const struct ct_tc_shape *s, const ct_params *c, ct_wgdw_geom *g);

@@ -36,12 +36,67 @@ static void put(const replay_run *R, long long i, double v)
     R->writes[i]++;
 }
 
+/* dgdw STREAM 1: blocks (row, block of the row), threads, OUT_X items of
+ * 4 outputs each; the vector path's window loads exactly as the device's
+ * (whole aligned vectors in the row, else zeros), the scalar path's taps. */
+static long long n_stream[2];   /* streamed replays: scalar path, vector path */
+static void replay_dgdw_stream(const replay_run *R, const ct_dgdw_geom *g)
+{
+    n_stream[g->sv ? 1 : 0]++;
+    const ct_tc_shape *s = &R->L->s;
+    const long long ni = (s->w + 3) / 4;
+    double win[4 * 64];
+    CHECK(s->h == 1 && s->oh == 1 && g->nwl <= 4 * 64 && g->nt % 32 == 0);
+    CHECK(g->blocks == s->b * s->cin * g->ntx && g->ntx * g->nt * g->ox >= ni && g->tow == 4 * g->nt * g->ox);
+    for (long long blk = 0; blk < g->blocks; blk++) {
+        const long long bx = blk % g->ntx, plane = blk / g->ntx, ch = plane % s->cin;
+        const uint16_t *dy = R->in + plane * s->ow, *w = R->w + ch * s->kw;
+        for (long long tid = 0; tid < g->nt; tid++)
+            for (long long u = 0; u < g->ox; u++) {
+                const long long k = bx * g->nt * g->ox + u * g->nt + tid;
+                if (k >= ni)
+                    break;
+                for (long long o = 0; o < 4; o++) {
+                    const long long xx = 4 * k + o;
+                    if (xx >= s->w)
+                        break;
+                    double acc = 0;
+                    if (g->sv) {
+                        for (long long v = 0; v < g->nwl / 4; v++) {
+                            const long long e = 4 * (k + g->rxmin + v);
+                            for (long long q = 0; q < 4; q++)
+                                win[4 * v + q] = e >= 0 && e < s->ow ? bf(dy[e + q]) : 0.0;
+                            CHECK(e % 4 == 0 && (e < 0 || e >= s->ow || e + 4 <= s->ow));
+                        }
+                        for (long long j = 0; j < s->kw; j++) {
+                            const long long i = o + s->pw - j * s->dx - 4 * g->rxmin;
+                            CHECK_MSG(i >= 0 && i < g->nwl, "window index %lld of %lld", i, g->nwl);
+                            if (i >= 0 && i < g->nwl)
+                                acc += bf(w[j]) * win[i];
+                        }
+                    } else {
+                        for (long long j = 0; j < s->kw; j++) {
+                            const long long t = xx + s->pw - j * s->dx;
+                            if (t >= 0 && t % s->sx == 0 && t / s->sx < s->ow)
+                                acc += bf(w[j]) * bf(dy[t / s->sx]);
+                        }
+                    }
+                    put(R, plane * s->w + xx, acc);
+                }
+            }
+    }
+}
+
 /* dgdw: blocks (plane, phase class, tile), threads (ty, tx). */
 static void replay_dgdw(const replay_run *R, const ct_params *c)
 {
     const ct_tc_shape *s = &R->L->s;
     ct_dgdw_geom g;
     ct_dgdw_geometry(R->t, s, c, &g);
+    if (g.stream) {
+        replay_dgdw_stream(R, &g);
+        return;
+    }
     const long long sin_n = g.sih * g.pitch, st_n = g.tkh * g.kwp;
     double *sin = malloc((size_t)sin_n * sizeof(double)), *st = malloc((size_t)st_n * sizeof(double));
     double *acc = malloc((size_t)(g.oy * g.ox) * sizeof(double));
@@ -99,12 +154,104 @@ static void replay_dgdw(const replay_run *R, const ct_params *c)
     free(acc);
 }
 
+/* A sampled candidate made STREAM=1 (SWAP 0, normalized) where the hooks
+ * admit that, so that every sample replays the streaming path; the sample
+ * as it is otherwise. */
+static ct_limits g_lim;
+static void replay_dgdw_as_stream(const replay_run *R, const ct_params *c)
+{
+    ct_params c2 = *c;
+    char why[256];
+    CHECK(ct_params_set(&c2, "STREAM", 1, NULL) == CT_OK && ct_params_set(&c2, "SWAP", 0, NULL) == CT_OK);
+    R->p->family->normalize(R->p, R->t, &c2);
+    if (R->p->family->constrain(R->p, R->t, &c2, &g_lim, why, sizeof why) == 0) {
+        ct_dgdw_geom g;
+        ct_dgdw_geometry(R->t, &R->L->s, &c2, &g);
+        CHECK(g.stream == 1);
+        replay_dgdw_stream(R, &g);
+    } else {
+        replay_dgdw(R, c);
+    }
+}
+
+/* wgdw STREAM 1: blocks (channel, slice), rows of the slice, steps of
+ * GROUPS x PIX_X items, threads; the vector path's loads as the device's. */
+static long long n_wstream[2];
+static void replay_wgdw_stream(const replay_run *R, const ct_wgdw_geom *g)
+{
+    const ct_tc_shape *s = &R->L->s;
+    const long long ni = (s->ow + 3) / 4, nw = s->cin * s->kw;
+    double win[4 * 64];
+    n_wstream[g->sv ? 1 : 0]++;
+    CHECK(s->h == 1 && s->oh == 1 && g->nwl <= 4 * 64 && g->tt == 1 && g->nth == g->groups && g->nt == g->nth &&
+          g->segs == ni && g->tx == s->kw && g->nu == s->b);
+    for (long long ch = 0; ch < s->cin; ch++) {
+        double tot[65] = {0};
+        for (long long sp = 0; sp < g->split; sp++)
+            for (long long u = sp * g->nu / g->split; u < (sp + 1) * g->nu / g->split; u++) {
+                const long long plane = u * s->cin + ch;
+                const uint16_t *x = R->in + plane * s->w, *dy = R->w + plane * s->ow;
+                for (long long k0 = 0; k0 < ni; k0 += g->nth * g->px)
+                    for (long long p = 0; p < g->px; p++)
+                        for (long long tid = 0; tid < g->nth; tid++) {
+                            const long long k = k0 + p * g->nth + tid;
+                            if (g->sv)
+                                for (long long v = 0; v < g->nwl / 4; v++) {
+                                    const long long e = 4 * (k + g->lead + v);
+                                    CHECK(e % 4 == 0 && (e < 0 || e >= s->w || e + 4 <= s->w));
+                                    for (long long q = 0; q < 4; q++)
+                                        win[4 * v + q] = k < ni && e >= 0 && e < s->w ? bf(x[e + q]) : 0.0;
+                                }
+                            for (long long o = 0; o < 4; o++) {
+                                const double dv = k < ni && 4 * k + o < s->ow ? bf(dy[4 * k + o]) : 0.0;
+                                if (s->bias)
+                                    tot[s->kw] += dv;
+                                for (long long j = 0; j < s->kw; j++) {
+                                    double xv;
+                                    if (g->sv) {
+                                        const long long i = o + j * s->dx - s->pw - 4 * g->lead;
+                                        CHECK_MSG(i >= 0 && i < g->nwl, "window index %lld of %lld", i, g->nwl);
+                                        xv = i >= 0 && i < g->nwl ? win[i] : NAN;
+                                    } else {
+                                        const long long xx = (4 * k + o) * s->sx + j * s->dx - s->pw;
+                                        xv = k < ni && 4 * k + o < s->ow && xx >= 0 && xx < s->w ? bf(x[xx]) : 0.0;
+                                    }
+                                    tot[j] += dv * xv;
+                                }
+                            }
+                        }
+            }
+        for (long long j = 0; j < s->kw; j++)
+            put(R, ch * s->kw + j, tot[j]);
+        if (s->bias)
+            put(R, nw + ch, tot[s->kw]);
+    }
+}
+
+/* As replay_dgdw_as_stream, for wgdw. */
+static void replay_wgdw(const replay_run *R, const ct_params *c);
+static void replay_wgdw_as_stream(const replay_run *R, const ct_params *c)
+{
+    ct_params c2 = *c;
+    char why[256];
+    CHECK(ct_params_set(&c2, "STREAM", 1, NULL) == CT_OK);
+    R->p->family->normalize(R->p, R->t, &c2);
+    if (R->p->family->constrain(R->p, R->t, &c2, &g_lim, why, sizeof why) == 0)
+        replay_wgdw(R, &c2);
+    else
+        replay_wgdw(R, c);
+}
+
 /* wgdw: blocks (channel, slice), threads (group, tap tile), units in turn. */
 static void replay_wgdw(const replay_run *R, const ct_params *c)
 {
     const ct_tc_shape *s = &R->L->s;
     ct_wgdw_geom g;
     ct_wgdw_geometry(R->t, s, c, &g);
+    if (g.stream) {
+        replay_wgdw_stream(R, &g);
+        return;
+    }
     const long long sx_n = g.sih * g.pitch, sd_n = g.br * g.dyp, nw = s->cin * s->kh * s->kw;
     double *sx = malloc((size_t)sx_n * sizeof(double)), *sd = malloc((size_t)sd_n * sizeof(double));
     double *tot = calloc((size_t)(s->cin * g.ntaps), sizeof(double));
@@ -162,6 +309,7 @@ int main(void)
     ct_limits lim;
     if (!replay_setup(&cfg, &lim))
         return 1;
+    g_lim = lim;
     static const char *const dg[] = {
         "conv2dc:2:3:16:16:3:31:31:same:groups=3:dgrad",      /* the 31x31 target, scaled down */
         "conv2dc:2:3:16:16:3:17:17:same:groups=3:dgrad",
@@ -170,6 +318,23 @@ int main(void)
         "conv2dc:1:3:15:9:3:3:3:pad=2:dilation=2:groups=3:dgrad:bf16",
         "conv2dc:2:2:17:10:2:5:4:pad=1:stride=3:dilation=2:groups=2:dgrad:f16",
         "conv1dc:2:4:300:4:4:causal:groups=4:dgrad:bf16",
+        "conv1dc:2:3:101:3:5:causal:dilation=2:groups=3:dgrad",
+        "conv1dc:2:4:99:4:3:pad=1:stride=3:groups=4:dgrad:f16",
+        "conv1dc:2:3:64:3:4:causal:groups=3:dgrad",
+        "conv1dc:2:3:72:3:5:pad=4:dilation=2:groups=3:bias:dgrad:bf16",
+        "conv1dc:2:4:60:4:3:pad=2:groups=4:dgrad",
+        "conv1dc:2:3:70:3:4:causal:stride=2:groups=3:dgrad:bf16",
+        "conv1dc:1:2:37:2:7:pad=3:groups=2:dgrad",
+    };
+    /* Samples made STREAM=1 on these rows: both paths (vector: stride 1,
+     * widths a multiple of 4; scalar: the rest). */
+    static const char *const st[] = {
+        "conv1dc:2:4:300:4:4:causal:groups=4:dgrad:bf16",
+        "conv1dc:2:3:64:3:4:causal:groups=3:dgrad",
+        "conv1dc:2:3:72:3:5:pad=4:dilation=2:groups=3:bias:dgrad:bf16",
+        "conv1dc:2:4:60:4:3:pad=2:groups=4:dgrad",
+        "conv1dc:2:3:70:3:4:causal:stride=2:groups=3:dgrad:bf16",
+        "conv1dc:1:2:37:2:7:pad=3:groups=2:dgrad",
         "conv1dc:2:3:101:3:5:causal:dilation=2:groups=3:dgrad",
         "conv1dc:2:4:99:4:3:pad=1:stride=3:groups=4:dgrad:f16",
     };
@@ -183,15 +348,32 @@ int main(void)
         "conv1dc:2:3:101:3:5:causal:dilation=2:groups=3:bias:wgrad",
         "conv1dc:2:4:99:4:3:pad=1:stride=3:groups=4:wgrad:f16",
     };
+    static const char *const wst[] = {
+        "conv1dc:3:4:300:4:4:causal:groups=4:wgrad:bf16",
+        "conv1dc:2:3:64:3:4:causal:groups=3:bias:wgrad",
+        "conv1dc:3:3:72:3:5:pad=4:dilation=2:groups=3:bias:wgrad:bf16",
+        "conv1dc:2:4:60:4:3:pad=2:groups=4:wgrad",
+        "conv1dc:2:3:70:3:4:causal:stride=2:groups=3:wgrad:bf16",
+        "conv1dc:1:2:37:2:7:pad=3:groups=2:bias:wgrad",
+        "conv1dc:2:4:99:4:3:pad=1:stride=3:groups=4:wgrad:f16",
+    };
     for (size_t i = 0; i < sizeof dg / sizeof dg[0]; i++) {
         char name[64];
         snprintf(name, sizeof name, "%.7s_dgdw", dg[i]);
         replay_spec(dg[i], name, 6, &cfg, &lim, &rng, replay_dgdw);
     }
+    for (size_t i = 0; i < sizeof st / sizeof st[0]; i++)
+        replay_spec(st[i], "conv1dc_dgdw", 12, &cfg, &lim, &rng, replay_dgdw_as_stream);
+    CHECK_MSG(n_stream[0] > 0 && n_stream[1] > 0, "STREAM replays: %lld scalar, %lld vector", n_stream[0],
+              n_stream[1]);
     for (size_t i = 0; i < sizeof wg / sizeof wg[0]; i++) {
         char name[64];
         snprintf(name, sizeof name, "%.7s_wgdw", wg[i]);
         replay_spec(wg[i], name, 6, &cfg, &lim, &rng, replay_wgdw);
     }
+    for (size_t i = 0; i < sizeof wst / sizeof wst[0]; i++)
+        replay_spec(wst[i], "conv1dc_wgdw", 12, &cfg, &lim, &rng, replay_wgdw_as_stream);
+    CHECK_MSG(n_wstream[0] > 0 && n_wstream[1] > 0, "wgdw STREAM replays: %lld scalar, %lld vector", n_wstream[0],
+              n_wstream[1]);
     CHECK_DONE();
 }
