@@ -24,14 +24,17 @@
 //   known at compile time.
 //
 // wgrad (DB_NAME(in, dout, ws), then DB_REDUCE_NAME(ws, dweight)): a thread
-//   owns VEC channels and the KW taps of one filter row i (threadIdx.y), so
-//   its sums are KW x VEC registers; threadIdx.z is one of WORKERS threads
-//   that share a channel slice and a row of taps. A worker walks ITEMS runs
-//   (b, y, a run of POS_PER_THREAD outputs of row y), consecutive workers
-//   taking consecutive runs, so that the KH rows of taps and the workers
-//   read the same dy and overlapping x rows from L1 at about the same time.
-//   Each run loads the dy run and the x window ((P-1) x SX + (KW-1) x DX + 1
-//   entries) once. The bias gradient is the i = 0 threads' sum of dy.
+//   owns VEC channels and the KW taps of ROWS_PER_THREAD filter rows i =
+//   g x ROWS_PER_THREAD + r (g = threadIdx.y, the row group; rows past KH
+//   of the last group idle), so its sums are ROWS x KW x VEC registers;
+//   threadIdx.z is one of WORKERS threads that share a channel slice and a
+//   row group. A worker walks ITEMS runs (b, y, a run of POS_PER_THREAD
+//   outputs of row y), consecutive workers taking consecutive runs, so that
+//   the row groups and the workers read the same dy and overlapping x rows
+//   from L1 at about the same time. Each run loads its dy once (each dy
+//   vector feeds ROWS x KW x VEC FMAs) and, per filter row, the x window
+//   ((P-1) x SX + (KW-1) x DX + 1 entries) once, sliding it in registers.
+//   The bias gradient is the g = 0 threads' sum of dy.
 //
 //   Accuracy (fp32 problems within 1e-5 of fp64 over 16k-100k-term sums):
 //   a thread sums at most ITEMS x POS_PER_THREAD products in fp32; the
@@ -43,7 +46,7 @@
 //   No atomics: every run gives the same bits.
 //
 // Tuning macros: VEC, CHANNEL_THREADS, POS_PER_THREAD, CHUNK, and
-// POS_THREADS (dgrad) or WORKERS, ITEMS (wgrad) (dwclbwd_conv.c).
+// POS_THREADS (dgrad) or WORKERS, ITEMS, ROWS_PER_THREAD (wgrad) (dwclbwd_conv.c).
 #include "ct_dtype.cuh"
 
 static_assert(LY_CL, "channels-last (nhwc, nlc) layers only");
@@ -266,6 +269,9 @@ DB_NAME(const ct_elem *__restrict__ dout, const ct_elem *__restrict__ weight, ct
 #define WG_NWX ((DB_P - 1) * LY_SX + (LY_KW - 1) * LY_DX + 1)   // x window entries of a run
 #define WG_ROWS (DB_TAPS + (LY_BIAS ? 1 : 0))                   // workspace rows of a split (taps, bias)
 #define WG_COUNT ((long long)WG_ROWS * DB_C)                    // workspace floats of a split
+#define WG_R ROWS_PER_THREAD                                    // filter rows of a thread
+#define WG_NRG ((LY_KH + WG_R - 1) / WG_R)                      // row groups: block y
+static_assert(ROWS_PER_THREAD >= 1 && ROWS_PER_THREAD <= LY_KH, "ROWS_PER_THREAD in 1..KH");
 
 // The last x window entry the positions of step ch read.
 __device__ __forceinline__ constexpr int wg_hi(int ch) { return ((ch + 1) * CHUNK - 1) * LY_SX + (LY_KW - 1) * LY_DX; }
@@ -287,33 +293,38 @@ __device__ __forceinline__ void wg_block_sum(float *s_red, float (&v)[VEC], int 
     __syncthreads();   // the previous round's reads are done
 #pragma unroll
     for (int e = 0; e < VEC; ++e)
-        s_red[(w * LY_KH * DB_CT + slot) * VEC + e] = v[e];
+        s_red[(w * WG_NRG * DB_CT + slot) * VEC + e] = v[e];
     __syncthreads();
     if (w == 0)
         for (int o = 1; o < WORKERS; ++o)
 #pragma unroll
             for (int e = 0; e < VEC; ++e)
-                v[e] += s_red[(o * LY_KH * DB_CT + slot) * VEC + e];
+                v[e] += s_red[(o * WG_NRG * DB_CT + slot) * VEC + e];
 }
 
-extern "C" __global__ void __launch_bounds__(CHANNEL_THREADS * LY_KH * WORKERS)
+// A thread owns VEC channels and the KW taps of WG_R filter rows (i = g *
+// WG_R + r, those under KH): each dy vector it loads feeds WG_R x KW x VEC
+// FMAs, and each filter row slides its own x window in registers.
+extern "C" __global__ void __launch_bounds__(CHANNEL_THREADS * WG_NRG * WORKERS)
 DB_NAME(const ct_elem *__restrict__ in, const ct_elem *__restrict__ dout, float *__restrict__ ws)
 {
-    __shared__ __align__(16) float s_red[WORKERS * LY_KH * DB_CT * VEC];
+    __shared__ __align__(16) float s_red[WORKERS * WG_NRG * DB_CT * VEC];
     const int split = blockIdx.x, cb = blockIdx.y;
-    const int i = threadIdx.y, w = threadIdx.z;
+    const int g = threadIdx.y, w = threadIdx.z;
     const int cv = cb * CHANNEL_THREADS + threadIdx.x;
     const bool live = cv < DB_NCV;   // threads past the channels join the block sums only
     const int c0 = (live ? cv : 0) * VEC;
-    const bool bias = LY_BIAS && i == 0;
+    const bool bias = LY_BIAS && g == 0;
 
-    float acc[LY_KW][VEC], accb[VEC];
+    float acc[WG_R][LY_KW][VEC], accb[VEC];
 #pragma unroll
     for (int e = 0; e < VEC; ++e) {
         accb[e] = 0.0f;
 #pragma unroll
-        for (int j = 0; j < LY_KW; ++j)
-            acc[j][e] = 0.0f;
+        for (int r = 0; r < WG_R; ++r)
+#pragma unroll
+            for (int j = 0; j < LY_KW; ++j)
+                acc[r][j][e] = 0.0f;
     }
 
 #pragma unroll 1
@@ -324,13 +335,24 @@ DB_NAME(const ct_elem *__restrict__ in, const ct_elem *__restrict__ dout, float 
         const int xr = (int)(item % WG_NRUN);
         const int y = (int)(item / WG_NRUN % LY_OH);
         const int b = (int)(item / ((long long)WG_NRUN * LY_OH));
-        const int yy = y * LY_SY + i * LY_DY - LY_PH;
-        const bool rowok = yy >= 0 && yy < LY_H;
-        if (!rowok && !bias)
-            continue;
         const int x0 = xr * DB_P;
+        const int xc0 = x0 * LY_SX - LY_PW;   // x column of window entry 0
+        // The x row of each of the thread's filter rows, and whether it is
+        // inside the layer (a padding row or a row past KH adds nothing).
+        bool rowok[WG_R], anyok = false;
+        long long xoff[WG_R];
+#pragma unroll
+        for (int r = 0; r < WG_R; ++r) {
+            const int i = g * WG_R + r;
+            const int yy = y * LY_SY + i * LY_DY - LY_PH;
+            rowok[r] = i < LY_KH && yy >= 0 && yy < LY_H;
+            xoff[r] = rowok[r] ? (((long long)b * LY_H + yy) * LY_W * DB_C + c0) : 0;
+            anyok = anyok || rowok[r];
+        }
+        if (!anyok && !bias)
+            continue;
         const ct_elem *drow = dout + ((long long)b * LY_OH + y) * LY_OW * DB_C + c0;
-        if (!rowok) {   // a padding row of this tap row: the bias alone
+        if (!anyok) {   // padding rows only: the bias alone
 #pragma unroll
             for (int k = 0; k < DB_P; ++k) {
                 float d[VEC];
@@ -341,9 +363,7 @@ DB_NAME(const ct_elem *__restrict__ in, const ct_elem *__restrict__ dout, float 
             }
             continue;
         }
-        const ct_elem *xrow = in + ((long long)b * LY_H + yy) * LY_W * DB_C + c0;
-        const int xc0 = x0 * LY_SX - LY_PW;   // x column of window entry 0
-        float xw[WG_NWX][VEC];
+        float xw[WG_R][WG_NWX][VEC];
 #pragma unroll
         for (int ch = 0; ch < DB_P / CHUNK; ++ch) {
             float d[CHUNK][VEC];
@@ -353,42 +373,54 @@ DB_NAME(const ct_elem *__restrict__ in, const ct_elem *__restrict__ dout, float 
                 db_ldz(d[o], drow + (long long)(x0 + k) * DB_C, x0 + k < LY_OW);
             }
 #pragma unroll
-            for (int t = 0; t < WG_NWX; ++t)
-                if (t > (ch == 0 ? -1 : wg_hi(ch - 1)) && t <= wg_hi(ch) &&
-                    ((LY_SX == 1 && LY_DX == 1) || wg_used(t))) {
-                    const int xc = xc0 + t;
-                    db_ldz(xw[t], xrow + (long long)xc * DB_C, xc >= 0 && xc < LY_W);
+            for (int r = 0; r < WG_R; ++r) {
+                if (!rowok[r])
+                    continue;
+                const ct_elem *xrow = in + xoff[r];
+#pragma unroll
+                for (int t = 0; t < WG_NWX; ++t)
+                    if (t > (ch == 0 ? -1 : wg_hi(ch - 1)) && t <= wg_hi(ch) &&
+                        ((LY_SX == 1 && LY_DX == 1) || wg_used(t))) {
+                        const int xc = xc0 + t;
+                        db_ldz(xw[r][t], xrow + (long long)xc * DB_C, xc >= 0 && xc < LY_W);
+                    }
+#pragma unroll
+                for (int o = 0; o < CHUNK; ++o) {
+                    const int k = ch * CHUNK + o;
+#pragma unroll
+                    for (int j = 0; j < LY_KW; ++j)
+#pragma unroll
+                        for (int e = 0; e < VEC; ++e)
+                            acc[r][j][e] = fmaf(d[o][e], xw[r][k * LY_SX + j * LY_DX][e], acc[r][j][e]);
                 }
+            }
+            if (bias)
 #pragma unroll
-            for (int o = 0; o < CHUNK; ++o) {
-                const int k = ch * CHUNK + o;
-#pragma unroll
-                for (int j = 0; j < LY_KW; ++j)
-#pragma unroll
-                    for (int e = 0; e < VEC; ++e)
-                        acc[j][e] = fmaf(d[o][e], xw[k * LY_SX + j * LY_DX][e], acc[j][e]);
-                if (bias)
+                for (int o = 0; o < CHUNK; ++o)
 #pragma unroll
                     for (int e = 0; e < VEC; ++e)
                         accb[e] += d[o][e];
-            }
         }
     }
 
     // The block's sums, tap by tap, then the split's partial sums into ws.
     float *part = ws + (long long)split * WG_COUNT + c0;
-    const int slot = i * DB_CT + threadIdx.x;
+    const int slot = g * DB_CT + threadIdx.x;
 #pragma unroll
-    for (int j = 0; j < LY_KW; ++j) {
-        wg_block_sum(s_red, acc[j], w, slot);
-        if (w == 0 && live)
+    for (int r = 0; r < WG_R; ++r) {
+        const int i = g * WG_R + r;
 #pragma unroll
-            for (int e = 0; e < VEC; ++e)
-                part[(long long)(i * LY_KW + j) * DB_C + e] = acc[j][e];
+        for (int j = 0; j < LY_KW; ++j) {
+            wg_block_sum(s_red, acc[r][j], w, slot);
+            if (w == 0 && live && i < LY_KH)
+#pragma unroll
+                for (int e = 0; e < VEC; ++e)
+                    part[(long long)(i * LY_KW + j) * DB_C + e] = acc[r][j][e];
+        }
     }
 #if LY_BIAS
     wg_block_sum(s_red, accb, w, slot);
-    if (w == 0 && live && i == 0)
+    if (w == 0 && live && g == 0)
 #pragma unroll
         for (int e = 0; e < VEC; ++e)
             part[(long long)DB_TAPS * DB_C + e] = accb[e];

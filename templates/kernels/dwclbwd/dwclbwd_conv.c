@@ -22,19 +22,21 @@ CT_FAMILY_CODE
                                  "POS_PER_THREAD)")
 #define DG_TAIL(X) X(POS_THREADS, 8, CT_THREADS(1), "threads of a block along the positions, a run each (block y)")
 #define WG_TAIL(X)                                                                                           \
-    X(WORKERS, 4, CT_THREADS(1), "threads sharing a channel vector and a row of taps, their sums added in " \
-                                 "the block (block z; block y is the filter's rows)")                        \
+    X(WORKERS, 4, CT_THREADS(1), "threads sharing a channel vector and a group of filter rows, their sums " \
+                                 "added in the block (block z)")                        \
     X(ITEMS, 16, CT_RANGE(1, 1 << 20), "runs of POS_PER_THREAD positions a worker sums in fp32 before the " \
-                                       "block's sums (bounds the length of an fp32 sum)")
+                                       "block's sums (bounds the length of an fp32 sum)")                   \
+    X(ROWS_PER_THREAD, 1, CT_RANGE(1, 64), "filter rows per thread, each dy vector loaded feeding their "    \
+                                           "ROWS x KW taps (block y: the rows' groups; at most KH)")
 #define DG_ALL(X) DB_HEAD(X) DG_TAIL(X)
 #define WG_ALL(X) DB_HEAD(X) WG_TAIL(X)
 
-const ct_param_def ct_dgdwcl_params[CT_DWCLBWD_NPARAMS - 1] = CT_PARAM_TABLE(DG_ALL);
+const ct_param_def ct_dgdwcl_params[CT_DWCLBWD_NPARAMS - 2] = CT_PARAM_TABLE(DG_ALL);
 const ct_param_def ct_wgdwcl_params[CT_DWCLBWD_NPARAMS] = CT_PARAM_TABLE(WG_ALL);
 CT_PARAM_VALUES(dg, DG_ALL, ct_dgdwcl_params)
 CT_PARAM_VALUES(wg, WG_ALL, ct_wgdwcl_params)
 _Static_assert(CT_PARAM_COUNT(WG_ALL) == CT_DWCLBWD_NPARAMS, "CT_DWCLBWD_NPARAMS is wgrad's list's length");
-_Static_assert(CT_PARAM_COUNT(DG_ALL) == CT_DWCLBWD_NPARAMS - 1, "dgrad's list is one shorter");
+_Static_assert(CT_PARAM_COUNT(DG_ALL) == CT_DWCLBWD_NPARAMS - 2, "dgrad's list is two shorter");
 
 /* Unrolled FMAs of one filter row and run (instruction cache, NVRTC time
  * of about a second), and the grid's limits. */
@@ -65,6 +67,7 @@ typedef struct db_geom {
     long long vec, ct, p, chunk, ncv, ncb, threads, nrun, blocks, smem;
     long long pt, runs, nwin, live;                   /* dgrad */
     long long nwk, items, per, nsplit, nwx, count;    /* wgrad */
+    long long rows, nrg, hold;                        /* wgrad */
 } db_geom;
 
 static void dg_geometry(const ct_tc_shape *s, const dg_values *q, db_geom *g)
@@ -92,20 +95,23 @@ static void wg_geometry(const ct_tc_shape *s, const wg_values *q, db_geom *g)
 {
     memset(g, 0, sizeof *g);
     g->vec = q->VEC, g->ct = q->CHANNEL_THREADS, g->p = q->POS_PER_THREAD, g->chunk = q->CHUNK;
-    g->nwk = q->WORKERS, g->items = q->ITEMS;
-    if (g->vec < 1 || g->ct < 1 || g->p < 1 || g->chunk < 1 || g->nwk < 1 || g->items < 1)
+    g->nwk = q->WORKERS, g->items = q->ITEMS, g->rows = q->ROWS_PER_THREAD;
+    if (g->vec < 1 || g->ct < 1 || g->p < 1 || g->chunk < 1 || g->nwk < 1 || g->items < 1 || g->rows < 1)
         return;
+    g->nrg = ct_cdiv(s->kh, g->rows);
     g->ncv = s->cin / g->vec;
     g->ncb = ct_cdiv(g->ncv, g->ct);
-    g->threads = g->ct * s->kh * g->nwk;
+    g->threads = g->ct * g->nrg * g->nwk;
     g->nrun = ct_cdiv(s->ow, g->p);
     g->per = g->nwk * g->items;
     g->nsplit = ct_cdiv(s->b * s->oh * g->nrun, g->per);
     g->blocks = g->nsplit * g->ncb;
-    g->smem = 4 * g->nwk * s->kh * g->ct * g->vec;
+    g->smem = 4 * g->nwk * g->nrg * g->ct * g->vec;
     g->nwx = (g->p - 1) * s->sx + (s->kw - 1) * s->dx + 1;
     const long long step = (g->chunk - 1) * s->sx + (s->kw - 1) * s->dx + 1;
     g->live = step < g->nwx ? step : g->nwx;
+    /* The entries each further row's window keeps between steps. */
+    g->hold = (s->kw - 1) * s->dx < g->nwx ? (s->kw - 1) * s->dx : g->nwx;
     g->count = (s->kh * s->kw + (s->bias ? 1 : 0)) * s->cin;
 }
 
@@ -205,6 +211,10 @@ static int wg_constrain(const ct_template *t, const ct_tc_shape *s, const ct_par
         snprintf(why, len, "WORKERS in 1..64 (the block's z dimension), ITEMS >= 1");
         return 1;
     }
+    if (g.rows < 1 || g.rows > s->kh) {
+        snprintf(why, len, "ROWS_PER_THREAD in 1..KH = %lld", s->kh);
+        return 1;
+    }
     if (db_common(t, s, &g, lim, why, len))
         return 1;
     /* The error of an fp32 sum grows with its length: a thread's sums hold
@@ -214,8 +224,45 @@ static int wg_constrain(const ct_template *t, const ct_tc_shape *s, const ct_par
                  WG_MAX_RUN);
         return 1;
     }
-    /* The taps' and the bias's sums, a step's dy, the live x window. */
-    if (ct_regs_exceed(lim, (s->kw + 1 + g.chunk + g.live) * g.vec + 24, g.threads, 1, why, len))
+    /* A vector under 4 channels where the type and channels allow wider
+     * loads less per instruction; it pays only to fit every filter row's
+     * sums in a thread's registers where 4 channels' would not (KH x KW x
+     * 4 > 128: 7x7 filters). Elsewhere it is refused, so that the narrower
+     * vectors do not crowd the space. */
+    long long widest = 8;
+    while (widest > 1 && (widest * elem_size(s) > 16 || s->cin % widest != 0))
+        widest /= 2;
+    const long long wide = widest < 4 ? widest : 4;
+    if (g.vec < wide && !(g.rows == s->kh && s->kh > 1 && s->kh * s->kw * wide > 128)) {
+        snprintf(why, len, "VEC=%lld under the %lld the layer allows: only with every filter row of a large "
+                 "filter in a thread (ROWS_PER_THREAD = KH, KH x KW x %lld > 128)", g.vec, wide, wide);
+        return 1;
+    }
+    /* Several rows over runs of more than 8 positions: ptxas keeps the
+     * later steps' loads of every row in flight and runs out of registers
+     * (255 or spills on sm_90 for 16 positions of 2 to 4 rows). */
+    if (g.rows > 1 && g.p > 8) {
+        snprintf(why, len, "ROWS_PER_THREAD=%lld > 1 with POS_PER_THREAD=%lld > 8 (registers)", g.rows, g.p);
+        return 1;
+    }
+    /* A thread's rows unroll into one body: ROWS x POS_PER_THREAD x KW x
+     * VEC FMAs per run (NVRTC about a second). */
+    if (g.rows * g.p * s->kw * g.vec > DB_MAX_BODY) {
+        snprintf(why, len, "ROWS_PER_THREAD x POS_PER_THREAD x KW x VEC = %lld unrolled FMAs exceed %d",
+                 g.rows * g.p * s->kw * g.vec, DB_MAX_BODY);
+        return 1;
+    }
+    /* The taps' and the bias's sums, a step's dy, the live x window, about
+     * 24 for addresses. Several rows: their sums, a step's dy and live
+     * window, what the other rows' windows keep between steps (none in a
+     * run of one step) and half the later steps' entries of every row
+     * (ptxas hoists their loads), a row offset and flag each (fitted to
+     * ptxas on sm_90: 7x7 rows of 4-8 positions use 156-202 registers, no
+     * spills, where this says 184-222). */
+    const long long keep = g.p > g.chunk ? (g.rows - 1) * g.hold + g.rows * (g.p - g.chunk) / 2 : 0;
+    const long long regs = g.rows == 1 ? (s->kw + 1 + g.chunk + g.live) * g.vec + 24
+                                       : (g.rows * s->kw + g.chunk + g.live + keep) * g.vec + 24 + 8 * g.rows;
+    if (ct_regs_exceed(lim, regs, g.threads, 1, why, len))
         return 1;
     if (g.nsplit > DB_MAX_GRID || g.ncb > DB_MAX_GRID_Y) {
         snprintf(why, len, "%lld splits x %lld channel slices exceed the grid's limits", g.nsplit, g.ncb);
@@ -285,6 +332,11 @@ static void wg_normalize(const ct_template *t, const ct_tc_shape *s, ct_params *
     (void)t;
     wg_values q = wg_get(c);
     db_normalize_head(s, &q.VEC, &q.CHANNEL_THREADS, &q.POS_PER_THREAD, &q.CHUNK, s->ow, 1);
+    /* The fewest rows per thread giving the same number of row groups. */
+    if (q.ROWS_PER_THREAD > s->kh)
+        q.ROWS_PER_THREAD = (long)s->kh;
+    if (q.ROWS_PER_THREAD >= 1)
+        q.ROWS_PER_THREAD = (long)ct_cdiv(s->kh, ct_cdiv(s->kh, q.ROWS_PER_THREAD));
     /* One split holds every run at most. */
     if (q.POS_PER_THREAD >= 1 && q.WORKERS >= 1) {
         const long long runs = s->b * s->oh * ct_cdiv(s->ow, q.POS_PER_THREAD);
@@ -295,7 +347,7 @@ static void wg_normalize(const ct_template *t, const ct_tc_shape *s, ct_params *
 }
 
 /* dgrad: blocks of CHANNEL_THREADS x POS_THREADS, the channel slices
- * fastest. wgrad: blocks of CHANNEL_THREADS x KH x WORKERS, the splits
+ * fastest. wgrad: blocks of CHANNEL_THREADS x row groups x WORKERS, the splits
  * along x and the channel slices along y (the executor launches it). */
 static void dg_launch(const ct_template *t, const ct_tc_shape *s, const ct_params *c, ct_launch *l)
 {
@@ -322,7 +374,7 @@ static void wg_launch(const ct_template *t, const ct_tc_shape *s, const ct_param
     l->grid[1] = (unsigned)g.ncb;
     l->grid[2] = 1;
     l->block[0] = (unsigned)g.ct;
-    l->block[1] = (unsigned)s->kh;
+    l->block[1] = (unsigned)g.nrg;
     l->block[2] = (unsigned)g.nwk;
 }
 

@@ -104,7 +104,7 @@ int main()
     std::vector<float> ws(WG_NSPLIT * WG_COUNT, NAN);
     bufs q{xe.data(), dye.data(), ws.data()};
     for (long long by = 0; by < DB_NCB; ++by) for (long long bx = 0; bx < WG_NSPLIT; ++bx)
-        run_block((unsigned)bx, (unsigned)by, CHANNEL_THREADS, LY_KH, WORKERS, body, &q);
+        run_block((unsigned)bx, (unsigned)by, CHANNEL_THREADS, WG_NRG, WORKERS, body, &q);
     bufs r{(const ct_elem *)ws.data(), nullptr, oute.data()};
     for (long long bx = 0; bx < (WG_COUNT + 31) / 32; ++bx)
         run_block((unsigned)bx, 0, 256, 1, 1, rbody, &r);

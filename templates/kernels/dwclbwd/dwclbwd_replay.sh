@@ -16,7 +16,8 @@ trap 'rm -rf "$work"' EXIT
 fails=0
 part=${REPLAY_PART:-1/3}
 ncase=0
-# one DT PASS B C H W KH KW PH PW SY SX DY DX BIAS VEC CT P CHUNK (PT | WORKERS ITEMS) [OH OW]
+# [ROWS=R] one DT PASS B C H W KH KW PH PW SY SX DY DX BIAS VEC CT P CHUNK (PT | WORKERS ITEMS) [OH OW]
+# (ROWS: wgrad's ROWS_PER_THREAD, 1 unless set)
 one() {
     ncase=$((ncase + 1))
     if [ "$part" != all ] && [ "${FORCE:-0}" = 0 ] && [ $(( (ncase - 1) % ${part#*/} + 1 )) != "${part%/*}" ]; then
@@ -26,7 +27,7 @@ one() {
     local BIAS=${15} VEC=${16} CT=${17} P=${18} CH=${19}
     shift 19
     local tune OH OW
-    if [ "$pass" = 1 ]; then tune="-DPOS_THREADS=$1"; shift; else tune="-DWORKERS=$1 -DITEMS=$2"; shift 2; fi
+    if [ "$pass" = 1 ]; then tune="-DPOS_THREADS=$1"; shift; else tune="-DWORKERS=$1 -DITEMS=$2 -DROWS_PER_THREAD=${ROWS:-1}"; shift 2; fi
     OH=${1:-$(( (H + 2 * PH - DY * (KH - 1) - 1) / SY + 1 ))}
     OW=${2:-$(( (W + 2 * PW - DX * (KW - 1) - 1) / SX + 1 ))}
     local d="-DCT_DTYPE=$dt -DLY_PASS=$pass -DLY_B=$B -DLY_C=$C -DLY_H=$H -DLY_W=$W -DLY_KH=$KH -DLY_KW=$KW"
@@ -66,9 +67,21 @@ for dt in 0 1 2; do
     one $dt 2 2 16 1  37 1  4  0  3  1  1  1  1  1  $v8 4  16 4  2 2  1  37
     one $dt 2 2 16 1  37 1  4  0  6  1  1  1  2  0  4   4  8  2  3 1  1  37
     one $dt 2 2 8  1  37 1  3  0  1  1  2  1  1  1  2   4  4  2  2 2
+    # wgrad with several filter rows per thread: every row (7), groups
+    # past KH (4 and 3 of 7, 2 of 3 and 5), strides, dilations, even kernels
+    ROWS=7 one $dt 2 2 12 13 14 7  7  3  3  1  1  1  1  1  4   3  8  4  2 5
+    ROWS=4 one $dt 2 2 12 13 14 7  7  3  3  1  1  1  1  1  4   2  8  2  3 3
+    ROWS=3 one $dt 2 2 3  13 14 7  7  3  3  1  1  1  1  0  1   3  4  4  2 4
+    ROWS=2 one $dt 2 2 12 13 14 3  3  1  1  2  2  1  1  1  4   2  4  2  4 2
+    ROWS=3 one $dt 2 2 12 13 17 3  5  2  1  3  3  1  1  1  2   3  6  3  2 2
+    ROWS=2 one $dt 2 1 8  15 16 3  3  1  0  2  2  2  3  1  2   4  4  2  2 2
+    ROWS=3 one $dt 2 1 8  15 16 3  3  2  2  1  1  2  2  0  $v8 1  8  4  2 3
+    ROWS=4 one $dt 2 2 8  10 11 4  4  1  1  1  1  1  1  1  4   2  4  2  2 3  10 11
+    ROWS=2 one $dt 2 2 6  11 12 5  3  0  0  2  1  1  2  1  2   3  4  4  3 2
 done
 # fp32 accuracy over a 25,088-term sum (B8 56x56 7x7): many splits, block sums
 FORCE=1 one 0 2 8 8 56 56 7 7 3 3 1 1 1 1 1 4 2 8 4 4 8
+FORCE=1 ROWS=7 one 0 2 8 8 56 56 7 7 3 3 1 1 1 1 1 2 4 16 4 4 8
 FORCE=1 one 0 1 8 8 56 56 7 7 3 3 1 1 1 1 0 4 2 8 4 8
 echo "$fails failed"
 exit $fails
