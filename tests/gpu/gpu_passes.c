@@ -80,6 +80,19 @@ int main(void)
             tune(db, spec, extra);
         }
 
+    /* The depthwise kernels alone on odd layers (every candidate of the
+     * 1D streaming path, several filter rows per thread in wgdwcl). */
+    static const char *const alone[][2] = {
+        {"conv1dc:3:16:101:16:4:causal:groups=16:bias:wgrad:bf16", "conv1dc_wgdw"},
+        {"conv1dc:2:24:99:24:5:pad=4:dilation=2:groups=24:dgrad", "conv1dc_dgdw"},
+        {"conv1dc:2:16:70:16:3:pad=1:stride=2:groups=16:wgrad", "conv1dc_wgdw"},
+        {"conv1dc:2:512:4098:512:4:causal:groups=512:dgrad:bf16", "conv1dc_dgdw"},
+        {"conv2dc:4:12:33:31:12:3:3:pad=1:stride=2:groups=12:bias:nhwc:wgrad:bf16", "conv2dc_wgdwcl"},
+        {"conv2dc:4:3:30:30:3:7:7:same:groups=3:nhwc:wgrad:bf16", "conv2dc_wgdwcl"},
+        {"conv2dc:4:96:28:28:96:3:3:same:dilation=2:groups=96:bias:nhwc:wgrad", "conv2dc_wgdwcl"},
+    };
+    tl_rows_tune_alone(CT_BINARY, db, alone, sizeof alone / sizeof alone[0]);
+
     /* Exported winners of each pass, both families and layouts, a half type
      * and a bias gradient among them. */
     static const char *const exports[] = {
