@@ -69,7 +69,7 @@ typedef struct odd_shape {
     geometry g;
 } odd_shape;
 
-#define MAX_EXAMPLES 40
+#define MAX_EXAMPLES 48
 
 typedef struct family_row {
     const char *family;
@@ -78,7 +78,7 @@ typedef struct family_row {
      * template for every example and architecture that admits it. */
     int per_template;
     example examples[MAX_EXAMPLES];
-    refusal refusals[48];
+    refusal refusals[56];
     odd_shape odd[20];
 } family_row;
 
@@ -177,7 +177,19 @@ static const family_row rows[] = {
        * and dilated rows */
       {"conv1dc:2:16:64:16:4:causal:groups=16:bias:bf16", "conv1dc:2:16:64:16:4:causal:groups=16:bias:bf16", 1},
       {"conv1dc:3:7:61:7:5:pad=4:stride=3:dilation=2:groups=7:f16",
-       "conv1dc:3:7:61:7:5:pad=4:stride=3:dilation=2:groups=7:f16", 1}},
+       "conv1dc:3:7:61:7:5:pad=4:stride=3:dilation=2:groups=7:f16", 1},
+      /* the training passes: each pass kernel's layers (conv_pass.h) */
+      {"conv1dc:2:16:64:16:4:causal:groups=16:bias:wgrad", "conv1dc:2:16:64:16:4:causal:groups=16:bias:wgrad", 1},
+      {"conv1dc:2:16:64:16:4:causal:groups=16:bias:dgrad:bf16", "conv1dc:2:16:64:16:4:causal:groups=16:dgrad:bf16",
+       1},
+      {"conv1dc:2:12:41:12:3:pad=2:stride=2:groups=12:nlc:dgrad",
+       "conv1dc:2:12:41:12:3:pad=2:stride=2:groups=12:nlc:dgrad", 1},
+      {"conv1dc:2:12:41:12:3:pad=2:groups=12:bias:nlc:wgrad:f16",
+       "conv1dc:2:12:41:12:3:pad=2:groups=12:bias:nlc:wgrad:f16", 1},
+      {"conv1dc:2:6:37:8:5:pad=2:stride=3:groups=2:dgrad", "conv1dc:2:6:37:8:5:pad=2:stride=3:groups=2:dgrad", 1},
+      {"conv1dc:2:6:37:8:5:pad=2:stride=3:groups=2:bias:wgrad",
+       "conv1dc:2:6:37:8:5:pad=2:stride=3:groups=2:bias:wgrad", 1},
+      {"conv1dc:2:6:37:8:5:pad=2:fwd", "conv1dc:2:6:37:8:5:pad=2", 0}},
      .refusals =
      {{"conv1dc", "missing", NULL},
       {"conv1dc:1:4:8:4:3:bf16:bias", "element type 'bf16'", "last"},
@@ -212,8 +224,11 @@ static const family_row rows[] = {
       {"conv1dc:1:4:8:4:3:pad=-1", "pad", "positive"},
       {"conv1dc:1:4:8:4:3:pad=1:bias:bias", "bias", "given twice"},
       {"conv1dc:1:4:8:4:3:pad=1:stride=1:dilation=1:groups=1:bias:x", "'x'", "unknown field"},
-      {"conv1dc:1:4:8:4:3:pad=1:stride=1:dilation=1:groups=1:bias:nlc:x", "too many fields", NULL},
-      {"conv1dc:1:4:8:4:3:nlc:x", "too many fields", "after layout"},
+      {"conv1dc:1:4:8:4:3:pad=1:stride=1:dilation=1:groups=1:bias:nlc:wgrad:x", "too many fields", NULL},
+      {"conv1dc:1:4:8:4:3:nlc:dgrad:x", "too many fields", "after pass"},
+      {"conv1dc:1:4:8:4:3:nlc:x", "unknown field 'x'", "a pass (fwd, dgrad, wgrad)"},
+      {"conv1dc:1:4:8:4:3:wgrad:nlc", "layout", "must come before pass"},
+      {"conv1dc:1:4:8:4:3:dgrad:dgrad", "pass", "given twice"},
       {"conv1dc:1:4:8:4:3:nhwc", "layout", "'nhwc'"},
       {"conv1dc:1:4:8:4:3:nlc:nlc", "layout", "given twice"},
       {"conv1dc:1:4:8:4:3:nlc:ncl", "layout", "given twice"},
@@ -381,7 +396,19 @@ static const family_row rows[] = {
        * strided and dilated */
       {"conv2dc:2:8:16:20:8:7:7:same:groups=8:bias:bf16", "conv2dc:2:8:16:20:8:7:7:same:groups=8:bias:bf16", 1},
       {"conv2dc:2:6:13:11:6:5:3:pad=2,1:stride=2:dilation=2,1:groups=6:f16",
-       "conv2dc:2:6:13:11:6:5:3:pad=2,1:stride=2:dilation=2,1:groups=6:f16", 1}},
+       "conv2dc:2:6:13:11:6:5:3:pad=2,1:stride=2:dilation=2,1:groups=6:f16", 1},
+      /* the training passes: each pass kernel's layers (conv_pass.h) */
+      {"conv2dc:2:8:13:11:8:5:5:same:groups=8:bias:wgrad", "conv2dc:2:8:13:11:8:5:5:same:groups=8:bias:wgrad", 1},
+      {"conv2dc:2:8:13:11:8:3:3:pad=1:stride=2:groups=8:dgrad:f16",
+       "conv2dc:2:8:13:11:8:3:3:pad=1:stride=2:groups=8:dgrad:f16", 1},
+      {"conv2dc:2:12:9:10:12:7:7:same:groups=12:nhwc:dgrad:bf16",
+       "conv2dc:2:12:9:10:12:7:7:same:groups=12:nhwc:dgrad:bf16", 1},
+      {"conv2dc:2:12:9:10:12:3:3:pad=1:stride=2:groups=12:bias:nhwc:wgrad",
+       "conv2dc:2:12:9:10:12:3:3:pad=1:stride=2:groups=12:bias:nhwc:wgrad", 1},
+      {"conv2dc:2:6:9:11:8:3:2:pad=1,0:stride=2,3:dilation=2,1:groups=2:bias:dgrad",
+       "conv2dc:2:6:9:11:8:3:2:pad=1,0:stride=2,3:dilation=2,1:groups=2:dgrad", 1},
+      {"conv2dc:2:6:9:11:8:3:3:same:groups=2:bias:wgrad:bf16", "conv2dc:2:6:9:11:8:3:3:same:groups=2:bias:wgrad:bf16",
+       1}},
      .refusals =
      {{"conv2dc", "missing", NULL},
       {"conv2dc:1:4:8:8:4:3:3:bf16:same:bf16", "element type", "twice"},
@@ -403,7 +430,9 @@ static const family_row rows[] = {
       {"conv2dc:10:1:28:28:12:7:7:", "MODE", NULL},
       {"conv2dc:10:1:28:28:12:7:7:same:nobias", "bias", "nobias"},
       {"conv2dc:10:1:28:28:12:7:7:same:bias:x", "'x'", "unknown field"},
-      {"conv2dc:10:1:28:28:12:7:7:same:bias:nhwc:x", "too many fields", "after layout"},
+      {"conv2dc:10:1:28:28:12:7:7:same:bias:nhwc:wgrad:x", "too many fields", "after pass"},
+      {"conv2dc:10:1:28:28:12:7:7:same:bias:nhwc:x", "unknown field 'x'", "a pass (fwd, dgrad, wgrad)"},
+      {"conv2dc:10:1:28:28:12:7:7:same:dgrad:nchw", "layout", "must come before pass"},
       {"conv2dc:1:4:9:9:4:3:3:nlc", "layout", "'nlc'"},
       {"conv2dc:1:4:9:9:4:3:3:nhwc:same", "MODE", "must come before layout"},
       {"conv2dc:1:4:9:9:4:3:3:same:nhwc:nchw", "layout", "given twice"},
@@ -511,7 +540,10 @@ static void check_family(const ct_family *f)
         CHECK_MSG(ct_template_source(tp->name, NULL, &src, &e) == CT_OK, "%s: %s", tp->name, e.msg);
         free(src);
     }
-    CHECK_MSG(baselines == 1, "%s: %d baseline templates, want 1", f->name, baselines);
+    /* One baseline per pass where the family's problems have passes (a
+     * "pass" choice field: conv_pass.h), else one. */
+    const int pf = ct_field_find(f, "pass"), want = pf >= 0 ? f->fields[pf].nchoices : 1;
+    CHECK_MSG(baselines == want, "%s: %d baseline templates, want %d", f->name, baselines, want);
 }
 
 /* ---- 2. parse and reject ---- */
