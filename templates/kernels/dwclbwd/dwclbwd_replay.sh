@@ -5,8 +5,8 @@
 # channel threads, fp32, bf16, f16. Run from anywhere; needs g++ (C++20)
 # and, for bf16/f16, CUDA's include directory ($CUDA_HOME/include).
 # Exit status: the number of failed cases. Each case is a compile of the
-# header (about a second): CTest runs every third case of the battery
-# (REPLAY_PART=I/3 picks which third, default 1/3) and both accuracy cases;
+# header (about a second): CTest runs every sixth case of the battery
+# (REPLAY_PART=I/6 picks which sixth, default 1/6) and the accuracy cases;
 # REPLAY_PART=all runs everything.
 here=$(cd "$(dirname "$0")" && pwd)
 root=$(cd "$here/../../.." && pwd)
@@ -14,7 +14,7 @@ cuda=${CUDA_HOME:-/usr/local/cuda}
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 fails=0
-part=${REPLAY_PART:-1/3}
+part=${REPLAY_PART:-1/6}
 ncase=0
 # [ROWS=R] one DT PASS B C H W KH KW PH PW SY SX DY DX BIAS VEC CT P CHUNK (PT | WORKERS ITEMS) [OH OW]
 # (ROWS: wgrad's ROWS_PER_THREAD, 1 unless set)
