@@ -1,5 +1,7 @@
 /* gpu_reference.c - the fp64 GPU reference kernel, trusted for large
- * problems, agrees with the CPU reference on small ones of every mode. */
+ * problems, agrees with the CPU reference on small ones of every mode, and
+ * the layer families' (forward, dgrad and wgrad; ct_pass_ref64.cuh) on
+ * small odd layers of both layouts. */
 #include <math.h>
 
 #include "gpu_common.h"
@@ -9,7 +11,14 @@ int main(void)
     ct_gpu g;
     gpu_or_skip(&g);
     static const char *const specs[] = {"conv1d:1:1", "conv1d:17:17", "conv1d:1000:31", "conv1d:4099:64:same",
-                                        "conv1d:777:300:right", "conv1d:20000:2047:same"};
+                                        "conv1d:777:300:right", "conv1d:20000:2047:same",
+                                        "conv2dc:2:6:9:11:4:3:2:pad=1,0:stride=2,3:dilation=2,1:groups=2:bias",
+                                        "conv2dc:2:6:9:11:4:3:2:pad=1,0:stride=2,3:dilation=2,1:groups=2:dgrad",
+                                        "conv2dc:2:6:9:11:4:3:2:pad=1,0:stride=2,3:dilation=2,1:groups=2:bias:wgrad",
+                                        "conv2dc:2:5:13:11:5:7:7:same:groups=5:nhwc:dgrad:bf16",
+                                        "conv2dc:2:5:13:11:5:7:7:same:groups=5:bias:nhwc:wgrad",
+                                        "conv1dc:3:6:37:8:5:pad=2:stride=2:groups=2:dgrad",
+                                        "conv1dc:3:16:41:16:4:causal:dilation=2:groups=16:bias:nlc:wgrad:f16"};
     for (size_t i = 0; i < sizeof specs / sizeof specs[0]; i++) {
         ct_problem p;
         ct_err e;
