@@ -252,10 +252,10 @@ static void test_gather(unsigned long long *st)
                     const long long no = (n + 2 * pad - dil * (k - 1) - 1) / s + 1;
                     if (no < 1)
                         continue;
-                    float dy[16], w[8];
+                    float dy[32], w[8];   /* no <= 13 + 2 * 8 - 1 + 1 = 29, k <= 5 */
                     tl_fill(dy, (size_t)no, st);
                     tl_fill(w, (size_t)k, st);
-                    double scatter[16] = {0}, gather[16];
+                    double scatter[13] = {0}, gather[13];
                     for (long long y = 0; y < no; y++)
                         for (long long i = 0; i < k; i++) {
                             const long long yy = y * s + i * dil - pad;
