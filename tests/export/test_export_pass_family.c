@@ -15,7 +15,8 @@
  *   - each pass's generic template compiles alone with NVRTC;
  *   - query --nearest of a pass SPEC ranks among that pass's rows;
  *   - refusals: --pass of a family without passes, an unknown pass, with
- *     --problem, with --torch, a pass with nothing tuned.
+ *     --problem, with --torch (the module holds every pass), a pass with
+ *     nothing tuned.
  *
  * nvcc is a prerequisite: without it on PATH the test fails. */
 #include "export_common.h"
@@ -280,7 +281,7 @@ static void refusals(const char *db)
              cu, NULL);
     fails(&r, 2, "--pass applies to export --family only", "export --problem --pass");
     convtune(&r, "export", "--family", "conv2dc", "--pass", "wgrad", "--torch", "--db", db, "-o", cu, NULL);
-    fails(&r, 2, "no PyTorch module yet", "export --pass wgrad --torch");
+    fails(&r, 2, "--pass does not apply", "export --pass wgrad --torch");
     convtune(&r, "export", "--family", "conv2dc", "--pass", "wgrad", "--dtype", "f16", "--db", db, "-o", cu, NULL);
     fails(&r, 6, "no tuned f16 wgrad conv2dc problem", "export --pass wgrad --dtype f16");
     CHECK(!tc_exists(cu));

@@ -9,19 +9,25 @@
 static char dir[512], db[600], cap[600];
 static char ct_bin[] = CT_BINARY;
 
-static void convtune(tc_result *r, const char *a1, const char *a2, const char *a3, const char *a4,
-                     const char *a5, const char *a6)
+static void convtune7(tc_result *r, const char *a1, const char *a2, const char *a3, const char *a4,
+                      const char *a5, const char *a6, const char *a7)
 {
-    char *argv[] = {ct_bin, (char *)a1, (char *)a2, (char *)a3, (char *)a4, (char *)a5, (char *)a6,
+    char *argv[] = {ct_bin, (char *)a1, (char *)a2, (char *)a3, (char *)a4, (char *)a5, (char *)a6, (char *)a7,
                     "--db", db, NULL, NULL};
-    /* Drop the NULL holes so every call can pass up to six arguments. */
-    char *packed[12];
+    /* Drop the NULL holes so every call can pass up to seven arguments. */
+    char *packed[13];
     int n = 0;
-    for (int i = 0; i < 9; i++)
+    for (int i = 0; i < 10; i++)
         if (argv[i])
             packed[n++] = argv[i];
     packed[n] = NULL;
     tc_run(packed, dir, cap, 60, r);
+}
+
+static void convtune(tc_result *r, const char *a1, const char *a2, const char *a3, const char *a4,
+                     const char *a5, const char *a6)
+{
+    convtune7(r, a1, a2, a3, a4, a5, a6, NULL);
 }
 
 static int file_has(const char *path, const char *needle)
@@ -67,6 +73,37 @@ static const prob probs[] = {
 
 static const char *const suffixes[] = {".cu", ".h", "_binding.cpp", ".py"};
 
+/* Pass rows: conv2dc has both passes tuned, conv1dc only dgrad. */
+static const struct {
+    const char *spec, *tmpl;
+} pass_rows[] = {
+    {"conv2dc:2:3:32:32:8:3:3:bias:dgrad", "conv2dc_dgnaive"},
+    {"conv2dc:2:3:32:32:8:3:3:bias:wgrad", "conv2dc_wgnaive"},
+    {"conv2dc:2:4:9:11:4:5:5:same:groups=4:nhwc:wgrad", "conv2dc_wgnaive"},
+    {"conv1dc:2:8:64:8:4:causal:groups=8:nlc:dgrad", "conv1dc_dgnaive"},
+};
+#define NPASS_ROWS (int)(sizeof pass_rows / sizeof pass_rows[0])
+
+/* A family module's description of its selectors, read without PyTorch:
+ * the module's SETS and FIELDS by Python's ast, printed as
+ * "PASS KINDS NTUNED" lines, then each tuned tuple against the fields of
+ * its problem string as convtune parses it (the runtime's exactness test
+ * compares these tuples with a layer call's fields). */
+static const char sets_py[] =
+    "import ast, sys\n"
+    "tree = ast.parse(open(sys.argv[1]).read())\n"
+    "v = {t.id: n.value for n in tree.body if isinstance(n, ast.Assign) for t in n.targets if isinstance(t, ast.Name)}\n"
+    "sets = ast.literal_eval(v['SETS'])\n"
+    "fields = ast.literal_eval(v['FIELDS'])\n"
+    "for p in sorted(sets):\n"
+    "    s = sets[p]\n"
+    "    assert len(s['kinds']) == len(fields) and all(len(t) == len(fields) for t in s['tuned'])\n"
+    "    assert len(s['problems']) == len(s['tuned'])\n"
+    "    print(p, s['kinds'], len(s['tuned']), s['source'])\n"
+    "for p in sorted(sets):\n"
+    "    for prob, t in zip(sets[p]['problems'], sets[p]['tuned']):\n"
+    "        print('T', prob, ','.join(str(x) for x in t))\n";
+
 int main(void)
 {
     char base[] = "/tmp/ct_test_torch_XXXXXX";
@@ -89,6 +126,14 @@ int main(void)
         tc_template_hash(probs[i].tmpl, hash);
         ct_result r = tc_rec(probs[i].tmpl, hash, json, "ok", 10.0 + i, 1e-7);
         tc_add_run(h, &dev, probs[i].spec, &r, 1);
+    }
+    /* Training passes of the layers: the family modules' ops take them. */
+    for (int i = 0; i < NPASS_ROWS; i++) {
+        char json[512], hash[17];
+        CHECK(tc_params(pass_rows[i].spec, pass_rows[i].tmpl, NULL, 0, json, sizeof json));
+        tc_template_hash(pass_rows[i].tmpl, hash);
+        ct_result r = tc_rec(pass_rows[i].tmpl, hash, json, "ok", 20.0 + i, 1e-7);
+        tc_add_run(h, &dev, pass_rows[i].spec, &r, 1);
     }
     ct_db_close(h);
 
@@ -162,15 +207,22 @@ int main(void)
     /* Every family: the selector's module, its conv() signature and the
      * binding's call with its buffers and sizes. */
     static const struct {
-        const char *family, *sig, *call;
+        const char *family, *sig, *op, *sets;
+        const char *pass_cu[3];
     } fams[] = {
-        {"conv1d", "def conv(input, mask, mode=\"valid\"):", "(int)ints[2], stream, &grade)"},
+        {"conv1d", "def conv(input, mask, mode=\"valid\"):", "conv1d = _OPS.conv", "fwd ssk 2 convtune_conv1d.cu",
+         {NULL}},
         {"conv1dc", "def conv(input, weight, bias=None, pad=0, causal=0, stride=1, dilation=1, groups=1, layout=\"ncl\"):",
-         "t[2].numel() ? t[2].data_ptr<float>() : nullptr"},
-        {"conv2d", "def conv(input, filter, mode=\"valid\"):", "(long long)ints[4], (int)ints[5], stream"},
+         "conv1d = _OPS.conv", "dgrad ssssskkkkkfk 1 convtune_conv1dc_dgrad.cu\nfwd ssssskkkkkbk 2 convtune_conv1dc.cu",
+         {"convtune_conv1dc_dgrad.cu", NULL}},
+        {"conv2d", "def conv(input, filter, mode=\"valid\"):", "conv2d = _OPS.conv", "fwd sssssk 1 convtune_conv2d.cu",
+         {NULL}},
         {"conv2dc", "def conv(input, weight, bias=None, mode=\"valid\", ph=0, pw=0, sh=1, sw=1, dh=1, dw=1, groups=1, "
                     "layout=\"nchw\"):",
-         "(int)ints[15], stream, &grade)"},
+         "conv2d = _OPS.conv",
+         "dgrad ssssssskkkkkkkkfk 1 convtune_conv2dc_dgrad.cu\nfwd ssssssskkkkkkkkbk 2 convtune_conv2dc.cu\n"
+         "wgrad ssssssskkkkkkkkkk 2 convtune_conv2dc_wgrad.cu",
+         {"convtune_conv2dc_dgrad.cu", "convtune_conv2dc_wgrad.cu", NULL}},
     };
     for (int f = 0; f < 4; f++) {
         char outdir[32];
@@ -180,10 +232,15 @@ int main(void)
         convtune(&r, "export", "--family", fams[f].family, "--torch", "-o", outdir);
         CHECK_MSG(r.code == 0, "family %s: %d %s", fams[f].family, r.code, r.err);
         tc_result_free(&r);
-        for (int s = 0; s < 4; s++) {
+        for (int s = 0; s < 4; s++) {   /* no binding: the runtime calls the selectors through ctypes */
             snprintf(path, sizeof path, "%s/%s/convtune_%s%s", dir, outdir, fams[f].family, suffixes[s]);
-            CHECK_MSG(tc_exists(path), "%s missing", path);
+            CHECK_MSG(tc_exists(path) == (s != 2), "%s: %s", path, s == 2 ? "a binding" : "missing");
         }
+        snprintf(path, sizeof path, "%s/%s/convtune_torch.py", dir, outdir);
+        char *rt = tc_slurp(path, NULL), *src = tc_slurp(CT_SOURCE_DIR "/templates/torch/convtune_torch.py", NULL);
+        CHECK_MSG(rt && src && !strcmp(rt, src), "%s is not the runtime of the source tree", path);
+        free(rt);
+        free(src);
         snprintf(path, sizeof path, "%s/%s/convtune_%s.py", dir, outdir, fams[f].family);
         CHECK_MSG(file_has(path, fams[f].sig) && file_has(path, "def last_grade_name"), "%s lacks [%s]", path,
                   fams[f].sig);
@@ -209,9 +266,72 @@ int main(void)
             CHECK_MSG(r.code == 0, "py_compile %s: %s", path, r.err);
             tc_result_free(&r);
         }
-        snprintf(path, sizeof path, "%s/%s/convtune_%s_binding.cpp", dir, outdir, fams[f].family);
-        CHECK_MSG(file_has(path, fams[f].call), "%s lacks [%s]", path, fams[f].call);
+        /* Layers: the ops, and a selector per tuned pass with its .cu; the
+         * others: the bare conv() alone. */
+        const int layer = strstr(fams[f].family, "dc") != NULL;
+        CHECK_MSG(file_has(path, "_OPS = _rt.LayerOps(") == layer && file_has(path, fams[f].op) == layer,
+                  "%s: ops", path);
+        if (have_py) {
+            char script[1300], listing[1300];
+            snprintf(script, sizeof script, "%s/sets.py", base);
+            snprintf(listing, sizeof listing, "%s/%s.sets", base, fams[f].family);
+            FILE *sf = fopen(script, "w");
+            CHECK(sf && fputs(sets_py, sf) >= 0 && fclose(sf) == 0);
+            char *argv[] = {python, script, path, NULL};
+            tc_run(argv, dir, cap, 60, &r);
+            CHECK_MSG(r.code == 0 && strstr(r.out, fams[f].sets), "%s: SETS [%s] not in:\n%s%s", path,
+                      fams[f].sets, r.out, r.err);
+            /* every tuned tuple holds its problem's fields, in field order */
+            for (const char *line = r.out; (line = strstr(line, "\nT ")) != NULL; line++) {
+                char prob[200], vals[300];
+                CHECK(sscanf(line + 3, "%199s %299s", prob, vals) == 2);
+                ct_problem p;
+                CHECK_MSG(ct_problem_parse(prob, &p, &e) == CT_OK, "%s: %s", prob, e.msg);
+                char want[300] = "";
+                for (int k = 0; k < p.family->nfields; k++)   /* the pass and type are no selector field */
+                    if (strcmp(p.family->fields[k].name, "pass") && strcmp(p.family->fields[k].name, "dtype"))
+                        snprintf(want + strlen(want), sizeof want - strlen(want), "%s%lld", *want ? "," : "",
+                                 p.dims[k]);
+                CHECK_MSG(!strcmp(want, vals), "%s: tuned %s, fields %s", prob, vals, want);
+            }
+            tc_result_free(&r);
+            (void)listing;
+        }
+        for (int k = 0; fams[f].pass_cu[k]; k++) {
+            snprintf(path, sizeof path, "%s/%s/%s", dir, outdir, fams[f].pass_cu[k]);
+            CHECK_MSG(tc_exists(path) && file_has(path, "extern \"C\" int convtune_"), "%s missing", path);
+        }
     }
+
+    /* Two families into one folder share the runtime: the second export
+     * finds it identical and keeps it, no --force needed; a different one is
+     * refused without --force. */
+    snprintf(path, sizeof path, "%s/fam_conv2dc/convtune_torch.py", dir);
+    convtune(&r, "export", "--family", "conv1dc", "--torch", "-o", "fam_conv2dc");
+    CHECK_MSG(r.code == 0, "second family into one folder: %d %s", r.code, r.err);
+    tc_result_free(&r);
+    FILE *rf = fopen(path, "a");
+    CHECK(rf && fputs("# changed\n", rf) >= 0 && fclose(rf) == 0);
+    convtune7(&r, "export", "--family", "conv1dc", "--torch", "-o", "fam_conv2dc", "--force");
+    CHECK_MSG(r.code == 0, "--force over a changed runtime: %d %s", r.code, r.err);
+    tc_result_free(&r);
+    char *rt = tc_slurp(path, NULL);
+    CHECK(rt && !strstr(rt, "# changed"));
+    free(rt);
+    rf = fopen(path, "a");
+    CHECK(rf && fputs("# changed\n", rf) >= 0 && fclose(rf) == 0);
+    convtune(&r, "export", "--family", "conv2d", "--torch", "-o", "fam_conv2dc");
+    CHECK_MSG(r.code == 7 && tc_one_line(&r) && strstr(r.err, "convtune_torch.py"), "changed runtime: %d %s", r.code,
+              r.err);
+    tc_result_free(&r);
+    snprintf(path, sizeof path, "%s/fam_conv2dc/convtune_conv2d.py", dir);
+    CHECK(!tc_exists(path));
+
+    /* --pass does not apply to a module: it holds every tuned pass. */
+    convtune(&r, "export", "--family", "conv2dc", "--pass", "dgrad", "--torch");
+    CHECK_MSG(r.code == 2 && tc_one_line(&r) && strstr(r.err, "--pass does not apply"), "--pass --torch: %d %s",
+              r.code, r.err);
+    tc_result_free(&r);
 
     /* A family with nothing tuned is refused before anything is written. */
     char empty[700];

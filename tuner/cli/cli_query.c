@@ -195,6 +195,42 @@ static int pass_arg(const ct_family *f, const char *v, int *variant)
     return 0;
 }
 
+/* export --family F --torch: the module of set (the forward selector's)
+ * with the selectors of the training passes tuned on the same device, in
+ * the same type (the family's variants; a pass with nothing tuned there is
+ * left to PyTorch by the module). */
+static ct_status export_torch_family(const args *a, ct_db *db, const ct_tuned_set *set, ct_err *e)
+{
+    const ct_family_export *fx = set->family->family_export;
+    ct_tuned_set passes[CT_TORCH_MAX_SETS];
+    const ct_tuned_set *sets[CT_TORCH_MAX_SETS] = {set};
+    int nsets = 1;
+    ct_status rc = CT_OK;
+    for (int v = 1; fx && fx->variant && v < fx->nvariants && v < CT_TORCH_MAX_SETS && rc == CT_OK; v++) {
+        ct_err pe;
+        ct_status prc = ct_tuned_load(db, set->family->name, set->dtype, v, set->device, &passes[v], &pe);
+        if (prc == CT_OK)
+            sets[v] = &passes[v];
+        else if (prc != CT_ERR_NOT_FOUND)
+            rc = ct_fail(e, prc, "%s", pe.msg);
+        nsets = v + 1;
+    }
+    if (rc == CT_OK)
+        rc = ct_export_torch_family(sets, nsets, a->templates, a->out ? a->out : "generated", a->force, e);
+    if (rc == CT_OK) {
+        printf("%s/convtune_%s.py: PyTorch module of %d tuned %s problems on %s", a->out ? a->out : "generated",
+               set->name, set->n, set->name, set->device);
+        for (int v = 1; v < nsets; v++)
+            if (sets[v])
+                printf(", %d of %s", sets[v]->n, sets[v]->name);
+        printf(", with the .cu and .h of each and the runtime %s\n", CT_TORCH_RUNTIME);
+    }
+    for (int v = 1; v < nsets; v++)
+        if (sets[v])
+            ct_tuned_free(&passes[v]);
+    return rc;
+}
+
 /* export --family F: every tuned problem of F in one type (and pass) on one
  * device, one file. */
 static int cmd_export_family(const args *a)
@@ -210,10 +246,9 @@ static int cmd_export_family(const args *a)
     int variant = 0;
     if (a->pass && !pass_arg(fam, a->pass, &variant))
         return CT_ERR_USAGE;
-    const ct_family_export *vx = ct_family_export_variant(fam, variant);
-    if (a->torch && variant && (!vx->shapes || !vx->out_shape)) {   /* the autograd op is issue 30's */
-        say(0, "export --family %s --pass %s --torch: a training pass has no PyTorch module yet; export it "
-            "without --torch", fam->name, a->pass);
+    if (a->torch && a->pass) {   /* one module holds the op and every tuned pass of it */
+        say(0, "export --family %s --torch: --pass does not apply: the module holds the forward op and every "
+            "tuned training pass of it; drop --pass", fam->name);
         return CT_ERR_USAGE;
     }
     ct_config cfg;
@@ -226,11 +261,13 @@ static int cmd_export_family(const args *a)
     ct_tuned_set set;
     ct_err e;
     ct_status rc = ct_tuned_load(db, a->family, dt, variant, a->device, &set, &e);
-    ct_db_close(db);
-    if (rc != CT_OK)
+    if (rc != CT_OK) {
+        ct_db_close(db);
         return die(rc, e.msg);
+    }
     char path[1024], hpath[1100];
     if (a->out && (rc = ct_path_copy(path, sizeof path, a->out, "-o", CT_ERR_IO, &e)) != CT_OK) {
+        ct_db_close(db);
         ct_tuned_free(&set);
         return die(rc, e.msg);
     }
@@ -238,14 +275,12 @@ static int cmd_export_family(const args *a)
         ct_export_family_default_path(set.name, path, sizeof path);
     ct_export_header_path(path, hpath, sizeof hpath);
     if (a->torch) {   /* -o is the directory; export_torch.h */
-        rc = ct_export_torch_family(&set, a->templates, a->out ? a->out : "generated", a->force, &e);
-        if (rc == CT_OK)
-            printf("%s/convtune_%s.py: PyTorch module of %d tuned %s problems on %s, with its .cu, .h and binding\n",
-                   a->out ? a->out : "generated", set.name, set.n, set.name, set.device);
+        rc = export_torch_family(a, db, &set, &e);
     } else if ((rc = ct_export_family(&set, a->templates, path, a->force, &e)) == CT_OK)
         printf("%s and %s: %d tuned %s problems on %s (%s), a generic kernel and the selector convtune_%s\n",
                path, hpath, set.n, set.name, set.device,
                set.device_auto ? "the device with the most tuned problems" : "as asked", set.name);
+    ct_db_close(db);
     ct_tuned_free(&set);
     return rc == CT_OK ? 0 : die(rc, e.msg);
 }

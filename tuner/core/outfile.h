@@ -68,7 +68,7 @@ ct_status ct_outfile_write(const char *path, int force, const char *prefix, cons
 /* ------------------------------------------------------------------------ */
 /* A set of files committed together                                        */
 
-#define CT_OUTSET_MAX 4
+#define CT_OUTSET_MAX 8
 
 typedef struct ct_outset {
     ct_outfile file[CT_OUTSET_MAX];
