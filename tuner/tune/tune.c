@@ -262,7 +262,7 @@ static ct_status record(tune_run *r, ct_compile_job *j, const ct_gpus_done *gd, 
     const ct_problem *p = r->p;
     const ct_template *t = j->cand->tmpl;
     ct_result rec;
-    char cond[160] = "";
+    char cond[256] = "";
     ct_result_init(&rec);
     snprintf(rec.family, sizeof rec.family, "%s", p->family->name);
     snprintf(rec.tmpl, sizeof rec.tmpl, "%s", t->name);
@@ -279,7 +279,7 @@ static ct_status record(tune_run *r, ct_compile_job *j, const ct_gpus_done *gd, 
         snprintf(rec.error, sizeof rec.error, "%.511s", j->err.msg);
     } else {
         ct_result_take_measured(&rec, &gd->oc);
-        ct_tune_note_conditions(r->res, &rec.cond);
+        ct_tune_note_conditions(r->res, &rec);
         r->t_verify += rec.cond.verify_ms / 1e3;
         r->t_time += rec.cond.time_ms / 1e3;
         ct_tune_conditions_text(&rec, cond, sizeof cond);
@@ -357,7 +357,7 @@ static void retime_best(tune_run *r, int ntop)
     for (int i = 0; i < ntop; i++) {
         ct_result *rec = &r->okrecs[i], oc;
         if (ct_retime_one(ct_gpus_worker(r->gs, 0), &r->pl, r->p, rec, &oc)) {
-            ct_tune_note_conditions(r->res, &oc.cond);
+            ct_tune_note_conditions(r->res, &oc);
             if (rec->id)
                 ct_db_candidate_retime(r->db, rec->id, rec, NULL);
             done++;
