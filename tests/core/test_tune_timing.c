@@ -2,7 +2,8 @@
  * (timing.h), on random inputs: a short execution is batched to about
  * CT_BATCH_TARGET_US and never past CT_BATCH_MAX; a slow one gets fewer
  * samples, never fewer than CT_SLOW_MIN_REPS, and its warm-up is capped;
- * the interval holds the median, is made of samples, reaches 95% coverage
+ * racing may decide after fewer samples of batches; the interval holds
+ * the median, is made of samples, reaches 95% coverage
  * (exact binomial sums in long double against the code's logarithms, and a
  * simulation) and is the narrowest that does. No GPU. */
 #include <math.h>
@@ -13,6 +14,7 @@
 
 #include "check.h"
 #include "timing.h"
+#include "tune_report.h"
 
 static unsigned long long rng;
 
@@ -60,6 +62,10 @@ static void plans(void)
             CHECK(p.min_reps == CT_SLOW_MIN_REPS || p.min_reps * sample_ms >= CT_SLOW_TARGET_MS * (1 - 1e-12));
             CHECK(p.min_reps == CT_SLOW_MIN_REPS || (p.min_reps - 1) * sample_ms < CT_SLOW_TARGET_MS);
         }
+        /* racing decides after min_reps samples, or fewer batched ones */
+        CHECK(p.race_after >= 1 && p.race_after <= p.min_reps);
+        CHECK(p.race_after == (p.batch > 1 && p.min_reps > CT_RACE_BATCHED_SAMPLES ? CT_RACE_BATCHED_SAMPLES
+                                                                                    : p.min_reps));
         /* a slower probe never gets more samples */
         ct_timing_plan q;
         ct_timing_plan_make(warmup, min_reps, max_reps, probe * 1.5, can, &q);
@@ -158,6 +164,23 @@ static void descriptions(void)
     CHECK_STR(ct_timing_describe("other", 1, b, sizeof b), "");
 }
 
+/* The words of tune, retime and --verbose (tune_report.h). */
+static void words(void)
+{
+    ct_result r;
+    char b[128], want[128];
+    ct_result_init(&r);
+    CHECK_STR(ct_tune_timing_text(&r, b, sizeof b), "");   /* no time */
+    r.median_us = 1 + 100 * uniform();
+    CHECK_STR(ct_tune_timing_text(&r, b, sizeof b), "events per launch");   /* stored before schema 4 */
+    r.batch = 2 + (int)(uniform() * 500);
+    r.ci_lo_us = r.median_us * 0.99;
+    r.ci_hi_us = r.median_us * 1.02;
+    snprintf(r.timing, sizeof r.timing, "%s", CT_TIMING_GRAPH);
+    snprintf(want, sizeof want, "graph of %d launches, 95%% CI %.2f-%.2f us", r.batch, r.ci_lo_us, r.ci_hi_us);
+    CHECK_STR(ct_tune_timing_text(&r, b, sizeof b), want);
+}
+
 int main(void)
 {
     rng = (unsigned long long)time(NULL) * 2654435761ull | 1;
@@ -165,5 +188,6 @@ int main(void)
     plans();
     intervals();
     descriptions();
+    words();
     CHECK_DONE();
 }

@@ -4,7 +4,7 @@
  * them against its plan (timing.h). A short kernel is sampled as a CUDA
  * graph of many launches (every launch of it runs), as calls back to back
  * when no single kernel is named, and with events per launch under an L2
- * flush; a kernel that spins for 100 ms gets CT_SLOW_MIN_REPS samples and
+ * flush; a certain loser stops after CT_RACE_BATCHED_SAMPLES batches; a kernel that spins for 100 ms gets CT_SLOW_MIN_REPS samples and
  * no further warm-up. Each timing's interval holds its median. */
 #include "gpu_common.h"
 #include "timer.h"
@@ -94,6 +94,17 @@ int main(void)
     CHECK_STR(o.timing, CT_TIMING_GRAPH);
     CHECK(o.batch >= 2 && o.batch <= CT_BATCH_MAX && o.reps >= s.min_reps && !o.cond.slow);
     unsigned long long n = count_reset();
+    CHECK_MSG(n == 1 + (unsigned long long)(1 + o.reps) * o.batch, "%llu executions for %d samples of %d", n, o.reps,
+              o.batch);
+
+    /* Racing against an unbeatable best: it stops after race_after
+     * samples (CT_RACE_BATCHED_SAMPLES of batches), before min_reps. */
+    ct_timing_opts race = {.race_us = 1e-6};
+    ct_result_init(&o);
+    CHECK(ct_time_launcher(d, &run, &s, &race, &o, &e) == CT_OK);
+    sane(&o, &s, "tiny, raced");
+    CHECK(o.cond.raced && o.reps == CT_RACE_BATCHED_SAMPLES && o.batch >= 2);
+    n = count_reset();
     CHECK_MSG(n == 1 + (unsigned long long)(1 + o.reps) * o.batch, "%llu executions for %d samples of %d", n, o.reps,
               o.batch);
 

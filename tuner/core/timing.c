@@ -33,6 +33,7 @@ void ct_timing_plan_make(int warmup, int min_reps, int max_reps, double probe_us
             p->slow = 1;
         }
     }
+    p->race_after = p->batch > 1 && p->min_reps > CT_RACE_BATCHED_SAMPLES ? CT_RACE_BATCHED_SAMPLES : p->min_reps;
 }
 
 /* P(X = k) for X ~ Binomial(n, 1/2), through logarithms: 2^-n underflows

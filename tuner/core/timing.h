@@ -25,6 +25,10 @@
 #define CT_SLOW_MIN_REPS 3
 /* Warm-up beyond the first (timed) execution stops after this much time. */
 #define CT_WARMUP_MAX_MS 50.0
+/* Racing (a candidate that cannot win stops early) decides after min_reps
+ * samples, or after this many when each is a batch: a batch already
+ * averages a millisecond of launches, and a loser is race_factor slower. */
+#define CT_RACE_BATCHED_SAMPLES 5
 
 /* How a sample is taken; the texts are stored with each measurement. */
 #define CT_TIMING_EVENTS "events"   /* one execution between two events */
@@ -36,6 +40,7 @@ typedef struct ct_timing_plan {
     int warmup;      /* untimed samples after the first execution */
     int min_reps;    /* samples: at least this many ... */
     int max_reps;    /* ... and at most this many */
+    int race_after;  /* samples after which racing may stop it (<= min_reps) */
     int slow;        /* 1 when min_reps was lowered for a slow candidate */
 } ct_timing_plan;
 

@@ -124,7 +124,7 @@ ct_status ct_time_launcher(const ct_drv *d, const ct_launcher *run, const ct_set
     sampler sm = {.d = d, .run = run, .batch = 1};
     ct_status rc = CT_OK;
     CUresult r;
-    const int flush = to && to->flush;
+    const int flush = to && to->flush, racing = to && to->race_us > 0;
     for (int i = 0; i < 2 * TIMING_BATCH; i++)
         CU_TRY(d, e, rc, out, cuEventCreate(&ev[i], CU_EVENT_DEFAULT));
     float probe_ms = 0;
@@ -162,10 +162,13 @@ ct_status ct_time_launcher(const ct_drv *d, const ct_launcher *run, const ct_set
     while (reps < pl.max_reps && (reps < pl.min_reps || total_ms < s->min_time_ms)) {
         /* Queue what min_reps and min_time_ms still need, as far as the
          * samples so far tell: queued samples all run, and a slow
-         * candidate's TIMING_BATCH would be seconds. */
+         * candidate's TIMING_BATCH would be seconds. A candidate that may
+         * race gets only its first race_after, then the decision. */
         double per_ms = reps ? total_ms / reps : probe_ms * pl.batch;
         double need = pl.min_reps - reps;
-        if (total_ms < s->min_time_ms && per_ms > 0 && (s->min_time_ms - total_ms) / per_ms > need)
+        if (racing && reps < pl.race_after)
+            need = pl.race_after - reps;
+        else if (total_ms < s->min_time_ms && per_ms > 0 && (s->min_time_ms - total_ms) / per_ms > need)
             need = ceil((s->min_time_ms - total_ms) / per_ms);
         int nb = need < 1 ? 1 : need < TIMING_BATCH ? (int)need : TIMING_BATCH;
         if (nb > pl.max_reps - reps)
@@ -197,9 +200,11 @@ ct_status ct_time_launcher(const ct_drv *d, const ct_launcher *run, const ct_set
             total_ms += ms;
             times[reps++] = ms / (float)pl.batch;
         }
-        /* Racing: min_reps samples already show that this one cannot win;
-         * timing it for the full min_time_ms would only refine a loser. */
-        if (to && to->race_us > 0 && reps >= pl.min_reps && reps < pl.max_reps && total_ms < s->min_time_ms) {
+        /* Racing: race_after samples already show that this one cannot
+         * win; timing it for the full min_time_ms would only refine a
+         * loser. */
+        if (racing && reps >= pl.race_after && reps < pl.max_reps &&
+            (reps < pl.min_reps || total_ms < s->min_time_ms)) {
             memcpy(scratch, times, (size_t)reps * sizeof *times);
             if (median_of(scratch, reps) * 1e3 > to->race_us) {
                 o->cond.raced = 1;
