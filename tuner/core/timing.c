@@ -21,7 +21,7 @@ void ct_timing_plan_make(int warmup, int min_reps, int max_reps, double probe_us
     /* The first execution was a warm-up too. A batched sample warms up in
      * one (its first graph launch also uploads the graph). */
     double sample_ms = probe_us * p->batch / 1e3;
-    p->warmup = p->batch > 1 ? 1 : warmup > 1 ? warmup - 1 : 0;
+    p->warmup = p->batch > 1 ? warmup > 0 : warmup > 1 ? warmup - 1 : 0;
     if (p->batch == 1 && sample_ms > 0 && p->warmup * sample_ms > CT_WARMUP_MAX_MS)
         p->warmup = (int)(CT_WARMUP_MAX_MS / sample_ms);
     if (sample_ms > 0 && p->min_reps * sample_ms > CT_SLOW_TARGET_MS) {

@@ -37,7 +37,8 @@
 
 typedef struct ct_timing_plan {
     int batch;       /* executions per sample (1: one per event pair) */
-    int warmup;      /* untimed samples after the first execution */
+    int warmup;      /* untimed samples after the first execution (1 batch, or
+                        the settings' warmup less one, capped at CT_WARMUP_MAX_MS) */
     int min_reps;    /* samples: at least this many ... */
     int max_reps;    /* ... and at most this many */
     int race_after;  /* samples after which racing may stop it (<= min_reps) */
