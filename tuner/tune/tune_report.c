@@ -148,9 +148,13 @@ void ct_tune_print_measurement(FILE *out, const ct_tune_result *res, int l2_flus
             res->retimed, res->retimed == 1 ? "" : "s", res->raced, res->worker_starts);
     /* How the times were taken (timing.h): under CT_BATCH_BELOW_US a
      * launch, in batches; past CT_SLOW_TARGET_MS of samples, fewer. */
-    fprintf(out, "\n  timing: %d candidate%s under %.0f us timed as graphs of launches (calls back to back for "
-                 "executors), the others with events per launch; %d slow one%s with fewer samples (at least %d)",
-            res->batched, res->batched == 1 ? "" : "s", CT_BATCH_BELOW_US, res->slow, res->slow == 1 ? "" : "s",
+    if (l2_flush)
+        fprintf(out, "\n  timing: events per launch, each after the flush");
+    else
+        fprintf(out, "\n  timing: %d timing%s (of candidates under %.0f us) as graphs of launches (calls back to "
+                     "back for executors), the others with events per launch",
+                res->batched, res->batched == 1 ? "" : "s", CT_BATCH_BELOW_US);
+    fprintf(out, "; %d slow timing%s with fewer samples (at least %d)", res->slow, res->slow == 1 ? "" : "s",
             CT_SLOW_MIN_REPS);
     if (res->sm_mhz_min > 0)
         fprintf(out, "; SM clock %d-%d MHz, %d-%d C", res->sm_mhz_min, res->sm_mhz_max, res->temp_c_min,
