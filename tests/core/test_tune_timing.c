@@ -5,7 +5,8 @@
  * racing may decide after fewer samples of batches; the interval holds
  * the median, is made of samples, reaches 95% coverage
  * (exact binomial sums in long double against the code's logarithms, and a
- * simulation) and is the narrowest that does. No GPU. */
+ * simulation) and is the narrowest that does; the words tune prints, and
+ * which stored times a resumed run takes again. No GPU. */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -13,6 +14,7 @@
 #include <time.h>
 
 #include "check.h"
+#include "resume.h"
 #include "timing.h"
 #include "tune_report.h"
 
@@ -181,6 +183,24 @@ static void words(void)
     CHECK_STR(ct_tune_timing_text(&r, b, sizeof b), want);
 }
 
+/* Which stored times a resumed run takes again (resume.h). */
+static void stale(void)
+{
+    ct_result r;
+    ct_result_init(&r);
+    r.status = CT_RS_OK;
+    r.median_us = CT_BATCH_BELOW_US * uniform();
+    CHECK(ct_resume_stale(&r));   /* short, timed before batching */
+    snprintf(r.timing, sizeof r.timing, "%s", uniform() < 0.5 ? CT_TIMING_EVENTS : CT_TIMING_GRAPH);
+    CHECK(!ct_resume_stale(&r));   /* timed since */
+    r.timing[0] = '\0';
+    r.median_us = CT_BATCH_BELOW_US * (1 + uniform());
+    CHECK(!ct_resume_stale(&r));   /* long: events per launch then and now */
+    r.median_us = NAN;
+    r.status = CT_RS_WRONG_RESULT;
+    CHECK(!ct_resume_stale(&r));   /* an outcome without a time stays */
+}
+
 int main(void)
 {
     rng = (unsigned long long)time(NULL) * 2654435761ull | 1;
@@ -189,5 +209,6 @@ int main(void)
     intervals();
     descriptions();
     words();
+    stale();
     CHECK_DONE();
 }

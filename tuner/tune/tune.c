@@ -26,6 +26,7 @@
 #include "retime.h"
 #include "search.h"
 #include "space.h"
+#include "timing.h"
 #include "tune_report.h"
 
 typedef struct tune_run {
@@ -164,9 +165,13 @@ static ct_status plan_run(tune_run *r, ct_err *e)
                                  (const char *const *)r->canons, r->o->templates_dir, &r->prior, e)) !=
             CT_OK)
             return rc;
-        if (r->prior.n)
+        int stale = ct_resume_count_stale(&r->prior);
+        if (r->prior.n - stale)
             fprintf(r->out, "  resuming: %d outcomes stored by earlier runs on this device are reused "
-                            "(--fresh measures again)\n", r->prior.n);
+                            "(--fresh measures again)\n", r->prior.n - stale);
+        if (stale)
+            fprintf(r->out, "  resuming: %d stored times under %.0f us, taken with events per launch before "
+                            "batching, are taken again\n", stale, CT_BATCH_BELOW_US);
     }
     if ((rc = ct_gpus_workload(r->gs, e)) != CT_OK)
         return rc;
@@ -240,7 +245,7 @@ static void propose(tune_run *r)
         for (int i = 0; i < nb; i++) {
             const ct_candidate *cd = &r->sp.cand[r->batch[i]];
             const ct_result *hit = ct_resume_find(&r->prior, cd->tmpl, &cd->params);
-            if (!hit) {
+            if (!hit || ct_resume_stale(hit)) {
                 r->batch[keep++] = r->batch[i];
                 continue;
             }
