@@ -193,7 +193,7 @@ static void check_tables_intact(const char *path, int want_candidates)
     CHECK(sqlite3_column_int(s, 0) == 4);
     CHECK(sqlite3_column_int(s, 1) == want_candidates);
     CHECK(sqlite3_column_int(s, 2) == 5);
-    CHECK(sqlite3_column_int(s, 3) == 3);
+    CHECK(sqlite3_column_int(s, 3) == 4);
     CHECK_STR((const char *)sqlite3_column_text(s, 4), "wal");
     sqlite3_finalize(s);
     sqlite3_close(h);

@@ -205,7 +205,7 @@ static void check_file(void)
                     " HAVING count(*) = 50)") == WRITERS * RUNS_PER_WRITER);
     CHECK(scalar(h, "SELECT count(DISTINCT json_extract(r.settings, '$.writer'))"
                     " FROM runs r") == WRITERS);
-    CHECK(scalar(h, "SELECT user_version FROM pragma_user_version") == 3);
+    CHECK(scalar(h, "SELECT user_version FROM pragma_user_version") == 4);
     sqlite3_stmt *s = NULL;
     CHECK(sqlite3_prepare_v2(h, "PRAGMA integrity_check", -1, &s, NULL) == SQLITE_OK);
     CHECK(sqlite3_step(s) == SQLITE_ROW);

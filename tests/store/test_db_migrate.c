@@ -19,6 +19,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 
 #define PROBLEM "conv1d:1000000:2047:valid"
@@ -235,7 +236,7 @@ static void test_version0(void)
             db = NULL;
         }
         CHECK(n == 0);
-        CHECK(scalar(paths[i], "SELECT user_version FROM pragma_user_version") == 3);
+        CHECK(scalar(paths[i], "SELECT user_version FROM pragma_user_version") == 4);
         CHECK(scalar(paths[i], "SELECT count(*) FROM sqlite_master WHERE type = 'table' AND name"
                                " IN ('devices', 'problems', 'runs', 'candidates')") == 4);
     }
@@ -246,8 +247,8 @@ static void test_newer(void)
 {
     const char *path = in_tmp("newer.db");
     CHECK(make_db(path, 20) == 0);
-    CHECK(exec_sql(path, "PRAGMA user_version = 4") == SQLITE_OK);
-    CHECK(scalar(path, "SELECT user_version FROM pragma_user_version") == 4);
+    CHECK(exec_sql(path, "PRAGMA user_version = 5") == SQLITE_OK);
+    CHECK(scalar(path, "SELECT user_version FROM pragma_user_version") == 5);
     CHECK(no_side_files(path));
     expect_refused(path, "newer");
 }
@@ -360,16 +361,17 @@ static void test_runner(void)
         "CREATE TABLE extra (a INTEGER NOT NULL); INSERT INTO extra (a) VALUES (1);",
         "ALTER TABLE extra ADD COLUMN b TEXT NOT NULL DEFAULT 'two'; UPDATE extra SET a = a + 1;",
         "CREATE INDEX extra_b ON extra (b); INSERT INTO extra (a, b) VALUES (3, 'three');",
+        "INSERT INTO extra (a, b) VALUES (4, 'four');",
     };
-    CHECK_MSG(ct_db_migrate_steps(db, steps, 4, &e) == CT_OK, "%s", e.msg);
+    CHECK_MSG(ct_db_migrate_steps(db, steps, 5, &e) == CT_OK, "%s", e.msg);
     /* A failing step: nothing of the run stays, the version neither. */
     static const char *const bad[] = {
-        "", "", "", "",
+        "", "", "", "", "",
         "CREATE TABLE half_done (x);",
         "INSERT INTO no_such_table VALUES (1);",
     };
-    CHECK(ct_db_migrate_steps(db, bad, 6, &e) == CT_ERR_DB);
-    CHECK_MSG(strstr(e.msg, "version 5 to 6") && strstr(e.msg, "no_such_table"), "%s", e.msg);
+    CHECK(ct_db_migrate_steps(db, bad, 7, &e) == CT_ERR_DB);
+    CHECK_MSG(strstr(e.msg, "version 6 to 7") && strstr(e.msg, "no_such_table"), "%s", e.msg);
     /* Fewer steps than the file's version: a newer schema. */
     CHECK(ct_db_migrate_steps(db, steps, 2, &e) == CT_ERR_DB);
     CHECK_MSG(strstr(e.msg, "newer") != NULL, "%s", e.msg);
@@ -378,7 +380,7 @@ static void test_runner(void)
     CHECK(ct_db_query(db, NULL, count_cb, &n, &e) == CT_OK && n == 5);
     ct_db_close(db);
 
-    CHECK(scalar(path, "SELECT user_version FROM pragma_user_version") == 4);
+    CHECK(scalar(path, "SELECT user_version FROM pragma_user_version") == 5);
     CHECK(scalar(path, "SELECT count(*) FROM sqlite_master WHERE name = 'must_not_run'") == 0);
     CHECK(scalar(path, "SELECT count(*) FROM sqlite_master WHERE name = 'half_done'") == 0);
     CHECK(scalar(path, "SELECT count(*) FROM sqlite_master WHERE name = 'extra_b'") == 1);
@@ -388,11 +390,11 @@ static void test_runner(void)
     CHECK(sqlite3_prepare_v2(h, "SELECT group_concat(a || b, ',') FROM (SELECT a, b FROM extra"
                                 " ORDER BY a)", -1, &s, NULL) == SQLITE_OK);
     CHECK(sqlite3_step(s) == SQLITE_ROW);
-    CHECK_STR((const char *)sqlite3_column_text(s, 0), "2two,3three");
+    CHECK_STR((const char *)sqlite3_column_text(s, 0), "2two,3three,4four");
     sqlite3_finalize(s);
     sqlite3_close(h);
 
-    /* This build knows versions up to 3: the upgraded file (4) is now "newer". */
+    /* This build knows versions up to 4: the upgraded file (5) is now "newer". */
     expect_refused(path, "newer");
 }
 
@@ -401,6 +403,12 @@ static int tc_cb(const ct_result *r, void *user)
     *(double *)user = r->tc_half_tflops;
     return 0;
 }
+
+/* The columns of version 4 (how a time was measured), dropped to make an
+ * older file. */
+#define DROP_TIMING                                                                        \
+    " ALTER TABLE candidates DROP COLUMN ci_lo_us; ALTER TABLE candidates DROP COLUMN ci_hi_us;" \
+    " ALTER TABLE candidates DROP COLUMN timing; ALTER TABLE candidates DROP COLUMN batch;"
 
 /* A version-1 file (before the half tensor-core ceiling): a reader leaves
  * it byte for byte as it was and reads the new column as absent; a writer
@@ -412,7 +420,7 @@ static void test_version1(void)
     ct_err e = { "" };
     ct_db *db = NULL;
     CHECK(make_db(path, 7) == 0);
-    CHECK(exec_sql(path, "ALTER TABLE devices DROP COLUMN tc_half_tflops; ALTER TABLE candidates DROP COLUMN code_hash;"
+    CHECK(exec_sql(path, "ALTER TABLE devices DROP COLUMN tc_half_tflops; ALTER TABLE candidates DROP COLUMN code_hash;" DROP_TIMING
                          " PRAGMA user_version = 1") == SQLITE_OK);
     CHECK(scalar(path, "SELECT user_version FROM pragma_user_version") == 1);
     size_t len = 0, len2 = 0;
@@ -443,7 +451,7 @@ static void test_version1(void)
     CHECK(ct_db_query(db, NULL, count_cb, &n, &e) == CT_OK && n == 7);
     CHECK(ct_db_query(db, NULL, tc_cb, &tc, &e) == CT_OK && tc == 640.5);
     ct_db_close(db);
-    CHECK(scalar(path, "SELECT user_version FROM pragma_user_version") == 3);
+    CHECK(scalar(path, "SELECT user_version FROM pragma_user_version") == 4);
     CHECK(scalar(path, "SELECT count(*) FROM devices WHERE tc_half_tflops = 640.5 AND fma_tflops = 60") == 1);
     CHECK(scalar(path, "SELECT count(*) FROM candidates WHERE code_hash IS NULL") == 7);
 }
@@ -466,7 +474,7 @@ static void test_version2(void)
     ct_err e = { "" };
     ct_db *db = NULL;
     CHECK(make_db(path, 4) == 0);
-    CHECK(exec_sql(path, "ALTER TABLE candidates DROP COLUMN code_hash; PRAGMA user_version = 2") == SQLITE_OK);
+    CHECK(exec_sql(path, "ALTER TABLE candidates DROP COLUMN code_hash;" DROP_TIMING " PRAGMA user_version = 2") == SQLITE_OK);
     size_t len = 0, len2 = 0;
     unsigned char *before = slurp(path, &len), *after;
     int n[3] = {0, 0, 0};
@@ -489,7 +497,79 @@ static void test_version2(void)
     memset(n, 0, sizeof n);
     CHECK(ct_db_query(db, NULL, code_cb, n, &e) == CT_OK && n[0] == 4 && n[1] == 2 && n[2] == 2);
     ct_db_close(db);
-    CHECK(scalar(path, "SELECT user_version FROM pragma_user_version") == 3);
+    CHECK(scalar(path, "SELECT user_version FROM pragma_user_version") == 4);
+}
+
+static int timing_cb(const ct_result *r, void *user)
+{
+    int *n = user;
+    n[0]++;
+    n[1] += r->timing[0] != '\0' || !isnan(r->ci_lo_us) || !isnan(r->ci_hi_us) || r->batch != -1;
+    n[2] += !strcmp(r->timing, "graph") && r->batch == n[3] && r->ci_lo_us <= r->median_us &&
+            r->median_us <= r->ci_hi_us;
+    return 0;
+}
+
+/* A version-3 file (before the timing method and confidence interval): a
+ * reader leaves it as it was and reads them as absent; a writer adds the
+ * columns (NULL in the old rows) and stores and re-times them. */
+static void test_version3(void)
+{
+    const char *path = in_tmp("v3.db");
+    ct_err e = { "" };
+    ct_db *db = NULL;
+    CHECK(make_db(path, 5) == 0);
+    CHECK(exec_sql(path, DROP_TIMING " PRAGMA user_version = 3") == SQLITE_OK);
+    size_t len = 0, len2 = 0;
+    unsigned char *before = slurp(path, &len), *after;
+    int n[4] = {0, 0, 0, 0};
+    CHECK_MSG(ct_db_open(path, 0, &db, &e) == CT_OK, "%s", e.msg);
+    CHECK(ct_db_query(db, NULL, timing_cb, n, &e) == CT_OK && n[0] == 5 && n[1] == 0);
+    ct_db_close(db);
+    db = NULL;
+    after = slurp(path, &len2);
+    CHECK_MSG(before && after && len == len2 && !memcmp(before, after, len), "reading wrote to a version-3 file");
+    free(before);
+    free(after);
+
+    /* A writer upgrades it; a new measurement keeps its method and interval. */
+    CHECK_MSG(ct_db_open(path, 1, &db, &e) == CT_OK, "%s", e.msg);
+    long long dev = 0, prob = 0, run = 0, id = 0;
+    ct_device_info d = { .name = "NVIDIA Migration Test GPU", .cc_major = 9, .sm_count = 132,
+                         .driver_version = 13000, .nvrtc_major = 13, .fma_tflops = 60 };
+    CHECK(ct_db_device_upsert(db, &d, &dev, &e) == CT_OK);
+    CHECK(ct_db_problem_upsert(db, "conv1d", PROBLEM, 8.2e9, 8e6, &prob, &e) == CT_OK);
+    CHECK(ct_db_run_begin(db, prob, dev, "{\"seed\":8}", &run, &e) == CT_OK);
+    ct_result r;
+    ct_result_init(&r);
+    snprintf(r.tmpl, sizeof r.tmpl, "conv1d_tiled");
+    snprintf(r.template_hash, sizeof r.template_hash, "0123456789abcdef");
+    snprintf(r.params_json, sizeof r.params_json, "{\"BLOCK_SIZE\":%d}", 999);
+    r.status = CT_RS_OK;
+    r.median_us = 3.75 + rand() % 100;
+    r.min_us = r.median_us * 0.98;
+    r.max_us = r.median_us * 1.1;
+    r.ci_lo_us = r.median_us * 0.99;
+    r.ci_hi_us = r.median_us * 1.01;
+    r.reps = 20;
+    r.batch = n[3] = 2 + rand() % 500;
+    snprintf(r.timing, sizeof r.timing, "graph");
+    CHECK_MSG(ct_db_candidate_add_id(db, run, &r, &id, &e) == CT_OK, "%s", e.msg);
+    memset(n, 0, 3 * sizeof n[0]);
+    CHECK(ct_db_query(db, NULL, timing_cb, n, &e) == CT_OK && n[0] == 6 && n[1] == 1 && n[2] == 1);
+    /* A re-timing replaces them; an unknown method is refused. */
+    r.median_us *= 0.5;
+    r.ci_lo_us *= 0.5;
+    r.ci_hi_us *= 0.5;
+    r.batch = n[3] = n[3] + 1;
+    CHECK_MSG(ct_db_candidate_retime(db, id, &r, &e) == CT_OK, "%s", e.msg);
+    memset(n, 0, 3 * sizeof n[0]);
+    CHECK(ct_db_query(db, NULL, timing_cb, n, &e) == CT_OK && n[0] == 6 && n[1] == 1 && n[2] == 1);
+    snprintf(r.timing, sizeof r.timing, "guess");
+    CHECK(ct_db_candidate_retime(db, id, &r, &e) != CT_OK);
+    ct_db_close(db);
+    CHECK(scalar(path, "SELECT user_version FROM pragma_user_version") == 4);
+    CHECK(scalar(path, "SELECT count(*) FROM candidates WHERE timing IS NULL AND batch IS NULL") == 5);
 }
 
 /* ct_db_check reports foreign-key problems too, and cuts a long report. */
@@ -518,6 +598,7 @@ static void test_check_report(void)
 
 int main(void)
 {
+    srand((unsigned)time(NULL));
     if (!mkdtemp(tmpdir)) {
         perror("mkdtemp");
         return 1;
@@ -529,6 +610,7 @@ int main(void)
     test_runner();
     test_version1();
     test_version2();
+    test_version3();
     test_check_report();
     nftw(tmpdir, rm_entry, 16, FTW_DEPTH | FTW_PHYS);
     CHECK_DONE();

@@ -69,7 +69,7 @@ int ct_field_nullable(ct_field_type t)
 
 int ct_field_optional(const ct_result_field *f)
 {
-    static const char *const later[] = {"tc_half_tflops", "code_hash"};
+    static const char *const later[] = {"tc_half_tflops", "code_hash", "ci_lo_us", "ci_hi_us", "timing", "batch"};
     for (size_t i = 0; i < sizeof later / sizeof later[0]; i++)
         if (!strcmp(f->name, later[i]))
             return 1;

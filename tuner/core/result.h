@@ -115,6 +115,10 @@ typedef enum ct_field_type {
     X(M, INT_NULL, registers, 0, "registers", "c.registers")                             \
     X(M, INT_NULL, smem_bytes, 0, "smem_bytes", "c.smem_bytes")                          \
     X(M, INT_NULL, local_bytes, 0, "local_bytes", "c.local_bytes")                       \
+    X(M, POS_NULL, ci_lo_us, 0, "ci_lo_us", "c.ci_lo_us")                               \
+    X(M, POS_NULL, ci_hi_us, 0, "ci_hi_us", "c.ci_hi_us")                               \
+    X(M, STR_NULL, timing, 16, "timing", "c.timing")                                     \
+    X(M, COUNT_NULL, batch, 0, "batch", "c.batch")                                       \
     X(C, REAL_NULL, compile_ms, 0, "compile_ms", "c.compile_ms")                         \
     X(C, TIME, created_at, 32, "created_at", "c.created_at")
 
@@ -143,6 +147,7 @@ typedef struct ct_conditions {
     int retimed;                 /* timings repeated because of a wide spread */
     int raced;                   /* timing stopped after min_reps: it could not win */
     int l2_flushed;              /* L2 evicted before every timed execution */
+    int slow;                    /* fewer samples: min_reps of them would take too long */
 } ct_conditions;
 
 typedef struct ct_result {

@@ -25,6 +25,8 @@
     X(cuMemGetInfo)                                                      \
     X(cuEventCreate) X(cuEventRecord) X(cuEventSynchronize)              \
     X(cuEventElapsedTime) X(cuEventDestroy) X(cuStreamSynchronize)       \
+    X(cuGraphCreate) X(cuGraphAddKernelNode) X(cuGraphInstantiate)       \
+    X(cuGraphLaunch) X(cuGraphExecDestroy) X(cuGraphDestroy)             \
     X(cuGetErrorName) X(cuGetErrorString)
 
 typedef struct ct_drv {

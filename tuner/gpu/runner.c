@@ -12,6 +12,7 @@
 #include "nvml.h"
 #include "space.h"
 #include "text.h"
+#include "timer.h"
 
 
 static ct_status time_kernel(ct_gpu *g, CUfunction f, const ct_launch *l, void **args,
@@ -201,10 +202,11 @@ ct_status ct_gpu_measure_ceilings(ct_gpu *g, ct_err *e)
     }
     g->info.bandwidth_gbs = (double)(bytes / 2) * 2.0 / (best * 1e-3) / 1e9;
 
-    /* An empty launch, timed exactly the way candidates are. */
+    /* An empty launch, timed exactly the way candidates are: in a graph
+     * of launches, so 50 samples of about a millisecond each. */
     {
         const ct_launch el = {.grid = {1, 1, 1}, .block = {32, 1, 1}};
-        const ct_settings es = {.warmup = 10, .min_reps = 500, .max_reps = 500};
+        const ct_settings es = {.warmup = 10, .min_reps = 50, .max_reps = 50};
         ct_result eo;
         if ((rc = time_kernel(g, empty, &el, NULL, &es, &eo, e)) != CT_OK)
             goto out;
@@ -398,174 +400,17 @@ static double host_ms(void)
     return ts.tv_sec * 1e3 + ts.tv_nsec / 1e6;
 }
 
-static int is_sticky(CUresult r)
-{
-    return r == CUDA_ERROR_ILLEGAL_ADDRESS || r == CUDA_ERROR_MISALIGNED_ADDRESS ||
-           r == CUDA_ERROR_LAUNCH_FAILED || r == CUDA_ERROR_ILLEGAL_INSTRUCTION ||
-           r == CUDA_ERROR_HARDWARE_STACK_ERROR || r == CUDA_ERROR_INVALID_PC ||
-           r == CUDA_ERROR_LAUNCH_TIMEOUT || r == CUDA_ERROR_INVALID_ADDRESS_SPACE ||
-           r == CUDA_ERROR_ASSERT || r == CUDA_ERROR_ECC_UNCORRECTABLE;
-}
-
-static int cmp_float(const void *a, const void *b)
-{
-    float x = *(const float *)a, y = *(const float *)b;
-    return (x > y) - (x < y);
-}
-
-static void set_status(ct_result *o, ct_result_status status, const char *detail)
-{
-    o->status = status;
-    snprintf(o->error, sizeof o->error, "%.500s", detail);
-}
-
-/* A failed launch or synchronisation: record it; a sticky error also means
- * the context is gone, which the caller must learn. */
-static ct_status launch_error(ct_result *o, CUresult r, const char *what, ct_err *e)
-{
-    ct_err le;
-    ct_drv_fail(&le, r, what);
-    set_status(o, is_sticky(r) ? CT_RS_CRASHED : CT_RS_LAUNCH_FAILED, le.msg);
-    if (is_sticky(r))
-        return ct_fail(e, CT_ERR_CUDA, "the GPU context is lost after a faulting candidate: %s", le.msg);
-    return CT_OK;
-}
-
-/* One execution of a candidate, enqueued on the default stream. */
-typedef struct launcher {
-    CUresult (*run)(void *ctx);
-    void *ctx;
-} launcher;
-
-typedef struct kernel_call {
-    const ct_drv *d;
-    CUfunction f;
-    const ct_launch *l;
-    void **args;
-} kernel_call;
-
-static CUresult run_kernel(void *ctx)
-{
-    const kernel_call *k = ctx;
-    return k->d->cuLaunchKernel(k->f, k->l->grid[0], k->l->grid[1], k->l->grid[2], k->l->block[0],
-                                k->l->block[1], k->l->block[2], k->l->smem_bytes, NULL, k->args, NULL);
-}
-
-#define TIMING_BATCH 64
-
-/* What a timing may do beyond launching: evict L2 before each execution
- * (flush != 0), stop early for a candidate that cannot win (race_us > 0). */
-typedef struct timing_opts {
-    CUdeviceptr flush;
-    size_t flush_words;
-    double race_us;
-} timing_opts;
-
-static float median_of(float *v, int n)
-{
-    qsort(v, (size_t)n, sizeof *v, cmp_float);
-    return n % 2 ? v[n / 2] : 0.5f * (v[n / 2 - 1] + v[n / 2]);
-}
-
-/* Time executions: warm-up, then batches of executions each between its own
- * pair of events, queued a batch at a time so the GPU never waits for the
- * host, until both min_reps and min_time_ms are reached. With an L2 flush, a
- * memset of a buffer twice the L2 size runs between the executions, outside
- * their events. Fills o's timing fields and sets its status ("ok", or
- * "crashed"/"launch_failed"); returns an error only when the GPU context is
- * lost. */
-static ct_status time_launcher(ct_gpu *g, const launcher *run, const ct_settings *s, const timing_opts *to,
-                               ct_result *o, ct_err *e)
-{
-    const ct_drv *d = g->d;
-    CUevent ev[2 * TIMING_BATCH] = {0};
-    float *times = NULL, *scratch = NULL;
-    ct_status rc = CT_OK;
-    CUresult r;
-    for (int i = 0; i < s->warmup; i++)
-        if ((r = run->run(run->ctx)) != CUDA_SUCCESS)
-            return launch_error(o, r, "warm-up launch", e);
-    for (int i = 0; i < 2 * TIMING_BATCH; i++)
-        CU_TRY(d, e, rc, out, cuEventCreate(&ev[i], CU_EVENT_DEFAULT));
-    times = malloc((size_t)s->max_reps * sizeof *times);
-    scratch = malloc((size_t)s->max_reps * sizeof *scratch);
-    if (!times || !scratch) {
-        rc = ct_fail(e, CT_ERR_INTERNAL, "out of memory");
-        goto out;
-    }
-    double total_ms = 0;
-    int reps = 0;
-    /* Without a flush, one event ends an execution and starts the next. */
-    const int flush = to && to->flush;
-    while (reps < s->max_reps && (reps < s->min_reps || total_ms < s->min_time_ms)) {
-        int nb = s->max_reps - reps < TIMING_BATCH ? s->max_reps - reps : TIMING_BATCH;
-        if (!flush)
-            CU_TRY(d, e, rc, out, cuEventRecord(ev[0], NULL));
-        for (int i = 0; i < nb; i++) {
-            if (flush) {
-                CU_TRY(d, e, rc, out, cuMemsetD32Async(to->flush, (unsigned)(reps + i), to->flush_words, NULL));
-                CU_TRY(d, e, rc, out, cuEventRecord(ev[2 * i], NULL));
-            }
-            if ((r = run->run(run->ctx)) != CUDA_SUCCESS) {
-                rc = launch_error(o, r, "timed launch", e);
-                goto out;
-            }
-            CU_TRY(d, e, rc, out, cuEventRecord(flush ? ev[2 * i + 1] : ev[i + 1], NULL));
-        }
-        CUevent last = flush ? ev[2 * nb - 1] : ev[nb];
-        if ((r = d->cuEventSynchronize(last)) != CUDA_SUCCESS) {
-            rc = launch_error(o, r, "timed launch", e);
-            goto out;
-        }
-        for (int i = 0; i < nb; i++) {
-            float ms = 0;
-            if (flush)
-                CU_TRY(d, e, rc, out, cuEventElapsedTime(&ms, ev[2 * i], ev[2 * i + 1]));
-            else
-                CU_TRY(d, e, rc, out, cuEventElapsedTime(&ms, ev[i], ev[i + 1]));
-            times[reps++] = ms;
-            total_ms += ms;
-        }
-        /* Racing: min_reps executions already show that this one cannot
-         * win; timing it for the full min_time_ms would only refine a loser. */
-        if (to && to->race_us > 0 && reps >= s->min_reps && reps < s->max_reps && total_ms < s->min_time_ms) {
-            memcpy(scratch, times, (size_t)reps * sizeof *times);
-            if (median_of(scratch, reps) * 1e3 > to->race_us) {
-                o->cond.raced = 1;
-                break;
-            }
-        }
-    }
-    qsort(times, (size_t)reps, sizeof *times, cmp_float);
-    o->reps = reps;
-    o->min_us = times[0] * 1e3;
-    o->max_us = times[reps - 1] * 1e3;
-    o->median_us = (reps % 2 ? times[reps / 2] : 0.5f * (times[reps / 2 - 1] + times[reps / 2])) * 1e3;
-    /* Spread between the 10th and 90th percentiles: robust to one stall. */
-    o->spread = (times[(reps * 9) / 10 < reps ? (reps * 9) / 10 : reps - 1] - times[reps / 10]) * 1e3 /
-                o->median_us;
-    o->cond.l2_flushed = flush;
-    o->status = CT_RS_OK;
-out:
-    for (int i = 0; i < 2 * TIMING_BATCH; i++)
-        if (ev[i])
-            d->cuEventDestroy(ev[i]);
-    free(times);
-    free(scratch);
-    return rc;
-}
-
 static ct_status time_kernel(ct_gpu *g, CUfunction f, const ct_launch *l, void **args,
                              const ct_settings *s, ct_result *o, ct_err *e)
 {
-    kernel_call k = {.d = g->d, .f = f, .l = l, .args = args};
-    launcher run = {.run = run_kernel, .ctx = &k};
-    return time_launcher(g, &run, s, NULL, o, e);
+    ct_kernel_call k = {.d = g->d, .f = f, .l = l, .args = args};
+    ct_launcher run = {.run = ct_kernel_call_run, .ctx = &k, .kernel = &k};
+    return ct_time_launcher(g->d, &run, s, NULL, o, e);
 }
 
 /* Check a single-kernel candidate's resources against the device; fill run. */
 static int prepare_kernel(ct_gpu *g, ct_workload *w, const ct_template *t, const ct_params *c, CUmodule mod,
-                          kernel_call *k, ct_launch *l, ct_result *o)
+                          ct_kernel_call *k, ct_launch *l, ct_result *o)
 {
     const ct_drv *d = g->d;
     const ct_problem *p = w->p;
@@ -573,7 +418,7 @@ static int prepare_kernel(ct_gpu *g, ct_workload *w, const ct_template *t, const
     CUresult r = d->cuModuleGetFunction(&k->f, mod, t->name);
     if (r != CUDA_SUCCESS) {
         ct_drv_fail(&le, r, "cuModuleGetFunction");
-        set_status(o, CT_RS_LAUNCH_FAILED, le.msg);
+        ct_timer_set_status(o, CT_RS_LAUNCH_FAILED, le.msg);
         return 0;
     }
     int maxthreads = 0, smem_static = 0;
@@ -618,9 +463,9 @@ ct_status ct_run_candidate(ct_gpu *g, ct_workload *w, const ct_template *t,
     ct_status rc = CT_OK;
     CUresult r;
     ct_err le;
-    kernel_call k = {0};
+    ct_kernel_call k = {0};
     ct_launch l;
-    launcher run;
+    ct_launcher run;
     void *args[CT_MAX_BUFS];
     for (int i = 0; i < w->nbufs; i++)
         args[i] = &w->dev[i];
@@ -628,24 +473,24 @@ ct_status ct_run_candidate(ct_gpu *g, ct_workload *w, const ct_template *t,
     r = d->cuModuleLoadData(&mod, bin->data);
     if (r != CUDA_SUCCESS) {
         ct_drv_fail(&le, r, "cuModuleLoadData");
-        set_status(o, CT_RS_LAUNCH_FAILED, le.msg);
+        ct_timer_set_status(o, CT_RS_LAUNCH_FAILED, le.msg);
         mod = NULL;
         goto out;
     }
     if (t->exec) {
         ct_status xr = t->exec->setup(p, c, d, mod, w->dev, &xstate, &le);
         if (xr != CT_OK) {
-            set_status(o, xr == CT_ERR_USAGE ? CT_RS_EXCEEDS_LIMITS : CT_RS_LAUNCH_FAILED, le.msg);
+            ct_timer_set_status(o, xr == CT_ERR_USAGE ? CT_RS_EXCEEDS_LIMITS : CT_RS_LAUNCH_FAILED, le.msg);
             xstate = NULL;
             goto out;
         }
         t->exec->resources(xstate, &o->registers, &o->smem_bytes, &o->local_bytes);
-        run = (launcher){.run = t->exec->run, .ctx = xstate};
+        run = (ct_launcher){.run = t->exec->run, .ctx = xstate};
     } else {
         if (!prepare_kernel(g, w, t, c, mod, &k, &l, o))
             goto out;
         k.args = args;
-        run = (launcher){.run = run_kernel, .ctx = &k};
+        run = (ct_launcher){.run = ct_kernel_call_run, .ctx = &k, .kernel = &k};
     }
     /* Inputs a template keeps in __constant__ memory. */
     for (int i = 0; i < w->nbufs; i++) {
@@ -670,7 +515,7 @@ ct_status ct_run_candidate(ct_gpu *g, ct_workload *w, const ct_template *t,
     if (r == CUDA_SUCCESS)
         r = d->cuCtxSynchronize();
     if (r != CUDA_SUCCESS) {
-        rc = launch_error(o, r, "launch", e);
+        rc = ct_timer_launch_error(o, r, "launch", e);
         goto out;
     }
     float *host_out = w->host[w->out_index];
@@ -688,17 +533,20 @@ ct_status ct_run_candidate(ct_gpu *g, ct_workload *w, const ct_template *t,
     if (w->on_verified)
         w->on_verified(w->hook_user, o->cond.verify_ms);
     t0 = host_ms();
-    const timing_opts to = {.flush = s->l2_flush ? w->flush : 0, .flush_words = w->flush_bytes / 4,
-                            .race_us = w->race_us};
+    const ct_timing_opts to = {.flush = s->l2_flush ? w->flush : 0, .flush_words = w->flush_bytes / 4,
+                               .race_us = w->race_us};
     ct_nvml_sample(g->nvml, &o->cond.sm_mhz[0], &o->cond.temp_c[0]);
-    rc = time_launcher(g, &run, s, &to, o, e);
+    rc = ct_time_launcher(g->d, &run, s, &to, o, e);
     /* A wide spread means something else shared the GPU or its clock moved
-     * during the timing: take it again (twice at most), keep the steadiest. */
-    for (int again = 0; rc == CT_OK && o->status == CT_RS_OK && !o->cond.raced && s->retime_spread > 0 &&
+     * during the timing: take it again (twice at most), keep the steadiest.
+     * Not a slow candidate's few samples: their spread says little, and
+     * taking them again would cost what its fewer samples saved. */
+    for (int again = 0; rc == CT_OK && o->status == CT_RS_OK && !o->cond.raced && !o->cond.slow &&
+                        s->retime_spread > 0 &&
                         o->spread > s->retime_spread && again < 2; again++) {
         ct_result o2 = *o;
         o2.cond.raced = 0;
-        if ((rc = time_launcher(g, &run, s, &to, &o2, e)) != CT_OK) {
+        if ((rc = ct_time_launcher(g->d, &run, s, &to, &o2, e)) != CT_OK) {
             *o = o2;
             break;
         }

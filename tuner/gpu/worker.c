@@ -22,6 +22,8 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "timing.h"
+
 enum {
     MSG_START = 1,   /* supervisor -> worker: start_msg                     */
     MSG_REPLY,       /* worker -> supervisor: reply_msg                     */
@@ -492,10 +494,13 @@ ct_status ct_worker_run(ct_worker *w, int template_index, const ct_params *c, co
         if (r == 0 && h.type == MSG_VERIFIED && h.len == sizeof v) {
             if ((r = read_all(w->fd, &v, sizeof v, deadline)) == 0) {
                 /* Verified: one execution costs at most what the verification
-                 * took, so the timing (warm-up, min_reps or min_time_ms, up to
-                 * two re-timings for a wide spread) has a known bound. */
+                 * took, so the timing (the first execution, warm-up, min_reps
+                 * samples (of a batch of about CT_BATCH_TARGET_US for a short
+                 * one) or min_time_ms, up to two re-timings for a wide
+                 * spread) has a known bound. */
                 double one_s = v.verify_ms / 1e3;
-                double timing_s = (s->warmup + s->min_reps) * one_s + s->min_time_ms / 1e3 + s->max_reps * 1e-5;
+                double timing_s = (1 + s->warmup + s->min_reps) * (one_s + CT_BATCH_TARGET_US * 4e-6) +
+                                  s->min_time_ms / 1e3 + s->max_reps * 1e-5;
                 deadline = now_s() + s->timeout_s + 3 * 2 * timing_s;
                 continue;
             }

@@ -11,6 +11,7 @@
 
 #include "csv.h"
 #include "json.h"
+#include "timing.h"
 
 /* Rows buffered to size table columns; later rows reuse those widths. */
 #define TABLE_SAMPLE 256
@@ -198,6 +199,21 @@ static void json_row(FILE *f, const ct_result *r)
     json_num(&j, "max_us", r->max_us, 10, 1);
     json_num(&j, "spread", spread_of(r), 6, 0);
     json_num(&j, "reps", r->reps, 10, 1);
+    /* How it was timed: only where stored (schema 4 on), so a record of an
+     * older database reads as before. */
+    if (r->timing[0]) {
+        char how[64];
+        ct_jw_string(&j, "timing", r->timing);
+        json_num(&j, "batch", r->batch, 10, 1);
+        ct_jw_string(&j, "timing_text", ct_timing_describe(r->timing, r->batch, how, sizeof how));
+    }
+    if (r->ci_lo_us > 0 && r->ci_hi_us > 0) {
+        char b[2][40];
+        ct_jw_array(&j, "ci95_us");
+        ct_jw_raw(&j, NULL, num(b[0], sizeof b[0], r->ci_lo_us, 10, 1));
+        ct_jw_raw(&j, NULL, num(b[1], sizeof b[1], r->ci_hi_us, 10, 1));
+        ct_jw_end(&j);
+    }
     json_num(&j, "tflops", d.tflops, 6, 0);
     json_num(&j, "gbs", d.gbs, 6, 0);
     json_num(&j, "pct_fma", d.pct_fma, 4, 0);

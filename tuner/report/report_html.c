@@ -8,6 +8,7 @@
 #include "json.h"
 #include "report.h"
 #include "svg.h"
+#include "timing.h"
 
 #define NCOLORS 8
 
@@ -551,7 +552,16 @@ static void section_html(FILE *f, const ct_report_section *s, int idx)
         h(f, w->tmpl);
         fputs(" <code>", f);
         h(f, w->params_json);
-        fprintf(f, "</code>: %.3f us, %.3f TFLOP/s", w->median_us, ct_report_gflops(w) / 1e3);
+        fprintf(f, "</code>: %.3f us", w->median_us);
+        /* How it was timed, where stored (schema 4 on). */
+        if (w->timing[0]) {
+            char how[64];
+            fprintf(f, " (%s", ct_timing_describe(w->timing, w->batch, how, sizeof how));
+            if (w->ci_lo_us > 0 && w->ci_hi_us > 0)
+                fprintf(f, ", 95%% CI %.3f-%.3f us", w->ci_lo_us, w->ci_hi_us);
+            fputs(")", f);
+        }
+        fprintf(f, ", %.3f TFLOP/s", ct_report_gflops(w) / 1e3);
         if (ct_result_peak_tflops(c) > 0)
             fprintf(f, " (%.0f%% of the %s ceiling)", ct_report_gflops(w) / 10 / ct_result_peak_tflops(c),
                     ct_result_peak_name(c));

@@ -465,8 +465,8 @@ done:
 ct_status ct_db_candidate_retime(ct_db *db, long long id, const ct_result *rec, ct_err *e)
 {
     static const char sql[] =
-        "UPDATE candidates SET median_us = ?2, min_us = ?3, max_us = ?4, spread = ?5, reps = ?6"
-        " WHERE id = ?1 AND status = 'ok'";
+        "UPDATE candidates SET median_us = ?2, min_us = ?3, max_us = ?4, spread = ?5, reps = ?6,"
+        " ci_lo_us = ?7, ci_hi_us = ?8, timing = ?9, batch = ?10 WHERE id = ?1 AND status = 'ok'";
     ct_status st = CT_OK;
     sqlite3_stmt *s = NULL;
     db_lock(db);
@@ -478,6 +478,10 @@ ct_status ct_db_candidate_retime(ct_db *db, long long id, const ct_result *rec, 
     SQL(db->h, bind_pos(s, 4, rec->max_us), SQLITE_OK);
     SQL(db->h, bind_real(s, 5, rec->spread), SQLITE_OK);
     SQL(db->h, bind_int_min(s, 6, rec->reps, 0), SQLITE_OK);
+    SQL(db->h, bind_pos(s, 7, rec->ci_lo_us), SQLITE_OK);
+    SQL(db->h, bind_pos(s, 8, rec->ci_hi_us), SQLITE_OK);
+    SQL(db->h, bind_text_or_null(s, 9, rec->timing), SQLITE_OK);
+    SQL(db->h, bind_int_min(s, 10, rec->batch, 1), SQLITE_OK);
     SQL(db->h, sqlite3_step(s), SQLITE_DONE);
     if (sqlite3_changes(db->h) == 0)
         st = ct_fail(e, CT_ERR_NOT_FOUND, "DB: no verified candidate %lld to re-time", id);

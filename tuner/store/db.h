@@ -72,7 +72,8 @@ ct_status ct_db_candidate_add(ct_db *db, long long run_id, const ct_result *rec,
 ct_status ct_db_candidate_add_id(ct_db *db, long long run_id, const ct_result *rec, long long *id, ct_err *e);
 
 /* Replace the timing of verified candidate `id` with rec's (median, min,
- * max, spread, reps): the end-of-run re-timing of the best few. */
+ * max, spread, reps, confidence interval, method and batch): the end-of-run
+ * re-timing of the best few. */
 ct_status ct_db_candidate_retime(ct_db *db, long long id, const ct_result *rec, ct_err *e);
 
 /* Give candidates ids[0..n), stored before code hashes existed, their code

@@ -10,7 +10,7 @@
 #include "db.h"
 
 /* The schema version this build reads and writes (PRAGMA user_version). */
-#define CT_DB_SCHEMA_VERSION 3
+#define CT_DB_SCHEMA_VERSION 4
 
 /* How long a call waits for another process's transaction (the busy
  * handler), unless $CONVTUNE_DB_TIMEOUT gives it in seconds; and after how

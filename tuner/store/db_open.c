@@ -34,6 +34,7 @@ static const ct_migration ct_migrations[] = {
     { "db/schema.sql", NULL },   /* 0 -> 1 */
     { "db/migrate_1.sql", NULL },   /* 1 -> 2 */
     { "db/migrate_2.sql", NULL },   /* 2 -> 3 */
+    { "db/migrate_3.sql", NULL },   /* 3 -> 4 */
 };
 
 /* What a reader (create == 0) of a file at version k < CT_DB_SCHEMA_VERSION
@@ -41,10 +42,12 @@ static const ct_migration ct_migrations[] = {
  * (they live in the connection, never in the file, and shadow the tables of
  * the same name) that show the tables as the current schema has them, the
  * columns added later as NULL. Entry k - 1 is for version k. */
+#define CT_TIMING_NULLS "NULL AS ci_lo_us, NULL AS ci_hi_us, NULL AS timing, NULL AS batch"
 static const char *const ct_reader_views[] = {
     "CREATE TEMP VIEW devices AS SELECT *, NULL AS tc_half_tflops FROM main.devices;"
-    "CREATE TEMP VIEW candidates AS SELECT *, NULL AS code_hash FROM main.candidates",
-    "CREATE TEMP VIEW candidates AS SELECT *, NULL AS code_hash FROM main.candidates",
+    "CREATE TEMP VIEW candidates AS SELECT *, NULL AS code_hash, " CT_TIMING_NULLS " FROM main.candidates",
+    "CREATE TEMP VIEW candidates AS SELECT *, NULL AS code_hash, " CT_TIMING_NULLS " FROM main.candidates",
+    "CREATE TEMP VIEW candidates AS SELECT *, " CT_TIMING_NULLS " FROM main.candidates",
 };
 
 _Static_assert(sizeof ct_reader_views / sizeof ct_reader_views[0] == CT_DB_SCHEMA_VERSION - 1,

@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "codehash.h"
+#include "timing.h"
 
 static void entry_key(const char *tmpl, const ct_params *c, char *key, size_t len)
 {
@@ -100,6 +101,19 @@ const ct_result *ct_resume_find(const ct_resume *s, const ct_template *t, const 
     entry_key(t->name, c, q.key, sizeof q.key);
     const ct_resume_entry *hit = bsearch(&q, s->v, (size_t)s->n, sizeof *s->v, cmp_entry);
     return hit ? &hit->rec : NULL;
+}
+
+int ct_resume_stale(const ct_result *r)
+{
+    return r->status == CT_RS_OK && !r->timing[0] && r->median_us < CT_BATCH_BELOW_US;
+}
+
+int ct_resume_count_stale(const ct_resume *s)
+{
+    int n = 0;
+    for (int i = 0; i < s->n; i++)
+        n += ct_resume_stale(&s->v[i].rec);
+    return n;
 }
 
 void ct_resume_free(ct_resume *s)

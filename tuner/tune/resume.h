@@ -42,6 +42,15 @@ ct_status ct_resume_load(ct_db *db, const ct_problem *p, const long long *device
 /* The stored outcome of candidate (t, c), or NULL. */
 const ct_result *ct_resume_find(const ct_resume *s, const ct_template *t, const ct_params *c);
 
+/* 1 when stored outcome r is a time to take again: a verified candidate
+ * under CT_BATCH_BELOW_US timed before batches were (no timing method
+ * stored), with an event pair around each launch, which ranks it by the
+ * host's launch rate against today's batched times. */
+int ct_resume_stale(const ct_result *r);
+
+/* How many of s's outcomes are stale (ct_resume_stale). */
+int ct_resume_count_stale(const ct_resume *s);
+
 void ct_resume_free(ct_resume *s);
 
 /* Add the winners of the three nearest tuned problems of p's family on

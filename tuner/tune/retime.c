@@ -6,6 +6,7 @@
 #include <unistd.h>
 
 #include "compile.h"
+#include "tune_report.h"
 
 int ct_retime_one(ct_worker *wk, ct_compile_pool *pl, const ct_problem *p, ct_result *r, ct_result *oc)
 {
@@ -114,7 +115,9 @@ ct_status ct_retime(const ct_retime_opts *o, ct_err *e)
         if ((rc = ct_db_candidate_retime(db, r->id, r, e)) != CT_OK)
             goto out;
         done++;
-        fprintf(o->out, "  %4d %10.2f  %10.2f  %s %s\n", i + 1, before, r->median_us, r->tmpl, r->params_json);
+        char how[96];
+        fprintf(o->out, "  %4d %10.2f  %10.2f  %s %s  (%s)\n", i + 1, before, r->median_us, r->tmpl, r->params_json,
+                ct_tune_timing_text(r, how, sizeof how));
     }
     if (done == 0) {
         rc = ct_fail(e, CT_ERR_NO_RESULT, "retime: none of the best %d candidates verified again on GPU %d", ntop,

@@ -26,6 +26,7 @@
 #include "retime.h"
 #include "search.h"
 #include "space.h"
+#include "timing.h"
 #include "tune_report.h"
 
 typedef struct tune_run {
@@ -164,9 +165,13 @@ static ct_status plan_run(tune_run *r, ct_err *e)
                                  (const char *const *)r->canons, r->o->templates_dir, &r->prior, e)) !=
             CT_OK)
             return rc;
-        if (r->prior.n)
+        int stale = ct_resume_count_stale(&r->prior);
+        if (r->prior.n - stale)
             fprintf(r->out, "  resuming: %d outcomes stored by earlier runs on this device are reused "
-                            "(--fresh measures again)\n", r->prior.n);
+                            "(--fresh measures again)\n", r->prior.n - stale);
+        if (stale)
+            fprintf(r->out, "  resuming: %d stored times under %.0f us, taken with events per launch before "
+                            "batching, are taken again\n", stale, CT_BATCH_BELOW_US);
     }
     if ((rc = ct_gpus_workload(r->gs, e)) != CT_OK)
         return rc;
@@ -240,7 +245,7 @@ static void propose(tune_run *r)
         for (int i = 0; i < nb; i++) {
             const ct_candidate *cd = &r->sp.cand[r->batch[i]];
             const ct_result *hit = ct_resume_find(&r->prior, cd->tmpl, &cd->params);
-            if (!hit) {
+            if (!hit || ct_resume_stale(hit)) {
                 r->batch[keep++] = r->batch[i];
                 continue;
             }
@@ -262,7 +267,7 @@ static ct_status record(tune_run *r, ct_compile_job *j, const ct_gpus_done *gd, 
     const ct_problem *p = r->p;
     const ct_template *t = j->cand->tmpl;
     ct_result rec;
-    char cond[160] = "";
+    char cond[256] = "";
     ct_result_init(&rec);
     snprintf(rec.family, sizeof rec.family, "%s", p->family->name);
     snprintf(rec.tmpl, sizeof rec.tmpl, "%s", t->name);
@@ -279,7 +284,7 @@ static ct_status record(tune_run *r, ct_compile_job *j, const ct_gpus_done *gd, 
         snprintf(rec.error, sizeof rec.error, "%.511s", j->err.msg);
     } else {
         ct_result_take_measured(&rec, &gd->oc);
-        ct_tune_note_conditions(r->res, &rec.cond);
+        ct_tune_note_conditions(r->res, &rec);
         r->t_verify += rec.cond.verify_ms / 1e3;
         r->t_time += rec.cond.time_ms / 1e3;
         ct_tune_conditions_text(&rec, cond, sizeof cond);
@@ -357,7 +362,7 @@ static void retime_best(tune_run *r, int ntop)
     for (int i = 0; i < ntop; i++) {
         ct_result *rec = &r->okrecs[i], oc;
         if (ct_retime_one(ct_gpus_worker(r->gs, 0), &r->pl, r->p, rec, &oc)) {
-            ct_tune_note_conditions(r->res, &oc.cond);
+            ct_tune_note_conditions(r->res, &oc);
             if (rec->id)
                 ct_db_candidate_retime(r->db, rec->id, rec, NULL);
             done++;

@@ -6,6 +6,7 @@
 
 #include "dtype.h"
 #include "json.h"
+#include "timing.h"
 
 /* A record's parameters for people: JSON text. */
 static const char *params_text(const ct_result *r, char *buf, size_t len)
@@ -15,10 +16,13 @@ static const char *params_text(const ct_result *r, char *buf, size_t len)
     return buf;
 }
 
-void ct_tune_note_conditions(ct_tune_result *res, const ct_conditions *oc)
+void ct_tune_note_conditions(ct_tune_result *res, const ct_result *r)
 {
+    const ct_conditions *oc = &r->cond;
     res->retimed += oc->retimed;
     res->raced += oc->raced;
+    res->slow += oc->slow;
+    res->batched += r->status == CT_RS_OK && r->batch > 1;
     for (int i = 0; i < 2; i++) {
         if (oc->sm_mhz[i] > 0) {
             if (res->sm_mhz_min < 0 || oc->sm_mhz[i] < res->sm_mhz_min)
@@ -41,9 +45,26 @@ const char *ct_tune_conditions_text(const ct_result *r, char *buf, size_t len)
     buf[0] = '\0';
     if (r->status != CT_RS_OK)
         return buf;
-    snprintf(buf, len, "  [SM %d->%d MHz, %d->%d C, %d reps%s%s%s]", oc->sm_mhz[0], oc->sm_mhz[1], oc->temp_c[0],
-             oc->temp_c[1], r->reps, oc->raced ? ", raced" : "", oc->retimed ? ", re-timed" : "",
-             oc->l2_flushed ? ", L2 flushed" : "");
+    char how[96];
+    snprintf(buf, len, "  [SM %d->%d MHz, %d->%d C, %d reps%s%s%s%s, %s]", oc->sm_mhz[0], oc->sm_mhz[1],
+             oc->temp_c[0], oc->temp_c[1], r->reps, oc->slow ? " (slow: fewer)" : "", oc->raced ? ", raced" : "",
+             oc->retimed ? ", re-timed" : "", oc->l2_flushed ? ", L2 flushed" : "",
+             ct_tune_timing_text(r, how, sizeof how));
+    return buf;
+}
+
+const char *ct_tune_timing_text(const ct_result *r, char *buf, size_t len)
+{
+    char how[48];
+    buf[0] = '\0';
+    if (!(r->median_us > 0))
+        return buf;
+    /* Stored before the method was: one launch between two events. */
+    ct_timing_describe(r->timing[0] ? r->timing : CT_TIMING_EVENTS, r->batch, how, sizeof how);
+    if (r->ci_lo_us > 0 && r->ci_hi_us > 0)
+        snprintf(buf, len, "%s, 95%% CI %.2f-%.2f us", how, r->ci_lo_us, r->ci_hi_us);
+    else
+        snprintf(buf, len, "%s", how);
     return buf;
 }
 
@@ -69,6 +90,8 @@ void ct_tune_conditions_json(const ct_tune_result *res, int l2_flush, char *buf,
     ct_jw_string(&j, "l2", l2_flush ? "flushed" : "warm");
     ct_jw_int(&j, "retimed", res->retimed);
     ct_jw_int(&j, "raced", res->raced);
+    ct_jw_int(&j, "batched", res->batched);
+    ct_jw_int(&j, "slow", res->slow);
     ct_jw_int(&j, "worker_starts", res->worker_starts);
     ct_jw_end(&j);
 }
@@ -123,6 +146,16 @@ void ct_tune_print_measurement(FILE *out, const ct_tune_result *res, int l2_flus
     fprintf(out, "  measurement: L2 %s; %d timing%s re-taken for a wide spread, %d stopped early as losers; "
                  "worker processes %d", l2_flush ? "flushed before every timed execution" : "warm (not flushed)",
             res->retimed, res->retimed == 1 ? "" : "s", res->raced, res->worker_starts);
+    /* How the times were taken (timing.h): under CT_BATCH_BELOW_US a
+     * launch, in batches; past CT_SLOW_TARGET_MS of samples, fewer. */
+    if (l2_flush)
+        fprintf(out, "\n  timing: events per launch, each after the flush");
+    else
+        fprintf(out, "\n  timing: %d timing%s (of candidates under %.0f us) as graphs of launches (calls back to "
+                     "back for executors), the others with events per launch",
+                res->batched, res->batched == 1 ? "" : "s", CT_BATCH_BELOW_US);
+    fprintf(out, "; %d slow timing%s with fewer samples (at least %d)", res->slow, res->slow == 1 ? "" : "s",
+            CT_SLOW_MIN_REPS);
     if (res->sm_mhz_min > 0)
         fprintf(out, "; SM clock %d-%d MHz, %d-%d C", res->sm_mhz_min, res->sm_mhz_max, res->temp_c_min,
                 res->temp_c_max);
@@ -190,11 +223,33 @@ void ct_tune_print_ranking(FILE *out, const ct_problem *p, const ct_gpu *g, cons
         fprintf(out, "  only the baseline was measured: %s\n", res->baseline_only);
     char wparams[512];
     const ct_result *w = &okrecs[0];
-    fprintf(out, "winner: %s %s: %.2f us, %.2f TFLOP/s, %.0f GB/s", w->tmpl, params_text(w, wparams, sizeof wparams),
-            w->median_us, w->flops / w->median_us / 1e6, w->bytes / w->median_us / 1e3);
+    char how[96];
+    fprintf(out, "winner: %s %s: %.2f us (%s), %.2f TFLOP/s, %.0f GB/s", w->tmpl,
+            params_text(w, wparams, sizeof wparams), w->median_us, ct_tune_timing_text(w, how, sizeof how),
+            w->flops / w->median_us / 1e6, w->bytes / w->median_us / 1e3);
     if (res->baseline_us > 0)
         fprintf(out, ", %.1fx the naive kernel", res->baseline_us / w->median_us);
     fprintf(out, "\nexport: convtune export --problem %s\n", p->canonical);
+}
+
+/* The winner's timing: its confidence interval (null when not stored),
+ * method and executions per sample, and the method in words. */
+static void write_timing(ct_jw *j, const ct_result *w)
+{
+    char how[96];
+    if (w->ci_lo_us > 0 && w->ci_hi_us > 0) {
+        ct_jw_array(j, "ci95_us");
+        ct_jw_number(j, NULL, "%.4f", w->ci_lo_us);
+        ct_jw_number(j, NULL, "%.4f", w->ci_hi_us);
+        ct_jw_end(j);
+    } else {
+        ct_jw_null(j, "ci95_us");
+    }
+    ct_jw_string(j, "timing", w->timing[0] ? w->timing : CT_TIMING_EVENTS);
+    ct_jw_int(j, "batch", w->batch > 0 ? w->batch : 1);
+    ct_jw_int(j, "reps", w->reps);
+    ct_timing_describe(w->timing[0] ? w->timing : CT_TIMING_EVENTS, w->batch, how, sizeof how);
+    ct_jw_string(j, "timing_text", how);
 }
 
 void ct_tune_print_json(FILE *f, const ct_problem *p, const ct_gpu *g, const char *strategy, unsigned long long seed,
@@ -220,6 +275,8 @@ void ct_tune_print_json(FILE *f, const ct_problem *p, const ct_gpu *g, const cha
     ct_jw_string(&j, "l2", l2_flush ? "flushed" : "warm");
     ct_jw_int(&j, "retimed", res->retimed);
     ct_jw_int(&j, "raced", res->raced);
+    ct_jw_int(&j, "batched", res->batched);
+    ct_jw_int(&j, "slow", res->slow);
     ct_jw_int(&j, "worker_starts", res->worker_starts);
     write_ranges(&j, res);
     ct_jw_end(&j);
@@ -231,6 +288,7 @@ void ct_tune_print_json(FILE *f, const ct_problem *p, const ct_gpu *g, const cha
         ct_jw_string(&j, "template", w->tmpl);
         ct_jw_raw(&j, "params", params_text(w, params, sizeof params));
         ct_jw_number(&j, "median_us", "%.4f", w->median_us);
+        write_timing(&j, w);
         ct_jw_number(&j, "tflops", "%.4f", tflops);
         ct_jw_number(&j, "pct_fma", "%.2f", peak_of(p, g) > 0 ? 100 * tflops / peak_of(p, g) : 0);
         ct_jw_number(&j, "gbs", "%.2f", w->bytes / w->median_us / 1e3);

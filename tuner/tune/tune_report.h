@@ -13,8 +13,12 @@
 #include "tune_result.h"
 
 /* Widen the run's clock and temperature ranges and re-timing counts by one
- * candidate's conditions. */
-void ct_tune_note_conditions(ct_tune_result *res, const ct_conditions *c);
+ * measured candidate's conditions and timing method. */
+void ct_tune_note_conditions(ct_tune_result *res, const ct_result *r);
+
+/* How r's time was measured, for people: "graph of 263 launches, 95% CI
+ * 3.78-3.83 us" ("" when r has no time). */
+const char *ct_tune_timing_text(const ct_result *r, char *buf, size_t len);
 
 /* "  [SM a->b MHz, ...]" for a verified candidate's --verbose line, else "". */
 const char *ct_tune_conditions_text(const ct_result *r, char *buf, size_t len);

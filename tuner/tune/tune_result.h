@@ -14,6 +14,7 @@ typedef struct ct_tune_result {
     double wall_s, compile_s, verify_s, time_s, store_s;   /* time split */
     int worker_starts;         /* 1 + restarts after crashed or hung candidates */
     int retimed, raced;        /* timings re-taken for spread; stopped early as losers */
+    int batched, slow;         /* timed in batches (short ones); with fewer samples (slow ones) */
     int sm_mhz_min, sm_mhz_max, temp_c_min, temp_c_max;   /* -1 when NVML is absent */
     /* Non-empty when no tuned (non-baseline) template has a verified
      * candidate: why, in one line (their constraints, or their failures). */
