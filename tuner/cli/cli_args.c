@@ -84,6 +84,7 @@ static const opt_def opts[] = {
     STR("--device", NULL, DEVICE, device),    STR("--family", NULL, FAMILY, family),
     STR("--nearest", NULL, NEAREST, nearest), STR("--format", NULL, FORMAT, format),
     STR("--dtype", NULL, DTYPE, dtype),      STR("--pass", NULL, PASS, pass),
+    STR("--problems", NULL, PROBLEMS, problems_file),
     STR("-o", "--output", OUT, out),          STR("--strategy", NULL, STRATEGY, strategy),
     NUM("--gpu", NULL, GPU),                  NUM("--seed", NULL, SEED),
     NUM("--budget", "--max-candidates", BUDGET), NUM("--time", NULL, TIME),

@@ -17,9 +17,14 @@
 
 const char usage_tune[] =
     "usage: convtune [tune] --problem SPEC [options]\n"
+    "       convtune [tune] --problems FILE [options]\n"
     "Generate candidates from the templates, compile them with NVRTC, verify each\n"
     "against an fp64 reference, time the verified ones, store every result.\n"
     "  --problem SPEC       problem string, e.g. conv1d:1e6:2047\n"
+    "  --problems FILE      tune each problem of FILE (one per line, # comments)\n"
+    "                       in turn: one line each, then a table; a problem the\n"
+    "                       database holds a winner of is skipped (resumable)\n"
+    "                       unless --fresh\n"
     "  --gpu N              device ordinal (default 0); N,M,... or all tunes on\n"
     "                       several GPUs of one model, each candidate dealt to the\n"
     "                       next free GPU, the best re-timed together on the first\n"
@@ -111,6 +116,8 @@ static int check_auto_shard(const ct_problem *p, const ct_config *cfg, const cha
 
 int cmd_tune(const args *a)
 {
+    if (a->problems_file)   /* a list: cli_tune_list.c */
+        return cmd_tune_list(a);
     ct_problem p;
     ct_config cfg;
     int r = need_problem_config(a, &p, &cfg);

@@ -118,7 +118,7 @@ int main(int argc, char **argv)
         {"tune", cmd_tune, usage_tune,
          OPT(PROBLEM) | OPT(GPU) | OPT(DB) | OPT(CONFIG) | OPT(TEMPLATES) | OPT(TEMPLATE) | OPT(SEED) |
              OPT(STRATEGY) | OPT(BUDGET) | OPT(TIME) | OPT(JSON) | OPT(FRESH) | OPT(NO_CACHE) |
-             OPT(REMEASURE) | OPT(VERBOSE) | OPT(SHARD), 0},
+             OPT(REMEASURE) | OPT(VERBOSE) | OPT(SHARD) | OPT(PROBLEMS), 0},
         {"precompile", cmd_precompile, usage_precompile,
          OPT(PROBLEM) | OPT(ARCH) | OPT(SHARD) | OPT(BUDGET) | OPT(STRATEGY) | OPT(SEED) | OPT(CONFIG) |
              OPT(TEMPLATES) | OPT(TEMPLATE), 0},
