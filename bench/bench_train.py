@@ -4,9 +4,8 @@ after convtune's convert(): the PyTorch ops of `convtune export --family F
 --torch` (templates/torch/convtune_torch.py) with their tuned forward, dgrad
 and wgrad kernels.
 
-For each model: list the problems of its convolutions (problems(), every
-pass), tune the chosen layers' problems with convtune (--time S each) into
-DB, export each family and type needed as a PyTorch module, convert a copy of
+For each model: list the problems of its chosen convolutions (problems(),
+every pass) into a file, tune them with `convtune --problems FILE --time S`, export each family and type needed as a PyTorch module, convert a copy of
 the model (same initial weights), let its first steps measure which side runs
 each pass, then time steps (forward, loss, backward, AdamW) of both models
 from the same initial weights on the same batches, both in one process,
@@ -150,13 +149,12 @@ def bench_model(args, rt, name, spec, log):
     x0 = make_input(shape, dtype, fmt, 1)
     probs = layer_problems(rt, base, x0, tune)
     db = os.path.join(args.workdir, "bench.db")
-    for p in probs:
-        log("tune %s" % p)
-        r = subprocess.run([args.convtune, "--problem", p, "--db", db, "--time", str(args.time)],
-                           capture_output=True, text=True)
-        log((r.stdout + r.stderr).strip().splitlines()[-1] if (r.stdout + r.stderr).strip() else "(no output)")
-        if r.returncode != 0:
-            log("tuning %s failed (exit %d)" % (p, r.returncode))
+    listing = os.path.join(args.workdir, "%s.problems" % name)
+    with open(listing, "w") as f:
+        f.write("# %s: the tuned layers' passes (problems())\n%s\n" % (name, "\n".join(probs)))
+    r = subprocess.run([args.convtune, "--problems", listing, "--db", db, "--time", str(args.time)],
+                       capture_output=True, text=True)
+    log(r.stdout.strip() + ("\n" + r.stderr.strip() if r.returncode else ""))
     mods = os.path.join(args.workdir, "mods")
     os.makedirs(mods, exist_ok=True)
     fam = "conv1dc" if len(shape) == 3 else "conv2dc"
