@@ -169,6 +169,21 @@ def check_grads(mod, c, spec, side, tol):
     mod.set_policy(side="auto")
 
 
+def rt_specs(spec):
+    """The problem strings the runtime names a layer's three passes by
+    (its own spelling: report()'s rows), from the tuned forward problem."""
+    import torch
+    rt = sys.modules["convtune_torch"]
+    dims, xs, ws, o, cl, bias = parse(spec)
+    k = ws[2:]
+    st, dl = rt._pair(o["stride"], dims, "stride"), rt._pair(o["dilation"], dims, "dilation")
+    lo, hi = rt._padding(o["padding"], dims, k, dl, st, o.get("causal", False))
+    dt = torch.bfloat16 if spec.endswith(":bf16") else torch.float32
+    x = make_input(xs, dims, cl, dt)
+    g = rt._geom(dims, x, torch.empty(ws, device="cuda", dtype=dt), bias, st, lo, hi, dl, o["groups"])
+    return {rt.spec(g, p, dt) for p in rt.PASSES}
+
+
 def check_module(mod, c):
     import torch
     import torch.nn as nn
@@ -189,9 +204,9 @@ def check_module(mod, c):
     conv = mod.conv1d if dims == 1 else mod.conv2d
     x = make_input(xs, dims, cl, mod.DTYPE).requires_grad_()
     w = torch.randn(ws, device="cuda").to(mod.DTYPE).requires_grad_()
-    b = torch.randn(ws[0], device="cuda").to(mod.DTYPE) if bias else None
+    b = torch.randn(ws[0], device="cuda").to(mod.DTYPE).requires_grad_() if bias else None
     conv(x, w, b, **o).sum().backward()
-    rows = [r for r in mod.report() if r["module"] == mod.NAME]
+    rows = [r for r in mod.report() if r["module"] == mod.NAME and r["problem"] in rt_specs(spec)]
     for p in ("fwd", "dgrad", "wgrad"):
         got = [r for r in rows if r["pass"] == p and r["why"].startswith("measured")]
         c.check(got and got[0]["side"] in ("convtune", "torch") and got[0]["convtune_us"] > 0,
