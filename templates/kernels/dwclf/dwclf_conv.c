@@ -1,5 +1,5 @@
 /* dwclf_conv.c - parameters, sizes, constraints and launch geometry of the
- * kind dwcl of the kernel folder dwclf (dwclf_conv.h); the sizes here
+ * kind dwtcl of the kernel folder dwclf (dwclf_conv.h); the sizes here
  * mirror the DF_* macros of ct_dwcl_fwd.cuh. */
 #include "dwclf_conv.h"
 #include "intmath.h"
@@ -10,8 +10,8 @@
 
 CT_FAMILY_CODE
 
-/* Each parameter once. */
-#define DF_PARAMS(X)                                                                                         \
+/* Each parameter once, in list order; the 1D template lacks OUT_Y. */
+#define DF_HEAD(X)                                                                                           \
     X(VEC, 8, CT_RANGE(1, 8), "consecutive channels per thread, one vector load and store along C (1, 2, "  \
                               "4, 8; at most 16 bytes: 4 fp32, 8 bf16 or f16; narrowed to divide the "      \
                               "channels)")                                                                   \
@@ -19,15 +19,39 @@ CT_FAMILY_CODE
                                           "layer's channel vectors)")                                        \
     X(POS_THREADS, 8, CT_THREADS(1), "threads of a block along the output tiles, a tile each (block y)")     \
     X(OUT_X, 8, CT_RANGE(1, 32), "consecutive output columns per thread, one register window of each "      \
-                                 "input row feeding them (balanced over the row)")                           \
+                                 "input row feeding them (balanced over the row)")
+#define DF_Y(X)                                                                                              \
     X(OUT_Y, 2, CT_RANGE(1, 16), "consecutive output rows per thread, each input row loaded once for all "   \
-                                 "the rows it meets (balanced over the image)")                              \
+                                 "the rows it meets (balanced over the image)")
+#define DF_TAIL(X)                                                                                           \
     X(ITEMS, 1, CT_RANGE(1, 1 << 20), "groups of POS_THREADS tiles a block computes in turn (its taps "      \
                                       "staged once)")
+#define DF_ALL(X) DF_HEAD(X) DF_Y(X) DF_TAIL(X)
 
-const ct_param_def ct_dwclf_params[CT_DWCLF_NPARAMS] = CT_PARAM_TABLE(DF_PARAMS);
-CT_PARAM_VALUES(df, DF_PARAMS, ct_dwclf_params)
-_Static_assert(CT_PARAM_COUNT(DF_PARAMS) == CT_DWCLF_NPARAMS, "CT_DWCLF_NPARAMS is the list's length");
+const ct_param_def ct_dwclf_params_2d[CT_DWCLF_NPARAMS_2D] = CT_PARAM_TABLE(DF_ALL);
+const ct_param_def ct_dwclf_params_1d[CT_DWCLF_NPARAMS_2D - 1] = {DF_HEAD(CT_PARAM_DEF) DF_TAIL(CT_PARAM_DEF)};
+_Static_assert(CT_PARAM_COUNT(DF_ALL) == CT_DWCLF_NPARAMS_2D, "CT_DWCLF_NPARAMS_2D is the 2D list's length");
+CT_PARAM_UNION(df, DF_ALL)
+
+/* A candidate of t: the 1D template has OUT_Y = 1 (one output row). */
+static df_values df_get(const ct_template *t, const ct_params *c)
+{
+    df_values q;
+    for (int i = 0; i < CT_DWCLF_NPARAMS_2D; i++) {
+        const ct_param_def *d = &ct_dwclf_params_2d[i];
+        q.v[i] = ct_param_find(t->params, t->nparams, d->name) ? ct_param_read(c, d) : 1;
+    }
+    return q;
+}
+
+static void df_put(const ct_template *t, ct_params *c, const df_values *q)
+{
+    for (int i = 0; i < CT_DWCLF_NPARAMS_2D; i++) {
+        const ct_param_def *d = &ct_dwclf_params_2d[i];
+        if (ct_param_find(t->params, t->nparams, d->name))
+            ct_params_write(c, d, 1, &q->v[i]);
+    }
+}
 
 /* Unrolled FMAs of one input row (instruction cache, NVRTC time). */
 #define DF_MAX_BODY 2048
@@ -111,7 +135,7 @@ static int df_constrain(const ct_template *t, const ct_tc_shape *s, const ct_par
                  "groups = %lld, Cin = %lld, Cout = %lld)", t->name, s->groups, s->cin, s->cout);
         return 1;
     }
-    const df_values q = df_get(c);
+    const df_values q = df_get(t, c);
     df_geom g;
     df_geometry(s, &q, &g);
     if (g.vec != 1 && g.vec != 2 && g.vec != 4 && g.vec != 8) {
@@ -199,12 +223,11 @@ static int df_constrain(const ct_template *t, const ct_tc_shape *s, const ct_par
  * 14), no more groups of tiles per block than the layer has. */
 static void df_normalize(const ct_template *t, const ct_tc_shape *s, ct_params *c)
 {
-    (void)t;
-    df_values q = df_get(c);
+    df_values q = df_get(t, c);
     while (q.VEC > 1 && (q.VEC * elem_size(s) > 16 || s->cin % q.VEC != 0))
         q.VEC /= 2;
     if (q.VEC < 1 || q.CHANNEL_THREADS < 1 || q.POS_THREADS < 1 || q.OUT_X < 1 || q.OUT_Y < 1 || q.ITEMS < 1) {
-        df_put(c, &q);
+        df_put(t, c, &q);
         return;
     }
     const long long ncv = s->cin / q.VEC;
@@ -215,14 +238,13 @@ static void df_normalize(const ct_template *t, const ct_tc_shape *s, ct_params *
     const long long ngrp = ct_cdiv(s->b * ct_cdiv(s->oh, q.OUT_Y) * ct_cdiv(s->ow, q.OUT_X), q.POS_THREADS);
     if (q.ITEMS > ngrp)
         q.ITEMS = (long)ngrp;
-    df_put(c, &q);
+    df_put(t, c, &q);
 }
 
 /* Blocks of CHANNEL_THREADS x POS_THREADS, the channel slices fastest. */
 static void df_launch(const ct_template *t, const ct_tc_shape *s, const ct_params *c, ct_launch *l)
 {
-    (void)t;
-    const df_values q = df_get(c);
+    const df_values q = df_get(t, c);
     df_geom g;
     df_geometry(s, &q, &g);
     memset(l, 0, sizeof *l);
@@ -233,5 +255,5 @@ static void df_launch(const ct_template *t, const ct_tc_shape *s, const ct_param
     l->block[2] = 1;
 }
 
-const ct_kernel_kind ct_kind_dwclf = {.name = "dwcl", .layouts = CT_LAYOUT_CL_ONLY, .any_layer = 1,
+const ct_kernel_kind ct_kind_dwtcl = {.name = "dwtcl", .layouts = CT_LAYOUT_CL_ONLY, .any_layer = 1,
                                       .constrain = df_constrain, .normalize = df_normalize, .launch = df_launch};

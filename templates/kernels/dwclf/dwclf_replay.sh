@@ -2,20 +2,21 @@
 # dwclf_replay.sh: replays ct_dwcl_fwd.cuh on the CPU (dwclf_replay.cpp) on
 # a battery of odd depthwise layers: strides 2 and 3, dilations 2 and 3,
 # asymmetric strides and dilations, pad, valid, same with an even kernel,
-# bias, 3 to 16 channels (vectors of 1 to 8), idle channel threads, tiles
-# past the output, several tile groups a block, fp32, bf16, f16. Run from
-# anywhere; needs g++ (C++20) and, for bf16/f16, CUDA's include directory
-# ($CUDA_HOME/include). Exit status: the number of failed cases. Each case
-# is a compile of the header (about a second): CTest runs every fifth
-# case (REPLAY_PART=I/5 picks which fifth, default 1/5: 12 cases a type, so
-# each type gets other layers); REPLAY_PART=all runs everything.
+# bias, 1 to 24 channels (vectors of 1 to 8), idle channel threads, tiles
+# past the output, several tile groups a block, conv1dc's layers (height 1,
+# causal), fp32, bf16, f16. Run from anywhere; needs g++ (C++20) and, for
+# bf16/f16, CUDA's include directory ($CUDA_HOME/include). Exit status: the
+# number of failed cases. Each case is a compile of the header (about a
+# second): CTest runs every sixth case (REPLAY_PART=I/6 picks which sixth,
+# default 1/6: 15 cases a type, so each type gets other layers);
+# REPLAY_PART=all runs everything.
 here=$(cd "$(dirname "$0")" && pwd)
 root=$(cd "$here/../../.." && pwd)
 cuda=${CUDA_HOME:-/usr/local/cuda}
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 fails=0
-part=${REPLAY_PART:-1/5}
+part=${REPLAY_PART:-1/6}
 ncase=0
 # one DT B C H W KH KW PH PW SY SX DY DX BIAS VEC CT PT OUT_X OUT_Y ITEMS [OH OW]
 one() {
@@ -53,6 +54,11 @@ for dt in 0 1 2; do
     one $dt 2 16 9  11 3  3  1  1  1  1  1  1  1    $v8 2  4  2  2  3
     one $dt 1 12 13 14 7  7  0  0  1  1  1  1  1    4   3  4  2  4  1
     one $dt 2 24 12 12 3  3  1  1  2  2  1  1  0    $v8 1  8  6  3  2
+    # conv1dc's layers (height 1): causal K = 4, one channel, stride 3 and
+    # dilation 2
+    one $dt 2 16 1  37 1  4  0  3  1  1  1  1  1    $v8 2  8  8  1  1  1  37
+    one $dt 3 1  1  45 1  11 0  5  1  1  1  1  0    1   1  16 4  1  1
+    one $dt 2 6  1  61 1  5  0  2  1  3  1  2  1    2   3  4  4  1  1
 done
 echo "$fails failed"
 exit $fails
