@@ -29,8 +29,12 @@
 // one channel vector; it then computes ITEMS groups of POS_THREADS tiles,
 // one after the other (the staging paid once).
 //
-// Tuning macros: VEC, CHANNEL_THREADS, POS_THREADS, OUT_X, OUT_Y, ITEMS
-// (dwclf_conv.c, which mirrors the DF_* sizes below).
+// PREFETCH 1 holds two windows: the next row's loads are issued before
+// the current row's FMAs (in flight during them, where few warps share an
+// SM or the row's FMAs are few: strided 3x3 layers).
+//
+// Tuning macros: VEC, CHANNEL_THREADS, POS_THREADS, OUT_X, OUT_Y, ITEMS,
+// PREFETCH (dwclf_conv.c, which mirrors the DF_* sizes below).
 #include "ct_dtype.cuh"
 
 static_assert(LY_CL, "channels-last (nhwc) layers only");
@@ -163,6 +167,56 @@ __device__ __forceinline__ void df_lds(float (&v)[VEC], const float *p)
 #endif
 }
 
+// Whether the tile's input row r is inside the image (yy) and read by a tap.
+__device__ __forceinline__ bool df_row_ok(int r, int yy)
+{
+    bool any = false;
+#pragma unroll
+    for (int o = 0; o < OUT_Y; ++o)
+        any = any || df_meets(r, o);
+    return any && yy >= 0 && yy < LY_H;
+}
+
+// The window of the input row at src (the image's, channel c0) row yy,
+// from column xc0: the entries a tap reads, zeros for the padding and for
+// a row that is not ok (never dereferenced then).
+__device__ __forceinline__ void df_window(float (&win)[DF_NWX][VEC], const ct_elem *__restrict__ src, int yy,
+                                          int xc0, bool ok)
+{
+    const ct_elem *row = src + (long long)(ok ? yy : 0) * LY_W * DF_C;
+#pragma unroll
+    for (int t = 0; t < DF_NWX; ++t) {
+        if ((LY_SX == 1 && LY_DX == 1) || df_used(t)) {
+            const int xc = xc0 + t;
+            df_ldz(win[t], row + (long long)xc * DF_C, ok && xc >= 0 && xc < LY_W);
+        }
+    }
+}
+
+// The FMAs of the tile's input row r (window win): every output row o
+// that meets it, through filter row (r - o*SY) / DY, its taps read from
+// the staged slice (channel cl0 of the slice).
+__device__ __forceinline__ void df_row_fma(float (&acc)[OUT_Y][OUT_X][VEC], const float (&win)[DF_NWX][VEC], int r,
+                                           const float *s_w, int cl0)
+{
+#pragma unroll
+    for (int o = 0; o < OUT_Y; ++o) {
+        if (!df_meets(r, o))
+            continue;
+        const float *wrow = &s_w[(r - o * LY_SY) / LY_DY * LY_KW * DF_CW + cl0];
+#pragma unroll
+        for (int j = 0; j < LY_KW; ++j) {
+            float wt[VEC];
+            df_lds(wt, wrow + j * DF_CW);
+#pragma unroll
+            for (int x = 0; x < OUT_X; ++x)
+#pragma unroll
+                for (int e = 0; e < VEC; ++e)
+                    acc[o][x][e] = fmaf(wt[e], win[x * LY_SX + j * LY_DX][e], acc[o][x][e]);
+        }
+    }
+}
+
 extern "C" __global__ void __launch_bounds__(CHANNEL_THREADS * POS_THREADS)
 DF_NAME(const ct_elem *__restrict__ in, const ct_elem *__restrict__ weight,
 #if LY_BIAS
@@ -217,41 +271,35 @@ DF_NAME(const ct_elem *__restrict__ in, const ct_elem *__restrict__ weight,
                 for (int e = 0; e < VEC; ++e)
                     acc[o][x][e] = b0[e];
 
+#if PREFETCH
+        // Two windows: the next row's loads are issued before this row's
+        // FMAs, so that they are in flight while the FMAs run.
+        float wa[DF_NWX][VEC], wb[DF_NWX][VEC];
+        bool oka = df_row_ok(0, yr0);
+        df_window(wa, src, yr0, xc0, oka);
+#pragma unroll 1
+        for (int r = 0; r < DF_NWY; r += 2) {
+            const bool okb = r + 1 < DF_NWY && df_row_ok(r + 1, yr0 + r + 1);
+            df_window(wb, src, yr0 + r + 1, xc0, okb);
+            if (oka)
+                df_row_fma(acc, wa, r, s_w, cl0);
+            if (r + 1 >= DF_NWY)
+                break;
+            oka = r + 2 < DF_NWY && df_row_ok(r + 2, yr0 + r + 2);
+            df_window(wa, src, yr0 + r + 2, xc0, oka);
+            if (okb)
+                df_row_fma(acc, wb, r + 1, s_w, cl0);
+        }
+#else
 #pragma unroll 1
         for (int r = 0; r < DF_NWY; ++r) {
-            const int yy = yr0 + r;
-            bool any = false;
-#pragma unroll
-            for (int o = 0; o < OUT_Y; ++o)
-                any = any || df_meets(r, o);
-            if (!any || yy < 0 || yy >= LY_H)
+            if (!df_row_ok(r, yr0 + r))
                 continue;
-            const ct_elem *row = src + (long long)yy * LY_W * DF_C;
             float win[DF_NWX][VEC];
-#pragma unroll
-            for (int t = 0; t < DF_NWX; ++t) {
-                if ((LY_SX == 1 && LY_DX == 1) || df_used(t)) {
-                    const int xc = xc0 + t;
-                    df_ldz(win[t], row + (long long)xc * DF_C, xc >= 0 && xc < LY_W);
-                }
-            }
-#pragma unroll
-            for (int o = 0; o < OUT_Y; ++o) {
-                if (!df_meets(r, o))
-                    continue;
-                const float *wrow = &s_w[(r - o * LY_SY) / LY_DY * LY_KW * DF_CW + cl0];
-#pragma unroll
-                for (int j = 0; j < LY_KW; ++j) {
-                    float wt[VEC];
-                    df_lds(wt, wrow + j * DF_CW);
-#pragma unroll
-                    for (int x = 0; x < OUT_X; ++x)
-#pragma unroll
-                        for (int e = 0; e < VEC; ++e)
-                            acc[o][x][e] = fmaf(wt[e], win[x * LY_SX + j * LY_DX][e], acc[o][x][e]);
-                }
-            }
+            df_window(win, src, yr0 + r, xc0, true);
+            df_row_fma(acc, win, r, s_w, cl0);
         }
+#endif
 
         ct_elem *dst = out + (((long long)b * LY_OH + oy0) * LY_OW + ox0) * DF_C + c0;
 #pragma unroll

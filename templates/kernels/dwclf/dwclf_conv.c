@@ -25,7 +25,8 @@ CT_FAMILY_CODE
                                  "the rows it meets (balanced over the image)")
 #define DF_TAIL(X)                                                                                           \
     X(ITEMS, 1, CT_RANGE(1, 1 << 20), "groups of POS_THREADS tiles a block computes in turn (its taps "      \
-                                      "staged once)")
+                                      "staged once)")                                                        \
+    X(PREFETCH, 0, CT_RANGE(0, 1), "1: two row windows, the next row's loads issued before this row's FMAs")
 #define DF_ALL(X) DF_HEAD(X) DF_Y(X) DF_TAIL(X)
 
 const ct_param_def ct_dwclf_params_2d[CT_DWCLF_NPARAMS_2D] = CT_PARAM_TABLE(DF_ALL);
@@ -70,7 +71,7 @@ static long long elem_size(const ct_tc_shape *s)
 
 /* The template's derived sizes. */
 typedef struct df_geom {
-    long long vec, ct, pt, ox, oy, items;
+    long long vec, ct, pt, ox, oy, items, pf;
     long long ncv, ncb, threads, nxr, nrg, tiles, ngrp, blocks, nwx, nwy, smem;
 } df_geom;
 
@@ -78,7 +79,7 @@ static void df_geometry(const ct_tc_shape *s, const df_values *q, df_geom *g)
 {
     memset(g, 0, sizeof *g);
     g->vec = q->VEC, g->ct = q->CHANNEL_THREADS, g->pt = q->POS_THREADS;
-    g->ox = q->OUT_X, g->oy = q->OUT_Y, g->items = q->ITEMS;
+    g->ox = q->OUT_X, g->oy = q->OUT_Y, g->items = q->ITEMS, g->pf = q->PREFETCH;
     if (g->vec < 1 || g->ct < 1 || g->pt < 1 || g->ox < 1 || g->oy < 1 || g->items < 1)
         return;
     g->ncv = s->cin / g->vec;
@@ -147,8 +148,10 @@ static int df_constrain(const ct_template *t, const ct_tc_shape *s, const ct_par
                  "elements) and divides Cin = %lld", g.vec, elem_size(s), s->cin);
         return 1;
     }
-    if (g.ct < 1 || g.pt < 1 || g.ox < 1 || g.ox > 32 || g.oy < 1 || g.oy > 16 || g.items < 1) {
-        snprintf(why, len, "CHANNEL_THREADS, POS_THREADS and ITEMS >= 1, OUT_X in 1..32, OUT_Y in 1..16");
+    if (g.ct < 1 || g.pt < 1 || g.ox < 1 || g.ox > 32 || g.oy < 1 || g.oy > 16 || g.items < 1 || g.pf < 0 ||
+        g.pf > 1) {
+        snprintf(why, len, "CHANNEL_THREADS, POS_THREADS and ITEMS >= 1, OUT_X in 1..32, OUT_Y in 1..16, "
+                 "PREFETCH 0 or 1");
         return 1;
     }
     /* Warps of partly idle lanes: at most a quarter of a block's lanes on
@@ -190,10 +193,10 @@ static int df_constrain(const ct_template *t, const ct_tc_shape *s, const ct_par
         snprintf(why, len, "%lld bytes of taps in static shared memory per block exceed 48 KiB", g.smem);
         return 1;
     }
-    /* The sums, a row's window (the entries a tap reads), a filter tap's
-     * VEC weights twice (the next one's load in flight), the bias, about
-     * 24 for addresses and indices. */
-    const long long regs = (g.oy * g.ox + used_entries(s, &g) + 3) * g.vec + 24;
+    /* The sums, a row's window (the entries a tap reads; two with
+     * PREFETCH), a filter tap's VEC weights twice (the next one's load in
+     * flight), the bias, about 24 for addresses and indices. */
+    const long long regs = (g.oy * g.ox + (1 + g.pf) * used_entries(s, &g) + 3) * g.vec + 24;
     if (regs > DF_MAX_REGS) {
         snprintf(why, len, "about %lld registers per thread exceed %d (fewer than 12 warps per SM)", regs,
                  DF_MAX_REGS);

@@ -8,7 +8,7 @@
 #include "problem.h"
 
 /* Parameter lists: 2D and 1D (no OUT_Y: one output row). */
-#define CT_DWCLF_NPARAMS_2D 6
+#define CT_DWCLF_NPARAMS_2D 7
 extern const ct_param_def ct_dwclf_params_2d[CT_DWCLF_NPARAMS_2D];
 extern const ct_param_def ct_dwclf_params_1d[CT_DWCLF_NPARAMS_2D - 1];
 extern const ct_kernel_kind ct_kind_dwtcl;
