@@ -61,6 +61,9 @@ static void df_put(const ct_template *t, ct_params *c, const df_values *q)
 /* Registers a thread may hold: above, fewer than 12 warps fit an SM (65536
  * registers), too few to hide the loads of the memory-bound layers. */
 #define DF_MAX_REGS 168
+/* SMs a grid should fill: about those of an A100 or H100 (fixed, so that a
+ * space built without a device, precompiled or listed, is the device's). */
+#define DF_SMS 128
 /* Blocks per SM a grid keeps when ITEMS > 1 folds tiles into fewer blocks. */
 #define DF_MIN_BLOCKS_PER_SM 4
 
@@ -208,12 +211,21 @@ static int df_constrain(const ct_template *t, const ct_tc_shape *s, const ct_par
         snprintf(why, len, "%lld blocks exceed the grid limit", g.blocks);
         return 1;
     }
+    /* Tiles so large (or blocks so wide) that the grid leaves SMs idle or
+     * under 4 warps each, too few to hide a row's loads: on a large layer
+     * smaller tiles do better. */
+    const long long warps = g.blocks * (lanes / 32);
+    if (big && (g.blocks < DF_SMS || warps < 4LL * DF_SMS)) {
+        snprintf(why, len, "%lld blocks of %lld warps: under one block or 4 warps per SM of %d", g.blocks,
+                 lanes / 32, DF_SMS);
+        return 1;
+    }
     /* Tiles folded into fewer blocks save staging the taps, but not at the
      * cost of an SM's share of blocks (ITEMS is normalized to one block
      * holding every tile, so this leaves the small layers ITEMS = 1). */
-    if (g.items > 1 && g.blocks < DF_MIN_BLOCKS_PER_SM * (long long)lim->sm_count) {
+    if (g.items > 1 && g.blocks < DF_MIN_BLOCKS_PER_SM * DF_SMS) {
         snprintf(why, len, "ITEMS=%lld leaves %lld blocks, under %d per SM of %d", g.items, g.blocks,
-                 DF_MIN_BLOCKS_PER_SM, lim->sm_count);
+                 DF_MIN_BLOCKS_PER_SM, DF_SMS);
         return 1;
     }
     return 0;
