@@ -16,6 +16,7 @@
 #include "dw_conv.h"
 #include "simt_conv.h"
 #include "dw_cl.h"
+#include "dwclf_conv.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -380,6 +381,21 @@ static void check_limits(const ct_problem *p, const ct_space *sp, const ct_limit
             CHECK_MSG(blocks == l.grid[0] && l.smem_bytes == 0, "%s: grid %u, want %lld", key, l.grid[0], blocks);
             continue;
         }
+        if (sp->cand[i].tmpl->kind == &ct_kind_dwtcl) {
+            /* CHANNEL_THREADS x POS_THREADS threads; blocks over channel slices and groups of
+             * POS_THREADS tiles of OUT_X positions, ITEMS groups a block. */
+            const long vec = ct_params_get(c, "VEC", 0), ct = ct_params_get(c, "CHANNEL_THREADS", 0);
+            const long pt = ct_params_get(c, "POS_THREADS", 0), ox = ct_params_get(c, "OUT_X", 0);
+            const long items = ct_params_get(c, "ITEMS", 0);
+            CHECK_MSG(l.block[0] == ct && l.block[1] == pt && l.block[2] == 1 && ct * pt <= lim->max_threads_per_block,
+                      "%s: block", key);
+            CHECK_MSG(s.cin % vec == 0 && ct <= s.cin / vec && ox <= s.lout, "%s: VEC, CHANNEL_THREADS, OUT_X", key);
+            const long long groups = (s.b * ((s.lout + ox - 1) / ox) + pt - 1) / pt;
+            const long long blocks = (s.cin / vec + ct - 1) / ct * ((groups + items - 1) / items);
+            CHECK_MSG(blocks == l.grid[0] && l.grid[1] == 1 && l.grid[2] == 1 && l.smem_bytes == 0,
+                      "%s: grid %u, want %lld", key, l.grid[0], blocks);
+            continue;
+        }
         if (!strcmp(sp->cand[i].tmpl->name, "conv1dc_gemm")) {
             const long bm = ct_params_get(c, "COUT_TILE", 0), bn = ct_params_get(c, "T_TILE", 0);
             const long tm = ct_params_get(c, "COUT_PER_THREAD", 0), tn = ct_params_get(c, "T_PER_THREAD", 0);
@@ -439,9 +455,11 @@ static void limits_space(const char *spec, const char *arch, const ct_config *cf
         else if (ct_template_refuses_dtype(&p, tp, why, sizeof why))
             CHECK_MSG(sp.n == 0, "%s %s: %d candidates in a type it lacks", spec, tp->name, sp.n);
         /* Only the baseline, the fp32 tensor-core templates (both layouts),
-         * conv1dc_dwcl and conv1dc_tc16cl (channels last only) read nlc. */
+         * conv1dc_dwcl, conv1dc_dwtcl and conv1dc_tc16cl (channels last
+         * only) read nlc. */
         else if (!tp->is_baseline && tp->kind != &ct_kind_tc &&
-                 ct_problem_value(&p, "layout") != (tp->kind == &ct_kind_dwcl || tp->kind == &ct_kind_tc16cl))
+                 ct_problem_value(&p, "layout") != (tp->kind == &ct_kind_dwcl || tp->kind == &ct_kind_dwtcl ||
+                                                    tp->kind == &ct_kind_tc16cl))
             CHECK_MSG(sp.n == 0, "%s %s: %d candidates on a layer of another layout", spec, tp->name, sp.n);
         else if (tc_kind(tp) && lim.cc_major < 8)
             CHECK_MSG(sp.n == 0, "%s %s: %d candidates before sm_80", spec, tp->name, sp.n);
@@ -452,19 +470,21 @@ static void limits_space(const char *spec, const char *arch, const ct_config *cf
                                      p.dims[0] * shape_of(&p).lout <= 16 &&
                                      p.dims[2] <= 16),
                       "%s %s: %d candidates", spec, tp->name, sp.n);
-        /* One channel in and out per group: the depthwise templates' layers
-         * (the half-precision tc16 templates still take them). */
-        else if (tp->kind == &ct_kind_tc && depthwise)
+        /* One channel in and out per group: the depthwise templates' layers,
+         * in every element type. */
+        else if (tc_kind(tp) && depthwise)
             CHECK_MSG(sp.n == 0, "%s %s: %d tensor-core candidates on a depthwise layer", spec, tp->name, sp.n);
         else if (tp->kind == &ct_kind_dw1 && !depthwise)
             CHECK_MSG(sp.n == 0, "%s %s: %d candidates on a layer that is not depthwise", spec, tp->name, sp.n);
         else if (tp->kind == &ct_kind_dwcl && !depthwise)
             CHECK_MSG(sp.n == 0, "%s %s: %d candidates on a layer that is not depthwise", spec, tp->name, sp.n);
+        else if (tp->kind == &ct_kind_dwtcl && !depthwise)
+            CHECK_MSG(sp.n == 0, "%s %s: %d candidates on a layer that is not depthwise", spec, tp->name, sp.n);
         else if (tp->kind == &ct_kind_simt && (depthwise || plain))
             CHECK_MSG(sp.n == 0, "%s %s: %d candidates on a %s layer", spec, tp->name, sp.n,
                       depthwise ? "depthwise" : "plain");
         else if (!plain && !tc_kind(tp) && tp->kind != &ct_kind_dw1 && tp->kind != &ct_kind_simt &&
-                 tp->kind != &ct_kind_dwcl && !tp->is_baseline)
+                 tp->kind != &ct_kind_dwcl && tp->kind != &ct_kind_dwtcl && !tp->is_baseline)
             CHECK_MSG(sp.n == 0, "%s %s: %d candidates on a grouped, strided or dilated layer", spec, tp->name,
                       sp.n);
         else if (tp->params == ct_tc16w_params)   /* few pixels: seed 002, below */

@@ -327,12 +327,13 @@ static int grid_covered(const char *spec, const ct_config *cfg, const ct_limits 
     for (int i = 0; i < p.family->ntemplates; i++) {
         ct_params one;
         if (!p.family->templates[i].is_baseline &&
+            !ct_template_refuses_dtype(&p, &p.family->templates[i], why, sizeof why) &&
             sample_candidates(&p, &p.family->templates[i], cfg, lim, 1, &one) == 1)
             return 1;
     }
     for (int i = 0; i < p.family->ntemplates; i++) {
         const ct_template *t = &p.family->templates[i];
-        if (t->is_baseline)
+        if (t->is_baseline || ct_template_refuses_dtype(&p, t, why, sizeof why))
             continue;
         if (any_admissible(&p, t, cfg, lim, why, sizeof why))
             return 1;

@@ -150,6 +150,16 @@ int main(void)
         {"conv1dc:2:9:101:9:3:pad=8:dilation=8:groups=9:nlc", "conv1dc_dwcl"},
         {"conv1dc:3:6:61:6:5:pad=2:stride=3:groups=6:bias:nlc", "conv1dc_dwcl"},
         {"conv1dc:1:36:40:36:31:pad=15:dilation=2:groups=36:nlc", "conv1dc_dwcl"},
+        /* channels-last tiles (any architecture): 16-byte vectors with
+         * bias, odd and 3 channels (scalar loads), stride 2 and 3, dilation,
+         * asymmetric padding, same with an even kernel, valid, one channel */
+        {"conv2dc:2:96:20:22:96:7:7:same:groups=96:bias:nhwc", "conv2dc_dwtcl"},
+        {"conv2dc:3:13:23:21:13:3:3:pad=1:stride=2:groups=13:bias:nhwc", "conv2dc_dwtcl"},
+        {"conv2dc:2:6:19:17:6:5:3:pad=2,1:stride=3,2:dilation=2,1:groups=6:nhwc", "conv2dc_dwtcl"},
+        {"conv2dc:1:3:30:31:3:4:4:same:groups=3:nhwc", "conv2dc_dwtcl"},
+        {"conv2dc:2:24:15:16:24:3:3:valid:dilation=2:groups=24:nhwc", "conv2dc_dwtcl"},
+        {"conv1dc:2:1:200:1:11:pad=5:nlc", "conv1dc_dwtcl"},
+        {"conv1dc:3:20:77:20:4:causal:groups=20:bias:nlc", "conv1dc_dwtcl"},
     };
     for (size_t i = 0; i < sizeof dw / sizeof dw[0]; i++) {
         if (!tensor_tf32 && strcmp(dw[i][1], "conv2dc_dwp") == 0)
@@ -162,6 +172,7 @@ int main(void)
     export_selftest(db, dir, dw[8][0], arch);   /* strided depthwise 2D, bias */
     if (tensor_tf32)
         export_selftest(db, dir, dw[11][0], arch);   /* conv2dc_dwp strided, dilated, bias */
+    export_selftest(db, dir, dw[24][0], arch);   /* conv2dc_dwtcl strided, odd channels, bias */
 
     /* The SIMT templates on their own (any architecture): grouped layers
      * with few channels per group (a block of several groups, a partial
@@ -263,6 +274,13 @@ int main(void)
         {"conv2dc:3:3:23:20:3:3:3:pad=1:stride=2:groups=3:bias:f16", "conv2dc_dwph"},
         {"conv2dc:3:5:20:24:5:5:5:pad=4:dilation=2:groups=5:bf16", "conv2dc_dwph"},
         {"conv2dc:2:7:32:32:7:13:13:same:groups=7:f16", "conv2dc_dwph"},
+        /* the channels-last tiles: 16-byte vectors, odd channels, stride,
+         * dilation, asymmetric padding, bias, a dilated 1D layer */
+        {"conv2dc:2:96:20:22:96:7:7:same:groups=96:bias:nhwc:bf16", "conv2dc_dwtcl"},
+        {"conv2dc:3:13:23:21:13:3:3:pad=1:stride=2:groups=13:nhwc:f16", "conv2dc_dwtcl"},
+        {"conv2dc:2:40:17:19:40:3:3:pad=2:dilation=2:groups=40:bias:nhwc:f16", "conv2dc_dwtcl"},
+        {"conv2dc:2:6:19:17:6:5:3:pad=2,1:stride=3,2:dilation=2,1:groups=6:bias:nhwc:bf16", "conv2dc_dwtcl"},
+        {"conv1dc:2:24:101:24:3:pad=8:dilation=8:groups=24:nlc:bf16", "conv1dc_dwtcl"},
     };
     for (size_t i = 0; i < sizeof direct_half / sizeof direct_half[0]; i++) {
         char extra[128];
@@ -276,6 +294,7 @@ int main(void)
     export_selftest(db, dir, direct_half[13][0], arch);   /* conv1dc_dwclh, f16, bias */
     export_selftest(db, dir, direct_half[16][0], arch);   /* conv1dc_dwh, f16, bias */
     export_selftest(db, dir, direct_half[21][0], arch);   /* conv2dc_dwph, f16, strided, bias */
+    export_selftest(db, dir, direct_half[24][0], arch);   /* conv2dc_dwtcl, bf16, 16-byte vectors, bias */
 
     /* The half-precision tensor-core templates alone (sm_80): odd sizes,
      * partial chunks and channel tiles, 1x1, even and 7x7 filters, groups,
@@ -293,7 +312,7 @@ int main(void)
         {"conv1dc:2:40:9:70:4:pad=1:f16", "conv1dc_tc16"},
         {"conv1dc:3:48:101:36:3:pad=8:dilation=8:groups=3:bias:bf16", "conv1dc_tc16"},
         {"conv1dc:2:36:60:20:5:pad=2:stride=3:f16", "conv1dc_tc16"},
-        {"conv1dc:2:20:77:20:4:causal:groups=20:bf16", "conv1dc_tc16"},
+        {"conv1dc:2:20:77:20:4:causal:groups=10:bf16", "conv1dc_tc16"},
         {"conv1dc:1:1024:4:1024:5:pad=2:bias:bf16", "conv1dc_tc16w"},
         {"conv1dc:2:96:7:40:3:pad=1:stride=2:f16", "conv1dc_tc16w"},
         {"conv1dc:1:64:9:24:4:causal:dilation=2:groups=2:bias:bf16", "conv1dc_tc16w"},
@@ -402,7 +421,7 @@ int main(void)
         {"conv1dc:3:21:77:19:5:pad=2:bias:nlc:bf16", "conv1dc_tc16cl"},
         {"conv1dc:3:48:101:36:3:pad=8:dilation=8:groups=3:bias:nlc:f16", "conv1dc_tc16cl"},
         {"conv1dc:2:36:60:22:5:pad=2:stride=3:nlc:bf16", "conv1dc_tc16cl"},
-        {"conv1dc:2:20:77:20:4:causal:groups=20:nlc:f16", "conv1dc_tc16cl"},
+        {"conv1dc:2:20:77:20:4:causal:groups=10:nlc:f16", "conv1dc_tc16cl"},
     };
     if (tensor_tf32)
         tune_alone(db, tc16cl, sizeof tc16cl / sizeof tc16cl[0]);

@@ -348,6 +348,8 @@ int ct_tc16_constrain(const ct_template *t, const ct_tc_shape *layer, const ct_p
         return 1;
     }
     const ct_tc_shape one = ct_tc_per_group(layer);
+    if (ct_tc_depthwise_refused(&one, why, len))
+        return 1;
     ct_tc16_geom g;
     ct_tc16_geometry_of(t, layer, c, &g);
     return g.stream ? stream_constrain(&one, &g, lim, why, len) : tiled_constrain(&one, &g, lim, why, len);

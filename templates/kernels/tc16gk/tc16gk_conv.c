@@ -110,6 +110,8 @@ int ct_tc16gk_constrain(const ct_template *t, const ct_tc_shape *layer, const ct
         return 1;
     }
     const ct_tc_shape one = ct_tc_per_group(layer), *s = &one;
+    if (ct_tc_depthwise_refused(s, why, len))
+        return 1;
     ct_tc16gk_geom g;
     ct_tc16gk_geometry_of(layer, c, &g);
     if (g.wg_m < 1 || g.wg_n < 1 || g.toh < 1 || g.tow < 1 || g.minb < 1 || g.ck < 16 || g.ck % 16 != 0 ||

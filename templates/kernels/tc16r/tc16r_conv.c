@@ -249,6 +249,8 @@ int ct_tc16r_constrain(const ct_template *t, const ct_tc_shape *layer, const ct_
         return 1;
     }
     const ct_tc_shape one = ct_tc_per_group(layer), *s = &one;
+    if (ct_tc_depthwise_refused(s, why, len))
+        return 1;
     ct_tc16r_geom g;
     ct_tc16r_geometry_of(t, layer, c, &g);
     if (is_wgmma(t))

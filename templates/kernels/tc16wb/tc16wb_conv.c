@@ -71,10 +71,8 @@ void ct_tc16wb_geometry_of(const ct_tc_shape *layer, const ct_params *c, ct_tc16
 
 static int shape_refused(const ct_tc_shape *s, const ct_tc16wb_geom *g, char *why, size_t len)
 {
-    if (s->cin == 1 && s->cout == 1) {
-        snprintf(why, len, "one channel per group: the depthwise templates' layer");
+    if (ct_tc_depthwise_refused(s, why, len))
         return 1;
-    }
     if (g->kall % 8 != 0) {
         snprintf(why, len, "16-byte weight rows need Cin/groups x KH x KW = %lld to be a multiple of 8", g->kall);
         return 1;

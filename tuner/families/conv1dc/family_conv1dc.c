@@ -415,6 +415,7 @@ static const ct_template templates[] = {
     {.name = "conv1dc_dwclh", .summary = "conv1dc_dwcl for bf16/f16: vector loads widened to float, fp32 sums",
      .dtypes = CT_DTYPES_HALF, .params = ct_dwcl_params_1d, .nparams = CT_DWCL_NPARAMS_1D, .kind = &ct_kind_dwcl,
      .source = "conv1dc_dwcl"},
+    CT_KERNEL(conv1dc, dwtcl),
 };
 
 /* The layer as the tensor-core templates see it: 2D of height 1. */

@@ -471,6 +471,7 @@ static const ct_template templates[] = {
     CT_KERNEL(conv2dc, wgdw),
     CT_KERNEL(conv2dc, dgsimt),
     CT_KERNEL(conv2dc, wgsimt),
+    CT_KERNEL(conv2dc, dwtcl),
 };
 
 /* The layer as the tensor-core templates see it. */

@@ -69,6 +69,15 @@ ct_tc_shape ct_tc_per_group(const ct_tc_shape *s)
     return g;
 }
 
+int ct_tc_depthwise_refused(const ct_tc_shape *one, char *why, size_t len)
+{
+    if (one->cin != 1 || one->cout != 1)
+        return 0;
+    snprintf(why, len, "one input and one output channel per group (depthwise): the depthwise templates "
+             "serve it, an mma tile would be 1/16 busy");
+    return 1;
+}
+
 static void geometry_of(const ct_template *t, const ct_tc_shape *s, const ct_params *c, ct_tc_geom *g);
 
 void ct_tc_geometry_of(const ct_template *t, const ct_tc_shape *s, const ct_params *c, ct_tc_geom *g)
@@ -128,15 +137,9 @@ int ct_tc_constrain(const ct_template *t, const ct_tc_shape *layer, const ct_par
         snprintf(why, len, "TF32 tensor cores (mma.sync m16n8k8) and cp.async need sm_80 or later");
         return 1;
     }
-    /* One input and one output channel per group: a GEMM with a single
-     * column per group keeps at most 1/16 of each mma tile busy, and the
-     * depthwise templates (groups = Cin = Cout) serve exactly these layers.
-     * After the architecture test, so that sm_75's reason names it. */
-    if (s->cin == 1 && s->cout == 1) {
-        snprintf(why, len, "one input and one output channel per group (depthwise): the depthwise templates "
-                 "serve it, an mma tile would be 1/16 busy");
+    /* After the architecture test, so that sm_75's reason names it. */
+    if (ct_tc_depthwise_refused(s, why, len))
         return 1;
-    }
     ct_tc_geom g;
     ct_tc_geometry_of(t, s, c, &g);
     if (g.bm < 16 || g.toh < 1 || g.tow < 1 || g.warps_m < 1 || g.warps_n < 1 || g.ck < 1 || g.korder < 0 ||

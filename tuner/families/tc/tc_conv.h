@@ -54,6 +54,13 @@ extern const ct_kernel_kind ct_kind_tc;
  * own GEMM; the grid's y dimension walks the groups). */
 ct_tc_shape ct_tc_per_group(const ct_tc_shape *s);
 
+/* Whether a tensor-core kind refuses the layer for its groups of one input
+ * and one output channel (depthwise; one is ct_tc_per_group's shape): a
+ * GEMM with a single column per group keeps at most 1/16 of each mma tile
+ * busy, in every element type, and the depthwise templates serve exactly
+ * these layers. Writes the reason. */
+int ct_tc_depthwise_refused(const ct_tc_shape *one, char *why, size_t len);
+
 typedef struct ct_tc_geom {
     long long bm, toh, tow, warps_m, warps_n, ck, korder, pipe, split, minb, acc;
     long long bn, nt, wm, wn, mf, nf, nch, khw, kcr, kc, ap, ih, iw, plane, stage, nbuf, ty, tx;
