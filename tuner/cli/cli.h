@@ -88,6 +88,13 @@ int db_writable(const char *path);
 int check_gpu_run(const args *a, const ct_problem *p, const char *dbpath);
 /* Open the database for reading (ct_db_open without create). */
 int open_existing_db(const args *a, ct_db **db);
+/* Whether -o is "-", standard output: what a command writing one file
+ * (compile, report, db export) writes there; one writing a pair (export)
+ * refuses it (refuse_stdout_pair). */
+int out_is_stdout(const args *a);
+/* CT_ERR_USAGE after the one-line error when -o is "-" for cmd, which
+ * writes what (several files); 0 otherwise. */
+int refuse_stdout_pair(const args *a, const char *cmd, const char *what);
 
 extern const char usage_tune[], usage_space[], usage_compile[], usage_query[], usage_export[];
 extern const char usage_precompile[], usage_retime[], usage_report[];

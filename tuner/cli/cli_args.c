@@ -282,3 +282,16 @@ int open_existing_db(const args *a, ct_db **db)
     ct_status rc = ct_db_open(path, 0, db, &e);
     return rc == CT_OK ? 0 : die(rc, e.msg);
 }
+
+int out_is_stdout(const args *a)
+{
+    return a->out && !strcmp(a->out, "-");
+}
+
+int refuse_stdout_pair(const args *a, const char *cmd, const char *what)
+{
+    if (!out_is_stdout(a))
+        return 0;
+    return say(CT_ERR_USAGE, "%s writes %s: standard output (-o -) cannot hold them; give -o %s", cmd, what,
+               a->torch ? "DIR" : "FILE.cu");
+}

@@ -20,7 +20,7 @@ static const char usage_db_export[] =
     "usage: convtune db export [--format json|csv] [-o FILE] [--force] [--db PATH]\n"
     "Write every stored candidate with its whole provenance (device identity and\n"
     "ceilings, problem, run, every candidate field) as JSON (default) or CSV, to\n"
-    "stdout or atomically to FILE.\n";
+    "stdout (also -o -) or atomically to FILE.\n";
 
 static const char usage_db_import[] =
     "usage: convtune db import FILE... [--format json|csv] [--db PATH]\n"
@@ -49,31 +49,32 @@ static int cmd_db_export(const args *a)
         return die(CT_ERR_USAGE, e.msg);
     ct_status rc;
     ct_outfile o;
-    if (a->out && (rc = ct_outfile_check(a->out, a->force, "db export", &e)) != CT_OK)
+    const char *out = out_is_stdout(a) ? NULL : a->out;   /* -o -: stdout, as no -o */
+    if (out && (rc = ct_outfile_check(out, a->force, "db export", &e)) != CT_OK)
         return die(rc, e.msg);
     ct_db *db;
     int r = open_existing_db(a, &db);
     if (r)
         return r;
-    if (a->out && (rc = ct_outfile_open(&o, a->out, ".convtune-dbexport-", "db export", &e)) != CT_OK) {
+    if (out && (rc = ct_outfile_open(&o, out, ".convtune-dbexport-", "db export", &e)) != CT_OK) {
         ct_db_close(db);
         return die(rc, e.msg);
     }
     long n = 0;
     errno = 0;
-    rc = ct_dbio_export(db, fmt, a->out ? o.f : stdout, &n, &e);
+    rc = ct_dbio_export(db, fmt, out ? o.f : stdout, &n, &e);
     int err = errno;
     ct_db_close(db);
-    if (a->out) {
+    if (out) {
         /* A write error names the file and why (a full disk, a quota). */
         if (rc == CT_ERR_IO)
-            ct_fail(&e, rc, "db export: writing %s failed: %s", a->out, strerror(err ? err : EIO));
+            ct_fail(&e, rc, "db export: writing %s failed: %s", out, strerror(err ? err : EIO));
         if (rc != CT_OK)
             ct_outfile_discard(&o);
         else if ((rc = ct_outfile_close(&o, &e)) == CT_OK)
             rc = ct_outfile_commit(&o, &e);
         if (rc == CT_OK)
-            printf("%s: %ld records (%s)\n", a->out, n, fmt == CT_DBIO_JSON ? "json" : "csv");
+            printf("%s: %ld records (%s)\n", out, n, fmt == CT_DBIO_JSON ? "json" : "csv");
     }
     return rc == CT_OK ? 0 : die(rc, e.msg);
 }

@@ -324,12 +324,16 @@ int cmd_export(const args *a)
     if (a->pass && !a->family)
         return die(CT_ERR_USAGE, "--pass applies to export --family only (a problem's pass is a token of its "
                                  "SPEC)");
+    /* A pair (or the four files of --torch) cannot share one stream. */
+    int r = refuse_stdout_pair(a, "export", a->torch ? "a folder of files (.cu, .h, binding and module)"
+                                                     : "two files (FILE.cu and its header FILE.h)");
+    if (r)
+        return r;
     if (a->family)
         return cmd_export_family(a);
     ct_problem p;
     ct_config cfg;
-    int r = need_problem_config(a, &p, &cfg);
-    if (r)
+    if ((r = need_problem_config(a, &p, &cfg)))
         return r;
     ct_db *db;
     if ((r = open_existing_db(a, &db)))

@@ -29,7 +29,8 @@ int cmd_report(const args *a)
     static char canon[CT_MAX_PROBLEM_ARGS][160];
     const char *problems[CT_MAX_PROBLEM_ARGS];
     const int np = a->nproblems;
-    const char *family = a->family, *device = a->device, *out = a->out;
+    /* -o - is standard output, as no -o. */
+    const char *family = a->family, *device = a->device, *out = out_is_stdout(a) ? NULL : a->out;
     const int force = a->force;
     int csv = 0;
     ct_err e;

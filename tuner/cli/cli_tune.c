@@ -56,7 +56,7 @@ const char usage_compile[] =
     "                        [-o FILE] [--force] [--templates DIR] [--config FILE]\n"
     "Compile one candidate offline with NVRTC (no GPU needed). ARCH sm_XY writes a\n"
     "CUBIN, compute_XY writes PTX (default file: NAME.cubin / NAME.ptx), atomically;\n"
-    "an existing file is replaced only with --force. Parameters not given take the\n"
+    "an existing file is replaced only with --force; -o - writes to stdout. Parameters not given take the\n"
     "first value of their list in the config.\n";
 
 /* What a run on a GPU would refuse after finding one, refused before, with
@@ -263,7 +263,8 @@ int cmd_compile(const args *a)
     }
     /* The target is checked before the compile, so a refusal costs nothing;
      * ct_outfile_write checks it again (it may change meanwhile). */
-    if (a->out && (rc = ct_outfile_check(a->out, a->force, "compile", &e)) != CT_OK)
+    const int to_stdout = out_is_stdout(a);
+    if (a->out && !to_stdout && (rc = ct_outfile_check(a->out, a->force, "compile", &e)) != CT_OK)
         return die(rc, e.msg);
     char *src = NULL;
     if ((rc = ct_template_source(t->name, a->templates, &src, &e)) != CT_OK)
@@ -275,6 +276,12 @@ int cmd_compile(const args *a)
     free(src);
     if (rc != CT_OK)
         return die(rc, e.msg);
+    size_t len = bin.is_cubin ? bin.size : strlen(bin.data);
+    if (to_stdout) {   /* -o -: the binary alone, no summary line to mix into it */
+        int bad = fwrite(bin.data, 1, len, stdout) != len || fflush(stdout) != 0;
+        ct_binary_free(&bin);
+        return bad ? die(CT_ERR_IO, "compile: cannot write to standard output") : 0;
+    }
     char path[CT_OUTFILE_PATH_MAX];
     if (a->out) {
         if ((rc = ct_path_copy(path, sizeof path, a->out, "-o", CT_ERR_IO, &e)) != CT_OK) {
@@ -283,7 +290,6 @@ int cmd_compile(const args *a)
         }
     } else
         snprintf(path, sizeof path, "%s.%s", t->name, bin.is_cubin ? "cubin" : "ptx");
-    size_t len = bin.is_cubin ? bin.size : strlen(bin.data);
     if ((rc = ct_outfile_write(path, a->force, ".convtune-compile-", "compile", bin.data, len, &e)) != CT_OK) {
         ct_binary_free(&bin);
         return die(rc, e.msg);
