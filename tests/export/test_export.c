@@ -677,18 +677,21 @@ int main(void)
     export_fails(dba, home, NULL, 7, "exists");
     export_fails(dba, home, "--force", 7, "not a regular file");
 
-    /* The default path generated/NAME.cu needs its directory. */
+    /* The default path is NAME.cu in the current folder (the children's
+     * is the work directory), wherever that is: no generated/ needed. */
     char gen[600], gen_file[700];
     path_in(gen, sizeof gen, "generated");
-    export_fails(dba, NULL, NULL, 7, "does not exist");
-    CHECK(!tl_exists(gen));
-    CHECK(mkdir(gen, 0755) == 0);
+    path_in(gen_file, sizeof gen_file, "conv1d_3000_37_same.cu");
+    CHECK(!tl_exists(gen_file));
     run_export(dba, NULL, NULL, &r);
     CHECK_MSG(r.code == 0, "export (default path): exit %d: %s", r.code, r.err);
+    CHECK_MSG(strstr(r.out, "conv1d_3000_37_same.cu and conv1d_3000_37_same.h: ") == r.out,
+              "export (default path) stdout: %s", r.out);
     tl_result_free(&r);
-    snprintf(gen_file, sizeof gen_file, "%s/conv1d_3000_37_same.cu", gen);
+    CHECK(!tl_exists(gen));
     check_export_text(gen_file, json_const, 0);
     check_header_text(gen_file, json_const);
+    export_fails(dba, NULL, NULL, 7, "exists");
 
     /* c.db: the stored template hash is not the current template's: 6. */
     const ct_result recs_c[] = {

@@ -33,12 +33,12 @@ void ct_export_default_path(const char *canonical, char *buf, size_t len)
 {
     char sym[200];
     ct_export_symbol(canonical, sym, sizeof sym);
-    snprintf(buf, len, "generated/%s.cu", sym + strlen("convtune_"));
+    snprintf(buf, len, "%s.cu", sym + strlen("convtune_"));
 }
 
 void ct_export_family_default_path(const char *name, char *buf, size_t len)
 {
-    snprintf(buf, len, "generated/convtune_%s.cu", name);
+    snprintf(buf, len, "convtune_%s.cu", name);
 }
 
 void ct_export_header_path(const char *cu_path, char *buf, size_t len)
