@@ -2,7 +2,8 @@
  * expects, on the real binary (CT_BINARY) in a fresh temporary directory
  * (the helpers of test_cli.c): `-o -` is standard output where one file is
  * written and refused where a pair is; nothing named "-" is ever created.
- * No GPU: compile uses NVRTC only, report and db export read a fixture
+ * report refuses to print its page on a terminal (a pseudo-terminal made
+ * here) without -o. No GPU: compile uses NVRTC only, report and db export read a fixture
  * database. */
 #ifndef _GNU_SOURCE
 #define _GNU_SOURCE
@@ -14,6 +15,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <ftw.h>
+#include <poll.h>
 #include <signal.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -78,6 +80,87 @@ static void check_stdout_dash(void)
         check_bad(&bad[i]);
 }
 
+/* convtune args with stdout on a new pseudo-terminal and stderr captured
+ * into err (len bytes, NUL-terminated); the exit status, -1 when the
+ * terminal could not be made. */
+static int run_on_tty(const char *const *args, char *err, size_t len)
+{
+    int master = posix_openpt(O_RDWR | O_NOCTTY), pe[2];
+    if (master < 0 || grantpt(master) || unlockpt(master) || !ptsname(master) || pipe(pe)) {
+        CHECK_MSG(0, "cannot make a pseudo-terminal: %s", strerror(errno));
+        return -1;
+    }
+    char slave[256];
+    snprintf(slave, sizeof slave, "%s", ptsname(master));
+    char *argv[MAX_ARGS + 2];
+    int n = 0;
+    argv[n++] = (char *)CT_BINARY;
+    for (int i = 0; args[i] && n <= MAX_ARGS; i++)
+        argv[n++] = expand(args[i]);
+    argv[n] = NULL;
+    pid_t pid = fork();
+    if (pid == 0) {
+        int t = open(slave, O_RDWR | O_NOCTTY);
+        if (t < 0 || dup2(t, STDOUT_FILENO) < 0 || dup2(pe[1], STDERR_FILENO) < 0 || chdir(work) != 0)
+            _exit(126);
+        close(pe[0]);
+        close(master);
+        execve(argv[0], argv, child_env);
+        _exit(127);
+    }
+    close(pe[1]);
+    /* The terminal is drained too: a binary that printed its page there
+     * must fail the check, not hang on a full terminal buffer. */
+    size_t got = 0;
+    struct pollfd pf[2] = {{pe[0], POLLIN, 0}, {master, POLLIN, 0}};
+    while (pf[0].fd >= 0 && poll(pf, 2, RUN_TIMEOUT_S * 1000) > 0) {
+        char sink[4096];
+        if (pf[1].revents && read(master, sink, sizeof sink) <= 0)
+            pf[1].fd = -1;
+        if (pf[0].revents) {
+            ssize_t k = got + 1 < len ? read(pe[0], err + got, len - 1 - got) : read(pe[0], sink, sizeof sink);
+            if (k <= 0)
+                pf[0].fd = -1;
+            else if (got + 1 < len)
+                got += (size_t)k;
+        }
+    }
+    err[got] = '\0';
+    close(pe[0]);
+    int st = 0;
+    waitpid(pid, &st, 0);
+    close(master);
+    for (int i = 1; i < n; i++)
+        free(argv[i]);
+    return WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st);
+}
+
+/* report without -o on a terminal: refused in one line naming the way out,
+ * nothing written; with -o FILE it writes the file. */
+static void check_report_tty(void)
+{
+    char err[4096];
+    char *before = snapshot(work);
+    int code = run_on_tty((const char *const[]){"report", "--db", "{W}/report.db", NULL}, err, sizeof err);
+    char *after = snapshot(work);
+    CHECK_MSG(code == 2, "report on a terminal: exit %d: %s", code, err);
+    CHECK_MSG(strstr(err, "convtune: report: standard output is a terminal; pass -o FILE.html or redirect it") ==
+                  err && count_char(err, strlen(err), '\n') == 1, "report on a terminal: stderr [%s]", err);
+    CHECK_MSG(!strcmp(before, after), "report on a terminal changed the directory");
+    free(before);
+    free(after);
+    code = run_on_tty((const char *const[]){"report", "--db", "{W}/report.db", "-o", "{W}/r.html", NULL}, err,
+                      sizeof err);
+    char path[700];
+    wpath(path, sizeof path, "r.html");
+    size_t n = 0;
+    char *page = tl_slurp(path, &n);
+    CHECK_MSG(code == 0 && page && n > 10000 && !strncmp(page, "<!DOCTYPE html>", 15),
+              "report -o on a terminal: exit %d, %zu bytes: %s", code, n, err);
+    free(page);
+    unlink(path);
+}
+
 /* The work directory with a copy of the report fixture, read-only in
  * every test below (a reader leaves it as it was). */
 static int setup(void)
@@ -98,6 +181,7 @@ int main(void)
     if (setup() != 0)
         return cli_setup_failed();
     check_stdout_dash();
+    check_report_tty();
     tl_rm_rf(base);
     CHECK_DONE();
 }
