@@ -3,7 +3,8 @@
  * (the helpers of test_cli.c): `-o -` is standard output where one file is
  * written and refused where a pair is; nothing named "-" is ever created.
  * report refuses to print its page on a terminal (a pseudo-terminal made
- * here) without -o. No GPU: compile uses NVRTC only, report and db export read a fixture
+ * here) without -o. An unknown command or option names the nearest known
+ * one where it is a slip of the keyboard, and only then. No GPU: compile uses NVRTC only, report and db export read a fixture
  * database. */
 #ifndef _GNU_SOURCE
 #define _GNU_SOURCE
@@ -161,6 +162,45 @@ static void check_report_tty(void)
     unlink(path);
 }
 
+/* "did you mean": swapped, missing and doubled letters get the nearest
+ * command, db subcommand or option of the command; a word far from all
+ * of them gets none (no "did you mean" at all). */
+static void check_did_you_mean(void)
+{
+    static const bad_row rows[] = {
+        {{"qurey"}, 2, "unknown command 'qurey'; did you mean 'query'? (see convtune --help)"},
+        {{"tnue", "--problem", OKP}, 2, "unknown command 'tnue'; did you mean 'tune'?"},
+        {{"exportt", "--problem", OKP}, 2, "unknown command 'exportt'; did you mean 'export'?"},
+        {{"spac", "--problem", OKP}, 2, "did you mean 'space'?"},
+        {{"db", "exprot"}, 2, "unknown db subcommand 'exprot'; did you mean 'export'?"},
+        {{"--probelm", OKP}, 2, "unknown option '--probelm'; did you mean '--problem'?"},
+        {{"space", "--problme", OKP}, 2, "unknown option '--problme'; did you mean '--problem'?"},
+        {{"compile", "--problem", OKP, "--arch", "sm_90", "--parm", "X=1"}, 2, "did you mean '--param'?"},
+        {{"query", "--fromat", "csv"}, 2, "unknown option '--fromat'; did you mean '--format'?"},
+        {{"db", "export", "--fromat", "csv"}, 2, "did you mean '--format'?"},
+        {{"export", "--problem", OKP, "--torhc"}, 2, "did you mean '--torch'?"},
+    };
+    for (size_t i = 0; i < sizeof rows / sizeof rows[0]; i++)
+        check_bad(&rows[i]);
+    /* far from everything: the plain refusal */
+    static const char *const far[][4] = {{"frobnicate"}, {"query", "-x"}, {"space", "--zzzzzz", "1"},
+                                         {"db", "vacuum"}};
+    for (size_t i = 0; i < sizeof far / sizeof far[0]; i++) {
+        result r;
+        char cmd[512];
+        ct(&r, cmd, sizeof cmd, far[i]);
+        CHECK_MSG(r.code == 2 && strstr(r.err, "unknown ") && !strstr(r.err, "did you mean"),
+                  "%s: exit %d: %s", cmd, r.code, r.err);
+        result_free(&r);
+    }
+    /* an option the command does not take is not suggested for it */
+    result r;
+    char cmd[512];
+    ct(&r, cmd, sizeof cmd, (const char *const[]){"query", "--tourch", NULL});
+    CHECK_MSG(r.code == 2 && !strstr(r.err, "--torch"), "%s: %s", cmd, r.err);
+    result_free(&r);
+}
+
 /* The work directory with a copy of the report fixture, read-only in
  * every test below (a reader leaves it as it was). */
 static int setup(void)
@@ -182,6 +222,7 @@ int main(void)
         return cli_setup_failed();
     check_stdout_dash();
     check_report_tty();
+    check_did_you_mean();
     tl_rm_rf(base);
     CHECK_DONE();
 }

@@ -59,9 +59,16 @@ int die(ct_status rc, const char *msg);
  * the database, so a long wait is not a silent hang. */
 void db_waiting(const char *path);
 /* Fill a from argv[start..]; 0 (after printing the one-line error) on an
- * unknown option, a missing or bad value, or an option given twice (flags
- * included) that is neither --param nor in repeats (OPT() bits). */
-int parse_args(int argc, char **argv, int start, unsigned long repeats, args *a);
+ * unknown option (naming the nearest of those in allowed, OPT() bits), a
+ * missing or bad value, or an option given twice (flags included) that is
+ * neither --param nor in repeats (OPT() bits). */
+int parse_args(int argc, char **argv, int start, unsigned long repeats, unsigned long allowed, args *a);
+/* The name among names[0..n) (NULL entries skipped) nearest to word by
+ * edit distance, when near enough to be a slip of the keyboard; else NULL. */
+const char *nearest_name(const char *word, const char *const *names, int n);
+/* "unknown KIND 'WORD'; did you mean 'NAME'? (see HELP)", the suggestion
+ * only where nearest_name finds one; returns CT_ERR_USAGE. */
+int say_unknown(const char *kind, const char *word, const char *const *names, int n, const char *help);
 /* 0 when every option given is in allowed (OPT() bits; --help always is);
  * otherwise prints "CMD does not take OPTION" and returns CT_ERR_USAGE. */
 int check_options(const args *a, unsigned long allowed, const char *cmd);

@@ -90,6 +90,63 @@ static const opt_def opts[] = {
     NUM("--param", NULL, PARAM),              NUM("--top", NULL, TOP),
 };
 
+/* The optimal string alignment distance between a and b (insertions,
+ * deletions, substitutions and swaps of two neighbours, each 1): the
+ * swap counts once, so "qurey" is 1 from "query". Words longer than 63
+ * characters are far from everything. */
+static int edit_distance(const char *a, const char *b)
+{
+    enum { W = 64 };
+    const int n = (int)strlen(a), m = (int)strlen(b);
+    if (n >= W || m >= W)
+        return W;
+    int d[W][W];
+    for (int i = 0; i <= n; i++)
+        d[i][0] = i;
+    for (int j = 0; j <= m; j++)
+        d[0][j] = j;
+    for (int i = 1; i <= n; i++)
+        for (int j = 1; j <= m; j++) {
+            int c = d[i - 1][j - 1] + (a[i - 1] != b[j - 1]);
+            if (d[i - 1][j] + 1 < c)
+                c = d[i - 1][j] + 1;
+            if (d[i][j - 1] + 1 < c)
+                c = d[i][j - 1] + 1;
+            if (i > 1 && j > 1 && a[i - 1] == b[j - 2] && a[i - 2] == b[j - 1] && d[i - 2][j - 2] + 1 < c)
+                c = d[i - 2][j - 2] + 1;
+            d[i][j] = c;
+        }
+    return d[n][m];
+}
+
+const char *nearest_name(const char *word, const char *const *names, int n)
+{
+    /* Near enough to be a slip: one edit per three letters (dashes not
+     * counted), so "-x" suggests nothing and "--probelm" --problem. */
+    size_t core = strspn(word, "-");
+    const int len = (int)strlen(word + core);
+    const char *best = NULL;
+    int bd = 3 * len + 1;
+    for (int i = 0; i < n; i++) {
+        if (!names[i])
+            continue;
+        int dist = edit_distance(word, names[i]);
+        if (dist > 0 && 3 * dist <= len && dist < bd) {
+            bd = dist;
+            best = names[i];
+        }
+    }
+    return best;
+}
+
+int say_unknown(const char *kind, const char *word, const char *const *names, int n, const char *help)
+{
+    const char *near = nearest_name(word, names, n);
+    if (near)
+        return say(CT_ERR_USAGE, "unknown %s '%s'; did you mean '%s'? (see %s)", kind, ECHO(word), near, help);
+    return say(CT_ERR_USAGE, "unknown %s '%s' (see %s)", kind, ECHO(word), help);
+}
+
 static const opt_def *find_opt(const char *o)
 {
     for (size_t k = 0; k < sizeof opts / sizeof opts[0]; k++)
@@ -102,7 +159,7 @@ static const opt_def *find_opt(const char *o)
  * is an option given twice, a flag as much as one with a value (only
  * --param, and what the command lists in repeats, may repeat): which one
  * was meant cannot be guessed, and a doubled flag is a script's mistake. */
-int parse_args(int argc, char **argv, int start, unsigned long repeats, args *a)
+int parse_args(int argc, char **argv, int start, unsigned long repeats, unsigned long allowed, args *a)
 {
     memset(a, 0, sizeof *a);
     for (int i = start; i < argc; i++) {
@@ -117,7 +174,15 @@ int parse_args(int argc, char **argv, int start, unsigned long repeats, args *a)
             if (o[0] != '-' || !strcmp(o, "-"))
                 return say(0, "too many file arguments (at most %d in one command; give the rest to another)",
                            maxpos);
-            say(0, "unknown option '%s' (see convtune --help)", ECHO(o));
+            /* The nearest of the options this command takes (and --help). */
+            const char *names[2 * sizeof opts / sizeof opts[0]];
+            int nn = 0;
+            for (size_t k = 0; k < sizeof opts / sizeof opts[0]; k++)
+                if ((allowed | OPT(HELP)) & (1UL << opts[k].bit)) {
+                    names[nn++] = opts[k].name;
+                    names[nn++] = opts[k].alias;
+                }
+            say_unknown("option", o, names, nn, "convtune --help");
             return 0;
         }
         if ((a->given & (1UL << d->bit)) && !((repeats | OPT(PARAM)) & (1UL << d->bit))) {

@@ -242,11 +242,18 @@ int cmd_db(int argc, char **argv)
         if (!strcmp(argv[2], subs[i].name))
             which = (int)i;
     if (which < 0) {
+        const char *list[sizeof subs / sizeof subs[0]];
+        for (size_t i = 0; i < nsubs; i++)
+            list[i] = subs[i].name;
+        const char *near = nearest_name(argv[2], list, (int)nsubs);
+        if (near)
+            return say(CT_ERR_USAGE, "unknown db subcommand '%s'; did you mean '%s'? (use %s)", ECHO(argv[2]), near,
+                       names);
         say(0, "unknown db subcommand '%s' (use %s)", ECHO(argv[2]), names);
         return CT_ERR_USAGE;
     }
     args a;
-    if (!parse_args(argc, argv, 3, 0, &a))
+    if (!parse_args(argc, argv, 3, 0, subs[which].opts, &a))
         return CT_ERR_USAGE;
     if (a.help) {
         fputs(subs[which].usage, stdout);

@@ -148,8 +148,10 @@ int main(int argc, char **argv)
             return 0;
         }
         if (which < 0) {
-            say(0, "unknown command '%s' (see convtune --help)", ECHO(argv[1]));
-            return CT_ERR_USAGE;
+            const char *names[sizeof cmds / sizeof cmds[0] + 2] = {"help", "db"};
+            for (size_t i = 0; i < sizeof cmds / sizeof cmds[0]; i++)
+                names[i + 2] = cmds[i].name;
+            return say_unknown("command", argv[1], names, (int)(sizeof names / sizeof names[0]), "convtune --help");
         }
         start = 2;
     }
@@ -159,7 +161,7 @@ int main(int argc, char **argv)
         return CT_ERR_USAGE;
     }
     args a;
-    if (!parse_args(argc, argv, start, cmds[which].repeats, &a))
+    if (!parse_args(argc, argv, start, cmds[which].repeats, cmds[which].opts, &a))
         return CT_ERR_USAGE;
     if (a.npos) {
         say(0, "unknown option '%s' (see convtune --help)", ECHO(a.pos[0]));
