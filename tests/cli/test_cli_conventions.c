@@ -4,7 +4,9 @@
  * written and refused where a pair is; nothing named "-" is ever created.
  * report refuses to print its page on a terminal (a pseudo-terminal made
  * here) without -o. An unknown command or option names the nearest known
- * one where it is a slip of the keyboard, and only then. No GPU: compile uses NVRTC only, report and db export read a fixture
+ * one where it is a slip of the keyboard, and only then. A parameter value
+ * is spelled the same everywhere: space's value lists, its --list lines
+ * and compile's summary use a value's name where it has one. No GPU: compile uses NVRTC only, report and db export read a fixture
  * database. */
 #ifndef _GNU_SOURCE
 #define _GNU_SOURCE
@@ -201,6 +203,76 @@ static void check_did_you_mean(void)
     result_free(&r);
 }
 
+/* The value list space prints for template tmpl's parameter name (the
+ * text between the name and "    #"), into buf; 0 when not found. */
+static int space_values(const char *out, const char *tmpl, const char *name, char *buf, size_t len)
+{
+    char head[200];
+    snprintf(head, sizeof head, "\ntemplate %s: ", tmpl);
+    const char *t = strstr(out, head), *end = t ? strstr(t + 1, "\ntemplate ") : NULL;
+    for (const char *l = t ? strchr(t + 1, '\n') : NULL; l && (!end || l < end); l = strchr(l + 1, '\n')) {
+        const char *v = l + 1 + strspn(l + 1, " ");
+        size_t nl = strlen(name);
+        if (!strncmp(v, name, nl) && v[nl] == ' ') {
+            v += nl + strspn(v + nl, " ");
+            const char *hash = strstr(v, "    #");
+            snprintf(buf, len, ", %.*s,", hash ? (int)(hash - v) : 0, v);
+            return hash != NULL;
+        }
+    }
+    return 0;
+}
+
+/* Every named value of every `space --list` line is one of the values the
+ * same output lists for its parameter, spelled the same (by its name,
+ * never its number), and compile's summary line spells a value
+ * given by name with that name. */
+static void check_one_spelling(void)
+{
+    result r;
+    char cmd[512];
+    ct(&r, cmd, sizeof cmd, (const char *const[]){"space", "--problem", OKP, "--list", NULL});
+    CHECK_MSG(r.code == 0, "%s: exit %d: %s", cmd, r.code, r.err);
+    int lines = 0, named = 0;
+    for (char *l = strstr(r.out, "\ntotal admissible: "); l && (l = strchr(l + 1, '\n')) && l[1];) {
+        char tmpl[100], pairs[1024];
+        if (sscanf(l + 1, "%99s %1023s", tmpl, pairs) != 2)
+            break;
+        lines++;
+        for (char *save = NULL, *kv = strtok_r(pairs, ",", &save); kv; kv = strtok_r(NULL, ",", &save)) {
+            char *eq = strchr(kv, '=');
+            CHECK_MSG(eq != NULL, "--list line of %s: [%s] is not NAME=VALUE", tmpl, kv);
+            if (!eq)
+                continue;
+            *eq = '\0';
+            char vals[1024], want[200];
+            CHECK_MSG(space_values(r.out, tmpl, kv, vals, sizeof vals), "no value list of %s %s", tmpl, kv);
+            /* A named parameter (its list holds names); a number's value
+             * may be normalised to the problem (KCHUNK to K), a name not. */
+            if (!strpbrk(vals, "abcdefghijklmnopqrstuvwxyz"))
+                continue;
+            snprintf(want, sizeof want, ", %s,", eq + 1);
+            CHECK_MSG(strstr(vals, want) != NULL, "%s %s=%s is not spelled as in its list [%s]", tmpl, kv, eq + 1,
+                      vals);
+            named += !strcmp(kv, "MASK_PLACEMENT");
+        }
+    }
+    CHECK_MSG(lines > 100 && named > 100, "space --list: %d lines, %d with MASK_PLACEMENT", lines, named);
+    result_free(&r);
+    static const char *const places[] = {"constant", "shared", "global"};
+    const char *place = places[(unsigned)getpid() % 3];
+    char param[64], want[64];
+    snprintf(param, sizeof param, "MASK_PLACEMENT=%s", place);
+    snprintf(want, sizeof want, ",MASK_PLACEMENT=%s,", place);
+    ct(&r, cmd, sizeof cmd, (const char *const[]){"compile", "--problem", OKP, "--arch", "compute_90", "--param",
+                                                    param, "-o", "{W}/k.ptx", NULL});
+    CHECK_MSG(r.code == 0 && strstr(r.out, want), "%s: exit %d: %s%s", cmd, r.code, r.out, r.err);
+    result_free(&r);
+    char ptx[700];
+    wpath(ptx, sizeof ptx, "k.ptx");
+    unlink(ptx);
+}
+
 /* The work directory with a copy of the report fixture, read-only in
  * every test below (a reader leaves it as it was). */
 static int setup(void)
@@ -223,6 +295,7 @@ int main(void)
     check_stdout_dash();
     check_report_tty();
     check_did_you_mean();
+    check_one_spelling();
     tl_rm_rf(base);
     CHECK_DONE();
 }

@@ -193,8 +193,9 @@ int cmd_space(const args *a)
     if (a->list) {
         for (int i = 0; i < sp.n; i++) {
             char key[512];
-            ct_params_to_key(&sp.cand[i].params, key, sizeof key);
-            printf("%s %s\n", sp.cand[i].tmpl->name, key);
+            const ct_template *t = sp.cand[i].tmpl;
+            ct_params_to_text(&sp.cand[i].params, t->params, t->nparams, key, sizeof key);
+            printf("%s %s\n", t->name, key);
         }
     }
     ct_space_free(&sp);
@@ -295,7 +296,7 @@ int cmd_compile(const args *a)
         return die(rc, e.msg);
     }
     char key[512];
-    ct_params_to_key(&c, key, sizeof key);
+    ct_params_to_text(&c, t->params, t->nparams, key, sizeof key);
     printf("%s: %s %s for %s, %zu bytes, %.0f ms\n", path, t->name, key, a->arch, len, bin.compile_ms);
     ct_binary_free(&bin);
     return 0;
