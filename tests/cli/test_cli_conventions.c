@@ -6,13 +6,15 @@
  * here) without -o. An unknown command or option names the nearest known
  * one where it is a slip of the keyboard, and only then. A parameter value
  * is spelled the same everywhere: space's value lists, its --list lines
- * and compile's summary use a value's name where it has one. No GPU: compile uses NVRTC only, report and db export read a fixture
+ * and compile's summary use a value's name where it has one. space
+ * --format json says what the table says, for programs. No GPU: compile uses NVRTC only, report and db export read a fixture
  * database. */
 #ifndef _GNU_SOURCE
 #define _GNU_SOURCE
 #endif
 #include "check.h"
 #include "db.h"
+#include "json.h"
 
 #include <dirent.h>
 #include <errno.h>
@@ -273,6 +275,101 @@ static void check_one_spelling(void)
     unlink(ptx);
 }
 
+/* space --format json (with --list) against the table of the same run:
+ * the templates in order with their admissible counts, the total, each
+ * parameter's values spelled as the table lists them, and the candidates
+ * as the --list lines, one for one. */
+static void check_space_json(void)
+{
+    static const char *const problems[] = {OKP, "conv2dc:4:8:16:16:8:3:3:same", "conv1dc:2:64:7:64:3:bias"};
+    const char *spec = problems[(unsigned)getpid() % 3];
+    result t, r;
+    char cmd[512];
+    ct(&t, cmd, sizeof cmd, (const char *const[]){"space", "--problem", spec, "--list", NULL});
+    CHECK_MSG(t.code == 0, "%s: exit %d: %s", cmd, t.code, t.err);
+    ct(&r, cmd, sizeof cmd, (const char *const[]){"space", "--problem", spec, "--list", "--format", "json", NULL});
+    CHECK_MSG(r.code == 0, "%s: exit %d: %s", cmd, r.code, r.err);
+    ct_json *v = NULL;
+    ct_err e = {""};
+    CHECK_MSG(ct_json_parse(r.out, r.outlen, &v, &e) == CT_OK, "%s: %s", cmd, e.msg);
+    const ct_json *tm = v ? ct_json_get(v, "templates") : NULL, *tot = v ? ct_json_get(v, "total_admissible") : NULL;
+    const ct_json *cands = v ? ct_json_get(v, "candidates") : NULL, *prob = v ? ct_json_get(v, "problem") : NULL;
+    CHECK(tm && tm->type == CT_JSON_ARRAY && tm->n > 0 && tot && tot->is_integer && cands &&
+          cands->type == CT_JSON_ARRAY && (long long)cands->n == tot->integer && prob && prob->type == CT_JSON_STRING);
+    if (!tm || !tot || !cands || !prob || tm->type != CT_JSON_ARRAY || cands->type != CT_JSON_ARRAY) {
+        ct_json_free(v);
+        result_free(&t);
+        result_free(&r);
+        return;
+    }
+    char want[2048];
+    snprintf(want, sizeof want, "problem %s on sm_90: ", prob->str);
+    CHECK_MSG(strstr(t.out, want) == t.out, "table starts [%.80s], JSON problem %s", t.out, prob->str);
+    snprintf(want, sizeof want, "\ntotal admissible: %lld\n", tot->integer);
+    CHECK_MSG(strstr(t.out, want) != NULL, "table lacks [%s]", want);
+    const char *at = t.out;
+    for (size_t i = 0; i < tm->n; i++) {
+        const ct_json *o = tm->items[i], *name = ct_json_get(o, "name"), *adm = ct_json_get(o, "admissible");
+        const ct_json *ps = ct_json_get(o, "params");
+        CHECK(name && name->type == CT_JSON_STRING && adm && adm->is_integer && ps && ps->type == CT_JSON_ARRAY);
+        if (!name || !adm || !ps || name->type != CT_JSON_STRING || ps->type != CT_JSON_ARRAY)
+            continue;
+        snprintf(want, sizeof want, "\ntemplate %s: ", name->str);
+        const char *h = strstr(at, want);
+        CHECK_MSG(h != NULL, "table lacks template %s (or not in this order)", name->str);
+        at = h ? h + 1 : at;
+        for (size_t k = 0; k < ps->n; k++) {
+            const ct_json *pn = ct_json_get(ps->items[k], "name"), *vals = ct_json_get(ps->items[k], "values");
+            char list[1024], one[1024] = "";
+            CHECK(pn && pn->type == CT_JSON_STRING && vals && vals->type == CT_JSON_ARRAY);
+            if (!pn || !vals || pn->type != CT_JSON_STRING || vals->type != CT_JSON_ARRAY)
+                continue;
+            for (size_t q = 0, o2 = 0; q < vals->n && o2 < sizeof one; q++) {
+                const ct_json *x = vals->items[q];
+                if (x->type == CT_JSON_STRING)
+                    o2 += (size_t)snprintf(one + o2, sizeof one - o2, "%s%s", q ? ", " : "", x->str);
+                else
+                    o2 += (size_t)snprintf(one + o2, sizeof one - o2, "%s%lld", q ? ", " : "", x->integer);
+            }
+            CHECK_MSG(space_values(t.out, name->str, pn->str, list, sizeof list), "no list of %s", pn->str);
+            snprintf(want, sizeof want, ", %s,", one);
+            CHECK_MSG(!strcmp(list, want), "%s %s: JSON values [%s], table [%s]", name->str, pn->str, one, list);
+        }
+        snprintf(want, sizeof want, ", admissible %lld\n", adm->integer);
+        const char *next = strstr(at, "\ntemplate ");
+        const char *cnt = strstr(at, want);
+        CHECK_MSG(cnt && (!next || cnt < next), "%s: table lacks [%s]", name->str, want);
+    }
+    /* the candidates, in the order of the --list lines */
+    const char *line = strstr(t.out, "\ntotal admissible: ");
+    line = line ? strchr(line + 1, '\n') : NULL;
+    for (size_t i = 0; line && i < cands->n; i++) {
+        const ct_json *c = cands->items[i], *tn = ct_json_get(c, "template"), *pp = ct_json_get(c, "params");
+        if (!tn || !pp || tn->type != CT_JSON_STRING || pp->type != CT_JSON_OBJECT) {
+            CHECK_MSG(0, "candidate %zu malformed", i);
+            break;
+        }
+        size_t o = (size_t)snprintf(want, sizeof want, "\n%s ", tn->str);
+        for (size_t k = 0; k < pp->n && o < sizeof want; k++) {
+            const ct_json *x = pp->items[k];
+            if (x->type == CT_JSON_STRING)
+                o += (size_t)snprintf(want + o, sizeof want - o, "%s%s=%s", k ? "," : "", pp->keys[k], x->str);
+            else
+                o += (size_t)snprintf(want + o, sizeof want - o, "%s%s=%lld", k ? "," : "", pp->keys[k], x->integer);
+        }
+        snprintf(want + o, sizeof want - o, "\n");
+        CHECK_MSG(!strncmp(line, want, strlen(want)), "candidate %zu: JSON %s, table %.200s", i, want, line);
+        line = strchr(line + 1, '\n');
+    }
+    ct_json_free(v);
+    result_free(&t);
+    result_free(&r);
+    static const bad_row bad[] = {
+        {{"space", "--problem", OKP, "--format", "csv"}, 2, "space: --format must be table or json, not 'csv'"},
+    };
+    check_bad(&bad[0]);
+}
+
 /* The work directory with a copy of the report fixture, read-only in
  * every test below (a reader leaves it as it was). */
 static int setup(void)
@@ -296,6 +393,7 @@ int main(void)
     check_report_tty();
     check_did_you_mean();
     check_one_spelling();
+    check_space_json();
     tl_rm_rf(base);
     CHECK_DONE();
 }

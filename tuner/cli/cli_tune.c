@@ -8,6 +8,7 @@
 #include "cache.h"
 #include "cli.h"
 #include "compile.h"
+#include "json.h"
 #include "outfile.h"
 #include "runner.h"
 #include "search.h"
@@ -47,9 +48,13 @@ const char usage_tune[] =
 
 const char usage_space[] =
     "usage: convtune space --problem SPEC [--arch sm_XY] [--template NAME] [--config FILE] [--list]\n"
+    "                      [--format table|json]\n"
     "Print each template's parameters, their values, the full space size and the\n"
     "number of candidates that pass the constraints for the architecture (default\n"
-    "sm_90). --list prints every admissible candidate. Needs no GPU.\n";
+    "sm_90). --list prints every admissible candidate, one a line as TEMPLATE\n"
+    "NAME=value,.... --format json prints\n"
+    "the same as one JSON object (templates, parameters with their values, the\n"
+    "counts, an example rejection; with --list, the candidates). Needs no GPU.\n";
 
 const char usage_compile[] =
     "usage: convtune compile --problem SPEC --arch ARCH [--template NAME] [--param NAME=VALUE ...]\n"
@@ -154,10 +159,81 @@ int cmd_tune(const args *a)
     return rc == CT_OK ? 0 : die(rc, e.msg);
 }
 
+/* space --format json: what the table says, for programs. Values keep
+ * the command line's spelling (a name where the parameter has names, as a
+ * string; else a number). */
+static int space_json(const ct_problem *p, const char *arch, const ct_config *cfg, const ct_space *sp, int list)
+{
+    ct_jw j;
+    ct_jw_file(&j, stdout, 0);
+    ct_jw_object(&j, NULL);
+    ct_jw_string(&j, "problem", p->canonical);
+    ct_jw_string(&j, "family", p->family->name);
+    ct_jw_string(&j, "arch", arch);
+    ct_jw_number(&j, "gflop", "%.6g", p->family->flops(p) / 1e9);
+    ct_jw_number(&j, "min_mbytes", "%.6g", p->family->bytes(p) / 1e6);
+    ct_jw_array(&j, "templates");
+    for (int i = 0; i < sp->ntemplates; i++) {
+        const ct_space_stats *st = &sp->stats[i];
+        const ct_template *t = st->tmpl;
+        ct_jw_object(&j, NULL);
+        ct_jw_string(&j, "name", t->name);
+        ct_jw_string(&j, "summary", t->summary);
+        ct_jw_array(&j, "params");
+        for (int k = 0; k < t->nparams; k++) {
+            const ct_param_def *d = &t->params[k];
+            const ct_space_list *l = ct_config_list(cfg, t, d->name);
+            ct_jw_object(&j, NULL);
+            ct_jw_string(&j, "name", d->name);
+            ct_jw_string(&j, "help", d->help);
+            ct_jw_array(&j, "values");
+            for (int v = 0; l && v < l->nvals; v++) {
+                if (l->vals[v] >= 0 && l->vals[v] < d->nsymbols)
+                    ct_jw_string(&j, NULL, d->symbols[l->vals[v]]);
+                else
+                    ct_jw_int(&j, NULL, l->vals[v]);
+            }
+            ct_jw_end(&j);
+            ct_jw_end(&j);
+        }
+        ct_jw_end(&j);
+        ct_jw_int(&j, "full", st->full);
+        ct_jw_int(&j, "distinct", st->distinct);
+        ct_jw_int(&j, "admissible", st->admissible);
+        ct_jw_string_or_null(&j, "example_rejection", st->example_reject);
+        ct_jw_end(&j);
+    }
+    ct_jw_end(&j);
+    ct_jw_int(&j, "total_admissible", sp->n);
+    if (list) {
+        ct_jw_array(&j, "candidates");
+        for (int i = 0; i < sp->n; i++) {
+            const ct_template *t = sp->cand[i].tmpl;
+            char params[4096];
+            if (ct_params_to_json(&sp->cand[i].params, t->params, t->nparams, params, sizeof params) != CT_OK)
+                return die(CT_ERR_INTERNAL, "space: a candidate's parameters do not fit the JSON buffer");
+            ct_jw_object(&j, NULL);
+            ct_jw_string(&j, "template", t->name);
+            ct_jw_raw(&j, "params", params);
+            ct_jw_end(&j);
+        }
+        ct_jw_end(&j);
+    }
+    ct_jw_end(&j);
+    fputc('\n', stdout);
+    return fflush(stdout) != 0 || ferror(stdout) ? die(CT_ERR_IO, "space: cannot write to standard output") : 0;
+}
+
 int cmd_space(const args *a)
 {
     ct_problem p;
     ct_config cfg;
+    int json = 0;
+    if (a->format) {
+        if (strcmp(a->format, "table") && strcmp(a->format, "json"))
+            return say(CT_ERR_USAGE, "space: --format must be table or json, not '%s'", ECHO(a->format));
+        json = !strcmp(a->format, "json");
+    }
     int r = need_problem_config(a, &p, &cfg);
     if (r)
         return r;
@@ -170,6 +246,11 @@ int cmd_space(const args *a)
     ct_space sp;
     if ((rc = ct_space_build(&p, &cfg, &lim, a->only, &sp, &e)) != CT_OK)
         return die(rc, e.msg);
+    if (json) {
+        r = space_json(&p, arch, &cfg, &sp, a->list);
+        ct_space_free(&sp);
+        return r;
+    }
     printf("problem %s on %s: %.4g GFLOP, %.4g MB moved at least\n", p.canonical, arch,
            p.family->flops(&p) / 1e9, p.family->bytes(&p) / 1e6);
     for (int i = 0; i < sp.ntemplates; i++) {

@@ -12,7 +12,7 @@
 
 static const char usage_head[] =
     "usage: convtune [tune] --problem SPEC [options]   tune a problem on a GPU\n"
-    "       convtune space --problem SPEC [--arch sm_XY]  show its parameter space\n"
+    "       convtune space --problem SPEC [--arch sm_XY] [--format json]  its parameter space\n"
     "       convtune compile --problem SPEC --arch sm_XY [--param NAME=VALUE ...]\n"
     "       convtune precompile --problem SPEC --arch sm_XY [--shard I/N]   fill the cache\n"
     "       convtune retime --problem SPEC --top N   re-time the best on one GPU\n"
@@ -124,7 +124,8 @@ int main(int argc, char **argv)
              OPT(TEMPLATES) | OPT(TEMPLATE), 0},
         {"retime", cmd_retime, usage_retime,
          OPT(PROBLEM) | OPT(TOP) | OPT(GPU) | OPT(DB) | OPT(CONFIG) | OPT(TEMPLATES) | OPT(NO_CACHE), 0},
-        {"space", cmd_space, usage_space, OPT(PROBLEM) | OPT(ARCH) | OPT(TEMPLATE) | OPT(CONFIG) | OPT(LIST), 0},
+        {"space", cmd_space, usage_space,
+         OPT(PROBLEM) | OPT(ARCH) | OPT(TEMPLATE) | OPT(CONFIG) | OPT(LIST) | OPT(FORMAT), 0},
         {"compile", cmd_compile, usage_compile,
          OPT(PROBLEM) | OPT(ARCH) | OPT(TEMPLATE) | OPT(PARAM) | OPT(OUT) | OPT(FORCE) | OPT(TEMPLATES) |
              OPT(CONFIG), 0},
