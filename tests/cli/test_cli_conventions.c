@@ -7,7 +7,8 @@
  * one where it is a slip of the keyboard, and only then. A parameter value
  * is spelled the same everywhere: space's value lists, its --list lines
  * and compile's summary use a value's name where it has one. space
- * --format json says what the table says, for programs. No GPU: compile uses NVRTC only, report and db export read a fixture
+ * --format json says what the table says, for programs, and compile
+ * --candidate takes a --list line as printed. No GPU: compile uses NVRTC only, report and db export read a fixture
  * database. */
 #ifndef _GNU_SOURCE
 #define _GNU_SOURCE
@@ -370,6 +371,82 @@ static void check_space_json(void)
     check_bad(&bad[0]);
 }
 
+/* compile --candidate LINE, LINE a random `space --list` line: the
+ * summary names the candidate as the line did, as --template and --param
+ * spelled out do. The refusals: a pair without '=', with
+ * --template or --param, an unknown template, an empty line. */
+static void check_candidate_line(void)
+{
+    result r;
+    char cmd[512];
+    ct(&r, cmd, sizeof cmd, (const char *const[]){"space", "--problem", OKP, "--template", "conv1d_tiled", "--list",
+                                                    NULL});
+    CHECK_MSG(r.code == 0, "%s: exit %d: %s", cmd, r.code, r.err);
+    int n = 0;
+    for (const char *l = strstr(r.out, "\nconv1d_tiled "); l; l = strstr(l + 1, "\nconv1d_tiled "))
+        n++;
+    CHECK(n > 100);
+    const char *l = strstr(r.out, "\nconv1d_tiled ");
+    for (int k = n ? (int)((unsigned)getpid() % (unsigned)n) : 0; l && k > 0; k--)
+        l = strstr(l + 1, "\nconv1d_tiled ");
+    char line[1024] = "";
+    if (l)
+        snprintf(line, sizeof line, "%.*s", (int)strcspn(l + 1, "\n"), l + 1);
+    result_free(&r);
+    CHECK(line[0]);
+    ct(&r, cmd, sizeof cmd, (const char *const[]){"compile", "--problem", OKP, "--arch", "compute_90", "--candidate",
+                                                    line, "-o", "{W}/a.ptx", NULL});
+    char want[1200];
+    snprintf(want, sizeof want, "a.ptx: %s for compute_90, ", line);
+    CHECK_MSG(r.code == 0 && strstr(r.out, want), "%s: exit %d: [%s] lacks [%s]; %s", cmd, r.code, r.out, want, r.err);
+    result_free(&r);
+    /* the same candidate spelled with --template and --param (more
+     * arguments than run_ct takes: the argv is built here) */
+    char pb[700];
+    wpath(pb, sizeof pb, "b.ptx");
+    char *argv[64] = {(char *)CT_BINARY, "compile", "--problem", OKP, "--arch", "compute_90", "--template",
+                      "conv1d_tiled", "-o", pb};
+    int na = 10;
+    char copy[1024];
+    snprintf(copy, sizeof copy, "%s", strchr(line, ' ') ? strchr(line, ' ') + 1 : "");
+    for (char *save = NULL, *kv = strtok_r(copy, ",", &save); kv && na + 3 < 64; kv = strtok_r(NULL, ",", &save)) {
+        argv[na++] = "--param";
+        argv[na++] = kv;
+    }
+    argv[na] = NULL;
+    CHECK(na > 20);
+    run_argv(argv, &r);
+    snprintf(want, sizeof want, "b.ptx: %s for compute_90, ", line);
+    CHECK_MSG(r.code == 0 && strstr(r.out, want), "compile --template --param: exit %d: [%s] lacks [%s]; %s", r.code,
+              r.out, want, r.err);
+    result_free(&r);
+    /* Both wrote PTX (not compared byte for byte: NVRTC may number the
+     * virtual registers of one input differently from run to run). */
+    char pa[700];
+    wpath(pa, sizeof pa, "a.ptx");
+    size_t na_ = 0, nb = 0;
+    char *ta = tl_slurp(pa, &na_), *tb = tl_slurp(pb, &nb);
+    CHECK_MSG(ta && tb && na_ > 1000 && nb > 1000 && strstr(ta, ".entry") && strstr(tb, ".entry"),
+              "--candidate or --param wrote no PTX");
+    free(ta);
+    free(tb);
+    unlink(pa);
+    unlink(pb);
+    static const bad_row bad[] = {
+        {{"compile", "--problem", OKP, "--arch", "sm_90", "--candidate", "conv1d_tiled BLOCK_SIZE"}, 2,
+         "--candidate BLOCK_SIZE: expected NAME=VALUE with NAME a parameter of conv1d_tiled"},
+        {{"compile", "--problem", OKP, "--arch", "sm_90", "--candidate", "conv1d_tiled BLOCK_SIZE=64", "--template",
+          "conv1d_tiled"}, 2, "give it without --template and --param"},
+        {{"compile", "--problem", OKP, "--arch", "sm_90", "--candidate", "conv1d_nope BLOCK_SIZE=64"}, 2,
+         "family conv1d has no template 'conv1d_nope'"},
+        {{"compile", "--problem", OKP, "--arch", "sm_90", "--candidate", " "}, 2, "--candidate: empty"},
+        {{"compile", "--problem", OKP, "--arch", "sm_90", "--candidate", "conv1d_tiled MASK_PLACEMENT=texture"}, 2,
+         "bad value 'texture'"},
+    };
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++)
+        check_bad(&bad[i]);
+}
+
 /* The work directory with a copy of the report fixture, read-only in
  * every test below (a reader leaves it as it was). */
 static int setup(void)
@@ -394,6 +471,7 @@ int main(void)
     check_did_you_mean();
     check_one_spelling();
     check_space_json();
+    check_candidate_line();
     tl_rm_rf(base);
     CHECK_DONE();
 }

@@ -88,6 +88,7 @@ static const opt_def opts[] = {
     NUM("--gpu", NULL, GPU),                  NUM("--seed", NULL, SEED),
     NUM("--budget", "--max-candidates", BUDGET), NUM("--time", NULL, TIME),
     NUM("--param", NULL, PARAM),              NUM("--top", NULL, TOP),
+    STR("--candidate", NULL, CANDIDATE, candidate),
 };
 
 /* The optimal string alignment distance between a and b (insertions,

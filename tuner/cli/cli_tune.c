@@ -52,17 +52,19 @@ const char usage_space[] =
     "Print each template's parameters, their values, the full space size and the\n"
     "number of candidates that pass the constraints for the architecture (default\n"
     "sm_90). --list prints every admissible candidate, one a line as TEMPLATE\n"
-    "NAME=value,.... --format json prints\n"
+    "NAME=value,... (compile --candidate takes such a line). --format json prints\n"
     "the same as one JSON object (templates, parameters with their values, the\n"
     "counts, an example rejection; with --list, the candidates). Needs no GPU.\n";
 
 const char usage_compile[] =
     "usage: convtune compile --problem SPEC --arch ARCH [--template NAME] [--param NAME=VALUE ...]\n"
     "                        [-o FILE] [--force] [--templates DIR] [--config FILE]\n"
+    "       convtune compile --problem SPEC --arch ARCH --candidate 'TEMPLATE NAME=VALUE,...'\n"
     "Compile one candidate offline with NVRTC (no GPU needed). ARCH sm_XY writes a\n"
     "CUBIN, compute_XY writes PTX (default file: NAME.cubin / NAME.ptx), atomically;\n"
     "an existing file is replaced only with --force; -o - writes to stdout. Parameters not given take the\n"
-    "first value of their list in the config.\n";
+    "first value of their list in the config. --candidate takes a line of\n"
+    "space --list as printed: the template, then its NAME=VALUE pairs.\n";
 
 /* What a run on a GPU would refuse after finding one, refused before, with
  * the codes space, compile and precompile use: a --template the family
@@ -283,12 +285,47 @@ int cmd_space(const args *a)
     return 0;
 }
 
+/* --candidate LINE, a line of space --list: its template into tmpl and its
+ * NAME=VALUE pairs (separated by commas or blanks) into ps, pointing into
+ * buf. 0, or the exit status after the one-line error. */
+static int split_candidate(const char *line, char *buf, size_t len, const char **tmpl, const char **ps, int *np)
+{
+    if (strlen(line) >= len)
+        return say(CT_ERR_USAGE, "--candidate: the line is longer than %zu characters", len - 1);
+    memcpy(buf, line, strlen(line) + 1);
+    char *save = NULL;
+    *tmpl = strtok_r(buf, " \t\n", &save);
+    if (!*tmpl)
+        return say(CT_ERR_USAGE, "--candidate: empty; give a line of convtune space --list (TEMPLATE NAME=VALUE,...)");
+    *np = 0;
+    for (char *kv = strtok_r(NULL, ", \t\n", &save); kv; kv = strtok_r(NULL, ", \t\n", &save)) {
+        if (*np >= CT_MAX_PARAMS)
+            return say(CT_ERR_USAGE, "--candidate: more than %d parameters", CT_MAX_PARAMS);
+        ps[(*np)++] = kv;
+    }
+    return 0;
+}
+
 int cmd_compile(const args *a)
 {
     ct_problem p;
     int r = need_problem(a, &p);
     if (r)
         return r;
+    /* The candidate's template and NAME=VALUE pairs: --candidate, or
+     * --template and --param. */
+    const char *only = a->only, *const *pv = a->params;
+    const char *cparams[CT_MAX_PARAMS];
+    int npv = a->nparams;
+    char cbuf[4096];
+    if (a->candidate) {
+        if (a->only || a->nparams)
+            return say(CT_ERR_USAGE, "--candidate names the template and its parameters: give it without "
+                       "--template and --param");
+        if ((r = split_candidate(a->candidate, cbuf, sizeof cbuf, &only, cparams, &npv)))
+            return r;
+        pv = cparams;
+    }
     if (!a->arch) {
         say(0, "compile needs --arch (sm_XY for a CUBIN, compute_XY for PTX)");
         return CT_ERR_USAGE;
@@ -304,14 +341,14 @@ int cmd_compile(const args *a)
     const ct_family *f = p.family;
     /* By default the family's first tuned single-kernel template. */
     const ct_template *t = NULL;
-    if (a->only)
-        t = ct_template_find(f, a->only);
+    if (only)
+        t = ct_template_find(f, only);
     else
         for (int i = f->ntemplates - 1; i >= 0; i--)
             if (!f->templates[i].is_baseline && !f->templates[i].exec)
                 t = &f->templates[i];
     if (!t) {
-        say(0, "family %s has no template '%s'", f->name, ECHO(a->only));
+        say(0, "family %s has no template '%s'", f->name, ECHO(only));
         return CT_ERR_USAGE;
     }
     ct_params c = {0};
@@ -319,16 +356,16 @@ int cmd_compile(const args *a)
         const ct_space_list *l = ct_config_list(&cfg, t, t->params[k].name);
         ct_params_set(&c, t->params[k].name, l ? l->vals[0] : 0, NULL);
     }
-    for (int i = 0; i < a->nparams; i++) {
-        const char *eq = strchr(a->params[i], '=');
+    for (int i = 0; i < npv; i++) {
+        const char *eq = strchr(pv[i], '=');
         const ct_param_def *def = NULL;
         for (int k = 0; eq && k < t->nparams; k++)
-            if (strlen(t->params[k].name) == (size_t)(eq - a->params[i]) &&
-                !strncmp(t->params[k].name, a->params[i], (size_t)(eq - a->params[i])))
+            if (strlen(t->params[k].name) == (size_t)(eq - pv[i]) &&
+                !strncmp(t->params[k].name, pv[i], (size_t)(eq - pv[i])))
                 def = &t->params[k];
         if (!def) {
-            say(0, "--param %s: expected NAME=VALUE with NAME a parameter of %s", ECHO(a->params[i]),
-                t->name);
+            say(0, "%s %s: expected NAME=VALUE with NAME a parameter of %s", a->candidate ? "--candidate" : "--param",
+                ECHO(pv[i]), t->name);
             return CT_ERR_USAGE;
         }
         long v;

@@ -128,7 +128,7 @@ int main(int argc, char **argv)
          OPT(PROBLEM) | OPT(ARCH) | OPT(TEMPLATE) | OPT(CONFIG) | OPT(LIST) | OPT(FORMAT), 0},
         {"compile", cmd_compile, usage_compile,
          OPT(PROBLEM) | OPT(ARCH) | OPT(TEMPLATE) | OPT(PARAM) | OPT(OUT) | OPT(FORCE) | OPT(TEMPLATES) |
-             OPT(CONFIG), 0},
+             OPT(CONFIG) | OPT(CANDIDATE), 0},
         {"query", cmd_query, usage_query,
          OPT(PROBLEM) | OPT(DEVICE) | OPT(FAMILY) | OPT(ALL) | OPT(WINNERS) | OPT(FORMAT) | OPT(DB) |
              OPT(NEAREST), 0},
