@@ -8,7 +8,10 @@
  * is spelled the same everywhere: space's value lists, its --list lines
  * and compile's summary use a value's name where it has one. space
  * --format json says what the table says, for programs, and compile
- * --candidate takes a --list line as printed. No GPU: compile uses NVRTC only, report and db export read a fixture
+ * --candidate takes a --list line as printed. The bash completion, zsh
+ * completion and man page come from the tables the parser uses: each
+ * command's options in the completion are exactly those it accepts. No
+ * GPU: compile uses NVRTC only, report and db export read a fixture
  * database. */
 #ifndef _GNU_SOURCE
 #define _GNU_SOURCE
@@ -447,6 +450,167 @@ static void check_candidate_line(void)
         check_bad(&bad[i]);
 }
 
+/* A tool run in the work directory: argv, captured. */
+static void run_tool(char *const *argv, result *r)
+{
+    run_argv(argv, r);
+}
+
+/* The names of the options the man page lists (".B \-\-name, \-alias
+ * \fIMETA\fR"), each with whether it takes a value, into names/valued;
+ * their count. */
+static int man_options(const char *man, char names[][32], int *valued, int max)
+{
+    int n = 0;
+    const char *o = strstr(man, ".SH OPTIONS\n"), *end = o ? strstr(o, ".SH PROBLEMS") : NULL;
+    for (const char *l = o; l && l < end && n < max; l = strchr(l + 1, '\n')) {
+        if (strncmp(l, "\n.B ", 4))
+            continue;
+        char line[256];
+        snprintf(line, sizeof line, "%.*s", (int)strcspn(l + 4, "\n"), l + 4);
+        const int v = strstr(line, "\\fI") != NULL;
+        /* every spelling: "\-\-budget, \-\-max\-candidates \fIN\fR" */
+        for (char *save = NULL, *w = strtok_r(line, ", ", &save); w && n < max; w = strtok_r(NULL, ", ", &save)) {
+            if (!strncmp(w, "\\fI", 3))
+                break;
+            size_t k = 0;
+            for (const char *c = w; *c && k + 1 < sizeof names[0]; c++)
+                if (*c != '\\')
+                    names[n][k++] = *c;
+            names[n][k] = '\0';
+            valued[n++] = v;
+        }
+    }
+    return n;
+}
+
+/* completion bash and zsh, man: well-formed, and the options of each
+ * command in the bash script are exactly those the command accepts (every
+ * option the man page lists is tried on every command: refused with "does
+ * not take" exactly when the script leaves it out). */
+static void check_completion_man(void)
+{
+    result r;
+    char cmd[512];
+    ct(&r, cmd, sizeof cmd, (const char *const[]){"completion", "bash", "-o", "{W}/c.bash", NULL});
+    CHECK_MSG(r.code == 0 && r.outlen == 0, "%s: exit %d: %s", cmd, r.code, r.err);
+    result_free(&r);
+    char script[700];
+    wpath(script, sizeof script, "c.bash");
+    char *bash = tl_slurp(script, NULL);
+    CHECK(bash && strstr(bash, "complete -F _convtune convtune\n"));
+    run_tool((char *const[]){"bash", "-n", script, NULL}, &r);
+    CHECK_MSG(r.code == 0, "bash -n on the completion: %s", r.err);
+    result_free(&r);
+    /* what bash offers, as a user's TAB would */
+    static const struct {
+        const char *words, *want;
+    } tabs[] = {
+        {"convtune qu", "query"},
+        {"convtune spac", "space"},
+        {"convtune space --form", "--format"},
+        {"convtune space --format ''", "table json"},
+        {"convtune report --format ''", "html csv"},
+        {"convtune db ex", "export"},
+        {"convtune db export --fo", "--force --format"},
+        {"convtune compile --cand", "--candidate"},
+        {"convtune export --dtype b", "bf16"},
+        {"convtune --prob", "--problem"},
+        {"convtune completion ''", "bash zsh"},
+    };
+    for (size_t i = 0; i < sizeof tabs / sizeof tabs[0]; i++) {
+        char prog[1200];
+        snprintf(prog, sizeof prog, "source '%s'; COMP_WORDS=(%s); COMP_CWORD=$((${#COMP_WORDS[@]}-1)); "
+                 "_convtune; echo \"${COMPREPLY[*]}\"", script, tabs[i].words);
+        run_tool((char *const[]){"bash", "-c", prog, NULL}, &r);
+        char want[200];
+        snprintf(want, sizeof want, "%s\n", tabs[i].want);
+        CHECK_MSG(r.code == 0 && !strcmp(r.out, want), "TAB after [%s]: [%s], expected [%s] %s", tabs[i].words,
+                  r.out, tabs[i].want, r.err);
+        result_free(&r);
+    }
+    /* the man page */
+    ct(&r, cmd, sizeof cmd, (const char *const[]){"man", NULL});
+    CHECK_MSG(r.code == 0 && !strncmp(r.out, ".TH CONVTUNE 1 ", 15) && strstr(r.out, "\n.SH EXIT STATUS\n") &&
+                  strstr(r.out, "\n.SS db export\n"), "%s: exit %d: %.100s %s", cmd, r.code, r.out, r.err);
+    char *man = strdup(r.out);
+    result_free(&r);
+    static char names[128][32];
+    static int valued[128];
+    const int nopt = man ? man_options(man, names, valued, 128) : 0;
+    CHECK_MSG(nopt > 30, "the man page lists %d options", nopt);
+    char groff[600];
+    if (man && tl_which("groff", groff, sizeof groff)) {
+        char page[700];
+        wpath(page, sizeof page, "convtune.1");
+        put("convtune.1", man);
+        run_tool((char *const[]){groff, "-man", "-Tutf8", "-ww", "-z", page, NULL}, &r);
+        CHECK_MSG(r.code == 0 && r.errlen == 0, "groff warns on the man page: %s", r.err);
+        result_free(&r);
+        unlink(page);
+    }
+    char zsh[600];
+    if (tl_which("zsh", zsh, sizeof zsh)) {
+        ct(&r, cmd, sizeof cmd, (const char *const[]){"completion", "zsh", "-o", "{W}/_convtune", NULL});
+        CHECK(r.code == 0);
+        result_free(&r);
+        char z[700];
+        wpath(z, sizeof z, "_convtune");
+        run_tool((char *const[]){zsh, "-n", z, NULL}, &r);
+        CHECK_MSG(r.code == 0, "zsh -n on the completion: %s", r.err);
+        result_free(&r);
+        unlink(z);
+    }
+    /* every command's arm: NAME) opts="..."; against what it accepts */
+    int arms = 0;
+    for (const char *a = bash ? strstr(bash, "    case \"$where\" in\n        tune)") : NULL; a;) {
+        a = strchr(a, '\n');
+        if (!a || strncmp(a + 1, "        ", 8) || !strstr(a, ") opts=\""))
+            break;
+        a += 9;
+        char name[64], list[1024];
+        size_t nl = strcspn(a, ")");
+        snprintf(name, sizeof name, "%.*s", (int)nl, a);
+        const char *q = strstr(a, "opts=\"") + 6;
+        snprintf(list, sizeof list, " %.*s ", (int)strcspn(q, "\""), q);
+        arms++;
+        char *sub = name[0] == '"' ? name + 1 : name;   /* "db export" */
+        if (sub != name)
+            sub[strlen(sub) - 1] = '\0';
+        char word1[64], word2[64] = "";
+        if (sscanf(sub, "%63s %63s", word1, word2) < 1)
+            continue;
+        for (int k = 0; k < nopt; k++) {
+            char spaced[4200];
+            snprintf(spaced, sizeof spaced, " %s ", names[k]);
+            const int listed = strstr(list, spaced) != NULL;
+            const char *args[6] = {word1};
+            int na = 1;
+            if (word2[0])
+                args[na++] = word2;
+            args[na++] = names[k];
+            if (valued[k])
+                args[na++] = "1";
+            args[na] = NULL;
+            if (!strcmp(names[k], "--help") || !strcmp(names[k], "-h"))
+                continue;
+            ct(&r, cmd, sizeof cmd, args);
+            const int refused = strstr(r.err, "does not take") != NULL;
+            CHECK_MSG(refused == !listed && !strstr(r.err, "unknown option"),
+                      "%s: the completion %s it, the command %s: %s", cmd, listed ? "offers" : "leaves out",
+                      refused ? "refuses it" : "takes it", r.err);
+            result_free(&r);
+        }
+    }
+    CHECK_MSG(arms >= 13, "%d command arms in the bash completion", arms);
+    char stray[700];
+    wpath(stray, sizeof stray, "1");
+    unlink(stray);
+    free(man);
+    free(bash);
+    unlink(script);
+}
+
 /* The work directory with a copy of the report fixture, read-only in
  * every test below (a reader leaves it as it was). */
 static int setup(void)
@@ -472,6 +636,7 @@ int main(void)
     check_one_spelling();
     check_space_json();
     check_candidate_line();
+    check_completion_man();
     tl_rm_rf(base);
     CHECK_DONE();
 }

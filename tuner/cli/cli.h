@@ -48,6 +48,34 @@ typedef struct args {
     const char *spelled[OPT_COUNT];   /* each as the user wrote it, for messages */
 } args;
 
+/* One option as the parser knows it: its name, alias (or NULL), OPT_ bit,
+ * the name of its value (NULL for a flag) and a line of help. */
+typedef struct cli_opt_info {
+    const char *name, *alias, *meta, *help;
+    int bit;
+} cli_opt_info;
+/* The i-th option (0, 1, ...) into out, or NULL past the last. */
+const cli_opt_info *opt_info(int i, cli_opt_info *out);
+
+/* A command: its name, handler, usage (its --help), the options it takes
+ * (OPT() bits; any other is refused) and those it takes more than once
+ * (--param always). main.c dispatches through cli_commands, cmd_db through
+ * cli_db_commands; --help, the man page and the completions read them. */
+typedef struct cli_command {
+    const char *name;
+    int (*fn)(const struct args *);
+    const char *usage;
+    unsigned long opts, repeats;
+    const char *summary;       /* one line for the man page and zsh */
+} cli_command;
+extern const cli_command cli_commands[], cli_db_commands[];
+extern const int cli_ncommands, cli_ndb_commands;
+/* The general usage (convtune --help): commands, problems, exit codes. */
+void usage_main(FILE *f);
+/* convtune completion bash|zsh and convtune man (cli_help.c). */
+int cmd_completion(const struct args *a);
+int cmd_man(const struct args *a);
+
 /* The one error line: "convtune: " and the message, its control
  * characters escaped (text.h), on stderr; returns rc. die(rc, msg) is
  * say(rc, "%s", msg). */

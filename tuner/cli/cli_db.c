@@ -210,21 +210,20 @@ static int cmd_db_check(const args *a)
     return rc == CT_OK ? 0 : die(rc, e.msg);
 }
 
+const cli_command cli_db_commands[] = {
+    {"export", cmd_db_export, usage_db_export, OPT(FORMAT) | OPT(OUT) | OPT(FORCE) | OPT(DB), 0,
+     "write every stored record as JSON or CSV"},
+    {"import", cmd_db_import, usage_db_import, OPT(FORMAT) | OPT(DB), 0,
+     "add the records of export files or other databases"},
+    {"check", cmd_db_check, usage_db_check, OPT(DB), 0, "SQLite integrity and foreign-key check"},
+};
+const int cli_ndb_commands = (int)(sizeof cli_db_commands / sizeof cli_db_commands[0]);
+
 /* convtune db SUBCOMMAND [options]: the database's own operations. */
 int cmd_db(int argc, char **argv)
 {
-    static const struct {
-        const char *name;
-        int (*fn)(const args *);
-        const char *usage;
-        unsigned long opts;     /* the options it takes; any other is refused */
-        const char *cmd;        /* for messages */
-    } subs[] = {
-        {"export", cmd_db_export, usage_db_export, OPT(FORMAT) | OPT(OUT) | OPT(FORCE) | OPT(DB), "db export"},
-        {"import", cmd_db_import, usage_db_import, OPT(FORMAT) | OPT(DB), "db import"},
-        {"check", cmd_db_check, usage_db_check, OPT(DB), "db check"},
-    };
-    const size_t nsubs = sizeof subs / sizeof subs[0];
+    const cli_command *subs = cli_db_commands;
+    const size_t nsubs = (size_t)cli_ndb_commands;
     char names[200] = "";
     for (size_t i = 0, o = 0; i < nsubs && o < sizeof names; i++)
         o += (size_t)snprintf(names + o, sizeof names - o, "%s%s", i ? (i + 1 == nsubs ? " or " : ", ") : "",
@@ -242,10 +241,10 @@ int cmd_db(int argc, char **argv)
         if (!strcmp(argv[2], subs[i].name))
             which = (int)i;
     if (which < 0) {
-        const char *list[sizeof subs / sizeof subs[0]];
-        for (size_t i = 0; i < nsubs; i++)
+        const char *list[8];
+        for (size_t i = 0; i < nsubs && i < 8; i++)
             list[i] = subs[i].name;
-        const char *near = nearest_name(argv[2], list, (int)nsubs);
+        const char *near = nearest_name(argv[2], list, (int)(nsubs < 8 ? nsubs : 8));
         if (near)
             return say(CT_ERR_USAGE, "unknown db subcommand '%s'; did you mean '%s'? (use %s)", ECHO(argv[2]), near,
                        names);
@@ -259,6 +258,8 @@ int cmd_db(int argc, char **argv)
         fputs(subs[which].usage, stdout);
         return 0;
     }
-    int r = check_options(&a, subs[which].opts, subs[which].cmd);
+    char cmd[64];
+    snprintf(cmd, sizeof cmd, "db %s", subs[which].name);
+    int r = check_options(&a, subs[which].opts, cmd);
     return r ? r : subs[which].fn(&a);
 }
