@@ -182,10 +182,11 @@ static void check_did_you_mean(void)
         {{"spac", "--problem", OKP}, 2, "did you mean 'space'?"},
         {{"db", "exprot"}, 2, "unknown db subcommand 'exprot'; did you mean 'export'?"},
         {{"--probelm", OKP}, 2, "unknown option '--probelm'; did you mean '--problem'?"},
-        {{"space", "--problme", OKP}, 2, "unknown option '--problme'; did you mean '--problem'?"},
+        {{"space", "--problme", OKP}, 2,
+         "unknown option '--problme'; did you mean '--problem'? (see convtune space --help)"},
         {{"compile", "--problem", OKP, "--arch", "sm_90", "--parm", "X=1"}, 2, "did you mean '--param'?"},
         {{"query", "--fromat", "csv"}, 2, "unknown option '--fromat'; did you mean '--format'?"},
-        {{"db", "export", "--fromat", "csv"}, 2, "did you mean '--format'?"},
+        {{"db", "export", "--fromat", "csv"}, 2, "did you mean '--format'? (see convtune db export --help)"},
         {{"export", "--problem", OKP, "--torhc"}, 2, "did you mean '--torch'?"},
     };
     for (size_t i = 0; i < sizeof rows / sizeof rows[0]; i++)

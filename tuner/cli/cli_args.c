@@ -214,7 +214,11 @@ int parse_args(int argc, char **argv, int start, unsigned long repeats, unsigned
                     names[nn++] = opts[k].name;
                     names[nn++] = opts[k].alias;
                 }
-            say_unknown("option", o, names, nn, "convtune --help");
+            /* argv[1..start) are the command words, known good by now */
+            char help[128];
+            snprintf(help, sizeof help, "convtune%s%s%s%s --help", start > 1 ? " " : "", start > 1 ? argv[1] : "",
+                     start > 2 ? " " : "", start > 2 ? argv[2] : "");
+            say_unknown("option", o, names, nn, help);
             return 0;
         }
         if ((a->given & (1UL << d->bit)) && !((repeats | OPT(PARAM)) & (1UL << d->bit))) {
