@@ -228,7 +228,7 @@ static void check_compile(void)
     snprintf(path, sizeof path, "%s/out.ptx", work);
     check_ok((const char *const[]){"compile", "--problem", OKP, "--arch", "compute_90", "--param",
                                    "MASK_PLACEMENT=shared", "-o", "{W}/out.ptx", NULL},
-             "MASK_PLACEMENT=1", 0);
+             "MASK_PLACEMENT=shared,", 0);
     data = slurp(path, &n);
     CHECK_MSG(data && n == strlen(data), "%s: missing or not text", path);
     CHECK_MSG(data && (strstr(data, ".target sm_90") || strstr(data, ".version")), "%s: not PTX", path);

@@ -273,7 +273,7 @@ static void check_header_text(const char *cu, const char *params_json)
     CHECK(strstr(s, params_json) != NULL);
     CHECK(strstr(s, "// template:  conv1d_tiled (content hash ") != NULL);
     CHECK(strstr(s, "median 5.00 us") || strstr(s, "median 7.00 us"));
-    CHECK(strstr(s, ", exported 20") != NULL);
+    CHECK(strstr(s, "exported 20") == NULL && strstr(s, "// device:    ") && strstr(s, "), tuned 20"));
     CHECK(strstr(s, "convtune " CONVTUNE_VERSION) != NULL);
     CHECK(strstr(s, "#ifndef CONVTUNE_CONV1D_3000_37_SAME_H\n#define CONVTUNE_CONV1D_3000_37_SAME_H\n") != NULL);
     CHECK(strstr(s, "\nstruct CUstream_st;\n") != NULL);
@@ -677,18 +677,37 @@ int main(void)
     export_fails(dba, home, NULL, 7, "exists");
     export_fails(dba, home, "--force", 7, "not a regular file");
 
-    /* The default path generated/NAME.cu needs its directory. */
+    /* The default path is NAME.cu in the current folder (the children's
+     * is the work directory), wherever that is: no generated/ needed. */
     char gen[600], gen_file[700];
     path_in(gen, sizeof gen, "generated");
-    export_fails(dba, NULL, NULL, 7, "does not exist");
-    CHECK(!tl_exists(gen));
-    CHECK(mkdir(gen, 0755) == 0);
+    path_in(gen_file, sizeof gen_file, "conv1d_3000_37_same.cu");
+    CHECK(!tl_exists(gen_file));
     run_export(dba, NULL, NULL, &r);
     CHECK_MSG(r.code == 0, "export (default path): exit %d: %s", r.code, r.err);
+    CHECK_MSG(strstr(r.out, "conv1d_3000_37_same.cu and conv1d_3000_37_same.h: ") == r.out,
+              "export (default path) stdout: %s", r.out);
     tl_result_free(&r);
-    snprintf(gen_file, sizeof gen_file, "%s/conv1d_3000_37_same.cu", gen);
+    CHECK(!tl_exists(gen));
     check_export_text(gen_file, json_const, 0);
     check_header_text(gen_file, json_const);
+    export_fails(dba, NULL, NULL, 7, "exists");
+    /* Deterministic: exporting the unchanged winner again, a second later,
+     * writes the same bytes (no export time in either file). */
+    {
+        char gen_h[700];
+        path_in(gen_h, sizeof gen_h, "conv1d_3000_37_same.h");
+        size_t ncu = 0, nh = 0;
+        char *cu1 = tl_slurp(gen_file, &ncu), *h1 = tl_slurp(gen_h, &nh);
+        sleep(1);
+        run_export(dba, NULL, "--force", &r);
+        CHECK_MSG(r.code == 0, "export again: exit %d: %s", r.code, r.err);
+        tl_result_free(&r);
+        CHECK_MSG(cu1 && tl_same_bytes(gen_file, cu1, ncu), "a second export of the same winner changed the .cu");
+        CHECK_MSG(h1 && tl_same_bytes(gen_h, h1, nh), "a second export of the same winner changed the .h");
+        free(cu1);
+        free(h1);
+    }
 
     /* c.db: the stored template hash is not the current template's: 6. */
     const ct_result recs_c[] = {

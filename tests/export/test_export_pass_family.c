@@ -137,7 +137,8 @@ static char *collapsed(const char *s)
     return o;
 }
 
-/* s without its "// exported:" line (the time of the export). */
+/* s without an "// exported:" line (exports no longer hold one: this
+ * only keeps the comparison about the kernels). */
 static char *timeless(const char *s)
 {
     char *o = s ? strdup(s) : NULL;

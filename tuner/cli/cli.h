@@ -18,7 +18,7 @@ enum {
     OPT_HELP, OPT_LIST, OPT_ALL, OPT_WINNERS, OPT_FORCE, OPT_REMEASURE, OPT_JSON, OPT_NO_CACHE, OPT_FRESH,
     OPT_VERBOSE, OPT_PROBLEM, OPT_DB, OPT_CONFIG, OPT_TEMPLATES, OPT_TEMPLATE, OPT_ARCH, OPT_DEVICE,
     OPT_FAMILY, OPT_NEAREST, OPT_FORMAT, OPT_OUT, OPT_STRATEGY, OPT_GPU, OPT_SEED, OPT_BUDGET, OPT_TIME,
-    OPT_PARAM, OPT_TORCH, OPT_SHARD, OPT_TOP, OPT_DTYPE, OPT_PASS, OPT_PROBLEMS, OPT_COUNT
+    OPT_PARAM, OPT_TORCH, OPT_SHARD, OPT_TOP, OPT_DTYPE, OPT_PASS, OPT_CANDIDATE, OPT_PROBLEMS, OPT_COUNT
 };
 #define OPT(x) (1UL << OPT_##x)
 
@@ -40,6 +40,7 @@ typedef struct args {
     const char *dtype;         /* export --family F --dtype T */
     const char *pass;          /* export --family F --pass P */
     const char *problems_file; /* tune --problems FILE */
+    const char *candidate;     /* compile --candidate 'TEMPLATE NAME=VALUE,...' (a space --list line) */
     const char *problems[CT_MAX_PROBLEM_ARGS];  /* every --problem, where the command repeats it (report) */
     int nproblems;
     const char *pos[256];      /* arguments that are not options (db import FILE...) */
@@ -47,6 +48,34 @@ typedef struct args {
     unsigned long given;       /* OPT() bits of the options given */
     const char *spelled[OPT_COUNT];   /* each as the user wrote it, for messages */
 } args;
+
+/* One option as the parser knows it: its name, alias (or NULL), OPT_ bit,
+ * the name of its value (NULL for a flag) and a line of help. */
+typedef struct cli_opt_info {
+    const char *name, *alias, *meta, *help;
+    int bit;
+} cli_opt_info;
+/* The i-th option (0, 1, ...) into out, or NULL past the last. */
+const cli_opt_info *opt_info(int i, cli_opt_info *out);
+
+/* A command: its name, handler, usage (its --help), the options it takes
+ * (OPT() bits; any other is refused) and those it takes more than once
+ * (--param always). main.c dispatches through cli_commands, cmd_db through
+ * cli_db_commands; --help, the man page and the completions read them. */
+typedef struct cli_command {
+    const char *name;
+    int (*fn)(const struct args *);
+    const char *usage;
+    unsigned long opts, repeats;
+    const char *summary;       /* one line for the man page and zsh */
+} cli_command;
+extern const cli_command cli_commands[], cli_db_commands[];
+extern const int cli_ncommands, cli_ndb_commands;
+/* The general usage (convtune --help): commands, problems, exit codes. */
+void usage_main(FILE *f);
+/* convtune completion bash|zsh and convtune man (cli_help.c). */
+int cmd_completion(const struct args *a);
+int cmd_man(const struct args *a);
 
 /* The one error line: "convtune: " and the message, its control
  * characters escaped (text.h), on stderr; returns rc. die(rc, msg) is
@@ -60,9 +89,16 @@ int die(ct_status rc, const char *msg);
  * the database, so a long wait is not a silent hang. */
 void db_waiting(const char *path);
 /* Fill a from argv[start..]; 0 (after printing the one-line error) on an
- * unknown option, a missing or bad value, or an option given twice (flags
- * included) that is neither --param nor in repeats (OPT() bits). */
-int parse_args(int argc, char **argv, int start, unsigned long repeats, args *a);
+ * unknown option (naming the nearest of those in allowed, OPT() bits), a
+ * missing or bad value, or an option given twice (flags included) that is
+ * neither --param nor in repeats (OPT() bits). */
+int parse_args(int argc, char **argv, int start, unsigned long repeats, unsigned long allowed, args *a);
+/* The name among names[0..n) (NULL entries skipped) nearest to word by
+ * edit distance, when near enough to be a slip of the keyboard; else NULL. */
+const char *nearest_name(const char *word, const char *const *names, int n);
+/* "unknown KIND 'WORD'; did you mean 'NAME'? (see HELP)", the suggestion
+ * only where nearest_name finds one; returns CT_ERR_USAGE. */
+int say_unknown(const char *kind, const char *word, const char *const *names, int n, const char *help);
 /* 0 when every option given is in allowed (OPT() bits; --help always is);
  * otherwise prints "CMD does not take OPTION" and returns CT_ERR_USAGE. */
 int check_options(const args *a, unsigned long allowed, const char *cmd);
@@ -89,6 +125,13 @@ int db_writable(const char *path);
 int check_gpu_run(const args *a, const ct_problem *p, const char *dbpath);
 /* Open the database for reading (ct_db_open without create). */
 int open_existing_db(const args *a, ct_db **db);
+/* Whether -o is "-", standard output: what a command writing one file
+ * (compile, report, db export) writes there; one writing a pair (export)
+ * refuses it (refuse_stdout_pair). */
+int out_is_stdout(const args *a);
+/* CT_ERR_USAGE after the one-line error when -o is "-" for cmd, which
+ * writes what (several files); 0 otherwise. */
+int refuse_stdout_pair(const args *a, const char *cmd, const char *what);
 
 extern const char usage_tune[], usage_space[], usage_compile[], usage_query[], usage_export[];
 extern const char usage_precompile[], usage_retime[], usage_report[];

@@ -58,38 +58,127 @@ static int parse_int_arg(const char *opt, const char *v, long long lo, long long
     return 1;
 }
 
-/* The options: name, alias, bit, and where a value goes (flags set an int,
- * value options a string; the numeric ones are converted below). */
+/* The options: name, alias, bit, where a value goes (flags set an int,
+ * value options a string; the numeric ones are converted below), the
+ * value's name (NULL for a flag) and a line of help. The parser, "did you
+ * mean", the man page and the shell completions all read this table. */
 typedef struct opt_def {
     const char *name, *alias;
     int bit;
     size_t flag_off, str_off;    /* offsetof into args, or NOFF */
+    const char *meta, *help;
 } opt_def;
 
 #define NOFF ((size_t)-1)
-#define FLAG(n, al, b, field) {n, al, OPT_##b, offsetof(args, field), NOFF}
-#define STR(n, al, b, field) {n, al, OPT_##b, NOFF, offsetof(args, field)}
-#define NUM(n, al, b) {n, al, OPT_##b, NOFF, NOFF}
+#define FLAG(n, al, b, field, h) {n, al, OPT_##b, offsetof(args, field), NOFF, NULL, h}
+#define STR(n, al, b, field, m, h) {n, al, OPT_##b, NOFF, offsetof(args, field), m, h}
+#define NUM(n, al, b, m, h) {n, al, OPT_##b, NOFF, NOFF, m, h}
 
 static const opt_def opts[] = {
-    FLAG("--help", "-h", HELP, help),         FLAG("--list", NULL, LIST, list),
-    FLAG("--all", NULL, ALL, all),            {"--winners", NULL, OPT_WINNERS, NOFF, NOFF},
-    FLAG("--force", NULL, FORCE, force),      FLAG("--remeasure", NULL, REMEASURE, remeasure),
-    FLAG("--json", NULL, JSON, json),         FLAG("--no-cache", NULL, NO_CACHE, no_cache),
-    FLAG("--fresh", NULL, FRESH, fresh),      FLAG("--verbose", "-v", VERBOSE, verbose),
-    FLAG("--torch", NULL, TORCH, torch),      STR("--shard", NULL, SHARD, shard),
-    STR("--problem", NULL, PROBLEM, problem), STR("--db", NULL, DB, db),
-    STR("--config", NULL, CONFIG, config),    STR("--templates", NULL, TEMPLATES, templates),
-    STR("--template", NULL, TEMPLATE, only),  STR("--arch", NULL, ARCH, arch),
-    STR("--device", NULL, DEVICE, device),    STR("--family", NULL, FAMILY, family),
-    STR("--nearest", NULL, NEAREST, nearest), STR("--format", NULL, FORMAT, format),
-    STR("--dtype", NULL, DTYPE, dtype),      STR("--pass", NULL, PASS, pass),
-    STR("--problems", NULL, PROBLEMS, problems_file),
-    STR("-o", "--output", OUT, out),          STR("--strategy", NULL, STRATEGY, strategy),
-    NUM("--gpu", NULL, GPU),                  NUM("--seed", NULL, SEED),
-    NUM("--budget", "--max-candidates", BUDGET), NUM("--time", NULL, TIME),
-    NUM("--param", NULL, PARAM),              NUM("--top", NULL, TOP),
+    FLAG("--help", "-h", HELP, help, "print the command's usage"),
+    FLAG("--list", NULL, LIST, list, "print every admissible candidate"),
+    FLAG("--all", NULL, ALL, all, "every candidate, failed ones too"),
+    {"--winners", NULL, OPT_WINNERS, NOFF, NOFF, NULL, "the winner of each problem and device (default)"},
+    FLAG("--force", NULL, FORCE, force, "replace an existing output file"),
+    FLAG("--remeasure", NULL, REMEASURE, remeasure, "measure the device ceilings again"),
+    FLAG("--json", NULL, JSON, json, "print one JSON summary on stdout"),
+    FLAG("--no-cache", NULL, NO_CACHE, no_cache, "compile everything, bypassing the binary cache"),
+    FLAG("--fresh", NULL, FRESH, fresh, "measure again what earlier runs stored"),
+    FLAG("--verbose", "-v", VERBOSE, verbose, "one line per candidate on stderr"),
+    FLAG("--torch", NULL, TORCH, torch, "also write a PyTorch module (family modules: ops with autograd)"),
+    STR("--shard", NULL, SHARD, shard, "I/N", "only shard I of N of the run's candidates"),
+    STR("--problem", NULL, PROBLEM, problem, "SPEC", "the problem, e.g. conv1d:1e6:2047"),
+    STR("--db", NULL, DB, db, "PATH", "the database (default $CONVTUNE_DB or the XDG data dir)"),
+    STR("--config", NULL, CONFIG, config, "FILE", "settings and value lists overriding configs/*.ini"),
+    STR("--templates", NULL, TEMPLATES, templates, "DIR", "read templates from DIR"),
+    STR("--template", NULL, TEMPLATE, only, "NAME", "only this template"),
+    STR("--arch", NULL, ARCH, arch, "ARCH", "target architecture: sm_XY (CUBIN) or compute_XY (PTX)"),
+    STR("--device", NULL, DEVICE, device, "NAME", "results of this device (a substring of its name)"),
+    STR("--family", NULL, FAMILY, family, "F", "the problems of family F"),
+    STR("--nearest", NULL, NEAREST, nearest, "SPEC", "what the selector of a family export picks for SPEC"),
+    STR("--format", NULL, FORMAT, format, "FMT", "output format (table, csv, json, html: as the command takes)"),
+    STR("--dtype", NULL, DTYPE, dtype, "T", "element type of a family export: f32, bf16 or f16"),
+    STR("--pass", NULL, PASS, pass, "P", "training pass of a family export: fwd, dgrad or wgrad"),
+    STR("-o", "--output", OUT, out, "FILE", "output file (- for stdout where one file is written)"),
+    STR("--strategy", NULL, STRATEGY, strategy, "S", "search: auto, exhaustive, random or anneal"),
+    NUM("--gpu", NULL, GPU, "N", "device ordinal; N,M,... or all for several GPUs"),
+    NUM("--seed", NULL, SEED, "N", "inputs and sampling seed"),
+    NUM("--budget", "--max-candidates", BUDGET, "N", "measure at most N candidates"),
+    NUM("--time", NULL, TIME, "SECONDS", "stop proposing candidates after this long"),
+    NUM("--param", NULL, PARAM, "NAME=VALUE", "a parameter's value (repeatable)"),
+    NUM("--top", NULL, TOP, "N", "the N best verified candidates"),
+    STR("--candidate", NULL, CANDIDATE, candidate, "LINE", "a line of space --list: template and parameters"),
+    STR("--problems", NULL, PROBLEMS, problems_file, "FILE", "tune each problem of FILE, one per line"),
 };
+
+const cli_opt_info *opt_info(int i, cli_opt_info *out)
+{
+    if (i < 0 || i >= (int)(sizeof opts / sizeof opts[0]))
+        return NULL;
+    out->name = opts[i].name;
+    out->alias = opts[i].alias;
+    out->bit = opts[i].bit;
+    out->meta = opts[i].meta;
+    out->help = opts[i].help;
+    return out;
+}
+
+/* The optimal string alignment distance between a and b (insertions,
+ * deletions, substitutions and swaps of two neighbours, each 1): the
+ * swap counts once, so "qurey" is 1 from "query". Words longer than 63
+ * characters are far from everything. */
+static int edit_distance(const char *a, const char *b)
+{
+    enum { W = 64 };
+    const int n = (int)strlen(a), m = (int)strlen(b);
+    if (n >= W || m >= W)
+        return W;
+    int d[W][W];
+    for (int i = 0; i <= n; i++)
+        d[i][0] = i;
+    for (int j = 0; j <= m; j++)
+        d[0][j] = j;
+    for (int i = 1; i <= n; i++)
+        for (int j = 1; j <= m; j++) {
+            int c = d[i - 1][j - 1] + (a[i - 1] != b[j - 1]);
+            if (d[i - 1][j] + 1 < c)
+                c = d[i - 1][j] + 1;
+            if (d[i][j - 1] + 1 < c)
+                c = d[i][j - 1] + 1;
+            if (i > 1 && j > 1 && a[i - 1] == b[j - 2] && a[i - 2] == b[j - 1] && d[i - 2][j - 2] + 1 < c)
+                c = d[i - 2][j - 2] + 1;
+            d[i][j] = c;
+        }
+    return d[n][m];
+}
+
+const char *nearest_name(const char *word, const char *const *names, int n)
+{
+    /* Near enough to be a slip: one edit per three letters (dashes not
+     * counted), so "-x" suggests nothing and "--probelm" --problem. */
+    size_t core = strspn(word, "-");
+    const int len = (int)strlen(word + core);
+    const char *best = NULL;
+    int bd = 3 * len + 1;
+    for (int i = 0; i < n; i++) {
+        if (!names[i])
+            continue;
+        int dist = edit_distance(word, names[i]);
+        if (dist > 0 && 3 * dist <= len && dist < bd) {
+            bd = dist;
+            best = names[i];
+        }
+    }
+    return best;
+}
+
+int say_unknown(const char *kind, const char *word, const char *const *names, int n, const char *help)
+{
+    const char *near = nearest_name(word, names, n);
+    if (near)
+        return say(CT_ERR_USAGE, "unknown %s '%s'; did you mean '%s'? (see %s)", kind, ECHO(word), near, help);
+    return say(CT_ERR_USAGE, "unknown %s '%s' (see %s)", kind, ECHO(word), help);
+}
 
 static const opt_def *find_opt(const char *o)
 {
@@ -103,7 +192,7 @@ static const opt_def *find_opt(const char *o)
  * is an option given twice, a flag as much as one with a value (only
  * --param, and what the command lists in repeats, may repeat): which one
  * was meant cannot be guessed, and a doubled flag is a script's mistake. */
-int parse_args(int argc, char **argv, int start, unsigned long repeats, args *a)
+int parse_args(int argc, char **argv, int start, unsigned long repeats, unsigned long allowed, args *a)
 {
     memset(a, 0, sizeof *a);
     for (int i = start; i < argc; i++) {
@@ -118,7 +207,19 @@ int parse_args(int argc, char **argv, int start, unsigned long repeats, args *a)
             if (o[0] != '-' || !strcmp(o, "-"))
                 return say(0, "too many file arguments (at most %d in one command; give the rest to another)",
                            maxpos);
-            say(0, "unknown option '%s' (see convtune --help)", ECHO(o));
+            /* The nearest of the options this command takes (and --help). */
+            const char *names[2 * sizeof opts / sizeof opts[0]];
+            int nn = 0;
+            for (size_t k = 0; k < sizeof opts / sizeof opts[0]; k++)
+                if ((allowed | OPT(HELP)) & (1UL << opts[k].bit)) {
+                    names[nn++] = opts[k].name;
+                    names[nn++] = opts[k].alias;
+                }
+            /* argv[1..start) are the command words, known good by now */
+            char help[128];
+            snprintf(help, sizeof help, "convtune%s%s%s%s --help", start > 1 ? " " : "", start > 1 ? argv[1] : "",
+                     start > 2 ? " " : "", start > 2 ? argv[2] : "");
+            say_unknown("option", o, names, nn, help);
             return 0;
         }
         if ((a->given & (1UL << d->bit)) && !((repeats | OPT(PARAM)) & (1UL << d->bit))) {
@@ -282,4 +383,17 @@ int open_existing_db(const args *a, ct_db **db)
         return r;
     ct_status rc = ct_db_open(path, 0, db, &e);
     return rc == CT_OK ? 0 : die(rc, e.msg);
+}
+
+int out_is_stdout(const args *a)
+{
+    return a->out && !strcmp(a->out, "-");
+}
+
+int refuse_stdout_pair(const args *a, const char *cmd, const char *what)
+{
+    if (!out_is_stdout(a))
+        return 0;
+    return say(CT_ERR_USAGE, "%s writes %s: standard output (-o -) cannot hold them; give -o %s", cmd, what,
+               a->torch ? "DIR" : "FILE.cu");
 }

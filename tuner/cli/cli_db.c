@@ -20,7 +20,7 @@ static const char usage_db_export[] =
     "usage: convtune db export [--format json|csv] [-o FILE] [--force] [--db PATH]\n"
     "Write every stored candidate with its whole provenance (device identity and\n"
     "ceilings, problem, run, every candidate field) as JSON (default) or CSV, to\n"
-    "stdout or atomically to FILE.\n";
+    "stdout (also -o -) or atomically to FILE.\n";
 
 static const char usage_db_import[] =
     "usage: convtune db import FILE... [--format json|csv] [--db PATH]\n"
@@ -49,31 +49,32 @@ static int cmd_db_export(const args *a)
         return die(CT_ERR_USAGE, e.msg);
     ct_status rc;
     ct_outfile o;
-    if (a->out && (rc = ct_outfile_check(a->out, a->force, "db export", &e)) != CT_OK)
+    const char *out = out_is_stdout(a) ? NULL : a->out;   /* -o -: stdout, as no -o */
+    if (out && (rc = ct_outfile_check(out, a->force, "db export", &e)) != CT_OK)
         return die(rc, e.msg);
     ct_db *db;
     int r = open_existing_db(a, &db);
     if (r)
         return r;
-    if (a->out && (rc = ct_outfile_open(&o, a->out, ".convtune-dbexport-", "db export", &e)) != CT_OK) {
+    if (out && (rc = ct_outfile_open(&o, out, ".convtune-dbexport-", "db export", &e)) != CT_OK) {
         ct_db_close(db);
         return die(rc, e.msg);
     }
     long n = 0;
     errno = 0;
-    rc = ct_dbio_export(db, fmt, a->out ? o.f : stdout, &n, &e);
+    rc = ct_dbio_export(db, fmt, out ? o.f : stdout, &n, &e);
     int err = errno;
     ct_db_close(db);
-    if (a->out) {
+    if (out) {
         /* A write error names the file and why (a full disk, a quota). */
         if (rc == CT_ERR_IO)
-            ct_fail(&e, rc, "db export: writing %s failed: %s", a->out, strerror(err ? err : EIO));
+            ct_fail(&e, rc, "db export: writing %s failed: %s", out, strerror(err ? err : EIO));
         if (rc != CT_OK)
             ct_outfile_discard(&o);
         else if ((rc = ct_outfile_close(&o, &e)) == CT_OK)
             rc = ct_outfile_commit(&o, &e);
         if (rc == CT_OK)
-            printf("%s: %ld records (%s)\n", a->out, n, fmt == CT_DBIO_JSON ? "json" : "csv");
+            printf("%s: %ld records (%s)\n", out, n, fmt == CT_DBIO_JSON ? "json" : "csv");
     }
     return rc == CT_OK ? 0 : die(rc, e.msg);
 }
@@ -209,21 +210,20 @@ static int cmd_db_check(const args *a)
     return rc == CT_OK ? 0 : die(rc, e.msg);
 }
 
+const cli_command cli_db_commands[] = {
+    {"export", cmd_db_export, usage_db_export, OPT(FORMAT) | OPT(OUT) | OPT(FORCE) | OPT(DB), 0,
+     "write every stored record as JSON or CSV"},
+    {"import", cmd_db_import, usage_db_import, OPT(FORMAT) | OPT(DB), 0,
+     "add the records of export files or other databases"},
+    {"check", cmd_db_check, usage_db_check, OPT(DB), 0, "SQLite integrity and foreign-key check"},
+};
+const int cli_ndb_commands = (int)(sizeof cli_db_commands / sizeof cli_db_commands[0]);
+
 /* convtune db SUBCOMMAND [options]: the database's own operations. */
 int cmd_db(int argc, char **argv)
 {
-    static const struct {
-        const char *name;
-        int (*fn)(const args *);
-        const char *usage;
-        unsigned long opts;     /* the options it takes; any other is refused */
-        const char *cmd;        /* for messages */
-    } subs[] = {
-        {"export", cmd_db_export, usage_db_export, OPT(FORMAT) | OPT(OUT) | OPT(FORCE) | OPT(DB), "db export"},
-        {"import", cmd_db_import, usage_db_import, OPT(FORMAT) | OPT(DB), "db import"},
-        {"check", cmd_db_check, usage_db_check, OPT(DB), "db check"},
-    };
-    const size_t nsubs = sizeof subs / sizeof subs[0];
+    const cli_command *subs = cli_db_commands;
+    const size_t nsubs = (size_t)cli_ndb_commands;
     char names[200] = "";
     for (size_t i = 0, o = 0; i < nsubs && o < sizeof names; i++)
         o += (size_t)snprintf(names + o, sizeof names - o, "%s%s", i ? (i + 1 == nsubs ? " or " : ", ") : "",
@@ -241,16 +241,25 @@ int cmd_db(int argc, char **argv)
         if (!strcmp(argv[2], subs[i].name))
             which = (int)i;
     if (which < 0) {
+        const char *list[8];
+        for (size_t i = 0; i < nsubs && i < 8; i++)
+            list[i] = subs[i].name;
+        const char *near = nearest_name(argv[2], list, (int)(nsubs < 8 ? nsubs : 8));
+        if (near)
+            return say(CT_ERR_USAGE, "unknown db subcommand '%s'; did you mean '%s'? (use %s)", ECHO(argv[2]), near,
+                       names);
         say(0, "unknown db subcommand '%s' (use %s)", ECHO(argv[2]), names);
         return CT_ERR_USAGE;
     }
     args a;
-    if (!parse_args(argc, argv, 3, 0, &a))
+    if (!parse_args(argc, argv, 3, 0, subs[which].opts, &a))
         return CT_ERR_USAGE;
     if (a.help) {
         fputs(subs[which].usage, stdout);
         return 0;
     }
-    int r = check_options(&a, subs[which].opts, subs[which].cmd);
+    char cmd[64];
+    snprintf(cmd, sizeof cmd, "db %s", subs[which].name);
+    int r = check_options(&a, subs[which].opts, cmd);
     return r ? r : subs[which].fn(&a);
 }

@@ -34,17 +34,19 @@ const char usage_query[] =
 
 const char usage_export[] =
     "usage: convtune export --problem SPEC [--device NAME] [-o FILE] [--force] [--db PATH]\n"
-    "Write the stored winner as a standalone .cu file (default generated/NAME.cu)\n"
-    "with a C launcher and a self-test behind -DCONVTUNE_SELFTEST, and a C header\n"
-    "FILE.h next to it declaring the launcher for C and C++ callers.\n"
+    "Write the stored winner as a standalone .cu file with a C launcher and a\n"
+    "self-test behind -DCONVTUNE_SELFTEST, and a C header FILE.h next to it\n"
+    "declaring the launcher for C and C++ callers. Default FILE: NAME.cu in the\n"
+    "current folder, NAME the problem (conv1d_1000000_2047_valid.cu).\n"
     "\n"
     "usage: convtune export --family F [--dtype f32|bf16|f16] [--device NAME] [-o FILE]\n"
     "                       [--force] [--db PATH]\n"
     "Write every tuned problem of family F (the winner of each on one device: --device,\n"
     "else the device with the most tuned problems) into one .cu (default\n"
-    "generated/convtune_F.cu), each as its own kernel instance, plus a generic kernel\n"
-    "for any size and a selector convtune_F(buffers..., sizes..., stream, grade)\n"
-    "declared in FILE.h (conv1d: convtune_conv1d(in, mask, out, n, k, mode, ...)).\n"
+    "convtune_F.cu in the current folder), each as its own kernel instance, plus a\n"
+    "generic kernel for any size and a selector\n"
+    "convtune_F(buffers..., sizes..., stream, grade) declared in FILE.h\n"
+    "(conv1d: convtune_conv1d(in, mask, out, n, k, mode, ...)).\n"
     "An export holds one element type: --dtype bf16 or f16 takes the problems of\n"
     "that type (default f32), into convtune_F_bf16.cu with the selector\n"
     "convtune_F_bf16 taking void pointers to bf16 elements.\n"
@@ -52,11 +54,12 @@ const char usage_export[] =
     "convtune_F_P.cu with the selector convtune_F_P (dgrad: dout, weight -> din;\n"
     "wgrad: in, dout -> dweight, then db when its bias argument is 1), the same size\n"
     "and key arguments as the forward selector; --pass fwd is the forward export.\n"
+    "-o - (standard output) is refused: an export is a pair of files.\n"
     "\n"
-    "--torch: -o names a directory (default generated) that gets, next to the .cu\n"
-    "and .h, a C++ binding and a Python module NAME.py whose conv(...) takes and\n"
-    "returns CUDA tensors (checked; forward only), built on first use with\n"
-    "torch.utils.cpp_extension.load (or nvcc and ctypes where that fails).\n";
+    "--torch: -o names a directory (default: the current one) that gets, next to\n"
+    "the .cu and .h, a C++ binding and a Python module NAME.py whose conv(...)\n"
+    "takes and returns CUDA tensors (checked; forward only), built on first use\n"
+    "with torch.utils.cpp_extension.load (or nvcc and ctypes where that fails).\n";
 
 /* query --nearest SPEC: what the selector of a family export picks for SPEC,
  * with the ranking the export uses (selector.h). */
@@ -216,9 +219,9 @@ static ct_status export_torch_family(const args *a, ct_db *db, const ct_tuned_se
         nsets = v + 1;
     }
     if (rc == CT_OK)
-        rc = ct_export_torch_family(sets, nsets, a->templates, a->out ? a->out : "generated", a->force, e);
+        rc = ct_export_torch_family(sets, nsets, a->templates, a->out ? a->out : ".", a->force, e);
     if (rc == CT_OK) {
-        printf("%s/convtune_%s.py: PyTorch module of %d tuned %s problems on %s", a->out ? a->out : "generated",
+        printf("%s/convtune_%s.py: PyTorch module of %d tuned %s problems on %s", a->out ? a->out : ".",
                set->name, set->n, set->name, set->device);
         for (int v = 1; v < nsets; v++)
             if (sets[v])
@@ -359,12 +362,16 @@ int cmd_export(const args *a)
     if (a->pass && !a->family)
         return die(CT_ERR_USAGE, "--pass applies to export --family only (a problem's pass is a token of its "
                                  "SPEC)");
+    /* A pair (or the four files of --torch) cannot share one stream. */
+    int r = refuse_stdout_pair(a, "export", a->torch ? "a folder of files (.cu, .h, binding and module)"
+                                                     : "two files (FILE.cu and its header FILE.h)");
+    if (r)
+        return r;
     if (a->family)
         return cmd_export_family(a);
     ct_problem p;
     ct_config cfg;
-    int r = need_problem_config(a, &p, &cfg);
-    if (r)
+    if ((r = need_problem_config(a, &p, &cfg)))
         return r;
     ct_db *db;
     if ((r = open_existing_db(a, &db)))
@@ -379,10 +386,10 @@ int cmd_export(const args *a)
     if (rc != CT_OK)
         return die(rc, e.msg);
     if (a->torch) {   /* -o is the directory; export_torch.h */
-        if ((rc = ct_export_torch(&rec, a->templates, a->out ? a->out : "generated", a->force, cfg.s.tolerance, &e)))
+        if ((rc = ct_export_torch(&rec, a->templates, a->out ? a->out : ".", a->force, cfg.s.tolerance, &e)))
             return die(rc, e.msg);
         printf("%s: PyTorch module of %s %s, %.2f us on %s, with its .cu, .h and binding\n",
-               a->out ? a->out : "generated", rec.tmpl, rec.params_json, rec.median_us, rec.device);
+               a->out ? a->out : ".", rec.tmpl, rec.params_json, rec.median_us, rec.device);
         return 0;
     }
     char path[1024];

@@ -5,6 +5,7 @@
 
 #include <stdio.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "db.h"
 #include "outfile.h"
@@ -22,14 +23,16 @@ const char usage_report[] =
     "repeated; --family F takes every stored problem of F; with neither, every\n"
     "stored problem. Several problems get a summary table. --format csv writes\n"
     "their candidates with every field instead. Without --device, each problem is\n"
-    "shown on the device of its fastest result. Default output: stdout.\n";
+    "shown on the device of its fastest result. Without -o the output goes to\n"
+    "stdout, which must then not be a terminal (redirect it; -o - insists).\n";
 
 int cmd_report(const args *a)
 {
     static char canon[CT_MAX_PROBLEM_ARGS][160];
     const char *problems[CT_MAX_PROBLEM_ARGS];
     const int np = a->nproblems;
-    const char *family = a->family, *device = a->device, *out = a->out;
+    /* -o - is standard output, as no -o. */
+    const char *family = a->family, *device = a->device, *out = out_is_stdout(a) ? NULL : a->out;
     const int force = a->force;
     int csv = 0;
     ct_err e;
@@ -54,6 +57,11 @@ int cmd_report(const args *a)
         say(0, "report: unknown family '%s'", ECHO(family));
         return CT_ERR_USAGE;
     }
+    /* Hundreds of kilobytes of HTML on a terminal are never wanted: without
+     * -o, stdout must be a file or a pipe (-o - writes there regardless). */
+    if (!a->out && isatty(STDOUT_FILENO))
+        return say(CT_ERR_USAGE, "report: standard output is a terminal; pass -o FILE.%s or redirect it "
+                   "(convtune report > report.%s)", csv ? "csv" : "html", csv ? "csv" : "html");
     /* Refuse an unsafe or existing target before reading anything. */
     ct_status rc;
     if (out && (rc = ct_outfile_check(out, force, "report", &e)) != CT_OK)

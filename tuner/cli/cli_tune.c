@@ -8,6 +8,7 @@
 #include "cache.h"
 #include "cli.h"
 #include "compile.h"
+#include "json.h"
 #include "outfile.h"
 #include "runner.h"
 #include "search.h"
@@ -52,17 +53,23 @@ const char usage_tune[] =
 
 const char usage_space[] =
     "usage: convtune space --problem SPEC [--arch sm_XY] [--template NAME] [--config FILE] [--list]\n"
+    "                      [--format table|json]\n"
     "Print each template's parameters, their values, the full space size and the\n"
     "number of candidates that pass the constraints for the architecture (default\n"
-    "sm_90). --list prints every admissible candidate. Needs no GPU.\n";
+    "sm_90). --list prints every admissible candidate, one a line as TEMPLATE\n"
+    "NAME=value,... (compile --candidate takes such a line). --format json prints\n"
+    "the same as one JSON object (templates, parameters with their values, the\n"
+    "counts, an example rejection; with --list, the candidates). Needs no GPU.\n";
 
 const char usage_compile[] =
     "usage: convtune compile --problem SPEC --arch ARCH [--template NAME] [--param NAME=VALUE ...]\n"
     "                        [-o FILE] [--force] [--templates DIR] [--config FILE]\n"
+    "       convtune compile --problem SPEC --arch ARCH --candidate 'TEMPLATE NAME=VALUE,...'\n"
     "Compile one candidate offline with NVRTC (no GPU needed). ARCH sm_XY writes a\n"
     "CUBIN, compute_XY writes PTX (default file: NAME.cubin / NAME.ptx), atomically;\n"
-    "an existing file is replaced only with --force. Parameters not given take the\n"
-    "first value of their list in the config.\n";
+    "an existing file is replaced only with --force; -o - writes to stdout. Parameters not given take the\n"
+    "first value of their list in the config. --candidate takes a line of\n"
+    "space --list as printed: the template, then its NAME=VALUE pairs.\n";
 
 /* What a run on a GPU would refuse after finding one, refused before, with
  * the codes space, compile and precompile use: a --template the family
@@ -161,10 +168,81 @@ int cmd_tune(const args *a)
     return rc == CT_OK ? 0 : die(rc, e.msg);
 }
 
+/* space --format json: what the table says, for programs. Values keep
+ * the command line's spelling (a name where the parameter has names, as a
+ * string; else a number). */
+static int space_json(const ct_problem *p, const char *arch, const ct_config *cfg, const ct_space *sp, int list)
+{
+    ct_jw j;
+    ct_jw_file(&j, stdout, 0);
+    ct_jw_object(&j, NULL);
+    ct_jw_string(&j, "problem", p->canonical);
+    ct_jw_string(&j, "family", p->family->name);
+    ct_jw_string(&j, "arch", arch);
+    ct_jw_number(&j, "gflop", "%.6g", p->family->flops(p) / 1e9);
+    ct_jw_number(&j, "min_mbytes", "%.6g", p->family->bytes(p) / 1e6);
+    ct_jw_array(&j, "templates");
+    for (int i = 0; i < sp->ntemplates; i++) {
+        const ct_space_stats *st = &sp->stats[i];
+        const ct_template *t = st->tmpl;
+        ct_jw_object(&j, NULL);
+        ct_jw_string(&j, "name", t->name);
+        ct_jw_string(&j, "summary", t->summary);
+        ct_jw_array(&j, "params");
+        for (int k = 0; k < t->nparams; k++) {
+            const ct_param_def *d = &t->params[k];
+            const ct_space_list *l = ct_config_list(cfg, t, d->name);
+            ct_jw_object(&j, NULL);
+            ct_jw_string(&j, "name", d->name);
+            ct_jw_string(&j, "help", d->help);
+            ct_jw_array(&j, "values");
+            for (int v = 0; l && v < l->nvals; v++) {
+                if (l->vals[v] >= 0 && l->vals[v] < d->nsymbols)
+                    ct_jw_string(&j, NULL, d->symbols[l->vals[v]]);
+                else
+                    ct_jw_int(&j, NULL, l->vals[v]);
+            }
+            ct_jw_end(&j);
+            ct_jw_end(&j);
+        }
+        ct_jw_end(&j);
+        ct_jw_int(&j, "full", st->full);
+        ct_jw_int(&j, "distinct", st->distinct);
+        ct_jw_int(&j, "admissible", st->admissible);
+        ct_jw_string_or_null(&j, "example_rejection", st->example_reject);
+        ct_jw_end(&j);
+    }
+    ct_jw_end(&j);
+    ct_jw_int(&j, "total_admissible", sp->n);
+    if (list) {
+        ct_jw_array(&j, "candidates");
+        for (int i = 0; i < sp->n; i++) {
+            const ct_template *t = sp->cand[i].tmpl;
+            char params[4096];
+            if (ct_params_to_json(&sp->cand[i].params, t->params, t->nparams, params, sizeof params) != CT_OK)
+                return die(CT_ERR_INTERNAL, "space: a candidate's parameters do not fit the JSON buffer");
+            ct_jw_object(&j, NULL);
+            ct_jw_string(&j, "template", t->name);
+            ct_jw_raw(&j, "params", params);
+            ct_jw_end(&j);
+        }
+        ct_jw_end(&j);
+    }
+    ct_jw_end(&j);
+    fputc('\n', stdout);
+    return fflush(stdout) != 0 || ferror(stdout) ? die(CT_ERR_IO, "space: cannot write to standard output") : 0;
+}
+
 int cmd_space(const args *a)
 {
     ct_problem p;
     ct_config cfg;
+    int json = 0;
+    if (a->format) {
+        if (strcmp(a->format, "table") && strcmp(a->format, "json"))
+            return say(CT_ERR_USAGE, "space: --format must be table or json, not '%s'", ECHO(a->format));
+        json = !strcmp(a->format, "json");
+    }
     int r = need_problem_config(a, &p, &cfg);
     if (r)
         return r;
@@ -177,6 +255,11 @@ int cmd_space(const args *a)
     ct_space sp;
     if ((rc = ct_space_build(&p, &cfg, &lim, a->only, &sp, &e)) != CT_OK)
         return die(rc, e.msg);
+    if (json) {
+        r = space_json(&p, arch, &cfg, &sp, a->list);
+        ct_space_free(&sp);
+        return r;
+    }
     printf("problem %s on %s: %.4g GFLOP, %.4g MB moved at least\n", p.canonical, arch,
            p.family->flops(&p) / 1e9, p.family->bytes(&p) / 1e6);
     for (int i = 0; i < sp.ntemplates; i++) {
@@ -200,11 +283,33 @@ int cmd_space(const args *a)
     if (a->list) {
         for (int i = 0; i < sp.n; i++) {
             char key[512];
-            ct_params_to_key(&sp.cand[i].params, key, sizeof key);
-            printf("%s %s\n", sp.cand[i].tmpl->name, key);
+            const ct_template *t = sp.cand[i].tmpl;
+            ct_params_to_text(&sp.cand[i].params, t->params, t->nparams, key, sizeof key);
+            printf("%s %s\n", t->name, key);
         }
     }
     ct_space_free(&sp);
+    return 0;
+}
+
+/* --candidate LINE, a line of space --list: its template into tmpl and its
+ * NAME=VALUE pairs (separated by commas or blanks) into ps, pointing into
+ * buf. 0, or the exit status after the one-line error. */
+static int split_candidate(const char *line, char *buf, size_t len, const char **tmpl, const char **ps, int *np)
+{
+    if (strlen(line) >= len)
+        return say(CT_ERR_USAGE, "--candidate: the line is longer than %zu characters", len - 1);
+    memcpy(buf, line, strlen(line) + 1);
+    char *save = NULL;
+    *tmpl = strtok_r(buf, " \t\n", &save);
+    if (!*tmpl)
+        return say(CT_ERR_USAGE, "--candidate: empty; give a line of convtune space --list (TEMPLATE NAME=VALUE,...)");
+    *np = 0;
+    for (char *kv = strtok_r(NULL, ", \t\n", &save); kv; kv = strtok_r(NULL, ", \t\n", &save)) {
+        if (*np >= CT_MAX_PARAMS)
+            return say(CT_ERR_USAGE, "--candidate: more than %d parameters", CT_MAX_PARAMS);
+        ps[(*np)++] = kv;
+    }
     return 0;
 }
 
@@ -214,6 +319,20 @@ int cmd_compile(const args *a)
     int r = need_problem(a, &p);
     if (r)
         return r;
+    /* The candidate's template and NAME=VALUE pairs: --candidate, or
+     * --template and --param. */
+    const char *only = a->only, *const *pv = a->params;
+    const char *cparams[CT_MAX_PARAMS];
+    int npv = a->nparams;
+    char cbuf[4096];
+    if (a->candidate) {
+        if (a->only || a->nparams)
+            return say(CT_ERR_USAGE, "--candidate names the template and its parameters: give it without "
+                       "--template and --param");
+        if ((r = split_candidate(a->candidate, cbuf, sizeof cbuf, &only, cparams, &npv)))
+            return r;
+        pv = cparams;
+    }
     if (!a->arch) {
         say(0, "compile needs --arch (sm_XY for a CUBIN, compute_XY for PTX)");
         return CT_ERR_USAGE;
@@ -229,14 +348,14 @@ int cmd_compile(const args *a)
     const ct_family *f = p.family;
     /* By default the family's first tuned single-kernel template. */
     const ct_template *t = NULL;
-    if (a->only)
-        t = ct_template_find(f, a->only);
+    if (only)
+        t = ct_template_find(f, only);
     else
         for (int i = f->ntemplates - 1; i >= 0; i--)
             if (!f->templates[i].is_baseline && !f->templates[i].exec)
                 t = &f->templates[i];
     if (!t) {
-        say(0, "family %s has no template '%s'", f->name, ECHO(a->only));
+        say(0, "family %s has no template '%s'", f->name, ECHO(only));
         return CT_ERR_USAGE;
     }
     ct_params c = {0};
@@ -244,16 +363,16 @@ int cmd_compile(const args *a)
         const ct_space_list *l = ct_config_list(&cfg, t, t->params[k].name);
         ct_params_set(&c, t->params[k].name, l ? l->vals[0] : 0, NULL);
     }
-    for (int i = 0; i < a->nparams; i++) {
-        const char *eq = strchr(a->params[i], '=');
+    for (int i = 0; i < npv; i++) {
+        const char *eq = strchr(pv[i], '=');
         const ct_param_def *def = NULL;
         for (int k = 0; eq && k < t->nparams; k++)
-            if (strlen(t->params[k].name) == (size_t)(eq - a->params[i]) &&
-                !strncmp(t->params[k].name, a->params[i], (size_t)(eq - a->params[i])))
+            if (strlen(t->params[k].name) == (size_t)(eq - pv[i]) &&
+                !strncmp(t->params[k].name, pv[i], (size_t)(eq - pv[i])))
                 def = &t->params[k];
         if (!def) {
-            say(0, "--param %s: expected NAME=VALUE with NAME a parameter of %s", ECHO(a->params[i]),
-                t->name);
+            say(0, "%s %s: expected NAME=VALUE with NAME a parameter of %s", a->candidate ? "--candidate" : "--param",
+                ECHO(pv[i]), t->name);
             return CT_ERR_USAGE;
         }
         long v;
@@ -270,7 +389,8 @@ int cmd_compile(const args *a)
     }
     /* The target is checked before the compile, so a refusal costs nothing;
      * ct_outfile_write checks it again (it may change meanwhile). */
-    if (a->out && (rc = ct_outfile_check(a->out, a->force, "compile", &e)) != CT_OK)
+    const int to_stdout = out_is_stdout(a);
+    if (a->out && !to_stdout && (rc = ct_outfile_check(a->out, a->force, "compile", &e)) != CT_OK)
         return die(rc, e.msg);
     char *src = NULL;
     if ((rc = ct_template_source(t->name, a->templates, &src, &e)) != CT_OK)
@@ -282,6 +402,12 @@ int cmd_compile(const args *a)
     free(src);
     if (rc != CT_OK)
         return die(rc, e.msg);
+    size_t len = bin.is_cubin ? bin.size : strlen(bin.data);
+    if (to_stdout) {   /* -o -: the binary alone, no summary line to mix into it */
+        int bad = fwrite(bin.data, 1, len, stdout) != len || fflush(stdout) != 0;
+        ct_binary_free(&bin);
+        return bad ? die(CT_ERR_IO, "compile: cannot write to standard output") : 0;
+    }
     char path[CT_OUTFILE_PATH_MAX];
     if (a->out) {
         if ((rc = ct_path_copy(path, sizeof path, a->out, "-o", CT_ERR_IO, &e)) != CT_OK) {
@@ -290,13 +416,12 @@ int cmd_compile(const args *a)
         }
     } else
         snprintf(path, sizeof path, "%s.%s", t->name, bin.is_cubin ? "cubin" : "ptx");
-    size_t len = bin.is_cubin ? bin.size : strlen(bin.data);
     if ((rc = ct_outfile_write(path, a->force, ".convtune-compile-", "compile", bin.data, len, &e)) != CT_OK) {
         ct_binary_free(&bin);
         return die(rc, e.msg);
     }
     char key[512];
-    ct_params_to_key(&c, key, sizeof key);
+    ct_params_to_text(&c, t->params, t->nparams, key, sizeof key);
     printf("%s: %s %s for %s, %zu bytes, %.0f ms\n", path, t->name, key, a->arch, len, bin.compile_ms);
     ct_binary_free(&bin);
     return 0;

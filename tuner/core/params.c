@@ -183,6 +183,18 @@ ct_status ct_params_to_key(const ct_params *p, char *buf, size_t len)
     return off < len ? CT_OK : CT_ERR_INTERNAL;
 }
 
+ct_status ct_params_to_text(const ct_params *p, const ct_param_def *defs, int ndefs, char *buf, size_t len)
+{
+    size_t off = 0;
+    buf[0] = '\0';
+    for (int i = 0; i < p->n && off < len; i++) {
+        char num[32];
+        const char *v = ct_param_value_text(ct_param_find(defs, ndefs, p->names[i]), p->values[i], num, sizeof num);
+        off += (size_t)snprintf(buf + off, len - off, "%s%s=%s", i ? "," : "", p->names[i], v);
+    }
+    return off < len ? CT_OK : CT_ERR_INTERNAL;
+}
+
 /* The inverse of ct_params_to_json, with the JSON reader of json.h: an
  * object whose members are the template's parameters, each an integer or
  * one of its symbols. */

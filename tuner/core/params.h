@@ -63,6 +63,12 @@ ct_status ct_params_to_json(const ct_params *p, const ct_param_def *defs, int nd
 /* NAME=value,NAME=value (integers): the compact key used in names and logs. */
 ct_status ct_params_to_key(const ct_params *p, char *buf, size_t len);
 
+/* NAME=value,NAME=value with each value spelled as ct_param_value_text
+ * does (its symbol where defs give it one: MASK_PLACEMENT=shared): what
+ * the command line prints, in the spelling of space, query and export,
+ * and what compile --param and --candidate read back. */
+ct_status ct_params_to_text(const ct_params *p, const ct_param_def *defs, int ndefs, char *buf, size_t len);
+
 /* Inverse of ct_params_to_json for the parameters in defs: every def must be
  * present, nothing else may be. */
 ct_status ct_params_from_json(const char *json, const ct_param_def *defs, int ndefs,

@@ -29,10 +29,11 @@
 /* The launcher's name for a canonical problem: "convtune_conv1d_1000000_2047_valid". */
 void ct_export_symbol(const char *canonical, char *buf, size_t len);
 
-/* Default output path: generated/<symbol without the prefix>.cu */
+/* Default output path: <symbol without the prefix>.cu, in the current folder */
 void ct_export_default_path(const char *canonical, char *buf, size_t len);
 
-/* Default output path of a family export: generated/convtune_<name>.cu, name
+/* Default output path of a family export: convtune_<name>.cu in the current
+ * folder, name
  * the selector's (ct_tuned_name: "conv1d", "conv1d_bf16"). */
 void ct_export_family_default_path(const char *name, char *buf, size_t len);
 

@@ -223,7 +223,6 @@ typedef struct family_out {
     /* the file names as the comments show them (escaped: a file name is
      * the user's text, and may hold a newline) */
     char cu_name[CT_OUTFILE_PATH_MAX * 4], h_name[CT_OUTFILE_PATH_MAX * 4];
-    char now[32];
     char link[200];            /* extra link flags of executor instances */
     name_list generic_kernels; /* the generic kernel's extern "C" names */
 } family_out;
@@ -279,7 +278,6 @@ static void family_comment(FILE *f, const family_out *fo, int for_header)
                 ct_dtype_name(s->dtype), ct_dtype_name(s->dtype), ct_dtype_c_type(s->dtype),
                 ct_dtype_header(s->dtype));
     fprintf(f, "// device:    %s (%s): %s\n", dev_c, arch_c, note);
-    fprintf(f, "// exported:  %s by convtune %s\n", fo->now, CONVTUNE_VERSION);
     fprintf(f, "// instances: %d tuned kernel instances, one per stored problem (its winner on this device):\n",
             s->n);
     for (int i = 0; i < s->n; i++) {
@@ -481,7 +479,6 @@ ct_status ct_exp_family_into(const ct_tuned_set *set, const char *templates_dir,
     ct_export_header_path(path, h_path, sizeof h_path);
     ct_esc_c_comment(ct_exp_base_name(path), fo.cu_name, sizeof fo.cu_name);
     ct_esc_c_comment(ct_exp_base_name(h_path), fo.h_name, sizeof fo.h_name);
-    ct_exp_now_text(fo.now, sizeof fo.now);
     rc = ct_exp_write_pair(path, force, family_cu, family_h, &fo, into, e);
 done:
     for (int i = 0; fo.ins && i < set->n; i++)

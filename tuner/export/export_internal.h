@@ -38,7 +38,6 @@ double ct_exp_tflops_of(const ct_result *rec);
 void ct_exp_emit_kernel_text(FILE *f, const instance *in);
 void ct_exp_emit_launcher(FILE *f, const instance *in);
 void ct_exp_emit_declarations(FILE *f, const instance *in);
-void ct_exp_now_text(char *buf, size_t len);
 /* The selector of a family export (export_select.c): the "Selector:" lines
  * of the header comments, its code in the .cu (after the instances and the
  * generic kernel), and its declarations in the header. check refuses an

@@ -19,8 +19,9 @@
  * Absent values are empty CSV fields and JSON null (relerr: not checked).
  *
  *   table  aligned columns for people: problem, device, template, status,
- *          median_us, TFLOP/s, %peak, relerr, params. %peak is the larger of
- *          pct_fma and pct_bw, i.e. the percentage of the roofline bound.
+ *          median_us, TFLOP/s, %FMA, %BW, relerr, params. %FMA is pct_fma
+ *          (of the half tensor-core ceiling for bf16 and f16 problems), %BW
+ *          pct_bw: each labelled, whichever bounds the kernel.
  *          Widths are taken from the first rows (up to 256 are buffered), so
  *          memory stays bounded on long outputs.
  *   csv    RFC 4180 quoting (fields with a comma, quote, CR or LF are quoted,
