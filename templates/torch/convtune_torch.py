@@ -578,7 +578,8 @@ class LayerOps:
         self.untuned = "fallback"
         self.decisions = _Decisions(self.lib)
         self.seen = {}     # (pass, layer key) -> row of report()
-        self._memo = {}    # (pass, layer key, device) -> (side, fields)
+        self._memo = {}    # (pass, layer key, device) -> side
+        self._int_memo = {}
         old = _by_name.get(self.name)
         self.op = old.op if old is not None else self._register()
         _by_name[self.name] = self
@@ -664,8 +665,15 @@ class LayerOps:
         return idx >= 0 and dist == 0
 
     def _ints(self, pass_, g):
-        kinds = self.mod.SETS[pass_]["kinds"]
-        return [v for v, k in zip(_fields(g, self.mod.FIELDS, self.modes, pass_), kinds) if k in "sk"]
+        """The selector's size and key arguments of a layer call (memoised:
+        the same layer is called every step)."""
+        key = (pass_, g.key())
+        ints = self._int_memo.get(key)
+        if ints is None:
+            kinds = self.mod.SETS[pass_]["kinds"]
+            ints = [v for v, k in zip(_fields(g, self.mod.FIELDS, self.modes, pass_), kinds) if k in "sk"]
+            self._int_memo[key] = ints
+        return ints
 
     # -- the three passes ----------------------------------------------------
     def _fwd(self, x, w, b, stride, lo, hi, dilation, groups):
