@@ -229,9 +229,18 @@ static int dg_constrain(const ct_template *t, const ct_tc_shape *s, const ct_par
  * for addresses. */
 static int wg2_constrain(const ct_tc_shape *s, const db_geom *g, const ct_limits *lim, char *why, size_t len)
 {
+    /* Every filter row in the thread: no row group past KH idles, and
+     * each x row meets the most pairs (fewer rows load about as much per
+     * FMA as the one-row-per-item scheme with every row, and would crowd
+     * the space). */
+    if (g->rows != s->kh) {
+        snprintf(why, len, "DY_ROWS > 1 with ROWS_PER_THREAD=%lld: every filter row (KH = %lld) in a thread only",
+                 g->rows, s->kh);
+        return 1;
+    }
     /* The point is x entries that meet several pairs of dy row and filter
-     * row (one filter row, or strides that keep every pair's row apart,
-     * load more than the one-row scheme). */
+     * row (strides that keep every pair's row apart load more than the
+     * one-row scheme). */
     if (g->nused == g->ry * g->rows) {
         snprintf(why, len, "DY_ROWS=%lld with ROWS_PER_THREAD=%lld: no x row meets two pairs of dy and filter "
                  "rows (stride %lld, dilation %lld)", g->ry, g->rows, s->sy, s->dy);
