@@ -328,6 +328,34 @@ __device__ __forceinline__ constexpr bool w2_need(int o)
             return true;
     return false;
 }
+
+// Position k's loads (k may be past the run: its dy is then zero): the
+// DY_ROWS dy vectors (nd) and the SX new entries k x SX + W2_SPAN - SX + q
+// of each x row a pair meets (nx[u][q]; those no tap reads are skipped).
+// xb, dyb: the item's element offsets of x at (its row offset 0, column
+// xc0) and of dy at (its first row, column x0).
+__device__ __forceinline__ void w2_fetch(float (&nd)[WG_RY][VEC], float (&nx)[W2_NU][LY_SX][VEC],
+                                         const ct_elem *__restrict__ in, const ct_elem *__restrict__ dout,
+                                         long long xb, long long dyb, int xc0, int x0, int k,
+                                         const bool (&xok)[W2_NU], const bool (&dok)[WG_RY])
+{
+#pragma unroll
+    for (int q = 0; q < LY_SX; ++q) {
+        const int o = W2_SPAN - LY_SX + q;
+        if (w2_need(o)) {
+            const int t = k * LY_SX + o;
+            const bool cok = xc0 + t >= 0 && xc0 + t < LY_W;
+#pragma unroll
+            for (int u = 0; u < W2_NU; ++u)
+                if (w2_row_used(u))
+                    db_ldz(nx[u][q], in + xb + ((long long)u * LY_W + t) * DB_C, cok && xok[u]);
+        }
+    }
+    const bool pok = k < DB_P && x0 + k < LY_OW;
+#pragma unroll
+    for (int a = 0; a < WG_RY; ++a)
+        db_ldz(nd[a], dout + dyb + ((long long)a * LY_OW + k) * DB_C, pok && dok[a]);
+}
 #endif
 
 // The block's WORKERS sums of VEC channels (v), added in worker order into
@@ -482,6 +510,10 @@ DB_NAME(const ct_elem *__restrict__ in, const ct_elem *__restrict__ dout, float 
                     if (w2_row_used(u))
                         db_ldz(xw[u][t], in + xb + ((long long)u * LY_W + t) * DB_C, cok && xok[u]);
             }
+        // Position 0's loads; each step then issues the next position's
+        // before its own FMAs, so that they are in flight meanwhile.
+        float nd[WG_RY][VEC], nx[W2_NU][LY_SX][VEC];
+        w2_fetch(nd, nx, in, dout, xb, dyb, xc0, x0, 0, xok, dok);
 #pragma unroll 1
         for (int k0 = 0; k0 < DB_P && x0 + k0 < LY_OW; k0 += W2_PER) {
 #pragma unroll
@@ -489,25 +521,24 @@ DB_NAME(const ct_elem *__restrict__ in, const ct_elem *__restrict__ dout, float 
                 if (DB_P < W2_PER && s >= DB_P)
                     continue;   // a run shorter than a period: its steps only
                 const int k = k0 + s;
-                // The step's new x entries (k x SX + o), then its dy vectors.
+                // The step's new x entries (k x SX + o) into their slots, its
+                // dy vectors, then position k + 1's loads.
+                float d[WG_RY][VEC];
 #pragma unroll
-                for (int q = 0; q < LY_SX; ++q) {
-                    const int o = W2_SPAN - LY_SX + q;
-                    if (w2_need(o)) {
-                        const int t = k * LY_SX + o;
-                        const int slot = db_fmod(s * LY_SX + o, W2_NB);
-                        const bool cok = xc0 + t >= 0 && xc0 + t < LY_W;
+                for (int q = 0; q < LY_SX; ++q)
+                    if (w2_need(W2_SPAN - LY_SX + q))
 #pragma unroll
                         for (int u = 0; u < W2_NU; ++u)
                             if (w2_row_used(u))
-                                db_ldz(xw[u][slot], in + xb + ((long long)u * LY_W + t) * DB_C, cok && xok[u]);
-                    }
-                }
-                const bool pok = k < DB_P && x0 + k < LY_OW;
-                float d[WG_RY][VEC];
+#pragma unroll
+                                for (int e = 0; e < VEC; ++e)
+                                    xw[u][db_fmod(s * LY_SX + W2_SPAN - LY_SX + q, W2_NB)][e] = nx[u][q][e];
 #pragma unroll
                 for (int a = 0; a < WG_RY; ++a)
-                    db_ldz(d[a], dout + dyb + ((long long)a * LY_OW + k) * DB_C, pok && dok[a]);
+#pragma unroll
+                    for (int e = 0; e < VEC; ++e)
+                        d[a][e] = nd[a][e];
+                w2_fetch(nd, nx, in, dout, xb, dyb, xc0, x0, k + 1, xok, dok);
 #pragma unroll
                 for (int a = 0; a < WG_RY; ++a)
 #pragma unroll
