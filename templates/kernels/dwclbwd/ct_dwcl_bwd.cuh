@@ -45,8 +45,14 @@
 //   fp64 in a fixed order (8 interleaved chains, then the chains in order).
 //   No atomics: every run gives the same bits.
 //
+//   With DY_ROWS > 1 (2D register blocking, W2_* below) an item is DY_ROWS
+//   dy rows x a run, and each x row the thread loads feeds every pair of dy
+//   row and filter row it meets; ITEMS counts dy row runs (ITEMS / DY_ROWS
+//   items a worker), so the fp32 sums' bound is the same.
+//
 // Tuning macros: VEC, CHANNEL_THREADS, POS_PER_THREAD, CHUNK, and
-// POS_THREADS (dgrad) or WORKERS, ITEMS, ROWS_PER_THREAD (wgrad) (dwclbwd_conv.c).
+// POS_THREADS (dgrad) or WORKERS, ITEMS, ROWS_PER_THREAD, DY_ROWS (wgrad)
+// (dwclbwd_conv.c).
 #include "ct_dtype.cuh"
 
 static_assert(LY_CL, "channels-last (nhwc, nlc) layers only");
