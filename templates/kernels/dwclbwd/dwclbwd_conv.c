@@ -266,10 +266,11 @@ static int wg2_constrain(const ct_tc_shape *s, const db_geom *g, const ct_limits
                  steps, body, W2_MAX_BODY);
         return 1;
     }
-    /* The last term: a step's loads in flight (ptxas hoists them; without
-     * it, VEC 2 x 7 rows x 2 dy rows of a 7x7 filter spills at 255). */
-    const long long regs =
-        (g->rows * s->kw + 1 + g->nused * g->nb + g->ry) * g->vec + 24 + g->nu + g->ry + (g->nused + g->ry) * g->vec;
+    /* The last term: a position's loads in flight (SX new entries of each
+     * x row, its dy vectors: issued a position ahead; without it, VEC 2 x
+     * 7 rows x 2 dy rows of a 7x7 filter spills at 255). */
+    const long long regs = (g->rows * s->kw + 1 + g->nused * g->nb + g->ry) * g->vec + 24 + g->nu + g->ry +
+                           (g->nused * s->sx + g->ry) * g->vec;
     return ct_regs_exceed(lim, regs, g->threads, 1, why, len);
 }
 
