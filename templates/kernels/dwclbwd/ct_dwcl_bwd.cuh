@@ -550,11 +550,12 @@ DB_NAME(const ct_elem *__restrict__ in, const ct_elem *__restrict__ dout, float 
 #pragma unroll
                     for (int r = 0; r < WG_R; ++r)
 #pragma unroll
-                        for (int j = 0; j < LY_KW; ++j)
+                        for (int j = 0; j < LY_KW; ++j) {
+                            const float(&xv)[VEC] = xw[a * LY_SY + r * LY_DY][(s * LY_SX + j * LY_DX) % W2_NB];
 #pragma unroll
                             for (int e = 0; e < VEC; ++e)
-                                acc[r][j][e] = fmaf(d[a][e], xw[a * LY_SY + r * LY_DY][(s * LY_SX + j * LY_DX) % W2_NB][e],
-                                                    acc[r][j][e]);
+                                acc[r][j][e] = fmaf(d[a][e], xv[e], acc[r][j][e]);
+                        }
                 if (bias)
 #pragma unroll
                     for (int a = 0; a < WG_RY; ++a)
