@@ -45,8 +45,14 @@
 //   fp64 in a fixed order (8 interleaved chains, then the chains in order).
 //   No atomics: every run gives the same bits.
 //
+//   With DY_ROWS > 1 (2D register blocking, W2_* below) an item is DY_ROWS
+//   dy rows x a run, and each x row the thread loads feeds every pair of dy
+//   row and filter row it meets; ITEMS counts dy row runs (ITEMS / DY_ROWS
+//   items a worker), so the fp32 sums' bound is the same.
+//
 // Tuning macros: VEC, CHANNEL_THREADS, POS_PER_THREAD, CHUNK, and
-// POS_THREADS (dgrad) or WORKERS, ITEMS, ROWS_PER_THREAD (wgrad) (dwclbwd_conv.c).
+// POS_THREADS (dgrad) or WORKERS, ITEMS, ROWS_PER_THREAD, DY_ROWS (wgrad)
+// (dwclbwd_conv.c).
 #include "ct_dtype.cuh"
 
 static_assert(LY_CL, "channels-last (nhwc, nlc) layers only");
@@ -263,8 +269,11 @@ DB_NAME(const ct_elem *__restrict__ dout, const ct_elem *__restrict__ weight, ct
 // ---- wgrad ----
 
 #define WG_NRUN ((LY_OW + DB_P - 1) / DB_P)                     // runs of a row of dy
-#define WG_ITEMS ((long long)LY_B * LY_OH * WG_NRUN)            // runs of a channel slice
-#define WG_PER_SPLIT ((long long)WORKERS * ITEMS)
+#define WG_RY DY_ROWS                                           // dy rows of an item (2D blocking past 1)
+#define WG_NTY ((LY_OH + WG_RY - 1) / WG_RY)                    // items along the dy rows
+#define WG_ITEMS ((long long)LY_B * WG_NTY * WG_NRUN)           // items of a channel slice
+#define WG_IT (ITEMS / WG_RY)                                   // items of a worker (ITEMS counts dy row runs)
+#define WG_PER_SPLIT ((long long)WORKERS * WG_IT)
 #define WG_NSPLIT ((WG_ITEMS + WG_PER_SPLIT - 1) / WG_PER_SPLIT)
 #define WG_NWX ((DB_P - 1) * LY_SX + (LY_KW - 1) * LY_DX + 1)   // x window entries of a run
 #define WG_ROWS (DB_TAPS + (LY_BIAS ? 1 : 0))                   // workspace rows of a split (taps, bias)
@@ -272,6 +281,8 @@ DB_NAME(const ct_elem *__restrict__ dout, const ct_elem *__restrict__ weight, ct
 #define WG_R ROWS_PER_THREAD                                    // filter rows of a thread
 #define WG_NRG ((LY_KH + WG_R - 1) / WG_R)                      // row groups: block y
 static_assert(ROWS_PER_THREAD >= 1 && ROWS_PER_THREAD <= LY_KH, "ROWS_PER_THREAD in 1..KH");
+static_assert(DY_ROWS >= 1 && DY_ROWS <= LY_OH, "DY_ROWS in 1..OH");
+static_assert(ITEMS % DY_ROWS == 0 && ITEMS >= DY_ROWS, "ITEMS is a multiple of DY_ROWS");
 
 // The last x window entry the positions of step ch read.
 __device__ __forceinline__ constexpr int wg_hi(int ch) { return ((ch + 1) * CHUNK - 1) * LY_SX + (LY_KW - 1) * LY_DX; }
@@ -285,6 +296,73 @@ __device__ __forceinline__ constexpr bool wg_used(int t)
                 return true;
     return false;
 }
+
+#if DY_ROWS > 1
+// 2D register blocking (DY_ROWS > 1): an item is DY_ROWS dy rows x a run
+// of POS_PER_THREAD positions. Its x rows are the offsets u = a x SY + r x
+// DY of dy row a and filter row r (rows no pair meets are never loaded):
+// each x row slides a circular window of W2_NB slots in registers, and at
+// each dy position the thread loads the DY_ROWS dy vectors and the SX new
+// entries of each x row, then adds DY_ROWS x ROWS x KW x VEC products: an x
+// entry feeds every (a, r) pair of its row, a dy vector every filter row.
+// The run is a runtime loop of unrolled periods of W2_PER positions (W2_PER
+// x SX = W2_NB: the slot of an entry is a constant within the period), so
+// a long run pays the window's first entries once, not per position.
+#define W2_SPAN ((LY_KW - 1) * LY_DX + 1)                      // x entries one position's taps span
+#define W2_PER ((W2_SPAN + LY_SX - 1) / LY_SX)                 // positions of an unrolled period
+#define W2_NB (W2_PER * LY_SX)                                 // slots of an x row's window
+#define W2_NU ((WG_RY - 1) * LY_SY + (WG_R - 1) * LY_DY + 1)   // x row offsets of an item
+static_assert(DB_P % W2_PER == 0 || DB_P < W2_PER, "a run is whole periods, or one shorter period");
+
+// Whether x row offset u meets a pair of dy row a and filter row r.
+__device__ __forceinline__ constexpr bool w2_row_used(int u)
+{
+    for (int a = 0; a < WG_RY; ++a)
+        for (int r = 0; r < WG_R; ++r)
+            if (a * LY_SY + r * LY_DY == u)
+                return true;
+    return false;
+}
+
+// Whether the x entry o columns past position k's first (k x SX) is read by
+// a tap of position k or a later one (o - j x DX a multiple of SX, >= 0):
+// entries no tap reads (stride, dilation) are never loaded.
+__device__ __forceinline__ constexpr bool w2_need(int o)
+{
+    for (int j = 0; j < LY_KW; ++j)
+        if (o - j * LY_DX >= 0 && (o - j * LY_DX) % LY_SX == 0)
+            return true;
+    return false;
+}
+
+// Position k's loads (k may be past the run: its dy is then zero): the
+// DY_ROWS dy vectors (nd) and the SX new entries k x SX + W2_SPAN - SX + q
+// of each x row a pair meets (nx[u][q]; those no tap reads are skipped).
+// xb, dyb: the item's element offsets of x at (its row offset 0, column
+// xc0) and of dy at (its first row, column x0).
+__device__ __forceinline__ void w2_fetch(float (&nd)[WG_RY][VEC], float (&nx)[W2_NU][LY_SX][VEC],
+                                         const ct_elem *__restrict__ in, const ct_elem *__restrict__ dout,
+                                         long long xb, long long dyb, int xc0, int x0, int k,
+                                         const bool (&xok)[W2_NU], const bool (&dok)[WG_RY])
+{
+#pragma unroll
+    for (int q = 0; q < LY_SX; ++q) {
+        const int o = W2_SPAN - LY_SX + q;
+        if (w2_need(o)) {
+            const int t = k * LY_SX + o;
+            const bool cok = xc0 + t >= 0 && xc0 + t < LY_W;
+#pragma unroll
+            for (int u = 0; u < W2_NU; ++u)
+                if (w2_row_used(u))
+                    db_ldz(nx[u][q], in + xb + ((long long)u * LY_W + t) * DB_C, cok && xok[u]);
+        }
+    }
+    const bool pok = k < DB_P && x0 + k < LY_OW;
+#pragma unroll
+    for (int a = 0; a < WG_RY; ++a)
+        db_ldz(nd[a], dout + dyb + ((long long)a * LY_OW + k) * DB_C, pok && dok[a]);
+}
+#endif
 
 // The block's WORKERS sums of VEC channels (v), added in worker order into
 // the w = 0 threads' result; every thread of the block calls it.
@@ -327,8 +405,9 @@ DB_NAME(const ct_elem *__restrict__ in, const ct_elem *__restrict__ dout, float 
                 acc[r][j][e] = 0.0f;
     }
 
+#if DY_ROWS == 1
 #pragma unroll 1
-    for (int it = 0; it < ITEMS && live; ++it) {
+    for (int it = 0; it < WG_IT && live; ++it) {
         const long long item = split * WG_PER_SPLIT + (long long)it * WORKERS + w;
         if (item >= WG_ITEMS)
             break;
@@ -402,6 +481,91 @@ DB_NAME(const ct_elem *__restrict__ in, const ct_elem *__restrict__ dout, float 
                         accb[e] += d[o][e];
         }
     }
+
+#else
+#pragma unroll 1
+    for (int it = 0; it < WG_IT && live; ++it) {
+        const long long item = split * WG_PER_SPLIT + (long long)it * WORKERS + w;
+        if (item >= WG_ITEMS)
+            break;
+        const int xr = (int)(item % WG_NRUN);
+        const int y0 = (int)(item / WG_NRUN % WG_NTY) * WG_RY;
+        const int b = (int)(item / ((long long)WG_NRUN * WG_NTY));
+        const int x0 = xr * DB_P;
+        const int xc0 = x0 * LY_SX - LY_PW;                        // x column of window entry 0
+        const int yy0 = y0 * LY_SY + g * WG_R * LY_DY - LY_PH;    // x row of offset u = 0
+        // Element offsets of x at (row yy0, column xc0) and of dy at (row
+        // y0, column x0); rows and columns outside the layer are never read.
+        const long long xb = (((long long)b * LY_H + yy0) * LY_W + xc0) * DB_C + c0;
+        const long long dyb = (((long long)b * LY_OH + y0) * LY_OW + x0) * DB_C + c0;
+        bool xok[W2_NU], dok[WG_RY];
+#pragma unroll
+        for (int u = 0; u < W2_NU; ++u)
+            xok[u] = yy0 + u >= 0 && yy0 + u < LY_H;
+#pragma unroll
+        for (int a = 0; a < WG_RY; ++a)
+            dok[a] = y0 + a < LY_OH;
+        float xw[W2_NU][W2_NB][VEC];
+        // The entries position 0's taps read before its own step's loads.
+#pragma unroll
+        for (int t = 0; t < W2_SPAN - LY_SX; ++t)
+            if (w2_need(t)) {
+                const bool cok = xc0 + t >= 0 && xc0 + t < LY_W;
+#pragma unroll
+                for (int u = 0; u < W2_NU; ++u)
+                    if (w2_row_used(u))
+                        db_ldz(xw[u][t], in + xb + ((long long)u * LY_W + t) * DB_C, cok && xok[u]);
+            }
+        // Position 0's loads; each step then issues the next position's
+        // before its own FMAs, so that they are in flight meanwhile.
+        float nd[WG_RY][VEC], nx[W2_NU][LY_SX][VEC];
+        w2_fetch(nd, nx, in, dout, xb, dyb, xc0, x0, 0, xok, dok);
+#pragma unroll 1
+        for (int k0 = 0; k0 < DB_P && x0 + k0 < LY_OW; k0 += W2_PER) {
+#pragma unroll
+            for (int s = 0; s < W2_PER; ++s) {
+                if (DB_P < W2_PER && s >= DB_P)
+                    continue;   // a run shorter than a period: its steps only
+                const int k = k0 + s;
+                // The step's new x entries (k x SX + o) into their slots, its
+                // dy vectors, then position k + 1's loads.
+                float d[WG_RY][VEC];
+#pragma unroll
+                for (int q = 0; q < LY_SX; ++q)
+                    if (w2_need(W2_SPAN - LY_SX + q))
+#pragma unroll
+                        for (int u = 0; u < W2_NU; ++u)
+                            if (w2_row_used(u))
+#pragma unroll
+                                for (int e = 0; e < VEC; ++e)
+                                    xw[u][db_fmod(s * LY_SX + W2_SPAN - LY_SX + q, W2_NB)][e] = nx[u][q][e];
+#pragma unroll
+                for (int a = 0; a < WG_RY; ++a)
+#pragma unroll
+                    for (int e = 0; e < VEC; ++e)
+                        d[a][e] = nd[a][e];
+                w2_fetch(nd, nx, in, dout, xb, dyb, xc0, x0, k + 1, xok, dok);
+#pragma unroll
+                for (int a = 0; a < WG_RY; ++a)
+#pragma unroll
+                    for (int r = 0; r < WG_R; ++r)
+#pragma unroll
+                        for (int j = 0; j < LY_KW; ++j) {
+                            const float(&xv)[VEC] = xw[a * LY_SY + r * LY_DY][(s * LY_SX + j * LY_DX) % W2_NB];
+#pragma unroll
+                            for (int e = 0; e < VEC; ++e)
+                                acc[r][j][e] = fmaf(d[a][e], xv[e], acc[r][j][e]);
+                        }
+                if (bias)
+#pragma unroll
+                    for (int a = 0; a < WG_RY; ++a)
+#pragma unroll
+                        for (int e = 0; e < VEC; ++e)
+                            accb[e] += d[a][e];
+            }
+        }
+    }
+#endif
 
     // The block's sums, tap by tap, then the split's partial sums into ws.
     float *part = ws + (long long)split * WG_COUNT + c0;

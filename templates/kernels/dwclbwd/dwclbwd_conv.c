@@ -27,16 +27,18 @@ CT_FAMILY_CODE
     X(ITEMS, 16, CT_RANGE(1, 1 << 20), "runs of POS_PER_THREAD positions a worker sums in fp32 before the " \
                                        "block's sums (bounds the length of an fp32 sum)")                   \
     X(ROWS_PER_THREAD, 1, CT_RANGE(1, 64), "filter rows per thread, each dy vector loaded feeding their "    \
-                                           "ROWS x KW taps (block y: the rows' groups; at most KH)")
+                                           "ROWS x KW taps (block y: the rows' groups; at most KH)")          \
+    X(DY_ROWS, 1, CT_RANGE(1, 64), "dy rows per item (2D register blocking past 1: each x entry loaded "      \
+                                   "feeds every pair of dy row and filter row it meets; at most OH)")
 #define DG_ALL(X) DB_HEAD(X) DG_TAIL(X)
 #define WG_ALL(X) DB_HEAD(X) WG_TAIL(X)
 
-const ct_param_def ct_dgdwcl_params[CT_DWCLBWD_NPARAMS - 2] = CT_PARAM_TABLE(DG_ALL);
+const ct_param_def ct_dgdwcl_params[CT_DWCLBWD_NPARAMS - 3] = CT_PARAM_TABLE(DG_ALL);
 const ct_param_def ct_wgdwcl_params[CT_DWCLBWD_NPARAMS] = CT_PARAM_TABLE(WG_ALL);
 CT_PARAM_VALUES(dg, DG_ALL, ct_dgdwcl_params)
 CT_PARAM_VALUES(wg, WG_ALL, ct_wgdwcl_params)
 _Static_assert(CT_PARAM_COUNT(WG_ALL) == CT_DWCLBWD_NPARAMS, "CT_DWCLBWD_NPARAMS is wgrad's list's length");
-_Static_assert(CT_PARAM_COUNT(DG_ALL) == CT_DWCLBWD_NPARAMS - 2, "dgrad's list is two shorter");
+_Static_assert(CT_PARAM_COUNT(DG_ALL) == CT_DWCLBWD_NPARAMS - 3, "dgrad's list is three shorter");
 
 /* Unrolled FMAs of one filter row and run (instruction cache, NVRTC time
  * of about a second), and the grid's limits. */
@@ -51,6 +53,8 @@ _Static_assert(CT_PARAM_COUNT(DG_ALL) == CT_DWCLBWD_NPARAMS - 2, "dgrad's list i
 #define WG_MIN_BLOCKS 128
 /* Products an fp32 sum of one thread may hold before the block's sums. */
 #define WG_MAX_RUN 2048
+/* Unrolled FMAs of one period of wgrad's 2D blocking (NVRTC time). */
+#define W2_MAX_BODY 2048
 
 static long long fdiv(long long a, long long b)
 {
@@ -68,6 +72,7 @@ typedef struct db_geom {
     long long pt, runs, nwin, live;                   /* dgrad */
     long long nwk, items, per, nsplit, nwx, count;    /* wgrad */
     long long rows, nrg, hold;                        /* wgrad */
+    long long ry, nty, span, period, nb, nu, nused;   /* wgrad, 2D blocking (ry > 1) */
 } db_geom;
 
 static void dg_geometry(const ct_tc_shape *s, const dg_values *q, db_geom *g)
@@ -95,16 +100,18 @@ static void wg_geometry(const ct_tc_shape *s, const wg_values *q, db_geom *g)
 {
     memset(g, 0, sizeof *g);
     g->vec = q->VEC, g->ct = q->CHANNEL_THREADS, g->p = q->POS_PER_THREAD, g->chunk = q->CHUNK;
-    g->nwk = q->WORKERS, g->items = q->ITEMS, g->rows = q->ROWS_PER_THREAD;
-    if (g->vec < 1 || g->ct < 1 || g->p < 1 || g->chunk < 1 || g->nwk < 1 || g->items < 1 || g->rows < 1)
+    g->nwk = q->WORKERS, g->items = q->ITEMS, g->rows = q->ROWS_PER_THREAD, g->ry = q->DY_ROWS;
+    if (g->vec < 1 || g->ct < 1 || g->p < 1 || g->chunk < 1 || g->nwk < 1 || g->items < 1 || g->rows < 1 ||
+        g->ry < 1)
         return;
     g->nrg = ct_cdiv(s->kh, g->rows);
     g->ncv = s->cin / g->vec;
     g->ncb = ct_cdiv(g->ncv, g->ct);
     g->threads = g->ct * g->nrg * g->nwk;
     g->nrun = ct_cdiv(s->ow, g->p);
-    g->per = g->nwk * g->items;
-    g->nsplit = ct_cdiv(s->b * s->oh * g->nrun, g->per);
+    g->nty = ct_cdiv(s->oh, g->ry);
+    g->per = g->nwk * (g->items / g->ry);
+    g->nsplit = ct_cdiv(s->b * g->nty * g->nrun, g->per);
     g->blocks = g->nsplit * g->ncb;
     g->smem = 4 * g->nwk * g->nrg * g->ct * g->vec;
     g->nwx = (g->p - 1) * s->sx + (s->kw - 1) * s->dx + 1;
@@ -113,6 +120,19 @@ static void wg_geometry(const ct_tc_shape *s, const wg_values *q, db_geom *g)
     /* The entries each further row's window keeps between steps. */
     g->hold = (s->kw - 1) * s->dx < g->nwx ? (s->kw - 1) * s->dx : g->nwx;
     g->count = (s->kh * s->kw + (s->bias ? 1 : 0)) * s->cin;
+    /* 2D blocking (W2_* of ct_dwcl_bwd.cuh): the window's span, period and
+     * slots, the x row offsets and those a pair of rows meets. */
+    g->span = (s->kw - 1) * s->dx + 1;
+    g->period = ct_cdiv(g->span, s->sx);
+    g->nb = g->period * s->sx;
+    g->nu = (g->ry - 1) * s->sy + (g->rows - 1) * s->dy + 1;
+    for (long long u = 0; u < g->nu; u++) {
+        int used = 0;
+        for (long long a = 0; a < g->ry && !used; a++)
+            for (long long r = 0; r < g->rows && !used; r++)
+                used = a * s->sy + r * s->dy == u;
+        g->nused += used;
+    }
 }
 
 /* What both kinds refuse: layers that are not depthwise, vectors the
@@ -159,7 +179,8 @@ static int db_common(const ct_template *t, const ct_tc_shape *s, const db_geom *
                  100.0 * eff, g->ncv, g->vec);
         return 1;
     }
-    if (g->p * s->kw * g->vec > DB_MAX_BODY) {
+    /* (wgrad's 2D blocking bounds its own body: a period, not the run.) */
+    if (g->ry <= 1 && g->p * s->kw * g->vec > DB_MAX_BODY) {
         snprintf(why, len, "POS_PER_THREAD x KW x VEC = %lld unrolled FMAs exceed %d", g->p * s->kw * g->vec,
                  DB_MAX_BODY);
         return 1;
@@ -200,6 +221,59 @@ static int dg_constrain(const ct_template *t, const ct_tc_shape *s, const ct_par
     return 0;
 }
 
+/* wgrad's 2D blocking (DY_ROWS > 1): a run of whole periods of the x
+ * window (or one shorter period), one period's unrolled body under
+ * W2_MAX_BODY FMAs, and the registers: the taps' and the bias's sums, the
+ * windows of the x rows a pair meets (every slot live: the window is
+ * circular), a position's dy vectors, a flag per x and dy row and about 24
+ * for addresses. */
+static int wg2_constrain(const ct_tc_shape *s, const db_geom *g, const ct_limits *lim, char *why, size_t len)
+{
+    /* Every filter row in the thread: no row group past KH idles, and
+     * each x row meets the most pairs (fewer rows load about as much per
+     * FMA as the one-row-per-item scheme with every row, and would crowd
+     * the space). */
+    if (g->rows != s->kh) {
+        snprintf(why, len, "DY_ROWS > 1 with ROWS_PER_THREAD=%lld: every filter row (KH = %lld) in a thread only",
+                 g->rows, s->kh);
+        return 1;
+    }
+    /* The point is x entries that meet several pairs of dy row and filter
+     * row (strides that keep every pair's row apart load more than the
+     * one-row scheme). */
+    if (g->nused == g->ry * g->rows) {
+        snprintf(why, len, "DY_ROWS=%lld with ROWS_PER_THREAD=%lld: no x row meets two pairs of dy and filter "
+                 "rows (stride %lld, dilation %lld)", g->ry, g->rows, s->sy, s->dy);
+        return 1;
+    }
+    /* A warp's channels of a pixel: one 32-byte sector at least where the
+     * layer has them (narrow vectors over few channel threads would
+     * touch a sector per pixel for half of it). */
+    const long long run = g->ct * g->vec * elem_size(s), cbytes = s->cin * elem_size(s);
+    if (run < (cbytes < 32 ? cbytes : 32)) {
+        snprintf(why, len, "CHANNEL_THREADS x VEC = %lld bytes of a pixel's channels, under a 32-byte sector", run);
+        return 1;
+    }
+    if (g->p % g->period != 0 && g->p >= g->period) {
+        snprintf(why, len, "DY_ROWS > 1: POS_PER_THREAD=%lld is neither a multiple of the x window's period "
+                 "%lld nor under it", g->p, g->period);
+        return 1;
+    }
+    const long long steps = g->p < g->period ? g->p : g->period;
+    const long long body = steps * g->ry * g->rows * s->kw * g->vec;
+    if (body > W2_MAX_BODY) {
+        snprintf(why, len, "DY_ROWS x ROWS_PER_THREAD x KW x VEC x %lld positions = %lld unrolled FMAs exceed %d",
+                 steps, body, W2_MAX_BODY);
+        return 1;
+    }
+    /* The last term: a position's loads in flight (SX new entries of each
+     * x row, its dy vectors: issued a position ahead; without it, VEC 2 x
+     * 7 rows x 2 dy rows of a 7x7 filter spills at 255). */
+    const long long regs = (g->rows * s->kw + 1 + g->nused * g->nb + g->ry) * g->vec + 24 + g->nu + g->ry +
+                           (g->nused * s->sx + g->ry) * g->vec;
+    return ct_regs_exceed(lim, regs, g->threads, 1, why, len);
+}
+
 static int wg_constrain(const ct_template *t, const ct_tc_shape *s, const ct_params *c, const ct_limits *lim,
                         char *why, size_t len)
 {
@@ -215,6 +289,10 @@ static int wg_constrain(const ct_template *t, const ct_tc_shape *s, const ct_par
         snprintf(why, len, "ROWS_PER_THREAD in 1..KH = %lld", s->kh);
         return 1;
     }
+    if (g.ry < 1 || g.ry > s->oh || g.items % g.ry != 0 || g.items < g.ry) {
+        snprintf(why, len, "DY_ROWS in 1..OH = %lld, dividing ITEMS (its dy row runs)", s->oh);
+        return 1;
+    }
     if (db_common(t, s, &g, lim, why, len))
         return 1;
     /* The error of an fp32 sum grows with its length: a thread's sums hold
@@ -224,46 +302,52 @@ static int wg_constrain(const ct_template *t, const ct_tc_shape *s, const ct_par
                  WG_MAX_RUN);
         return 1;
     }
-    /* A vector under 4 channels where the type and channels allow wider
-     * loads less per instruction; it pays only to fit every filter row's
-     * sums in a thread's registers where 4 channels' would not (KH x KW x
-     * 4 > 128: 7x7 filters). Elsewhere it is refused, so that the narrower
-     * vectors do not crowd the space. */
-    long long widest = 8;
-    while (widest > 1 && (widest * elem_size(s) > 16 || s->cin % widest != 0))
-        widest /= 2;
-    const long long wide = widest < 4 ? widest : 4;
-    if (g.vec < wide && !(g.rows == s->kh && s->kh > 1 && s->kh * s->kw * wide > 128)) {
-        snprintf(why, len, "VEC=%lld under the %lld the layer allows: only with every filter row of a large "
-                 "filter in a thread (ROWS_PER_THREAD = KH, KH x KW x %lld > 128)", g.vec, wide, wide);
-        return 1;
+    if (g.ry > 1) {
+        if (wg2_constrain(s, &g, lim, why, len))
+            return 1;
+    } else {
+        /* A vector under 4 channels where the type and channels allow wider
+         * loads less per instruction; it pays only to fit every filter row's
+         * sums in a thread's registers where 4 channels' would not (KH x KW x
+         * 4 > 128: 7x7 filters), and single channels only to 2D blocking.
+         * Elsewhere it is refused, so that the narrower vectors do not crowd
+         * the space. */
+        long long widest = 8;
+        while (widest > 1 && (widest * elem_size(s) > 16 || s->cin % widest != 0))
+            widest /= 2;
+        const long long wide = widest < 4 ? widest : 4;
+        if (g.vec < wide && (g.vec < 2 || !(g.rows == s->kh && s->kh > 1 && s->kh * s->kw * wide > 128))) {
+            snprintf(why, len, "VEC=%lld under the %lld the layer allows: only with every filter row of a large "
+                     "filter in a thread (ROWS_PER_THREAD = KH, KH x KW x %lld > 128)", g.vec, wide, wide);
+            return 1;
+        }
+        /* Several rows over runs of more than 8 positions: ptxas keeps the
+         * later steps' loads of every row in flight and runs out of registers
+         * (255 or spills on sm_90 for 16 positions of 2 to 4 rows). */
+        if (g.rows > 1 && g.p > 8) {
+            snprintf(why, len, "ROWS_PER_THREAD=%lld > 1 with POS_PER_THREAD=%lld > 8 (registers)", g.rows, g.p);
+            return 1;
+        }
+        /* A thread's rows unroll into one body: ROWS x POS_PER_THREAD x KW x
+         * VEC FMAs per run (NVRTC about a second). */
+        if (g.rows * g.p * s->kw * g.vec > DB_MAX_BODY) {
+            snprintf(why, len, "ROWS_PER_THREAD x POS_PER_THREAD x KW x VEC = %lld unrolled FMAs exceed %d",
+                     g.rows * g.p * s->kw * g.vec, DB_MAX_BODY);
+            return 1;
+        }
+        /* The taps' and the bias's sums, a step's dy, the live x window, about
+         * 24 for addresses. Several rows: their sums, a step's dy and live
+         * window, what the other rows' windows keep between steps (none in a
+         * run of one step) and half the later steps' entries of every row
+         * (ptxas hoists their loads), a row offset and flag each (fitted to
+         * ptxas on sm_90: 7x7 rows of 4-8 positions use 156-202 registers, no
+         * spills, where this says 184-222). */
+        const long long keep = g.p > g.chunk ? (g.rows - 1) * g.hold + g.rows * (g.p - g.chunk) / 2 : 0;
+        const long long regs = g.rows == 1 ? (s->kw + 1 + g.chunk + g.live) * g.vec + 24
+                                           : (g.rows * s->kw + g.chunk + g.live + keep) * g.vec + 24 + 8 * g.rows;
+        if (ct_regs_exceed(lim, regs, g.threads, 1, why, len))
+            return 1;
     }
-    /* Several rows over runs of more than 8 positions: ptxas keeps the
-     * later steps' loads of every row in flight and runs out of registers
-     * (255 or spills on sm_90 for 16 positions of 2 to 4 rows). */
-    if (g.rows > 1 && g.p > 8) {
-        snprintf(why, len, "ROWS_PER_THREAD=%lld > 1 with POS_PER_THREAD=%lld > 8 (registers)", g.rows, g.p);
-        return 1;
-    }
-    /* A thread's rows unroll into one body: ROWS x POS_PER_THREAD x KW x
-     * VEC FMAs per run (NVRTC about a second). */
-    if (g.rows * g.p * s->kw * g.vec > DB_MAX_BODY) {
-        snprintf(why, len, "ROWS_PER_THREAD x POS_PER_THREAD x KW x VEC = %lld unrolled FMAs exceed %d",
-                 g.rows * g.p * s->kw * g.vec, DB_MAX_BODY);
-        return 1;
-    }
-    /* The taps' and the bias's sums, a step's dy, the live x window, about
-     * 24 for addresses. Several rows: their sums, a step's dy and live
-     * window, what the other rows' windows keep between steps (none in a
-     * run of one step) and half the later steps' entries of every row
-     * (ptxas hoists their loads), a row offset and flag each (fitted to
-     * ptxas on sm_90: 7x7 rows of 4-8 positions use 156-202 registers, no
-     * spills, where this says 184-222). */
-    const long long keep = g.p > g.chunk ? (g.rows - 1) * g.hold + g.rows * (g.p - g.chunk) / 2 : 0;
-    const long long regs = g.rows == 1 ? (s->kw + 1 + g.chunk + g.live) * g.vec + 24
-                                       : (g.rows * s->kw + g.chunk + g.live + keep) * g.vec + 24 + 8 * g.rows;
-    if (ct_regs_exceed(lim, regs, g.threads, 1, why, len))
-        return 1;
     if (g.nsplit > DB_MAX_GRID || g.ncb > DB_MAX_GRID_Y) {
         snprintf(why, len, "%lld splits x %lld channel slices exceed the grid's limits", g.nsplit, g.ncb);
         return 1;
@@ -337,11 +421,35 @@ static void wg_normalize(const ct_template *t, const ct_tc_shape *s, ct_params *
         q.ROWS_PER_THREAD = (long)s->kh;
     if (q.ROWS_PER_THREAD >= 1)
         q.ROWS_PER_THREAD = (long)ct_cdiv(s->kh, ct_cdiv(s->kh, q.ROWS_PER_THREAD));
-    /* One split holds every run at most. */
-    if (q.POS_PER_THREAD >= 1 && q.WORKERS >= 1) {
-        const long long runs = s->b * s->oh * ct_cdiv(s->ow, q.POS_PER_THREAD);
-        if ((long long)q.ITEMS * q.WORKERS > runs)
-            q.ITEMS = (long)ct_cdiv(runs, q.WORKERS);
+    if (q.DY_ROWS > s->oh)
+        q.DY_ROWS = (long)s->oh;
+    /* 2D blocking steps one position at a time (CHUNK 1), over runs of
+     * whole periods of the x window: the run asked for rounded up to whole
+     * periods, then the shortest run of whole periods that covers the row
+     * in as many runs (a row no longer than a period is one run). */
+    if (q.DY_ROWS > 1 && q.POS_PER_THREAD >= 1) {
+        q.CHUNK = 1;
+        const long long period = ct_cdiv((s->kw - 1) * s->dx + 1, s->sx);
+        long long p = q.POS_PER_THREAD;
+        if (s->ow <= period) {
+            p = s->ow;
+        } else {
+            for (long long n = ct_cdiv(s->ow, ct_rup(p, period));; n++) {
+                p = ct_rup(ct_cdiv(s->ow, n), period);
+                if (p <= 64 || p <= period)
+                    break;
+            }
+        }
+        q.POS_PER_THREAD = (long)p;
+    }
+    /* ITEMS counts dy row runs: whole items of DY_ROWS runs; one split
+     * holds every item at most. */
+    if (q.POS_PER_THREAD >= 1 && q.WORKERS >= 1 && q.DY_ROWS >= 1 && q.ITEMS >= 1) {
+        long long it = ct_cdiv(q.ITEMS, q.DY_ROWS);
+        const long long items = s->b * ct_cdiv(s->oh, q.DY_ROWS) * ct_cdiv(s->ow, q.POS_PER_THREAD);
+        if (it * q.WORKERS > items)
+            it = ct_cdiv(items, q.WORKERS);
+        q.ITEMS = (long)(it * q.DY_ROWS);
     }
     wg_put(c, &q);
 }

@@ -10,8 +10,8 @@
 #include "kernel_kind.h"
 #include "problem.h"
 
-#define CT_DWCLBWD_NPARAMS 7
-extern const ct_param_def ct_dgdwcl_params[CT_DWCLBWD_NPARAMS - 2];
+#define CT_DWCLBWD_NPARAMS 8
+extern const ct_param_def ct_dgdwcl_params[CT_DWCLBWD_NPARAMS - 3];
 extern const ct_param_def ct_wgdwcl_params[CT_DWCLBWD_NPARAMS];
 extern const ct_kernel_kind ct_kind_dgdwcl, ct_kind_wgdwcl;
 extern const ct_executor ct_dwclbwd_exec;
@@ -19,7 +19,7 @@ extern const ct_executor ct_dwclbwd_exec;
 #define CT_KERNEL_dgdwcl(nm, family)                                                                          \
     {.name = nm, .summary = "depthwise input gradient, channels last: VEC channels (one vector load) x a run " \
                             "of a row per thread, the dy window sliding in registers, taps in shared memory", \
-     .dtypes = CT_DTYPES_ALL, .params = ct_dgdwcl_params, .nparams = CT_DWCLBWD_NPARAMS - 2,                  \
+     .dtypes = CT_DTYPES_ALL, .params = ct_dgdwcl_params, .nparams = CT_DWCLBWD_NPARAMS - 3,                  \
      .kind = &ct_kind_dgdwcl, .kernel = "dwclbwd"}
 #define CT_KERNEL_wgdwcl(nm, family)                                                                          \
     {.name = nm, .summary = "depthwise weight gradient, channels last: VEC channels x a row of taps per "     \

@@ -16,8 +16,9 @@ trap 'rm -rf "$work"' EXIT
 fails=0
 part=${REPLAY_PART:-1/6}
 ncase=0
-# [ROWS=R] one DT PASS B C H W KH KW PH PW SY SX DY DX BIAS VEC CT P CHUNK (PT | WORKERS ITEMS) [OH OW]
-# (ROWS: wgrad's ROWS_PER_THREAD, 1 unless set)
+# [ROWS=R] [RY=D] one DT PASS B C H W KH KW PH PW SY SX DY DX BIAS VEC CT P CHUNK (PT | WORKERS ITEMS) [OH OW]
+# (ROWS: wgrad's ROWS_PER_THREAD, RY: its DY_ROWS, 1 unless set; with RY > 1,
+# ITEMS a multiple of RY and P whole periods of the x window or under one)
 one() {
     ncase=$((ncase + 1))
     if [ "$part" != all ] && [ "${FORCE:-0}" = 0 ] && [ $(( (ncase - 1) % ${part#*/} + 1 )) != "${part%/*}" ]; then
@@ -27,7 +28,7 @@ one() {
     local BIAS=${15} VEC=${16} CT=${17} P=${18} CH=${19}
     shift 19
     local tune OH OW
-    if [ "$pass" = 1 ]; then tune="-DPOS_THREADS=$1"; shift; else tune="-DWORKERS=$1 -DITEMS=$2 -DROWS_PER_THREAD=${ROWS:-1}"; shift 2; fi
+    if [ "$pass" = 1 ]; then tune="-DPOS_THREADS=$1"; shift; else tune="-DWORKERS=$1 -DITEMS=$2 -DROWS_PER_THREAD=${ROWS:-1} -DDY_ROWS=${RY:-1}"; shift 2; fi
     OH=${1:-$(( (H + 2 * PH - DY * (KH - 1) - 1) / SY + 1 ))}
     OW=${2:-$(( (W + 2 * PW - DX * (KW - 1) - 1) / SX + 1 ))}
     local d="-DCT_DTYPE=$dt -DLY_PASS=$pass -DLY_B=$B -DLY_C=$C -DLY_H=$H -DLY_W=$W -DLY_KH=$KH -DLY_KW=$KW"
@@ -78,10 +79,24 @@ for dt in 0 1 2; do
     ROWS=3 one $dt 2 1 8  15 16 3  3  2  2  1  1  2  2  0  $v8 1  8  4  2 3
     ROWS=4 one $dt 2 2 8  10 11 4  4  1  1  1  1  1  1  1  4   2  4  2  2 3  10 11
     ROWS=2 one $dt 2 2 6  11 12 5  3  0  0  2  1  1  2  1  2   3  4  4  3 2
+    # wgrad's 2D blocking (DY_ROWS): dy row tiles past OH, row groups past
+    # KH, strides (periods of 2 to 4 positions), dilations, runs of several
+    # periods and under one, even kernels, single channels, idle threads
+    RY=2 ROWS=7 one $dt 2 2 12 13 14 7  7  3  3  1  1  1  1  1  4   3  7  1  2 4
+    RY=4 ROWS=4 one $dt 2 2 12 13 14 7  7  3  3  1  1  1  1  1  4   2  14 2  2 8
+    RY=3 ROWS=7 one $dt 2 2 3  13 14 7  7  3  3  1  1  1  1  0  1   4  7  1  2 3
+    RY=2 ROWS=2 one $dt 2 2 12 13 14 3  3  1  1  2  2  1  1  1  4   2  4  2  3 4
+    RY=2 ROWS=3 one $dt 2 1 8  15 16 3  3  2  2  1  1  2  2  1  2   4  10 2  2 4
+    RY=3 ROWS=3 one $dt 2 2 12 13 17 3  5  2  1  3  3  1  1  1  2   3  4  2  2 3
+    RY=2 ROWS=2 one $dt 2 1 8  15 16 3  3  1  0  2  2  2  3  0  2   4  4  1  2 2
+    RY=2 ROWS=4 one $dt 2 2 8  10 11 4  4  1  1  1  1  1  1  1  4   2  4  2  2 4  10 11
+    RY=4 ROWS=7 one $dt 2 2 4  10 10 7  7  0  0  1  1  1  1  1  1   4  4  1  2 4
+    RY=2 ROWS=3 one $dt 2 2 6  11 12 5  3  0  0  2  1  1  2  1  2   3  5  1  2 2
 done
 # fp32 accuracy over a 25,088-term sum (B8 56x56 7x7): many splits, block sums
 FORCE=1 one 0 2 8 8 56 56 7 7 3 3 1 1 1 1 1 4 2 8 4 4 8
 FORCE=1 ROWS=7 one 0 2 8 8 56 56 7 7 3 3 1 1 1 1 1 2 4 16 4 4 8
+FORCE=1 RY=4 ROWS=7 one 0 2 8 8 56 56 7 7 3 3 1 1 1 1 1 1 8 21 1 4 96
 FORCE=1 one 0 1 8 8 56 56 7 7 3 3 1 1 1 1 0 4 2 8 4 8
 echo "$fails failed"
 exit $fails
