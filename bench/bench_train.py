@@ -8,7 +8,8 @@ For each model: list the problems of its chosen convolutions (problems(),
 every pass) into a file, tune them with `convtune --problems FILE --time S`, export each family and type needed as a PyTorch module, convert a copy of
 the model (same initial weights), let its first steps measure which side runs
 each pass, then time steps (forward, loss, backward, AdamW) of both models
-from the same initial weights on the same batches, both in one process,
+from the same initial weights on the same batches (inputs that need their
+gradient, as a block's inside a network do), both in one process,
 timed with CUDA events around the whole run of steps, the better of two
 rounds. Reports ms per step, the speedup, the largest relative difference of
 the losses over the steps, and which side ran each pass of each layer.
@@ -173,10 +174,12 @@ def bench_model(args, rt, name, spec, log):
     for row in conv.convtune_conversion:
         log("convert %s: %s (%s)" % row)
     # First steps of the converted model measure which side runs each pass.
-    warm = [make_input(shape, dtype, fmt, 100 + i) for i in range(3)]
+    # The block's input needs its gradient, as a block inside a network does
+    # (the previous block's backward reads it): every pass of every layer runs.
+    warm = [make_input(shape, dtype, fmt, 100 + i).requires_grad_() for i in range(3)]
     run_steps(conv, warm)
     run_steps(base, warm)
-    batches = [make_input(shape, dtype, fmt, 200 + i) for i in range(args.steps)]
+    batches = [make_input(shape, dtype, fmt, 200 + i).requires_grad_() for i in range(args.steps)]
     best = {}
     for rnd in range(2):
         for label, m in (("eager", base), ("convtune", conv)):

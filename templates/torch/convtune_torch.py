@@ -261,8 +261,8 @@ def _empty(shape, cl, dims, like):
     """A new tensor of the logical shape (B, C, *spatial) in the layout."""
     if not cl:
         return like.new_empty(shape)
-    if dims == 2:
-        return like.new_empty(shape).contiguous(memory_format=torch.channels_last)
+    if dims == 2:   # allocated channels last, not copied into it
+        return torch.empty(shape, dtype=like.dtype, device=like.device, memory_format=torch.channels_last)
     return like.new_empty((shape[0], shape[2], shape[1])).transpose(1, 2)
 
 
@@ -580,6 +580,7 @@ class LayerOps:
         self.seen = {}     # (pass, layer key) -> row of report()
         self._memo = {}    # (pass, layer key, device) -> side
         self._int_memo = {}
+        self._geom_memo = {}
         old = _by_name.get(self.name)
         self.op = old.op if old is not None else self._register()
         _by_name[self.name] = self
@@ -676,8 +677,22 @@ class LayerOps:
         return ints
 
     # -- the three passes ----------------------------------------------------
+    def _geom(self, x, w, has_bias, stride, lo, hi, dilation, groups, b=None):
+        """_geom, memoised on what it reads: a training step calls the same
+        layers every time, and the ops' own Python is on the step's path."""
+        key = (x.shape, x.stride(), x.dtype, x.device, w.shape, w.dtype, w.device, has_bias,
+               None if b is None else (b.shape, b.dtype, b.device), tuple(stride), tuple(lo), tuple(hi),
+               tuple(dilation), groups)
+        g = self._geom_memo.get(key)
+        if g is None:
+            g = _geom(self.dims, x, w, has_bias, stride, lo, hi, dilation, groups, b)
+            if len(self._geom_memo) > 4096:
+                self._geom_memo.clear()
+            self._geom_memo[key] = g
+        return g
+
     def _fwd(self, x, w, b, stride, lo, hi, dilation, groups):
-        g = _geom(self.dims, x, w, b is not None, stride, lo, hi, dilation, groups, b)
+        g = self._geom(x, w, b is not None, stride, lo, hi, dilation, groups, b)
 
         def run_conv():
             out = _empty((g.b, g.cout) + g.out, g.cl, g.dims, x)
@@ -693,7 +708,7 @@ class LayerOps:
         return run_conv() if side == "convtune" else run_torch()
 
     def _dgrad(self, dy, x, w, stride, lo, hi, dilation, groups):
-        g = _geom(self.dims, x, w, False, stride, lo, hi, dilation, groups)
+        g = self._geom(x, w, False, stride, lo, hi, dilation, groups)
 
         def run_conv():
             dx = _empty((g.b, g.cin) + g.n, g.cl, g.dims, x)
@@ -707,7 +722,7 @@ class LayerOps:
         return run_conv() if side == "convtune" else run_torch()
 
     def _wgrad(self, x, dy, w, has_bias, stride, lo, hi, dilation, groups):
-        g = _geom(self.dims, x, w, has_bias, stride, lo, hi, dilation, groups)
+        g = self._geom(x, w, has_bias, stride, lo, hi, dilation, groups)
         n = w.numel()
 
         def run_conv():
@@ -767,6 +782,8 @@ class LayerOps:
             x, weight = ctx.saved_tensors
             need = ctx.needs_input_grad
             dx = dw = db = None
+            if need[0] or need[1]:   # dy in x's layout once, not once per pass
+                dy = _to_layout(dy, _is_cl(x, dims), dims)
             if need[0]:
                 dx = dgrad(dy, x, weight, *ctx.conf)
             if need[1]:
