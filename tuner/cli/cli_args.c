@@ -85,6 +85,7 @@ static const opt_def opts[] = {
     STR("--nearest", NULL, NEAREST, nearest), STR("--format", NULL, FORMAT, format),
     STR("--dtype", NULL, DTYPE, dtype),      STR("--pass", NULL, PASS, pass),
     STR("--problems", NULL, PROBLEMS, problems_file),
+    STR("--arch-limit", NULL, ARCH_LIMIT, arch_limit),
     STR("-o", "--output", OUT, out),          STR("--strategy", NULL, STRATEGY, strategy),
     NUM("--gpu", NULL, GPU),                  NUM("--seed", NULL, SEED),
     NUM("--budget", "--max-candidates", BUDGET), NUM("--time", NULL, TIME),

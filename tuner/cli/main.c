@@ -118,16 +118,17 @@ int main(int argc, char **argv)
         {"tune", cmd_tune, usage_tune,
          OPT(PROBLEM) | OPT(GPU) | OPT(DB) | OPT(CONFIG) | OPT(TEMPLATES) | OPT(TEMPLATE) | OPT(SEED) |
              OPT(STRATEGY) | OPT(BUDGET) | OPT(TIME) | OPT(JSON) | OPT(FRESH) | OPT(NO_CACHE) |
-             OPT(REMEASURE) | OPT(VERBOSE) | OPT(SHARD) | OPT(PROBLEMS), 0},
+             OPT(REMEASURE) | OPT(VERBOSE) | OPT(SHARD) | OPT(PROBLEMS) | OPT(ARCH_LIMIT), 0},
         {"precompile", cmd_precompile, usage_precompile,
          OPT(PROBLEM) | OPT(ARCH) | OPT(SHARD) | OPT(BUDGET) | OPT(STRATEGY) | OPT(SEED) | OPT(CONFIG) |
              OPT(TEMPLATES) | OPT(TEMPLATE), 0},
         {"retime", cmd_retime, usage_retime,
          OPT(PROBLEM) | OPT(TOP) | OPT(GPU) | OPT(DB) | OPT(CONFIG) | OPT(TEMPLATES) | OPT(NO_CACHE), 0},
-        {"space", cmd_space, usage_space, OPT(PROBLEM) | OPT(ARCH) | OPT(TEMPLATE) | OPT(CONFIG) | OPT(LIST), 0},
+        {"space", cmd_space, usage_space,
+         OPT(PROBLEM) | OPT(ARCH) | OPT(TEMPLATE) | OPT(CONFIG) | OPT(LIST) | OPT(ARCH_LIMIT), 0},
         {"compile", cmd_compile, usage_compile,
          OPT(PROBLEM) | OPT(ARCH) | OPT(TEMPLATE) | OPT(PARAM) | OPT(OUT) | OPT(FORCE) | OPT(TEMPLATES) |
-             OPT(CONFIG), 0},
+             OPT(CONFIG) | OPT(ARCH_LIMIT), 0},
         {"query", cmd_query, usage_query,
          OPT(PROBLEM) | OPT(DEVICE) | OPT(FAMILY) | OPT(ALL) | OPT(WINNERS) | OPT(FORMAT) | OPT(DB) |
              OPT(NEAREST), 0},

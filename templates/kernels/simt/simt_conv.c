@@ -116,9 +116,13 @@ static double simt_ratio(const ct_tc_shape *s, long long ox, long long oy, long 
 }
 
 /* Stride 1, dilation 1 and one group are the tiled and GEMM templates'
- * (constant-bank weights, row reuse, no per-group indexing); depthwise
+ * (constant-bank weights, row reuse, no per-group indexing) from sm_80,
+ * where the 3xTF32 tensor-core kernels take them; before sm_80 (a T4,
+ * sm_75) they have no fp32 tensor cores and the tiled kernel only suits
+ * few channels, so this FFMA GEMM takes dense layers too. Depthwise
  * layers have their own templates. */
-static int simt_layer_excluded(const ct_template *t, const ct_tc_shape *s, char *why, size_t len)
+static int simt_layer_excluded(const ct_template *t, const ct_tc_shape *s, const ct_limits *lim, char *why,
+                               size_t len)
 {
     const long long gr = ct_tc_ngroups(s);
     if (gr == s->cin && s->cout == s->cin) {
@@ -126,9 +130,9 @@ static int simt_layer_excluded(const ct_template *t, const ct_tc_shape *s, char 
                  s->cin);
         return 1;
     }
-    if (gr == 1 && s->sx == 1 && s->sy == 1 && s->dx == 1 && s->dy == 1) {
-        snprintf(why, len, "%s is for strided, dilated or grouped layers: the tiled templates take stride 1, "
-                 "dilation 1 and one group", t->name);
+    if (gr == 1 && s->sx == 1 && s->sy == 1 && s->dx == 1 && s->dy == 1 && lim->cc_major >= 8) {
+        snprintf(why, len, "%s is for strided, dilated or grouped layers from sm_80: the tiled and tensor-core "
+                 "templates take stride 1, dilation 1 and one group", t->name);
         return 1;
     }
     return 0;
@@ -149,7 +153,7 @@ static int simt_ranges(const simt_values *q, char *why, size_t len)
 int ct_simt_constrain(const ct_template *t, const ct_tc_shape *s, const ct_params *c, const ct_limits *lim,
                       char *why, size_t len)
 {
-    if (simt_layer_excluded(t, s, why, len))
+    if (simt_layer_excluded(t, s, lim, why, len))
         return 1;
     const simt_values q = simt_get(t, c);
     if (simt_ranges(&q, why, len))
