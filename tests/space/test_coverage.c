@@ -92,8 +92,6 @@ static const char *known_gap(const layer *y, const ct_limits *lim)
     const int cc = lim->cc_major * 10 + lim->cc_minor, half = y->dt[0] != '\0';
     if (!strcmp(y->dt, ":bf16") && cc < 80)
         return "bf16 before sm_80: no bf16 mma (the baseline computes in fp32 and rounds)";
-    if (!half && y->cl && cc < 80)
-        return "fp32 channels last before sm_80: conv*_simt reads NCHW/NCL only, the 3xTF32 kernels need sm_80";
     if (y->twod && half && y->k >= 5)
         return "bf16/f16 2D filters of 5x5 taps and up: the mma tiles' windows exceed registers or shared memory";
     if (y->twod && y->k > 15)

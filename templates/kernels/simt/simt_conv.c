@@ -58,8 +58,14 @@ static void simt_put(const ct_template *t, ct_params *c, const simt_values *q)
 /* The template's derived sizes (the SM_* macros of ct_conv_simt.cuh). */
 typedef struct simt_geom {
     long long ox, oy, cing, coutg, ncg, cpt, nsl, gpb, ncb, toh, tow, nty, ntx, xg, pix, nt, minb, cc, nch, nbuf;
-    long long step, nwx, lv, nwl, sih, pitch, s_in, wp, s_w, stage, smem, blocks, wv;
+    long long step, nwx, lv, nwl, sih, pitch, chp, s_in, wp, s_w, stage, smem, blocks, wv;
 } simt_geom;
+
+/* Whether s is channels last (NHWC, NLC): the problem's layout field. */
+static int simt_cl(const ct_tc_shape *s)
+{
+    return s->p && ct_problem_value(s->p, "layout") != 0;
+}
 
 
 static long long tile_of(long long n, long long req, long long per)
@@ -96,7 +102,9 @@ static void simt_geometry(const ct_tc_shape *s, const simt_values *q, simt_geom 
     g->nwl = ct_rup(g->nwx, g->lv);
     g->sih = (g->toh - 1) * s->sy + (s->kh - 1) * s->dy + 1;
     g->pitch = ct_rup((g->xg - 1) * g->step + g->nwl, 4);
-    g->s_in = g->gpb * g->cc * g->sih * g->pitch;
+    /* Channels last: a channel's tile padded to 4 mod 32 floats. */
+    g->chp = simt_cl(s) ? ct_rup(g->sih * g->pitch - 4, 32) + 4 : g->sih * g->pitch;
+    g->s_in = g->gpb * g->cc * g->chp;
     g->wp = ct_rup(g->nsl * g->cpt, 4);
     g->s_w = g->cc * s->kh * s->kw * g->wp;
     g->stage = g->s_in + g->s_w;
@@ -128,6 +136,11 @@ static int simt_layer_excluded(const ct_template *t, const ct_tc_shape *s, const
     if (gr == s->cin && s->cout == s->cin) {
         snprintf(why, len, "%s: a depthwise layer (groups = Cin = Cout = %lld) has its own templates", t->name,
                  s->cin);
+        return 1;
+    }
+    if (simt_cl(s) && lim->cc_major >= 8) {
+        snprintf(why, len, "%s reads channels last below sm_80 only: from sm_80 the 3xTF32 tensor-core templates "
+                 "take those layers", t->name);
         return 1;
     }
     if (gr == 1 && s->sx == 1 && s->sy == 1 && s->dx == 1 && s->dy == 1 && lim->cc_major >= 8) {
@@ -296,6 +309,6 @@ void ct_simt_launch(const ct_template *t, const ct_tc_shape *s, const ct_params 
     l->block[1] = l->block[2] = 1;
 }
 
-const ct_kernel_kind ct_kind_simt = {.name = "simt", .layouts = CT_LAYOUT_DEFAULT_ONLY, .any_layer = 1,
+const ct_kernel_kind ct_kind_simt = {.name = "simt", .layouts = CT_LAYOUT_BOTH, .any_layer = 1,
                                      .constrain = ct_simt_constrain, .normalize = ct_simt_normalize,
                                      .launch = ct_simt_launch};

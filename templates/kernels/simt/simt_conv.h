@@ -1,5 +1,6 @@
 /* simt_conv.h - the SIMT (FFMA, fp32) templates of the layer families for
  * layers the plain tiled templates refuse: strided, dilated and grouped
+ * (below sm_80, with no fp32 tensor cores, dense and channels-last ones too)
  * (ct_conv_simt.cuh, beside it, through conv1dc_simt and
  * conv2dc_simt). Their parameters, derived sizes, constraints and launch
  * geometry on the layer described as a ct_tc_shape (a 1D layer is a 2D one
