@@ -350,7 +350,7 @@ static void check_limits(const ct_problem *p, const ct_space *sp, const ct_limit
                       "%s: launch", key);
             continue;
         }
-        if (sp->cand[i].tmpl->kind == &ct_kind_simt) {
+        if (sp->cand[i].tmpl->kind == &ct_kind_simt || sp->cand[i].tmpl->kind == &ct_kind_simth) {
             /* Whole warps, at most 512 threads (two blocks per SM), the
              * shared memory the device has, every block indexable. */
             CHECK_MSG(l.block[0] % 32 == 0 && l.block[0] >= 32 && l.block[0] <= 512 &&
@@ -486,8 +486,12 @@ static void limits_space(const char *spec, const char *arch, const ct_config *cf
         else if (tp->kind == &ct_kind_simt && (depthwise || (plain && lim.cc_major >= 8)))
             CHECK_MSG(sp.n == 0, "%s %s: %d candidates on a %s layer", spec, tp->name, sp.n,
                       depthwise ? "depthwise" : "plain");
+        /* The half-type simt entry: before sm_80 only (no bf16 mma there). */
+        else if (tp->kind == &ct_kind_simth && (depthwise || lim.cc_major >= 8))
+            CHECK_MSG(sp.n == 0, "%s %s: %d candidates on a depthwise layer or from sm_80", spec, tp->name, sp.n);
         else if (!plain && !tc_kind(tp) && tp->kind != &ct_kind_dw1 && tp->kind != &ct_kind_simt &&
-                 tp->kind != &ct_kind_dwcl && tp->kind != &ct_kind_dwtcl && !tp->is_baseline)
+                 tp->kind != &ct_kind_simth && tp->kind != &ct_kind_dwcl && tp->kind != &ct_kind_dwtcl &&
+                 !tp->is_baseline)
             CHECK_MSG(sp.n == 0, "%s %s: %d candidates on a grouped, strided or dilated layer", spec, tp->name,
                       sp.n);
         else if (tp->params == ct_tc16w_params)   /* few pixels: seed 002, below */
