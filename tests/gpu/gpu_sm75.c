@@ -5,7 +5,7 @@
  * which the driver compiles for this GPU with __CUDA_ARCH__ 750: the f16
  * mma.sync kinds as two m16n8k8 steps with ordinary loads for cp.async,
  * conv*_simt on dense and channels-last layers with its ordinary-load
- * copies, conv*_simth in bf16 and f16. Every candidate must verify against
+ * copies, conv*_simth in bf16. Every candidate must verify against
  * the fp64 reference (the type's tolerance). Timings are not looked at. */
 #include "compile.h"
 #include "gpu_common.h"
@@ -88,7 +88,7 @@ int main(void)
         "conv2dc:2:17:9:11:24:3:3:same:nhwc",
         "conv2dc:2:12:15:13:20:3:3:pad=1:stride=2:groups=2:bias:nhwc",
         "conv1dc:2:12:37:20:5:pad=4:dilation=2:bias:nlc",
-        /* f16: the mma.sync kinds (two m16n8k8 steps) and conv*_simth */
+        /* f16: the mma.sync kinds (two m16n8k8 steps) */
         "conv2dc:2:32:13:11:40:3:3:same:bias:f16",
         "conv2dc:2:32:13:11:48:3:3:pad=1:stride=2:nhwc:f16",
         "conv2dc:1:64:3:3:64:3:3:same:f16",

@@ -30,8 +30,8 @@
 // spread over the banks), and each thread's outputs stored along its
 // channels (vectors where the group's channels allow).
 //
-// bf16 and f16 (CT_DTYPE 1, 2; the half-type entry FAMILY_simth, below
-// sm_80, where no tensor-core kernel takes bf16): the same kernel computing
+// bf16 and f16 (CT_DTYPE 1, 2; the entry FAMILY_simth, bf16 below sm_80,
+// where no tensor-core kernel takes bf16): the same kernel computing
 // in fp32, each element widened as an ordinary load stages it (one at a
 // time; cp.async cannot widen), each output rounded once as it is stored.
 //

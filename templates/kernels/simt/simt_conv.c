@@ -313,13 +313,13 @@ const ct_kernel_kind ct_kind_simt = {.name = "simt", .layouts = CT_LAYOUT_BOTH, 
                                      .constrain = ct_simt_constrain, .normalize = ct_simt_normalize,
                                      .launch = ct_simt_launch};
 
-/* The half-type entry: before sm_80 only (from sm_80 the tensor-core
- * kernels compute bf16 and f16 layers), then as the fp32 one. */
+/* The bf16 entry: before sm_80 only (from sm_80 the tensor-core kernels
+ * compute bf16 layers), then as the fp32 one. */
 static int simth_constrain(const ct_template *t, const ct_tc_shape *s, const ct_params *c, const ct_limits *lim,
                            char *why, size_t len)
 {
     if (lim->cc_major >= 8) {
-        snprintf(why, len, "%s is for sm_75 (no bf16 mma): from sm_80 the tensor-core templates take bf16/f16 "
+        snprintf(why, len, "%s is for sm_75 (no bf16 mma): from sm_80 the tensor-core templates take bf16 "
                  "layers", t->name);
         return 1;
     }
