@@ -350,7 +350,7 @@ static void check_limits(const ct_problem *p, const ct_space *sp, const ct_limit
                       "%s: launch", key);
             continue;
         }
-        if (sp->cand[i].tmpl->kind == &ct_kind_simt) {
+        if (sp->cand[i].tmpl->kind == &ct_kind_simt || sp->cand[i].tmpl->kind == &ct_kind_simth) {
             /* Whole warps, at most 512 threads (two blocks per SM), the
              * shared memory the device has, every block indexable. */
             CHECK_MSG(l.block[0] % 32 == 0 && l.block[0] >= 32 && l.block[0] <= 512 &&
@@ -461,7 +461,9 @@ static void limits_space(const char *spec, const char *arch, const ct_config *cf
                  ct_problem_value(&p, "layout") != (tp->kind == &ct_kind_dwcl || tp->kind == &ct_kind_dwtcl ||
                                                     tp->kind == &ct_kind_tc16cl))
             CHECK_MSG(sp.n == 0, "%s %s: %d candidates on a layer of another layout", spec, tp->name, sp.n);
-        else if (tc_kind(tp) && lim.cc_major < 8)
+        /* sm_75 runs f16 on the mma.sync kinds (two m16n8k8 steps). */
+        else if (tc_kind(tp) && lim.cc_major < 8 &&
+                 (tp->kind == &ct_kind_tc || ct_problem_dtype(&p) != CT_DTYPE_F16 || tp->kind == &ct_kind_tc16wb))
             CHECK_MSG(sp.n == 0, "%s %s: %d candidates before sm_80", spec, tp->name, sp.n);
         /* The bulk copy engine and clusters: sm_90; one tile of at most 16
          * pixels, input planes of at most 16 values, not depthwise. */
@@ -480,11 +482,16 @@ static void limits_space(const char *spec, const char *arch, const ct_config *cf
             CHECK_MSG(sp.n == 0, "%s %s: %d candidates on a layer that is not depthwise", spec, tp->name, sp.n);
         else if (tp->kind == &ct_kind_dwtcl && !depthwise)
             CHECK_MSG(sp.n == 0, "%s %s: %d candidates on a layer that is not depthwise", spec, tp->name, sp.n);
-        else if (tp->kind == &ct_kind_simt && (depthwise || plain))
+        /* Plain layers from sm_80 are the tensor-core kernels'. */
+        else if (tp->kind == &ct_kind_simt && (depthwise || (plain && lim.cc_major >= 8)))
             CHECK_MSG(sp.n == 0, "%s %s: %d candidates on a %s layer", spec, tp->name, sp.n,
                       depthwise ? "depthwise" : "plain");
+        /* The half-type simt entry: before sm_80 only (no bf16 mma there). */
+        else if (tp->kind == &ct_kind_simth && (depthwise || lim.cc_major >= 8))
+            CHECK_MSG(sp.n == 0, "%s %s: %d candidates on a depthwise layer or from sm_80", spec, tp->name, sp.n);
         else if (!plain && !tc_kind(tp) && tp->kind != &ct_kind_dw1 && tp->kind != &ct_kind_simt &&
-                 tp->kind != &ct_kind_dwcl && tp->kind != &ct_kind_dwtcl && !tp->is_baseline)
+                 tp->kind != &ct_kind_simth && tp->kind != &ct_kind_dwcl && tp->kind != &ct_kind_dwtcl &&
+                 !tp->is_baseline)
             CHECK_MSG(sp.n == 0, "%s %s: %d candidates on a grouped, strided or dilated layer", spec, tp->name,
                       sp.n);
         else if (tp->params == ct_tc16w_params)   /* few pixels: seed 002, below */
@@ -543,7 +550,7 @@ int main(void)
         limits_space("conv1dc:3:12:101:18:3:pad=8:dilation=8:groups=3:bias", archs[a], &cfg);
         limits_space("conv1dc:2:9:161:7:5:pad=2:stride=3:bias", archs[a], &cfg);
     }
-    /* Half precision: the tc16 templates (seed 002 streams its weights), none before sm_80. */
+    /* Half precision: the tc16 templates (seed 002 streams its weights); f16 only on sm_75. */
     for (size_t a = 0; a < 2; a++) {
         limits_space("conv1dc:1:1024:4:1024:5:pad=2:bias:bf16", archs[a], &cfg);
         limits_space("conv1dc:8:64:1000:128:3:pad=1:groups=2:f16", archs[a], &cfg);

@@ -18,7 +18,8 @@ enum {
     OPT_HELP, OPT_LIST, OPT_ALL, OPT_WINNERS, OPT_FORCE, OPT_REMEASURE, OPT_JSON, OPT_NO_CACHE, OPT_FRESH,
     OPT_VERBOSE, OPT_PROBLEM, OPT_DB, OPT_CONFIG, OPT_TEMPLATES, OPT_TEMPLATE, OPT_ARCH, OPT_DEVICE,
     OPT_FAMILY, OPT_NEAREST, OPT_FORMAT, OPT_OUT, OPT_STRATEGY, OPT_GPU, OPT_SEED, OPT_BUDGET, OPT_TIME,
-    OPT_PARAM, OPT_TORCH, OPT_SHARD, OPT_TOP, OPT_DTYPE, OPT_PASS, OPT_CANDIDATE, OPT_PROBLEMS, OPT_COUNT
+    OPT_PARAM, OPT_TORCH, OPT_SHARD, OPT_TOP, OPT_DTYPE, OPT_PASS, OPT_CANDIDATE, OPT_PROBLEMS, OPT_ARCH_LIMIT,
+    OPT_COUNT
 };
 #define OPT(x) (1UL << OPT_##x)
 
@@ -26,6 +27,7 @@ enum {
 
 typedef struct args {
     const char *problem, *db, *config, *templates, *only, *arch, *device, *family, *format, *out;
+    const char *arch_limit;    /* tune, space: --arch-limit sm_XY (ct_limits_restrict) */
     const char *params[CT_MAX_PARAMS];
     int nparams;
     int gpu, list, all, force, remeasure, verbose, help, json, no_cache, fresh, torch;

@@ -109,6 +109,7 @@ static const opt_def opts[] = {
     NUM("--top", NULL, TOP, "N", "the N best verified candidates"),
     STR("--candidate", NULL, CANDIDATE, candidate, "LINE", "a line of space --list: template and parameters"),
     STR("--problems", NULL, PROBLEMS, problems_file, "FILE", "tune each problem of FILE, one per line"),
+    STR("--arch-limit", NULL, ARCH_LIMIT, arch_limit, "sm_XY", "only the kernels an older architecture admits too"),
 };
 
 const cli_opt_info *opt_info(int i, cli_opt_info *out)

@@ -16,18 +16,19 @@ const cli_command cli_commands[] = {
     {"tune", cmd_tune, usage_tune,
      OPT(PROBLEM) | OPT(GPU) | OPT(DB) | OPT(CONFIG) | OPT(TEMPLATES) | OPT(TEMPLATE) | OPT(SEED) | OPT(STRATEGY) |
          OPT(BUDGET) | OPT(TIME) | OPT(JSON) | OPT(FRESH) | OPT(NO_CACHE) | OPT(REMEASURE) | OPT(VERBOSE) |
-         OPT(SHARD) | OPT(PROBLEMS), 0, "tune a problem on a GPU (the default command)"},
+         OPT(SHARD) | OPT(PROBLEMS) | OPT(ARCH_LIMIT), 0, "tune a problem on a GPU (the default command)"},
     {"precompile", cmd_precompile, usage_precompile,
      OPT(PROBLEM) | OPT(ARCH) | OPT(SHARD) | OPT(BUDGET) | OPT(STRATEGY) | OPT(SEED) | OPT(CONFIG) | OPT(TEMPLATES) |
          OPT(TEMPLATE), 0, "compile a run's candidates into the cache, no GPU"},
     {"retime", cmd_retime, usage_retime,
      OPT(PROBLEM) | OPT(TOP) | OPT(GPU) | OPT(DB) | OPT(CONFIG) | OPT(TEMPLATES) | OPT(NO_CACHE), 0,
      "time the best stored candidates again on one GPU"},
-    {"space", cmd_space, usage_space, OPT(PROBLEM) | OPT(ARCH) | OPT(TEMPLATE) | OPT(CONFIG) | OPT(LIST) | OPT(FORMAT),
+    {"space", cmd_space, usage_space,
+     OPT(PROBLEM) | OPT(ARCH) | OPT(TEMPLATE) | OPT(CONFIG) | OPT(LIST) | OPT(FORMAT) | OPT(ARCH_LIMIT),
      0, "show a problem's parameter space, no GPU"},
     {"compile", cmd_compile, usage_compile,
      OPT(PROBLEM) | OPT(ARCH) | OPT(TEMPLATE) | OPT(PARAM) | OPT(OUT) | OPT(FORCE) | OPT(TEMPLATES) | OPT(CONFIG) |
-         OPT(CANDIDATE), 0, "compile one candidate offline with NVRTC, no GPU"},
+         OPT(CANDIDATE) | OPT(ARCH_LIMIT), 0, "compile one candidate offline with NVRTC, no GPU"},
     {"query", cmd_query, usage_query,
      OPT(PROBLEM) | OPT(DEVICE) | OPT(FAMILY) | OPT(ALL) | OPT(WINNERS) | OPT(FORMAT) | OPT(DB) | OPT(NEAREST), 0,
      "print stored results, or what a family selector picks"},

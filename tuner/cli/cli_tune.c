@@ -49,21 +49,25 @@ const char usage_tune[] =
     "  --no-cache           compile everything, bypassing the binary cache\n"
     "                       ($CONVTUNE_CACHE or the XDG cache dir)\n"
     "  --remeasure          measure the device ceilings again\n"
-    "  --verbose            one line per candidate on stderr\n";
+    "  --verbose            one line per candidate on stderr\n"
+    "  --arch-limit sm_XY   only the kernels a GPU of sm_XY admits (its instructions\n"
+    "                       and limits, e.g. sm_75 for a T4), compiled for and\n"
+    "                       measured on this GPU; give a --db of its own\n";
 
 const char usage_space[] =
-    "usage: convtune space --problem SPEC [--arch sm_XY] [--template NAME] [--config FILE] [--list]\n"
-    "                      [--format table|json]\n"
+    "usage: convtune space --problem SPEC [--arch sm_XY] [--arch-limit sm_XY] [--template NAME]\n"
+    "                      [--config FILE] [--list] [--format table|json]\n"
     "Print each template's parameters, their values, the full space size and the\n"
     "number of candidates that pass the constraints for the architecture (default\n"
-    "sm_90). --list prints every admissible candidate, one a line as TEMPLATE\n"
-    "NAME=value,... (compile --candidate takes such a line). --format json prints\n"
-    "the same as one JSON object (templates, parameters with their values, the\n"
+    "sm_90). --arch-limit keeps only what an older architecture admits too (as tune\n"
+    "--arch-limit does). --list prints every admissible candidate, one a line as\n"
+    "TEMPLATE NAME=value,... (compile --candidate takes such a line). --format json\n"
+    "prints the same as one JSON object (templates, parameters with their values, the\n"
     "counts, an example rejection; with --list, the candidates). Needs no GPU.\n";
 
 const char usage_compile[] =
     "usage: convtune compile --problem SPEC --arch ARCH [--template NAME] [--param NAME=VALUE ...]\n"
-    "                        [-o FILE] [--force] [--templates DIR] [--config FILE]\n"
+    "                        [-o FILE] [--force] [--templates DIR] [--config FILE] [--arch-limit sm_XY]\n"
     "       convtune compile --problem SPEC --arch ARCH --candidate 'TEMPLATE NAME=VALUE,...'\n"
     "Compile one candidate offline with NVRTC (no GPU needed). ARCH sm_XY writes a\n"
     "CUBIN, compute_XY writes PTX (default file: NAME.cubin / NAME.ptx), atomically;\n"
@@ -156,12 +160,15 @@ int cmd_tune(const args *a)
         return r;
     if ((r = check_gpu_run(a, &p, dbpath)))
         return r;
+    ct_limits al;
+    if (a->arch_limit && ct_limits_for_arch(a->arch_limit, &al, &e) != CT_OK)
+        return die(CT_ERR_USAGE, e.msg);
     ct_tune_opts o = {.problem = &p, .gpu = a->gpu, .ngpus = a->ngpus, .shard = shard, .db_path = dbpath, .templates_dir = a->templates,
                       .only_template = a->only, .cfg = &cfg, .remeasure = a->remeasure,
                       .verbose = a->verbose, .out = stdout, .strategy = a->strategy,
                       .time_limit_s = a->time_limit, .cache_dir = cdir, .json = a->json,
                       .worker_exe = "/proc/self/exe",
-                      .fresh = a->fresh};
+                      .fresh = a->fresh, .arch_limit = a->arch_limit};
     memcpy(o.gpus, a->gpus, sizeof o.gpus);
     ct_tune_result res;
     ct_status rc = ct_tune(&o, &res, &e);
@@ -250,6 +257,8 @@ int cmd_space(const args *a)
     ct_err e;
     const char *arch = a->arch ? a->arch : "sm_90";
     ct_status rc = ct_limits_for_arch(arch, &lim, &e);
+    if (rc == CT_OK && a->arch_limit)
+        rc = ct_limits_restrict(&lim, a->arch_limit, &e);
     if (rc != CT_OK)
         return die(rc, e.msg);
     ct_space sp;
@@ -260,7 +269,8 @@ int cmd_space(const args *a)
         ct_space_free(&sp);
         return r;
     }
-    printf("problem %s on %s: %.4g GFLOP, %.4g MB moved at least\n", p.canonical, arch,
+    printf("problem %s on %s%s%s: %.4g GFLOP, %.4g MB moved at least\n", p.canonical, arch,
+           a->arch_limit ? ", limited to the kernels of " : "", a->arch_limit ? a->arch_limit : "",
            p.family->flops(&p) / 1e9, p.family->bytes(&p) / 1e6);
     for (int i = 0; i < sp.ntemplates; i++) {
         const ct_space_stats *st = &sp.stats[i];
@@ -280,6 +290,9 @@ int cmd_space(const args *a)
             printf("  e.g. rejected: %s\n", st->example_reject);
     }
     printf("\ntotal admissible: %d\n", sp.n);
+    char line[1024];
+    if (!a->only && ct_space_baseline_only(&p, &sp, &lim, line, sizeof line))
+        printf("%s\n", line);
     if (a->list) {
         for (int i = 0; i < sp.n; i++) {
             char key[512];
@@ -343,6 +356,8 @@ int cmd_compile(const args *a)
     ct_err e;
     ct_limits lim;
     ct_status rc = ct_limits_for_arch(a->arch, &lim, &e);
+    if (rc == CT_OK && a->arch_limit)
+        rc = ct_limits_restrict(&lim, a->arch_limit, &e);
     if (rc != CT_OK)
         return die(rc, e.msg);
     const ct_family *f = p.family;

@@ -16,6 +16,7 @@
 #include <string.h>
 
 #include "cli.h"
+#include "runner.h"
 #include "search.h"
 #include "tune.h"
 
@@ -134,6 +135,9 @@ int cmd_tune_list(const args *a)
     ct_err e;
     if (a->strategy && ct_strategy_parse(a->strategy, &st, &e) != CT_OK)
         return die(CT_ERR_USAGE, e.msg);
+    ct_limits al;
+    if (a->arch_limit && ct_limits_for_arch(a->arch_limit, &al, &e) != CT_OK)
+        return die(CT_ERR_USAGE, e.msg);
     list_row *rows;
     int n;
     if ((r = read_list(a->problems_file, &rows, &n)))
@@ -141,7 +145,8 @@ int cmd_tune_list(const args *a)
     ct_tune_opts base = {.gpu = a->gpu, .ngpus = a->ngpus, .shard = {.index = 0, .count = 0}, .db_path = dbpath,
                          .templates_dir = a->templates, .only_template = a->only, .remeasure = a->remeasure,
                          .verbose = a->verbose, .strategy = a->strategy, .time_limit_s = a->time_limit,
-                         .cache_dir = cdir, .worker_exe = "/proc/self/exe", .fresh = a->fresh};
+                         .cache_dir = cdir, .worker_exe = "/proc/self/exe", .fresh = a->fresh,
+                         .arch_limit = a->arch_limit};
     memcpy(base.gpus, a->gpus, sizeof base.gpus);
     FILE *quiet = a->verbose ? stderr : fopen("/dev/null", "w");
     if (!quiet) {

@@ -44,6 +44,27 @@ ct_status ct_limits_for_arch(const char *arch, ct_limits *lim, ct_err *e)
     return CT_OK;
 }
 
+#define CT_MIN_INTO(a, b) ((a) = (b) < (a) ? (b) : (a))
+
+ct_status ct_limits_restrict(ct_limits *lim, const char *arch, ct_err *e)
+{
+    ct_limits a;
+    ct_status rc = ct_limits_for_arch(arch, &a, e);
+    if (rc != CT_OK)
+        return rc;
+    if (a.cc_major * 10 + a.cc_minor > lim->cc_major * 10 + lim->cc_minor)
+        return ct_fail(e, CT_ERR_USAGE, "--arch-limit %s is newer than the device's sm_%d%d: its kernels would not "
+                       "run here", ct_echo(arch, (char[CT_ECHO_LEN]){0}, CT_ECHO_LEN), lim->cc_major, lim->cc_minor);
+    lim->cc_major = a.cc_major;
+    lim->cc_minor = a.cc_minor;
+    CT_MIN_INTO(lim->max_threads_per_block, a.max_threads_per_block);
+    CT_MIN_INTO(lim->max_smem_per_block, a.max_smem_per_block);
+    CT_MIN_INTO(lim->max_smem_per_sm, a.max_smem_per_sm);
+    CT_MIN_INTO(lim->regs_per_sm, a.regs_per_sm);
+    CT_MIN_INTO(lim->const_bytes, a.const_bytes);
+    return CT_OK;
+}
+
 ct_status ct_gpu_open(int ordinal, ct_gpu *g, ct_err *e)
 {
     memset(g, 0, sizeof *g);

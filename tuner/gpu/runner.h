@@ -44,6 +44,13 @@ int ct_gpu_has_half_mma(int cc_major, int cc_minor);
 /* Limits assumed for an offline compile for arch (no GPU present). */
 ct_status ct_limits_for_arch(const char *arch, ct_limits *lim, ct_err *e);
 
+/* Restrict lim (a device's or an architecture's) to what arch also allows
+ * (--arch-limit): its compute capability, and the smaller of each size,
+ * so that the space holds only kernels a GPU of arch admits while they
+ * are compiled for, and measured on, the device at hand. An arch newer
+ * than lim's is refused: its kernels would not run here. */
+ct_status ct_limits_restrict(ct_limits *lim, const char *arch, ct_err *e);
+
 typedef struct ct_workload {
     const ct_problem *p;
     int nbufs, out_index;

@@ -2,6 +2,7 @@
 #include "space.h"
 #include "text.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -163,6 +164,101 @@ ct_status ct_space_build(const ct_problem *p, const ct_config *c, const ct_limit
                        ct_echo(only, (char[CT_ECHO_LEN]){0}, CT_ECHO_LEN));
     }
     return CT_OK;
+}
+
+/* Whether t has an admissible candidate: its combinations in odometer
+ * order, normalised, until the first that passes. */
+static int template_admits(const ct_problem *p, const ct_config *c, const ct_limits *lim, const ct_template *t)
+{
+    const ct_space_list *lists[CT_MAX_PARAMS];
+    char why[256];
+    long long full = 1;
+    for (int i = 0; i < t->nparams; i++) {
+        if (!(lists[i] = ct_config_list(c, t, t->params[i].name)))
+            return 0;
+        full *= lists[i]->nvals;
+    }
+    if (ct_template_refuses_dtype(p, t, why, sizeof why))
+        return 0;
+    int idx[CT_MAX_PARAMS] = {0};
+    for (long long combo = 0; combo < full; combo++) {
+        ct_params cand = {0};
+        for (int i = 0; i < t->nparams; i++)
+            ct_params_set(&cand, t->params[i].name, lists[i]->vals[idx[i]], NULL);
+        for (int i = t->nparams - 1; i >= 0; i--) {
+            if (++idx[i] < lists[i]->nvals)
+                break;
+            idx[i] = 0;
+        }
+        if (p->family->normalize)
+            p->family->normalize(p, t, &cand);
+        if (!p->family->constrain(p, t, &cand, lim, why, sizeof why))
+            return 1;
+    }
+    return 0;
+}
+
+int ct_space_covered(const ct_problem *p, const ct_config *c, const ct_limits *lim)
+{
+    const ct_family *f = p->family;
+    int done[256] = {0};
+    const int n = f->ntemplates < 256 ? f->ntemplates : 256;
+    for (int k = 0; k < n; k++) {
+        /* The smallest space not yet walked. */
+        int best = -1;
+        long long best_full = 0;
+        for (int i = 0; i < n; i++) {
+            const ct_template *t = &f->templates[i];
+            if (done[i] || t->is_baseline)
+                continue;
+            long long full = 1;
+            for (int j = 0; j < t->nparams; j++) {
+                const ct_space_list *l = ct_config_list(c, t, t->params[j].name);
+                full *= l ? l->nvals : 1;
+            }
+            if (best < 0 || full < best_full)
+                best = i, best_full = full;
+        }
+        if (best < 0)
+            return 0;
+        done[best] = 1;
+        if (template_admits(p, c, lim, &f->templates[best]))
+            return 1;
+    }
+    return 0;
+}
+
+int ct_space_baseline_only(const ct_problem *p, const ct_space *s, const ct_limits *lim, char *line, size_t len)
+{
+    const ct_template *base = NULL, *why_t = NULL;
+    const char *why = NULL;
+    for (int i = 0; i < s->ntemplates; i++) {
+        const ct_space_stats *st = &s->stats[i];
+        if (st->tmpl->is_baseline) {
+            if (st->admissible > 0)   /* the pass's baseline, not another pass's */
+                base = st->tmpl;
+            continue;
+        }
+        if (st->admissible > 0)
+            return 0;
+        /* A reason about this layer, not the type or pass a template is for. */
+        if (!why && st->example_reject[0] && !strstr(st->example_reject, " computes "))
+            why = st->example_reject, why_t = st->tmpl;
+    }
+    if (!base || s->ntemplates < 2)
+        return 0;
+    const int cc = lim->cc_major * 10 + lim->cc_minor;
+    if (ct_problem_dtype(p) == CT_DTYPE_BF16 && cc < 80)
+        snprintf(line, len, "only the baseline %s will be measured: bf16 has no tensor-core mma on sm_%d (sm_75 "
+                 "has f16 only), and no other kernel computing in fp32 and rounding to bf16 takes this layer",
+                 base->name, cc);
+    else if (why)
+        snprintf(line, len, "only the baseline %s will be measured: no tuned template admits this layer on sm_%d "
+                 "(e.g. %s: %s)", base->name, cc, why_t->name, why);
+    else
+        snprintf(line, len, "only the baseline %s will be measured: no tuned template computes this layer on sm_%d",
+                 base->name, cc);
+    return 1;
 }
 
 void ct_space_free(ct_space *s)

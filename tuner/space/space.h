@@ -34,6 +34,19 @@ typedef struct ct_space {
  * template. Fails when a template parameter has no value list. */
 ct_status ct_space_build(const ct_problem *p, const ct_config *c, const ct_limits *lim,
                          const char *only, ct_space *out, ct_err *e);
+/* Whether a template other than the baseline has an admissible candidate
+ * for p on lim: the templates with the fewest combinations first, each
+ * walked until its first admissible one (no deduplication), so that a
+ * coverage test can ask it of thousands of layers. 0 as well when a value
+ * list is missing. */
+int ct_space_covered(const ct_problem *p, const ct_config *c, const ct_limits *lim);
+
+/* When s, built for every template of p's family, admits the baseline's
+ * candidates only: 1 and, in line, the one line space and tune print,
+ * "only the baseline ... will be measured: WHY" (bf16 before sm_80 has
+ * no tensor-core mma; otherwise a tuned template's reason). 0 otherwise. */
+int ct_space_baseline_only(const ct_problem *p, const ct_space *s, const ct_limits *lim, char *line, size_t len);
+
 /* Free the candidates and the statistics. */
 void ct_space_free(ct_space *s);
 

@@ -24,6 +24,7 @@
 #include "compile_pool.h"
 #include "resume.h"
 #include "retime.h"
+#include "runner.h"
 #include "search.h"
 #include "space.h"
 #include "timing.h"
@@ -93,6 +94,8 @@ static ct_status run_open(tune_run *r, ct_err *e)
     if (rc != CT_OK)
         return rc;
     r->g.lim = wdev.lim;
+    if (o->arch_limit && (rc = ct_limits_restrict(&r->g.lim, o->arch_limit, e)) != CT_OK)
+        return rc;
     snprintf(r->g.arch, sizeof r->g.arch, "%s", wdev.arch);
     r->g.total_mem = wdev.total_mem;
     if ((rc = ct_db_open(o->db_path, 1, &r->db, e)) != CT_OK ||
@@ -132,6 +135,12 @@ static ct_status plan_space(tune_run *r, ct_err *e)
         return ct_fail(e, CT_ERR_INTERNAL, "out of memory");
     ct_tune_print_header(r->out, p, &r->g, &r->sp, ct_strategy_name(ct_search_strategy(r->srch)),
                          ct_search_budget(r->srch), o->time_limit_s > 0, r->seed);
+    char line[1024];
+    if (!o->only_template && ct_space_baseline_only(p, &r->sp, &r->g.lim, line, sizeof line))
+        fprintf(r->out, "  %s\n", line);
+    if (o->arch_limit)
+        fprintf(r->out, "  arch limit %s: only the kernels a GPU of %s admits, compiled for this %s\n", o->arch_limit,
+                o->arch_limit, r->g.arch);
     if (o->shard.count > 1)
         fprintf(r->out, "  shard %d/%d: %d of the %d candidates of a %s run (budget %d%s)\n", o->shard.index,
                 o->shard.count, r->sp.n, shard_plan.total, ct_strategy_name(shard_plan.strategy),

@@ -23,10 +23,22 @@
 // and does OUT_Y x OUT_X x CPT FMAs on them: stride and dilation are only
 // the compile-time offsets o*SX + j*DX into the window.
 //
+// Channels last (SM_CL, NHWC/NLC; admitted below sm_80, where no tensor-core
+// kernel reads it in fp32): the same staged tile, copied one float at a time
+// with consecutive threads on consecutive channels (coalesced reads; a
+// channel's tile is padded to 4 mod 32 floats so that their shared stores
+// spread over the banks), and each thread's outputs stored along its
+// channels (vectors where the group's channels allow).
+//
+// bf16 and f16 (CT_DTYPE 1, 2; the entry FAMILY_simth, bf16 below sm_80,
+// where no tensor-core kernel takes bf16): the same kernel computing
+// in fp32, each element widened as an ordinary load stages it (one at a
+// time; cp.async cannot widen), each output rounded once as it is stored.
+//
 // Problem macros: SM_NAME (the kernel), SM_B, SM_GROUPS, SM_CING, SM_COUTG
 // (channels of one group), SM_H, SM_W, SM_KH, SM_KW, SM_OH, SM_OW, SM_PH,
 // SM_PW (zeros before the first row and column), SM_SY, SM_SX, SM_DY, SM_DX,
-// SM_BIAS.
+// SM_BIAS, SM_CL (0 or undefined: NCHW/NCL).
 // Tuning macros (the effective values are those of tuner/families/tc/
 // simt_conv.c, which normalises candidates to them):
 //   OUT_X, OUT_Y      outputs per thread along a row and down a column
@@ -37,11 +49,16 @@
 //   CIN_CHUNK         input channels of a group staged at a time (0: all)
 //   PIPE              1: two buffers, the next chunk copied during this one
 
+#include "ct_dtype.cuh"
+
 #define SM_CDIV(a, b) (((a) + (b) - 1) / (b))
 #define SM_RUP(a, b) (SM_CDIV(a, b) * (b))
 #define SM_STR(x) #x
 #define SM_PRAGMA(x) _Pragma(SM_STR(x))
 #define SM_UNROLL(n) SM_PRAGMA(unroll n)
+#ifndef SM_CL
+#define SM_CL 0
+#endif
 #define SM_CIN (SM_CING * SM_GROUPS)
 #define SM_COUT (SM_COUTG * SM_GROUPS)
 
@@ -82,15 +99,19 @@
 #define SM_SIH ((SM_TOH - 1) * SM_SY + (SM_KH - 1) * SM_DY + 1)
 #define SM_PITCH SM_RUP((SM_XG - 1) * SM_STEP + SM_NWL, 4)
 #define SM_ALIGNED(n) (SM_W % (n) == 0 && SM_PW % (n) == 0 && (SM_NTX == 1 || (SM_TOW * SM_SX) % (n) == 0))
-#define SM_LVG (SM_ALIGNED(4) ? 4 : SM_ALIGNED(2) ? 2 : 1)
-#define SM_CHP (SM_SIH * SM_PITCH)                        // floats per staged channel
+#define SM_LVG (SM_CL || CT_DTYPE != 0 ? 1 : SM_ALIGNED(4) ? 4 : SM_ALIGNED(2) ? 2 : 1)
+// Floats per staged channel (channels last: the next 4 mod 32, see above).
+#define SM_CHP (SM_CL ? SM_RUP(SM_SIH * SM_PITCH - 4, 32) + 4 : SM_SIH * SM_PITCH)
 #define SM_S_IN (SM_GPB * SM_CC * SM_CHP)
 // Weights [cc][i][j][co of the block], co padded to 4.
 #define SM_WP SM_RUP(SM_NSL * SM_CPT, 4)
 #define SM_S_W (SM_CC * SM_KHW * SM_WP)
 #define SM_STAGE (SM_S_IN + SM_S_W)
 #define SM_WV (SM_CPT % 4 == 0 ? 4 : SM_CPT % 2 == 0 ? 2 : 1)
-#define SM_SV (OUT_X % 4 == 0 && SM_OW % 4 == 0 ? 4 : OUT_X % 2 == 0 && SM_OW % 2 == 0 ? 2 : 1)
+// Output vectors along a row (NCHW) or the channels (channels last, CV);
+// bf16/f16 outputs are rounded and stored one at a time.
+#define SM_SV (CT_DTYPE != 0 ? 1 : OUT_X % 4 == 0 && SM_OW % 4 == 0 ? 4 : OUT_X % 2 == 0 && SM_OW % 2 == 0 ? 2 : 1)
+#define SM_CV (CT_DTYPE != 0 ? 1 : SM_CPT % 4 == 0 && SM_COUTG % 4 == 0 ? 4 : SM_CPT % 2 == 0 && SM_COUTG % 2 == 0 ? 2 : 1)
 
 // Fully unrolled bodies up to this many FMAs (NVRTC time, instruction cache).
 #define SM_ROW_FMAS (SM_KW * SM_CPT * OUT_Y * OUT_X)
@@ -112,11 +133,14 @@ __device__ __forceinline__ void sm_lds(float *d, const float *p)
 }
 
 // N floats from global src (a valid address even when !ok) to shared dst,
-// zeros when !ok; asynchronous from sm_80, complete after sm_wait.
+// zeros when !ok; asynchronous from sm_80, complete after sm_wait. bf16 and
+// f16: one element (N is 1), widened through a register.
 template <int N>
-__device__ __forceinline__ void sm_copy(float *dst, const float *src, bool ok)
+__device__ __forceinline__ void sm_copy(float *dst, const ct_elem *src, bool ok)
 {
-#if __CUDA_ARCH__ >= 800
+#if CT_DTYPE != 0
+    *dst = ok ? ct_ldg(src) : 0.0f;
+#elif __CUDA_ARCH__ >= 800
     const unsigned d = (unsigned)__cvta_generic_to_shared(dst);
     if (N == 4)
         asm volatile("cp.async.cg.shared.global [%0], [%1], 16, %2;\n" ::"r"(d), "l"(src), "r"(ok ? 16 : 0) : "memory");
@@ -136,7 +160,7 @@ __device__ __forceinline__ void sm_copy(float *dst, const float *src, bool ok)
 
 __device__ __forceinline__ void sm_commit()
 {
-#if __CUDA_ARCH__ >= 800
+#if __CUDA_ARCH__ >= 800 && CT_DTYPE == 0
     asm volatile("cp.async.commit_group;\n" ::: "memory");
 #endif
 }
@@ -144,17 +168,32 @@ __device__ __forceinline__ void sm_commit()
 template <int N>
 __device__ __forceinline__ void sm_wait()
 {
-#if __CUDA_ARCH__ >= 800
+#if __CUDA_ARCH__ >= 800 && CT_DTYPE == 0
     asm volatile("cp.async.wait_group %0;\n" ::"n"(N) : "memory");
 #endif
 }
 
 // Issue the copy of chunk k (the block's groups' input channels k*CC ..,
 // and their weights) into s.
-__device__ __forceinline__ void sm_stage(float *s, const float *__restrict__ in, const float *__restrict__ weight,
+__device__ __forceinline__ void sm_stage(float *s, const ct_elem *__restrict__ in, const ct_elem *__restrict__ weight,
                                          int b, int iy0, int ix0, int g0, int slot0, int k)
 {
     constexpr int NU = SM_PITCH / SM_LVG;
+#if SM_CL
+    // Channel fastest: a warp reads runs of consecutive channels of a pixel.
+    constexpr int NCH = SM_GPB * SM_CC;
+#pragma unroll 4
+    for (int idx = threadIdx.x; idx < NCH * SM_SIH * NU; idx += SM_NT) {
+        const int ch = idx % NCH, rest = idx / NCH;         // ch = gl * CC + cc
+        const int u = rest % NU, r = rest / NU;
+        const int g = g0 + ch / SM_CC, ci = k * SM_CC + ch % SM_CC;
+        const int gy = iy0 + r, gx = ix0 + u;
+        const bool ok = (SM_GROUPS % SM_GPB == 0 || g < SM_GROUPS) && (SM_CING % SM_CC == 0 || ci < SM_CING) &&
+                        gy >= 0 && gy < SM_H && gx >= 0 && gx < SM_W;
+        sm_copy<1>(s + ch * SM_CHP + r * SM_PITCH + u,
+                   ok ? in + ((long long)(b * SM_H + gy) * SM_W + gx) * SM_CIN + g * SM_CING + ci : in, ok);
+    }
+#else
 #pragma unroll 4
     for (int idx = threadIdx.x; idx < SM_GPB * SM_CC * SM_SIH * NU; idx += SM_NT) {
         const int u = idx % NU, rest = idx / NU;
@@ -166,6 +205,7 @@ __device__ __forceinline__ void sm_stage(float *s, const float *__restrict__ in,
         sm_copy<SM_LVG>(s + ch * SM_CHP + r * SM_PITCH + u * SM_LVG,
                         ok ? in + ((long long)(b * SM_CIN + g * SM_CING + ci) * SM_H + gy) * SM_W + gx : in, ok);
     }
+#endif
     // Weights: consecutive threads read consecutive taps of one channel.
     float *s_w = s + SM_S_IN;
     constexpr int RUN = SM_CC * SM_KHW;
@@ -213,11 +253,11 @@ __device__ __forceinline__ void sm_chunk(float (&acc)[SM_CPT][OUT_Y][OUT_X], con
 }
 
 extern "C" __global__ void __launch_bounds__(SM_NT, SM_MINB)
-SM_NAME(const float *__restrict__ in, const float *__restrict__ weight,
+SM_NAME(const ct_elem *__restrict__ in, const ct_elem *__restrict__ weight,
 #if SM_BIAS
-        const float *__restrict__ bias,
+        const ct_elem *__restrict__ bias,
 #endif
-        float *__restrict__ out)
+        ct_elem *__restrict__ out)
 {
     // SM_NBUF stages of SM_STAGE floats, dynamic (the launch opts in past 48 KiB).
     extern __shared__ __align__(16) float smem[];
@@ -238,7 +278,7 @@ SM_NAME(const float *__restrict__ in, const float *__restrict__ weight,
     for (int c = 0; c < SM_CPT; ++c) {
 #if SM_BIAS
         const int co = cg * SM_CPT + c;
-        const float bv = active && co < SM_COUTG ? __ldg(bias + g * SM_COUTG + co) : 0.0f;
+        const float bv = active && co < SM_COUTG ? ct_ldg(bias + g * SM_COUTG + co) : 0.0f;
 #else
         const float bv = 0.0f;
 #endif
@@ -279,6 +319,36 @@ SM_NAME(const float *__restrict__ in, const float *__restrict__ weight,
         return;
 
     const int xo = ox0 + xg * OUT_X;
+#if SM_CL
+    // Per output pixel, the thread's channels: CV at a time, aligned (CV
+    // divides the group's channels and the slice's first one).
+#pragma unroll
+    for (int a = 0; a < OUT_Y; ++a) {
+        const int y = oy0 + ty * OUT_Y + a;
+        if (y >= SM_OH)
+            break;
+#pragma unroll
+        for (int x = 0; x < OUT_X; ++x) {
+            if (xo + x >= SM_OW)
+                break;
+            ct_elem *o = out + ((long long)(b * SM_OH + y) * SM_OW + xo + x) * SM_COUT + g * SM_COUTG;
+#pragma unroll
+            for (int c = 0; c < SM_CPT; c += SM_CV) {
+                const int co = cg * SM_CPT + c;
+                if (co >= SM_COUTG)
+                    break;
+                if (SM_CV == 4)
+                    *reinterpret_cast<float4 *>(o + co) =
+                        make_float4(acc[c][a][x], acc[c + 1 < SM_CPT ? c + 1 : c][a][x],
+                                    acc[c + 2 < SM_CPT ? c + 2 : c][a][x], acc[c + 3 < SM_CPT ? c + 3 : c][a][x]);
+                else if (SM_CV == 2)
+                    *reinterpret_cast<float2 *>(o + co) = make_float2(acc[c][a][x], acc[c + 1 < SM_CPT ? c + 1 : c][a][x]);
+                else
+                    ct_st(o + co, acc[c][a][x]);
+            }
+        }
+    }
+#else
 #pragma unroll
     for (int c = 0; c < SM_CPT; ++c) {
         const int co = cg * SM_CPT + c;
@@ -289,7 +359,7 @@ SM_NAME(const float *__restrict__ in, const float *__restrict__ weight,
             const int y = oy0 + ty * OUT_Y + a;
             if (y >= SM_OH)
                 break;
-            float *o = out + ((long long)(b * SM_COUT + g * SM_COUTG + co) * SM_OH + y) * SM_OW + xo;
+            ct_elem *o = out + ((long long)(b * SM_COUT + g * SM_COUTG + co) * SM_OH + y) * SM_OW + xo;
             const float *v = acc[c][a];
 #pragma unroll
             for (int x = 0; x < OUT_X; x += SM_SV) {
@@ -302,8 +372,9 @@ SM_NAME(const float *__restrict__ in, const float *__restrict__ weight,
                 else if (SM_SV == 2)
                     *reinterpret_cast<float2 *>(o + x) = make_float2(v[x], v[x + 1 < OUT_X ? x + 1 : x]);
                 else
-                    o[x] = v[x];
+                    ct_st(o + x, v[x]);
             }
         }
     }
+#endif
 }

@@ -58,8 +58,14 @@ static void simt_put(const ct_template *t, ct_params *c, const simt_values *q)
 /* The template's derived sizes (the SM_* macros of ct_conv_simt.cuh). */
 typedef struct simt_geom {
     long long ox, oy, cing, coutg, ncg, cpt, nsl, gpb, ncb, toh, tow, nty, ntx, xg, pix, nt, minb, cc, nch, nbuf;
-    long long step, nwx, lv, nwl, sih, pitch, s_in, wp, s_w, stage, smem, blocks, wv;
+    long long step, nwx, lv, nwl, sih, pitch, chp, s_in, wp, s_w, stage, smem, blocks, wv;
 } simt_geom;
+
+/* Whether s is channels last (NHWC, NLC): the problem's layout field. */
+static int simt_cl(const ct_tc_shape *s)
+{
+    return s->p && ct_problem_value(s->p, "layout") != 0;
+}
 
 
 static long long tile_of(long long n, long long req, long long per)
@@ -96,7 +102,9 @@ static void simt_geometry(const ct_tc_shape *s, const simt_values *q, simt_geom 
     g->nwl = ct_rup(g->nwx, g->lv);
     g->sih = (g->toh - 1) * s->sy + (s->kh - 1) * s->dy + 1;
     g->pitch = ct_rup((g->xg - 1) * g->step + g->nwl, 4);
-    g->s_in = g->gpb * g->cc * g->sih * g->pitch;
+    /* Channels last: a channel's tile padded to 4 mod 32 floats. */
+    g->chp = simt_cl(s) ? ct_rup(g->sih * g->pitch - 4, 32) + 4 : g->sih * g->pitch;
+    g->s_in = g->gpb * g->cc * g->chp;
     g->wp = ct_rup(g->nsl * g->cpt, 4);
     g->s_w = g->cc * s->kh * s->kw * g->wp;
     g->stage = g->s_in + g->s_w;
@@ -116,9 +124,13 @@ static double simt_ratio(const ct_tc_shape *s, long long ox, long long oy, long 
 }
 
 /* Stride 1, dilation 1 and one group are the tiled and GEMM templates'
- * (constant-bank weights, row reuse, no per-group indexing); depthwise
+ * (constant-bank weights, row reuse, no per-group indexing) from sm_80,
+ * where the 3xTF32 tensor-core kernels take them; before sm_80 (a T4,
+ * sm_75) they have no fp32 tensor cores and the tiled kernel only suits
+ * few channels, so this FFMA GEMM takes dense layers too. Depthwise
  * layers have their own templates. */
-static int simt_layer_excluded(const ct_template *t, const ct_tc_shape *s, char *why, size_t len)
+static int simt_layer_excluded(const ct_template *t, const ct_tc_shape *s, const ct_limits *lim, char *why,
+                               size_t len)
 {
     const long long gr = ct_tc_ngroups(s);
     if (gr == s->cin && s->cout == s->cin) {
@@ -126,9 +138,14 @@ static int simt_layer_excluded(const ct_template *t, const ct_tc_shape *s, char 
                  s->cin);
         return 1;
     }
-    if (gr == 1 && s->sx == 1 && s->sy == 1 && s->dx == 1 && s->dy == 1) {
-        snprintf(why, len, "%s is for strided, dilated or grouped layers: the tiled templates take stride 1, "
-                 "dilation 1 and one group", t->name);
+    if (simt_cl(s) && lim->cc_major >= 8) {
+        snprintf(why, len, "%s reads channels last below sm_80 only: from sm_80 the 3xTF32 tensor-core templates "
+                 "take those layers", t->name);
+        return 1;
+    }
+    if (gr == 1 && s->sx == 1 && s->sy == 1 && s->dx == 1 && s->dy == 1 && lim->cc_major >= 8) {
+        snprintf(why, len, "%s is for strided, dilated or grouped layers from sm_80: the tiled and tensor-core "
+                 "templates take stride 1, dilation 1 and one group", t->name);
         return 1;
     }
     return 0;
@@ -149,7 +166,7 @@ static int simt_ranges(const simt_values *q, char *why, size_t len)
 int ct_simt_constrain(const ct_template *t, const ct_tc_shape *s, const ct_params *c, const ct_limits *lim,
                       char *why, size_t len)
 {
-    if (simt_layer_excluded(t, s, why, len))
+    if (simt_layer_excluded(t, s, lim, why, len))
         return 1;
     const simt_values q = simt_get(t, c);
     if (simt_ranges(&q, why, len))
@@ -292,6 +309,23 @@ void ct_simt_launch(const ct_template *t, const ct_tc_shape *s, const ct_params 
     l->block[1] = l->block[2] = 1;
 }
 
-const ct_kernel_kind ct_kind_simt = {.name = "simt", .layouts = CT_LAYOUT_DEFAULT_ONLY, .any_layer = 1,
+const ct_kernel_kind ct_kind_simt = {.name = "simt", .layouts = CT_LAYOUT_BOTH, .any_layer = 1,
                                      .constrain = ct_simt_constrain, .normalize = ct_simt_normalize,
                                      .launch = ct_simt_launch};
+
+/* The bf16 entry: before sm_80 only (from sm_80 the tensor-core kernels
+ * compute bf16 layers), then as the fp32 one. */
+static int simth_constrain(const ct_template *t, const ct_tc_shape *s, const ct_params *c, const ct_limits *lim,
+                           char *why, size_t len)
+{
+    if (lim->cc_major >= 8) {
+        snprintf(why, len, "%s is for sm_75 (no bf16 mma): from sm_80 the tensor-core templates take bf16 "
+                 "layers", t->name);
+        return 1;
+    }
+    return ct_simt_constrain(t, s, c, lim, why, len);
+}
+
+const ct_kernel_kind ct_kind_simth = {.name = "simth", .layouts = CT_LAYOUT_BOTH, .any_layer = 1,
+                                      .constrain = simth_constrain, .normalize = ct_simt_normalize,
+                                      .launch = ct_simt_launch};

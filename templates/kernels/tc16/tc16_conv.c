@@ -343,10 +343,8 @@ static int stream_constrain(const ct_tc_shape *s, const ct_tc16_geom *g, const c
 int ct_tc16_constrain(const ct_template *t, const ct_tc_shape *layer, const ct_params *c, const ct_limits *lim,
                       char *why, size_t len)
 {
-    if (lim->cc_major < 8) {
-        snprintf(why, len, "bf16/f16 mma.sync m16n8k16 needs sm_80 or later (sm_75 has no bf16 mma)");
+    if (ct_tc16_arch_excluded(layer, lim, why, len))
         return 1;
-    }
     const ct_tc_shape one = ct_tc_per_group(layer);
     if (ct_tc_depthwise_refused(&one, why, len))
         return 1;

@@ -244,10 +244,8 @@ int ct_tc16r_constrain(const ct_template *t, const ct_tc_shape *layer, const ct_
                  lim->cc_major, lim->cc_minor);
         return 1;
     }
-    if (lim->cc_major < 8) {
-        snprintf(why, len, "bf16/f16 mma.sync m16n8k16 needs sm_80 or later (sm_75 has no bf16 mma)");
+    if (ct_tc16_arch_excluded(layer, lim, why, len))
         return 1;
-    }
     const ct_tc_shape one = ct_tc_per_group(layer), *s = &one;
     if (ct_tc_depthwise_refused(s, why, len))
         return 1;

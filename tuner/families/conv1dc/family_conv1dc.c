@@ -400,6 +400,7 @@ static const ct_template templates[] = {
      .dtypes = CT_DTYPES_HALF, .params = ct_dw_params_1d, .nparams = CT_DW_NPARAMS_1D, .kind = &ct_kind_dw1,
      .source = "conv1dc_dw"},
     CT_KERNEL(conv1dc, simt),
+    CT_SIMTH_ENTRY(conv1dc),
     CT_KERNEL(conv1dc, dgnaive),
     CT_KERNEL(conv1dc, wgnaive),
     CT_KERNEL(conv1dc, dgdwcl),

@@ -463,6 +463,7 @@ static const ct_template templates[] = {
      .dtypes = CT_DTYPES_HALF, .params = ct_dwp_params, .nparams = CT_DWP_NPARAMS, .kind = &ct_kind_dwph,
      .source = "conv2dc_dwp"},
     CT_KERNEL(conv2dc, simt),
+    CT_SIMTH_ENTRY(conv2dc),
     CT_KERNEL(conv2dc, dgnaive),
     CT_KERNEL(conv2dc, wgnaive),
     CT_KERNEL(conv2dc, dgdwcl),

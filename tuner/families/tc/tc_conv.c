@@ -129,6 +129,20 @@ static void geometry_of(const ct_template *t, const ct_tc_shape *s, const ct_par
     g->blocks = s->b * g->ty * g->tx * ct_cdiv(s->cout, g->bm) * g->split;
 }
 
+int ct_tc16_arch_excluded(const ct_tc_shape *s, const ct_limits *lim, char *why, size_t len)
+{
+    const int cc = lim->cc_major * 10 + lim->cc_minor;
+    if (cc >= 80)
+        return 0;
+    if (cc >= 75 && s->p && ct_problem_dtype(s->p) == CT_DTYPE_F16)
+        return 0;
+    if (cc >= 75)
+        snprintf(why, len, "bf16 mma.sync needs sm_80 or later (sm_75 has f16 m16n8k8 only)");
+    else
+        snprintf(why, len, "f16 mma.sync m16n8k8 needs sm_75 or later, bf16 sm_80");
+    return 1;
+}
+
 int ct_tc_constrain(const ct_template *t, const ct_tc_shape *layer, const ct_params *c, const ct_limits *lim,
                     char *why, size_t len)
 {

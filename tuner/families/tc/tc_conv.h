@@ -77,6 +77,12 @@ int ct_tc_constrain(const ct_template *t, const ct_tc_shape *s, const ct_params 
 void ct_tc_normalize(const ct_template *t, const ct_tc_shape *s, ct_params *c);
 void ct_tc_launch(const ct_template *t, const ct_tc_shape *s, const ct_params *c, ct_launch *l);
 
+/* Whether the half-precision mma.sync kinds (tc16, tc16cl, tc16w,
+ * tc16rcl) cannot run s on lim's architecture (the reason in why): they
+ * need sm_80, or sm_75 for f16 (two m16n8k8 steps per m16n8k16 one and
+ * ordinary loads for cp.async, ct_mma16.cuh); Turing has no bf16 mma. */
+int ct_tc16_arch_excluded(const ct_tc_shape *s, const ct_limits *lim, char *why, size_t len);
+
 /* The 3xTF32 split of one fp32 value as the template computes it: big is x
  * with its 13 low mantissa bits cleared (a TF32 value), small = x - big,
  * exact in fp32. The tensor cores read an fp32 register as TF32 by the same
