@@ -18,7 +18,7 @@ enum {
     OPT_HELP, OPT_LIST, OPT_ALL, OPT_WINNERS, OPT_FORCE, OPT_REMEASURE, OPT_JSON, OPT_NO_CACHE, OPT_FRESH,
     OPT_VERBOSE, OPT_PROBLEM, OPT_DB, OPT_CONFIG, OPT_TEMPLATES, OPT_TEMPLATE, OPT_ARCH, OPT_DEVICE,
     OPT_FAMILY, OPT_NEAREST, OPT_FORMAT, OPT_OUT, OPT_STRATEGY, OPT_GPU, OPT_SEED, OPT_BUDGET, OPT_TIME,
-    OPT_PARAM, OPT_TORCH, OPT_SHARD, OPT_TOP, OPT_DTYPE, OPT_PASS, OPT_CANDIDATE, OPT_PROBLEMS, OPT_COUNT
+    OPT_PARAM, OPT_TORCH, OPT_SHARD, OPT_TOP, OPT_DTYPE, OPT_PASS, OPT_CANDIDATE, OPT_PROBLEMS, OPT_BASELINE, OPT_COUNT
 };
 #define OPT(x) (1UL << OPT_##x)
 
@@ -41,6 +41,7 @@ typedef struct args {
     const char *pass;          /* export --family F --pass P */
     const char *problems_file; /* tune --problems FILE */
     const char *candidate;     /* compile --candidate 'TEMPLATE NAME=VALUE,...' (a space --list line) */
+    int no_cudnn;              /* tune --baseline none (cudnn, the default, times cuDNN when found) */
     const char *problems[CT_MAX_PROBLEM_ARGS];  /* every --problem, where the command repeats it (report) */
     int nproblems;
     const char *pos[256];      /* arguments that are not options (db import FILE...) */

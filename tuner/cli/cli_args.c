@@ -109,6 +109,7 @@ static const opt_def opts[] = {
     NUM("--top", NULL, TOP, "N", "the N best verified candidates"),
     STR("--candidate", NULL, CANDIDATE, candidate, "LINE", "a line of space --list: template and parameters"),
     STR("--problems", NULL, PROBLEMS, problems_file, "FILE", "tune each problem of FILE, one per line"),
+    NUM("--baseline", NULL, BASELINE, "B", "the vendor baseline timed beside the winner: cudnn (default) or none"),
 };
 
 const cli_opt_info *opt_info(int i, cli_opt_info *out)
@@ -284,6 +285,13 @@ int parse_args(int argc, char **argv, int start, unsigned long repeats, unsigned
             if (!parse_int_arg(o, v, 1, 1000000, &a->max_candidates))
                 return 0;
             a->have_max = 1;
+            break;
+        case OPT_BASELINE:   /* the vendor baseline tune times beside its winner */
+            if (strcmp(v, "cudnn") != 0 && strcmp(v, "none") != 0) {
+                say(0, "%s: bad value '%s' (expected cudnn or none)", o, ECHO(v));
+                return 0;
+            }
+            a->no_cudnn = !strcmp(v, "none");
             break;
         case OPT_TIME:
             if (!parse_int_arg(o, v, 1, 1000000, &x))

@@ -49,7 +49,13 @@ const char usage_tune[] =
     "  --no-cache           compile everything, bypassing the binary cache\n"
     "                       ($CONVTUNE_CACHE or the XDG cache dir)\n"
     "  --remeasure          measure the device ceilings again\n"
-    "  --verbose            one line per candidate on stderr\n";
+    "  --verbose            one line per candidate on stderr\n"
+    "  --baseline B         cudnn (default) or none: once the winner is known, time\n"
+    "                       cuDNN on the same GPU and buffers (fp32 with TF32 off\n"
+    "                       and on; bf16/f16 in their type) and state the ratio; a\n"
+    "                       missing cuDNN ($CONVTUNE_CUDNN, libcudnn.so.9, or\n"
+    "                       PyTorch's pip copy) or an unsupported problem is a\n"
+    "                       line 'cuDNN baseline: none (why)', never an error\n";
 
 const char usage_space[] =
     "usage: convtune space --problem SPEC [--arch sm_XY] [--template NAME] [--config FILE] [--list]\n"
@@ -161,7 +167,7 @@ int cmd_tune(const args *a)
                       .verbose = a->verbose, .out = stdout, .strategy = a->strategy,
                       .time_limit_s = a->time_limit, .cache_dir = cdir, .json = a->json,
                       .worker_exe = "/proc/self/exe",
-                      .fresh = a->fresh};
+                      .fresh = a->fresh, .no_cudnn = a->no_cudnn};
     memcpy(o.gpus, a->gpus, sizeof o.gpus);
     ct_tune_result res;
     ct_status rc = ct_tune(&o, &res, &e);

@@ -141,7 +141,8 @@ int cmd_tune_list(const args *a)
     ct_tune_opts base = {.gpu = a->gpu, .ngpus = a->ngpus, .shard = {.index = 0, .count = 0}, .db_path = dbpath,
                          .templates_dir = a->templates, .only_template = a->only, .remeasure = a->remeasure,
                          .verbose = a->verbose, .strategy = a->strategy, .time_limit_s = a->time_limit,
-                         .cache_dir = cdir, .worker_exe = "/proc/self/exe", .fresh = a->fresh};
+                         .cache_dir = cdir, .worker_exe = "/proc/self/exe", .fresh = a->fresh,
+                         .no_cudnn = a->no_cudnn};
     memcpy(base.gpus, a->gpus, sizeof base.gpus);
     FILE *quiet = a->verbose ? stderr : fopen("/dev/null", "w");
     if (!quiet) {

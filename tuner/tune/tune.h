@@ -33,6 +33,7 @@ typedef struct ct_tune_opts {
     int verbose;               /* one line per candidate on stderr */
     FILE *out;                 /* summary */
     const char *worker_exe;    /* convtune binary run as the GPU worker ("/proc/self/exe") */
+    int no_cudnn;              /* --baseline none: no cuDNN timing beside the winner */
 } ct_tune_opts;
 
 ct_status ct_tune(const ct_tune_opts *o, ct_tune_result *res, ct_err *e);
