@@ -43,8 +43,9 @@ static void preload_subs(const char *dir)
         "libcudnn_graph.so.9", "libcudnn_engines_precompiled.so.9", "libcudnn_engines_runtime_compiled.so.9",
         "libcudnn_engines_tensor_ir.so.9", "libcudnn_ext.so.9", "libcudnn_heuristic.so.9", "libcudnn_ops.so.9",
         "libcudnn_cnn.so.9", "libcudnn_adv.so.9",
-        /* a pip install's cuBLAS, which some engines use */
-        "../../cublas/lib/libcublasLt.so.12", "../../cublas/lib/libcublas.so.12"};
+        /* a pip install's cuBLAS and NVRTC, which some engines use */
+        "../../cublas/lib/libcublasLt.so.12", "../../cublas/lib/libcublas.so.12",
+        "../../cuda_nvrtc/lib/libnvrtc.so.12"};
     enum { NSUBS = sizeof subs / sizeof subs[0] };
     int done[NSUBS] = {0};
     for (int pass = 0; pass < 2; pass++)
