@@ -5,13 +5,15 @@
  * dgrad, wgrad with db) and comparing with the family's own fp64
  * reference on random layers of every family, layout, padding form and
  * pass; the refusals of unevenly padded problems; and the outcome when the
- * library cannot be loaded ($CONVTUNE_CUDNN naming a missing file). */
+ * library cannot be loaded ($CONVTUNE_CUDNN naming a missing file, or a
+ * library that is not cuDNN). */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "check.h"
+#include "proc.h"
 #include "cudnn_base.h"
 #include "cudnn_map.h"
 #include "cudnndl.h"
@@ -144,8 +146,29 @@ static void refused(const char *spec, const char *word)
 
 static const char *const dtypes[] = {"", ":bf16", ":f16"};
 
-int main(void)
+/* A library that is not cuDNN: the first entry point missing is named
+ * (run in a child: the library is loaded once per process). */
+static void not_cudnn(const char *self)
 {
+    char *argv[] = {(char *)self, (char *)"--load", NULL};
+    const char *env[] = {"CONVTUNE_CUDNN=libm.so.6", NULL};
+    tl_run_opts o = {.env = env, .timeout_s = 60};
+    tl_result r;
+    tl_run(argv, &o, &r);
+    CHECK_MSG(r.code == 0 && strstr(r.out, "libm.so.6 lacks cudnnGetVersion (cuDNN 9 is needed)"), "exit %d: %s%s",
+              r.code, r.out, r.err);
+    tl_result_free(&r);
+}
+
+int main(int argc, char **argv)
+{
+    if (argc == 2 && !strcmp(argv[1], "--load")) {
+        const ct_cudnn *L;
+        ct_err e;
+        printf("%s\n", ct_cudnn_load(&L, &e) == CT_OK ? L->path : e.msg);
+        return 0;
+    }
+    not_cudnn(argv[0]);
     int done = 0, passes[3] = {0}, layouts[2] = {0};
     char spec[256];
     for (int i = 0; i < 400; i++) {
