@@ -10,6 +10,7 @@
 #include <math.h>
 
 #include "cudnndl.h"
+#include "db.h"
 #include "gpu_common.h"
 #include "json.h"
 #include "proc.h"
@@ -79,6 +80,33 @@ static int is_null(const ct_json *j, const char *key)
     return v && v->type == CT_JSON_NULL;
 }
 
+/* The cuDNN version the newest stored run of problem noted ("" if none). */
+static int note_cb(const ct_result *r, void *user)
+{
+    ct_json *j = NULL;
+    if (r->run_settings[0] && ct_json_parse(r->run_settings, strlen(r->run_settings), &j, NULL) == CT_OK) {
+        const ct_json *v = ct_json_get(ct_json_get(j, "cudnn"), "version");
+        if (v && v->type == CT_JSON_STRING)
+            snprintf(user, 16, "%s", v->str);
+        ct_json_free(j);
+    }
+    return 0;
+}
+
+static void stored_version(const char *problem, char *ver)
+{
+    char db[600];
+    snprintf(db, sizeof db, "%s/c.db", dir);
+    ct_db *h;
+    ct_err e;
+    ver[0] = '\0';
+    if (ct_db_open(db, 0, &h, &e) != CT_OK)
+        return;
+    ct_query q = {.problem = problem};
+    ct_db_query(h, &q, note_cb, ver, &e);
+    ct_db_close(h);
+}
+
 /* A run with the baseline timed: the JSON fields and the report's line.
  * Where strict is 0 (a form cuDNN's legacy API may not take: channels
  * last with KCRS weights, a half-type bias), a stated reason passes too. */
@@ -125,6 +153,9 @@ static void timed(const char *spec, int seed, int strict)
     snprintf(want, sizeof want, "  cuDNN %s (%s): ", ver ? ver : "?", f32 ? "TF32 off" : ct_dtype_name(ct_problem_dtype(&p)));
     CHECK_MSG(strstr(report, want) != NULL, "%s: the report lacks '%s'", spec, want);
     CHECK_MSG(strstr(report, "x naive") != NULL || strstr(report, "naive baseline") == NULL, "%s: no x naive", spec);
+    char stored[16];
+    stored_version(p.canonical, stored);
+    CHECK_MSG(ver && !strcmp(stored, ver), "%s: the stored run notes cuDNN '%s'", spec, stored);
     printf("%s: winner %.2f us, cuDNN %.2f us (relerr %.2g), convtune %.2fx\n", spec, win, us, rel, sp);
     ct_json_free(j);
     free(report);

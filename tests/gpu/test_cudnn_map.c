@@ -17,6 +17,7 @@
 #include "cudnn_base.h"
 #include "cudnn_map.h"
 #include "cudnndl.h"
+#include "json.h"
 #include "problem.h"
 #include "tune_cudnn.h"
 
@@ -289,5 +290,19 @@ int main(int argc, char **argv)
     CHECK_MSG(!strncmp(line, want, strlen(want)), "'%s' vs '%s'", line, want);
     ct_tune_cudnn_note(&res, 4.0, note, sizeof note);
     CHECK_MSG(strstr(note, "\"version\":\"9.19\"") && strstr(note, "\"none\":null"), "%s", note);
+    /* A long reason (a path of multibyte names, quotes) is cut in the
+     * stored note, at a character, so that it stays small, valid JSON. */
+    memset(&res.cudnn, 0, sizeof res.cudnn);
+    size_t o2 = 0;
+    while (o2 + 4 < sizeof res.cudnn.why)
+        o2 += (size_t)snprintf(res.cudnn.why + o2, sizeof res.cudnn.why - o2, "%s",
+                               (next() & 1) ? "\xc3\xa9" : (next() & 1) ? "\"" : "x");
+    char note480[480];
+    CHECK(ct_tune_cudnn_note(&res, 4.0, note480, sizeof note480));
+    ct_json *jn = NULL;
+    CHECK_MSG(ct_json_parse(note480, strlen(note480), &jn, &e) == CT_OK, "%s: %s", e.msg, note480);
+    const ct_json *nv = jn ? ct_json_get(jn, "none") : NULL;
+    CHECK(nv && nv->type == CT_JSON_STRING && nv->n > 100 && nv->n <= 160);
+    ct_json_free(jn);
     CHECK_DONE();
 }

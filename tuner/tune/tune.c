@@ -417,10 +417,10 @@ static ct_status run_finish(tune_run *r, ct_err *e)
     /* The vendor baseline, on the GPU and buffers the winner was re-timed
      * on, kept with the run for `report`. */
     if (!r->o->no_cudnn) {
-        char note[1024];
+        char note[480];   /* with the settings and conditions, within what a run's settings are read back into */
         ct_tune_cudnn_run(ct_gpus_worker(r->gs, 0), res);
-        ct_tune_cudnn_note(res, r->okrecs[0].median_us, note, sizeof note);
-        for (int k = 0; k < ct_gpus_count(r->gs); k++)
+        for (int k = 0; ct_tune_cudnn_note(res, r->okrecs[0].median_us, note, sizeof note) &&
+                        k < ct_gpus_count(r->gs); k++)
             ct_db_run_note(r->db, r->run_ids[k], "cudnn", note, NULL);
     }
     res->worker_starts = ct_gpus_starts(r->gs);

@@ -4,6 +4,10 @@
 #include <math.h>
 #include <string.h>
 
+/* The reason for none, as stored with the run: the run's settings object
+ * (its settings, conditions and this note) is read back into 1 KiB. */
+#define CT_TUNE_CUDNN_NOTE_WHY 160
+
 void ct_tune_cudnn_run(ct_worker *wk, ct_tune_result *res)
 {
     ct_err e;
@@ -56,8 +60,10 @@ static void number_or_null(ct_jw *j, const char *key, const char *fmt, int have,
         ct_jw_null(j, key);
 }
 
-/* The fields of both forms, under prefix ("cudnn_" or ""). */
-static void fields(ct_jw *j, const ct_tune_result *res, double winner_us, const char *prefix)
+/* The fields of both forms, under prefix ("cudnn_" or ""), the reason for
+ * none cut to at most why_max bytes (at a character's start: the stored
+ * settings are read back as strict UTF-8). */
+static void fields(ct_jw *j, const ct_tune_result *res, double winner_us, const char *prefix, size_t why_max)
 {
     const ct_cudnn_outcome *o = &res->cudnn;
     const ct_cudnn_timing *m = o->ran ? main_timing(o) : NULL, *t = o->ran ? tf32_timing(o) : NULL;
@@ -71,21 +77,29 @@ static void fields(ct_jw *j, const ct_tune_result *res, double winner_us, const 
     number_or_null(j, KEY("tf32_us"), "%.4f", t != NULL, t ? t->us : 0);
     number_or_null(j, KEY("tf32_relerr"), "%.3g", t != NULL, t ? t->relerr : 0);
     number_or_null(j, KEY("tf32_speedup"), "%.3f", t && winner_us > 0, t ? t->us / winner_us : 0);
-    const char *none = o->ran ? "" : o->why[0] ? o->why : "not timed: no candidate was verified";
+    char none[sizeof o->why];
+    snprintf(none, sizeof none, "%s", o->ran ? "" : o->why[0] ? o->why : "not timed: no candidate was verified");
+    if (strlen(none) > why_max) {
+        size_t cut = why_max;
+        while (cut > 0 && ((unsigned char)none[cut] & 0xC0) == 0x80)
+            cut--;
+        none[cut] = '\0';
+    }
     ct_jw_string_or_null(j, KEY("none"), none);
 #undef KEY
 }
 
 void ct_tune_cudnn_json(ct_jw *j, const ct_tune_result *res, double winner_us)
 {
-    fields(j, res, winner_us, "cudnn_");
+    fields(j, res, winner_us, "cudnn_", sizeof res->cudnn.why);
 }
 
-void ct_tune_cudnn_note(const ct_tune_result *res, double winner_us, char *buf, size_t len)
+int ct_tune_cudnn_note(const ct_tune_result *res, double winner_us, char *buf, size_t len)
 {
     ct_jw j;
     ct_jw_buffer(&j, buf, len, 0);
     ct_jw_object(&j, NULL);
-    fields(&j, res, winner_us, "");
+    fields(&j, res, winner_us, "", CT_TUNE_CUDNN_NOTE_WHY);
     ct_jw_end(&j);
+    return ct_jw_fits(&j);
 }

@@ -27,7 +27,7 @@ void ct_tune_cudnn_print(FILE *out, const ct_tune_result *res, double winner_us)
 void ct_tune_cudnn_json(ct_jw *j, const ct_tune_result *res, double winner_us);
 
 /* The same as the JSON object stored with the run (key "cudnn" of its
- * settings, ct_db_run_note). */
-void ct_tune_cudnn_note(const ct_tune_result *res, double winner_us, char *buf, size_t len);
+ * settings, ct_db_run_note); 0 when it did not fit in len bytes. */
+int ct_tune_cudnn_note(const ct_tune_result *res, double winner_us, char *buf, size_t len);
 
 #endif
