@@ -201,6 +201,12 @@ static ct_status time_one(ct_gpu *g, ct_workload *w, const ct_settings *s, cd_ru
         }
         return ct_drv_fail(e, cr, "cuDNN's run");
     }
+    /* A loose result is reported (TF32 is looser than fp32's tolerance);
+     * one with a NaN or infinity left is no baseline. */
+    if (!isfinite(t->relerr)) {
+        snprintf(why, sizeof why, "algorithm %d left NaN or Inf in the output", r->algo);
+        goto fail;
+    }
     const ct_timing_opts to = {.flush = s->l2_flush ? w->flush : 0, .flush_words = w->flush_bytes / 4};
     ct_result res;
     ct_result_init(&res);
