@@ -109,7 +109,7 @@ static const opt_def opts[] = {
     NUM("--top", NULL, TOP, "N", "the N best verified candidates"),
     STR("--candidate", NULL, CANDIDATE, candidate, "LINE", "a line of space --list: template and parameters"),
     STR("--problems", NULL, PROBLEMS, problems_file, "FILE", "tune each problem of FILE, one per line"),
-    NUM("--baseline", NULL, BASELINE, "B", "the vendor baseline timed beside the winner: cudnn (default) or none"),
+    STR("--baseline", NULL, BASELINE, baseline, "B", "the vendor baseline timed beside the winner: cudnn (default) or none"),
 };
 
 const cli_opt_info *opt_info(int i, cli_opt_info *out)
@@ -286,13 +286,6 @@ int parse_args(int argc, char **argv, int start, unsigned long repeats, unsigned
                 return 0;
             a->have_max = 1;
             break;
-        case OPT_BASELINE:   /* the vendor baseline tune times beside its winner */
-            if (strcmp(v, "cudnn") != 0 && strcmp(v, "none") != 0) {
-                say(0, "%s: bad value '%s' (expected cudnn or none)", o, ECHO(v));
-                return 0;
-            }
-            a->no_cudnn = !strcmp(v, "none");
-            break;
         case OPT_TIME:
             if (!parse_int_arg(o, v, 1, 1000000, &x))
                 return 0;
@@ -347,6 +340,15 @@ int need_problem(const args *a, ct_problem *p)
     ct_err e;
     ct_status rc = ct_problem_parse(a->problem, p, &e);
     return rc == CT_OK ? 0 : die(rc, e.msg);
+}
+
+int baseline_none(const args *a, int *none)
+{
+    *none = a->baseline && !strcmp(a->baseline, "none");
+    if (!a->baseline || *none || !strcmp(a->baseline, "cudnn"))
+        return 0;
+    say(0, "--baseline: bad value '%s' (expected cudnn or none)", ECHO(a->baseline));
+    return CT_ERR_USAGE;
 }
 
 int need_problem_config(const args *a, ct_problem *p, ct_config *c)

@@ -129,12 +129,14 @@ static int check_auto_shard(const ct_problem *p, const ct_config *cfg, const cha
 
 int cmd_tune(const args *a)
 {
+    int no_cudnn, r;
+    if ((r = baseline_none(a, &no_cudnn)))
+        return r;
     if (a->problems_file)   /* a list: cli_tune_list.c */
         return cmd_tune_list(a);
     ct_problem p;
     ct_config cfg;
-    int r = need_problem_config(a, &p, &cfg);
-    if (r)
+    if ((r = need_problem_config(a, &p, &cfg)))
         return r;
     char dbpath[CT_DB_PATH_MAX];
     ct_err e;
@@ -167,7 +169,7 @@ int cmd_tune(const args *a)
                       .verbose = a->verbose, .out = stdout, .strategy = a->strategy,
                       .time_limit_s = a->time_limit, .cache_dir = cdir, .json = a->json,
                       .worker_exe = "/proc/self/exe",
-                      .fresh = a->fresh, .no_cudnn = a->no_cudnn};
+                      .fresh = a->fresh, .no_cudnn = no_cudnn};
     memcpy(o.gpus, a->gpus, sizeof o.gpus);
     ct_tune_result res;
     ct_status rc = ct_tune(&o, &res, &e);
