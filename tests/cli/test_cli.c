@@ -140,6 +140,9 @@ static const bad_row bad_rows[] = {
     /* no driver: only where libcuda.so.1 cannot be loaded */
     {{"tune", "--problem", "conv1d:1e6:2047"}, 4, "no NVIDIA driver"},
     {{"tune", "--problem", "conv1d:1e6:2047", "--db", "{W}/new/tuned.db"}, 4, "no NVIDIA driver"},
+    /* --baseline is taken (the GPU is what is missing) */
+    {{"tune", "--problem", "conv1d:1e6:2047", "--baseline", "none"}, 4, "no NVIDIA driver"},
+    {{"tune", "--problem", "conv2dc:2:8:16:16:8:3:3:same", "--baseline", "cudnn"}, 4, "no NVIDIA driver"},
 };
 
 static void check_bad_rows(int have_driver)

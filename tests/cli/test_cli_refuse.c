@@ -101,6 +101,11 @@ static const bad_row rows[] = {
      "option --device given twice"},
     {{"report", "--db", "{W}/cli.db", "--force", "--force"}, 2, "option --force given twice"},
     {{"report", "--db", "{W}/cli.db", "--gpu", "0"}, 2, "report does not take --gpu"},
+    {{"space", "--problem", OKP, "--baseline", "none"}, 2, "space does not take --baseline"},
+    {{"--problem", OKP, "--baseline", "foo", "--db", "{W}/t.db"}, 2, "--baseline: bad value 'foo' (expected cudnn or none)"},
+    {{"--problem", OKP, "--baseline", "CUDNN", "--db", "{W}/t.db"}, 2, "--baseline: bad value 'CUDNN'"},
+    {{"--problem", OKP, "--baseline", "none", "--baseline", "cudnn", "--db", "{W}/t.db"}, 2,
+     "option --baseline given twice"},
     /* tune (and retime) check what space, compile and precompile check before looking for a GPU,
      * with their codes: none is exit 4 here (T002, T003, T006, T008, L031) */
     {{"--problem", "conv1d:1000:3:bf16", "--template", "conv1d_tiled", "--db", "{W}/t.db"}, 2,

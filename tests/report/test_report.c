@@ -163,6 +163,44 @@ int main(void)
           !strstr(page, "<h2>Summary</h2>"));
     free(page);
 
+    /* The cuDNN baseline a run noted (tune_cudnn.h) is stated against the
+     * winner; the fixture's runs, stored before it, state none. */
+    page = slurp(path, NULL);
+    CHECK(page && !strstr(page, "against cuDNN"));
+    free(page);
+    srand((unsigned)time(NULL));
+    const double cu = 1 + rand() % 100000 / 100.0, tf = 1 + rand() % 100000 / 100.0;
+    char note[256];
+    snprintf(note, sizeof note, "{\"version\":\"9.19\",\"us\":%.4f,\"relerr\":3e-07,\"speedup\":null,"
+             "\"timing\":\"graph\",\"tf32_us\":%.4f,\"tf32_relerr\":0.0002,\"tf32_speedup\":null,\"none\":null}",
+             cu, tf);
+    snprintf(path, sizeof path, "%s/fix.db", work);
+    sqlite3 *sh = NULL;
+    sqlite3_stmt *st = NULL;
+    int noted = 0;
+    CHECK(ct_db_open(path, 1, &db, &e) == CT_OK);
+    CHECK(sqlite3_open_v2(path, &sh, SQLITE_OPEN_READONLY, NULL) == SQLITE_OK);
+    CHECK(sqlite3_prepare_v2(sh, "SELECT r.id FROM runs r JOIN problems p ON p.id = r.problem_id "
+                                 "WHERE p.canonical = 'conv1d:15:4:right'", -1, &st, NULL) == SQLITE_OK);
+    while (st && sqlite3_step(st) == SQLITE_ROW)
+        noted += ct_db_run_note(db, sqlite3_column_int64(st, 0), "cudnn", note, &e) == CT_OK;
+    sqlite3_finalize(st);
+    sqlite3_close(sh);
+    ct_db_close(db);
+    CHECK(noted > 0);
+    const char *cud[] = {"report", FIX, "--problem", "conv1d:15:4:right", "-o", "{W}/cudnn.html", NULL};
+    run_ct(cud, &r, cmd, sizeof cmd);
+    CHECK_MSG(r.code == 0, "%s: %d %s", cmd, r.code, r.err);
+    result_free(&r);
+    snprintf(path, sizeof path, "%s/cudnn.html", work);
+    page = slurp(path, NULL);
+    char want[128];
+    snprintf(want, sizeof want, "<dt>against cuDNN</dt><dd>cuDNN 9.19: %.3f us with TF32 off (relerr 3.0e-07)", cu);
+    CHECK_MSG(page && strstr(page, want), "the page lacks %s", want);
+    snprintf(want, sizeof want, "; %.3f us with TF32 on (relerr 2.0e-04): the winner ", tf);
+    CHECK_MSG(page && strstr(page, want), "the page lacks %s", want);
+    free(page);
+
     /* CSV: the header and one line per candidate of the family, to stdout. */
     const char *csv[] = {"report", FIX, "--family", "conv1d", "--format", "csv", NULL};
     run_ct(csv, &r, cmd, sizeof cmd);

@@ -19,7 +19,7 @@ enum {
     OPT_VERBOSE, OPT_PROBLEM, OPT_DB, OPT_CONFIG, OPT_TEMPLATES, OPT_TEMPLATE, OPT_ARCH, OPT_DEVICE,
     OPT_FAMILY, OPT_NEAREST, OPT_FORMAT, OPT_OUT, OPT_STRATEGY, OPT_GPU, OPT_SEED, OPT_BUDGET, OPT_TIME,
     OPT_PARAM, OPT_TORCH, OPT_SHARD, OPT_TOP, OPT_DTYPE, OPT_PASS, OPT_CANDIDATE, OPT_PROBLEMS, OPT_ARCH_LIMIT,
-    OPT_COUNT
+    OPT_BASELINE, OPT_COUNT
 };
 #define OPT(x) (1UL << OPT_##x)
 
@@ -43,6 +43,7 @@ typedef struct args {
     const char *pass;          /* export --family F --pass P */
     const char *problems_file; /* tune --problems FILE */
     const char *candidate;     /* compile --candidate 'TEMPLATE NAME=VALUE,...' (a space --list line) */
+    const char *baseline;      /* tune --baseline cudnn|none (baseline_none) */
     const char *problems[CT_MAX_PROBLEM_ARGS];  /* every --problem, where the command repeats it (report) */
     int nproblems;
     const char *pos[256];      /* arguments that are not options (db import FILE...) */
@@ -107,6 +108,9 @@ int check_options(const args *a, unsigned long allowed, const char *cmd);
 int load_config(const args *a, ct_config *c);
 int need_problem(const args *a, ct_problem *p);
 /* need_problem, then load_config: what tune, space and export start with. */
+/* Whether tune's --baseline is none (1 into *none) or cudnn, the default
+ * (0); CT_ERR_USAGE after the one-line error for any other value. */
+int baseline_none(const args *a, int *none);
 int need_problem_config(const args *a, ct_problem *p, ct_config *c);
 /* The database path (--db, else the default) into path; a --db that does
  * not fit is refused, never shortened. 0 or the exit status after the

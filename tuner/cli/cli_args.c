@@ -110,6 +110,7 @@ static const opt_def opts[] = {
     STR("--candidate", NULL, CANDIDATE, candidate, "LINE", "a line of space --list: template and parameters"),
     STR("--problems", NULL, PROBLEMS, problems_file, "FILE", "tune each problem of FILE, one per line"),
     STR("--arch-limit", NULL, ARCH_LIMIT, arch_limit, "sm_XY", "only the kernels an older architecture admits too"),
+    STR("--baseline", NULL, BASELINE, baseline, "B", "the vendor baseline timed beside the winner: cudnn (default) or none"),
 };
 
 const cli_opt_info *opt_info(int i, cli_opt_info *out)
@@ -340,6 +341,15 @@ int need_problem(const args *a, ct_problem *p)
     ct_err e;
     ct_status rc = ct_problem_parse(a->problem, p, &e);
     return rc == CT_OK ? 0 : die(rc, e.msg);
+}
+
+int baseline_none(const args *a, int *none)
+{
+    *none = a->baseline && !strcmp(a->baseline, "none");
+    if (!a->baseline || *none || !strcmp(a->baseline, "cudnn"))
+        return 0;
+    say(0, "--baseline: bad value '%s' (expected cudnn or none)", ECHO(a->baseline));
+    return CT_ERR_USAGE;
 }
 
 int need_problem_config(const args *a, ct_problem *p, ct_config *c)

@@ -16,7 +16,7 @@ const cli_command cli_commands[] = {
     {"tune", cmd_tune, usage_tune,
      OPT(PROBLEM) | OPT(GPU) | OPT(DB) | OPT(CONFIG) | OPT(TEMPLATES) | OPT(TEMPLATE) | OPT(SEED) | OPT(STRATEGY) |
          OPT(BUDGET) | OPT(TIME) | OPT(JSON) | OPT(FRESH) | OPT(NO_CACHE) | OPT(REMEASURE) | OPT(VERBOSE) |
-         OPT(SHARD) | OPT(PROBLEMS) | OPT(ARCH_LIMIT), 0, "tune a problem on a GPU (the default command)"},
+         OPT(SHARD) | OPT(PROBLEMS) | OPT(ARCH_LIMIT) | OPT(BASELINE), 0, "tune a problem on a GPU (the default command)"},
     {"precompile", cmd_precompile, usage_precompile,
      OPT(PROBLEM) | OPT(ARCH) | OPT(SHARD) | OPT(BUDGET) | OPT(STRATEGY) | OPT(SEED) | OPT(CONFIG) | OPT(TEMPLATES) |
          OPT(TEMPLATE), 0, "compile a run's candidates into the cache, no GPU"},
@@ -164,6 +164,8 @@ static const char *option_values(int bit, const char *cmd, char *buf, size_t len
         return "auto exhaustive random anneal";
     case OPT_PASS:
         return "fwd dgrad wgrad";
+    case OPT_BASELINE:
+        return "cudnn none";
     case OPT_ARCH:
         return "sm_75 sm_80 sm_86 sm_89 sm_90 compute_75 compute_80 compute_86 compute_89 compute_90";
     case OPT_DTYPE: {

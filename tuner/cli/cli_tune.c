@@ -52,7 +52,13 @@ const char usage_tune[] =
     "  --verbose            one line per candidate on stderr\n"
     "  --arch-limit sm_XY   only the kernels a GPU of sm_XY admits (its instructions\n"
     "                       and limits, e.g. sm_75 for a T4), compiled for and\n"
-    "                       measured on this GPU; give a --db of its own\n";
+    "                       measured on this GPU; give a --db of its own\n"
+    "  --baseline B         cudnn (default) or none: once the winner is known, time\n"
+    "                       cuDNN on the same GPU and buffers (fp32 with TF32 off\n"
+    "                       and on; bf16/f16 in their type) and state the ratio; a\n"
+    "                       missing cuDNN ($CONVTUNE_CUDNN, libcudnn.so.9, or\n"
+    "                       PyTorch's pip copy) or an unsupported problem is a\n"
+    "                       line 'cuDNN baseline: none (why)', never an error\n";
 
 const char usage_space[] =
     "usage: convtune space --problem SPEC [--arch sm_XY] [--arch-limit sm_XY] [--template NAME]\n"
@@ -127,12 +133,14 @@ static int check_auto_shard(const ct_problem *p, const ct_config *cfg, const cha
 
 int cmd_tune(const args *a)
 {
+    int no_cudnn, r;
+    if ((r = baseline_none(a, &no_cudnn)))
+        return r;
     if (a->problems_file)   /* a list: cli_tune_list.c */
         return cmd_tune_list(a);
     ct_problem p;
     ct_config cfg;
-    int r = need_problem_config(a, &p, &cfg);
-    if (r)
+    if ((r = need_problem_config(a, &p, &cfg)))
         return r;
     char dbpath[CT_DB_PATH_MAX];
     ct_err e;
@@ -168,7 +176,7 @@ int cmd_tune(const args *a)
                       .verbose = a->verbose, .out = stdout, .strategy = a->strategy,
                       .time_limit_s = a->time_limit, .cache_dir = cdir, .json = a->json,
                       .worker_exe = "/proc/self/exe",
-                      .fresh = a->fresh, .arch_limit = a->arch_limit};
+                      .fresh = a->fresh, .arch_limit = a->arch_limit, .no_cudnn = no_cudnn};
     memcpy(o.gpus, a->gpus, sizeof o.gpus);
     ct_tune_result res;
     ct_status rc = ct_tune(&o, &res, &e);

@@ -146,7 +146,8 @@ int cmd_tune_list(const args *a)
                          .templates_dir = a->templates, .only_template = a->only, .remeasure = a->remeasure,
                          .verbose = a->verbose, .strategy = a->strategy, .time_limit_s = a->time_limit,
                          .cache_dir = cdir, .worker_exe = "/proc/self/exe", .fresh = a->fresh,
-                         .arch_limit = a->arch_limit};
+                         .arch_limit = a->arch_limit,
+                         .no_cudnn = a->baseline && !strcmp(a->baseline, "none")};   /* checked by cmd_tune */
     memcpy(base.gpus, a->gpus, sizeof base.gpus);
     FILE *quiet = a->verbose ? stderr : fopen("/dev/null", "w");
     if (!quiet) {

@@ -27,6 +27,8 @@
     X(cuEventElapsedTime) X(cuEventDestroy) X(cuStreamSynchronize)       \
     X(cuGraphCreate) X(cuGraphAddKernelNode) X(cuGraphInstantiate)       \
     X(cuGraphLaunch) X(cuGraphExecDestroy) X(cuGraphDestroy)             \
+    X(cuStreamCreate) X(cuStreamDestroy) X(cuStreamBeginCapture)        \
+    X(cuStreamEndCapture)                                                \
     X(cuGetErrorName) X(cuGetErrorString)
 
 typedef struct ct_drv {

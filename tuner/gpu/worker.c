@@ -33,6 +33,7 @@ enum {
     MSG_VERIFIED,    /* worker -> supervisor: verified_msg, timing starts   */
     MSG_RESULT,      /* worker -> supervisor: result_msg                    */
     MSG_QUIT,
+    MSG_CUDNN,       /* time the cuDNN baseline; answered by MSG_REPLY      */
 };
 
 typedef struct msg_hdr {
@@ -53,6 +54,7 @@ typedef struct reply_msg {
     int status;
     char msg[1024];
     ct_worker_device dev;
+    ct_cudnn_outcome cudnn;    /* MSG_CUDNN's answer */
 } reply_msg;
 
 /* The parameters travel typed: their values in the template's declaration
@@ -154,7 +156,8 @@ static int recv_msg(int fd, uint32_t *type, void *payload, size_t len, double de
     *type = h.type;
     if (total)
         *total = h.len;
-    size_t want = h.type == MSG_QUIT || h.type == MSG_CEILINGS || h.type == MSG_WORKLOAD ? 0 : len;
+    size_t want = h.type == MSG_QUIT || h.type == MSG_CEILINGS || h.type == MSG_WORKLOAD || h.type == MSG_CUDNN
+                      ? 0 : len;
     if (h.len < want || (h.type != MSG_RUN && h.len != want))
         return -1;
     return want ? read_all(fd, payload, want, deadline) : 0;
@@ -226,6 +229,20 @@ int ct_worker_serve(int fd)
             fill_device(&g, &rep.dev);
             if (send_msg(fd, MSG_REPLY, &rep, sizeof rep, NULL, 0))
                 break;
+            continue;
+        }
+        if (type == MSG_CUDNN) {
+            memset(&e, 0, sizeof e);
+            memset(&rep.cudnn, 0, sizeof rep.cudnn);
+            rep.status = have_w ? ct_cudnn_baseline(&g, &w, &st.s, &rep.cudnn, &e)
+                                : ct_fail(&e, CT_ERR_INTERNAL, "no workload to time cuDNN on");
+            snprintf(rep.msg, sizeof rep.msg, "%s", e.msg);
+            if (send_msg(fd, MSG_REPLY, &rep, sizeof rep, NULL, 0))
+                break;
+            if (rep.status == CT_ERR_CUDA) {
+                code = 3;   /* the context is gone */
+                break;
+            }
             continue;
         }
         if (type != MSG_RUN || total - sizeof rm != rm.size || rm.size > MAX_BINARY || !have_w ||
@@ -439,6 +456,20 @@ static ct_status respawn(ct_worker *w, ct_err *e)
     ct_status rc = spawn(w, NULL, e);
     if (rc == CT_OK && w->want_workload)
         rc = ct_worker_workload(w, e);
+    return rc;
+}
+
+ct_status ct_worker_cudnn(ct_worker *w, ct_cudnn_outcome *o, ct_err *e)
+{
+    static _Thread_local reply_msg rep;
+    memset(o, 0, sizeof *o);
+    ct_status rc = w->pid <= 0 ? respawn(w, e) : CT_OK;
+    if (rc == CT_OK)
+        rc = request(w, MSG_CUDNN, NULL, 0, &rep, "the cuDNN baseline", e);
+    if (rc == CT_OK)
+        *o = rep.cudnn;
+    else if (rep.status == CT_ERR_CUDA)
+        reap(w, 1, NULL, 0);   /* it exits: the next request gets a new one */
     return rc;
 }
 

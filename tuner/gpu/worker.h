@@ -17,6 +17,7 @@
 
 #include "compile.h"
 #include "config.h"
+#include "cudnn_base.h"
 #include "device.h"
 #include "problem.h"
 #include "runner.h"
@@ -62,6 +63,12 @@ ct_status ct_worker_workload(ct_worker *w, ct_err *e);
  * could be (re)started. */
 ct_status ct_worker_run(ct_worker *w, int template_index, const ct_params *c, const ct_binary *bin,
                         double race_us, ct_result *o, ct_err *e);
+
+/* Time the cuDNN baseline on the worker's workload (cudnn_base.h) into o.
+ * An error when the worker could not answer, or lost its GPU context doing
+ * it (it is replaced before the next request); what kept cuDNN from the
+ * problem is o's reason, not an error. */
+ct_status ct_worker_cudnn(ct_worker *w, ct_cudnn_outcome *o, ct_err *e);
 
 /* Workers started so far (1 + restarts after faults). */
 int ct_worker_starts(const ct_worker *w);

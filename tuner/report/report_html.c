@@ -495,6 +495,47 @@ static void conditions(FILE *f, const ct_report_section *s)
     fputs("</dd>\n", f);
 }
 
+/* The vendor baseline the newest run that timed one noted (tune_cudnn.h's
+ * note, key "cudnn" of the run's settings), against the winner. */
+static void cudnn_line(FILE *f, const ct_report_section *s, double winner_us)
+{
+    ct_json *best = NULL;
+    const char *when = "";
+    for (int i = 0; i < s->n; i++) {
+        const char *t = s->rows[i]->run_settings;
+        ct_json *j = NULL;
+        if (!*t || strcmp(s->rows[i]->run_started_at, when) <= 0 || ct_json_parse(t, strlen(t), &j, NULL) != CT_OK)
+            continue;
+        const ct_json *us = ct_json_get(ct_json_get(j, "cudnn"), "us");
+        const ct_json *tus = ct_json_get(ct_json_get(j, "cudnn"), "tf32_us");
+        if ((us && us->type == CT_JSON_NUMBER) || (tus && tus->type == CT_JSON_NUMBER)) {
+            ct_json_free(best);
+            best = j;
+            when = s->rows[i]->run_started_at;
+        } else {
+            ct_json_free(j);
+        }
+    }
+    if (!best)
+        return;
+    const ct_json *c = ct_json_get(best, "cudnn"), *v = ct_json_get(c, "version");
+    fputs("<dt>against cuDNN</dt><dd>cuDNN ", f);
+    h(f, v && v->type == CT_JSON_STRING ? v->str : "?");
+    static const char *const keys[2][2] = {{"us", "relerr"}, {"tf32_us", "tf32_relerr"}};
+    for (int k = 0, n = 0; k < 2; k++) {
+        const ct_json *us = ct_json_get(c, keys[k][0]), *re = ct_json_get(c, keys[k][1]);
+        if (!us || us->type != CT_JSON_NUMBER || us->number <= 0)
+            continue;
+        const ct_json *tf = ct_json_get(c, "tf32_us");
+        const int fp32 = tf && tf->type == CT_JSON_NUMBER;   /* only fp32 problems have a TF32 timing */
+        fprintf(f, "%s %.3f us%s (relerr %.1e): the winner %.2fx", n++ ? ";" : ":", us->number,
+                k ? " with TF32 on" : fp32 ? " with TF32 off" : "", re && re->type == CT_JSON_NUMBER ? re->number : NAN,
+                us->number / winner_us);
+    }
+    fputs(" (timed in the same run, on the same inputs)</dd>\n", f);
+    ct_json_free(best);
+}
+
 static void section_html(FILE *f, const ct_report_section *s, int idx)
 {
     const ct_result *c = s->ceil;
@@ -569,6 +610,7 @@ static void section_html(FILE *f, const ct_report_section *s, int idx)
             fprintf(f, ", %.1fx the naive baseline (%.3f us)", s->baseline->median_us / w->median_us,
                     s->baseline->median_us);
         fputs("</dd>\n", f);
+        cudnn_line(f, s, w->median_us);
     }
     fputs("</dl>\n<div class=\"plots\">\n", f);
     plot_search(f, s);

@@ -28,6 +28,7 @@
 #include "search.h"
 #include "space.h"
 #include "timing.h"
+#include "tune_cudnn.h"
 #include "tune_report.h"
 
 typedef struct tune_run {
@@ -422,6 +423,15 @@ static ct_status run_finish(tune_run *r, ct_err *e)
     qsort(r->okrecs, (size_t)r->nok, sizeof *r->okrecs, cmp_rec);
     if (s->retime_top > 1 && r->nok > 1)
         retime_best(r, s->retime_top < r->nok ? s->retime_top : r->nok);
+    /* The vendor baseline, on the GPU and buffers the winner was re-timed
+     * on, kept with the run for `report`. */
+    if (!r->o->no_cudnn) {
+        char note[480];   /* with the settings and conditions, within what a run's settings are read back into */
+        ct_tune_cudnn_run(ct_gpus_worker(r->gs, 0), res);
+        for (int k = 0; ct_tune_cudnn_note(res, r->okrecs[0].median_us, note, sizeof note) &&
+                        k < ct_gpus_count(r->gs); k++)
+            ct_db_run_note(r->db, r->run_ids[k], "cudnn", note, NULL);
+    }
     res->worker_starts = ct_gpus_starts(r->gs);
     /* Kept with the run for `convtune report`: the conditions it was timed under. */
     char cond[240];
@@ -484,6 +494,8 @@ ct_status ct_tune(const ct_tune_opts *o, ct_tune_result *res, ct_err *e)
     res->sm_mhz_min = res->sm_mhz_max = res->temp_c_min = res->temp_c_max = -1;
     tune_run r = {.o = o, .cfg = o->cfg, .res = res, .out = o->json ? stderr : o->out, .p = o->problem,
                   .strategy = CT_SEARCH_AUTO, .t_start = now_s()};
+    if (o->no_cudnn)
+        snprintf(res->cudnn.why, sizeof res->cudnn.why, "--baseline none");
     ct_status rc = o->strategy ? ct_strategy_parse(o->strategy, &r.strategy, e) : CT_OK;
     if (rc == CT_OK)
         rc = run_open(&r, e);

@@ -34,6 +34,7 @@ typedef struct ct_tune_opts {
     FILE *out;                 /* summary */
     const char *worker_exe;    /* convtune binary run as the GPU worker ("/proc/self/exe") */
     const char *arch_limit;    /* NULL, or sm_XY: only the kernels that architecture admits (ct_limits_restrict) */
+    int no_cudnn;              /* --baseline none: no cuDNN timing beside the winner */
 } ct_tune_opts;
 
 ct_status ct_tune(const ct_tune_opts *o, ct_tune_result *res, ct_err *e);

@@ -7,6 +7,7 @@
 #include "dtype.h"
 #include "json.h"
 #include "timing.h"
+#include "tune_cudnn.h"
 
 /* A record's parameters for people: JSON text. */
 static const char *params_text(const ct_result *r, char *buf, size_t len)
@@ -210,7 +211,7 @@ static void print_row(FILE *f, int rank, const ct_result *r, double baseline_us,
 void ct_tune_print_ranking(FILE *out, const ct_problem *p, const ct_gpu *g, const ct_result *okrecs, int nok,
                            const ct_tune_result *res)
 {
-    fprintf(out, "  rank   median_us  TFLOP/s  %%FMA  speedup    relerr  template params\n");
+    fprintf(out, "  rank   median_us  TFLOP/s  %%FMA  x naive    relerr  template params\n");
     for (int i = 0; i < nok && i < 5; i++)
         print_row(out, i + 1, &okrecs[i], res->baseline_us, peak_of(p, g));
     for (int i = 0; i < nok; i++)
@@ -228,8 +229,10 @@ void ct_tune_print_ranking(FILE *out, const ct_problem *p, const ct_gpu *g, cons
             params_text(w, wparams, sizeof wparams), w->median_us, ct_tune_timing_text(w, how, sizeof how),
             w->flops / w->median_us / 1e6, w->bytes / w->median_us / 1e3);
     if (res->baseline_us > 0)
-        fprintf(out, ", %.1fx the naive kernel", res->baseline_us / w->median_us);
-    fprintf(out, "\nexport: convtune export --problem %s\n", p->canonical);
+        fprintf(out, ", %.1fx naive", res->baseline_us / w->median_us);
+    fputc('\n', out);
+    ct_tune_cudnn_print(out, res, w->median_us);
+    fprintf(out, "export: convtune export --problem %s\n", p->canonical);
 }
 
 /* The winner's timing: its confidence interval (null when not stored),
@@ -300,6 +303,7 @@ void ct_tune_print_json(FILE *f, const ct_problem *p, const ct_gpu *g, const cha
     ct_jw_string_or_null(&j, "baseline_only", res->baseline_only);
     ct_jw_number(&j, "baseline_us", "%.4f", res->baseline_us);
     ct_jw_number(&j, "speedup", "%.3f", nok && res->baseline_us > 0 ? res->baseline_us / res->winner.median_us : 0);
+    ct_tune_cudnn_json(&j, res, nok ? res->winner.median_us : 0);
     ct_jw_object(&j, "time");
     ct_jw_number(&j, "wall_s", "%.3f", res->wall_s);
     ct_jw_number(&j, "compile_cpu_s", "%.3f", res->compile_s);

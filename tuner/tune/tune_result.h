@@ -4,6 +4,7 @@
 #ifndef CT_TUNE_RESULT_H
 #define CT_TUNE_RESULT_H
 
+#include "cudnn_base.h"
 #include "result.h"
 
 typedef struct ct_tune_result {
@@ -19,6 +20,10 @@ typedef struct ct_tune_result {
     /* Non-empty when no tuned (non-baseline) template has a verified
      * candidate: why, in one line (their constraints, or their failures). */
     char baseline_only[512];
+    /* The vendor baseline timed beside the winner (tune_cudnn.h); none
+     * asked for under --baseline none. */
+    int cudnn_asked;
+    ct_cudnn_outcome cudnn;
 } ct_tune_result;
 
 #endif
