@@ -57,7 +57,7 @@ GROUPED_PROBLEMS = [
 
 
 # convtune's element types: the torch type and the relative L2 bound its
-# tuner verifies with (README, "Half precision").
+# tuner verifies with (docs/PROBLEMS.md, "Half precision").
 DTYPES = {"f32": torch.float32, "bf16": torch.bfloat16, "f16": torch.float16}
 TOLERANCE = {"f32": 1e-5, "bf16": 2 * 2.0 ** -8, "f16": 2 * 2.0 ** -11}   # twice the unit roundoff
 # Issue 16: the same layers in half precision, against PyTorch in the same type.

@@ -1,4 +1,4 @@
-# The kernel folders (templates/kernels/D/, README "Adding a kernel"): each
+# The kernel folders (templates/kernels/D/, docs/ARCHITECTURE.md "Adding a kernel"): each
 # holds the device code of one kernel kind or of a few that share it (tc16g
 # and tc16gcl), their C descriptors and model (D_conv.{c,h}, compiled in the
 # families stage), their value lists (values.ini, embedded like configs/),
@@ -27,7 +27,7 @@ foreach(k IN LISTS _kinds)
   endif()
   foreach(need ${k}_conv.h values.ini README.md)
     if(NOT EXISTS ${_kroot}/${k}/${need})
-      message(FATAL_ERROR "templates/kernels/${k} has no ${need} (README, \"Adding a kernel\")")
+      message(FATAL_ERROR "templates/kernels/${k} has no ${need} (docs/ARCHITECTURE.md, \"Adding a kernel\")")
     endif()
   endforeach()
   list(APPEND CT_KERNEL_DIRS ${_kroot}/${k})

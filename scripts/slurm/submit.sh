@@ -8,8 +8,7 @@
 #   merge    one task on a GPU node, after every tune task succeeded:
 #            db import of the shard databases, retime of the best on one GPU,
 #            export of the winner
-# Every task finds its shard in SLURM_ARRAY_TASK_ID/COUNT. See the README,
-# "Tuning on a cluster".
+# Every task finds its shard in SLURM_ARRAY_TASK_ID/COUNT. See docs/CLUSTER.md.
 set -euo pipefail
 here="$(cd "$(dirname "$0")" && pwd)"
 

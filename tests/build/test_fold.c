@@ -1,6 +1,6 @@
 /* test_fold.c - the six kernels folded into one source for every element
  * type generate the code their two copies generated, and results stored
- * before the fold still export (README "Half precision"). No GPU.
+ * before the fold still export (docs/PROBLEMS.md "Half precision"). No GPU.
  *
  * templates/legacy/ keeps the twelve pre-fold texts (NAME-HASH.cu, written
  * by scripts/legacy_template.py from the templates before the fold). For a

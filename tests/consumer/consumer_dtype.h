@@ -9,7 +9,7 @@
  * __float2bfloat16_rn / __float2half_rn do), uploads their bits and gives
  * the fp64 reference the rounded values, so what remains is the kernel's
  * own rounding of each output: convtune's bound for the type is twice its
- * unit roundoff (README "Half precision"). */
+ * unit roundoff (docs/PROBLEMS.md "Half precision"). */
 #ifndef CONSUMER_DTYPE_H
 #define CONSUMER_DTYPE_H
 

@@ -1,4 +1,4 @@
-/* test_layers.c - the stages of tuner/ (README, "Architecture and layout")
+/* test_layers.c - the stages of tuner/ (docs/ARCHITECTURE.md)
  * held over every header and source: an #include "X.h" may name a header of
  * its own stage or of one below it (CT_STAGES, the order CMakeLists.txt
  * declares and builds by), and the modules of a stage (X.c with X.h) include

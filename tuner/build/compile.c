@@ -62,7 +62,7 @@ static int in_kernel_folders(const char *dir, const char *file, char *path, size
 /* One file of the template folder: from dir when given, else embedded. A
  * user's folder may be flat or laid out like templates/ (one folder per
  * family, shared files in common/, a kernel kind's in kernels/K/). The
- * template files the build writes from a kernel kind's stub (README,
+ * template files the build writes from a kernel kind's stub (docs/ARCHITECTURE.md,
  * "Adding a kernel") are in no source folder: one the user's folder lacks
  * is the built-in one. */
 static ct_status load_template_file(const char *file, const char *dir, char **text, ct_err *e)

@@ -43,7 +43,7 @@ uint16_t ct_dtype_nan_bits(ct_dtype t);
  * against the fp64 reference of its rounded inputs: f32_tolerance (the
  * [verify] setting) for f32, else twice the type's unit roundoff (bf16
  * 2^-7, f16 2^-10). Rounding the output once to the type gives about
- * u/sqrt(3) at most (README "Half precision"). */
+ * u/sqrt(3) at most (docs/PROBLEMS.md "Half precision"). */
 double ct_dtype_tolerance(ct_dtype t, double f32_tolerance);
 
 /* The compute ceiling of a problem of type t among a device's measured

@@ -2,7 +2,7 @@
  *
  * Library code never prints or exits: it returns a ct_status and, on failure,
  * leaves one human-readable line in a ct_err that main() prints. The codes are
- * also the process exit codes (documented in README.md), so a script can tell a
+ * also the process exit codes (documented in docs/COMMANDS.md), so a script can tell a
  * bad problem string from a missing GPU without parsing stderr. */
 #ifndef CT_STATUS_H
 #define CT_STATUS_H

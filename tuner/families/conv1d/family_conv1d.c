@@ -163,7 +163,7 @@ static const ct_template templates[] = {
     {.name = "conv1d_fft", .summary = "overlap-save FFT correlation through cuFFT (cost independent of K)",
      .params = ct_conv1d_fft_params, .nparams = CT_PARAM_COUNT(CT_CONV1D_FFT_PARAMS), .exec = &ct_conv1d_fft_exec},
     /* The half types' entries of the same kernels, their code the CT_DTYPE
-     * branch of the fp32 template's file (one source for every type; README
+     * branch of the fp32 template's file (one source for every type; docs/PROBLEMS.md
      * "Half precision" says why they keep their names): same parameters
      * and constraints. */
     {.name = "conv1d_tiledh", .summary = "conv1d_tiled for bf16/f16: widened once from memory, fp32 window and sums",

@@ -395,7 +395,7 @@ static const ct_template templates[] = {
                                       "register window of its inputs, the K taps in registers, vector "
                                       "loads at stride 1",
      .params = ct_dw_params_1d, .nparams = CT_DW_NPARAMS_1D, .kind = &ct_kind_dw1},
-    /* bf16/f16 entry: the CT_DTYPE branch of conv1dc_dw.cu (README "Half precision") */
+    /* bf16/f16 entry: the CT_DTYPE branch of conv1dc_dw.cu (docs/PROBLEMS.md "Half precision") */
     {.name = "conv1dc_dwh", .summary = "conv1dc_dw for bf16/f16: vector loads widened to float, fp32 sums",
      .dtypes = CT_DTYPES_HALF, .params = ct_dw_params_1d, .nparams = CT_DW_NPARAMS_1D, .kind = &ct_kind_dw1,
      .source = "conv1dc_dw"},

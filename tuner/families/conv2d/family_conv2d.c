@@ -240,7 +240,7 @@ static const ct_template templates[] = {
      .summary = "shared-memory tile with halo, OUT_Y x OUT_X outputs per thread, sliding row windows",
      .params = tiled_params, .nparams = CT_PARAM_COUNT(TILED_PARAMS)},
     /* The half types' entry of the same kernel, its code the CT_DTYPE
-     * branch of conv2d_tiled.cu (README "Half precision"): same parameters
+     * branch of conv2d_tiled.cu (docs/PROBLEMS.md "Half precision"): same parameters
      * and constraints. */
     {.name = "conv2d_tiledh",
      .summary = "conv2d_tiled for bf16/f16: tile widened to float as it is staged, fp32 sums",

@@ -457,7 +457,7 @@ static const ct_template templates[] = {
                                        "window feeds OUT_Y output rows",
      .params = ct_dwp_params, .nparams = CT_DWP_NPARAMS, .kind = &ct_kind_dwp},
     /* bf16/f16 entry: the CT_DTYPE branch of conv2dc_dwp.cu, ordinary loads
-     * where dwp's cp.async cannot widen (README "Half precision") */
+     * where dwp's cp.async cannot widen (docs/PROBLEMS.md "Half precision") */
     {.name = "conv2dc_dwph", .summary = "conv2dc_dwp for bf16/f16: planes widened to float as ordinary loads "
                                         "stage them, fp32 FMAs, one rounding per output",
      .dtypes = CT_DTYPES_HALF, .params = ct_dwp_params, .nparams = CT_DWP_NPARAMS, .kind = &ct_kind_dwph,

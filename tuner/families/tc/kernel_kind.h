@@ -49,7 +49,7 @@ typedef struct ct_kernel_kind {
  * table. The folder's header (D_conv.h, included through the generated
  * ct_kernels.h) defines CT_KERNEL_K(NAME, FAMILY) as the template's entry;
  * the build parses the same line to write the template's file, FAMILY_K.cu,
- * from K.cu.in (README, "Adding a kernel"). */
+ * from K.cu.in (docs/ARCHITECTURE.md, "Adding a kernel"). */
 #define CT_KERNEL(family, K) CT_KERNEL_##K(#family "_" #K, family)
 
 /* Whether t's kind computes pass (CT_PASS_*). */
