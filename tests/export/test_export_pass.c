@@ -40,6 +40,11 @@ static const struct {
      "const float *dout, const float *weight, float *din"},
     {"conv1dc:3:16:41:16:4:causal:groups=16:nlc:wgrad:bf16", "conv1dc_wgnaive", "wg16.cu",
      "const void *in, const void *dout, void *dweight"},
+    /* the SIMT implicit GEMMs' launchers (an executor's) in a half type: void pointers cast */
+    {"conv2dc:2:8:9:11:8:3:3:pad=1:nhwc:dgrad:bf16", "conv2dc_dgsimt", "dgs16.cu",
+     "const void *dout, const void *weight, void *din"},
+    {"conv2dc:2:8:9:11:8:3:3:pad=1:bias:nhwc:wgrad:bf16", "conv2dc_wgsimt", "wgs16.cu",
+     "const void *in, const void *dout, void *dweight"},
 };
 #define NPASSES ((int)(sizeof passes / sizeof passes[0]))
 #define FORWARD "conv2dc:2:5:13:11:5:7:7:same:groups=5:bias"

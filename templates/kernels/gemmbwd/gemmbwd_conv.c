@@ -633,10 +633,13 @@ static void gb_emit(const ct_executor *x, FILE *f, const ct_problem *p, const ct
                "            (err = cudaFuncSetAttribute(%s, cudaFuncAttributeMaxDynamicSharedMemorySize, "
                "CT_SMEM_BYTES)) != cudaSuccess)\n            return (int)err;\n        ct_ready = 1;\n    }\n",
             name);
-    fprintf(f, "    %s<<<dim3(CT_GRID_X, CT_GRID_Y, CT_GRID_Z), CT_BLOCK_X, CT_SMEM_BYTES, stream>>>(%s, %s, %s);\n",
-            name, b[0].name, b[1].name, split ? "ct_ws" : b[nb - 1].name);
+    /* A half-type launcher takes void pointers: cast them to the kernel's
+     * ct_elem (float for fp32, whose launcher takes floats: a no-op). */
+    fprintf(f, "    %s<<<dim3(CT_GRID_X, CT_GRID_Y, CT_GRID_Z), CT_BLOCK_X, CT_SMEM_BYTES, stream>>>((const ct_elem *)%s, "
+               "(const ct_elem *)%s, %s%s);\n",
+            name, b[0].name, b[1].name, split ? "" : "(ct_elem *)", split ? "ct_ws" : b[nb - 1].name);
     if (split)
-        fprintf(f, "    %s_reduce<<<%u, 256, 0, stream>>>(ct_ws, %s);\n", name, wg_reduce_grid(count),
+        fprintf(f, "    %s_reduce<<<%u, 256, 0, stream>>>(ct_ws, (ct_elem *)%s);\n", name, wg_reduce_grid(count),
                 b[nb - 1].name);
     fprintf(f, "    return (int)cudaGetLastError();\n}\n");
 }
