@@ -22,7 +22,7 @@ Models (issue "PyTorch without glue"):
   resnet    bf16 channels last: two dense 3x3 convs of 64 channels (B32 56x56)
 
 usage: bench_train.py --convtune BIN --workdir DIR --out FILE.md [--json FILE]
-                      [--time S] [--steps N] [MODEL ...]
+                      [--time S] [--steps N] [--profile] [MODEL ...]
 """
 import argparse
 import copy
@@ -187,6 +187,13 @@ def bench_model(args, rt, name, spec, log):
             losses, ms = run_steps(m, batches)
             if label not in best or ms < best[label][1]:
                 best[label] = (losses, ms)
+    if args.profile:   # where a converted step's host time goes (the steps are short and host-bound)
+        from torch.profiler import ProfilerActivity, profile
+        for label, m in (("eager", base), ("convtune", conv)):
+            with profile(activities=[ProfilerActivity.CPU, ProfilerActivity.CUDA]) as prof:
+                run_steps(m, batches[:3])
+            log("profile of 3 %s steps of %s:\n%s" % (label, name, prof.key_averages().table(
+                sort_by="self_cpu_time_total", row_limit=14)))
     le, lc = best["eager"][0], best["convtune"][0]
     dloss = max(abs(a - b) / max(abs(a), 1e-30) for a, b in zip(le, lc))
     rows = [r for r in rt.report(file=open(os.devnull, "w")) if r["module"] == mod.NAME]
@@ -228,6 +235,7 @@ def main():
     ap.add_argument("--json")
     ap.add_argument("--time", type=int, default=20)
     ap.add_argument("--steps", type=int, default=20)
+    ap.add_argument("--profile", action="store_true", help="print a torch.profiler table of a few steps of each")
     ap.add_argument("models", nargs="*")
     args = ap.parse_args()
     import torch

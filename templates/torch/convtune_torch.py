@@ -125,6 +125,7 @@ class Library:
     def __init__(self, name, here, sets, ldflags):
         self.name, self.here, self.sets, self.ldflags = name, here, sets, list(ldflags)
         self._lock = threading.Lock()
+        self._tls = threading.local()
         self._fns = None
         self.build = None   # "nvcc" once built
         self._digest = None
@@ -204,7 +205,11 @@ class Library:
         fns = self._load()
         dev = tensors[0].device
         grade = ctypes.c_int(-1)
-        err = fns[None](dev.index if dev.index is not None else torch.cuda.current_device())
+        idx = dev.index if dev.index is not None else torch.cuda.current_device()
+        err = 0
+        if getattr(self._tls, "dev", None) != idx:   # the library's runtime: its current device is per thread
+            err = fns[None](idx)
+            self._tls.dev = idx if err == 0 else None
         if err == 0:
             args = [t.data_ptr() if t.numel() else None for t in tensors] + list(ints)
             err = fns[pass_][0](*args, torch.cuda.current_stream(dev).cuda_stream, ctypes.byref(grade))
@@ -780,18 +785,8 @@ class LayerOps:
 
         def backward(ctx, dy):
             x, weight = ctx.saved_tensors
-            need = ctx.needs_input_grad
-            dx = dw = db = None
-            if need[0] or need[1]:   # dy in x's layout once, not once per pass
-                dy = _to_layout(dy, _is_cl(x, dims), dims)
-            if need[0]:
-                dx = dgrad(dy, x, weight, *ctx.conf)
-            if need[1]:
-                dw, db_ = wgrad(x, dy, weight, ctx.has_bias and need[2], *ctx.conf)
-                db = db_ if ctx.has_bias and need[2] else None
-            elif ctx.has_bias and need[2]:   # a frozen weight: the bias gradient alone
-                db = dy.sum(dim=[0] + list(range(2, dy.dim())))
-            return dx, dw, db, None, None, None, None, None
+            return _backward(dims, dgrad, wgrad, x, weight, dy, ctx.conf, ctx.has_bias, ctx.needs_input_grad) + \
+                (None,) * 5
 
         fwd.register_autograd(backward, setup_context=setup_context)
         return fwd
@@ -814,7 +809,48 @@ class LayerOps:
         k = tuple(weight.shape[2:])
         st, dl = _pair(stride, self.dims, "stride"), _pair(dilation, self.dims, "dilation")
         lo, hi = _padding(padding, self.dims, k, dl, st, causal)
-        return self.op(input, weight, bias, list(st), list(lo), list(hi), list(dl), int(groups))
+        conf = (list(st), list(lo), list(hi), list(dl), int(groups))
+        if torch.compiler.is_compiling():   # the custom op: its fake kernel traces
+            return self.op(input, weight, bias, *conf)
+        # Eager (and CUDA graph capture): the same passes through a plain
+        # autograd.Function, without the custom op's dispatch on a step's path.
+        return _EagerConv.apply(self, input, weight, bias, *conf)
+
+
+def _backward(dims, dgrad, wgrad, x, weight, dy, conf, has_bias, need):
+    """The gradients of (input, weight, bias) from the layer's passes:
+    dgrad(dy, x, weight, *conf) and wgrad(x, dy, weight, bias, *conf), only
+    those needed (a frozen weight costs no weight gradient; a frozen weight
+    with a trained bias, the bias gradient alone)."""
+    dx = dw = db = None
+    if need[0] or need[1]:   # dy in x's layout once, not once per pass
+        dy = _to_layout(dy, _is_cl(x, dims), dims)
+    if need[0]:
+        dx = dgrad(dy, x, weight, *conf)
+    if need[1]:
+        dw, db_ = wgrad(x, dy, weight, has_bias and need[2], *conf)
+        db = db_ if has_bias and need[2] else None
+    elif has_bias and need[2]:
+        db = dy.sum(dim=[0] + list(range(2, dy.dim())))
+    return dx, dw, db
+
+
+class _EagerConv(torch.autograd.Function):
+    """The forward op's passes in eager mode: what the custom op runs, called
+    directly (same choice of side, same kernels)."""
+
+    @staticmethod
+    def forward(ctx, ops, x, weight, bias, stride, pad_lo, pad_hi, dilation, groups):
+        ctx.save_for_backward(x, weight)
+        ctx.ops, ctx.conf, ctx.has_bias = ops, (stride, pad_lo, pad_hi, dilation, groups), bias is not None
+        return ops._fwd(x, weight, bias, stride, pad_lo, pad_hi, dilation, groups)
+
+    @staticmethod
+    def backward(ctx, dy):
+        x, weight = ctx.saved_tensors
+        ops = ctx.ops
+        return (None,) + _backward(ops.dims, ops._dgrad, ops._wgrad, x, weight, dy, ctx.conf, ctx.has_bias,
+                                   ctx.needs_input_grad[1:4]) + (None,) * 5
 
 
 # ---------------------------------------------------------------------------
