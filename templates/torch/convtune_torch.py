@@ -176,6 +176,8 @@ class Library:
         return lib
 
     def _load(self):
+        if self._fns is not None:
+            return self._fns
         with self._lock:
             if self._fns is not None:
                 return self._fns
@@ -212,7 +214,7 @@ class Library:
             self._tls.dev = idx if err == 0 else None
         if err == 0:
             args = [t.data_ptr() if t.numel() else None for t in tensors] + list(ints)
-            err = fns[pass_][0](*args, torch.cuda.current_stream(dev).cuda_stream, ctypes.byref(grade))
+            err = fns[pass_][0](*args, torch._C._cuda_getCurrentRawStream(idx), ctypes.byref(grade))
         if err != 0:
             raise RuntimeError("convtune: %s (%s) failed with CUDA error %d%s" % (
                 self.sets[pass_]["symbol"], pass_, err,
@@ -586,6 +588,7 @@ class LayerOps:
         self._memo = {}    # (pass, layer key, device) -> side
         self._int_memo = {}
         self._geom_memo = {}
+        self.generation = 0
         old = _by_name.get(self.name)
         self.op = old.op if old is not None else self._register()
         _by_name[self.name] = self
@@ -608,6 +611,7 @@ class LayerOps:
                 raise ValueError("untuned: expected 'fallback' or 'raise', got %r" % (untuned,))
             self.untuned = untuned
         self._memo.clear()
+        self.generation += 1   # the layers' plans (_forward) are made again
 
     def _side(self, pass_, g, device, run_conv, run_torch):
         """'convtune' or 'torch' for this pass of this layer on device,
@@ -661,6 +665,21 @@ class LayerOps:
         self.seen[(pass_, g.key())] = row
         self._memo[memo_key] = side
         return side
+
+    def torch_only(self, x, weight, bias, stride, padding, dilation, groups, causal):
+        """Whether every pass of this layer call that runs has chosen
+        PyTorch's kernel: the forward, and where gradients flow, a backward
+        pass already seen (a step has run) and no pass on convtune's side."""
+        k = tuple(weight.shape[2:])
+        st, dl = _pair(stride, self.dims, "stride"), _pair(dilation, self.dims, "dilation")
+        lo, hi = _padding(padding, self.dims, k, dl, st, causal)
+        g = self._geom(x, weight, bias is not None, st, lo, hi, dl, groups, bias)
+        sides = [self._memo.get((p, g.key(), x.device)) for p in PASSES]
+        if sides[0] != "torch" or "convtune" in sides[1:]:
+            return False
+        grads = torch.is_grad_enabled() and (x.requires_grad or weight.requires_grad or
+                                             (bias is not None and bias.requires_grad))
+        return not grads or any(s is not None for s in sides[1:])
 
     def exact(self, pass_, fields):
         """Whether pass_'s selector holds a kernel tuned for exactly these
@@ -861,16 +880,32 @@ def _layer_args(m, dims):
     return m.stride, (0 if causal else m.padding), m.dilation, m.groups, causal
 
 
+def _native(m, x, base):
+    """nn's own forward of the layer (a causal Conv1d: on the causally padded
+    input)."""
+    if getattr(m, "causal", False):
+        return F.conv1d(F.pad(x, (m.dilation[0] * (m.kernel_size[0] - 1), 0)), m.weight, m.bias, m.stride, 0,
+                        m.dilation, m.groups)
+    return base.forward(m, x)
+
+
 def _forward(m, x, dims, base):
     ops = _registry.get((dims, x.dtype))
     if ops is None or not x.is_cuda or m.padding_mode != "zeros" or m.weight.dtype != x.dtype:
-        if getattr(m, "causal", False):   # PyTorch's kernel on the causally padded input
-            return F.conv1d(F.pad(x, (m.dilation[0] * (m.kernel_size[0] - 1), 0)), m.weight, m.bias, m.stride, 0,
-                            m.dilation, m.groups)
-        return base.forward(m, x)
+        return _native(m, x, base)
     stride, padding, dilation, groups, causal = _layer_args(m, dims)
-    return ops.conv(x, m.weight, m.bias, stride, padding, dilation, groups, causal) if dims == 1 else \
-        ops.conv(x, m.weight, m.bias, stride, padding, dilation, groups)
+    if torch.compiler.is_compiling():
+        return ops.conv(x, m.weight, m.bias, stride, padding, dilation, groups, causal)
+    # Once every pass this layer runs has chosen PyTorch's kernel, the layer
+    # is nn's own again: the op's Python would only add host time to a step.
+    key = (x.shape, x.stride(), x.device, torch.is_grad_enabled(), ops.generation)
+    plan = m.__dict__.get("_convtune_plan")
+    if plan is not None and plan[0] == key and plan[1]:
+        return _native(m, x, base)
+    y = ops.conv(x, m.weight, m.bias, stride, padding, dilation, groups, causal)
+    m.__dict__["_convtune_plan"] = (key, ops.torch_only(x, m.weight, m.bias, stride, padding, dilation, groups,
+                                                        causal))
+    return y
 
 
 class Conv2d(nn.Conv2d):

@@ -326,6 +326,18 @@ def check_module(mod, c):
         print("  converted model: relerr %.2e eager, %.2e torch.compile(fullgraph=True)" % (e1, e2), flush=True)
         c.check(e1 <= max(tol, 1e-4) * 4 and e2 <= max(tol, 1e-4) * 4,
                 "converted model: relerr %.3g eager, %.3g compiled" % (e1, e2))
+        # A layer whose every pass chose PyTorch's kernel is nn's own again
+        # after a step (no op on the step's path), and computes the same.
+        mod.set_policy(side="torch")
+        xg = xin.clone().requires_grad_()
+        for _ in range(2):
+            net(xg).sum().backward()
+        plan = net.a.__dict__.get("_convtune_plan")
+        c.check(plan is not None and plan[1], "every pass on PyTorch's side: the layer still runs the op (%r)" % (plan,))
+        with torch.no_grad():
+            e3 = relerr(net(xin), net0(xin).double())
+        c.check(e3 <= max(tol, 1e-4) * 4, "the layer as nn's own again: relerr %.3g" % e3)
+        mod.set_policy(side="auto")
         # A training step captured in a CUDA graph, replayed, against eager.
         mod.set_policy(side="convtune")
         ref = Net().to("cuda", mod.DTYPE)
