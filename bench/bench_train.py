@@ -22,7 +22,7 @@ Models (issue "PyTorch without glue"):
   resnet    bf16 channels last: two dense 3x3 convs of 64 channels (B32 56x56)
 
 usage: bench_train.py --convtune BIN --workdir DIR --out FILE.md [--json FILE]
-                      [--time S] [--steps N] [--profile] [MODEL ...]
+                      [--time S] [--steps N] [--profile] [--graph] [MODEL ...]
 """
 import argparse
 import copy
@@ -139,6 +139,49 @@ def run_steps(model, batches, lr=1e-4):
     return [l.item() for l in losses], e0.elapsed_time(e1) / len(batches)
 
 
+def run_steps_graph(model, init, batches, lr=1e-4):
+    """The same steps with the whole step (forward, loss, backward, AdamW
+    with capturable state) captured once in a CUDA graph and replayed per
+    batch, the batch copied into the captured input: the GPU's time, without
+    the host's launches. Warm-up on a side stream, then the weights and the
+    optimizer's state are put back to the start before the replays."""
+    import torch
+    opt = torch.optim.AdamW(model.parameters(), lr=lr, capturable=True)
+    static_x = batches[0].detach().clone().requires_grad_(batches[0].requires_grad)
+    side = torch.cuda.Stream()
+    side.wait_stream(torch.cuda.current_stream())
+    with torch.cuda.stream(side):
+        for _ in range(3):
+            opt.zero_grad(set_to_none=True)
+            model(static_x).float().square().mean().backward()
+            opt.step()
+    torch.cuda.current_stream().wait_stream(side)
+    opt.zero_grad(set_to_none=True)
+    g = torch.cuda.CUDAGraph()
+    with torch.cuda.graph(g):
+        static_loss = model(static_x).float().square().mean()
+        static_loss.backward()
+        opt.step()
+    with torch.no_grad():
+        model.load_state_dict(init)
+        for st in opt.state.values():
+            for v in st.values():
+                if torch.is_tensor(v):
+                    v.zero_()
+    losses = []
+    e0, e1 = torch.cuda.Event(enable_timing=True), torch.cuda.Event(enable_timing=True)
+    torch.cuda.synchronize()
+    e0.record()
+    for x in batches:
+        with torch.no_grad():
+            static_x.copy_(x)
+        g.replay()
+        losses.append(static_loss.detach().clone())
+    e1.record()
+    torch.cuda.synchronize()
+    return [l.item() for l in losses], e0.elapsed_time(e1) / len(batches)
+
+
 def bench_model(args, rt, name, spec, log):
     import torch
     cls, shape, dtype, fmt, tune = spec
@@ -187,6 +230,13 @@ def bench_model(args, rt, name, spec, log):
             losses, ms = run_steps(m, batches)
             if label not in best or ms < best[label][1]:
                 best[label] = (losses, ms)
+    graphed = {}
+    if args.graph:
+        for label, m in (("eager", base), ("convtune", conv)):
+            m.load_state_dict(init)
+            graphed[label] = run_steps_graph(m, init, batches)
+        log("%s, steps replayed from CUDA graphs: eager %.3f ms/step, converted %.3f ms/step: %.2fx" % (
+            name, graphed["eager"][1], graphed["convtune"][1], graphed["eager"][1] / graphed["convtune"][1]))
     if args.profile:   # where a converted step's host time goes (the steps are short and host-bound)
         from torch.profiler import ProfilerActivity, profile
         for label, m in (("eager", base), ("convtune", conv)):
@@ -199,7 +249,11 @@ def bench_model(args, rt, name, spec, log):
     rows = [r for r in rt.report(file=open(os.devnull, "w")) if r["module"] == mod.NAME]
     res = {"model": name, "dtype": str(dtype).replace("torch.", ""), "eager_ms": best["eager"][1],
            "convtune_ms": best["convtune"][1], "speedup": best["eager"][1] / best["convtune"][1],
-           "max_loss_rel_diff": dloss, "losses_eager": le, "losses_convtune": lc, "passes": rows,
+           "max_loss_rel_diff": dloss,
+           "graph_eager_ms": graphed["eager"][1] if graphed else None,
+           "graph_convtune_ms": graphed["convtune"][1] if graphed else None,
+           "graph_max_loss_rel_diff": max(abs(a - b) / max(abs(a), 1e-30) for a, b in
+                                          zip(graphed["eager"][0], graphed["convtune"][0])) if graphed else None, "losses_eager": le, "losses_convtune": lc, "passes": rows,
            "problems": probs}
     log("%s: eager %.3f ms/step, converted %.3f ms/step: %.2fx; losses differ by at most %.2e (relative)" % (
         name, res["eager_ms"], res["convtune_ms"], res["speedup"], dloss))
@@ -214,13 +268,17 @@ def write_md(path, device, results):
         f.write("%s, %s, PyTorch %s. Steps of forward, loss, backward and AdamW, CUDA events around the\n"
                 "whole run, the better of two rounds; TF32 as PyTorch's default.\n\n" % (
                     device, datetime.date.today().isoformat(), __import__("torch").__version__))
-        f.write("| model | type | eager ms/step | converted ms/step | speedup | max loss diff | convtune runs |\n")
-        f.write("| --- | --- | --- | --- | --- | --- | --- |\n")
+        f.write("| model | type | eager ms/step | converted ms/step | speedup | max loss diff | graphed: eager | "
+                "graphed: converted | graphed speedup | convtune runs |\n")
+        f.write("| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |\n")
         for r in results:
             runs = ", ".join("%s %s" % (p["problem"].split(":")[0] + ":" + ":".join(p["problem"].split(":")[6:8]),
                                         p["pass"]) for p in r["passes"] if p["side"] == "convtune") or "none"
-            f.write("| %s | %s | %.3f | %.3f | %.2fx | %.1e | %s |\n" % (
-                r["model"], r["dtype"], r["eager_ms"], r["convtune_ms"], r["speedup"], r["max_loss_rel_diff"], runs))
+            ge, gc = r.get("graph_eager_ms"), r.get("graph_convtune_ms")
+            f.write("| %s | %s | %.3f | %.3f | %.2fx | %.1e | %s | %s | %s | %s |\n" % (
+                r["model"], r["dtype"], r["eager_ms"], r["convtune_ms"], r["speedup"], r["max_loss_rel_diff"],
+                "%.3f" % ge if ge else "n/a", "%.3f" % gc if gc else "n/a", "%.2fx" % (ge / gc) if ge and gc else "n/a",
+                runs))
         f.write("\nEach pass of each tuned layer:\n\n| model | pass | side | problem | why |\n| --- | --- | --- | --- | --- |\n")
         for r in results:
             for p in r["passes"]:
@@ -236,6 +294,7 @@ def main():
     ap.add_argument("--time", type=int, default=20)
     ap.add_argument("--steps", type=int, default=20)
     ap.add_argument("--profile", action="store_true", help="print a torch.profiler table of a few steps of each")
+    ap.add_argument("--graph", action="store_true", help="also time the steps replayed from a CUDA graph")
     ap.add_argument("models", nargs="*")
     args = ap.parse_args()
     import torch
