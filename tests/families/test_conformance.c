@@ -13,7 +13,8 @@
  * 4. a seeded sample of every template compiled for sm_75 and sm_90 through
  *    the tuner's compile pool (sample.h); a template that compiles for
  *    no example on sm_75 must be excluded there by its constraints with a
- *    reason naming the architecture it needs.
+ *    reason naming the architecture it needs, and one for sm_75 alone (an
+ *    older GPU's path) excluded likewise on sm_90.
  *
  * Nothing here is family-specific except the table: one row per family.
  * A family added to the registry without a row fails this test.
@@ -720,6 +721,20 @@ static void check_compile(const ct_family *f, const family_row *row, const ct_co
         s.compiled[0] && s.compiled[1] && s.admissible[0] && s.admissible[1] && s.ntemplates == f->ntemplates;
     for (int t = 0; ok && t < f->ntemplates; t++) {
         const ct_template *tp = &f->templates[t];
+        if (s.compiled[1][t] == 0 && s.compiled[0][t] > 0) {
+            /* A template for older GPUs only (bf16 where sm_75 has no mma):
+             * on sm_90 its constraints must say so, naming the architecture,
+             * for every example it has candidates for on sm_75. */
+            for (int i = 0; i < n; i++) {
+                const int k = i * f->ntemplates + t;
+                if (s.admissible[0][k] > 0)
+                    CHECK_MSG(s.admissible[1][k] == 0 && strstr(s.why[1][k], "sm_") != NULL,
+                              "%s %s: compiled for sm_75 only, and the constraints on sm_90 do not name the "
+                              "architecture: %s", specs[i], tp->name, s.why[1][k]);
+            }
+            printf("%s: for sm_75 only\n", tp->name);
+            continue;
+        }
         CHECK_MSG(s.compiled[1][t] > 0, "%s: nothing compiled for sm_90 from any example", tp->name);
         if (s.compiled[0][t] > 0)
             continue;
