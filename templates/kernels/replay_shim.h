@@ -3,7 +3,8 @@
 // as host C++20 and run it without a GPU: CUDA's qualifiers defined away,
 // every thread of a block a std::thread (blockIdx, threadIdx thread-local;
 // static shared memory a static array, __syncthreads a std::barrier, a warp
-// shuffle an exchange through memory between two barriers), the blocks of
+// shuffle an exchange through memory between two barriers; dynamic shared
+// memory, REPLAY_DYNAMIC_SMEM, a global array), the blocks of
 // a grid one after another. A thread that returns leaves the barrier
 // (arrive_and_drop), as an exited GPU thread no longer holds a block's
 // barriers back. bf16 and f16 need CUDA's headers (cuda_bf16.h and
@@ -17,6 +18,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <optional>
 #include <thread>
 #include <vector>
 #if CT_DTYPE
@@ -46,7 +48,16 @@ static unsigned g_block_x, g_block_y;   // the block's extents, for a thread's l
 #define __forceinline__ inline
 #define __launch_bounds__(...)
 #define __align__(n) __attribute__((aligned(n)))
+#undef __shared__
+#ifdef REPLAY_DYNAMIC_SMEM
+// A kernel whose shared memory is one dynamic array, extern __shared__
+// float smem[] (ct_gemmbwd.cuh): that declaration names this array of
+// REPLAY_DYNAMIC_SMEM floats, which the blocks use one after another.
+#define __shared__
+alignas(16) float smem[REPLAY_DYNAMIC_SMEM];
+#else
 #define __shared__ static
+#endif
 
 // __shfl_xor_sync(mask, v, m) of a whole block (every thread calls it, as
 // every lane of a full warp does): v of the thread whose index differs by
@@ -64,29 +75,35 @@ template <class T> static T ct_replay_shfl_xor(T v, unsigned m)
 #define __shfl_xor_sync(mask, v, m) ct_replay_shfl_xor((v), (unsigned)(m))
 
 // Runs kernel() (a lambda calling the kernel with its arguments) on a grid
-// of gx x gy x gz blocks of tx x ty x tz threads, block x fastest.
+// of gx x gy x gz blocks of tx x ty x tz threads, block x fastest. The
+// threads are made once and walk the blocks together: between two blocks
+// they meet at a barrier of the whole set, whose completion step makes the
+// next block's barrier (threads that returned early left the last one).
 template <class F>
 static void ct_replay_grid(unsigned gx, unsigned gy, unsigned gz, unsigned tx, unsigned ty, unsigned tz, F kernel)
 {
-    for (unsigned bz = 0; bz < gz; ++bz)
-        for (unsigned by = 0; by < gy; ++by)
-            for (unsigned bx = 0; bx < gx; ++bx) {
-                std::barrier<> bar((long)(tx * ty * tz));
-                g_bar = &bar;
-                g_block_x = tx, g_block_y = ty;
-                std::vector<std::thread> th;
-                for (unsigned z = 0; z < tz; ++z)
-                    for (unsigned y = 0; y < ty; ++y)
-                        for (unsigned x = 0; x < tx; ++x)
-                            th.emplace_back([=, &bar] {
+    const long nt = (long)tx * ty * tz;
+    std::optional<std::barrier<>> block_bar;
+    auto next_block = [&]() noexcept { block_bar.emplace(nt), g_bar = &*block_bar; };
+    std::barrier<decltype(next_block)> all(nt, next_block);
+    g_block_x = tx, g_block_y = ty;
+    std::vector<std::thread> th;
+    for (unsigned z = 0; z < tz; ++z)
+        for (unsigned y = 0; y < ty; ++y)
+            for (unsigned x = 0; x < tx; ++x)
+                th.emplace_back([=, &all, &block_bar] {
+                    threadIdx.x = x, threadIdx.y = y, threadIdx.z = z;
+                    for (unsigned bz = 0; bz < gz; ++bz)
+                        for (unsigned by = 0; by < gy; ++by)
+                            for (unsigned bx = 0; bx < gx; ++bx) {
+                                all.arrive_and_wait();
                                 blockIdx.x = bx, blockIdx.y = by, blockIdx.z = bz;
-                                threadIdx.x = x, threadIdx.y = y, threadIdx.z = z;
                                 kernel();
-                                bar.arrive_and_drop();
-                            });
-                for (auto &t : th)
-                    t.join();
-            }
+                                block_bar->arrive_and_drop();
+                            }
+                });
+    for (auto &t : th)
+        t.join();
 }
 
 // Relative L2 error of out against the fp64 ref, and elements left NaN
