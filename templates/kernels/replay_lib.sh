@@ -32,6 +32,24 @@ replay_compile_run() {
     fi
 }
 
+# replay_pass_layer DT PASS B CIN COUT G H W KH KW PH PW SY SX DY DX BIAS CL
+# sets $layer, the -D flags of a training pass's layer (replay_pass.h), and
+# prints the case's head; OHW="OH OW" overrides the output size (same with
+# an even kernel, causal), which is otherwise PyTorch's.
+replay_pass_layer() {
+    local dt=$1 pass=$2 B=$3 CI=$4 CO=$5 G=$6 H=$7 W=$8 KH=$9 KW=${10} PH=${11} PW=${12} SY=${13} SX=${14}
+    local DY=${15} DX=${16} BIAS=${17} CL=${18} OH OW
+    read -r OH OW <<< "${OHW:-}"
+    OH=${OH:-$(( (H + 2 * PH - DY * (KH - 1) - 1) / SY + 1 ))}
+    OW=${OW:-$(( (W + 2 * PW - DX * (KW - 1) - 1) / SX + 1 ))}
+    layer="-DCT_DTYPE=$dt -DLY_PASS=$pass -DLY_B=$B -DLY_CIN=$CI -DLY_COUT=$CO -DLY_GROUPS=$G -DLY_H=$H -DLY_W=$W"
+    layer="$layer -DLY_KH=$KH -DLY_KW=$KW -DLY_OH=$OH -DLY_OW=$OW -DLY_PH=$PH -DLY_PW=$PW -DLY_SY=$SY -DLY_SX=$SX"
+    layer="$layer -DLY_DY=$DY -DLY_DX=$DX -DLY_BIAS=$BIAS -DLY_CL=$CL"
+    printf "dtype %s pass %s B%s %s->%s g%s %sx%s k%sx%s pad %s,%s stride %s,%s dil %s,%s bias %s cl %s out %sx%s " \
+        "$dt" "$pass" "$B" "$CI" "$CO" "$G" "$H" "$W" "$KH" "$KW" "$PH" "$PW" "$SY" "$SX" "$DY" "$DX" "$BIAS" "$CL" \
+        "$OH" "$OW"
+}
+
 replay_end() {
     echo "$fails failed"
     exit $fails

@@ -15,53 +15,42 @@
 here=$(cd "$(dirname "$0")" && pwd)
 replay_every=8
 source "$here/../replay_lib.sh"
-# one DT PASS B CIN COUT G H W KH KW PH PW SY SX DY DX BIAS CL TUNING... [-- OH OW]
+# [OHW="OH OW"] one DT PASS B CIN COUT G H W KH KW PH PW SY SX DY DX BIAS CL TUNING...
 #   dgrad TUNING: OUT_X OUT_Y CIN_PER_THREAD CIN_SLICES TILE_H TILE_W COUT_CHUNK SPLIT
 #   wgrad TUNING: CO_PER_THREAD CO_TILE CIN_TILE GROUPS_PER_BLOCK RED_SLICES TILE_OH TILE_OW OUT_X SPLIT
 one() {
     replay_pick || return
-    local dt=$1 pass=$2 B=$3 CI=$4 CO=$5 G=$6 H=$7 W=$8 KH=$9 KW=${10} PH=${11} PW=${12} SY=${13} SX=${14}
-    local DY=${15} DX=${16} BIAS=${17} CL=${18}
+    replay_pass_layer "${@:1:18}"
+    local pass=$2 t
     shift 18
-    local t
     if [ "$pass" = 1 ]; then
         t="-DOUT_X=$1 -DOUT_Y=$2 -DCIN_PER_THREAD=$3 -DCIN_SLICES=$4 -DTILE_H=$5 -DTILE_W=$6 -DCOUT_CHUNK=$7 -DSPLIT=$8"
-        shift 8
     else
         t="-DCO_PER_THREAD=$1 -DCO_TILE=$2 -DCIN_TILE=$3 -DGROUPS_PER_BLOCK=$4 -DRED_SLICES=$5 -DTILE_OH=$6"
         t="$t -DTILE_OW=$7 -DOUT_X=$8 -DSPLIT=$9"
-        shift 9
     fi
-    [ "$1" = -- ] && shift
-    local OH=${1:-$(( (H + 2 * PH - DY * (KH - 1) - 1) / SY + 1 ))}
-    local OW=${2:-$(( (W + 2 * PW - DX * (KW - 1) - 1) / SX + 1 ))}
-    local d="-DCT_DTYPE=$dt -DLY_PASS=$pass -DLY_B=$B -DLY_CIN=$CI -DLY_COUT=$CO -DLY_GROUPS=$G -DLY_H=$H -DLY_W=$W"
-    d="$d -DLY_KH=$KH -DLY_KW=$KW -DLY_OH=$OH -DLY_OW=$OW -DLY_PH=$PH -DLY_PW=$PW -DLY_SY=$SY -DLY_SX=$SX"
-    d="$d -DLY_DY=$DY -DLY_DX=$DX -DLY_BIAS=$BIAS -DLY_CL=$CL $t"
-    printf "dtype %s pass %s B%s %s->%s g%s %sx%s k%sx%s pad %s,%s stride %s,%s dil %s,%s bias %s cl %s out %sx%s [%s]: " \
-        "$dt" "$pass" "$B" "$CI" "$CO" "$G" "$H" "$W" "$KH" "$KW" "$PH" "$PW" "$SY" "$SX" "$DY" "$DX" "$BIAS" "$CL" \
-        "$OH" "$OW" "$(echo $t | sed 's/-D//g')"
-    replay_compile_run "$here/gemmbwd_replay.cpp" $d
+    printf "[%s]: " "$(echo $t | sed 's/-D//g')"
+    replay_compile_run "$here/gemmbwd_replay.cpp" $layer $t
 }
 for dt in 0 1 2; do
-    #   dt  pass B CI CO G H  W  KH KW PH PW SY SX DY DX bias CL  OX OY CPT NSL TH TW CC SPLIT
-    one $dt 1    2 6  5  1 9  11 3  3  1  1  1  1  1  1  0    0   4  1  2   3   0  0  0  1
-    one $dt 1    2 4  6  2 11 13 3  3  1  1  2  2  1  1  0    1   2  2  2   2   4  6  2  1
-    one $dt 1    1 6  9  3 13 12 5  3  2  1  3  2  1  1  0    0   2  3  1   1   6  0  1  3
-    one $dt 1    2 8  8  2 12 13 3  3  2  2  1  1  2  2  0    1   3  2  4   1   0  5  3  2
-    one $dt 1    1 4  6  1 10 11 4  4  1  1  1  1  1  1  0    0   4  2  3   2   0  0  0  1  -- 10 11
-    one $dt 1    2 3  5  1 9  10 3  5  0  0  2  3  1  2  0    1   3  2  3   1   0  0  2  3
-    one $dt 1    2 6  4  2 1  37 1  4  0  3  1  1  1  1  0    1   4  1  3   2   1  16 0  1  -- 1 37
-    one $dt 1    2 5  5  1 1  41 1  3  0  2  1  2  1  2  0    0   2  1  5   1   1  0  1  5
-    #   dt  pass B CI CO G H  W  KH KW PH PW SY SX DY DX bias CL  MR COT CIT GPB RS TOH TOW OX SPLIT
-    one $dt 2    2 6  5  1 9  11 3  3  1  1  1  1  1  1  1    0   2  0   0   1   2  0   0   4  1
-    one $dt 2    2 4  6  2 11 13 3  3  1  1  2  2  1  1  0    1   3  0   0   2   1  3   4   2  2
-    one $dt 2    1 6  9  3 13 12 5  3  2  1  3  2  1  1  1    0   2  2   1   1   3  2   3   1  3
-    one $dt 2    2 8  8  2 12 13 3  3  2  2  1  1  2  2  1    1   4  0   2   1   4  0   0   3  1
-    one $dt 2    1 4  6  1 10 11 4  4  1  1  1  1  1  1  1    0   4  4   3   1   2  4   6   3  2  -- 10 11
-    one $dt 2    2 3  5  1 9  10 3  5  0  0  2  3  1  2  0    1   5  0   0   1   1  1   0   1  4
-    one $dt 2    2 6  4  2 1  37 1  4  0  3  1  1  1  1  1    1   2  0   0   2   2  1   12  4  3  -- 1 37
-    one $dt 2    2 5  5  1 1  41 1  3  0  2  1  2  1  2  1    0   3  0   2   1   4  1   0   2  1
+    #                dt  pass B CI CO G H  W  KH KW PH PW SY SX DY DX bias CL  OX OY CPT NSL TH TW CC SPLIT
+                 one $dt 1    2 6  5  1 9  11 3  3  1  1  1  1  1  1  0    0   4  1  2   3   0  0  0  1
+                 one $dt 1    2 4  6  2 11 13 3  3  1  1  2  2  1  1  0    1   2  2  2   2   4  6  2  1
+                 one $dt 1    1 6  9  3 13 12 5  3  2  1  3  2  1  1  0    0   2  3  1   1   6  0  1  3
+                 one $dt 1    2 8  8  2 12 13 3  3  2  2  1  1  2  2  0    1   3  2  4   1   0  5  3  2
+    OHW="10 11"  one $dt 1    1 4  6  1 10 11 4  4  1  1  1  1  1  1  0    0   4  2  3   2   0  0  0  1
+                 one $dt 1    2 3  5  1 9  10 3  5  0  0  2  3  1  2  0    1   3  2  3   1   0  0  2  3
+    OHW="1 37"   one $dt 1    2 6  4  2 1  37 1  4  0  3  1  1  1  1  0    1   4  1  3   2   1  16 0  1
+                 one $dt 1    2 5  5  1 1  41 1  3  0  2  1  2  1  2  0    0   2  1  5   1   1  0  1  5
+    #                dt  pass B CI CO G H  W  KH KW PH PW SY SX DY DX bias CL  MR COT CIT GPB RS TOH TOW OX SPLIT
+                 one $dt 2    2 6  5  1 9  11 3  3  1  1  1  1  1  1  1    0   2  0   0   1   2  0   0   4  1
+                 one $dt 2    2 4  6  2 11 13 3  3  1  1  2  2  1  1  0    1   3  0   0   2   1  3   4   2  2
+                 one $dt 2    1 6  9  3 13 12 5  3  2  1  3  2  1  1  1    0   2  2   1   1   3  2   3   1  3
+                 one $dt 2    2 8  8  2 12 13 3  3  2  2  1  1  2  2  1    1   4  0   2   1   4  0   0   3  1
+    OHW="10 11"  one $dt 2    1 4  6  1 10 11 4  4  1  1  1  1  1  1  1    0   4  4   3   1   2  4   6   3  2
+                 one $dt 2    2 3  5  1 9  10 3  5  0  0  2  3  1  2  0    1   5  0   0   1   1  1   0   1  4
+    OHW="1 37"   one $dt 2    2 6  4  2 1  37 1  4  0  3  1  1  1  1  1    1   2  0   0   2   2  1   12  4  3
+                 one $dt 2    2 5  5  1 1  41 1  3  0  2  1  2  1  2  1    0   3  0   2   1   4  1   0   2  1
 done
 # The reduce kernel's thread-per-element form (65,536 elements or more)
 #       dt pass B CI  CO G H  W  KH KW PH PW SY SX DY DX bias CL  tuning
