@@ -54,11 +54,10 @@
 // POS_THREADS (dgrad) or WORKERS, ITEMS, ROWS_PER_THREAD, DY_ROWS (wgrad)
 // (dwclbwd_conv.c).
 #include "ct_dtype.cuh"
+#include "ct_vec_io.cuh"
 
 static_assert(LY_CL, "channels-last (nhwc, nlc) layers only");
 static_assert(LY_GROUPS == LY_CIN && LY_COUT == LY_CIN, "depthwise layers only");
-static_assert(VEC == 1 || VEC == 2 || VEC == 4 || VEC == 8, "VEC is 1, 2, 4 or 8");
-static_assert(VEC * sizeof(ct_elem) <= 16, "a vector of channels is one load of at most 16 bytes");
 static_assert(LY_CIN % VEC == 0, "VEC must divide the channels (aligned vectors)");
 static_assert(POS_PER_THREAD % CHUNK == 0, "CHUNK must divide POS_PER_THREAD");
 
@@ -74,102 +73,8 @@ static_assert(POS_PER_THREAD % CHUNK == 0, "CHUNK must divide POS_PER_THREAD");
 __device__ __forceinline__ constexpr int db_fdiv(int a, int b) { return a >= 0 ? a / b : -((-a + b - 1) / b); }
 __device__ __forceinline__ constexpr int db_fmod(int a, int b) { return a - db_fdiv(a, b) * b; }
 
-// The VEC channels at p (VEC-element aligned) in one load, widened to float.
-__device__ __forceinline__ void db_ld(float (&v)[VEC], const ct_elem *__restrict__ p)
-{
-#if CT_DTYPE == CT_DTYPE_F32
-#if VEC == 4
-    const float4 q = __ldg(reinterpret_cast<const float4 *>(p));
-    v[0] = q.x; v[1] = q.y; v[2] = q.z; v[3] = q.w;
-#elif VEC == 2
-    const float2 q = __ldg(reinterpret_cast<const float2 *>(p));
-    v[0] = q.x; v[1] = q.y;
-#else
-    v[0] = __ldg(p);
-#endif
-#else
-#if VEC == 8
-    __align__(16) ct_elem2 h[4];
-    *reinterpret_cast<uint4 *>(h) = __ldg(reinterpret_cast<const uint4 *>(p));
-#elif VEC == 4
-    __align__(8) ct_elem2 h[2];
-    *reinterpret_cast<uint2 *>(h) = __ldg(reinterpret_cast<const uint2 *>(p));
-#elif VEC == 2
-    __align__(4) ct_elem2 h[1];
-    *reinterpret_cast<unsigned *>(h) = __ldg(reinterpret_cast<const unsigned *>(p));
-#endif
-#if VEC >= 2
-#pragma unroll
-    for (int k = 0; k < VEC / 2; ++k) {
-        const float2 f = ct_ld2(&h[k]);
-        v[2 * k] = f.x;
-        v[2 * k + 1] = f.y;
-    }
-#else
-    v[0] = ct_ldg(p);
-#endif
-#endif
-}
-
-// db_ld where ok, zeros elsewhere (padding, positions past the layer).
-__device__ __forceinline__ void db_ldz(float (&v)[VEC], const ct_elem *__restrict__ p, bool ok)
-{
-    if (ok) {
-        db_ld(v, p);
-    } else {
-#pragma unroll
-        for (int e = 0; e < VEC; ++e)
-            v[e] = 0.0f;
-    }
-}
-
 #if LY_PASS == 1
 // ---- dgrad ----
-
-// The store of VEC channels, rounded once to the element type.
-__device__ __forceinline__ void db_st(ct_elem *p, const float (&v)[VEC])
-{
-#if CT_DTYPE == CT_DTYPE_F32
-#if VEC == 4
-    *reinterpret_cast<float4 *>(p) = make_float4(v[0], v[1], v[2], v[3]);
-#elif VEC == 2
-    *reinterpret_cast<float2 *>(p) = make_float2(v[0], v[1]);
-#else
-    *p = v[0];
-#endif
-#elif VEC >= 2
-    __align__(16) ct_elem2 h[VEC / 2];
-#pragma unroll
-    for (int k = 0; k < VEC / 2; ++k)
-        ct_st2(&h[k], make_float2(v[2 * k], v[2 * k + 1]));
-#if VEC == 8
-    *reinterpret_cast<uint4 *>(p) = *reinterpret_cast<const uint4 *>(h);
-#elif VEC == 4
-    *reinterpret_cast<uint2 *>(p) = *reinterpret_cast<const uint2 *>(h);
-#else
-    *reinterpret_cast<unsigned *>(p) = *reinterpret_cast<const unsigned *>(h);
-#endif
-#else
-    ct_st(p, v[0]);
-#endif
-}
-
-// VEC floats from shared memory (VEC-float aligned).
-__device__ __forceinline__ void db_lds(float (&v)[VEC], const float *p)
-{
-#if VEC >= 4
-#pragma unroll
-    for (int k = 0; k < VEC / 4; ++k) {
-        const float4 q = reinterpret_cast<const float4 *>(p)[k];
-        v[4 * k] = q.x; v[4 * k + 1] = q.y; v[4 * k + 2] = q.z; v[4 * k + 3] = q.w;
-    }
-#elif VEC == 2
-    const float2 q = *reinterpret_cast<const float2 *>(p);
-    v[0] = q.x; v[1] = q.y;
-#else
-    v[0] = *p;
-#endif
-}
 
 static_assert(DB_P % LY_SX == 0, "a run starts at a multiple of the stride");
 #define DG_NRUN ((LY_W + DB_P - 1) / DB_P)                      // runs of a row of dx
@@ -230,7 +135,7 @@ DB_NAME(const ct_elem *__restrict__ dout, const ct_elem *__restrict__ weight, ct
         float wt[LY_KW][VEC];
 #pragma unroll
         for (int j = 0; j < LY_KW; ++j)
-            db_lds(wt[j], &s_w[(i * LY_KW + j) * DB_CW + cl0]);
+            ct_vec_load_shared(wt[j], &s_w[(i * LY_KW + j) * DB_CW + cl0]);
         float win[DG_NWIN][VEC];
 #pragma unroll
         for (int ch = 0; ch < DB_P / CHUNK; ++ch) {
@@ -241,7 +146,7 @@ DB_NAME(const ct_elem *__restrict__ dout, const ct_elem *__restrict__ weight, ct
                 if (t > (ch == 0 ? -1 : dg_hi(ch - 1)) && t <= dg_hi(ch) &&
                     ((LY_SX == 1 && LY_DX == 1) || dg_used(t))) {
                     const int ox = ox0 + t;
-                    db_ldz(win[t], row + (long long)ox * DB_C, ox >= 0 && ox < LY_OW);
+                    ct_vec_load_or_zero(win[t], row + (long long)ox * DB_C, ox >= 0 && ox < LY_OW);
                 }
 #pragma unroll
             for (int o = 0; o < CHUNK; ++o)
@@ -262,7 +167,7 @@ DB_NAME(const ct_elem *__restrict__ dout, const ct_elem *__restrict__ weight, ct
 #pragma unroll
     for (int k = 0; k < DB_P; ++k)
         if (xx0 + k < LY_W)
-            db_st(dst + (long long)(xx0 + k) * DB_C, acc[k]);
+            ct_vec_store_rounded(dst + (long long)(xx0 + k) * DB_C, acc[k]);
 }
 
 #elif LY_PASS == 2
@@ -354,13 +259,13 @@ __device__ __forceinline__ void w2_fetch(float (&nd)[WG_RY][VEC], float (&nx)[W2
 #pragma unroll
             for (int u = 0; u < W2_NU; ++u)
                 if (w2_row_used(u))
-                    db_ldz(nx[u][q], in + xb + ((long long)u * LY_W + t) * DB_C, cok && xok[u]);
+                    ct_vec_load_or_zero(nx[u][q], in + xb + ((long long)u * LY_W + t) * DB_C, cok && xok[u]);
         }
     }
     const bool pok = k < DB_P && x0 + k < LY_OW;
 #pragma unroll
     for (int a = 0; a < WG_RY; ++a)
-        db_ldz(nd[a], dout + dyb + ((long long)a * LY_OW + k) * DB_C, pok && dok[a]);
+        ct_vec_load_or_zero(nd[a], dout + dyb + ((long long)a * LY_OW + k) * DB_C, pok && dok[a]);
 }
 #endif
 
@@ -435,7 +340,7 @@ DB_NAME(const ct_elem *__restrict__ in, const ct_elem *__restrict__ dout, float 
 #pragma unroll
             for (int k = 0; k < DB_P; ++k) {
                 float d[VEC];
-                db_ldz(d, drow + (long long)(x0 + k) * DB_C, x0 + k < LY_OW);
+                ct_vec_load_or_zero(d, drow + (long long)(x0 + k) * DB_C, x0 + k < LY_OW);
 #pragma unroll
                 for (int e = 0; e < VEC; ++e)
                     accb[e] += d[e];
@@ -449,7 +354,7 @@ DB_NAME(const ct_elem *__restrict__ in, const ct_elem *__restrict__ dout, float 
 #pragma unroll
             for (int o = 0; o < CHUNK; ++o) {
                 const int k = ch * CHUNK + o;
-                db_ldz(d[o], drow + (long long)(x0 + k) * DB_C, x0 + k < LY_OW);
+                ct_vec_load_or_zero(d[o], drow + (long long)(x0 + k) * DB_C, x0 + k < LY_OW);
             }
 #pragma unroll
             for (int r = 0; r < WG_R; ++r) {
@@ -461,7 +366,7 @@ DB_NAME(const ct_elem *__restrict__ in, const ct_elem *__restrict__ dout, float 
                     if (t > (ch == 0 ? -1 : wg_hi(ch - 1)) && t <= wg_hi(ch) &&
                         ((LY_SX == 1 && LY_DX == 1) || wg_used(t))) {
                         const int xc = xc0 + t;
-                        db_ldz(xw[r][t], xrow + (long long)xc * DB_C, xc >= 0 && xc < LY_W);
+                        ct_vec_load_or_zero(xw[r][t], xrow + (long long)xc * DB_C, xc >= 0 && xc < LY_W);
                     }
 #pragma unroll
                 for (int o = 0; o < CHUNK; ++o) {
@@ -514,7 +419,7 @@ DB_NAME(const ct_elem *__restrict__ in, const ct_elem *__restrict__ dout, float 
 #pragma unroll
                 for (int u = 0; u < W2_NU; ++u)
                     if (w2_row_used(u))
-                        db_ldz(xw[u][t], in + xb + ((long long)u * LY_W + t) * DB_C, cok && xok[u]);
+                        ct_vec_load_or_zero(xw[u][t], in + xb + ((long long)u * LY_W + t) * DB_C, cok && xok[u]);
             }
         // Position 0's loads; each step then issues the next position's
         // before its own FMAs, so that they are in flight meanwhile.

@@ -1,46 +1,13 @@
 // dwclbwd_replay.cpp: a replay of ct_dwcl_bwd.cuh on the CPU, without a
-// GPU: the header itself is compiled by a host C++20 compiler with CUDA's
-// qualifiers defined away, every thread of a block is a std::thread (shared
-// memory a static array, __syncthreads a std::barrier), blocks run one after
-// another, and the result is compared with an fp64 reference of the pass
-// (conv_pass.h's formulas) in relative L2: 1e-5 for fp32, 1e-2 for bf16 and
-// f16 (their outputs are rounded once). Outputs start as NaN, so an element
+// GPU: the header itself is compiled by a host C++20 compiler, CUDA
+// emulated by ../replay_shim.h (a std::thread per thread of a block, blocks
+// one after another), and the result is compared with an fp64 reference of
+// the pass (conv_pass.h's formulas) in relative L2: 1e-5 for fp32, 1e-2 for
+// bf16 and f16 (their outputs are rounded once). Outputs start as NaN, so an element
 // never written fails. The layer, the pass and the tuning macros are -D
 // flags (dwclbwd_replay.sh runs a battery of odd layers); bf16 and f16 need
 // CUDA's headers (cuda_bf16.h, cuda_fp16.h have host conversions).
-#include <barrier>
-#include <cmath>
-#include <cstdio>
-#include <cstdlib>
-#include <thread>
-#include <vector>
-#if CT_DTYPE
-#include <cuda_runtime.h>
-#include <cuda_bf16.h>
-#include <cuda_fp16.h>
-struct dim3h { unsigned x = 0, y = 0, z = 0; };
-thread_local dim3h threadIdx_, blockIdx_;
-#define threadIdx threadIdx_
-#define blockIdx blockIdx_
-#else
-struct dim3 { unsigned x = 0, y = 0, z = 0; };
-thread_local dim3 threadIdx, blockIdx;
-struct float4 { float x, y, z, w; };
-struct float2 { float x, y; };
-struct uint4 { unsigned x, y, z, w; };
-struct uint2 { unsigned x, y; };
-static inline float4 make_float4(float a, float b, float c, float d) { return {a, b, c, d}; }
-static inline float2 make_float2(float a, float b) { return {a, b}; }
-#endif
-template <class T> static inline T __ldg(const T *p) { return *p; }
-static std::barrier<> *g_bar;
-#define __syncthreads() g_bar->arrive_and_wait()
-#define __global__
-#define __device__
-#define __forceinline__ inline
-#define __launch_bounds__(x)
-#define __align__(n) __attribute__((aligned(n)))
-#define __shared__ static
+#include "replay_shim.h"
 #define DB_NAME kmain
 #define DB_REDUCE_NAME kreduce
 #define LY_CIN LY_C
@@ -49,25 +16,7 @@ static std::barrier<> *g_bar;
 #define LY_CL 1
 #include "ct_dwcl_bwd.cuh"
 
-static void run_block(unsigned bx, unsigned by, unsigned tx, unsigned ty, unsigned tz, void (*fn)(void *), void *arg)
-{
-    std::barrier<> bar((long)(tx * ty * tz));
-    g_bar = &bar;
-    std::vector<std::thread> th;
-    for (unsigned z = 0; z < tz; ++z)
-        for (unsigned y = 0; y < ty; ++y)
-            for (unsigned x = 0; x < tx; ++x)
-                th.emplace_back([=] { blockIdx.x = bx; blockIdx.y = by; threadIdx.x = x; threadIdx.y = y; threadIdx.z = z; fn(arg); });
-    for (auto &t : th) t.join();
-}
 static ct_elem toe(float v) { ct_elem e; ct_st(&e, v); return e; }
-struct bufs { const ct_elem *a, *b; void *c; };
-#if LY_PASS == 1
-static void body(void *p) { bufs *q = (bufs *)p; kmain(q->a, q->b, (ct_elem *)q->c); }
-#else
-static void body(void *p) { bufs *q = (bufs *)p; kmain(q->a, q->b, (float *)q->c); }
-static void rbody(void *p) { bufs *q = (bufs *)p; kreduce((const float *)q->a, (ct_elem *)q->c); }
-#endif
 #define XI(b, c, y, x) ((((long long)(b) * LY_H + (y)) * LY_W + (x)) * LY_C + (c))
 #define YI(b, c, y, x) ((((long long)(b) * LY_OH + (y)) * LY_OW + (x)) * LY_C + (c))
 int main()
@@ -97,27 +46,14 @@ int main()
     }
     std::vector<ct_elem> oute(nout, toe(NAN));
 #if LY_PASS == 1
-    bufs q{dye.data(), we.data(), oute.data()};
     const long long nb = DB_NCB * ((DG_RUNS + POS_THREADS - 1) / POS_THREADS);
-    for (long long bx = 0; bx < nb; ++bx) run_block((unsigned)bx, 0, CHANNEL_THREADS, POS_THREADS, 1, body, &q);
+    ct_replay_grid((unsigned)nb, 1, 1, CHANNEL_THREADS, POS_THREADS, 1, [&] { kmain(dye.data(), we.data(), oute.data()); });
 #else
     std::vector<float> ws(WG_NSPLIT * WG_COUNT, NAN);
-    bufs q{xe.data(), dye.data(), ws.data()};
-    for (long long by = 0; by < DB_NCB; ++by) for (long long bx = 0; bx < WG_NSPLIT; ++bx)
-        run_block((unsigned)bx, (unsigned)by, CHANNEL_THREADS, WG_NRG, WORKERS, body, &q);
-    bufs r{(const ct_elem *)ws.data(), nullptr, oute.data()};
-    for (long long bx = 0; bx < (WG_COUNT + 31) / 32; ++bx)
-        run_block((unsigned)bx, 0, 256, 1, 1, rbody, &r);
+    ct_replay_grid(WG_NSPLIT, DB_NCB, 1, CHANNEL_THREADS, WG_NRG, WORKERS, [&] { kmain(xe.data(), dye.data(), ws.data()); });
+    ct_replay_grid((WG_COUNT + 31) / 32, 1, 1, 256, 1, 1, [&] { kreduce(ws.data(), oute.data()); });
 #endif
     std::vector<float> out(nout);
     for (long long k = 0; k < nout; ++k) out[k] = ct_ld(&oute[k]);
-    double e2 = 0, r2 = 0; long long bad = 0;
-    for (long long k = 0; k < nout; ++k) {
-        if (std::isnan(out[k])) { ++bad; continue; }
-        e2 += (out[k] - ref[k]) * (out[k] - ref[k]); r2 += ref[k] * ref[k];
-    }
-    const double rel = std::sqrt(e2 / (r2 > 0 ? r2 : 1));
-    const double tol = CT_DTYPE ? 1e-2 : 1e-5;
-    printf("%s rel %.3g unwritten %lld\n", (rel <= tol && bad == 0) ? "OK  " : "FAIL", rel, bad);
-    return rel <= tol && bad == 0 ? 0 : 1;
+    return ct_replay_check(out, ref, CT_DTYPE ? 1e-2 : 1e-5);
 }

@@ -9,21 +9,12 @@
 # (REPLAY_PART=I/6 picks which sixth, default 1/6) and the accuracy cases;
 # REPLAY_PART=all runs everything.
 here=$(cd "$(dirname "$0")" && pwd)
-root=$(cd "$here/../../.." && pwd)
-cuda=${CUDA_HOME:-/usr/local/cuda}
-work=$(mktemp -d)
-trap 'rm -rf "$work"' EXIT
-fails=0
-part=${REPLAY_PART:-1/6}
-ncase=0
+source "$here/../replay_lib.sh"
 # [ROWS=R] [RY=D] one DT PASS B C H W KH KW PH PW SY SX DY DX BIAS VEC CT P CHUNK (PT | WORKERS ITEMS) [OH OW]
 # (ROWS: wgrad's ROWS_PER_THREAD, RY: its DY_ROWS, 1 unless set; with RY > 1,
 # ITEMS a multiple of RY and P whole periods of the x window or under one)
 one() {
-    ncase=$((ncase + 1))
-    if [ "$part" != all ] && [ "${FORCE:-0}" = 0 ] && [ $(( (ncase - 1) % ${part#*/} + 1 )) != "${part%/*}" ]; then
-        return
-    fi
+    replay_pick || return
     local dt=$1 pass=$2 B=$3 C=$4 H=$5 W=$6 KH=$7 KW=$8 PH=$9 PW=${10} SY=${11} SX=${12} DY=${13} DX=${14}
     local BIAS=${15} VEC=${16} CT=${17} P=${18} CH=${19}
     shift 19
@@ -36,11 +27,7 @@ one() {
     d="$d -DLY_BIAS=$BIAS -DVEC=$VEC -DCHANNEL_THREADS=$CT -DPOS_PER_THREAD=$P -DCHUNK=$CH $tune"
     printf "dtype %s pass %s B%s C%s %sx%s k%sx%s pad %s,%s stride %s,%s dil %s,%s bias %s out %sx%s: " \
         "$dt" "$pass" "$B" "$C" "$H" "$W" "$KH" "$KW" "$PH" "$PW" "$SY" "$SX" "$DY" "$DX" "$BIAS" "$OH" "$OW"
-    if ! g++ -std=c++20 -O1 -w -pthread -I"$here" -I"$root/templates/common" -I"$cuda/include" $d \
-        "$here/dwclbwd_replay.cpp" -o "$work/replay" || ! "$work/replay"; then
-        echo "FAIL ($d)"
-        fails=$((fails + 1))
-    fi
+    replay_compile_run "$here/dwclbwd_replay.cpp" $d
 }
 for dt in 0 1 2; do
     v8=8; [ $dt = 0 ] && v8=4
@@ -98,5 +85,4 @@ FORCE=1 one 0 2 8 8 56 56 7 7 3 3 1 1 1 1 1 4 2 8 4 4 8
 FORCE=1 ROWS=7 one 0 2 8 8 56 56 7 7 3 3 1 1 1 1 1 2 4 16 4 4 8
 FORCE=1 RY=4 ROWS=7 one 0 2 8 8 56 56 7 7 3 3 1 1 1 1 1 1 8 21 1 4 96
 FORCE=1 one 0 1 8 8 56 56 7 7 3 3 1 1 1 1 0 4 2 8 4 8
-echo "$fails failed"
-exit $fails
+replay_end

@@ -36,11 +36,10 @@
 // Tuning macros: VEC, CHANNEL_THREADS, POS_THREADS, OUT_X, OUT_Y, ITEMS,
 // PREFETCH (dwclf_conv.c, which mirrors the DF_* sizes below).
 #include "ct_dtype.cuh"
+#include "ct_vec_io.cuh"
 
 static_assert(LY_CL, "channels-last (nhwc) layers only");
 static_assert(LY_GROUPS == LY_CIN && LY_COUT == LY_CIN, "depthwise layers only");
-static_assert(VEC == 1 || VEC == 2 || VEC == 4 || VEC == 8, "VEC is 1, 2, 4 or 8");
-static_assert(VEC * sizeof(ct_elem) <= 16, "a vector of channels is one load of at most 16 bytes");
 static_assert(LY_CIN % VEC == 0, "VEC must divide the channels (aligned vectors)");
 
 #define DF_C LY_CIN
@@ -73,100 +72,6 @@ __device__ __forceinline__ bool df_meets(int r, int o)
     return d >= 0 && d % LY_DY == 0 && d / LY_DY < LY_KH;
 }
 
-// The VEC channels at p (VEC-element aligned) in one load, widened to float.
-__device__ __forceinline__ void df_ld(float (&v)[VEC], const ct_elem *__restrict__ p)
-{
-#if CT_DTYPE == CT_DTYPE_F32
-#if VEC == 4
-    const float4 q = __ldg(reinterpret_cast<const float4 *>(p));
-    v[0] = q.x; v[1] = q.y; v[2] = q.z; v[3] = q.w;
-#elif VEC == 2
-    const float2 q = __ldg(reinterpret_cast<const float2 *>(p));
-    v[0] = q.x; v[1] = q.y;
-#else
-    v[0] = __ldg(p);
-#endif
-#else
-#if VEC == 8
-    __align__(16) ct_elem2 h[4];
-    *reinterpret_cast<uint4 *>(h) = __ldg(reinterpret_cast<const uint4 *>(p));
-#elif VEC == 4
-    __align__(8) ct_elem2 h[2];
-    *reinterpret_cast<uint2 *>(h) = __ldg(reinterpret_cast<const uint2 *>(p));
-#elif VEC == 2
-    __align__(4) ct_elem2 h[1];
-    *reinterpret_cast<unsigned *>(h) = __ldg(reinterpret_cast<const unsigned *>(p));
-#endif
-#if VEC >= 2
-#pragma unroll
-    for (int k = 0; k < VEC / 2; ++k) {
-        const float2 f = ct_ld2(&h[k]);
-        v[2 * k] = f.x;
-        v[2 * k + 1] = f.y;
-    }
-#else
-    v[0] = ct_ldg(p);
-#endif
-#endif
-}
-
-// df_ld where ok, zeros elsewhere (padding).
-__device__ __forceinline__ void df_ldz(float (&v)[VEC], const ct_elem *__restrict__ p, bool ok)
-{
-    if (ok) {
-        df_ld(v, p);
-    } else {
-#pragma unroll
-        for (int e = 0; e < VEC; ++e)
-            v[e] = 0.0f;
-    }
-}
-
-// The store of VEC channels, rounded once to the element type.
-__device__ __forceinline__ void df_st(ct_elem *p, const float (&v)[VEC])
-{
-#if CT_DTYPE == CT_DTYPE_F32
-#if VEC == 4
-    *reinterpret_cast<float4 *>(p) = make_float4(v[0], v[1], v[2], v[3]);
-#elif VEC == 2
-    *reinterpret_cast<float2 *>(p) = make_float2(v[0], v[1]);
-#else
-    *p = v[0];
-#endif
-#elif VEC >= 2
-    __align__(16) ct_elem2 h[VEC / 2];
-#pragma unroll
-    for (int k = 0; k < VEC / 2; ++k)
-        ct_st2(&h[k], make_float2(v[2 * k], v[2 * k + 1]));
-#if VEC == 8
-    *reinterpret_cast<uint4 *>(p) = *reinterpret_cast<const uint4 *>(h);
-#elif VEC == 4
-    *reinterpret_cast<uint2 *>(p) = *reinterpret_cast<const uint2 *>(h);
-#else
-    *reinterpret_cast<unsigned *>(p) = *reinterpret_cast<const unsigned *>(h);
-#endif
-#else
-    ct_st(p, v[0]);
-#endif
-}
-
-// VEC floats from shared memory (VEC-float aligned).
-__device__ __forceinline__ void df_lds(float (&v)[VEC], const float *p)
-{
-#if VEC >= 4
-#pragma unroll
-    for (int k = 0; k < VEC / 4; ++k) {
-        const float4 q = reinterpret_cast<const float4 *>(p)[k];
-        v[4 * k] = q.x; v[4 * k + 1] = q.y; v[4 * k + 2] = q.z; v[4 * k + 3] = q.w;
-    }
-#elif VEC == 2
-    const float2 q = *reinterpret_cast<const float2 *>(p);
-    v[0] = q.x; v[1] = q.y;
-#else
-    v[0] = *p;
-#endif
-}
-
 // Whether the tile's input row r is inside the image (yy) and read by a tap.
 __device__ __forceinline__ bool df_row_ok(int r, int yy)
 {
@@ -188,7 +93,7 @@ __device__ __forceinline__ void df_window(float (&win)[DF_NWX][VEC], const ct_el
     for (int t = 0; t < DF_NWX; ++t) {
         if ((LY_SX == 1 && LY_DX == 1) || df_used(t)) {
             const int xc = xc0 + t;
-            df_ldz(win[t], row + (long long)xc * DF_C, ok && xc >= 0 && xc < LY_W);
+            ct_vec_load_or_zero(win[t], row + (long long)xc * DF_C, ok && xc >= 0 && xc < LY_W);
         }
     }
 }
@@ -207,7 +112,7 @@ __device__ __forceinline__ void df_row_fma(float (&acc)[OUT_Y][OUT_X][VEC], cons
 #pragma unroll
         for (int j = 0; j < LY_KW; ++j) {
             float wt[VEC];
-            df_lds(wt, wrow + j * DF_CW);
+            ct_vec_load_shared(wt, wrow + j * DF_CW);
 #pragma unroll
             for (int x = 0; x < OUT_X; ++x)
 #pragma unroll
@@ -307,6 +212,6 @@ DF_NAME(const ct_elem *__restrict__ in, const ct_elem *__restrict__ weight,
 #pragma unroll
             for (int x = 0; x < OUT_X; ++x)
                 if (oy0 + o < LY_OH && ox0 + x < LY_OW)
-                    df_st(dst + ((long long)o * LY_OW + x) * DF_C, acc[o][x]);
+                    ct_vec_store_rounded(dst + ((long long)o * LY_OW + x) * DF_C, acc[o][x]);
     }
 }

@@ -1,46 +1,13 @@
 // dwclf_replay.cpp: a replay of ct_dwcl_fwd.cuh on the CPU, without a GPU:
-// the header itself is compiled by a host C++20 compiler with CUDA's
-// qualifiers defined away, every thread of a block is a std::thread (shared
-// memory a static array, __syncthreads a std::barrier), blocks run one after
-// another, and the result is compared with an fp64 reference of the layer
+// the header itself is compiled by a host C++20 compiler, CUDA emulated by
+// ../replay_shim.h (a std::thread per thread of a block, blocks one after
+// another), and the result is compared with an fp64 reference of the layer
 // in relative L2: 1e-5 for fp32, 1e-2 for bf16 and f16 (their outputs are
 // rounded once). Outputs start as NaN, so an element never written fails.
 // The layer and the tuning macros are -D flags (dwclf_replay.sh runs a
 // battery of odd layers); bf16 and f16 need CUDA's headers (cuda_bf16.h,
 // cuda_fp16.h have host conversions).
-#include <barrier>
-#include <cmath>
-#include <cstdio>
-#include <cstdlib>
-#include <thread>
-#include <vector>
-#if CT_DTYPE
-#include <cuda_runtime.h>
-#include <cuda_bf16.h>
-#include <cuda_fp16.h>
-struct dim3h { unsigned x = 0, y = 0, z = 0; };
-thread_local dim3h threadIdx_, blockIdx_;
-#define threadIdx threadIdx_
-#define blockIdx blockIdx_
-#else
-struct dim3 { unsigned x = 0, y = 0, z = 0; };
-thread_local dim3 threadIdx, blockIdx;
-struct float4 { float x, y, z, w; };
-struct float2 { float x, y; };
-struct uint4 { unsigned x, y, z, w; };
-struct uint2 { unsigned x, y; };
-static inline float4 make_float4(float a, float b, float c, float d) { return {a, b, c, d}; }
-static inline float2 make_float2(float a, float b) { return {a, b}; }
-#endif
-template <class T> static inline T __ldg(const T *p) { return *p; }
-static std::barrier<> *g_bar;
-#define __syncthreads() g_bar->arrive_and_wait()
-#define __global__
-#define __device__
-#define __forceinline__ inline
-#define __launch_bounds__(x)
-#define __align__(n) __attribute__((aligned(n)))
-#define __shared__ static
+#include "replay_shim.h"
 #define DF_NAME kmain
 #define LY_CIN LY_C
 #define LY_COUT LY_C
@@ -48,23 +15,7 @@ static std::barrier<> *g_bar;
 #define LY_CL 1
 #include "ct_dwcl_fwd.cuh"
 
-static void run_block(unsigned bx, unsigned tx, unsigned ty, void (*fn)(void *), void *arg)
-{
-    std::barrier<> bar((long)(tx * ty));
-    g_bar = &bar;
-    std::vector<std::thread> th;
-    for (unsigned y = 0; y < ty; ++y)
-        for (unsigned x = 0; x < tx; ++x)
-            th.emplace_back([=] { blockIdx.x = bx; threadIdx.x = x; threadIdx.y = y; fn(arg); });
-    for (auto &t : th) t.join();
-}
 static ct_elem toe(float v) { ct_elem e; ct_st(&e, v); return e; }
-struct bufs { const ct_elem *x, *w, *b; ct_elem *y; };
-#if LY_BIAS
-static void body(void *p) { bufs *q = (bufs *)p; kmain(q->x, q->w, q->b, q->y); }
-#else
-static void body(void *p) { bufs *q = (bufs *)p; kmain(q->x, q->w, q->y); }
-#endif
 #define XI(b, c, y, x) ((((long long)(b) * LY_H + (y)) * LY_W + (x)) * LY_C + (c))
 #define YI(b, c, y, x) ((((long long)(b) * LY_OH + (y)) * LY_OW + (x)) * LY_C + (c))
 int main()
@@ -91,17 +42,15 @@ int main()
         ref[YI(b, c, y, xo)] = s;
     }
     std::vector<ct_elem> oute(ny, toe(NAN));
-    bufs q{xe.data(), we.data(), be.data(), oute.data()};
     const long long nb = DF_NCB * ((DF_NGRP + ITEMS - 1) / ITEMS);
-    for (long long bx = 0; bx < nb; ++bx) run_block((unsigned)bx, CHANNEL_THREADS, POS_THREADS, body, &q);
-    double e2 = 0, r2 = 0; long long bad = 0;
-    for (long long k = 0; k < ny; ++k) {
-        const float o = ct_ld(&oute[k]);
-        if (std::isnan(o)) { ++bad; continue; }
-        e2 += (o - ref[k]) * (o - ref[k]); r2 += ref[k] * ref[k];
-    }
-    const double rel = std::sqrt(e2 / (r2 > 0 ? r2 : 1));
-    const double tol = CT_DTYPE ? 1e-2 : 1e-5;
-    printf("%s rel %.3g unwritten %lld\n", (rel <= tol && bad == 0) ? "OK  " : "FAIL", rel, bad);
-    return rel <= tol && bad == 0 ? 0 : 1;
+    ct_replay_grid((unsigned)nb, 1, 1, CHANNEL_THREADS, POS_THREADS, 1, [&] {
+#if LY_BIAS
+        kmain(xe.data(), we.data(), be.data(), oute.data());
+#else
+        kmain(xe.data(), we.data(), oute.data());
+#endif
+    });
+    std::vector<float> out(ny);
+    for (long long k = 0; k < ny; ++k) out[k] = ct_ld(&oute[k]);
+    return ct_replay_check(out, ref, CT_DTYPE ? 1e-2 : 1e-5);
 }

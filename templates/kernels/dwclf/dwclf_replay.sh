@@ -11,20 +11,11 @@
 # default 1/6: 15 cases a type, so each type gets other layers);
 # REPLAY_PART=all runs everything.
 here=$(cd "$(dirname "$0")" && pwd)
-root=$(cd "$here/../../.." && pwd)
-cuda=${CUDA_HOME:-/usr/local/cuda}
-work=$(mktemp -d)
-trap 'rm -rf "$work"' EXIT
-fails=0
-part=${REPLAY_PART:-1/6}
-ncase=0
+source "$here/../replay_lib.sh"
 # [PF=1] one DT B C H W KH KW PH PW SY SX DY DX BIAS VEC CT PT OUT_X OUT_Y ITEMS [OH OW]
 # (PF: PREFETCH, 0 unless set)
 one() {
-    ncase=$((ncase + 1))
-    if [ "$part" != all ] && [ $(( (ncase - 1) % ${part#*/} + 1 )) != "${part%/*}" ]; then
-        return
-    fi
+    replay_pick || return
     local dt=$1 B=$2 C=$3 H=$4 W=$5 KH=$6 KW=$7 PH=$8 PW=$9 SY=${10} SX=${11} DY=${12} DX=${13}
     local BIAS=${14} VEC=${15} CT=${16} PT=${17} OX=${18} OY=${19} IT=${20}
     local OH=${21:-$(( (H + 2 * PH - DY * (KH - 1) - 1) / SY + 1 ))}
@@ -34,11 +25,7 @@ one() {
     d="$d -DLY_BIAS=$BIAS -DVEC=$VEC -DCHANNEL_THREADS=$CT -DPOS_THREADS=$PT -DOUT_X=$OX -DOUT_Y=$OY -DITEMS=$IT -DPREFETCH=${PF:-0}"
     printf "pf %s dtype %s B%s C%s %sx%s k%sx%s pad %s,%s stride %s,%s dil %s,%s bias %s out %sx%s: " \
         "${PF:-0}" "$dt" "$B" "$C" "$H" "$W" "$KH" "$KW" "$PH" "$PW" "$SY" "$SX" "$DY" "$DX" "$BIAS" "$OH" "$OW"
-    if ! g++ -std=c++20 -O1 -w -pthread -I"$here" -I"$root/templates/common" -I"$cuda/include" $d \
-        "$here/dwclf_replay.cpp" -o "$work/replay" || ! "$work/replay"; then
-        echo "FAIL ($d)"
-        fails=$((fails + 1))
-    fi
+    replay_compile_run "$here/dwclf_replay.cpp" $d
 }
 for dt in 0 1 2; do
     v8=8; [ $dt = 0 ] && v8=4
@@ -61,5 +48,4 @@ for dt in 0 1 2; do
          one $dt 3 1  1  45 1  11 0  5  1  1  1  1  0    1   1  16 4  1  1
     PF=1 one $dt 2 6  1  61 1  5  0  2  1  3  1  2  1    2   3  4  4  1  1
 done
-echo "$fails failed"
-exit $fails
+replay_end

@@ -1,0 +1,56 @@
+# replay_lib.sh: the frame of a kernel folder's CPU replay script
+# (K_replay.sh, sourced after it sets here=its folder): a scratch folder,
+# the count of failed cases (the exit status, replay_end), and which cases
+# of the battery run: REPLAY_PART=I/N runs every Nth case from the Ith
+# (default 1/$replay_every, set by the script before sourcing), all runs
+# everything; FORCE=1 runs a case whatever the part (accuracy cases).
+# replay_compile_run SRC FLAGS... compiles K_replay.cpp with the device
+# header's folder, templates/common and this folder (replay_shim.h) on the
+# include path, runs it and counts a failure. Needs g++ (C++20) and, for
+# bf16/f16, CUDA's include directory ($CUDA_HOME/include).
+root=$(cd "$here/../../.." && pwd)
+cuda=${CUDA_HOME:-/usr/local/cuda}
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+fails=0
+part=${REPLAY_PART:-1/${replay_every:-6}}
+ncase=0
+
+# Counts a case; true where it is to run.
+replay_pick() {
+    ncase=$((ncase + 1))
+    [ "$part" = all ] || [ "${FORCE:-0}" != 0 ] || [ $(( (ncase - 1) % ${part#*/} + 1 )) = "${part%/*}" ]
+}
+
+replay_compile_run() {
+    local src=$1
+    shift
+    if ! g++ -std=c++20 -O1 -w -pthread -I"$here" -I"$root/templates/common" -I"$here/.." -I"$cuda/include" "$@" \
+        "$src" -o "$work/replay" || ! "$work/replay"; then
+        echo "FAIL ($*)"
+        fails=$((fails + 1))
+    fi
+}
+
+# replay_pass_layer DT PASS B CIN COUT G H W KH KW PH PW SY SX DY DX BIAS CL
+# sets $layer, the -D flags of a training pass's layer (replay_pass.h), and
+# prints the case's head; OHW="OH OW" overrides the output size (same with
+# an even kernel, causal), which is otherwise PyTorch's.
+replay_pass_layer() {
+    local dt=$1 pass=$2 B=$3 CI=$4 CO=$5 G=$6 H=$7 W=$8 KH=$9 KW=${10} PH=${11} PW=${12} SY=${13} SX=${14}
+    local DY=${15} DX=${16} BIAS=${17} CL=${18} OH OW
+    read -r OH OW <<< "${OHW:-}"
+    OH=${OH:-$(( (H + 2 * PH - DY * (KH - 1) - 1) / SY + 1 ))}
+    OW=${OW:-$(( (W + 2 * PW - DX * (KW - 1) - 1) / SX + 1 ))}
+    layer="-DCT_DTYPE=$dt -DLY_PASS=$pass -DLY_B=$B -DLY_CIN=$CI -DLY_COUT=$CO -DLY_GROUPS=$G -DLY_H=$H -DLY_W=$W"
+    layer="$layer -DLY_KH=$KH -DLY_KW=$KW -DLY_OH=$OH -DLY_OW=$OW -DLY_PH=$PH -DLY_PW=$PW -DLY_SY=$SY -DLY_SX=$SX"
+    layer="$layer -DLY_DY=$DY -DLY_DX=$DX -DLY_BIAS=$BIAS -DLY_CL=$CL"
+    printf "dtype %s pass %s B%s %s->%s g%s %sx%s k%sx%s pad %s,%s stride %s,%s dil %s,%s bias %s cl %s out %sx%s " \
+        "$dt" "$pass" "$B" "$CI" "$CO" "$G" "$H" "$W" "$KH" "$KW" "$PH" "$PW" "$SY" "$SX" "$DY" "$DX" "$BIAS" "$CL" \
+        "$OH" "$OW"
+}
+
+replay_end() {
+    echo "$fails failed"
+    exit $fails
+}
