@@ -29,7 +29,14 @@ static const char style[] =
     ".winner{fill:#d62728}.baseline{fill:#7f7f7f}.top{fill:#ff9f1c}\n"
     ".c0{fill:#1f77b4}.c1{fill:#2ca02c}.c2{fill:#9467bd}.c3{fill:#ff7f0e}.c4{fill:#17becf}.c5{fill:#8c564b}"
     ".c6{fill:#e377c2}.c7{fill:#bcbd22}\n"
-    ".mk-search,.mk-dist{fill-opacity:.65}\n";
+    ".mk-search,.mk-dist{fill-opacity:.65}.grid.minor{stroke:#f4f4f4}.tickmark{stroke:#888}\n"
+    ".vendor{stroke:#000;stroke-width:1.2;stroke-dasharray:6 3}.vendor-label{font-size:10px;fill:#000}\n"
+    ".fft-note{font-size:10px;fill:#8c564b}\n"
+    "div.legend{font-size:12px;margin:2px 0 8px}div.legend span.it{margin-right:12px;white-space:nowrap}\n"
+    "div.legend i{display:inline-block;width:10px;height:10px;border-radius:5px;margin-right:4px}\n"
+    "i.c0{background:#1f77b4}i.c1{background:#2ca02c}i.c2{background:#9467bd}i.c3{background:#ff7f0e}"
+    "i.c4{background:#17becf}i.c5{background:#8c564b}i.c6{background:#e377c2}i.c7{background:#bcbd22}\n"
+    "table.top td.params{max-width:28em;white-space:normal;overflow-wrap:anywhere}\n";
 
 static void h(FILE *f, const char *s)
 {
@@ -80,15 +87,90 @@ static void time_range(const ct_report_section *s, double *lo, double *hi)
 
 /* Each candidate's median in measurement order, the best so far, failures
  * as ticks along the bottom. */
+/* The colour key of the plots that colour by template: one swatch per
+ * template, in the order tmpl_index gives them. HTML rather than SVG text so
+ * that any number of templates wraps. */
+static void tmpl_legend(FILE *f, const ct_report_section *s)
+{
+    fputs("<div class=\"legend\" data-legend=\"templates\">templates: ", f);
+    for (int i = 0; i < s->n; i++) {
+        int first = 1;
+        for (int j = 0; j < i && first; j++)
+            first = strcmp(s->rows[j]->tmpl, s->rows[i]->tmpl) != 0;
+        if (!first)
+            continue;
+        fprintf(f, "<span class=\"it\"><i class=\"c%d\"></i>", tmpl_index(s, s->rows[i]->tmpl) % NCOLORS);
+        h(f, s->rows[i]->tmpl);
+        fputs("</span>", f);
+    }
+    fputs("</div>\n", f);
+}
+
+/* The settings of the newest run that timed the vendor baseline (the
+ * "cudnn" note tune_cudnn.c stores in the run's settings), or NULL; the
+ * caller frees it. */
+static ct_json *cudnn_note(const ct_report_section *s)
+{
+    ct_json *best = NULL;
+    const char *when = "";
+    for (int i = 0; i < s->n; i++) {
+        const char *t = s->rows[i]->run_settings;
+        ct_json *j = NULL;
+        if (!*t || strcmp(s->rows[i]->run_started_at, when) <= 0 || ct_json_parse(t, strlen(t), &j, NULL) != CT_OK)
+            continue;
+        const ct_json *us = ct_json_get(ct_json_get(j, "cudnn"), "us");
+        const ct_json *tus = ct_json_get(ct_json_get(j, "cudnn"), "tf32_us");
+        if ((us && us->type == CT_JSON_NUMBER) || (tus && tus->type == CT_JSON_NUMBER)) {
+            ct_json_free(best);
+            best = j;
+            when = s->rows[i]->run_started_at;
+        } else {
+            ct_json_free(j);
+        }
+    }
+    return best;
+}
+
+/* cuDNN's time with TF32 off (the like-for-like fp32 number; "us" of the
+ * note), or NAN where no run timed it. */
+static double cudnn_us(const ct_report_section *s)
+{
+    ct_json *j = cudnn_note(s);
+    const ct_json *us = ct_json_get(ct_json_get(j, "cudnn"), "us");
+    double v = us && us->type == CT_JSON_NUMBER && us->number > 0 ? us->number : NAN;
+    ct_json_free(j);
+    return v;
+}
+
+/* A dashed horizontal line across the plot at data value v, labelled at
+ * its right end, for the vendor baseline. */
+static void vendor_line(FILE *f, const ct_plot *p, double v, const char *what)
+{
+    double y = ct_plot_y(p, v);
+    fprintf(f, "<line class=\"vendor\" x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\"/>", p->left, y,
+            p->width - p->right, y);
+    fprintf(f, "<text class=\"vendor-label\" x=\"%.1f\" y=\"%.1f\" text-anchor=\"end\">%s</text>\n",
+            p->width - p->right - 4, y - 4, what);
+}
+
 static void plot_search(FILE *f, const ct_report_section *s)
 {
     ct_plot p;
     double lo, hi;
     time_range(s, &lo, &hi);
+    double vendor = cudnn_us(s);
+    if (vendor > 0) {
+        lo = vendor < lo ? vendor : lo;
+        hi = vendor > hi ? vendor : hi;
+    }
     ct_plot_begin(&p, f, 520, 300, "search", "median time of each candidate in measurement order");
     ct_axis_fit(&p.x, 1, s->n > 1 ? s->n : 2, 0);
     ct_axis_fit(&p.y, lo, hi, 1);
-    ct_plot_axes(&p, "candidate, in measurement order (colours: templates, as below)", "median time (us, log)");
+    p.y.unit = "us";
+    ct_plot_axes(&p, "candidate number, in measurement order", "median time (log scale)");
+    fprintf(f, "<text class=\"label\" x=\"%.1f\" y=\"%.1f\">red line: best so far</text>\n", p.left, p.top - 8);
+    if (vendor > 0)
+        vendor_line(f, &p, vendor, "cuDNN (TF32 off)");
     double best = INFINITY;
     fputs("<polyline class=\"best-line\" points=\"", f);
     for (int i = 0; i < s->n; i++) {
@@ -137,7 +219,8 @@ static void plot_dist(FILE *f, const ct_report_section *s, const char **tmpls, i
     p.left = 120;
     ct_axis_fit(&p.x, lo, hi, 1);
     p.y = (ct_axis){.lo = 0, .hi = nt ? nt : 1, .noticks = 1};   /* one row per template */
-    ct_plot_axes(&p, "median time (us, log)", "");
+    p.x.unit = "us";
+    ct_plot_axes(&p, "median time (log scale)", "");
     double *v = malloc(((size_t)s->nok + 1) * sizeof *v);
     for (int t = 0; t < nt && v; t++) {
         int n = 0;
@@ -229,9 +312,10 @@ static void plot_param(FILE *f, const pv *g, int n)
     p.x = (ct_axis){.lo = 0, .hi = nv, .noticks = 1};   /* the values are categories */
     char xl[120];
     snprintf(xl, sizeof xl, "%s (%s)", g[0].key, g[0].tmpl);
-    ct_plot_axes(&p, xl, "time (us, log)");
+    p.y.unit = "us";
+    ct_plot_axes(&p, xl, "time (log scale)");
     fprintf(f, "<text class=\"label\" x=\"%.1f\" y=\"%.1f\" text-anchor=\"middle\">median (bar) and best (dot)"
-               "</text>\n", (p.left + p.width - p.right) / 2, p.top + 12);
+               "</text>\n", (p.left + p.width - p.right) / 2, p.top - 8);
     for (int i = 0, v = 0; i < n; v++) {
         int j = i;
         while (j < n && same_value(&g[i], &g[j]))
@@ -353,13 +437,18 @@ static void plot_roofline(FILE *f, const ct_report_section *s)
         ylo = g < ylo ? g : ylo;
         yhi = g > yhi ? g : yhi;
     }
+    if (cudnn_us(s) > 0) {
+        double g = c->flops / cudnn_us(s) / 1e3;
+        ylo = g < ylo ? g : ylo;
+        yhi = g > yhi ? g : yhi;
+    }
     if (isfinite(bw) && bw * xlo / 10 < ylo)
         ylo = bw * xlo / 10;
     ct_plot p;
     ct_plot_begin(&p, f, 520, 320, "roofline", "roofline: measured ceilings and the achieved GFLOP/s");
     ct_axis_fit(&p.x, xlo / 10, xhi * 10, 1);
     ct_axis_fit(&p.y, ylo / 2, yhi * 2, 1);
-    ct_plot_axes(&p, "arithmetic intensity (FLOP/byte, log)", "GFLOP/s (log)");
+    ct_plot_axes(&p, "arithmetic intensity (FLOP/byte, log scale)", "achieved GFLOP/s (log scale)");
     if (isfinite(ridge)) {
         fprintf(f, "<polyline class=\"roof\" points=\"%.1f,%.1f %.1f,%.1f %.1f,%.1f\"/>\n", ct_plot_x(&p, p.x.lo),
                 ct_plot_y(&p, bw * p.x.lo), ct_plot_x(&p, ridge), ct_plot_y(&p, peak), ct_plot_x(&p, p.x.hi),
@@ -372,11 +461,20 @@ static void plot_roofline(FILE *f, const ct_report_section *s)
     double x = ct_plot_x(&p, ai);
     fprintf(f, "<line class=\"grid\" x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" style=\"stroke:#bbb;"
                "stroke-dasharray:3 3\"/>\n", x, p.top, x, p.height - p.bottom);
+    /* The key sits in the band above the plot area, never over the marks. */
     static const char *const legend[][2] = {{"winner", "winner"}, {"top", "top ten"}, {"baseline", "naive baseline"}};
     for (int i = 0; i < 3; i++)
         fprintf(f, "<circle class=\"legend %s\" cx=\"%.1f\" cy=\"%.1f\" r=\"4\"/><text class=\"tick\" x=\"%.1f\" "
-                   "y=\"%.1f\">%s</text>\n", legend[i][0], p.left + 10, p.top + 12 + 14.0 * i, p.left + 18,
-                p.top + 16 + 14.0 * i, legend[i][1]);
+                   "y=\"%.1f\">%s</text>\n", legend[i][0], p.left + 6 + 110.0 * i, p.top - 12, p.left + 14 + 110.0 * i,
+                p.top - 8, legend[i][1]);
+    double vendor = cudnn_us(s);
+    if (vendor > 0)
+        vendor_line(f, &p, c->flops / vendor / 1e3, "cuDNN (TF32 off)");
+    /* An FFT winner does fewer FLOPs than the direct method they are
+     * counted by: its rate is "effective" and may clear the FMA roof. */
+    if (s->nok && isfinite(peak) && ct_report_gflops(s->ok[0]) > peak)
+        fprintf(f, "<text class=\"fft-note\" x=\"%.1f\" y=\"%.1f\" text-anchor=\"end\">effective rate "
+                   "(direct-method FLOPs)</text>\n", ct_plot_x(&p, ai) - 9, ct_plot_y(&p, ct_report_gflops(s->ok[0])) + 3);
     if (s->baseline)
         roof_mark(f, &p, ai, s->baseline, "baseline", 0);
     for (int i = (s->nok < CT_REPORT_TOP ? s->nok : CT_REPORT_TOP) - 1; i >= 0; i--)
@@ -499,23 +597,7 @@ static void conditions(FILE *f, const ct_report_section *s)
  * note, key "cudnn" of the run's settings), against the winner. */
 static void cudnn_line(FILE *f, const ct_report_section *s, double winner_us)
 {
-    ct_json *best = NULL;
-    const char *when = "";
-    for (int i = 0; i < s->n; i++) {
-        const char *t = s->rows[i]->run_settings;
-        ct_json *j = NULL;
-        if (!*t || strcmp(s->rows[i]->run_started_at, when) <= 0 || ct_json_parse(t, strlen(t), &j, NULL) != CT_OK)
-            continue;
-        const ct_json *us = ct_json_get(ct_json_get(j, "cudnn"), "us");
-        const ct_json *tus = ct_json_get(ct_json_get(j, "cudnn"), "tf32_us");
-        if ((us && us->type == CT_JSON_NUMBER) || (tus && tus->type == CT_JSON_NUMBER)) {
-            ct_json_free(best);
-            best = j;
-            when = s->rows[i]->run_started_at;
-        } else {
-            ct_json_free(j);
-        }
-    }
+    ct_json *best = cudnn_note(s);
     if (!best)
         return;
     const ct_json *c = ct_json_get(best, "cudnn"), *v = ct_json_get(c, "version");
@@ -615,8 +697,11 @@ static void section_html(FILE *f, const ct_report_section *s, int idx)
     fputs("</dl>\n<div class=\"plots\">\n", f);
     plot_search(f, s);
     plot_roofline(f, s);
-    fputs("</div>\n<h3>Times per template</h3>\n", f);
+    fputs("</div>\n", f);
+    tmpl_legend(f, s);
+    fputs("<h3>Times per template</h3>\n", f);
     plot_dist(f, s, tmpls, nt);
+    tmpl_legend(f, s);
     status_table(f, s, tmpls, nt);
     fputs("<h3>Parameters: median and best time by value</h3>\n", f);
     plot_params(f, s);
