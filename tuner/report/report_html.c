@@ -6,6 +6,7 @@
 
 #include "export.h"
 #include "json.h"
+#include "params_diff.h"
 #include "report.h"
 #include "svg.h"
 #include "timing.h"
@@ -499,15 +500,17 @@ static void fmt_num(FILE *f, double v, const char *fmt)
 static void top_table(FILE *f, const ct_report_section *s)
 {
     const ct_result *c = s->ceil;
-    fputs("<table class=\"top\"><tr><th>#</th><th class=\"l\">template</th><th class=\"l\">parameters</th>"
+    fputs("<table class=\"top\"><tr><th>#</th><th class=\"l\">template</th><th class=\"l\">parameters (non-default)</th>"
           "<th>median us</th><th>min us</th><th>max us</th><th>p10-p90 width</th><th>TFLOP/s</th><th>%FMA</th>"
           "<th>GB/s</th><th>speedup</th><th>rel. error</th><th>regs</th><th>reps</th></tr>\n", f);
     for (int i = 0; i < s->nok && i < CT_REPORT_TOP; i++) {
         const ct_result *r = s->ok[i];
         fprintf(f, "<tr><td>%d</td><td class=\"l\">", i + 1);
         h(f, r->tmpl);
-        fputs("</td><td class=\"l mono\">", f);
-        h(f, r->params_json);
+        fputs("</td><td class=\"l mono params\" title=\"", f);
+        h(f, r->params_json);   /* every parameter on hover */
+        fputs("\">", f);
+        ct_params_nondefault(f, s->family, r->tmpl, r->params_json);
         fputs("</td>", f);
         fmt_num(f, r->median_us, "%.3f");
         fmt_num(f, r->min_us, "%.3f");
@@ -528,7 +531,8 @@ static void top_table(FILE *f, const ct_report_section *s)
             fputs("<td>-</td>", f);
         fprintf(f, "<td>%d</td></tr>\n", r->reps);
     }
-    fputs("</table>\n<p class=\"note\">p10-p90 width: the distance between the 10th and 90th percentiles of the "
+    fputs("</table>\n<p class=\"note\">parameters: those not at the template's declared default "
+          "(<code>convtune space</code> lists them); hover a row for all of them. p10-p90 width: the distance between the 10th and 90th percentiles of the "
           "repetitions (stored as a fraction of the median); min and max are the extremes.</p>\n", f);
 }
 
