@@ -71,6 +71,7 @@ double ct_plot_y(const ct_plot *p, double v)
 void ct_plot_begin(ct_plot *p, FILE *f, int w, int h, const char *kind, const char *label)
 {
     p->f = f;
+    p->x = p->y = (ct_axis){0};   /* ct_axis_fit sets the range only: no stray noticks or unit */
     p->width = w;
     p->height = h;
     p->left = 64;
