@@ -96,11 +96,23 @@ void ct_plot_end(const ct_plot *p)
  * tick gets a label; returns the count. Linear: steps of 1, 2 or 5 times a
  * power of ten, about five of them, all labelled. Log: the decades and the 2
  * and 5 between them; the 2 and 5 are labelled only when the range spans
- * fewer than two decades, else they are grid lines only. */
+ * fewer than two decades, else they are grid lines only; a log range
+ * holding fewer than two of them gets linear round steps instead. */
 static int ticks(const ct_axis *a, double *v, int *major, int max)
 {
     int n = 0;
     if (a->log) {
+        /* Under a decade with fewer than two of 1, 2, 5 inside: round
+         * linear steps (placed on the log scale) so each axis reads. */
+        int inside = 0;
+        for (int d = (int)floor(log10(a->lo)); d <= (int)ceil(log10(a->hi)); d++)
+            for (int m = 1; m <= 5; m += m == 1 ? 1 : 3)
+                inside += m * pow(10, d) >= a->lo * (1 - 1e-9) && m * pow(10, d) <= a->hi * (1 + 1e-9);
+        if (inside < 2) {
+            ct_axis lin = *a;
+            lin.log = 0;
+            return ticks(&lin, v, major, max);
+        }
         int d0 = (int)floor(log10(a->lo)), d1 = (int)ceil(log10(a->hi));
         int fine = log10(a->hi) - log10(a->lo) < 2;
         for (int d = d0; d <= d1 && n < max; d++) {
