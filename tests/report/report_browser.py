@@ -223,6 +223,12 @@ def main():
                 if kind == "param":
                     cats = re.findall(r'<text class="tick" x="[^"]*" y="[^"]*" text-anchor="middle">([^<]+)</text>', b)
                     check(len(cats) >= 2, "%s: param plot: %d value labels" % (prob, len(cats)))
+            # Small multiples share one time scale: every param plot of the
+            # section has the same y tick labels.
+            pticks = [tuple(re.findall(r'<text class="tick" data-axis="y"[^>]*>([^<]*)</text>', b))
+                      for b, k in zip(blocks, svgs) if k == "param"]
+            check(len(set(pticks)) <= 1, "%s: param plots on %d different scales" % (prob, len(set(pticks))))
+            check(not pticks or "Parameter sensitivity" in sec, "%s: no sensitivity ranking" % prob)
             # The colour key: under the search/roofline pair and under the
             # per-template plot, naming every template the dist plot rows name.
             dist = "".join(b for b, k in zip(blocks, svgs) if k == "dist")
