@@ -361,8 +361,10 @@ static void top_table(FILE *f, const ct_report_section *s)
 {
     const ct_result *c = s->ceil;
     fputs("<table class=\"top\"><tr><th>#</th><th class=\"l\">template</th><th class=\"l\">parameters (non-default)</th>"
-          "<th>median us</th><th>min us</th><th>max us</th><th>p10-p90 width</th><th>TFLOP/s</th><th>%FMA</th>"
-          "<th>GB/s</th><th>speedup</th><th>rel. error</th><th>regs</th><th>reps</th></tr>\n", f);
+          "<th>median us</th><th>min us</th><th>max us</th><th>p10-p90 width</th><th>TFLOP/s</th>"
+          "<th title=\"achieved TFLOP/s over the measured compute ceiling\">%FMA</th>"
+          "<th>GB/s</th><th title=\"achieved GB/s over the measured memory bandwidth\">%BW</th>"
+          "<th>speedup</th><th>rel. error</th><th>regs</th><th>reps</th></tr>\n", f);
     for (int i = 0; i < s->nok && i < CT_REPORT_TOP; i++) {
         const ct_result *r = s->ok[i];
         fprintf(f, "<tr><td>%d</td><td class=\"l\">", i + 1);
@@ -383,6 +385,7 @@ static void top_table(FILE *f, const ct_report_section *s)
         fmt_num(f, tf, "%.4g");
         fmt_num(f, ct_result_peak_tflops(c) > 0 ? 100 * tf / ct_result_peak_tflops(c) : NAN, "%.1f");
         fmt_num(f, r->bytes / r->median_us / 1e3, "%.1f");
+        fmt_num(f, c->bandwidth_gbs > 0 ? 100 * r->bytes / r->median_us / 1e3 / c->bandwidth_gbs : NAN, "%.1f");
         fmt_num(f, s->baseline ? s->baseline->median_us / r->median_us : NAN, "%.1fx");
         fmt_num(f, r->relerr, "%.1e");
         if (r->registers >= 0)
