@@ -7,8 +7,10 @@ Checks that the page loads with no console message (Chromium logs CSP
 refusals and script errors there; a probe page with a console.error proves
 the check sees them), that it is self-contained (no script, no external
 URL), that every plot's SVG is there with the number of marks computed from
-the database itself (so another fixture needs no change here), that the
-CSV has one row per candidate, and that the screenshot is not blank (the PNG
+the database itself (so another fixture needs no change here), that every
+axis has tick labels (time axes in a time unit) and a title, every section
+has the template colour legend naming the templates it plots, the CSV has
+one row per candidate, and that the screenshot is not blank (the PNG
 is decoded with zlib).
 
     report_browser.py CONVTUNE FIXTURE.db [SCREENSHOT.png]
@@ -200,6 +202,42 @@ def main():
                 for cls, n in marks.items():
                     got = len(re.findall(r'<(?:circle|rect|line)\b[^>]*class="%s[" ]' % cls, text))
                     check(got == n, "%s: %s plot: %d %s marks, expected %d" % (prob, kind, got, cls, n))
+            # Every axis has tick labels: numeric axes (data-axis) at least two
+            # each, time axes in a time unit; category axes name their rows or
+            # values. The axis titles are there and not empty.
+            time_unit = re.compile(r"^-?[0-9.]+ (?:ns|us|ms|s)$")
+            for b, kind in zip(blocks, svgs):
+                ticks = {ax: [t.strip() for t in re.findall(
+                    r'<text class="tick" data-axis="%s"[^>]*>([^<]*)</text>' % ax, b)] for ax in "xy"}
+                titles = dict(re.findall(r'<text class="label" data-axis="([xy])"[^>]*>([^<]*)</text>', b))
+                num_axes = {"search": "xy", "roofline": "xy", "dist": "x", "param": "y"}[kind]
+                for ax in num_axes:
+                    check(len(ticks[ax]) >= 2 and all(ticks[ax]),
+                          "%s: %s plot: %s axis tick labels %s" % (prob, kind, ax, ticks[ax]))
+                for ax, timed in (("y", kind in ("search", "param")), ("x", kind == "dist")):
+                    if timed:
+                        check(all(time_unit.match(t) for t in ticks[ax]),
+                              "%s: %s plot: %s ticks lack a time unit: %s" % (prob, kind, ax, ticks[ax]))
+                check(titles.get("x"), "%s: %s plot: no x axis title" % (prob, kind))
+                check(kind == "dist" or titles.get("y"), "%s: %s plot: no y axis title" % (prob, kind))
+                if kind == "param":
+                    cats = re.findall(r'<text class="tick" x="[^"]*" y="[^"]*" text-anchor="middle">([^<]+)</text>', b)
+                    check(len(cats) >= 2, "%s: param plot: %d value labels" % (prob, len(cats)))
+            # Small multiples share one time scale: every param plot of the
+            # section has the same y tick labels.
+            pticks = [tuple(re.findall(r'<text class="tick" data-axis="y"[^>]*>([^<]*)</text>', b))
+                      for b, k in zip(blocks, svgs) if k == "param"]
+            check(len(set(pticks)) <= 1, "%s: param plots on %d different scales" % (prob, len(set(pticks))))
+            check(not pticks or "Parameter sensitivity" in sec, "%s: no sensitivity ranking" % prob)
+            # The colour key: under the search/roofline pair and under the
+            # per-template plot, naming every template the dist plot rows name.
+            dist = "".join(b for b, k in zip(blocks, svgs) if k == "dist")
+            rows = set(re.findall(r'<text class="label" x="[^"]*" y="[^"]*" text-anchor="end">([^<]+)</text>', dist))
+            legends = re.findall(r'<div class="legend" data-legend="templates">(.*?)</div>', sec, re.S)
+            check(len(legends) == 2, "%s: %d template legends, expected 2" % (prob, len(legends)))
+            for lg in legends:
+                names = set(re.findall(r'<span class="it"><i class="c\d"></i>([^<]+)</span>', lg))
+                check(names and names == rows, "%s: legend names %s, plot rows %s" % (prob, sorted(names), sorted(rows)))
             print("%s on %s: %s" % (prob, w["device"],
                                     ", ".join("%s %d" % (c, n) for k, v in w.items() if isinstance(v, dict)
                                               for c, n in v.items())))

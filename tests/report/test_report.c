@@ -8,6 +8,7 @@
 #endif
 #include "check.h"
 #include "db.h"
+#include "params_diff.h"
 
 #include <dirent.h>
 #include <errno.h>
@@ -99,6 +100,55 @@ static int count_str(const char *s, const char *needle)
     for (const char *p = s; (p = strstr(p, needle)); p += strlen(needle))
         n++;
     return n;
+}
+
+/* The top-candidates table writes only parameters off the template's
+ * declared default: for a random template of every family, a candidate at
+ * the defaults but for one random parameter shows that one alone, and one
+ * at the defaults shows none. */
+static void check_nondefault(void)
+{
+    for (const ct_family *const *fp = ct_families(); *fp; fp++) {
+        const ct_family *fam = *fp;
+        if (fam->ntemplates < 1)
+            continue;
+        const ct_template *t = &fam->templates[rand() % fam->ntemplates];
+        if (t->nparams < 1)
+            continue;
+        int off = rand() % t->nparams;
+        for (int pass = 0; pass < 2; pass++) {   /* 0: all defaults; 1: param off changed */
+            char json[4096], want[256] = "(all defaults)";
+            size_t n = 0;
+            n += (size_t)snprintf(json + n, sizeof json - n, "{");
+            for (int k = 0; k < t->nparams && n < sizeof json; k++) {
+                const ct_param_def *d = &t->params[k];
+                long v = d->dflt;
+                if (pass && k == off)
+                    v = d->symbols && d->nsymbols > 1 ? (d->dflt + 1) % d->nsymbols : d->dflt + 1 + rand() % 7;
+                if (d->symbols && v >= 0 && v < d->nsymbols)
+                    n += (size_t)snprintf(json + n, sizeof json - n, "%s\"%s\":\"%s\"", k ? "," : "", d->name,
+                                          d->symbols[v]);
+                else
+                    n += (size_t)snprintf(json + n, sizeof json - n, "%s\"%s\":%ld", k ? "," : "", d->name, v);
+                if (pass && k == off)
+                    snprintf(want, sizeof want, "%s=%s", d->name,
+                             d->symbols && v >= 0 && v < d->nsymbols ? d->symbols[v] : "");
+                if (pass && k == off && !(d->symbols && v >= 0 && v < d->nsymbols))
+                    snprintf(want + strlen(want), sizeof want - strlen(want), "%ld", v);
+            }
+            CHECK(n + 2 < sizeof json);
+            snprintf(json + n, sizeof json - n, "}");
+            char *buf = NULL;
+            size_t len = 0;
+            FILE *f = open_memstream(&buf, &len);
+            CHECK(f != NULL);
+            int items = ct_params_nondefault(f, fam, t->name, json);
+            fclose(f);
+            CHECK_MSG(items == pass && buf && !strcmp(buf, want), "%s %s: %s gave [%s] (%d), want [%s]", fam->name,
+                      t->name, json, buf ? buf : "", items, want);
+            free(buf);
+        }
+    }
 }
 
 int main(void)
@@ -199,6 +249,16 @@ int main(void)
     CHECK_MSG(page && strstr(page, want), "the page lacks %s", want);
     snprintf(want, sizeof want, "; %.3f us with TF32 on (relerr 2.0e-04): the winner ", tf);
     CHECK_MSG(page && strstr(page, want), "the page lacks %s", want);
+
+    /* The vendor line on the search and roofline plots, labelled. */
+    CHECK_MSG(page && count_str(page, "class=\"vendor\"") == 2 && count_str(page, ">cuDNN (TF32 off)</text>") == 2,
+              "the cuDNN line is not on both plots");
+    free(page);
+    page = NULL;
+    check_nondefault();
+    snprintf(path, sizeof path, "%s/all.html", work);
+    page = slurp(path, NULL);
+    CHECK(page && strstr(page, "<th class=\"l\">parameters (non-default)</th>"));
     free(page);
 
     /* CSV: the header and one line per candidate of the family, to stdout. */

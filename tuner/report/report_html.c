@@ -6,6 +6,8 @@
 
 #include "export.h"
 #include "json.h"
+#include "params_diff.h"
+#include "report_params.h"
 #include "report.h"
 #include "svg.h"
 #include "timing.h"
@@ -29,7 +31,14 @@ static const char style[] =
     ".winner{fill:#d62728}.baseline{fill:#7f7f7f}.top{fill:#ff9f1c}\n"
     ".c0{fill:#1f77b4}.c1{fill:#2ca02c}.c2{fill:#9467bd}.c3{fill:#ff7f0e}.c4{fill:#17becf}.c5{fill:#8c564b}"
     ".c6{fill:#e377c2}.c7{fill:#bcbd22}\n"
-    ".mk-search,.mk-dist{fill-opacity:.65}\n";
+    ".mk-search,.mk-dist{fill-opacity:.65}.grid.minor{stroke:#f4f4f4}.tickmark{stroke:#888}\n"
+    ".vendor{stroke:#000;stroke-width:1.2;stroke-dasharray:6 3}.vendor-label{font-size:10px;fill:#000}\n"
+    ".fft-note{font-size:10px;fill:#8c564b}\n"
+    "div.legend{font-size:12px;margin:2px 0 8px}div.legend span.it{margin-right:12px;white-space:nowrap}\n"
+    "div.legend i{display:inline-block;width:10px;height:10px;border-radius:5px;margin-right:4px}\n"
+    "i.c0{background:#1f77b4}i.c1{background:#2ca02c}i.c2{background:#9467bd}i.c3{background:#ff7f0e}"
+    "i.c4{background:#17becf}i.c5{background:#8c564b}i.c6{background:#e377c2}i.c7{background:#bcbd22}\n"
+    "table.top td.params{max-width:28em;white-space:normal;overflow-wrap:anywhere}\n";
 
 static void h(FILE *f, const char *s)
 {
@@ -80,15 +89,90 @@ static void time_range(const ct_report_section *s, double *lo, double *hi)
 
 /* Each candidate's median in measurement order, the best so far, failures
  * as ticks along the bottom. */
+/* The colour key of the plots that colour by template: one swatch per
+ * template, in the order tmpl_index gives them. HTML rather than SVG text so
+ * that any number of templates wraps. */
+static void tmpl_legend(FILE *f, const ct_report_section *s)
+{
+    fputs("<div class=\"legend\" data-legend=\"templates\">templates: ", f);
+    for (int i = 0; i < s->n; i++) {
+        int first = 1;
+        for (int j = 0; j < i && first; j++)
+            first = strcmp(s->rows[j]->tmpl, s->rows[i]->tmpl) != 0;
+        if (!first)
+            continue;
+        fprintf(f, "<span class=\"it\"><i class=\"c%d\"></i>", tmpl_index(s, s->rows[i]->tmpl) % NCOLORS);
+        h(f, s->rows[i]->tmpl);
+        fputs("</span>", f);
+    }
+    fputs("</div>\n", f);
+}
+
+/* The settings of the newest run that timed the vendor baseline (the
+ * "cudnn" note tune_cudnn.c stores in the run's settings), or NULL; the
+ * caller frees it. */
+static ct_json *cudnn_note(const ct_report_section *s)
+{
+    ct_json *best = NULL;
+    const char *when = "";
+    for (int i = 0; i < s->n; i++) {
+        const char *t = s->rows[i]->run_settings;
+        ct_json *j = NULL;
+        if (!*t || strcmp(s->rows[i]->run_started_at, when) <= 0 || ct_json_parse(t, strlen(t), &j, NULL) != CT_OK)
+            continue;
+        const ct_json *us = ct_json_get(ct_json_get(j, "cudnn"), "us");
+        const ct_json *tus = ct_json_get(ct_json_get(j, "cudnn"), "tf32_us");
+        if ((us && us->type == CT_JSON_NUMBER) || (tus && tus->type == CT_JSON_NUMBER)) {
+            ct_json_free(best);
+            best = j;
+            when = s->rows[i]->run_started_at;
+        } else {
+            ct_json_free(j);
+        }
+    }
+    return best;
+}
+
+/* cuDNN's time with TF32 off (the like-for-like fp32 number; "us" of the
+ * note), or NAN where no run timed it. */
+static double cudnn_us(const ct_report_section *s)
+{
+    ct_json *j = cudnn_note(s);
+    const ct_json *us = ct_json_get(ct_json_get(j, "cudnn"), "us");
+    double v = us && us->type == CT_JSON_NUMBER && us->number > 0 ? us->number : NAN;
+    ct_json_free(j);
+    return v;
+}
+
+/* A dashed horizontal line across the plot at data value v, labelled at
+ * its right end, for the vendor baseline. */
+static void vendor_line(FILE *f, const ct_plot *p, double v, const char *what)
+{
+    double y = ct_plot_y(p, v);
+    fprintf(f, "<line class=\"vendor\" x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\"/>", p->left, y,
+            p->width - p->right, y);
+    fprintf(f, "<text class=\"vendor-label\" x=\"%.1f\" y=\"%.1f\" text-anchor=\"end\">%s</text>\n",
+            p->width - p->right - 4, y - 4, what);
+}
+
 static void plot_search(FILE *f, const ct_report_section *s)
 {
     ct_plot p;
     double lo, hi;
     time_range(s, &lo, &hi);
+    double vendor = cudnn_us(s);
+    if (vendor > 0) {
+        lo = vendor < lo ? vendor : lo;
+        hi = vendor > hi ? vendor : hi;
+    }
     ct_plot_begin(&p, f, 520, 300, "search", "median time of each candidate in measurement order");
     ct_axis_fit(&p.x, 1, s->n > 1 ? s->n : 2, 0);
     ct_axis_fit(&p.y, lo, hi, 1);
-    ct_plot_axes(&p, "candidate, in measurement order (colours: templates, as below)", "median time (us, log)");
+    p.y.unit = "us";
+    ct_plot_axes(&p, "candidate number, in measurement order", "median time (log scale)");
+    fprintf(f, "<text class=\"label\" x=\"%.1f\" y=\"%.1f\">red line: best so far</text>\n", p.left, p.top - 8);
+    if (vendor > 0)
+        vendor_line(f, &p, vendor, "cuDNN (TF32 off)");
     double best = INFINITY;
     fputs("<polyline class=\"best-line\" points=\"", f);
     for (int i = 0; i < s->n; i++) {
@@ -137,7 +221,8 @@ static void plot_dist(FILE *f, const ct_report_section *s, const char **tmpls, i
     p.left = 120;
     ct_axis_fit(&p.x, lo, hi, 1);
     p.y = (ct_axis){.lo = 0, .hi = nt ? nt : 1, .noticks = 1};   /* one row per template */
-    ct_plot_axes(&p, "median time (us, log)", "");
+    p.x.unit = "us";
+    ct_plot_axes(&p, "median time (log scale)", "");
     double *v = malloc(((size_t)s->nok + 1) * sizeof *v);
     for (int t = 0; t < nt && v; t++) {
         int n = 0;
@@ -171,146 +256,6 @@ static void plot_dist(FILE *f, const ct_report_section *s, const char **tmpls, i
     }
     free(v);
     ct_plot_end(&p);
-}
-
-/* ------------------------------------------------------------------------ */
-/* Parameters                                                               */
-
-typedef struct pv {
-    const char *tmpl;
-    char key[64], val[64];
-    double num;
-    int isnum;
-    double t;
-} pv;
-
-static int cmp_pv(const void *a, const void *b)
-{
-    const pv *x = a, *y = b;
-    int c = strcmp(x->tmpl, y->tmpl);
-    if (!c)
-        c = strcmp(x->key, y->key);
-    if (!c && x->isnum != y->isnum)
-        c = x->isnum ? -1 : 1;
-    if (!c)
-        c = x->isnum ? (x->num > y->num) - (x->num < y->num) : strcmp(x->val, y->val);
-    if (!c)
-        c = (x->t > y->t) - (x->t < y->t);
-    return c;
-}
-
-static int same_group(const pv *a, const pv *b)
-{
-    return !strcmp(a->tmpl, b->tmpl) && !strcmp(a->key, b->key);
-}
-
-static int same_value(const pv *a, const pv *b)
-{
-    return same_group(a, b) && !strcmp(a->val, b->val);
-}
-
-/* One small plot: per value of one parameter, the median and the best time. */
-static void plot_param(FILE *f, const pv *g, int n)
-{
-    int nv = 0;
-    for (int i = 0; i < n; i++)
-        nv += i == 0 || !same_value(&g[i - 1], &g[i]);
-    double lo = INFINITY, hi = 0;
-    for (int i = 0; i < n; i++) {
-        lo = g[i].t < lo ? g[i].t : lo;
-        hi = g[i].t > hi ? g[i].t : hi;
-    }
-    char label[200];
-    snprintf(label, sizeof label, "%s: median and best time by %s", g[0].tmpl, g[0].key);
-    ct_plot p;
-    ct_plot_begin(&p, f, nv > 8 ? 520 : 340, 220, "param", label);
-    p.bottom = 58;
-    ct_axis_fit(&p.y, lo, hi, 1);
-    p.x = (ct_axis){.lo = 0, .hi = nv, .noticks = 1};   /* the values are categories */
-    char xl[120];
-    snprintf(xl, sizeof xl, "%s (%s)", g[0].key, g[0].tmpl);
-    ct_plot_axes(&p, xl, "time (us, log)");
-    fprintf(f, "<text class=\"label\" x=\"%.1f\" y=\"%.1f\" text-anchor=\"middle\">median (bar) and best (dot)"
-               "</text>\n", (p.left + p.width - p.right) / 2, p.top + 12);
-    for (int i = 0, v = 0; i < n; v++) {
-        int j = i;
-        while (j < n && same_value(&g[i], &g[j]))
-            j++;
-        int m = j - i;   /* sorted by time within a value */
-        double med = m % 2 ? g[i + m / 2].t : 0.5 * (g[i + m / 2 - 1].t + g[i + m / 2].t);
-        double x = ct_plot_x(&p, v + 0.5), w = (p.width - p.left - p.right) / (double)nv * 0.5;
-        double ym = ct_plot_y(&p, med), yb = ct_plot_y(&p, g[i].t);
-        fprintf(f, "<text class=\"tick\" x=\"%.1f\" y=\"%.1f\" text-anchor=\"middle\">", x, p.height - p.bottom + 14);
-        h(f, g[i].val);
-        fputs("</text>\n", f);
-        fprintf(f, "<line class=\"grid\" x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" style=\"stroke:#999\"/>\n",
-                x, yb, x, ym);
-        fprintf(f, "<rect class=\"mk-pmed\" x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" height=\"3\"><title>", x - w / 2,
-                ym - 1.5, w);
-        h(f, g[i].key);
-        fputc('=', f);
-        h(f, g[i].val);
-        fprintf(f, ": %d verified, median %.3f us</title></rect>\n", m, med);
-        fprintf(f, "<circle class=\"mk-pbest\" cx=\"%.1f\" cy=\"%.1f\" r=\"3.5\"><title>best %.3f us</title>"
-                   "</circle>\n", x, yb, g[i].t);
-        i = j;
-    }
-    ct_plot_end(&p);
-}
-
-static void plot_params(FILE *f, const ct_report_section *s)
-{
-    size_t cap = 64, n = 0;
-    pv *v = malloc(cap * sizeof *v);
-    for (int i = 0; i < s->nok && v; i++) {
-        ct_json *j = NULL;
-        if (ct_json_parse(s->ok[i]->params_json, strlen(s->ok[i]->params_json), &j, NULL) != CT_OK)
-            continue;
-        for (size_t k = 0; j->type == CT_JSON_OBJECT && k < j->n; k++) {
-            if (n == cap) {
-                pv *g = realloc(v, (cap *= 2) * sizeof *v);
-                if (!g)
-                    break;
-                v = g;
-            }
-            pv *x = &v[n];
-            const ct_json *val = j->items[k];
-            x->tmpl = s->ok[i]->tmpl;
-            snprintf(x->key, sizeof x->key, "%s", j->keys[k]);
-            x->isnum = val->type == CT_JSON_NUMBER;
-            x->num = x->isnum ? val->number : 0;
-            if (x->isnum)
-                snprintf(x->val, sizeof x->val, "%.10g", val->number);
-            else if (val->type == CT_JSON_STRING)
-                snprintf(x->val, sizeof x->val, "%s", val->str);
-            else
-                snprintf(x->val, sizeof x->val, "%s", val->type == CT_JSON_BOOL && val->boolean ? "true" : "false");
-            x->t = s->ok[i]->median_us;
-            n++;
-        }
-        ct_json_free(j);
-    }
-    if (v)
-        qsort(v, n, sizeof *v, cmp_pv);
-    int shown = 0;
-    fputs("<div class=\"plots\">\n", f);
-    for (size_t i = 0; v && i < n;) {
-        size_t j = i;
-        int nv = 0;
-        while (j < n && same_group(&v[i], &v[j])) {
-            nv += j == i || !same_value(&v[j - 1], &v[j]);
-            j++;
-        }
-        if (nv >= 2) {
-            plot_param(f, &v[i], (int)(j - i));
-            shown++;
-        }
-        i = j;
-    }
-    fputs("</div>\n", f);
-    if (!shown)
-        fputs("<p class=\"note\">No parameter took two or more values among the verified candidates.</p>\n", f);
-    free(v);
 }
 
 /* ------------------------------------------------------------------------ */
@@ -353,13 +298,18 @@ static void plot_roofline(FILE *f, const ct_report_section *s)
         ylo = g < ylo ? g : ylo;
         yhi = g > yhi ? g : yhi;
     }
+    if (cudnn_us(s) > 0) {
+        double g = c->flops / cudnn_us(s) / 1e3;
+        ylo = g < ylo ? g : ylo;
+        yhi = g > yhi ? g : yhi;
+    }
     if (isfinite(bw) && bw * xlo / 10 < ylo)
         ylo = bw * xlo / 10;
     ct_plot p;
     ct_plot_begin(&p, f, 520, 320, "roofline", "roofline: measured ceilings and the achieved GFLOP/s");
     ct_axis_fit(&p.x, xlo / 10, xhi * 10, 1);
     ct_axis_fit(&p.y, ylo / 2, yhi * 2, 1);
-    ct_plot_axes(&p, "arithmetic intensity (FLOP/byte, log)", "GFLOP/s (log)");
+    ct_plot_axes(&p, "arithmetic intensity (FLOP/byte, log scale)", "achieved GFLOP/s (log scale)");
     if (isfinite(ridge)) {
         fprintf(f, "<polyline class=\"roof\" points=\"%.1f,%.1f %.1f,%.1f %.1f,%.1f\"/>\n", ct_plot_x(&p, p.x.lo),
                 ct_plot_y(&p, bw * p.x.lo), ct_plot_x(&p, ridge), ct_plot_y(&p, peak), ct_plot_x(&p, p.x.hi),
@@ -372,11 +322,20 @@ static void plot_roofline(FILE *f, const ct_report_section *s)
     double x = ct_plot_x(&p, ai);
     fprintf(f, "<line class=\"grid\" x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" style=\"stroke:#bbb;"
                "stroke-dasharray:3 3\"/>\n", x, p.top, x, p.height - p.bottom);
+    /* The key sits in the band above the plot area, never over the marks. */
     static const char *const legend[][2] = {{"winner", "winner"}, {"top", "top ten"}, {"baseline", "naive baseline"}};
     for (int i = 0; i < 3; i++)
         fprintf(f, "<circle class=\"legend %s\" cx=\"%.1f\" cy=\"%.1f\" r=\"4\"/><text class=\"tick\" x=\"%.1f\" "
-                   "y=\"%.1f\">%s</text>\n", legend[i][0], p.left + 10, p.top + 12 + 14.0 * i, p.left + 18,
-                p.top + 16 + 14.0 * i, legend[i][1]);
+                   "y=\"%.1f\">%s</text>\n", legend[i][0], p.left + 6 + 110.0 * i, p.top - 12, p.left + 14 + 110.0 * i,
+                p.top - 8, legend[i][1]);
+    double vendor = cudnn_us(s);
+    if (vendor > 0)
+        vendor_line(f, &p, c->flops / vendor / 1e3, "cuDNN (TF32 off)");
+    /* An FFT winner does fewer FLOPs than the direct method they are
+     * counted by: its rate is "effective" and may clear the FMA roof. */
+    if (s->nok && isfinite(peak) && ct_report_gflops(s->ok[0]) > peak)
+        fprintf(f, "<text class=\"fft-note\" x=\"%.1f\" y=\"%.1f\" text-anchor=\"end\">effective rate "
+                   "(direct-method FLOPs)</text>\n", ct_plot_x(&p, ai) - 9, ct_plot_y(&p, ct_report_gflops(s->ok[0])) + 3);
     if (s->baseline)
         roof_mark(f, &p, ai, s->baseline, "baseline", 0);
     for (int i = (s->nok < CT_REPORT_TOP ? s->nok : CT_REPORT_TOP) - 1; i >= 0; i--)
@@ -401,15 +360,19 @@ static void fmt_num(FILE *f, double v, const char *fmt)
 static void top_table(FILE *f, const ct_report_section *s)
 {
     const ct_result *c = s->ceil;
-    fputs("<table class=\"top\"><tr><th>#</th><th class=\"l\">template</th><th class=\"l\">parameters</th>"
-          "<th>median us</th><th>min us</th><th>max us</th><th>p10-p90 width</th><th>TFLOP/s</th><th>%FMA</th>"
-          "<th>GB/s</th><th>speedup</th><th>rel. error</th><th>regs</th><th>reps</th></tr>\n", f);
+    fputs("<table class=\"top\"><tr><th>#</th><th class=\"l\">template</th><th class=\"l\">parameters (non-default)</th>"
+          "<th>median us</th><th>min us</th><th>max us</th><th>p10-p90 width</th><th>TFLOP/s</th>"
+          "<th title=\"achieved TFLOP/s over the measured compute ceiling\">%FMA</th>"
+          "<th>GB/s</th><th title=\"achieved GB/s over the measured memory bandwidth\">%BW</th>"
+          "<th>speedup</th><th>rel. error</th><th>regs</th><th>reps</th></tr>\n", f);
     for (int i = 0; i < s->nok && i < CT_REPORT_TOP; i++) {
         const ct_result *r = s->ok[i];
         fprintf(f, "<tr><td>%d</td><td class=\"l\">", i + 1);
         h(f, r->tmpl);
-        fputs("</td><td class=\"l mono\">", f);
-        h(f, r->params_json);
+        fputs("</td><td class=\"l mono params\" title=\"", f);
+        h(f, r->params_json);   /* every parameter on hover */
+        fputs("\">", f);
+        ct_params_nondefault(f, s->family, r->tmpl, r->params_json);
         fputs("</td>", f);
         fmt_num(f, r->median_us, "%.3f");
         fmt_num(f, r->min_us, "%.3f");
@@ -422,6 +385,7 @@ static void top_table(FILE *f, const ct_report_section *s)
         fmt_num(f, tf, "%.4g");
         fmt_num(f, ct_result_peak_tflops(c) > 0 ? 100 * tf / ct_result_peak_tflops(c) : NAN, "%.1f");
         fmt_num(f, r->bytes / r->median_us / 1e3, "%.1f");
+        fmt_num(f, c->bandwidth_gbs > 0 ? 100 * r->bytes / r->median_us / 1e3 / c->bandwidth_gbs : NAN, "%.1f");
         fmt_num(f, s->baseline ? s->baseline->median_us / r->median_us : NAN, "%.1fx");
         fmt_num(f, r->relerr, "%.1e");
         if (r->registers >= 0)
@@ -430,7 +394,8 @@ static void top_table(FILE *f, const ct_report_section *s)
             fputs("<td>-</td>", f);
         fprintf(f, "<td>%d</td></tr>\n", r->reps);
     }
-    fputs("</table>\n<p class=\"note\">p10-p90 width: the distance between the 10th and 90th percentiles of the "
+    fputs("</table>\n<p class=\"note\">parameters: those not at the template's declared default "
+          "(<code>convtune space</code> lists them); hover a row for all of them. p10-p90 width: the distance between the 10th and 90th percentiles of the "
           "repetitions (stored as a fraction of the median); min and max are the extremes.</p>\n", f);
 }
 
@@ -499,23 +464,7 @@ static void conditions(FILE *f, const ct_report_section *s)
  * note, key "cudnn" of the run's settings), against the winner. */
 static void cudnn_line(FILE *f, const ct_report_section *s, double winner_us)
 {
-    ct_json *best = NULL;
-    const char *when = "";
-    for (int i = 0; i < s->n; i++) {
-        const char *t = s->rows[i]->run_settings;
-        ct_json *j = NULL;
-        if (!*t || strcmp(s->rows[i]->run_started_at, when) <= 0 || ct_json_parse(t, strlen(t), &j, NULL) != CT_OK)
-            continue;
-        const ct_json *us = ct_json_get(ct_json_get(j, "cudnn"), "us");
-        const ct_json *tus = ct_json_get(ct_json_get(j, "cudnn"), "tf32_us");
-        if ((us && us->type == CT_JSON_NUMBER) || (tus && tus->type == CT_JSON_NUMBER)) {
-            ct_json_free(best);
-            best = j;
-            when = s->rows[i]->run_started_at;
-        } else {
-            ct_json_free(j);
-        }
-    }
+    ct_json *best = cudnn_note(s);
     if (!best)
         return;
     const ct_json *c = ct_json_get(best, "cudnn"), *v = ct_json_get(c, "version");
@@ -615,11 +564,14 @@ static void section_html(FILE *f, const ct_report_section *s, int idx)
     fputs("</dl>\n<div class=\"plots\">\n", f);
     plot_search(f, s);
     plot_roofline(f, s);
-    fputs("</div>\n<h3>Times per template</h3>\n", f);
+    fputs("</div>\n", f);
+    tmpl_legend(f, s);
+    fputs("<h3>Times per template</h3>\n", f);
     plot_dist(f, s, tmpls, nt);
+    tmpl_legend(f, s);
     status_table(f, s, tmpls, nt);
     fputs("<h3>Parameters: median and best time by value</h3>\n", f);
-    plot_params(f, s);
+    ct_report_params_html(f, s);
     fputs("<p class=\"note\">The roofline places every candidate at the problem's arithmetic intensity (they all "
           "compute the same thing); their heights are the achieved GFLOP/s. FFT candidates count the direct "
           "method's FLOPs, so they may sit above the FMA ceiling.</p>\n", f);

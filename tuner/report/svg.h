@@ -12,6 +12,7 @@ typedef struct ct_axis {
     double lo, hi;      /* data range shown (positive for log) */
     int log;            /* logarithmic scale */
     int noticks;        /* categories: the caller labels the positions */
+    const char *unit;   /* tick labels: "us" scales to ns/us/ms/s; other text is appended; NULL none */
 } ct_axis;
 
 typedef struct ct_plot {
@@ -28,7 +29,9 @@ void ct_axis_fit(ct_axis *a, double lo, double hi, int log);
 /* Start an <svg> of w x h with the standard margins; cls and kind become
  * class and data-plot attributes, label the accessible title. */
 void ct_plot_begin(ct_plot *p, FILE *f, int w, int h, const char *kind, const char *label);
-/* Frame, grid, ticks with values and the two axis titles. */
+/* Frame, grid, ticks with values (every axis that is not categorical: log
+ * axes at the decades, 2 and 5 labelled when the range is short, linear axes
+ * at round steps) and the two axis titles, outside the plot area. */
 void ct_plot_axes(const ct_plot *p, const char *xlabel, const char *ylabel);
 void ct_plot_end(const ct_plot *p);
 
