@@ -358,57 +358,59 @@ def _geom(dims, x, w, has_bias, stride, lo, hi, dilation, groups, bias=None):
     return g
 
 
+def _padding_form(g):
+    """How a problem spells a layer call's padding: "pad" (the same zeros
+    before and after: g.lo), "same" (2D, stride 1: PyTorch's split of an even
+    span), "causal" (1D: all zeros before) or None (none a problem spells)."""
+    if g.lo == g.hi:
+        return "pad"
+    if g.dims == 2:
+        same = all(lo == d * (k - 1) // 2 and hi == d * (k - 1) - lo for lo, hi, k, d in
+                   zip(g.lo, g.hi, g.k, g.dilation))
+        return "same" if same and g.stride == (1, 1) else None
+    return "causal" if g.lo[0] == g.dilation[0] * (g.k[0] - 1) and g.hi[0] == 0 else None
+
+
 def _fields(g, names, modes, pass_):
     """The selector's field values (FIELDS order) of a layer call, None where
     its padding is none a problem can spell (lo != hi, other than 'same' at
     stride 1 or causal)."""
     v = {"b": g.b, "cin": g.cin, "cout": g.cout, "groups": g.groups, "layout": g.cl,
          "bias": 0 if pass_ == "dgrad" else g.bias}
+    form = _padding_form(g)
+    if form is None:
+        return None
     if g.dims == 2:
         v.update(h=g.n[0], w=g.n[1], kh=g.k[0], kw=g.k[1], sh=g.stride[0], sw=g.stride[1], dh=g.dilation[0],
-                 dw=g.dilation[1])
-        same = all(lo == d * (k - 1) // 2 and hi == d * (k - 1) - lo for lo, hi, k, d in
-                   zip(g.lo, g.hi, g.k, g.dilation))
-        if g.lo == g.hi:
-            v.update(mode=modes.index("pad"), ph=g.lo[0], pw=g.lo[1])
-        elif same and g.stride == (1, 1):
-            v.update(mode=modes.index("same"), ph=0, pw=0)
-        else:
-            return None
+                 dw=g.dilation[1], mode=modes.index(form), ph=g.lo[0] if form == "pad" else 0,
+                 pw=g.lo[1] if form == "pad" else 0)
     else:
-        v.update(l=g.n[0], k=g.k[0], stride=g.stride[0], dilation=g.dilation[0])
-        if g.lo == g.hi:
-            v.update(pad=g.lo[0], causal=0)
-        elif g.lo[0] == g.dilation[0] * (g.k[0] - 1) and g.hi[0] == 0:
-            v.update(pad=0, causal=1)
-        else:
-            return None
+        v.update(l=g.n[0], k=g.k[0], stride=g.stride[0], dilation=g.dilation[0], pad=g.lo[0] if form == "pad" else 0,
+                 causal=int(form == "causal"))
     return tuple(v[n] for n in names)
 
 
 def spec(g, pass_, dtype):
     """The convtune problem string of a layer call's pass."""
+    form = _padding_form(g)
+    if form is None:
+        return None
     if g.dims == 2:
         s = "conv2dc:%d:%d:%d:%d:%d:%d:%d" % ((g.b, g.cin) + g.n + (g.cout,) + g.k)
-        if g.lo == g.hi:
+        if form == "pad":
             s += ":pad=%d,%d" % g.lo if any(g.lo) else ""
-        elif all(lo == d * (k - 1) // 2 and hi == d * (k - 1) - lo
-                 for lo, hi, k, d in zip(g.lo, g.hi, g.k, g.dilation)) and g.stride == (1, 1):
-            s += ":same"
         else:
-            return None
+            s += ":same"
         if g.stride != (1, 1):
             s += ":stride=%d,%d" % g.stride
         if g.dilation != (1, 1):
             s += ":dilation=%d,%d" % g.dilation
     else:
         s = "conv1dc:%d:%d:%d:%d:%d" % (g.b, g.cin, g.n[0], g.cout, g.k[0])
-        if g.lo == g.hi:
+        if form == "pad":
             s += ":pad=%d" % g.lo[0] if g.lo[0] else ""
-        elif g.lo[0] == g.dilation[0] * (g.k[0] - 1) and g.hi[0] == 0:
-            s += ":causal"
         else:
-            return None
+            s += ":causal"
         if g.stride[0] != 1:
             s += ":stride=%d" % g.stride[0]
         if g.dilation[0] != 1:
@@ -667,19 +669,23 @@ class LayerOps:
         return side
 
     def torch_only(self, x, weight, bias, stride, padding, dilation, groups, causal):
-        """Whether every pass of this layer call that runs has chosen
-        PyTorch's kernel: the forward, and where gradients flow, a backward
-        pass already seen (a step has run) and no pass on convtune's side."""
+        """True when every pass of this layer call that runs has chosen
+        PyTorch's kernel (the forward, and where gradients flow, a backward
+        pass already seen: a step has run); False when a pass has chosen
+        convtune's; None while that is not known yet. Choices change only
+        with the policy, so True and False are final for a call's shape."""
         k = tuple(weight.shape[2:])
         st, dl = _pair(stride, self.dims, "stride"), _pair(dilation, self.dims, "dilation")
         lo, hi = _padding(padding, self.dims, k, dl, st, causal)
         g = self._geom(x, weight, bias is not None, st, lo, hi, dl, groups, bias)
         sides = [self._memo.get((p, g.key(), x.device)) for p in PASSES]
-        if sides[0] != "torch" or "convtune" in sides[1:]:
+        if "convtune" in sides:
             return False
         grads = torch.is_grad_enabled() and (x.requires_grad or weight.requires_grad or
                                              (bias is not None and bias.requires_grad))
-        return not grads or any(s is not None for s in sides[1:])
+        if sides[0] is None or (grads and all(s is None for s in sides[1:])):
+            return None
+        return True
 
     def exact(self, pass_, fields):
         """Whether pass_'s selector holds a kernel tuned for exactly these
@@ -898,10 +904,12 @@ def _forward(m, x, dims, base):
         return ops.conv(x, m.weight, m.bias, stride, padding, dilation, groups, causal)
     # Once every pass this layer runs has chosen PyTorch's kernel, the layer
     # is nn's own again: the op's Python would only add host time to a step.
+    # Once that is known either way, it is not asked again for this shape.
     key = (x.shape, x.stride(), x.device, torch.is_grad_enabled(), ops.generation)
     plan = m.__dict__.get("_convtune_plan")
-    if plan is not None and plan[0] == key and plan[1]:
-        return _native(m, x, base)
+    if plan is not None and plan[0] == key and plan[1] is not None:
+        return _native(m, x, base) if plan[1] else ops.conv(x, m.weight, m.bias, stride, padding, dilation,
+                                                            groups, causal)
     y = ops.conv(x, m.weight, m.bias, stride, padding, dilation, groups, causal)
     m.__dict__["_convtune_plan"] = (key, ops.torch_only(x, m.weight, m.bias, stride, padding, dilation, groups,
                                                         causal))

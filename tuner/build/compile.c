@@ -21,7 +21,7 @@ static double now_ms(void)
     return ts.tv_sec * 1e3 + ts.tv_nsec / 1e6;
 }
 
-static ct_status read_file(const char *path, char **text, ct_err *e)
+ct_status ct_template_read(const char *path, char **text, ct_err *e)
 {
     FILE *f = fopen(path, "rb");
     if (!f)
@@ -89,7 +89,7 @@ static ct_status load_template_file(const char *file, const char *dir, char **te
         if (!found)
             found = in_kernel_folders(dir, file, path, sizeof path);
         if (found || !data || !ct_resource_generated(file))
-            return read_file(path, text, e);   /* not found anywhere: read_file names the flat path */
+            return ct_template_read(path, text, e);   /* not found anywhere: it names the flat path */
     }
     if (!data)
         return ct_fail(e, CT_ERR_INTERNAL, "template file %s is not built into this binary", file);
@@ -199,7 +199,7 @@ ct_status ct_template_legacy_source(const char *name, const char *hash, const ch
     ct_status rc = CT_ERR_NOT_FOUND;
     if (dir && *dir && (size_t)snprintf(path, sizeof path, "%s/legacy/%s", dir, file) < sizeof path &&
         access(path, F_OK) == 0)
-        rc = read_file(path, text, e);
+        rc = ct_template_read(path, text, e);
     size_t len = 0;
     const char *data = rc == CT_OK ? NULL : ct_resource_template(file, &len);
     if (data && (*text = malloc(len + 1)) != NULL) {

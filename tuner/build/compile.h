@@ -25,6 +25,10 @@ ct_status ct_template_source(const char *name, const char *dir, char **text, ct_
  * none or its text does not have that hash. *text is malloc'ed. */
 ct_status ct_template_legacy_source(const char *name, const char *hash, const char *dir, char **text, ct_err *e);
 
+/* The file at path, whole, as one NUL-terminated text (a template folder's
+ * file, read as it is: no include replaced). *text is malloc'ed. */
+ct_status ct_template_read(const char *path, char **text, ct_err *e);
+
 /* 16 hex digits of a 64-bit FNV-1a hash of text (templates' content hash). */
 void ct_hash_hex(const char *text, char out[17]);
 

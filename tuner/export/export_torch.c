@@ -3,10 +3,12 @@
 #include "export_torch.h"
 
 #include <stdio.h>
-#include <string.h>
 #include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
+#include "compile.h"
 #include "escape.h"
 #include "executor.h"
 #include "export.h"
@@ -405,65 +407,33 @@ static int emit_module_file(FILE *f, const ct_torch_mod *m, int binding)
 
 /* The runtime's text: DIR/torch/convtune_torch.py of a --templates
  * folder that has one, else the copy built into the binary. malloc'ed. */
-static ct_status runtime_text(const char *templates_dir, char **text, size_t *len, ct_err *e)
+static ct_status runtime_text(const char *templates_dir, char **text, ct_err *e)
 {
     char path[1400];
     if (templates_dir && *templates_dir &&
         (size_t)snprintf(path, sizeof path, "%s/torch/%s", templates_dir, CT_TORCH_RUNTIME) < sizeof path &&
-        access(path, F_OK) == 0) {
-        FILE *f = fopen(path, "rb");
-        if (!f)
-            return ct_fail(e, CT_ERR_IO, "export --torch: cannot read %s", path);
-        *text = NULL;
-        *len = 0;
-        char buf[8192];
-        size_t n;
-        while ((n = fread(buf, 1, sizeof buf, f)) > 0) {
-            char *t = realloc(*text, *len + n + 1);
-            if (!t) {
-                fclose(f);
-                free(*text);
-                return ct_fail(e, CT_ERR_INTERNAL, "out of memory");
-            }
-            memcpy(t + *len, buf, n);
-            *len += n;
-            t[*len] = '\0';
-            *text = t;
-        }
-        int bad = ferror(f);
-        fclose(f);
-        if (bad || !*text) {
-            free(*text);
-            return ct_fail(e, CT_ERR_IO, "export --torch: cannot read %s", path);
-        }
-        return CT_OK;
-    }
-    const char *data = ct_resource("templates/torch/" CT_TORCH_RUNTIME, len);
-    if (!data || !(*text = malloc(*len + 1)))
+        access(path, F_OK) == 0)
+        return ct_template_read(path, text, e);
+    size_t len = 0;
+    const char *data = ct_resource("templates/torch/" CT_TORCH_RUNTIME, &len);
+    if (!data || !(*text = malloc(len + 1)))
         return ct_fail(e, CT_ERR_INTERNAL, "export --torch: the runtime %s is not built into this binary",
                        CT_TORCH_RUNTIME);
-    memcpy(*text, data, *len + 1);
+    memcpy(*text, data, len + 1);
     return CT_OK;
 }
 
 /* Whether the file at path holds exactly text: an earlier export's runtime
  * of the same version is shared, not replaced (two families' modules in one
  * folder). */
-static int same_content(const char *path, const char *text, size_t len)
+static int same_content(const char *path, const char *text)
 {
-    FILE *f = fopen(path, "rb");
-    if (!f)
-        return 0;
-    int same = 1;
-    size_t off = 0;
-    char buf[8192];
-    size_t n;
-    while (same && (n = fread(buf, 1, sizeof buf, f)) > 0) {
-        same = off + n <= len && memcmp(buf, text + off, n) == 0;
-        off += n;
-    }
-    same = same && !ferror(f) && off == len;
-    fclose(f);
+    struct stat st;
+    char *old = NULL;
+    ct_err scratch;
+    const int same = stat(path, &st) == 0 && (size_t)st.st_size == strlen(text) &&
+                     ct_template_read(path, &old, &scratch) == CT_OK && strcmp(old, text) == 0;
+    free(old);
     return same;
 }
 
@@ -558,14 +528,14 @@ ct_status ct_export_torch_family(const ct_tuned_set *const *sets, int nsets, con
                 m.link = link_flags(&sets[s]->probs[i], sets[s]->recs[i].tmpl);
     }
     char *rt = NULL;
-    size_t rt_len = 0;
-    ct_status rc = runtime_text(templates_dir, &rt, &rt_len, e);
+    ct_status rc = runtime_text(templates_dir, &rt, e);
     if (rc != CT_OK)
         return rc;
+    const size_t rt_len = strlen(rt);
     char cu[CT_TORCH_MAX_SETS][1400], h[CT_TORCH_MAX_SETS][1400], py[1400], rtp[1400];
     snprintf(py, sizeof py, "%s/%s.py", dir, m.name);
     snprintf(rtp, sizeof rtp, "%s/%s", dir, CT_TORCH_RUNTIME);
-    const int rt_same = same_content(rtp, rt, rt_len);
+    const int rt_same = same_content(rtp, rt);
     int bad = (rc = ct_outfile_check(py, force, "export", e)) != CT_OK ||
               (!rt_same && (rc = ct_outfile_check(rtp, force, "export", e)) != CT_OK);
     for (int s = 0; s < nsets && !bad; s++) {
