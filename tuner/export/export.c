@@ -124,6 +124,16 @@ ct_status ct_exp_instance_load(instance *in, const ct_result *rec, const char *t
                        in->t->name, rec->problem, by_code ? "code " : "", by_code ? code : hash,
                        by_code ? rec->code_hash : rec->template_hash);
     }
+    /* A kernel taking TMA tensor maps needs them encoded at call time from
+     * the caller's pointers, which the launchers do not do yet. */
+    ct_tmap_desc tm[CT_MAX_TMAPS];
+    if (fam->tensor_maps && fam->tensor_maps(&in->p, in->t, &in->c, tm) > 0) {
+        ct_exp_instance_free(in);
+        return ct_fail(e, CT_ERR_USAGE,
+                       "export: %s (the stored winner for %s) takes TMA tensor maps, which exported launchers do "
+                       "not encode yet; tune that problem without it (--template) to export it",
+                       in->t->name, rec->problem);
+    }
     ct_export_symbol(in->p.canonical, in->sym, sizeof in->sym);
     in->nb = fam->buffers(&in->p, in->bufs);
     in->nd = ct_problem_defines(&in->p, in->defs);
