@@ -24,7 +24,7 @@
 // are zeros.
 //
 // A (the weights, OIHW, [co][c][tap]): a chunk's rows for every tap, in
-// one of two A buffers [tap][row][64 channels] in the same swizzled layout.
+// one of A_BUFS A buffers [tap][row][64 channels] in the same swizzled layout.
 // The producer's transposers turn 8 channels x KHW taps of one row (KHW
 // 16-byte global loads, consecutive) into KHW 16-byte stores, one per tap,
 // with byte permutes (as ct_conv_tc16gk.cuh), then fence the async proxy
@@ -59,6 +59,9 @@
 //   STAGES      B stages (k-blocks in flight)
 //   SETMAXNREG  1: the producer gives registers to the consumers
 //               (setmaxnreg, with WG_M 2)
+//   A_BUFS      A buffers: 2, or 1 where two do not fit (many taps): the
+//               consumers then drain a chunk's steps (wait_group 0) and
+//               free its buffer before the next chunk is transposed
 #ifndef TC_GROUPS
 #define TC_GROUPS 1
 #endif
@@ -77,7 +80,7 @@
 #define TG_SO (TG_N * TG_OP * 2)                // the staged outputs, bytes (over the buffers)
 // The barriers, after the buffers and the staged outputs: nothing
 // overwrites them while they are in use.
-#define TG_BAR (2 * TG_SA + STAGES * TG_SB > TG_SO ? 2 * TG_SA + STAGES * TG_SB : TG_SO)
+#define TG_BAR (A_BUFS * TG_SA + STAGES * TG_SB > TG_SO ? A_BUFS * TG_SA + STAGES * TG_SB : TG_SO)
 #define TG_TY TG_CDIV(TC_OH, TILE_OH)
 #define TG_TX TG_CDIV(TC_OW, TILE_OW)
 #define TG_NCT TG_CDIV(TC_COUT, TG_BM)
@@ -85,6 +88,9 @@
 #define TG_OVEC (TC_COUT % 8 == 0 ? 8 : TC_COUT % 4 == 0 ? 4 : TC_COUT % 2 == 0 ? 2 : 1)
 #ifndef SETMAXNREG
 #define SETMAXNREG 0
+#endif
+#ifndef A_BUFS
+#define A_BUFS 2
 #endif
 #define TG_REGCAP (65536 / TG_NT / 8 * 8 > 255 ? 255 : 65536 / TG_NT / 8 * 8)
 #define TG_PROD_REGS 56
@@ -256,6 +262,9 @@ __device__ __forceinline__ void tg_transpose(unsigned char *ap, const tg_bits *_
                 q[j] = tg_byte_perm(w[e0 / 2], w[e1 / 2], (e0 % 2 ? 0x32 : 0x10) | (e1 % 2 ? 0x7600 : 0x5400));
             }
             uint4 *dst = reinterpret_cast<uint4 *>(ap + (tap * TG_BM + m) * 128 + ((o ^ (m % 8)) * 16));
+#ifdef CT_REPLAY
+            ct_rp_write_check(dst, 16);
+#endif
             *dst = make_uint4(q[0], q[1], q[2], q[3]);
         }
     }
@@ -314,7 +323,7 @@ TC_NAME(const ct_elem *__restrict__ in_, const ct_elem *__restrict__ weight_,
                     if (u > 0)
                         tg_wait(TG_EMPTYB(s), (u - 1) & 1);
                     tg_arrive_tx(TG_FULLB(s), TG_SB);
-                    tg_tma_4d(sm0 + 2 * TG_SA + s * TG_SB, &tmap, grp * TC_CIN + ch * 64,
+                    tg_tma_4d(sm0 + A_BUFS * TG_SA + s * TG_SB, &tmap, grp * TC_CIN + ch * 64,
                               ox0 * TC_SX + tap % TC_KW * TC_DX - TC_PW, oy0 * TC_SY + tap / TC_KW * TC_DY - TC_PH, b,
                               TG_FULLB(s));
                 }
@@ -324,9 +333,9 @@ TC_NAME(const ct_elem *__restrict__ in_, const ct_elem *__restrict__ weight_,
                 reinterpret_cast<const tg_bits *>(weight_) + (long long)grp * TC_COUT * TG_RK;
 #pragma unroll 1
             for (int ch = 0; ch < TG_NCH; ++ch) {
-                const int a = ch % 2;
-                if (ch >= 2)
-                    tg_wait(TG_EMPTYA(a), (ch / 2 - 1) & 1);
+                const int a = ch % A_BUFS;
+                if (ch >= A_BUFS)
+                    tg_wait(TG_EMPTYA(a), (ch / A_BUFS - 1) & 1);
                 tg_transpose(sm + a * TG_SA, weight, co0, ch, threadIdx.x - 32, 96);
                 tg_proxy_fence();
                 tg_arrive(TG_FULLA(a));
@@ -347,24 +356,36 @@ TC_NAME(const ct_elem *__restrict__ in_, const ct_elem *__restrict__ weight_,
     tg_hold<TG_N / 2>(acc);
 #pragma unroll 1
     for (int kb = 0; kb < TG_NKB; ++kb) {
-        const int s = kb % STAGES, u = kb / STAGES, ch = kb / TG_KHW, tap = kb % TG_KHW, a = ch % 2;
+        const int s = kb % STAGES, u = kb / STAGES, ch = kb / TG_KHW, tap = kb % TG_KHW, a = ch % A_BUFS;
         if (tap == 0)
-            tg_wait(TG_FULLA(a), (ch / 2) & 1);
+            tg_wait(TG_FULLA(a), (ch / A_BUFS) & 1);
         tg_wait(TG_FULLB(s), u & 1);
         tg_wg_fence();
         const unsigned long long da = tg_desc(sm0 + a * TG_SA + wgm * 64 * 128);
-        const unsigned long long db = tg_desc(sm0 + 2 * TG_SA + s * TG_SB);
+        const unsigned long long db = tg_desc(sm0 + A_BUFS * TG_SA + s * TG_SB);
 #pragma unroll
         for (int k = 0; k < 4; ++k)
             tg_wgmma<TG_N>(acc, da, tap * TG_BM * 8 + 2 * k, db, 2 * k);
         tg_wg_commit();
-        tg_wg_wait1();
-        // k-block kb - 1's steps are done: its stage (and, after a chunk's
-        // last tap, its A buffer) may be refilled.
-        if (kb > 0 && lane == 0) {
-            tg_arrive(TG_EMPTYB((kb - 1) % STAGES));
-            if (tap == 0)
+        // With one A buffer, a chunk's last k-block drains the steps: the
+        // next chunk's transpose waits for the buffer, and the consumers
+        // for that transpose. Otherwise k-block kb - 1's steps are done
+        // here: its stage (and, after a chunk's last tap, its A buffer)
+        // may be refilled.
+        const bool drain = A_BUFS == 1 && tap == TG_KHW - 1, drained = A_BUFS == 1 && tap == 0;
+        if (drain)
+            tg_wg_wait0();
+        else
+            tg_wg_wait1();
+        if (lane == 0) {
+            if (kb > 0 && !drained)
+                tg_arrive(TG_EMPTYB((kb - 1) % STAGES));
+            if (drain) {
+                tg_arrive(TG_EMPTYB(s));
+                tg_arrive(TG_EMPTYA(0));
+            } else if (A_BUFS == 2 && tap == 0 && ch > 0) {
                 tg_arrive(TG_EMPTYA((ch - 1) % 2));
+            }
         }
     }
     tg_wg_wait0();

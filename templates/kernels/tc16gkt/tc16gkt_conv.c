@@ -16,7 +16,9 @@ CT_FAMILY_CODE
                               "multiple of 8 up to 256)")                                                   \
     X(STAGES, 4, CT_INT(0), "input stages of the pipeline (k-blocks of one tap and 64 channels in flight)") \
     X(SETMAXNREG, 0, CT_INT(0), "1: the producer warpgroup hands registers to the consumers (setmaxnreg, "   \
-                                "WG_M 2)")
+                                "WG_M 2)")                                                             \
+    X(A_BUFS, 2, CT_INT(0), "weight buffers of a chunk's taps: 2, or 1 where two do not fit (the consumers "  \
+                            "then drain each chunk before the next is transposed)")
 const ct_param_def ct_tc16gkt_params[CT_TC16GKT_NPARAMS] = CT_PARAM_TABLE(T16GKT_LIST);
 _Static_assert(CT_PARAM_COUNT(T16GKT_LIST) == CT_TC16GKT_NPARAMS, "CT_TC16GKT_NPARAMS is the list's length");
 CT_PARAM_VALUES(t16gkt, T16GKT_LIST, ct_tc16gkt_params)
@@ -42,6 +44,7 @@ void ct_tc16gkt_geometry_of(const ct_tc_shape *layer, const ct_params *c, ct_tc1
     const t16gkt_values q = t16gkt_get(c);
     memset(g, 0, sizeof *g);
     g->wg_m = q.WG_M, g->toh = q.TILE_OH, g->tow = q.TILE_OW, g->stages = q.STAGES, g->setmaxnreg = q.SETMAXNREG;
+    g->abufs = q.A_BUFS;
     if (g->wg_m < 1 || g->toh < 1 || g->tow < 1 || g->stages < 1)
         return;
     g->bm = 64 * g->wg_m;
@@ -53,7 +56,7 @@ void ct_tc16gkt_geometry_of(const ct_tc_shape *layer, const ct_params *c, ct_tc1
     g->sb = g->n * 128;
     g->sa = g->khw * g->bm * 128;
     g->so = g->n * (g->bm + 8) * 2;
-    g->bar = max2(2 * g->sa + g->stages * g->sb, g->so);
+    g->bar = max2(g->abufs * g->sa + g->stages * g->sb, g->so);
     g->smem_bytes = T16GKT_ALIGN + g->bar + T16GKT_BARS(g->stages);
     g->grid_x = s->b * ct_cdiv(s->oh, g->toh) * ct_cdiv(s->ow, g->tow);
     g->grid_y = ct_cdiv(s->cout, g->bm) * ct_tc_ngroups(layer);
@@ -65,7 +68,7 @@ void ct_tc16gkt_geometry_of(const ct_tc_shape *layer, const ct_params *c, ct_tc1
 void ct_tc16gkt_input_map(const ct_tc_shape *s, const ct_params *c, int dtype, ct_tmap_desc *m)
 {
     const t16gkt_values q = t16gkt_get(c);
-    const long long cin_all = s->cin * ct_tc_ngroups(s);
+    const long long cin_all = s->cin;   /* the whole layer's: every group's channels */
     memset(m, 0, sizeof *m);
     m->buf = 0;
     m->rank = 4;
@@ -148,8 +151,8 @@ int ct_tc16gkt_constrain(const ct_template *t, const ct_tc_shape *layer, const c
     if (shape_refused(layer, s, s->kh * s->kw, why, len))
         return 1;
     if (g.wg_m < 1 || g.wg_m > 2 || g.toh < 1 || g.tow < 1 || g.stages < 2 || g.stages > 8 ||
-        (g.setmaxnreg != 0 && g.setmaxnreg != 1)) {
-        snprintf(why, len, "WG_M 1 or 2, tiles >= 1, STAGES 2 to 8, SETMAXNREG 0 or 1");
+        (g.setmaxnreg != 0 && g.setmaxnreg != 1) || g.abufs < 1 || g.abufs > 2) {
+        snprintf(why, len, "WG_M 1 or 2, tiles >= 1, STAGES 2 to 8, SETMAXNREG 0 or 1, A_BUFS 1 or 2");
         return 1;
     }
     if (g.n % 8 != 0 || g.n > 256) {
@@ -193,8 +196,13 @@ int ct_tc16gkt_constrain(const ct_template *t, const ct_tc_shape *layer, const c
         return 1;
     }
     if (g.smem_bytes > lim->max_smem_per_block) {
-        snprintf(why, len, "%lld bytes of shared memory (A %lld x 2, %lld stages of %lld) exceed the device's %d",
-                 g.smem_bytes, g.sa, g.stages, g.sb, lim->max_smem_per_block);
+        snprintf(why, len, "%lld bytes of shared memory (A %lld x %lld, %lld stages of %lld) exceed the device's %d",
+                 g.smem_bytes, g.sa, g.abufs, g.stages, g.sb, lim->max_smem_per_block);
+        return 1;
+    }
+    if (g.abufs == 1 && g.smem_bytes + g.sa <= lim->max_smem_per_block) {
+        snprintf(why, len, "A_BUFS=1 where two A buffers fit (%lld bytes): one drains the pipeline every chunk",
+                 g.smem_bytes + g.sa);
         return 1;
     }
     if (g.grid_x > 2147483647LL || g.grid_y > 65535) {
