@@ -224,8 +224,10 @@ int ct_tc16gkt_constrain(const ct_template *t, const ct_tc_shape *layer, const c
 void ct_tc16gkt_normalize(const ct_template *t, const ct_tc_shape *layer, ct_params *c)
 {
     (void)t;
-    (void)layer;
     t16gkt_values q = t16gkt_get(c);
+    /* A 1D layer (conv1dc's, a 2D one of one output row): rows of one. */
+    if (layer->oh == 1 && layer->kh == 1)
+        q.TILE_OH = 1;
     if (q.WG_M != 2)
         q.SETMAXNREG = 0;
     t16gkt_put(c, &q);

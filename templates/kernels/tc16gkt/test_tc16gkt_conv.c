@@ -1,7 +1,7 @@
 /* test_tc16gkt_conv.c - the kernel kind tc16gktcl (ct_conv_tc16gkt.cuh,
  * beside it) without a GPU. For sampled admissible candidates of a few odd
  * layers (Cin not a multiple of 64, batch 1, stride 2, padding, groups,
- * bias, odd Cout), the model's tensor map (ct_tc16gkt_input_map) is
+ * bias, odd Cout, a causal strided conv1dc layer), the model's tensor map (ct_tc16gkt_input_map) is
  * checked against cuTensorMapEncodeTiled's documented rules and the
  * header's stage size, then the device code itself is compiled as host
  * C++ with the layer, the candidate and that map as -D flags and replayed
@@ -118,13 +118,15 @@ int main(void)
      * stride 2 down (an element stride), padding; stride 2 both ways with
      * bias and 24 output channels (8-element stores); groups of 64
      * channels with odd Cout/groups (one-element stores) and bias; a 1x1
-     * strided layer with two consumer warpgroups; a 5x3 filter dilated. */
+     * strided layer with two consumer warpgroups; a 5x3 filter dilated; a
+     * causal strided 1D layer (a 2D one of height 1). */
     static const char *const shapes[][2] = {
         {"conv2dc:1:72:9:13:40:3:3:pad=1:stride=2,1:nhwc:f16", "2"},
         {"conv2dc:2:40:17:19:24:3:3:pad=1:stride=2:bias:nhwc:bf16", "2"},
         {"conv2dc:1:128:7:9:66:3:3:same:groups=2:bias:nhwc:bf16", "1"},
         {"conv2dc:2:64:15:16:136:1:1:valid:stride=2:nhwc:f16", "2"},
         {"conv2dc:1:16:12:11:32:5:3:pad=2,2:dilation=1,2:nhwc:bf16", "1"},
+        {"conv1dc:3:40:301:24:5:causal:stride=2:bias:nlc:f16", "1"},
     };
     const ct_family *fam = NULL;
     for (size_t i = 0; i < sizeof shapes / sizeof shapes[0]; i++) {
@@ -132,7 +134,9 @@ int main(void)
         ct_err e = {0};
         CHECK_MSG(ct_problem_parse(shapes[i][0], &p, &e) == CT_OK, "%s: %s", shapes[i][0], e.msg);
         fam = p.family;
-        const ct_template *t = ct_template_find(fam, "conv2dc_tc16gktcl");
+        char tname[64];
+        snprintf(tname, sizeof tname, "%s_tc16gktcl", fam->name);
+        const ct_template *t = ct_template_find(fam, tname);
         CHECK(t != NULL);
         const layer L = layer_of(&p);
         ct_params cs[4];

@@ -417,6 +417,7 @@ static const ct_template templates[] = {
      .dtypes = CT_DTYPES_HALF, .params = ct_dwcl_params_1d, .nparams = CT_DWCL_NPARAMS_1D, .kind = &ct_kind_dwcl,
      .source = "conv1dc_dwcl"},
     CT_KERNEL(conv1dc, dwtcl),
+    CT_KERNEL(conv1dc, tc16gktcl),
 };
 
 /* The layer as the tensor-core templates see it: 2D of height 1. */
@@ -510,6 +511,14 @@ static void geometry(const ct_problem *p, const ct_template *t, const ct_params 
 {
     const ct_tc_shape sh = tc_shape(p);
     t->kind->launch(t, &sh, c, l);
+}
+
+static int tensor_maps(const ct_problem *p, const ct_template *t, const ct_params *c, ct_tmap_desc *out)
+{
+    if (!t->kind->tensor_maps)
+        return 0;
+    const ct_tc_shape sh = tc_shape(p);
+    return t->kind->tensor_maps(t, &sh, c, out);
 }
 
 /* ---- the family's own kinds: naive and tiled (gemm: conv1dc_gemm.c) ---- */
@@ -729,6 +738,7 @@ const ct_family ct_family_conv1dc = {
     .ntemplates = (int)(sizeof templates / sizeof templates[0]),
     .constrain = constrain,
     .geometry = geometry,
+    .tensor_maps = tensor_maps,
     .reference_c = reference_c,
     .reference_c_for = reference_c_for,
     .family_export = &family_export,
