@@ -9,7 +9,8 @@
 // X[pixel + tap][c], M the output channels (64 a consumer warpgroup, BM =
 // 64 WG_M a block), N the block's TILE_OH x TILE_OW output pixels (one
 // wgmma covers them all, N <= 256), K walked in k-blocks of 64 channels of
-// one tap: k-block kb is channel chunk kb / KHW, tap kb % KHW.
+// one tap (k-block kb is channel chunk kb / KHW, tap kb % KHW) or, with
+// ROWS, of one filter column j and its KH taps (chunk kb / KW, j = kb % KW).
 //
 // B (the input): k-block kb's operand is one TMA box of the 4D NHWC tensor
 // [C][W][H][B] (innermost first): [64 channels][TILE_OW][TILE_OH][1] at
@@ -17,7 +18,11 @@
 // PH, b) for tap (i, j), the tensor map's element strides (1, SX, SY, 1)
 // giving the stride (its box is TILE_OW SX x TILE_OH SY elements
 // traversed); coordinates outside the tensor read as zeros, which is the
-// padding. Row n of the box is output pixel n (row-major in the tile),
+// padding. With ROWS the box of column j starts at filter row 0 and is
+// TILE_OH + (KH - 1) DY / SY output rows tall: tap (i, j)'s operand starts
+// i DY / SY rows down it, TILE_OW (a multiple of 8) pixel rows a row, so
+// 1024-aligned as every operand here. Row n of the box is output pixel n
+// (row-major in the tile),
 // 128 bytes of 64 channels, 16-byte chunk q of row n at chunk q ^ (n % 8)
 // (128-byte swizzle; a stage starts 1024-aligned). Channels past Cin of
 // the last chunk are zeros or the next group's channels: their weights
@@ -59,6 +64,9 @@
 //   STAGES      B stages (k-blocks in flight)
 //   SETMAXNREG  1: the producer gives registers to the consumers
 //               (setmaxnreg, with WG_M 2)
+//   ROWS        1: a k-block is a filter column, its taps' boxes one
+//               box of TILE_OH + (KH - 1) DY / SY rows (fewer copies
+//               of the same input rows); 0: a k-block is one tap
 //   A_BUFS      A buffers: 2, or 1 where two do not fit (many taps): the
 //               consumers then drain a chunk's steps (wait_group 0) and
 //               free its buffer before the next chunk is transposed
@@ -73,8 +81,17 @@
 #define TG_NT (128 * (WG_M + 1))
 #define TG_KHW (TC_KH * TC_KW)
 #define TG_NCH TG_CDIV(TC_CIN, 64)
-#define TG_NKB (TG_NCH * TG_KHW)
-#define TG_SB (TG_N * 128)                      // a B stage, bytes
+// k-blocks: one tap each, or with ROWS one filter column each (its KH
+// taps read one box of TG_BOXH output rows, tap i at row i DY / SY).
+#ifndef ROWS
+#define ROWS 0
+#endif
+#define TG_KPC (ROWS ? TC_KW : TG_KHW)          // k-blocks a chunk
+#define TG_KBT (ROWS ? TC_KH : 1)               // taps a k-block
+#define TG_RSTEP (TC_DY / TC_SY)                // box rows between a column's taps (ROWS)
+#define TG_BOXH (ROWS ? TILE_OH + (TC_KH - 1) * TG_RSTEP : TILE_OH)
+#define TG_NKB (TG_NCH * TG_KPC)
+#define TG_SB (TG_BOXH * TILE_OW * 128)         // a B stage, bytes
 #define TG_SA (TG_KHW * TG_BM * 128)            // an A buffer (a chunk's taps), bytes
 #define TG_OP (TG_BM + 8)                       // staged output pixel pitch, elements
 #define TG_SO (TG_N * TG_OP * 2)                // the staged outputs, bytes (over the buffers)
@@ -93,10 +110,15 @@
 #define A_BUFS 2
 #endif
 #define TG_REGCAP (65536 / TG_NT / 8 * 8 > 255 ? 255 : 65536 / TG_NT / 8 * 8)
-#define TG_PROD_REGS 56
+// The producer's registers after setmaxnreg.dec: a transpose item's 4 KHW
+// words and about 40 more (fewer spill them).
+#define TG_PROD_REGS ((4 * TG_KHW + 40 + 7) / 8 * 8)
 #define TG_CONS_REGS ((TG_REGCAP * (WG_M + 1) - TG_PROD_REGS) / WG_M / 8 * 8)
 #if TG_N % 8 != 0 || TG_N > 256
 #error "TILE_OH x TILE_OW must be a multiple of 8, at most 256"
+#endif
+#if ROWS && (TILE_OW % 8 != 0 || TC_DY % TC_SY != 0)
+#error "ROWS needs TILE_OW a multiple of 8 (taps start 1024-aligned) and DY a multiple of SY"
 #endif
 
 #ifdef CT_REPLAY
@@ -145,9 +167,16 @@ static inline unsigned tg_byte_perm(unsigned x, unsigned y, unsigned s)
 #else
 #include "ct_wgmma.cuh"
 typedef tc16_bits tg_bits;
-// CUtensorMap as cuda.h declares it (NVRTC has no cuda.h): 128 opaque
-// bytes, 64-aligned, passed by value as a __grid_constant__ parameter.
+// The tensor map, passed by value as a __grid_constant__ parameter:
+// cuda.h's CUtensorMap where the compiler has cuda.h (an exported .cu
+// compiled by nvcc, whose launcher encodes it), else the same 128 opaque
+// bytes, 64-aligned (NVRTC has no cuda.h).
+#if defined(__CUDACC__) && !defined(__CUDACC_RTC__)
+#include <cuda.h>
+typedef CUtensorMap tg_tmap;
+#else
 struct __align__(64) tg_tmap { unsigned long long v[16]; };
+#endif
 #define TG_GRID_CONSTANT __grid_constant__
 #define tg_byte_perm __byte_perm
 #define tg_pack tc16_pack
@@ -319,12 +348,13 @@ TC_NAME(const ct_elem *__restrict__ in_, const ct_elem *__restrict__ weight_,
             if (threadIdx.x == 0) {
 #pragma unroll 1
                 for (int kb = 0; kb < TG_NKB; ++kb) {
-                    const int s = kb % STAGES, u = kb / STAGES, ch = kb / TG_KHW, tap = kb % TG_KHW;
+                    const int s = kb % STAGES, u = kb / STAGES, ch = kb / TG_KPC, q = kb % TG_KPC;
+                    const int i = ROWS ? 0 : q / TC_KW, j = ROWS ? q : q % TC_KW;
                     if (u > 0)
                         tg_wait(TG_EMPTYB(s), (u - 1) & 1);
                     tg_arrive_tx(TG_FULLB(s), TG_SB);
                     tg_tma_4d(sm0 + A_BUFS * TG_SA + s * TG_SB, &tmap, grp * TC_CIN + ch * 64,
-                              ox0 * TC_SX + tap % TC_KW * TC_DX - TC_PW, oy0 * TC_SY + tap / TC_KW * TC_DY - TC_PH, b,
+                              ox0 * TC_SX + j * TC_DX - TC_PW, oy0 * TC_SY + i * TC_DY - TC_PH, b,
                               TG_FULLB(s));
                 }
             }
@@ -356,23 +386,27 @@ TC_NAME(const ct_elem *__restrict__ in_, const ct_elem *__restrict__ weight_,
     tg_hold<TG_N / 2>(acc);
 #pragma unroll 1
     for (int kb = 0; kb < TG_NKB; ++kb) {
-        const int s = kb % STAGES, u = kb / STAGES, ch = kb / TG_KHW, tap = kb % TG_KHW, a = ch % A_BUFS;
-        if (tap == 0)
+        const int s = kb % STAGES, u = kb / STAGES, ch = kb / TG_KPC, q = kb % TG_KPC, a = ch % A_BUFS;
+        if (q == 0)
             tg_wait(TG_FULLA(a), (ch / A_BUFS) & 1);
         tg_wait(TG_FULLB(s), u & 1);
         tg_wg_fence();
         const unsigned long long da = tg_desc(sm0 + a * TG_SA + wgm * 64 * 128);
         const unsigned long long db = tg_desc(sm0 + A_BUFS * TG_SA + s * TG_SB);
 #pragma unroll
-        for (int k = 0; k < 4; ++k)
-            tg_wgmma<TG_N>(acc, da, tap * TG_BM * 8 + 2 * k, db, 2 * k);
+        for (int r = 0; r < TG_KBT; ++r) {
+            const int tap = ROWS ? r * TC_KW + q : q;
+#pragma unroll
+            for (int k = 0; k < 4; ++k)
+                tg_wgmma<TG_N>(acc, da, tap * TG_BM * 8 + 2 * k, db, r * TG_RSTEP * TILE_OW * 8 + 2 * k);
+        }
         tg_wg_commit();
         // With one A buffer, a chunk's last k-block drains the steps: the
         // next chunk's transpose waits for the buffer, and the consumers
         // for that transpose. Otherwise k-block kb - 1's steps are done
         // here: its stage (and, after a chunk's last tap, its A buffer)
         // may be refilled.
-        const bool drain = A_BUFS == 1 && tap == TG_KHW - 1, drained = A_BUFS == 1 && tap == 0;
+        const bool drain = A_BUFS == 1 && q == TG_KPC - 1, drained = A_BUFS == 1 && q == 0;
         if (drain)
             tg_wg_wait0();
         else
@@ -383,7 +417,7 @@ TC_NAME(const ct_elem *__restrict__ in_, const ct_elem *__restrict__ weight_,
             if (drain) {
                 tg_arrive(TG_EMPTYB(s));
                 tg_arrive(TG_EMPTYA(0));
-            } else if (A_BUFS == 2 && tap == 0 && ch > 0) {
+            } else if (A_BUFS == 2 && q == 0 && ch > 0) {
                 tg_arrive(TG_EMPTYA((ch - 1) % 2));
             }
         }

@@ -18,7 +18,9 @@ CT_FAMILY_CODE
     X(SETMAXNREG, 0, CT_INT(0), "1: the producer warpgroup hands registers to the consumers (setmaxnreg, "   \
                                 "WG_M 2)")                                                             \
     X(A_BUFS, 2, CT_INT(0), "weight buffers of a chunk's taps: 2, or 1 where two do not fit (the consumers "  \
-                            "then drain each chunk before the next is transposed)")
+                            "then drain each chunk before the next is transposed)")                     \
+    X(ROWS, 0, CT_INT(0), "1: one TMA box a filter column, its KH taps' rows in one (TILE_OW a multiple of 8); " \
+                          "0: one box a tap")
 const ct_param_def ct_tc16gkt_params[CT_TC16GKT_NPARAMS] = CT_PARAM_TABLE(T16GKT_LIST);
 _Static_assert(CT_PARAM_COUNT(T16GKT_LIST) == CT_TC16GKT_NPARAMS, "CT_TC16GKT_NPARAMS is the list's length");
 CT_PARAM_VALUES(t16gkt, T16GKT_LIST, ct_tc16gkt_params)
@@ -29,9 +31,9 @@ CT_PARAM_VALUES(t16gkt, T16GKT_LIST, ct_tc16gkt_params)
 #define T16GKT_BARS(stages) (8 * (2 * (stages) + 4))
 /* The dynamic shared memory's slack for aligning the buffers to 1024. */
 #define T16GKT_ALIGN 1024
-/* The register cap of a warp's threads after setmaxnreg.dec (the
- * header's TG_PROD_REGS). */
-#define T16GKT_PROD_REGS 56
+/* The register cap of the producer's threads after setmaxnreg.dec (the
+ * header's TG_PROD_REGS): a transpose item's 4 KHW words and about 40. */
+#define T16GKT_PROD_REGS(khw) (((khw) * 4 + 40 + 7) / 8 * 8)
 
 static long long max2(long long a, long long b)
 {
@@ -44,7 +46,7 @@ void ct_tc16gkt_geometry_of(const ct_tc_shape *layer, const ct_params *c, ct_tc1
     const t16gkt_values q = t16gkt_get(c);
     memset(g, 0, sizeof *g);
     g->wg_m = q.WG_M, g->toh = q.TILE_OH, g->tow = q.TILE_OW, g->stages = q.STAGES, g->setmaxnreg = q.SETMAXNREG;
-    g->abufs = q.A_BUFS;
+    g->abufs = q.A_BUFS, g->rows = q.ROWS;
     if (g->wg_m < 1 || g->toh < 1 || g->tow < 1 || g->stages < 1)
         return;
     g->bm = 64 * g->wg_m;
@@ -52,8 +54,11 @@ void ct_tc16gkt_geometry_of(const ct_tc_shape *layer, const ct_params *c, ct_tc1
     g->nt = 128 * (g->wg_m + 1);
     g->khw = s->kh * s->kw;
     g->nch = ct_cdiv(s->cin, T16GKT_CK);
-    g->nkb = g->nch * g->khw;
-    g->sb = g->n * 128;
+    g->kpc = g->rows ? s->kw : g->khw;
+    g->nkb = g->nch * g->kpc;
+    /* With ROWS a box holds a filter column's KH taps, DY / SY rows apart. */
+    g->boxh = g->rows && s->dy % s->sy == 0 ? g->toh + (s->kh - 1) * (s->dy / s->sy) : g->toh;
+    g->sb = g->boxh * g->tow * 128;
     g->sa = g->khw * g->bm * 128;
     g->so = g->n * (g->bm + 8) * 2;
     g->bar = max2(g->abufs * g->sa + g->stages * g->sb, g->so);
@@ -82,7 +87,8 @@ void ct_tc16gkt_input_map(const ct_tc_shape *s, const ct_params *c, int dtype, c
     m->strides[2] = (unsigned long long)(cin_all * 2 * s->w * s->h);
     m->box[0] = T16GKT_CK;
     m->box[1] = (unsigned)(q.TILE_OW * s->sx);
-    m->box[2] = (unsigned)(q.TILE_OH * s->sy);
+    const long long rstep = s->dy % s->sy == 0 ? s->dy / s->sy : 0;
+    m->box[2] = (unsigned)((q.ROWS ? q.TILE_OH + (s->kh - 1) * rstep : q.TILE_OH) * s->sy);
     m->box[3] = 1;
     m->estrides[0] = 1;
     m->estrides[1] = (unsigned)s->sx;
@@ -151,8 +157,8 @@ int ct_tc16gkt_constrain(const ct_template *t, const ct_tc_shape *layer, const c
     if (shape_refused(layer, s, s->kh * s->kw, why, len))
         return 1;
     if (g.wg_m < 1 || g.wg_m > 2 || g.toh < 1 || g.tow < 1 || g.stages < 2 || g.stages > 8 ||
-        (g.setmaxnreg != 0 && g.setmaxnreg != 1) || g.abufs < 1 || g.abufs > 2) {
-        snprintf(why, len, "WG_M 1 or 2, tiles >= 1, STAGES 2 to 8, SETMAXNREG 0 or 1, A_BUFS 1 or 2");
+        (g.setmaxnreg != 0 && g.setmaxnreg != 1) || g.abufs < 1 || g.abufs > 2 || g.rows < 0 || g.rows > 1) {
+        snprintf(why, len, "WG_M 1 or 2, tiles >= 1, STAGES 2 to 8, SETMAXNREG, ROWS 0 or 1, A_BUFS 1 or 2");
         return 1;
     }
     if (g.n % 8 != 0 || g.n > 256) {
@@ -165,9 +171,14 @@ int ct_tc16gkt_constrain(const ct_template *t, const ct_tc_shape *layer, const c
                  "weights (the image has %lld pixels)", g.toh, g.tow, g.n, s->oh * s->ow);
         return 1;
     }
-    if (g.tow * s->sx > 256 || g.toh * s->sy > 256) {
-        snprintf(why, len, "a TMA box traverses at most 256 elements a dimension (TILE_OW x stride %lld, TILE_OH x "
-                 "stride %lld)", g.tow * s->sx, g.toh * s->sy);
+    if (g.rows && (g.tow % 8 != 0 || s->dy % s->sy != 0)) {
+        snprintf(why, len, "ROWS=1 needs TILE_OW a multiple of 8 (each tap's rows 1024-aligned) and the dilation "
+                 "down (%lld) a multiple of the stride (%lld)", s->dy, s->sy);
+        return 1;
+    }
+    if (g.tow * s->sx > 256 || g.boxh * s->sy > 256) {
+        snprintf(why, len, "a TMA box traverses at most 256 elements a dimension (TILE_OW x stride %lld, %lld rows "
+                 "x stride %lld)", g.tow * s->sx, g.boxh, g.boxh * s->sy);
         return 1;
     }
     /* A tile past the output computes zeros the epilogue drops (8x8 tiles
@@ -212,7 +223,8 @@ int ct_tc16gkt_constrain(const ct_template *t, const ct_tc_shape *layer, const c
     /* A consumer's registers: with setmaxnreg its share of what the
      * producer gives up, else the launch's cap. */
     const long long cap = 65536 / g.nt / 8 * 8 > 255 ? 255 : 65536 / g.nt / 8 * 8;
-    const long long have = g.setmaxnreg ? ((cap * (g.wg_m + 1) - T16GKT_PROD_REGS) / g.wg_m / 8 * 8) : cap;
+    const long long have =
+        g.setmaxnreg ? ((cap * (g.wg_m + 1) - T16GKT_PROD_REGS(g.khw)) / g.wg_m / 8 * 8) : cap;
     if (g.regs > have) {
         snprintf(why, len, "about %lld registers a consumer thread exceed the %lld it gets (%lld threads)", g.regs,
                  have, g.nt);
@@ -230,6 +242,9 @@ void ct_tc16gkt_normalize(const ct_template *t, const ct_tc_shape *layer, ct_par
         q.TILE_OH = 1;
     if (q.WG_M != 2)
         q.SETMAXNREG = 0;
+    /* One filter row: a column is one tap. */
+    if (layer->kh == 1)
+        q.ROWS = 0;
     t16gkt_put(c, &q);
 }
 

@@ -17,7 +17,7 @@
 
 static unsigned long long rng = 0x9e3779b97f4a7c15ULL;
 static char cuda_inc[1024], scratch[1024];
-static int cases;
+static int cases, rows_seen;
 
 /* CUDA's include folder: $CUDA_HOME/include, else nvcc's ../include. */
 static int find_cuda(void)
@@ -62,7 +62,7 @@ static void check_map(const ct_tmap_desc *m, const ct_tc16gkt_geom *g, const lay
                   "stride %d: %llu bytes", i, m->strides[i]);
     CHECK(m->dims[0] == (unsigned long long)(L->cin_g * L->groups) && m->dims[1] == (unsigned long long)L->s.w &&
           m->dims[2] == (unsigned long long)L->s.h && m->dims[3] == (unsigned long long)L->s.b);
-    CHECK(m->box[1] / m->estrides[1] == (unsigned)g->tow && m->box[2] / m->estrides[2] == (unsigned)g->toh);
+    CHECK(m->box[1] / m->estrides[1] == (unsigned)g->tow && m->box[2] / m->estrides[2] == (unsigned)g->boxh);
     CHECK((long long)m->box[0] * (m->box[1] / m->estrides[1]) * (m->box[2] / m->estrides[2]) * 2 == g->sb);
     CHECK(g->sa % 1024 == 0 && g->sb % 1024 == 0);
 }
@@ -86,18 +86,19 @@ static void replay_case(const ct_problem *p, const layer *L, const ct_params *c)
              "-DCT_DTYPE=%d -DLY_SEED=%d -DLY_B=%lld -DLY_CIN=%lld -DLY_COUT=%lld -DLY_GROUPS=%lld -DLY_H=%lld "
              "-DLY_W=%lld -DLY_KH=%lld -DLY_KW=%lld -DLY_OH=%lld -DLY_OW=%lld -DLY_PH=%lld -DLY_PW=%lld "
              "-DLY_SY=%lld -DLY_SX=%lld -DLY_DY=%lld -DLY_DX=%lld -DLY_BIAS=%d -DLY_GX=%u -DLY_GY=%u "
-             "-DWG_M=%lld -DTILE_OH=%lld -DTILE_OW=%lld -DSTAGES=%lld -DSETMAXNREG=%lld -DA_BUFS=%lld -DTM_SWZ=%d "
+             "-DWG_M=%lld -DTILE_OH=%lld -DTILE_OW=%lld -DSTAGES=%lld -DSETMAXNREG=%lld -DA_BUFS=%lld -DROWS=%lld "
+             "-DTM_SWZ=%d "
              "-DTM_DIMS=%llu,%llu,%llu,%llu -DTM_STRIDES=%llu,%llu,%llu -DTM_BOX=%u,%u,%u,%u -DTM_ES=%u,%u,%u,%u "
              "%s/kernels/tc16gkt/tc16gkt_replay.cpp -o %s && %s",
              cxx, dir, dir, dir, dir, cuda_inc, (int)ct_problem_dtype(p), cases + 1, L->s.b, L->cin_g, L->cout_g,
              L->groups, L->s.h, L->s.w, L->s.kh, L->s.kw, L->s.oh, L->s.ow, L->s.ph, L->s.pw, L->s.sy, L->s.sx,
              L->s.dy, L->s.dx, L->s.bias, l.grid[0], l.grid[1], g.wg_m, g.toh, g.tow, g.stages, g.setmaxnreg,
-             g.abufs, m.swizzle, m.dims[0], m.dims[1], m.dims[2], m.dims[3], m.strides[0], m.strides[1], m.strides[2],
+             g.abufs, g.rows, m.swizzle, m.dims[0], m.dims[1], m.dims[2], m.dims[3], m.strides[0], m.strides[1], m.strides[2],
              m.box[0], m.box[1], m.box[2], m.box[3], m.estrides[0], m.estrides[1], m.estrides[2], m.estrides[3], dir,
              out, out);
     char desc[512];
-    snprintf(desc, sizeof desc, "WG_M=%lld,TILE_OH=%lld,TILE_OW=%lld,STAGES=%lld,SETMAXNREG=%lld,A_BUFS=%lld",
-             g.wg_m, g.toh, g.tow, g.stages, g.setmaxnreg, g.abufs);
+    snprintf(desc, sizeof desc, "WG_M=%lld,TILE_OH=%lld,TILE_OW=%lld,STAGES=%lld,SETMAXNREG=%lld,A_BUFS=%lld,ROWS=%lld",
+             g.wg_m, g.toh, g.tow, g.stages, g.setmaxnreg, g.abufs, g.rows);
     printf("%s %s: ", p->canonical, desc);
     fflush(stdout);
     const int rc = system(cmd);
@@ -140,14 +141,26 @@ int main(void)
         CHECK(t != NULL);
         const layer L = layer_of(&p);
         ct_params cs[4];
-        const int n = sample_candidates(&p, t, &cfg, &lim, atoi(shapes[i][1]), cs, &rng);
+        int n = sample_candidates(&p, t, &cfg, &lim, atoi(shapes[i][1]), cs, &rng);
         CHECK_MSG(n > 0, "%s: no admissible candidate sampled", shapes[i][0]);
-        for (int k = 0; k < n; k++)
+        /* The first sample with the other ROWS too, where that is admissible. */
+        if (n > 0) {
+            ct_params v = cs[0];
+            char why[256];
+            ct_params_set(&v, "ROWS", !ct_params_get(&v, "ROWS", 0), NULL);
+            fam->normalize(&p, t, &v);
+            if (!fam->constrain(&p, t, &v, &lim, why, sizeof why) && ct_params_get(&v, "ROWS", 0) !=
+                                                                          ct_params_get(&cs[0], "ROWS", 0))
+                cs[n++] = v;
+        }
+        for (int k = 0; k < n; k++) {
+            rows_seen += ct_params_get(&cs[k], "ROWS", 0) == 1;
             replay_case(&p, &L, &cs[k]);
+        }
     }
     char rm[1200];
     snprintf(rm, sizeof rm, "rm -rf '%s'", scratch);
     CHECK(system(rm) == 0);
-    CHECK_MSG(cases >= 5, "%d cases replayed", cases);
+    CHECK_MSG(cases >= 5 && rows_seen >= 2, "%d cases replayed, %d with ROWS=1", cases, rows_seen);
     CHECK_DONE();
 }
