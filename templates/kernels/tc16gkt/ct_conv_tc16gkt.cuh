@@ -67,6 +67,8 @@
 //   ROWS        1: a k-block is a filter column, its taps' boxes one
 //               box of TILE_OH + (KH - 1) DY / SY rows (fewer copies
 //               of the same input rows); 0: a k-block is one tap
+//   MIN_BLOCKS  resident blocks an SM (__launch_bounds__): 2 overlaps one
+//               block's first transpose with another's steps
 //   A_BUFS      A buffers: 2, or 1 where two do not fit (many taps): the
 //               consumers then drain a chunk's steps (wait_group 0) and
 //               free its buffer before the next chunk is transposed
@@ -109,7 +111,10 @@
 #ifndef A_BUFS
 #define A_BUFS 2
 #endif
-#define TG_REGCAP (65536 / TG_NT / 8 * 8 > 255 ? 255 : 65536 / TG_NT / 8 * 8)
+#ifndef MIN_BLOCKS
+#define MIN_BLOCKS 1
+#endif
+#define TG_REGCAP (65536 / TG_NT / MIN_BLOCKS / 8 * 8 > 255 ? 255 : 65536 / TG_NT / MIN_BLOCKS / 8 * 8)
 // The producer's registers after setmaxnreg.dec: a transpose item's 4 KHW
 // words and about 40 more (fewer spill them).
 #define TG_PROD_REGS ((4 * TG_KHW + 40 + 7) / 8 * 8)
@@ -257,49 +262,63 @@ __device__ __forceinline__ unsigned long long tg_desc(unsigned addr)
            1ull << 62;
 }
 
-// Chunk ch's weights into A buffer a (byte address of its shared copy,
-// generic pointer ap): item i is row m = i % BM, channels 8 o .. 8 o + 7 of
-// the chunk (o = i / BM); a thread reads the item's KHW x 8 elements as KHW
-// 16-byte loads and writes 8 channels of each tap as one 16-byte store,
-// chunk o of row m at chunk o ^ (m % 8). Zeros past Cout and Cin.
+// Chunk ch's weights into A buffer a (generic pointer ap): item i is row
+// m = i % BM, channels 8 o .. 8 o + 7 of the chunk (o = i / BM); a thread
+// reads the item's KHW x 8 elements as KHW 16-byte loads and writes 8
+// channels of each tap as one 16-byte store, chunk o of row m at chunk o ^
+// (m % 8). Zeros past Cout and Cin. TG_TI items a thread at once: their
+// loads in flight together (the loads' latency, not their bytes, bounds
+// the transpose; a block whose layer has one chunk waits for it).
+#define TG_TI (SETMAXNREG ? 1 : 2)
 __device__ __forceinline__ void tg_transpose(unsigned char *ap, const tg_bits *__restrict__ weight, int co0, int ch,
                                              int t0, int nthreads)
 {
 #pragma unroll 1
-    for (int i = t0; i < TG_BM * 8; i += nthreads) {
-        const int m = i % TG_BM, o = i / TG_BM, c = ch * 64 + o * 8;
-        const bool ok = co0 + m < TC_COUT && c < TC_CIN;
-        unsigned w[4 * TG_KHW];
-        if (ok) {
-            const uint4 *r = reinterpret_cast<const uint4 *>(weight + (long long)(co0 + m) * TG_RK + c * TG_KHW);
+    for (int i0 = t0; i0 < TG_BM * 8; i0 += nthreads * TG_TI) {
+        unsigned w[TG_TI][4 * TG_KHW];
 #pragma unroll
-            for (int v = 0; v < TG_KHW; ++v) {
-                const uint4 x = r[v];
-                w[4 * v] = x.x, w[4 * v + 1] = x.y, w[4 * v + 2] = x.z, w[4 * v + 3] = x.w;
+        for (int it = 0; it < TG_TI; ++it) {
+            const int i = i0 + it * nthreads, m = i % TG_BM, o = i / TG_BM, c = ch * 64 + o * 8;
+            const bool ok = i < TG_BM * 8 && co0 + m < TC_COUT && c < TC_CIN;
+            if (ok) {
+                const uint4 *r =
+                    reinterpret_cast<const uint4 *>(weight + (long long)(co0 + m) * TG_RK + c * TG_KHW);
+#pragma unroll
+                for (int v = 0; v < TG_KHW; ++v) {
+                    const uint4 x = r[v];
+                    w[it][4 * v] = x.x, w[it][4 * v + 1] = x.y, w[it][4 * v + 2] = x.z, w[it][4 * v + 3] = x.w;
+                }
+            } else {
+#pragma unroll
+                for (int v = 0; v < 4 * TG_KHW; ++v)
+                    w[it][v] = 0;
             }
-        } else {
-#pragma unroll
-            for (int v = 0; v < 4 * TG_KHW; ++v)
-                w[v] = 0;
         }
 #pragma unroll
-        for (int tap = 0; tap < TG_KHW; ++tap) {
-            unsigned q[4];
+        for (int it = 0; it < TG_TI; ++it) {
+            const int i = i0 + it * nthreads, m = i % TG_BM, o = i / TG_BM;
+            if (i >= TG_BM * 8)
+                break;
 #pragma unroll
-            for (int j = 0; j < 4; ++j) {
-                const int e0 = 2 * j * TG_KHW + tap, e1 = e0 + TG_KHW;
-                q[j] = tg_byte_perm(w[e0 / 2], w[e1 / 2], (e0 % 2 ? 0x32 : 0x10) | (e1 % 2 ? 0x7600 : 0x5400));
-            }
-            uint4 *dst = reinterpret_cast<uint4 *>(ap + (tap * TG_BM + m) * 128 + ((o ^ (m % 8)) * 16));
+            for (int tap = 0; tap < TG_KHW; ++tap) {
+                unsigned q[4];
+#pragma unroll
+                for (int j = 0; j < 4; ++j) {
+                    const int e0 = 2 * j * TG_KHW + tap, e1 = e0 + TG_KHW;
+                    q[j] = tg_byte_perm(w[it][e0 / 2], w[it][e1 / 2],
+                                        (e0 % 2 ? 0x32 : 0x10) | (e1 % 2 ? 0x7600 : 0x5400));
+                }
+                uint4 *dst = reinterpret_cast<uint4 *>(ap + (tap * TG_BM + m) * 128 + ((o ^ (m % 8)) * 16));
 #ifdef CT_REPLAY
-            ct_rp_write_check(dst, 16);
+                ct_rp_write_check(dst, 16);
 #endif
-            *dst = make_uint4(q[0], q[1], q[2], q[3]);
+                *dst = make_uint4(q[0], q[1], q[2], q[3]);
+            }
         }
     }
 }
 
-extern "C" __global__ void __launch_bounds__(TG_NT, 1)
+extern "C" __global__ void __launch_bounds__(TG_NT, MIN_BLOCKS)
 TC_NAME(const ct_elem *__restrict__ in_, const ct_elem *__restrict__ weight_,
 #if TC_BIAS
         const ct_elem *__restrict__ bias,

@@ -20,7 +20,9 @@ CT_FAMILY_CODE
     X(A_BUFS, 2, CT_INT(0), "weight buffers of a chunk's taps: 2, or 1 where two do not fit (the consumers "  \
                             "then drain each chunk before the next is transposed)")                     \
     X(ROWS, 0, CT_INT(0), "1: one TMA box a filter column, its KH taps' rows in one (TILE_OW a multiple of 8); " \
-                          "0: one box a tap")
+                          "0: one box a tap")                                                          \
+    X(MIN_BLOCKS, 1, CT_INT(0), "resident blocks an SM (__launch_bounds__): 2 overlaps a block's first weight "  \
+                                "transpose with another's wgmma steps")
 const ct_param_def ct_tc16gkt_params[CT_TC16GKT_NPARAMS] = CT_PARAM_TABLE(T16GKT_LIST);
 _Static_assert(CT_PARAM_COUNT(T16GKT_LIST) == CT_TC16GKT_NPARAMS, "CT_TC16GKT_NPARAMS is the list's length");
 CT_PARAM_VALUES(t16gkt, T16GKT_LIST, ct_tc16gkt_params)
@@ -46,7 +48,7 @@ void ct_tc16gkt_geometry_of(const ct_tc_shape *layer, const ct_params *c, ct_tc1
     const t16gkt_values q = t16gkt_get(c);
     memset(g, 0, sizeof *g);
     g->wg_m = q.WG_M, g->toh = q.TILE_OH, g->tow = q.TILE_OW, g->stages = q.STAGES, g->setmaxnreg = q.SETMAXNREG;
-    g->abufs = q.A_BUFS, g->rows = q.ROWS;
+    g->abufs = q.A_BUFS, g->rows = q.ROWS, g->minb = q.MIN_BLOCKS;
     if (g->wg_m < 1 || g->toh < 1 || g->tow < 1 || g->stages < 1)
         return;
     g->bm = 64 * g->wg_m;
@@ -157,8 +159,10 @@ int ct_tc16gkt_constrain(const ct_template *t, const ct_tc_shape *layer, const c
     if (shape_refused(layer, s, s->kh * s->kw, why, len))
         return 1;
     if (g.wg_m < 1 || g.wg_m > 2 || g.toh < 1 || g.tow < 1 || g.stages < 2 || g.stages > 8 ||
-        (g.setmaxnreg != 0 && g.setmaxnreg != 1) || g.abufs < 1 || g.abufs > 2 || g.rows < 0 || g.rows > 1) {
-        snprintf(why, len, "WG_M 1 or 2, tiles >= 1, STAGES 2 to 8, SETMAXNREG, ROWS 0 or 1, A_BUFS 1 or 2");
+        (g.setmaxnreg != 0 && g.setmaxnreg != 1) || g.abufs < 1 || g.abufs > 2 || g.rows < 0 || g.rows > 1 ||
+        g.minb < 1 || g.minb > 2) {
+        snprintf(why, len, "WG_M 1 or 2, tiles >= 1, STAGES 2 to 8, SETMAXNREG, ROWS 0 or 1, A_BUFS and MIN_BLOCKS 1 "
+                 "or 2");
         return 1;
     }
     if (g.n % 8 != 0 || g.n > 256) {
@@ -187,6 +191,15 @@ int ct_tc16gkt_constrain(const ct_template *t, const ct_tc_shape *layer, const c
     if (g.toh >= s->oh + 8 || g.tow >= s->ow + 8) {
         snprintf(why, len, "a %lldx%lld tile exceeds the %lldx%lld output by 8 or more", g.toh, g.tow, s->oh,
                  s->ow);
+        return 1;
+    }
+    if (g.minb == 2 && g.setmaxnreg) {
+        snprintf(why, len, "SETMAXNREG with MIN_BLOCKS 1 only (it moves registers within one block's share)");
+        return 1;
+    }
+    if (g.minb == 2 && 2 * (g.smem_bytes + 1024) > lim->max_smem_per_sm) {
+        snprintf(why, len, "two blocks of %lld bytes of shared memory exceed the SM's %d", g.smem_bytes,
+                 lim->max_smem_per_sm);
         return 1;
     }
     if (g.setmaxnreg && g.wg_m != 2) {
@@ -222,7 +235,7 @@ int ct_tc16gkt_constrain(const ct_template *t, const ct_tc_shape *layer, const c
     }
     /* A consumer's registers: with setmaxnreg its share of what the
      * producer gives up, else the launch's cap. */
-    const long long cap = 65536 / g.nt / 8 * 8 > 255 ? 255 : 65536 / g.nt / 8 * 8;
+    const long long cap = 65536 / g.nt / g.minb / 8 * 8 > 255 ? 255 : 65536 / g.nt / g.minb / 8 * 8;
     const long long have =
         g.setmaxnreg ? ((cap * (g.wg_m + 1) - T16GKT_PROD_REGS(g.khw)) / g.wg_m / 8 * 8) : cap;
     if (g.regs > have) {

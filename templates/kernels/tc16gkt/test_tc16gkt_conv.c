@@ -87,18 +87,20 @@ static void replay_case(const ct_problem *p, const layer *L, const ct_params *c)
              "-DLY_W=%lld -DLY_KH=%lld -DLY_KW=%lld -DLY_OH=%lld -DLY_OW=%lld -DLY_PH=%lld -DLY_PW=%lld "
              "-DLY_SY=%lld -DLY_SX=%lld -DLY_DY=%lld -DLY_DX=%lld -DLY_BIAS=%d -DLY_GX=%u -DLY_GY=%u "
              "-DWG_M=%lld -DTILE_OH=%lld -DTILE_OW=%lld -DSTAGES=%lld -DSETMAXNREG=%lld -DA_BUFS=%lld -DROWS=%lld "
+             "-DMIN_BLOCKS=%lld "
              "-DTM_SWZ=%d "
              "-DTM_DIMS=%llu,%llu,%llu,%llu -DTM_STRIDES=%llu,%llu,%llu -DTM_BOX=%u,%u,%u,%u -DTM_ES=%u,%u,%u,%u "
              "%s/kernels/tc16gkt/tc16gkt_replay.cpp -o %s && %s",
              cxx, dir, dir, dir, dir, cuda_inc, (int)ct_problem_dtype(p), cases + 1, L->s.b, L->cin_g, L->cout_g,
              L->groups, L->s.h, L->s.w, L->s.kh, L->s.kw, L->s.oh, L->s.ow, L->s.ph, L->s.pw, L->s.sy, L->s.sx,
              L->s.dy, L->s.dx, L->s.bias, l.grid[0], l.grid[1], g.wg_m, g.toh, g.tow, g.stages, g.setmaxnreg,
-             g.abufs, g.rows, m.swizzle, m.dims[0], m.dims[1], m.dims[2], m.dims[3], m.strides[0], m.strides[1], m.strides[2],
+             g.abufs, g.rows, g.minb, m.swizzle, m.dims[0], m.dims[1], m.dims[2], m.dims[3], m.strides[0], m.strides[1], m.strides[2],
              m.box[0], m.box[1], m.box[2], m.box[3], m.estrides[0], m.estrides[1], m.estrides[2], m.estrides[3], dir,
              out, out);
     char desc[512];
-    snprintf(desc, sizeof desc, "WG_M=%lld,TILE_OH=%lld,TILE_OW=%lld,STAGES=%lld,SETMAXNREG=%lld,A_BUFS=%lld,ROWS=%lld",
-             g.wg_m, g.toh, g.tow, g.stages, g.setmaxnreg, g.abufs, g.rows);
+    snprintf(desc, sizeof desc,
+             "WG_M=%lld,TILE_OH=%lld,TILE_OW=%lld,STAGES=%lld,SETMAXNREG=%lld,A_BUFS=%lld,ROWS=%lld,MIN_BLOCKS=%lld",
+             g.wg_m, g.toh, g.tow, g.stages, g.setmaxnreg, g.abufs, g.rows, g.minb);
     printf("%s %s: ", p->canonical, desc);
     fflush(stdout);
     const int rc = system(cmd);
@@ -116,13 +118,15 @@ int main(void)
     snprintf(scratch, sizeof scratch, "%s/ct_tc16gkt_XXXXXX", P_tmpdir);
     CHECK(mkdtemp(scratch) != NULL);
     /* Cin 72 (a chunk of 64 and one of 8, zeros past Cin), batch 1,
-     * stride 2 down (an element stride), padding; stride 2 both ways with
+     * stride 2 down (an element stride), padding; dilation 2 (ROWS: taps 2
+     * rows apart in a column's box); stride 2 both ways with
      * bias and 24 output channels (8-element stores); groups of 64
      * channels with odd Cout/groups (one-element stores) and bias; a 1x1
      * strided layer with two consumer warpgroups; a 5x3 filter dilated; a
      * causal strided 1D layer (a 2D one of height 1). */
     static const char *const shapes[][2] = {
         {"conv2dc:1:72:9:13:40:3:3:pad=1:stride=2,1:nhwc:f16", "2"},
+        {"conv2dc:1:64:10:16:64:3:3:same:dilation=2:nhwc:bf16", "2"},
         {"conv2dc:2:40:17:19:24:3:3:pad=1:stride=2:bias:nhwc:bf16", "2"},
         {"conv2dc:1:128:7:9:66:3:3:same:groups=2:bias:nhwc:bf16", "1"},
         {"conv2dc:2:64:15:16:136:1:1:valid:stride=2:nhwc:f16", "2"},
@@ -143,14 +147,15 @@ int main(void)
         ct_params cs[4];
         int n = sample_candidates(&p, t, &cfg, &lim, atoi(shapes[i][1]), cs, &rng);
         CHECK_MSG(n > 0, "%s: no admissible candidate sampled", shapes[i][0]);
-        /* The first sample with the other ROWS too, where that is admissible. */
-        if (n > 0) {
-            ct_params v = cs[0];
+        /* A sample with the other ROWS too, the first where that is
+         * admissible. */
+        for (int k = 0, m = n; k < m && n == m; k++) {
+            ct_params v = cs[k];
             char why[256];
             ct_params_set(&v, "ROWS", !ct_params_get(&v, "ROWS", 0), NULL);
             fam->normalize(&p, t, &v);
             if (!fam->constrain(&p, t, &v, &lim, why, sizeof why) && ct_params_get(&v, "ROWS", 0) !=
-                                                                          ct_params_get(&cs[0], "ROWS", 0))
+                                                                          ct_params_get(&cs[k], "ROWS", 0))
                 cs[n++] = v;
         }
         for (int k = 0; k < n; k++) {
@@ -161,6 +166,6 @@ int main(void)
     char rm[1200];
     snprintf(rm, sizeof rm, "rm -rf '%s'", scratch);
     CHECK(system(rm) == 0);
-    CHECK_MSG(cases >= 5 && rows_seen >= 2, "%d cases replayed, %d with ROWS=1", cases, rows_seen);
+    CHECK_MSG(cases >= 5 && rows_seen >= 1, "%d cases replayed, %d with ROWS=1", cases, rows_seen);
     CHECK_DONE();
 }
