@@ -224,7 +224,7 @@ int ct_tc16gkt_constrain(const ct_template *t, const ct_tc_shape *layer, const c
                  g.smem_bytes, g.sa, g.abufs, g.stages, g.sb, lim->max_smem_per_block);
         return 1;
     }
-    if (g.abufs == 1 && g.smem_bytes + g.sa <= lim->max_smem_per_block) {
+    if (g.abufs == 1 && g.nch > 1 && g.smem_bytes + g.sa <= lim->max_smem_per_block) {
         snprintf(why, len, "A_BUFS=1 where two A buffers fit (%lld bytes): one drains the pipeline every chunk",
                  g.smem_bytes + g.sa);
         return 1;
@@ -255,6 +255,9 @@ void ct_tc16gkt_normalize(const ct_template *t, const ct_tc_shape *layer, ct_par
         q.TILE_OH = 1;
     if (q.WG_M != 2)
         q.SETMAXNREG = 0;
+    /* One chunk needs one weight buffer (its drain is the end). */
+    if (ct_cdiv(ct_tc_per_group(layer).cin, T16GKT_CK) == 1)
+        q.A_BUFS = 1;
     /* One filter row: a column is one tap. */
     if (layer->kh == 1)
         q.ROWS = 0;
