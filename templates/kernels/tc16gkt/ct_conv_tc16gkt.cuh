@@ -2,8 +2,8 @@
 // f16 on Hopper: the input tiles copied by the tensor memory accelerator
 // (cp.async.bulk.tensor, tiled mode, 128-byte swizzle), wgmma with both
 // operands in 128-byte-swizzled shared memory, a warp-specialised mbarrier
-// pipeline. Included by conv2dc_tc16gktcl after its problem macros
-// (conv2dc_tclayer.cuh).
+// pipeline. Included by conv2dc_tc16gktcl and conv1dc_tc16gktcl (a 2D
+// layer of one row) after their problem macros (FAMILY_tclayer.cuh).
 //
 // The GEMM: C[co][pixel] = sum over (chunk, tap, c) of W[co][c][tap] *
 // X[pixel + tap][c], M the output channels (64 a consumer warpgroup, BM =
@@ -22,8 +22,8 @@
 // TILE_OH + (KH - 1) DY / SY output rows tall: tap (i, j)'s operand starts
 // i DY / SY rows down it, TILE_OW (a multiple of 8) pixel rows a row, so
 // 1024-aligned as every operand here. Row n of the box is output pixel n
-// (row-major in the tile),
-// 128 bytes of 64 channels, 16-byte chunk q of row n at chunk q ^ (n % 8)
+// (row-major in the tile), 128 bytes of 64 channels, 16-byte chunk q of
+// row n at chunk q ^ (n % 8)
 // (128-byte swizzle; a stage starts 1024-aligned). Channels past Cin of
 // the last chunk are zeros or the next group's channels: their weights
 // are zeros.
@@ -40,13 +40,13 @@
 //     arms the stage's full barrier with the box's bytes and issues the
 //     copy;
 //   warps 1-3: for each chunk, wait until its A buffer is empty (chunk
-//     ch - 2's last k-block done), transpose, fence, arrive;
+//     ch - A_BUFS's last k-block done), transpose, fence, arrive;
 //   consumer warpgroup m: output channels 64 m .. 64 m + 63 of the block's
-//     BM; per k-block waits for its A buffer (first tap) and B stage,
-//     issues 4 wgmma k16 steps, commits, waits until the previous
-//     k-block's group is done (wgmma.wait_group 1) and releases that
-//     k-block's B stage (and A buffer after a chunk's last tap): one lane
-//     a warp arrives.
+//     BM; per k-block waits for its A buffer (a chunk's first k-block)
+//     and B stage, issues 4 wgmma k16 steps a tap, commits, waits until
+//     the previous k-block's group is done (wgmma.wait_group 1) and
+//     releases that k-block's B stage (and A buffer after a chunk's last
+//     k-block): one lane a warp arrives.
 // Barriers (phase parity: the n-th completion of a barrier has parity n %
 // 2): fullB[s] (1 arrival + the box's bytes), emptyB[s] (4 WG_M
 // arrivals), fullA[a] (96), emptyA[a] (4 WG_M). Use u of stage s
