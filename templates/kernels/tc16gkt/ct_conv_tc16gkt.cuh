@@ -7,8 +7,8 @@
 //
 // The GEMM: C[co][pixel] = sum over (chunk, tap, c) of W[co][c][tap] *
 // X[pixel + tap][c], M the output channels (64 a consumer warpgroup, BM =
-// 64 WG_M a block), N the block's TILE_OH x TILE_OW output pixels (one
-// wgmma covers them all, N <= 256), K walked in k-blocks of 64 channels of
+// 64 WG_M a block), N the block's TILE_OH x TILE_OW output pixels (WG_N
+// warpgroups, one wgmma of N / WG_N <= 256 each), K walked in k-blocks of 64 channels of
 // one tap (k-block kb is channel chunk kb / KHW, tap kb % KHW) or, with
 // ROWS, of one filter column j and its KH taps (chunk kb / KW, j = kb % KW).
 //
@@ -35,21 +35,23 @@
 // with byte permutes (as ct_conv_tc16gk.cuh), then fence the async proxy
 // before they arrive.
 //
-// Roles (warpgroup 0 the producer, 1 .. WG_M the consumers):
+// Roles (warpgroup 0 the producer, 1 .. WG_M WG_N the consumers, m = (w -
+// 1) % WG_M along the channels, n = (w - 1) / WG_M along the pixels):
 //   warp 0, one lane: for each k-block, waits until its B stage is empty,
 //     arms the stage's full barrier with the box's bytes and issues the
 //     copy;
 //   warps 1-3: for each chunk, wait until its A buffer is empty (chunk
 //     ch - A_BUFS's last k-block done), transpose, fence, arrive;
-//   consumer warpgroup m: output channels 64 m .. 64 m + 63 of the block's
-//     BM; per k-block waits for its A buffer (a chunk's first k-block)
+//   consumer warpgroup (m, n): output channels 64 m .. 64 m + 63 of the
+//     block's BM, pixels n N / WG_N .. of the tile (rows of the B stage,
+//     8-row groups: 1024-aligned); per k-block waits for its A buffer (a chunk's first k-block)
 //     and B stage, issues 4 wgmma k16 steps a tap, commits, waits until
 //     the previous k-block's group is done (wgmma.wait_group 1) and
 //     releases that k-block's B stage (and A buffer after a chunk's last
 //     k-block): one lane a warp arrives.
 // Barriers (phase parity: the n-th completion of a barrier has parity n %
-// 2): fullB[s] (1 arrival + the box's bytes), emptyB[s] (4 WG_M
-// arrivals), fullA[a] (96), emptyA[a] (4 WG_M). Use u of stage s
+// 2): fullB[s] (1 arrival + the box's bytes), emptyB[s] (4 WG_M WG_N
+// arrivals), fullA[a] (96), emptyA[a] (4 WG_M WG_N). Use u of stage s
 // (k-block kb = u STAGES + s) waits for fullB[s]'s completion u (parity u
 // & 1); its copy waits for emptyB[s]'s completion u - 1.
 //
@@ -59,11 +61,13 @@
 //
 // Tuning macros:
 //   WG_M        consumer warpgroups along the output channels (64 each)
+//   WG_N        consumer warpgroups along the tile's pixels (N / WG_N
+//               each, sharing the A buffers)
 //   TILE_OH     output rows of the block's tile
 //   TILE_OW     output columns (TILE_OH x TILE_OW <= 256, a multiple of 8)
 //   STAGES      B stages (k-blocks in flight)
 //   SETMAXNREG  1: the producer gives registers to the consumers
-//               (setmaxnreg, with WG_M 2)
+//               (setmaxnreg, with two consumer warpgroups)
 //   ROWS        1: a k-block is a filter column, its taps' boxes one
 //               box of TILE_OH + (KH - 1) DY / SY rows (fewer copies
 //               of the same input rows); 0: a k-block is one tap
@@ -78,9 +82,14 @@
 #define TG_CDIV(a, b) (((a) + (b) - 1) / (b))
 #define TG_CIN_ALL (TC_CIN * TC_GROUPS)
 #define TG_COUT_ALL (TC_COUT * TC_GROUPS)
+#ifndef WG_N
+#define WG_N 1
+#endif
 #define TG_BM (64 * WG_M)
-#define TG_N (TILE_OH * TILE_OW)
-#define TG_NT (128 * (WG_M + 1))
+#define TG_N (TILE_OH * TILE_OW)                // the tile's pixels
+#define TG_NW (TG_N / WG_N)                     // a consumer's: its wgmma's N
+#define TG_NC (WG_M * WG_N)                     // consumer warpgroups
+#define TG_NT (128 * (TG_NC + 1))
 #define TG_KHW (TC_KH * TC_KW)
 #define TG_NCH TG_CDIV(TC_CIN, 64)
 // k-blocks: one tap each, or with ROWS one filter column each (its KH
@@ -118,9 +127,9 @@
 // The producer's registers after setmaxnreg.dec: a transpose item's 4 KHW
 // words and about 40 more (fewer spill them).
 #define TG_PROD_REGS ((4 * TG_KHW + 40 + 7) / 8 * 8)
-#define TG_CONS_REGS ((TG_REGCAP * (WG_M + 1) - TG_PROD_REGS) / WG_M / 8 * 8)
-#if TG_N % 8 != 0 || TG_N > 256
-#error "TILE_OH x TILE_OW must be a multiple of 8, at most 256"
+#define TG_CONS_REGS ((TG_REGCAP * (TG_NC + 1) - TG_PROD_REGS) / TG_NC / 8 * 8)
+#if TG_N % (8 * WG_N) != 0 || TG_NW > 256
+#error "TILE_OH x TILE_OW / WG_N must be a multiple of 8, at most 256"
 #endif
 #if ROWS && (TILE_OW % 8 != 0 || TC_DY % TC_SY != 0)
 #error "ROWS needs TILE_OW a multiple of 8 (taps start 1024-aligned) and DY a multiple of SY"
@@ -144,7 +153,7 @@ struct tg_tmap { unsigned long long v[16]; };
 #define tg_wg_commit() ct_rp_wg_commit()
 #define tg_wg_wait0() ct_rp_wg_wait(0)
 #define tg_wg_wait1() ct_rp_wg_wait(1)
-#define tg_consumer_sync() ct_rp_named_sync(1, 128 * WG_M)
+#define tg_consumer_sync() ct_rp_named_sync(1, 128 * TG_NC)
 #define tg_setmaxnreg_dec(n) ((void)0)
 #define tg_setmaxnreg_inc(n) ((void)0)
 template <int N> static inline void tg_wgmma(float *d, unsigned long long da, unsigned oa, unsigned long long db,
@@ -244,7 +253,7 @@ __device__ __forceinline__ void tg_tma_4d(unsigned dst, const tg_tmap *m, int c0
 // part in the epilogue).
 __device__ __forceinline__ void tg_consumer_sync()
 {
-    asm volatile("bar.sync 1, %0;\n" ::"n"(128 * WG_M) : "memory");
+    asm volatile("bar.sync 1, %0;\n" ::"n"(128 * TG_NC) : "memory");
 }
 #define tg_setmaxnreg_dec(n) asm volatile("setmaxnreg.dec.sync.aligned.u32 %0;\n" ::"n"(n))
 #define tg_setmaxnreg_inc(n) asm volatile("setmaxnreg.inc.sync.aligned.u32 %0;\n" ::"n"(n))
@@ -347,11 +356,11 @@ TC_NAME(const ct_elem *__restrict__ in_, const ct_elem *__restrict__ weight_,
     if (threadIdx.x == 0) {
         for (int s = 0; s < STAGES; ++s) {
             tg_bar_init(TG_FULLB(s), 1);
-            tg_bar_init(TG_EMPTYB(s), 4 * WG_M);
+            tg_bar_init(TG_EMPTYB(s), 4 * TG_NC);
         }
         for (int a = 0; a < 2; ++a) {
             tg_bar_init(TG_FULLA(a), 96);
-            tg_bar_init(TG_EMPTYA(a), 4 * WG_M);
+            tg_bar_init(TG_EMPTYA(a), 4 * TG_NC);
         }
         tg_bar_init_fence();
     }
@@ -393,16 +402,16 @@ TC_NAME(const ct_elem *__restrict__ in_, const ct_elem *__restrict__ weight_,
         return;
     }
 
-    // A consumer warpgroup: output channels co0 + 64 wgm ...
+    // A consumer warpgroup: output channels co0 + 64 wgm .., pixels NW wgn ..
 #if SETMAXNREG
     tg_setmaxnreg_inc(TG_CONS_REGS);
 #endif
-    const int wgm = wg - 1, lane = threadIdx.x % 32;
-    float acc[TG_N / 2];
+    const int wgm = (wg - 1) % WG_M, wgn = (wg - 1) / WG_M, lane = threadIdx.x % 32;
+    float acc[TG_NW / 2];
 #pragma unroll
-    for (int e = 0; e < TG_N / 2; ++e)
+    for (int e = 0; e < TG_NW / 2; ++e)
         acc[e] = 0.0f;
-    tg_hold<TG_N / 2>(acc);
+    tg_hold<TG_NW / 2>(acc);
 #pragma unroll 1
     for (int kb = 0; kb < TG_NKB; ++kb) {
         const int s = kb % STAGES, u = kb / STAGES, ch = kb / TG_KPC, q = kb % TG_KPC, a = ch % A_BUFS;
@@ -411,13 +420,13 @@ TC_NAME(const ct_elem *__restrict__ in_, const ct_elem *__restrict__ weight_,
         tg_wait(TG_FULLB(s), u & 1);
         tg_wg_fence();
         const unsigned long long da = tg_desc(sm0 + a * TG_SA + wgm * 64 * 128);
-        const unsigned long long db = tg_desc(sm0 + A_BUFS * TG_SA + s * TG_SB);
+        const unsigned long long db = tg_desc(sm0 + A_BUFS * TG_SA + s * TG_SB + wgn * TG_NW * 128);
 #pragma unroll
         for (int r = 0; r < TG_KBT; ++r) {
             const int tap = ROWS ? r * TC_KW + q : q;
 #pragma unroll
             for (int k = 0; k < 4; ++k)
-                tg_wgmma<TG_N>(acc, da, tap * TG_BM * 8 + 2 * k, db, r * TG_RSTEP * TILE_OW * 8 + 2 * k);
+                tg_wgmma<TG_NW>(acc, da, tap * TG_BM * 8 + 2 * k, db, r * TG_RSTEP * TILE_OW * 8 + 2 * k);
         }
         tg_wg_commit();
         // With one A buffer, a chunk's last k-block drains the steps: the
@@ -442,7 +451,7 @@ TC_NAME(const ct_elem *__restrict__ in_, const ct_elem *__restrict__ weight_,
         }
     }
     tg_wg_wait0();
-    tg_hold<TG_N / 2>(acc);
+    tg_hold<TG_NW / 2>(acc);
 
     // Epilogue: acc[4j..] holds channels 16w + g (+8) of this warpgroup's
     // 64, pixels 8j + 2t (+1); the bias added in fp32, one rounding; staged
@@ -460,26 +469,27 @@ TC_NAME(const ct_elem *__restrict__ in_, const ct_elem *__restrict__ weight_,
         bv[h] = 0.0f;
 #endif
     }
-    unsigned pk[TG_N / 4];
+    unsigned pk[TG_NW / 4];
 #pragma unroll
-    for (int j = 0; j < TG_N / 8; ++j)
+    for (int j = 0; j < TG_NW / 8; ++j)
 #pragma unroll
         for (int h = 0; h < 2; ++h)
             pk[2 * j + h] = tg_pack(acc[4 * j + 2 * h] + bv[h], acc[4 * j + 2 * h + 1] + bv[h]);
     tg_consumer_sync();
     tg_bits *so = reinterpret_cast<tg_bits *>(sm);
 #pragma unroll
-    for (int j = 0; j < TG_N / 8; ++j)
+    for (int j = 0; j < TG_NW / 8; ++j)
 #pragma unroll
         for (int e = 0; e < 2; ++e)
 #pragma unroll
             for (int h = 0; h < 2; ++h)
-                so[(8 * j + 2 * t + e) * TG_OP + wgm * 64 + 16 * w + g + 8 * h] = (tg_bits)(pk[2 * j + h] >> 16 * e);
+                so[(wgn * TG_NW + 8 * j + 2 * t + e) * TG_OP + wgm * 64 + 16 * w + g + 8 * h] =
+                    (tg_bits)(pk[2 * j + h] >> 16 * e);
     tg_consumer_sync();
     constexpr int per = TG_BM / TG_OVEC;
     tg_bits *out = reinterpret_cast<tg_bits *>(out_) + (long long)b * TC_OH * TC_OW * TG_COUT_ALL + grp * TC_COUT + co0;
 #pragma unroll 1
-    for (int i = threadIdx.x - 128; i < TG_N * per; i += 128 * WG_M) {
+    for (int i = threadIdx.x - 128; i < TG_N * per; i += 128 * TG_NC) {
         const int n = i / per, c = i % per * TG_OVEC;
         const int oy = oy0 + n / TILE_OW, ox = ox0 + n % TILE_OW;
         if (oy >= TC_OH || ox >= TC_OW || co0 + c >= TC_COUT)

@@ -11,8 +11,9 @@ CT_FAMILY_CODE
 
 #define T16GKT_LIST(X)                                                                                        \
     X(WG_M, 1, CT_INT(0), "consumer warpgroups along the output channels, 64 each")                         \
+    X(WG_N, 1, CT_INT(0), "consumer warpgroups along the tile's pixels, sharing the weights (WG_M x WG_N <= 2)") \
     X(TILE_OH, 8, CT_INT(0), "output rows of a block's image tile")                                          \
-    X(TILE_OW, 16, CT_INT(0), "output columns of the tile (TILE_OH x TILE_OW pixels: one wgmma's N, a "      \
+    X(TILE_OW, 16, CT_INT(0), "output columns of the tile (TILE_OH x TILE_OW / WG_N pixels: a wgmma's N, a "  \
                               "multiple of 8 up to 256)")                                                   \
     X(STAGES, 4, CT_INT(0), "input stages of the pipeline (k-blocks of one tap and 64 channels in flight)") \
     X(SETMAXNREG, 0, CT_INT(0), "1: the producer warpgroup hands registers to the consumers (setmaxnreg, "   \
@@ -48,12 +49,14 @@ void ct_tc16gkt_geometry_of(const ct_tc_shape *layer, const ct_params *c, ct_tc1
     const t16gkt_values q = t16gkt_get(c);
     memset(g, 0, sizeof *g);
     g->wg_m = q.WG_M, g->toh = q.TILE_OH, g->tow = q.TILE_OW, g->stages = q.STAGES, g->setmaxnreg = q.SETMAXNREG;
-    g->abufs = q.A_BUFS, g->rows = q.ROWS, g->minb = q.MIN_BLOCKS;
-    if (g->wg_m < 1 || g->toh < 1 || g->tow < 1 || g->stages < 1)
+    g->abufs = q.A_BUFS, g->rows = q.ROWS, g->minb = q.MIN_BLOCKS, g->wg_n = q.WG_N;
+    if (g->wg_m < 1 || g->wg_n < 1 || g->toh < 1 || g->tow < 1 || g->stages < 1)
         return;
     g->bm = 64 * g->wg_m;
     g->n = g->toh * g->tow;
-    g->nt = 128 * (g->wg_m + 1);
+    g->nw = g->n / g->wg_n;
+    g->nc = g->wg_m * g->wg_n;
+    g->nt = 128 * (g->nc + 1);
     g->khw = s->kh * s->kw;
     g->nch = ct_cdiv(s->cin, T16GKT_CK);
     g->kpc = g->rows ? s->kw : g->khw;
@@ -69,7 +72,7 @@ void ct_tc16gkt_geometry_of(const ct_tc_shape *layer, const ct_params *c, ct_tc1
     g->grid_y = ct_cdiv(s->cout, g->bm) * ct_tc_ngroups(layer);
     /* A consumer thread: the accumulators (N / 2), as many again halved
      * when packed, about 40 more. */
-    g->regs = g->n / 2 + g->n / 4 + 40;
+    g->regs = g->nw / 2 + g->nw / 4 + 40;
 }
 
 void ct_tc16gkt_input_map(const ct_tc_shape *s, const ct_params *c, int dtype, ct_tmap_desc *m)
@@ -158,21 +161,25 @@ int ct_tc16gkt_constrain(const ct_template *t, const ct_tc_shape *layer, const c
     ct_tc16gkt_geometry_of(layer, c, &g);
     if (shape_refused(layer, s, s->kh * s->kw, why, len))
         return 1;
-    if (g.wg_m < 1 || g.wg_m > 2 || g.toh < 1 || g.tow < 1 || g.stages < 2 || g.stages > 8 ||
+    if (g.wg_m < 1 || g.wg_m > 2 || g.wg_n < 1 || g.wg_n > 2 || g.toh < 1 || g.tow < 1 || g.stages < 2 || g.stages > 8 ||
         (g.setmaxnreg != 0 && g.setmaxnreg != 1) || g.abufs < 1 || g.abufs > 2 || g.rows < 0 || g.rows > 1 ||
         g.minb < 1 || g.minb > 2) {
-        snprintf(why, len, "WG_M 1 or 2, tiles >= 1, STAGES 2 to 8, SETMAXNREG, ROWS 0 or 1, A_BUFS and MIN_BLOCKS 1 "
-                 "or 2");
+        snprintf(why, len, "WG_M, WG_N, A_BUFS and MIN_BLOCKS 1 or 2, tiles >= 1, STAGES 2 to 8, SETMAXNREG and "
+                 "ROWS 0 or 1");
         return 1;
     }
-    if (g.n % 8 != 0 || g.n > 256) {
-        snprintf(why, len, "a %lldx%lld tile is %lld pixels: a wgmma's N is a multiple of 8 up to 256", g.toh, g.tow,
-                 g.n);
+    if (g.nc > 2) {
+        snprintf(why, len, "WG_M x WG_N = %lld consumer warpgroups: 2 at most", g.nc);
         return 1;
     }
-    if (g.n < 64 && s->oh * s->ow >= 64) {
-        snprintf(why, len, "a %lldx%lld tile is %lld pixels: a wgmma of N under 64 spends its time reading the "
-                 "weights (the image has %lld pixels)", g.toh, g.tow, g.n, s->oh * s->ow);
+    if (g.n % (8 * g.wg_n) != 0 || g.nw > 256) {
+        snprintf(why, len, "a %lldx%lld tile over %lld warpgroups is %lld pixels each: a wgmma's N is a multiple of 8 "
+                 "up to 256", g.toh, g.tow, g.wg_n, g.n / g.wg_n);
+        return 1;
+    }
+    if (g.nw < 64 && s->oh * s->ow >= 64) {
+        snprintf(why, len, "%lld pixels a warpgroup: a wgmma of N under 64 spends its time reading the weights (the "
+                 "image has %lld pixels)", g.nw, s->oh * s->ow);
         return 1;
     }
     if (g.rows && (g.tow % 8 != 0 || s->dy % s->sy != 0)) {
@@ -202,8 +209,8 @@ int ct_tc16gkt_constrain(const ct_template *t, const ct_tc_shape *layer, const c
                  lim->max_smem_per_sm);
         return 1;
     }
-    if (g.setmaxnreg && g.wg_m != 2) {
-        snprintf(why, len, "SETMAXNREG with WG_M 2 only: one consumer warpgroup has 255 registers already");
+    if (g.setmaxnreg && g.nc != 2) {
+        snprintf(why, len, "SETMAXNREG with two consumer warpgroups only: one has 255 registers already");
         return 1;
     }
     if (g.wg_m > 1 && g.bm >= 2 * ct_rup(s->cout, 64)) {
@@ -237,7 +244,7 @@ int ct_tc16gkt_constrain(const ct_template *t, const ct_tc_shape *layer, const c
      * producer gives up, else the launch's cap. */
     const long long cap = 65536 / g.nt / g.minb / 8 * 8 > 255 ? 255 : 65536 / g.nt / g.minb / 8 * 8;
     const long long have =
-        g.setmaxnreg ? ((cap * (g.wg_m + 1) - T16GKT_PROD_REGS(g.khw)) / g.wg_m / 8 * 8) : cap;
+        g.setmaxnreg ? ((cap * (g.nc + 1) - T16GKT_PROD_REGS(g.khw)) / g.nc / 8 * 8) : cap;
     if (g.regs > have) {
         snprintf(why, len, "about %lld registers a consumer thread exceed the %lld it gets (%lld threads)", g.regs,
                  have, g.nt);
@@ -253,7 +260,7 @@ void ct_tc16gkt_normalize(const ct_template *t, const ct_tc_shape *layer, ct_par
     /* A 1D layer (conv1dc's, a 2D one of one output row): rows of one. */
     if (layer->oh == 1 && layer->kh == 1)
         q.TILE_OH = 1;
-    if (q.WG_M != 2)
+    if (q.WG_M * q.WG_N != 2)
         q.SETMAXNREG = 0;
     /* One chunk needs one weight buffer (its drain is the end). */
     if (ct_cdiv(ct_tc_per_group(layer).cin, T16GKT_CK) == 1)

@@ -13,7 +13,7 @@
 #include "problem.h"
 #include "tc_conv.h"
 
-#define CT_TC16GKT_NPARAMS 8
+#define CT_TC16GKT_NPARAMS 9
 extern const ct_param_def ct_tc16gkt_params[CT_TC16GKT_NPARAMS];
 
 #define CT_TC16GKT_SUMMARY                                                                                     \
@@ -32,8 +32,8 @@ extern const ct_kernel_kind ct_kind_tc16gktcl;
      .dtypes = CT_TC16_DTYPES, .kind = &ct_kind_tc16gktcl, .kernel = "tc16gktcl"}
 
 typedef struct ct_tc16gkt_geom {
-    long long wg_m, toh, tow, stages, setmaxnreg, abufs, rows, minb;
-    long long bm, n, nt, khw, nch, kpc, nkb, boxh, sb, sa, so, bar, smem_bytes, grid_x, grid_y, regs;
+    long long wg_m, wg_n, toh, tow, stages, setmaxnreg, abufs, rows, minb;
+    long long bm, n, nw, nc, nt, khw, nch, kpc, nkb, boxh, sb, sa, so, bar, smem_bytes, grid_x, grid_y, regs;
 } ct_tc16gkt_geom;
 
 /* s is the whole layer; the sizes are those of one group's GEMM. */

@@ -17,7 +17,7 @@
 
 static unsigned long long rng = 0x9e3779b97f4a7c15ULL;
 static char cuda_inc[1024], scratch[1024];
-static int cases, rows_seen;
+static int cases, rows_seen, wgn_seen;
 
 /* CUDA's include folder: $CUDA_HOME/include, else nvcc's ../include. */
 static int find_cuda(void)
@@ -86,26 +86,47 @@ static void replay_case(const ct_problem *p, const layer *L, const ct_params *c)
              "-DCT_DTYPE=%d -DLY_SEED=%d -DLY_B=%lld -DLY_CIN=%lld -DLY_COUT=%lld -DLY_GROUPS=%lld -DLY_H=%lld "
              "-DLY_W=%lld -DLY_KH=%lld -DLY_KW=%lld -DLY_OH=%lld -DLY_OW=%lld -DLY_PH=%lld -DLY_PW=%lld "
              "-DLY_SY=%lld -DLY_SX=%lld -DLY_DY=%lld -DLY_DX=%lld -DLY_BIAS=%d -DLY_GX=%u -DLY_GY=%u "
-             "-DWG_M=%lld -DTILE_OH=%lld -DTILE_OW=%lld -DSTAGES=%lld -DSETMAXNREG=%lld -DA_BUFS=%lld -DROWS=%lld "
-             "-DMIN_BLOCKS=%lld "
+             "-DWG_M=%lld -DWG_N=%lld -DTILE_OH=%lld -DTILE_OW=%lld -DSTAGES=%lld -DSETMAXNREG=%lld -DA_BUFS=%lld "
+             "-DROWS=%lld -DMIN_BLOCKS=%lld "
              "-DTM_SWZ=%d "
              "-DTM_DIMS=%llu,%llu,%llu,%llu -DTM_STRIDES=%llu,%llu,%llu -DTM_BOX=%u,%u,%u,%u -DTM_ES=%u,%u,%u,%u "
              "%s/kernels/tc16gkt/tc16gkt_replay.cpp -o %s && %s",
              cxx, dir, dir, dir, dir, cuda_inc, (int)ct_problem_dtype(p), cases + 1, L->s.b, L->cin_g, L->cout_g,
              L->groups, L->s.h, L->s.w, L->s.kh, L->s.kw, L->s.oh, L->s.ow, L->s.ph, L->s.pw, L->s.sy, L->s.sx,
-             L->s.dy, L->s.dx, L->s.bias, l.grid[0], l.grid[1], g.wg_m, g.toh, g.tow, g.stages, g.setmaxnreg,
+             L->s.dy, L->s.dx, L->s.bias, l.grid[0], l.grid[1], g.wg_m, g.wg_n, g.toh, g.tow, g.stages, g.setmaxnreg,
              g.abufs, g.rows, g.minb, m.swizzle, m.dims[0], m.dims[1], m.dims[2], m.dims[3], m.strides[0], m.strides[1], m.strides[2],
              m.box[0], m.box[1], m.box[2], m.box[3], m.estrides[0], m.estrides[1], m.estrides[2], m.estrides[3], dir,
              out, out);
     char desc[512];
     snprintf(desc, sizeof desc,
-             "WG_M=%lld,TILE_OH=%lld,TILE_OW=%lld,STAGES=%lld,SETMAXNREG=%lld,A_BUFS=%lld,ROWS=%lld,MIN_BLOCKS=%lld",
-             g.wg_m, g.toh, g.tow, g.stages, g.setmaxnreg, g.abufs, g.rows, g.minb);
+             "WG_M=%lld,WG_N=%lld,TILE_OH=%lld,TILE_OW=%lld,STAGES=%lld,SETMAXNREG=%lld,A_BUFS=%lld,ROWS=%lld,"
+             "MIN_BLOCKS=%lld", g.wg_m, g.wg_n, g.toh, g.tow, g.stages, g.setmaxnreg, g.abufs, g.rows, g.minb);
     printf("%s %s: ", p->canonical, desc);
     fflush(stdout);
     const int rc = system(cmd);
     CHECK_MSG(rc == 0, "replay of %s %s failed (status %d)", p->canonical, desc, rc);
     cases++;
+}
+
+/* Adds to cs[n] the first of the n samples with parameter name set to
+ * value, where that is admissible and another candidate; returns 1 when
+ * it added one. */
+static int variant(const ct_problem *p, const ct_template *t, const ct_limits *lim, ct_params *cs, int n,
+                   const char *name, long value)
+{
+    for (int k = 0; k < n; k++) {
+        ct_params v = cs[k];
+        char why[256];
+        if (ct_params_get(&v, name, -1) == value)
+            continue;
+        ct_params_set(&v, name, value, NULL);
+        p->family->normalize(p, t, &v);
+        if (ct_params_get(&v, name, -1) == value && !p->family->constrain(p, t, &v, lim, why, sizeof why)) {
+            cs[n] = v;
+            return 1;
+        }
+    }
+    return 0;
 }
 
 int main(void)
@@ -144,28 +165,21 @@ int main(void)
         const ct_template *t = ct_template_find(fam, tname);
         CHECK(t != NULL);
         const layer L = layer_of(&p);
-        ct_params cs[4];
+        ct_params cs[6];
         int n = sample_candidates(&p, t, &cfg, &lim, atoi(shapes[i][1]), cs, &rng);
         CHECK_MSG(n > 0, "%s: no admissible candidate sampled", shapes[i][0]);
-        /* A sample with the other ROWS too, the first where that is
-         * admissible. */
-        for (int k = 0, m = n; k < m && n == m; k++) {
-            ct_params v = cs[k];
-            char why[256];
-            ct_params_set(&v, "ROWS", !ct_params_get(&v, "ROWS", 0), NULL);
-            fam->normalize(&p, t, &v);
-            if (!fam->constrain(&p, t, &v, &lim, why, sizeof why) && ct_params_get(&v, "ROWS", 0) !=
-                                                                          ct_params_get(&cs[k], "ROWS", 0))
-                cs[n++] = v;
-        }
+        n += variant(&p, t, &lim, cs, n, "ROWS", 1);
+        n += variant(&p, t, &lim, cs, n, "WG_N", 2);
         for (int k = 0; k < n; k++) {
             rows_seen += ct_params_get(&cs[k], "ROWS", 0) == 1;
+            wgn_seen += ct_params_get(&cs[k], "WG_N", 1) == 2;
             replay_case(&p, &L, &cs[k]);
         }
     }
     char rm[1200];
     snprintf(rm, sizeof rm, "rm -rf '%s'", scratch);
     CHECK(system(rm) == 0);
-    CHECK_MSG(cases >= 5 && rows_seen >= 1, "%d cases replayed, %d with ROWS=1", cases, rows_seen);
+    CHECK_MSG(cases >= 5 && rows_seen >= 1 && wgn_seen >= 1, "%d cases replayed, %d with ROWS=1, %d with WG_N=2",
+              cases, rows_seen, wgn_seen);
     CHECK_DONE();
 }
