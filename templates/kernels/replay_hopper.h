@@ -28,7 +28,6 @@
 #define CT_RP_SMEM_BYTES (232448 + 1024)
 #endif
 alignas(1024) static unsigned char ct_rp_smem[CT_RP_SMEM_BYTES];
-static int ct_rp_failed;
 
 #define CT_RP_FAIL(...)                                                                                       \
     do {                                                                                                      \

@@ -253,11 +253,14 @@ static int emit_tensor_maps(FILE *f, const instance *in)
                "        static encode_fn encode = NULL;\n        if (!encode) {\n            void *fn = NULL;\n"
                "            cudaDriverEntryPointQueryResult q = cudaDriverEntryPointSymbolNotFound;\n"
                "#if CUDART_VERSION >= 12050\n"
-               "            cudaError_t err = cudaGetDriverEntryPointByVersion(\"cuTensorMapEncodeTiled\", &fn, 12000,\n"
-               "                                                               cudaEnableDefault, &q);\n#else\n"
-               "            cudaError_t err = cudaGetDriverEntryPoint(\"cuTensorMapEncodeTiled\", &fn, cudaEnableDefault, "
-               "&q);\n#endif\n            if (err != cudaSuccess)\n                return (int)err;\n"
-               "            if (q != cudaDriverEntryPointSuccess || !fn)\n                return (int)cudaErrorNotSupported;\n"
+               "            cudaError_t err = cudaGetDriverEntryPointByVersion(\"cuTensorMapEncodeTiled\", &fn,\n"
+               "                                                               12000, cudaEnableDefault, &q);\n"
+               "#else\n"
+               "            cudaError_t err = cudaGetDriverEntryPoint(\"cuTensorMapEncodeTiled\", &fn,\n"
+               "                                                      cudaEnableDefault, &q);\n#endif\n"
+               "            if (err != cudaSuccess)\n                return (int)err;\n"
+               "            if (q != cudaDriverEntryPointSuccess || !fn)\n"
+               "                return (int)cudaErrorNotSupported;\n"
                "            encode = (encode_fn)fn;\n        }\n", n);
     for (int i = 0; i < n; i++) {
         const ct_tmap_desc *d = &tm[i];

@@ -161,7 +161,8 @@ int ct_tc16gkt_constrain(const ct_template *t, const ct_tc_shape *layer, const c
     ct_tc16gkt_geometry_of(layer, c, &g);
     if (shape_refused(layer, s, s->kh * s->kw, why, len))
         return 1;
-    if (g.wg_m < 1 || g.wg_m > 2 || g.wg_n < 1 || g.wg_n > 2 || g.toh < 1 || g.tow < 1 || g.stages < 2 || g.stages > 8 ||
+    if (g.wg_m < 1 || g.wg_m > 2 || g.wg_n < 1 || g.wg_n > 2 || g.toh < 1 || g.tow < 1 || g.stages < 2 ||
+        g.stages > 8 ||
         (g.setmaxnreg != 0 && g.setmaxnreg != 1) || g.abufs < 1 || g.abufs > 2 || g.rows < 0 || g.rows > 1 ||
         g.minb < 1 || g.minb > 2) {
         snprintf(why, len, "WG_M, WG_N, A_BUFS and MIN_BLOCKS 1 or 2, tiles >= 1, STAGES 2 to 8, SETMAXNREG and "

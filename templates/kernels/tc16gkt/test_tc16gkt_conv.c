@@ -94,7 +94,8 @@ static void replay_case(const ct_problem *p, const layer *L, const ct_params *c)
              cxx, dir, dir, dir, dir, cuda_inc, (int)ct_problem_dtype(p), cases + 1, L->s.b, L->cin_g, L->cout_g,
              L->groups, L->s.h, L->s.w, L->s.kh, L->s.kw, L->s.oh, L->s.ow, L->s.ph, L->s.pw, L->s.sy, L->s.sx,
              L->s.dy, L->s.dx, L->s.bias, l.grid[0], l.grid[1], g.wg_m, g.wg_n, g.toh, g.tow, g.stages, g.setmaxnreg,
-             g.abufs, g.rows, g.minb, m.swizzle, m.dims[0], m.dims[1], m.dims[2], m.dims[3], m.strides[0], m.strides[1], m.strides[2],
+             g.abufs, g.rows, g.minb, m.swizzle, m.dims[0], m.dims[1], m.dims[2], m.dims[3], m.strides[0],
+             m.strides[1], m.strides[2],
              m.box[0], m.box[1], m.box[2], m.box[3], m.estrides[0], m.estrides[1], m.estrides[2], m.estrides[3], dir,
              out, out);
     char desc[512];
