@@ -477,7 +477,7 @@ ct_status ct_export_torch(const ct_result *rec, const char *templates_dir, const
     }
     ct_outset set;
     ct_outset_init(&set);
-    if ((rc = ct_exp_cu_into(rec, templates_dir, path[0], force, tolerance, &set, e)) != CT_OK) {
+    if ((rc = ct_exp_cu_into(rec, NULL, templates_dir, path[0], force, tolerance, &set, e)) != CT_OK) {
         ct_outset_discard(&set);
         return rc;
     }

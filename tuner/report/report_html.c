@@ -364,7 +364,10 @@ static void top_table(FILE *f, const ct_report_section *s)
           "<th>median us</th><th>min us</th><th>max us</th><th>p10-p90 width</th><th>TFLOP/s</th>"
           "<th title=\"achieved TFLOP/s over the measured compute ceiling\">%FMA</th>"
           "<th>GB/s</th><th title=\"achieved GB/s over the measured memory bandwidth\">%BW</th>"
-          "<th>speedup</th><th>rel. error</th><th>regs</th><th>reps</th></tr>\n", f);
+          "<th title=\"cuDNN's time (TF32 off for fp32) over this candidate's\">vs cuDNN</th>"
+          "<th title=\"convtune's naive kernel's time over this candidate's\">vs naive</th>"
+          "<th>rel. error</th><th>regs</th><th>reps</th></tr>\n", f);
+    const double vendor = cudnn_us(s);
     for (int i = 0; i < s->nok && i < CT_REPORT_TOP; i++) {
         const ct_result *r = s->ok[i];
         fprintf(f, "<tr><td>%d</td><td class=\"l\">", i + 1);
@@ -386,6 +389,7 @@ static void top_table(FILE *f, const ct_report_section *s)
         fmt_num(f, ct_result_peak_tflops(c) > 0 ? 100 * tf / ct_result_peak_tflops(c) : NAN, "%.1f");
         fmt_num(f, r->bytes / r->median_us / 1e3, "%.1f");
         fmt_num(f, c->bandwidth_gbs > 0 ? 100 * r->bytes / r->median_us / 1e3 / c->bandwidth_gbs : NAN, "%.1f");
+        fmt_num(f, vendor > 0 ? vendor / r->median_us : NAN, "%.2fx");
         fmt_num(f, s->baseline ? s->baseline->median_us / r->median_us : NAN, "%.1fx");
         fmt_num(f, r->relerr, "%.1e");
         if (r->registers >= 0)
@@ -457,6 +461,26 @@ static void conditions(FILE *f, const ct_report_section *s)
                 temp[0], temp[1]);
     if (l2)
         fprintf(f, "; L2 %s", l2);
+    fputs("</dd>\n", f);
+}
+
+/* How long tuning took (report.h): the runs' wall clock and the compile
+ * time the candidates recorded. */
+static void tuning_time(FILE *f, const ct_report_section *s)
+{
+    int ended = s->ended;
+    fputs("<dt>tuning time</dt><dd>", f);
+    if (ended > 0)
+        fprintf(f, "%.0f s wall clock over %d run%s (each from its start to its end)", s->tuning_s, ended,
+                ended == 1 ? "" : "s");
+    else
+        fputs("unknown (no run recorded its end)", f);
+    if (s->unended > 0)
+        fprintf(f, "; %d run%s without an end (still running or killed) not counted", s->unended,
+                s->unended == 1 ? "" : "s");
+    if (s->compile_s > 0)
+        fprintf(f, "; the candidates' compiles (in parallel, some before their run began) took %.1f s of CPU "
+                   "time", s->compile_s);
     fputs("</dd>\n", f);
 }
 
@@ -533,6 +557,7 @@ static void section_html(FILE *f, const ct_report_section *s, int idx)
     fputs(" to ", f);
     h(f, *s->rows[s->n - 1]->run_finished_at ? s->rows[s->n - 1]->run_finished_at : "(still running or killed)");
     fputs("</dd>\n", f);
+    tuning_time(f, s);
     conditions(f, s);
     fprintf(f, "<dt>candidates</dt><dd>%d stored, %d verified and timed, %d failed</dd>\n", s->n, s->nok,
             s->n - s->nok);
@@ -597,7 +622,9 @@ static void summary(FILE *f, const ct_report *r)
 {
     fputs("<h2>Summary</h2>\n<table class=\"summary\"><tr><th class=\"l\">problem</th><th class=\"l\">device</th>"
           "<th>candidates</th><th>verified</th><th class=\"l\">winner</th><th>median us</th><th>TFLOP/s</th>"
-          "<th>%FMA</th><th>speedup</th></tr>\n", f);
+          "<th>%FMA</th><th title=\"cuDNN's time (TF32 off for fp32) over the winner's\">vs cuDNN</th>"
+          "<th title=\"convtune's naive kernel's time over the winner's\">vs naive</th>"
+          "<th title=\"wall clock from each run's start to its end, summed\">tuning s</th></tr>\n", f);
     for (int i = 0; i < r->ns; i++) {
         const ct_report_section *s = &r->s[i];
         fprintf(f, "<tr><td class=\"l\"><a href=\"#p%d\">", i);
@@ -606,7 +633,9 @@ static void summary(FILE *f, const ct_report *r)
         h(f, s->device);
         fprintf(f, "</td><td>%d</td><td>%d</td>", s->n, s->nok);
         if (!s->nok) {
-            fputs("<td class=\"l\">none</td><td>-</td><td>-</td><td>-</td><td>-</td></tr>\n", f);
+            fputs("<td class=\"l\">none</td><td>-</td><td>-</td><td>-</td><td>-</td><td>-</td>", f);
+            fmt_num(f, s->tuning_s, "%.0f");
+            fputs("</tr>\n", f);
             continue;
         }
         const ct_result *w = s->ok[0];
@@ -617,7 +646,10 @@ static void summary(FILE *f, const ct_report *r)
         fmt_num(f, ct_report_gflops(w) / 1e3, "%.4g");
         fmt_num(f, ct_result_peak_tflops(s->ceil) > 0 ? ct_report_gflops(w) / 10 / ct_result_peak_tflops(s->ceil) : NAN,
                 "%.1f");
+        double vendor = cudnn_us(s);
+        fmt_num(f, vendor > 0 ? vendor / w->median_us : NAN, "%.2fx");
         fmt_num(f, s->baseline ? s->baseline->median_us / w->median_us : NAN, "%.1fx");
+        fmt_num(f, s->tuning_s, "%.0f");
         fputs("</tr>\n", f);
     }
     fputs("</table>\n", f);
