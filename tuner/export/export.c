@@ -126,6 +126,7 @@ ct_status ct_exp_instance_load(instance *in, const ct_result *rec, const char *t
                        by_code ? rec->code_hash : rec->template_hash);
     }
     ct_export_symbol(in->p.canonical, in->sym, sizeof in->sym);
+    snprintf(in->suffix, sizeof in->suffix, "%s", in->sym + strlen("convtune_"));
     in->nb = fam->buffers(&in->p, in->bufs);
     in->nd = ct_problem_defines(&in->p, in->defs);
     fam->geometry(&in->p, in->t, &in->c, &in->l);
@@ -275,7 +276,7 @@ void ct_exp_emit_kernel_text(FILE *f, const instance *in)
 /* The host launcher (no preprocessor guard around it). */
 void ct_exp_emit_launcher(FILE *f, const instance *in)
 {
-    char params[400], sig[700];
+    char params[400], sig[720];
     param_list(in, "cudaStream_t stream", params, sizeof params);
     snprintf(sig, sizeof sig, "int %s(%s)", in->sym, params);
     if (in->t->exec) {

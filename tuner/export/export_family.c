@@ -351,7 +351,8 @@ static void family_h(FILE *f, void *user)
                "         : grade == CONVTUNE_OTHER_DEVICE ? \"other_device\" : grade == CONVTUNE_GENERIC ? \"generic\"\n"
                "         : \"?\";\n}\n#endif\n\n");
     ct_exp_selector_h(f, s);
-    fprintf(f, "// Each tuned instance also has its own launcher:\n");
+    fprintf(f, "// Each tuned instance also has its own launcher, convtune_%s_instance_PROBLEM: named apart\n"
+               "// from a single-problem export's convtune_PROBLEM, so both link into one program.\n", s->name);
     for (int i = 0; i < s->n; i++)
         ct_exp_emit_declarations(f, &fo->ins[i]);
     fprintf(f, "\n#ifdef __cplusplus\n}\n#endif\n\n#endif  /* %s */\n", guard);
@@ -371,7 +372,7 @@ static ct_status instance_text(family_out *fo, int i, ct_err *e)
     if (!names) 
         return ct_fail(e, CT_ERR_INTERNAL, "export: out of memory");
     name_list kernels = {names, 0}, defs = {names + MAX_NAMES, 0};
-    const char *suffix = in->sym + strlen("convtune_");
+    const char *suffix = in->suffix;
 
     if (!(lf = open_memstream(&launcher, &llen)) || !(bf = open_memstream(&body, &blen))) {
         rc = ct_fail(e, CT_ERR_INTERNAL, "export: out of memory");
@@ -454,6 +455,10 @@ ct_status ct_exp_family_into(const ct_tuned_set *set, const char *templates_dir,
     }
     for (int i = 0; i < set->n && rc == CT_OK; i++) {
         rc = ct_exp_instance_load(&fo.ins[i], &set->recs[i], templates_dir, e);
+        /* Named apart from the single export's launcher of the same problem
+         * (convtune_PROBLEM), so that both link into one program. */
+        if (rc == CT_OK)
+            snprintf(fo.ins[i].sym, sizeof fo.ins[i].sym, "convtune_%s_instance_%s", set->name, fo.ins[i].suffix);
         if (rc == CT_OK)
             rc = ct_exp_selector_check(set, &fo.ins[i], e);
         if (rc == CT_OK && fo.ins[i].t->exec && *fo.ins[i].t->exec->link_flags &&

@@ -21,7 +21,10 @@ typedef struct instance {
     const ct_template *t;
     ct_params c;
     char *src;                 /* the template's text, malloc'ed */
-    char sym[200];             /* the launcher's name */
+    char sym[300];             /* the launcher's name: convtune_PROBLEM; in a family export
+                                  convtune_SELECTOR_instance_PROBLEM (ct_exp_family_symbol) */
+    char suffix[200];          /* PROBLEM: the problem as a name (conv1d_15_4_right), which
+                                  names the instance's namespace and renamed kernels */
     ct_buffer bufs[CT_MAX_BUFS];
     int nb;
     ct_define defs[CT_MAX_DEFINES];
