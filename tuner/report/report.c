@@ -173,7 +173,12 @@ static ct_status build_section(ct_report *r, ct_report_section *s, const char *p
     for (int i = 0; i < s->n; i++) {
         const ct_result *x = s->rows[i];
         const ct_template *t = s->family ? ct_template_find(s->family, x->tmpl) : NULL;
-        if (t && t->is_baseline && is_ok(x))
+        /* The naive time the ratios are against: the fastest of the newest
+         * run that verified one, as tune printed it and query reads it
+         * (ct_db_baseline_us). */
+        if (t && t->is_baseline && is_ok(x) &&
+            (!s->baseline || x->run_id > s->baseline->run_id ||
+             (x->run_id == s->baseline->run_id && x->median_us < s->baseline->median_us)))
             s->baseline = x;
         if (!s->ceil || strcmp(x->measured_at, s->ceil->measured_at) > 0)
             s->ceil = x;

@@ -38,7 +38,9 @@ static const char style[] =
     "div.legend i{display:inline-block;width:10px;height:10px;border-radius:5px;margin-right:4px}\n"
     "i.c0{background:#1f77b4}i.c1{background:#2ca02c}i.c2{background:#9467bd}i.c3{background:#ff7f0e}"
     "i.c4{background:#17becf}i.c5{background:#8c564b}i.c6{background:#e377c2}i.c7{background:#bcbd22}\n"
-    "table.top td.params{max-width:28em;white-space:normal;overflow-wrap:anywhere}\n";
+    "table.top td.params{max-width:28em;white-space:normal;overflow-wrap:anywhere}\n"
+    "table.summary{font-size:13px}table.summary td,table.summary th{padding:2px 6px}"
+    "table.summary td.l:first-child{white-space:nowrap}table.summary td.l{min-width:8em}\n";
 
 static void h(FILE *f, const char *s)
 {
