@@ -304,6 +304,23 @@ int main(void)
     free(xr);
     free(xb);
 
+    /* The report says the same: the reason on REASON_P's page, and the
+     * summary's vs cuDNN column for TIMED (cuDNN's time over the winner's). */
+    const char *rep[] = {"report", DB, "--problem", TIMED, "--problem", REASON_P, "-o", "{W}/r.html", NULL};
+    run_ct(rep, &r, cmd, sizeof cmd);
+    CHECK_MSG(r.code == 0, "%s: %d %s", cmd, r.code, r.err);
+    result_free(&r);
+    snprintf(path, sizeof path, "%s/r.html", work);
+    char *page = slurp(path, NULL);
+    snprintf(want, sizeof want, "<dt>against cuDNN</dt><dd>%s</dd>", why_full);
+    CHECK_MSG(page && strstr(page, want), "the report lacks [%s]", want);
+    snprintf(want, sizeof want, "<td>%.2fx</td>", cu / w);
+    const char *summary = page ? strstr(page, "<table class=\"summary\">") : NULL;
+    const char *end = summary ? strstr(summary, "</table>") : NULL;
+    const char *cell = summary ? strstr(summary, want) : NULL;
+    CHECK_MSG(cell && end && cell < end, "the summary lacks vs cuDNN %s", want);
+    free(page);
+
     tl_rm_rf(base);
     CHECK_DONE();
 }

@@ -214,9 +214,10 @@ int main(void)
     free(page);
 
     /* The cuDNN baseline a run noted (tune_cudnn.h) is stated against the
-     * winner; the fixture's runs, stored before it, state none. */
+     * winner; the fixture's runs, stored before it, say there is none. */
     page = slurp(path, NULL);
-    CHECK(page && !strstr(page, "against cuDNN"));
+    CHECK(page && strstr(page, "<dt>against cuDNN</dt><dd>no cuDNN baseline stored</dd>") &&
+          !strstr(page, "class=\"vendor\""));
     free(page);
     srand((unsigned)time(NULL));
     const double cu = 1 + rand() % 100000 / 100.0, tf = 1 + rand() % 100000 / 100.0;

@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "db_cudnn.h"
 #include "export.h"
 #include "json.h"
 #include "params_diff.h"
@@ -110,40 +111,39 @@ static void tmpl_legend(FILE *f, const ct_report_section *s)
     fputs("</div>\n", f);
 }
 
-/* The settings of the newest run that timed the vendor baseline (the
- * "cudnn" note tune_cudnn.c stores in the run's settings), or NULL; the
- * caller frees it. */
-static ct_json *cudnn_note(const ct_report_section *s)
+/* The vendor baseline of the section, read as query and export read it
+ * (db_cudnn.h): the note of the newest run among its rows that timed cuDNN
+ * (key "cudnn" of the run's settings, tune_cudnn.h); o->have == 0 when none
+ * did, o->none then the newest run's reason, if one noted any. */
+static void section_cudnn(const ct_report_section *s, ct_cudnn_stored *o)
 {
-    ct_json *best = NULL;
-    const char *when = "";
+    ct_cudnn_stored one;
+    const char *when = "", *why_when = "";
+    char why[sizeof o->none] = "";
+    ct_cudnn_stored_parse(NULL, o);
     for (int i = 0; i < s->n; i++) {
-        const char *t = s->rows[i]->run_settings;
-        ct_json *j = NULL;
-        if (!*t || strcmp(s->rows[i]->run_started_at, when) <= 0 || ct_json_parse(t, strlen(t), &j, NULL) != CT_OK)
+        const ct_result *x = s->rows[i];
+        if (!ct_cudnn_stored_parse(x->run_settings, &one))
             continue;
-        const ct_json *us = ct_json_get(ct_json_get(j, "cudnn"), "us");
-        const ct_json *tus = ct_json_get(ct_json_get(j, "cudnn"), "tf32_us");
-        if ((us && us->type == CT_JSON_NUMBER) || (tus && tus->type == CT_JSON_NUMBER)) {
-            ct_json_free(best);
-            best = j;
-            when = s->rows[i]->run_started_at;
-        } else {
-            ct_json_free(j);
+        if (one.have && strcmp(x->run_started_at, when) > 0) {
+            *o = one;
+            when = x->run_started_at;
+        } else if (!one.have && strcmp(x->run_started_at, why_when) > 0) {
+            snprintf(why, sizeof why, "%s", one.none);
+            why_when = x->run_started_at;
         }
     }
-    return best;
+    if (!o->have)
+        snprintf(o->none, sizeof o->none, "%s", why);
 }
 
 /* cuDNN's time with TF32 off (the like-for-like fp32 number; "us" of the
  * note), or NAN where no run timed it. */
 static double cudnn_us(const ct_report_section *s)
 {
-    ct_json *j = cudnn_note(s);
-    const ct_json *us = ct_json_get(ct_json_get(j, "cudnn"), "us");
-    double v = us && us->type == CT_JSON_NUMBER && us->number > 0 ? us->number : NAN;
-    ct_json_free(j);
-    return v;
+    ct_cudnn_stored o;
+    section_cudnn(s, &o);
+    return ct_cudnn_stored_us(&o);
 }
 
 /* A dashed horizontal line across the plot at data value v, labelled at
@@ -486,29 +486,30 @@ static void tuning_time(FILE *f, const ct_report_section *s)
     fputs("</dd>\n", f);
 }
 
-/* The vendor baseline the newest run that timed one noted (tune_cudnn.h's
- * note, key "cudnn" of the run's settings), against the winner. */
+/* The vendor baseline against the winner (section_cudnn), or why there is
+ * none: "no cuDNN baseline stored", as query and export say it. */
 static void cudnn_line(FILE *f, const ct_report_section *s, double winner_us)
 {
-    ct_json *best = cudnn_note(s);
-    if (!best)
+    ct_cudnn_stored o;
+    section_cudnn(s, &o);
+    fputs("<dt>against cuDNN</dt><dd>", f);
+    if (!o.have) {
+        char why[300];
+        h(f, ct_cudnn_stored_none(&o, why, sizeof why));
+        fputs("</dd>\n", f);
         return;
-    const ct_json *c = ct_json_get(best, "cudnn"), *v = ct_json_get(c, "version");
-    fputs("<dt>against cuDNN</dt><dd>cuDNN ", f);
-    h(f, v && v->type == CT_JSON_STRING ? v->str : "?");
-    static const char *const keys[2][2] = {{"us", "relerr"}, {"tf32_us", "tf32_relerr"}};
+    }
+    fputs("cuDNN ", f);
+    h(f, o.version[0] ? o.version : "?");
+    const int fp32 = o.tf32_us > 0;   /* only fp32 problems have a TF32 timing */
+    const double us[2] = {o.us, o.tf32_us}, re[2] = {o.relerr, o.tf32_relerr};
     for (int k = 0, n = 0; k < 2; k++) {
-        const ct_json *us = ct_json_get(c, keys[k][0]), *re = ct_json_get(c, keys[k][1]);
-        if (!us || us->type != CT_JSON_NUMBER || us->number <= 0)
+        if (!(us[k] > 0))
             continue;
-        const ct_json *tf = ct_json_get(c, "tf32_us");
-        const int fp32 = tf && tf->type == CT_JSON_NUMBER;   /* only fp32 problems have a TF32 timing */
-        fprintf(f, "%s %.3f us%s (relerr %.1e): the winner %.2fx", n++ ? ";" : ":", us->number,
-                k ? " with TF32 on" : fp32 ? " with TF32 off" : "", re && re->type == CT_JSON_NUMBER ? re->number : NAN,
-                us->number / winner_us);
+        fprintf(f, "%s %.3f us%s (relerr %.1e): the winner %.2fx", n++ ? ";" : ":", us[k],
+                k ? " with TF32 on" : fp32 ? " with TF32 off" : "", re[k], us[k] / winner_us);
     }
     fputs(" (timed in the same run, on the same inputs)</dd>\n", f);
-    ct_json_free(best);
 }
 
 static void section_html(FILE *f, const ct_report_section *s, int idx)
