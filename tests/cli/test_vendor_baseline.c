@@ -304,6 +304,20 @@ int main(void)
     free(xr);
     free(xb);
 
+    /* The family export states each instance's baseline in one line. */
+    const char *fam[] = {"export", DB, "--family", "conv1d", "-o", "{W}/fam.cu", NULL};
+    run_ct(fam, &r, cmd, sizeof cmd);
+    CHECK_MSG(r.code == 0, "%s: %d %s", cmd, r.code, r.err);
+    result_free(&r);
+    snprintf(path, sizeof path, "%s/fam.cu", work);
+    char *famtext = slurp(path, NULL);
+    snprintf(want, sizeof want, "//     vs cuDNN: cuDNN 9.19 with TF32 off %.2f us: convtune %.2fx; with TF32 on %.2f us: "
+             "convtune %.2fx\n", cu, cu / w, tf, tf / w);
+    CHECK_MSG(famtext && count_str(famtext, want) == 1, "the family export lacks [%s]", want);
+    /* the other conv1d problem of the fixture has none */
+    CHECK(famtext && count_str(famtext, "//     vs cuDNN: no cuDNN baseline stored\n") == 1);
+    free(famtext);
+
     /* The report says the same: the reason on REASON_P's page, and the
      * summary's vs cuDNN column for TIMED (cuDNN's time over the winner's). */
     const char *rep[] = {"report", DB, "--problem", TIMED, "--problem", REASON_P, "-o", "{W}/r.html", NULL};

@@ -255,6 +255,23 @@ static void device_note(const family_out *fo, char *buf, size_t len)
         snprintf(buf, len, "as asked with --device");
 }
 
+/* An instance's stored cuDNN baseline (db_cudnn.h) against its winner, in
+ * one line: cuDNN's time over the winner's, as the single export states it
+ * at length. */
+static void instance_cudnn(FILE *f, const ct_cudnn_stored *c, double winner_us, int fp32)
+{
+    char buf[300], esc[1200];
+    if (!(c->us > 0)) {
+        fprintf(f, "//     vs cuDNN: %s\n", ct_esc_c_comment(ct_cudnn_stored_none(c, buf, sizeof buf), esc, sizeof esc));
+        return;
+    }
+    fprintf(f, "//     vs cuDNN: cuDNN %s%s %.2f us: convtune %.2fx", ct_esc_c_comment(c->version, esc, sizeof esc),
+            fp32 ? " with TF32 off" : "", c->us, c->us / winner_us);
+    if (fp32 && c->tf32_us > 0)
+        fprintf(f, "; with TF32 on %.2f us: convtune %.2fx", c->tf32_us, c->tf32_us / winner_us);
+    fputc('\n', f);
+}
+
 static void family_comment(FILE *f, const family_out *fo, int for_header)
 {
     const ct_tuned_set *s = fo->set;
@@ -294,6 +311,8 @@ static void family_comment(FILE *f, const family_out *fo, int for_header)
         fprintf(f, ", relerr %.2g, tuned %s\n//     params %s\n", r->relerr,
                 ct_esc_c_comment(r->created_at, when_c, sizeof when_c),
                 ct_esc_c_comment(r->params_json, params_c, sizeof params_c));
+        if (s->cudnn)
+            instance_cudnn(f, &s->cudnn[i], r->median_us, ct_problem_dtype(&in->p) == CT_DTYPE_F32);
     }
     fprintf(f, "// generic:   templates/%s.cu (content hash %s): sizes at run time, for every other size\n",
             s->fx->generic, fo->generic_hash);
