@@ -502,7 +502,7 @@ int cmd_export(const args *a)
     if (rc != CT_OK)
         return die(rc, e.msg);
     if (a->torch) {   /* -o is the directory; export_torch.h */
-        if ((rc = ct_export_torch(&rec, a->templates, a->out ? a->out : ".", a->force, cfg.s.tolerance, &e)))
+        if ((rc = ct_export_torch(&rec, &cudnn, a->templates, a->out ? a->out : ".", a->force, cfg.s.tolerance, &e)))
             return die(rc, e.msg);
         printf("%s: PyTorch module of %s %s, %.2f us on %s, with its .cu, .h and binding\n",
                a->out ? a->out : ".", rec.tmpl, rec.params_json, rec.median_us, rec.device);
