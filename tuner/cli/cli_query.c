@@ -390,6 +390,9 @@ static void table_notes(const pairs *ps)
         }
         if (!first)
             continue;
+        for (char *c = why; *c; c++)   /* stored text: one line, as the table's cells */
+            if ((unsigned char)*c < 0x20 || *c == 0x7f)
+                *c = '?';
         if (ps->n == 1)
             printf("cuDNN_us none: %s\n", why);
         else
