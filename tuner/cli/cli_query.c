@@ -20,7 +20,8 @@ const char usage_query[] =
     "usage: convtune query [--problem SPEC] [--device NAME] [--family NAME]\n"
     "                      [--all | --winners] [--format table|csv|json] [--db PATH]\n"
     "Print stored results: by default the winner of each problem and device\n"
-    "(--winners); --all prints every candidate, failed ones with their error.\n"    "Each is compared with the cuDNN baseline its tuning run stored (cuDNN_us,\n"
+    "(--winners); --all prints every candidate, failed ones with their error.\n"
+    "Each is compared with the cuDNN baseline its tuning run stored (cuDNN_us,\n"
     "vs_cuDNN: cuDNN's time over its own; 'no cuDNN baseline stored' where none\n"
     "was) and with convtune's naive kernel (vs_naive).\n"
     "\n"
@@ -333,7 +334,8 @@ static int collect_pair(const ct_result *r, void *user)
 }
 
 /* Look up each pair's stored cuDNN baseline (db_cudnn.h) and the time of
- * its family's naive kernel (the latest verified one), as report shows. */
+ * its family's naive kernel (the fastest of the newest run that verified
+ * one), as tune printed them and report shows them. */
 static ct_status lookup_pairs(ct_db *db, pairs *ps, ct_err *e)
 {
     for (int i = 0; i < ps->n; i++) {
