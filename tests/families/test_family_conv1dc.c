@@ -15,7 +15,7 @@
 #include "tc16wb_conv.h"
 #include "dw_conv.h"
 #include "simt_conv.h"
-#include "dw_cl.h"
+#include "dwcl_conv.h"
 #include "dwclf_conv.h"
 
 #include <math.h>

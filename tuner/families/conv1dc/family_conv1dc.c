@@ -14,8 +14,6 @@
 #include "problem.h"
 #include "family_export.h"
 #include "tc_conv.h"
-#include "dw_conv.h"
-#include "dw_cl.h"
 #include "conv_layer.h"
 #include "conv_pass.h"
 #include "ct_kernels.h"
@@ -391,14 +389,8 @@ static const ct_template templates[] = {
     CT_KERNEL(conv1dc, tc16w),
     CT_KERNEL(conv1dc, tc16wb),
     CT_KERNEL(conv1dc, tc16cl),
-    {.name = "conv1dc_dw", .summary = "depthwise: OUT_PER_THREAD outputs of a channel per thread from a "
-                                      "register window of its inputs, the K taps in registers, vector "
-                                      "loads at stride 1",
-     .params = ct_dw_params_1d, .nparams = CT_DW_NPARAMS_1D, .kind = &ct_kind_dw1},
-    /* bf16/f16 entry: the CT_DTYPE branch of conv1dc_dw.cu (docs/PROBLEMS.md "Half precision") */
-    {.name = "conv1dc_dwh", .summary = "conv1dc_dw for bf16/f16: vector loads widened to float, fp32 sums",
-     .dtypes = CT_DTYPES_HALF, .params = ct_dw_params_1d, .nparams = CT_DW_NPARAMS_1D, .kind = &ct_kind_dw1,
-     .source = "conv1dc_dw"},
+    CT_KERNEL(conv1dc, dw),
+    CT_DWH_ENTRY(conv1dc),
     CT_KERNEL(conv1dc, simt),
     CT_SIMTH_ENTRY(conv1dc),
     CT_KERNEL(conv1dc, dgnaive),
@@ -409,13 +401,8 @@ static const ct_template templates[] = {
     CT_KERNEL(conv1dc, wgdw),
     CT_KERNEL(conv1dc, dgsimt),
     CT_KERNEL(conv1dc, wgsimt),
-    {.name = "conv1dc_dwcl", .summary = "depthwise, channels last (nlc): VEC channels x a run of positions per "
-                                        "thread, vector loads along C, the input window slid in registers",
-     .params = ct_dwcl_params_1d, .nparams = CT_DWCL_NPARAMS_1D, .kind = &ct_kind_dwcl},
-    /* bf16/f16 entry: the CT_DTYPE branch of conv1dc_dwcl.cu */
-    {.name = "conv1dc_dwclh", .summary = "conv1dc_dwcl for bf16/f16: vector loads widened to float, fp32 sums",
-     .dtypes = CT_DTYPES_HALF, .params = ct_dwcl_params_1d, .nparams = CT_DWCL_NPARAMS_1D, .kind = &ct_kind_dwcl,
-     .source = "conv1dc_dwcl"},
+    CT_KERNEL(conv1dc, dwcl),
+    CT_DWCLH_ENTRY(conv1dc),
     CT_KERNEL(conv1dc, dwtcl),
 };
 

@@ -16,8 +16,6 @@
 #include "problem.h"
 #include "family_export.h"
 #include "tc_conv.h"
-#include "dw_conv.h"
-#include "dwp_conv.h"
 #include "conv_layer.h"
 #include "conv_pass.h"
 #include "ct_kernels.h"
@@ -448,20 +446,9 @@ static const ct_template templates[] = {
     CT_KERNEL(conv2dc, tc16g),
     CT_KERNEL(conv2dc, tc16gcl),
     CT_KERNEL(conv2dc, tc16gkcl),
-    {.name = "conv2dc_dw", .summary = "depthwise: a plane tile and its filter staged in shared memory, "
-                                      "OUT_Y x OUT_X outputs per thread sliding a filter row along a "
-                                      "register window",
-     .params = ct_dw_params_2d, .nparams = CT_DW_NPARAMS_2D, .kind = &ct_kind_dw2},
-    {.name = "conv2dc_dwp", .summary = "depthwise: whole planes per warp, the next plane's cp.async copy in "
-                                       "flight during the current one's FMAs; each input row's register "
-                                       "window feeds OUT_Y output rows",
-     .params = ct_dwp_params, .nparams = CT_DWP_NPARAMS, .kind = &ct_kind_dwp},
-    /* bf16/f16 entry: the CT_DTYPE branch of conv2dc_dwp.cu, ordinary loads
-     * where dwp's cp.async cannot widen (docs/PROBLEMS.md "Half precision") */
-    {.name = "conv2dc_dwph", .summary = "conv2dc_dwp for bf16/f16: planes widened to float as ordinary loads "
-                                        "stage them, fp32 FMAs, one rounding per output",
-     .dtypes = CT_DTYPES_HALF, .params = ct_dwp_params, .nparams = CT_DWP_NPARAMS, .kind = &ct_kind_dwph,
-     .source = "conv2dc_dwp"},
+    CT_KERNEL(conv2dc, dw),
+    CT_KERNEL(conv2dc, dwp),
+    CT_DWPH_ENTRY(conv2dc),
     CT_KERNEL(conv2dc, simt),
     CT_SIMTH_ENTRY(conv2dc),
     CT_KERNEL(conv2dc, dgnaive),

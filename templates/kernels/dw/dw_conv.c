@@ -1,9 +1,8 @@
 /* dw_conv.c - parameters, sizes, constraints and geometry of the depthwise
- * templates (templates/conv1dc/conv1dc_dw.cu, templates/conv2dc/
- * conv2dc_dw.cu). */
+ * templates conv1dc_dw and conv2dc_dw (dw.conv1dc.cu.in and dw.conv2dc.cu.in
+ * beside it). */
 #include "dw_conv.h"
 #include "intmath.h"
-#include "dwp_conv.h"
 
 #include <stdio.h>
 #include <string.h>
@@ -209,9 +208,7 @@ static void dw2_normalize(const ct_tc_shape *s, ct_params *c)
     dw2_put(c, &q);
 }
 
-/* Not depthwise: each output channel of these templates reads only its
- * own input channel. */
-static int dw_layer_excluded(const ct_template *t, const ct_tc_shape *s, char *why, size_t len)
+int ct_dw_layer_excluded(const ct_template *t, const ct_tc_shape *s, char *why, size_t len)
 {
     if (s->groups == s->cin && s->cout == s->cin)
         return 0;
@@ -224,7 +221,7 @@ static int dw_layer_excluded(const ct_template *t, const ct_tc_shape *s, char *w
 static int dw1_hook_constrain(const ct_template *t, const ct_tc_shape *s, const ct_params *c,
                               const ct_limits *lim, char *why, size_t len)
 {
-    if (dw_layer_excluded(t, s, why, len))
+    if (ct_dw_layer_excluded(t, s, why, len))
         return 1;
     return dw1_constrain(s, c, lim, why, len);
 }
@@ -232,22 +229,9 @@ static int dw1_hook_constrain(const ct_template *t, const ct_tc_shape *s, const 
 static int dw2_hook_constrain(const ct_template *t, const ct_tc_shape *s, const ct_params *c,
                               const ct_limits *lim, char *why, size_t len)
 {
-    if (dw_layer_excluded(t, s, why, len))
+    if (ct_dw_layer_excluded(t, s, why, len))
         return 1;
     return dw2_constrain(s, c, lim, why, len);
-}
-
-/* conv2dc_dwph stages with ordinary loads: no cp.async, any architecture;
- * the architecture before the layer, so that the reason names it on every
- * layer. */
-static int dwp_hook_constrain(const ct_template *t, const ct_tc_shape *s, const ct_params *c,
-                              const ct_limits *lim, char *why, size_t len)
-{
-    if (t->kind->cp_async && ct_dwp_arch_excluded(lim, why, len))
-        return 1;
-    if (dw_layer_excluded(t, s, why, len))
-        return 1;
-    return ct_dwp_constrain(s, c, lim, why, len);
 }
 
 static void dw1_hook_normalize(const ct_template *t, const ct_tc_shape *s, ct_params *c)
@@ -260,12 +244,6 @@ static void dw2_hook_normalize(const ct_template *t, const ct_tc_shape *s, ct_pa
 {
     (void)t;
     dw2_normalize(s, c);
-}
-
-static void dwp_hook_normalize(const ct_template *t, const ct_tc_shape *s, ct_params *c)
-{
-    (void)t;
-    ct_dwp_normalize(s, c);
 }
 
 static void dw1_hook_launch(const ct_template *t, const ct_tc_shape *s, const ct_params *c, ct_launch *l)
@@ -295,18 +273,8 @@ static void dw2_hook_launch(const ct_template *t, const ct_tc_shape *s, const ct
     l->block[1] = l->block[2] = 1;
 }
 
-static void dwp_hook_launch(const ct_template *t, const ct_tc_shape *s, const ct_params *c, ct_launch *l)
-{
-    (void)t;
-    ct_dwp_launch(s, c, l);
-}
-
 #define DW_KIND .layouts = CT_LAYOUT_DEFAULT_ONLY, .any_layer = 1
 const ct_kernel_kind ct_kind_dw1 = {.name = "dw", DW_KIND, .constrain = dw1_hook_constrain,
                                     .normalize = dw1_hook_normalize, .launch = dw1_hook_launch};
 const ct_kernel_kind ct_kind_dw2 = {.name = "dw", DW_KIND, .constrain = dw2_hook_constrain,
                                     .normalize = dw2_hook_normalize, .launch = dw2_hook_launch};
-const ct_kernel_kind ct_kind_dwp = {.name = "dwp", DW_KIND, .cp_async = 1, .constrain = dwp_hook_constrain,
-                                    .normalize = dwp_hook_normalize, .launch = dwp_hook_launch};
-const ct_kernel_kind ct_kind_dwph = {.name = "dwph", DW_KIND, .constrain = dwp_hook_constrain,
-                                     .normalize = dwp_hook_normalize, .launch = dwp_hook_launch};
