@@ -17,7 +17,6 @@
 #include "conv_layer.h"
 #include "conv_pass.h"
 #include "ct_kernels.h"
-#include "conv1dc_gemm.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -375,9 +374,7 @@ static const ct_template templates[] = {
     {.name = "conv1dc_tiled", .summary = "weight rows streamed with vector loads, inputs through L1, "
                                          "block reduction over input channels",
      .params = tiled_params, .nparams = CT_PARAM_COUNT(TILED_PARAMS), .kind = &tiled_kind},
-    {.name = "conv1dc_gemm", .summary = "implicit GEMM: channel x position tiles, weights and inputs staged "
-                                        "in shared memory, register blocking",
-     .params = ct_conv1dc_gemm_params, .nparams = CT_CONV1DC_GEMM_NPARAMS, .kind = &ct_kind_conv1dc_gemm},
+    CT_KERNEL(conv1dc, gemm),
     {.name = "conv1dc_tc", .summary = "implicit GEMM on the tensor cores at fp32 accuracy (3xTF32 mma.sync), "
                                       "haloed input rows and weights staged by cp.async",
      .params = ct_tc_params_1d, .nparams = CT_TC_NPARAMS_1D, .kind = &ct_kind_tc},
@@ -499,7 +496,7 @@ static void geometry(const ct_problem *p, const ct_template *t, const ct_params 
     t->kind->launch(t, &sh, c, l);
 }
 
-/* ---- the family's own kinds: naive and tiled (gemm: conv1dc_gemm.c) ---- */
+/* ---- the family's own kinds: naive and tiled (gemm: templates/kernels/gemm) ---- */
 
 /* The naive and tiled templates: the block first, then the tiled one's
  * sizes. */
