@@ -19,7 +19,6 @@
 #include "conv_layer.h"
 #include "conv_pass.h"
 #include "ct_kernels.h"
-#include "conv2dc_tiled.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -421,16 +420,15 @@ static const char *reference_c_for(const ct_problem *p)
 #define NAIVE_PARAMS(X) X(BLOCK_SIZE, 256, CT_THREADS(0), "threads per block")
 CT_PARAM_LIST(naive, NAIVE_PARAMS)
 
-/* The family's own kinds (their hooks below); the others are the layer
- * families' shared ones. */
-static const ct_kernel_kind naive_kind, tiled_kind;
+/* The family's own kind, the baseline's (its hooks below); the others are
+ * the layer families' shared ones. */
+static const ct_kernel_kind naive_kind;
 
 static const ct_template templates[] = {
     {.name = "conv2dc_naive", .summary = "one thread per output element, all from global memory (baseline)",
      .is_baseline = 1, .dtypes = CT_DTYPES_ALL, .params = naive_params, .nparams = CT_PARAM_COUNT(NAIVE_PARAMS),
      .kind = &naive_kind},
-    {.name = "conv2dc_tiled", .summary = "images staged in shared memory, pixels x output channels per thread",
-     .params = ct_conv2dc_tiled_params, .nparams = CT_CONV2DC_TILED_NPARAMS, .kind = &tiled_kind},
+    CT_KERNEL(conv2dc, tiled),
     {.name = "conv2dc_tc", .summary = "implicit GEMM on the tensor cores at fp32 accuracy (3xTF32 mma.sync), "
                                       "haloed input tiles and weights staged by cp.async",
      .params = ct_tc_params_2d, .nparams = CT_TC_NPARAMS_2D, .kind = &ct_kind_tc},
@@ -508,7 +506,7 @@ static void geometry(const ct_problem *p, const ct_template *t, const ct_params 
     t->kind->launch(t, &sh, c, l);
 }
 
-/* ---- the family's own kinds: naive and tiled ---- */
+/* ---- the family's own kind: naive (the others are in templates/kernels) ---- */
 
 static int naive_kind_constrain(const ct_template *t, const ct_tc_shape *s, const ct_params *c,
                                 const ct_limits *lim, char *why, size_t len)
@@ -539,32 +537,10 @@ static void naive_kind_launch(const ct_template *t, const ct_tc_shape *s, const 
     l->block[1] = l->block[2] = 1;
 }
 
-static int tiled_kind_constrain(const ct_template *t, const ct_tc_shape *s, const ct_params *c,
-                                const ct_limits *lim, char *why, size_t len)
-{
-    (void)t;
-    return ct_conv2dc_tiled_constrain(s, s->p->dims[DIM_MODE] == MODE_VALID, c, lim, why, len);
-}
-
-static void tiled_kind_normalize(const ct_template *t, const ct_tc_shape *s, ct_params *c)
-{
-    (void)t;
-    ct_conv2dc_tiled_normalize(s, c);
-}
-
-static void tiled_kind_launch(const ct_template *t, const ct_tc_shape *s, const ct_params *c, ct_launch *l)
-{
-    (void)t;
-    ct_conv2dc_tiled_launch(s, c, l);
-}
-
 /* The naive template reads and writes both layouts, any layer. */
 static const ct_kernel_kind naive_kind = {.name = "naive", .layouts = CT_LAYOUT_BOTH, .any_layer = 1,
                                           .constrain = naive_kind_constrain, .normalize = naive_kind_normalize,
                                           .launch = naive_kind_launch};
-static const ct_kernel_kind tiled_kind = {.name = "tiled", .layouts = CT_LAYOUT_DEFAULT_ONLY,
-                                          .constrain = tiled_kind_constrain, .normalize = tiled_kind_normalize,
-                                          .launch = tiled_kind_launch};
 
 /* The output's height and width, in the PyTorch module's arguments. */
 #define PY_OHW "*((h, w) if mode == 1 else ((h + 2 * ph - dh * (kh - 1) - 1) // sh + 1, (w + 2 * pw - dw * (kw - 1) " \
