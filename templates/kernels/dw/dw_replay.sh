@@ -12,41 +12,23 @@
 here=$(cd "$(dirname "$0")" && pwd)
 replay_every=4
 source "$here/../replay_lib.sh"
-# one1 DT B C L K PAD STRIDE DIL BIAS BLOCK CPB OPT VEC: a conv1dc layer,
-# PAD zeros before (causal: (K-1) x DIL), PyTorch's output length with PAD
-# on both sides unless CAUSAL=1.
+# [CAUSAL=1] one1 DT B C L K PAD STRIDE DIL BIAS BLOCK CPB OPT VEC: a
+# conv1dc layer (replay_dw1_layer) and conv1dc_dw's parameters.
 one1() {
     replay_pick || return
-    local dt=$1 B=$2 C=$3 L=$4 K=$5 PAD=$6 S=$7 D=$8 BIAS=$9
-    local zeros=$((2 * PAD))
-    [ "${CAUSAL:-0}" = 1 ] && zeros=$PAD
-    local LOUT=$(( (L + zeros - D * (K - 1) - 1) / S + 1 ))
-    local d="-DREPLAY_2D=0 -DCT_DTYPE=$dt -DCONV_B=$B -DCONV_CIN=$C -DCONV_COUT=$C -DCONV_GROUPS=$C -DCONV_L=$L"
-    d="$d -DCONV_K=$K -DCONV_PAD=$PAD -DCONV_LOUT=$LOUT -DCONV_BIAS=$BIAS -DBLOCK_SIZE=${10}"
-    d="$d -DCHANNELS_PER_BLOCK=${11} -DOUT_PER_THREAD=${12} -DVEC=${13}"
-    [ "$S" != 1 ] && d="$d -DCONV_STRIDE=$S"
-    [ "$D" != 1 ] && d="$d -DCONV_DIL=$D"
-    printf "conv1dc dtype %s B%s C%s L%s K%s pad %s stride %s dil %s bias %s lout %s [%s %s %s %s]: " \
-        "$dt" "$B" "$C" "$L" "$K" "$PAD" "$S" "$D" "$BIAS" "$LOUT" "${10}" "${11}" "${12}" "${13}"
-    replay_compile_run "$here/dw_replay.cpp" -I"$root/templates/conv1dc" $d
+    replay_dw1_layer "${@:1:9}"
+    printf "conv1dc [%s %s %s %s]: " "${10}" "${11}" "${12}" "${13}"
+    replay_compile_run "$here/dw_replay.cpp" -I"$root/templates/conv1dc" -DREPLAY_2D=0 $layer \
+        -DBLOCK_SIZE=${10} -DCHANNELS_PER_BLOCK=${11} -DOUT_PER_THREAD=${12} -DVEC=${13}
 }
 # one2 B C H W KH KW PH PW SY SX DY DX BIAS OUT_X OUT_Y TILE_OH TILE_OW: a
-# conv2dc layer (fp32), PyTorch's output size.
+# conv2dc layer in fp32 (replay_dw2_layer) and conv2dc_dw's parameters.
 one2() {
     replay_pick || return
-    local B=$1 C=$2 H=$3 W=$4 KH=$5 KW=$6 PH=$7 PW=$8 SY=$9 SX=${10} DY=${11} DX=${12} BIAS=${13}
-    local OH=$(( (H + 2 * PH - DY * (KH - 1) - 1) / SY + 1 )) OW=$(( (W + 2 * PW - DX * (KW - 1) - 1) / SX + 1 ))
-    local d="-DREPLAY_2D=1 -DCT_DTYPE=0 -DCONV_B=$B -DCONV_CIN=$C -DCONV_COUT=$C -DCONV_GROUPS=$C -DCONV_H=$H"
-    d="$d -DCONV_W=$W -DCONV_KH=$KH -DCONV_KW=$KW -DCONV_OH=$OH -DCONV_OW=$OW -DCONV_PH=$PH -DCONV_PW=$PW"
-    d="$d -DCONV_BIAS=$BIAS -DOUT_X=${14} -DOUT_Y=${15} -DTILE_OH=${16} -DTILE_OW=${17}"
-    [ "$SY" != 1 ] && d="$d -DCONV_SH=$SY"
-    [ "$SX" != 1 ] && d="$d -DCONV_SW=$SX"
-    [ "$DY" != 1 ] && d="$d -DCONV_DH=$DY"
-    [ "$DX" != 1 ] && d="$d -DCONV_DW=$DX"
-    printf "conv2dc B%s C%s %sx%s k%sx%s pad %s,%s stride %s,%s dil %s,%s bias %s out %sx%s [%s %s %s %s]: " \
-        "$B" "$C" "$H" "$W" "$KH" "$KW" "$PH" "$PW" "$SY" "$SX" "$DY" "$DX" "$BIAS" "$OH" "$OW" "${14}" "${15}" \
-        "${16}" "${17}"
-    replay_compile_run "$here/dw_replay.cpp" -I"$root/templates/conv2dc" $d
+    replay_dw2_layer 0 "${@:1:13}"
+    printf "conv2dc [%s %s %s %s]: " "${14}" "${15}" "${16}" "${17}"
+    replay_compile_run "$here/dw_replay.cpp" -I"$root/templates/conv2dc" -DREPLAY_2D=1 $layer \
+        -DOUT_X=${14} -DOUT_Y=${15} -DTILE_OH=${16} -DTILE_OW=${17}
 }
 for dt in 0 1 2; do
     #              dt  B C  L   K  PAD S D bias BLOCK CPB OPT VEC

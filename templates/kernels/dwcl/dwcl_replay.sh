@@ -12,22 +12,14 @@
 here=$(cd "$(dirname "$0")" && pwd)
 replay_every=4
 source "$here/../replay_lib.sh"
-# [CAUSAL=1] one DT B C L K PAD STRIDE DIL BIAS VEC CT PT PPT CHUNK: PAD
-# zeros before (and after unless CAUSAL=1), PyTorch's output length.
+# [CAUSAL=1] one DT B C L K PAD STRIDE DIL BIAS VEC CT PT PPT CHUNK: an NLC
+# layer (replay_dw1_layer) and conv1dc_dwcl's parameters.
 one() {
     replay_pick || return
-    local dt=$1 B=$2 C=$3 L=$4 K=$5 PAD=$6 S=$7 D=$8 BIAS=$9
-    local zeros=$((2 * PAD))
-    [ "${CAUSAL:-0}" = 1 ] && zeros=$PAD
-    local LOUT=$(( (L + zeros - D * (K - 1) - 1) / S + 1 ))
-    local d="-DCT_DTYPE=$dt -DCONV_B=$B -DCONV_CIN=$C -DCONV_COUT=$C -DCONV_GROUPS=$C -DCONV_L=$L -DCONV_K=$K"
-    d="$d -DCONV_PAD=$PAD -DCONV_LOUT=$LOUT -DCONV_BIAS=$BIAS -DCONV_CHANNELS_LAST=1 -DVEC=${10}"
-    d="$d -DCHANNEL_THREADS=${11} -DPOS_THREADS=${12} -DPOS_PER_THREAD=${13} -DCHUNK=${14}"
-    [ "$S" != 1 ] && d="$d -DCONV_STRIDE=$S"
-    [ "$D" != 1 ] && d="$d -DCONV_DIL=$D"
-    printf "dtype %s B%s C%s L%s K%s pad %s stride %s dil %s bias %s lout %s [%s %s %s %s %s]: " "$dt" "$B" "$C" \
-        "$L" "$K" "$PAD" "$S" "$D" "$BIAS" "$LOUT" "${10}" "${11}" "${12}" "${13}" "${14}"
-    replay_compile_run "$here/dwcl_replay.cpp" -I"$root/templates/conv1dc" $d
+    replay_dw1_layer "${@:1:9}"
+    printf "[%s %s %s %s %s]: " "${10}" "${11}" "${12}" "${13}" "${14}"
+    replay_compile_run "$here/dwcl_replay.cpp" -I"$root/templates/conv1dc" $layer -DCONV_CHANNELS_LAST=1 \
+        -DVEC=${10} -DCHANNEL_THREADS=${11} -DPOS_THREADS=${12} -DPOS_PER_THREAD=${13} -DCHUNK=${14}
 }
 for dt in 0 1 2; do
     #             dt  B C  L   K  PAD S D bias VEC CT PT PPT CHUNK

@@ -11,22 +11,14 @@
 here=$(cd "$(dirname "$0")" && pwd)
 replay_every=3
 source "$here/../replay_lib.sh"
-# one DT B C H W KH KW PH PW SY SX DY DX BIAS OUT_X OUT_Y WARPS PLANES VEC
+# one DT B C H W KH KW PH PW SY SX DY DX BIAS OUT_X OUT_Y WARPS PLANES VEC: a
+# layer (replay_dw2_layer) and conv2dc_dwp's parameters.
 one() {
     replay_pick || return
-    local dt=$1 B=$2 C=$3 H=$4 W=$5 KH=$6 KW=$7 PH=$8 PW=$9 SY=${10} SX=${11} DY=${12} DX=${13} BIAS=${14}
-    local OH=$(( (H + 2 * PH - DY * (KH - 1) - 1) / SY + 1 )) OW=$(( (W + 2 * PW - DX * (KW - 1) - 1) / SX + 1 ))
-    local d="-DCT_DTYPE=$dt -DCONV_B=$B -DCONV_CIN=$C -DCONV_COUT=$C -DCONV_GROUPS=$C -DCONV_H=$H -DCONV_W=$W"
-    d="$d -DCONV_KH=$KH -DCONV_KW=$KW -DCONV_OH=$OH -DCONV_OW=$OW -DCONV_PH=$PH -DCONV_PW=$PW -DCONV_BIAS=$BIAS"
-    d="$d -DOUT_X=${15} -DOUT_Y=${16} -DWARPS=${17} -DPLANES=${18} -DVEC=${19}"
-    [ "$SY" != 1 ] && d="$d -DCONV_SH=$SY"
-    [ "$SX" != 1 ] && d="$d -DCONV_SW=$SX"
-    [ "$DY" != 1 ] && d="$d -DCONV_DH=$DY"
-    [ "$DX" != 1 ] && d="$d -DCONV_DW=$DX"
-    printf "dtype %s B%s C%s %sx%s k%sx%s pad %s,%s stride %s,%s dil %s,%s bias %s out %sx%s [%s %s %s %s %s]: " \
-        "$dt" "$B" "$C" "$H" "$W" "$KH" "$KW" "$PH" "$PW" "$SY" "$SX" "$DY" "$DX" "$BIAS" "$OH" "$OW" "${15}" \
-        "${16}" "${17}" "${18}" "${19}"
-    replay_compile_run "$here/dwp_replay.cpp" -I"$root/templates/conv2dc" $d
+    replay_dw2_layer "${@:1:14}"
+    printf "[%s %s %s %s %s]: " "${15}" "${16}" "${17}" "${18}" "${19}"
+    replay_compile_run "$here/dwp_replay.cpp" -I"$root/templates/conv2dc" $layer -DOUT_X=${15} -DOUT_Y=${16} \
+        -DWARPS=${17} -DPLANES=${18} -DVEC=${19}
 }
 for dt in 1 2; do
     #       dt  B C  H  W  KH KW PH PW SY SX DY DX bias OX OY WARPS PLANES VEC
