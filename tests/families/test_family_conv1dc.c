@@ -14,6 +14,7 @@
 #include "tc_conv.h"
 #include "tc16_conv.h"
 #include "tc16wb_conv.h"
+#include "tc16gkt_conv.h"
 #include "dw_conv.h"
 #include "simt_conv.h"
 #include "dwcl_conv.h"
@@ -224,6 +225,11 @@ static void limits_space(const char *spec, const char *arch, const ct_config *cf
          * mma.sync m16n8k16), and each template its element types. */
         else if (ct_template_refuses_dtype(&p, tp, why, sizeof why))
             CHECK_MSG(sp.n == 0, "%s %s: %d candidates in a type it lacks", spec, tp->name, sp.n);
+        /* The TMA kind: sm_90 and nlc only (its own refusals are
+         * test_tc16gkt_conv's). */
+        else if (tp->kind == &ct_kind_tc16gktcl)
+            CHECK_MSG(sp.n == 0 || (lim.cc_major == 9 && ct_problem_value(&p, "layout") == 1),
+                      "%s %s: %d candidates off sm_90 or on ncl", spec, tp->name, sp.n);
         /* Only the baseline, the fp32 tensor-core templates (both layouts),
          * conv1dc_dwcl, conv1dc_dwtcl and conv1dc_tc16cl (channels last
          * only) read nlc. */

@@ -473,6 +473,20 @@ int main(void)
         {"conv2dc:2:128:14:14:72:3:3:same:nhwc:bf16", "conv2dc_tc16gkcl"},
         {"conv2dc:2:32:16:3:40:3:3:same:bias:nhwc:bf16", "conv2dc_tc16gkcl"},
     };
+    /* conv2dc_tc16gktcl, conv1dc_tc16gktcl (TMA tensor copies, mbarrier
+     * pipeline): Cin not a multiple of 64 (zeros past Cin in the last
+     * box), batch 1, stride 2 down (a TMA element stride), padding (the
+     * copy engine's zero fill), dilation with ROWS boxes, groups of 64
+     * channels with odd Cout/groups (one-element stores) and bias, a 1x1
+     * strided layer, a causal strided 1D layer. */
+    static const char *const tc16gkt[][2] = {
+        {"conv2dc:1:72:33:35:40:3:3:same:nhwc:f16", "conv2dc_tc16gktcl"},
+        {"conv2dc:2:40:17:19:24:3:3:pad=1:stride=2:bias:nhwc:bf16", "conv2dc_tc16gktcl"},
+        {"conv2dc:1:64:10:16:64:3:3:same:dilation=2:nhwc:bf16", "conv2dc_tc16gktcl"},
+        {"conv2dc:1:128:7:9:66:3:3:same:groups=2:bias:nhwc:bf16", "conv2dc_tc16gktcl"},
+        {"conv2dc:2:64:15:16:136:1:1:valid:stride=2:nhwc:f16", "conv2dc_tc16gktcl"},
+        {"conv1dc:3:40:301:24:5:causal:stride=2:bias:nlc:f16", "conv1dc_tc16gktcl"},
+    };
     const int wgmma = g.lim.cc_major == 9 && g.lim.cc_minor == 0;
     if (tensor_tf32) {
         tune_alone(db, tc16r, sizeof tc16r / sizeof tc16r[0]);
@@ -488,6 +502,9 @@ int main(void)
         tune_alone(db, tc16gk, sizeof tc16gk / sizeof tc16gk[0]);
         export_selftest(db, dir, tc16gk[0][0], arch);  /* groups, odd channels, a padded chunk */
         export_selftest(db, dir, tc16gk[1][0], arch);  /* strided down */
+        tune_alone(db, tc16gkt, sizeof tc16gkt / sizeof tc16gkt[0]);
+        export_selftest(db, dir, tc16gkt[1][0], arch); /* the tensor map encoded by the launcher, stride 2 */
+        export_selftest(db, dir, tc16gkt[3][0], arch); /* groups, odd channels */
     } else {
         printf("wgmma templates not run: %s is not compute capability 9.0\n", g.arch);
     }

@@ -18,6 +18,7 @@
 #include <stddef.h>
 #include "params.h"
 #include "status.h"
+#include "tmap.h"
 
 /* A problem string has at most CT_PROBLEM_SPEC_MAX - 1 characters. */
 #define CT_PROBLEM_SPEC_MAX 256
@@ -178,6 +179,10 @@ typedef struct ct_family {
     /* Launch geometry of template t with parameters c. */
     void (*geometry)(const ct_problem *p, const ct_template *t, const ct_params *c,
                      ct_launch *out);
+    /* Optional: the TMA tensor maps template t takes after the buffers
+     * (at most CT_MAX_TMAPS, into out); returns how many, 0 for none. The
+     * runner encodes them from the device pointers at launch (tmap.h). */
+    int (*tensor_maps)(const ct_problem *p, const ct_template *t, const ct_params *c, ct_tmap_desc *out);
     /* C source of the CPU reference, used by exported self-tests. It defines
      * `static void ct_reference(const float *const *in, double *out)` using
      * the problem macros. */

@@ -273,6 +273,62 @@ void ct_exp_emit_kernel_text(FILE *f, const instance *in)
     fprintf(f, "\n// ---- templates/%s.cu ----\n%s\n// ---- end of template ----\n\n", in->t->name, in->src);
 }
 
+/* The TMA tensor maps of a kernel that takes them (ct_family.tensor_maps),
+ * encoded at every call from the caller's pointers into ct_tmaps[]: the
+ * driver's cuTensorMapEncodeTiled found through the runtime
+ * (cudaGetDriverEntryPointByVersion), so the caller links no -lcuda.
+ * Returns how many. */
+static int emit_tensor_maps(FILE *f, const instance *in)
+{
+    ct_tmap_desc tm[CT_MAX_TMAPS];
+    const ct_family *fam = in->p.family;
+    const int n = fam->tensor_maps ? fam->tensor_maps(&in->p, in->t, &in->c, tm) : 0;
+    if (n <= 0)
+        return 0;
+    static const char *const types[CT_NDTYPES] = {"CU_TENSOR_MAP_DATA_TYPE_FLOAT32", "CU_TENSOR_MAP_DATA_TYPE_BFLOAT16",
+                                                  "CU_TENSOR_MAP_DATA_TYPE_FLOAT16"};
+    fprintf(f, "    CUtensorMap ct_tmaps[%d];\n    {\n"
+               "        typedef CUresult (*encode_fn)(CUtensorMap *, CUtensorMapDataType, cuuint32_t, void *,\n"
+               "                                      const cuuint64_t *, const cuuint64_t *, const cuuint32_t *,\n"
+               "                                      const cuuint32_t *, CUtensorMapInterleave, CUtensorMapSwizzle,\n"
+               "                                      CUtensorMapL2promotion, CUtensorMapFloatOOBfill);\n"
+               "        static encode_fn encode = NULL;\n        if (!encode) {\n            void *fn = NULL;\n"
+               "            cudaDriverEntryPointQueryResult q = cudaDriverEntryPointSymbolNotFound;\n"
+               "#if CUDART_VERSION >= 12050\n"
+               "            cudaError_t err = cudaGetDriverEntryPointByVersion(\"cuTensorMapEncodeTiled\", &fn,\n"
+               "                                                               12000, cudaEnableDefault, &q);\n"
+               "#else\n"
+               "            cudaError_t err = cudaGetDriverEntryPoint(\"cuTensorMapEncodeTiled\", &fn,\n"
+               "                                                      cudaEnableDefault, &q);\n#endif\n"
+               "            if (err != cudaSuccess)\n                return (int)err;\n"
+               "            if (q != cudaDriverEntryPointSuccess || !fn)\n"
+               "                return (int)cudaErrorNotSupported;\n"
+               "            encode = (encode_fn)fn;\n        }\n", n);
+    for (int i = 0; i < n; i++) {
+        const ct_tmap_desc *d = &tm[i];
+        fprintf(f, "        const cuuint64_t dims%d[] = {", i);
+        for (int k = 0; k < d->rank; k++)
+            fprintf(f, "%s%lluull", k ? ", " : "", d->dims[k]);
+        fprintf(f, "}, strides%d[] = {", i);
+        for (int k = 0; k + 1 < d->rank; k++)
+            fprintf(f, "%s%lluull", k ? ", " : "", d->strides[k]);
+        fprintf(f, "%s};\n        const cuuint32_t box%d[] = {", d->rank > 1 ? "" : "0", i);
+        for (int k = 0; k < d->rank; k++)
+            fprintf(f, "%s%uu", k ? ", " : "", d->box[k]);
+        fprintf(f, "}, estr%d[] = {", i);
+        for (int k = 0; k < d->rank; k++)
+            fprintf(f, "%s%uu", k ? ", " : "", d->estrides[k]);
+        fprintf(f, "};\n        if (encode(&ct_tmaps[%d], %s, %d, (void *)%s, dims%d, strides%d, box%d, estr%d,\n"
+                   "                   CU_TENSOR_MAP_INTERLEAVE_NONE, CU_TENSOR_MAP_SWIZZLE_%s, "
+                   "CU_TENSOR_MAP_L2_PROMOTION_L2_128B,\n                   CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE) != "
+                   "CUDA_SUCCESS)\n            return (int)cudaErrorInvalidValue;\n",
+                i, types[d->dtype], d->rank, in->bufs[d->buf].name, i, i, i, i,
+                d->swizzle == 128 ? "128B" : d->swizzle == 64 ? "64B" : d->swizzle == 32 ? "32B" : "NONE");
+    }
+    fprintf(f, "    }\n");
+    return n;
+}
+
 /* The host launcher (no preprocessor guard around it). */
 void ct_exp_emit_launcher(FILE *f, const instance *in)
 {
@@ -283,7 +339,11 @@ void ct_exp_emit_launcher(FILE *f, const instance *in)
         in->t->exec->emit_launcher(f, &in->p, &in->c, in->sym, sig);
         return;
     }
+    ct_tmap_desc tm[CT_MAX_TMAPS];
+    if (in->p.family->tensor_maps && in->p.family->tensor_maps(&in->p, in->t, &in->c, tm) > 0)
+        fprintf(f, "#include <cuda.h>\n");
     fprintf(f, "extern \"C\" %s\n{\n", sig);
+    const int ntm = emit_tensor_maps(f, in);
     for (int i = 0; i < in->nb; i++) {
         if (!in->bufs[i].symbol || in->bufs[i].is_output)
             continue;
@@ -306,6 +366,8 @@ void ct_exp_emit_launcher(FILE *f, const instance *in)
     for (int i = 0; i < in->nb; i++)
         fprintf(f, "%s%s%s", i ? ", " : "",
                 !is_half(in) ? "" : in->bufs[i].is_output ? "(ct_elem *)" : "(const ct_elem *)", in->bufs[i].name);
+    for (int i = 0; i < ntm; i++)
+        fprintf(f, ", ct_tmaps[%d]", i);
     fprintf(f, ");\n    return (int)cudaGetLastError();\n}\n");
 }
 

@@ -28,7 +28,7 @@
     X(cuGraphCreate) X(cuGraphAddKernelNode) X(cuGraphInstantiate)       \
     X(cuGraphLaunch) X(cuGraphExecDestroy) X(cuGraphDestroy)             \
     X(cuStreamCreate) X(cuStreamDestroy) X(cuStreamBeginCapture)        \
-    X(cuStreamEndCapture)                                                \
+    X(cuStreamEndCapture) X(cuTensorMapEncodeTiled)                      \
     X(cuGetErrorName) X(cuGetErrorString)
 
 typedef struct ct_drv {

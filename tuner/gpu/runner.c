@@ -2,6 +2,7 @@
 #include "runner.h"
 
 #include <math.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -471,6 +472,46 @@ static int prepare_kernel(ct_gpu *g, ct_workload *w, const ct_template *t, const
     return 1;
 }
 
+/* The tensor maps t takes after its buffers (ct_family.tensor_maps), each
+ * encoded from its buffer's device pointer into maps[] and its address
+ * appended to args[] from index w->nbufs; returns 1, or 0 with o's
+ * status set where one cannot be encoded. */
+static int encode_tensor_maps(ct_gpu *g, ct_workload *w, const ct_template *t, const ct_params *c,
+                              CUtensorMap *maps, void **args, ct_result *o)
+{
+    const ct_problem *p = w->p;
+    if (!p->family->tensor_maps)
+        return 1;
+    ct_tmap_desc td[CT_MAX_TMAPS];
+    const int n = p->family->tensor_maps(p, t, c, td);
+    for (int i = 0; i < n; i++) {
+        static const CUtensorMapDataType types[CT_NDTYPES] = {
+            CU_TENSOR_MAP_DATA_TYPE_FLOAT32, CU_TENSOR_MAP_DATA_TYPE_BFLOAT16, CU_TENSOR_MAP_DATA_TYPE_FLOAT16};
+        const int sw = td[i].swizzle;
+        const CUtensorMapSwizzle swz = sw == 128 ? CU_TENSOR_MAP_SWIZZLE_128B
+                                       : sw == 64 ? CU_TENSOR_MAP_SWIZZLE_64B
+                                       : sw == 32 ? CU_TENSOR_MAP_SWIZZLE_32B
+                                                  : CU_TENSOR_MAP_SWIZZLE_NONE;
+        cuuint64_t dims[5] = {0}, strides[4] = {0};
+        for (int k = 0; k < 5; k++)
+            dims[k] = td[i].dims[k];
+        for (int k = 0; k < 4; k++)
+            strides[k] = td[i].strides[k];
+        const CUresult r = g->d->cuTensorMapEncodeTiled(
+            &maps[i], types[td[i].dtype], (cuuint32_t)td[i].rank, (void *)(uintptr_t)w->dev[td[i].buf], dims,
+            strides, td[i].box, td[i].estrides, CU_TENSOR_MAP_INTERLEAVE_NONE, swz,
+            CU_TENSOR_MAP_L2_PROMOTION_L2_128B, CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE);
+        if (r != CUDA_SUCCESS) {
+            ct_err le;
+            ct_drv_fail(&le, r, "cuTensorMapEncodeTiled");
+            ct_timer_set_status(o, CT_RS_LAUNCH_FAILED, le.msg);
+            return 0;
+        }
+        args[w->nbufs + i] = &maps[i];
+    }
+    return 1;
+}
+
 ct_status ct_run_candidate(ct_gpu *g, ct_workload *w, const ct_template *t,
                            const ct_params *c, const ct_binary *bin, const ct_settings *s,
                            ct_result *o, ct_err *e)
@@ -487,7 +528,8 @@ ct_status ct_run_candidate(ct_gpu *g, ct_workload *w, const ct_template *t,
     ct_kernel_call k = {0};
     ct_launch l;
     ct_launcher run;
-    void *args[CT_MAX_BUFS];
+    void *args[CT_MAX_BUFS + CT_MAX_TMAPS];
+    CUtensorMap maps[CT_MAX_TMAPS];
     for (int i = 0; i < w->nbufs; i++)
         args[i] = &w->dev[i];
 
@@ -508,7 +550,7 @@ ct_status ct_run_candidate(ct_gpu *g, ct_workload *w, const ct_template *t,
         t->exec->resources(xstate, &o->registers, &o->smem_bytes, &o->local_bytes);
         run = (ct_launcher){.run = t->exec->run, .ctx = xstate};
     } else {
-        if (!prepare_kernel(g, w, t, c, mod, &k, &l, o))
+        if (!prepare_kernel(g, w, t, c, mod, &k, &l, o) || !encode_tensor_maps(g, w, t, c, maps, args, o))
             goto out;
         k.args = args;
         run = (ct_launcher){.run = ct_kernel_call_run, .ctx = &k, .kernel = &k};

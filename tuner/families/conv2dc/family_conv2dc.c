@@ -458,6 +458,7 @@ static const ct_template templates[] = {
     CT_KERNEL(conv2dc, dgsimt),
     CT_KERNEL(conv2dc, wgsimt),
     CT_KERNEL(conv2dc, dwtcl),
+    CT_KERNEL(conv2dc, tc16gktcl),
 };
 
 /* The layer as the tensor-core templates see it. */
@@ -504,6 +505,14 @@ static void geometry(const ct_problem *p, const ct_template *t, const ct_params 
 {
     const ct_tc_shape sh = tc_shape(p);
     t->kind->launch(t, &sh, c, l);
+}
+
+static int tensor_maps(const ct_problem *p, const ct_template *t, const ct_params *c, ct_tmap_desc *out)
+{
+    if (!t->kind->tensor_maps)
+        return 0;
+    const ct_tc_shape sh = tc_shape(p);
+    return t->kind->tensor_maps(t, &sh, c, out);
 }
 
 /* ---- the family's own kind: naive (the others are in templates/kernels) ---- */
@@ -638,6 +647,7 @@ const ct_family ct_family_conv2dc = {
     .ntemplates = (int)(sizeof templates / sizeof templates[0]),
     .constrain = constrain,
     .geometry = geometry,
+    .tensor_maps = tensor_maps,
     .reference_c = reference_c,
     .reference_c_for = reference_c_for,
     .family_export = &family_export,

@@ -42,6 +42,9 @@ typedef struct ct_kernel_kind {
                      char *why, size_t len);
     void (*normalize)(const ct_template *t, const struct ct_tc_shape *s, ct_params *c);
     void (*launch)(const ct_template *t, const struct ct_tc_shape *s, const ct_params *c, ct_launch *l);
+    /* Optional: the TMA tensor maps its kernel takes after the buffers
+     * (ct_family.tensor_maps); returns how many. */
+    int (*tensor_maps)(const ct_template *t, const struct ct_tc_shape *s, const ct_params *c, ct_tmap_desc *out);
 } ct_kernel_kind;
 
 /* A family's template of the kernel kind K, whose folder (templates/kernels/

@@ -1,0 +1,299 @@
+/* tc16gkt_conv.c - parameters, sizes, constraints, launch geometry and the
+ * input tensor map of the kernel kind tc16gktcl (ct_conv_tc16gkt.cuh,
+ * beside it). */
+#include "tc16gkt_conv.h"
+#include "intmath.h"
+
+#include <stdio.h>
+#include <string.h>
+
+CT_FAMILY_CODE
+
+#define T16GKT_LIST(X)                                                                                        \
+    X(WG_M, 1, CT_INT(0), "consumer warpgroups along the output channels, 64 each")                         \
+    X(WG_N, 1, CT_INT(0), "consumer warpgroups along the tile's pixels, sharing the weights (WG_M x WG_N <= 2)") \
+    X(TILE_OH, 8, CT_INT(0), "output rows of a block's image tile")                                          \
+    X(TILE_OW, 16, CT_INT(0), "output columns of the tile (TILE_OH x TILE_OW / WG_N pixels: a wgmma's N, a "  \
+                              "multiple of 8 up to 256)")                                                   \
+    X(STAGES, 4, CT_INT(0), "input stages of the pipeline (k-blocks of one tap and 64 channels in flight)") \
+    X(SETMAXNREG, 0, CT_INT(0), "1: the producer warpgroup hands registers to the consumers (setmaxnreg, "   \
+                                "WG_M 2)")                                                             \
+    X(A_BUFS, 2, CT_INT(0), "weight buffers of a chunk's taps: 2, or 1 where two do not fit (the consumers "  \
+                            "then drain each chunk before the next is transposed)")                     \
+    X(ROWS, 0, CT_INT(0), "1: one TMA box a filter column, its KH taps' rows in one (TILE_OW a multiple of 8); " \
+                          "0: one box a tap")                                                          \
+    X(MIN_BLOCKS, 1, CT_INT(0), "resident blocks an SM (__launch_bounds__): 2 overlaps a block's first weight "  \
+                                "transpose with another's wgmma steps")
+const ct_param_def ct_tc16gkt_params[CT_TC16GKT_NPARAMS] = CT_PARAM_TABLE(T16GKT_LIST);
+_Static_assert(CT_PARAM_COUNT(T16GKT_LIST) == CT_TC16GKT_NPARAMS, "CT_TC16GKT_NPARAMS is the list's length");
+CT_PARAM_VALUES(t16gkt, T16GKT_LIST, ct_tc16gkt_params)
+
+/* A k-block's channels: one 128-byte swizzle row of 16-bit elements. */
+#define T16GKT_CK 64
+/* Bytes of the barriers: full and empty per stage, per A buffer. */
+#define T16GKT_BARS(stages) (8 * (2 * (stages) + 4))
+/* The dynamic shared memory's slack for aligning the buffers to 1024. */
+#define T16GKT_ALIGN 1024
+/* The register cap of the producer's threads after setmaxnreg.dec (the
+ * header's TG_PROD_REGS): a transpose item's 4 KHW words and about 40. */
+#define T16GKT_PROD_REGS(khw) (((khw) * 4 + 40 + 7) / 8 * 8)
+
+static long long max2(long long a, long long b)
+{
+    return a > b ? a : b;
+}
+
+void ct_tc16gkt_geometry_of(const ct_tc_shape *layer, const ct_params *c, ct_tc16gkt_geom *g)
+{
+    const ct_tc_shape one = ct_tc_per_group(layer), *s = &one;
+    const t16gkt_values q = t16gkt_get(c);
+    memset(g, 0, sizeof *g);
+    g->wg_m = q.WG_M, g->toh = q.TILE_OH, g->tow = q.TILE_OW, g->stages = q.STAGES, g->setmaxnreg = q.SETMAXNREG;
+    g->abufs = q.A_BUFS, g->rows = q.ROWS, g->minb = q.MIN_BLOCKS, g->wg_n = q.WG_N;
+    if (g->wg_m < 1 || g->wg_n < 1 || g->toh < 1 || g->tow < 1 || g->stages < 1)
+        return;
+    g->bm = 64 * g->wg_m;
+    g->n = g->toh * g->tow;
+    g->nw = g->n / g->wg_n;
+    g->nc = g->wg_m * g->wg_n;
+    g->nt = 128 * (g->nc + 1);
+    g->khw = s->kh * s->kw;
+    g->nch = ct_cdiv(s->cin, T16GKT_CK);
+    g->kpc = g->rows ? s->kw : g->khw;
+    g->nkb = g->nch * g->kpc;
+    /* With ROWS a box holds a filter column's KH taps, DY / SY rows apart. */
+    g->boxh = g->rows && s->dy % s->sy == 0 ? g->toh + (s->kh - 1) * (s->dy / s->sy) : g->toh;
+    g->sb = g->boxh * g->tow * 128;
+    g->sa = g->khw * g->bm * 128;
+    g->so = g->n * (g->bm + 8) * 2;
+    g->bar = max2(g->abufs * g->sa + g->stages * g->sb, g->so);
+    g->smem_bytes = T16GKT_ALIGN + g->bar + T16GKT_BARS(g->stages);
+    g->grid_x = s->b * ct_cdiv(s->oh, g->toh) * ct_cdiv(s->ow, g->tow);
+    g->grid_y = ct_cdiv(s->cout, g->bm) * ct_tc_ngroups(layer);
+    /* A consumer thread: the accumulators (N / 2), as many again halved
+     * when packed, about 40 more. */
+    g->regs = g->nw / 2 + g->nw / 4 + 40;
+}
+
+void ct_tc16gkt_input_map(const ct_tc_shape *s, const ct_params *c, int dtype, ct_tmap_desc *m)
+{
+    const t16gkt_values q = t16gkt_get(c);
+    const long long cin_all = s->cin;   /* the whole layer's: every group's channels */
+    memset(m, 0, sizeof *m);
+    m->buf = 0;
+    m->rank = 4;
+    m->dtype = dtype;
+    m->dims[0] = (unsigned long long)cin_all;
+    m->dims[1] = (unsigned long long)s->w;
+    m->dims[2] = (unsigned long long)s->h;
+    m->dims[3] = (unsigned long long)s->b;
+    m->strides[0] = (unsigned long long)(cin_all * 2);
+    m->strides[1] = (unsigned long long)(cin_all * 2 * s->w);
+    m->strides[2] = (unsigned long long)(cin_all * 2 * s->w * s->h);
+    m->box[0] = T16GKT_CK;
+    m->box[1] = (unsigned)(q.TILE_OW * s->sx);
+    const long long rstep = s->dy % s->sy == 0 ? s->dy / s->sy : 0;
+    m->box[2] = (unsigned)((q.ROWS ? q.TILE_OH + (s->kh - 1) * rstep : q.TILE_OH) * s->sy);
+    m->box[3] = 1;
+    m->estrides[0] = 1;
+    m->estrides[1] = (unsigned)s->sx;
+    m->estrides[2] = (unsigned)s->sy;
+    m->estrides[3] = 1;
+    m->swizzle = 128;
+}
+
+/* Layers the copies cannot express, before any parameter is looked at. */
+static int shape_refused(const ct_tc_shape *layer, const ct_tc_shape *s, long long khw, char *why, size_t len)
+{
+    const long long cin_all = s->cin * ct_tc_ngroups(layer);
+    if (s->cin % 8 != 0) {
+        snprintf(why, len, "TMA needs 16-byte pixel rows and the weights' 16-byte loads 16-byte runs: "
+                 "Cin/groups = %lld is not a multiple of 8", s->cin);
+        return 1;
+    }
+    if (ct_tc_ngroups(layer) > 1 && s->cin % T16GKT_CK != 0) {
+        snprintf(why, len, "groups of %lld input channels: the last 64-channel box of a group would read the next "
+                 "group's channels (grouped layers need Cin/groups a multiple of 64)", s->cin);
+        return 1;
+    }
+    if (s->sx > 8 || s->sy > 8) {
+        snprintf(why, len, "a stride of %lldx%lld: a TMA element stride is at most 8", s->sy, s->sx);
+        return 1;
+    }
+    if (khw > CT_TC16GKT_MAX_TAPS) {
+        snprintf(why, len, "%lld taps: a transpose item holds 8 channels of all taps in registers (at most %d)",
+                 khw, CT_TC16GKT_MAX_TAPS);
+        return 1;
+    }
+    if (cin_all * s->w * s->h * s->b * 2 >= (1LL << 40) || s->h + s->ph + s->oh * s->sy >= (1LL << 31) ||
+        s->w + s->pw + s->ow * s->sx >= (1LL << 31)) {
+        snprintf(why, len, "the input exceeds what a tensor map addresses (strides under 2^40 bytes, 32-bit "
+                 "coordinates)");
+        return 1;
+    }
+    return 0;
+}
+
+/* The share of the tensor-core work that is useful: the tile's fit, the
+ * output channel tiles, the last chunk's padding. */
+static double useful(const ct_tc_shape *s, const ct_tc16gkt_geom *g)
+{
+    const double pix = (double)(s->oh * s->ow) / (double)(ct_cdiv(s->oh, g->toh) * g->toh * ct_cdiv(s->ow, g->tow) *
+                                                         g->tow);
+    const double chan = (double)s->cout / (double)ct_rup(s->cout, g->bm);
+    const double red = (double)s->cin / (double)(g->nch * T16GKT_CK);
+    return pix * chan * red;
+}
+
+int ct_tc16gkt_constrain(const ct_template *t, const ct_tc_shape *layer, const ct_params *c, const ct_limits *lim,
+                         char *why, size_t len)
+{
+    (void)t;
+    if (lim->cc_major != 9 || lim->cc_minor != 0) {
+        snprintf(why, len, "wgmma and setmaxnreg are sm_90a instructions: compute capability 9.0 only (here %d.%d)",
+                 lim->cc_major, lim->cc_minor);
+        return 1;
+    }
+    const ct_tc_shape one = ct_tc_per_group(layer), *s = &one;
+    if (ct_tc_depthwise_refused(s, why, len))
+        return 1;
+    ct_tc16gkt_geom g;
+    ct_tc16gkt_geometry_of(layer, c, &g);
+    if (shape_refused(layer, s, s->kh * s->kw, why, len))
+        return 1;
+    if (g.wg_m < 1 || g.wg_m > 2 || g.wg_n < 1 || g.wg_n > 2 || g.toh < 1 || g.tow < 1 || g.stages < 2 ||
+        g.stages > 8 ||
+        (g.setmaxnreg != 0 && g.setmaxnreg != 1) || g.abufs < 1 || g.abufs > 2 || g.rows < 0 || g.rows > 1 ||
+        g.minb < 1 || g.minb > 2) {
+        snprintf(why, len, "WG_M, WG_N, A_BUFS and MIN_BLOCKS 1 or 2, tiles >= 1, STAGES 2 to 8, SETMAXNREG and "
+                 "ROWS 0 or 1");
+        return 1;
+    }
+    if (g.nc > 2) {
+        snprintf(why, len, "WG_M x WG_N = %lld consumer warpgroups: 2 at most", g.nc);
+        return 1;
+    }
+    if (g.n % (8 * g.wg_n) != 0 || g.nw > 256) {
+        snprintf(why, len, "a %lldx%lld tile over %lld warpgroups is %lld pixels each: a wgmma's N is a multiple of 8 "
+                 "up to 256", g.toh, g.tow, g.wg_n, g.n / g.wg_n);
+        return 1;
+    }
+    if (g.nw < 64 && s->oh * s->ow >= 64) {
+        snprintf(why, len, "%lld pixels a warpgroup: a wgmma of N under 64 spends its time reading the weights (the "
+                 "image has %lld pixels)", g.nw, s->oh * s->ow);
+        return 1;
+    }
+    if (g.rows && (g.tow % 8 != 0 || s->dy % s->sy != 0)) {
+        snprintf(why, len, "ROWS=1 needs TILE_OW a multiple of 8 (each tap's rows 1024-aligned) and the dilation "
+                 "down (%lld) a multiple of the stride (%lld)", s->dy, s->sy);
+        return 1;
+    }
+    if (g.tow * s->sx > 256 || g.boxh * s->sy > 256) {
+        snprintf(why, len, "a TMA box traverses at most 256 elements a dimension (TILE_OW x stride %lld, %lld rows "
+                 "x stride %lld)", g.tow * s->sx, g.boxh, g.boxh * s->sy);
+        return 1;
+    }
+    /* A tile past the output computes zeros the epilogue drops (8x8 tiles
+     * of a 7x7 output keep N a multiple of 8); 8 rows or columns past it
+     * are a whole wasted step. */
+    if (g.toh >= s->oh + 8 || g.tow >= s->ow + 8) {
+        snprintf(why, len, "a %lldx%lld tile exceeds the %lldx%lld output by 8 or more", g.toh, g.tow, s->oh,
+                 s->ow);
+        return 1;
+    }
+    if (g.minb == 2 && g.setmaxnreg) {
+        snprintf(why, len, "SETMAXNREG with MIN_BLOCKS 1 only (it moves registers within one block's share)");
+        return 1;
+    }
+    if (g.minb == 2 && 2 * (g.smem_bytes + 1024) > lim->max_smem_per_sm) {
+        snprintf(why, len, "two blocks of %lld bytes of shared memory exceed the SM's %d", g.smem_bytes,
+                 lim->max_smem_per_sm);
+        return 1;
+    }
+    if (g.setmaxnreg && g.nc != 2) {
+        snprintf(why, len, "SETMAXNREG with two consumer warpgroups only: one has 255 registers already");
+        return 1;
+    }
+    if (g.wg_m > 1 && g.bm >= 2 * ct_rup(s->cout, 64)) {
+        snprintf(why, len, "WG_M=%lld covers twice the %lld output channels", g.wg_m, s->cout);
+        return 1;
+    }
+    if (g.stages > g.nkb && g.stages > 2) {
+        snprintf(why, len, "STAGES=%lld exceeds the %lld k-blocks (chunks x taps)", g.stages, g.nkb);
+        return 1;
+    }
+    const double eff = useful(s, &g);
+    if (eff < 0.6 && (double)s->b * (double)s->oh * (double)s->ow >= 4096.0 && s->cout >= 32) {
+        snprintf(why, len, "only %.0f%% of the tensor-core work is useful", 100 * eff);
+        return 1;
+    }
+    if (g.smem_bytes > lim->max_smem_per_block) {
+        snprintf(why, len, "%lld bytes of shared memory (A %lld x %lld, %lld stages of %lld) exceed the device's %d",
+                 g.smem_bytes, g.sa, g.abufs, g.stages, g.sb, lim->max_smem_per_block);
+        return 1;
+    }
+    if (g.abufs == 1 && g.nch > 1 && g.smem_bytes + g.sa <= lim->max_smem_per_block) {
+        snprintf(why, len, "A_BUFS=1 where two A buffers fit (%lld bytes): one drains the pipeline every chunk",
+                 g.smem_bytes + g.sa);
+        return 1;
+    }
+    if (g.grid_x > 2147483647LL || g.grid_y > 65535) {
+        snprintf(why, len, "the grid exceeds the device's limits");
+        return 1;
+    }
+    /* A consumer's registers: with setmaxnreg its share of what the
+     * producer gives up, else the launch's cap. */
+    const long long cap = 65536 / g.nt / g.minb / 8 * 8 > 255 ? 255 : 65536 / g.nt / g.minb / 8 * 8;
+    const long long have =
+        g.setmaxnreg ? ((cap * (g.nc + 1) - T16GKT_PROD_REGS(g.khw)) / g.nc / 8 * 8) : cap;
+    if (g.regs > have) {
+        snprintf(why, len, "about %lld registers a consumer thread exceed the %lld it gets (%lld threads)", g.regs,
+                 have, g.nt);
+        return 1;
+    }
+    return 0;
+}
+
+void ct_tc16gkt_normalize(const ct_template *t, const ct_tc_shape *layer, ct_params *c)
+{
+    (void)t;
+    t16gkt_values q = t16gkt_get(c);
+    /* A 1D layer (conv1dc's, a 2D one of one output row): rows of one. */
+    if (layer->oh == 1 && layer->kh == 1)
+        q.TILE_OH = 1;
+    if (q.WG_M * q.WG_N != 2)
+        q.SETMAXNREG = 0;
+    /* One chunk needs one weight buffer (its drain is the end). */
+    if (ct_cdiv(ct_tc_per_group(layer).cin, T16GKT_CK) == 1)
+        q.A_BUFS = 1;
+    /* One filter row: a column is one tap. */
+    if (layer->kh == 1)
+        q.ROWS = 0;
+    t16gkt_put(c, &q);
+}
+
+void ct_tc16gkt_launch(const ct_template *t, const ct_tc_shape *s, const ct_params *c, ct_launch *l)
+{
+    (void)t;
+    ct_tc16gkt_geom g;
+    ct_tc16gkt_geometry_of(s, c, &g);
+    memset(l, 0, sizeof *l);
+    l->grid[0] = (unsigned)g.grid_x;
+    l->grid[1] = (unsigned)g.grid_y;
+    l->grid[2] = 1;
+    l->block[0] = (unsigned)g.nt;
+    l->block[1] = l->block[2] = 1;
+    l->smem_bytes = (unsigned)g.smem_bytes;
+}
+
+int ct_tc16gkt_tensor_maps(const ct_template *t, const ct_tc_shape *s, const ct_params *c, ct_tmap_desc *out)
+{
+    (void)t;
+    ct_tc16gkt_input_map(s, c, s->p ? (int)ct_problem_dtype(s->p) : CT_DTYPE_BF16, &out[0]);
+    return 1;
+}
+
+const ct_kernel_kind ct_kind_tc16gktcl = {.name = "tc16gktcl", .layouts = CT_LAYOUT_CL_ONLY, .any_layer = 1,
+                                          .wgmma = 1, .constrain = ct_tc16gkt_constrain,
+                                          .normalize = ct_tc16gkt_normalize, .launch = ct_tc16gkt_launch,
+                                          .tensor_maps = ct_tc16gkt_tensor_maps};

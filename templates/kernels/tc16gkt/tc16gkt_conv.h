@@ -1,0 +1,54 @@
+/* tc16gkt_conv.h - the kernel kind tc16gktcl (ct_conv_tc16gkt.cuh, beside
+ * it): the channels-last half-precision layer on Hopper, input tiles
+ * copied by TMA tensor copies into 128-byte-swizzled shared memory, wgmma
+ * on both operands there, a producer warpgroup and WG_M consumer
+ * warpgroups on an mbarrier pipeline. Parameters, sizes (mirroring the
+ * header's TG_* macros), constraints, launch geometry and the input's
+ * tensor map, on the layer as a ct_tc_shape. */
+#ifndef CT_TC16GKT_CONV_H
+#define CT_TC16GKT_CONV_H
+
+#include <stddef.h>
+
+#include "problem.h"
+#include "tc_conv.h"
+
+#define CT_TC16GKT_NPARAMS 9
+extern const ct_param_def ct_tc16gkt_params[CT_TC16GKT_NPARAMS];
+
+#define CT_TC16GKT_SUMMARY                                                                                     \
+    "channels-last bf16/f16 on Hopper: input tiles by TMA tensor copies (128-byte swizzle, padding by the "  \
+    "copy engine's zero fill), wgmma on swizzled shared memory, a producer warpgroup feeding WG_M consumer " \
+    "warpgroups through an mbarrier pipeline STAGES deep"
+
+/* The most filter taps: a transpose item holds 8 channels of every tap in
+ * registers, 4 words a tap. */
+#define CT_TC16GKT_MAX_TAPS 16
+
+extern const ct_kernel_kind ct_kind_tc16gktcl;
+
+#define CT_KERNEL_tc16gktcl(nm, family)                                                                     \
+    {.name = nm, .summary = CT_TC16GKT_SUMMARY, .params = ct_tc16gkt_params, .nparams = CT_TC16GKT_NPARAMS, \
+     .dtypes = CT_TC16_DTYPES, .kind = &ct_kind_tc16gktcl, .kernel = "tc16gktcl"}
+
+typedef struct ct_tc16gkt_geom {
+    long long wg_m, wg_n, toh, tow, stages, setmaxnreg, abufs, rows, minb;
+    long long bm, n, nw, nc, nt, khw, nch, kpc, nkb, boxh, sb, sa, so, bar, smem_bytes, grid_x, grid_y, regs;
+} ct_tc16gkt_geom;
+
+/* s is the whole layer; the sizes are those of one group's GEMM. */
+void ct_tc16gkt_geometry_of(const ct_tc_shape *s, const ct_params *c, ct_tc16gkt_geom *g);
+
+/* The input's tensor map (the kernel's argument after the buffers): the
+ * NHWC tensor as [C][W][H][B], innermost first; a box of 64 channels x
+ * TILE_OW x TILE_OH pixels with the layer's strides as element strides,
+ * 128-byte swizzle. */
+void ct_tc16gkt_input_map(const ct_tc_shape *s, const ct_params *c, int dtype, ct_tmap_desc *m);
+
+int ct_tc16gkt_constrain(const ct_template *t, const ct_tc_shape *s, const ct_params *c, const ct_limits *lim,
+                         char *why, size_t len);
+void ct_tc16gkt_normalize(const ct_template *t, const ct_tc_shape *s, ct_params *c);
+void ct_tc16gkt_launch(const ct_template *t, const ct_tc_shape *s, const ct_params *c, ct_launch *l);
+int ct_tc16gkt_tensor_maps(const ct_template *t, const ct_tc_shape *s, const ct_params *c, ct_tmap_desc *out);
+
+#endif

@@ -1,0 +1,130 @@
+// tc16gkt_replay.cpp: a replay of ct_conv_tc16gkt.cuh on the CPU, without
+// a GPU: the header itself compiled as host C++ (-DCT_REPLAY), a block's
+// threads std::threads (../replay_shim.h), its TMA copies, mbarriers and
+// wgmma steps emulated by ../replay_hopper.h (the copy engine's box, zero
+// fill, element strides and 128-byte swizzle; the barriers' phases; the
+// operands read through their swizzled descriptors when wait_group
+// retires them). Compared with an fp64 reference of the layer (relative L2
+// 1e-2: each output is rounded once to bf16/f16), every output written,
+// and each block's barriers completed as often as the pipeline's
+// bookkeeping says. The layer, the candidate and the model's tensor map
+// are -D flags: test_tc16gkt_conv.c builds them from tc16gkt_conv.c
+// (LY_* the layer per group, TM_* the map).
+#include "replay_shim.h"
+#include "ct_dtype.cuh"
+#include "replay_hopper.h"
+#define CT_REPLAY 1
+#define TC_NAME kmain
+#define TC_B LY_B
+#define TC_CIN LY_CIN
+#define TC_GROUPS LY_GROUPS
+#define TC_H LY_H
+#define TC_W LY_W
+#define TC_COUT LY_COUT
+#define TC_KH LY_KH
+#define TC_KW LY_KW
+#define TC_OH LY_OH
+#define TC_OW LY_OW
+#define TC_PH LY_PH
+#define TC_PW LY_PW
+#define TC_SY LY_SY
+#define TC_SX LY_SX
+#define TC_DY LY_DY
+#define TC_DX LY_DX
+#define TC_BIAS LY_BIAS
+#include "ct_conv_tc16gkt.cuh"
+
+static ct_elem toe(float v) { ct_elem e; ct_st(&e, v); return e; }
+
+// The completions a block's barrier at shared byte b must have had.
+static long long expected_phases(unsigned b)
+{
+    const unsigned i = (b - TG_BAR) / 8;
+    long long n = 0;
+    if (i < STAGES) {                     // fullB[s]: every k-block of stage s
+        for (int kb = 0; kb < TG_NKB; kb++)
+            n += kb % STAGES == (int)i;
+    } else if (i < 2 * STAGES) {          // emptyB[s]: every k-block but the last, which one A buffer drains
+        for (int kb = 0; kb + (A_BUFS == 1 ? 0 : 1) < TG_NKB; kb++)
+            n += kb % STAGES == (int)(i - STAGES);
+    } else if (i < 2 * STAGES + 2) {      // fullA[a]: every chunk of buffer a
+        for (int ch = 0; ch < TG_NCH; ch++)
+            n += ch % A_BUFS == (int)(i - 2 * STAGES);
+    } else {                              // emptyA[a]: every chunk but the last (all with one buffer)
+        for (int ch = 0; ch + (A_BUFS == 1 ? 0 : 1) < TG_NCH; ch++)
+            n += ch % A_BUFS == (int)(i - 2 * STAGES - 2);
+    }
+    return n;
+}
+
+int main()
+{
+    srand(LY_SEED);
+    const long long ci = (long long)LY_CIN * LY_GROUPS, co = (long long)LY_COUT * LY_GROUPS;
+    const long long nx = (long long)LY_B * LY_H * LY_W * ci, ny = (long long)LY_B * LY_OH * LY_OW * co;
+    const long long nw = co * LY_CIN * LY_KH * LY_KW;
+    std::vector<ct_elem> xe(nx), we(nw), be(co);
+    std::vector<float> x(nx), w(nw), bias(co);
+    for (long long k = 0; k < nx; ++k) { xe[k] = toe((float)rand() / RAND_MAX - 0.5f); x[k] = ct_ld(&xe[k]); }
+    for (long long k = 0; k < nw; ++k) { we[k] = toe((float)rand() / RAND_MAX - 0.5f); w[k] = ct_ld(&we[k]); }
+    for (long long k = 0; k < co; ++k) { be[k] = toe((float)rand() / RAND_MAX - 0.5f); bias[k] = ct_ld(&be[k]); }
+    std::vector<double> ref(ny, 0.0);
+    for (int b = 0; b < LY_B; ++b)
+        for (long long o = 0; o < co; ++o)
+            for (int y = 0; y < LY_OH; ++y)
+                for (int xo = 0; xo < LY_OW; ++xo) {
+                    double s = LY_BIAS ? (double)bias[o] : 0.0;
+                    const long long g = o / LY_COUT;
+                    for (int c = 0; c < LY_CIN; ++c)
+                        for (int i = 0; i < LY_KH; ++i)
+                            for (int j = 0; j < LY_KW; ++j) {
+                                const int yy = y * LY_SY + i * LY_DY - LY_PH, xx = xo * LY_SX + j * LY_DX - LY_PW;
+                                if (yy < 0 || yy >= LY_H || xx < 0 || xx >= LY_W)
+                                    continue;
+                                s += (double)x[((b * LY_H + yy) * (long long)LY_W + xx) * ci + g * LY_CIN + c] *
+                                     (double)w[((o * LY_CIN + c) * LY_KH + i) * LY_KW + j];
+                            }
+                    ref[((b * LY_OH + y) * (long long)LY_OW + xo) * co + o] = s;
+                }
+    ct_tmap_desc d{};
+    d.rank = 4, d.dtype = CT_DTYPE, d.swizzle = TM_SWZ;
+    const unsigned long long dims[4] = {TM_DIMS}, strides[3] = {TM_STRIDES};
+    const unsigned box[4] = {TM_BOX}, es[4] = {TM_ES};
+    for (int k = 0; k < 4; k++)
+        d.dims[k] = dims[k], d.box[k] = box[k], d.estrides[k] = es[k];
+    for (int k = 0; k < 3; k++)
+        d.strides[k] = strides[k];
+    tg_tmap tm;
+    ct_rp_tmap_make(&tm, d, xe.data(), 2);
+    if ((long long)box[0] * (box[1] / es[1]) * (box[2] / es[2]) * 2 != TG_SB) {
+        printf("FAIL: the map's box of %u x %u x %u lands %lld bytes, a stage is %d\n", box[0], box[1] / es[1],
+               box[2] / es[2], (long long)box[0] * (box[1] / es[1]) * (box[2] / es[2]) * 2, TG_SB);
+        return 1;
+    }
+    for (long long k = 0; k < CT_RP_SMEM_BYTES; k += 2)   // NaN patterns: an unwritten operand shows
+        ct_rp_smem[k] = 0xc1, ct_rp_smem[k + 1] = 0x7f;
+    std::vector<ct_elem> oute(ny, toe(NAN));
+    ct_replay_grid(LY_GX, LY_GY, 1, TG_NT, 1, 1, [&] {
+#if LY_BIAS
+        kmain(xe.data(), we.data(), be.data(), oute.data(), tm);
+#else
+        kmain(xe.data(), we.data(), oute.data(), tm);
+#endif
+    });
+    for (auto &e : ct_rp_bars)   // the last block's counts
+        ct_rp_bar_log.push_back({e.first, e.second.phase});
+    long long bad = 0;
+    for (auto &e : ct_rp_bar_log)
+        if (e.second != expected_phases(e.first) && bad++ < 5)
+            printf("FAIL: barrier %u of the block completed %lld phases, the pipeline has %lld\n",
+                   (e.first - TG_BAR) / 8, e.second, expected_phases(e.first));
+    if ((long long)ct_rp_bar_log.size() != (long long)LY_GX * LY_GY * (2 * STAGES + 4)) {
+        printf("FAIL: %zu barrier lives for %d blocks of %d barriers\n", ct_rp_bar_log.size(), LY_GX * LY_GY,
+               2 * STAGES + 4);
+        return 1;
+    }
+    std::vector<float> out(ny);
+    for (long long k = 0; k < ny; ++k)
+        out[k] = ct_ld(&oute[k]);
+    return ct_replay_check(out, ref, 1e-2) || bad;
+}

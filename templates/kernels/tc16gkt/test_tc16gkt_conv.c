@@ -1,0 +1,186 @@
+/* test_tc16gkt_conv.c - the kernel kind tc16gktcl (ct_conv_tc16gkt.cuh,
+ * beside it) without a GPU. For sampled admissible candidates of a few odd
+ * layers (Cin not a multiple of 64, batch 1, stride 2, padding, groups,
+ * bias, odd Cout, a causal strided conv1dc layer), the model's tensor map (ct_tc16gkt_input_map) is
+ * checked against cuTensorMapEncodeTiled's documented rules and the
+ * header's stage size, then the device code itself is compiled as host
+ * C++ with the layer, the candidate and that map as -D flags and replayed
+ * block by block (tc16gkt_replay.cpp: TMA boxes with zero fill, element
+ * strides and the 128-byte swizzle, mbarrier phases, wgmma through its
+ * swizzled descriptors, checked against an fp64 reference and the
+ * pipeline's barrier counts). Needs a C++20 compiler ($CXX, default g++)
+ * and CUDA's headers ($CUDA_HOME, else beside nvcc on PATH). */
+#include "tc16_replay.h"
+#include "tc16gkt_conv.h"
+
+#include <unistd.h>
+
+static unsigned long long rng = 0x9e3779b97f4a7c15ULL;
+static char cuda_inc[1024], scratch[1024];
+static int cases, rows_seen, wgn_seen;
+
+/* CUDA's include folder: $CUDA_HOME/include, else nvcc's ../include. */
+static int find_cuda(void)
+{
+    const char *home = getenv("CUDA_HOME");
+    if (home && *home) {
+        snprintf(cuda_inc, sizeof cuda_inc, "%s/include", home);
+        return 1;
+    }
+    FILE *f = popen("command -v nvcc", "r");
+    char nv[900] = "";
+    if (!f)
+        return 0;
+    const int got = fgets(nv, sizeof nv, f) != NULL;
+    pclose(f);
+    if (!got)
+        return 0;
+    nv[strcspn(nv, "\n")] = '\0';
+    char *slash = strrchr(nv, '/');
+    if (!slash)
+        return 0;
+    *slash = '\0';   /* .../bin */
+    snprintf(cuda_inc, sizeof cuda_inc, "%s/../include", nv);
+    return 1;
+}
+
+/* The map against the driver's rules (cuda.h, cuTensorMapEncodeTiled)
+ * and the kernel's stage: TILE_OW x TILE_OH pixel rows of 128 bytes. */
+static void check_map(const ct_tmap_desc *m, const ct_tc16gkt_geom *g, const layer *L)
+{
+    CHECK(m->rank == 4 && m->buf == 0 && m->swizzle == 128);
+    CHECK_MSG(m->box[0] * 2 == 128, "inner box %u bytes, the swizzle span is 128", m->box[0] * 2);
+    for (int i = 0; i < 4; i++) {
+        CHECK_MSG(m->box[i] >= 1 && m->box[i] <= 256, "box %d: %u", i, m->box[i]);
+        CHECK_MSG(m->estrides[i] >= 1 && m->estrides[i] <= 8, "element stride %d: %u", i, m->estrides[i]);
+        CHECK(m->dims[i] >= 1 && m->dims[i] <= (1ull << 32));
+        CHECK_MSG(m->box[i] % m->estrides[i] == 0, "box %d of %u traverses a partial step of %u", i, m->box[i],
+                  m->estrides[i]);
+    }
+    for (int i = 0; i < 3; i++)
+        CHECK_MSG(m->strides[i] % 16 == 0 && m->strides[i] >= m->dims[i] * (i ? m->strides[i - 1] : 2),
+                  "stride %d: %llu bytes", i, m->strides[i]);
+    CHECK(m->dims[0] == (unsigned long long)(L->cin_g * L->groups) && m->dims[1] == (unsigned long long)L->s.w &&
+          m->dims[2] == (unsigned long long)L->s.h && m->dims[3] == (unsigned long long)L->s.b);
+    CHECK(m->box[1] / m->estrides[1] == (unsigned)g->tow && m->box[2] / m->estrides[2] == (unsigned)g->boxh);
+    CHECK((long long)m->box[0] * (m->box[1] / m->estrides[1]) * (m->box[2] / m->estrides[2]) * 2 == g->sb);
+    CHECK(g->sa % 1024 == 0 && g->sb % 1024 == 0);
+}
+
+static void replay_case(const ct_problem *p, const layer *L, const ct_params *c)
+{
+    ct_tc16gkt_geom g;
+    ct_tc16gkt_geometry_of(&L->s, c, &g);
+    ct_tmap_desc m;
+    ct_tc16gkt_input_map(&L->s, c, (int)ct_problem_dtype(p), &m);
+    check_map(&m, &g, L);
+    ct_launch l;
+    ct_tc16gkt_launch(NULL, &L->s, c, &l);
+    CHECK(l.block[0] == (unsigned)g.nt && l.grid[0] == (unsigned)g.grid_x && l.grid[1] == (unsigned)g.grid_y);
+    char cmd[4096], out[1100];
+    snprintf(out, sizeof out, "%s/replay", scratch);
+    const char *cxx = getenv("CXX") && *getenv("CXX") ? getenv("CXX") : "g++";
+    const char *dir = CT_SOURCE_DIR "/templates";
+    snprintf(cmd, sizeof cmd,
+             "%s -std=c++20 -O1 -w -pthread -I%s/kernels/tc16gkt -I%s/common -I%s/kernels -I%s/../tuner/core -I%s "
+             "-DCT_DTYPE=%d -DLY_SEED=%d -DLY_B=%lld -DLY_CIN=%lld -DLY_COUT=%lld -DLY_GROUPS=%lld -DLY_H=%lld "
+             "-DLY_W=%lld -DLY_KH=%lld -DLY_KW=%lld -DLY_OH=%lld -DLY_OW=%lld -DLY_PH=%lld -DLY_PW=%lld "
+             "-DLY_SY=%lld -DLY_SX=%lld -DLY_DY=%lld -DLY_DX=%lld -DLY_BIAS=%d -DLY_GX=%u -DLY_GY=%u "
+             "-DWG_M=%lld -DWG_N=%lld -DTILE_OH=%lld -DTILE_OW=%lld -DSTAGES=%lld -DSETMAXNREG=%lld -DA_BUFS=%lld "
+             "-DROWS=%lld -DMIN_BLOCKS=%lld "
+             "-DTM_SWZ=%d "
+             "-DTM_DIMS=%llu,%llu,%llu,%llu -DTM_STRIDES=%llu,%llu,%llu -DTM_BOX=%u,%u,%u,%u -DTM_ES=%u,%u,%u,%u "
+             "%s/kernels/tc16gkt/tc16gkt_replay.cpp -o %s && %s",
+             cxx, dir, dir, dir, dir, cuda_inc, (int)ct_problem_dtype(p), cases + 1, L->s.b, L->cin_g, L->cout_g,
+             L->groups, L->s.h, L->s.w, L->s.kh, L->s.kw, L->s.oh, L->s.ow, L->s.ph, L->s.pw, L->s.sy, L->s.sx,
+             L->s.dy, L->s.dx, L->s.bias, l.grid[0], l.grid[1], g.wg_m, g.wg_n, g.toh, g.tow, g.stages, g.setmaxnreg,
+             g.abufs, g.rows, g.minb, m.swizzle, m.dims[0], m.dims[1], m.dims[2], m.dims[3], m.strides[0],
+             m.strides[1], m.strides[2],
+             m.box[0], m.box[1], m.box[2], m.box[3], m.estrides[0], m.estrides[1], m.estrides[2], m.estrides[3], dir,
+             out, out);
+    char desc[512];
+    snprintf(desc, sizeof desc,
+             "WG_M=%lld,WG_N=%lld,TILE_OH=%lld,TILE_OW=%lld,STAGES=%lld,SETMAXNREG=%lld,A_BUFS=%lld,ROWS=%lld,"
+             "MIN_BLOCKS=%lld", g.wg_m, g.wg_n, g.toh, g.tow, g.stages, g.setmaxnreg, g.abufs, g.rows, g.minb);
+    printf("%s %s: ", p->canonical, desc);
+    fflush(stdout);
+    const int rc = system(cmd);
+    CHECK_MSG(rc == 0, "replay of %s %s failed (status %d)", p->canonical, desc, rc);
+    cases++;
+}
+
+/* Adds to cs[n] the first of the n samples with parameter name set to
+ * value, where that is admissible and another candidate; returns 1 when
+ * it added one. */
+static int variant(const ct_problem *p, const ct_template *t, const ct_limits *lim, ct_params *cs, int n,
+                   const char *name, long value)
+{
+    for (int k = 0; k < n; k++) {
+        ct_params v = cs[k];
+        char why[256];
+        if (ct_params_get(&v, name, -1) == value)
+            continue;
+        ct_params_set(&v, name, value, NULL);
+        p->family->normalize(p, t, &v);
+        if (ct_params_get(&v, name, -1) == value && !p->family->constrain(p, t, &v, lim, why, sizeof why)) {
+            cs[n] = v;
+            return 1;
+        }
+    }
+    return 0;
+}
+
+int main(void)
+{
+    ct_config cfg;
+    ct_limits lim;
+    if (!replay_setup(&cfg, &lim))
+        return 1;
+    CHECK_MSG(find_cuda(), "no CUDA headers: set CUDA_HOME or put nvcc on PATH");
+    snprintf(scratch, sizeof scratch, "%s/ct_tc16gkt_XXXXXX", P_tmpdir);
+    CHECK(mkdtemp(scratch) != NULL);
+    /* Cin 72 (a chunk of 64 and one of 8, zeros past Cin), batch 1,
+     * stride 2 down (an element stride), padding; dilation 2 (ROWS: taps 2
+     * rows apart in a column's box); stride 2 both ways with
+     * bias and 24 output channels (8-element stores); groups of 64
+     * channels with odd Cout/groups (one-element stores) and bias; a 1x1
+     * strided layer with two consumer warpgroups; a 5x3 filter dilated; a
+     * causal strided 1D layer (a 2D one of height 1). */
+    static const char *const shapes[][2] = {
+        {"conv2dc:1:72:9:13:40:3:3:pad=1:stride=2,1:nhwc:f16", "2"},
+        {"conv2dc:1:64:10:16:64:3:3:same:dilation=2:nhwc:bf16", "2"},
+        {"conv2dc:2:40:17:19:24:3:3:pad=1:stride=2:bias:nhwc:bf16", "2"},
+        {"conv2dc:1:128:7:9:66:3:3:same:groups=2:bias:nhwc:bf16", "1"},
+        {"conv2dc:2:64:15:16:136:1:1:valid:stride=2:nhwc:f16", "2"},
+        {"conv2dc:1:16:12:11:32:5:3:pad=2,2:dilation=1,2:nhwc:bf16", "1"},
+        {"conv1dc:3:40:301:24:5:causal:stride=2:bias:nlc:f16", "1"},
+    };
+    const ct_family *fam = NULL;
+    for (size_t i = 0; i < sizeof shapes / sizeof shapes[0]; i++) {
+        ct_problem p;
+        ct_err e = {0};
+        CHECK_MSG(ct_problem_parse(shapes[i][0], &p, &e) == CT_OK, "%s: %s", shapes[i][0], e.msg);
+        fam = p.family;
+        char tname[64];
+        snprintf(tname, sizeof tname, "%s_tc16gktcl", fam->name);
+        const ct_template *t = ct_template_find(fam, tname);
+        CHECK(t != NULL);
+        const layer L = layer_of(&p);
+        ct_params cs[6];
+        int n = sample_candidates(&p, t, &cfg, &lim, atoi(shapes[i][1]), cs, &rng);
+        CHECK_MSG(n > 0, "%s: no admissible candidate sampled", shapes[i][0]);
+        n += variant(&p, t, &lim, cs, n, "ROWS", 1);
+        n += variant(&p, t, &lim, cs, n, "WG_N", 2);
+        for (int k = 0; k < n; k++) {
+            rows_seen += ct_params_get(&cs[k], "ROWS", 0) == 1;
+            wgn_seen += ct_params_get(&cs[k], "WG_N", 1) == 2;
+            replay_case(&p, &L, &cs[k]);
+        }
+    }
+    char rm[1200];
+    snprintf(rm, sizeof rm, "rm -rf '%s'", scratch);
+    CHECK(system(rm) == 0);
+    CHECK_MSG(cases >= 5 && rows_seen >= 1 && wgn_seen >= 1, "%d cases replayed, %d with ROWS=1, %d with WG_N=2",
+              cases, rows_seen, wgn_seen);
+    CHECK_DONE();
+}
