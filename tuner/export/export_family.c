@@ -272,11 +272,14 @@ static void family_comment(FILE *f, const family_out *fo, int for_header)
     fprintf(f, "// family:    %s  (%s)\n", s->family->name, s->family->summary);
     if (s->fx->summary)
         fprintf(f, "// selector:  %s\n", s->fx->summary);
-    if (s->dtype != CT_DTYPE_F32)
+    if (ct_dtype_is_half(s->dtype))
         fprintf(f, "// type:      %s: every buffer holds %s elements (2 bytes; %s of %s), passed as void\n"
                    "//            pointers; kernels sum in fp32 and round each output once to nearest even\n",
                 ct_dtype_name(s->dtype), ct_dtype_name(s->dtype), ct_dtype_c_type(s->dtype),
                 ct_dtype_header(s->dtype));
+    else if (s->dtype == CT_DTYPE_TF32)
+        fprintf(f, "// type:      tf32: every buffer holds floats (float pointers); tuned kernels may round the\n"
+                   "//            operands of their products to TF32 (relative L2 error within 2^-10), sums fp32\n");
     fprintf(f, "// device:    %s (%s): %s\n", dev_c, arch_c, note);
     fprintf(f, "// instances: %d tuned kernel instances, one per stored problem (its winner on this device):\n",
             s->n);
@@ -307,7 +310,7 @@ static void family_cu(FILE *f, void *user)
 {
     const family_out *fo = user;
     const ct_tuned_set *s = fo->set;
-    const int half = s->dtype != CT_DTYPE_F32;
+    const int half = ct_dtype_is_half(s->dtype);
     char dev_q[300];
     ct_esc_c_string(s->device, dev_q, sizeof dev_q);
     family_comment(f, fo, 0);
@@ -322,10 +325,12 @@ static void family_cu(FILE *f, void *user)
     for (int i = 0; i < s->n; i++)
         fputs(fo->texts[i], f);
     fprintf(f, "// ==== the generic kernel: templates/%s.cu ====\n", s->fx->generic);
-    if (half) {
-        /* its element type, and its kernels renamed, so that the fp32 and
-         * half exports of a family link into one program */
-        fprintf(f, "#define CT_DTYPE %d\n", (int)s->dtype);
+    if (s->dtype != CT_DTYPE_F32) {
+        /* its element type, and its kernels renamed, so that the fp32, tf32
+         * and half exports of a family link into one program (tf32's
+         * generic kernel is the fp32 one: its storage is fp32) */
+        if (half)
+            fprintf(f, "#define CT_DTYPE %d\n", (int)s->dtype);
         for (int k = 0; k < fo->generic_kernels.n; k++)
             fprintf(f, "#define %s %s_%s\n", fo->generic_kernels.v[k], fo->generic_kernels.v[k],
                     ct_dtype_name(s->dtype));
