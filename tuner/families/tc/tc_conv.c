@@ -411,7 +411,10 @@ static void split_emit(FILE *f, const ct_problem *p, const ct_params *c, const c
             count, name);
     fprintf(f, "    %s<<<dim3(CT_GRID_X, CT_GRID_Y, CT_GRID_Z), CT_BLOCK_X, CT_SMEM_BYTES, stream>>>(%s, %s, ct_ws);\n",
             name, b[0].name, b[1].name);
-    fprintf(f, "    %s_reduce<<<%u, 256, 0, stream>>>(ct_ws, %s%s%s);\n", name, reduce_grid(count),
+    /* The reduction kernel by the template's own TC_CAT (defined with
+     * TC_SPLIT): a family export renames the main kernel by a macro per
+     * problem, and the reduction's name is pasted from it. */
+    fprintf(f, "    TC_CAT(%s, _reduce)<<<%u, 256, 0, stream>>>(ct_ws, %s%s%s);\n", name, reduce_grid(count),
             nb == 4 ? b[2].name : "", nb == 4 ? ", " : "", b[nb - 1].name);
     fprintf(f, "    return (int)cudaGetLastError();\n}\n");
 }
