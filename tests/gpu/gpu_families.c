@@ -3,7 +3,8 @@
  * correct), every family in bf16 and f16 (the naive templates and the
  * half-precision ones against the CPU and the fp64 GPU references, which
  * read the half inputs, with the type's tolerance), the tensor-core templates alone on odd shapes (a random sample
- * of each space, every candidate verified), the seed problems with a budget,
+ * of each space, every candidate verified; in tf32 too, their single-pass
+ * mode), the seed problems with a budget,
  * and exported winners' self-tests (one of several launches among them)
  * built with nvcc and run. Timings are printed, never asserted. */
 #include "compile.h"
@@ -98,6 +99,31 @@ int main(void)
         export_selftest(db, dir, tc[16][0], arch);   /* causal grouped tc */
     } else {
         printf("tensor-core templates not run: %s has no TF32 mma.sync (sm_80 or later)\n", arch);
+    }
+    /* tf32: the single-pass tc kernels alone (every candidate verified to
+     * 2^-10, the winner's error TF32's rounding, not 3xTF32's): odd
+     * channels, both layouts, groups, stride, dilation, asymmetric and
+     * causal padding, bias, split-K, a dense layer of batch 1; exported
+     * self-tests (one split-K); then a tune over every template that takes
+     * a tf32 problem (the fp32 ones too). */
+    static const char *const tf32[][2] = {
+        {"conv2dc:3:19:13:11:37:3:3:same:bias:tf32", "conv2dc_tc"},
+        {"conv2dc:2:12:13:11:18:3:3:same:groups=3:bias:nhwc:tf32", "conv2dc_tc"},
+        {"conv2dc:1:6:19:17:10:3:2:pad=2,1:stride=2,3:dilation=2,3:groups=2:tf32", "conv2dc_tc"},
+        {"conv2dc:3:45:12:13:30:3:3:same:bias:nhwc:tf32", "conv2dc_tcsplit"},
+        {"conv2dc:1:130:6:5:17:3:4:same:tf32", "conv2dc_tcsplit"},
+        {"conv2dc:1:64:56:56:64:3:3:same:nhwc:tf32", "conv2dc_tc"},
+        {"conv1dc:3:21:77:19:5:pad=2:bias:tf32", "conv1dc_tc"},
+        {"conv1dc:2:20:77:20:4:causal:groups=10:nlc:tf32", "conv1dc_tc"},
+        {"conv1dc:2:100:50:33:3:pad=1:bias:nlc:tf32", "conv1dc_tcsplit"},
+    };
+    if (tensor_tf32) {
+        tune_alone(db, tf32, sizeof tf32 / sizeof tf32[0]);
+        export_selftest(db, dir, tf32[0][0], arch);
+        export_selftest(db, dir, tf32[3][0], arch);   /* split-K, bias, channels last */
+        export_selftest(db, dir, tf32[7][0], arch);   /* causal grouped 1D, channels last */
+        tune(db, "conv2dc:2:16:15:13:24:3:3:same:bias:tf32", "--max-candidates 40 --seed 31");
+        tune(db, "conv1dc:2:24:57:40:3:pad=1:nlc:tf32", "--max-candidates 40 --seed 32");
     }
     /* The fp32 tensor-core templates on channels-last layers: odd sizes,
      * groups, stride, dilation, asymmetric padding, bias, split-K. */

@@ -56,9 +56,10 @@ const char usage_tune[] =
     "                       measured on this GPU; give a --db of its own\n"
     "  --baseline B         cudnn (default) or none: once the winner is known, time\n"
     "                       cuDNN on the same GPU and buffers (fp32 with TF32 off\n"
-    "                       and on; bf16/f16 in their type) and state the ratio; a\n"
-    "                       missing cuDNN ($CONVTUNE_CUDNN, libcudnn.so.9, or\n"
-    "                       PyTorch's pip copy) or an unsupported problem is a\n"
+    "                       and on; tf32 with TF32 on; bf16/f16 in their type) and\n"
+    "                       state the ratio; a missing cuDNN ($CONVTUNE_CUDNN,\n"
+    "                       libcudnn.so.9, or PyTorch's pip copy) or an\n"
+    "                       unsupported problem is a\n"
     "                       line 'cuDNN baseline: none (why)', never an error\n";
 
 const char usage_space[] =
