@@ -477,9 +477,11 @@ static void cudnn_line(FILE *f, const ct_report_section *s, double winner_us)
             continue;
         const ct_json *tf = ct_json_get(c, "tf32_us");
         const int fp32 = tf && tf->type == CT_JSON_NUMBER;   /* only fp32 problems have a TF32 timing */
+        ct_problem p;   /* a tf32 problem's one timing is cuDNN's with TF32 on */
+        const int tf32 = ct_problem_parse(s->problem, &p, NULL) == CT_OK && ct_problem_dtype(&p) == CT_DTYPE_TF32;
         fprintf(f, "%s %.3f us%s (relerr %.1e): the winner %.2fx", n++ ? ";" : ":", us->number,
-                k ? " with TF32 on" : fp32 ? " with TF32 off" : "", re && re->type == CT_JSON_NUMBER ? re->number : NAN,
-                us->number / winner_us);
+                k || tf32 ? " with TF32 on" : fp32 ? " with TF32 off" : "",
+                re && re->type == CT_JSON_NUMBER ? re->number : NAN, us->number / winner_us);
     }
     fputs(" (timed in the same run, on the same inputs)</dd>\n", f);
     ct_json_free(best);
