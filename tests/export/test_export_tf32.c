@@ -12,7 +12,7 @@
  *     selector convtune_conv2dc_tf32 on float pointers, the generic kernel
  *     the fp32 one renamed; it and the fp32 family export compile and link
  *     into one program, both headers included together from C11;
- *   - --torch of a tf32 problem: float32 tensors;
+ *   - --torch of a tf32 problem and of the tf32 family: float32 tensors;
  *   - refusals: --dtype tf32 for a family without tf32 problems.
  * nvcc is a prerequisite: without it the test fails. */
 #include "export_common.h"
@@ -211,6 +211,25 @@ static void torch(void)
     free(b);
     char *argv[] = {"python3", "-m", "py_compile", py, NULL};
     CHECK_MSG(run_tool("python3 -m py_compile", argv) == 0, "%s is not valid Python", py);
+
+    /* the family module: float32 tensors around the tf32 selector */
+    char fdir[600], fpy[700];
+    path_in(fdir, sizeof fdir, "torchfam");
+    CHECK(mkdir(fdir, 0700) == 0);
+    convtune(&r, "export", "--family", "conv2dc", "--dtype", "tf32", "--torch", "--db", dbpath, "-o", fdir, NULL);
+    CHECK_MSG(r.code == 0 && strstr(r.out, "convtune_conv2dc_tf32.py"), "export --family --dtype tf32 --torch: %d %s%s",
+              r.code, r.out, r.err);
+    tc_result_free(&r);
+    snprintf(fpy, sizeof fpy, "%s/convtune_conv2dc_tf32.py", fdir);
+    char *fp = tc_slurp(fpy, NULL);
+    contains(fp, "torch.float32", fpy);
+    contains(fp, "`convtune export --family conv2dc --dtype tf32 --torch`", fpy);
+    contains(fp, "\"symbol\": \"convtune_conv2dc_tf32\"", fpy);
+    contains(fp, "\"" TF32 "\"", fpy);
+    lacks(fp, "float16", fpy);
+    free(fp);
+    char *fargv[] = {"python3", "-m", "py_compile", fpy, NULL};
+    CHECK_MSG(run_tool("python3 -m py_compile", fargv) == 0, "%s is not valid Python", fpy);
 }
 
 int main(void)
