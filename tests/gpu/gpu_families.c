@@ -514,6 +514,19 @@ int main(void)
         tune_alone(db, tc16gk, sizeof tc16gk / sizeof tc16gk[0]);
         export_selftest(db, dir, tc16gk[0][0], arch);  /* groups, odd channels, a padded chunk */
         export_selftest(db, dir, tc16gk[1][0], arch);  /* strided down */
+        /* tf32 on TF32 wgmma (ct_conv_tf32gk.cuh): channels a multiple of 4
+         * only, padded last chunks, groups, dilation, stride down, odd output
+         * channels, bias, a dense layer. */
+        static const char *const tf32gk[][2] = {
+            {"conv2dc:1:40:9:11:42:3:3:same:dilation=2:groups=2:bias:nhwc:tf32", "conv2dc_tc16gkcl"},
+            {"conv2dc:2:20:9:12:40:3:3:pad=1:stride=2,1:bias:nhwc:tf32", "conv2dc_tc16gkcl"},
+            {"conv2dc:2:12:15:17:21:5:2:pad=2,1:nhwc:tf32", "conv2dc_tc16gkcl"},
+            {"conv2dc:2:64:20:30:96:3:3:same:bias:nhwc:tf32", "conv2dc_tc16gkcl"},
+            {"conv2dc:4:64:28:28:64:3:3:same:nhwc:tf32", "conv2dc_tc16gkcl"},
+        };
+        tune_alone(db, tf32gk, sizeof tf32gk / sizeof tf32gk[0]);
+        export_selftest(db, dir, tf32gk[0][0], arch);  /* groups, odd channels, a padded chunk */
+        export_selftest(db, dir, tf32gk[3][0], arch);
     } else {
         printf("wgmma templates not run: %s is not compute capability 9.0\n", g.arch);
     }
