@@ -4,8 +4,8 @@
  * reference the candidates had, and timed as they are (timer.h): the
  * fastest algorithm cuDNN's Find reports for the problem, in its element
  * type with fp32 sums; an fp32 problem twice, with TF32 off (FMA only) and
- * on (cuDNN's default math); a tf32 problem once, float tensors with TF32
- * on. Never an error for the run: whatever keeps
+ * on (the faster of cuDNN's default and tensor-op math); a tf32 problem
+ * once, float tensors with TF32 on. Never an error for the run: whatever keeps
  * cuDNN from it (no library, a problem it cannot describe, a status, no
  * memory) is the outcome's reason. */
 #ifndef CT_CUDNN_BASE_H
