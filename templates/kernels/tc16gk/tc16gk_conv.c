@@ -14,8 +14,8 @@ CT_FAMILY_CODE
     X(WG_N, 1, CT_INT(0), "warpgroups along the tile's rows (dividing TILE_OH)")                            \
     X(TILE_OH, 7, CT_INT(0), "output rows of a block's image tile")                                          \
     X(TILE_OW, 28, CT_INT(0), "output columns of the tile (a wgmma covers a warpgroup's rows: N <= 256)")   \
-    X(CIN_CHUNK, 16, CT_INT(0), "input channels a chunk (a multiple of 16): its weights and input planes "   \
-                                "are one stage")                                                            \
+    X(CIN_CHUNK, 16, CT_INT(0), "input channels a chunk (a multiple of 16; tf32: of 8): its weights and "   \
+                                "input planes are one stage")                                               \
     X(STAGES, 4, CT_INT(0), "chunk stages, 3 to 6: copies run STAGES - 2 chunks ahead")                      \
     X(MIN_BLOCKS, 1, CT_INT(0), "minimum resident blocks per SM (__launch_bounds__)")
 const ct_param_def ct_tc16gk_params[CT_TC16GK_NPARAMS] = CT_PARAM_TABLE(T16GK_LIST);
@@ -127,9 +127,12 @@ int ct_tc16gk_constrain(const ct_template *t, const ct_tc_shape *layer, const ct
         return 1;
     ct_tc16gk_geom g;
     ct_tc16gk_geometry_of(layer, c, &g);
-    if (g.wg_m < 1 || g.wg_n < 1 || g.toh < 1 || g.tow < 1 || g.minb < 1 || g.ck < 16 || g.ck % 16 != 0 ||
+    /* A chunk is whole wgmma k-steps: 16 channels (half types), 8 (tf32,
+     * whose chunks take twice the bytes: 8 leaves room for more stages). */
+    if (g.wg_m < 1 || g.wg_n < 1 || g.toh < 1 || g.tow < 1 || g.minb < 1 || g.ck < g.kstep || g.ck % g.kstep != 0 ||
         g.stages < 3 || g.stages > 6) {
-        snprintf(why, len, "WG_M, WG_N, tiles and MIN_BLOCKS >= 1, CIN_CHUNK a multiple of 16, STAGES 3 to 6");
+        snprintf(why, len, "WG_M, WG_N, tiles and MIN_BLOCKS >= 1, CIN_CHUNK a multiple of %lld, STAGES 3 to 6",
+                 g.kstep);
         return 1;
     }
     if (shape_refused(s, &g, why, len))
@@ -156,8 +159,9 @@ int ct_tc16gk_constrain(const ct_template *t, const ct_tc_shape *layer, const ct
         snprintf(why, len, "WG_M=%lld covers twice the %lld output channels", g.wg_m, s->cout);
         return 1;
     }
-    if (g.ck > ct_rup(s->cin, 16)) {
-        snprintf(why, len, "CIN_CHUNK=%lld exceeds the %lld input channels rounded up to 16", g.ck, s->cin);
+    if (g.ck > ct_rup(s->cin, g.kstep)) {
+        snprintf(why, len, "CIN_CHUNK=%lld exceeds the %lld input channels rounded up to %lld", g.ck, s->cin,
+                 g.kstep);
         return 1;
     }
     if (g.khw * g.ck / g.kstep * g.nw > T16GK_MAX_STEPS) {
@@ -192,7 +196,7 @@ void ct_tc16gk_normalize(const ct_template *t, const ct_tc_shape *layer, ct_para
     if (q.TILE_OH > s->oh)
         q.TILE_OH = (long)s->oh;
     /* Stages past the chunks stay empty: the most that are used. */
-    if (q.CIN_CHUNK >= 16) {
+    if (q.CIN_CHUNK >= 8) {
         const long most = (long)ct_cdiv(s->cin, q.CIN_CHUNK) + 2;
         if (q.STAGES > most && most >= 3)
             q.STAGES = most;

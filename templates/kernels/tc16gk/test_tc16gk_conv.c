@@ -371,7 +371,7 @@ static void wgmma32(const blk32 *B, double *d, long long n, long long a, long lo
     }
 }
 
-static long long seen32_rows, seen32_padded, seen32_narrow;
+static long long seen32_rows, seen32_padded, seen32_narrow, seen32_ck8;
 
 /* One candidate of a tf32 problem, block by block as the kernel runs. */
 static void replay32(const layer *L, const float *in, const float *w, const float *bias, const ct_params *c,
@@ -388,6 +388,7 @@ static void replay32(const layer *L, const float *in, const float *w, const floa
     seen32_rows += !flat;
     seen32_padded += L->cin_g % g.ck != 0;
     seen32_narrow += ovec < 4;
+    seen32_ck8 += g.ck == 8;
     blk32 B = {.L = L, .g = &g, .in = in, .w = w, .nsm = g.smem_bytes / 4};
     B.sm = malloc((size_t)B.nsm * sizeof *B.sm);
     double *acc = malloc((size_t)(nwg * g.nw * 64 * g.wgn) * sizeof *acc);
@@ -571,8 +572,8 @@ int main(void)
     };
     for (size_t i = 0; i < sizeof tf32_shapes / sizeof tf32_shapes[0]; i++)
         replay_tf32(tf32_shapes[i], 6, &cfg, &lim);
-    CHECK_MSG(seen32_rows > 0 && seen32_padded > 0 && seen32_narrow > 0,
-              "tf32 replayed a wgmma per row: %lld, a padded last chunk: %lld, stores under 4 channels: %lld",
-              seen32_rows, seen32_padded, seen32_narrow);
+    CHECK_MSG(seen32_rows > 0 && seen32_padded > 0 && seen32_narrow > 0 && seen32_ck8 > 0,
+              "tf32 replayed a wgmma per row: %lld, a padded last chunk: %lld, stores under 4 channels: %lld, "
+              "chunks of 8: %lld", seen32_rows, seen32_padded, seen32_narrow, seen32_ck8);
     CHECK_DONE();
 }
