@@ -6,7 +6,8 @@
 # kind K, a stub K.cu.in. A family uses kind K by one line CT_KERNEL(family,
 # K) in its template table; from that line this file writes the family's
 # template file, FAMILY_K.cu, into the build tree (K.cu.in with @FAMILY@
-# replaced, or K.FAMILY.cu.in where that family's stub says more), embedded
+# replaced, or K.FAMILY.cu.in where that family's stub says more or where
+# the kind's code is that family's own, as dw's is), embedded
 # under the name a committed template would have, templates/FAMILY/
 # FAMILY_K.cu, so template names, their text and the database keys built on
 # it stay as they were. It also writes ct_kernels.h, which includes every
@@ -50,11 +51,15 @@ foreach(src IN LISTS _famsrc)
     endif()
     set(FAMILY ${CMAKE_MATCH_1})
     set(_k ${CMAKE_MATCH_2})
+    # A kind one family alone uses may have its file only: K.FAMILY.cu.in.
     file(GLOB _stub ${_kroot}/*/${_k}.cu.in)
+    if(NOT _stub)
+      file(GLOB _stub ${_kroot}/*/${_k}.${FAMILY}.cu.in)
+    endif()
     list(LENGTH _stub _nstub)
     if(NOT _nstub EQUAL 1)
       message(FATAL_ERROR "${src}: CT_KERNEL(${FAMILY}, ${_k}) needs one stub templates/kernels/*/${_k}.cu.in "
-                          "(found ${_nstub})")
+                          "or ${_k}.${FAMILY}.cu.in (found ${_nstub})")
     endif()
     get_filename_component(_kdir ${_stub} DIRECTORY)
     set(_rel templates/${FAMILY}/${FAMILY}_${_k}.cu)

@@ -4,6 +4,7 @@
 # of the battery run: REPLAY_PART=I/N runs every Nth case from the Ith
 # (default 1/$replay_every, set by the script before sourcing), all runs
 # everything; FORCE=1 runs a case whatever the part (accuracy cases).
+# replay_dw1_layer and replay_dw2_layer give a depthwise forward layer.
 # replay_compile_run SRC FLAGS... compiles K_replay.cpp with the device
 # header's folder, templates/common and this folder (replay_shim.h) on the
 # include path, runs it and counts a failure. Needs g++ (C++20) and, for
@@ -48,6 +49,38 @@ replay_pass_layer() {
     printf "dtype %s pass %s B%s %s->%s g%s %sx%s k%sx%s pad %s,%s stride %s,%s dil %s,%s bias %s cl %s out %sx%s " \
         "$dt" "$pass" "$B" "$CI" "$CO" "$G" "$H" "$W" "$KH" "$KW" "$PH" "$PW" "$SY" "$SX" "$DY" "$DX" "$BIAS" "$CL" \
         "$OH" "$OW"
+}
+
+# replay_dw1_layer DT B C L K PAD STRIDE DIL BIAS sets $layer, the -D flags
+# of a depthwise conv1dc layer as the family defines them (CONV_*, stride
+# and dilation only where not 1), and prints the case's head: PAD zeros
+# before, and after unless CAUSAL=1; PyTorch's output length.
+replay_dw1_layer() {
+    local dt=$1 B=$2 C=$3 L=$4 K=$5 PAD=$6 S=$7 D=$8 BIAS=$9 zeros=$((2 * $6))
+    [ "${CAUSAL:-0}" = 1 ] && zeros=$PAD
+    local LOUT=$(( (L + zeros - D * (K - 1) - 1) / S + 1 ))
+    layer="-DCT_DTYPE=$dt -DCONV_B=$B -DCONV_CIN=$C -DCONV_COUT=$C -DCONV_GROUPS=$C -DCONV_L=$L -DCONV_K=$K"
+    layer="$layer -DCONV_PAD=$PAD -DCONV_LOUT=$LOUT -DCONV_BIAS=$BIAS"
+    [ "$S" != 1 ] && layer="$layer -DCONV_STRIDE=$S"
+    [ "$D" != 1 ] && layer="$layer -DCONV_DIL=$D"
+    printf "dtype %s B%s C%s L%s K%s pad %s stride %s dil %s bias %s lout %s " "$dt" "$B" "$C" "$L" "$K" "$PAD" \
+        "$S" "$D" "$BIAS" "$LOUT"
+}
+
+# replay_dw2_layer DT B C H W KH KW PH PW SY SX DY DX BIAS: the same for a
+# depthwise conv2dc layer, PyTorch's output size.
+replay_dw2_layer() {
+    local dt=$1 B=$2 C=$3 H=$4 W=$5 KH=$6 KW=$7 PH=$8 PW=$9 SY=${10} SX=${11} DY=${12} DX=${13} BIAS=${14}
+    local OH=$(( (H + 2 * PH - DY * (KH - 1) - 1) / SY + 1 )) OW=$(( (W + 2 * PW - DX * (KW - 1) - 1) / SX + 1 ))
+    layer="-DCT_DTYPE=$dt -DCONV_B=$B -DCONV_CIN=$C -DCONV_COUT=$C -DCONV_GROUPS=$C -DCONV_H=$H -DCONV_W=$W"
+    layer="$layer -DCONV_KH=$KH -DCONV_KW=$KW -DCONV_OH=$OH -DCONV_OW=$OW -DCONV_PH=$PH -DCONV_PW=$PW"
+    layer="$layer -DCONV_BIAS=$BIAS"
+    [ "$SY" != 1 ] && layer="$layer -DCONV_SH=$SY"
+    [ "$SX" != 1 ] && layer="$layer -DCONV_SW=$SX"
+    [ "$DY" != 1 ] && layer="$layer -DCONV_DH=$DY"
+    [ "$DX" != 1 ] && layer="$layer -DCONV_DW=$DX"
+    printf "dtype %s B%s C%s %sx%s k%sx%s pad %s,%s stride %s,%s dil %s,%s bias %s out %sx%s " "$dt" "$B" "$C" \
+        "$H" "$W" "$KH" "$KW" "$PH" "$PW" "$SY" "$SX" "$DY" "$DX" "$BIAS" "$OH" "$OW"
 }
 
 replay_end() {

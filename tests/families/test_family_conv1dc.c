@@ -1,10 +1,11 @@
 /* test_family_conv1dc.c - what only the conv1dc family has, without a GPU
  * (test_conformance covers problem strings, the reference against the
  * definition and NVRTC over every template): counts, buffers and defines,
- * the tiled and gemm templates' decompositions replayed on the CPU over
- * their whole spaces against the family's reference, and the launches every
- * admissible candidate asks for against the modelled limits. */
+ * and the launches every admissible candidate asks for against the modelled
+ * limits. The tiled and gemm templates' CPU replays are in their kernel
+ * folders (test_tiled_conv, test_gemm_conv). */
 #include "check.h"
+#include "conv1dc_replay.h"
 #include "config.h"
 #include "data.h"
 #include "problem.h"
@@ -15,7 +16,7 @@
 #include "tc16wb_conv.h"
 #include "dw_conv.h"
 #include "simt_conv.h"
-#include "dw_cl.h"
+#include "dwcl_conv.h"
 #include "dwclf_conv.h"
 
 #include <math.h>
@@ -81,237 +82,6 @@ static void test_counts(void)
     CHECK(parse("conv1dc:3:2:10:4:5:pad=1", &p, &e) == CT_OK);        /* LOUT = 8 */
     CHECK(ct_problem_output_count(&p) == 3 * 4 * 8);
     CHECK(p.family->flops(&p) == 2.0 * 3 * 4 * 8 * 2 * 5);
-}
-
-/* ------------------------------------------------------------------------ */
-/* References                                                               */
-
-static unsigned long long rng_state;
-
-typedef struct shape {
-    long long b, cin, l, cout, k, pad, bias, lout;
-} shape;
-
-static shape shape_of(const ct_problem *p)
-{
-    const long long *d = p->dims;
-    const long long pad = ct_problem_value(p, "pad");
-    /* PyTorch's output length, with causal's (K-1) x D zeros before. */
-    const long long dil = ct_problem_value(p, "dilation"), stride = ct_problem_value(p, "stride");
-    const long long zeros = ct_problem_value(p, "causal") ? (d[4] - 1) * dil : 2 * pad;
-    return (shape){d[0], d[1], d[2], d[3], d[4], pad, ct_problem_value(p, "bias"),
-                   (d[2] + zeros - dil * (d[4] - 1) - 1) / stride + 1};
-}
-
-/* The tiled template's decomposition replayed on the CPU for one candidate:
- * blocks, groups, channel steps with UNROLL, the Cin % CPT tail, output
- * tiles and their windows (compile-time positions when one tile covers the
- * output), batch tiles, and the guarded stores. Each group's threads are
- * summed in thread order; the real kernel sums in another order. Unwritten
- * outputs stay NaN. */
-static void replay_tiled(const shape *s, const ct_params *c, const float *x, const float *w, const float *bias,
-                         double *out)
-{
-    const long block = ct_params_get(c, "BLOCK_SIZE", 0), cpb = ct_params_get(c, "COUT_PER_BLOCK", 0);
-    const long group = block / cpb, cpt = ct_params_get(c, "CHANNELS_PER_THREAD", 0);
-    const long unroll = ct_params_get(c, "UNROLL", 0), tile = ct_params_get(c, "OUT_TILE", 0);
-    const long bpb = ct_params_get(c, "BATCH_PER_BLOCK", 0);
-    const long long nt = (s->lout + tile - 1) / tile, nbt = (s->b + bpb - 1) / bpb;
-    const long long ncb = s->cin / cpt, nblocks = nt * nbt * ((s->cout + cpb - 1) / cpb);
-    for (size_t i = 0; i < (size_t)(s->b * s->cout * s->lout); i++)
-        out[i] = NAN;
-    double *acc = malloc(sizeof(double) * (size_t)(bpb * tile));
-    double *sum = malloc(sizeof(double) * (size_t)(bpb * tile));
-    for (long long bid = 0; bid < nblocks; bid++) {
-        const long long t0 = (bid % nt) * tile, b0 = (bid / nt % nbt) * bpb;
-        for (long grp = 0; grp < cpb; grp++) {
-            const long long co = (bid / nt / nbt) * cpb + grp;
-            for (long n = 0; n < bpb * tile; n++)
-                sum[n] = 0.0;
-            for (long gt = 0; gt < group; gt++) {
-                for (long n = 0; n < bpb * tile; n++)
-                    acc[n] = 0.0;
-                if (co >= s->cout)
-                    continue;
-                /* Channel ranges this thread owns: whole steps, then the tail. */
-                for (long long s0 = gt; s0 < ncb; s0 += group * unroll)
-                    for (long u = 0; u < unroll; u++) {
-                        const long long st = s0 + u * group;
-                        if (u > 0 && st >= ncb)
-                            continue;
-                        for (long long ci = st * cpt; ci < (st + 1) * cpt; ci++)
-                            for (long long k = 0; k < s->k; k++)
-                                for (long bb = 0; bb < bpb; bb++)
-                                    for (long t = 0; t < tile; t++) {
-                                        const long long pos = t0 + t + k - s->pad;
-                                        const long long b = b0 + bb;
-                                        if (b >= s->b || pos < 0 || pos >= s->l)
-                                            continue;
-                                        acc[bb * tile + t] += (double)w[(co * s->cin + ci) * s->k + k] *
-                                                              (double)x[(b * s->cin + ci) * s->l + pos];
-                                    }
-                    }
-                for (long long ci = ncb * cpt + gt; ci < s->cin; ci += group)
-                    for (long long k = 0; k < s->k; k++)
-                        for (long bb = 0; bb < bpb; bb++)
-                            for (long t = 0; t < tile; t++) {
-                                const long long pos = t0 + t + k - s->pad, b = b0 + bb;
-                                if (b >= s->b || pos < 0 || pos >= s->l)
-                                    continue;
-                                acc[bb * tile + t] += (double)w[(co * s->cin + ci) * s->k + k] *
-                                                      (double)x[(b * s->cin + ci) * s->l + pos];
-                            }
-                for (long n = 0; n < bpb * tile; n++)
-                    sum[n] += acc[n];
-            }
-            if (co >= s->cout)
-                continue;
-            for (long n = 0; n < bpb * tile; n++) {
-                const long long b = b0 + n / tile, t = t0 + n % tile;
-                if (b < s->b && t < s->lout) {
-                    double *o = &out[(b * s->cout + co) * s->lout + t];
-                    CHECK_MSG(isnan(*o), "output b=%lld co=%lld t=%lld written twice", b, co, t);
-                    *o = sum[n] + (s->bias ? (double)bias[co] : 0.0);
-                }
-            }
-        }
-    }
-    free(acc);
-    free(sum);
-}
-
-/* The gemm template's decomposition replayed on the CPU for one candidate,
- * with the template's own index arithmetic: blocks over (batch, channel
- * tile, position tile), chunks of input channels staged with zero fill
- * (weights transposed to [ci*K + k][co], input rows at pitch XP), each
- * thread's window and register tile, and the bounds of the stores. */
-static void replay_gemm(const shape *s, const ct_params *c, const float *x, const float *w, const float *bias,
-                        double *out)
-{
-    const long long bm = ct_params_get(c, "COUT_TILE", 0), bn = ct_params_get(c, "T_TILE", 0);
-    const long long tm = ct_params_get(c, "COUT_PER_THREAD", 0), tn = ct_params_get(c, "T_PER_THREAD", 0);
-    const long long ck = ct_params_get(c, "CIN_CHUNK", 0) < s->cin ? ct_params_get(c, "CIN_CHUNK", 0) : s->cin;
-    const long long nch = (s->cin + ck - 1) / ck, tx_n = bn / tn, nt = (bm / tm) * tx_n;
-    const long long tiles_t = (s->lout + bn - 1) / bn, tiles_c = (s->cout + bm - 1) / bm;
-    const long long lv = tn % 4 == 0 ? 4 : tn % 2 == 0 ? 2 : 1, nl = (tn + s->k - 1 + lv - 1) / lv * lv;
-    const long long xw = bn + s->k - 1, xp = (bn - tn + nl + 3) / 4 * 4;
-    /* NaN where nothing is staged: a read of it would poison an output. */
-    float *sw = malloc((size_t)(ck * s->k * bm) * sizeof *sw), *sx = malloc((size_t)(ck * xp) * sizeof *sx);
-    double *acc = malloc((size_t)(nt * tm * tn) * sizeof *acc);
-    for (size_t i = 0; i < (size_t)(s->b * s->cout * s->lout); i++)
-        out[i] = NAN;
-    for (long long blk = 0; blk < tiles_t * tiles_c * s->b; blk++) {
-        const long long tt = blk % tiles_t, rest = blk / tiles_t;
-        const long long co0 = rest % tiles_c * bm, b = rest / tiles_c, t0 = tt * bn;
-        for (long long th = 0; th < nt; th++)
-            for (long long i = 0; i < tm; i++) {
-                const long long co = co0 + th / tx_n * tm + i;
-                for (long long j = 0; j < tn; j++)
-                    acc[(th * tm + i) * tn + j] = s->bias && co < s->cout ? bias[co] : 0.0;
-            }
-        for (long long ch = 0; ch < nch; ch++) {
-            const long long ci0 = ch * ck;
-            for (long long i = 0; i < ck * s->k * bm; i++)
-                sw[i] = NAN;
-            for (long long i = 0; i < ck * xp; i++)
-                sx[i] = NAN;
-            for (long long idx = 0; idx < ck * s->k * bm; idx++) {
-                const long long co = idx / (ck * s->k), r = idx % (ck * s->k);
-                const int ok = co0 + co < s->cout && ci0 + r / s->k < s->cin;
-                sw[r * bm + co] = ok ? w[((co0 + co) * s->cin + ci0) * s->k + r] : 0.0f;
-            }
-            for (long long idx = 0; idx < ck * xw; idx++) {
-                const long long cc = idx / xw, j = idx % xw, xi = t0 - s->pad + j;
-                const int ok = ci0 + cc < s->cin && xi >= 0 && xi < s->l;
-                sx[cc * xp + j] = ok ? x[(b * s->cin + ci0 + cc) * s->l + xi] : 0.0f;
-            }
-            for (long long th = 0; th < nt; th++) {
-                const long long tx = th % tx_n, ty = th / tx_n;
-                for (long long cc = 0; cc < ck; cc++)
-                    for (long long k = 0; k < s->k; k++)
-                        for (long long i = 0; i < tm; i++)
-                            for (long long j = 0; j < tn; j++)
-                                acc[(th * tm + i) * tn + j] +=
-                                    (double)sw[(cc * s->k + k) * bm + ty * tm + i] * (double)sx[cc * xp + tx * tn + j + k];
-            }
-        }
-        for (long long th = 0; th < nt; th++) {
-            const long long tx = th % tx_n, ty = th / tx_n;
-            for (long long i = 0; i < tm; i++) {
-                const long long co = co0 + ty * tm + i;
-                for (long long j = 0; j < tn && co < s->cout; j++) {
-                    const long long t = t0 + tx * tn + j;
-                    if (t >= s->lout)
-                        continue;
-                    double *o = &out[(b * s->cout + co) * s->lout + t];
-                    CHECK_MSG(isnan(*o), "gemm: output b=%lld co=%lld t=%lld written twice", b, co, t);
-                    *o = acc[(th * tm + i) * tn + j];
-                }
-            }
-        }
-    }
-    free(sw);
-    free(sx);
-    free(acc);
-}
-
-typedef void (*replay_fn)(const shape *s, const ct_params *c, const float *x, const float *w, const float *bias,
-                          double *out);
-
-/* Replays every candidate of template tmpl against the reference output
- * want, reporting at most three that differ. */
-static void replay_space(const ct_problem *p, const shape *s, const char *tmpl, replay_fn replay, float *const *in,
-                         const double *want, double *got, size_t nout)
-{
-    ct_config cfg;
-    ct_limits lim;
-    ct_space sp;
-    ct_err e;
-    CHECK(ct_config_init(&cfg, &e) == CT_OK);
-    CHECK(ct_limits_for_arch("sm_90", &lim, &e) == CT_OK);
-    CHECK(ct_space_build(p, &cfg, &lim, tmpl, &sp, &e) == CT_OK);
-    CHECK_MSG(sp.n > 0, "%s: empty %s space", p->canonical, tmpl);
-    int bad = 0;
-    for (int i = 0; i < sp.n && bad < 3; i++) {
-        replay(s, &sp.cand[i].params, in[0], in[1], s->bias ? in[2] : NULL, got);
-        double err = tl_relerr(got, want, nout);
-        if (!(err <= 1e-13)) {
-            char key[512];
-            ct_params_to_key(&sp.cand[i].params, key, sizeof key);
-            CHECK_MSG(0, "%s %s %s: replay relerr %.3g", p->canonical, tmpl, key, err);
-            bad++;
-        }
-    }
-    printf("%s: %d %s candidates replayed\n", p->canonical, sp.n, tmpl);
-    ct_space_free(&sp);
-}
-
-/* Each decomposition over its whole constrained space for sm_90 limits,
- * against the family's reference (test_conformance holds that to the
- * definition). They sum the same doubles in other orders: 1e-13 still
- * separates a wrong index from rounding. */
-static void test_replays(const char *spec)
-{
-    ct_problem p;
-    ct_err e;
-    CHECK_MSG(parse(spec, &p, &e) == CT_OK, "%s: %s", spec, e.msg);
-    const shape s = shape_of(&p);
-    ct_buffer bufs[CT_MAX_BUFS];
-    const int nb = p.family->buffers(&p, bufs);
-    float *in[CT_MAX_BUFS] = {0};
-    for (int i = 0; i < nb - 1; i++) {
-        in[i] = malloc(bufs[i].count * sizeof(float));
-        tl_fill(in[i], bufs[i].count, &rng_state);
-    }
-    const size_t nout = bufs[nb - 1].count;
-    double *want = malloc(nout * sizeof *want), *got = malloc(nout * sizeof *got);
-    p.family->reference(&p, (const float *const *)in, want);
-    replay_space(&p, &s, "conv1dc_tiled", replay_tiled, in, want, got, nout);
-    replay_space(&p, &s, "conv1dc_gemm", replay_gemm, in, want, got, nout);
-    for (int i = 0; i < nb - 1; i++)
-        free(in[i]);
-    free(want);
-    free(got);
 }
 
 /* ------------------------------------------------------------------------ */
@@ -522,15 +292,7 @@ static void test_space_size(void)
 
 int main(void)
 {
-    rng_state = tl_seed(0x9E3779B97F4A7C15ULL);
     test_counts();
-    static const char *const replay_shapes[] = {
-        "conv1dc:1:3:17:5:1",      "conv1dc:2:7:33:9:7:pad=3:bias", "conv1dc:1:1:1:1:1",
-        "conv1dc:3:5:11:6:4:pad=2", "conv1dc:1:37:4:13:5:pad=2:bias", "conv1dc:5:9:70:3:3:pad=1:bias",
-        "conv1dc:2:16:4:8:5:pad=2", "conv1dc:1:2:3:2:7:pad=2:bias",  "conv1dc:3:33:19:5:1:bias",
-    };
-    for (size_t i = 0; i < sizeof replay_shapes / sizeof replay_shapes[0]; i++)
-        test_replays(replay_shapes[i]);
     test_space_size();
     ct_config cfg;
     ct_err e;

@@ -5,6 +5,7 @@
 #include "conv_pass.h"
 #include "intmath.h"
 #include "tc_conv.h"
+#include "ws_exec.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -490,26 +491,8 @@ const ct_kernel_kind ct_kind_wgsimt = {.name = "wgsimt", .layouts = CT_LAYOUT_BO
 
 /* ---- the executor of both kinds: with SPLIT > 1 the main kernel writes
  * each slice's partials into a workspace and <template>_reduce adds them
- * into dx, or dW (and db); with SPLIT = 1 the main kernel writes them. As
- * ct_tc_split_exec (tc_conv.c), which it follows. ---- */
-
-typedef struct wg_state {
-    const ct_drv *d;
-    CUfunction main, reduce;
-    ct_launch l;
-    CUdeviceptr in, dout, out, ws;
-    long long count;
-} wg_state;
-
-/* The template of p's family that runs with executor x (dgsimt's or
- * wgsimt's: the same code, each finding its own template). */
-static const ct_template *gb_template(const ct_problem *p, const ct_executor *x)
-{
-    for (int i = 0; i < p->family->ntemplates; i++)
-        if (p->family->templates[i].exec == x)
-            return &p->family->templates[i];
-    return NULL;
-}
+ * into dx, or dW (and db); with SPLIT = 1 the main kernel writes them. The
+ * launches are ws_exec.c's; the export's host code is this file's. ---- */
 
 /* The reduce kernel's blocks of 256 threads: a warp per gradient element
  * under CT_WG_WARP_BELOW elements (few elements: each one's slices read by
@@ -520,94 +503,12 @@ static unsigned wg_reduce_grid(long long count)
     return (unsigned)(count < CT_WG_WARP_BELOW ? ct_cdiv(count, 8) : ct_cdiv(count, 256));
 }
 
-static void wg_teardown(void *state)
-{
-    wg_state *s = state;
-    if (!s)
-        return;
-    if (s->ws)
-        s->d->cuMemFree(s->ws);
-    free(s);
-}
-
-static ct_status gb_setup(const ct_executor *x, const ct_problem *p, const ct_params *c, const ct_drv *d,
-                          CUmodule mod, const CUdeviceptr *bufs, void **out, ct_err *e)
-{
-    const ct_template *t = gb_template(p, x);
-    if (!t)
-        return ct_fail(e, CT_ERR_INTERNAL, "no template of this executor in family %s", p->family->name);
-    wg_state *s = calloc(1, sizeof *s);
-    if (!s)
-        return ct_fail(e, CT_ERR_INTERNAL, "out of memory");
-    s->d = d;
-    ct_status rc = CT_OK;
-    ct_buffer b[CT_MAX_BUFS];
-    int nb = p->family->buffers(p, b);
-    s->in = bufs[0];
-    s->dout = bufs[1];
-    s->out = bufs[nb - 1];
-    s->count = (long long)ct_problem_output_count(p);
-    p->family->geometry(p, t, c, &s->l);
-    char rname[96];
-    snprintf(rname, sizeof rname, "%s_reduce", t->name);
-    CU_TRY(d, e, rc, fail, cuModuleGetFunction(&s->main, mod, t->name));
-    if (s->l.grid[2] > 1)
-        CU_TRY(d, e, rc, fail, cuModuleGetFunction(&s->reduce, mod, rname));
-    if (s->l.smem_bytes > 48 * 1024)
-        CU_TRY(d, e, rc, fail, cuFuncSetAttribute(s->main, CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES,
-                                                  (int)s->l.smem_bytes));
-    if (s->l.grid[2] > 1) {
-        size_t bytes = (size_t)s->l.grid[2] * (size_t)s->count * sizeof(float), free_b = 0, total_b = 0;
-        CU_TRY(d, e, rc, fail, cuMemGetInfo(&free_b, &total_b));
-        if (bytes + (64u << 20) > free_b) {
-            rc = ct_fail(e, CT_ERR_USAGE, "split workspace of %.2f GiB does not fit in %.2f GiB free",
-                         bytes / 1073741824.0, free_b / 1073741824.0);
-            goto fail;
-        }
-        CU_TRY(d, e, rc, fail, cuMemAlloc(&s->ws, bytes));
-    }
-    *out = s;
-    return CT_OK;
-fail:
-    wg_teardown(s);
-    return rc;
-}
-
-static CUresult wg_run(void *state)
-{
-    wg_state *s = state;
-    void *ma[] = {&s->in, &s->dout, s->ws ? &s->ws : &s->out};
-    CUresult r = s->d->cuLaunchKernel(s->main, s->l.grid[0], s->l.grid[1], s->l.grid[2], s->l.block[0], 1, 1,
-                                      s->l.smem_bytes, NULL, ma, NULL);
-    if (r != CUDA_SUCCESS || !s->ws)
-        return r;
-    void *ra[] = {&s->ws, &s->out};
-    return s->d->cuLaunchKernel(s->reduce, wg_reduce_grid(s->count), 1, 1, 256, 1, 1, 0, NULL, ra, NULL);
-}
-
-static void wg_resources(void *state, int *regs, int *smem, int *local)
-{
-    wg_state *s = state;
-    CUfunction fs[2] = {s->main, s->reduce};
-    *regs = *smem = *local = 0;
-    for (int i = 0; i < (s->reduce ? 2 : 1); i++) {
-        int v = 0;
-        if (s->d->cuFuncGetAttribute(&v, CU_FUNC_ATTRIBUTE_NUM_REGS, fs[i]) == CUDA_SUCCESS && v > *regs)
-            *regs = v;
-        if (s->d->cuFuncGetAttribute(&v, CU_FUNC_ATTRIBUTE_SHARED_SIZE_BYTES, fs[i]) == CUDA_SUCCESS && v > *smem)
-            *smem = v;
-        if (s->d->cuFuncGetAttribute(&v, CU_FUNC_ATTRIBUTE_LOCAL_SIZE_BYTES, fs[i]) == CUDA_SUCCESS && v > *local)
-            *local = v;
-    }
-    *smem += (int)s->l.smem_bytes;
-}
-
 /* Host code of the export: with SPLIT > 1 the workspace is made on the
  * first call and kept; <sym>_release() frees it. */
 static void gb_emit(const ct_executor *x, FILE *f, const ct_problem *p, const ct_params *c, const char *sym,
                     const char *signature)
 {
-    const ct_template *t = gb_template(p, x);
+    const ct_template *t = ct_ws_template(p, x);
     ct_buffer b[CT_MAX_BUFS];
     int nb = p->family->buffers(p, b);
     const long long count = (long long)ct_problem_output_count(p);
@@ -644,16 +545,22 @@ static void gb_emit(const ct_executor *x, FILE *f, const ct_problem *p, const ct
     fprintf(f, "    return (int)cudaGetLastError();\n}\n");
 }
 
+/* The splits along the grid's z; SPLIT = 1 writes the output directly. */
+static const ct_ws_exec dg_ws = {.exec = &ct_dgsimt_exec, .split_axis = 2, .reduce_grid = wg_reduce_grid,
+                                 .what = "split workspace"};
+static const ct_ws_exec wg_ws = {.exec = &ct_wgsimt_exec, .split_axis = 2, .reduce_grid = wg_reduce_grid,
+                                 .what = "split workspace"};
+
 static ct_status dg_setup(const ct_problem *p, const ct_params *c, const ct_drv *d, CUmodule mod,
                           const CUdeviceptr *bufs, void **out, ct_err *e)
 {
-    return gb_setup(&ct_dgsimt_exec, p, c, d, mod, bufs, out, e);
+    return ct_ws_setup(&dg_ws, p, c, d, mod, bufs, out, e);
 }
 
 static ct_status wg_setup(const ct_problem *p, const ct_params *c, const ct_drv *d, CUmodule mod,
                           const CUdeviceptr *bufs, void **out, ct_err *e)
 {
-    return gb_setup(&ct_wgsimt_exec, p, c, d, mod, bufs, out, e);
+    return ct_ws_setup(&wg_ws, p, c, d, mod, bufs, out, e);
 }
 
 static void dg_emit(FILE *f, const ct_problem *p, const ct_params *c, const char *sym, const char *signature)
@@ -670,9 +577,9 @@ const ct_executor ct_dgsimt_exec = {
     .library = "CUDA runtime",
     .link_flags = "",
     .setup = dg_setup,
-    .run = wg_run,
-    .teardown = wg_teardown,
-    .resources = wg_resources,
+    .run = ct_ws_run,
+    .teardown = ct_ws_teardown,
+    .resources = ct_ws_resources,
     .emit_launcher = dg_emit,
 };
 
@@ -680,8 +587,8 @@ const ct_executor ct_wgsimt_exec = {
     .library = "CUDA runtime",
     .link_flags = "",
     .setup = wg_setup,
-    .run = wg_run,
-    .teardown = wg_teardown,
-    .resources = wg_resources,
+    .run = ct_ws_run,
+    .teardown = ct_ws_teardown,
+    .resources = ct_ws_resources,
     .emit_launcher = wg_emit,
 };

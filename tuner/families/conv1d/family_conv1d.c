@@ -9,7 +9,7 @@
 #include "problem.h"
 #include "family_export.h"
 
-#include "conv1d_fft.h"
+#include "ct_kernels.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -160,8 +160,7 @@ static const ct_template templates[] = {
      .is_baseline = 1, .dtypes = CT_DTYPES_ALL, .params = naive_params, .nparams = CT_PARAM_COUNT(NAIVE_PARAMS)},
     {.name = "conv1d_tiled", .summary = "register-blocked sliding window, tiled input, placed mask",
      .params = tiled_params, .nparams = CT_PARAM_COUNT(TILED_PARAMS)},
-    {.name = "conv1d_fft", .summary = "overlap-save FFT correlation through cuFFT (cost independent of K)",
-     .params = ct_conv1d_fft_params, .nparams = CT_PARAM_COUNT(CT_CONV1D_FFT_PARAMS), .exec = &ct_conv1d_fft_exec},
+    CT_KERNEL(conv1d, fft),
     /* The half types' entries of the same kernels, their code the CT_DTYPE
      * branch of the fp32 template's file (one source for every type; docs/PROBLEMS.md
      * "Half precision" says why they keep their names): same parameters
@@ -169,9 +168,7 @@ static const ct_template templates[] = {
     {.name = "conv1d_tiledh", .summary = "conv1d_tiled for bf16/f16: widened once from memory, fp32 window and sums",
      .dtypes = CT_DTYPES_HALF, .params = tiled_params, .nparams = CT_PARAM_COUNT(TILED_PARAMS),
      .source = "conv1d_tiled"},
-    {.name = "conv1d_ffth", .summary = "conv1d_fft for bf16/f16: half gather and scatter, fp32 cuFFT transforms",
-     .dtypes = CT_DTYPES_HALF, .params = ct_conv1d_fft_params, .nparams = CT_PARAM_COUNT(CT_CONV1D_FFT_PARAMS),
-     .exec = &ct_conv1d_fft_exec, .source = "conv1d_fft"},
+    CT_FFTH_ENTRY(conv1d),
 };
 
 static long long round_up(long long v, long long m)

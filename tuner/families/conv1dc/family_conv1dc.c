@@ -14,12 +14,9 @@
 #include "problem.h"
 #include "family_export.h"
 #include "tc_conv.h"
-#include "dw_conv.h"
-#include "dw_cl.h"
 #include "conv_layer.h"
 #include "conv_pass.h"
 #include "ct_kernels.h"
-#include "conv1dc_gemm.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -346,40 +343,19 @@ static const char *reference_c_for(const ct_problem *p)
     return p->dims[DIM_PASS] != CT_PASS_FWD ? pass_reference_c : reference_c;
 }
 
-static const char *const reduction_names[] = {"shuffle", "shared", "atomic"};
-
 #define NAIVE_PARAMS(X) X(BLOCK_SIZE, 256, CT_THREADS(0), "threads per block")
 CT_PARAM_LIST(naive, NAIVE_PARAMS)
 
-#define TILED_PARAMS(X)                                                                                       \
-    X(BLOCK_SIZE, 256, CT_THREADS(0), "threads per block")                                                    \
-    X(COUT_PER_BLOCK, 1, CT_INT(0),                                                                           \
-      "output channels per block, each reduced by BLOCK_SIZE/COUT_PER_BLOCK threads")                        \
-    X(CHANNELS_PER_THREAD, 1, CT_INT(0),                                                                      \
-      "consecutive input channels per thread per step (weights CHANNELS_PER_THREAD*K contiguous)")           \
-    X(VEC, 1, CT_INT(0), "floats per weight load instruction (1, 2, 4)")                                      \
-    X(UNROLL, 1, CT_INT(0), "channel steps whose loads are all issued before their FMAs")                     \
-    X(OUT_TILE, 4, CT_INT(0), "output positions per block (accumulators per batch item per thread)")          \
-    X(BATCH_PER_BLOCK, 1, CT_INT(0), "batch items sharing each loaded weight")                                \
-    X(REDUCTION, 0, CT_SYMBOLS(reduction_names), "cross-thread sum: warp shuffles then shared memory, "       \
-                                                 "shared-memory tree, or warp shuffles then shared-memory atomics")
-CT_PARAM_LIST(tiled, TILED_PARAMS)
-
-
-/* The family's own kinds (their hooks below); the others are the layer
- * families' shared ones. */
-static const ct_kernel_kind naive_kind, tiled_kind;
+/* The family's own kind, the baseline's (its hooks below); the others are
+ * the layer families' shared ones. */
+static const ct_kernel_kind naive_kind;
 
 static const ct_template templates[] = {
     {.name = "conv1dc_naive", .summary = "one thread per output, all from global memory (baseline)",
      .is_baseline = 1, .dtypes = CT_DTYPES_ALL, .params = naive_params, .nparams = CT_PARAM_COUNT(NAIVE_PARAMS),
      .kind = &naive_kind},
-    {.name = "conv1dc_tiled", .summary = "weight rows streamed with vector loads, inputs through L1, "
-                                         "block reduction over input channels",
-     .params = tiled_params, .nparams = CT_PARAM_COUNT(TILED_PARAMS), .kind = &tiled_kind},
-    {.name = "conv1dc_gemm", .summary = "implicit GEMM: channel x position tiles, weights and inputs staged "
-                                        "in shared memory, register blocking",
-     .params = ct_conv1dc_gemm_params, .nparams = CT_CONV1DC_GEMM_NPARAMS, .kind = &ct_kind_conv1dc_gemm},
+    CT_KERNEL(conv1dc, tiled),
+    CT_KERNEL(conv1dc, gemm),
     {.name = "conv1dc_tc", .summary = "implicit GEMM on the tensor cores at fp32 accuracy (3xTF32 mma.sync; tf32: "
                                       "one mma of operands rounded to TF32), "
                                       "haloed input rows and weights staged by cp.async",
@@ -392,14 +368,8 @@ static const ct_template templates[] = {
     CT_KERNEL(conv1dc, tc16w),
     CT_KERNEL(conv1dc, tc16wb),
     CT_KERNEL(conv1dc, tc16cl),
-    {.name = "conv1dc_dw", .summary = "depthwise: OUT_PER_THREAD outputs of a channel per thread from a "
-                                      "register window of its inputs, the K taps in registers, vector "
-                                      "loads at stride 1",
-     .params = ct_dw_params_1d, .nparams = CT_DW_NPARAMS_1D, .kind = &ct_kind_dw1},
-    /* bf16/f16 entry: the CT_DTYPE branch of conv1dc_dw.cu (docs/PROBLEMS.md "Half precision") */
-    {.name = "conv1dc_dwh", .summary = "conv1dc_dw for bf16/f16: vector loads widened to float, fp32 sums",
-     .dtypes = CT_DTYPES_HALF, .params = ct_dw_params_1d, .nparams = CT_DW_NPARAMS_1D, .kind = &ct_kind_dw1,
-     .source = "conv1dc_dw"},
+    CT_KERNEL(conv1dc, dw),
+    CT_DWH_ENTRY(conv1dc),
     CT_KERNEL(conv1dc, simt),
     CT_SIMTH_ENTRY(conv1dc),
     CT_KERNEL(conv1dc, dgnaive),
@@ -410,13 +380,8 @@ static const ct_template templates[] = {
     CT_KERNEL(conv1dc, wgdw),
     CT_KERNEL(conv1dc, dgsimt),
     CT_KERNEL(conv1dc, wgsimt),
-    {.name = "conv1dc_dwcl", .summary = "depthwise, channels last (nlc): VEC channels x a run of positions per "
-                                        "thread, vector loads along C, the input window slid in registers",
-     .params = ct_dwcl_params_1d, .nparams = CT_DWCL_NPARAMS_1D, .kind = &ct_kind_dwcl},
-    /* bf16/f16 entry: the CT_DTYPE branch of conv1dc_dwcl.cu */
-    {.name = "conv1dc_dwclh", .summary = "conv1dc_dwcl for bf16/f16: vector loads widened to float, fp32 sums",
-     .dtypes = CT_DTYPES_HALF, .params = ct_dwcl_params_1d, .nparams = CT_DWCL_NPARAMS_1D, .kind = &ct_kind_dwcl,
-     .source = "conv1dc_dwcl"},
+    CT_KERNEL(conv1dc, dwcl),
+    CT_DWCLH_ENTRY(conv1dc),
     CT_KERNEL(conv1dc, dwtcl),
 };
 
@@ -430,51 +395,9 @@ static ct_tc_shape tc_shape(const ct_problem *p)
                          .bias = (int)d[DIM_BIAS], .pass = (int)d[DIM_PASS], .p = p};
 }
 
-/* The tiled template's derived sizes; these mirror the macros of
- * templates/conv1dc_tiled.cu. */
-typedef struct tiled_shape {
-    long block, cpb, group, cpt, vec, unroll, tile, bpb, red;
-    long long ncb;        /* whole channel steps per output channel      */
-    long long tw;         /* input window per channel (tile + K - 1)     */
-    long long xregs;      /* input values each channel step keeps        */
-    long long nacc;       /* accumulators per thread                      */
-    long long blocks;     /* grid size                                    */
-    long long smem;       /* static shared memory of the reduction        */
-} tiled_shape;
-
 static long long ceil_div(long long a, long long b)
 {
     return (a + b - 1) / b;
-}
-
-static void tiled_shape_of(const ct_problem *p, const ct_params *c, tiled_shape *s)
-{
-    const long long lout = lout_of(p);
-    const tiled_values q = tiled_get(c);
-    s->block = q.BLOCK_SIZE;
-    s->cpb = q.COUT_PER_BLOCK;
-    s->group = s->cpb > 0 ? s->block / s->cpb : 0;
-    s->cpt = q.CHANNELS_PER_THREAD;
-    s->vec = q.VEC;
-    s->unroll = q.UNROLL;
-    s->tile = q.OUT_TILE;
-    s->bpb = q.BATCH_PER_BLOCK;
-    s->red = q.REDUCTION;
-    s->ncb = s->cpt > 0 ? p->dims[DIM_CIN] / s->cpt : 0;
-    s->tw = s->tile + p->dims[DIM_K] - 1;
-    /* One tile covering the whole output: only the L real inputs of a row are loaded. */
-    s->xregs = s->tile >= lout ? p->dims[DIM_L] : s->tw;
-    s->nacc = (long long)s->bpb * s->tile;
-    if (s->cpb > 0 && s->bpb > 0 && s->tile > 0)
-        s->blocks = ceil_div(p->dims[DIM_COUT], s->cpb) * ceil_div(p->dims[DIM_B], s->bpb) * ceil_div(lout, s->tile);
-    else
-        s->blocks = 0;
-    if (s->red == 1)
-        s->smem = 4 * s->nacc * s->block;
-    else if (s->red == 2)
-        s->smem = 4 * s->nacc * s->cpb;
-    else
-        s->smem = s->group > 32 ? 4 * s->nacc * (s->block / 32) : 0;
 }
 
 /* The layer fields a template cannot compute exclude it, before any
@@ -513,68 +436,16 @@ static void geometry(const ct_problem *p, const ct_template *t, const ct_params 
     t->kind->launch(t, &sh, c, l);
 }
 
-/* ---- the family's own kinds: naive and tiled (gemm: conv1dc_gemm.c) ---- */
+/* ---- the family's own kind: naive (the others are in templates/kernels) ---- */
 
-/* The naive and tiled templates: the block first, then the tiled one's
- * sizes. */
-static int plain_kind_constrain(const ct_template *t, const ct_tc_shape *sh, const ct_params *c,
+static int naive_kind_constrain(const ct_template *t, const ct_tc_shape *sh, const ct_params *c,
                                 const ct_limits *lim, char *why, size_t len)
 {
-    const ct_problem *p = sh->p;
-    const long block = t->is_baseline ? naive_get(c).BLOCK_SIZE : tiled_get(c).BLOCK_SIZE;
+    (void)t, (void)sh;
+    const long block = naive_get(c).BLOCK_SIZE;
     if (block < 32 || block % 32 != 0 || block > lim->max_threads_per_block) {
         snprintf(why, len, "BLOCK_SIZE=%ld is not a multiple of 32 within the device's %d threads",
                  block, lim->max_threads_per_block);
-        return 1;
-    }
-    if (t->is_baseline)
-        return 0;
-    tiled_shape s;
-    tiled_shape_of(p, c, &s);
-    if (s.cpb < 1 || block % s.cpb != 0 || (s.group & (s.group - 1)) != 0) {
-        snprintf(why, len, "COUT_PER_BLOCK=%ld must split BLOCK_SIZE=%ld into power-of-two groups", s.cpb, block);
-        return 1;
-    }
-    if (s.cpt < 1 || s.cpt > 64 || s.unroll < 1 || s.unroll > 16 || s.tile < 1 || s.tile > 256 || s.bpb < 1 ||
-        s.bpb > 64 || s.red < 0 || s.red > 2) {
-        snprintf(why, len, "CHANNELS_PER_THREAD in 1..64, UNROLL in 1..16, OUT_TILE in 1..256, "
-                           "BATCH_PER_BLOCK in 1..64");
-        return 1;
-    }
-    const long long k = p->dims[DIM_K];
-    if ((s.vec != 1 && s.vec != 2 && s.vec != 4) || (s.cpt * k) % s.vec != 0 ||
-        (p->dims[DIM_CIN] * k) % s.vec != 0) {
-        snprintf(why, len, "VEC=%ld must be 1, 2 or 4 and divide CHANNELS_PER_THREAD x K and Cin x K "
-                 "(aligned weight loads)", s.vec);
-        return 1;
-    }
-    /* More than a warp of threads per output channel with nothing to do. */
-    if (s.group > 32 && s.group > ceil_div(p->dims[DIM_CIN], s.cpt)) {
-        snprintf(why, len, "%ld threads per output channel for %lld channel steps leave threads idle",
-                 s.group, ceil_div(p->dims[DIM_CIN], s.cpt));
-        return 1;
-    }
-    long long fmas = s.unroll * s.cpt * k * s.nacc;
-    if (fmas > 4096) {
-        snprintf(why, len, "UNROLL x CHANNELS_PER_THREAD x K x BATCH_PER_BLOCK x OUT_TILE = %lld FMAs per "
-                 "loop iteration would overflow the instruction cache", fmas);
-        return 1;
-    }
-    /* Registers: weights and inputs of every unrolled step, accumulators,
-     * and about 24 for addresses and indices. */
-    long long regs = s.unroll * s.cpt * (k + s.bpb * s.xregs) + s.nacc + 24;
-    long long reg_cap = 65536 / block < 255 ? 65536 / block : 255;
-    if (regs > reg_cap) {
-        snprintf(why, len, "about %lld registers per thread exceed the %lld that %ld threads per block allow",
-                 regs, reg_cap, block);
-        return 1;
-    }
-    if (s.smem > 48 * 1024 || s.smem > lim->max_smem_per_block) {
-        snprintf(why, len, "%lld bytes of reduction shared memory exceed 48 KiB", s.smem);
-        return 1;
-    }
-    if (s.blocks > 2147483647LL) {
-        snprintf(why, len, "%lld blocks exceed the grid limit", s.blocks);
         return 1;
     }
     return 0;
@@ -583,33 +454,6 @@ static int plain_kind_constrain(const ct_template *t, const ct_tc_shape *sh, con
 static void naive_kind_normalize(const ct_template *t, const ct_tc_shape *s, ct_params *c)
 {
     (void)t, (void)s, (void)c;
-}
-
-static void tiled_kind_normalize(const ct_template *t, const ct_tc_shape *s, ct_params *c)
-{
-    (void)t;
-    const ct_problem *p = s->p;
-    const long long cin = p->dims[DIM_CIN], k = p->dims[DIM_K];
-    tiled_values q = tiled_get(c);
-    if (q.CHANNELS_PER_THREAD > cin)
-        q.CHANNELS_PER_THREAD = (long)cin;
-    const long cpt = q.CHANNELS_PER_THREAD;
-    if (q.OUT_TILE > lout_of(p))
-        q.OUT_TILE = (long)lout_of(p);
-    if (q.BATCH_PER_BLOCK > p->dims[DIM_B])
-        q.BATCH_PER_BLOCK = (long)p->dims[DIM_B];
-    /* The widest aligned load up to the one asked for. */
-    while (q.VEC > 1 && ((cpt * k) % q.VEC != 0 || (cin * k) % q.VEC != 0))
-        q.VEC /= 2;
-    long group = q.COUT_PER_BLOCK > 0 ? q.BLOCK_SIZE / q.COUT_PER_BLOCK : 0;
-    /* Unrolling past a thread's channel steps changes nothing. */
-    long long steps = group > 0 && cpt > 0 ? ceil_div(cin / cpt, group) : 1;
-    if (steps >= 1 && q.UNROLL > steps)
-        q.UNROLL = (long)steps;
-    /* Within a warp the atomic variant has no second stage: it is the shuffle one. */
-    if (group <= 32 && q.REDUCTION == 2)
-        q.REDUCTION = 0;
-    tiled_put(c, &q);
 }
 
 static void naive_kind_launch(const ct_template *t, const ct_tc_shape *s, const ct_params *c, ct_launch *l)
@@ -623,25 +467,10 @@ static void naive_kind_launch(const ct_template *t, const ct_tc_shape *s, const 
     l->block[1] = l->block[2] = 1;
 }
 
-static void tiled_kind_launch(const ct_template *t, const ct_tc_shape *sh, const ct_params *c, ct_launch *l)
-{
-    (void)t;
-    memset(l, 0, sizeof *l);
-    tiled_shape s;
-    tiled_shape_of(sh->p, c, &s);
-    l->grid[0] = (unsigned)s.blocks;
-    l->grid[1] = l->grid[2] = 1;
-    l->block[0] = (unsigned)s.block;
-    l->block[1] = l->block[2] = 1;
-}
-
 /* The naive template reads and writes both layouts, any layer. */
 static const ct_kernel_kind naive_kind = {.name = "naive", .layouts = CT_LAYOUT_BOTH, .any_layer = 1,
-                                          .constrain = plain_kind_constrain, .normalize = naive_kind_normalize,
+                                          .constrain = naive_kind_constrain, .normalize = naive_kind_normalize,
                                           .launch = naive_kind_launch};
-static const ct_kernel_kind tiled_kind = {.name = "tiled", .layouts = CT_LAYOUT_DEFAULT_ONLY,
-                                          .constrain = plain_kind_constrain, .normalize = tiled_kind_normalize,
-                                          .launch = tiled_kind_launch};
 
 /* The output length, in the PyTorch module's arguments. */
 #define PY_LOUT "(l + ((k - 1) * dilation if causal else 2 * pad) - dilation * (k - 1) - 1) // stride + 1"

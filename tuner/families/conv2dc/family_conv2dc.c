@@ -16,12 +16,9 @@
 #include "problem.h"
 #include "family_export.h"
 #include "tc_conv.h"
-#include "dw_conv.h"
-#include "dwp_conv.h"
 #include "conv_layer.h"
 #include "conv_pass.h"
 #include "ct_kernels.h"
-#include "conv2dc_tiled.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -423,16 +420,15 @@ static const char *reference_c_for(const ct_problem *p)
 #define NAIVE_PARAMS(X) X(BLOCK_SIZE, 256, CT_THREADS(0), "threads per block")
 CT_PARAM_LIST(naive, NAIVE_PARAMS)
 
-/* The family's own kinds (their hooks below); the others are the layer
- * families' shared ones. */
-static const ct_kernel_kind naive_kind, tiled_kind;
+/* The family's own kind, the baseline's (its hooks below); the others are
+ * the layer families' shared ones. */
+static const ct_kernel_kind naive_kind;
 
 static const ct_template templates[] = {
     {.name = "conv2dc_naive", .summary = "one thread per output element, all from global memory (baseline)",
      .is_baseline = 1, .dtypes = CT_DTYPES_ALL, .params = naive_params, .nparams = CT_PARAM_COUNT(NAIVE_PARAMS),
      .kind = &naive_kind},
-    {.name = "conv2dc_tiled", .summary = "images staged in shared memory, pixels x output channels per thread",
-     .params = ct_conv2dc_tiled_params, .nparams = CT_CONV2DC_TILED_NPARAMS, .kind = &tiled_kind},
+    CT_KERNEL(conv2dc, tiled),
     {.name = "conv2dc_tc", .summary = "implicit GEMM on the tensor cores at fp32 accuracy (3xTF32 mma.sync; tf32: "
                                       "one mma of operands rounded to TF32), "
                                       "haloed input tiles and weights staged by cp.async",
@@ -449,20 +445,9 @@ static const ct_template templates[] = {
     CT_KERNEL(conv2dc, tc16g),
     CT_KERNEL(conv2dc, tc16gcl),
     CT_KERNEL(conv2dc, tc16gkcl),
-    {.name = "conv2dc_dw", .summary = "depthwise: a plane tile and its filter staged in shared memory, "
-                                      "OUT_Y x OUT_X outputs per thread sliding a filter row along a "
-                                      "register window",
-     .params = ct_dw_params_2d, .nparams = CT_DW_NPARAMS_2D, .kind = &ct_kind_dw2},
-    {.name = "conv2dc_dwp", .summary = "depthwise: whole planes per warp, the next plane's cp.async copy in "
-                                       "flight during the current one's FMAs; each input row's register "
-                                       "window feeds OUT_Y output rows",
-     .params = ct_dwp_params, .nparams = CT_DWP_NPARAMS, .kind = &ct_kind_dwp},
-    /* bf16/f16 entry: the CT_DTYPE branch of conv2dc_dwp.cu, ordinary loads
-     * where dwp's cp.async cannot widen (docs/PROBLEMS.md "Half precision") */
-    {.name = "conv2dc_dwph", .summary = "conv2dc_dwp for bf16/f16: planes widened to float as ordinary loads "
-                                        "stage them, fp32 FMAs, one rounding per output",
-     .dtypes = CT_DTYPES_HALF, .params = ct_dwp_params, .nparams = CT_DWP_NPARAMS, .kind = &ct_kind_dwph,
-     .source = "conv2dc_dwp"},
+    CT_KERNEL(conv2dc, dw),
+    CT_KERNEL(conv2dc, dwp),
+    CT_DWPH_ENTRY(conv2dc),
     CT_KERNEL(conv2dc, simt),
     CT_SIMTH_ENTRY(conv2dc),
     CT_KERNEL(conv2dc, dgnaive),
@@ -522,7 +507,7 @@ static void geometry(const ct_problem *p, const ct_template *t, const ct_params 
     t->kind->launch(t, &sh, c, l);
 }
 
-/* ---- the family's own kinds: naive and tiled ---- */
+/* ---- the family's own kind: naive (the others are in templates/kernels) ---- */
 
 static int naive_kind_constrain(const ct_template *t, const ct_tc_shape *s, const ct_params *c,
                                 const ct_limits *lim, char *why, size_t len)
@@ -553,32 +538,10 @@ static void naive_kind_launch(const ct_template *t, const ct_tc_shape *s, const 
     l->block[1] = l->block[2] = 1;
 }
 
-static int tiled_kind_constrain(const ct_template *t, const ct_tc_shape *s, const ct_params *c,
-                                const ct_limits *lim, char *why, size_t len)
-{
-    (void)t;
-    return ct_conv2dc_tiled_constrain(s, s->p->dims[DIM_MODE] == MODE_VALID, c, lim, why, len);
-}
-
-static void tiled_kind_normalize(const ct_template *t, const ct_tc_shape *s, ct_params *c)
-{
-    (void)t;
-    ct_conv2dc_tiled_normalize(s, c);
-}
-
-static void tiled_kind_launch(const ct_template *t, const ct_tc_shape *s, const ct_params *c, ct_launch *l)
-{
-    (void)t;
-    ct_conv2dc_tiled_launch(s, c, l);
-}
-
 /* The naive template reads and writes both layouts, any layer. */
 static const ct_kernel_kind naive_kind = {.name = "naive", .layouts = CT_LAYOUT_BOTH, .any_layer = 1,
                                           .constrain = naive_kind_constrain, .normalize = naive_kind_normalize,
                                           .launch = naive_kind_launch};
-static const ct_kernel_kind tiled_kind = {.name = "tiled", .layouts = CT_LAYOUT_DEFAULT_ONLY,
-                                          .constrain = tiled_kind_constrain, .normalize = tiled_kind_normalize,
-                                          .launch = tiled_kind_launch};
 
 /* The output's height and width, in the PyTorch module's arguments. */
 #define PY_OHW "*((h, w) if mode == 1 else ((h + 2 * ph - dh * (kh - 1) - 1) // sh + 1, (w + 2 * pw - dw * (kw - 1) " \

@@ -1,6 +1,7 @@
-/* dw_cl.c - parameters, sizes, constraints and geometry of the channels-last
- * depthwise template (templates/conv1dc/conv1dc_dwcl.cu). */
-#include "dw_cl.h"
+/* dwcl_conv.c - parameters, sizes, constraints and geometry of the
+ * channels-last depthwise template conv1dc_dwcl (dwcl.conv1dc.cu.in beside
+ * it) and of its bf16/f16 entry conv1dc_dwclh. */
+#include "dwcl_conv.h"
 #include "intmath.h"
 
 #include <stdio.h>

@@ -1,9 +1,9 @@
 /* dw_conv.c - parameters, sizes, constraints and geometry of the depthwise
- * templates (templates/conv1dc/conv1dc_dw.cu, templates/conv2dc/
- * conv2dc_dw.cu). */
+ * templates conv1dc_dw and conv2dc_dw (dw.conv1dc.cu.in and dw.conv2dc.cu.in
+ * beside it). */
 #include "dw_conv.h"
+#include "dw2_sizes.cuh"
 #include "intmath.h"
-#include "dwp_conv.h"
 
 #include <stdio.h>
 #include <string.h>
@@ -112,17 +112,11 @@ static void dw1_normalize(const ct_tc_shape *s, ct_params *c)
     dw1_put(c, &q);
 }
 
-/* The 2D template's derived sizes (the macros of conv2dc_dw.cu). */
+/* The 2D template's derived sizes: dw2_sizes.cuh's expressions, which
+ * conv2dc_dw.cu's macros of the same names are. */
 typedef struct dw2_geom {
     long long ox, oy, toh, tow, nty, ntx, nitems, nt, nwl, kwp, smem, blocks;
 } dw2_geom;
-
-/* The requested tile split into equal tiles, rounded up to whole threads. */
-static long long dw2_tile(long long n, long long req, long long per)
-{
-    const long long r = req == 0 || req >= n ? n : req;
-    return ct_rup(ct_cdiv(n, ct_cdiv(n, r)), per);
-}
 
 static void dw2_geometry(const ct_tc_shape *s, const dw2_values *q, dw2_geom *g)
 {
@@ -130,17 +124,16 @@ static void dw2_geometry(const ct_tc_shape *s, const dw2_values *q, dw2_geom *g)
     g->ox = q->OUT_X, g->oy = q->OUT_Y;
     if (g->ox < 1 || g->oy < 1)
         return;
-    g->toh = dw2_tile(s->oh, q->TILE_OH, g->oy);
-    g->tow = dw2_tile(s->ow, q->TILE_OW, g->ox);
-    g->nty = ct_cdiv(s->oh, g->toh);
-    g->ntx = ct_cdiv(s->ow, g->tow);
-    g->nitems = (g->toh / g->oy) * (g->tow / g->ox);
-    g->nt = ct_rup(g->nitems, 32);
-    const long long step = g->ox * s->sx, lv = step % 4 == 0 ? 4 : step % 2 == 0 ? 2 : 1;
-    g->nwl = ct_rup((g->ox - 1) * s->sx + (s->kw - 1) * s->dx + 1, lv);
-    const long long sih = (g->toh - 1) * s->sy + (s->kh - 1) * s->dy + 1;
-    const long long pitch = ct_rup((g->tow - g->ox) * s->sx + g->nwl, 4);
-    g->kwp = ct_rup(s->kw, 4);
+    g->toh = DW2_TILE(s->oh, (long long)q->TILE_OH, g->oy);
+    g->tow = DW2_TILE(s->ow, (long long)q->TILE_OW, g->ox);
+    g->nty = DW2_CDIV(s->oh, g->toh);
+    g->ntx = DW2_CDIV(s->ow, g->tow);
+    g->nitems = DW2_ITEMS(g->toh, g->tow, g->oy, g->ox);
+    g->nt = DW2_THREADS(g->nitems);
+    g->nwl = DW2_RUP(DW2_NWX(g->ox, s->sx, s->kw, s->dx), DW2_LV(g->ox, s->sx));
+    const long long sih = DW2_SIH(g->toh, s->sy, s->kh, s->dy);
+    const long long pitch = DW2_PITCH(g->tow, g->ox, s->sx, g->nwl);
+    g->kwp = DW2_KWP(s->kw);
     g->smem = 4 * (sih * pitch + s->kh * g->kwp);
     g->blocks = s->b * s->cin * g->nty * g->ntx;
 }
@@ -209,9 +202,7 @@ static void dw2_normalize(const ct_tc_shape *s, ct_params *c)
     dw2_put(c, &q);
 }
 
-/* Not depthwise: each output channel of these templates reads only its
- * own input channel. */
-static int dw_layer_excluded(const ct_template *t, const ct_tc_shape *s, char *why, size_t len)
+int ct_dw_layer_excluded(const ct_template *t, const ct_tc_shape *s, char *why, size_t len)
 {
     if (s->groups == s->cin && s->cout == s->cin)
         return 0;
@@ -224,7 +215,7 @@ static int dw_layer_excluded(const ct_template *t, const ct_tc_shape *s, char *w
 static int dw1_hook_constrain(const ct_template *t, const ct_tc_shape *s, const ct_params *c,
                               const ct_limits *lim, char *why, size_t len)
 {
-    if (dw_layer_excluded(t, s, why, len))
+    if (ct_dw_layer_excluded(t, s, why, len))
         return 1;
     return dw1_constrain(s, c, lim, why, len);
 }
@@ -232,22 +223,9 @@ static int dw1_hook_constrain(const ct_template *t, const ct_tc_shape *s, const 
 static int dw2_hook_constrain(const ct_template *t, const ct_tc_shape *s, const ct_params *c,
                               const ct_limits *lim, char *why, size_t len)
 {
-    if (dw_layer_excluded(t, s, why, len))
+    if (ct_dw_layer_excluded(t, s, why, len))
         return 1;
     return dw2_constrain(s, c, lim, why, len);
-}
-
-/* conv2dc_dwph stages with ordinary loads: no cp.async, any architecture;
- * the architecture before the layer, so that the reason names it on every
- * layer. */
-static int dwp_hook_constrain(const ct_template *t, const ct_tc_shape *s, const ct_params *c,
-                              const ct_limits *lim, char *why, size_t len)
-{
-    if (t->kind->cp_async && ct_dwp_arch_excluded(lim, why, len))
-        return 1;
-    if (dw_layer_excluded(t, s, why, len))
-        return 1;
-    return ct_dwp_constrain(s, c, lim, why, len);
 }
 
 static void dw1_hook_normalize(const ct_template *t, const ct_tc_shape *s, ct_params *c)
@@ -260,12 +238,6 @@ static void dw2_hook_normalize(const ct_template *t, const ct_tc_shape *s, ct_pa
 {
     (void)t;
     dw2_normalize(s, c);
-}
-
-static void dwp_hook_normalize(const ct_template *t, const ct_tc_shape *s, ct_params *c)
-{
-    (void)t;
-    ct_dwp_normalize(s, c);
 }
 
 static void dw1_hook_launch(const ct_template *t, const ct_tc_shape *s, const ct_params *c, ct_launch *l)
@@ -295,18 +267,8 @@ static void dw2_hook_launch(const ct_template *t, const ct_tc_shape *s, const ct
     l->block[1] = l->block[2] = 1;
 }
 
-static void dwp_hook_launch(const ct_template *t, const ct_tc_shape *s, const ct_params *c, ct_launch *l)
-{
-    (void)t;
-    ct_dwp_launch(s, c, l);
-}
-
 #define DW_KIND .layouts = CT_LAYOUT_DEFAULT_ONLY, .any_layer = 1
 const ct_kernel_kind ct_kind_dw1 = {.name = "dw", DW_KIND, .constrain = dw1_hook_constrain,
                                     .normalize = dw1_hook_normalize, .launch = dw1_hook_launch};
 const ct_kernel_kind ct_kind_dw2 = {.name = "dw", DW_KIND, .constrain = dw2_hook_constrain,
                                     .normalize = dw2_hook_normalize, .launch = dw2_hook_launch};
-const ct_kernel_kind ct_kind_dwp = {.name = "dwp", DW_KIND, .cp_async = 1, .constrain = dwp_hook_constrain,
-                                    .normalize = dwp_hook_normalize, .launch = dwp_hook_launch};
-const ct_kernel_kind ct_kind_dwph = {.name = "dwph", DW_KIND, .constrain = dwp_hook_constrain,
-                                     .normalize = dwp_hook_normalize, .launch = dwp_hook_launch};

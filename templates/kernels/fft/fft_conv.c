@@ -1,7 +1,7 @@
-/* conv1d_fft.c - the executor of templates/conv1d_fft.cu: overlap-save FFT
- * correlation with cuFFT, whose cost per output does not grow with the mask.
- * The sizes mirror the macros of the template. */
-#include "conv1d_fft.h"
+/* fft_conv.c - the executor of conv1d_fft (fft.conv1d.cu.in beside it):
+ * overlap-save FFT correlation with cuFFT, whose cost per output does not
+ * grow with the mask. The sizes mirror the macros of the template. */
+#include "fft_conv.h"
 
 #include <stdlib.h>
 #include <string.h>

@@ -1,6 +1,6 @@
-/* conv1dc_gemm.c - parameters, sizes, constraints and geometry of the
- * conv1dc gemm template (conv1dc_gemm.h). */
-#include "conv1dc_gemm.h"
+/* gemm_conv.c - parameters, sizes, constraints and geometry of the
+ * conv1dc gemm template (gemm_conv.h, gemm.conv1dc.cu.in beside it). */
+#include "gemm_conv.h"
 #include "tc_conv.h"
 
 #include <stdio.h>
@@ -21,12 +21,12 @@ static long long ceil_div(long long a, long long b)
     X(CIN_CHUNK, 8, CT_INT(0), "input channels staged in shared memory at a time")                            \
     X(PIPE, 0, CT_INT(0), "1: two shared buffers, the next chunk copied (cp.async) during this one")          \
     X(MIN_BLOCKS, 1, CT_INT(0), "minimum resident blocks per SM (__launch_bounds__)")
-const ct_param_def ct_conv1dc_gemm_params[CT_CONV1DC_GEMM_NPARAMS] = CT_PARAM_TABLE(GEMM_PARAMS);
-_Static_assert(CT_PARAM_COUNT(GEMM_PARAMS) == CT_CONV1DC_GEMM_NPARAMS, "the list's length");
-CT_PARAM_VALUES(gemm, GEMM_PARAMS, ct_conv1dc_gemm_params)
+const ct_param_def ct_gemm_params[CT_GEMM_NPARAMS] = CT_PARAM_TABLE(GEMM_PARAMS);
+_Static_assert(CT_PARAM_COUNT(GEMM_PARAMS) == CT_GEMM_NPARAMS, "the list's length");
+CT_PARAM_VALUES(gemm, GEMM_PARAMS, ct_gemm_params)
 
 /* The gemm template's derived sizes; these mirror the macros of
- * templates/conv1dc_gemm.cu. */
+ * gemm.conv1dc.cu.in. */
 typedef struct gemm_shape {
     long bm, bn, tm, tn, ck, pipe, minb;
     long long nt, tiles, lv, nl, smem;
@@ -135,6 +135,6 @@ static void gemm_kind_launch(const ct_template *t, const ct_tc_shape *s, const c
     l->block[1] = l->block[2] = 1;
 }
 
-const ct_kernel_kind ct_kind_conv1dc_gemm = {.name = "gemm", .layouts = CT_LAYOUT_DEFAULT_ONLY,
-                                         .constrain = gemm_kind_constrain, .normalize = gemm_kind_normalize,
-                                         .launch = gemm_kind_launch};
+const ct_kernel_kind ct_kind_gemm = {.name = "gemm", .layouts = CT_LAYOUT_DEFAULT_ONLY,
+                                     .constrain = gemm_kind_constrain, .normalize = gemm_kind_normalize,
+                                     .launch = gemm_kind_launch};

@@ -21,7 +21,26 @@
 //   OUT_X, OUT_Y       outputs per thread along a row and down a column
 //   TILE_OH, TILE_OW   output tile per block (0: the whole plane); the
 //                      effective tile is the same as the tuner's geometry
-#include "conv2dc_layer.cuh"
+// conv2dc_layer.cuh: the layer fields convtune defines only where they are
+// not 1 (stride CONV_SH x CONV_SW, dilation CONV_DH x CONV_DW, CONV_GROUPS
+// groups), so that templates that read them see 1 otherwise.
+#ifndef CONV_SH
+#define CONV_SH 1
+#endif
+#ifndef CONV_SW
+#define CONV_SW 1
+#endif
+#ifndef CONV_DH
+#define CONV_DH 1
+#endif
+#ifndef CONV_DW
+#define CONV_DW 1
+#endif
+#ifndef CONV_GROUPS
+#define CONV_GROUPS 1
+#endif
+#define CONV_CING (CONV_CIN / CONV_GROUPS)     // input channels of a group
+#define CONV_COUTG (CONV_COUT / CONV_GROUPS)   // output channels of a group
 
 #define DW_CDIV(a, b) (((a) + (b) - 1) / (b))
 #define DW_RUP(a, b) (DW_CDIV(a, b) * (b))

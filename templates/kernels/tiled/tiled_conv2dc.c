@@ -1,6 +1,6 @@
-/* conv2dc_tiled.c - parameters, derived sizes, constraints and launch
- * geometry of the conv2dc tiled template (templates/conv2dc/conv2dc_tiled.cu). */
-#include "conv2dc_tiled.h"
+/* tiled_conv2dc.c - parameters, derived sizes, constraints and launch
+ * geometry of the conv2dc tiled template (tiled.conv2dc.cu.in beside it). */
+#include "tiled_conv.h"
 #include "intmath.h"
 
 #include <stdio.h>
@@ -32,9 +32,9 @@ static const char *const stage_names[] = {"tile", "image"};
     X(PIPE, 0, CT_INT(0), "1: two shared buffers, the next stage copied (cp.async) while this one is "        \
                           "computed")                                                                        \
     X(GROUPS_PER_BLOCK, 1, CT_RANGE(1, 1024), "work items (IMGS_PER_BLOCK images x one tile) per block, in turn")
-const ct_param_def ct_conv2dc_tiled_params[CT_CONV2DC_TILED_NPARAMS] = CT_PARAM_TABLE(TILED_PARAMS);
-CT_PARAM_VALUES(tiled, TILED_PARAMS, ct_conv2dc_tiled_params)
-_Static_assert(CT_PARAM_COUNT(TILED_PARAMS) == CT_CONV2DC_TILED_NPARAMS, "CT_CONV2DC_TILED_NPARAMS is the list's length");
+const ct_param_def ct_tiled_params_2d[CT_TILED_NPARAMS_2D] = CT_PARAM_TABLE(TILED_PARAMS);
+CT_PARAM_VALUES(tiled2, TILED_PARAMS, ct_tiled_params_2d)
+_Static_assert(CT_PARAM_COUNT(TILED_PARAMS) == CT_TILED_NPARAMS_2D, "CT_TILED_NPARAMS_2D is the list's length");
 
 static double out_count(const ct_tc_shape *s)
 {
@@ -42,13 +42,13 @@ static double out_count(const ct_tc_shape *s)
 }
 
 /* A tiled candidate's derived sizes: these mirror the macros of the same
- * names in templates/conv2dc_tiled.cu. */
+ * names in tiled.conv2dc.cu.in. */
 typedef struct tiled_geom {
     long long toh, tow, tiles, ncg, cpt, ipb, items, cc, nch, units, nt, lv, nl, pitch, s_in, s_w, taps;
     long long oy, work, nbuf;
 } tiled_geom;
 
-static void tiled_geometry(const ct_tc_shape *s, const tiled_values *q, tiled_geom *g)
+static void tiled_geometry(const ct_tc_shape *s, const tiled2_values *q, tiled_geom *g)
 {
     const long long oh = s->oh, ow = s->ow, cout = s->cout, cin = s->cin;
     const long long kh = s->kh, kw = s->kw, h = s->h, w = s->w;
@@ -100,10 +100,20 @@ static void tiled_geometry(const ct_tc_shape *s, const tiled_values *q, tiled_ge
  * loop) against under 1.5 s at 4096, and those candidates never won. */
 #define MAX_UNROLLED_CONST_FMAS 4096
 
-int ct_conv2dc_tiled_constrain(const ct_tc_shape *s, int valid, const ct_params *c, const ct_limits *lim, char *why,
-                               size_t len)
+/* Whether p's mode is valid (no padding): the image stage needs it. The
+ * kind reads the family's field by name, as code outside a family does. */
+static int mode_valid(const ct_problem *p)
 {
-    const tiled_values q = tiled_get(c);
+    const int i = ct_field_find(p->family, "mode");
+    return i >= 0 && p->dims[i] == ct_field_choice(&p->family->fields[i], "valid");
+}
+
+static int tiled2_constrain(const ct_template *t, const ct_tc_shape *s, const ct_params *c, const ct_limits *lim,
+                            char *why, size_t len)
+{
+    (void)t;
+    const int valid = mode_valid(s->p);
+    const tiled2_values q = tiled2_get(c);
     const long block = q.BLOCK_SIZE, ox = q.OUT_X, ipb = q.IMGS_PER_BLOCK, placement = q.WEIGHT_PLACEMENT;
     const long ciu = q.CI_UNROLL, minb = q.MIN_BLOCKS, oy = q.OUT_Y, gpb = q.GROUPS_PER_BLOCK, pipe = q.PIPE;
     if (ox < 1 || ox > 16 || oy < 1 || oy > 16 || ipb < 1 || ipb > 64 || ciu < 0 || minb < 1 || q.TILE_OH < 0 ||
@@ -201,9 +211,10 @@ int ct_conv2dc_tiled_constrain(const ct_tc_shape *s, int valid, const ct_params 
     return ct_regs_exceed(lim, regs, g.nt, minb, why, len);
 }
 
-void ct_conv2dc_tiled_normalize(const ct_tc_shape *s, ct_params *c)
+static void tiled2_normalize(const ct_template *t, const ct_tc_shape *s, ct_params *c)
 {
-    tiled_values q = tiled_get(c);
+    (void)t;
+    tiled2_values q = tiled2_get(c);
     if (q.OUT_Y > s->oh)
         q.OUT_Y = (long)s->oh;
     tiled_geom g;
@@ -239,12 +250,13 @@ void ct_conv2dc_tiled_normalize(const ct_tc_shape *s, ct_params *c)
     tiled_geometry(s, &q, &g);
     if (q.BLOCK_SIZE && q.BLOCK_SIZE == (ct_rup(g.units, 32) < 1024 ? ct_rup(g.units, 32) : 1024))
         q.BLOCK_SIZE = 0;
-    tiled_put(c, &q);
+    tiled2_put(c, &q);
 }
 
-void ct_conv2dc_tiled_launch(const ct_tc_shape *s, const ct_params *c, ct_launch *l)
+static void tiled2_launch(const ct_template *t, const ct_tc_shape *s, const ct_params *c, ct_launch *l)
 {
-    const tiled_values q = tiled_get(c);
+    (void)t;
+    const tiled2_values q = tiled2_get(c);
     tiled_geom g;
     tiled_geometry(s, &q, &g);
     memset(l, 0, sizeof *l);
@@ -254,3 +266,7 @@ void ct_conv2dc_tiled_launch(const ct_tc_shape *s, const ct_params *c, ct_launch
     l->grid[1] = l->grid[2] = 1;
     l->block[1] = l->block[2] = 1;
 }
+
+const ct_kernel_kind ct_kind_tiled2 = {.name = "tiled", .layouts = CT_LAYOUT_DEFAULT_ONLY,
+                                       .constrain = tiled2_constrain, .normalize = tiled2_normalize,
+                                       .launch = tiled2_launch};

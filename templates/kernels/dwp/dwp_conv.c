@@ -1,6 +1,8 @@
 /* dwp_conv.c - parameters, sizes, constraints and geometry of the
- * persistent-warp depthwise 2D template (templates/conv2dc/conv2dc_dwp.cu). */
+ * persistent-warp depthwise 2D template conv2dc_dwp (dwp.conv2dc.cu.in
+ * beside it) and of its bf16/f16 entry conv2dc_dwph. */
 #include "dwp_conv.h"
+#include "dw_conv.h"
 #include "intmath.h"
 
 #include <stdio.h>
@@ -58,7 +60,9 @@ static void dwp_geometry(const ct_tc_shape *s, const dwp_values *q, dwp_geom *g)
     g->blocks = ct_cdiv(g->warps, q->WARPS);
 }
 
-int ct_dwp_arch_excluded(const ct_limits *lim, char *why, size_t len)
+/* Before sm_80 (no cp.async): checked before the layer, so that the reason
+ * names the architecture on every layer. */
+static int dwp_arch_excluded(const ct_limits *lim, char *why, size_t len)
 {
     if (lim->cc_major >= 8)
         return 0;
@@ -66,7 +70,7 @@ int ct_dwp_arch_excluded(const ct_limits *lim, char *why, size_t len)
     return 1;
 }
 
-int ct_dwp_constrain(const ct_tc_shape *s, const ct_params *c, const ct_limits *lim, char *why, size_t len)
+static int dwp_constrain(const ct_tc_shape *s, const ct_params *c, const ct_limits *lim, char *why, size_t len)
 {
     const dwp_values q = dwp_get(c);
     if (q.OUT_X < 1 || q.OUT_X > 16 || q.OUT_Y < 1 || q.OUT_Y > 16 || q.WARPS < 1 || q.PLANES < 1 ||
@@ -124,8 +128,22 @@ int ct_dwp_constrain(const ct_tc_shape *s, const ct_params *c, const ct_limits *
     return 0;
 }
 
-void ct_dwp_normalize(const ct_tc_shape *s, ct_params *c)
+/* conv2dc_dwph stages with ordinary loads: no cp.async, any architecture;
+ * the architecture before the layer, so that the reason names it on every
+ * layer. */
+int ct_dwp_constrain(const ct_template *t, const ct_tc_shape *s, const ct_params *c, const ct_limits *lim,
+                     char *why, size_t len)
 {
+    if (t->kind->cp_async && dwp_arch_excluded(lim, why, len))
+        return 1;
+    if (ct_dw_layer_excluded(t, s, why, len))
+        return 1;
+    return dwp_constrain(s, c, lim, why, len);
+}
+
+void ct_dwp_normalize(const ct_template *t, const ct_tc_shape *s, ct_params *c)
+{
+    (void)t;
     dwp_values q = dwp_get(c);
     if (q.OUT_X < 1 || q.OUT_Y < 1 || q.WARPS < 1 || q.PLANES < 1)
         return;
@@ -142,8 +160,9 @@ void ct_dwp_normalize(const ct_tc_shape *s, ct_params *c)
     dwp_put(c, &q);
 }
 
-void ct_dwp_launch(const ct_tc_shape *s, const ct_params *c, ct_launch *l)
+void ct_dwp_launch(const ct_template *t, const ct_tc_shape *s, const ct_params *c, ct_launch *l)
 {
+    (void)t;
     const dwp_values q = dwp_get(c);
     dwp_geom g;
     dwp_geometry(s, &q, &g);
@@ -154,3 +173,8 @@ void ct_dwp_launch(const ct_tc_shape *s, const ct_params *c, ct_launch *l)
     l->grid[1] = l->grid[2] = 1;
     l->block[1] = l->block[2] = 1;
 }
+
+#define DWP_KIND .layouts = CT_LAYOUT_DEFAULT_ONLY, .any_layer = 1, .constrain = ct_dwp_constrain, \
+                 .normalize = ct_dwp_normalize, .launch = ct_dwp_launch
+const ct_kernel_kind ct_kind_dwp = {.name = "dwp", .cp_async = 1, DWP_KIND};
+const ct_kernel_kind ct_kind_dwph = {.name = "dwph", DWP_KIND};

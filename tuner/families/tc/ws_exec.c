@@ -1,0 +1,112 @@
+/* ws_exec.c - a main kernel writing split partial sums to a workspace and
+ * a reduce kernel adding them (ws_exec.h). */
+#include "ws_exec.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+
+CT_FAMILY_CODE
+
+typedef struct ws_state {
+    const ct_drv *d;
+    const ct_ws_exec *x;
+    CUfunction main, reduce;   /* reduce: 0 without a workspace */
+    ct_launch l;
+    CUdeviceptr in, dout, out, ws;
+    long long count;           /* floats of a split: the output's count */
+} ws_state;
+
+const ct_template *ct_ws_template(const ct_problem *p, const ct_executor *x)
+{
+    for (int i = 0; i < p->family->ntemplates; i++)
+        if (p->family->templates[i].exec == x)
+            return &p->family->templates[i];
+    return NULL;
+}
+
+void ct_ws_teardown(void *state)
+{
+    ws_state *s = state;
+    if (!s)
+        return;
+    if (s->ws)
+        s->d->cuMemFree(s->ws);
+    free(s);
+}
+
+ct_status ct_ws_setup(const ct_ws_exec *x, const ct_problem *p, const ct_params *c, const ct_drv *d, CUmodule mod,
+                      const CUdeviceptr *bufs, void **out, ct_err *e)
+{
+    const ct_template *t = ct_ws_template(p, x->exec);
+    if (!t)
+        return ct_fail(e, CT_ERR_INTERNAL, "no template of this executor in family %s", p->family->name);
+    ws_state *s = calloc(1, sizeof *s);
+    if (!s)
+        return ct_fail(e, CT_ERR_INTERNAL, "out of memory");
+    s->d = d;
+    s->x = x;
+    ct_status rc = CT_OK;
+    ct_buffer b[CT_MAX_BUFS];
+    int nb = p->family->buffers(p, b);
+    s->in = bufs[0];
+    s->dout = bufs[1];
+    s->out = bufs[nb - 1];
+    s->count = (long long)ct_problem_output_count(p);
+    p->family->geometry(p, t, c, &s->l);
+    const unsigned splits = s->l.grid[x->split_axis];
+    const int reduce = x->always || splits > 1;
+    char rname[96];
+    snprintf(rname, sizeof rname, "%s_reduce", t->name);
+    CU_TRY(d, e, rc, fail, cuModuleGetFunction(&s->main, mod, t->name));
+    if (reduce)
+        CU_TRY(d, e, rc, fail, cuModuleGetFunction(&s->reduce, mod, rname));
+    if (s->l.smem_bytes > 48 * 1024)
+        CU_TRY(d, e, rc, fail, cuFuncSetAttribute(s->main, CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES,
+                                                  (int)s->l.smem_bytes));
+    if (reduce) {
+        size_t bytes = (size_t)splits * (size_t)s->count * sizeof(float), free_b = 0, total_b = 0;
+        CU_TRY(d, e, rc, fail, cuMemGetInfo(&free_b, &total_b));
+        if (bytes + (64u << 20) > free_b) {
+            rc = ct_fail(e, CT_ERR_USAGE, "%s of %.2f GiB does not fit in %.2f GiB free", x->what,
+                         bytes / 1073741824.0, free_b / 1073741824.0);
+            goto fail;
+        }
+        CU_TRY(d, e, rc, fail, cuMemAlloc(&s->ws, bytes));
+    }
+    *out = s;
+    return CT_OK;
+fail:
+    ct_ws_teardown(s);
+    return rc;
+}
+
+CUresult ct_ws_run(void *state)
+{
+    ws_state *s = state;
+    void *ma[] = {&s->in, &s->dout, s->ws ? &s->ws : &s->out};
+    CUresult r = s->d->cuLaunchKernel(s->main, s->l.grid[0], s->l.grid[1], s->l.grid[2], s->l.block[0],
+                                      s->l.block[1], s->l.block[2], s->l.smem_bytes, NULL, ma, NULL);
+    if (r != CUDA_SUCCESS || !s->ws)
+        return r;
+    void *ra[] = {&s->ws, &s->out};
+    return s->d->cuLaunchKernel(s->reduce, s->x->reduce_grid(s->count), 1, 1, 256, 1, 1, 0, NULL, ra, NULL);
+}
+
+/* The largest of each over the two kernels; the launch's dynamic shared
+ * memory added to the main kernel's static. */
+void ct_ws_resources(void *state, int *regs, int *smem, int *local)
+{
+    ws_state *s = state;
+    CUfunction fs[2] = {s->main, s->reduce};
+    *regs = *smem = *local = 0;
+    for (int i = 0; i < (s->reduce ? 2 : 1); i++) {
+        int v = 0;
+        if (s->d->cuFuncGetAttribute(&v, CU_FUNC_ATTRIBUTE_NUM_REGS, fs[i]) == CUDA_SUCCESS && v > *regs)
+            *regs = v;
+        if (s->d->cuFuncGetAttribute(&v, CU_FUNC_ATTRIBUTE_SHARED_SIZE_BYTES, fs[i]) == CUDA_SUCCESS && v > *smem)
+            *smem = v;
+        if (s->d->cuFuncGetAttribute(&v, CU_FUNC_ATTRIBUTE_LOCAL_SIZE_BYTES, fs[i]) == CUDA_SUCCESS && v > *local)
+            *local = v;
+    }
+    *smem += (int)s->l.smem_bytes;
+}

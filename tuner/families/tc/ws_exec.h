@@ -1,0 +1,39 @@
+/* ws_exec.h - the run-time half of the executors whose candidate is two
+ * launches: a main kernel that writes each split's partial sums to a
+ * workspace (splits x the output's count floats), then FAMILY_reduce, which
+ * adds the splits into the output, so that the sums are the same on every
+ * run (no atomics). Set-up, launch, resources and teardown are this one
+ * code for every such executor (FAMILY_wgdwcl, FAMILY_dgsimt,
+ * FAMILY_wgsimt), each describing itself in a ct_ws_exec; each keeps its
+ * own export text (emit_launcher). ct_tc_split_exec (tc_conv.c) follows
+ * the same pattern with a bias argument to the reduce and is not on it yet.
+ *
+ * The main kernel takes (x, dy, out) - the workspace for out where there is
+ * one - and the reduce (workspace, out); x, dy and out are the family's
+ * first, second and last buffers. */
+#ifndef CT_WS_EXEC_H
+#define CT_WS_EXEC_H
+
+#include "executor.h"
+#include "problem.h"
+
+typedef struct ct_ws_exec {
+    const ct_executor *exec;                  /* the executor: its template is the one naming it */
+    int split_axis;                           /* the launch's grid axis that counts the splits */
+    int always;                               /* 1: workspace and reduce even for one split */
+    unsigned (*reduce_grid)(long long count); /* blocks of 256 threads of the reduce */
+    const char *what;                         /* the workspace in messages ("wgrad workspace") */
+} ct_ws_exec;
+
+/* The template of p's family that runs with executor x, or NULL. */
+const ct_template *ct_ws_template(const ct_problem *p, const ct_executor *x);
+
+/* The ct_executor hooks: setup with x (each executor's own setup calls it),
+ * the others shared as they are. */
+ct_status ct_ws_setup(const ct_ws_exec *x, const ct_problem *p, const ct_params *c, const ct_drv *d, CUmodule mod,
+                      const CUdeviceptr *bufs, void **state, ct_err *e);
+CUresult ct_ws_run(void *state);
+void ct_ws_teardown(void *state);
+void ct_ws_resources(void *state, int *regs, int *smem, int *local);
+
+#endif
