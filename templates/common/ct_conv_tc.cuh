@@ -32,6 +32,17 @@
 // reduction accumulated on the tensor cores alone misses 1e-5 (2.5e-5 seen
 // at K = 3584 on an H100).
 //
+// With CT_TF32 (a problem of element type tf32: fp32 tensors, verified to
+// a relative L2 error of 2^-10) the kernel is single-pass: each operand is
+// rounded to TF32 to nearest (cvt.rna.tf32.f32; the tensor cores' own
+// truncation would bias every product toward zero) and one mma per step
+// accumulates straight into the sums. No split, a third of the mmas, no
+// group sums (ACC_STEPS is meaningless there, and normalised to 1): the
+// truncating adds of the tensor cores cost at most about 2^-23 per step,
+// far inside the tolerance (tests/families/test_tc_conv.c models both).
+// A compile-time switch: the tuner defines CT_TF32 (1) for tf32 problems
+// only; undefined, it is 0 to the preprocessor.
+//
 // With TC_GROUPS > 1 (a grouped layer) TC_CIN and TC_COUT are the channels
 // of one group and the grid's y dimension walks the groups' channel tiles:
 // each group is its own GEMM on its slice of the input, weights and output.
@@ -59,7 +70,7 @@
 //   KORDER        0: channel-major K within a chunk, 1: tap-major
 //   PIPE          1: two buffers, the next chunk copied during this one
 //   ACC_STEPS     mma steps (of 8) summed on the tensor cores before each add
-//                 to the fp32 accumulators (1, 2 or 4)
+//                 to the fp32 accumulators (1, 2 or 4; 1 with CT_TF32)
 //   SPLIT_K       (TC_SPLIT only) number of input-channel splits
 //   MIN_BLOCKS    minimum resident blocks per SM (__launch_bounds__)
 
@@ -156,6 +167,19 @@ __device__ __forceinline__ void tc_split(unsigned x, unsigned &big, unsigned &sm
     big = x & 0xffffe000u;
     small = __float_as_uint(__uint_as_float(x) - __uint_as_float(big));
 }
+
+#if CT_TF32
+// x rounded to TF32, to nearest with ties away from zero (the low 13 bits
+// of the result are zero; the tensor cores would read them as truncation).
+__device__ __forceinline__ unsigned tc_rna(unsigned x)
+{
+    unsigned r = x;
+#if __CUDA_ARCH__ >= 800
+    asm("cvt.rna.tf32.f32 %0, %1;\n" : "=r"(r) : "f"(__uint_as_float(x)));
+#endif
+    return r;
+}
+#endif
 
 // d += a * b for one 16x8x8 tile (fragments in the PTX ISA's layout).
 __device__ __forceinline__ void tc_mma(float *d, const unsigned *a, const unsigned *b)
@@ -269,7 +293,20 @@ TC_NAME(const float *__restrict__ in, const float *__restrict__ weight,
     }
     const int arow = (wm * TC_WM + lane % 16) * TC_AP + lane / 16 * 4;
 
-    // acc: the running sums; d: the current group of ACC_STEPS mma steps.
+    // acc: the running sums; d: the current group of ACC_STEPS mma steps
+    // (3xTF32 only: a tf32 kernel's mmas add into acc). CT_TF32 is left
+    // undefined for fp32 problems, so their code (and code hash) is that of
+    // before.
+#if CT_TF32
+    float acc[TC_MF][TC_NF][4];
+#pragma unroll
+    for (int i = 0; i < TC_MF; ++i)
+#pragma unroll
+        for (int j = 0; j < TC_NF; ++j)
+#pragma unroll
+            for (int r = 0; r < 4; ++r)
+                acc[i][j][r] = 0.0f;
+#else
     float acc[TC_MF][TC_NF][4], d[TC_MF][TC_NF][4];
 #pragma unroll
     for (int i = 0; i < TC_MF; ++i)
@@ -278,6 +315,7 @@ TC_NAME(const float *__restrict__ in, const float *__restrict__ weight,
 #pragma unroll
             for (int r = 0; r < 4; ++r)
                 acc[i][j][r] = d[i][j][r] = 0.0f;
+#endif
 
     if (ch0 < ch1)
         tc_stage(tc_smem, in, weight, b, co0, iy0, ix0, ch0);
@@ -302,6 +340,27 @@ TC_NAME(const float *__restrict__ in, const float *__restrict__ weight,
 #pragma unroll
             for (int s = 0; s < ACC_STEPS; ++s) {
                 const int k0 = s_koff[(ks + s) * 8 + t], k1 = s_koff[(ks + s) * 8 + t + 4];
+#if CT_TF32
+                // One mma of the operands rounded to TF32, into the sums.
+                unsigned ar[TC_MF][4], br[TC_NF][2];
+#pragma unroll
+                for (int i = 0; i < TC_MF; ++i) {
+                    tc_ldmatrix(ar[i], sa + i * 16 * TC_AP + (ks + s) * 8);
+#pragma unroll
+                    for (int r = 0; r < 4; ++r)
+                        ar[i][r] = tc_rna(ar[i][r]);
+                }
+#pragma unroll
+                for (int j = 0; j < TC_NF; ++j) {
+                    br[j][0] = tc_rna(__float_as_uint(sb[noff[j] + k0]));
+                    br[j][1] = tc_rna(__float_as_uint(sb[noff[j] + k1]));
+                }
+#pragma unroll
+                for (int i = 0; i < TC_MF; ++i)
+#pragma unroll
+                    for (int j = 0; j < TC_NF; ++j)
+                        tc_mma(acc[i][j], ar[i], br[j]);
+#else
                 unsigned ab[TC_MF][4], as[TC_MF][4], bb[TC_NF][2], bs[TC_NF][2];
 #pragma unroll
                 for (int i = 0; i < TC_MF; ++i) {
@@ -323,7 +382,9 @@ TC_NAME(const float *__restrict__ in, const float *__restrict__ weight,
                         tc_mma(d[i][j], ab[i], bs[j]);
                         tc_mma(d[i][j], ab[i], bb[j]);
                     }
+#endif
             }
+#if !CT_TF32
             // The tensor cores add into their accumulator rounding toward
             // zero, an error that grows with every step added to a large
             // running sum; so they sum only ACC_STEPS steps from zero, and
@@ -337,6 +398,7 @@ TC_NAME(const float *__restrict__ in, const float *__restrict__ weight,
                         acc[i][j][r] += d[i][j][r];
                         d[i][j][r] = 0.0f;
                     }
+#endif
         }
         // Every warp is done with this stage before it is refilled.
         __syncthreads();

@@ -1,15 +1,19 @@
-/* test_dtype.c - the half element types: problem strings with a type token
- * (canonical forms, refusals), the host rounding against known bit patterns
- * and the device's round-to-nearest-even, the tolerance of each type (a
- * model of a kernel that sums in half precision must fail it on a long
- * reduction, one that sums in fp32 must pass), the generic refusal of fp32
- * templates, and NVRTC compiles of every family's generic kernel in each
+/* test_dtype.c - the half element types and tf32: problem strings with a
+ * type token (canonical forms, refusals, tf32 on the layer families only),
+ * the host rounding against known bit patterns and the device's
+ * round-to-nearest-even (and TF32's to-nearest-away), the tolerance of each
+ * type (a model of a kernel that sums in half precision must fail it on a
+ * long reduction, one that sums in fp32 must pass; products of TF32-rounded
+ * operands pass tf32's; the verdict applied to one error for tf32 and
+ * fp32), the generic refusal of fp32 templates (and their admission for
+ * tf32), and NVRTC compiles of every family's generic kernel in each
  * type. The naive and fp64 reference templates in half are compiled by
  * test_conformance (its half examples). No GPU. */
 #include "check.h"
 #include "compile.h"
 #include "dtype.h"
 #include "problem.h"
+#include "runner.h"
 #include "space.h"
 
 #include <math.h>
@@ -58,6 +62,26 @@ static void test_parse(void)
     expect_refusal("conv2d:1:8:8:3:3:same:f64", "unknown element type 'f64'");
     expect_refusal("conv1d:10:3:half:same", "unknown element type 'half'");
 
+    /* tf32: the layer families with tensor-core kernels, fp32 storage. */
+    expect_canonical("conv2dc:16:64:56:56:64:3:3:same:nhwc:tf32", "conv2dc:16:64:56:56:64:3:3:same:nhwc:tf32",
+                     CT_DTYPE_TF32);
+    expect_canonical("conv1dc:2:7:33:9:7:bias:tf32", "conv1dc:2:7:33:9:7:pad=0:bias:tf32", CT_DTYPE_TF32);
+    expect_canonical("conv2dc:1:4:8:8:4:3:3:pad=1:stride=2:tf32", "conv2dc:1:4:8:8:4:3:3:pad=1:stride=2:tf32",
+                     CT_DTYPE_TF32);
+    expect_refusal("conv1d:10:3:tf32", "element type 'tf32' is not offered by conv1d (its types: f32, bf16, f16)");
+    expect_refusal("conv2d:1:8:8:3:3:same:tf32", "is not offered by conv2d");
+    expect_refusal("conv2d:1:8:8:3:3:tf32:same", "is not offered by conv2d");
+    expect_refusal("conv2dc:1:4:8:8:4:3:3:tf32:tf32", "given twice ('tf32' and 'tf32')");
+    expect_refusal("conv2dc:1:4:8:8:4:3:3:bf16:tf32", "given twice ('bf16' and 'tf32')");
+    expect_refusal("conv1dc:1:4:8:4:3:tf32:bias", "'tf32' must be the last field");
+    expect_refusal("conv2dc:1:4:8:8:4:3:3:fp16", "unknown element type 'fp16' (known: f32, bf16, f16, tf32)");
+    expect_refusal("conv1dc:1:4:8:4:3:TF32", "");   /* case matters: not a type, and no other field */
+    {
+        ct_problem p;
+        ct_err e = {{0}};
+        CHECK(ct_problem_parse("conv1d:10:3:tf32", &p, &e) == CT_ERR_USAGE && !strchr(e.msg, '\n'));
+    }
+
     /* Another type is another kernel: not comparable for the selector. */
     ct_problem a, b;
     ct_err e;
@@ -72,6 +96,22 @@ static void test_parse(void)
     CHECK(!strcmp(db[nb - 1].name, "CT_DTYPE") && db[nb - 1].value == CT_DTYPE_BF16);
     CHECK(ct_dtype_size(CT_DTYPE_F32) == 4 && ct_dtype_size(CT_DTYPE_BF16) == 2 && ct_dtype_size(CT_DTYPE_F16) == 2);
     CHECK_STR(ct_dtype_name(CT_DTYPE_F16), "f16");
+
+    /* A tf32 problem: fp32 buffers and bytes, its own key, CT_TF32 for the
+     * templates and no CT_DTYPE (its storage is fp32's). */
+    ct_problem c, t;
+    CHECK(ct_problem_parse("conv2dc:2:8:9:9:8:3:3:same", &c, &e) == CT_OK &&
+          ct_problem_parse("conv2dc:2:8:9:9:8:3:3:same:tf32", &t, &e) == CT_OK);
+    CHECK(ct_problem_distance(&c, &t) == -1 && !ct_problem_equal(&c, &t));
+    CHECK(c.family->bytes(&c) == t.family->bytes(&t));
+    CHECK(ct_dtype_size(CT_DTYPE_TF32) == 4 && ct_dtype_storage(CT_DTYPE_TF32) == CT_DTYPE_F32 &&
+          !ct_dtype_is_half(CT_DTYPE_TF32) && ct_dtype_is_half(CT_DTYPE_BF16));
+    CHECK_STR(ct_dtype_name(CT_DTYPE_TF32), "tf32");
+    na = ct_problem_defines(&c, da);
+    nb = ct_problem_defines(&t, db);
+    CHECK(nb == na + 1 && !strcmp(db[nb - 1].name, "CT_TF32") && db[nb - 1].value == 1);
+    for (int i = 0; i < nb; i++)
+        CHECK_MSG(strcmp(db[i].name, "CT_DTYPE") != 0, "a tf32 problem defines CT_DTYPE");
 }
 
 static float from_bits(uint32_t x)
@@ -136,6 +176,7 @@ static void test_rounding(void)
         }
     }
     CHECK_MSG(bad16 == 0 && badbf == 0, "%d f16 and %d bf16 values do not round-trip", bad16, badbf);
+
     /* Narrow then widen in one buffer, as the runner reads outputs back. */
     float v[5] = {0.1f, -3.3f, 1e-6f, 70000.0f, 0.5f}, w[5];
     for (int t = CT_DTYPE_BF16; t <= CT_DTYPE_F16; t++) {
@@ -146,6 +187,32 @@ static void test_rounding(void)
             CHECK_MSG(w[i] == ct_dtype_round((ct_dtype)t, v[i]) || (isinf(w[i]) && t == CT_DTYPE_F16),
                       "type %d: %g came back %g", t, v[i], w[i]);
     }
+
+    /* TF32 as cvt.rna.tf32.f32: to nearest, ties away from zero. */
+    static const struct {
+        float f, tf;
+    } tf[] = {
+        {1.0f, 1.0f},
+        {1.0f + 0x1p-12f, 1.0f},                      /* below the midpoint */
+        {1.0f + 0x1p-11f, 1.0f + 0x1p-10f},           /* the midpoint: away */
+        {-(1.0f + 0x1p-11f), -(1.0f + 0x1p-10f)},     /* the midpoint, negative: away */
+        {1.0f + 0x3p-11f, 1.0f + 0x2p-10f},           /* the midpoint above an odd value: up */
+        {1.0f + 0x1.ffcp-12f, 1.0f},                  /* just under the midpoint */
+        {0x1.fffp0f, 2.0f},                           /* a carry into the exponent */
+        {0.1f, 0x1.998p-4f},
+        {-0.0f, -0.0f},
+    };
+    for (size_t i = 0; i < sizeof tf / sizeof tf[0]; i++)
+        CHECK_MSG(ct_tf32_round(tf[i].f) == tf[i].tf && signbit(ct_tf32_round(tf[i].f)) == signbit(tf[i].tf),
+                  "tf32(%a) = %a, want %a", tf[i].f, ct_tf32_round(tf[i].f), tf[i].tf);
+    CHECK(isinf(ct_tf32_round(from_bits(0x7f7fffffu))) && isnan(ct_tf32_round(NAN)) && isinf(ct_tf32_round(INFINITY)));
+    /* tf32 buffers are fp32: no rounding on the way up, none on the way back. */
+    for (int i = 0; i < 5; i++)
+        CHECK(ct_dtype_round(CT_DTYPE_TF32, v[i]) == v[i]);
+    memcpy(w, v, sizeof v);
+    ct_dtype_narrow(CT_DTYPE_TF32, w, w, 5);
+    ct_dtype_widen(CT_DTYPE_TF32, w, 5);
+    CHECK(!memcmp(w, v, sizeof v));
 }
 
 /* ---- the tolerance ---- */
@@ -224,6 +291,68 @@ static void test_tolerance(void)
     }
 }
 
+/* A dot product of K random fp32 operands as a tf32 kernel computes it:
+ * each operand rounded to TF32 (rna 1: to nearest as cvt.rna.tf32.f32;
+ * 0: truncated, as the tensor cores read an unrounded fp32 register), the
+ * exact products summed in fp32; relative L2 error over NOUT outputs
+ * against fp64 sums of the unrounded operands (the reference of a tf32
+ * problem). */
+static double tf32_model_error(int k, int rna)
+{
+    enum { NOUT = 256 };
+    float out[NOUT];
+    double ref[NOUT];
+    for (int i = 0; i < NOUT; i++) {
+        double r = 0;
+        float acc = 0;
+        for (int j = 0; j < k; j++) {
+            const float a = (float)uniform(), b = (float)uniform();
+            r += (double)a * (double)b;
+            const float ta = rna ? ct_tf32_round(a) : ct_dtype_round(CT_DTYPE_F32, a),
+                        tb = rna ? ct_tf32_round(b) : ct_dtype_round(CT_DTYPE_F32, b);
+            uint32_t ua, ub;
+            memcpy(&ua, &ta, 4);
+            memcpy(&ub, &tb, 4);
+            ua &= 0xffffe000u, ub &= 0xffffe000u;   /* what the tensor cores read */
+            acc += (float)((double)from_bits(ua) * (double)from_bits(ub));
+        }
+        ref[i] = r;
+        out[i] = acc;
+    }
+    return relerr(out, ref, NOUT);
+}
+
+static void test_tf32_tolerance(void)
+{
+    /* Twice TF32's unit roundoff, whatever the fp32 setting. */
+    const double tol = ct_dtype_tolerance(CT_DTYPE_TF32, 1e-5);
+    CHECK(tol == 0x1p-10 && ct_dtype_tolerance(CT_DTYPE_TF32, 3e-4) == 0x1p-10);
+    const int taps[] = {8, 576, 4608};
+    for (size_t i = 0; i < sizeof taps / sizeof taps[0]; i++) {
+        const double e = tf32_model_error(taps[i], 1);
+        CHECK_MSG(e <= tol, "tf32 K=%d: rounded operands give %.3g, over the tolerance %.3g", taps[i], e, tol);
+        CHECK_MSG(e > tol / 16 && e > 1e-5, "tf32 K=%d: %.3g is not the operands' rounding", taps[i], e);
+    }
+    printf("tf32: tolerance %.3g; K=4608 rounded operands %.3g, truncated %.3g\n", tol, tf32_model_error(4608, 1),
+           tf32_model_error(4608, 0));
+
+    /* The verdict on one result: relative error 5e-4 passes as tf32 and
+     * fails as fp32 (whose bar stays 1e-5); NaN and 2e-3 fail as tf32. */
+    enum { N = 1000 };
+    float out[N];
+    double ref[N];
+    for (int i = 0; i < N; i++) {
+        ref[i] = uniform();
+        out[i] = (float)(ref[i] * (1 + 5e-4));
+    }
+    const double r = ct_relerr(out, ref, N);
+    CHECK_MSG(fabs(r - 5e-4) < 1e-6, "relerr %.6g, want 5e-4", r);
+    CHECK(ct_dtype_verified(CT_DTYPE_TF32, r, 1e-5) == 1);
+    CHECK(ct_dtype_verified(CT_DTYPE_F32, r, 1e-5) == 0);
+    CHECK(ct_dtype_verified(CT_DTYPE_F32, 5e-6, 1e-5) == 1);
+    CHECK(ct_dtype_verified(CT_DTYPE_TF32, NAN, 1e-5) == 0 && ct_dtype_verified(CT_DTYPE_TF32, 2e-3, 1e-5) == 0);
+}
+
 /* ---- templates ---- */
 
 static void test_refusal(void)
@@ -247,6 +376,21 @@ static void test_refusal(void)
     const ct_template only_bf16 = {.name = "x_bf16", .dtypes = (1u << CT_DTYPE_F32) | (1u << CT_DTYPE_BF16)};
     CHECK(ct_template_refuses_dtype(&p, &only_bf16, why, sizeof why) == 1);
     CHECK_STR(why, "x_bf16 computes in f32, bf16 only, not f16");
+    /* A tf32 problem: every template that computes fp32 serves it (at
+     * fp32 accuracy), the half-only ones do not, and say so. */
+    CHECK(ct_problem_parse("conv2dc:2:8:9:9:8:3:3:same:tf32", &p, &e) == CT_OK);
+    int fp32_ones = 0;
+    for (int i = 0; i < p.family->ntemplates; i++) {
+        const ct_template *t = &p.family->templates[i];
+        const unsigned have = t->dtypes ? t->dtypes : 1u << CT_DTYPE_F32;
+        int refused = ct_template_refuses_dtype(&p, t, why, sizeof why);
+        CHECK_MSG(refused == !(have & ((1u << CT_DTYPE_F32) | (1u << CT_DTYPE_TF32))), "%s: refused %d", t->name,
+                  refused);
+        if (refused)
+            CHECK_MSG(strstr(why, "not tf32") && strstr(why, t->name), "%s", why);
+        fp32_ones += !refused;
+    }
+    CHECK(fp32_ones > 2);
     /* Every family's naive template has every type. */
     for (const ct_family *const *fs = ct_families(); *fs; fs++)
         for (int i = 0; i < (*fs)->ntemplates; i++)
@@ -285,6 +429,7 @@ int main(void)
     test_parse();
     test_rounding();
     test_tolerance();
+    test_tf32_tolerance();
     test_refusal();
     test_generic_compiles();
     CHECK_DONE();

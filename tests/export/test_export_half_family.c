@@ -337,7 +337,7 @@ int main(void)
     path_in(cux, sizeof cux, "x.cu");
     path_in(hx, sizeof hx, "x.h");
     convtune(&r, "export", "--family", "conv1d", "--dtype", "f64", "--db", dbpath, "-o", cux, NULL);
-    fails(&r, 2, "--dtype: unknown element type 'f64' (f32, bf16 or f16)", "--dtype f64");
+    fails(&r, 2, "--dtype: unknown element type 'f64' (f32, bf16, f16 or tf32)", "--dtype f64");
     convtune(&r, "export", "--problem", "conv1d:3000:37:same:bf16", "--dtype", "bf16", "--db", dbpath, "-o", cux,
              NULL);
     fails(&r, 2, "--dtype applies to export --family only", "export --problem --dtype");

@@ -2,14 +2,19 @@
  *
  * 1. the 3xTF32 split against a CPU model of the tensor cores' TF32 inputs:
  *    products within 3 * 2^-20 of fp64, a 4096-long dot product within 1e-5
- *    where plain TF32 (one product of truncated inputs) misses it;
+ *    where plain TF32 (one product of truncated inputs) misses it; the
+ *    single-pass (tf32) kernel's arithmetic, operands rounded to nearest and
+ *    summed on the tensor cores alone (truncating adds), within tf32's
+ *    tolerance 2^-10 on a 9216-long reduction;
  * 2. a replay of the kernel's index arithmetic (tile and halo staging from
  *    either layout, the
  *    kk -> offset table in both reduction orders, the idle columns, the
  *    split-K chunk ranges, the epilogue and the reduction kernel) on odd
  *    shapes, for seeded samples of the conv2dc and conv1dc tc spaces, against
  *    the families' fp64 references; shared memory starts NaN, so a read of
- *    anything staging did not write fails;
+ *    anything staging did not write fails; tf32 rows replay the
+ *    single-pass kernel (operands rounded to TF32 as cvt.rna does, ACC_STEPS
+ *    normalised to 1) and are held to tf32's tolerance instead;
  * 3. the shape grid: every problem of a grid over channels, sizes, filters,
  *    batch, modes, bias and layouts, of every family, has a tuned
  *    (non-baseline) template with an admissible candidate for sm_80 and
@@ -17,6 +22,7 @@
 #include "check.h"
 #include "config.h"
 #include "data.h"
+#include "dtype.h"
 #include "runner.h"
 #include "space.h"
 #include "tc_conv.h"
@@ -93,14 +99,44 @@ static void test_split(void)
     CHECK_MSG(e1 > 1e-5, "plain TF32 dot products should miss 1e-5, got %.3g", e1);
     printf("split: worst product error %.2g (bound %.2g); K=%d dot products: 3xTF32 %.2g, TF32 %.2g\n", worst,
            bound, K, e3, e1);
+
+    /* Single pass (tf32): one mma per step of operands rounded to nearest
+     * into the running sums, which the tensor cores add to truncating
+     * toward zero (modelled as one truncation per step of 8 products, each
+     * product exact). A 9216-long reduction (1024 channels of a 3x3 layer)
+     * stays within 2^-10. */
+    enum { K1 = 9216 };
+    double num = 0, dn = 0;
+    for (int o = 0; o < 32; o++) {
+        double exact = 0;
+        float acc = 0;
+        for (int k = 0; k < K1; k += 8) {
+            double step = acc;
+            for (int q = 0; q < 8; q++) {
+                float a = uniform(), b = uniform();
+                exact += (double)a * (double)b;
+                step += (double)ct_tf32_round(a) * (double)ct_tf32_round(b);
+            }
+            float r = (float)step;   /* to nearest; then toward zero */
+            if (fabs((double)r) > fabs(step))
+                r = nextafterf(r, 0.0f);
+            acc = r;
+        }
+        num += (acc - exact) * (acc - exact);
+        dn += exact * exact;
+    }
+    const double e1p = sqrt(num / dn), tol = ct_dtype_tolerance(CT_DTYPE_TF32, 1e-5);
+    CHECK_MSG(e1p <= tol, "single-pass tf32 K=%d: relative L2 error %.3g over %.3g", K1, e1p, tol);
+    CHECK_MSG(e1p > 1e-5, "single-pass tf32 K=%d: %.3g is not TF32's rounding", K1, e1p);
+    printf("single pass: K=%d tf32 dot products on the tensor cores alone %.2g (tolerance %.2g)\n", K1, e1p, tol);
 }
 
 /* ---- 2. the replay ---- */
 
 /* The kernel's work for one candidate, block by block, as ct_conv_tc.cuh
  * writes it; products in double so that only the indexing can go wrong. */
-static void replay(const ct_template *t, const ct_tc_shape *s, int cl, const ct_params *c, const float *in,
-                   const float *w, const float *bias, double *out, size_t count)
+static void replay(const ct_template *t, const ct_tc_shape *s, int cl, int tf32, const ct_params *c,
+                   const float *in, const float *w, const float *bias, double *out, size_t count)
 {
     ct_tc_geom g;
     ct_tc_geometry_of(t, s, c, &g);
@@ -158,8 +194,12 @@ static void replay(const ct_template *t, const ct_tc_shape *s, int cl, const ct_
                     for (long long n = 0; n < g.bn; n++) {
                         const long long noff = n < npix ? n / g.tow * s->sy * g.iw + n % g.tow * s->sx : 0;
                         for (long long m = 0; m < g.bm; m++)
-                            for (long long kk = 0; kk < g.kc; kk++)
-                                part[m * g.bn + n] += (double)sa[m * g.ap + kk] * (double)sb[noff + koff[kk]];
+                            for (long long kk = 0; kk < g.kc; kk++) {
+                                /* single pass: both operands rounded (cvt.rna), as the fragments are */
+                                const float a = sa[m * g.ap + kk], x = sb[noff + koff[kk]];
+                                part[m * g.bn + n] += tf32 ? (double)ct_tf32_round(a) * (double)ct_tf32_round(x)
+                                                           : (double)a * (double)x;
+                            }
                     }
                 }
                 for (long long m = 0; m < g.bm; m++)
@@ -202,8 +242,9 @@ static ct_tc_shape shape_of(const ct_problem *p)
     if (!strcmp(p->family->name, "conv2dc"))
         return (ct_tc_shape){.b = b, .cin = cin, .h = ct_problem_value(p, "H"), .w = ct_problem_value(p, "W"),
                              .cout = cout, .kh = ct_problem_value(p, "KH"), .kw = ct_problem_value(p, "KW"),
-                             .oh = v[0], .ow = v[1], .ph = v[2], .pw = v[3], .sy = 1, .sx = 1, .dy = 1, .dx = 1,
-                             .bias = bias};
+                             .oh = v[0], .ow = v[1], .ph = v[2], .pw = v[3], .sy = ct_problem_value(p, "SH"),
+                             .sx = ct_problem_value(p, "SW"), .dy = ct_problem_value(p, "DH"),
+                             .dx = ct_problem_value(p, "DW"), .bias = bias};
     return (ct_tc_shape){.b = b, .cin = cin, .h = 1, .w = ct_problem_value(p, "L"), .cout = cout, .kh = 1,
                          .kw = ct_problem_value(p, "K"), .oh = 1, .ow = v[4], .ph = 0, .pw = v[5], .sy = 1, .sx = 1,
                          .dy = 1, .dx = 1, .bias = bias};
@@ -254,11 +295,15 @@ static void test_replay(const char *spec, const char *tmpl, int samples, const c
     double *ref = malloc(count * sizeof *ref), *got = malloc(count * sizeof *got);
     p.family->reference(&p, (const float *const *)host, ref);
     const ct_tc_shape s = shape_of(&p);
+    const int tf32 = ct_problem_dtype(&p) == CT_DTYPE_TF32;
     int worst_i = -1;
-    double worst = 0;
+    double worst = 0, best = INFINITY;
     for (int i = 0; i < ncand; i++) {
-        replay(t, &s, ct_problem_value(&p, "layout") > 0, &cand[i], host[0], host[1], nb == 4 ? host[2] : NULL, got,
-               count);
+        /* a tf32 candidate sizes no groups of mma steps */
+        CHECK_MSG(!tf32 || ct_params_get(&cand[i], "ACC_STEPS", 0) == 1, "%s: ACC_STEPS %ld not normalised to 1",
+                  spec, ct_params_get(&cand[i], "ACC_STEPS", 0));
+        replay(t, &s, ct_problem_value(&p, "layout") > 0, tf32, &cand[i], host[0], host[1], nb == 4 ? host[2] : NULL,
+               got, count);
         double num = 0, den = 0;
         for (size_t k = 0; k < count; k++) {
             num += (got[k] - ref[k]) * (got[k] - ref[k]);
@@ -269,11 +314,17 @@ static void test_replay(const char *spec, const char *tmpl, int samples, const c
             worst = err;
             worst_i = i;
         }
+        if (err < best)
+            best = err;
     }
     char key[512] = "";
     if (worst_i >= 0)
         ct_params_to_key(&cand[worst_i], key, sizeof key);
-    CHECK_MSG(worst <= 1e-12, "%s %s: replay error %.3g for %s", spec, tmpl, worst, key);
+    /* fp32: only the indexing can go wrong; tf32: the operands' rounding
+     * within the type's tolerance, and present (the rounded path ran). */
+    const double bar = tf32 ? ct_dtype_tolerance(CT_DTYPE_TF32, 1e-5) : 1e-12;
+    CHECK_MSG(worst <= bar, "%s %s: replay error %.3g for %s (bar %.3g)", spec, tmpl, worst, key, bar);
+    CHECK_MSG(!tf32 || best > 1e-6, "%s %s: replay error %.3g shows no TF32 rounding", spec, tmpl, best);
     printf("replay %-40s %-16s %2d candidates, worst relative error %.2g\n", spec, tmpl, ncand, worst);
     for (int i = 0; i < nb - 1; i++)
         free(host[i]);
@@ -441,6 +492,17 @@ int main(void)
     for (size_t i = 0; i < sizeof shapes1d / sizeof shapes1d[0]; i++) {
         test_replay(shapes1d[i], "conv1dc_tc", 8, &cfg, &lim);
         test_replay(shapes1d[i], "conv1dc_tcsplit", 6, &cfg, &lim);
+    }
+    /* tf32: the single-pass kernels, odd channels, both layouts, stride and
+     * dilation, bias */
+    static const char *const tf32_shapes[] = {
+        "conv2dc:2:5:9:11:7:3:3:same:tf32", "conv2dc:1:40:5:6:17:2:4:same:bias:nhwc:tf32",
+        "conv2dc:2:12:9:9:20:3:3:pad=1:stride=2:dilation=1,2:tf32", "conv1dc:2:17:41:9:5:pad=2:bias:tf32",
+        "conv1dc:3:33:30:18:4:pad=1:nlc:tf32"};
+    for (size_t i = 0; i < sizeof tf32_shapes / sizeof tf32_shapes[0]; i++) {
+        const int two = tf32_shapes[i][4] == '2';
+        test_replay(tf32_shapes[i], two ? "conv2dc_tc" : "conv1dc_tc", 6, &cfg, &lim);
+        test_replay(tf32_shapes[i], two ? "conv2dc_tcsplit" : "conv1dc_tcsplit", 4, &cfg, &lim);
     }
     double t1 = seconds();
     test_grid(&cfg);

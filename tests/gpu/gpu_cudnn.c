@@ -1,8 +1,9 @@
 /* gpu_cudnn.c - the vendor baseline in a tuning run, on a GPU with cuDNN:
- * small layers tuned with a tiny budget (fp32, bf16, dgrad, wgrad with
- * db) must state cuDNN's time, in the report's line and in --json, with a
- * finite time and a relative error within the problem type's tolerance
- * (fp32 TF32 off 1e-5, TF32 on 1e-2, bf16 2^-7 x 4), and a ratio that is
+ * small layers tuned with a tiny budget (fp32, bf16, tf32, dgrad, wgrad
+ * with db) must state cuDNN's time, in the report's line and in --json, with
+ * a finite time and a relative error within the problem type's tolerance
+ * (fp32 TF32 off 1e-5, TF32 on 1e-2, bf16 2^-7 x 4; a tf32 problem is timed
+ * once, TF32 on, labelled "TF32"), and a ratio that is
  * cuDNN's time over the winner's. A problem cuDNN cannot describe, a
  * missing library and --baseline none give 'none' with the reason while
  * the run succeeds. Exits 77 without a GPU or without cuDNN. Timings are
@@ -128,8 +129,8 @@ static void timed(const char *spec, int seed, int strict)
     ct_problem p;
     ct_err e;
     CHECK(ct_problem_parse(spec, &p, &e) == CT_OK);
-    const int f32 = ct_problem_dtype(&p) == CT_DTYPE_F32;
-    const double tol = f32 ? 1e-5 : 4.0 / 128;
+    const int f32 = ct_problem_dtype(&p) == CT_DTYPE_F32, tf32 = ct_problem_dtype(&p) == CT_DTYPE_TF32;
+    const double tol = f32 ? 1e-5 : tf32 ? 1e-2 : 4.0 / 128;
     const double win = num(ct_json_get(j, "winner"), "median_us");
     const char *ver = str(j, "cudnn_version");
     CHECK_MSG(ver && ver[0] == '9', "%s: cudnn_version %s (cudnn_none: %s)", spec, ver ? ver : "null",
@@ -147,10 +148,13 @@ static void timed(const char *spec, int seed, int strict)
         CHECK_MSG(tr >= 0 && tr <= 1e-2, "%s: cudnn_tf32_relerr %g", spec, tr);
         CHECK_MSG(isfinite(num(j, "cudnn_tf32_speedup")), "%s: no cudnn_tf32_speedup", spec);
     } else {
-        CHECK_MSG(is_null(j, "cudnn_tf32_us"), "%s: a TF32 time for a half type", spec);
+        /* a tf32 problem's one timing is the main one, TF32 on */
+        CHECK_MSG(is_null(j, "cudnn_tf32_us"), "%s: a second TF32 time for a %s problem", spec,
+                  ct_dtype_name(ct_problem_dtype(&p)));
     }
     char want[64];
-    snprintf(want, sizeof want, "  cuDNN %s (%s): ", ver ? ver : "?", f32 ? "TF32 off" : ct_dtype_name(ct_problem_dtype(&p)));
+    snprintf(want, sizeof want, "  cuDNN %s (%s): ", ver ? ver : "?",
+             f32 ? "TF32 off" : tf32 ? "TF32" : ct_dtype_name(ct_problem_dtype(&p)));
     CHECK_MSG(strstr(report, want) != NULL, "%s: the report lacks '%s'", spec, want);
     CHECK_MSG(strstr(report, "x naive") != NULL || strstr(report, "naive baseline") == NULL, "%s: no x naive", spec);
     char stored[16];
@@ -202,6 +206,7 @@ int main(void)
     timed("conv2dc:4:16:20:20:32:3:3:same:bias:bf16", 9, 0);
     timed("conv2dc:4:16:20:20:32:3:3:same:nhwc", 10, 0);
     timed("conv2dc:4:32:20:20:32:3:3:same:groups=32:nhwc:bf16", 11, 0);
+    timed("conv2dc:4:16:20:20:32:3:3:same:bias:tf32", 12, 1);
     none("conv1dc:2:8:64:8:3:causal", NULL, NULL, "causal", 6);
     none("conv2dc:2:8:16:16:8:3:3:same", NULL, "CONVTUNE_CUDNN=/nonexistent/libcudnn.so.9", "CONVTUNE_CUDNN", 7);
     none("conv2dc:2:8:16:16:8:3:3:same", "none", NULL, "--baseline none", 8);

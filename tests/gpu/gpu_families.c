@@ -3,7 +3,8 @@
  * correct), every family in bf16 and f16 (the naive templates and the
  * half-precision ones against the CPU and the fp64 GPU references, which
  * read the half inputs, with the type's tolerance), the tensor-core templates alone on odd shapes (a random sample
- * of each space, every candidate verified), the seed problems with a budget,
+ * of each space, every candidate verified; in tf32 too, their single-pass
+ * mode), the seed problems with a budget,
  * and exported winners' self-tests (one of several launches among them)
  * built with nvcc and run. Timings are printed, never asserted. */
 #include "compile.h"
@@ -98,6 +99,31 @@ int main(void)
         export_selftest(db, dir, tc[16][0], arch);   /* causal grouped tc */
     } else {
         printf("tensor-core templates not run: %s has no TF32 mma.sync (sm_80 or later)\n", arch);
+    }
+    /* tf32: the single-pass tc kernels alone (every candidate verified to
+     * 2^-10, the winner's error TF32's rounding, not 3xTF32's): odd
+     * channels, both layouts, groups, stride, dilation, asymmetric and
+     * causal padding, bias, split-K, a dense layer of batch 1; exported
+     * self-tests (one split-K); then a tune over every template that takes
+     * a tf32 problem (the fp32 ones too). */
+    static const char *const tf32[][2] = {
+        {"conv2dc:3:19:13:11:37:3:3:same:bias:tf32", "conv2dc_tc"},
+        {"conv2dc:2:12:13:11:18:3:3:same:groups=3:bias:nhwc:tf32", "conv2dc_tc"},
+        {"conv2dc:1:6:19:17:10:3:2:pad=2,1:stride=2,3:dilation=2,3:groups=2:tf32", "conv2dc_tc"},
+        {"conv2dc:3:45:12:13:30:3:3:same:bias:nhwc:tf32", "conv2dc_tcsplit"},
+        {"conv2dc:1:130:6:5:17:3:4:same:tf32", "conv2dc_tcsplit"},
+        {"conv2dc:1:64:56:56:64:3:3:same:nhwc:tf32", "conv2dc_tc"},
+        {"conv1dc:3:21:77:19:5:pad=2:bias:tf32", "conv1dc_tc"},
+        {"conv1dc:2:20:77:20:4:causal:groups=10:nlc:tf32", "conv1dc_tc"},
+        {"conv1dc:2:100:50:33:3:pad=1:bias:nlc:tf32", "conv1dc_tcsplit"},
+    };
+    if (tensor_tf32) {
+        tune_alone(db, tf32, sizeof tf32 / sizeof tf32[0]);
+        export_selftest(db, dir, tf32[0][0], arch);
+        export_selftest(db, dir, tf32[3][0], arch);   /* split-K, bias, channels last */
+        export_selftest(db, dir, tf32[7][0], arch);   /* causal grouped 1D, channels last */
+        tune(db, "conv2dc:2:16:15:13:24:3:3:same:bias:tf32", "--max-candidates 40 --seed 31");
+        tune(db, "conv1dc:2:24:57:40:3:pad=1:nlc:tf32", "--max-candidates 40 --seed 32");
     }
     /* The fp32 tensor-core templates on channels-last layers: odd sizes,
      * groups, stride, dilation, asymmetric padding, bias, split-K. */
@@ -505,6 +531,19 @@ int main(void)
         tune_alone(db, tc16gkt, sizeof tc16gkt / sizeof tc16gkt[0]);
         export_selftest(db, dir, tc16gkt[1][0], arch); /* the tensor map encoded by the launcher, stride 2 */
         export_selftest(db, dir, tc16gkt[3][0], arch); /* groups, odd channels */
+        /* tf32 on TF32 wgmma (ct_conv_tf32gk.cuh): channels a multiple of 4
+         * only, padded last chunks, groups, dilation, stride down, odd output
+         * channels, bias, a dense layer. */
+        static const char *const tf32gk[][2] = {
+            {"conv2dc:1:40:9:11:42:3:3:same:dilation=2:groups=2:bias:nhwc:tf32", "conv2dc_tc16gkcl"},
+            {"conv2dc:2:20:9:12:40:3:3:pad=1:stride=2,1:bias:nhwc:tf32", "conv2dc_tc16gkcl"},
+            {"conv2dc:2:12:15:17:21:5:2:pad=2,1:nhwc:tf32", "conv2dc_tc16gkcl"},
+            {"conv2dc:2:64:20:30:96:3:3:same:bias:nhwc:tf32", "conv2dc_tc16gkcl"},
+            {"conv2dc:4:64:28:28:64:3:3:same:nhwc:tf32", "conv2dc_tc16gkcl"},
+        };
+        tune_alone(db, tf32gk, sizeof tf32gk / sizeof tf32gk[0]);
+        export_selftest(db, dir, tf32gk[0][0], arch);  /* groups, odd channels, a padded chunk */
+        export_selftest(db, dir, tf32gk[3][0], arch);
     } else {
         printf("wgmma templates not run: %s is not compute capability 9.0\n", g.arch);
     }

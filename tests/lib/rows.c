@@ -68,6 +68,14 @@ static int in_part(const char *spec)
     return h % n == i - 1;
 }
 
+/* CONVTUNE_GPU_SPEC=S runs only the rows whose problem string contains S
+ * (":tf32"), their tuning and their exports alike. Unset: all. */
+static int spec_selected(const char *spec)
+{
+    const char *want = getenv("CONVTUNE_GPU_SPEC");
+    return !want || !*want || strstr(spec, want) != NULL;
+}
+
 /* CONVTUNE_GPU_TEMPLATE=S runs only the rows tuned with a template whose
  * name contains S (--template), and the exports of their problems: one
  * template's share of the grid, for a short GPU session. Unset: all. */
@@ -98,7 +106,7 @@ static int template_selected(const char *spec, const char *extra)
 
 void tl_rows_tune(const char *binary, const char *db, const char *spec, const char *extra)
 {
-    if (!in_part(spec) || !template_selected(spec, extra))
+    if (!in_part(spec) || !spec_selected(spec) || !template_selected(spec, extra))
         return;
     ct_problem p;
     ct_err e;
@@ -110,9 +118,14 @@ void tl_rows_tune(const char *binary, const char *db, const char *spec, const ch
     const double tol = ct_dtype_tolerance(ct_problem_dtype(&p), 1e-5);
     CHECK_MSG(s.best.relerr >= 0 && s.best.relerr <= tol, "%s: winner relerr %g", p.canonical, s.best.relerr);
     /* The output's own rounding to a half type is an error of at least u/8
-     * or so: a smaller one means the output was not written in the type. */
-    CHECK_MSG(ct_problem_dtype(&p) == CT_DTYPE_F32 || s.best.relerr > tol / 64, "%s: relerr %g is not a half's",
+     * or so: a smaller one means the output was not written in the type.
+     * (A tf32 winner may be an fp32 kernel, exact; but one of the tensor-core
+     * kind tc alone is single-pass, its operands' rounding about 2^-12.) */
+    CHECK_MSG(!ct_dtype_is_half(ct_problem_dtype(&p)) || s.best.relerr > tol / 64, "%s: relerr %g is not a half's",
               p.canonical, s.best.relerr);
+    CHECK_MSG(ct_problem_dtype(&p) != CT_DTYPE_TF32 || !extra || !strstr(extra, "--template ") ||
+                  !strstr(s.best.tmpl, "_tc") || strstr(s.best.tmpl, "_tc16") || s.best.relerr > 1e-5,
+              "%s: relerr %g of %s is not single-pass TF32's", p.canonical, s.best.relerr, s.best.tmpl);
     /* A wrong, crashing or hanging candidate is a template bug. */
     CHECK_MSG(s.bad == 0, "%s: %d of %d candidates failed, first: %s", p.canonical, s.bad, s.total, s.first_bad);
     /* The half tensor-core ceiling is measured from sm_75 and, on any such
@@ -143,7 +156,7 @@ void tl_rows_tune_alone(const char *binary, const char *db, const char *const (*
 void tl_rows_export_selftest(const char *binary, const char *db, const char *dir, const char *spec,
                              const char *arch)
 {
-    if (!in_part(spec) || !template_selected(spec, NULL))
+    if (!in_part(spec) || !spec_selected(spec) || !template_selected(spec, NULL))
         return;
     static int count;
     const int n = ++count;

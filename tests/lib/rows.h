@@ -7,7 +7,9 @@
  * CONVTUNE_GPU_PART=I/N runs the I-th of N parts (the problems whose spec
  * hashes to I-1 modulo N), so that a test fits one call of a lent GPU
  * machine; CONVTUNE_GPU_TEMPLATE=S runs only the rows tuned with a template
- * whose name contains S (--template) and the exports of their problems. */
+ * whose name contains S (--template) and the exports of their problems;
+ * CONVTUNE_GPU_SPEC=S only the rows (and exports) whose problem string
+ * contains S (":tf32": the tf32 rows). */
 #ifndef CT_TL_ROWS_H
 #define CT_TL_ROWS_H
 

@@ -44,7 +44,7 @@ const char usage_export[] =
     "declaring the launcher for C and C++ callers. Default FILE: NAME.cu in the\n"
     "current folder, NAME the problem (conv1d_1000000_2047_valid.cu).\n"
     "\n"
-    "usage: convtune export --family F [--dtype f32|bf16|f16] [--device NAME] [-o FILE]\n"
+    "usage: convtune export --family F [--dtype f32|bf16|f16|tf32] [--device NAME] [-o FILE]\n"
     "                       [--force] [--db PATH]\n"
     "Write every tuned problem of family F (the winner of each on one device: --device,\n"
     "else the device with the most tuned problems) into one .cu (default\n"
@@ -54,7 +54,8 @@ const char usage_export[] =
     "(conv1d: convtune_conv1d(in, mask, out, n, k, mode, ...)).\n"
     "An export holds one element type: --dtype bf16 or f16 takes the problems of\n"
     "that type (default f32), into convtune_F_bf16.cu with the selector\n"
-    "convtune_F_bf16 taking void pointers to bf16 elements.\n"
+    "convtune_F_bf16 taking void pointers to bf16 elements; --dtype tf32 (conv1dc,\n"
+    "conv2dc) into convtune_F_tf32.cu, float pointers as fp32's.\n"
     "--pass dgrad|wgrad (conv1dc, conv2dc): the problems of that training pass, into\n"
     "convtune_F_P.cu with the selector convtune_F_P (dgrad: dout, weight -> din;\n"
     "wgrad: in, dout -> dweight, then db when its bias argument is 1), the same size\n"
@@ -168,7 +169,7 @@ static int dtype_arg(const char *v, ct_dtype *t)
             *t = (ct_dtype)i;
             return 1;
         }
-    say(0, "--dtype: unknown element type '%s' (f32, bf16 or f16)", ECHO(v));
+    say(0, "--dtype: unknown element type '%s' (f32, bf16, f16 or tf32)", ECHO(v));
     return 0;
 }
 
@@ -249,6 +250,12 @@ static int cmd_export_family(const args *a)
     const ct_family *fam = ct_family_find(a->family);
     if (!fam) {
         say(0, "export --family: unknown family '%s'", ECHO(a->family));
+        return CT_ERR_USAGE;
+    }
+    const int dfi = ct_field_find(fam, "dtype");
+    if (dt != CT_DTYPE_F32 && (dfi < 0 || (int)dt >= fam->fields[dfi].nchoices)) {
+        say(0, "export --family %s: --dtype %s: family %s has no %s problems", fam->name, ct_dtype_name(dt),
+            fam->name, ct_dtype_name(dt));
         return CT_ERR_USAGE;
     }
     int variant = 0;

@@ -8,6 +8,7 @@
 #include "cache.h"
 #include "cli.h"
 #include "compile.h"
+#include "dtype.h"
 #include "json.h"
 #include "outfile.h"
 #include "runner.h"
@@ -55,9 +56,10 @@ const char usage_tune[] =
     "                       measured on this GPU; give a --db of its own\n"
     "  --baseline B         cudnn (default) or none: once the winner is known, time\n"
     "                       cuDNN on the same GPU and buffers (fp32 with TF32 off\n"
-    "                       and on; bf16/f16 in their type) and state the ratio; a\n"
-    "                       missing cuDNN ($CONVTUNE_CUDNN, libcudnn.so.9, or\n"
-    "                       PyTorch's pip copy) or an unsupported problem is a\n"
+    "                       and on; tf32 with TF32 on; bf16/f16 in their type) and\n"
+    "                       state the ratio; a missing cuDNN ($CONVTUNE_CUDNN,\n"
+    "                       libcudnn.so.9, or PyTorch's pip copy) or an\n"
+    "                       unsupported problem is a\n"
     "                       line 'cuDNN baseline: none (why)', never an error\n";
 
 const char usage_space[] =
@@ -280,6 +282,14 @@ int cmd_space(const args *a)
     printf("problem %s on %s%s%s: %.4g GFLOP, %.4g MB moved at least\n", p.canonical, arch,
            a->arch_limit ? ", limited to the kernels of " : "", a->arch_limit ? a->arch_limit : "",
            p.family->flops(&p) / 1e9, p.family->bytes(&p) / 1e6);
+    const ct_dtype dt = ct_problem_dtype(&p);
+    if (dt != CT_DTYPE_F32)   /* what the type asks of a candidate, never implied for an fp32 problem */
+        printf("element type %s: %s; verified to a relative L2 error <= %.3g against fp64\n", ct_dtype_name(dt),
+               dt == CT_DTYPE_TF32 ? "fp32 buffers, the operands of products may be rounded to TF32 (the "
+                                     "tensor-core kernels round them once; fp32 kernels compute it exactly), "
+                                     "fp32 sums"
+                                   : "2-byte buffers, fp32 sums, each output rounded once",
+               ct_dtype_tolerance(dt, cfg.s.tolerance));
     for (int i = 0; i < sp.ntemplates; i++) {
         const ct_space_stats *st = &sp.stats[i];
         const ct_template *t = st->tmpl;

@@ -1,5 +1,5 @@
 /* dtype.c - rounding to and from the half element types on the host, and
- * their tolerances. */
+ * the tolerances of every type. */
 #include "dtype.h"
 
 #include <math.h>
@@ -80,14 +80,14 @@ float ct_dtype_round(ct_dtype t, float f)
         return ct_bf16_to_f32(ct_f32_to_bf16(f));
     case CT_DTYPE_F16:
         return ct_f16_to_f32(ct_f32_to_f16(f));
-    default:
+    default:   /* f32, and tf32, whose elements are fp32 */
         return f;
     }
 }
 
 void ct_dtype_narrow(ct_dtype t, const float *src, void *dst, size_t n)
 {
-    if (t == CT_DTYPE_F32) {
+    if (!ct_dtype_is_half(t)) {
         memmove(dst, src, n * sizeof(float));
         return;
     }
@@ -98,7 +98,7 @@ void ct_dtype_narrow(ct_dtype t, const float *src, void *dst, size_t n)
 
 void ct_dtype_widen(ct_dtype t, void *buf, size_t n)
 {
-    if (t == CT_DTYPE_F32)
+    if (!ct_dtype_is_half(t))
         return;
     /* From the end: float i lands on halves 2i and 2i+1, both read already
      * (through memcpy: the bytes change type). */
@@ -123,15 +123,35 @@ double ct_dtype_tolerance(ct_dtype t, double f32_tolerance)
         return 0x1p-7;   /* 2u, u = 2^-8 (8 significand bits) */
     case CT_DTYPE_F16:
         return 0x1p-10;  /* 2u, u = 2^-11 (11 significand bits) */
+    case CT_DTYPE_TF32:
+        return 0x1p-10;  /* 2u, u = 2^-11 (11 significand bits, as f16) */
     default:
         return f32_tolerance;
     }
 }
 
+int ct_dtype_verified(ct_dtype t, double relerr, double f32_tolerance)
+{
+    return relerr <= ct_dtype_tolerance(t, f32_tolerance);
+}
+
 double ct_dtype_peak_tflops(ct_dtype t, double fma_tflops, double tc_half_tflops)
 {
-    double v = t == CT_DTYPE_F32 ? fma_tflops : tc_half_tflops;
+    /* A TF32 mma step (k8) takes the time of a half one (k16) on sm_80
+     * and sm_90: half the rate. */
+    double v = t == CT_DTYPE_F32 ? fma_tflops : t == CT_DTYPE_TF32 ? tc_half_tflops / 2 : tc_half_tflops;
     return v > 0 ? v : 0;
+}
+
+float ct_tf32_round(float f)
+{
+    uint32_t x = bits_of(f);
+    if ((x & 0x7fffffffu) >= 0x7f800000u)   /* inf and NaN as they are */
+        return f;
+    /* Half of the dropped 13 bits' range added to the magnitude, then
+     * dropped: to nearest, ties away from zero; a carry into the exponent
+     * is the right result, up to inf. */
+    return float_of((x + 0x1000u) & 0xffffe000u);
 }
 
 const char *ct_dtype_c_type(ct_dtype t)

@@ -36,7 +36,7 @@ size_t ct_problem_output_count(const ct_problem *p)
     return 0;
 }
 
-const char *const ct_dtype_names[CT_NDTYPES] = {"f32", "bf16", "f16"};
+const char *const ct_dtype_names[CT_NDTYPES] = {"f32", "bf16", "f16", "tf32"};
 
 const char *ct_problem_reference_c(const ct_problem *p)
 {
@@ -51,7 +51,17 @@ ct_dtype ct_problem_dtype(const ct_problem *p)
 
 size_t ct_dtype_size(ct_dtype t)
 {
-    return t == CT_DTYPE_F32 ? 4 : 2;
+    return ct_dtype_is_half(t) ? 2 : 4;
+}
+
+ct_dtype ct_dtype_storage(ct_dtype t)
+{
+    return t == CT_DTYPE_TF32 ? CT_DTYPE_F32 : t;
+}
+
+int ct_dtype_is_half(ct_dtype t)
+{
+    return t == CT_DTYPE_BF16 || t == CT_DTYPE_F16;
 }
 
 const char *ct_dtype_name(ct_dtype t)
@@ -63,8 +73,10 @@ int ct_problem_defines(const ct_problem *p, ct_define *defs)
 {
     int n = p->family->defines(p, defs);
     ct_dtype t = ct_problem_dtype(p);
-    if (t != CT_DTYPE_F32 && n < CT_MAX_DEFINES)
+    if (ct_dtype_is_half(t) && n < CT_MAX_DEFINES)
         defs[n++] = (ct_define){"CT_DTYPE", (long long)t};
+    if (t == CT_DTYPE_TF32 && n < CT_MAX_DEFINES)
+        defs[n++] = (ct_define){"CT_TF32", 1};
     return n;
 }
 
@@ -72,7 +84,9 @@ int ct_template_refuses_dtype(const ct_problem *p, const ct_template *t, char *w
 {
     const ct_dtype d = ct_problem_dtype(p);
     const unsigned have = t->dtypes ? t->dtypes : 1u << CT_DTYPE_F32;
-    if (have & (1u << d))
+    /* fp32 kernels compute a tf32 problem at fp32 accuracy, within its
+     * tolerance; its buffers are theirs. */
+    if ((have & (1u << d)) || (d == CT_DTYPE_TF32 && (have & (1u << CT_DTYPE_F32))))
         return 0;
     if (have == 1u << CT_DTYPE_F32) {
         snprintf(why, len, "%s computes in fp32 only", t->name);
@@ -274,7 +288,7 @@ ct_status ct_parse_size(const char *text, const char *field, long long max,
  * "fp16" or "f64" is refused as a type rather than as some other field. */
 static int looks_like_type(const char *w)
 {
-    static const char *const words[] = {"half", "float", "double", "bfloat16", "float16", "float32", "tf32"};
+    static const char *const words[] = {"half", "float", "double", "bfloat16", "float16", "float32"};
     for (size_t i = 0; i < sizeof words / sizeof words[0]; i++)
         if (strcmp(w, words[i]) == 0)
             return 1;
@@ -287,9 +301,36 @@ static int looks_like_type(const char *w)
     return 0;
 }
 
+/* The element type word w names (its ct_dtype), whether or not family f
+ * offers it; -1 for any other word. */
+static int dtype_word(const char *w)
+{
+    for (int i = 0; i < CT_NDTYPES; i++)
+        if (strcmp(w, ct_dtype_names[i]) == 0)
+            return i;
+    return -1;
+}
+
+/* The refusal of a type word w that is not one of f's types (its dtype
+ * field's choices, listed): a type of other families ("tf32" for conv1d) or
+ * no type at all ("fp16"). */
+static ct_status dtype_refused(const ct_field *fd, const char *fam, const char *w, ct_err *e)
+{
+    char known[64] = "";
+    for (int i = 0; i < fd->nchoices; i++) {
+        strncat(known, i ? ", " : "", sizeof known - strlen(known) - 1);
+        strncat(known, fd->choices[i], sizeof known - strlen(known) - 1);
+    }
+    if (dtype_word(w) == CT_DTYPE_TF32)
+        return ct_fail(e, CT_ERR_USAGE, "element type 'tf32' is not offered by %s (its types: %s); tf32 is for "
+                       "the layer families with tensor-core kernels, conv1dc and conv2dc", fam, known);
+    return ct_fail(e, CT_ERR_USAGE, "unknown element type '%s' (known: %s)", w, known);
+}
+
 /* Take the element type token off the end of text (the fields after
  * "family:") into dims[fi]; out gets the text before it. Refuses a type
- * token anywhere but last, a second one and an unknown type. */
+ * token anywhere but last, a second one, an unknown type and a type the
+ * family does not offer. */
 static ct_status take_dtype(const ct_family *f, int fi, const char *text, char *out, size_t len,
                             long long *value, ct_err *e)
 {
@@ -297,13 +338,14 @@ static ct_status take_dtype(const ct_family *f, int fi, const char *text, char *
         return ct_fail(e, CT_ERR_USAGE, "too long");
     strcpy(out, text);
     *value = CT_DTYPE_F32;
+    const ct_field *fd = &f->fields[fi];
     char *last = strrchr(out, ':');
     char *tok = last ? last + 1 : out;
     int found = -1;
     if (last) {
-        found = ct_field_choice(&f->fields[fi], tok);
-        if (found < 0 && looks_like_type(tok))
-            return ct_fail(e, CT_ERR_USAGE, "unknown element type '%s' (known: f32, bf16, f16)", tok);
+        found = ct_field_choice(fd, tok);
+        if (found < 0 && (dtype_word(tok) >= 0 || looks_like_type(tok)))
+            return dtype_refused(fd, f->name, tok, e);
         if (found >= 0)
             *last = '\0';
     }
@@ -314,11 +356,11 @@ static ct_status take_dtype(const ct_family *f, int fi, const char *text, char *
         if (n < sizeof w) {
             memcpy(w, s, n);
             w[n] = '\0';
-            if (ct_field_choice(&f->fields[fi], w) >= 0)
+            if (ct_field_choice(fd, w) >= 0)
                 return found >= 0 ? ct_fail(e, CT_ERR_USAGE, "element type given twice ('%s' and '%s')", w, tok)
                                   : ct_fail(e, CT_ERR_USAGE, "element type '%s' must be the last field", w);
-            if (looks_like_type(w))
-                return ct_fail(e, CT_ERR_USAGE, "unknown element type '%s' (known: f32, bf16, f16)", w);
+            if (dtype_word(w) >= 0 || looks_like_type(w))
+                return dtype_refused(fd, f->name, w, e);
         }
         s += n + (s[n] == ':');
     }

@@ -50,17 +50,28 @@ typedef struct ct_field {
 
 /* The element type of a problem's buffers (inputs, weights, bias, output);
  * kernels accumulate in fp32 whatever it is. Every family declares it as its
- * last field, named "dtype", with CT_DTYPE_FIELD; a problem string writes it
- * as the last token (":bf16", ":f16"), and fp32, the default, not at all, so
- * the canonical strings of fp32 problems are those of before. */
-typedef enum ct_dtype { CT_DTYPE_F32 = 0, CT_DTYPE_BF16 = 1, CT_DTYPE_F16 = 2 } ct_dtype;
-#define CT_NDTYPES 3
+ * last field, named "dtype", with CT_DTYPE_FIELD (f32, bf16, f16) or, for
+ * the layer families with tensor-core kernels, CT_DTYPE_FIELD_TF32 (tf32
+ * too); a problem string writes it as the last token (":bf16", ":f16",
+ * ":tf32"), and fp32, the default, not at all, so the canonical strings of
+ * fp32 problems are those of before. tf32 is no storage type: its buffers
+ * are fp32 (4 bytes, the buffers of an fp32 problem), and kernels may round
+ * the operands of their products to TF32 (10 stored mantissa bits); it is
+ * verified against a looser tolerance (ct_dtype_tolerance) and never chosen
+ * for a problem that did not name it. */
+typedef enum ct_dtype { CT_DTYPE_F32 = 0, CT_DTYPE_BF16 = 1, CT_DTYPE_F16 = 2, CT_DTYPE_TF32 = 3 } ct_dtype;
+#define CT_NDTYPES 4
 
-extern const char *const ct_dtype_names[CT_NDTYPES];   /* "f32", "bf16", "f16" */
+extern const char *const ct_dtype_names[CT_NDTYPES];   /* "f32", "bf16", "f16", "tf32" */
 #define CT_DTYPE_FIELD                                                                                 \
     {"dtype", CT_FIELD_CHOICE,                                                                         \
      "element type of inputs, weights, bias and output: f32 (default), bf16 or f16; sums are fp32", \
-     ct_dtype_names, CT_NDTYPES}
+     ct_dtype_names, 3}
+#define CT_DTYPE_FIELD_TF32                                                                            \
+    {"dtype", CT_FIELD_CHOICE,                                                                         \
+     "element type of inputs, weights, bias and output: f32 (default), bf16 or f16; tf32: fp32 "    \
+     "tensors, products of operands rounded to TF32 (tolerance 2^-10); sums are fp32",               \
+     ct_dtype_names, 4}
 
 typedef struct ct_problem {
     const struct ct_family *family;
@@ -130,7 +141,7 @@ typedef struct ct_template {
 
 /* Every element type: the naive template of every family has it, so some
  * template always remains. */
-#define CT_DTYPES_ALL ((1u << CT_DTYPE_F32) | (1u << CT_DTYPE_BF16) | (1u << CT_DTYPE_F16))
+#define CT_DTYPES_ALL ((1u << CT_DTYPE_F32) | (1u << CT_DTYPE_BF16) | (1u << CT_DTYPE_F16) | (1u << CT_DTYPE_TF32))
 /* The half types alone: templates whose fp32 counterpart is another one. */
 #define CT_DTYPES_HALF ((1u << CT_DTYPE_BF16) | (1u << CT_DTYPE_F16))
 
@@ -246,19 +257,29 @@ size_t ct_problem_output_count(const ct_problem *p);
 /* The problem's element type: its "dtype" field, fp32 when the family has
  * none. */
 ct_dtype ct_problem_dtype(const ct_problem *p);
-/* Bytes of one element: 4 or 2. */
+/* Bytes of one element: 4 (f32, tf32) or 2. */
 size_t ct_dtype_size(ct_dtype t);
 const char *ct_dtype_name(ct_dtype t);
+/* The type of the elements in memory: f32 for tf32, t itself otherwise.
+ * Code that moves, fills or declares buffers asks this, never t. */
+ct_dtype ct_dtype_storage(ct_dtype t);
+/* 1 for the 2-byte types bf16 and f16. */
+int ct_dtype_is_half(ct_dtype t);
 
 /* The family's problem macros, then CT_DTYPE (the ct_dtype value) for a
- * problem that is not fp32: absent for fp32 problems, so their compile cache
- * keys and exports are those of before; templates/common/ct_dtype.cuh
- * defaults it to 0. Returns the count (at most CT_MAX_DEFINES). Every stage
- * takes the macros from here, never from the family's defines(). */
+ * bf16 or f16 problem and CT_TF32 1 for a tf32 one: neither for fp32
+ * problems, so their compile cache keys and exports are those of before;
+ * templates/common/ct_dtype.cuh defaults both to 0. A tf32 problem's
+ * storage is fp32, so it leaves CT_DTYPE unset: every fp32 template
+ * compiles for it unchanged, and the ones that may round to TF32 read
+ * CT_TF32 (a compile-time switch). Returns the count (at most
+ * CT_MAX_DEFINES). Every stage takes the macros from here, never from the
+ * family's defines(). */
 int ct_problem_defines(const ct_problem *p, ct_define *defs);
 
 /* 1 with the reason in why when template t lacks the problem's element
- * type ("conv1d_tiled computes in fp32 only"), else 0. */
+ * type ("conv1d_tiled computes in fp32 only"), else 0. A template that
+ * computes fp32 also serves tf32 (exactly, more accurately than asked). */
 int ct_template_refuses_dtype(const ct_problem *p, const ct_template *t, char *why, size_t len);
 
 /* Split the text after "family:" at ':' into at most max fields: a copy

@@ -139,7 +139,7 @@ ct_status ct_exp_instance_load(instance *in, const ct_result *rec, const char *t
  * exports are written as before. */
 static int is_half(const instance *in)
 {
-    return ct_problem_dtype(&in->p) != CT_DTYPE_F32;
+    return ct_dtype_is_half(ct_problem_dtype(&in->p));
 }
 
 /* How the comments count a buffer's elements: "floats", "bf16 elements". */
@@ -182,7 +182,7 @@ static void emit_layout(FILE *f, const ct_problem *p)
 }
 
 /* The stored vendor baseline against the winner (db_cudnn.h): cuDNN's
- * time in the problem's type (fp32: TF32 off, then on), its error and the
+ * time in the problem's type (fp32: TF32 off, then on; tf32: on), its error and the
  * ratio, cuDNN's time over the winner's, as `tune` printed them. */
 static void emit_cudnn(FILE *f, const instance *in)
 {
@@ -203,7 +203,10 @@ static void emit_cudnn(FILE *f, const instance *in)
         snprintf(how, sizeof how, "events around each execution");
     ct_esc_c_comment(c->version, ver, sizeof ver);
     fprintf(f, "// vs cuDNN:  cuDNN %s%s: %.2f us (relative L2 error %.2g): convtune %.2fx\n", ver,
-            fp32 ? " with TF32 off" : "", c->us, c->relerr, c->us / w);
+            fp32                                             ? " with TF32 off"
+            : ct_problem_dtype(&in->p) == CT_DTYPE_TF32 ? " with TF32 on"
+                                                        : "",
+            c->us, c->relerr, c->us / w);
     if (fp32 && c->tf32_us > 0)
         fprintf(f, "//            with TF32 on: %.2f us (relative L2 error %.2g): convtune %.2fx\n", c->tf32_us,
                 c->tf32_relerr, c->tf32_us / w);
@@ -241,7 +244,9 @@ static void emit_provenance(FILE *f, const instance *in)
     double peak = ct_result_peak_tflops(rec);
     if (peak > 0)
         fprintf(f, " = %.0f%% of the measured %s peak", 100.0 * tflops / peak,
-                ct_problem_dtype(&in->p) == CT_DTYPE_F32 ? "fp32 FMA" : "half tensor-core");
+                ct_problem_dtype(&in->p) == CT_DTYPE_F32    ? "fp32 FMA"
+                : ct_problem_dtype(&in->p) == CT_DTYPE_TF32 ? "TF32 tensor-core (half the half rate)"
+                                                            : "half tensor-core");
     fprintf(f, ";\n//            relative L2 error %.2g against an fp64 reference\n", rec->relerr);
     if (rec->timing[0]) {
         char how[64];
@@ -404,7 +409,7 @@ static void emit_selftest(FILE *f, const instance *in, double tolerance)
                "    return (float)((double)(*s >> 40) / 8388608.0 - 1.0);\n}\n\n");
     /* A half type: the host rounds the inputs as the device does, and the
      * reference reads the rounded values. */
-    const ct_dtype dt = ct_problem_dtype(&in->p);
+    const ct_dtype dt = ct_dtype_storage(ct_problem_dtype(&in->p));
     const char *elem = ct_dtype_c_type(dt);
     const char *to_elem = dt == CT_DTYPE_BF16 ? "__float2bfloat16_rn" : "__float2half_rn";
     const char *to_float = dt == CT_DTYPE_BF16 ? "__bfloat162float" : "__half2float";
@@ -552,6 +557,10 @@ static void single_cu(FILE *f, void *user)
                    "// sums in fp32 and rounds each output once, to nearest even.\n",
                 ct_dtype_name(ct_problem_dtype(&in->p)), ct_dtype_c_type(ct_problem_dtype(&in->p)),
                 ct_dtype_header(ct_problem_dtype(&in->p)));
+    else if (ct_problem_dtype(&in->p) == CT_DTYPE_TF32)
+        fprintf(f, "// Element type: tf32: fp32 buffers (float pointers); the kernel may round the\n"
+                   "// operands of its products to TF32 and sums in fp32 (relative L2 error within\n"
+                   "// 2^-10 of an fp64 reference, the tolerance it was verified to).\n");
     if (in->t->exec)
         fprintf(f, "//\n// This winner is several launches and %s calls (the launcher below), so call\n"
                    "// the launcher (through %s) rather than one kernel from Python.\n",

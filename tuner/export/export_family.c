@@ -257,7 +257,8 @@ static void device_note(const family_out *fo, char *buf, size_t len)
 
 /* An instance's stored cuDNN baseline (db_cudnn.h) against its winner, in
  * one line: cuDNN's time over the winner's, as the single export states it
- * at length. */
+ * at length. fp32: 1 for an fp32 problem (TF32 off, then on), -1 for a
+ * tf32 one (its one timing, TF32 on), 0 for a half type. */
 static void instance_cudnn(FILE *f, const ct_cudnn_stored *c, double winner_us, int fp32)
 {
     char buf[300], esc[1200];
@@ -266,8 +267,8 @@ static void instance_cudnn(FILE *f, const ct_cudnn_stored *c, double winner_us, 
         return;
     }
     fprintf(f, "//     vs cuDNN: cuDNN %s%s %.2f us: convtune %.2fx", ct_esc_c_comment(c->version, esc, sizeof esc),
-            fp32 ? " with TF32 off" : "", c->us, c->us / winner_us);
-    if (fp32 && c->tf32_us > 0)
+            fp32 > 0 ? " with TF32 off" : fp32 < 0 ? " with TF32 on" : "", c->us, c->us / winner_us);
+    if (fp32 > 0 && c->tf32_us > 0)
         fprintf(f, "; with TF32 on %.2f us: convtune %.2fx", c->tf32_us, c->tf32_us / winner_us);
     fputc('\n', f);
 }
@@ -289,11 +290,14 @@ static void family_comment(FILE *f, const family_out *fo, int for_header)
     fprintf(f, "// family:    %s  (%s)\n", s->family->name, s->family->summary);
     if (s->fx->summary)
         fprintf(f, "// selector:  %s\n", s->fx->summary);
-    if (s->dtype != CT_DTYPE_F32)
+    if (ct_dtype_is_half(s->dtype))
         fprintf(f, "// type:      %s: every buffer holds %s elements (2 bytes; %s of %s), passed as void\n"
                    "//            pointers; kernels sum in fp32 and round each output once to nearest even\n",
                 ct_dtype_name(s->dtype), ct_dtype_name(s->dtype), ct_dtype_c_type(s->dtype),
                 ct_dtype_header(s->dtype));
+    else if (s->dtype == CT_DTYPE_TF32)
+        fprintf(f, "// type:      tf32: every buffer holds floats (float pointers); tuned kernels may round the\n"
+                   "//            operands of their products to TF32 (relative L2 error within 2^-10), sums fp32\n");
     fprintf(f, "// device:    %s (%s): %s\n", dev_c, arch_c, note);
     fprintf(f, "// instances: %d tuned kernel instances, one per stored problem (its winner on this device):\n",
             s->n);
@@ -312,7 +316,8 @@ static void family_comment(FILE *f, const family_out *fo, int for_header)
                 ct_esc_c_comment(r->created_at, when_c, sizeof when_c),
                 ct_esc_c_comment(r->params_json, params_c, sizeof params_c));
         if (s->cudnn)
-            instance_cudnn(f, &s->cudnn[i], r->median_us, ct_problem_dtype(&in->p) == CT_DTYPE_F32);
+            instance_cudnn(f, &s->cudnn[i], r->median_us,
+                           ct_problem_dtype(&in->p) == CT_DTYPE_F32 ? 1 : ct_problem_dtype(&in->p) == CT_DTYPE_TF32 ? -1 : 0);
     }
     fprintf(f, "// generic:   templates/%s.cu (content hash %s): sizes at run time, for every other size\n",
             s->fx->generic, fo->generic_hash);
@@ -326,7 +331,7 @@ static void family_cu(FILE *f, void *user)
 {
     const family_out *fo = user;
     const ct_tuned_set *s = fo->set;
-    const int half = s->dtype != CT_DTYPE_F32;
+    const int half = ct_dtype_is_half(s->dtype);
     char dev_q[300];
     ct_esc_c_string(s->device, dev_q, sizeof dev_q);
     family_comment(f, fo, 0);
@@ -341,10 +346,12 @@ static void family_cu(FILE *f, void *user)
     for (int i = 0; i < s->n; i++)
         fputs(fo->texts[i], f);
     fprintf(f, "// ==== the generic kernel: templates/%s.cu ====\n", s->fx->generic);
-    if (half) {
-        /* its element type, and its kernels renamed, so that the fp32 and
-         * half exports of a family link into one program */
-        fprintf(f, "#define CT_DTYPE %d\n", (int)s->dtype);
+    if (s->dtype != CT_DTYPE_F32) {
+        /* its element type, and its kernels renamed, so that the fp32, tf32
+         * and half exports of a family link into one program (tf32's
+         * generic kernel is the fp32 one: its storage is fp32) */
+        if (half)
+            fprintf(f, "#define CT_DTYPE %d\n", (int)s->dtype);
         for (int k = 0; k < fo->generic_kernels.n; k++)
             fprintf(f, "#define %s %s_%s\n", fo->generic_kernels.v[k], fo->generic_kernels.v[k],
                     ct_dtype_name(s->dtype));

@@ -74,7 +74,7 @@ static void wrapped(FILE *f, const char *prefix, const items *it, const char *su
 static const char *buffer_type(const ct_tuned_set *s, int i)
 {
     const int out = i + 1 == fx_of(s)->nbuffers;
-    if (s->dtype != CT_DTYPE_F32)
+    if (ct_dtype_is_half(s->dtype))
         return out ? "void *" : "const void *";
     return out ? "float *" : "const float *";
 }
@@ -343,7 +343,7 @@ static void emit_select(FILE *f, const ct_tuned_set *s)
     it.n = 0;
     for (int i = 0; i < fx->nbuffers; i++) {
         char cast[200] = "";
-        if (s->dtype != CT_DTYPE_F32)
+        if (ct_dtype_is_half(s->dtype))
             snprintf(cast, sizeof cast, "(%sct_generic_%s::ct_elem *)", i + 1 < fx->nbuffers ? "const " : "", fam);
         item(&it, "%s%s", cast, fx->buffers[i]);
     }

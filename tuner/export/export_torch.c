@@ -388,8 +388,9 @@ static int emit_module_file(FILE *f, const ct_torch_mod *m, int binding)
     const ct_dtype t = m->set ? m->set->dtype : ct_problem_dtype(&m->p);
     char *text = NULL;
     size_t len = 0;
-    FILE *mem = t == CT_DTYPE_F32 ? NULL : open_memstream(&text, &len);
-    if (t != CT_DTYPE_F32 && !mem)
+    /* tf32: float tensors and float pointers, the fp32 module as it is */
+    FILE *mem = !ct_dtype_is_half(t) ? NULL : open_memstream(&text, &len);
+    if (ct_dtype_is_half(t) && !mem)
         return 0;
     FILE *to = mem ? mem : f;
     if (binding)

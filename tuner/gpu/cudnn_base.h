@@ -4,7 +4,8 @@
  * reference the candidates had, and timed as they are (timer.h): the
  * fastest algorithm cuDNN's Find reports for the problem, in its element
  * type with fp32 sums; an fp32 problem twice, with TF32 off (FMA only) and
- * on (cuDNN's default math). Never an error for the run: whatever keeps
+ * on (the faster of cuDNN's default and tensor-op math); a tf32 problem
+ * once, float tensors with TF32 on. Never an error for the run: whatever keeps
  * cuDNN from it (no library, a problem it cannot describe, a status, no
  * memory) is the outcome's reason. */
 #ifndef CT_CUDNN_BASE_H
@@ -16,7 +17,7 @@
 
 typedef struct ct_cudnn_timing {
     int ok;                    /* 1: verified and timed */
-    char label[16];            /* "TF32 off", "TF32 on", "bf16", "f16" */
+    char label[16];            /* "TF32 off", "TF32 on", "TF32", "bf16", "f16" */
     double us, relerr;         /* median of the samples; relative L2 error against the fp64 reference */
     char timing[16];           /* the method (timing.h) ... */
     int batch;                 /* ... and executions per sample */

@@ -506,8 +506,10 @@ static void cudnn_line(FILE *f, const ct_report_section *s, double winner_us)
     for (int k = 0, n = 0; k < 2; k++) {
         if (!(us[k] > 0))
             continue;
+        ct_problem p;   /* a tf32 problem's one timing is cuDNN's with TF32 on */
+        const int tf32 = ct_problem_parse(s->problem, &p, NULL) == CT_OK && ct_problem_dtype(&p) == CT_DTYPE_TF32;
         fprintf(f, "%s %.3f us%s (relerr %.1e): the winner %.2fx", n++ ? ";" : ":", us[k],
-                k ? " with TF32 on" : fp32 ? " with TF32 off" : "", re[k], us[k] / winner_us);
+                k || tf32 ? " with TF32 on" : fp32 ? " with TF32 off" : "", re[k], us[k] / winner_us);
     }
     fputs(" (timed in the same run, on the same inputs)</dd>\n", f);
 }

@@ -116,8 +116,10 @@ void ct_tune_print_header(FILE *out, const ct_problem *p, const ct_gpu *g, const
     ct_dtype t = ct_problem_dtype(p);
     fprintf(out, "  ceilings: %.1f TFLOP/s fp32 FMA, %.0f GB/s memory, %.1f us empty launch", g->info.fma_tflops,
             g->info.bandwidth_gbs, g->info.launch_us);
-    if (t != CT_DTYPE_F32)
+    if (ct_dtype_is_half(t))
         fprintf(out, ", %.1f TFLOP/s half tensor cores", g->info.tc_half_tflops);
+    else if (t == CT_DTYPE_TF32)   /* the TF32 rate: half the measured half rate */
+        fprintf(out, ", %.1f TFLOP/s TF32 tensor cores", g->info.tc_half_tflops / 2);
     fprintf(out, "\n  problem: %.3g GFLOP, %.3g MB; floor %.2f us (%s) / %.2f us (memory)\n", fam->flops(p) / 1e9,
             fam->bytes(p) / 1e6, fam->flops(p) / (peak_of(p, g) * 1e6), t == CT_DTYPE_F32 ? "FMA" : "tensor cores",
             fam->bytes(p) / (g->info.bandwidth_gbs * 1e3));

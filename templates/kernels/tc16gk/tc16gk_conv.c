@@ -1,5 +1,6 @@
 /* tc16gk_conv.c - parameters, sizes, constraints and launch geometry of
- * the kernel kind tc16gkcl (ct_conv_tc16gk.cuh, beside it). */
+ * the kernel kind tc16gkcl (ct_conv_tc16gk.cuh, beside it; for a tf32
+ * problem ct_conv_tf32gk.cuh, 4-byte elements). */
 #include "tc16gk_conv.h"
 #include "intmath.h"
 
@@ -13,8 +14,8 @@ CT_FAMILY_CODE
     X(WG_N, 1, CT_INT(0), "warpgroups along the tile's rows (dividing TILE_OH)")                            \
     X(TILE_OH, 7, CT_INT(0), "output rows of a block's image tile")                                          \
     X(TILE_OW, 28, CT_INT(0), "output columns of the tile (a wgmma covers a warpgroup's rows: N <= 256)")   \
-    X(CIN_CHUNK, 16, CT_INT(0), "input channels a chunk (a multiple of 16): its weights and input planes "   \
-                                "are one stage")                                                            \
+    X(CIN_CHUNK, 16, CT_INT(0), "input channels a chunk (a multiple of 16; tf32: of 8): its weights and "   \
+                                "input planes are one stage")                                               \
     X(STAGES, 4, CT_INT(0), "chunk stages, 3 to 6: copies run STAGES - 2 chunks ahead")                      \
     X(MIN_BLOCKS, 1, CT_INT(0), "minimum resident blocks per SM (__launch_bounds__)")
 const ct_param_def ct_tc16gk_params[CT_TC16GK_NPARAMS] = CT_PARAM_TABLE(T16GK_LIST);
@@ -31,6 +32,13 @@ static long long max2(long long a, long long b)
     return a > b ? a : b;
 }
 
+/* A tf32 problem (fp32 elements, TF32 wgmma: ct_conv_tf32gk.cuh), else a
+ * half one. */
+static int is_tf32(const ct_tc_shape *s)
+{
+    return s->p && ct_problem_dtype(s->p) == CT_DTYPE_TF32;
+}
+
 void ct_tc16gk_geometry_of(const ct_tc_shape *layer, const ct_params *c, ct_tc16gk_geom *g)
 {
     const ct_tc_shape one = ct_tc_per_group(layer), *s = &one;
@@ -40,6 +48,10 @@ void ct_tc16gk_geometry_of(const ct_tc_shape *layer, const ct_params *c, ct_tc16
     g->stages = q.STAGES, g->minb = q.MIN_BLOCKS;
     if (g->wg_m < 1 || g->wg_n < 1 || g->toh < 1 || g->tow < 1 || g->ck < 1 || g->stages < 1)
         return;
+    /* tf32: 4-byte elements, 4 to a core matrix's row, k8 steps; half
+     * types: 2 bytes, 8, k16. */
+    g->elem = is_tf32(layer) ? 4 : 2;
+    g->kstep = 32 / g->elem;
     g->bm = 64 * g->wg_m;
     g->nt = 128 * g->wg_m * g->wg_n;
     g->rpw = g->toh / g->wg_n;
@@ -52,12 +64,13 @@ void ct_tc16gk_geometry_of(const ct_tc_shape *layer, const ct_params *c, ct_tc16
     g->nch = ct_cdiv(s->cin, g->ck);
     g->khw = s->kh * s->kw;
     g->ppx = (g->ih * g->iw + 8) | 1;
-    g->sb = g->ck / 8 * g->ppx * 16;
-    g->sa = g->bm * g->khw * g->ck * 2;
-    g->rkp = g->ck * g->khw + 8;
-    g->sr = g->bm * g->rkp * 2;
+    const long long v = 16 / g->elem;   /* elements in 16 bytes: a pad, a plane's channels */
+    g->sb = g->ck / v * g->ppx * 16;
+    g->sa = g->bm * g->khw * g->ck * g->elem;
+    g->rkp = g->ck * g->khw + v;
+    g->sr = g->bm * g->rkp * g->elem;
     g->st = g->sr + g->sb;
-    g->so = g->toh * g->tow * (g->bm + 8) * 2;
+    g->so = g->toh * g->tow * (g->bm + v) * g->elem;
     /* Two A buffers and the stages; the staged outputs overlay them. */
     g->smem_bytes = max2(2 * g->sa + g->stages * g->st, g->so);
     g->ntiles = s->b * ct_cdiv(s->oh, g->toh) * ct_cdiv(s->ow, g->tow);
@@ -75,9 +88,9 @@ static int shape_refused(const ct_tc_shape *s, const ct_tc16gk_geom *g, char *wh
                  "only (here %lld)", s->sx);
         return 1;
     }
-    if (s->cin % 8 != 0) {
-        snprintf(why, len, "16-byte copies of a pixel's channels need Cin/groups = %lld to be a multiple of 8",
-                 s->cin);
+    if (s->cin % (16 / g->elem) != 0) {
+        snprintf(why, len, "16-byte copies of a pixel's channels need Cin/groups = %lld to be a multiple of %lld",
+                 s->cin, 16 / g->elem);
         return 1;
     }
     if (g->khw > CT_TC16GK_MAX_TAPS) {
@@ -114,9 +127,12 @@ int ct_tc16gk_constrain(const ct_template *t, const ct_tc_shape *layer, const ct
         return 1;
     ct_tc16gk_geom g;
     ct_tc16gk_geometry_of(layer, c, &g);
-    if (g.wg_m < 1 || g.wg_n < 1 || g.toh < 1 || g.tow < 1 || g.minb < 1 || g.ck < 16 || g.ck % 16 != 0 ||
+    /* A chunk is whole wgmma k-steps: 16 channels (half types), 8 (tf32,
+     * whose chunks take twice the bytes: 8 leaves room for more stages). */
+    if (g.wg_m < 1 || g.wg_n < 1 || g.toh < 1 || g.tow < 1 || g.minb < 1 || g.ck < g.kstep || g.ck % g.kstep != 0 ||
         g.stages < 3 || g.stages > 6) {
-        snprintf(why, len, "WG_M, WG_N, tiles and MIN_BLOCKS >= 1, CIN_CHUNK a multiple of 16, STAGES 3 to 6");
+        snprintf(why, len, "WG_M, WG_N, tiles and MIN_BLOCKS >= 1, CIN_CHUNK a multiple of %lld, STAGES 3 to 6",
+                 g.kstep);
         return 1;
     }
     if (shape_refused(s, &g, why, len))
@@ -143,12 +159,13 @@ int ct_tc16gk_constrain(const ct_template *t, const ct_tc_shape *layer, const ct
         snprintf(why, len, "WG_M=%lld covers twice the %lld output channels", g.wg_m, s->cout);
         return 1;
     }
-    if (g.ck > ct_rup(s->cin, 16)) {
-        snprintf(why, len, "CIN_CHUNK=%lld exceeds the %lld input channels rounded up to 16", g.ck, s->cin);
+    if (g.ck > ct_rup(s->cin, g.kstep)) {
+        snprintf(why, len, "CIN_CHUNK=%lld exceeds the %lld input channels rounded up to %lld", g.ck, s->cin,
+                 g.kstep);
         return 1;
     }
-    if (g.khw * g.ck / 16 * g.nw > T16GK_MAX_STEPS) {
-        snprintf(why, len, "%lld unrolled wgmma steps a chunk exceed %d", g.khw * g.ck / 16 * g.nw,
+    if (g.khw * g.ck / g.kstep * g.nw > T16GK_MAX_STEPS) {
+        snprintf(why, len, "%lld unrolled wgmma steps a chunk exceed %d", g.khw * g.ck / g.kstep * g.nw,
                  T16GK_MAX_STEPS);
         return 1;
     }
@@ -179,7 +196,7 @@ void ct_tc16gk_normalize(const ct_template *t, const ct_tc_shape *layer, ct_para
     if (q.TILE_OH > s->oh)
         q.TILE_OH = (long)s->oh;
     /* Stages past the chunks stay empty: the most that are used. */
-    if (q.CIN_CHUNK >= 16) {
+    if (q.CIN_CHUNK >= 8) {
         const long most = (long)ct_cdiv(s->cin, q.CIN_CHUNK) + 2;
         if (q.STAGES > most && most >= 3)
             q.STAGES = most;

@@ -44,7 +44,7 @@ static const ct_field fields[NFIELDS] = {
                                                "channels last, input B x L x Cin, output B x LOUT x Cout",
                     layout_names, 2},
     [DIM_PASS] = CT_PASS_FIELD,
-    [DIM_DTYPE] = CT_DTYPE_FIELD,
+    [DIM_DTYPE] = CT_DTYPE_FIELD_TF32,
 };
 
 /* Every buffer stays below 2^31 elements, so that kernels index with int;
@@ -356,7 +356,8 @@ static const ct_template templates[] = {
      .kind = &naive_kind},
     CT_KERNEL(conv1dc, tiled),
     CT_KERNEL(conv1dc, gemm),
-    {.name = "conv1dc_tc", .summary = "implicit GEMM on the tensor cores at fp32 accuracy (3xTF32 mma.sync), "
+    {.name = "conv1dc_tc", .summary = "implicit GEMM on the tensor cores at fp32 accuracy (3xTF32 mma.sync; tf32: "
+                                      "one mma of operands rounded to TF32), "
                                       "haloed input rows and weights staged by cp.async",
      .params = ct_tc_params_1d, .nparams = CT_TC_NPARAMS_1D, .kind = &ct_kind_tc},
     {.name = "conv1dc_tcsplit", .summary = "conv1dc_tc with the input channels split over the grid, partial "
@@ -550,7 +551,7 @@ static const ct_family_export family_export = {
 
 const ct_family ct_family_conv1dc = {
     .name = "conv1dc",
-    .grammar = "conv1dc:B:Cin:L:Cout:K[:pad=P|causal][:stride=S][:dilation=D][:groups=G][:bias][:ncl|nlc][:dgrad|wgrad][:bf16|f16]",
+    .grammar = "conv1dc:B:Cin:L:Cout:K[:pad=P|causal][:stride=S][:dilation=D][:groups=G][:bias][:ncl|nlc][:dgrad|wgrad][:bf16|f16|tf32]",
     .summary = "multi-channel 1D convolution layer (PyTorch Conv1d, NCL or channels-last NLC, zero padding, "
                "optional bias)",
     .fields = fields,

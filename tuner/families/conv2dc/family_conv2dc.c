@@ -57,7 +57,7 @@ static const ct_field fields[NFIELDS] = {
                                                "nhwc: channels last, input B x H x W x Cin, output B x OH x OW x Cout",
                     layout_names, 2},
     [DIM_PASS] = CT_PASS_FIELD,
-    [DIM_DTYPE] = CT_DTYPE_FIELD,
+    [DIM_DTYPE] = CT_DTYPE_FIELD_TF32,
 };
 
 /* Every buffer stays below 2^31 elements so that kernels index with int. */
@@ -429,7 +429,8 @@ static const ct_template templates[] = {
      .is_baseline = 1, .dtypes = CT_DTYPES_ALL, .params = naive_params, .nparams = CT_PARAM_COUNT(NAIVE_PARAMS),
      .kind = &naive_kind},
     CT_KERNEL(conv2dc, tiled),
-    {.name = "conv2dc_tc", .summary = "implicit GEMM on the tensor cores at fp32 accuracy (3xTF32 mma.sync), "
+    {.name = "conv2dc_tc", .summary = "implicit GEMM on the tensor cores at fp32 accuracy (3xTF32 mma.sync; tf32: "
+                                      "one mma of operands rounded to TF32), "
                                       "haloed input tiles and weights staged by cp.async",
      .params = ct_tc_params_2d, .nparams = CT_TC_NPARAMS_2D, .kind = &ct_kind_tc},
     {.name = "conv2dc_tcsplit", .summary = "conv2dc_tc with the input channels split over the grid, partial "
@@ -630,7 +631,7 @@ static const ct_family_export family_export = {
 const ct_family ct_family_conv2dc = {
     .name = "conv2dc",
     .grammar = "conv2dc:B:Cin:H:W:Cout:KH:KW[:valid|same|pad=P|pad=PH,PW][:stride=S|stride=SH,SW]"
-               "[:dilation=D|dilation=DH,DW][:groups=G][:bias][:nchw|nhwc][:dgrad|wgrad][:bf16|f16]",
+               "[:dilation=D|dilation=DH,DW][:groups=G][:bias][:nchw|nhwc][:dgrad|wgrad][:bf16|f16|tf32]",
     .summary = "multi-channel 2D convolution of a batch of images (CNN layer, NCHW or channels-last NHWC, OIHW "
                "weights)",
     .fields = fields,

@@ -129,6 +129,11 @@ static void geometry_of(const ct_template *t, const ct_tc_shape *s, const ct_par
     g->blocks = s->b * g->ty * g->tx * ct_cdiv(s->cout, g->bm) * g->split;
 }
 
+int ct_tc_single_pass(const ct_tc_shape *s)
+{
+    return s->p && ct_problem_dtype(s->p) == CT_DTYPE_TF32;
+}
+
 int ct_tc16_arch_excluded(const ct_tc_shape *s, const ct_limits *lim, char *why, size_t len)
 {
     const int cc = lim->cc_major * 10 + lim->cc_minor;
@@ -213,8 +218,10 @@ int ct_tc_constrain(const ct_template *t, const ct_tc_shape *layer, const ct_par
     }
     /* Accumulators and as many group sums, both halves of one step's A and
      * B fragments, the column offsets and about 32 for addresses and the
-     * loop. */
-    const long long regs = 2 * g.mf * g.nf * 4 + g.mf * 8 + g.nf * 4 + g.nf + 32;
+     * loop; single-pass (tf32): no group sums, one rounded copy of each
+     * fragment. */
+    const long long regs = ct_tc_single_pass(layer) ? g.mf * g.nf * 4 + g.mf * 4 + g.nf * 2 + g.nf + 32
+                                                    : 2 * g.mf * g.nf * 4 + g.mf * 8 + g.nf * 4 + g.nf + 32;
     return ct_regs_exceed(lim, regs, g.nt, g.minb, why, len);
 }
 
@@ -236,6 +243,9 @@ void ct_tc_normalize(const ct_template *t, const ct_tc_shape *layer, ct_params *
     /* With one tap or one channel per chunk both orders are the same. */
     if (s->kh * s->kw == 1 || q.CIN_CHUNK == 1)
         q.KORDER = 0;
+    /* Single-pass (tf32) mmas add into the sums: no groups to size. */
+    if (ct_tc_single_pass(layer))
+        q.ACC_STEPS = 1;
     tc_put(t, c, &q);
 }
 
@@ -401,7 +411,10 @@ static void split_emit(FILE *f, const ct_problem *p, const ct_params *c, const c
             count, name);
     fprintf(f, "    %s<<<dim3(CT_GRID_X, CT_GRID_Y, CT_GRID_Z), CT_BLOCK_X, CT_SMEM_BYTES, stream>>>(%s, %s, ct_ws);\n",
             name, b[0].name, b[1].name);
-    fprintf(f, "    %s_reduce<<<%u, 256, 0, stream>>>(ct_ws, %s%s%s);\n", name, reduce_grid(count),
+    /* The reduction kernel by the template's own TC_CAT (defined with
+     * TC_SPLIT): a family export renames the main kernel by a macro per
+     * problem, and the reduction's name is pasted from it. */
+    fprintf(f, "    TC_CAT(%s, _reduce)<<<%u, 256, 0, stream>>>(ct_ws, %s%s%s);\n", name, reduce_grid(count),
             nb == 4 ? b[2].name : "", nb == 4 ? ", " : "", b[nb - 1].name);
     fprintf(f, "    return (int)cudaGetLastError();\n}\n");
 }

@@ -50,6 +50,14 @@ extern const ct_executor ct_tc_split_exec;
  * and the split from the plain one. */
 extern const ct_kernel_kind ct_kind_tc;
 
+/* Whether the tc kind computes s single-pass: a tf32 problem (s->p's
+ * element type), compiled with CT_TF32: one mma per step of operands
+ * rounded to TF32 (to nearest) into the sums, where fp32 takes three of
+ * the split operands and sums ACC_STEPS steps apart. Its model has a third
+ * of the mmas, no group sums and half the fragment registers, and ACC_STEPS
+ * is normalised to 1. */
+int ct_tc_single_pass(const ct_tc_shape *s);
+
 /* One group's layer: Cin and Cout of a group, groups 1 (each group is its
  * own GEMM; the grid's y dimension walks the groups). */
 ct_tc_shape ct_tc_per_group(const ct_tc_shape *s);
