@@ -260,11 +260,40 @@ static void fit_one(ct_guide *g, int ti)
     free(X), free(w);
 }
 
+/* A template with too few rows for a model but measured by the run: its
+ * candidates are predicted as the run's mean log time of it, with a wide
+ * spread (at least FALLBACK_SD, a factor of 1.65 either way), so that the
+ * search may still try them and the closeness estimate counts them. */
+#define FALLBACK_SD 0.5
+
+static void fallback_one(ct_guide *g, int t)
+{
+    const tdata *td = &g->td[t];
+    if (td->nrun == 0)
+        return;
+    double sum = 0, sq = 0;
+    for (int i = td->nstored; i < td->n; i++)
+        sum += td->y[i];
+    double mean = sum / td->nrun;
+    for (int i = td->nstored; i < td->n; i++)
+        sq += (td->y[i] - mean) * (td->y[i] - mean);
+    double sd = td->nrun > 1 ? sqrt(sq / (td->nrun - 1)) : 0;
+    for (int i = 0; i < g->sp->n; i++)
+        if (g->cand_t[i] == t) {
+            g->mu[i] = mean;
+            g->sd[i] = sd > FALLBACK_SD ? sd : FALLBACK_SD;
+        }
+}
+
 void ct_guide_fit(ct_guide *g, int all)
 {
     const ct_space *sp = g->sp;
     for (int t = 0; t < sp->ntemplates; t++) {
         tdata *td = &g->td[t];
+        if (td->n < CT_GUIDE_MIN_ROWS) {
+            fallback_one(g, t);
+            continue;
+        }
         int due = td->m.n == 0 ? td->n >= CT_GUIDE_MIN_ROWS && (td->since_fit > 0 || td->nstored == td->n)
                                : td->since_fit >= (all ? 1 : REFIT_EVERY);
         if (!due)
@@ -299,10 +328,10 @@ void ct_guide_closeness(ct_guide *g, const ct_search *s, double winner_us, int s
                         ct_closeness *out)
 {
     ct_guide_fit(g, 1);
-    int any = 0;
-    for (int t = 0; t < g->sp->ntemplates; t++)
-        any |= g->td[t].m.n > 0;
-    const char *why = any ? NULL : g->stored ? "too few measurements of these templates for a model"
+    /* Models fitted on the run's own measurements alone extrapolate from
+     * a few points of one problem: no basis for a figure. */
+    int any = g->have_data;
+    const char *why = any ? NULL : g->stored ? "too few stored measurements of these templates for a model"
                                              : "no verified candidates of these templates stored on this "
                                                "architecture to fit a model on";
     ct_closeness_estimate(s, g->sp, any ? g->mu : NULL, g->sd, why, winner_us, since_best, since_best_s, out);

@@ -11,7 +11,11 @@
  * its own). At most CT_GUIDE_ROWS per template, a seeded uniform sample of
  * them beyond. The run's own measurements weigh so that together they
  * count at least as much as a third of the stored rows: the model is
- * pulled toward this problem as it measures. */
+ * pulled toward this problem as it measures. A template with too few rows
+ * for a model, once the run measured it, is predicted as the run's mean
+ * time of it with a wide spread. Without stored rows the closeness has no
+ * basis: a model of the run's few points of one problem is no ground for
+ * a figure. */
 #ifndef CT_GUIDE_H
 #define CT_GUIDE_H
 
