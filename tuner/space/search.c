@@ -37,6 +37,7 @@ struct ct_search {
 /* Every EXPLORE_EVERY-th proposal of the model strategy is a random one:
  * the model was fitted on other problems and may be wrong about this one. */
 #define EXPLORE_EVERY 5
+#define EARLY_WINDOW 16
 
 ct_status ct_strategy_parse(const char *text, ct_strategy *out, ct_err *e)
 {
@@ -316,7 +317,12 @@ static int model_next(ct_search *s, int *idx, int max)
         s->score[i] = isfinite(s->mu[i]) ? ct_cm_expected_gain(s->mu[i], s->sd[i], best) /
                                                (s->cost ? (s->cost[i] > 1e-6 ? s->cost[i] : 1e-6) : 1.0)
                                          : -1;
-    while (n < max && s->nproposed < s->budget) {
+    /* Until results come back the predictions are another problem's:
+     * at most EARLY_WINDOW proposals, or as many as were reported, await
+     * results, so that the first measurements (each template's scale on
+     * this problem) steer the next picks. */
+    int cap = s->nreported > EARLY_WINDOW ? s->nreported : EARLY_WINDOW;
+    while (n < max && s->nproposed < s->budget && s->nproposed - s->nreported < cap) {
         int pick = -1;
         if (s->nproposed % EXPLORE_EVERY == EXPLORE_EVERY - 1)
             pick = next_in_order(s);

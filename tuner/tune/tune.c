@@ -275,8 +275,9 @@ static void propose(tune_run *r)
             r->stopped_by_time = r->exhausted = 1;
             return;
         }
-        if (r->guide)
-            ct_guide_steer(r->guide, r->srch, r->o->time_limit_s > 0 ? r->o->time_limit_s - (now_s() - r->t_start) : -1,
+        if (r->guide)   /* the time left, never below 0 (-1: no limit) */
+            ct_guide_steer(r->guide, r->srch,
+                           r->o->time_limit_s > 0 ? fmax(0, r->o->time_limit_s - (now_s() - r->t_start)) : -1,
                            r->nthreads);
         int nb = ct_search_next(r->srch, r->batch, r->window - (r->pl.njobs - r->head));
         if (nb == 0) {
