@@ -252,7 +252,14 @@ static void fit_one(ct_guide *g, int ti)
         }
         /* The fit's spread, moving toward the spread of the run's own
          * residuals as they accumulate. */
-        double rs2 = td->nrun > 1 ? sq / (td->nrun - 1) : 0;
+        /* In-sample residuals understate the error by the degrees of
+         * freedom the heavily weighted run rows used (at most half of them
+         * counted, as in ct_cm_fit). */
+        int act = 0;
+        for (int j = 0; j < td->d; j++)
+            act += m.scale[j] > 0;
+        double dof = td->nrun - (act < td->nrun / 2 ? act : td->nrun / 2);
+        double rs2 = td->nrun > 1 ? sq / (dof > 1 ? dof : 1) : 0;
         td->sd = sqrt((4 * m.resid_sd * m.resid_sd + td->nrun * rs2) / (4.0 + td->nrun));
         if (td->sd < 0.02)
             td->sd = 0.02;
