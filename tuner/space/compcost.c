@@ -161,3 +161,8 @@ int ct_compcost_count(const ct_compcost *m, const ct_template *t)
     int ti = tmpl_index(m, t);
     return ti < 0 ? 0 : m->per_tmpl[ti].n;
 }
+
+int ct_compcost_total(const ct_compcost *m)
+{
+    return m->all.n;
+}

@@ -43,5 +43,7 @@ double ct_compcost_estimate(const ct_compcost *m, const ct_template *t, const ct
 
 /* Compiles counted for template t (0 for a template of another space). */
 int ct_compcost_count(const ct_compcost *m, const ct_template *t);
+/* Compiles counted in all. */
+int ct_compcost_total(const ct_compcost *m);
 
 #endif

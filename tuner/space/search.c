@@ -31,7 +31,9 @@ struct ct_search {
     double *cost;              /* expected seconds per candidate; NULL: no time limit */
     double *pcost;             /* the expected cost each proposal was charged */
     double remaining, pending; /* seconds left; expected seconds of proposals not reported */
-    double *score;             /* scratch, one per candidate */
+    double *score;             /* gain (per second) of each candidate */
+    int dirty;                 /* scores to recompute: new predictions or costs */
+    double score_best;         /* the best log time the scores were computed against */
 };
 
 /* Every EXPLORE_EVERY-th proposal of the model strategy is a random one:
@@ -313,10 +315,14 @@ static int model_next(ct_search *s, int *idx, int max)
         for (int i = 0; i < sp->n; i++)
             if (isfinite(s->mu[i]) && s->mu[i] < best)
                 best = s->mu[i];
-    for (int i = 0; i < sp->n; i++)
-        s->score[i] = isfinite(s->mu[i]) ? ct_cm_expected_gain(s->mu[i], s->sd[i], best) /
-                                               (s->cost ? (s->cost[i] > 1e-6 ? s->cost[i] : 1e-6) : 1.0)
-                                         : -1;
+    /* Spaces run to 100,000 candidates: scores only when they change. */
+    if (s->dirty || best != s->score_best)
+        for (int i = 0; i < sp->n; i++)
+            s->score[i] = isfinite(s->mu[i]) ? ct_cm_expected_gain(s->mu[i], s->sd[i], best) /
+                                                   (s->cost ? (s->cost[i] > 1e-6 ? s->cost[i] : 1e-6) : 1.0)
+                                             : -1;
+    s->dirty = 0;
+    s->score_best = best;
     /* Until results come back the predictions are another problem's:
      * at most EARLY_WINDOW proposals, or as many as were reported, await
      * results, so that the first measurements (each template's scale on
@@ -464,6 +470,7 @@ void ct_search_set_model(ct_search *s, const double *mu, const double *sd)
         free(s->mu);
         s->mu = NULL;
     }
+    s->dirty = 1;
 }
 
 int ct_search_has_model(const ct_search *s)
@@ -474,14 +481,18 @@ int ct_search_has_model(const ct_search *s)
 void ct_search_set_costs(ct_search *s, const double *cost, double remaining_s)
 {
     if (!cost) {
+        s->dirty |= s->cost != NULL;
         free(s->cost);
         s->cost = NULL;
         return;
     }
     if (!s->pcost && !(s->pcost = calloc((size_t)s->sp->n + 1, sizeof *s->pcost)))
         return;
-    if (copy_into(&s->cost, cost, s->sp->n) != 0)
-        return;
+    if (!s->cost || memcmp(s->cost, cost, (size_t)s->sp->n * sizeof *cost) != 0) {
+        if (copy_into(&s->cost, cost, s->sp->n) != 0)
+            return;
+        s->dirty = 1;
+    }
     s->remaining = remaining_s;
 }
 

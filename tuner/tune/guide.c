@@ -9,10 +9,12 @@
 
 /* A template's refit waits for this many new measurements of it. */
 #define REFIT_EVERY 4
+#define COSTS_EVERY 8
 /* Measuring seconds assumed per candidate before one was measured. */
 #define MEASURE_PRIOR_S 0.1
 
 typedef struct tdata {
+    int fb_nrun;        /* nrun when the fallback predictions were made */
     double *X, *y;      /* rows: the stored ones first, then the run's */
     int n, cap, d;
     int nstored, offered;   /* stored rows kept; offered (the reservoir's count) */
@@ -34,6 +36,9 @@ struct ct_guide {
     ct_compcost *cc;
     double measure_sum;
     int measure_n, stored, have_data;
+    /* Spaces run to 100,000 candidates: predictions are handed over when
+     * they changed, costs recomputed every COSTS_EVERY observations. */
+    int version, pushed, costs_at, costs_valid;
     /* The stored row's problem, parsed once per run of rows. */
     char last[160];
     ct_problem lastp;
@@ -275,9 +280,11 @@ static void fit_one(ct_guide *g, int ti)
 
 static void fallback_one(ct_guide *g, int t)
 {
-    const tdata *td = &g->td[t];
-    if (td->nrun == 0)
+    tdata *td = &g->td[t];
+    if (td->nrun == 0 || td->nrun == td->fb_nrun)
         return;
+    td->fb_nrun = td->nrun;
+    g->version++;
     double sum = 0, sq = 0;
     for (int i = td->nstored; i < td->n; i++)
         sum += td->y[i];
@@ -306,6 +313,7 @@ void ct_guide_fit(ct_guide *g, int all)
         if (!due)
             continue;
         fit_one(g, t);
+        g->version++;
         for (int i = 0; i < sp->n; i++)
             if (g->cand_t[i] == t && td->m.n > 0) {
                 g->mu[i] = ct_cm_predict(&td->m, g->F + (size_t)i * CT_CM_MAXF) + td->offset;
@@ -319,14 +327,22 @@ void ct_guide_steer(ct_guide *g, ct_search *s, double remaining_s, int nthreads)
     if (!g->have_data)
         return;
     ct_guide_fit(g, 0);
-    ct_search_set_model(s, g->mu, g->sd);
+    if (g->version != g->pushed || !ct_search_has_model(s)) {
+        ct_search_set_model(s, g->mu, g->sd);
+        g->pushed = g->version;
+    }
     if (remaining_s < 0)
         return;
-    double measure = g->measure_n ? g->measure_sum / g->measure_n : MEASURE_PRIOR_S;
-    for (int i = 0; i < g->sp->n; i++) {
-        const ct_candidate *c = &g->sp->cand[i];
-        double comp = ct_compcost_estimate(g->cc, c->tmpl, &c->params, NULL) / (nthreads > 0 ? nthreads : 1);
-        g->cost[i] = comp > measure ? comp : measure;
+    int seen = g->measure_n + ct_compcost_total(g->cc);
+    if (!g->costs_valid || seen - g->costs_at >= COSTS_EVERY) {
+        double measure = g->measure_n ? g->measure_sum / g->measure_n : MEASURE_PRIOR_S;
+        for (int i = 0; i < g->sp->n; i++) {
+            const ct_candidate *c = &g->sp->cand[i];
+            double comp = ct_compcost_estimate(g->cc, c->tmpl, &c->params, NULL) / (nthreads > 0 ? nthreads : 1);
+            g->cost[i] = comp > measure ? comp : measure;
+        }
+        g->costs_valid = 1;
+        g->costs_at = seen;
     }
     ct_search_set_costs(s, g->cost, remaining_s);
 }
