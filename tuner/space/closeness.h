@@ -5,9 +5,12 @@
  *           of the space (as timed);
  *   model   a cost model predicts every candidate not judged, as N(mu, sd)
  *           in log time: the estimate is the smallest X such that fewer than
- *           0.1 of them are expected to run faster than winner / (1 + X/100)
- *           (so, by Markov's inequality, the chance that one does is under
- *           10%, if the model's spread is right);
+ *           0.1 of the CT_CLOSE_TOP best-predicted ones are expected to run
+ *           faster than winner / (1 + X/100) (so, by Markov's inequality,
+ *           the chance that one does is under 10%, if the model's spread is
+ *           right and its errors are shared by similar candidates: taking
+ *           each of a space of 100,000 as an independent chance would leave
+ *           no useful figure);
  *   none    neither: no figure, only the search's progress (the fraction
  *           of the space judged, how long since the last improvement).
  * The progress figures come with every case. */
@@ -21,6 +24,8 @@ typedef enum ct_close_basis { CT_CLOSE_NONE, CT_CLOSE_ALL, CT_CLOSE_MODEL } ct_c
 
 /* The expected count of faster candidates the model estimate allows. */
 #define CT_CLOSE_EXPECTED 0.1
+/* The best-predicted candidates not judged that the estimate counts. */
+#define CT_CLOSE_TOP 100
 /* The largest figure given, in percent; beyond it the model says little. */
 #define CT_CLOSE_MAX_PCT 1000.0
 
