@@ -39,7 +39,7 @@ struct ct_search {
 /* Every EXPLORE_EVERY-th proposal of the model strategy is a random one:
  * the model was fitted on other problems and may be wrong about this one. */
 #define EXPLORE_EVERY 5
-#define EARLY_WINDOW 16
+#define EARLY_WINDOW 32
 
 ct_status ct_strategy_parse(const char *text, ct_strategy *out, ct_err *e)
 {
@@ -324,10 +324,11 @@ static int model_next(ct_search *s, int *idx, int max)
     s->dirty = 0;
     s->score_best = best;
     /* Until results come back the predictions are another problem's:
-     * at most EARLY_WINDOW proposals, or as many as were reported, await
-     * results, so that the first measurements (each template's scale on
-     * this problem) steer the next picks. */
-    int cap = s->nreported > EARLY_WINDOW ? s->nreported : EARLY_WINDOW;
+     * at most EARLY_WINDOW proposals, or twice as many as were reported,
+     * await results, so that the first measurements (each template's
+     * scale on this problem) steer the next picks; enough to keep a
+     * compile pool of 16 threads busy. */
+    int cap = 2 * s->nreported > EARLY_WINDOW ? 2 * s->nreported : EARLY_WINDOW;
     while (n < max && s->nproposed < s->budget && s->nproposed - s->nreported < cap) {
         int pick = -1;
         if (s->nproposed % EXPLORE_EVERY == EXPLORE_EVERY - 1)
