@@ -25,6 +25,16 @@ struct ct_compcost {
     size_t cap, used;
 };
 
+/* Parameter k of t in c: by position where c holds t's parameters in
+ * declaration order (a space's candidates do; estimates run over 100,000
+ * of them), else by name. */
+static long param_value(const ct_template *t, const ct_params *c, int k)
+{
+    if (k < c->n && c->names[k] == t->params[k].name)
+        return c->values[k];
+    return ct_params_get(c, t->params[k].name, t->params[k].dflt);
+}
+
 static void mean_add(mean_log *m, double l)
 {
     if (m->n == 0 || l < m->lo)
@@ -108,7 +118,7 @@ void ct_compcost_add(ct_compcost *m, const ct_template *t, const ct_params *c, d
     for (int k = 0; k < t->nparams; k++) {
         if ((m->used + 1) * 2 > m->cap && grow(m) != 0)
             return;
-        long v = ct_params_get(c, t->params[k].name, t->params[k].dflt);
+        long v = param_value(t, c, k);
         size_t s = slot_of(m, ti, k, v);
         if (m->tab[s].tmpl < 0) {
             m->tab[s] = (cls){.tmpl = ti, .param = k, .value = v};
@@ -132,7 +142,7 @@ double ct_compcost_estimate(const ct_compcost *m, const ct_template *t, const ct
         double base = mt->sum / mt->n, dev = 0;
         b = CT_CC_TEMPLATE;
         for (int k = 0; k < t->nparams; k++) {
-            long v = ct_params_get(c, t->params[k].name, t->params[k].dflt);
+            long v = param_value(t, c, k);
             const cls *x = &m->tab[slot_of(m, ti, k, v)];
             if (x->tmpl < 0 || x->m.n == 0)
                 continue;

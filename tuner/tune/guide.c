@@ -7,7 +7,9 @@
 
 #include "costmodel.h"
 
-/* A template's refit waits for this many new measurements of it. */
+/* A template's refit waits for this many new measurements of it, or for a
+ * quarter more than it had: spaces run to 100,000 candidates, and each
+ * refit predicts every candidate of the template. */
 #define REFIT_EVERY 4
 #define COSTS_EVERY 8
 /* Measuring seconds assumed per candidate before one was measured. */
@@ -31,13 +33,15 @@ struct ct_guide {
     unsigned long long rng;
     tdata *td;          /* per template of sp->stats */
     int *cand_t;        /* template index of each candidate */
+    int *by_t, *t_start;  /* the candidates by template: by_t[t_start[t] .. t_start[t + 1]) */
     double *F;          /* features of each candidate, CT_CM_MAXF apart */
     double *mu, *sd, *cost;
     ct_compcost *cc;
     double measure_sum;
     int measure_n, stored, have_data;
     /* Spaces run to 100,000 candidates: predictions are handed over when
-     * they changed, costs recomputed every COSTS_EVERY observations. */
+     * they changed, costs recomputed every COSTS_EVERY observations or a
+     * quarter more than the last time. */
     int version, pushed, costs_at, costs_valid;
     /* The stored row's problem, parsed once per run of rows. */
     char last[160];
@@ -137,12 +141,14 @@ ct_status ct_guide_new(ct_db *db, const ct_problem *p, const ct_space *sp, const
     snprintf(g->device, sizeof g->device, "%s", device ? device : "");
     g->td = calloc((size_t)sp->ntemplates + 1, sizeof *g->td);
     g->cand_t = calloc(n, sizeof *g->cand_t);
+    g->by_t = calloc(n, sizeof *g->by_t);
+    g->t_start = calloc((size_t)sp->ntemplates + 2, sizeof *g->t_start);
     g->F = calloc(n * CT_CM_MAXF, sizeof *g->F);
     g->mu = malloc(n * sizeof *g->mu);
     g->sd = calloc(n, sizeof *g->sd);
     g->cost = calloc(n, sizeof *g->cost);
     g->cc = ct_compcost_new(sp);
-    if (!g->td || !g->cand_t || !g->F || !g->mu || !g->sd || !g->cost || !g->cc) {
+    if (!g->td || !g->cand_t || !g->by_t || !g->t_start || !g->F || !g->mu || !g->sd || !g->cost || !g->cc) {
         ct_guide_free(g);
         return ct_fail(e, CT_ERR_INTERNAL, "out of memory");
     }
@@ -152,7 +158,20 @@ ct_status ct_guide_new(ct_db *db, const ct_problem *p, const ct_space *sp, const
         if (g->cand_t[i] >= 0)
             g->td[g->cand_t[i]].d = d;
         g->mu[i] = NAN;
+        if (g->cand_t[i] >= 0)
+            g->t_start[g->cand_t[i] + 1]++;
     }
+    for (int t = 0; t < sp->ntemplates; t++)
+        g->t_start[t + 1] += g->t_start[t];
+    int *fill = calloc((size_t)sp->ntemplates + 1, sizeof *fill);
+    if (!fill) {
+        ct_guide_free(g);
+        return ct_fail(e, CT_ERR_INTERNAL, "out of memory");
+    }
+    for (int i = 0; i < sp->n; i++)
+        if (g->cand_t[i] >= 0)
+            g->by_t[g->t_start[g->cand_t[i]] + fill[g->cand_t[i]]++] = i;
+    free(fill);
     if (db) {
         ct_query q = {.family = p->family->name, .ok_only = 1};
         ct_status rc = ct_db_query(db, &q, take_stored, g, e);
@@ -177,6 +196,8 @@ void ct_guide_free(ct_guide *g)
     }
     free(g->td);
     free(g->cand_t);
+    free(g->by_t);
+    free(g->t_start);
     free(g->F);
     free(g->mu);
     free(g->sd);
@@ -292,11 +313,10 @@ static void fallback_one(ct_guide *g, int t)
     for (int i = td->nstored; i < td->n; i++)
         sq += (td->y[i] - mean) * (td->y[i] - mean);
     double sd = td->nrun > 1 ? sqrt(sq / (td->nrun - 1)) : 0;
-    for (int i = 0; i < g->sp->n; i++)
-        if (g->cand_t[i] == t) {
-            g->mu[i] = mean;
-            g->sd[i] = sd > FALLBACK_SD ? sd : FALLBACK_SD;
-        }
+    for (int k = g->t_start[t]; k < g->t_start[t + 1]; k++) {
+        g->mu[g->by_t[k]] = mean;
+        g->sd[g->by_t[k]] = sd > FALLBACK_SD ? sd : FALLBACK_SD;
+    }
 }
 
 void ct_guide_fit(ct_guide *g, int all)
@@ -309,16 +329,16 @@ void ct_guide_fit(ct_guide *g, int all)
             continue;
         }
         int due = td->m.n == 0 ? td->n >= CT_GUIDE_MIN_ROWS && (td->since_fit > 0 || td->nstored == td->n)
-                               : td->since_fit >= (all ? 1 : REFIT_EVERY);
+                               : td->since_fit >= (all ? 1 : REFIT_EVERY > td->nrun / 4 ? REFIT_EVERY : td->nrun / 4);
         if (!due)
             continue;
         fit_one(g, t);
         g->version++;
-        for (int i = 0; i < sp->n; i++)
-            if (g->cand_t[i] == t && td->m.n > 0) {
-                g->mu[i] = ct_cm_predict(&td->m, g->F + (size_t)i * CT_CM_MAXF) + td->offset;
-                g->sd[i] = td->sd;
-            }
+        for (int k = g->t_start[t]; td->m.n > 0 && k < g->t_start[t + 1]; k++) {
+            int i = g->by_t[k];
+            g->mu[i] = ct_cm_predict(&td->m, g->F + (size_t)i * CT_CM_MAXF) + td->offset;
+            g->sd[i] = td->sd;
+        }
     }
 }
 
@@ -334,7 +354,7 @@ void ct_guide_steer(ct_guide *g, ct_search *s, double remaining_s, int nthreads)
     if (remaining_s < 0)
         return;
     int seen = g->measure_n + ct_compcost_total(g->cc);
-    if (!g->costs_valid || seen - g->costs_at >= COSTS_EVERY) {
+    if (!g->costs_valid || seen - g->costs_at >= (COSTS_EVERY > g->costs_at / 4 ? COSTS_EVERY : g->costs_at / 4)) {
         double measure = g->measure_n ? g->measure_sum / g->measure_n : MEASURE_PRIOR_S;
         for (int i = 0; i < g->sp->n; i++) {
             const ct_candidate *c = &g->sp->cand[i];
