@@ -307,6 +307,13 @@ static int model_next(ct_search *s, int *idx, int max)
         if (!s->proposed[i] && (sp->cand[i].tmpl->is_baseline || !s->cost || s->cost[i] <= room(s)))
             propose(s, i, idx, &n);
     }
+    /* The winners of the nearest tuned problems (ct_search_add_start):
+     * measured, not predicted. */
+    for (int k = 0; k < s->nstarts && n < max && s->nproposed < s->budget; k++) {
+        int i = s->starts[k];
+        if (!s->proposed[i] && (!s->cost || s->cost[i] <= room(s)))
+            propose(s, i, idx, &n);
+    }
     double best = INFINITY;
     for (int i = 0; i < sp->n; i++)
         if (s->time[i] > 0 && !sp->cand[i].tmpl->is_baseline && log(s->time[i]) < best)

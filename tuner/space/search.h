@@ -14,7 +14,9 @@
  *               far, every fifth proposal a random one (exploration); under
  *               a time limit (ct_search_set_costs) expected improvement per
  *               expected second, and only candidates whose expected cost
- *               fits the time left. It only reorders the admissible list.
+ *               fits the time left. The starting points (the nearest
+ *               tuned problems' winners) follow the baselines. It only
+ *               reorders the admissible list.
  *               Without a model it is the anneal search.
  *
  * The tuner asks for a batch of candidates, measures them and reports each
