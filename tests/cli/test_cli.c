@@ -673,13 +673,20 @@ static void check_query(void)
     CHECK(strstr(out, ",wrong_result,") != NULL);
     free(out);
 
-    /* table (the default format) */
+    /* table (the default format): the rows, then a blank line, the legend
+     * of the ratios and one line for the pairs without a cuDNN baseline
+     * (none is stored here). */
     out = query_ok((const char *const[]){"query", "--db", "{W}/cli.db", NULL}, "table");
-    CHECK_MSG(!strncmp(out, "problem", 7) && count_char(out, strlen(out), '\n') == 3 && strstr(out, GPU_A) &&
-              !strstr(out, "wrong_result"), "table:\n%s", out);
+    CHECK_MSG(!strncmp(out, "problem", 7) && count_char(out, strlen(out), '\n') == 3 + 3 && strstr(out, GPU_A) &&
+              !strstr(out, "wrong_result") &&
+              strstr(out, "\n\nvs_cuDNN: ") &&
+              strstr(out, "\ncuDNN_us none: no cuDNN baseline stored (2 of the 2 problem/device pairs above)\n"),
+              "table:\n%s", out);
     free(out);
     out = query_ok((const char *const[]){"query", "--db", "{W}/cli.db", "--all", NULL}, "table all");
-    CHECK_MSG(count_char(out, strlen(out), '\n') == 7 && strstr(out, "wrong_result") && strstr(out, "compile_failed"),
+    CHECK_MSG(count_char(out, strlen(out), '\n') == 7 + 3 && strstr(out, "wrong_result") &&
+              strstr(out, "compile_failed") &&
+              strstr(out, "\ncuDNN_us none: no cuDNN baseline stored (3 of the 3 problem/device pairs above)\n"),
               "table --all:\n%s", out);
     free(out);
 

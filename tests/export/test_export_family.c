@@ -128,7 +128,7 @@ static void check_family_text(const char *cu, const char *h)
         snprintf(want, sizeof want, "\n#undef %s\n", undone[i]);
         contains(s, want, cu);
     }
-    contains(s, "extern \"C\" int convtune_conv1d_3000_37_same(const float *in, const float *mask, float *out, "
+    contains(s, "extern \"C\" int convtune_conv1d_instance_conv1d_3000_37_same(const float *in, const float *mask, float *out, "
                 "cudaStream_t stream)", cu);
     contains(s, "cudaMemcpyToSymbolAsync(c_mask, mask, 37 ", cu);
     /* the template text verbatim, once per instance that uses it */
@@ -143,9 +143,9 @@ static void check_family_text(const char *cu, const char *h)
     CHECK_MSG(src && strstr(s, src), "%s lacks templates/conv1d_generic.cu", cu);
     free(src);
     /* the selector: the tuned table in the ranking's order (mode, sizes) */
-    const char *t1 = strstr(s, "{1000LL, 5LL, 0, 256u, ct_conv1d_1000_5_valid::convtune_conv1d_1000_5_valid}");
+    const char *t1 = strstr(s, "{1000LL, 5LL, 0, 256u, ct_conv1d_1000_5_valid::convtune_conv1d_instance_conv1d_1000_5_valid}");
     const char *t2 = strstr(s, "{4096LL, 7LL, 0, ");
-    const char *t3 = strstr(s, "{3000LL, 37LL, 1, 128u, ct_conv1d_3000_37_same::convtune_conv1d_3000_37_same}");
+    const char *t3 = strstr(s, "{3000LL, 37LL, 1, 128u, ct_conv1d_3000_37_same::convtune_conv1d_instance_conv1d_3000_37_same}");
     CHECK_MSG(t1 && t2 && t3 && t1 < t2 && t2 < t3, "%s: the tuned table is missing or out of order", cu);
     contains(s, "static const char device_name[] = \"" DEV "\";", cu);
     contains(s, "extern \"C\" int convtune_conv1d(const float *in, const float *mask, float *out, long long n, "
@@ -172,7 +172,7 @@ static void check_family_text(const char *cu, const char *h)
                 "int mode,\n                struct CUstream_st *stream, int *grade);", h);
     contains(t, "int convtune_conv1d_pick(long long n, long long k, int mode, double *distance);", h);
     contains(t, "int convtune_conv1d_tuned(int i, long long *n, long long *k, int *mode);", h);
-    contains(t, "int convtune_conv1d_4096_7_valid(const float *in, const float *mask, float *out, "
+    contains(t, "int convtune_conv1d_instance_conv1d_4096_7_valid(const float *in, const float *mask, float *out, "
                 "struct CUstream_st *stream);", h);
     /* outside comments, no CUDA type or header */
     for (const char *line = t; *line;) {
@@ -206,7 +206,7 @@ static void compile_header(const char *h, const char *nvcc_path)
              "    int grade = CONVTUNE_GENERIC;\n    double d = 0;\n    long long n = 0, k = 0;\n    int mode = 0;\n"
              "    int rc = convtune_conv1d(in, mask, out, 4096, 7, CONVTUNE_CONV1D_VALID, s, &grade);\n"
              "    rc |= convtune_conv1d(in, mask, out, 10, 3, CONVTUNE_CONV1D_SAME, NULL, NULL);\n"
-             "    rc |= convtune_conv1d_3000_37_same(in, mask, out, s);\n"
+             "    rc |= convtune_conv1d_instance_conv1d_3000_37_same(in, mask, out, s);\n"
              "    rc |= convtune_conv1d_tuned(0, &n, &k, &mode) + convtune_conv1d_pick(n, k, mode, &d);\n"
              "    return rc + (int)convtune_grade_name(grade)[0] + (int)sizeof CONVTUNE_CONV1D_DEVICE +\n"
              "           CONVTUNE_CONV1D_NTUNED + CONVTUNE_EXACT + CONVTUNE_NEAREST_SIZE + CONVTUNE_OTHER_DEVICE;\n}\n",
@@ -229,7 +229,7 @@ static void compile_header(const char *h, const char *nvcc_path)
                  "#include <cuda_runtime.h>\n#include \"%s\"\n"
                  "int use2(const float *in, const float *mask, float *out, cudaStream_t s)\n{\n"
                  "    int g;\n    return convtune_conv1d(in, mask, out, 4096, 7, CONVTUNE_CONV1D_VALID, s, &g) +\n"
-                 "           convtune_conv1d_4096_7_valid(in, mask, out, s);\n}\n", h);
+                 "           convtune_conv1d_instance_conv1d_4096_7_valid(in, mask, out, s);\n}\n", h);
         CHECK(tc_write_text(cuda_src, text) == 0);
         char *gpp2[] = {"g++", "-std=c++11", "-Wall", "-Wextra", "-Werror", inc, "-c", cuda_src, "-o", obj, NULL};
         CHECK_MSG(run_tool("g++ with cuda_runtime.h", gpp2) == 0, "%s conflicts with cuda_runtime.h", h);

@@ -96,7 +96,7 @@ static void check_bf16_text(const char *cu, const char *h)
     contains(s, "ct_generic_conv1d_bf16::conv1d_generic_launch((const ct_generic_conv1d_bf16::ct_elem *)in,", cu);
     contains(s, "(ct_generic_conv1d_bf16::ct_elem *)out, n, k, mode,", cu);
     contains(s, "{3000LL, 37LL, 1, ", cu);
-    contains(s, "ct_conv1d_3000_37_same_bf16::convtune_conv1d_3000_37_same_bf16},   // conv1d:3000:37:same:bf16", cu);
+    contains(s, "ct_conv1d_3000_37_same_bf16::convtune_conv1d_bf16_instance_conv1d_3000_37_same_bf16},   // conv1d:3000:37:same:bf16", cu);
     contains(s, "extern \"C\" int convtune_conv1d_bf16_pick(", cu);
     lacks(s, "(const float *in", cu);
     contains(s, "// Selector: int convtune_conv1d_bf16(const void *in, const void *mask, void *out,", cu);
@@ -108,7 +108,7 @@ static void check_bf16_text(const char *cu, const char *h)
     contains(t, "    CONVTUNE_CONV1D_SAME = 1,\n", h);
     contains(t, "int convtune_conv1d_bf16(const void *in, const void *mask, void *out, long long n,", h);
     contains(t, "int convtune_conv1d_bf16_tuned(int i, ", h);
-    contains(t, "int convtune_conv1d_3000_37_same_bf16(const void *in, const void *mask, void *out,", h);
+    contains(t, "int convtune_conv1d_bf16_instance_conv1d_3000_37_same_bf16(const void *in, const void *mask, void *out,", h);
     lacks(t, "CONVTUNE_CONV1D_NTUNED", h);
     free(s);
     free(t);
@@ -133,7 +133,7 @@ static void link_both(const char *cu32, const char *h32, const char *cu16, const
              "    int rc = convtune_conv1d(f, f, f, 3000, 37, CONVTUNE_CONV1D_SAME, NULL, &g);\n"
              "    rc |= convtune_conv1d_bf16(v, v, v, 3000, 37, CONVTUNE_CONV1D_SAME, NULL, &g);\n"
              "    rc |= convtune_conv1d_bf16_pick(4096, 7, CONVTUNE_CONV1D_VALID, &d);\n"
-             "    rc |= convtune_conv1d_3000_37_same_bf16(v, v, v, NULL);\n"
+             "    rc |= convtune_conv1d_bf16_instance_conv1d_3000_37_same_bf16(v, v, v, NULL);\n"
              "    return rc + (int)sizeof CONVTUNE_CONV1D_BF16_DEVICE;\n}\n",
              h32, h16);
     CHECK(tc_write_text(csrc, text) == 0);

@@ -29,6 +29,8 @@ A module, a half one and a family one are also built the other way
 import concurrent.futures
 import importlib, os, subprocess, sys, tempfile
 
+from torch_check import Checker, relerr, run
+
 SKIP = 77
 TOL = 1e-5
 # Half problems: twice the unit roundoff of the type (ct_dtype_tolerance).
@@ -47,14 +49,6 @@ SINGLE = ["conv1d:4096:31", "conv1d:1000:17:same", "conv1d:777:9:right",
           "conv1dc:2:16:64:16:4:causal:groups=16:nlc:bf16", "conv2dc:2:16:20:20:16:3:3:pad=1:nhwc:f16",
           "conv2dc:1:8:9:11:8:5:5:same:groups=8:nhwc:bf16"]
 FAMILY_UNTUNED = [(3000, 50, "same"), (5000, 31, "valid"), (100, 3, "right")]
-
-
-def run(cmd, **kw):
-    print("$ " + " ".join(cmd), flush=True)
-    p = subprocess.run(cmd, capture_output=True, text=True, **kw)
-    if p.returncode != 0:
-        print(p.stdout[-3000:] + p.stderr[-3000:])
-    return p
 
 
 # ---------------------------------------------------------------------------
@@ -126,34 +120,6 @@ def reference(problem, ts):
                      groups=o["groups"])
         return [y.permute(0, 2, 3, 1) if o["cl"] else y]
     raise ValueError(problem)
-
-
-def relerr(out, ref):
-    import torch
-    out = out.double()
-    if not torch.isfinite(out).all():
-        return float("inf")
-    return (torch.linalg.vector_norm(out - ref) / torch.linalg.vector_norm(ref)).item()
-
-
-class Checker:
-    def __init__(self, name):
-        self.name, self.failures = name, 0
-
-    def check(self, cond, msg):
-        if not cond:
-            self.failures += 1
-            print("FAIL %s: %s" % (self.name, msg), flush=True)
-
-    def raises(self, fn, words, what):
-        try:
-            fn()
-        except (ValueError, NotImplementedError, RuntimeError) as exc:
-            msg = str(exc)
-            self.check(all(w in msg for w in words), "%s: message %r lacks %s" % (what, msg, words))
-            return type(exc)
-        self.check(False, "%s: no error raised" % what)
-        return None
 
 
 def element_type(problem):

@@ -36,6 +36,8 @@ import subprocess
 import sys
 import tempfile
 
+from torch_check import Checker, relerr, run
+
 SKIP = 77
 TOL = {"": 1e-5, "bf16": 2.0 ** -7}
 # Each layer is tuned in its forward pass and both training passes.
@@ -48,38 +50,8 @@ LAYERS = {
 }
 
 
-def run(cmd, **kw):
-    print("$ " + " ".join(cmd), flush=True)
-    p = subprocess.run(cmd, capture_output=True, text=True, **kw)
-    if p.returncode != 0:
-        print(p.stdout[-3000:] + p.stderr[-3000:])
-    return p
-
-
 # ---------------------------------------------------------------------------
 # One module (child process)
-
-class Checker:
-    def __init__(self, name):
-        self.name, self.failures, self.checks = name, 0, 0
-
-    def check(self, cond, msg):
-        self.checks += 1
-        if not cond:
-            self.failures += 1
-            print("FAIL %s: %s" % (self.name, msg), flush=True)
-
-    def raises(self, fn, types, words, what):
-        try:
-            fn()
-        except types as exc:
-            self.check(all(w in str(exc) for w in words), "%s: message %r lacks %s" % (what, str(exc), words))
-            return
-        except Exception as exc:   # the wrong kind of error
-            self.check(False, "%s: %s raised, expected %s" % (what, type(exc).__name__, types))
-            return
-        self.check(False, "%s: no error raised" % what)
-
 
 def parse(spec):
     """A layer problem as the F.convNd call of the ops: dims, tensor shapes
@@ -128,14 +100,6 @@ def ref_conv(dims, x, w, b, o):
         d = o["dilation"][0] if isinstance(o["dilation"], tuple) else o["dilation"]
         return conv(F.pad(x, (d * (k - 1), 0)), w, b, **o)
     return conv(x, w, b, **o)
-
-
-def relerr(a, b):
-    import torch
-    a = a.double()
-    if not torch.isfinite(a).all():
-        return float("inf")
-    return (torch.linalg.vector_norm(a - b) / torch.linalg.vector_norm(b).clamp_min(1e-300)).item()
 
 
 def check_grads(mod, c, spec, side, tol):
@@ -269,18 +233,18 @@ def check_module(mod, c):
     c.check(rows and rows[0]["side"] == "torch" and "not tuned" in rows[0]["why"], "untuned row: %s" % rows)
     mod.set_policy(untuned="raise")
     x2 = make_input((xs[0] + 2,) + xs[1:], dims, cl, mod.DTYPE)
-    c.raises(lambda: conv(x2, w, None, **o), ValueError, ["not tuned"], "untuned under untuned='raise'")
+    c.raises(lambda: conv(x2, w, None, **o), ["not tuned"], "untuned under untuned='raise'", ValueError)
     mod.set_policy(untuned="fallback")
 
     # Refusals.
     other = torch.float32 if mod.DTYPE != torch.float32 else torch.bfloat16
     xr = make_input(xs, dims, cl, mod.DTYPE)
-    c.raises(lambda: conv(xr.to(other), w, None, **o), TypeError, ["input", "takes"], "input of another dtype")
-    c.raises(lambda: conv(xr.cpu(), w, None, **o), ValueError, ["input", "CUDA"], "CPU input")
+    c.raises(lambda: conv(xr.to(other), w, None, **o), ["input", "takes"], "input of another dtype", TypeError)
+    c.raises(lambda: conv(xr.cpu(), w, None, **o), ["input", "CUDA"], "CPU input", ValueError)
     c.raises(lambda: conv(xr, w[:, :1].contiguous() if w.shape[1] > 1 else torch.cat([w, w], 1), None, **o),
-             ValueError, ["weight"], "weight of the wrong shape")
-    c.raises(lambda: conv(xr, w, torch.randn(ws[0] + 1, device="cuda").to(mod.DTYPE), **o), ValueError, ["bias"],
-             "bias of the wrong shape")
+             ["weight"], "weight of the wrong shape", ValueError)
+    c.raises(lambda: conv(xr, w, torch.randn(ws[0] + 1, device="cuda").to(mod.DTYPE), **o), ["bias"],
+             "bias of the wrong shape", ValueError)
 
     # convert(), problems(), torch.compile and a CUDA-graph training step on
     # a model of the first tuned layer and an untuned one.

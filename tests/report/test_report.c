@@ -214,9 +214,10 @@ int main(void)
     free(page);
 
     /* The cuDNN baseline a run noted (tune_cudnn.h) is stated against the
-     * winner; the fixture's runs, stored before it, state none. */
+     * winner; the fixture's runs, stored before it, say there is none. */
     page = slurp(path, NULL);
-    CHECK(page && !strstr(page, "against cuDNN") && !strstr(page, "how close"));
+    CHECK(page && strstr(page, "<dt>against cuDNN</dt><dd>no cuDNN baseline stored</dd>") &&
+          !strstr(page, "class=\"vendor\"") && !strstr(page, "how close"));
     free(page);
     srand((unsigned)time(NULL));
     const double cu = 1 + rand() % 100000 / 100.0, tf = 1 + rand() % 100000 / 100.0;
@@ -262,6 +263,30 @@ int main(void)
              "space (model, typical error 12%%); the newest run judged %d of 800 candidates", within, judged);
     CHECK_MSG(page && strstr(page, close_want), "the page lacks %s", close_want);
 
+    /* The tuning time: the wall clock of the problem's runs, from the
+     * database's own start and end times. */
+    {
+        sqlite3 *th = NULL;
+        sqlite3_stmt *ts = NULL;
+        int secs = -1, runs = 0;
+        snprintf(path, sizeof path, "%s/fix.db", work);
+        CHECK(sqlite3_open_v2(path, &th, SQLITE_OPEN_READONLY, NULL) == SQLITE_OK);
+        CHECK(sqlite3_prepare_v2(th, "SELECT sum(strftime('%s', r.finished_at) - strftime('%s', r.started_at)), "
+                                     "count(*) FROM runs r JOIN problems p ON p.id = r.problem_id "
+                                     "WHERE p.canonical = 'conv1d:15:4:right' AND r.finished_at IS NOT NULL",
+                                 -1, &ts, NULL) == SQLITE_OK);
+        if (ts && sqlite3_step(ts) == SQLITE_ROW) {
+            secs = sqlite3_column_int(ts, 0);
+            runs = sqlite3_column_int(ts, 1);
+        }
+        sqlite3_finalize(ts);
+        sqlite3_close(th);
+        CHECK(secs >= 0 && runs > 0);
+        snprintf(want, sizeof want, "<dt>tuning time</dt><dd>%d s wall clock over %d run%s ", secs, runs,
+                 runs == 1 ? "" : "s");
+        CHECK_MSG(page && strstr(page, want), "the page lacks %s", want);
+    }
+
     /* The vendor line on the search and roofline plots, labelled. */
     CHECK_MSG(page && count_str(page, "class=\"vendor\"") == 2 && count_str(page, ">cuDNN (TF32 off)</text>") == 2,
               "the cuDNN line is not on both plots");
@@ -271,6 +296,9 @@ int main(void)
     snprintf(path, sizeof path, "%s/all.html", work);
     page = slurp(path, NULL);
     CHECK(page && strstr(page, "<th class=\"l\">parameters (non-default)</th>"));
+    /* The summary labels each ratio by what it is against, and gives the tuning time. */
+    CHECK(page && strstr(page, ">vs cuDNN</th>") && strstr(page, ">vs naive</th>") && strstr(page, ">tuning s</th>") &&
+          !strstr(page, "<th>speedup</th>"));
     free(page);
 
     /* CSV: the header and one line per candidate of the family, to stdout. */

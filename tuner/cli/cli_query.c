@@ -1,11 +1,13 @@
 /* cli_query.c - the commands that read stored results: query, export. */
 #include <errno.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
 #include "cli.h"
+#include "db_cudnn.h"
 #include "export.h"
 #include "export_torch.h"
 #include "family_export.h"
@@ -19,6 +21,9 @@ const char usage_query[] =
     "                      [--all | --winners] [--format table|csv|json] [--db PATH]\n"
     "Print stored results: by default the winner of each problem and device\n"
     "(--winners); --all prints every candidate, failed ones with their error.\n"
+    "Each is compared with the cuDNN baseline its tuning run stored (cuDNN_us,\n"
+    "vs_cuDNN: cuDNN's time over its own; 'no cuDNN baseline stored' where none\n"
+    "was) and with convtune's naive kernel (vs_naive).\n"
     "\n"
     "usage: convtune query --nearest SPEC [--device NAME] [--format table|json] [--db PATH]\n"
     "Show what the selector of `convtune export --family` picks for SPEC: the grade\n"
@@ -288,12 +293,113 @@ static int cmd_export_family(const args *a)
     return rc == CT_OK ? 0 : die(rc, e.msg);
 }
 
-/* ct_db_query callback of the first pass: is there a row at all? */
-static int found_one(const ct_result *r, void *user)
+/* The baselines of one (problem, device) of a query's rows: looked up
+ * between the query's two passes, since the database is held while a query
+ * calls back. */
+typedef struct pair_base {
+    char problem[160], device[128], family[32];
+    ct_cudnn_stored cudnn;
+    ct_row_baselines b;
+} pair_base;
+
+typedef struct pairs {
+    pair_base *v;
+    int n, cap, oom;
+    int at;                    /* the pair of the row being written */
+} pairs;
+
+/* ct_db_query callback of the first pass: the distinct (problem, device)
+ * pairs, which come in order (the query sorts by problem, then device). */
+static int collect_pair(const ct_result *r, void *user)
 {
-    (void)r;
-    *(int *)user = 1;
-    return 1;
+    pairs *ps = user;
+    if (ps->n && !strcmp(ps->v[ps->n - 1].problem, r->problem) && !strcmp(ps->v[ps->n - 1].device, r->device))
+        return 0;
+    if (ps->n == ps->cap) {
+        int cap = ps->cap ? 2 * ps->cap : 16;
+        pair_base *v = realloc(ps->v, (size_t)cap * sizeof *v);
+        if (!v) {
+            ps->oom = 1;
+            return 1;
+        }
+        ps->v = v;
+        ps->cap = cap;
+    }
+    pair_base *pb = &ps->v[ps->n++];
+    memset(pb, 0, sizeof *pb);
+    snprintf(pb->problem, sizeof pb->problem, "%s", r->problem);
+    snprintf(pb->device, sizeof pb->device, "%s", r->device);
+    snprintf(pb->family, sizeof pb->family, "%s", r->family);
+    return 0;
+}
+
+/* Look up each pair's stored cuDNN baseline (db_cudnn.h) and the time of
+ * its family's naive kernel (the fastest of the newest run that verified
+ * one), as tune printed them and report shows them. */
+static ct_status lookup_pairs(ct_db *db, pairs *ps, ct_err *e)
+{
+    for (int i = 0; i < ps->n; i++) {
+        pair_base *pb = &ps->v[i];
+        ct_status rc = ct_db_cudnn(db, pb->problem, pb->device, &pb->cudnn, e);
+        if (rc != CT_OK)
+            return rc;
+        pb->b.cudnn = &pb->cudnn;
+        pb->b.naive_us = NAN;
+        const ct_family *f = ct_family_find(pb->family);
+        for (int t = 0; f && t < f->ntemplates && !(pb->b.naive_us > 0); t++) {
+            double us = 0;
+            ct_err ne;
+            if (f->templates[t].is_baseline &&
+                ct_db_baseline_us(db, pb->problem, pb->device, f->templates[t].name, &us, &ne) == CT_OK && us > 0)
+                pb->b.naive_us = us;
+        }
+    }
+    return CT_OK;
+}
+
+/* ct_baselines_fn of the second pass: the rows come in the first pass's
+ * order, so the pair is the current one or a later one. */
+static const ct_row_baselines *row_baselines(const ct_result *r, void *user)
+{
+    pairs *ps = user;
+    for (int k = 0; k < ps->n; k++) {
+        int i = (ps->at + k) % ps->n;
+        if (!strcmp(ps->v[i].problem, r->problem) && !strcmp(ps->v[i].device, r->device)) {
+            ps->at = i;
+            return &ps->v[i].b;
+        }
+    }
+    return NULL;
+}
+
+/* Below a table: what its cuDNN columns mean, and each different reason a
+ * row's cuDNN_us says none, once, with the problems it applies to counted. */
+static void table_notes(const pairs *ps)
+{
+    printf("\nvs_cuDNN: cuDNN's time (cuDNN_us: the stored baseline, TF32 off for fp32) over median_us; "
+           "vs_naive: convtune's naive kernel's time over median_us\n");
+    for (int i = 0; i < ps->n; i++) {
+        char why[300], other[300];
+        if (ps->v[i].cudnn.us > 0)
+            continue;
+        ct_cudnn_stored_none(&ps->v[i].cudnn, why, sizeof why);
+        int first = 1, count = 0;
+        for (int k = 0; k < ps->n; k++) {
+            if (ps->v[k].cudnn.us > 0 || strcmp(why, ct_cudnn_stored_none(&ps->v[k].cudnn, other, sizeof other)))
+                continue;
+            first &= k >= i;
+            count++;
+        }
+        if (!first)
+            continue;
+        for (char *c = why; *c; c++)   /* stored text: one line, as the table's cells */
+            if ((unsigned char)*c < 0x20 || *c == 0x7f)
+                *c = '?';
+        if (ps->n == 1)
+            printf("cuDNN_us none: %s\n", why);
+        else
+            printf("cuDNN_us none: %s (%d of the %d problem/device pairs above)\n", why, count, ps->n);
+    }
 }
 
 int cmd_query(const args *a)
@@ -323,11 +429,17 @@ int cmd_query(const args *a)
     ct_query q = {.problem = a->problem ? p.canonical : NULL, .device = a->device, .family = a->family,
                   .winners_only = !a->all};
     /* Nothing matched is exit 6 with a line saying so, not an empty table
-     * on stdout: a first pass stops at the first row. */
-    int any = 0;
-    ct_status rc = ct_db_query(db, &q, found_one, &any, &e);
-    if (rc != CT_OK || !any) {
+     * on stdout: a first pass collects the (problem, device) pairs, whose
+     * baselines are looked up before the rows are written. */
+    pairs ps = {0};
+    ct_status rc = ct_db_query(db, &q, collect_pair, &ps, &e);
+    if (rc == CT_OK && ps.oom)
+        rc = ct_fail(&e, CT_ERR_INTERNAL, "out of memory");
+    if (rc == CT_OK)
+        rc = lookup_pairs(db, &ps, &e);
+    if (rc != CT_OK || !ps.n) {
         ct_db_close(db);
+        free(ps.v);
         if (rc != CT_OK)
             return die(rc, e.msg);
         char what[600];
@@ -337,14 +449,20 @@ int cmd_query(const args *a)
         say(0, "nothing stored matches%s", what[0] ? what : " (the database is empty)");
         return CT_ERR_NOT_FOUND;
     }
-    ct_writer *w = ct_writer_begin(stdout, fmt);
+    ct_writer *w = ct_writer_begin_with(stdout, fmt, row_baselines, &ps);
     if (!w) {
         ct_db_close(db);
+        free(ps.v);
         return die(CT_ERR_INTERNAL, "out of memory");
     }
     rc = ct_db_query(db, &q, ct_writer_cb, w, &e);
     int werr = ct_writer_end(w);
     ct_db_close(db);
+    if (rc == CT_OK && !werr && fmt == CT_FMT_TABLE) {
+        table_notes(&ps);
+        werr = fflush(stdout) != 0 || ferror(stdout);
+    }
+    free(ps.v);
     if (rc != CT_OK)
         return die(rc, e.msg);
     if (werr)
@@ -377,8 +495,11 @@ int cmd_export(const args *a)
     if ((r = open_existing_db(a, &db)))
         return r;
     ct_result rec;
+    ct_cudnn_stored cudnn;
     ct_err e;
     ct_status rc = ct_db_best(db, p.canonical, a->device, &rec, &e);
+    if (rc == CT_OK)   /* the header states it against the winner, on the winner's device */
+        rc = ct_db_cudnn(db, rec.problem, rec.device, &cudnn, &e);
     ct_db_close(db);
     if (rc == CT_ERR_NOT_FOUND)
         return die(rc, a->device ? "no verified result for this problem on that device; tune it first"
@@ -386,7 +507,7 @@ int cmd_export(const args *a)
     if (rc != CT_OK)
         return die(rc, e.msg);
     if (a->torch) {   /* -o is the directory; export_torch.h */
-        if ((rc = ct_export_torch(&rec, a->templates, a->out ? a->out : ".", a->force, cfg.s.tolerance, &e)))
+        if ((rc = ct_export_torch(&rec, &cudnn, a->templates, a->out ? a->out : ".", a->force, cfg.s.tolerance, &e)))
             return die(rc, e.msg);
         printf("%s: PyTorch module of %s %s, %.2f us on %s, with its .cu, .h and binding\n",
                a->out ? a->out : ".", rec.tmpl, rec.params_json, rec.median_us, rec.device);
@@ -397,7 +518,7 @@ int cmd_export(const args *a)
         return die(rc, e.msg);
     if (!a->out)
         ct_export_default_path(p.canonical, path, sizeof path);
-    if ((rc = ct_export_cu(&rec, a->templates, path, a->force, cfg.s.tolerance, &e)) != CT_OK)
+    if ((rc = ct_export_cu(&rec, &cudnn, a->templates, path, a->force, cfg.s.tolerance, &e)) != CT_OK)
         return die(rc, e.msg);
     char hpath[1100];
     ct_export_header_path(path, hpath, sizeof hpath);

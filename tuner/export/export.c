@@ -16,6 +16,7 @@
 #include "outfile.h"
 #include "dtype.h"
 #include "problem.h"
+#include "timing.h"
 #include "export_internal.h"
 
 #define TMP_PREFIX ".convtune-export-"
@@ -125,6 +126,7 @@ ct_status ct_exp_instance_load(instance *in, const ct_result *rec, const char *t
                        by_code ? rec->code_hash : rec->template_hash);
     }
     ct_export_symbol(in->p.canonical, in->sym, sizeof in->sym);
+    snprintf(in->suffix, sizeof in->suffix, "%s", in->sym + strlen("convtune_"));
     in->nb = fam->buffers(&in->p, in->bufs);
     in->nd = ct_problem_defines(&in->p, in->defs);
     fam->geometry(&in->p, in->t, &in->c, &in->l);
@@ -179,6 +181,37 @@ static void emit_layout(FILE *f, const ct_problem *p)
                 p->family->fields[i].choices[lay]);
 }
 
+/* The stored vendor baseline against the winner (db_cudnn.h): cuDNN's
+ * time in the problem's type (fp32: TF32 off, then on), its error and the
+ * ratio, cuDNN's time over the winner's, as `tune` printed them. */
+static void emit_cudnn(FILE *f, const instance *in)
+{
+    const ct_cudnn_stored *c = in->cudnn;
+    const double w = in->rec->median_us;
+    char buf[300], esc[1200], ver[40], how[64] = "";
+    if (!(c->us > 0)) {   /* the reason is stored text: escaped, as every stored string here */
+        fprintf(f, "// vs cuDNN:  %s\n", ct_esc_c_comment(ct_cudnn_stored_none(c, buf, sizeof buf), esc, sizeof esc));
+        return;
+    }
+    const int fp32 = ct_problem_dtype(&in->p) == CT_DTYPE_F32;
+    /* The note keeps the method, not the launches per sample. */
+    if (!strcmp(c->timing, CT_TIMING_GRAPH))
+        snprintf(how, sizeof how, "replayed from a CUDA graph");
+    else if (!strcmp(c->timing, CT_TIMING_CALLS))
+        snprintf(how, sizeof how, "calls back to back between two events");
+    else if (!strcmp(c->timing, CT_TIMING_EVENTS))
+        snprintf(how, sizeof how, "events around each execution");
+    ct_esc_c_comment(c->version, ver, sizeof ver);
+    fprintf(f, "// vs cuDNN:  cuDNN %s%s: %.2f us (relative L2 error %.2g): convtune %.2fx\n", ver,
+            fp32 ? " with TF32 off" : "", c->us, c->relerr, c->us / w);
+    if (fp32 && c->tf32_us > 0)
+        fprintf(f, "//            with TF32 on: %.2f us (relative L2 error %.2g): convtune %.2fx\n", c->tf32_us,
+                c->tf32_relerr, c->tf32_us / w);
+    fprintf(f, "//            (cuDNN's time over the winner's; timed in the tuning run of %s, on its\n"
+               "//            inputs%s%s)\n", ct_esc_c_comment(c->run_started_at, esc, sizeof esc), how[0] ? ", " : "",
+            how);
+}
+
 /* The provenance lines of one instance, each starting with "// ". They
  * hold what was stored, never the time of the export: exporting an
  * unchanged winner again writes the same bytes (no diff to commit). */
@@ -210,6 +243,15 @@ static void emit_provenance(FILE *f, const instance *in)
         fprintf(f, " = %.0f%% of the measured %s peak", 100.0 * tflops / peak,
                 ct_problem_dtype(&in->p) == CT_DTYPE_F32 ? "fp32 FMA" : "half tensor-core");
     fprintf(f, ";\n//            relative L2 error %.2g against an fp64 reference\n", rec->relerr);
+    if (rec->timing[0]) {
+        char how[64];
+        fprintf(f, "// timed:     %s", ct_timing_describe(rec->timing, rec->batch, how, sizeof how));
+        if (rec->ci_lo_us > 0 && rec->ci_hi_us > 0)
+            fprintf(f, ", 95%% interval of the median %.2f-%.2f us", rec->ci_lo_us, rec->ci_hi_us);
+        fputc('\n', f);
+    }
+    if (in->cudnn)
+        emit_cudnn(f, in);
     if (in->t->exec && *in->t->exec->link_flags)
         fprintf(f, "// needs:     %s (link with %s)\n", in->t->exec->library, in->t->exec->link_flags);
 }
@@ -234,7 +276,7 @@ void ct_exp_emit_kernel_text(FILE *f, const instance *in)
 /* The host launcher (no preprocessor guard around it). */
 void ct_exp_emit_launcher(FILE *f, const instance *in)
 {
-    char params[400], sig[700];
+    char params[400], sig[720];
     param_list(in, "cudaStream_t stream", params, sizeof params);
     snprintf(sig, sizeof sig, "int %s(%s)", in->sym, params);
     if (in->t->exec) {
@@ -488,19 +530,20 @@ static void single_h(FILE *f, void *user)
     fprintf(f, "\n#ifdef __cplusplus\n}\n#endif\n\n#endif  /* %s */\n", guard);
 }
 
-ct_status ct_export_cu(const ct_result *rec, const char *templates_dir, const char *path,
-                       int force, double tolerance, ct_err *e)
+ct_status ct_export_cu(const ct_result *rec, const ct_cudnn_stored *cudnn, const char *templates_dir,
+                       const char *path, int force, double tolerance, ct_err *e)
 {
-    return ct_exp_cu_into(rec, templates_dir, path, force, tolerance, NULL, e);
+    return ct_exp_cu_into(rec, cudnn, templates_dir, path, force, tolerance, NULL, e);
 }
 
-ct_status ct_exp_cu_into(const ct_result *rec, const char *templates_dir, const char *path, int force,
-                         double tolerance, ct_outset *into, ct_err *e)
+ct_status ct_exp_cu_into(const ct_result *rec, const ct_cudnn_stored *cudnn, const char *templates_dir,
+                         const char *path, int force, double tolerance, ct_outset *into, ct_err *e)
 {
     instance in;
     ct_status rc = ct_exp_instance_load(&in, rec, templates_dir, e);
     if (rc != CT_OK)
         return rc;
+    in.cudnn = cudnn;
     char h_path[1100];
     ct_export_header_path(path, h_path, sizeof h_path);
     single s = {.in = &in, .tolerance = tolerance};

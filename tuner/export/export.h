@@ -23,6 +23,7 @@
 #define CT_EXPORT_H
 
 #include "db.h"
+#include "db_cudnn.h"
 #include "selector.h"
 #include "status.h"
 
@@ -45,9 +46,12 @@ void ct_export_header_path(const char *cu_path, char *buf, size_t len);
  * an existing file (either of the two) unless force, to write through a
  * symbolic link, or into a missing directory (CT_ERR_IO), and a result whose
  * template changed since it was tuned (CT_ERR_NOT_FOUND). tolerance is the
- * self-test's pass threshold. */
-ct_status ct_export_cu(const ct_result *rec, const char *templates_dir, const char *path,
-                       int force, double tolerance, ct_err *e);
+ * self-test's pass threshold. cudnn is the stored vendor baseline of rec's
+ * problem and device (ct_db_cudnn), stated against the winner in both
+ * files' header comments ("no cuDNN baseline stored" when it has no time);
+ * NULL leaves the line out. */
+ct_status ct_export_cu(const ct_result *rec, const ct_cudnn_stored *cudnn, const char *templates_dir,
+                       const char *path, int force, double tolerance, ct_err *e);
 
 /* Write the multi-size export of set (ct_tuned_load) to path and its header
  * next to it, with the same refusals. A family that declares no family

@@ -255,6 +255,23 @@ static void device_note(const family_out *fo, char *buf, size_t len)
         snprintf(buf, len, "as asked with --device");
 }
 
+/* An instance's stored cuDNN baseline (db_cudnn.h) against its winner, in
+ * one line: cuDNN's time over the winner's, as the single export states it
+ * at length. */
+static void instance_cudnn(FILE *f, const ct_cudnn_stored *c, double winner_us, int fp32)
+{
+    char buf[300], esc[1200];
+    if (!(c->us > 0)) {
+        fprintf(f, "//     vs cuDNN: %s\n", ct_esc_c_comment(ct_cudnn_stored_none(c, buf, sizeof buf), esc, sizeof esc));
+        return;
+    }
+    fprintf(f, "//     vs cuDNN: cuDNN %s%s %.2f us: convtune %.2fx", ct_esc_c_comment(c->version, esc, sizeof esc),
+            fp32 ? " with TF32 off" : "", c->us, c->us / winner_us);
+    if (fp32 && c->tf32_us > 0)
+        fprintf(f, "; with TF32 on %.2f us: convtune %.2fx", c->tf32_us, c->tf32_us / winner_us);
+    fputc('\n', f);
+}
+
 static void family_comment(FILE *f, const family_out *fo, int for_header)
 {
     const ct_tuned_set *s = fo->set;
@@ -294,6 +311,8 @@ static void family_comment(FILE *f, const family_out *fo, int for_header)
         fprintf(f, ", relerr %.2g, tuned %s\n//     params %s\n", r->relerr,
                 ct_esc_c_comment(r->created_at, when_c, sizeof when_c),
                 ct_esc_c_comment(r->params_json, params_c, sizeof params_c));
+        if (s->cudnn)
+            instance_cudnn(f, &s->cudnn[i], r->median_us, ct_problem_dtype(&in->p) == CT_DTYPE_F32);
     }
     fprintf(f, "// generic:   templates/%s.cu (content hash %s): sizes at run time, for every other size\n",
             s->fx->generic, fo->generic_hash);
@@ -351,7 +370,8 @@ static void family_h(FILE *f, void *user)
                "         : grade == CONVTUNE_OTHER_DEVICE ? \"other_device\" : grade == CONVTUNE_GENERIC ? \"generic\"\n"
                "         : \"?\";\n}\n#endif\n\n");
     ct_exp_selector_h(f, s);
-    fprintf(f, "// Each tuned instance also has its own launcher:\n");
+    fprintf(f, "// Each tuned instance also has its own launcher, convtune_%s_instance_PROBLEM: named apart\n"
+               "// from a single-problem export's convtune_PROBLEM, so both link into one program.\n", s->name);
     for (int i = 0; i < s->n; i++)
         ct_exp_emit_declarations(f, &fo->ins[i]);
     fprintf(f, "\n#ifdef __cplusplus\n}\n#endif\n\n#endif  /* %s */\n", guard);
@@ -371,7 +391,7 @@ static ct_status instance_text(family_out *fo, int i, ct_err *e)
     if (!names) 
         return ct_fail(e, CT_ERR_INTERNAL, "export: out of memory");
     name_list kernels = {names, 0}, defs = {names + MAX_NAMES, 0};
-    const char *suffix = in->sym + strlen("convtune_");
+    const char *suffix = in->suffix;
 
     if (!(lf = open_memstream(&launcher, &llen)) || !(bf = open_memstream(&body, &blen))) {
         rc = ct_fail(e, CT_ERR_INTERNAL, "export: out of memory");
@@ -454,6 +474,10 @@ ct_status ct_exp_family_into(const ct_tuned_set *set, const char *templates_dir,
     }
     for (int i = 0; i < set->n && rc == CT_OK; i++) {
         rc = ct_exp_instance_load(&fo.ins[i], &set->recs[i], templates_dir, e);
+        /* Named apart from the single export's launcher of the same problem
+         * (convtune_PROBLEM), so that both link into one program. */
+        if (rc == CT_OK)
+            snprintf(fo.ins[i].sym, sizeof fo.ins[i].sym, "convtune_%s_instance_%s", set->name, fo.ins[i].suffix);
         if (rc == CT_OK)
             rc = ct_exp_selector_check(set, &fo.ins[i], e);
         if (rc == CT_OK && fo.ins[i].t->exec && *fo.ins[i].t->exec->link_flags &&

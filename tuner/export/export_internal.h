@@ -8,6 +8,7 @@
 #include <stdio.h>
 
 #include "db.h"
+#include "db_cudnn.h"
 #include "escape.h"
 #include "outfile.h"
 #include "selector.h"
@@ -20,12 +21,16 @@ typedef struct instance {
     const ct_template *t;
     ct_params c;
     char *src;                 /* the template's text, malloc'ed */
-    char sym[200];             /* the launcher's name */
+    char sym[300];             /* the launcher's name: convtune_PROBLEM; in a family export
+                                  convtune_SELECTOR_instance_PROBLEM (ct_exp_family_symbol) */
+    char suffix[200];          /* PROBLEM: the problem as a name (conv1d_15_4_right), which
+                                  names the instance's namespace and renamed kernels */
     ct_buffer bufs[CT_MAX_BUFS];
     int nb;
     ct_define defs[CT_MAX_DEFINES];
     int nd;
     ct_launch l;
+    const ct_cudnn_stored *cudnn;  /* single export: the vendor baseline's line (NULL: none) */
 } instance;
 
 typedef void (*emit_fn)(FILE *f, void *user);
@@ -51,8 +56,8 @@ ct_status ct_exp_write_pair(const char *cu_path, int force, emit_fn emit_cu, emi
 /* ct_export_cu and ct_export_family, their pair added to into (not
  * committed) when into is not NULL: `export --torch` commits it with its
  * module and binding as one set of four (outfile.h). */
-ct_status ct_exp_cu_into(const ct_result *rec, const char *templates_dir, const char *path, int force,
-                         double tolerance, ct_outset *into, ct_err *e);
+ct_status ct_exp_cu_into(const ct_result *rec, const ct_cudnn_stored *cudnn, const char *templates_dir,
+                         const char *path, int force, double tolerance, ct_outset *into, ct_err *e);
 ct_status ct_exp_family_into(const ct_tuned_set *set, const char *templates_dir, const char *path, int force,
                              ct_outset *into, ct_err *e);
 

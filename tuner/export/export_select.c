@@ -160,22 +160,22 @@ static void thunk_name(const ct_family_export *fx, const instance *in, char *buf
     for (int i = 0; same && i < in->nb; i++)
         same = !strcmp(in->bufs[i].name, fx->buffers[i]);
     if (same)
-        snprintf(buf, len, "ct_%s::%s", in->sym + strlen("convtune_"), in->sym);
+        snprintf(buf, len, "ct_%s::%s", in->suffix, in->sym);
     else
-        snprintf(buf, len, "launch_%s", in->sym + strlen("convtune_"));
+        snprintf(buf, len, "launch_%s", in->suffix);
 }
 
 static void emit_thunk(FILE *f, const ct_tuned_set *s, const instance *in)
 {
     const ct_family_export *fx = fx_of(s);
-    char name[260];
+    char name[520];
     thunk_name(fx, in, name, sizeof name);
     if (strncmp(name, "launch_", 7) != 0)
         return;
     items it = {.n = 0};
     buffer_params(s, &it);
     item(&it, "%s%s", "cudaStream_t stream", "");
-    char prefix[300];
+    char prefix[540];
     snprintf(prefix, sizeof prefix, "static int %s(", name);
     wrapped(f, prefix, &it, ")", "    ", 110);
     fprintf(f, "\n{\n");
@@ -186,7 +186,7 @@ static void emit_thunk(FILE *f, const ct_tuned_set *s, const instance *in)
         if (!used)
             fprintf(f, "    (void)%s;\n", fx->buffers[i]);
     }
-    fprintf(f, "    return ct_%s::%s(", in->sym + strlen("convtune_"), in->sym);
+    fprintf(f, "    return ct_%s::%s(", in->suffix, in->sym);
     for (int b = 0; b < in->nb; b++)
         fprintf(f, "%s, ", in->bufs[b].name);
     fprintf(f, "stream);\n}\n\n");
@@ -368,7 +368,7 @@ void ct_exp_selector_cu(FILE *f, const ct_tuned_set *s, const instance *ins, con
                "tuned[] = {\n");
     for (int i = 0; i < s->n; i++) {
         const long long *v = ins[i].p.dims;
-        char launch[260];
+        char launch[520];
         thunk_name(fx, &ins[i], launch, sizeof launch);
         fprintf(f, "    {");
         for (int a = 0; a < fx->nargs; a++)

@@ -448,8 +448,8 @@ static void file_names(ct_torch_mod *m)
  * binding and the module as temporaries and commit them as one set
  * (outfile.h): the four files are in place afterwards, or none of the new
  * ones, also when a signal comes in between. */
-ct_status ct_export_torch(const ct_result *rec, const char *templates_dir, const char *dir, int force,
-                          double tolerance, ct_err *e)
+ct_status ct_export_torch(const ct_result *rec, const ct_cudnn_stored *cudnn, const char *templates_dir,
+                          const char *dir, int force, double tolerance, ct_err *e)
 {
     if (!*dir)   /* "" would put the files into / ("" + "/NAME") */
         return ct_fail(e, CT_ERR_USAGE, "export --torch: -o is empty: give the directory to write into");
@@ -477,7 +477,7 @@ ct_status ct_export_torch(const ct_result *rec, const char *templates_dir, const
     }
     ct_outset set;
     ct_outset_init(&set);
-    if ((rc = ct_exp_cu_into(rec, templates_dir, path[0], force, tolerance, &set, e)) != CT_OK) {
+    if ((rc = ct_exp_cu_into(rec, cudnn, templates_dir, path[0], force, tolerance, &set, e)) != CT_OK) {
         ct_outset_discard(&set);
         return rc;
     }

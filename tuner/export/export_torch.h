@@ -39,8 +39,10 @@
 #define CT_TORCH_MAX_SETS 4
 #define CT_TORCH_RUNTIME "convtune_torch.py"
 
-ct_status ct_export_torch(const ct_result *rec, const char *templates_dir, const char *dir, int force,
-                          double tolerance, ct_err *e);
+/* The single module of rec (above); cudnn is the stored vendor baseline
+ * its .cu and .h state, as ct_export_cu's (NULL: the line left out). */
+ct_status ct_export_torch(const ct_result *rec, const ct_cudnn_stored *cudnn, const char *templates_dir,
+                          const char *dir, int force, double tolerance, ct_err *e);
 
 /* The family module: the export pairs of sets[0] (the forward selector's
  * tuned set) and of each further set (a training pass's selector, NULL

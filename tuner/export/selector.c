@@ -331,6 +331,18 @@ ct_status ct_tuned_load(ct_db *db, const char *family, ct_dtype dtype, int varia
     out->n = n;
     snprintf(out->arch, sizeof out->arch, "%s", out->recs[0].arch);
     free(ents);
+    /* The vendor baseline of each, which the family export's comment states. */
+    if (!(out->cudnn = calloc((size_t)n, sizeof *out->cudnn))) {
+        ct_tuned_free(out);
+        return ct_fail(e, CT_ERR_INTERNAL, "out of memory");
+    }
+    for (int i = 0; i < n; i++) {
+        ct_status rc = ct_db_cudnn(db, out->recs[i].problem, out->recs[i].device, &out->cudnn[i], e);
+        if (rc != CT_OK) {
+            ct_tuned_free(out);
+            return rc;
+        }
+    }
     return CT_OK;
 }
 
@@ -340,7 +352,9 @@ void ct_tuned_free(ct_tuned_set *s)
         return;
     free(s->recs);
     free(s->probs);
+    free(s->cudnn);
     s->recs = NULL;
     s->probs = NULL;
+    s->cudnn = NULL;
     s->n = 0;
 }

@@ -33,6 +33,7 @@
 #define CT_SELECTOR_H
 
 #include "db.h"
+#include "db_cudnn.h"
 #include "problem.h"
 #include "status.h"
 
@@ -67,6 +68,7 @@ typedef struct ct_tuned_set {
     int n;
     ct_result *recs;            /* winners, in ct_problem_compare order */
     ct_problem *probs;          /* recs[i].problem, parsed */
+    ct_cudnn_stored *cudnn;     /* recs[i]'s stored cuDNN baseline on the device (db_cudnn.h) */
 } ct_tuned_set;
 
 /* Load the winner of each problem of family in element type dtype (stored

@@ -15,7 +15,7 @@
 
 /* Rows buffered to size table columns; later rows reuse those widths. */
 #define TABLE_SAMPLE 256
-#define TABLE_COLS 10
+#define TABLE_COLS 13   /* the most: with the baseline columns */
 
 /* The two ceilings get a column each: one "%peak" column holding whichever
  * fraction was larger could not say which ceiling a row was measured
@@ -24,6 +24,13 @@ static const char *const table_heads[TABLE_COLS] = {
     "problem", "device", "template", "status", "median_us", "TFLOP/s", "%FMA", "%BW", "relerr", "params",
 };
 static const int table_right[TABLE_COLS] = { 0, 0, 0, 0, 1, 1, 1, 1, 1, 0 };
+/* With the baselines (ct_writer_begin_with): each ratio names what it is
+ * against, so the naive kernel's is never read as the vendor's. */
+static const char *const table_heads_b[TABLE_COLS] = {
+    "problem", "device", "template", "status", "median_us", "TFLOP/s", "%FMA", "%BW",
+    "cuDNN_us", "vs_cuDNN", "vs_naive", "relerr", "params",
+};
+static const int table_right_b[TABLE_COLS] = { 0, 0, 0, 0, 1, 1, 1, 1, 1, 1, 1, 1, 0 };
 
 struct ct_writer {
     FILE *f;
@@ -35,6 +42,12 @@ struct ct_writer {
     int buffered;                  /* rows in cells */
     int streaming;                 /* widths fixed, header printed */
     size_t width[TABLE_COLS];
+    int ncols;                     /* 10, or TABLE_COLS with the baselines */
+    const char *const *heads;
+    const int *right;
+    /* the baseline columns, when looked up */
+    ct_baselines_fn baselines;
+    void *baselines_user;
 };
 
 /* What the query columns derive from a record; negative means absent. */
@@ -58,6 +71,33 @@ static void derive(const ct_result *r, derived *d)
         d->pct_fma = 100.0 * d->tflops / peak;
     if (d->gbs >= 0 && r->bandwidth_gbs > 0)
         d->pct_bw = 100.0 * d->gbs / r->bandwidth_gbs;
+}
+
+/* What a row is compared with, and the ratios (the baseline's time over
+ * the row's, for a verified row with a time); NaN where absent, c NULL when
+ * nothing was looked up. */
+typedef struct compared {
+    const ct_cudnn_stored *c;
+    double cudnn_us, vs_cudnn, naive_us, vs_naive;
+} compared;
+
+static void compare(const ct_writer *w, const ct_result *r, compared *x)
+{
+    x->c = NULL;
+    x->cudnn_us = x->vs_cudnn = x->naive_us = x->vs_naive = NAN;
+    const ct_row_baselines *b = w->baselines ? w->baselines(r, w->baselines_user) : NULL;
+    if (!b)
+        return;
+    x->c = b->cudnn;
+    if (b->cudnn)
+        x->cudnn_us = ct_cudnn_stored_us(b->cudnn);
+    x->naive_us = b->naive_us > 0 ? b->naive_us : NAN;
+    if (r->status == CT_RS_OK && r->median_us > 0) {
+        if (x->cudnn_us > 0)
+            x->vs_cudnn = x->cudnn_us / r->median_us;
+        if (x->naive_us > 0)
+            x->vs_naive = x->naive_us / r->median_us;
+    }
 }
 
 /* Accept "table", "csv" or "json" (exact, lower case). */
@@ -133,8 +173,11 @@ static void csv_field(FILE *f, const char *s, int first)
     ct_csv_field(f, s);
 }
 
+/* Appended by ct_writer_begin_with. */
+static const char *const csv_heads_b[] = {"cudnn_us", "cudnn_tf32_us", "vs_cudnn", "naive_us", "vs_naive"};
+
 /* One CSV line in the csv_heads order; absent values are empty fields. */
-static void csv_row(FILE *f, const ct_result *r)
+static void csv_row(const ct_writer *w, FILE *f, const ct_result *r)
 {
     derived d;
     char b[16][32], params[sizeof r->params_json];
@@ -157,6 +200,15 @@ static void csv_row(FILE *f, const ct_result *r)
     csv_field(f, num(b[9], sizeof b[9], r->registers > 0 ? r->smem_bytes : -1, 10, 0), 0);
     csv_field(f, r->error, 0);
     csv_field(f, r->created_at, 0);
+    if (w->baselines) {
+        compared x;
+        compare(w, r, &x);
+        csv_field(f, num(b[10], sizeof b[10], x.cudnn_us, 10, 1), 0);
+        csv_field(f, num(b[11], sizeof b[11], x.c ? x.c->tf32_us : NAN, 10, 1), 0);
+        csv_field(f, num(b[12], sizeof b[12], x.vs_cudnn, 6, 0), 0);
+        csv_field(f, num(b[13], sizeof b[13], x.naive_us, 10, 1), 0);
+        csv_field(f, num(b[14], sizeof b[14], x.vs_naive, 6, 0), 0);
+    }
     fputc('\n', f);
 }
 
@@ -173,8 +225,31 @@ static void json_num(ct_jw *j, const char *key, double v, int sig, int zero_is_a
         ct_jw_null(j, key);
 }
 
+/* The baseline members of a JSON row (format.h). */
+static void json_baselines(const ct_writer *w, ct_jw *j, const ct_result *r)
+{
+    compared x;
+    compare(w, r, &x);
+    const ct_cudnn_stored *c = x.c;
+    ct_jw_string_or_null(j, "cudnn_version", c && c->have ? c->version : "");
+    json_num(j, "cudnn_us", x.cudnn_us, 10, 1);
+    json_num(j, "cudnn_relerr", c ? c->relerr : NAN, 6, 0);
+    json_num(j, "cudnn_tf32_us", c ? c->tf32_us : NAN, 10, 1);
+    json_num(j, "cudnn_tf32_relerr", c ? c->tf32_relerr : NAN, 6, 0);
+    ct_jw_string_or_null(j, "cudnn_timing", c && c->have ? c->timing : "");
+    json_num(j, "vs_cudnn", x.vs_cudnn, 6, 0);
+    char none[sizeof c->none + 40] = "";
+    if (!(x.cudnn_us > 0) && c)
+        ct_cudnn_stored_none(c, none, sizeof none);
+    else if (!(x.cudnn_us > 0))
+        snprintf(none, sizeof none, "no cuDNN baseline stored");
+    ct_jw_string_or_null(j, "cudnn_none", none);
+    json_num(j, "naive_us", x.naive_us, 10, 1);
+    json_num(j, "vs_naive", x.vs_naive, 6, 0);
+}
+
 /* One JSON object (spaced: query output is read by people too). */
-static void json_row(FILE *f, const ct_result *r)
+static void json_row(const ct_writer *w, FILE *f, const ct_result *r)
 {
     derived d;
     char params[sizeof r->params_json];
@@ -227,6 +302,8 @@ static void json_row(FILE *f, const ct_result *r)
     json_num(&j, "compile_ms", r->compile_ms, 10, 1);
     json_num(&j, "flops", r->flops, 15, 0);
     json_num(&j, "bytes", r->bytes, 15, 0);
+    if (w->baselines)
+        json_baselines(w, &j, r);
     ct_jw_string_or_null(&j, "error", r->error);
     ct_jw_string_or_null(&j, "created_at", r->created_at);
     ct_jw_end(&j);
@@ -260,15 +337,15 @@ static size_t cell_width(const char *s)
  * column (params) unpadded so lines carry no trailing blanks. */
 static void table_print(ct_writer *w, char *const *cells)
 {
-    for (int c = 0; c < TABLE_COLS; c++) {
+    for (int c = 0; c < w->ncols; c++) {
         size_t n = cell_width(cells[c]);
         size_t pad = w->width[c] > n ? w->width[c] - n : 0;
         if (c)
             fputs("  ", w->f);
-        if (table_right[c])
+        if (w->right[c])
             fprintf(w->f, "%*s", (int)pad, "");
         fputs(cells[c], w->f);
-        if (!table_right[c] && c + 1 < TABLE_COLS)
+        if (!w->right[c] && c + 1 < w->ncols)
             fprintf(w->f, "%*s", (int)pad, "");
     }
     fputc('\n', w->f);
@@ -279,20 +356,20 @@ static void table_print(ct_writer *w, char *const *cells)
 static void table_flush(ct_writer *w)
 {
     if (!w->streaming) {
-        for (int c = 0; c < TABLE_COLS; c++) {
-            w->width[c] = strlen(table_heads[c]);
+        for (int c = 0; c < w->ncols; c++) {
+            w->width[c] = strlen(w->heads[c]);
             for (int i = 0; i < w->buffered; i++) {
                 size_t n = cell_width(w->cells[i * TABLE_COLS + c]);
                 if (n > w->width[c])
                     w->width[c] = n;
             }
         }
-        table_print(w, (char *const *)table_heads);
+        table_print(w, (char *const *)w->heads);
         w->streaming = 1;
     }
     for (int i = 0; i < w->buffered; i++) {
         table_print(w, w->cells + i * TABLE_COLS);
-        for (int c = 0; c < TABLE_COLS; c++) {
+        for (int c = 0; c < w->ncols; c++) {
             free(w->cells[i * TABLE_COLS + c]);
             w->cells[i * TABLE_COLS + c] = NULL;
         }
@@ -313,6 +390,7 @@ static int table_row(ct_writer *w, const ct_result *r)
 {
     derived d;
     char med[32] = "-", tfl[32] = "-", fma[32] = "-", bw[32] = "-", rel[32] = "-";
+    char cu[32] = "-", vcu[32] = "-", vna[32] = "-";
     char **cells, params[sizeof r->params_json];
     int ok = r->status == CT_RS_OK;
 
@@ -327,15 +405,32 @@ static int table_row(ct_writer *w, const ct_result *r)
         snprintf(bw, sizeof bw, "%.1f", d.pct_bw);
     if (r->relerr >= 0)
         snprintf(rel, sizeof rel, "%.1e", r->relerr);
+    if (w->baselines) {
+        compared x;
+        compare(w, r, &x);
+        if (x.cudnn_us > 0)
+            fmt_us(cu, sizeof cu, x.cudnn_us);
+        else
+            snprintf(cu, sizeof cu, "none");   /* the command says why below the table */
+        if (x.vs_cudnn > 0)
+            snprintf(vcu, sizeof vcu, "%.2fx", x.vs_cudnn);
+        if (x.vs_naive > 0)
+            snprintf(vna, sizeof vna, "%.1fx", x.vs_naive);
+    }
 
     if (w->buffered == TABLE_SAMPLE)
         table_flush(w);
     cells = w->cells + w->buffered * TABLE_COLS;
-    const char *text[TABLE_COLS] = {
-        r->problem, r->device, r->tmpl, ct_result_status_name(r->status), med, tfl, fma, bw, rel,
-        params_of(r, params, sizeof params),
+    params_of(r, params, sizeof params);
+    const char *plain[TABLE_COLS] = {
+        r->problem, r->device, r->tmpl, ct_result_status_name(r->status), med, tfl, fma, bw, rel, params,
     };
-    for (int c = 0; c < TABLE_COLS; c++) {
+    const char *with_b[TABLE_COLS] = {
+        r->problem, r->device, r->tmpl, ct_result_status_name(r->status), med, tfl, fma, bw, cu, vcu, vna, rel,
+        params,
+    };
+    const char *const *text = w->baselines ? with_b : plain;
+    for (int c = 0; c < w->ncols; c++) {
         if (!(cells[c] = cell_dup(text[c]))) {
             while (c-- > 0) {
                 free(cells[c]);
@@ -353,14 +448,24 @@ static int table_row(ct_writer *w, const ct_result *r)
 /* ------------------------------------------------------------------------ */
 /* Writer                                                                   */
 
-/* Allocate the writer and emit what precedes the rows. */
 ct_writer *ct_writer_begin(FILE *f, ct_format fmt)
+{
+    return ct_writer_begin_with(f, fmt, NULL, NULL);
+}
+
+/* Allocate the writer and emit what precedes the rows. */
+ct_writer *ct_writer_begin_with(FILE *f, ct_format fmt, ct_baselines_fn fn, void *user)
 {
     ct_writer *w = calloc(1, sizeof *w);
     if (!w)
         return NULL;
     w->f = f;
     w->fmt = fmt;
+    w->baselines = fn;
+    w->baselines_user = user;
+    w->ncols = fn ? TABLE_COLS : 10;
+    w->heads = fn ? table_heads_b : table_heads;
+    w->right = fn ? table_right_b : table_right;
     if (fmt == CT_FMT_TABLE) {
         w->cells = calloc((size_t)TABLE_SAMPLE * TABLE_COLS, sizeof *w->cells);
         if (!w->cells) {
@@ -370,6 +475,8 @@ ct_writer *ct_writer_begin(FILE *f, ct_format fmt)
     } else if (fmt == CT_FMT_CSV) {
         for (size_t i = 0; i < sizeof csv_heads / sizeof csv_heads[0]; i++)
             csv_field(f, csv_heads[i], i == 0);
+        for (size_t i = 0; fn && i < sizeof csv_heads_b / sizeof csv_heads_b[0]; i++)
+            csv_field(f, csv_heads_b[i], 0);
         fputc('\n', f);
     } else {
         fputc('[', f);
@@ -390,11 +497,11 @@ int ct_writer_row(ct_writer *w, const ct_result *r)
             w->failed = 1;
         break;
     case CT_FMT_CSV:
-        csv_row(w->f, r);
+        csv_row(w, w->f, r);
         break;
     case CT_FMT_JSON:
         fputs(w->rows == 0 ? "\n  " : ",\n  ", w->f);
-        json_row(w->f, r);
+        json_row(w, w->f, r);
         break;
     }
     w->rows++;

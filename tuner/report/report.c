@@ -55,6 +55,21 @@ static int keep_row(const ct_result *row, void *user)
 
 /* Measurement order: creation time, then the order of the dump (row id
  * within one device row); rows lie in one array, so addresses keep it. */
+/* Seconds since the epoch of a stored YYYY-MM-DDTHH:MM:SSZ; 0 when t is
+ * not one (an unended run's empty finish). */
+static int utc_seconds(const char *t, double *out)
+{
+    struct tm tm = {0};
+    char z = 0;
+    if (sscanf(t, "%4d-%2d-%2dT%2d:%2d:%2d%c", &tm.tm_year, &tm.tm_mon, &tm.tm_mday, &tm.tm_hour, &tm.tm_min,
+               &tm.tm_sec, &z) != 7 || z != 'Z')
+        return 0;
+    tm.tm_year -= 1900;
+    tm.tm_mon -= 1;
+    *out = (double)timegm(&tm);
+    return 1;
+}
+
 static int cmp_measured(const void *a, const void *b)
 {
     const ct_result *x = *(const ct_result *const *)a, *y = *(const ct_result *const *)b;
@@ -151,16 +166,40 @@ static ct_status build_section(ct_report *r, ct_report_section *s, const char *p
     qsort(s->rows, (size_t)s->n, sizeof *s->rows, cmp_measured);
     qsort(s->ok, (size_t)s->nok, sizeof *s->ok, cmp_fastest);
     s->family = ct_family_find(s->rows[0]->family);
+    long long *seen = malloc((size_t)s->n * sizeof *seen);
+    int nseen = 0;
+    if (!seen)
+        return ct_fail(e, CT_ERR_INTERNAL, "report: out of memory");
     for (int i = 0; i < s->n; i++) {
         const ct_result *x = s->rows[i];
         const ct_template *t = s->family ? ct_template_find(s->family, x->tmpl) : NULL;
-        if (t && t->is_baseline && is_ok(x))
+        /* The naive time the ratios are against: the fastest of the newest
+         * run that verified one, as tune printed it and query reads it
+         * (ct_db_baseline_us). */
+        if (t && t->is_baseline && is_ok(x) &&
+            (!s->baseline || x->run_id > s->baseline->run_id ||
+             (x->run_id == s->baseline->run_id && x->median_us < s->baseline->median_us)))
             s->baseline = x;
         if (!s->ceil || strcmp(x->measured_at, s->ceil->measured_at) > 0)
             s->ceil = x;
         if (i == 0 || strcmp(x->run_started_at, s->rows[i - 1]->run_started_at))
             s->nruns++;
+        if (x->compile_ms > 0)
+            s->compile_s += x->compile_ms / 1e3;
+        int first = 1;   /* the run's first row here: each run counted once */
+        for (int k = 0; k < nseen && first; k++)
+            first = seen[k] != x->run_id;
+        if (!first)
+            continue;
+        if (seen)
+            seen[nseen++] = x->run_id;
+        double t0, t1;
+        if (utc_seconds(x->run_started_at, &t0) && utc_seconds(x->run_finished_at, &t1) && t1 >= t0)
+            s->tuning_s += t1 - t0, s->ended++;
+        else
+            s->unended++;
     }
+    free(seen);
     return CT_OK;
 }
 

@@ -43,9 +43,15 @@ typedef struct ct_report_section {
     const ct_result **ok;      /* verified, fastest first */
     int nok;
     int counts[CT_RS_COUNT];       /* by ct_result_status */
-    const ct_result *baseline; /* the latest verified naive baseline, or NULL */
+    const ct_result *baseline; /* the naive baseline: the fastest of the newest run verifying one, or NULL */
     const ct_result *ceil;     /* the row with the device's latest ceilings */
     int nruns;
+    /* How long tuning took: the wall-clock seconds from each run's start to
+     * its end, summed over the runs that recorded an end, and the compile
+     * times the candidates recorded (CPU seconds, compiles in parallel,
+     * some before their run began). */
+    double tuning_s, compile_s;
+    int ended, unended;        /* runs with an end, and without (not counted) */
 } ct_report_section;
 
 typedef struct ct_report {

@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "db_cudnn.h"
 #include "export.h"
 #include "json.h"
 #include "params_diff.h"
@@ -38,7 +39,9 @@ static const char style[] =
     "div.legend i{display:inline-block;width:10px;height:10px;border-radius:5px;margin-right:4px}\n"
     "i.c0{background:#1f77b4}i.c1{background:#2ca02c}i.c2{background:#9467bd}i.c3{background:#ff7f0e}"
     "i.c4{background:#17becf}i.c5{background:#8c564b}i.c6{background:#e377c2}i.c7{background:#bcbd22}\n"
-    "table.top td.params{max-width:28em;white-space:normal;overflow-wrap:anywhere}\n";
+    "table.top td.params{max-width:28em;white-space:normal;overflow-wrap:anywhere}\n"
+    "table.summary{font-size:13px}table.summary td,table.summary th{padding:2px 6px}"
+    "table.summary td.l:first-child{white-space:nowrap}table.summary td.l{min-width:8em}\n";
 
 static void h(FILE *f, const char *s)
 {
@@ -108,40 +111,39 @@ static void tmpl_legend(FILE *f, const ct_report_section *s)
     fputs("</div>\n", f);
 }
 
-/* The settings of the newest run that timed the vendor baseline (the
- * "cudnn" note tune_cudnn.c stores in the run's settings), or NULL; the
- * caller frees it. */
-static ct_json *cudnn_note(const ct_report_section *s)
+/* The vendor baseline of the section, read as query and export read it
+ * (db_cudnn.h): the note of the newest run among its rows that timed cuDNN
+ * (key "cudnn" of the run's settings, tune_cudnn.h); o->have == 0 when none
+ * did, o->none then the newest run's reason, if one noted any. */
+static void section_cudnn(const ct_report_section *s, ct_cudnn_stored *o)
 {
-    ct_json *best = NULL;
-    const char *when = "";
+    ct_cudnn_stored one;
+    const char *when = "", *why_when = "";
+    char why[sizeof o->none] = "";
+    ct_cudnn_stored_parse(NULL, o);
     for (int i = 0; i < s->n; i++) {
-        const char *t = s->rows[i]->run_settings;
-        ct_json *j = NULL;
-        if (!*t || strcmp(s->rows[i]->run_started_at, when) <= 0 || ct_json_parse(t, strlen(t), &j, NULL) != CT_OK)
+        const ct_result *x = s->rows[i];
+        if (!ct_cudnn_stored_parse(x->run_settings, &one))
             continue;
-        const ct_json *us = ct_json_get(ct_json_get(j, "cudnn"), "us");
-        const ct_json *tus = ct_json_get(ct_json_get(j, "cudnn"), "tf32_us");
-        if ((us && us->type == CT_JSON_NUMBER) || (tus && tus->type == CT_JSON_NUMBER)) {
-            ct_json_free(best);
-            best = j;
-            when = s->rows[i]->run_started_at;
-        } else {
-            ct_json_free(j);
+        if (one.have && strcmp(x->run_started_at, when) > 0) {
+            *o = one;
+            when = x->run_started_at;
+        } else if (!one.have && strcmp(x->run_started_at, why_when) > 0) {
+            snprintf(why, sizeof why, "%s", one.none);
+            why_when = x->run_started_at;
         }
     }
-    return best;
+    if (!o->have)
+        snprintf(o->none, sizeof o->none, "%s", why);
 }
 
 /* cuDNN's time with TF32 off (the like-for-like fp32 number; "us" of the
  * note), or NAN where no run timed it. */
 static double cudnn_us(const ct_report_section *s)
 {
-    ct_json *j = cudnn_note(s);
-    const ct_json *us = ct_json_get(ct_json_get(j, "cudnn"), "us");
-    double v = us && us->type == CT_JSON_NUMBER && us->number > 0 ? us->number : NAN;
-    ct_json_free(j);
-    return v;
+    ct_cudnn_stored o;
+    section_cudnn(s, &o);
+    return ct_cudnn_stored_us(&o);
 }
 
 /* How close the newest run that said it got to the best of its space
@@ -411,7 +413,10 @@ static void top_table(FILE *f, const ct_report_section *s)
           "<th>median us</th><th>min us</th><th>max us</th><th>p10-p90 width</th><th>TFLOP/s</th>"
           "<th title=\"achieved TFLOP/s over the measured compute ceiling\">%FMA</th>"
           "<th>GB/s</th><th title=\"achieved GB/s over the measured memory bandwidth\">%BW</th>"
-          "<th>speedup</th><th>rel. error</th><th>regs</th><th>reps</th></tr>\n", f);
+          "<th title=\"cuDNN's time (TF32 off for fp32) over this candidate's\">vs cuDNN</th>"
+          "<th title=\"convtune's naive kernel's time over this candidate's\">vs naive</th>"
+          "<th>rel. error</th><th>regs</th><th>reps</th></tr>\n", f);
+    const double vendor = cudnn_us(s);
     for (int i = 0; i < s->nok && i < CT_REPORT_TOP; i++) {
         const ct_result *r = s->ok[i];
         fprintf(f, "<tr><td>%d</td><td class=\"l\">", i + 1);
@@ -433,6 +438,7 @@ static void top_table(FILE *f, const ct_report_section *s)
         fmt_num(f, ct_result_peak_tflops(c) > 0 ? 100 * tf / ct_result_peak_tflops(c) : NAN, "%.1f");
         fmt_num(f, r->bytes / r->median_us / 1e3, "%.1f");
         fmt_num(f, c->bandwidth_gbs > 0 ? 100 * r->bytes / r->median_us / 1e3 / c->bandwidth_gbs : NAN, "%.1f");
+        fmt_num(f, vendor > 0 ? vendor / r->median_us : NAN, "%.2fx");
         fmt_num(f, s->baseline ? s->baseline->median_us / r->median_us : NAN, "%.1fx");
         fmt_num(f, r->relerr, "%.1e");
         if (r->registers >= 0)
@@ -507,29 +513,50 @@ static void conditions(FILE *f, const ct_report_section *s)
     fputs("</dd>\n", f);
 }
 
-/* The vendor baseline the newest run that timed one noted (tune_cudnn.h's
- * note, key "cudnn" of the run's settings), against the winner. */
+/* How long tuning took (report.h): the runs' wall clock and the compile
+ * time the candidates recorded. */
+static void tuning_time(FILE *f, const ct_report_section *s)
+{
+    int ended = s->ended;
+    fputs("<dt>tuning time</dt><dd>", f);
+    if (ended > 0)
+        fprintf(f, "%.0f s wall clock over %d run%s (each from its start to its end)", s->tuning_s, ended,
+                ended == 1 ? "" : "s");
+    else
+        fputs("unknown (no run recorded its end)", f);
+    if (s->unended > 0)
+        fprintf(f, "; %d run%s without an end (still running or killed) not counted", s->unended,
+                s->unended == 1 ? "" : "s");
+    if (s->compile_s > 0)
+        fprintf(f, "; the candidates' compiles (in parallel, some before their run began) took %.1f s of CPU "
+                   "time", s->compile_s);
+    fputs("</dd>\n", f);
+}
+
+/* The vendor baseline against the winner (section_cudnn), or why there is
+ * none: "no cuDNN baseline stored", as query and export say it. */
 static void cudnn_line(FILE *f, const ct_report_section *s, double winner_us)
 {
-    ct_json *best = cudnn_note(s);
-    if (!best)
+    ct_cudnn_stored o;
+    section_cudnn(s, &o);
+    fputs("<dt>against cuDNN</dt><dd>", f);
+    if (!o.have) {
+        char why[300];
+        h(f, ct_cudnn_stored_none(&o, why, sizeof why));
+        fputs("</dd>\n", f);
         return;
-    const ct_json *c = ct_json_get(best, "cudnn"), *v = ct_json_get(c, "version");
-    fputs("<dt>against cuDNN</dt><dd>cuDNN ", f);
-    h(f, v && v->type == CT_JSON_STRING ? v->str : "?");
-    static const char *const keys[2][2] = {{"us", "relerr"}, {"tf32_us", "tf32_relerr"}};
+    }
+    fputs("cuDNN ", f);
+    h(f, o.version[0] ? o.version : "?");
+    const int fp32 = o.tf32_us > 0;   /* only fp32 problems have a TF32 timing */
+    const double us[2] = {o.us, o.tf32_us}, re[2] = {o.relerr, o.tf32_relerr};
     for (int k = 0, n = 0; k < 2; k++) {
-        const ct_json *us = ct_json_get(c, keys[k][0]), *re = ct_json_get(c, keys[k][1]);
-        if (!us || us->type != CT_JSON_NUMBER || us->number <= 0)
+        if (!(us[k] > 0))
             continue;
-        const ct_json *tf = ct_json_get(c, "tf32_us");
-        const int fp32 = tf && tf->type == CT_JSON_NUMBER;   /* only fp32 problems have a TF32 timing */
-        fprintf(f, "%s %.3f us%s (relerr %.1e): the winner %.2fx", n++ ? ";" : ":", us->number,
-                k ? " with TF32 on" : fp32 ? " with TF32 off" : "", re && re->type == CT_JSON_NUMBER ? re->number : NAN,
-                us->number / winner_us);
+        fprintf(f, "%s %.3f us%s (relerr %.1e): the winner %.2fx", n++ ? ";" : ":", us[k],
+                k ? " with TF32 on" : fp32 ? " with TF32 off" : "", re[k], us[k] / winner_us);
     }
     fputs(" (timed in the same run, on the same inputs)</dd>\n", f);
-    ct_json_free(best);
 }
 
 static void section_html(FILE *f, const ct_report_section *s, int idx)
@@ -580,6 +607,7 @@ static void section_html(FILE *f, const ct_report_section *s, int idx)
     fputs(" to ", f);
     h(f, *s->rows[s->n - 1]->run_finished_at ? s->rows[s->n - 1]->run_finished_at : "(still running or killed)");
     fputs("</dd>\n", f);
+    tuning_time(f, s);
     conditions(f, s);
     fprintf(f, "<dt>candidates</dt><dd>%d stored, %d verified and timed, %d failed</dd>\n", s->n, s->nok,
             s->n - s->nok);
@@ -645,7 +673,9 @@ static void summary(FILE *f, const ct_report *r)
 {
     fputs("<h2>Summary</h2>\n<table class=\"summary\"><tr><th class=\"l\">problem</th><th class=\"l\">device</th>"
           "<th>candidates</th><th>verified</th><th class=\"l\">winner</th><th>median us</th><th>TFLOP/s</th>"
-          "<th>%FMA</th><th>speedup</th></tr>\n", f);
+          "<th>%FMA</th><th title=\"cuDNN's time (TF32 off for fp32) over the winner's\">vs cuDNN</th>"
+          "<th title=\"convtune's naive kernel's time over the winner's\">vs naive</th>"
+          "<th title=\"wall clock from each run's start to its end, summed\">tuning s</th></tr>\n", f);
     for (int i = 0; i < r->ns; i++) {
         const ct_report_section *s = &r->s[i];
         fprintf(f, "<tr><td class=\"l\"><a href=\"#p%d\">", i);
@@ -654,7 +684,9 @@ static void summary(FILE *f, const ct_report *r)
         h(f, s->device);
         fprintf(f, "</td><td>%d</td><td>%d</td>", s->n, s->nok);
         if (!s->nok) {
-            fputs("<td class=\"l\">none</td><td>-</td><td>-</td><td>-</td><td>-</td></tr>\n", f);
+            fputs("<td class=\"l\">none</td><td>-</td><td>-</td><td>-</td><td>-</td><td>-</td>", f);
+            fmt_num(f, s->tuning_s, "%.0f");
+            fputs("</tr>\n", f);
             continue;
         }
         const ct_result *w = s->ok[0];
@@ -665,7 +697,10 @@ static void summary(FILE *f, const ct_report *r)
         fmt_num(f, ct_report_gflops(w) / 1e3, "%.4g");
         fmt_num(f, ct_result_peak_tflops(s->ceil) > 0 ? ct_report_gflops(w) / 10 / ct_result_peak_tflops(s->ceil) : NAN,
                 "%.1f");
+        double vendor = cudnn_us(s);
+        fmt_num(f, vendor > 0 ? vendor / w->median_us : NAN, "%.2fx");
         fmt_num(f, s->baseline ? s->baseline->median_us / w->median_us : NAN, "%.1fx");
+        fmt_num(f, s->tuning_s, "%.0f");
         fputs("</tr>\n", f);
     }
     fputs("</table>\n", f);
