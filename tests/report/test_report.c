@@ -217,7 +217,7 @@ int main(void)
      * winner; the fixture's runs, stored before it, say there is none. */
     page = slurp(path, NULL);
     CHECK(page && strstr(page, "<dt>against cuDNN</dt><dd>no cuDNN baseline stored</dd>") &&
-          !strstr(page, "class=\"vendor\""));
+          !strstr(page, "class=\"vendor\"") && !strstr(page, "how close"));
     free(page);
     srand((unsigned)time(NULL));
     const double cu = 1 + rand() % 100000 / 100.0, tf = 1 + rand() % 100000 / 100.0;
@@ -233,8 +233,16 @@ int main(void)
     CHECK(sqlite3_open_v2(path, &sh, SQLITE_OPEN_READONLY, NULL) == SQLITE_OK);
     CHECK(sqlite3_prepare_v2(sh, "SELECT r.id FROM runs r JOIN problems p ON p.id = r.problem_id "
                                  "WHERE p.canonical = 'conv1d:15:4:right'", -1, &st, NULL) == SQLITE_OK);
-    while (st && sqlite3_step(st) == SQLITE_ROW)
+    /* And the closeness a run noted (closeness.h), in words. */
+    const double within = rand() % 10000 / 100.0;
+    const int judged = 1 + rand() % 400;
+    char close_note[256];
+    snprintf(close_note, sizeof close_note, "{\"basis\":\"model\",\"within_pct\":%.2f,\"spread_pct\":12.0,"
+             "\"judged\":%d,\"admissible\":800,\"since_best\":7,\"since_best_s\":3.0}", within, judged);
+    while (st && sqlite3_step(st) == SQLITE_ROW) {
         noted += ct_db_run_note(db, sqlite3_column_int64(st, 0), "cudnn", note, &e) == CT_OK;
+        CHECK(ct_db_run_note(db, sqlite3_column_int64(st, 0), "closeness", close_note, &e) == CT_OK);
+    }
     sqlite3_finalize(st);
     sqlite3_close(sh);
     ct_db_close(db);
@@ -250,6 +258,10 @@ int main(void)
     CHECK_MSG(page && strstr(page, want), "the page lacks %s", want);
     snprintf(want, sizeof want, "; %.3f us with TF32 on (relerr 2.0e-04): the winner ", tf);
     CHECK_MSG(page && strstr(page, want), "the page lacks %s", want);
+    char close_want[256];
+    snprintf(close_want, sizeof close_want, "<dt>how close</dt><dd>estimated within %.1f%% of the best of the "
+             "space (model, typical error 12%%); the newest run judged %d of 800 candidates", within, judged);
+    CHECK_MSG(page && strstr(page, close_want), "the page lacks %s", close_want);
 
     /* The tuning time: the wall clock of the problem's runs, from the
      * database's own start and end times. */

@@ -100,7 +100,7 @@ static const opt_def opts[] = {
     STR("--dtype", NULL, DTYPE, dtype, "T", "element type of a family export: f32, bf16 or f16"),
     STR("--pass", NULL, PASS, pass, "P", "training pass of a family export: fwd, dgrad or wgrad"),
     STR("-o", "--output", OUT, out, "FILE", "output file (- for stdout where one file is written)"),
-    STR("--strategy", NULL, STRATEGY, strategy, "S", "search: auto, exhaustive, random or anneal"),
+    STR("--strategy", NULL, STRATEGY, strategy, "S", "search: auto, exhaustive, random, anneal or model"),
     NUM("--gpu", NULL, GPU, "N", "device ordinal; N,M,... or all for several GPUs"),
     NUM("--seed", NULL, SEED, "N", "inputs and sampling seed"),
     NUM("--budget", "--max-candidates", BUDGET, "N", "measure at most N candidates"),

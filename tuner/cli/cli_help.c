@@ -161,7 +161,7 @@ static const char *option_values(int bit, const char *cmd, char *buf, size_t len
                 return formats[i].values;
         return NULL;
     case OPT_STRATEGY:
-        return "auto exhaustive random anneal";
+        return "auto exhaustive random anneal model";
     case OPT_PASS:
         return "fwd dgrad wgrad";
     case OPT_BASELINE:

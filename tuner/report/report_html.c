@@ -146,6 +146,53 @@ static double cudnn_us(const ct_report_section *s)
     return ct_cudnn_stored_us(&o);
 }
 
+/* How close the newest run that said it got to the best of its space
+ * (the "closeness" note tune.c stores, closeness.h): its figure where it
+ * had a basis, else that it had none, with the search's progress. */
+static void closeness_line(FILE *f, const ct_report_section *s)
+{
+    ct_json *best = NULL;
+    const char *when = "";
+    for (int i = 0; i < s->n; i++) {
+        const char *t = s->rows[i]->run_settings;
+        ct_json *j = NULL;
+        if (!*t || strcmp(s->rows[i]->run_started_at, when) <= 0 || ct_json_parse(t, strlen(t), &j, NULL) != CT_OK)
+            continue;
+        const ct_json *c = ct_json_get(j, "closeness");
+        if (c && c->type == CT_JSON_OBJECT) {
+            ct_json_free(best);
+            best = j;
+            when = s->rows[i]->run_started_at;
+        } else {
+            ct_json_free(j);
+        }
+    }
+    if (!best)
+        return;
+    const ct_json *c = ct_json_get(best, "closeness");
+    const ct_json *basis = ct_json_get(c, "basis"), *pct = ct_json_get(c, "within_pct");
+    const ct_json *judged = ct_json_get(c, "judged"), *adm = ct_json_get(c, "admissible");
+    const ct_json *since = ct_json_get(c, "since_best"), *since_s = ct_json_get(c, "since_best_s");
+    const ct_json *spread = ct_json_get(c, "spread_pct");
+    const char *b = basis && basis->type == CT_JSON_STRING ? basis->str : "none";
+    fputs("<dt>how close</dt><dd>", f);
+    if (!strcmp(b, "all"))
+        fputs("the best of the space as timed: the newest run judged every admissible candidate", f);
+    else if (!strcmp(b, "model") && pct && pct->type == CT_JSON_NUMBER)
+        fprintf(f, "estimated within %.1f%% of the best of the space (model, typical error %.0f%%)", pct->number,
+                spread && spread->type == CT_JSON_NUMBER ? spread->number : 0.0);
+    else
+        fputs("no basis for an estimate of the distance to the best of the space", f);
+    if (judged && adm && judged->type == CT_JSON_NUMBER && adm->type == CT_JSON_NUMBER && adm->number > 0)
+        fprintf(f, "; the newest run judged %.0f of %.0f candidates (%.1f%%)", judged->number, adm->number,
+                100 * judged->number / adm->number);
+    if (since && since_s && since->type == CT_JSON_NUMBER && since_s->type == CT_JSON_NUMBER)
+        fprintf(f, ", the last improvement %.0f candidates and %.0f s before its end", since->number,
+                since_s->number);
+    fputs("</dd>\n", f);
+    ct_json_free(best);
+}
+
 /* A dashed horizontal line across the plot at data value v, labelled at
  * its right end, for the vendor baseline. */
 static void vendor_line(FILE *f, const ct_plot *p, double v, const char *what)
@@ -590,6 +637,7 @@ static void section_html(FILE *f, const ct_report_section *s, int idx)
                     s->baseline->median_us);
         fputs("</dd>\n", f);
         cudnn_line(f, s, w->median_us);
+        closeness_line(f, s);
     }
     fputs("</dl>\n<div class=\"plots\">\n", f);
     plot_search(f, s);

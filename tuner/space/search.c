@@ -1,5 +1,6 @@
 /* search.c - exhaustive, random and annealing search over a space. */
 #include "search.h"
+#include "costmodel.h"
 #include "text.h"
 
 #include <math.h>
@@ -24,23 +25,38 @@ struct ct_search {
     int nstarts;
     int warmup;                /* random samples before annealing begins */
     int rr;                    /* round-robin over templates for their incumbents */
+    /* model */
+    int front;                 /* end of the baselines and one candidate per template in order */
+    double *mu, *sd;           /* predicted log time and spread; mu NULL: no model */
+    double *cost;              /* expected seconds per candidate; NULL: no time limit */
+    double *pcost;             /* the expected cost each proposal was charged */
+    double remaining, pending; /* seconds left; expected seconds of proposals not reported */
+    double *score;             /* gain (per second) of each candidate */
+    int dirty;                 /* scores to recompute: new predictions or costs */
+    double score_best;         /* the best log time the scores were computed against */
 };
+
+/* Every EXPLORE_EVERY-th proposal of the model strategy is a random one:
+ * the model was fitted on other problems and may be wrong about this one. */
+#define EXPLORE_EVERY 5
+#define EARLY_WINDOW 32
 
 ct_status ct_strategy_parse(const char *text, ct_strategy *out, ct_err *e)
 {
-    static const char *const names[] = {"auto", "exhaustive", "random", "anneal"};
-    for (int i = 0; i < 4; i++)
+    static const char *const names[] = {"auto", "exhaustive", "random", "anneal", "model"};
+    for (int i = 0; i < 5; i++)
         if (strcasecmp(text, names[i]) == 0) {
             *out = (ct_strategy)i;
             return CT_OK;
         }
-    return ct_fail(e, CT_ERR_USAGE, "--strategy: unknown strategy '%s' (auto, exhaustive, random, anneal)",
+    return ct_fail(e, CT_ERR_USAGE, "--strategy: unknown strategy '%s' (auto, exhaustive, random, anneal, model)",
                    ct_echo(text, (char[CT_ECHO_LEN]){0}, CT_ECHO_LEN));
 }
 
 const char *ct_strategy_name(ct_strategy s)
 {
-    static const char *const names[] = {"auto", "exhaustive", "random sample", "anneal (guided)"};
+    static const char *const names[] = {"auto", "exhaustive", "random sample", "anneal (guided)",
+                                         "model (learned cost model)"};
     return names[s];
 }
 
@@ -106,6 +122,7 @@ ct_search *ct_search_new(const ct_space *sp, ct_strategy strategy, int budget, u
             s->order[i] = x;
         }
     }
+    s->front = front;
     s->current = -1;
     s->temperature = 0.05;
     /* The guided search first spends a tenth of its budget (at least 8) on a
@@ -124,6 +141,11 @@ void ct_search_free(ct_search *s)
     free(s->time);
     free(s->order);
     free(s->starts);
+    free(s->mu);
+    free(s->sd);
+    free(s->cost);
+    free(s->pcost);
+    free(s->score);
     free(s);
 }
 
@@ -234,22 +256,119 @@ static int template_incumbent(ct_search *s)
 
 static void propose(ct_search *s, int i, int *idx, int *n)
 {
+    if (s->cost && s->pcost) {
+        s->pcost[i] = s->cost[i];
+        s->pending += s->cost[i];
+    }
     s->proposed[i] = 1;
     s->nproposed++;
     idx[(*n)++] = i;
 }
 
+/* Whether the annealing search proposes: its own strategy, and the
+ * model's without a model. */
+static int annealing(const ct_search *s)
+{
+    return s->strategy == CT_SEARCH_ANNEAL || (s->strategy == CT_SEARCH_MODEL && !s->mu);
+}
+
+/* The expected seconds a proposal may still cost under the time limit. */
+static double room(const ct_search *s)
+{
+    return s->cost ? s->remaining - s->pending : INFINITY;
+}
+
+/* The next candidate of the shuffled order not proposed whose expected
+ * cost fits, or -1. Candidates passed over for their cost stay available. */
+static int next_in_order(ct_search *s)
+{
+    while (s->next < s->norder && s->proposed[s->order[s->next]])
+        s->next++;
+    double r = room(s);
+    for (int k = s->next; k < s->norder; k++) {
+        int i = s->order[k];
+        if (!s->proposed[i] && (!s->cost || s->cost[i] <= r))
+            return i;
+    }
+    return -1;
+}
+
+static int model_next(ct_search *s, int *idx, int max)
+{
+    int n = 0;
+    /* Baselines and one candidate of every template, whatever the model
+     * says: speedups are against the baseline, and a template without
+     * data has no prediction to be chosen by. */
+    const ct_space *sp = s->sp;
+    for (; n < max && s->nproposed < s->budget && s->next < s->front; s->next++) {
+        int i = s->order[s->next];
+        /* Under a time limit a template's first candidate waits when its
+         * expected cost does not fit (it may be chosen later). */
+        if (!s->proposed[i] && (sp->cand[i].tmpl->is_baseline || !s->cost || s->cost[i] <= room(s)))
+            propose(s, i, idx, &n);
+    }
+    /* The winners of the nearest tuned problems (ct_search_add_start):
+     * measured, not predicted. */
+    for (int k = 0; k < s->nstarts && n < max && s->nproposed < s->budget; k++) {
+        int i = s->starts[k];
+        if (!s->proposed[i] && (!s->cost || s->cost[i] <= room(s)))
+            propose(s, i, idx, &n);
+    }
+    double best = INFINITY;
+    for (int i = 0; i < sp->n; i++)
+        if (s->time[i] > 0 && !sp->cand[i].tmpl->is_baseline && log(s->time[i]) < best)
+            best = log(s->time[i]);
+    if (!isfinite(best))   /* nothing measured yet: improve on the best prediction */
+        for (int i = 0; i < sp->n; i++)
+            if (isfinite(s->mu[i]) && s->mu[i] < best)
+                best = s->mu[i];
+    /* Spaces run to 100,000 candidates: scores only when they change. */
+    if (s->dirty || best != s->score_best)
+        for (int i = 0; i < sp->n; i++)
+            s->score[i] = isfinite(s->mu[i]) ? ct_cm_expected_gain(s->mu[i], s->sd[i], best) /
+                                                   (s->cost ? (s->cost[i] > 1e-6 ? s->cost[i] : 1e-6) : 1.0)
+                                             : -1;
+    s->dirty = 0;
+    s->score_best = best;
+    /* Until results come back the predictions are another problem's:
+     * at most EARLY_WINDOW proposals, or twice as many as were reported,
+     * await results, so that the first measurements (each template's
+     * scale on this problem) steer the next picks; enough to keep a
+     * compile pool of 16 threads busy. */
+    int cap = 2 * s->nreported > EARLY_WINDOW ? 2 * s->nreported : EARLY_WINDOW;
+    while (n < max && s->nproposed < s->budget && s->nproposed - s->nreported < cap) {
+        int pick = -1;
+        if (s->nproposed % EXPLORE_EVERY == EXPLORE_EVERY - 1)
+            pick = next_in_order(s);
+        if (pick < 0) {
+            double r = room(s);
+            for (int i = 0; i < sp->n; i++)
+                if (!s->proposed[i] && s->score[i] >= 0 && (!s->cost || s->cost[i] <= r) &&
+                    (pick < 0 || s->score[i] > s->score[pick]))
+                    pick = i;
+        }
+        if (pick < 0)
+            pick = next_in_order(s);
+        if (pick < 0)
+            break;
+        propose(s, pick, idx, &n);
+    }
+    return n;
+}
+
 int ct_search_next(ct_search *s, int *idx, int max)
 {
     int n = 0;
-    if (s->strategy != CT_SEARCH_ANNEAL || s->nproposed < s->warmup) {
-        int limit = s->strategy == CT_SEARCH_ANNEAL ? s->warmup : s->budget;
+    if (s->strategy == CT_SEARCH_MODEL && s->mu)
+        return model_next(s, idx, max);
+    if (!annealing(s) || s->nproposed < s->warmup) {
+        int limit = annealing(s) ? s->warmup : s->budget;
         while (n < max && s->nproposed < limit && s->next < s->norder) {
             int i = s->order[s->next++];
             if (!s->proposed[i])
                 propose(s, i, idx, &n);
         }
-        if (n > 0 || s->strategy != CT_SEARCH_ANNEAL)
+        if (n > 0 || !annealing(s))
             return n;
     }
     /* The caller bounds how many proposals await results (its window), so
@@ -318,7 +437,11 @@ void ct_search_report(ct_search *s, int idx, double median_us)
 {
     s->time[idx] = median_us > 0 ? median_us : -1;
     s->nreported++;
-    if (s->strategy != CT_SEARCH_ANNEAL || median_us <= 0 || s->sp->cand[idx].tmpl->is_baseline)
+    if (s->pcost) {
+        s->pending -= s->pcost[idx];
+        s->pcost[idx] = 0;
+    }
+    if (!annealing(s) || median_us <= 0 || s->sp->cand[idx].tmpl->is_baseline)
         return;
     /* Metropolis step on relative time, with a geometric cooling schedule. */
     if (s->current < 0 || s->time[s->current] <= 0) {
@@ -331,4 +454,57 @@ void ct_search_report(ct_search *s, int idx, double median_us)
     s->temperature *= 0.97;
     if (s->temperature < 1e-4)
         s->temperature = 1e-4;
+}
+
+/* A copy of n doubles into *dst (allocated once). */
+static int copy_into(double **dst, const double *src, int n)
+{
+    if (!*dst && !(*dst = malloc((size_t)(n > 0 ? n : 1) * sizeof **dst)))
+        return -1;
+    memcpy(*dst, src, (size_t)n * sizeof **dst);
+    return 0;
+}
+
+void ct_search_set_model(ct_search *s, const double *mu, const double *sd)
+{
+    if (!mu) {
+        free(s->mu);
+        s->mu = NULL;
+        return;
+    }
+    if (!s->score && !(s->score = malloc(((size_t)s->sp->n + 1) * sizeof *s->score)))
+        return;
+    if (copy_into(&s->sd, sd, s->sp->n) != 0 || copy_into(&s->mu, mu, s->sp->n) != 0) {
+        free(s->mu);
+        s->mu = NULL;
+    }
+    s->dirty = 1;
+}
+
+int ct_search_has_model(const ct_search *s)
+{
+    return s->mu != NULL;
+}
+
+void ct_search_set_costs(ct_search *s, const double *cost, double remaining_s)
+{
+    if (!cost) {
+        s->dirty |= s->cost != NULL;
+        free(s->cost);
+        s->cost = NULL;
+        return;
+    }
+    if (!s->pcost && !(s->pcost = calloc((size_t)s->sp->n + 1, sizeof *s->pcost)))
+        return;
+    if (!s->cost || memcmp(s->cost, cost, (size_t)s->sp->n * sizeof *cost) != 0) {
+        if (copy_into(&s->cost, cost, s->sp->n) != 0)
+            return;
+        s->dirty = 1;
+    }
+    s->remaining = remaining_s;
+}
+
+double ct_search_time(const ct_search *s, int idx)
+{
+    return s->time[idx];
 }

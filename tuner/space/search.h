@@ -7,6 +7,17 @@
  *               started from the best of a small random sample and from any
  *               configurations passed in as starting points (the nearest
  *               tuned problems)
+ *   model       ranked by a learned cost model (costmodel.h) that the
+ *               caller fits and hands in (ct_search_set_model): baselines
+ *               and one candidate of every template first, then the
+ *               candidate of highest expected improvement over the best so
+ *               far, every fifth proposal a random one (exploration); under
+ *               a time limit (ct_search_set_costs) expected improvement per
+ *               expected second, and only candidates whose expected cost
+ *               fits the time left. The starting points (the nearest
+ *               tuned problems' winners) follow the baselines. It only
+ *               reorders the admissible list.
+ *               Without a model it is the anneal search.
  *
  * The tuner asks for a batch of candidates, measures them and reports each
  * time back; guided strategies use the reports so far to choose the next
@@ -18,7 +29,7 @@
 
 #include "space.h"
 
-typedef enum ct_strategy { CT_SEARCH_AUTO, CT_SEARCH_EXHAUSTIVE, CT_SEARCH_RANDOM, CT_SEARCH_ANNEAL } ct_strategy;
+typedef enum ct_strategy { CT_SEARCH_AUTO, CT_SEARCH_EXHAUSTIVE, CT_SEARCH_RANDOM, CT_SEARCH_ANNEAL, CT_SEARCH_MODEL } ct_strategy;
 
 ct_status ct_strategy_parse(const char *text, ct_strategy *out, ct_err *e);
 const char *ct_strategy_name(ct_strategy s);
@@ -42,5 +53,22 @@ int ct_search_next(ct_search *s, int *idx, int max);
 
 /* The measured median of candidate idx, or a value <= 0 when it failed. */
 void ct_search_report(ct_search *s, int idx, double median_us);
+
+/* The model strategy's predictions: mu[i] the predicted log time (in
+ * microseconds) of candidate i, NAN where there is none, sd[i] its spread;
+ * both of sp->n entries, copied. mu NULL: no model (the anneal search). */
+void ct_search_set_model(ct_search *s, const double *mu, const double *sd);
+/* Whether a model was handed in (the model strategy ranks by it). */
+int ct_search_has_model(const ct_search *s);
+
+/* A time limit for the model strategy: cost[i] the expected seconds
+ * candidate i adds to the run (sp->n entries, copied), remaining_s what is
+ * left of the limit. Proposals keep the expected cost of those not yet
+ * reported within remaining_s. cost NULL: no limit. */
+void ct_search_set_costs(ct_search *s, const double *cost, double remaining_s);
+
+/* What was reported for candidate idx: its median, 0 when not yet, < 0
+ * when it failed. */
+double ct_search_time(const ct_search *s, int idx);
 
 #endif

@@ -68,7 +68,7 @@ ct_status ct_shard_check(ct_strategy strategy, unsigned long long seed, const ct
 {
     if (sh->count <= 1)
         return CT_OK;
-    if (strategy == CT_SEARCH_ANNEAL)
+    if (strategy == CT_SEARCH_ANNEAL || strategy == CT_SEARCH_MODEL)
         return ct_fail(e, CT_ERR_USAGE, ANNEAL_REFUSED);
     if (strategy == CT_SEARCH_RANDOM && seed == 0)
         return ct_fail(e, CT_ERR_USAGE, "a random sample dealt to shards " SEED_NEEDED);
@@ -86,7 +86,7 @@ ct_status ct_shard_apply(ct_space *sp, ct_strategy strategy, int budget, unsigne
                        "the tuning run", sp->n, budget);
     if (strategy == CT_SEARCH_AUTO)
         strategy = sp->n <= budget ? CT_SEARCH_EXHAUSTIVE : CT_SEARCH_RANDOM;
-    if (strategy == CT_SEARCH_ANNEAL)
+    if (strategy == CT_SEARCH_ANNEAL || strategy == CT_SEARCH_MODEL)
         return ct_fail(e, CT_ERR_USAGE, ANNEAL_REFUSED);
     /* The sample, and the order the shards are dealt from, follow the seed. */
     if (strategy == CT_SEARCH_RANDOM && (budget < sp->n || sh->count > 1) && seed == 0)

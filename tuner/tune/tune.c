@@ -22,6 +22,7 @@
 #include "codehash.h"
 #include "compile.h"
 #include "compile_pool.h"
+#include "guide.h"
 #include "resume.h"
 #include "retime.h"
 #include "runner.h"
@@ -61,6 +62,9 @@ typedef struct tune_run {
     ct_result *okrecs;
     int nok, nfail, done, counts[CT_RS_COUNT];
     double best_us;                /* fastest verified median so far */
+    int best_at;                   /* candidates judged when it was found */
+    double t_best;                 /* ... and when */
+    ct_guide *guide;               /* the model strategy's models (guide.h), or NULL */
     double compile_ms, t_verify, t_time, t_store;
 } tune_run;
 
@@ -106,6 +110,23 @@ static ct_status run_open(tune_run *r, ct_err *e)
     const ct_family *fam = r->p->family;
     return ct_db_problem_upsert(r->db, fam->name, r->p->canonical, fam->flops(r->p), fam->bytes(r->p), &r->problem_id,
                                 e);
+}
+
+/* The model strategy's models, from what the database holds on this
+ * architecture; without any, the search anneals (and says so). */
+static ct_status plan_model(tune_run *r, ct_err *e)
+{
+    ct_status rc = ct_guide_new(r->db, r->p, &r->sp, r->g.info.name, r->g.info.cc_major, r->seed, &r->guide, e);
+    if (rc != CT_OK)
+        return rc;
+    if (ct_guide_has_data(r->guide))
+        fprintf(r->out, "  cost model: %d verified candidates stored on compute capability %d.x devices; the most "
+                        "promising measured first, every fifth at random%s\n", ct_guide_stored_rows(r->guide),
+                r->g.info.cc_major, r->o->time_limit_s > 0 ? ", by expected gain per expected second" : "");
+    else
+        fprintf(r->out, "  cost model: too few verified candidates of these templates stored on compute capability "
+                        "%d.x devices (%d); searching as anneal\n", r->g.info.cc_major, ct_guide_stored_rows(r->guide));
+    return CT_OK;
 }
 
 static ct_status plan_space(tune_run *r, ct_err *e)
@@ -154,7 +175,9 @@ static ct_status plan_space(tune_run *r, ct_err *e)
         fprintf(r->out, " (%d x %s), candidates dealt to each as it becomes free; the best re-timed on GPU %d\n", ngpus,
                 r->g.info.name, ct_gpus_ordinal(r->gs, 0));
     }
-    if (ct_search_strategy(r->srch) == CT_SEARCH_ANNEAL)
+    if (ct_search_strategy(r->srch) == CT_SEARCH_MODEL && (rc = plan_model(r, e)) != CT_OK)
+        return rc;
+    if (ct_search_strategy(r->srch) == CT_SEARCH_ANNEAL || ct_search_strategy(r->srch) == CT_SEARCH_MODEL)
         ct_resume_nearest_starts(r->db, p, r->g.info.name, r->srch, r->out);
     fflush(r->out);
     return CT_OK;
@@ -207,7 +230,8 @@ static ct_status plan_run(tune_run *r, ct_err *e)
     if (!r->threads || r->nthreads == 0)
         return ct_fail(e, CT_ERR_INTERNAL, "cannot start compile threads");
     r->progress = isatty(fileno(stderr)) && !r->o->verbose;
-    r->window = ct_search_strategy(r->srch) == CT_SEARCH_ANNEAL ? 4 * r->nthreads : r->sp.n;
+    ct_strategy st = ct_search_strategy(r->srch);
+    r->window = st == CT_SEARCH_ANNEAL || st == CT_SEARCH_MODEL ? 4 * r->nthreads : r->sp.n;
     return CT_OK;
 }
 
@@ -220,13 +244,19 @@ static void count(tune_run *r, int idx, const ct_template *t, const ct_result *r
         r->counts[rec->status]++;
     int ok = rec->status == CT_RS_OK;
     ct_search_report(r->srch, idx, ok ? rec->median_us : 0);
+    if (r->guide)
+        ct_guide_observe(r->guide, idx, ok ? rec->median_us : 0, rec->compile_ms / 1e3,
+                         (rec->cond.verify_ms + rec->cond.time_ms) / 1e3);
     if (!ok) {
         r->nfail++;
         return;
     }
     r->okrecs[r->nok++] = *rec;
-    if (r->best_us == 0 || rec->median_us < r->best_us)
+    if (r->best_us == 0 || rec->median_us < r->best_us) {
         r->best_us = rec->median_us;
+        r->best_at = r->done;
+        r->t_best = now_s();
+    }
     if (t->is_baseline && (r->res->baseline_us == 0 || rec->median_us < r->res->baseline_us))
         r->res->baseline_us = rec->median_us;
 }
@@ -245,6 +275,10 @@ static void propose(tune_run *r)
             r->stopped_by_time = r->exhausted = 1;
             return;
         }
+        if (r->guide)   /* the time left, never below 0 (-1: no limit) */
+            ct_guide_steer(r->guide, r->srch,
+                           r->o->time_limit_s > 0 ? fmax(0, r->o->time_limit_s - (now_s() - r->t_start)) : -1,
+                           r->nthreads);
         int nb = ct_search_next(r->srch, r->batch, r->window - (r->pl.njobs - r->head));
         if (nb == 0) {
             /* Else a guided search waits for results to propose more. */
@@ -383,6 +417,35 @@ static void retime_best(tune_run *r, int ntop)
     qsort(r->okrecs, (size_t)r->nok, sizeof *r->okrecs, cmp_rec);
 }
 
+/* How close the winner may be to the best of the space (closeness.h):
+ * from the model strategy's models, or, after another strategy that left
+ * candidates unjudged, from models fitted now on the database and the
+ * run's measurements. Printed, kept in res and noted with the runs. */
+static void finish_closeness(tune_run *r)
+{
+    ct_tune_result *res = r->res;
+    double t_end = r->t_start + res->wall_s;
+    int since = r->done - r->best_at;
+    double since_s = r->t_best > 0 ? t_end - r->t_best : 0;
+    if (!r->guide) {
+        ct_closeness_estimate(r->srch, &r->sp, NULL, NULL, NULL, res->winner.median_us, since, since_s,
+                              &res->closeness);
+        ct_err e;
+        if (res->closeness.basis != CT_CLOSE_ALL &&
+            ct_guide_new(r->db, r->p, &r->sp, r->g.info.name, r->g.info.cc_major, r->seed, &r->guide, &e) == CT_OK)
+            for (int i = 0; i < r->sp.n; i++)
+                if (ct_search_time(r->srch, i) > 0)
+                    ct_guide_observe(r->guide, i, ct_search_time(r->srch, i), NAN, NAN);
+    }
+    if (r->guide)
+        ct_guide_closeness(r->guide, r->srch, res->winner.median_us, since, since_s, &res->closeness);
+    fprintf(r->out, "  closeness: %s\n", res->closeness.text);
+    char note[240];
+    ct_closeness_json(&res->closeness, note, sizeof note);
+    for (int k = 0; k < ct_gpus_count(r->gs); k++)
+        ct_db_run_note(r->db, r->run_ids[k], "closeness", note, NULL);
+}
+
 static ct_status run_finish(tune_run *r, ct_err *e)
 {
     ct_tune_result *res = r->res;
@@ -446,6 +509,7 @@ static ct_status run_finish(tune_run *r, ct_err *e)
             tuned_ok += !ct_template_find(r->p->family, r->okrecs[i].tmpl)->is_baseline;
         ct_tune_note_baseline_only(&r->sp, r->counts, tuned_ok, res);
     }
+    finish_closeness(r);
     ct_tune_print_ranking(r->out, r->p, &r->g, r->okrecs, r->nok, res);
     if (r->o->json)
         ct_tune_print_json(r->o->out, r->p, &r->g, strategy, r->seed, ct_search_budget(r->srch), r->counts, res,
@@ -482,6 +546,7 @@ static void run_close(tune_run *r)
     free(r->canons);
     ct_family_sources_free(&r->src);
     ct_gpus_stop(r->gs);
+    ct_guide_free(r->guide);
     ct_search_free(r->srch);
     ct_space_free(&r->sp);
     if (r->db)

@@ -309,6 +309,10 @@ void ct_tune_print_json(FILE *f, const ct_problem *p, const ct_gpu *g, const cha
     ct_jw_number(&j, "naive_speedup", "%.3f",
                  nok && res->baseline_us > 0 ? res->baseline_us / res->winner.median_us : 0);
     ct_tune_cudnn_json(&j, res, nok ? res->winner.median_us : 0);
+    if (nok)
+        ct_closeness_write(&j, "closeness", &res->closeness, 1);
+    else
+        ct_jw_null(&j, "closeness");
     ct_jw_object(&j, "time");
     ct_jw_number(&j, "wall_s", "%.3f", res->wall_s);
     ct_jw_number(&j, "compile_cpu_s", "%.3f", res->compile_s);

@@ -4,6 +4,7 @@
 #ifndef CT_TUNE_RESULT_H
 #define CT_TUNE_RESULT_H
 
+#include "closeness.h"
 #include "cudnn_base.h"
 #include "result.h"
 
@@ -24,6 +25,8 @@ typedef struct ct_tune_result {
      * asked for under --baseline none. */
     int cudnn_asked;
     ct_cudnn_outcome cudnn;
+    /* How far the winner may be from the best of the space (closeness.h). */
+    ct_closeness closeness;
 } ct_tune_result;
 
 #endif

@@ -1,0 +1,63 @@
+/* closeness.h - how far a run's winner may be from the best of its space.
+ *
+ * Three cases, said as they are:
+ *   all     every admissible candidate was judged: the winner is the best
+ *           of the space (as timed);
+ *   model   a cost model predicts every candidate not judged, as N(mu, sd)
+ *           in log time: the estimate is the smallest X such that fewer than
+ *           0.1 of the CT_CLOSE_TOP best-predicted ones are expected to run
+ *           faster than winner / (1 + X/100) (so, by Markov's inequality,
+ *           the chance that one does is under 10%, if the model's spread is
+ *           right and its errors are shared by similar candidates: taking
+ *           each of a space of 100,000 as an independent chance would leave
+ *           no useful figure);
+ *   none    neither: no figure, only the search's progress (the fraction
+ *           of the space judged, how long since the last improvement).
+ * The progress figures come with every case. */
+#ifndef CT_CLOSENESS_H
+#define CT_CLOSENESS_H
+
+#include "json.h"
+#include "search.h"
+
+typedef enum ct_close_basis { CT_CLOSE_NONE, CT_CLOSE_ALL, CT_CLOSE_MODEL } ct_close_basis;
+
+/* The expected count of faster candidates the model estimate allows. */
+#define CT_CLOSE_EXPECTED 0.1
+/* The best-predicted candidates not judged that the estimate counts. */
+#define CT_CLOSE_TOP 100
+/* The largest figure given, in percent; beyond it the model says little. */
+#define CT_CLOSE_MAX_PCT 1000.0
+
+typedef struct ct_closeness {
+    ct_close_basis basis;
+    double within_pct;        /* < 0 without a basis */
+    double spread_pct;        /* the model's typical error (exp(sd) - 1), 0 without one */
+    int judged, admissible;   /* candidates with an outcome; the space's */
+    int unpredicted;          /* candidates not judged that the model has no prediction for */
+    int since_best;           /* candidates judged after the winner's time was first seen */
+    double since_best_s;      /* seconds from then to the end of the search */
+    char why[160];            /* for basis none: why there is no figure */
+    char text[512];           /* the summary's sentence */
+} ct_closeness;
+
+/* The estimate for winner_us, after search s over sp, from predictions mu
+ * and sd (log microseconds, sp->n each; mu NULL: no model; why says why
+ * there is none, NULL when the reason needs no words). since_best and
+ * since_best_s as defined above. */
+void ct_closeness_estimate(const ct_search *s, const ct_space *sp, const double *mu, const double *sd,
+                           const char *why, double winner_us, int since_best, double since_best_s,
+                           ct_closeness *out);
+
+/* The basis's name: "none", "all" or "model". */
+const char *ct_close_basis_name(ct_close_basis b);
+
+/* c as a JSON object member key of j (NULL: the value alone): the
+ * figures, and with_text the reason and the sentence too (the --json
+ * summary; the run's note in the database keeps the figures alone, and
+ * `report` words them). */
+void ct_closeness_write(ct_jw *j, const char *key, const ct_closeness *c, int with_text);
+/* The figures as one JSON object in buf (the run's note). */
+void ct_closeness_json(const ct_closeness *c, char *buf, size_t len);
+
+#endif
