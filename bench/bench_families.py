@@ -58,8 +58,9 @@ GROUPED_PROBLEMS = [
 
 # convtune's element types: the torch type and the relative L2 bound its
 # tuner verifies with (docs/PROBLEMS.md, "Half precision").
-DTYPES = {"f32": torch.float32, "bf16": torch.bfloat16, "f16": torch.float16}
-TOLERANCE = {"f32": 1e-5, "bf16": 2 * 2.0 ** -8, "f16": 2 * 2.0 ** -11}   # twice the unit roundoff
+# tf32 problems take float32 tensors; their operands are rounded to TF32.
+DTYPES = {"f32": torch.float32, "tf32": torch.float32, "bf16": torch.bfloat16, "f16": torch.float16}
+TOLERANCE = {"f32": 1e-5, "tf32": 2.0 ** -10, "bf16": 2 * 2.0 ** -8, "f16": 2 * 2.0 ** -11}   # twice the unit roundoff
 # Issue 16: the same layers in half precision, against PyTorch in the same type.
 HALF_PROBLEMS = [
     "conv2dc:32:64:56:56:64:3:3:same:bf16", "conv2dc:16:128:28:28:128:3:3:same:bias:bf16",
@@ -170,9 +171,11 @@ def problem_tensors(canonical, gen):
 def roofline_pct(r):
     """How close to the binding ceiling: the larger of the FMA and the memory
     floor, over the measured time, in percent."""
-    # Half problems against the measured half tensor-core rate, fp32 ones
-    # against the FMA rate.
-    peak = r["tc_half"] if r["dtype"] != "f32" and r.get("tc_half") else r["fma"]
+    # Half problems against the measured half tensor-core rate, tf32 ones
+    # against half of it (TF32 tensor cores run at half the 16-bit rate),
+    # fp32 ones against the FMA rate.
+    peak = r["fma"] if r["dtype"] == "f32" or not r.get("tc_half") else \
+        r["tc_half"] / 2 if r["dtype"] == "tf32" else r["tc_half"]
     floor_s = max(r["flops"] / (peak * 1e12), r["bytes"] / (r["bw"] * 1e9))
     return 100 * floor_s / (r["ct_ms"] * 1e-3)
 
@@ -224,8 +227,9 @@ def measure(a, spec, summary, gen):
     res["torch_ms"] = median_ms(op)
     res["torch_err"] = relerr(to_ct(op()), ref)
     res["tf32_ms"] = res["tf32_err"] = None
-    if dtype == "f32":
-        # PyTorch's default for convolutions: cuDNN may use TF32.
+    if dtype in ("f32", "tf32"):
+        # PyTorch's default for convolutions: cuDNN may use TF32 (the
+        # baseline of a tf32 problem; TF32 off is the fp32 one beside it).
         torch.backends.cudnn.allow_tf32 = True
         res["tf32_ms"] = median_ms(op)
         res["tf32_err"] = relerr(to_ct(op()), ref)

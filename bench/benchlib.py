@@ -134,8 +134,11 @@ def load_exported_lib(path, symbol, nargs):
 
 
 def needs_host_code(path):
-    """Whether an exported winner must be called through its C launcher."""
-    return "This winner is several launches" in open(path).read()
+    """Whether an exported winner must be called through its C launcher:
+    several launches, or a kernel taking TMA tensor maps that its launcher
+    encodes at every call."""
+    text = open(path).read()
+    return "This winner is several launches" in text or "cuTensorMapEncodeTiled" in text
 
 
 def as_cupy(t):
