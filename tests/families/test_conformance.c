@@ -171,6 +171,8 @@ static const family_row rows[] = {
       {"conv1dc:3:37:29:22:5:pad=2:stride=2:bias:nlc:f16", "conv1dc:3:37:29:22:5:pad=2:stride=2:bias:nlc:f16", 1},
       {"conv1dc:2:48:101:36:3:pad=8:dilation=8:groups=3:nlc:bf16",
        "conv1dc:2:48:101:36:3:pad=8:dilation=8:groups=3:nlc:bf16", 1},
+      /* conv1dc_tc16gktcl: TMA-fed wgmma, causal, strided, odd channels */
+      {"conv1dc:3:40:301:24:5:causal:stride=2:bias:nlc:f16", "conv1dc:3:40:301:24:5:causal:stride=2:bias:nlc:f16", 1},
       /* conv1dc_dwclh: strided, dilated channels-last depthwise in f16 */
       {"conv1dc:2:12:41:12:3:pad=2:stride=2:dilation=2:groups=12:nlc:f16",
        "conv1dc:2:12:41:12:3:pad=2:stride=2:dilation=2:groups=12:nlc:f16", 1},
