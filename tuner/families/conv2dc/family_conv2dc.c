@@ -473,6 +473,7 @@ static const ct_template templates[] = {
     CT_KERNEL(conv2dc, dgsimt),
     CT_KERNEL(conv2dc, wgsimt),
     CT_KERNEL(conv2dc, dwtcl),
+    CT_KERNEL(conv2dc, ffma),
 };
 
 /* The layer as the tensor-core templates see it. */
