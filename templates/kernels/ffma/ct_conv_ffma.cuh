@@ -18,9 +18,11 @@
 // tile, blockIdx.x: the pixel tile, blockIdx.z: the group) and walks K in
 // chunks of CHUNK_K. Each chunk's A (TILE_M x CHUNK_K) and B (CHUNK_K x
 // TILE_N) slices are gathered from global memory by all threads into
-// registers (the im2col done by the loading threads: a k is split into its
-// channel and tap by constant divisions, a pixel's base offset and first
-// input row and column come from a table the block builds once), then
+// registers (the im2col done by the loading threads: each thread has one k
+// of a chunk, split into its channel and tap by constant divisions once,
+// and the same pixels in every chunk, whose base offset and first input
+// row and column are one 128-bit read of a table the block builds once;
+// a gathered element costs that read, two bounds tests and a load), then
 // stored k-major into shared memory: two buffers, so that the next chunk's
 // loads are in flight during this chunk's FMAs and one barrier a chunk
 // suffices. Rows are padded by 4 floats, which keeps the 16-byte fragment
@@ -65,8 +67,15 @@
 #define FF_BP (TILE_N + 4)                         // and of the B stage
 #define FF_AL (TILE_M * CHUNK_K / FF_NT)           // A elements a thread loads per chunk
 #define FF_BL (TILE_N * CHUNK_K / FF_NT)           // B elements
-// 128 registers a thread at most: two blocks of 256 threads, four of 128.
-#define FF_MINB (FF_NT >= 512 ? 1 : 512 / FF_NT)
+// Registers a thread needs (the sums, two k's fragments, the next chunk's
+// loads with the B addresses, about 24 for indices and the loop; ffma_conv.c
+// has the same estimate): the launch bounds ask for as many blocks an SM as
+// leave that many, at most 1024 threads (sm_75). An SM's 64K registers are
+// four schedulers' 16K, each holding whole warps: FF_WPS warps a scheduler.
+#define FF_REGS (THREAD_M * THREAD_N + 2 * (THREAD_M + THREAD_N) + FF_AL + 2 * FF_BL + 24)
+#define FF_WPS (512 / ((FF_REGS + 7) / 8 * 8))
+#define FF_MINB_R (FF_WPS * 128 / FF_NT)
+#define FF_MINB (FF_MINB_R < 1 ? 1 : FF_MINB_R > 1024 / FF_NT ? 1024 / FF_NT : FF_MINB_R)
 // A pixel past the layer: its first row so far outside that every tap misses.
 #define FF_NOWHERE (-(1 << 24))
 // Vector stores: 4 pixels (NCHW) or 4 channels (NHWC) of fp32.
@@ -74,8 +83,8 @@
 
 // A pixel's base offset into its group's input (image, first row and
 // column folded in; a tap adds ff_koff) and its first input row and column.
-struct ff_pix {
-    int base, iy, ix;
+struct __align__(16) ff_pix {
+    int base, iy, ix, pad;
 };
 
 // Reduction index k of the group -> its offset into the input from a
@@ -96,55 +105,51 @@ __device__ __forceinline__ void ff_ksplit(int k, int &off, int &ky, int &kx, int
 #else
     off = (ci * LY_H + ky) * LY_W + kx;
 #endif
+#if LY_CL
     woff = ci * FF_KHW + tap;
+#else
+    woff = k;   // the weights' own order
+#endif
 }
 
 // Chunk c's A and B elements of this thread into ra, rb (zeros outside the
-// layer). A: consecutive threads on consecutive k of a channel (every
-// element of a thread has the same k, NT being a multiple of CHUNK_K).
-// B: NCHW consecutive threads on consecutive pixels (a row of the image:
-// coalesced), NHWC on consecutive k (channels of a pixel: coalesced).
+// layer). Every thread has one k of the chunk for all its elements (one
+// split of k a chunk), and fixed channels (A) and pixels (B) across
+// chunks. A: consecutive threads on consecutive k of a channel (a run of
+// its weights). B: NCHW consecutive threads on consecutive pixels (a row
+// of the image: coalesced), NHWC on consecutive k (channels of a pixel).
+#define FF_BKL (LY_CL ? tid % CHUNK_K : tid / (FF_NT / CHUNK_K))       // B: the thread's k
+#define FF_BNL(r) (LY_CL ? tid / CHUNK_K + (r) * (FF_NT / CHUNK_K) : tid % (FF_NT / CHUNK_K) + (r) * (FF_NT / CHUNK_K))
 __device__ __forceinline__ void ff_load(float (&ra)[FF_AL], float (&rb)[FF_BL], const ct_elem *__restrict__ xg,
                                         const ct_elem *__restrict__ wg, const ff_pix *pix, int m0, int c)
 {
     const int tid = threadIdx.x;
     {
-        const int k = c * CHUNK_K + tid % CHUNK_K;
+        // One pointer a chunk; the elements at constant offsets from it.
+        const int k = c * CHUNK_K + tid % CHUNK_K, ma = m0 + tid / CHUNK_K;
         int off, ky, kx, woff;
         ff_ksplit(k, off, ky, kx, woff);
+        const ct_elem *wa = wg + ma * FF_K + woff;
 #pragma unroll
         for (int r = 0; r < FF_AL; ++r) {
-            const int m = m0 + tid / CHUNK_K + r * (FF_NT / CHUNK_K);
-            const bool ok = (FF_K % CHUNK_K == 0 || k < FF_K) && (LY_COUTG % TILE_M == 0 || m < LY_COUTG);
-            ra[r] = ok ? ct_ldg(wg + m * FF_K + woff) : 0.0f;
+            const bool ok = (FF_K % CHUNK_K == 0 || k < FF_K) &&
+                            (LY_COUTG % TILE_M == 0 || ma + r * (FF_NT / CHUNK_K) < LY_COUTG);
+            ra[r] = ok ? ct_ldg(wa + r * (FF_NT / CHUNK_K) * FF_K) : 0.0f;
         }
     }
-#if LY_CL
     {
-        const int k = c * CHUNK_K + tid % CHUNK_K;
+        const int k = c * CHUNK_K + FF_BKL;
         int off, ky, kx, woff;
         ff_ksplit(k, off, ky, kx, woff);
+        const ct_elem *xb = xg + off;
 #pragma unroll
         for (int r = 0; r < FF_BL; ++r) {
-            const ff_pix p = pix[tid / CHUNK_K + r * (FF_NT / CHUNK_K)];
+            const ff_pix p = pix[FF_BNL(r)];
             const bool ok = (FF_K % CHUNK_K == 0 || k < FF_K) && (unsigned)(p.iy + ky) < (unsigned)LY_H &&
                             (unsigned)(p.ix + kx) < (unsigned)LY_W;
-            rb[r] = ok ? ct_ldg(xg + p.base + off) : 0.0f;
+            rb[r] = ok ? ct_ldg(xb + p.base) : 0.0f;
         }
     }
-#else
-#pragma unroll
-    for (int r = 0; r < FF_BL; ++r) {
-        const int e = tid + r * FF_NT;
-        const int k = c * CHUNK_K + e / TILE_N;
-        int off, ky, kx, woff;
-        ff_ksplit(k, off, ky, kx, woff);
-        const ff_pix p = pix[e % TILE_N];
-        const bool ok = (FF_K % CHUNK_K == 0 || k < FF_K) && (unsigned)(p.iy + ky) < (unsigned)LY_H &&
-                        (unsigned)(p.ix + kx) < (unsigned)LY_W;
-        rb[r] = ok ? ct_ldg(xg + p.base + off) : 0.0f;
-    }
-#endif
 }
 
 // The registers of ff_load into a stage, k-major.
@@ -154,17 +159,9 @@ __device__ __forceinline__ void ff_store(float *sa, float *sb, const float (&ra)
 #pragma unroll
     for (int r = 0; r < FF_AL; ++r)
         sa[(tid % CHUNK_K) * FF_AP + tid / CHUNK_K + r * (FF_NT / CHUNK_K)] = ra[r];
-#if LY_CL
 #pragma unroll
     for (int r = 0; r < FF_BL; ++r)
-        sb[(tid % CHUNK_K) * FF_BP + tid / CHUNK_K + r * (FF_NT / CHUNK_K)] = rb[r];
-#else
-#pragma unroll
-    for (int r = 0; r < FF_BL; ++r) {
-        const int e = tid + r * FF_NT;
-        sb[(e / TILE_N) * FF_BP + e % TILE_N] = rb[r];
-    }
-#endif
+        sb[FF_BKL * FF_BP + FF_BNL(r)] = rb[r];
 }
 
 extern "C" __global__ void __launch_bounds__(FF_NT, FF_MINB)
@@ -192,6 +189,7 @@ FF_NAME(const ct_elem *__restrict__ in, const ct_elem *__restrict__ weight,
         const int b = n / FF_OHW, p = n - b * FF_OHW;
         const int oy = p / LY_OW, ox = p - oy * LY_OW;
         ff_pix q;
+        q.pad = 0;
         q.iy = oy * LY_SY - LY_PH;
         q.ix = ox * LY_SX - LY_PW;
 #if LY_CL

@@ -52,16 +52,24 @@ static void ff_geometry(const ct_tc_shape *s, const ff_values *q, ff_geom *g)
     g->nt = g->tx * g->ty;
     if (g->nt < 1)
         return;
-    g->minb = g->nt >= 512 ? 1 : 512 / g->nt;
     g->al = q->TILE_M * q->CHUNK_K / g->nt;
     g->bl = q->TILE_N * q->CHUNK_K / g->nt;
+    /* The sums, two k's fragments (the next one's loads in flight), the
+     * next chunk's loads with the B addresses, about 24 for indices and
+     * the loop (ptxas on sm_75 .. sm_90 stays within it without spills);
+     * the launch bounds ask for the blocks an SM that leaves, at most 1024
+     * threads (FF_MINB): an SM's registers are four schedulers' quarters,
+     * each holding whole warps. */
+    g->regs = q->THREAD_M * q->THREAD_N + 2 * (q->THREAD_M + q->THREAD_N) + g->al + 2 * g->bl + 24;
+    g->minb = 512 / ct_rup(g->regs, 8) * 128 / g->nt;
+    if (g->minb > 1024 / g->nt)
+        g->minb = 1024 / g->nt;
+    if (g->minb < 1)
+        g->minb = 1;
     g->ntiles = ct_cdiv(n, q->TILE_N);
     g->mtiles = ct_cdiv(coutg, q->TILE_M);
     /* Two stages of A and B rows padded by 4 floats, the pixel table. */
     g->smem = 4 * 2 * q->CHUNK_K * ((q->TILE_M + 4) + (q->TILE_N + 4)) + 12 * q->TILE_N;
-    /* The sums, a k's fragments, the next chunk's loads, about 24 for
-     * addresses, indices and the loop. */
-    g->regs = q->THREAD_M * q->THREAD_N + q->THREAD_M + q->THREAD_N + g->al + g->bl + 24;
 }
 
 static int pow2(long v)
