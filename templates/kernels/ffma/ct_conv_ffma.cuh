@@ -31,8 +31,9 @@
 // A thread owns THREAD_M x THREAD_N outputs in registers: THREAD_M / 4
 // runs of 4 channels, TILE_M / (THREAD_M / 4) apart, and THREAD_N / 4 runs
 // of 4 pixels, likewise; per k it loads its A and B fragments as 128-bit
-// shared loads (a warp's lanes read consecutive 16-byte runs of one row or
-// the same address: no bank conflicts) and does the THREAD_M x THREAD_N
+// shared loads (a warp is 8 x 4 threads of the tile's grid, so a load
+// reads 8 or 4 consecutive 16-byte runs of one row, each shared by 4 or 8
+// lanes: one wavefront, no bank conflicts) and does the THREAD_M x THREAD_N
 // outer product, fully unrolled over the chunk. The outputs are stored as
 // 4-wide vectors where the layout allows: along the pixels in NCHW (OH x
 // OW a multiple of 4), along the channels in NHWC (COUTG a multiple of 4).
@@ -58,6 +59,11 @@
 #define FF_TX (TILE_N / THREAD_N)                  // threads along the pixels
 #define FF_TY (TILE_M / THREAD_M)                  // threads along the channels
 #define FF_NT (FF_TX * FF_TY)
+// A warp's threads: WX along the pixels (8, fewer where TX is smaller, more
+// where TY is), WY = 32 / WX along the channels.
+#define FF_WX0 (FF_TX < 8 ? FF_TX : 8)
+#define FF_WX (FF_WX0 * FF_TY >= 32 ? FF_WX0 : 32 / FF_TY)
+#define FF_WY (32 / FF_WX)
 #define FF_RM (THREAD_M / 4)
 #define FF_RN (THREAD_N / 4)
 #define FF_NCH FF_CDIV(FF_K, CHUNK_K)
@@ -76,6 +82,10 @@
 #define FF_WPS (512 / ((FF_REGS + 7) / 8 * 8))
 #define FF_MINB_R (FF_WPS * 128 / FF_NT)
 #define FF_MINB (FF_MINB_R < 1 ? 1 : FF_MINB_R > 1024 / FF_NT ? 1024 / FF_NT : FF_MINB_R)
+static_assert(FF_NT % 32 == 0 && FF_TX % FF_WX == 0 && FF_TY % FF_WY == 0, "whole warps of WX x WY threads");
+static_assert(FF_NT % CHUNK_K == 0 && FF_AL * FF_NT == TILE_M * CHUNK_K && FF_BL * FF_NT == TILE_N * CHUNK_K,
+              "the threads share a chunk's copies evenly");
+static_assert((THREAD_M == 4 || THREAD_M == 8) && (THREAD_N == 4 || THREAD_N == 8), "runs of 4 a thread");
 // A pixel past the layer: its first row so far outside that every tap misses.
 #define FF_NOWHERE (-(1 << 24))
 // Vector stores: 4 pixels (NCHW) or 4 channels (NHWC) of fp32.
@@ -202,7 +212,12 @@ FF_NAME(const ct_elem *__restrict__ in, const ct_elem *__restrict__ weight,
         s_pix[t] = q;
     }
 
-    const int tx = tid % FF_TX, ty = tid / FF_TX;
+    // A warp covers WX x WY threads of the TX x TY grid: its 128-bit
+    // fragment loads of a k touch WX (B) and WY (A) runs of 16 bytes, one
+    // wavefront each.
+    const int lane = tid % 32, warp = tid / 32;
+    const int tx = lane % FF_WX + FF_WX * (warp % (FF_TX / FF_WX));
+    const int ty = lane / FF_WX + FF_WY * (warp / (FF_TX / FF_WX));
     float acc[THREAD_M][THREAD_N];
 #pragma unroll
     for (int r = 0; r < FF_RM; ++r)

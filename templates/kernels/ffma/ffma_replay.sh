@@ -36,7 +36,7 @@ for dt in 0 1 2; do
         one $dt 3 7  5  1 8  9  1  1  0  0  1  1  1  1  1    $cl 128 32  8  4  8
         one $dt 1 16 32 1 17 16 3  3  1  1  3  3  1  1  1    $cl 128 64  8  8  16
         one $dt 2 3  64 1 16 16 3  3  1  1  1  1  1  1  0    $cl 64  128 8  8  8
-        one $dt 1 4  8  1 14 14 7  7  3  3  2  2  1  1  1    $cl 32  32  8  8  16
+        one $dt 1 4  8  1 14 14 7  7  3  3  2  2  1  1  1    $cl 64  64  8  8  16
         OHW="10 11" one $dt 2 5 12 1 10 11 4 4 1 1 1 1 1 1 1 $cl 32 64 4 4 16
         # conv1dc's layers (height 1): stride 3 dilation 2, causal K = 4
         one $dt 2 13 19 1 1  37 1  5  0  2  1  3  1  2  1    $cl 32  64  4  8  8
