@@ -474,6 +474,7 @@ static const ct_template templates[] = {
     CT_KERNEL(conv2dc, wgsimt),
     CT_KERNEL(conv2dc, dwtcl),
     CT_KERNEL(conv2dc, ffma),
+    CT_KERNEL(conv2dc, wino),
 };
 
 /* The layer as the tensor-core templates see it. */
