@@ -55,8 +55,12 @@
 #define WN_NTILES WN_CDIV(WN_NTL, TILE_N)          // grid x
 #define WN_AP (TILE_M + 4)                         // floats per k row of U
 #define WN_BP (TILE_N + 4)                         // and of V
-#define WN_UPL (CHUNK_K * WN_AP + 4)               // floats per position plane of U
-#define WN_VPL (CHUNK_K * WN_BP + 4)               // and of V
+// Floats per position plane of U and of V: 16 mod 32, so that the two
+// positions of a warp (16 threads each, where TX x TY = 16) read opposite
+// halves of the banks.
+#define WN_PLANE(rows) ((rows) + (48 - (rows) % 32) % 32)
+#define WN_UPL WN_PLANE(CHUNK_K * WN_AP)
+#define WN_VPL WN_PLANE(CHUNK_K * WN_BP)
 #define WN_STAGE (16 * (WN_UPL + WN_VPL))
 #define WN_EP (TILE_N + 1)                         // the epilogue's rows
 #define WN_EPL (WN_TY * WN_EP)                     // and planes

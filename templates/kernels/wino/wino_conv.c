@@ -36,6 +36,12 @@ static wn_values wn_get(const ct_template *t, const ct_params *c)
     return q;
 }
 
+/* Floats of a position's plane: its rows, then up to 16 mod 32. */
+static long long wn_plane(long long rows)
+{
+    return rows + (48 - rows % 32) % 32;
+}
+
 /* The template's derived sizes. */
 typedef struct wn_geom {
     long long tiles, tx, ty, nt, pi, pw, regs, minb, ntiles, mtiles, stage, smem;
@@ -65,9 +71,9 @@ static void wn_geometry(const ct_tc_shape *s, const wn_values *q, wn_geom *g)
         g->minb = 1;
     g->ntiles = ct_cdiv(g->tiles, q->TILE_N);
     g->mtiles = ct_cdiv(coutg, q->TILE_M);
-    /* 16 planes of U and V, each CHUNK_K rows padded by 4 plus 4; the
-     * tile table. */
-    g->stage = 16 * ((q->CHUNK_K * (q->TILE_M + 4) + 4) + (q->CHUNK_K * (q->TILE_N + 4) + 4));
+    /* 16 planes of U and V, each CHUNK_K rows padded by 4, rounded to 16
+     * mod 32 floats (WN_PLANE); the tile table. */
+    g->stage = 16 * (wn_plane(q->CHUNK_K * (q->TILE_M + 4)) + wn_plane(q->CHUNK_K * (q->TILE_N + 4)));
     g->smem = 4 * g->stage + 16 * q->TILE_N;
 }
 
