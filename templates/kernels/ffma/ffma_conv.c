@@ -85,6 +85,9 @@ static int pow2(long v)
 static int ff_constrain(const ct_template *t, const ct_tc_shape *s, const ct_params *c, const ct_limits *lim,
                         char *why, size_t len)
 {
+    /* Read first: a candidate of another template is noticed whatever the
+     * layer (test_params). */
+    const ff_values q = ff_get(t, c);
     const long long gr = ct_tc_ngroups(s);
     if (gr == s->cin && s->cout == s->cin) {
         snprintf(why, len, "%s: a depthwise layer (groups = Cin = Cout = %lld) has its own templates", t->name,
@@ -97,7 +100,6 @@ static int ff_constrain(const ct_template *t, const ct_tc_shape *s, const ct_par
                  t->name);
         return 1;
     }
-    const ff_values q = ff_get(t, c);
     if (!pow2(q.TILE_M) || !pow2(q.TILE_N) || !pow2(q.CHUNK_K) || (q.THREAD_M != 4 && q.THREAD_M != 8) ||
         (q.THREAD_N != 4 && q.THREAD_N != 8) || q.TILE_M < q.THREAD_M || q.TILE_N < q.THREAD_N) {
         snprintf(why, len, "TILE_M, TILE_N and CHUNK_K are powers of two, THREAD_M and THREAD_N 4 or 8 and at "

@@ -36,6 +36,11 @@
 //   TILE_M, TILE_N       the block: output channels x 2x2 output tiles
 //   THREAD_M, THREAD_N   sums per thread of its position (4 or 8 each)
 //   CHUNK_K              input channels staged at a time
+//   STAGES               1: one stage, two barriers a chunk (the next
+//                        chunk stored after every thread's products);
+//                        2: two stages, one barrier a chunk, so that warps
+//                        drift apart and one's transforms overlap
+//                        another's products
 // Indices are 32-bit: the host refuses layers of 2^31 elements or more.
 
 #include "ct_dtype.cuh"
@@ -75,6 +80,7 @@
 #define WN_NOWHERE (-(1 << 24))
 
 static_assert(WN_NT % 32 == 0 && WN_NT <= 1024, "whole warps, at most 1024 threads");
+static_assert(STAGES == 1 || STAGES == 2, "one or two stages");
 static_assert((THREAD_M == 4 || THREAD_M == 8) && (THREAD_N == 4 || THREAD_N == 8), "runs of 4 a thread");
 static_assert(16 * WN_EPL <= WN_STAGE, "the epilogue's planes fit the stage");
 
@@ -192,9 +198,8 @@ WN_NAME(const ct_elem *__restrict__ in, const ct_elem *__restrict__ weight,
 #endif
         ct_elem *__restrict__ out)
 {
-    __shared__ __align__(16) float s_stage[WN_STAGE];
+    __shared__ __align__(16) float s_stage[STAGES * WN_STAGE];
     __shared__ wn_pix s_pix[TILE_N];
-    float *const su = s_stage, *const sv = s_stage + 16 * WN_UPL;
 
     const int tid = threadIdx.x;
     const int n0 = blockIdx.x * TILE_N, m0 = blockIdx.y * TILE_M, g = blockIdx.z;
@@ -237,12 +242,13 @@ WN_NAME(const ct_elem *__restrict__ in, const ct_elem *__restrict__ weight,
 
     float rd[WN_PI][16], rg[WN_PW][9];
     wn_load(rd, rg, xg, wg, s_pix, m0, 0);
-    wn_store(su, sv, rd, rg);
+    wn_store(s_stage, s_stage + 16 * WN_UPL, rd, rg);
     __syncthreads();
 #pragma unroll 1
     for (int c = 0; c < WN_NCH; ++c) {
         if (c + 1 < WN_NCH)
             wn_load(rd, rg, xg, wg, s_pix, m0, c + 1);
+        const float *su = s_stage + (STAGES == 2 ? (c & 1) * WN_STAGE : 0), *sv = su + 16 * WN_UPL;
         const float *pa = su + xi * WN_UPL + ty * 4, *pb = sv + xi * WN_VPL + tx * 4;
 #pragma unroll
         for (int kk = 0; kk < CHUNK_K; ++kk) {
@@ -263,18 +269,28 @@ WN_NAME(const ct_elem *__restrict__ in, const ct_elem *__restrict__ weight,
                 for (int j = 0; j < THREAD_N; ++j)
                     acc[i][j] = fmaf(a[i], bb[j], acc[i][j]);
         }
+#if STAGES == 2
+        // The other stage was released by the barrier that ended chunk c-1.
+        if (c + 1 < WN_NCH) {
+            float *nu = s_stage + ((c + 1) & 1) * WN_STAGE;
+            wn_store(nu, nu + 16 * WN_UPL, rd, rg);
+        }
+        __syncthreads();
+#else
         __syncthreads();   // every thread is done with the stage
         if (c + 1 < WN_NCH) {
-            wn_store(su, sv, rd, rg);
+            wn_store(s_stage, s_stage + 16 * WN_UPL, rd, rg);
             __syncthreads();
         }
+#endif
     }
 
     // Output transform, THREAD_M rounds: in round i each thread puts its
     // sums of channel i (of its runs) in the plane of its position, row ty;
     // then each (row, tile) pair gathers its 16 positions.
+    // (Unrolled: the sums stay in registers, indexed by constants.)
     float *const se = s_stage;
-#pragma unroll 1
+#pragma unroll
     for (int i = 0; i < THREAD_M; ++i) {
 #pragma unroll
         for (int j = 0; j < THREAD_N; ++j)

@@ -16,7 +16,9 @@ CT_FAMILY_CODE
     X(TILE_N, 32, CT_RANGE(4, 512), "2x2 output tiles per block (a power of two)")                          \
     X(THREAD_M, 8, CT_RANGE(4, 8), "output channels per thread of one transform position, runs of 4 (4 or 8)") \
     X(THREAD_N, 8, CT_RANGE(4, 8), "tiles per thread of one transform position, runs of 4 (4 or 8)")        \
-    X(CHUNK_K, 8, CT_RANGE(1, 64), "input channels staged at a time, transformed (a power of two)")
+    X(CHUNK_K, 8, CT_RANGE(1, 64), "input channels staged at a time, transformed (a power of two)")         \
+    X(STAGES, 1, CT_RANGE(1, 2), "shared stages: 1 (two barriers a chunk) or 2 (one; warps drift apart, "   \
+                                 "one's transforms overlapping another's products)")
 
 const ct_param_def ct_wino_params[CT_WINO_NPARAMS] = CT_PARAM_TABLE(WN_ALL);
 _Static_assert(CT_PARAM_COUNT(WN_ALL) == CT_WINO_NPARAMS, "CT_WINO_NPARAMS is the list's length");
@@ -74,7 +76,7 @@ static void wn_geometry(const ct_tc_shape *s, const wn_values *q, wn_geom *g)
     /* 16 planes of U and V, each CHUNK_K rows padded by 4, rounded to 16
      * mod 32 floats (WN_PLANE); the tile table. */
     g->stage = 16 * (wn_plane(q->CHUNK_K * (q->TILE_M + 4)) + wn_plane(q->CHUNK_K * (q->TILE_N + 4)));
-    g->smem = 4 * g->stage + 16 * q->TILE_N;
+    g->smem = 4 * q->STAGES * g->stage + 16 * q->TILE_N;
 }
 
 static int pow2(long v)
@@ -90,6 +92,9 @@ static int pow2(long v)
 static int wn_constrain(const ct_template *t, const ct_tc_shape *s, const ct_params *c, const ct_limits *lim,
                         char *why, size_t len)
 {
+    /* Read first: a candidate of another template is noticed whatever the
+     * layer (test_params). */
+    const wn_values q = wn_get(t, c);
     const long long gr = ct_tc_ngroups(s);
     if (s->kh != 3 || s->kw != 3 || s->sy != 1 || s->sx != 1 || s->dy != 1 || s->dx != 1) {
         snprintf(why, len, "%s computes 3x3 layers of stride 1 and dilation 1 (F(2x2,3x3))", t->name);
@@ -106,7 +111,6 @@ static int wn_constrain(const ct_template *t, const ct_tc_shape *s, const ct_par
                  t->name);
         return 1;
     }
-    const wn_values q = wn_get(t, c);
     if (!pow2(q.TILE_M) || !pow2(q.TILE_N) || !pow2(q.CHUNK_K) || (q.THREAD_M != 4 && q.THREAD_M != 8) ||
         (q.THREAD_N != 4 && q.THREAD_N != 8) || q.TILE_M < q.THREAD_M || q.TILE_N < q.THREAD_N) {
         snprintf(why, len, "TILE_M, TILE_N and CHUNK_K are powers of two, THREAD_M and THREAD_N 4 or 8 and at "
