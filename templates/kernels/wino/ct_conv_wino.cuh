@@ -36,6 +36,9 @@
 //   TILE_M, TILE_N       the block: output channels x 2x2 output tiles
 //   THREAD_M, THREAD_N   sums per thread of its position (4 or 8 each)
 //   CHUNK_K              input channels staged at a time
+//   MIN_BLOCKS           blocks an SM the launch bounds ask for at least
+//                        (2: a block's transforms overlap another's
+//                        products, in fewer registers a thread)
 //   STAGES               1: one stage, two barriers a chunk (the next
 //                        chunk stored after every thread's products);
 //                        2: two stages, one barrier a chunk, so that warps
@@ -76,7 +79,8 @@
 #define WN_REGS (THREAD_M * THREAD_N + 2 * (THREAD_M + THREAD_N) + 16 * WN_PI + 9 * WN_PW + 24)
 #define WN_WPS (512 / ((WN_REGS + 7) / 8 * 8))
 #define WN_MINB_R (WN_WPS * 128 / WN_NT)
-#define WN_MINB (WN_MINB_R < 1 ? 1 : WN_MINB_R > 1024 / WN_NT ? 1024 / WN_NT : WN_MINB_R)
+#define WN_MINB_A (WN_MINB_R > MIN_BLOCKS ? WN_MINB_R : MIN_BLOCKS)
+#define WN_MINB (WN_MINB_A < 1 ? 1 : WN_MINB_A > 1024 / WN_NT ? 1024 / WN_NT : WN_MINB_A)
 #define WN_NOWHERE (-(1 << 24))
 
 static_assert(WN_NT % 32 == 0 && WN_NT <= 1024, "whole warps, at most 1024 threads");

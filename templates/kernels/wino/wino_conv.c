@@ -18,7 +18,9 @@ CT_FAMILY_CODE
     X(THREAD_N, 8, CT_RANGE(4, 8), "tiles per thread of one transform position, runs of 4 (4 or 8)")        \
     X(CHUNK_K, 8, CT_RANGE(1, 64), "input channels staged at a time, transformed (a power of two)")         \
     X(STAGES, 1, CT_RANGE(1, 2), "shared stages: 1 (two barriers a chunk) or 2 (one; warps drift apart, "   \
-                                 "one's transforms overlapping another's products)")
+                                 "one's transforms overlapping another's products)")                       \
+    X(MIN_BLOCKS, 1, CT_RANGE(1, 2), "blocks an SM the launch bounds ask for at least (2: one block's "      \
+                                     "transforms overlap another's products, in fewer registers)")
 
 const ct_param_def ct_wino_params[CT_WINO_NPARAMS] = CT_PARAM_TABLE(WN_ALL);
 _Static_assert(CT_PARAM_COUNT(WN_ALL) == CT_WINO_NPARAMS, "CT_WINO_NPARAMS is the list's length");
@@ -67,6 +69,8 @@ static void wn_geometry(const ct_tc_shape *s, const wn_values *q, wn_geom *g)
      * in ffma_conv.c (whole warps a scheduler, at most 1024 threads). */
     g->regs = q->THREAD_M * q->THREAD_N + 2 * (q->THREAD_M + q->THREAD_N) + 16 * g->pi + 9 * g->pw + 24;
     g->minb = 512 / ct_rup(g->regs, 8) * 128 / g->nt;
+    if (g->minb < q->MIN_BLOCKS)
+        g->minb = q->MIN_BLOCKS;
     if (g->minb > 1024 / g->nt)
         g->minb = 1024 / g->nt;
     if (g->minb < 1)
@@ -143,7 +147,18 @@ static int wn_constrain(const ct_template *t, const ct_tc_shape *s, const ct_par
                  "(48 KiB static per block)", g.smem, want, lim->max_smem_per_sm);
         return 1;
     }
-    if (ct_regs_exceed(lim, g.regs, g.nt, (long)g.minb, why, len))
+    /* MIN_BLOCKS above the estimate's share: the sums, one k's fragments,
+     * the raw loads and 20 (ptxas fits the 8 x 8 sums of 256 threads in
+     * 128 registers without spills) must fit what it leaves, in a block of
+     * no more channels than tiles (at 64 x 16 ptxas spills 20 to 48 bytes
+     * on sm_75 and sm_80). */
+    const long long tight = q.THREAD_M * q.THREAD_N + q.THREAD_M + q.THREAD_N + 16 * g.pi + 9 * g.pw + 20;
+    if (q.MIN_BLOCKS >= 2 && g.minb == q.MIN_BLOCKS && q.TILE_M > q.TILE_N) {
+        snprintf(why, len, "MIN_BLOCKS=%ld: a block of more channels (%ld) than tiles (%ld) spills in the "
+                 "registers it leaves", q.MIN_BLOCKS, q.TILE_M, q.TILE_N);
+        return 1;
+    }
+    if (ct_regs_exceed(lim, g.regs < tight || q.MIN_BLOCKS < 2 ? g.regs : tight, g.nt, (long)g.minb, why, len))
         return 1;
     /* Sums past the group's channels, tiles past the layer and tile
      * outputs past its edge: more than a quarter thrown away loses to a
@@ -165,10 +180,24 @@ static int wn_constrain(const ct_template *t, const ct_tc_shape *s, const ct_par
     return 0;
 }
 
-/* Every candidate is its own kernel (powers of two, not rounded). */
+/* The tile sizes are powers of two the constraints check, not rounded;
+ * MIN_BLOCKS=2 where the register estimate already asks for two blocks or
+ * more is the kernel of MIN_BLOCKS=1, and stored as it. */
 static void wn_normalize(const ct_template *t, const ct_tc_shape *s, ct_params *c)
 {
-    (void)t, (void)s, (void)c;
+    wn_values q = wn_get(t, c);
+    if (q.MIN_BLOCKS <= 1)
+        return;
+    wn_values one = q;
+    one.MIN_BLOCKS = 1;
+    wn_geom g;
+    wn_geometry(s, &one, &g);
+    if (g.nt >= 1 && g.minb >= q.MIN_BLOCKS) {
+        q.MIN_BLOCKS = 1;
+        for (int i = 0; i < CT_WINO_NPARAMS; i++)
+            if (!strcmp(ct_wino_params[i].name, "MIN_BLOCKS"))
+                ct_params_write(c, &ct_wino_params[i], 1, &q.MIN_BLOCKS);
+    }
 }
 
 /* Tile blocks (x) x channel blocks (y) x groups (z), static shared memory. */

@@ -14,13 +14,13 @@
 here=$(cd "$(dirname "$0")" && pwd)
 replay_every=6
 source "$here/../replay_lib.sh"
-# [ST=2] one DT B CIN COUT G H W PH PW BIAS CL TILE_M TILE_N THREAD_M THREAD_N CHUNK_K
-# (ST: STAGES, 1 unless set)
+# [ST=2] [MB=2] one DT B CIN COUT G H W PH PW BIAS CL TILE_M TILE_N THREAD_M THREAD_N CHUNK_K
+# (ST: STAGES, MB: MIN_BLOCKS, 1 unless set)
 one() {
     replay_pick || return
     replay_pass_layer "$1" 0 "$2" "$3" "$4" "$5" "$6" "$7" 3 3 "$8" "$9" 1 1 1 1 "${10}" "${11}"
     shift 11
-    local t="-DTILE_M=$1 -DTILE_N=$2 -DTHREAD_M=$3 -DTHREAD_N=$4 -DCHUNK_K=$5 -DSTAGES=${ST:-1}"
+    local t="-DTILE_M=$1 -DTILE_N=$2 -DTHREAD_M=$3 -DTHREAD_N=$4 -DCHUNK_K=$5 -DSTAGES=${ST:-1} -DMIN_BLOCKS=${MB:-1}"
     printf "[%s]: " "$(echo $t | sed 's/-D//g')"
     replay_compile_run "$here/wino_replay.cpp" $layer $t
 }
@@ -34,7 +34,7 @@ for dt in 0 1 2; do
    ST=2 one $dt 2 6  10 2 10 9  1  1  1    $cl 16 32 4  8  8
         one $dt 1 9  21 3 12 13 0  1  0    $cl 32 32 8  4  16
    ST=2 one $dt 3 7  5  1 8  9  1  0  1    $cl 16 16 4  4  8
-        one $dt 1 16 32 1 17 16 1  1  1    $cl 32 64 8  8  8
+   MB=2 one $dt 1 16 32 1 17 16 1  1  1    $cl 32 64 8  8  8
    ST=2 one $dt 2 3  64 1 6  7  2  1  0    $cl 64 32 8  8  4
    ST=2 one $dt 1 33 8  1 5  5  1  1  1    $cl 16 64 4  8  16
    ST=2 one $dt 1 40 24 1 7  9  1  1  1    $cl 32 16 8  4  4
