@@ -71,7 +71,10 @@
 #define WN_VPL WN_PLANE(CHUNK_K * WN_BP)
 #define WN_STAGE (16 * (WN_UPL + WN_VPL))
 #define WN_EP (TILE_N + 1)                         // the epilogue's rows
-#define WN_EPL (WN_TY * WN_EP)                     // and planes
+#define WN_EPL (WN_TY * WN_EP)                     // and planes, per channel of a thread
+// Channels of a thread a round of the output transform: as many (4, 2, 1)
+// as the stages hold, fewer rounds and barriers.
+#define WN_ER (16 * 4 * WN_EPL <= STAGES * WN_STAGE ? 4 : 16 * 2 * WN_EPL <= STAGES * WN_STAGE ? 2 : 1)
 #define WN_PI WN_CDIV(CHUNK_K * TILE_N, WN_NT)     // patches a thread gathers a chunk
 #define WN_PW WN_CDIV(CHUNK_K * TILE_M, WN_NT)     // filters
 // Registers a thread needs (wino_conv.c has the same estimate); launch
@@ -289,25 +292,29 @@ WN_NAME(const ct_elem *__restrict__ in, const ct_elem *__restrict__ weight,
 #endif
     }
 
-    // Output transform, THREAD_M rounds: in round i each thread puts its
-    // sums of channel i (of its runs) in the plane of its position, row ty;
-    // then each (row, tile) pair gathers its 16 positions.
+    // Output transform, THREAD_M / ER rounds: in a round each thread puts
+    // its sums of ER channels (of its runs) in the plane of its position,
+    // rows e x TY + ty; then each (row, tile) pair gathers its 16 positions.
     // (Unrolled: the sums stay in registers, indexed by constants.)
     float *const se = s_stage;
 #pragma unroll
-    for (int i = 0; i < THREAD_M; ++i) {
+    for (int q = 0; q < THREAD_M / WN_ER; ++q) {
 #pragma unroll
-        for (int j = 0; j < THREAD_N; ++j)
-            se[xi * WN_EPL + ty * WN_EP + (j / 4) * WN_TX * 4 + tx * 4 + j % 4] = acc[i][j];
+        for (int e = 0; e < WN_ER; ++e)
+#pragma unroll
+            for (int j = 0; j < THREAD_N; ++j)
+                se[xi * WN_ER * WN_EPL + (e * WN_TY + ty) * WN_EP + (j / 4) * WN_TX * 4 + tx * 4 + j % 4] =
+                    acc[q * WN_ER + e][j];
         __syncthreads();
-        for (int pr = tid; pr < WN_TY * TILE_N; pr += WN_NT) {
-            const int yl = pr / TILE_N, nl = pr % TILE_N, n = n0 + nl;
+        for (int pr = tid; pr < WN_ER * WN_TY * TILE_N; pr += WN_NT) {
+            const int rl = pr / TILE_N, nl = pr % TILE_N, n = n0 + nl;
+            const int i = q * WN_ER + rl / WN_TY, yl = rl % WN_TY;
             const int co = m0 + (i / 4) * WN_TY * 4 + yl * 4 + i % 4;
             if (n < WN_NTL && co < LY_COUTG) {
                 float m[16];
 #pragma unroll
                 for (int x = 0; x < 16; ++x)
-                    m[x] = se[x * WN_EPL + yl * WN_EP + nl];
+                    m[x] = se[x * WN_ER * WN_EPL + rl * WN_EP + nl];
                 float s0[4], s1[4];
 #pragma unroll
                 for (int j = 0; j < 4; ++j) {   // A^T M: rows
