@@ -24,9 +24,10 @@
 // its share of the chunk's raw patches (16 elements each) and 3x3 filters
 // into registers while the previous chunk's products run, then (after a
 // barrier) transforms them into the shared stage, laid out [xi][k][m] and
-// [xi][k][n]. At the end the sums go through shared memory, THREAD_M
-// rounds of one channel per thread, so that a thread can gather the 16
-// positions of a (channel, tile) and store its 2x2 outputs, adding bias.
+// [xi][k][n]. At the end the sums go through shared memory, in rounds of
+// up to 4 channels per thread (as many as the stages hold), so that a
+// thread can gather the 16 positions of a (channel, tile) and store its
+// 2x2 outputs, adding bias.
 //
 // Problem macros (FAMILY_as2d.cuh): LY_B, LY_CIN, LY_COUT, LY_GROUPS,
 // LY_CING, LY_COUTG, LY_H, LY_W, LY_OH, LY_OW, LY_PH, LY_PW, LY_BIAS, LY_CL
