@@ -460,6 +460,8 @@ static const ct_template templates[] = {
     CT_KERNEL(conv2dc, wgsimt),
     CT_KERNEL(conv2dc, dwtcl),
     CT_KERNEL(conv2dc, tc16gktcl),
+    CT_KERNEL(conv2dc, ffma),
+    CT_KERNEL(conv2dc, wino),
 };
 
 /* The layer as the tensor-core templates see it. */
