@@ -1,5 +1,5 @@
 /* tc_conv.c - parameters, sizes, constraints and the split-K executor of the
- * tensor-core implicit-GEMM templates (templates/ct_conv_tc.cuh). */
+ * fp32 tensor-core implicit-GEMM kinds tc and tcsplit (ct_conv_tc.cuh). */
 #include "tc_conv.h"
 #include "intmath.h"
 
@@ -60,24 +60,6 @@ static void tc_put(const ct_template *t, ct_params *c, const tc_values *q)
     }
 }
 
-ct_tc_shape ct_tc_per_group(const ct_tc_shape *s)
-{
-    ct_tc_shape g = *s;
-    g.cin = s->cin / ct_tc_ngroups(s);
-    g.cout = s->cout / ct_tc_ngroups(s);
-    g.groups = 1;
-    return g;
-}
-
-int ct_tc_depthwise_refused(const ct_tc_shape *one, char *why, size_t len)
-{
-    if (one->cin != 1 || one->cout != 1)
-        return 0;
-    snprintf(why, len, "one input and one output channel per group (depthwise): the depthwise templates "
-             "serve it, an mma tile would be 1/16 busy");
-    return 1;
-}
-
 static void geometry_of(const ct_template *t, const ct_tc_shape *s, const ct_params *c, ct_tc_geom *g);
 
 void ct_tc_geometry_of(const ct_template *t, const ct_tc_shape *s, const ct_params *c, ct_tc_geom *g)
@@ -132,20 +114,6 @@ static void geometry_of(const ct_template *t, const ct_tc_shape *s, const ct_par
 int ct_tc_single_pass(const ct_tc_shape *s)
 {
     return s->p && ct_problem_dtype(s->p) == CT_DTYPE_TF32;
-}
-
-int ct_tc16_arch_excluded(const ct_tc_shape *s, const ct_limits *lim, char *why, size_t len)
-{
-    const int cc = lim->cc_major * 10 + lim->cc_minor;
-    if (cc >= 80)
-        return 0;
-    if (cc >= 75 && s->p && ct_problem_dtype(s->p) == CT_DTYPE_F16)
-        return 0;
-    if (cc >= 75)
-        snprintf(why, len, "bf16 mma.sync needs sm_80 or later (sm_75 has f16 m16n8k8 only)");
-    else
-        snprintf(why, len, "f16 mma.sync m16n8k8 needs sm_75 or later, bf16 sm_80");
-    return 1;
 }
 
 int ct_tc_constrain(const ct_template *t, const ct_tc_shape *layer, const ct_params *c, const ct_limits *lim,
