@@ -254,13 +254,13 @@ static void relayout(const char *dir, const char *name)
     free(s);
 }
 
-/* Move the first half of common/ct_conv_tc.cuh to the end of
+/* Move the first half of kernels/tc/ct_conv_tc.cuh to the end of
  * conv1dc/conv1dc_tclayer.cuh, which conv1dc_tc.cu includes just before it:
  * the expanded source keeps its order. */
 static void move_half(const char *dir)
 {
     char a[700], b[700];
-    snprintf(a, sizeof a, "%.600s/common/ct_conv_tc.cuh", dir);
+    snprintf(a, sizeof a, "%.600s/kernels/tc/ct_conv_tc.cuh", dir);
     snprintf(b, sizeof b, "%.600s/conv1dc/conv1dc_tclayer.cuh", dir);
     char *sa = tc_slurp(a, NULL), *sb = tc_slurp(b, NULL);
     CHECK(sa && sb);
@@ -430,7 +430,7 @@ static void test_refactor(void)
      * the header included before it. */
     relayout(tdir, "common/ct_dtype.cuh");
     relayout(tdir, "conv2dc/conv2dc_layer.cuh");
-    relayout(tdir, "common/ct_conv_tc.cuh");
+    relayout(tdir, "kernels/tc/ct_conv_tc.cuh");
     move_half(tdir);
 
     /* The old result has no code hash: judged on its template's text, which
@@ -509,7 +509,7 @@ static void test_refactor(void)
     }
 
     /* A change of the generated code is refused, with the code hashes. */
-    edit(tdir, "common/ct_conv_tc.cuh", "__syncthreads();", "__syncthreads();\n    __syncthreads();");
+    edit(tdir, "kernels/tc/ct_conv_tc.cuh", "__syncthreads();", "__syncthreads();\n    __syncthreads();");
     export_refused("changed code (ct_conv_tc.cuh)", db, LAYER, tdir, "(code hash ");
     edit(tdir, "common/ct_dtype.cuh", NULL, "\n__device__ int ct_refactor_probe = 1;\n");
     export_refused("changed code (ct_dtype.cuh)", db, BF16, tdir, "(code hash ");

@@ -19,7 +19,7 @@
 #include "data.h"
 #include "runner.h"
 #include "space.h"
-#include "tc_conv.h"
+#include "tc_shape.h"
 
 #include <math.h>
 #include <stdint.h>

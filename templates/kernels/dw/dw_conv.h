@@ -10,7 +10,7 @@
 #include <stddef.h>
 
 #include "problem.h"
-#include "tc_conv.h"
+#include "tc_shape.h"
 
 /* Parameter lists: 1D (conv1dc_dw) and 2D (conv2dc_dw); their lengths are
  * constants for the families' static template tables. */

@@ -4,7 +4,7 @@
 #include "dwbwd_conv.h"
 #include "conv_pass.h"
 #include "intmath.h"
-#include "tc_conv.h"
+#include "tc_shape.h"
 
 #include <stdio.h>
 #include <string.h>

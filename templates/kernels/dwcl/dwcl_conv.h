@@ -11,7 +11,7 @@
 #include <stddef.h>
 
 #include "problem.h"
-#include "tc_conv.h"
+#include "tc_shape.h"
 
 #define CT_DWCL_NPARAMS_1D 5
 extern const ct_param_def ct_dwcl_params_1d[CT_DWCL_NPARAMS_1D];

@@ -3,7 +3,7 @@
  * DB_*, DG_* and WG_* macros of ct_dwcl_bwd.cuh. */
 #include "dwclbwd_conv.h"
 #include "intmath.h"
-#include "tc_conv.h"
+#include "tc_shape.h"
 
 #include <stdio.h>
 #include <string.h>

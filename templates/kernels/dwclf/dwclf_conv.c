@@ -3,7 +3,7 @@
  * mirror the DF_* macros of ct_dwcl_fwd.cuh. */
 #include "dwclf_conv.h"
 #include "intmath.h"
-#include "tc_conv.h"
+#include "tc_shape.h"
 
 #include <stdio.h>
 #include <string.h>

@@ -8,7 +8,7 @@
 #include <stddef.h>
 
 #include "problem.h"
-#include "tc_conv.h"
+#include "tc_shape.h"
 
 #define CT_DWP_NPARAMS 5
 extern const ct_param_def ct_dwp_params[CT_DWP_NPARAMS];

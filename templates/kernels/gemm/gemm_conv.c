@@ -1,7 +1,7 @@
 /* gemm_conv.c - parameters, sizes, constraints and geometry of the
  * conv1dc gemm template (gemm_conv.h, gemm.conv1dc.cu.in beside it). */
 #include "gemm_conv.h"
-#include "tc_conv.h"
+#include "tc_shape.h"
 
 #include <stdio.h>
 #include <string.h>

@@ -4,7 +4,7 @@
 #include "gemmbwd_conv.h"
 #include "conv_pass.h"
 #include "intmath.h"
-#include "tc_conv.h"
+#include "tc_shape.h"
 #include "ws_exec.h"
 
 #include <stdlib.h>

@@ -1,7 +1,7 @@
 /* passnaive_conv.c - the kinds dgnaive and wgnaive (passnaive_conv.h). */
 #include "passnaive_conv.h"
 #include "conv_pass.h"
-#include "tc_conv.h"
+#include "tc_shape.h"
 
 #include <stdio.h>
 #include <string.h>

@@ -11,7 +11,7 @@
 #include <stddef.h>
 
 #include "problem.h"
-#include "tc_conv.h"
+#include "tc_shape.h"
 
 /* Parameter lists: 2D and 1D (no OUT_Y, TILE_OH); their lengths are
  * constants for the families' static template tables. */

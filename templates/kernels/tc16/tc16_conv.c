@@ -4,8 +4,9 @@
 #include "tc16_conv.h"
 #include "intmath.h"
 
-#include "tc_conv.h"
+#include "tc_shape.h"
 
+#include <stdio.h>
 #include <string.h>
 
 CT_FAMILY_CODE

@@ -10,7 +10,7 @@
 #include <stddef.h>
 
 #include "problem.h"
-#include "tc_conv.h"
+#include "tc_shape.h"
 
 #define CT_TC16GK_NPARAMS 7
 extern const ct_param_def ct_tc16gk_params[CT_TC16GK_NPARAMS];

@@ -11,7 +11,7 @@
 #include <stddef.h>
 
 #include "problem.h"
-#include "tc_conv.h"
+#include "tc_shape.h"
 
 #define CT_TC16GKT_NPARAMS 9
 extern const ct_param_def ct_tc16gkt_params[CT_TC16GKT_NPARAMS];

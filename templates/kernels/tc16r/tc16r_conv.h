@@ -12,7 +12,7 @@
 #include <stddef.h>
 
 #include "problem.h"
-#include "tc_conv.h"
+#include "tc_shape.h"
 
 #define CT_TC16R_NPARAMS 8
 extern const ct_param_def ct_tc16rcl_params[CT_TC16R_NPARAMS];

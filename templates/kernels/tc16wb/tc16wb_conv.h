@@ -11,7 +11,7 @@
 #include <stddef.h>
 
 #include "problem.h"
-#include "tc_conv.h"
+#include "tc_shape.h"
 
 #define CT_TC16WB_NPARAMS 6
 extern const ct_param_def ct_tc16wb_params[CT_TC16WB_NPARAMS];

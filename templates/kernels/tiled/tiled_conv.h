@@ -13,7 +13,7 @@
 #include <stddef.h>
 
 #include "problem.h"
-#include "tc_conv.h"
+#include "tc_shape.h"
 
 /* Parameter lists: 1D (conv1dc_tiled) and 2D (conv2dc_tiled); their lengths
  * are constants for the families' static template tables. */

@@ -13,7 +13,7 @@
  * weight-streaming kernel rather than a register-blocked sliding window. */
 #include "problem.h"
 #include "family_export.h"
-#include "tc_conv.h"
+#include "tc_shape.h"
 #include "conv_layer.h"
 #include "conv_pass.h"
 #include "ct_kernels.h"
@@ -356,14 +356,8 @@ static const ct_template templates[] = {
      .kind = &naive_kind},
     CT_KERNEL(conv1dc, tiled),
     CT_KERNEL(conv1dc, gemm),
-    {.name = "conv1dc_tc", .summary = "implicit GEMM on the tensor cores at fp32 accuracy (3xTF32 mma.sync; tf32: "
-                                      "one mma of operands rounded to TF32), "
-                                      "haloed input rows and weights staged by cp.async",
-     .params = ct_tc_params_1d, .nparams = CT_TC_NPARAMS_1D, .kind = &ct_kind_tc},
-    {.name = "conv1dc_tcsplit", .summary = "conv1dc_tc with the input channels split over the grid, partial "
-                                           "sums added by a second kernel (small grids, long reductions)",
-     .params = ct_tc_split_params_1d, .nparams = CT_TC_NPARAMS_1D + 1, .exec = &ct_tc_split_exec,
-     .kind = &ct_kind_tc},
+    CT_KERNEL(conv1dc, tc),
+    CT_KERNEL(conv1dc, tcsplit),
     CT_KERNEL(conv1dc, tc16),
     CT_KERNEL(conv1dc, tc16w),
     CT_KERNEL(conv1dc, tc16wb),

@@ -15,7 +15,7 @@
  * pixel can be accumulated in one thread. */
 #include "problem.h"
 #include "family_export.h"
-#include "tc_conv.h"
+#include "tc_shape.h"
 #include "conv_layer.h"
 #include "conv_pass.h"
 #include "ct_kernels.h"
@@ -429,14 +429,8 @@ static const ct_template templates[] = {
      .is_baseline = 1, .dtypes = CT_DTYPES_ALL, .params = naive_params, .nparams = CT_PARAM_COUNT(NAIVE_PARAMS),
      .kind = &naive_kind},
     CT_KERNEL(conv2dc, tiled),
-    {.name = "conv2dc_tc", .summary = "implicit GEMM on the tensor cores at fp32 accuracy (3xTF32 mma.sync; tf32: "
-                                      "one mma of operands rounded to TF32), "
-                                      "haloed input tiles and weights staged by cp.async",
-     .params = ct_tc_params_2d, .nparams = CT_TC_NPARAMS_2D, .kind = &ct_kind_tc},
-    {.name = "conv2dc_tcsplit", .summary = "conv2dc_tc with the input channels split over the grid, partial "
-                                           "sums added by a second kernel (small grids, long reductions)",
-     .params = ct_tc_split_params_2d, .nparams = CT_TC_NPARAMS_2D + 1, .exec = &ct_tc_split_exec,
-     .kind = &ct_kind_tc},
+    CT_KERNEL(conv2dc, tc),
+    CT_KERNEL(conv2dc, tcsplit),
     CT_KERNEL(conv2dc, tc16),
     CT_KERNEL(conv2dc, tc16w),
     CT_KERNEL(conv2dc, tc16wb),

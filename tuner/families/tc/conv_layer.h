@@ -10,7 +10,7 @@
 #include "kernel_kind.h"
 #include "problem.h"
 #include "status.h"
-#include "tc_conv.h"
+#include "tc_shape.h"
 
 /* The value(s) of tok = "key=A" or, when two is set, "key=A,B" (B = A when
  * only one is given): positive sizes, or from 0 when zero_ok. Returns

@@ -20,7 +20,7 @@
 
 #include "kernel_kind.h"
 #include "problem.h"
-#include "tc_conv.h"
+#include "tc_shape.h"
 
 extern const char *const ct_pass_names[CT_NPASSES];   /* "fwd", "dgrad", "wgrad" */
 

@@ -12,7 +12,7 @@ typedef struct ws_state {
     const ct_ws_exec *x;
     CUfunction main, reduce;   /* reduce: 0 without a workspace */
     ct_launch l;
-    CUdeviceptr in, dout, out, ws;
+    CUdeviceptr in, dout, bias, out, ws; /* bias: 0 unless the reduce adds one */
     long long count;           /* floats of a split: the output's count */
 } ws_state;
 
@@ -50,6 +50,7 @@ ct_status ct_ws_setup(const ct_ws_exec *x, const ct_problem *p, const ct_params 
     int nb = p->family->buffers(p, b);
     s->in = bufs[0];
     s->dout = bufs[1];
+    s->bias = x->bias && nb == 4 ? bufs[2] : 0;
     s->out = bufs[nb - 1];
     s->count = (long long)ct_problem_output_count(p);
     p->family->geometry(p, t, c, &s->l);
@@ -88,8 +89,9 @@ CUresult ct_ws_run(void *state)
                                       s->l.block[1], s->l.block[2], s->l.smem_bytes, NULL, ma, NULL);
     if (r != CUDA_SUCCESS || !s->ws)
         return r;
-    void *ra[] = {&s->ws, &s->out};
-    return s->d->cuLaunchKernel(s->reduce, s->x->reduce_grid(s->count), 1, 1, 256, 1, 1, 0, NULL, ra, NULL);
+    void *rb[] = {&s->ws, &s->bias, &s->out}, *ra[] = {&s->ws, &s->out};
+    return s->d->cuLaunchKernel(s->reduce, s->x->reduce_grid(s->count), 1, 1, 256, 1, 1, 0, NULL, s->bias ? rb : ra,
+                                NULL);
 }
 
 /* The largest of each over the two kernels; the launch's dynamic shared

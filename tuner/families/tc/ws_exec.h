@@ -4,13 +4,15 @@
  * adds the splits into the output, so that the sums are the same on every
  * run (no atomics). Set-up, launch, resources and teardown are this one
  * code for every such executor (FAMILY_wgdwcl, FAMILY_dgsimt,
- * FAMILY_wgsimt), each describing itself in a ct_ws_exec; each keeps its
- * own export text (emit_launcher). ct_tc_split_exec (tc_conv.c) follows
- * the same pattern with a bias argument to the reduce and is not on it yet.
+ * FAMILY_wgsimt, and the forward FAMILY_tcsplit: ct_tc_split_exec in
+ * templates/kernels/tc/tc_conv.c), each describing itself in a ct_ws_exec;
+ * each keeps its own export text (emit_launcher).
  *
  * The main kernel takes (x, dy, out) - the workspace for out where there is
  * one - and the reduce (workspace, out); x, dy and out are the family's
- * first, second and last buffers. */
+ * first, second and last buffers (for the forward pass x, the weights and
+ * the output). With bias set and a problem of four buffers the reduce
+ * takes (workspace, bias, out), the bias the third buffer: it adds it. */
 #ifndef CT_WS_EXEC_H
 #define CT_WS_EXEC_H
 
@@ -21,6 +23,7 @@ typedef struct ct_ws_exec {
     const ct_executor *exec;                  /* the executor: its template is the one naming it */
     int split_axis;                           /* the launch's grid axis that counts the splits */
     int always;                               /* 1: workspace and reduce even for one split */
+    int bias;                                 /* 1: the reduce adds the third of four buffers */
     unsigned (*reduce_grid)(long long count); /* blocks of 256 threads of the reduce */
     const char *what;                         /* the workspace in messages ("wgrad workspace") */
 } ct_ws_exec;

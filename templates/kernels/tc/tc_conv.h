@@ -1,10 +1,11 @@
-/* tc_conv.h - the tensor-core implicit-GEMM templates (templates/
- * ct_conv_tc.cuh) for any family whose problem is a convolution layer:
- * their parameters, derived sizes, constraints, launch geometry and the
- * executor of the split-K variant (two launches and a workspace).
+/* tc_conv.h - the fp32 tensor-core implicit-GEMM kinds of this kernel
+ * folder, tc and tcsplit (ct_conv_tc.cuh; the templates conv1dc_tc,
+ * conv2dc_tc, conv1dc_tcsplit, conv2dc_tcsplit): their parameters, derived
+ * sizes, constraints, launch geometry and the executor of the split-K
+ * variant (two launches and a workspace).
  *
- * A family describes its problem as a ct_tc_shape (a 1D layer is a 2D one
- * of height 1) and hands its tc templates' hooks to these functions; the
+ * A family describes its problem as a ct_tc_shape (tc_shape.h; a 1D layer
+ * is a 2D one of height 1) and lists each template with CT_KERNEL; the
  * sizes here mirror the TC_* macros of the template. */
 #ifndef CT_TC_CONV_H
 #define CT_TC_CONV_H
@@ -14,24 +15,7 @@
 #include "executor.h"
 #include "kernel_kind.h"
 #include "problem.h"
-
-typedef struct ct_tc_shape {
-    long long b, cin, h, w, cout, kh, kw, oh, ow; /* NCHW input, OIHW weights */
-    long long ph, pw, sy, sx, dy, dx;             /* padding before, stride, dilation */
-    long long groups;                             /* Cin and Cout split in groups (0 or 1: none) */
-    int bias;
-    int pass;                                     /* CT_PASS_*: the sizes above are the forward layer's */
-    /* The problem described, for the hooks of a family's own kinds (the
-     * shared kinds read the fields above only); may be NULL otherwise. */
-    const ct_problem *p;
-} ct_tc_shape;
-
-/* The layer's groups, 1 when it has none: a grouped layer is one GEMM (or
- * one block's share of channels) per group. */
-static inline long long ct_tc_ngroups(const ct_tc_shape *s)
-{
-    return s->groups > 1 ? s->groups : 1;
-}
+#include "tc_shape.h"
 
 /* Parameter lists: 2D and 1D (no TILE_OH), each plain and split-K; their
  * lengths are constants for the families' static template tables (checked
@@ -50,6 +34,25 @@ extern const ct_executor ct_tc_split_exec;
  * and the split from the plain one. */
 extern const ct_kernel_kind ct_kind_tc;
 
+/* A family's template of each kind (CT_KERNEL in kernel_kind.h): conv1dc
+ * takes the 1D lists (no TILE_OH) and stages rows, conv2dc the 2D ones and
+ * tiles; both kinds read [kernel.tc] of values.ini. */
+#define CT_TC_PARAMS_conv1dc ct_tc_params_1d, .nparams = CT_TC_NPARAMS_1D
+#define CT_TC_PARAMS_conv2dc ct_tc_params_2d, .nparams = CT_TC_NPARAMS_2D
+#define CT_TC_SPLIT_PARAMS_conv1dc ct_tc_split_params_1d, .nparams = CT_TC_NPARAMS_1D + 1
+#define CT_TC_SPLIT_PARAMS_conv2dc ct_tc_split_params_2d, .nparams = CT_TC_NPARAMS_2D + 1
+#define CT_TC_STAGED_conv1dc "rows"
+#define CT_TC_STAGED_conv2dc "tiles"
+#define CT_KERNEL_tc(nm, family)                                                                            \
+    {.name = nm, .summary = "implicit GEMM on the tensor cores at fp32 accuracy (3xTF32 mma.sync; tf32: "    \
+                            "one mma of operands rounded to TF32), "                                        \
+                            "haloed input " CT_TC_STAGED_##family " and weights staged by cp.async",        \
+     .params = CT_TC_PARAMS_##family, .kind = &ct_kind_tc, .kernel = "tc"}
+#define CT_KERNEL_tcsplit(nm, family)                                                                       \
+    {.name = nm, .summary = #family "_tc with the input channels split over the grid, partial "             \
+                            "sums added by a second kernel (small grids, long reductions)",                 \
+     .params = CT_TC_SPLIT_PARAMS_##family, .exec = &ct_tc_split_exec, .kind = &ct_kind_tc, .kernel = "tc"}
+
 /* Whether the tc kind computes s single-pass: a tf32 problem (s->p's
  * element type), compiled with CT_TF32: one mma per step of operands
  * rounded to TF32 (to nearest) into the sums, where fp32 takes three of
@@ -57,17 +60,6 @@ extern const ct_kernel_kind ct_kind_tc;
  * of the mmas, no group sums and half the fragment registers, and ACC_STEPS
  * is normalised to 1. */
 int ct_tc_single_pass(const ct_tc_shape *s);
-
-/* One group's layer: Cin and Cout of a group, groups 1 (each group is its
- * own GEMM; the grid's y dimension walks the groups). */
-ct_tc_shape ct_tc_per_group(const ct_tc_shape *s);
-
-/* Whether a tensor-core kind refuses the layer for its groups of one input
- * and one output channel (depthwise; one is ct_tc_per_group's shape): a
- * GEMM with a single column per group keeps at most 1/16 of each mma tile
- * busy, in every element type, and the depthwise templates serve exactly
- * these layers. Writes the reason. */
-int ct_tc_depthwise_refused(const ct_tc_shape *one, char *why, size_t len);
 
 typedef struct ct_tc_geom {
     long long bm, toh, tow, warps_m, warps_n, ck, korder, pipe, split, minb, acc;
@@ -84,12 +76,6 @@ int ct_tc_constrain(const ct_template *t, const ct_tc_shape *s, const ct_params 
                     size_t len);
 void ct_tc_normalize(const ct_template *t, const ct_tc_shape *s, ct_params *c);
 void ct_tc_launch(const ct_template *t, const ct_tc_shape *s, const ct_params *c, ct_launch *l);
-
-/* Whether the half-precision mma.sync kinds (tc16, tc16cl, tc16w,
- * tc16rcl) cannot run s on lim's architecture (the reason in why): they
- * need sm_80, or sm_75 for f16 (two m16n8k8 steps per m16n8k16 one and
- * ordinary loads for cp.async, ct_mma16.cuh); Turing has no bf16 mma. */
-int ct_tc16_arch_excluded(const ct_tc_shape *s, const ct_limits *lim, char *why, size_t len);
 
 /* The 3xTF32 split of one fp32 value as the template computes it: big is x
  * with its 13 low mantissa bits cleared (a TF32 value), small = x - big,

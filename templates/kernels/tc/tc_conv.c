@@ -1,9 +1,9 @@
 /* tc_conv.c - parameters, sizes, constraints and the split-K executor of the
- * tensor-core implicit-GEMM templates (templates/ct_conv_tc.cuh). */
+ * fp32 tensor-core implicit-GEMM kinds tc and tcsplit (ct_conv_tc.cuh). */
 #include "tc_conv.h"
 #include "intmath.h"
+#include "ws_exec.h"
 
-#include <stdlib.h>
 #include <string.h>
 
 CT_FAMILY_CODE
@@ -60,24 +60,6 @@ static void tc_put(const ct_template *t, ct_params *c, const tc_values *q)
     }
 }
 
-ct_tc_shape ct_tc_per_group(const ct_tc_shape *s)
-{
-    ct_tc_shape g = *s;
-    g.cin = s->cin / ct_tc_ngroups(s);
-    g.cout = s->cout / ct_tc_ngroups(s);
-    g.groups = 1;
-    return g;
-}
-
-int ct_tc_depthwise_refused(const ct_tc_shape *one, char *why, size_t len)
-{
-    if (one->cin != 1 || one->cout != 1)
-        return 0;
-    snprintf(why, len, "one input and one output channel per group (depthwise): the depthwise templates "
-             "serve it, an mma tile would be 1/16 busy");
-    return 1;
-}
-
 static void geometry_of(const ct_template *t, const ct_tc_shape *s, const ct_params *c, ct_tc_geom *g);
 
 void ct_tc_geometry_of(const ct_template *t, const ct_tc_shape *s, const ct_params *c, ct_tc_geom *g)
@@ -132,20 +114,6 @@ static void geometry_of(const ct_template *t, const ct_tc_shape *s, const ct_par
 int ct_tc_single_pass(const ct_tc_shape *s)
 {
     return s->p && ct_problem_dtype(s->p) == CT_DTYPE_TF32;
-}
-
-int ct_tc16_arch_excluded(const ct_tc_shape *s, const ct_limits *lim, char *why, size_t len)
-{
-    const int cc = lim->cc_major * 10 + lim->cc_minor;
-    if (cc >= 80)
-        return 0;
-    if (cc >= 75 && s->p && ct_problem_dtype(s->p) == CT_DTYPE_F16)
-        return 0;
-    if (cc >= 75)
-        snprintf(why, len, "bf16 mma.sync needs sm_80 or later (sm_75 has f16 m16n8k8 only)");
-    else
-        snprintf(why, len, "f16 mma.sync m16n8k8 needs sm_75 or later, bf16 sm_80");
-    return 1;
 }
 
 int ct_tc_constrain(const ct_template *t, const ct_tc_shape *layer, const ct_params *c, const ct_limits *lim,
@@ -282,75 +250,8 @@ void ct_tc_split(float x, float *big, float *small)
 }
 
 /* ---- the split-K executor: the main kernel into a workspace, then the
- * reduction kernel into the output. ---- */
-
-typedef struct split_state {
-    const ct_drv *d;
-    CUfunction main, reduce;
-    ct_launch l;
-    CUdeviceptr in, weight, bias, out, ws;
-    long long count;
-} split_state;
-
-/* The template of p's family that runs with this executor. */
-static const ct_template *split_template(const ct_problem *p)
-{
-    for (int i = 0; i < p->family->ntemplates; i++)
-        if (p->family->templates[i].exec == &ct_tc_split_exec)
-            return &p->family->templates[i];
-    return NULL;
-}
-
-static void split_teardown(void *state)
-{
-    split_state *s = state;
-    if (!s)
-        return;
-    if (s->ws)
-        s->d->cuMemFree(s->ws);
-    free(s);
-}
-
-static ct_status split_setup(const ct_problem *p, const ct_params *c, const ct_drv *d, CUmodule mod,
-                             const CUdeviceptr *bufs, void **out, ct_err *e)
-{
-    const ct_template *t = split_template(p);
-    if (!t)
-        return ct_fail(e, CT_ERR_INTERNAL, "no split-K template in family %s", p->family->name);
-    split_state *s = calloc(1, sizeof *s);
-    if (!s)
-        return ct_fail(e, CT_ERR_INTERNAL, "out of memory");
-    s->d = d;
-    ct_status rc = CT_OK;
-    ct_buffer b[CT_MAX_BUFS];
-    int nb = p->family->buffers(p, b);
-    s->in = bufs[0];
-    s->weight = bufs[1];
-    s->bias = nb == 4 ? bufs[2] : 0;
-    s->out = bufs[nb - 1];
-    s->count = (long long)ct_problem_output_count(p);
-    p->family->geometry(p, t, c, &s->l);
-    char rname[96];
-    snprintf(rname, sizeof rname, "%s_reduce", t->name);
-    CU_TRY(d, e, rc, fail, cuModuleGetFunction(&s->main, mod, t->name));
-    CU_TRY(d, e, rc, fail, cuModuleGetFunction(&s->reduce, mod, rname));
-    if (s->l.smem_bytes > 48 * 1024)
-        CU_TRY(d, e, rc, fail, cuFuncSetAttribute(s->main, CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES,
-                                                  (int)s->l.smem_bytes));
-    size_t bytes = (size_t)s->l.grid[2] * (size_t)s->count * sizeof(float), free_b = 0, total_b = 0;
-    CU_TRY(d, e, rc, fail, cuMemGetInfo(&free_b, &total_b));
-    if (bytes + (64u << 20) > free_b) {
-        rc = ct_fail(e, CT_ERR_USAGE, "split-K workspace of %.2f GiB does not fit in %.2f GiB free",
-                     bytes / 1073741824.0, free_b / 1073741824.0);
-        goto fail;
-    }
-    CU_TRY(d, e, rc, fail, cuMemAlloc(&s->ws, bytes));
-    *out = s;
-    return CT_OK;
-fail:
-    split_teardown(s);
-    return rc;
-}
+ * reduction kernel adding the splits and the bias into the output; the
+ * launches are ws_exec.c's, the export's host code is this file's. ---- */
 
 static unsigned reduce_grid(long long count)
 {
@@ -358,41 +259,22 @@ static unsigned reduce_grid(long long count)
     return (unsigned)ct_cdiv(items, 256);
 }
 
-static CUresult split_run(void *state)
-{
-    split_state *s = state;
-    void *ma[] = {&s->in, &s->weight, &s->ws};
-    CUresult r = s->d->cuLaunchKernel(s->main, s->l.grid[0], s->l.grid[1], s->l.grid[2], s->l.block[0], 1, 1,
-                                      s->l.smem_bytes, NULL, ma, NULL);
-    if (r != CUDA_SUCCESS)
-        return r;
-    void *rb[] = {&s->ws, &s->bias, &s->out}, *ra[] = {&s->ws, &s->out};
-    return s->d->cuLaunchKernel(s->reduce, reduce_grid(s->count), 1, 1, 256, 1, 1, 0, NULL, s->bias ? rb : ra,
-                                NULL);
-}
+/* Workspace and reduce even for SPLIT_K 1: the TC_SPLIT kernel writes its
+ * sums to the workspace whatever the split. */
+static const ct_ws_exec split_ws = {.exec = &ct_tc_split_exec, .split_axis = 2, .always = 1, .bias = 1,
+                                    .reduce_grid = reduce_grid, .what = "split-K workspace"};
 
-static void split_resources(void *state, int *regs, int *smem, int *local)
+static ct_status split_setup(const ct_problem *p, const ct_params *c, const ct_drv *d, CUmodule mod,
+                             const CUdeviceptr *bufs, void **out, ct_err *e)
 {
-    split_state *s = state;
-    CUfunction fs[2] = {s->main, s->reduce};
-    *regs = *smem = *local = 0;
-    for (int i = 0; i < 2; i++) {
-        int v = 0;
-        if (s->d->cuFuncGetAttribute(&v, CU_FUNC_ATTRIBUTE_NUM_REGS, fs[i]) == CUDA_SUCCESS && v > *regs)
-            *regs = v;
-        if (s->d->cuFuncGetAttribute(&v, CU_FUNC_ATTRIBUTE_SHARED_SIZE_BYTES, fs[i]) == CUDA_SUCCESS && v > *smem)
-            *smem = v;
-        if (s->d->cuFuncGetAttribute(&v, CU_FUNC_ATTRIBUTE_LOCAL_SIZE_BYTES, fs[i]) == CUDA_SUCCESS && v > *local)
-            *local = v;
-    }
-    *smem += (int)s->l.smem_bytes;
+    return ct_ws_setup(&split_ws, p, c, d, mod, bufs, out, e);
 }
 
 /* Host code of the export: the workspace is made on the first call and
  * kept; <sym>_release() frees it. */
 static void split_emit(FILE *f, const ct_problem *p, const ct_params *c, const char *sym, const char *signature)
 {
-    const ct_template *t = split_template(p);
+    const ct_template *t = ct_ws_template(p, &ct_tc_split_exec);
     ct_buffer b[CT_MAX_BUFS];
     int nb = p->family->buffers(p, b);
     const long long count = (long long)ct_problem_output_count(p);
@@ -423,8 +305,8 @@ const ct_executor ct_tc_split_exec = {
     .library = "CUDA runtime",
     .link_flags = "",
     .setup = split_setup,
-    .run = split_run,
-    .teardown = split_teardown,
-    .resources = split_resources,
+    .run = ct_ws_run,
+    .teardown = ct_ws_teardown,
+    .resources = ct_ws_resources,
     .emit_launcher = split_emit,
 };
