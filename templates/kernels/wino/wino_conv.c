@@ -3,7 +3,7 @@
  * ct_conv_wino.cuh. */
 #include "wino_conv.h"
 #include "intmath.h"
-#include "tc_conv.h"
+#include "tc_shape.h"
 
 #include <stdio.h>
 #include <string.h>
