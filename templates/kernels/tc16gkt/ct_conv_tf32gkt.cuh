@@ -258,17 +258,34 @@ __device__ __forceinline__ void tg_transpose(unsigned char *ap, const tg_bits *_
 // chunk i by consumer thread i mod 128 NC), fenced for the async proxy
 // (the wgmma that reads it, the copy that refills it after), then the
 // consumers meet: no wgmma reads the stage before every chunk is rounded.
+// Four chunks a thread loaded before any is stored: their shared-memory
+// latencies overlap.
+#define TG_RCH (TG_SB / 16)                       // a stage's 16-byte chunks
+#define TG_RN TG_CDIV(TG_RCH, 128 * TG_NC)        // a consumer thread's
 __device__ __forceinline__ void tg_round_stage(unsigned char *bp)
 {
     uint4 *p = reinterpret_cast<uint4 *>(bp);
-#pragma unroll 1
-    for (int i = threadIdx.x - 128; i < TG_SB / 16; i += 128 * TG_NC) {
-        uint4 v = p[i];
-        v.x = tg_rna(v.x), v.y = tg_rna(v.y), v.z = tg_rna(v.z), v.w = tg_rna(v.w);
+    const int t = threadIdx.x - 128;
+#pragma unroll
+    for (int r0 = 0; r0 < TG_RN; r0 += 4) {
+        uint4 v[4] = {};
+#pragma unroll
+        for (int r = 0; r < 4; ++r) {
+            const int i = t + (r0 + r) * 128 * TG_NC;
+            if (r0 + r < TG_RN && i < TG_RCH)
+                v[r] = p[i];
+        }
+#pragma unroll
+        for (int r = 0; r < 4; ++r) {
+            const int i = t + (r0 + r) * 128 * TG_NC;
+            if (r0 + r < TG_RN && i < TG_RCH) {
+                v[r].x = tg_rna(v[r].x), v[r].y = tg_rna(v[r].y), v[r].z = tg_rna(v[r].z), v[r].w = tg_rna(v[r].w);
 #ifdef CT_REPLAY
-        ct_rp_write_check(p + i, 16);
+                ct_rp_write_check(p + i, 16);
 #endif
-        p[i] = v;
+                p[i] = v[r];
+            }
+        }
     }
     tg_proxy_fence();
     tg_consumer_sync();
