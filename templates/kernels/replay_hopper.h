@@ -4,7 +4,8 @@
 // shared addresses are offsets into it, so the swizzle, a function of the
 // address, lands as on the GPU), mbarriers (arrive, expect_tx, complete_tx,
 // try_wait.parity), the tiled TMA load (box, element strides, zero fill
-// out of bounds, 16-byte-chunk swizzle), and wgmma m64nNk16 with both
+// out of bounds, 16-byte-chunk swizzle), and wgmma m64nNk16 (m64nNk8 on
+// 4-byte elements with CT_TF32, each operand required a TF32 value) with both
 // operands read through shared-memory matrix descriptors (K-major,
 // 128-byte swizzle), executed when wgmma.wait_group retires its group: the
 // latest moment the hardware may read the operands, so a stage released
@@ -290,13 +291,21 @@ static inline unsigned ct_rp_desc_at(unsigned long long desc, int row, int k)
                    layout, base_off);
     if (start % 1024 >= 128)
         CT_RP_FAIL("descriptor start %u is not at row 0 of a swizzle pattern", start);
-    return ct_rp_swz(start + (unsigned)(row / 8) * sbo + (unsigned)(row % 8) * 128 + (unsigned)k * 2, 128);
+    return ct_rp_swz(start + (unsigned)(row / 8) * sbo + (unsigned)(row % 8) * 128 + (unsigned)k * (unsigned)sizeof(ct_elem),
+                     128);
 }
 
 static inline float ct_rp_elem(unsigned at)
 {
     ct_elem e;
     memcpy(&e, ct_rp_smem + at, sizeof e);
+#ifdef CT_TF32
+    // TF32 wgmma truncates: the kernel must have rounded every operand.
+    unsigned u;
+    memcpy(&u, &e, 4);
+    if (u & 0x1fffu)
+        CT_RP_FAIL("a wgmma operand at shared byte %u is not a TF32 value (0x%08x): unrounded or unwritten", at, u);
+#endif
     return ct_ld(&e);
 }
 
@@ -308,7 +317,7 @@ static inline void ct_rp_mma_run(const ct_rp_mma &op)
             for (int e = 0; e < 2; e++) {
                 const int row = 16 * w + g + 8 * h, col = 8 * j + 2 * t + e;
                 float s = 0.0f;
-                for (int k = 0; k < 16; k++)
+                for (int k = 0; k < 32 / (int)sizeof(ct_elem); k++)   // k16, or k8 with 4-byte elements
                     s += ct_rp_elem(ct_rp_desc_at(op.da, row, k)) * ct_rp_elem(ct_rp_desc_at(op.db, col, k));
                 op.d[4 * j + 2 * h + e] += s;
             }

@@ -544,6 +544,17 @@ int main(void)
         tune_alone(db, tf32gk, sizeof tf32gk / sizeof tf32gk[0]);
         export_selftest(db, dir, tf32gk[0][0], arch);  /* groups, odd channels, a padded chunk */
         export_selftest(db, dir, tf32gk[3][0], arch);
+        /* tf32 on tc16gktcl (ct_conv_tf32gkt.cuh: 32-channel TMA boxes
+         * rounded to TF32 in shared memory): Cin 36 (a last box of 4
+         * channels and zeros) with bias, stride 2 both ways (element
+         * strides), groups of 32 channels with odd Cout/groups and bias. */
+        static const char *const tf32gkt[][2] = {
+            {"conv2dc:1:36:33:35:40:3:3:same:bias:nhwc:tf32", "conv2dc_tc16gktcl"},
+            {"conv2dc:2:20:17:19:24:3:3:pad=1:stride=2:nhwc:tf32", "conv2dc_tc16gktcl"},
+            {"conv2dc:1:64:7:9:66:3:3:same:groups=2:bias:nhwc:tf32", "conv2dc_tc16gktcl"},
+        };
+        tune_alone(db, tf32gkt, sizeof tf32gkt / sizeof tf32gkt[0]);
+        export_selftest(db, dir, tf32gkt[1][0], arch); /* the launcher's fp32 tensor map, stride 2 */
     } else {
         printf("wgmma templates not run: %s is not compute capability 9.0\n", g.arch);
     }

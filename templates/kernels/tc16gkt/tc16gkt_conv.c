@@ -1,6 +1,6 @@
 /* tc16gkt_conv.c - parameters, sizes, constraints, launch geometry and the
  * input tensor map of the kernel kind tc16gktcl (ct_conv_tc16gkt.cuh,
- * beside it). */
+ * beside it; for a tf32 problem ct_conv_tf32gkt.cuh, 4-byte elements). */
 #include "tc16gkt_conv.h"
 #include "intmath.h"
 
@@ -28,7 +28,8 @@ const ct_param_def ct_tc16gkt_params[CT_TC16GKT_NPARAMS] = CT_PARAM_TABLE(T16GKT
 _Static_assert(CT_PARAM_COUNT(T16GKT_LIST) == CT_TC16GKT_NPARAMS, "CT_TC16GKT_NPARAMS is the list's length");
 CT_PARAM_VALUES(t16gkt, T16GKT_LIST, ct_tc16gkt_params)
 
-/* A k-block's channels: one 128-byte swizzle row of 16-bit elements. */
+/* A k-block's channels: one 128-byte swizzle row of 16-bit elements (of
+ * fp32 ones for tf32: ct_elem_bytes, ct_chunk). */
 #define T16GKT_CK 64
 /* Bytes of the barriers: full and empty per stage, per A buffer. */
 #define T16GKT_BARS(stages) (8 * (2 * (stages) + 4))
@@ -41,6 +42,19 @@ CT_PARAM_VALUES(t16gkt, T16GKT_LIST, ct_tc16gkt_params)
 static long long max2(long long a, long long b)
 {
     return a > b ? a : b;
+}
+
+/* A tf32 problem (fp32 tensors, TF32 wgmma: ct_conv_tf32gkt.cuh) has
+ * 4-byte elements, a half-type one 2. */
+static long long ct_elem_bytes(const ct_tc_shape *s)
+{
+    return s->p && ct_problem_dtype(s->p) == CT_DTYPE_TF32 ? 4 : 2;
+}
+
+/* The channels of a 128-byte swizzle row: a chunk, a box's inner extent. */
+static long long ct_chunk(const ct_tc_shape *s)
+{
+    return 128 / ct_elem_bytes(s);
 }
 
 void ct_tc16gkt_geometry_of(const ct_tc_shape *layer, const ct_params *c, ct_tc16gkt_geom *g)
@@ -58,14 +72,16 @@ void ct_tc16gkt_geometry_of(const ct_tc_shape *layer, const ct_params *c, ct_tc1
     g->nc = g->wg_m * g->wg_n;
     g->nt = 128 * (g->nc + 1);
     g->khw = s->kh * s->kw;
-    g->nch = ct_cdiv(s->cin, T16GKT_CK);
+    g->elem = ct_elem_bytes(layer);
+    g->ck = ct_chunk(layer);
+    g->nch = ct_cdiv(s->cin, g->ck);
     g->kpc = g->rows ? s->kw : g->khw;
     g->nkb = g->nch * g->kpc;
     /* With ROWS a box holds a filter column's KH taps, DY / SY rows apart. */
     g->boxh = g->rows && s->dy % s->sy == 0 ? g->toh + (s->kh - 1) * (s->dy / s->sy) : g->toh;
     g->sb = g->boxh * g->tow * 128;
     g->sa = g->khw * g->bm * 128;
-    g->so = g->n * (g->bm + 8) * 2;
+    g->so = g->n * (g->bm + 8) * g->elem;
     g->bar = max2(g->abufs * g->sa + g->stages * g->sb, g->so);
     g->smem_bytes = T16GKT_ALIGN + g->bar + T16GKT_BARS(g->stages);
     g->grid_x = s->b * ct_cdiv(s->oh, g->toh) * ct_cdiv(s->ow, g->tow);
@@ -79,6 +95,7 @@ void ct_tc16gkt_input_map(const ct_tc_shape *s, const ct_params *c, int dtype, c
 {
     const t16gkt_values q = t16gkt_get(c);
     const long long cin_all = s->cin;   /* the whole layer's: every group's channels */
+    const long long es = ct_elem_bytes(s);
     memset(m, 0, sizeof *m);
     m->buf = 0;
     m->rank = 4;
@@ -87,10 +104,10 @@ void ct_tc16gkt_input_map(const ct_tc_shape *s, const ct_params *c, int dtype, c
     m->dims[1] = (unsigned long long)s->w;
     m->dims[2] = (unsigned long long)s->h;
     m->dims[3] = (unsigned long long)s->b;
-    m->strides[0] = (unsigned long long)(cin_all * 2);
-    m->strides[1] = (unsigned long long)(cin_all * 2 * s->w);
-    m->strides[2] = (unsigned long long)(cin_all * 2 * s->w * s->h);
-    m->box[0] = T16GKT_CK;
+    m->strides[0] = (unsigned long long)(cin_all * es);
+    m->strides[1] = (unsigned long long)(cin_all * es * s->w);
+    m->strides[2] = (unsigned long long)(cin_all * es * s->w * s->h);
+    m->box[0] = (unsigned)ct_chunk(s);
     m->box[1] = (unsigned)(q.TILE_OW * s->sx);
     const long long rstep = s->dy % s->sy == 0 ? s->dy / s->sy : 0;
     m->box[2] = (unsigned)((q.ROWS ? q.TILE_OH + (s->kh - 1) * rstep : q.TILE_OH) * s->sy);
@@ -105,13 +122,23 @@ void ct_tc16gkt_input_map(const ct_tc_shape *s, const ct_params *c, int dtype, c
 /* Layers the copies cannot express, before any parameter is looked at. */
 static int shape_refused(const ct_tc_shape *layer, const ct_tc_shape *s, long long khw, char *why, size_t len)
 {
-    const long long cin_all = s->cin * ct_tc_ngroups(layer);
-    if (s->cin % 8 != 0) {
+    const long long cin_all = s->cin * ct_tc_ngroups(layer), es = ct_elem_bytes(layer), ck = ct_chunk(layer);
+    if (es == 4 && s->cin % 4 != 0) {
+        snprintf(why, len, "TMA needs 16-byte pixel rows and the weights' 16-byte loads 16-byte runs: "
+                 "Cin/groups = %lld is not a multiple of 4 (tf32)", s->cin);
+        return 1;
+    }
+    if (es == 4 && ct_tc_ngroups(layer) > 1 && s->cin % ck != 0) {
+        snprintf(why, len, "groups of %lld input channels: the last 32-channel box of a group would read the next "
+                 "group's channels (grouped tf32 layers need Cin/groups a multiple of 32)", s->cin);
+        return 1;
+    }
+    if (es == 2 && s->cin % 8 != 0) {
         snprintf(why, len, "TMA needs 16-byte pixel rows and the weights' 16-byte loads 16-byte runs: "
                  "Cin/groups = %lld is not a multiple of 8", s->cin);
         return 1;
     }
-    if (ct_tc_ngroups(layer) > 1 && s->cin % T16GKT_CK != 0) {
+    if (es == 2 && ct_tc_ngroups(layer) > 1 && s->cin % T16GKT_CK != 0) {
         snprintf(why, len, "groups of %lld input channels: the last 64-channel box of a group would read the next "
                  "group's channels (grouped layers need Cin/groups a multiple of 64)", s->cin);
         return 1;
@@ -125,7 +152,7 @@ static int shape_refused(const ct_tc_shape *layer, const ct_tc_shape *s, long lo
                  khw, CT_TC16GKT_MAX_TAPS);
         return 1;
     }
-    if (cin_all * s->w * s->h * s->b * 2 >= (1LL << 40) || s->h + s->ph + s->oh * s->sy >= (1LL << 31) ||
+    if (cin_all * s->w * s->h * s->b * es >= (1LL << 40) || s->h + s->ph + s->oh * s->sy >= (1LL << 31) ||
         s->w + s->pw + s->ow * s->sx >= (1LL << 31)) {
         snprintf(why, len, "the input exceeds what a tensor map addresses (strides under 2^40 bytes, 32-bit "
                  "coordinates)");
@@ -141,7 +168,7 @@ static double useful(const ct_tc_shape *s, const ct_tc16gkt_geom *g)
     const double pix = (double)(s->oh * s->ow) / (double)(ct_cdiv(s->oh, g->toh) * g->toh * ct_cdiv(s->ow, g->tow) *
                                                          g->tow);
     const double chan = (double)s->cout / (double)ct_rup(s->cout, g->bm);
-    const double red = (double)s->cin / (double)(g->nch * T16GKT_CK);
+    const double red = (double)s->cin / (double)(g->nch * g->ck);
     return pix * chan * red;
 }
 
@@ -264,7 +291,7 @@ void ct_tc16gkt_normalize(const ct_template *t, const ct_tc_shape *layer, ct_par
     if (q.WG_M * q.WG_N != 2)
         q.SETMAXNREG = 0;
     /* One chunk needs one weight buffer (its drain is the end). */
-    if (ct_cdiv(ct_tc_per_group(layer).cin, T16GKT_CK) == 1)
+    if (ct_cdiv(ct_tc_per_group(layer).cin, ct_chunk(layer)) == 1)
         q.A_BUFS = 1;
     /* One filter row: a column is one tap. */
     if (layer->kh == 1)
@@ -289,7 +316,9 @@ void ct_tc16gkt_launch(const ct_template *t, const ct_tc_shape *s, const ct_para
 int ct_tc16gkt_tensor_maps(const ct_template *t, const ct_tc_shape *s, const ct_params *c, ct_tmap_desc *out)
 {
     (void)t;
-    ct_tc16gkt_input_map(s, c, s->p ? (int)ct_problem_dtype(s->p) : CT_DTYPE_BF16, &out[0]);
+    /* A tf32 layer's tensor is fp32 (the TMA copies it raw; the kernel rounds). */
+    const int dt = s->p ? (int)ct_problem_dtype(s->p) : CT_DTYPE_BF16;
+    ct_tc16gkt_input_map(s, c, dt == CT_DTYPE_TF32 ? CT_DTYPE_F32 : dt, &out[0]);
     return 1;
 }
 

@@ -19,7 +19,8 @@ extern const ct_param_def ct_tc16gkt_params[CT_TC16GKT_NPARAMS];
 #define CT_TC16GKT_SUMMARY                                                                                     \
     "channels-last bf16/f16 on Hopper: input tiles by TMA tensor copies (128-byte swizzle, padding by the "  \
     "copy engine's zero fill), wgmma on swizzled shared memory, a producer warpgroup feeding WG_M consumer " \
-    "warpgroups through an mbarrier pipeline STAGES deep"
+    "warpgroups through an mbarrier pipeline STAGES deep; tf32 on TF32 wgmma, 32-channel chunks rounded in " \
+    "shared memory"
 
 /* The most filter taps: a transpose item holds 8 channels of every tap in
  * registers, 4 words a tap. */
@@ -29,10 +30,11 @@ extern const ct_kernel_kind ct_kind_tc16gktcl;
 
 #define CT_KERNEL_tc16gktcl(nm, family)                                                                     \
     {.name = nm, .summary = CT_TC16GKT_SUMMARY, .params = ct_tc16gkt_params, .nparams = CT_TC16GKT_NPARAMS, \
-     .dtypes = CT_TC16_DTYPES, .kind = &ct_kind_tc16gktcl, .kernel = "tc16gktcl"}
+     .dtypes = CT_TC16_DTYPES | (1u << CT_DTYPE_TF32), .kind = &ct_kind_tc16gktcl, .kernel = "tc16gktcl"}
 
 typedef struct ct_tc16gkt_geom {
     long long wg_m, wg_n, toh, tow, stages, setmaxnreg, abufs, rows, minb;
+    long long elem, ck;   /* element bytes (2; tf32 4) and a chunk's channels (64; tf32 32) */
     long long bm, n, nw, nc, nt, khw, nch, kpc, nkb, boxh, sb, sa, so, bar, smem_bytes, grid_x, grid_y, regs;
 } ct_tc16gkt_geom;
 

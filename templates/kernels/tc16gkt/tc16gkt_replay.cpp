@@ -32,7 +32,11 @@
 #define TC_DY LY_DY
 #define TC_DX LY_DX
 #define TC_BIAS LY_BIAS
+#if CT_TF32
+#include "ct_conv_tf32gkt.cuh"
+#else
 #include "ct_conv_tc16gkt.cuh"
+#endif
 
 static ct_elem toe(float v) { ct_elem e; ct_st(&e, v); return e; }
 
@@ -87,7 +91,7 @@ int main()
                     ref[((b * LY_OH + y) * (long long)LY_OW + xo) * co + o] = s;
                 }
     ct_tmap_desc d{};
-    d.rank = 4, d.dtype = CT_DTYPE, d.swizzle = TM_SWZ;
+    d.rank = 4, d.dtype = CT_DTYPE, d.swizzle = TM_SWZ;   // CT_DTYPE: 0 (f32) with CT_TF32
     const unsigned long long dims[4] = {TM_DIMS}, strides[3] = {TM_STRIDES};
     const unsigned box[4] = {TM_BOX}, es[4] = {TM_ES};
     for (int k = 0; k < 4; k++)
@@ -95,10 +99,11 @@ int main()
     for (int k = 0; k < 3; k++)
         d.strides[k] = strides[k];
     tg_tmap tm;
-    ct_rp_tmap_make(&tm, d, xe.data(), 2);
-    if ((long long)box[0] * (box[1] / es[1]) * (box[2] / es[2]) * 2 != TG_SB) {
+    ct_rp_tmap_make(&tm, d, xe.data(), (int)sizeof(ct_elem));
+    if ((long long)box[0] * (box[1] / es[1]) * (box[2] / es[2]) * (long long)sizeof(ct_elem) != TG_SB) {
         printf("FAIL: the map's box of %u x %u x %u lands %lld bytes, a stage is %d\n", box[0], box[1] / es[1],
-               box[2] / es[2], (long long)box[0] * (box[1] / es[1]) * (box[2] / es[2]) * 2, TG_SB);
+               box[2] / es[2], (long long)box[0] * (box[1] / es[1]) * (box[2] / es[2]) * (long long)sizeof(ct_elem),
+               TG_SB);
         return 1;
     }
     for (long long k = 0; k < CT_RP_SMEM_BYTES; k += 2)   // NaN patterns: an unwritten operand shows
@@ -126,5 +131,9 @@ int main()
     std::vector<float> out(ny);
     for (long long k = 0; k < ny; ++k)
         out[k] = ct_ld(&oute[k]);
+#if CT_TF32
+    return ct_replay_check(out, ref, 1.0 / 1024) || bad;   // tf32's tolerance, 2^-10
+#else
     return ct_replay_check(out, ref, 1e-2) || bad;
+#endif
 }

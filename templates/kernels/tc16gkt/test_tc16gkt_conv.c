@@ -17,7 +17,7 @@
 
 static unsigned long long rng = 0x9e3779b97f4a7c15ULL;
 static char cuda_inc[1024], scratch[1024];
-static int cases, rows_seen, wgn_seen;
+static int cases, rows_seen, wgn_seen, tf32_cases;
 
 /* CUDA's include folder: $CUDA_HOME/include, else nvcc's ../include. */
 static int find_cuda(void)
@@ -49,7 +49,7 @@ static int find_cuda(void)
 static void check_map(const ct_tmap_desc *m, const ct_tc16gkt_geom *g, const layer *L)
 {
     CHECK(m->rank == 4 && m->buf == 0 && m->swizzle == 128);
-    CHECK_MSG(m->box[0] * 2 == 128, "inner box %u bytes, the swizzle span is 128", m->box[0] * 2);
+    CHECK_MSG(m->box[0] * g->elem == 128, "inner box %lld bytes, the swizzle span is 128", m->box[0] * g->elem);
     for (int i = 0; i < 4; i++) {
         CHECK_MSG(m->box[i] >= 1 && m->box[i] <= 256, "box %d: %u", i, m->box[i]);
         CHECK_MSG(m->estrides[i] >= 1 && m->estrides[i] <= 8, "element stride %d: %u", i, m->estrides[i]);
@@ -58,12 +58,12 @@ static void check_map(const ct_tmap_desc *m, const ct_tc16gkt_geom *g, const lay
                   m->estrides[i]);
     }
     for (int i = 0; i < 3; i++)
-        CHECK_MSG(m->strides[i] % 16 == 0 && m->strides[i] >= m->dims[i] * (i ? m->strides[i - 1] : 2),
+        CHECK_MSG(m->strides[i] % 16 == 0 && m->strides[i] >= m->dims[i] * (i ? m->strides[i - 1] : (unsigned long long)g->elem),
                   "stride %d: %llu bytes", i, m->strides[i]);
     CHECK(m->dims[0] == (unsigned long long)(L->cin_g * L->groups) && m->dims[1] == (unsigned long long)L->s.w &&
           m->dims[2] == (unsigned long long)L->s.h && m->dims[3] == (unsigned long long)L->s.b);
     CHECK(m->box[1] / m->estrides[1] == (unsigned)g->tow && m->box[2] / m->estrides[2] == (unsigned)g->boxh);
-    CHECK((long long)m->box[0] * (m->box[1] / m->estrides[1]) * (m->box[2] / m->estrides[2]) * 2 == g->sb);
+    CHECK((long long)m->box[0] * (m->box[1] / m->estrides[1]) * (m->box[2] / m->estrides[2]) * g->elem == g->sb);
     CHECK(g->sa % 1024 == 0 && g->sb % 1024 == 0);
 }
 
@@ -77,13 +77,19 @@ static void replay_case(const ct_problem *p, const layer *L, const ct_params *c)
     ct_launch l;
     ct_tc16gkt_launch(NULL, &L->s, c, &l);
     CHECK(l.block[0] == (unsigned)g.nt && l.grid[0] == (unsigned)g.grid_x && l.grid[1] == (unsigned)g.grid_y);
-    char cmd[4096], out[1100];
+    char cmd[4096], out[1100], dflag[32];
+    /* A tf32 problem: CT_TF32 (fp32 ct_elem, ct_conv_tf32gkt.cuh), else the half type. */
+    if (ct_problem_dtype(p) == CT_DTYPE_TF32)
+        snprintf(dflag, sizeof dflag, "-DCT_TF32=1");
+    else
+        snprintf(dflag, sizeof dflag, "-DCT_DTYPE=%d", (int)ct_problem_dtype(p));
+    tf32_cases += ct_problem_dtype(p) == CT_DTYPE_TF32;
     snprintf(out, sizeof out, "%s/replay", scratch);
     const char *cxx = getenv("CXX") && *getenv("CXX") ? getenv("CXX") : "g++";
     const char *dir = CT_SOURCE_DIR "/templates";
     snprintf(cmd, sizeof cmd,
              "%s -std=c++20 -O1 -w -pthread -I%s/kernels/tc16gkt -I%s/common -I%s/kernels -I%s/../tuner/core -I%s "
-             "-DCT_DTYPE=%d -DLY_SEED=%d -DLY_B=%lld -DLY_CIN=%lld -DLY_COUT=%lld -DLY_GROUPS=%lld -DLY_H=%lld "
+             "%s -DLY_SEED=%d -DLY_B=%lld -DLY_CIN=%lld -DLY_COUT=%lld -DLY_GROUPS=%lld -DLY_H=%lld "
              "-DLY_W=%lld -DLY_KH=%lld -DLY_KW=%lld -DLY_OH=%lld -DLY_OW=%lld -DLY_PH=%lld -DLY_PW=%lld "
              "-DLY_SY=%lld -DLY_SX=%lld -DLY_DY=%lld -DLY_DX=%lld -DLY_BIAS=%d -DLY_GX=%u -DLY_GY=%u "
              "-DWG_M=%lld -DWG_N=%lld -DTILE_OH=%lld -DTILE_OW=%lld -DSTAGES=%lld -DSETMAXNREG=%lld -DA_BUFS=%lld "
@@ -91,7 +97,7 @@ static void replay_case(const ct_problem *p, const layer *L, const ct_params *c)
              "-DTM_SWZ=%d "
              "-DTM_DIMS=%llu,%llu,%llu,%llu -DTM_STRIDES=%llu,%llu,%llu -DTM_BOX=%u,%u,%u,%u -DTM_ES=%u,%u,%u,%u "
              "%s/kernels/tc16gkt/tc16gkt_replay.cpp -o %s && %s",
-             cxx, dir, dir, dir, dir, cuda_inc, (int)ct_problem_dtype(p), cases + 1, L->s.b, L->cin_g, L->cout_g,
+             cxx, dir, dir, dir, dir, cuda_inc, dflag, cases + 1, L->s.b, L->cin_g, L->cout_g,
              L->groups, L->s.h, L->s.w, L->s.kh, L->s.kw, L->s.oh, L->s.ow, L->s.ph, L->s.pw, L->s.sy, L->s.sx,
              L->s.dy, L->s.dx, L->s.bias, l.grid[0], l.grid[1], g.wg_m, g.wg_n, g.toh, g.tow, g.stages, g.setmaxnreg,
              g.abufs, g.rows, g.minb, m.swizzle, m.dims[0], m.dims[1], m.dims[2], m.dims[3], m.strides[0],
@@ -154,6 +160,15 @@ int main(void)
         {"conv2dc:2:64:15:16:136:1:1:valid:stride=2:nhwc:f16", "2"},
         {"conv2dc:1:16:12:11:32:5:3:pad=2,2:dilation=1,2:nhwc:bf16", "1"},
         {"conv1dc:3:40:301:24:5:causal:stride=2:bias:nlc:f16", "1"},
+        /* tf32 (ct_conv_tf32gkt.cuh, 32-channel chunks, operands rounded
+         * in shared memory, 2^-10 against fp64 of the unrounded inputs):
+         * Cin 36 (a chunk of 32 and one of 4) with stride 2 down and bias;
+         * groups of 32 channels with odd Cout/groups; stride 2 both ways
+         * with Cin 20 (one partial chunk); a strided 1D layer. */
+        {"conv2dc:1:36:9:13:40:3:3:pad=1:stride=2,1:bias:nhwc:tf32", "2"},
+        {"conv2dc:1:64:8:10:66:3:3:same:groups=2:bias:nhwc:tf32", "1"},
+        {"conv2dc:2:20:17:19:24:3:3:pad=1:stride=2:nhwc:tf32", "1"},
+        {"conv1dc:2:36:201:20:3:causal:stride=2:bias:nlc:tf32", "1"},
     };
     const ct_family *fam = NULL;
     for (size_t i = 0; i < sizeof shapes / sizeof shapes[0]; i++) {
@@ -165,7 +180,8 @@ int main(void)
         snprintf(tname, sizeof tname, "%s_tc16gktcl", fam->name);
         const ct_template *t = ct_template_find(fam, tname);
         CHECK(t != NULL);
-        const layer L = layer_of(&p);
+        layer L = layer_of(&p);
+        L.s.p = &p;   /* the element type: tf32's sizes and map */
         ct_params cs[6];
         int n = sample_candidates(&p, t, &cfg, &lim, atoi(shapes[i][1]), cs, &rng);
         CHECK_MSG(n > 0, "%s: no admissible candidate sampled", shapes[i][0]);
@@ -180,7 +196,7 @@ int main(void)
     char rm[1200];
     snprintf(rm, sizeof rm, "rm -rf '%s'", scratch);
     CHECK(system(rm) == 0);
-    CHECK_MSG(cases >= 5 && rows_seen >= 1 && wgn_seen >= 1, "%d cases replayed, %d with ROWS=1, %d with WG_N=2",
-              cases, rows_seen, wgn_seen);
+    CHECK_MSG(cases >= 5 && rows_seen >= 1 && wgn_seen >= 1 && tf32_cases >= 4,
+              "%d cases replayed, %d with ROWS=1, %d with WG_N=2, %d tf32", cases, rows_seen, wgn_seen, tf32_cases);
     CHECK_DONE();
 }
