@@ -27,6 +27,7 @@ enum {
     CT_CUDNN_DATA_BFLOAT16 = 9,
     /* cudnnTensorFormat_t */
     CT_CUDNN_TENSOR_NCHW = 0,
+    CT_CUDNN_TENSOR_NHWC = 1,
     /* cudnnConvolutionMode_t */
     CT_CUDNN_CROSS_CORRELATION = 1,
     /* cudnnMathType_t */
