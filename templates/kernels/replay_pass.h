@@ -1,13 +1,14 @@
-// replay_pass.h: the frame of a CPU replay of a training pass of any dense,
+// replay_pass.h: the frame of a CPU replay of any pass of any dense,
 // grouped or depthwise layer (K_replay.cpp of templates/kernels/gemmbwd,
-// passnaive): the layer's LY_* names that FAMILY_as2d.cuh would give (the
-// layer itself, LY_B ... LY_PASS, are -D flags; LY_CL picks NHWC or NCHW),
-// the device header REPLAY_KERNEL compiled through replay_shim.h, and
-// struct replay_pass: random inputs rounded to the element type, an fp64
-// reference of the pass (conv_pass.h's formulas: dgrad dx, wgrad dW then
-// db with LY_BIAS), an output NaN-filled so that an element never written
-// fails, and the check: relative L2 within 1e-5 for fp32, 1e-2 for bf16 and
-// f16 (their outputs are rounded once).
+// passnaive, ffma, wino): the layer's LY_* names that FAMILY_as2d.cuh would
+// give (the layer itself, LY_B ... LY_PASS, are -D flags; LY_CL picks NHWC
+// or NCHW), the device header REPLAY_KERNEL compiled through
+// replay_shim.h, and struct replay_pass: random inputs rounded to the
+// element type, an fp64 reference of the pass (forward y with its bias
+// where LY_BIAS; conv_pass.h's formulas: dgrad dx, wgrad dW then db with
+// LY_BIAS), an output NaN-filled so that an element never written fails,
+// and the check: relative L2 within 1e-5 for fp32, 1e-2 for bf16 and f16
+// (their outputs are rounded once).
 #ifndef REPLAY_PASS_H
 #define REPLAY_PASS_H
 #include "replay_shim.h"
@@ -26,9 +27,9 @@ struct replay_pass {
     static constexpr long long nx = (long long)LY_B * LY_CIN * LY_H * LY_W;
     static constexpr long long ny = (long long)LY_B * LY_COUT * LY_OH * LY_OW;
     static constexpr long long nw = (long long)LY_COUT * LY_CING * LY_KH * LY_KW;
-    static constexpr long long nout = LY_PASS == 1 ? nx : nw + (LY_BIAS ? LY_COUT : 0);
-    std::vector<float> x, dy, w;
-    std::vector<ct_elem> xe, dye, we, oute;
+    static constexpr long long nout = LY_PASS == 0 ? ny : LY_PASS == 1 ? nx : nw + (LY_BIAS ? LY_COUT : 0);
+    std::vector<float> x, dy, w, bias;   // dy for the gradients, bias for the forward pass
+    std::vector<ct_elem> xe, dye, we, be, oute;
     std::vector<double> ref;
 
     static ct_elem elem(float v)
@@ -50,12 +51,18 @@ struct replay_pass {
     replay_pass() : oute(nout, elem(NAN)), ref(nout, 0.0)
     {
         srand(13);
+#if LY_PASS == 0
+        fill(x, xe, nx), fill(w, we, nw), fill(bias, be, LY_COUT);
+#else
         fill(x, xe, nx), fill(dy, dye, ny), fill(w, we, nw);
+#endif
         for (int b = 0; b < LY_B; ++b)
             for (int co = 0; co < LY_COUT; ++co)
                 for (int y = 0; y < LY_OH; ++y)
                     for (int xo = 0; xo < LY_OW; ++xo) {
-                        const double g = dy[LY_Y_AT(b, co, y, xo)];
+                        const double g = LY_PASS == 0 ? 0.0 : dy[LY_Y_AT(b, co, y, xo)];
+                        if (LY_PASS == 0 && LY_BIAS)
+                            ref[LY_Y_AT(b, co, y, xo)] = bias[co];
                         if (LY_PASS == 2 && LY_BIAS)
                             ref[nw + co] += g;
                         const int c0 = co / LY_COUTG * LY_CING;
@@ -66,7 +73,9 @@ struct replay_pass {
                                     if (yy < 0 || yy >= LY_H || xx < 0 || xx >= LY_W)
                                         continue;
                                     const long long wi = ((long long)(co * LY_CING + cl) * LY_KH + i) * LY_KW + j;
-                                    if (LY_PASS == 1)
+                                    if (LY_PASS == 0)
+                                        ref[LY_Y_AT(b, co, y, xo)] += (double)x[LY_X_AT(b, c0 + cl, yy, xx)] * w[wi];
+                                    else if (LY_PASS == 1)
                                         ref[LY_X_AT(b, c0 + cl, yy, xx)] += g * w[wi];
                                     else
                                         ref[wi] += g * x[LY_X_AT(b, c0 + cl, yy, xx)];
