@@ -130,8 +130,9 @@ ct_status ct_cudnn_load(const ct_cudnn **out, ct_err *e)
 
 void ct_cudnn_version_text(size_t v, char *buf, size_t len)
 {
-    if (v >= 90000)
-        snprintf(buf, len, "%zu.%zu", v / 10000, v / 100 % 100);
-    else
-        snprintf(buf, len, "%zu.%zu", v / 1000, v / 100 % 10);
+    /* The modulo bounds the major number so the text always fits the
+     * callers' 16-byte buffers (cuDNN's own majors are one or two digits). */
+    unsigned major = (unsigned)((v >= 90000 ? v / 10000 : v / 1000) % 1000);
+    unsigned minor = (unsigned)(v >= 90000 ? v / 100 % 100 : v / 100 % 10);
+    snprintf(buf, len, "%u.%u", major, minor);
 }
