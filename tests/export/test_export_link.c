@@ -63,6 +63,58 @@ static void zeros(const char *params, char *buf, size_t len)
             o += (size_t)snprintf(buf + o, len - o, ", 0");
 }
 
+/* The winner's template of problem in the fixture fix, from export's
+ * line "FILE and FILE.h: TEMPLATE {params}, ..." (the export to out). */
+static int winner_template(const char *fix, const char *problem, const char *out, char *tmpl, size_t len)
+{
+    tc_result r;
+    convtune(&r, "export", "--db", fix, "--problem", problem, "-o", out, NULL);
+    const char *p = r.code == 0 ? strstr(r.out, ".h: ") : NULL;
+    int ok = p && sscanf(p + 4, "%63s", tmpl) == 1 && strlen(tmpl) < len;
+    tc_result_free(&r);
+    return ok;
+}
+
+/* Two single exports of one template link into one program. */
+static void two_singles(const char *fix, const char *cc_path)
+{
+    static const char *const pa = "conv2dc:10000:12:22:22:12:3:3:valid", *const pb = "conv2dc:10000:1:28:28:12:7:7:valid";
+    char a_cu[600], b_cu[600], a_o[600], b_o[600], m_c[600], m_o[600], prog[600], ta[64] = "", tb[64] = "";
+    path_in(a_cu, sizeof a_cu, "a.cu");
+    path_in(b_cu, sizeof b_cu, "b.cu");
+    path_in(a_o, sizeof a_o, "a.o");
+    path_in(b_o, sizeof b_o, "b.o");
+    path_in(m_c, sizeof m_c, "m2.c");
+    path_in(m_o, sizeof m_o, "m2.o");
+    path_in(prog, sizeof prog, "prog2");
+    CHECK(winner_template(fix, pa, a_cu, ta, sizeof ta));
+    CHECK(winner_template(fix, pb, b_cu, tb, sizeof tb));
+    CHECK_MSG(*ta && !strcmp(ta, tb), "the fixture's %s and %s no longer share a winning template (%s, %s)", pa, pb,
+              ta, tb);
+    /* The NVRTC view (no renames) still declares the template's kernel. */
+    char *text = tc_slurp(a_cu, NULL), decl[120];
+    snprintf(decl, sizeof decl, "#define %s %s_single_", ta, ta);
+    CHECK_MSG(text && strstr(text, decl), "%s does not rename %s for nvcc builds", a_cu, ta);
+    free(text);
+    char sa[300], sb[300], src[1400];
+    ct_export_symbol(pa, sa, sizeof sa);
+    ct_export_symbol(pb, sb, sizeof sb);
+    snprintf(src, sizeof src,
+             "#include <stddef.h>\n#include \"a.h\"\n#include \"b.h\"\n"
+             "int main(int argc, char **argv)\n{\n    (void)argv;\n    if (argc < 100)\n        return 0;\n"
+             "    return %s(NULL, NULL, NULL, NULL) + %s(NULL, NULL, NULL, NULL);\n}\n", sa, sb);
+    CHECK(tc_write_text(m_c, src) == 0);
+    char *cm[] = {(char *)cc_path, "-std=c11", "-Wall", "-Wextra", "-Werror", "-c", m_c, "-o", m_o, NULL};
+    CHECK_MSG(run_tool("cc -c m2.c", cm) == 0, "m2.c with both single headers failed");
+    char *n1[] = {"nvcc", "-arch=sm_90", "-c", a_cu, "-o", a_o, NULL};
+    char *n2[] = {"nvcc", "-arch=sm_90", "-c", b_cu, "-o", b_o, NULL};
+    CHECK_MSG(run_tool("nvcc -c a.cu", n1) == 0 && run_tool("nvcc -c b.cu", n2) == 0, "nvcc -c of the two singles failed");
+    char *ld[] = {"nvcc", m_o, a_o, b_o, "-o", prog, NULL};
+    CHECK_MSG(run_tool("nvcc m2.o a.o b.o", ld) == 0, "two single exports of %s (%s, %s) do not link into one program",
+              ta, pa, pb);
+    CHECK(tc_exists(prog));
+}
+
 int main(void)
 {
     if (!scratch_dirs())
@@ -145,6 +197,8 @@ int main(void)
                   "linking single.o twice did not fail with a multiple definition (exit %d)", lr.code);
         tc_result_free(&lr);
     }
+    if (have_nvcc)
+        two_singles(fix, cc_path);
     tc_rm_rf(base);
     CHECK_DONE();
 }

@@ -11,7 +11,9 @@
  * winner), and this test compares the current binary's output with it
  * (an import stores params in canonical form: that object's blanks go;
  * legacy.export.cu holds conv1d_tiled's text as it is since the half copy
- * was folded into it, the same code, as test_fold.c shows).
+ * was folded into it, the same code, as test_fold.c shows; both export
+ * files also have the kernel renames for nvcc builds that single exports
+ * gained so that two of one template link together, test_export_link.c).
  *
  * pre_code_hash.db was made by the convtune before code hashes (schema
  * version 2, commit 3adfbbd): `db import` of report.db's records with the

@@ -571,7 +571,9 @@ static void single_cu(FILE *f, void *user)
                    "// CT_SMEM_BYTES of dynamic shared memory%s.\n",
                 in->t->name, has_symbol(in->bufs, in->nb) ? ", after copying the inputs named in CT_SYMBOL_* into\n"
                                                             "// their __constant__ arrays (get_global)" : "");
-    fprintf(f, "\n#if !defined(__CUDACC_RTC__)\n#include <cuda_runtime.h>\n#endif\n\n");
+    fprintf(f, "\n#if !defined(__CUDACC_RTC__)\n#include <cuda_runtime.h>\n");
+    ct_exp_emit_kernel_renames(f, in);
+    fprintf(f, "#endif\n\n");
     ct_exp_emit_kernel_text(f, in);
     fprintf(f, "#if !defined(__CUDACC_RTC__)\n");
     ct_exp_emit_launcher(f, in);

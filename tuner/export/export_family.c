@@ -156,6 +156,25 @@ static void extern_c_names(const char *src, const char *own, name_list *out)
     }
 }
 
+/* The single export's kernel names for nvcc builds (export.c): each extern
+ * "C" name of in's template as `#define NAME NAME_PROBLEM`, so that two
+ * single exports of one template link into one program (their host stubs
+ * would otherwise share the name). NVRTC, which CuPy's RawModule uses,
+ * keeps the template's names: the file documents them for Python. The
+ * caller puts the lines under #if !defined(__CUDACC_RTC__). */
+void ct_exp_emit_kernel_renames(FILE *f, const instance *in)
+{
+    static char names[MAX_NAMES][64];   /* 16 KiB: not on the stack */
+    name_list kernels = {names, 0};
+    extern_c_names(in->src, in->t->name, &kernels);
+    if (kernels.n == 0)
+        return;
+    fprintf(f, "// nvcc builds name the kernels after the problem, so that exports of one\n"
+               "// template for several problems link into one program.\n");
+    for (int k = 0; k < kernels.n; k++)   /* _single_: apart from a family export's NAME_PROBLEM */
+        fprintf(f, "#define %s %s_single_%s\n", kernels.v[k], kernels.v[k], in->suffix);
+}
+
 /* Lines of text: #define names go to defs; #include lines are moved to
  * includes (when not NULL) and replaced by a note. The rest is written to f. */
 static void scan_text(FILE *f, const char *text, name_list *defs, char **includes, size_t *inc_len)

@@ -42,6 +42,7 @@ ct_status ct_exp_instance_load(instance *in, const ct_result *rec, const char *t
 double ct_exp_tflops_of(const ct_result *rec);
 void ct_exp_emit_kernel_text(FILE *f, const instance *in);
 void ct_exp_emit_launcher(FILE *f, const instance *in);
+void ct_exp_emit_kernel_renames(FILE *f, const instance *in);
 void ct_exp_emit_declarations(FILE *f, const instance *in);
 /* The selector of a family export (export_select.c): the "Selector:" lines
  * of the header comments, its code in the .cu (after the instances and the
