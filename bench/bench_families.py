@@ -12,7 +12,11 @@ float64 on the GPU. The naive template is timed by convtune in the same run.
 Writes a Markdown table.
 
 usage: bench_families.py --convtune BIN --db DB --out FILE.md [--workdir DIR] [--budget N] [--time S]
-                          [--layers] [PROBLEM[@BUDGET] ...]
+                          [--layers] [--compile] [--gemm] [PROBLEM[@BUDGET] ...]
+
+--compile adds torch.compile(mode="max-autotune-no-cudagraphs") of the same
+call (compile time, graph time, relative error); --gemm the dense GEMM rate
+of the problem's type (8192^3 through cuBLAS) and convtune's share of it.
 
 A problem written PROBLEM@N is tuned with a budget of N candidates instead of --budget.
 """
@@ -213,6 +217,43 @@ for _k in (7, 13, 31):
         ("x PyTorch fp32 (>= 5)", _speedup, 5.0), ("% of the binding roofline (>= 60)", roofline_pct, 60.0)]
 
 
+def compile_baseline(op, to_ct, ref, res):
+    """torch.compile(mode="max-autotune-no-cudagraphs") of the same PyTorch
+    call (Inductor's Triton convolution templates autotuned against cuDNN,
+    what a PyTorch user reaches for to tune a convolution): its compile
+    time (the first call), its graph time a call and its relative error.
+    Each layer is compiled from a clean Dynamo state."""
+    import time
+    torch._dynamo.reset()
+    cop = torch.compile(lambda: op(), mode="max-autotune-no-cudagraphs")
+    t0 = time.time()
+    try:
+        out = cop()
+        torch.cuda.synchronize()
+    except Exception as ex:   # reported, not fatal: the other columns stand
+        res["compile_failed"] = repr(ex)[:200]
+        return
+    res["compile_s"] = time.time() - t0
+    res["compile_err"] = relerr(to_ct(out), ref)
+    res["compile_graph_ms"] = graph_ms(cop)
+
+
+def gemm_rate(dtype):
+    """The dense GEMM rate of dtype on this GPU, TFLOP/s: an 8192^3 matmul
+    through PyTorch (cuBLAS), timed from a CUDA graph; tf32 with TF32
+    matmuls allowed, f32 without."""
+    n = 8192
+    dt = DTYPES[dtype]
+    a_, b_ = torch.randn(n, n, device="cuda").to(dt), torch.randn(n, n, device="cuda").to(dt)
+    old = torch.backends.cuda.matmul.allow_tf32
+    torch.backends.cuda.matmul.allow_tf32 = dtype == "tf32"
+    try:
+        ms = graph_ms(lambda: torch.matmul(a_, b_), reps=7) or median_ms(lambda: torch.matmul(a_, b_), reps=7)
+    finally:
+        torch.backends.cuda.matmul.allow_tf32 = old
+    return 2 * n ** 3 / (ms * 1e-3) / 1e12
+
+
 def measure(a, spec, summary, gen):
     """Export the tuned winner of spec, time it as a user calls it against
     PyTorch in the same process and gather what the table reports."""
@@ -240,6 +281,8 @@ def measure(a, spec, summary, gen):
         n = (bufs[0][0].numel() + ref.numel()) * bufs[0][0].element_size()
         src, dst = torch.empty(n, dtype=torch.uint8, device="cuda"), torch.empty(n, dtype=torch.uint8, device="cuda")
         res["copy_ms"] = median_ms(lambda: dst.copy_(src))
+    if a.compile:
+        compile_baseline(op, to_ct, ref, res)
     res["tune_wall_s"] = summary["time"]["wall_s"]
     res["tune_rate"] = summary["time"]["candidates_per_s"]
 
@@ -297,7 +340,48 @@ def measure(a, spec, summary, gen):
     res["device"], res["fma"], res["bw"], res["launch_us"], res["tc_half"] = dev
     res["flops"], res["bytes"] = flops, nbytes
     res["tried"], res["verified"] = counts
+    if a.gemm:
+        if dtype not in GEMM_RATES:
+            GEMM_RATES[dtype] = gemm_rate(dtype)
+        res["gemm_tflops"] = GEMM_RATES[dtype]
     return res
+
+
+GEMM_RATES = {}   # element type -> TFLOP/s, measured once a run
+
+
+def extra_table(ok):
+    """The --compile and --gemm columns, where measured: torch.compile
+    max-autotune against convtune (both from CUDA graphs) and convtune's
+    rate as a share of the same type's dense GEMM rate."""
+    rows = [r for r in ok if "compile_graph_ms" in r or "compile_failed" in r or "gemm_tflops" in r]
+    if not rows:
+        return []
+    fx = lambda v, d=4: "n/a" if v is None else f"{v:.{d}f}"
+    lines = ["", "| problem | cuDNN graph | torch.compile graph (compile s) | relerr torch.compile "
+                 "| convtune graph | vs cuDNN | vs torch.compile | convtune TFLOP/s (graph) | GEMM TFLOP/s "
+                 "| % of GEMM |", "| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |"]
+    vs_dnn, vs_comp = [], []
+    for r in rows:
+        ct, dnn, comp = r.get("ct_graph_ms"), r.get("torch_graph_ms"), r.get("compile_graph_ms")
+        rate = r["flops"] / (ct * 1e-3) / 1e12 if ct else None
+        if ct and dnn:
+            vs_dnn.append(dnn / ct)
+        if ct and comp:
+            vs_comp.append(comp / ct)
+        comp_txt = (f"failed: {r['compile_failed'][:60]}" if "compile_failed" in r else
+                    f"{fx(comp)} ({r['compile_s']:.0f} s)" if comp else "n/a")
+        gemm = r.get("gemm_tflops")
+        lines.append(f"| `{r['problem']}` | {fx(dnn)} | {comp_txt} | "
+                     f"{'n/a' if r.get('compile_err') is None else format(r['compile_err'], '.1e')} | {fx(ct)} | "
+                     f"{fx(dnn / ct if ct and dnn else None, 2)}x | {fx(comp / ct if ct and comp else None, 2)}x | "
+                     f"{fx(rate, 1)} | {fx(gemm, 0)} | {fx(100 * rate / gemm if rate and gemm else None, 0)}% |")
+    geo = lambda v: math.exp(sum(math.log(x) for x in v) / len(v))
+    if vs_dnn:
+        lines.append("")
+        lines.append(f"Geometric mean, CUDA graphs: {geo(vs_dnn):.2f}x cuDNN over {len(vs_dnn)} problems"
+                     + (f", {geo(vs_comp):.2f}x torch.compile max-autotune over {len(vs_comp)}." if vs_comp else "."))
+    return lines
 
 
 def write_report(rows, path):
@@ -370,6 +454,7 @@ def write_report(rows, path):
                     v = None
                 shown, met = ("n/a", False) if v is None else (f"{v:.2f}", v >= need)
                 lines.append(f"| `{r['problem']}` | {what} | {shown} | {'yes' if met else '**no**'} |")
+    lines += extra_table(ok)
     lines.append("")
     lines.append("Winners:")
     for r in ok:
@@ -394,6 +479,10 @@ def main():
     ap.add_argument("--grouped", action="store_true",
                     help="the depthwise, grouped, strided, dilated and causal layers (issue 15)")
     ap.add_argument("--half", action="store_true", help="the half-precision layers (issue 16)")
+    ap.add_argument("--compile", action="store_true",
+                    help="also time torch.compile(mode='max-autotune-no-cudagraphs') of the PyTorch call")
+    ap.add_argument("--gemm", action="store_true",
+                    help="also measure the dense GEMM rate (8192^3, cuBLAS) of each element type and report %% of it")
     ap.add_argument("problems", nargs="*")
     a = ap.parse_args()
     os.makedirs(a.workdir, exist_ok=True)
