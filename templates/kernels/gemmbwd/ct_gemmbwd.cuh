@@ -320,8 +320,16 @@ GB_NAME(const ct_elem *__restrict__ dout, const ct_elem *__restrict__ weight, DG
 #define WG_LV ((OUT_X * LY_SX) % 4 == 0 ? 4 : (OUT_X * LY_SX) % 2 == 0 ? 2 : 1)
 #define WG_NWL GB_RUP(WG_NWX, WG_LV)
 #define WG_SIH ((WG_TOH - 1) * LY_SY + (LY_KH - 1) * LY_DY + 1)
-#define WG_SIWP GB_RUP((WG_TOW - OUT_X) * LY_SX + WG_NWL, 4)
-#define WG_XCHP (WG_SIH * WG_SIWP)
+// The x rows and channels are padded so that the window loads of a warp
+// (consecutive owners: filter rows i, then input channels) fall in distinct
+// banks: a row pitch of an odd number of LV-vectors, and a channel pitch
+// congruent mod 32 to KH x DY rows, so that owner o's window starts at
+// o x DY x SIWP mod 32 (distinct LV-vectors for 32 / LV consecutive owners
+// where DY is odd). Unpadded, a 22 x 24 plane put every fourth owner on
+// the same bank: 8-way conflicts on the seed layers.
+#define WG_SIWL ((WG_TOW - OUT_X) * LY_SX + WG_NWL)        // a multiple of WG_LV
+#define WG_SIWP (WG_SIWL / WG_LV % 2 ? WG_SIWL : WG_SIWL + WG_LV)
+#define WG_XCHP (WG_SIH * WG_SIWP + ((LY_KH * LY_DY - WG_SIH) * WG_SIWP % 32 + 32) % 32)
 #define WG_S_X (WG_GPB * WG_NB * WG_XCHP)
 #define WG_DV (OUT_X % 4 == 0 ? 4 : OUT_X % 2 == 0 ? 2 : 1)
 // Per owner: MR x KW weight sums, then MR bias sums.
@@ -350,10 +358,12 @@ __device__ __forceinline__ void wg_stage(float *s, const ct_elem *__restrict__ i
     gb_copy<WG_NT>(
         WG_S_X,
         [&](int idx) {
-            const int u = idx % WG_SIWP, r = idx / WG_SIWP % WG_SIH, ch = idx / WG_XCHP;
+            // Rows past SIH: the channel's padding, never read.
+            const int off = idx % WG_XCHP, ch = idx / WG_XCHP;
+            const int u = off % WG_SIWP, r = off / WG_SIWP;
             const int g = gs * WG_GPB + ch / WG_NB, n = nb * WG_NB + ch % WG_NB;
             const int y = iy0 + r, x = ix0 + u;
-            const bool ok = g < LY_GROUPS && n < LY_CING && y >= 0 && y < LY_H && x >= 0 && x < LY_W;
+            const bool ok = g < LY_GROUPS && n < LY_CING && r < WG_SIH && y >= 0 && y < LY_H && x >= 0 && x < LY_W;
             return ok ? ct_ld(&in[LY_X_AT(b, g * LY_CING + n, y, x)]) : 0.0f;
         },
         [&](int idx, float v) { s_x[idx] = v; });

@@ -304,7 +304,7 @@ const ct_kernel_kind ct_kind_dgsimt = {.name = "dgsimt", .layouts = CT_LAYOUT_BO
 
 typedef struct wg_geom {
     long long mr, nms, mb, nmb, nb, nnb, gpb, ngs, own, rs, nt, minb, toh, tow, nty, ntx, nchk, nseg;
-    long long s_dy, nwl, sih, siwp, s_x, e, smem, blocks, split, run, total;
+    long long s_dy, nwl, sih, siwp, xchp, s_x, e, smem, blocks, split, run, total;
 } wg_geom;
 
 static void wg_geometry(const ct_tc_shape *s, const wg_values *q, wg_geom *g)
@@ -337,8 +337,12 @@ static void wg_geometry(const ct_tc_shape *s, const wg_values *q, wg_geom *g)
     const long long lv = (ox * s->sx) % 4 == 0 ? 4 : (ox * s->sx) % 2 == 0 ? 2 : 1;
     g->nwl = ct_rup(nwx, lv);
     g->sih = (g->toh - 1) * s->sy + (s->kh - 1) * s->dy + 1;
-    g->siwp = ct_rup((g->tow - ox) * s->sx + g->nwl, 4);
-    g->s_x = g->gpb * g->nb * g->sih * g->siwp;
+    /* Padded x rows and channels (ct_gemmbwd.cuh's WG_SIWP, WG_XCHP): a
+     * warp's windows in distinct banks. */
+    const long long siwl = (g->tow - ox) * s->sx + g->nwl;
+    g->siwp = siwl / lv % 2 ? siwl : siwl + lv;
+    g->xchp = g->sih * g->siwp + ((s->kh * s->dy - g->sih) * g->siwp % 32 + 32) % 32;
+    g->s_x = g->gpb * g->nb * g->xchp;
     g->e = g->mr * s->kw + (s->bias ? g->mr : 0);
     const long long red = g->rs * g->own * g->e;
     g->smem = 4 * (g->s_dy + g->s_x > red ? g->s_dy + g->s_x : red);

@@ -61,4 +61,10 @@ one     0 1 2 32  16 1 32 32 3  3  1  1  1  1  1  1  0    0   4 2 4 8 8 16 4 2
 FORCE=1 one 0 2 4 8   8  1 40 40 3  3  1  1  1  1  1  1  1    1   4 0 2 1 4 0 0 4 1
 FORCE=1 one 0 2 4 8   8  2 40 40 3  3  1  1  1  1  1  1  0    0   2 0 0 2 2 10 0 4 4
 FORCE=1 one 0 1 2 16  64 2 12 12 3  3  1  1  1  1  1  1  0    1   2 2 4 2 0 0 8 2
+# Seed 003's layers at B = 2 and 3: all 12 output channels per thread
+# (CO_PER_THREAD 16 taken as 12), 8 and 32 lanes, the padded x rows and
+# channel pitch of odd windows (OUT_X 4 and 2), split
+FORCE=1 one 0 2 3 12  12 1 22 22 3  3  0  0  1  1  1  1  0    0   16 0 0 1 8 0 0 4 3
+FORCE=1 one 0 2 2 1   12 1 28 28 7  7  0  0  1  1  1  1  0    0   16 0 0 1 32 0 0 4 2
+FORCE=1 one 0 2 2 1   12 1 28 28 7  7  0  0  1  1  1  1  1    1   12 0 0 1 16 0 0 2 1
 replay_end
