@@ -360,41 +360,6 @@ __device__ __forceinline__ void gb_put(float *dst, const ct_elem *p, int stride,
 {
 #if CT_DTYPE == 0 && defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
     if (ASYNC) {
-        // Consecutive elements (NCHW rows): one 16-byte copy of an aligned
-        // group whose elements present are a prefix (src-size zero-fills
-        // the rest; nothing past them is read), or 8-byte halves; 4-byte
-        // copies of the elements are about one element per clock per SM
-        // (seed 003's layers stalled on them at 1.1 TB/s).
-        const unsigned long long a = (unsigned long long)p;
-        if (stride == 1 && G == 4 && (ok & (ok + 1)) == 0 && (a & 15) == 0) {
-            const unsigned d = (unsigned)__cvta_generic_to_shared(dst);
-            asm volatile("cp.async.cg.shared.global [%0], [%1], 16, %2;\n" ::"r"(d), "l"(ok ? p : base),
-                         "r"(4 * __popc(ok))
-                         : "memory");
-            return;
-        }
-        if (stride == 1 && G >= 2 && (a & 7) == 0) {
-#pragma unroll
-            for (int h = 0; h < G; h += 2) {
-                const unsigned m2 = ok >> h & 3;
-                if (m2 != 2) {
-                    const unsigned d = (unsigned)__cvta_generic_to_shared(dst + h);
-                    asm volatile("cp.async.ca.shared.global [%0], [%1], 8, %2;\n" ::"r"(d), "l"(m2 ? p + h : base),
-                                 "r"(4 * __popc(m2))
-                                 : "memory");
-                } else {
-#pragma unroll
-                    for (int k = h; k < h + 2; ++k) {
-                        const unsigned d = (unsigned)__cvta_generic_to_shared(dst + k);
-                        const bool e = ok >> k & 1;
-                        asm volatile("cp.async.ca.shared.global [%0], [%1], 4, %2;\n" ::"r"(d),
-                                     "l"(e ? p + k : base), "r"(e ? 4 : 0)
-                                     : "memory");
-                    }
-                }
-            }
-            return;
-        }
 #pragma unroll
         for (int k = 0; k < G; ++k) {
             const unsigned d = (unsigned)__cvta_generic_to_shared(dst + k);
