@@ -1,7 +1,8 @@
 /* test_tune_timing.c - the timing plan and the median's confidence interval
  * (timing.h), on random inputs: a short execution is batched to about
  * CT_BATCH_TARGET_US and never past CT_BATCH_MAX; a slow one gets fewer
- * samples, never fewer than CT_SLOW_MIN_REPS, and its warm-up is capped;
+ * samples, never fewer than CT_SLOW_MIN_REPS, its first execution one of
+ * them (not under an L2 flush), and its warm-up is capped;
  * racing may decide after fewer samples of batches; the interval holds
  * the median, is made of samples, reaches 95% coverage
  * (exact binomial sums in long double against the code's logarithms, and a
@@ -64,6 +65,8 @@ static void plans(void)
             CHECK(p.min_reps == CT_SLOW_MIN_REPS || p.min_reps * sample_ms >= CT_SLOW_TARGET_MS * (1 - 1e-12));
             CHECK(p.min_reps == CT_SLOW_MIN_REPS || (p.min_reps - 1) * sample_ms < CT_SLOW_TARGET_MS);
         }
+        /* the first execution is a sample only of a slow, unbatched, unflushed one */
+        CHECK(p.probe_sample == (p.slow && p.batch == 1 && can));
         /* racing decides after min_reps samples, or fewer batched ones */
         CHECK(p.race_after >= 1 && p.race_after <= p.min_reps);
         CHECK(p.race_after == (p.batch > 1 && p.min_reps > CT_RACE_BATCHED_SAMPLES ? CT_RACE_BATCHED_SAMPLES
@@ -76,7 +79,10 @@ static void plans(void)
     /* seed 003's wgrad baseline: 0.3 s a call under the default settings */
     ct_timing_plan p;
     ct_timing_plan_make(3, 20, 2000, 3e5, 1, &p);
-    CHECK(p.batch == 1 && p.slow && p.min_reps == CT_SLOW_MIN_REPS && p.warmup == 0);
+    CHECK(p.batch == 1 && p.slow && p.min_reps == CT_SLOW_MIN_REPS && p.warmup == 0 && p.probe_sample);
+    /* with an L2 flush its first execution is not a sample (no memset before it) */
+    ct_timing_plan_make(3, 20, 2000, 3e5, 0, &p);
+    CHECK(p.batch == 1 && p.slow && p.min_reps == CT_SLOW_MIN_REPS && !p.probe_sample);
     /* not measured: the settings as given */
     ct_timing_plan_make(3, 20, 2000, 0, 1, &p);
     CHECK(p.batch == 1 && !p.slow && p.min_reps == 20 && p.warmup == 2);

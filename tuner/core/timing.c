@@ -10,6 +10,7 @@ void ct_timing_plan_make(int warmup, int min_reps, int max_reps, double probe_us
 {
     p->batch = 1;
     p->slow = 0;
+    p->probe_sample = 0;
     p->min_reps = min_reps < 1 ? 1 : min_reps;
     p->max_reps = max_reps < p->min_reps ? p->min_reps : max_reps;
     if (!(probe_us > 0))   /* not measured (or NaN): the settings as given */
@@ -33,6 +34,9 @@ void ct_timing_plan_make(int warmup, int min_reps, int max_reps, double probe_us
             p->slow = 1;
         }
     }
+    /* Only without a flush: with one, every sample follows a memset that
+     * the first execution did not. */
+    p->probe_sample = p->slow && p->batch == 1 && can_batch;
     p->race_after = p->batch > 1 && p->min_reps > CT_RACE_BATCHED_SAMPLES ? CT_RACE_BATCHED_SAMPLES : p->min_reps;
 }
 

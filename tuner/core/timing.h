@@ -43,6 +43,10 @@ typedef struct ct_timing_plan {
     int max_reps;    /* ... and at most this many */
     int race_after;  /* samples after which racing may stop it (<= min_reps) */
     int slow;        /* 1 when min_reps was lowered for a slow candidate */
+    int probe_sample; /* 1 when the first execution is the first of the
+                        min_reps samples: a slow one's, unbatched, without
+                        an L2 flush (its start-up costs are a negligible
+                        part of it, and each execution saved is a long one) */
 } ct_timing_plan;
 
 /* The plan of a timing whose first execution took probe_us (with the

@@ -158,6 +158,12 @@ ct_status ct_time_launcher(const ct_drv *d, const ct_launcher *run, const ct_set
     }
     double total_ms = 0;
     int reps = 0;
+    /* A slow candidate's first execution is its first sample: timing it
+     * once more would cost a whole slow call for no better a median. */
+    if (pl.probe_sample) {
+        times[reps++] = probe_ms;
+        total_ms = probe_ms;
+    }
     /* Without a flush, one event ends a sample and starts the next. */
     while (reps < pl.max_reps && (reps < pl.min_reps || total_ms < s->min_time_ms)) {
         /* Queue what min_reps and min_time_ms still need, as far as the

@@ -320,8 +320,16 @@ GB_NAME(const ct_elem *__restrict__ dout, const ct_elem *__restrict__ weight, DG
 #define WG_LV ((OUT_X * LY_SX) % 4 == 0 ? 4 : (OUT_X * LY_SX) % 2 == 0 ? 2 : 1)
 #define WG_NWL GB_RUP(WG_NWX, WG_LV)
 #define WG_SIH ((WG_TOH - 1) * LY_SY + (LY_KH - 1) * LY_DY + 1)
-#define WG_SIWP GB_RUP((WG_TOW - OUT_X) * LY_SX + WG_NWL, 4)
-#define WG_XCHP (WG_SIH * WG_SIWP)
+// The x rows and channels are padded so that the window loads of a warp
+// (consecutive owners: filter rows i, then input channels) fall in distinct
+// banks: a row pitch of an odd number of LV-vectors, and a channel pitch
+// congruent mod 32 to KH x DY rows, so that owner o's window starts at
+// o x DY x SIWP mod 32 (distinct LV-vectors for 32 / LV consecutive owners
+// where DY is odd). Unpadded, a 22 x 24 plane put every fourth owner on
+// the same bank: 8-way conflicts on the seed layers.
+#define WG_SIWL ((WG_TOW - OUT_X) * LY_SX + WG_NWL)        // a multiple of WG_LV
+#define WG_SIWP (WG_SIWL / WG_LV % 2 ? WG_SIWL : WG_SIWL + WG_LV)
+#define WG_XCHP (WG_SIH * WG_SIWP + ((LY_KH * LY_DY - WG_SIH) * WG_SIWP % 32 + 32) % 32)
 #define WG_S_X (WG_GPB * WG_NB * WG_XCHP)
 #define WG_DV (OUT_X % 4 == 0 ? 4 : OUT_X % 2 == 0 ? 2 : 1)
 // Per owner: MR x KW weight sums, then MR bias sums.
@@ -330,33 +338,139 @@ GB_NAME(const ct_elem *__restrict__ dout, const ct_elem *__restrict__ weight, DG
 #define GB_TOTAL (WG_NW + (LY_BIAS ? LY_COUT : 0))
 #define GB_TOTAL_PP (LY_COUT * LY_CING * LY_KH * LY_KW + (LY_BIAS ? LY_COUT : 0))   // for #if
 
+// One stage of a staged chunk: dy, then x (with the padding above).
+#define WG_S_ST GB_RUP(WG_S_DY + WG_S_X, 4)
+
+// The staging copies go by groups of consecutive columns of one staged
+// row (WG_GD of dy, WG_GX of x: the row pitches are multiples of them),
+// whose index arithmetic is done once: a group's elements are stride
+// apart in memory (1 in NCHW, the channels in NHWC).
+#define WG_GD 4
+#define WG_GX (WG_SIWP % 4 == 0 ? 4 : WG_SIWP % 2 == 0 ? 2 : 1)
+#define WG_DYS (LY_Y_AT(0, 0, 0, 1) - LY_Y_AT(0, 0, 0, 0))
+#define WG_XS (LY_X_AT(0, 0, 0, 1) - LY_X_AT(0, 0, 0, 0))
+
+// G elements p, p + stride, ... (bit k of ok: element k exists, else a
+// zero) into shared dst (G-aligned). ASYNC: by cp.async (4 bytes each,
+// zero-filled, reading nothing where absent: base is named then) in fp32
+// from sm_80, complete after gb_wait; elsewhere (bf16 and f16 widened,
+// sm_75, the CPU replay) loaded, then stored.
+template <bool ASYNC, int G>
+__device__ __forceinline__ void gb_put(float *dst, const ct_elem *p, int stride, unsigned ok, const ct_elem *base)
+{
+#if CT_DTYPE == 0 && defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
+    if (ASYNC) {
+#pragma unroll
+        for (int k = 0; k < G; ++k) {
+            const unsigned d = (unsigned)__cvta_generic_to_shared(dst + k);
+            const bool e = ok >> k & 1;
+            asm volatile("cp.async.ca.shared.global [%0], [%1], 4, %2;\n" ::"r"(d), "l"(e ? p + k * stride : base),
+                         "r"(e ? 4 : 0)
+                         : "memory");
+        }
+        return;
+    }
+#endif
+    (void)base;
+    float v[G];
+#pragma unroll
+    for (int k = 0; k < G; ++k)
+        v[k] = ok >> k & 1 ? ct_ld(p + k * stride) : 0.0f;
+    if (G == 4)
+        *reinterpret_cast<float4 *>(dst) = make_float4(v[0], v[1 % G], v[2 % G], v[3 % G]);
+    else if (G == 2)
+        *reinterpret_cast<float2 *>(dst) = make_float2(v[0], v[1 % G]);
+    else
+        *dst = v[0];
+}
+
+__device__ __forceinline__ void gb_commit()
+{
+#if CT_DTYPE == 0 && defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
+    asm volatile("cp.async.commit_group;\n" ::: "memory");
+#endif
+}
+
+template <int N>
+__device__ __forceinline__ void gb_wait()
+{
+#if CT_DTYPE == 0 && defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
+    asm volatile("cp.async.wait_group %0;\n" ::"n"(N) : "memory");
+#endif
+}
+
+// Stage chunk q (one image's output tile: its dy and haloed x) into s;
+// ASYNC: issued by cp.async where gb_put has it, complete after gb_wait.
+template <bool ASYNC>
 __device__ __forceinline__ void wg_stage(float *s, const ct_elem *__restrict__ in, const ct_elem *__restrict__ dout,
                                          long long q, int gs, int mb, int nb)
 {
     const int b = (int)(q / (WG_NTY * WG_NTX)), tile = (int)(q % (WG_NTY * WG_NTX));
     const int y0 = tile / WG_NTX * WG_TOH, x0 = tile % WG_NTX * WG_TOW;
-    gb_copy<WG_NT>(
-        WG_S_DY,
-        [&](int idx) {
-            const int u = idx % WG_TOWP, r = idx / WG_TOWP % WG_TOH, ch = idx / WG_DYCHP;
-            const int g = gs * WG_GPB + ch / WG_MB, co = mb * WG_MB + ch % WG_MB;
-            const int y = y0 + r, x = x0 + u;
-            const bool ok = g < LY_GROUPS && co < LY_COUTG && y < LY_OH && x < LY_OW;
-            return ok ? ct_ld(&dout[LY_Y_AT(b, g * LY_COUTG + co, y, x)]) : 0.0f;
-        },
-        [&](int idx, float v) { s[idx] = v; });
+#pragma unroll 2
+    for (int t = threadIdx.x; t < WG_S_DY / WG_GD; t += WG_NT) {
+        const int idx = t * WG_GD;
+        const int u = idx % WG_TOWP, r = idx / WG_TOWP % WG_TOH, ch = idx / WG_DYCHP;
+        const int g = gs * WG_GPB + ch / WG_MB, co = mb * WG_MB + ch % WG_MB;
+        const int y = y0 + r, x = x0 + u;
+        const bool row = g < LY_GROUPS && co < LY_COUTG && y < LY_OH;
+        unsigned ok = 0;
+#pragma unroll
+        for (int k = 0; k < WG_GD; ++k)
+            ok |= (unsigned)(row && x + k < LY_OW) << k;
+        gb_put<ASYNC, WG_GD>(s + idx, dout + (row ? LY_Y_AT(b, g * LY_COUTG + co, y, x) : 0), WG_DYS, ok, dout);
+    }
     float *s_x = s + WG_S_DY;
     const int iy0 = y0 * LY_SY - LY_PH, ix0 = x0 * LY_SX - LY_PW;
-    gb_copy<WG_NT>(
-        WG_S_X,
-        [&](int idx) {
-            const int u = idx % WG_SIWP, r = idx / WG_SIWP % WG_SIH, ch = idx / WG_XCHP;
-            const int g = gs * WG_GPB + ch / WG_NB, n = nb * WG_NB + ch % WG_NB;
-            const int y = iy0 + r, x = ix0 + u;
-            const bool ok = g < LY_GROUPS && n < LY_CING && y >= 0 && y < LY_H && x >= 0 && x < LY_W;
-            return ok ? ct_ld(&in[LY_X_AT(b, g * LY_CING + n, y, x)]) : 0.0f;
-        },
-        [&](int idx, float v) { s_x[idx] = v; });
+#pragma unroll 2
+    for (int t = threadIdx.x; t < WG_S_X / WG_GX; t += WG_NT) {
+        // Rows past SIH: the channel's padding, never read.
+        const int idx = t * WG_GX;
+        const int off = idx % WG_XCHP, ch = idx / WG_XCHP;
+        const int u = off % WG_SIWP, r = off / WG_SIWP;
+        const int g = gs * WG_GPB + ch / WG_NB, n = nb * WG_NB + ch % WG_NB;
+        const int y = iy0 + r, x = ix0 + u;
+        const bool row = g < LY_GROUPS && n < LY_CING && r < WG_SIH && y >= 0 && y < LY_H;
+        unsigned ok = 0;
+#pragma unroll
+        for (int k = 0; k < WG_GX; ++k)
+            ok |= (unsigned)(row && x + k >= 0 && x + k < LY_W) << k;
+        gb_put<ASYNC, WG_GX>(s_x + idx, in + (row ? LY_X_AT(b, g * LY_CING + n, y, x) : 0), WG_XS, ok, in);
+    }
+}
+
+// A lane's share of one staged chunk at s: its row segments (rs, rs + RS,
+// ...), each an x window against OUT_X dy values of each of its MR
+// channels. xo0, do0: the owner's window and channels in the stage.
+__device__ __forceinline__ void wg_chunk(float (&acc)[WG_MR][LY_KW], float (&bacc)[WG_MR], const float *s, int xo0,
+                                         int do0, int rs, bool sums_bias)
+{
+    const float *xs0 = s + WG_S_DY + xo0, *ds0 = s + do0;
+#pragma unroll 1
+    for (int seg = rs; seg < WG_NSEG; seg += WG_RS) {
+        const int y = seg / WG_SEGX, xo = seg % WG_SEGX * OUT_X;
+        float win[WG_NWL];
+#pragma unroll
+        for (int u = 0; u < WG_NWL; u += WG_LV)
+            gb_lds<WG_LV>(&win[u], xs0 + y * LY_SY * WG_SIWP + xo * LY_SX + u);
+#pragma unroll
+        for (int m = 0; m < WG_MR; ++m) {
+            float d[OUT_X];
+#pragma unroll
+            for (int o = 0; o < OUT_X; o += WG_DV)
+                gb_lds<WG_DV>(&d[o], ds0 + m * WG_DYCHP + y * WG_TOWP + xo + o);
+#pragma unroll
+            for (int j = 0; j < LY_KW; ++j)
+#pragma unroll
+                for (int o = 0; o < OUT_X; ++o)
+                    acc[m][j] = fmaf(d[o], win[o * LY_SX + j * LY_DX], acc[m][j]);
+            if (sums_bias) {
+#pragma unroll
+                for (int o = 0; o < OUT_X; ++o)
+                    bacc[m] += d[o];
+            }
+        }
+    }
 }
 
 #if SPLIT == 1
@@ -387,42 +501,40 @@ GB_NAME(const ct_elem *__restrict__ in, const ct_elem *__restrict__ dout, WG_DST
     }
     // This slice's chunks, in order.
     const long long q0 = WG_NCHK * blockIdx.z / SPLIT, q1 = WG_NCHK * (blockIdx.z + 1) / SPLIT;
-    const float *xs0 = smem + WG_S_DY + (gl * WG_NB + nl) * WG_XCHP + i * LY_DY * WG_SIWP;
-    const float *ds0 = smem + (gl * WG_MB + ms * WG_MR) * WG_DYCHP;
+    const int xo0 = (gl * WG_NB + nl) * WG_XCHP + i * LY_DY * WG_SIWP;
+    const int do0 = (gl * WG_MB + ms * WG_MR) * WG_DYCHP;
+#if STAGES == 1
 #pragma unroll 1
     for (long long q = q0; q < q1; ++q) {
         if (q > q0)
             __syncthreads();
-        wg_stage(smem, in, dout, q, gs, mb, nb);
+        wg_stage<false>(smem, in, dout, q, gs, mb, nb);
         __syncthreads();
-        if (!active)
-            continue;
-#pragma unroll 1
-        for (int seg = rs; seg < WG_NSEG; seg += WG_RS) {
-            const int y = seg / WG_SEGX, xo = seg % WG_SEGX * OUT_X;
-            float win[WG_NWL];
-#pragma unroll
-            for (int u = 0; u < WG_NWL; u += WG_LV)
-                gb_lds<WG_LV>(&win[u], xs0 + y * LY_SY * WG_SIWP + xo * LY_SX + u);
-#pragma unroll
-            for (int m = 0; m < WG_MR; ++m) {
-                float d[OUT_X];
-#pragma unroll
-                for (int o = 0; o < OUT_X; o += WG_DV)
-                    gb_lds<WG_DV>(&d[o], ds0 + m * WG_DYCHP + y * WG_TOWP + xo + o);
-#pragma unroll
-                for (int j = 0; j < LY_KW; ++j)
-#pragma unroll
-                    for (int o = 0; o < OUT_X; ++o)
-                        acc[m][j] = fmaf(d[o], win[o * LY_SX + j * LY_DX], acc[m][j]);
-                if (sums_bias) {
-#pragma unroll
-                    for (int o = 0; o < OUT_X; ++o)
-                        bacc[m] += d[o];
-                }
-            }
-        }
+        if (active)
+            wg_chunk(acc, bacc, smem, xo0, do0, rs, sums_bias);
     }
+#else
+    // Two stages: chunk q+1 is copied (cp.async) into the other stage
+    // while chunk q is computed; the barrier after a chunk frees its stage
+    // for the copy issued in the next iteration.
+    wg_stage<true>(smem, in, dout, q0, gs, mb, nb);
+    gb_commit();
+#pragma unroll 1
+    for (long long q = q0; q < q1; ++q) {
+        const int k = (int)(q - q0);
+        if (q + 1 < q1) {
+            wg_stage<true>(smem + ((k + 1) & 1) * WG_S_ST, in, dout, q + 1, gs, mb, nb);
+            gb_commit();
+            gb_wait<1>();
+        } else {
+            gb_wait<0>();
+        }
+        __syncthreads();
+        if (active)
+            wg_chunk(acc, bacc, smem + (k & 1) * WG_S_ST, xo0, do0, rs, sums_bias);
+        __syncthreads();
+    }
+#endif
     // The RS lanes' partials through shared memory, added in lane order.
     __syncthreads();
     if (active) {

@@ -42,7 +42,9 @@ CT_PARAM_UNION(dg, DG_ALL)
 #define WG_TOH(X) X(TILE_OH, 0, CT_INT(0), "output rows per reduction chunk (0: the whole plane)")
 #define WG_TAIL(X)                                                                                         \
     X(TILE_OW, 0, CT_INT(0), "output columns per reduction chunk (0: the whole row)")                     \
-    X(SPLIT, 1, CT_RANGE(1, 65535), "slices of the reduction over the grid, added in fp64 by a second kernel")
+    X(SPLIT, 1, CT_RANGE(1, 65535), "slices of the reduction over the grid, added in fp64 by a second kernel") \
+    X(STAGES, 1, CT_RANGE(1, 2), "shared stages: 1 (copy, then compute) or 2 (the next chunk copied by "       \
+                                  "cp.async while this one is computed; fp32 on sm_80 and later)")
 #define WG_ALL(X) WG_HEAD(X) WG_TOH(X) WG_TAIL(X)
 
 const ct_param_def ct_wgsimt_params_2d[CT_WGSIMT_NPARAMS_2D] = CT_PARAM_TABLE(WG_ALL);
@@ -304,14 +306,14 @@ const ct_kernel_kind ct_kind_dgsimt = {.name = "dgsimt", .layouts = CT_LAYOUT_BO
 
 typedef struct wg_geom {
     long long mr, nms, mb, nmb, nb, nnb, gpb, ngs, own, rs, nt, minb, toh, tow, nty, ntx, nchk, nseg;
-    long long s_dy, nwl, sih, siwp, s_x, e, smem, blocks, split, run, total;
+    long long s_dy, nwl, sih, siwp, xchp, s_x, e, stages, smem, blocks, split, run, total;
 } wg_geom;
 
 static void wg_geometry(const ct_tc_shape *s, const wg_values *q, wg_geom *g)
 {
     memset(g, 0, sizeof *g);
     if (q->CO_PER_THREAD < 1 || q->CO_TILE < 0 || q->CIN_TILE < 0 || q->GROUPS_PER_BLOCK < 1 ||
-        q->RED_SLICES < 1 || q->OUT_X < 1 || q->TILE_OH < 0 || q->TILE_OW < 0 || q->SPLIT < 1)
+        q->RED_SLICES < 1 || q->OUT_X < 1 || q->TILE_OH < 0 || q->TILE_OW < 0 || q->SPLIT < 1 || q->STAGES < 1)
         return;
     const long long groups = ct_tc_ngroups(s), cing = s->cin / groups, coutg = s->cout / groups;
     const long long ox = q->OUT_X;
@@ -337,11 +339,17 @@ static void wg_geometry(const ct_tc_shape *s, const wg_values *q, wg_geom *g)
     const long long lv = (ox * s->sx) % 4 == 0 ? 4 : (ox * s->sx) % 2 == 0 ? 2 : 1;
     g->nwl = ct_rup(nwx, lv);
     g->sih = (g->toh - 1) * s->sy + (s->kh - 1) * s->dy + 1;
-    g->siwp = ct_rup((g->tow - ox) * s->sx + g->nwl, 4);
-    g->s_x = g->gpb * g->nb * g->sih * g->siwp;
+    /* Padded x rows and channels (ct_gemmbwd.cuh's WG_SIWP, WG_XCHP): a
+     * warp's windows in distinct banks. */
+    const long long siwl = (g->tow - ox) * s->sx + g->nwl;
+    g->siwp = siwl / lv % 2 ? siwl : siwl + lv;
+    g->xchp = g->sih * g->siwp + ((s->kh * s->dy - g->sih) * g->siwp % 32 + 32) % 32;
+    g->s_x = g->gpb * g->nb * g->xchp;
     g->e = g->mr * s->kw + (s->bias ? g->mr : 0);
     const long long red = g->rs * g->own * g->e;
-    g->smem = 4 * (g->s_dy + g->s_x > red ? g->s_dy + g->s_x : red);
+    g->stages = q->STAGES;
+    const long long staged = g->stages * ct_rup(g->s_dy + g->s_x, 4);
+    g->smem = 4 * (staged > red ? staged : red);
     g->blocks = g->ngs * g->nmb * g->nnb;
     g->split = q->SPLIT;
     g->run = ct_cdiv(g->nchk, g->split) * ct_cdiv(g->nseg, g->rs) * ox;
@@ -357,9 +365,16 @@ static int wg_constrain(const ct_template *t, const ct_tc_shape *s, const ct_par
     gb_read(t, c, ct_wgsimt_params_2d, CT_WGSIMT_NPARAMS_2D, q.v);
     if (q.CO_PER_THREAD < 1 || q.CO_PER_THREAD > 16 || q.CO_TILE < 0 || q.CIN_TILE < 0 ||
         q.GROUPS_PER_BLOCK < 1 || q.GROUPS_PER_BLOCK > 64 || q.RED_SLICES < 1 || q.RED_SLICES > 32 ||
-        q.OUT_X < 1 || q.OUT_X > 16 || q.TILE_OH < 0 || q.TILE_OW < 0 || q.SPLIT < 1 || q.SPLIT > 65535) {
+        q.OUT_X < 1 || q.OUT_X > 16 || q.TILE_OH < 0 || q.TILE_OW < 0 || q.SPLIT < 1 || q.SPLIT > 65535 ||
+        q.STAGES < 1 || q.STAGES > 2) {
         snprintf(why, len, "CO_PER_THREAD and OUT_X in 1..16, GROUPS_PER_BLOCK in 1..64, RED_SLICES in 1..32, "
-                 "SPLIT in 1..65535, tiles >= 0");
+                 "SPLIT in 1..65535, STAGES 1 or 2, tiles >= 0");
+        return 1;
+    }
+    /* cp.async copies 4-byte elements as they are (no widening) from
+     * sm_80; elsewhere a second stage only costs shared memory. */
+    if (q.STAGES == 2 && (lim->cc_major < 8 || (s->p && ct_problem_dtype(s->p) != CT_DTYPE_F32))) {
+        snprintf(why, len, "STAGES=2 copies by cp.async: fp32 on sm_80 and later only");
         return 1;
     }
     wg_geom g;

@@ -14,8 +14,8 @@
 /* Parameter lists, 2D and 1D (no OUT_Y, TILE_H; no TILE_OH). */
 #define CT_DGSIMT_NPARAMS_2D 8
 #define CT_DGSIMT_NPARAMS_1D 6
-#define CT_WGSIMT_NPARAMS_2D 9
-#define CT_WGSIMT_NPARAMS_1D 8
+#define CT_WGSIMT_NPARAMS_2D 10
+#define CT_WGSIMT_NPARAMS_1D 9
 extern const ct_param_def ct_dgsimt_params_2d[CT_DGSIMT_NPARAMS_2D], ct_dgsimt_params_1d[CT_DGSIMT_NPARAMS_1D];
 extern const ct_param_def ct_wgsimt_params_2d[CT_WGSIMT_NPARAMS_2D], ct_wgsimt_params_1d[CT_WGSIMT_NPARAMS_1D];
 extern const ct_kernel_kind ct_kind_dgsimt, ct_kind_wgsimt;

@@ -17,7 +17,7 @@ replay_every=8
 source "$here/../replay_lib.sh"
 # [OHW="OH OW"] one DT PASS B CIN COUT G H W KH KW PH PW SY SX DY DX BIAS CL TUNING...
 #   dgrad TUNING: OUT_X OUT_Y CIN_PER_THREAD CIN_SLICES TILE_H TILE_W COUT_CHUNK SPLIT
-#   wgrad TUNING: CO_PER_THREAD CO_TILE CIN_TILE GROUPS_PER_BLOCK RED_SLICES TILE_OH TILE_OW OUT_X SPLIT
+#   wgrad TUNING: CO_PER_THREAD CO_TILE CIN_TILE GROUPS_PER_BLOCK RED_SLICES TILE_OH TILE_OW OUT_X SPLIT [STAGES]
 one() {
     replay_pick || return
     replay_pass_layer "${@:1:18}"
@@ -27,7 +27,7 @@ one() {
         t="-DOUT_X=$1 -DOUT_Y=$2 -DCIN_PER_THREAD=$3 -DCIN_SLICES=$4 -DTILE_H=$5 -DTILE_W=$6 -DCOUT_CHUNK=$7 -DSPLIT=$8"
     else
         t="-DCO_PER_THREAD=$1 -DCO_TILE=$2 -DCIN_TILE=$3 -DGROUPS_PER_BLOCK=$4 -DRED_SLICES=$5 -DTILE_OH=$6"
-        t="$t -DTILE_OW=$7 -DOUT_X=$8 -DSPLIT=$9"
+        t="$t -DTILE_OW=$7 -DOUT_X=$8 -DSPLIT=$9 -DSTAGES=${10:-1}"
     fi
     printf "[%s]: " "$(echo $t | sed 's/-D//g')"
     replay_compile_run "$here/gemmbwd_replay.cpp" $layer $t
@@ -60,5 +60,14 @@ one     0 1 2 32  16 1 32 32 3  3  1  1  1  1  1  1  0    0   4 2 4 8 8 16 4 2
 # split and not; dgrad over 288 terms in chunks
 FORCE=1 one 0 2 4 8   8  1 40 40 3  3  1  1  1  1  1  1  1    1   4 0 2 1 4 0 0 4 1
 FORCE=1 one 0 2 4 8   8  2 40 40 3  3  1  1  1  1  1  1  0    0   2 0 0 2 2 10 0 4 4
+FORCE=1 one 0 2 3 6   9  3 13 12 5  3  2  1  3  2  1  1  1    1   2 2 1 1 3 2 3 1 5 2
 FORCE=1 one 0 1 2 16  64 2 12 12 3  3  1  1  1  1  1  1  0    1   2 2 4 2 0 0 8 2
+# Seed 003's layers at B = 2 and 3: all 12 output channels per thread
+# (CO_PER_THREAD 16 taken as 12), 8 and 32 lanes, the padded x rows and
+# channel pitch of odd windows (OUT_X 4 and 2), split, two stages (the
+# stage alternation; the copies are synchronous on the CPU)
+FORCE=1 one 0 2 3 12  12 1 22 22 3  3  0  0  1  1  1  1  0    0   16 0 0 1 8 0 0 4 3
+FORCE=1 one 0 2 3 12  12 1 22 22 3  3  0  0  1  1  1  1  0    0   16 0 0 1 8 0 0 4 1 2
+FORCE=1 one 0 2 2 1   12 1 28 28 7  7  0  0  1  1  1  1  0    0   16 0 0 1 32 0 0 4 2 2
+FORCE=1 one 0 2 2 1   12 1 28 28 7  7  0  0  1  1  1  1  1    1   12 0 0 1 16 0 0 2 1
 replay_end
