@@ -22,9 +22,9 @@ void ct_tune_cudnn_run(ct_worker *wk, ct_tune_result *res);
 void ct_tune_cudnn_print(FILE *out, const ct_tune_result *res, double winner_us);
 
 /* The --json fields: cudnn_version, cudnn_us, cudnn_relerr, cudnn_speedup,
- * cudnn_timing, cudnn_api ("legacy" or "backend"; not in the stored note), cudnn_tf32_us, cudnn_tf32_relerr, cudnn_tf32_speedup (null
- * where there is none) and cudnn_none (the reason there is no baseline, or
- * null). */
+ * cudnn_timing, cudnn_api ("legacy" or "backend"; not in the stored note),
+ * cudnn_tf32_us, cudnn_tf32_relerr, cudnn_tf32_speedup (null where there is
+ * none) and cudnn_none (the reason there is no baseline, or null). */
 void ct_tune_cudnn_json(ct_jw *j, const ct_tune_result *res, double winner_us);
 
 /* The same as the JSON object stored with the run (key "cudnn" of its
