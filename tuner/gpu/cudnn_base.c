@@ -340,7 +340,7 @@ static ct_status time_v8(ct_gpu *g, ct_workload *w, const ct_settings *s, cd_run
     }
     if (!best.ok) {
         if (timed)
-            snprintf(t->api_other, sizeof t->api_other, "backend API: none of %d plans verified (%s)", timed, first);
+            snprintf(t->api_other, sizeof t->api_other, "backend API: none of %d plans verified (%.100s)", timed, first);
         else
             snprintf(t->api_other, sizeof t->api_other, "backend API: no plan without tensor cores");
         return CT_OK;
@@ -348,13 +348,16 @@ static ct_status time_v8(ct_gpu *g, ct_workload *w, const ct_settings *s, cd_run
     snprintf(best.api, sizeof best.api, "backend");
     if (!t->ok || best.us < t->us) {
         if (t->ok)
-            snprintf(best.api_other, sizeof best.api_other, "legacy API algo %d: %.2f us", t->algo, t->us);
+            snprintf(best.api_other, sizeof best.api_other, "legacy API algo %d: %.2f us; best of %d backend plans",
+                     t->algo, t->us, timed);
         else
-            snprintf(best.api_other, sizeof best.api_other, "legacy API: %.140s", t->why);
+            snprintf(best.api_other, sizeof best.api_other, "legacy API: %.100s; best of %d backend plans", t->why,
+                     timed);
         snprintf(best.label, sizeof best.label, "%s", t->label);
         *t = best;
     } else {
-        snprintf(t->api_other, sizeof t->api_other, "backend API engine %d: %.2f us", best.algo, best.us);
+        snprintf(t->api_other, sizeof t->api_other, "backend API engine %d (best of %d plans): %.2f us", best.algo,
+                 timed, best.us);
     }
     return CT_OK;
 }
