@@ -6,7 +6,10 @@
  * once, TF32 on, labelled "TF32"), and a ratio that is
  * cuDNN's time over the winner's. A problem cuDNN cannot describe, a
  * missing library and --baseline none give 'none' with the reason while
- * the run succeeds. Exits 77 without a GPU or without cuDNN. Timings are
+ * the run succeeds. The API that gave cuDNN's time (legacy Find or the
+ * backend API's engines) is named in --json and the report's line, and
+ * where the line states the other API's time too, the one chosen is not
+ * the slower. Exits 77 without a GPU or without cuDNN. Timings are
  * printed, never asserted. */
 #include <math.h>
 
@@ -157,10 +160,28 @@ static void timed(const char *spec, int seed, int strict)
              f32 ? "TF32 off" : tf32 ? "TF32" : ct_dtype_name(ct_problem_dtype(&p)));
     CHECK_MSG(strstr(report, want) != NULL, "%s: the report lacks '%s'", spec, want);
     CHECK_MSG(strstr(report, "x naive") != NULL || strstr(report, "naive baseline") == NULL, "%s: no x naive", spec);
+    /* The API that gave the time: named, and the faster of the two
+     * where the line states the other's time ("[backend API engine 12;
+     * legacy API algo 1: 42.50 us]"). */
+    const char *api = str(j, "cudnn_api");
+    CHECK_MSG(api && (!strcmp(api, "legacy") || !strcmp(api, "backend")), "%s: cudnn_api %s", spec,
+              api ? api : "null");
+    const char *bracket = strchr(strstr(report, want) ? strstr(report, want) : report, '[');
+    char head[32];
+    snprintf(head, sizeof head, "[%s API ", api ? api : "?");
+    CHECK_MSG(bracket && !strncmp(bracket, head, strlen(head)), "%s: the line does not name the %s API", spec,
+              api ? api : "?");
+    const char *other = bracket ? strstr(bracket, " API ") : NULL;
+    other = other ? strstr(other + 5, " API ") : NULL;   /* the other API's part */
+    const char *colon = other ? strchr(other, ':') : NULL, *end = bracket ? strchr(bracket, ']') : NULL;
+    double other_us = NAN;
+    if (colon && end && colon < end && sscanf(colon + 1, "%lf us", &other_us) == 1)
+        CHECK_MSG(us <= other_us + 0.01, "%s: %s API's %.2f us chosen over %.2f us", spec, api, us, other_us);
     char stored[16];
     stored_version(p.canonical, stored);
     CHECK_MSG(ver && !strcmp(stored, ver), "%s: the stored run notes cuDNN '%s'", spec, stored);
-    printf("%s: winner %.2f us, cuDNN %.2f us (relerr %.2g), convtune %.2fx\n", spec, win, us, rel, sp);
+    printf("%s: winner %.2f us, cuDNN %.2f us (relerr %.2g, %s API; other %.2f us), convtune %.2fx\n", spec, win,
+           us, rel, api ? api : "?", other_us, sp);
     ct_json_free(j);
     free(report);
 }
@@ -207,6 +228,8 @@ int main(void)
     timed("conv2dc:4:16:20:20:32:3:3:same:nhwc", 10, 0);
     timed("conv2dc:4:32:20:20:32:3:3:same:groups=32:nhwc:bf16", 11, 0);
     timed("conv2dc:4:16:20:20:32:3:3:same:bias:tf32", 12, 1);
+    timed("conv2dc:4:64:28:28:64:1:1:valid:nhwc:bf16", 13, 0);
+    timed("conv2dc:4:16:20:20:32:3:3:same:nhwc:dgrad:bf16", 14, 0);
     none("conv1dc:2:8:64:8:3:causal", NULL, NULL, "causal", 6);
     none("conv2dc:2:8:16:16:8:3:3:same", NULL, "CONVTUNE_CUDNN=/nonexistent/libcudnn.so.9", "CONVTUNE_CUDNN", 7);
     none("conv2dc:2:8:16:16:8:3:3:same", "none", NULL, "--baseline none", 8);

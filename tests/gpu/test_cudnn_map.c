@@ -288,7 +288,25 @@ int main(int argc, char **argv)
     snprintf(want, sizeof want, "  cuDNN 9.19 (TF32 off): %.2f us, relerr 3.0e-07: convtune %.2fx; (TF32 on): %.2f us",
              us0, us0 / 4.0, us1);
     CHECK_MSG(!strncmp(line, want, strlen(want)), "'%s' vs '%s'", line, want);
+    /* The API that gave each time is named after its ratio, with what the
+     * other gave; the stored note does not carry it. */
+    const int algo = (int)(next() % 64);
+    snprintf(res.cudnn.t[0].api, sizeof res.cudnn.t[0].api, "backend");
+    res.cudnn.t[0].algo = algo;
+    snprintf(res.cudnn.t[0].api_other, sizeof res.cudnn.t[0].api_other, "legacy API algo 1: %.2f us", us0 + 1);
+    snprintf(res.cudnn.t[1].api, sizeof res.cudnn.t[1].api, "legacy");
+    f = tmpfile();
+    ct_tune_cudnn_print(f, &res, 4.0);
+    rewind(f);
+    CHECK(fgets(line, sizeof line, f) != NULL);
+    fclose(f);
+    snprintf(want, sizeof want, "convtune %.2fx [backend API engine %d; legacy API algo 1: %.2f us]; (TF32 on): ",
+             us0 / 4.0, algo, us0 + 1);
+    CHECK_MSG(strstr(line, want) != NULL, "'%s' lacks '%s'", line, want);
+    snprintf(want, sizeof want, "convtune %.2fx [legacy API algo 0]\n", us1 / 4.0);
+    CHECK_MSG(strstr(line, want) != NULL, "'%s' lacks '%s'", line, want);
     ct_tune_cudnn_note(&res, 4.0, note, sizeof note);
+    CHECK_MSG(!strstr(note, "backend"), "%s", note);
     CHECK_MSG(strstr(note, "\"version\":\"9.19\"") && strstr(note, "\"none\":null"), "%s", note);
     /* A long reason (a path of multibyte names, quotes) is cut in the
      * stored note, at a character, so that it stays small, valid JSON. */

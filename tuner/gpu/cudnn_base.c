@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "cudnn_map.h"
+#include "cudnn_v8.h"
 #include "cudnndl.h"
 #include "dtype.h"
 #include "timer.h"
@@ -30,6 +31,10 @@ typedef struct cd_run {
     size_t ws_bytes;
     CUdeviceptr wcl;           /* the weights channels last (OHWI), where made */
     int algo;
+    int plan;                  /* >= 0: the backend API's plan to run instead of algo */
+    int have_v8;               /* v8 holds plans */
+    ct_cudnn_v8 v8;
+    char v8_why[160];          /* !have_v8: why not */
     cudnnStatus_t last;        /* the status of the last call */
 } cd_run;
 
@@ -39,7 +44,8 @@ static void *dptr(CUdeviceptr p)
 }
 
 /* One execution of the pass as the candidates compute it: forward (and the
- * bias), dgrad, or wgrad (and db). */
+ * bias), dgrad, or wgrad (and db); the convolution by the backend API's
+ * plan r->plan where it is set, the bias by the legacy calls always. */
 static CUresult cd_exec(void *ctx)
 {
     cd_run *r = ctx;
@@ -47,20 +53,21 @@ static CUresult cd_exec(void *ctx)
     const float one = 1.0f, zero = 0.0f;
     void *ws = dptr(r->ws);
     cudnnStatus_t st;
-    if (r->m->pass == 1) {
+    if (r->plan >= 0)
+        st = ct_cudnn_v8_exec(&r->v8, r->plan);
+    else if (r->m->pass == 1)
         st = L->cudnnConvolutionBackwardData(r->hd, &one, r->wd, r->wt, r->yd, r->y, r->cd, r->algo, ws, r->ws_bytes,
                                              &zero, r->xd, r->x);
-    } else if (r->m->pass == 2) {
+    else if (r->m->pass == 2)
         st = L->cudnnConvolutionBackwardFilter(r->hd, &one, r->xd, r->x, r->yd, r->y, r->cd, r->algo, ws,
                                                r->ws_bytes, &zero, r->wd, r->wt);
-        if (st == CT_CUDNN_STATUS_SUCCESS && r->bias)
-            st = L->cudnnConvolutionBackwardBias(r->hd, &one, r->yd, r->y, &zero, r->bd, r->bias);
-    } else {
+    else
         st = L->cudnnConvolutionForward(r->hd, &one, r->xd, r->x, r->wd, r->wt, r->cd, r->algo, ws, r->ws_bytes,
                                         &zero, r->yd, r->y);
-        if (st == CT_CUDNN_STATUS_SUCCESS && r->bias)
-            st = L->cudnnAddTensor(r->hd, &one, r->bd, r->bias, &one, r->yd, r->y);
-    }
+    if (st == CT_CUDNN_STATUS_SUCCESS && r->bias && r->m->pass == 2)
+        st = L->cudnnConvolutionBackwardBias(r->hd, &one, r->yd, r->y, &zero, r->bd, r->bias);
+    else if (st == CT_CUDNN_STATUS_SUCCESS && r->bias && r->m->pass == 0)
+        st = L->cudnnAddTensor(r->hd, &one, r->bd, r->bias, &one, r->yd, r->y);
     r->last = st;
     /* Not one of the sticky errors (timer.c): a failed call is that
      * timing's outcome, not a lost context. */
@@ -150,18 +157,19 @@ static int cudnn_type(ct_dtype t)
     return t == CT_DTYPE_BF16 ? CT_CUDNN_DATA_BFLOAT16 : t == CT_DTYPE_F16 ? CT_CUDNN_DATA_HALF : CT_CUDNN_DATA_FLOAT;
 }
 
+static ct_status measure(ct_gpu *g, ct_workload *w, const ct_settings *s, cd_run *r, ct_cudnn_timing *t,
+                         ct_err *e);
+
 /* Find the fastest algorithm under math type math, then verify and time
  * it into t. An error only when the context is lost. */
 static ct_status time_one(ct_gpu *g, ct_workload *w, const ct_settings *s, cd_run *r, int math, ct_cudnn_timing *t,
                           ct_err *e)
 {
     const ct_cudnn *L = r->L;
-    const ct_drv *d = g->d;
     char why[sizeof t->why] = "";
     ct_cudnn_perf perf[MAX_PERF];
     int nperf = 0;
     void *ws = dptr(r->ws);
-    ct_status rc = CT_OK;
     memset(perf, 0, sizeof perf);
     DNN_TRY(L, why, fail, cudnnSetConvolutionMathType(r->cd, math));
     if (r->m->pass == 1)
@@ -188,10 +196,32 @@ static ct_status time_one(ct_gpu *g, ct_workload *w, const ct_settings *s, cd_ru
     }
     r->algo = perf[best].algo;
     t->algo = r->algo;
+    snprintf(t->api, sizeof t->api, "legacy");
     /* The math the chosen algorithm was found with (as PyTorch runs it);
      * FMA only stays FMA only. */
     if (math != CT_CUDNN_FMA_MATH)
         DNN_TRY(L, why, fail, cudnnSetConvolutionMathType(r->cd, perf[best].math_type));
+    return measure(g, w, s, r, t, e);
+fail:
+    t->ok = 0;
+    snprintf(t->why, sizeof t->why, "%s", why);
+    return CT_OK;
+}
+
+/* Verify r's choice (the backend plan r->plan, else the legacy algorithm
+ * r->algo) and time it into t, as a candidate is (a graph of the calls
+ * for a short one). t->ok, or t->why; an error only when the context is
+ * lost. */
+static ct_status measure(ct_gpu *g, ct_workload *w, const ct_settings *s, cd_run *r, ct_cudnn_timing *t, ct_err *e)
+{
+    const ct_cudnn *L = r->L;
+    const ct_drv *d = g->d;
+    char why[sizeof t->why] = "", what[48];
+    ct_status rc = CT_OK;
+    if (r->plan >= 0)
+        snprintf(what, sizeof what, "backend engine %lld", r->v8.p[r->plan].engine);
+    else
+        snprintf(what, sizeof what, "algorithm %d", r->algo);
     /* Verification on a NaN-filled output, as a candidate's. */
     const ct_launcher run = {.run = cd_exec, .ctx = r};
     CUresult cr = CUDA_SUCCESS;
@@ -199,7 +229,7 @@ static ct_status time_one(ct_gpu *g, ct_workload *w, const ct_settings *s, cd_ru
         return rc;
     if (cr != CUDA_SUCCESS) {
         if (r->last != CT_CUDNN_STATUS_SUCCESS) {
-            snprintf(why, sizeof why, "algorithm %d: %s", r->algo, L->cudnnGetErrorString(r->last));
+            snprintf(why, sizeof why, "%s: %s", what, L->cudnnGetErrorString(r->last));
             goto fail;
         }
         return ct_drv_fail(e, cr, "cuDNN's run");
@@ -207,7 +237,7 @@ static ct_status time_one(ct_gpu *g, ct_workload *w, const ct_settings *s, cd_ru
     /* A loose result is reported (TF32 is looser than fp32's tolerance);
      * one with a NaN or infinity left is no baseline. */
     if (!isfinite(t->relerr)) {
-        snprintf(why, sizeof why, "algorithm %d left NaN or Inf in the output", r->algo);
+        snprintf(why, sizeof why, "%s left NaN or Inf in the output", what);
         goto fail;
     }
     const ct_timing_opts to = {.flush = s->l2_flush ? w->flush : 0, .flush_words = w->flush_bytes / 4};
@@ -273,6 +303,85 @@ static ct_status time_tf32(ct_gpu *g, ct_workload *w, const ct_settings *s, cd_r
     return rc;
 }
 
+/* The backend API's plans verified and timed; the fastest that verifies
+ * within tol replaces t (the legacy API's result, label kept) where it is
+ * faster or t failed. tc: tensor-core engines allowed (not for fp32 with
+ * TF32 off). What the other API gave is kept in t->api_other. */
+static ct_status time_v8(ct_gpu *g, ct_workload *w, const ct_settings *s, cd_run *r, int tc, double tol,
+                         ct_cudnn_timing *t, ct_err *e)
+{
+    if (!r->have_v8) {
+        snprintf(t->api_other, sizeof t->api_other, "%s", r->v8_why);
+        return CT_OK;
+    }
+    ct_cudnn_timing best = {0};
+    char first[sizeof t->api_other] = "";
+    int timed = 0;
+    for (int i = 0; i < r->v8.n; i++) {
+        if (!tc && r->v8.p[i].tensor_core)
+            continue;
+        ct_cudnn_timing c = {0};
+        r->plan = i;
+        ct_status rc = measure(g, w, s, r, &c, e);
+        r->plan = -1;
+        if (rc != CT_OK)
+            return rc;
+        timed++;
+        if (c.ok && c.relerr > tol) {
+            c.ok = 0;
+            snprintf(c.why, sizeof c.why, "engine %lld: relerr %.1e over %.1e", r->v8.p[i].engine, c.relerr, tol);
+        }
+        if (!c.ok && !first[0])
+            snprintf(first, sizeof first, "%.150s", c.why);
+        if (c.ok && (!best.ok || c.us < best.us)) {
+            best = c;
+            best.algo = (int)r->v8.p[i].engine;
+        }
+    }
+    if (!best.ok) {
+        if (timed)
+            snprintf(t->api_other, sizeof t->api_other, "backend API: none of %d plans verified (%.100s)", timed, first);
+        else
+            snprintf(t->api_other, sizeof t->api_other, "backend API: no plan without tensor cores");
+        return CT_OK;
+    }
+    snprintf(best.api, sizeof best.api, "backend");
+    if (!t->ok || best.us < t->us) {
+        if (t->ok)
+            snprintf(best.api_other, sizeof best.api_other, "legacy API algo %d: %.2f us; best of %d backend plans",
+                     t->algo, t->us, timed);
+        else
+            snprintf(best.api_other, sizeof best.api_other, "legacy API: %.100s; best of %d backend plans", t->why,
+                     timed);
+        snprintf(best.label, sizeof best.label, "%s", t->label);
+        *t = best;
+    } else {
+        snprintf(t->api_other, sizeof t->api_other, "backend API engine %d (best of %d plans): %.2f us", best.algo,
+                 timed, best.us);
+    }
+    return CT_OK;
+}
+
+/* One timing of the baseline: the legacy API's Find (FMA math for fp32
+ * with TF32 off, both TF32 maths for TF32 on, tensor-op math for a half
+ * type), then the backend API's plans. */
+static ct_status time_both(ct_gpu *g, ct_workload *w, const ct_settings *s, cd_run *r, int tf32, ct_cudnn_timing *t,
+                           ct_err *e)
+{
+    const ct_dtype dt = r->m->dtype;
+    const int half = ct_dtype_is_half(dt);
+    ct_status rc = half ? time_one(g, w, s, r, CT_CUDNN_TENSOR_OP_MATH, t, e)
+                   : tf32 ? time_tf32(g, w, s, r, t, e)
+                          : time_one(g, w, s, r, CT_CUDNN_FMA_MATH, t, e);
+    /* The bound a backend engine's result must meet: the type's own (fp32,
+     * TF32 off: s->tolerance), four times it for a half type, 1e-2 with
+     * TF32 (the bounds the GPU test holds cuDNN's results to). */
+    const double own = ct_dtype_tolerance(dt, s->tolerance), tol = half ? 4 * own : tf32 ? 1e-2 : own;
+    if (rc == CT_OK)
+        rc = time_v8(g, w, s, r, half || tf32, tol, t, e);
+    return rc;
+}
+
 /* The largest workspace up to MAX_WORKSPACE and half the free memory that
  * can be had (none at all is a workspace too: Find then skips the
  * algorithms that need one). */
@@ -333,7 +442,7 @@ ct_status ct_cudnn_baseline(ct_gpu *g, ct_workload *w, const ct_settings *s, ct_
         return CT_OK;
     }
     ct_cudnn_version_text(L->cudnnGetVersion(), o->version, sizeof o->version);
-    cd_run r = {.L = L, .m = &m};
+    cd_run r = {.L = L, .m = &m, .plan = -1};
     ct_status rc = CT_OK;
     const int dt = cudnn_type(m.dtype);
     DNN_TRY(L, why, out, cudnnCreate(&r.hd));
@@ -369,29 +478,35 @@ ct_status ct_cudnn_baseline(ct_gpu *g, ct_workload *w, const ct_settings *s, ct_
         }
     }
     alloc_workspace(g->d, &r);
+    /* The backend API's plans on the same buffers and workspace; none is a
+     * reason, and the legacy API serves alone. */
+    const ct_cudnn_v8_io io = {
+        .x = r.x, .w = r.wt, .y = r.y, .ws = dptr(r.ws), .ws_bytes = r.ws_bytes, .w_cl = wcl};
+    r.have_v8 = ct_cudnn_v8_build(&r.v8, L, r.hd, &m, &io, r.v8_why, sizeof r.v8_why) > 0;
     o->ran = 1;
     if (m.dtype == CT_DTYPE_F32) {
         o->n = 2;
         snprintf(o->t[0].label, sizeof o->t[0].label, "TF32 off");
         snprintf(o->t[1].label, sizeof o->t[1].label, "TF32 on");
-        if ((rc = time_one(g, w, s, &r, CT_CUDNN_FMA_MATH, &o->t[0], e)) == CT_OK)
-            rc = time_tf32(g, w, s, &r, &o->t[1], e);
+        if ((rc = time_both(g, w, s, &r, 0, &o->t[0], e)) == CT_OK)
+            rc = time_both(g, w, s, &r, 1, &o->t[1], e);
     } else if (m.dtype == CT_DTYPE_TF32) {
         /* fp32 tensors with TF32 math allowed, as PyTorch runs an fp32
          * convolution by default (allow_tf32) */
         o->n = 1;
         snprintf(o->t[0].label, sizeof o->t[0].label, "TF32");
-        rc = time_tf32(g, w, s, &r, &o->t[0], e);
+        rc = time_both(g, w, s, &r, 1, &o->t[0], e);
     } else {
         o->n = 1;
         snprintf(o->t[0].label, sizeof o->t[0].label, "%s", ct_dtype_name(m.dtype));
-        rc = time_one(g, w, s, &r, CT_CUDNN_TENSOR_OP_MATH, &o->t[0], e);
+        rc = time_both(g, w, s, &r, 0, &o->t[0], e);
     }
     if (rc == CT_OK && !ct_cudnn_first_ok(o)) {
         o->ran = 0;
         snprintf(o->why, sizeof o->why, "%s", o->t[0].why);
     }
 out:
+    ct_cudnn_v8_free(&r.v8);
     if (why[0]) {
         o->ran = 0;
         snprintf(o->why, sizeof o->why, "%s", why);

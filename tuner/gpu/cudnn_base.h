@@ -2,10 +2,13 @@
  *
  * Run in the worker after the winner is known, on the GPU, inputs and fp64
  * reference the candidates had, and timed as they are (timer.h): the
- * fastest algorithm cuDNN's Find reports for the problem, in its element
- * type with fp32 sums; an fp32 problem twice, with TF32 off (FMA only) and
- * on (the faster of cuDNN's default and tensor-op math); a tf32 problem
- * once, float tensors with TF32 on. Never an error for the run: whatever keeps
+ * faster verified of the fastest algorithm the legacy API's Find reports
+ * and the fastest of the backend API's heuristic engines (cudnn_v8.h, as
+ * PyTorch runs cuDNN), in the problem's element type with fp32 sums; an
+ * fp32 problem twice, with TF32 off (FMA only; no tensor-core engine) and
+ * on (the faster of cuDNN's default and tensor-op math, and every engine);
+ * a tf32 problem once, float tensors with TF32 on. Never an error for the
+ * run: whatever keeps
  * cuDNN from it (no library, a problem it cannot describe, a status, no
  * memory) is the outcome's reason. */
 #ifndef CT_CUDNN_BASE_H
@@ -21,7 +24,9 @@ typedef struct ct_cudnn_timing {
     double us, relerr;         /* median of the samples; relative L2 error against the fp64 reference */
     char timing[16];           /* the method (timing.h) ... */
     int batch;                 /* ... and executions per sample */
-    int algo;                  /* the algorithm Find chose */
+    int algo;                  /* the algorithm Find chose, or the backend engine's global index */
+    char api[8];               /* "legacy" (Find) or "backend" (the graph API's engines); "" not timed */
+    char api_other[160];       /* what the API not chosen gave: its time, or why it gave none */
     char why[240];             /* ok == 0: what became of it */
 } ct_cudnn_timing;
 

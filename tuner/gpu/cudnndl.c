@@ -106,6 +106,16 @@ static void load_once(void)
     }
     CT_CUDNN_FN(CT_CUDNN_SYM)
 #undef CT_CUDNN_SYM
+    /* The backend API: optional (the legacy baseline needs none of it). */
+    lib.backend = 1;
+#define CT_CUDNN_OPT(ret, name, args)                                                                  \
+    {                                                                                                  \
+        void *fn = dlsym(h, #name);                                                                    \
+        lib.backend &= fn != NULL;                                                                     \
+        memcpy(&lib.name, &fn, sizeof fn);                                                             \
+    }
+    CT_CUDNN_BACKEND_FN(CT_CUDNN_OPT)
+#undef CT_CUDNN_OPT
     snprintf(lib.path, sizeof lib.path, "%.1000s", path);
     if (lib.cudnnGetVersion() < 90000) {
         char v[16];

@@ -48,6 +48,11 @@ void ct_tune_cudnn_print(FILE *out, const ct_tune_result *res, double winner_us)
             fprintf(out, "%.2f us, relerr %.1e: convtune %.2fx", t->us, t->relerr, t->us / winner_us);
         else
             fprintf(out, "none (%s)", t->why);
+        /* Which of cuDNN's APIs gave the time (Find's algorithm or the
+         * backend's engine), and what the other gave. */
+        if (t->ok && t->api[0])
+            fprintf(out, " [%s API %s %d%s%s]", t->api, strcmp(t->api, "backend") ? "algo" : "engine", t->algo,
+                    t->api_other[0] ? "; " : "", t->api_other);
     }
     fputc('\n', out);
 }
@@ -74,6 +79,8 @@ static void fields(ct_jw *j, const ct_tune_result *res, double winner_us, const 
     number_or_null(j, KEY("relerr"), "%.3g", m != NULL, m ? m->relerr : 0);
     number_or_null(j, KEY("speedup"), "%.3f", m && winner_us > 0, m ? m->us / winner_us : 0);
     ct_jw_string_or_null(j, KEY("timing"), m ? m->timing : "");
+    if (prefix[0])   /* --json only: the stored note keeps its fields */
+        ct_jw_string_or_null(j, KEY("api"), m ? m->api : "");
     number_or_null(j, KEY("tf32_us"), "%.4f", t != NULL, t ? t->us : 0);
     number_or_null(j, KEY("tf32_relerr"), "%.3g", t != NULL, t ? t->relerr : 0);
     number_or_null(j, KEY("tf32_speedup"), "%.3f", t && winner_us > 0, t ? t->us / winner_us : 0);
