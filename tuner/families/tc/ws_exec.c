@@ -2,12 +2,19 @@
  * a reduce kernel adding them (ws_exec.h). */
 #include "ws_exec.h"
 
+#include "runner.h"
+
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 CT_FAMILY_CODE
 
 typedef struct ws_state {
+    CUtensorMap maps[CT_MAX_TMAPS]; /* first: 64-byte aligned (the state is) */
+    int nmaps;
+    CUdeviceptr bufs[CT_MAX_BUFS];  /* every buffer, for a direct launch */
+    int nbufs;
     const ct_drv *d;
     const ct_ws_exec *x;
     CUfunction main, reduce;   /* reduce: 0 without a workspace */
@@ -40,9 +47,11 @@ ct_status ct_ws_setup(const ct_ws_exec *x, const ct_problem *p, const ct_params 
     const ct_template *t = ct_ws_template(p, x->exec);
     if (!t)
         return ct_fail(e, CT_ERR_INTERNAL, "no template of this executor in family %s", p->family->name);
-    ws_state *s = calloc(1, sizeof *s);
+    /* 64-byte aligned, as a CUtensorMap is. */
+    ws_state *s = aligned_alloc(64, (sizeof(ws_state) + 63) / 64 * 64);
     if (!s)
         return ct_fail(e, CT_ERR_INTERNAL, "out of memory");
+    memset(s, 0, sizeof *s);
     s->d = d;
     s->x = x;
     ct_status rc = CT_OK;
@@ -52,6 +61,9 @@ ct_status ct_ws_setup(const ct_ws_exec *x, const ct_problem *p, const ct_params 
     s->dout = bufs[1];
     s->bias = x->bias && nb == 4 ? bufs[2] : 0;
     s->out = bufs[nb - 1];
+    s->nbufs = nb;
+    for (int i = 0; i < nb; i++)
+        s->bufs[i] = bufs[i];
     s->count = (long long)ct_problem_output_count(p);
     p->family->geometry(p, t, c, &s->l);
     const unsigned splits = s->l.grid[x->split_axis];
@@ -64,6 +76,17 @@ ct_status ct_ws_setup(const ct_ws_exec *x, const ct_problem *p, const ct_params 
     if (s->l.smem_bytes > 48 * 1024)
         CU_TRY(d, e, rc, fail, cuFuncSetAttribute(s->main, CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES,
                                                   (int)s->l.smem_bytes));
+    if (x->tmaps && p->family->tensor_maps) {
+        ct_tmap_desc td[CT_MAX_TMAPS];
+        s->nmaps = p->family->tensor_maps(p, t, c, td);
+        for (int i = 0; i < s->nmaps; i++) {
+            const CUresult r = ct_tmap_encode(d, &td[i], bufs[td[i].buf], &s->maps[i]);
+            if (r != CUDA_SUCCESS) {
+                rc = ct_drv_fail(e, r, "cuTensorMapEncodeTiled");
+                goto fail;
+            }
+        }
+    }
     if (reduce) {
         size_t bytes = (size_t)splits * (size_t)s->count * sizeof(float), free_b = 0, total_b = 0;
         CU_TRY(d, e, rc, fail, cuMemGetInfo(&free_b, &total_b));
@@ -84,7 +107,18 @@ fail:
 CUresult ct_ws_run(void *state)
 {
     ws_state *s = state;
-    void *ma[] = {&s->in, &s->dout, s->ws ? &s->ws : &s->out};
+    void *ma[CT_MAX_BUFS + CT_MAX_TMAPS];
+    int n = 0;
+    if (!s->ws && s->x->direct) {
+        for (int i = 0; i < s->nbufs; i++)
+            ma[n++] = &s->bufs[i];
+    } else {
+        ma[n++] = &s->in;
+        ma[n++] = &s->dout;
+        ma[n++] = s->ws ? &s->ws : &s->out;
+    }
+    for (int i = 0; i < s->nmaps; i++)
+        ma[n++] = &s->maps[i];
     CUresult r = s->d->cuLaunchKernel(s->main, s->l.grid[0], s->l.grid[1], s->l.grid[2], s->l.block[0],
                                       s->l.block[1], s->l.block[2], s->l.smem_bytes, NULL, ma, NULL);
     if (r != CUDA_SUCCESS || !s->ws)
