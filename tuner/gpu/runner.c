@@ -556,6 +556,8 @@ ct_status ct_run_candidate(ct_gpu *g, ct_workload *w, const ct_template *t,
         }
         t->exec->resources(xstate, &o->registers, &o->smem_bytes, &o->local_bytes);
         run = (ct_launcher){.run = t->exec->run, .ctx = xstate};
+        if (t->exec->calls && !t->exec->calls(xstate, &run.kernel, &run.then))
+            run.kernel = run.then = NULL;
     } else {
         if (!prepare_kernel(g, w, t, c, mod, &k, &l, o) || !encode_tensor_maps(g, w, t, c, maps, args, o))
             goto out;

@@ -433,6 +433,7 @@ const ct_executor ct_tc16gkt_exec = {
     .teardown = ct_ws_teardown,
     .resources = ct_ws_resources,
     .emit_launcher = split_emit,
+    .calls = ct_ws_calls,
 };
 
 const ct_kernel_kind ct_kind_tc16gktcl = {.name = "tc16gktcl", .layouts = CT_LAYOUT_CL_ONLY, .any_layer = 1,

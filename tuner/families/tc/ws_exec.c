@@ -15,6 +15,9 @@ typedef struct ws_state {
     int nmaps;
     CUdeviceptr bufs[CT_MAX_BUFS];  /* every buffer, for a direct launch */
     int nbufs;
+    void *margs[CT_MAX_BUFS + CT_MAX_TMAPS], *rargs[3]; /* the launches' arguments */
+    ct_launch rl;                   /* the reduce's geometry */
+    ct_kernel_call mcall, rcall;    /* the launches (rcall.f 0 without a workspace) */
     const ct_drv *d;
     const ct_ws_exec *x;
     CUfunction main, reduce;   /* reduce: 0 without a workspace */
@@ -97,6 +100,30 @@ ct_status ct_ws_setup(const ct_ws_exec *x, const ct_problem *p, const ct_params 
         }
         CU_TRY(d, e, rc, fail, cuMemAlloc(&s->ws, bytes));
     }
+    /* The arguments: with a workspace (x, dy, workspace), then the reduce's
+     * (workspace, [bias], out); without, every buffer where direct, else
+     * (x, dy, out); the tensor maps after. */
+    int n = 0;
+    if (!s->ws && x->direct) {
+        for (int i = 0; i < s->nbufs; i++)
+            s->margs[n++] = &s->bufs[i];
+    } else {
+        s->margs[n++] = &s->in;
+        s->margs[n++] = &s->dout;
+        s->margs[n++] = s->ws ? &s->ws : &s->out;
+    }
+    for (int i = 0; i < s->nmaps; i++)
+        s->margs[n++] = &s->maps[i];
+    s->mcall = (ct_kernel_call){.d = d, .f = s->main, .l = &s->l, .args = s->margs};
+    if (s->ws) {
+        int k = 0;
+        s->rargs[k++] = &s->ws;
+        if (s->bias)
+            s->rargs[k++] = &s->bias;
+        s->rargs[k++] = &s->out;
+        s->rl = (ct_launch){.grid = {x->reduce_grid(s->count), 1, 1}, .block = {256, 1, 1}};
+        s->rcall = (ct_kernel_call){.d = d, .f = s->reduce, .l = &s->rl, .args = s->rargs};
+    }
     *out = s;
     return CT_OK;
 fail:
@@ -107,25 +134,18 @@ fail:
 CUresult ct_ws_run(void *state)
 {
     ws_state *s = state;
-    void *ma[CT_MAX_BUFS + CT_MAX_TMAPS];
-    int n = 0;
-    if (!s->ws && s->x->direct) {
-        for (int i = 0; i < s->nbufs; i++)
-            ma[n++] = &s->bufs[i];
-    } else {
-        ma[n++] = &s->in;
-        ma[n++] = &s->dout;
-        ma[n++] = s->ws ? &s->ws : &s->out;
-    }
-    for (int i = 0; i < s->nmaps; i++)
-        ma[n++] = &s->maps[i];
-    CUresult r = s->d->cuLaunchKernel(s->main, s->l.grid[0], s->l.grid[1], s->l.grid[2], s->l.block[0],
-                                      s->l.block[1], s->l.block[2], s->l.smem_bytes, NULL, ma, NULL);
+    CUresult r = ct_kernel_call_run(&s->mcall);
     if (r != CUDA_SUCCESS || !s->ws)
         return r;
-    void *rb[] = {&s->ws, &s->bias, &s->out}, *ra[] = {&s->ws, &s->out};
-    return s->d->cuLaunchKernel(s->reduce, s->x->reduce_grid(s->count), 1, 1, 256, 1, 1, 0, NULL, s->bias ? rb : ra,
-                                NULL);
+    return ct_kernel_call_run(&s->rcall);
+}
+
+int ct_ws_calls(void *state, const ct_kernel_call **first, const ct_kernel_call **then)
+{
+    ws_state *s = state;
+    *first = &s->mcall;
+    *then = s->ws ? &s->rcall : NULL;
+    return 1;
 }
 
 /* The largest of each over the two kernels; the launch's dynamic shared

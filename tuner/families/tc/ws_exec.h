@@ -45,5 +45,8 @@ ct_status ct_ws_setup(const ct_ws_exec *x, const ct_problem *p, const ct_params 
 CUresult ct_ws_run(void *state);
 void ct_ws_teardown(void *state);
 void ct_ws_resources(void *state, int *regs, int *smem, int *local);
+/* The main launch and the reduce's (NULL without a workspace), for the
+ * timing's graphs (ct_executor.calls). */
+int ct_ws_calls(void *state, const ct_kernel_call **first, const ct_kernel_call **then);
 
 #endif
