@@ -287,6 +287,14 @@ int ct_tc16gkt_constrain(const ct_template *t, const ct_tc_shape *layer, const c
                  g.smem_bytes + g.sa);
         return 1;
     }
+    /* Split-K is for grids that leave SMs idle: four waves of blocks or
+     * more leave little idle time, and a split would add its workspace
+     * traffic and second launch to that. */
+    if (g.split > 1 && lim->sm_count > 0 && g.grid_x * g.grid_y >= 4LL * lim->sm_count * g.minb) {
+        snprintf(why, len, "SPLIT_K=%lld of a grid of %lld blocks, four waves on %d SMs already", g.split,
+                 g.grid_x * g.grid_y, lim->sm_count);
+        return 1;
+    }
     if (g.grid_x > 2147483647LL || g.grid_y > 65535 || g.grid_z > 65535) {
         snprintf(why, len, "the grid exceeds the device's limits");
         return 1;
