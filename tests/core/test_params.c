@@ -4,7 +4,8 @@
  * every candidate of its spaces, and on each template's declared defaults,
  * without a single read of a parameter the candidate lacks; and the check
  * itself catches such reads, through real family code and in space
- * building. No GPU. */
+ * building; a parameter added later reads as its default where a stored
+ * object lacks it. No GPU. */
 #include "check.h"
 #include "config.h"
 #include "executor.h"
@@ -357,6 +358,16 @@ static void test_bounds(void)
     CHECK(ct_params_to_json(&c, tiled->params, tiled->nparams, json, sizeof json) == CT_OK);
     CHECK_STR(json, "{\"BLOCK_SIZE\":128,\"OUTPUTS_PER_THREAD\":4,\"MASK_PLACEMENT\":\"shared\",\"MASK_PAD\":0,"
                     "\"ALIGN\":16,\"STAGE_INPUT\":1,\"VEC_WIDTH\":1,\"UNROLL\":1,\"KCHUNK\":4,\"MIN_BLOCKS\":1}");
+
+    /* a parameter added later (ct_param_def.added) may be missing from a
+     * stored object: it reads as its default; a plain one may not */
+    static const ct_param_def late[] = {{.name = "TILE", .help = "a tile", .dflt = 8, CT_INT(1)},
+                                        {.name = "SPLIT", .help = "added", .dflt = 1, CT_ADDED_INT(1)}};
+    CHECK_MSG(ct_params_from_json("{\"TILE\":16}", late, 2, &c, &e) == CT_OK, "%s", e.msg);
+    CHECK(c.n == 2 && ct_params_get(&c, "TILE", 0) == 16 && ct_params_get(&c, "SPLIT", 0) == 1);
+    CHECK(ct_params_from_json("{\"SPLIT\":4}", late, 2, &c, &e) != CT_OK && strstr(e.msg, "lack TILE"));
+    CHECK(ct_params_from_json("{\"TILE\":16,\"SPLIT\":4}", late, 2, &c, &e) == CT_OK &&
+          ct_params_get(&c, "SPLIT", 0) == 4);
 
     /* an INI value list past the declared largest is refused too */
     ct_config *cfg = malloc(sizeof *cfg);

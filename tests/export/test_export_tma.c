@@ -4,7 +4,10 @@
  * entry point (no -lcuda), with the model's box, element strides and
  * swizzle, and pass it after the buffers; the single and the family export
  * must compile with nvcc for sm_90a (a prerequisite: without nvcc the test
- * fails). */
+ * fails). The first record is stored as the convtune before split-K stored
+ * it (no SPLIT_K among its parameters, that convtune's code hash): it must
+ * still export, as one launch. A split-K record (SPLIT_K=2) exports its
+ * workspace, the main kernel into it and the reduce with the bias. */
 #include "export_common.h"
 #define CT_EXPORT_TEST_NAME "export_tma"
 #include "export_run.h"
@@ -35,13 +38,23 @@ int main(void)
     /* Stride 2 down (an element stride of 2), bias; a second size for the
      * family export. */
     static const char *const specs[] = {"conv2dc:1:72:9:13:40:3:3:pad=1:stride=2,1:bias:nhwc:bf16",
-                                        "conv2dc:2:64:16:16:64:3:3:same:bias:nhwc:bf16"};
-    static const tc_param over[] = {{"TILE_OH", 8}, {"TILE_OW", 8}, {"STAGES", 3}};
-    for (size_t i = 0; i < 2; i++) {
+                                        "conv2dc:2:64:16:16:64:3:3:same:bias:nhwc:bf16",
+                                        "conv2dc:2:256:10:13:72:3:3:same:bias:nhwc:bf16"};
+    static const tc_param over[] = {{"TILE_OH", 8}, {"TILE_OW", 8}, {"STAGES", 3}, {"SPLIT_K", 2}};
+    for (size_t i = 0; i < 3; i++) {
         char hash[17], params[512] = "{}";
         tc_template_hash("conv2dc_tc16gktcl", hash);
-        tc_params(specs[i], "conv2dc_tc16gktcl", over, 3, params, sizeof params);
-        const ct_result r = tc_rec("conv2dc_tc16gktcl", hash, params, "ok", 5.0 + (double)i, 1e-3);
+        tc_params(specs[i], "conv2dc_tc16gktcl", over, i == 2 ? 4 : 3, params, sizeof params);
+        ct_result r = tc_rec("conv2dc_tc16gktcl", hash, params, "ok", 5.0 + (double)i, 1e-3);
+        if (i == 0) {
+            /* As stored before split-K: its parameters without SPLIT_K, and
+             * the code hash that convtune (commit db198bb) gave them. */
+            char *k = strstr(r.params_json, ",\"SPLIT_K\":1");
+            CHECK_MSG(k != NULL, "no SPLIT_K in %s", r.params_json);
+            if (k)
+                memmove(k, k + strlen(",\"SPLIT_K\":1"), strlen(k + strlen(",\"SPLIT_K\":1")) + 1);
+            snprintf(r.code_hash, sizeof r.code_hash, "%s", "ec0d8b5640441e88");
+        }
         tc_add_run(db, &dev, specs[i], &r, 1);
     }
     ct_db_close(db);
@@ -62,6 +75,24 @@ int main(void)
     contains(s, "box0[] = {64u, 8u, 16u, 1u}, estr0[] = {1u, 1u, 2u, 1u}", cu);
     contains(s, "CU_TENSOR_MAP_SWIZZLE_128B", cu);
     contains(s, "(ct_elem *)out, ct_tmaps[0]);", cu);
+    free(s);
+    compiles(cu, h, obj);
+
+    /* Split-K: the workspace (two slices of the output's floats), the main
+     * kernel into it with the map, the reduce with the bias. */
+    path_in(cu, sizeof cu, "split.cu");
+    path_in(h, sizeof h, "split.h");
+    path_in(obj, sizeof obj, "split.o");
+    convtune(&r, "export", "--problem", specs[2], "--db", "t.db", "-o", cu, NULL);
+    CHECK_MSG(r.code == 0, "export --problem %s: exit %d: %s", specs[2], r.code, r.err);
+    tc_result_free(&r);
+    s = tc_slurp(cu, NULL);
+    contains(s, "#define SPLIT_K 2", cu);
+    contains(s, "#define CT_GRID_Z 2", cu);
+    contains(s, "cudaMalloc((void **)&ct_ws, (size_t)CT_GRID_Z * 18720ULL * sizeof(float))", cu);
+    contains(s, "(const ct_elem *)weight, ct_ws, ct_tmaps[0]);", cu);
+    contains(s, "TC_CAT(conv2dc_tc16gktcl, _reduce)<<<19, 256, 0, stream>>>(ct_ws, (const ct_elem *)bias, "
+                "(ct_elem *)out);", cu);
     free(s);
     compiles(cu, h, obj);
 

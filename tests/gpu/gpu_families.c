@@ -555,6 +555,34 @@ int main(void)
         };
         tune_alone(db, tf32gkt, sizeof tf32gkt / sizeof tf32gkt[0]);
         export_selftest(db, dir, tf32gkt[1][0], arch); /* the launcher's fp32 tensor map, stride 2 */
+        /* Split-K on tc16gktcl, SPLIT_K pinned to 2-4 by a --config (the
+         * slices over the grid's z, the workspace, the reduce's bias and
+         * rounding, and their export): 4 chunks with bias and Cout 72, 3
+         * chunks (the last of 8 channels) strided, tf32 of 4 chunks with an
+         * output count not a multiple of 4 (the reduce's one-element path),
+         * a 1D layer. The 2D rows share ":10:13:" (CONVTUNE_GPU_SPEC). */
+        char splitcfg[600];
+        snprintf(splitcfg, sizeof splitcfg, "%s/split.ini", dir);
+        FILE *sf = fopen(splitcfg, "w");
+        CHECK(sf != NULL);
+        if (sf) {
+            fprintf(sf, "[space.conv2dc_tc16gktcl]\nSPLIT_K = 2, 3, 4\n[space.conv1dc_tc16gktcl]\nSPLIT_K = 2, 3, 4\n");
+            fclose(sf);
+        }
+        static const char *const splitk[][2] = {
+            {"conv2dc:2:256:10:13:72:3:3:same:bias:nhwc:bf16", "conv2dc_tc16gktcl"},
+            {"conv2dc:1:136:10:13:40:3:3:pad=1:stride=2:nhwc:f16", "conv2dc_tc16gktcl"},
+            {"conv2dc:1:100:10:13:21:3:3:same:bias:nhwc:tf32", "conv2dc_tc16gktcl"},
+            {"conv1dc:2:256:300:40:5:pad=2:bias:nlc:bf16", "conv1dc_tc16gktcl"},
+        };
+        for (size_t i = 0; i < sizeof splitk / sizeof splitk[0]; i++) {
+            char extra[900];
+            snprintf(extra, sizeof extra, "--template %s --strategy random --budget 20 --seed %zu --config %s",
+                     splitk[i][1], i + 1, splitcfg);
+            tl_rows_tune(CT_BINARY, db, splitk[i][0], extra);
+        }
+        export_selftest(db, dir, splitk[0][0], arch);  /* the workspace and the reduce, bias */
+        export_selftest(db, dir, splitk[2][0], arch);  /* tf32, one output a reduce thread */
     } else {
         printf("wgmma templates not run: %s is not compute capability 9.0\n", g.arch);
     }

@@ -187,7 +187,19 @@ ct_status ct_code_candidate_hash(const char *canonical, const ct_problem *p, con
     ct_launch l;
     memset(&l, 0, sizeof l);
     p->family->geometry(p, t, c, &l);
-    ct_code_hash(digest, defs, nd, c, &l, out);
+    /* A parameter added to the template later is hashed only away from its
+     * default (ct_param_def.added): at the default the code is what results
+     * stored before it measured, and their hash stays. The resolution above
+     * sees it, so the branches it selects are dropped all the same. */
+    ct_params hashed = {0};
+    for (int i = 0; c && i < c->n; i++) {
+        const ct_param_def *d = t ? ct_param_find(t->params, t->nparams, c->names[i]) : NULL;
+        if (d && d->added && c->values[i] == d->dflt)
+            continue;
+        hashed.names[hashed.n] = c->names[i];
+        hashed.values[hashed.n++] = c->values[i];
+    }
+    ct_code_hash(digest, defs, nd, &hashed, &l, out);
     return CT_OK;
 }
 

@@ -4,7 +4,8 @@
  * not on its template file's bytes: the code hash covers the fully expanded
  * source (ct_template_source) in a canonical form (comments gone, blanks
  * normalised, the conditionals known for its macros resolved), the
- * problem's and the parameters' #defines (sorted by name)
+ * problem's and the parameters' #defines (sorted by name; a parameter
+ * added to its template later only away from its default, params.h)
  * and the launch geometry, i.e. everything `export` writes for it except
  * the comments. A refactor of a shared .cuh that leaves that text unchanged
  * (comments, layout, line breaks) keeps every stored result; a change in the

@@ -244,7 +244,10 @@ ct_status ct_params_from_json(const char *json, const ct_param_def *defs, int nd
         int found = 0;
         for (int j = 0; j < out->n; j++)
             found |= strcmp(out->names[j], defs[i].name) == 0;
-        if (!found)
+        /* A parameter added later: its default is the code stored before. */
+        if (!found && defs[i].added)
+            ct_params_set(out, defs[i].name, defs[i].dflt, NULL);
+        else if (!found)
             return ct_fail(e, CT_ERR_DB, "stored parameters lack %s", defs[i].name);
     }
     /* Keep declaration order, so keys and names are stable. */

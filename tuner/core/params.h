@@ -34,6 +34,13 @@ typedef struct ct_param_def {
     long dflt;                     /* the value of a candidate built without
                                     * one (ct_params_defaults), and what a
                                     * faulty read yields (see below)        */
+    int added;                     /* 1: added to its template after results
+                                    * were stored, its default selecting the
+                                    * code they measured: a stored parameter
+                                    * object without it reads as the default,
+                                    * and at the default it is left out of
+                                    * the code hash (codehash.h), so those
+                                    * results keep exporting             */
 } ct_param_def;
 
 typedef struct ct_params {
@@ -70,7 +77,8 @@ ct_status ct_params_to_key(const ct_params *p, char *buf, size_t len);
 ct_status ct_params_to_text(const ct_params *p, const ct_param_def *defs, int ndefs, char *buf, size_t len);
 
 /* Inverse of ct_params_to_json for the parameters in defs: every def must be
- * present, nothing else may be. */
+ * present (an added one, ct_param_def.added, may be missing: it reads as its
+ * default), nothing else may be. */
 ct_status ct_params_from_json(const char *json, const ct_param_def *defs, int ndefs,
                               ct_params *out, ct_err *e);
 
@@ -95,6 +103,9 @@ ct_status ct_params_from_json(const char *json, const ct_param_def *defs, int nd
  * lacks. What remains is reading the list of the wrong template, say a
  * tiled list from a naive candidate: that is a fault (below). */
 #define CT_INT(lo) .min = (lo)
+/* An integer parameter added to a template that already had results
+ * (ct_param_def.added). */
+#define CT_ADDED_INT(lo) .min = (lo), .added = 1
 #define CT_RANGE(lo, hi) .min = (lo), .max = (hi)
 /* Threads of a block (along one of its dimensions, or in all) and warps of a
  * block: bounded by CUDA's 1024 threads per block on every architecture, so

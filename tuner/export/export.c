@@ -278,18 +278,19 @@ void ct_exp_emit_kernel_text(FILE *f, const instance *in)
     fprintf(f, "\n// ---- templates/%s.cu ----\n%s\n// ---- end of template ----\n\n", in->t->name, in->src);
 }
 
-/* The TMA tensor maps of a kernel that takes them (ct_family.tensor_maps),
+/* The TMA tensor maps of a kernel that takes them (export.h),
  * encoded at every call from the caller's pointers into ct_tmaps[]: the
  * driver's cuTensorMapEncodeTiled found through the runtime
- * (cudaGetDriverEntryPointByVersion), so the caller links no -lcuda.
- * Returns how many. */
-static int emit_tensor_maps(FILE *f, const instance *in)
+ * (cudaGetDriverEntryPointByVersion), so the caller links no -lcuda. */
+int ct_export_emit_tensor_maps(FILE *f, const ct_problem *p, const ct_template *t, const ct_params *c)
 {
     ct_tmap_desc tm[CT_MAX_TMAPS];
-    const ct_family *fam = in->p.family;
-    const int n = fam->tensor_maps ? fam->tensor_maps(&in->p, in->t, &in->c, tm) : 0;
+    const ct_family *fam = p->family;
+    const int n = fam->tensor_maps ? fam->tensor_maps(p, t, c, tm) : 0;
     if (n <= 0)
         return 0;
+    ct_buffer bufs[CT_MAX_BUFS];
+    const int nb = fam->buffers(p, bufs);
     static const char *const types[CT_NDTYPES] = {"CU_TENSOR_MAP_DATA_TYPE_FLOAT32", "CU_TENSOR_MAP_DATA_TYPE_BFLOAT16",
                                                   "CU_TENSOR_MAP_DATA_TYPE_FLOAT16"};
     fprintf(f, "    CUtensorMap ct_tmaps[%d];\n    {\n"
@@ -327,7 +328,7 @@ static int emit_tensor_maps(FILE *f, const instance *in)
                    "                   CU_TENSOR_MAP_INTERLEAVE_NONE, CU_TENSOR_MAP_SWIZZLE_%s, "
                    "CU_TENSOR_MAP_L2_PROMOTION_L2_128B,\n                   CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE) != "
                    "CUDA_SUCCESS)\n            return (int)cudaErrorInvalidValue;\n",
-                i, types[d->dtype], d->rank, in->bufs[d->buf].name, i, i, i, i,
+                i, types[d->dtype], d->rank, d->buf < nb ? bufs[d->buf].name : "NULL", i, i, i, i,
                 d->swizzle == 128 ? "128B" : d->swizzle == 64 ? "64B" : d->swizzle == 32 ? "32B" : "NONE");
     }
     fprintf(f, "    }\n");
@@ -348,7 +349,7 @@ void ct_exp_emit_launcher(FILE *f, const instance *in)
     if (in->p.family->tensor_maps && in->p.family->tensor_maps(&in->p, in->t, &in->c, tm) > 0)
         fprintf(f, "#include <cuda.h>\n");
     fprintf(f, "extern \"C\" %s\n{\n", sig);
-    const int ntm = emit_tensor_maps(f, in);
+    const int ntm = ct_export_emit_tensor_maps(f, &in->p, in->t, &in->c);
     for (int i = 0; i < in->nb; i++) {
         if (!in->bufs[i].symbol || in->bufs[i].is_output)
             continue;

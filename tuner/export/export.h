@@ -22,10 +22,22 @@
 #ifndef CT_EXPORT_H
 #define CT_EXPORT_H
 
+#include <stdio.h>
+
 #include "db.h"
 #include "db_cudnn.h"
+#include "problem.h"
 #include "selector.h"
 #include "status.h"
+
+/* At the top of a launcher's body: the TMA tensor maps candidate (p, t, c)
+ * takes after its buffers (ct_family.tensor_maps), as CUtensorMap
+ * ct_tmaps[] encoded at every call from the caller's pointers (the
+ * family's buffer names) through the runtime's driver entry point (no
+ * -lcuda; the file needs <cuda.h>). Returns how many (0: nothing
+ * written). The single-kernel launchers and executors' ones (executor.h)
+ * share it. */
+int ct_export_emit_tensor_maps(FILE *f, const ct_problem *p, const ct_template *t, const ct_params *c);
 
 /* The launcher's name for a canonical problem: "convtune_conv1d_1000000_2047_valid". */
 void ct_export_symbol(const char *canonical, char *buf, size_t len);

@@ -472,6 +472,28 @@ static int prepare_kernel(ct_gpu *g, ct_workload *w, const ct_template *t, const
     return 1;
 }
 
+CUresult ct_tmap_encode(const ct_drv *d, const ct_tmap_desc *td, CUdeviceptr base, CUtensorMap *map)
+{
+    static const CUtensorMapDataType types[CT_NDTYPES] = {
+        CU_TENSOR_MAP_DATA_TYPE_FLOAT32, CU_TENSOR_MAP_DATA_TYPE_BFLOAT16, CU_TENSOR_MAP_DATA_TYPE_FLOAT16};
+    const int sw = td->swizzle;
+    const CUtensorMapSwizzle swz = sw == 128 ? CU_TENSOR_MAP_SWIZZLE_128B
+                                   : sw == 64 ? CU_TENSOR_MAP_SWIZZLE_64B
+                                   : sw == 32 ? CU_TENSOR_MAP_SWIZZLE_32B
+                                              : CU_TENSOR_MAP_SWIZZLE_NONE;
+    cuuint64_t dims[5] = {0}, strides[4] = {0};
+    for (int k = 0; k < 5; k++)
+        dims[k] = td->dims[k];
+    for (int k = 0; k < 4; k++)
+        strides[k] = td->strides[k];
+    cuuint32_t box[5], estrides[5];
+    for (int k = 0; k < 5; k++)
+        box[k] = td->box[k], estrides[k] = td->estrides[k];
+    return d->cuTensorMapEncodeTiled(map, types[td->dtype], (cuuint32_t)td->rank, (void *)(uintptr_t)base, dims,
+                                     strides, box, estrides, CU_TENSOR_MAP_INTERLEAVE_NONE, swz,
+                                     CU_TENSOR_MAP_L2_PROMOTION_L2_128B, CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE);
+}
+
 /* The tensor maps t takes after its buffers (ct_family.tensor_maps), each
  * encoded from its buffer's device pointer into maps[] and its address
  * appended to args[] from index w->nbufs; returns 1, or 0 with o's
@@ -485,22 +507,7 @@ static int encode_tensor_maps(ct_gpu *g, ct_workload *w, const ct_template *t, c
     ct_tmap_desc td[CT_MAX_TMAPS];
     const int n = p->family->tensor_maps(p, t, c, td);
     for (int i = 0; i < n; i++) {
-        static const CUtensorMapDataType types[CT_NDTYPES] = {
-            CU_TENSOR_MAP_DATA_TYPE_FLOAT32, CU_TENSOR_MAP_DATA_TYPE_BFLOAT16, CU_TENSOR_MAP_DATA_TYPE_FLOAT16};
-        const int sw = td[i].swizzle;
-        const CUtensorMapSwizzle swz = sw == 128 ? CU_TENSOR_MAP_SWIZZLE_128B
-                                       : sw == 64 ? CU_TENSOR_MAP_SWIZZLE_64B
-                                       : sw == 32 ? CU_TENSOR_MAP_SWIZZLE_32B
-                                                  : CU_TENSOR_MAP_SWIZZLE_NONE;
-        cuuint64_t dims[5] = {0}, strides[4] = {0};
-        for (int k = 0; k < 5; k++)
-            dims[k] = td[i].dims[k];
-        for (int k = 0; k < 4; k++)
-            strides[k] = td[i].strides[k];
-        const CUresult r = g->d->cuTensorMapEncodeTiled(
-            &maps[i], types[td[i].dtype], (cuuint32_t)td[i].rank, (void *)(uintptr_t)w->dev[td[i].buf], dims,
-            strides, td[i].box, td[i].estrides, CU_TENSOR_MAP_INTERLEAVE_NONE, swz,
-            CU_TENSOR_MAP_L2_PROMOTION_L2_128B, CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE);
+        const CUresult r = ct_tmap_encode(g->d, &td[i], w->dev[td[i].buf], &maps[i]);
         if (r != CUDA_SUCCESS) {
             ct_err le;
             ct_drv_fail(&le, r, "cuTensorMapEncodeTiled");
@@ -549,6 +556,8 @@ ct_status ct_run_candidate(ct_gpu *g, ct_workload *w, const ct_template *t,
         }
         t->exec->resources(xstate, &o->registers, &o->smem_bytes, &o->local_bytes);
         run = (ct_launcher){.run = t->exec->run, .ctx = xstate};
+        if (t->exec->calls && !t->exec->calls(xstate, &run.kernel, &run.then))
+            run.kernel = run.then = NULL;
     } else {
         if (!prepare_kernel(g, w, t, c, mod, &k, &l, o) || !encode_tensor_maps(g, w, t, c, maps, args, o))
             goto out;

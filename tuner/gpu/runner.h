@@ -51,6 +51,12 @@ ct_status ct_limits_for_arch(const char *arch, ct_limits *lim, ct_err *e);
  * than lim's is refused: its kernels would not run here. */
 ct_status ct_limits_restrict(ct_limits *lim, const char *arch, ct_err *e);
 
+/* Encode the tensor map td (tmap.h) of the buffer at device address base
+ * into *map (64-byte aligned) with the driver's cuTensorMapEncodeTiled:
+ * what the runner passes after a kernel's buffers, and executors of
+ * several launches (ws_exec.h) encode for their main kernel. */
+CUresult ct_tmap_encode(const ct_drv *d, const ct_tmap_desc *td, CUdeviceptr base, CUtensorMap *map);
+
 typedef struct ct_workload {
     const ct_problem *p;
     int nbufs, out_index;

@@ -75,33 +75,42 @@ static CUresult sample_run(const sampler *sm)
     return CUDA_SUCCESS;
 }
 
-/* An executable graph of n launches of k, each after the previous one, as
- * a caller replaying a graph runs them: the GPU never waits for the host.
- * NULL when the driver refuses any step; nothing has run then, so the
- * caller launches back to back instead. */
-static CUgraphExec build_graph(const ct_drv *d, const ct_kernel_call *k, int n)
+static void node_params(const ct_kernel_call *k, CUDA_KERNEL_NODE_PARAMS *kp)
+{
+    memset(kp, 0, sizeof *kp);   /* no extra, kern or ctx: the current context */
+    kp->func = k->f;
+    kp->gridDimX = k->l->grid[0];
+    kp->gridDimY = k->l->grid[1];
+    kp->gridDimZ = k->l->grid[2];
+    kp->blockDimX = k->l->block[0];
+    kp->blockDimY = k->l->block[1];
+    kp->blockDimZ = k->l->block[2];
+    kp->sharedMemBytes = k->l->smem_bytes;
+    kp->kernelParams = k->args;
+}
+
+/* An executable graph of n launches of k (each followed by one of then,
+ * when set), each after the previous one, as a caller replaying a graph
+ * runs them: the GPU never waits for the host. NULL when the driver
+ * refuses any step; nothing has run then, so the caller launches back to
+ * back instead. */
+static CUgraphExec build_graph(const ct_drv *d, const ct_kernel_call *k, const ct_kernel_call *then, int n)
 {
     CUgraph graph = NULL;
     CUgraphExec exec = NULL;
     CUgraphNode prev = NULL, node = NULL;
-    CUDA_KERNEL_NODE_PARAMS kp;
-    memset(&kp, 0, sizeof kp);   /* no extra, kern or ctx: the current context */
-    kp.func = k->f;
-    kp.gridDimX = k->l->grid[0];
-    kp.gridDimY = k->l->grid[1];
-    kp.gridDimZ = k->l->grid[2];
-    kp.blockDimX = k->l->block[0];
-    kp.blockDimY = k->l->block[1];
-    kp.blockDimZ = k->l->block[2];
-    kp.sharedMemBytes = k->l->smem_bytes;
-    kp.kernelParams = k->args;
+    CUDA_KERNEL_NODE_PARAMS kp[2];
+    node_params(k, &kp[0]);
+    if (then)
+        node_params(then, &kp[1]);
     if (d->cuGraphCreate(&graph, 0) != CUDA_SUCCESS)
         return NULL;
-    for (int i = 0; i < n; i++) {
-        if (d->cuGraphAddKernelNode(&node, graph, prev ? &prev : NULL, prev ? 1 : 0, &kp) != CUDA_SUCCESS)
-            goto out;
-        prev = node;
-    }
+    for (int i = 0; i < n; i++)
+        for (int j = 0; j < (then ? 2 : 1); j++) {
+            if (d->cuGraphAddKernelNode(&node, graph, prev ? &prev : NULL, prev ? 1 : 0, &kp[j]) != CUDA_SUCCESS)
+                goto out;
+            prev = node;
+        }
     if (d->cuGraphInstantiate(&exec, graph, 0) != CUDA_SUCCESS)
         exec = NULL;
 out:
@@ -142,7 +151,7 @@ ct_status ct_time_launcher(const ct_drv *d, const ct_launcher *run, const ct_set
     if (pl.batch > 1) {
         sm.batch = pl.batch;
         method = CT_TIMING_CALLS;
-        if (run->kernel && (sm.graph = build_graph(d, run->kernel, pl.batch)) != NULL)
+        if (run->kernel && (sm.graph = build_graph(d, run->kernel, run->then, pl.batch)) != NULL)
             method = CT_TIMING_GRAPH;
     }
     for (int i = 0; i < pl.warmup; i++)

@@ -27,12 +27,14 @@ typedef struct ct_kernel_call {
 CUresult ct_kernel_call_run(void *k);
 
 /* One execution of a candidate, enqueued on the default stream; kernel is
- * set when that execution is the single launch it describes (a CUDA graph
- * can then repeat it). */
+ * set when that execution is the single launch it describes, or with then
+ * the launch of kernel followed by that of then (split-K's reduce): a CUDA
+ * graph can then repeat it. */
 typedef struct ct_launcher {
     CUresult (*run)(void *ctx);
     void *ctx;
     const ct_kernel_call *kernel;
+    const ct_kernel_call *then;
 } ct_launcher;
 
 /* What a timing may do beyond launching: evict L2 before each execution

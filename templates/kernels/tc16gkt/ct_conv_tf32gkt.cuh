@@ -66,6 +66,14 @@
 #define TG_NCT TG_CDIV(TC_COUT, TG_BM)
 #define TG_RK (TC_CIN * TG_KHW)                 // a weight row, elements
 #define TG_OVEC (TC_COUT % 4 == 0 ? 4 : TC_COUT % 2 == 0 ? 2 : 1)
+#if SPLIT_K > 1
+// Split-K (SPLIT_K slices over the grid's z, ct_tc16gkt_split.cuh): block
+// z takes the chunks z NCH / SPLIT_K .. (z + 1) NCH / SPLIT_K - 1 (whole
+// chunks, every tap of each: its own pipeline, A buffers and phases from
+// its first chunk), and writes its fp32 sums, without the bias, to slice z
+// of the workspace (SPLIT_K x the output, the output's layout).
+#define TG_OUT_COUNT ((long long)TC_B * TC_OH * TC_OW * TG_COUT_ALL)
+#endif
 #ifndef SETMAXNREG
 #define SETMAXNREG 0
 #endif
@@ -293,10 +301,15 @@ __device__ __forceinline__ void tg_round_stage(unsigned char *bp)
 
 extern "C" __global__ void __launch_bounds__(TG_NT, MIN_BLOCKS)
 TC_NAME(const ct_elem *__restrict__ in_, const ct_elem *__restrict__ weight_,
+#if SPLIT_K > 1
+        float *__restrict__ ws_,
+#else
 #if TC_BIAS
         const ct_elem *__restrict__ bias,
 #endif
-        ct_elem *__restrict__ out_, const TG_GRID_CONSTANT tg_tmap tmap)
+        ct_elem *__restrict__ out_,
+#endif
+        const TG_GRID_CONSTANT tg_tmap tmap)
 {
     (void)in_;   // read through the tensor map
 #ifdef CT_REPLAY
@@ -311,6 +324,11 @@ TC_NAME(const ct_elem *__restrict__ in_, const ct_elem *__restrict__ weight_,
     const int oy0 = tile / TG_TX * TILE_OH, ox0 = tile % TG_TX * TILE_OW;
     const int grp = blockIdx.y / TG_NCT, co0 = blockIdx.y % TG_NCT * TG_BM;
     const int wg = threadIdx.x / 128;
+#if SPLIT_K > 1
+    // This block's slice: nch chunks from chunk ch0 (nkb k-blocks).
+    const int ch0 = (int)blockIdx.z * TG_NCH / SPLIT_K, nch = ((int)blockIdx.z + 1) * TG_NCH / SPLIT_K - ch0,
+              nkb = nch * TG_KPC;
+#endif
     // Barriers: fullB[STAGES], emptyB[STAGES], fullA[2], emptyA[2].
     const unsigned bar = sm0 + TG_BAR;
 #define TG_FULLB(s) (bar + 8 * (s))
@@ -339,8 +357,13 @@ TC_NAME(const ct_elem *__restrict__ in_, const ct_elem *__restrict__ weight_,
         if (warp == 0) {
             if (threadIdx.x == 0) {
 #pragma unroll 1
+#if SPLIT_K > 1
+                for (int kb = 0; kb < nkb; ++kb) {
+                    const int s = kb % STAGES, u = kb / STAGES, ch = ch0 + kb / TG_KPC, q = kb % TG_KPC;
+#else
                 for (int kb = 0; kb < TG_NKB; ++kb) {
                     const int s = kb % STAGES, u = kb / STAGES, ch = kb / TG_KPC, q = kb % TG_KPC;
+#endif
                     const int i = ROWS ? 0 : q / TC_KW, j = ROWS ? q : q % TC_KW;
                     if (u > 0)
                         tg_wait(TG_EMPTYB(s), (u - 1) & 1);
@@ -354,11 +377,19 @@ TC_NAME(const ct_elem *__restrict__ in_, const ct_elem *__restrict__ weight_,
             const tg_bits *weight =
                 reinterpret_cast<const tg_bits *>(weight_) + (long long)grp * TC_COUT * TG_RK;
 #pragma unroll 1
+#if SPLIT_K > 1
+            for (int ch = 0; ch < nch; ++ch) {
+#else
             for (int ch = 0; ch < TG_NCH; ++ch) {
+#endif
                 const int a = ch % A_BUFS;
                 if (ch >= A_BUFS)
                     tg_wait(TG_EMPTYA(a), (ch / A_BUFS - 1) & 1);
+#if SPLIT_K > 1
+                tg_transpose(sm + a * TG_SA, weight, co0, ch0 + ch, threadIdx.x - 32, 96);
+#else
                 tg_transpose(sm + a * TG_SA, weight, co0, ch, threadIdx.x - 32, 96);
+#endif
                 tg_proxy_fence();
                 tg_arrive(TG_FULLA(a));
             }
@@ -377,7 +408,11 @@ TC_NAME(const ct_elem *__restrict__ in_, const ct_elem *__restrict__ weight_,
         acc[e] = 0.0f;
     tg_hold<TG_NW / 2>(acc);
 #pragma unroll 1
+#if SPLIT_K > 1
+    for (int kb = 0; kb < nkb; ++kb) {
+#else
     for (int kb = 0; kb < TG_NKB; ++kb) {
+#endif
         const int s = kb % STAGES, u = kb / STAGES, ch = kb / TG_KPC, q = kb % TG_KPC, a = ch % A_BUFS;
         if (q == 0)
             tg_wait(TG_FULLA(a), (ch / A_BUFS) & 1);
@@ -418,6 +453,31 @@ TC_NAME(const ct_elem *__restrict__ in_, const ct_elem *__restrict__ weight_,
     tg_wg_wait0();
     tg_hold<TG_NW / 2>(acc);
 
+#if SPLIT_K > 1
+    // Split-K: this slice's sums, fp32 without the bias, from the
+    // accumulators straight into slice z of the workspace (acc[4j + 2h +
+    // e]: channel 16w + g + 8h of the warpgroup's 64, pixel 8j + 2t + e of
+    // its NW); a warp's store is 8 consecutive channels of 4 pixels, whole
+    // 32-byte sectors. The reduce adds the bias and rounds.
+    {
+        const int w = threadIdx.x / 32 % 4, g = lane / 4, t = lane % 4;
+        float *ws = ws_ + (long long)blockIdx.z * TG_OUT_COUNT + (long long)b * TC_OH * TC_OW * TG_COUT_ALL +
+                    grp * TC_COUT;
+#pragma unroll
+        for (int j = 0; j < TG_NW / 8; ++j)
+#pragma unroll
+            for (int h = 0; h < 2; ++h)
+#pragma unroll
+                for (int e = 0; e < 2; ++e) {
+                    const int n = wgn * TG_NW + 8 * j + 2 * t + e, co = co0 + wgm * 64 + 16 * w + g + 8 * h;
+                    const int oy = oy0 + n / TILE_OW, ox = ox0 + n % TILE_OW;
+                    if (oy < TC_OH && ox < TC_OW && co < TC_COUT)
+                        ws[((long long)oy * TC_OW + ox) * TG_COUT_ALL + co] = acc[4 * j + 2 * h + e];
+                }
+    }
+}
+#include "ct_tc16gkt_split.cuh"
+#else
     // Epilogue: acc[4j..] holds channels 16w + g (+8) of this warpgroup's
     // 64, pixels 8j + 2t (+1); the bias added in fp32, one rounding; staged
     // as [pixel][channel] over the buffers (every consumer's steps are
@@ -464,3 +524,4 @@ TC_NAME(const ct_elem *__restrict__ in_, const ct_elem *__restrict__ weight_,
 #endif
     }
 }
+#endif

@@ -1,8 +1,11 @@
-/* tc16gkt_conv.c - parameters, sizes, constraints, launch geometry and the
- * input tensor map of the kernel kind tc16gktcl (ct_conv_tc16gkt.cuh,
- * beside it; for a tf32 problem ct_conv_tf32gkt.cuh, 4-byte elements). */
+/* tc16gkt_conv.c - parameters, sizes, constraints, launch geometry, the
+ * input tensor map and the executor (split-K: two launches and a
+ * workspace) of the kernel kind tc16gktcl (ct_conv_tc16gkt.cuh, beside it;
+ * for a tf32 problem ct_conv_tf32gkt.cuh, 4-byte elements). */
 #include "tc16gkt_conv.h"
+#include "export.h"
 #include "intmath.h"
+#include "ws_exec.h"
 
 #include <stdio.h>
 #include <string.h>
@@ -23,7 +26,10 @@ CT_FAMILY_CODE
     X(ROWS, 0, CT_INT(0), "1: one TMA box a filter column, its KH taps' rows in one (TILE_OW a multiple of 8); " \
                           "0: one box a tap")                                                          \
     X(MIN_BLOCKS, 1, CT_INT(0), "resident blocks an SM (__launch_bounds__): 2 overlaps a block's first weight "  \
-                                "transpose with another's wgmma steps")
+                                "transpose with another's wgmma steps")                                   \
+    X(SPLIT_K, 1, CT_ADDED_INT(1), "split-K: slices of whole channel chunks over the grid's z, each writing fp32 " \
+                                   "partial sums to a workspace that a second kernel adds in a fixed order with "  \
+                                   "the bias (small grids, long reductions); 1: one kernel")
 const ct_param_def ct_tc16gkt_params[CT_TC16GKT_NPARAMS] = CT_PARAM_TABLE(T16GKT_LIST);
 _Static_assert(CT_PARAM_COUNT(T16GKT_LIST) == CT_TC16GKT_NPARAMS, "CT_TC16GKT_NPARAMS is the list's length");
 CT_PARAM_VALUES(t16gkt, T16GKT_LIST, ct_tc16gkt_params)
@@ -38,6 +44,8 @@ CT_PARAM_VALUES(t16gkt, T16GKT_LIST, ct_tc16gkt_params)
 /* The register cap of the producer's threads after setmaxnreg.dec (the
  * header's TG_PROD_REGS): a transpose item's 4 KHW words and about 40. */
 #define T16GKT_PROD_REGS(khw) (((khw) * 4 + 40 + 7) / 8 * 8)
+/* The fewest k-blocks a split's slice may have. */
+#define T16GKT_MIN_SLICE 3
 
 static long long max2(long long a, long long b)
 {
@@ -63,8 +71,8 @@ void ct_tc16gkt_geometry_of(const ct_tc_shape *layer, const ct_params *c, ct_tc1
     const t16gkt_values q = t16gkt_get(c);
     memset(g, 0, sizeof *g);
     g->wg_m = q.WG_M, g->toh = q.TILE_OH, g->tow = q.TILE_OW, g->stages = q.STAGES, g->setmaxnreg = q.SETMAXNREG;
-    g->abufs = q.A_BUFS, g->rows = q.ROWS, g->minb = q.MIN_BLOCKS, g->wg_n = q.WG_N;
-    if (g->wg_m < 1 || g->wg_n < 1 || g->toh < 1 || g->tow < 1 || g->stages < 1)
+    g->abufs = q.A_BUFS, g->rows = q.ROWS, g->minb = q.MIN_BLOCKS, g->wg_n = q.WG_N, g->split = q.SPLIT_K;
+    if (g->wg_m < 1 || g->wg_n < 1 || g->toh < 1 || g->tow < 1 || g->stages < 1 || g->split < 1)
         return;
     g->bm = 64 * g->wg_m;
     g->n = g->toh * g->tow;
@@ -77,6 +85,9 @@ void ct_tc16gkt_geometry_of(const ct_tc_shape *layer, const ct_params *c, ct_tc1
     g->nch = ct_cdiv(s->cin, g->ck);
     g->kpc = g->rows ? s->kw : g->khw;
     g->nkb = g->nch * g->kpc;
+    /* Slice z of a split holds chunks z NCH / SPLIT_K .. (z + 1) NCH /
+     * SPLIT_K - 1: the smallest has floor(NCH / SPLIT_K). */
+    g->slice_nkb = g->nch / g->split * g->kpc;
     /* With ROWS a box holds a filter column's KH taps, DY / SY rows apart. */
     g->boxh = g->rows && s->dy % s->sy == 0 ? g->toh + (s->kh - 1) * (s->dy / s->sy) : g->toh;
     g->sb = g->boxh * g->tow * 128;
@@ -86,6 +97,7 @@ void ct_tc16gkt_geometry_of(const ct_tc_shape *layer, const ct_params *c, ct_tc1
     g->smem_bytes = T16GKT_ALIGN + g->bar + T16GKT_BARS(g->stages);
     g->grid_x = s->b * ct_cdiv(s->oh, g->toh) * ct_cdiv(s->ow, g->tow);
     g->grid_y = ct_cdiv(s->cout, g->bm) * ct_tc_ngroups(layer);
+    g->grid_z = g->split;
     /* A consumer thread: the accumulators (N / 2), as many again halved
      * when packed, about 40 more. */
     g->regs = g->nw / 2 + g->nw / 4 + 40;
@@ -191,9 +203,9 @@ int ct_tc16gkt_constrain(const ct_template *t, const ct_tc_shape *layer, const c
     if (g.wg_m < 1 || g.wg_m > 2 || g.wg_n < 1 || g.wg_n > 2 || g.toh < 1 || g.tow < 1 || g.stages < 2 ||
         g.stages > 8 ||
         (g.setmaxnreg != 0 && g.setmaxnreg != 1) || g.abufs < 1 || g.abufs > 2 || g.rows < 0 || g.rows > 1 ||
-        g.minb < 1 || g.minb > 2) {
+        g.minb < 1 || g.minb > 2 || g.split < 1 || g.split > CT_TC16GKT_MAX_SPLIT) {
         snprintf(why, len, "WG_M, WG_N, A_BUFS and MIN_BLOCKS 1 or 2, tiles >= 1, STAGES 2 to 8, SETMAXNREG and "
-                 "ROWS 0 or 1");
+                 "ROWS 0 or 1, SPLIT_K 1 to %d", CT_TC16GKT_MAX_SPLIT);
         return 1;
     }
     if (g.nc > 2) {
@@ -249,6 +261,17 @@ int ct_tc16gkt_constrain(const ct_template *t, const ct_tc_shape *layer, const c
         snprintf(why, len, "STAGES=%lld exceeds the %lld k-blocks (chunks x taps)", g.stages, g.nkb);
         return 1;
     }
+    /* A split pays a workspace round trip and a second launch; each slice
+     * must still fill its pipeline: at least STAGES k-blocks, and 3. */
+    if (g.split > g.nch) {
+        snprintf(why, len, "SPLIT_K=%lld exceeds the %lld channel chunks", g.split, g.nch);
+        return 1;
+    }
+    if (g.split > 1 && (g.slice_nkb < g.stages || g.slice_nkb < T16GKT_MIN_SLICE)) {
+        snprintf(why, len, "SPLIT_K=%lld leaves a slice %lld k-blocks (chunks x %lld): fewer than STAGES=%lld or %d",
+                 g.split, g.slice_nkb, g.kpc, g.stages, T16GKT_MIN_SLICE);
+        return 1;
+    }
     const double eff = useful(s, &g);
     if (eff < 0.6 && (double)s->b * (double)s->oh * (double)s->ow >= 4096.0 && s->cout >= 32) {
         snprintf(why, len, "only %.0f%% of the tensor-core work is useful", 100 * eff);
@@ -264,7 +287,15 @@ int ct_tc16gkt_constrain(const ct_template *t, const ct_tc_shape *layer, const c
                  g.smem_bytes + g.sa);
         return 1;
     }
-    if (g.grid_x > 2147483647LL || g.grid_y > 65535) {
+    /* Split-K is for grids that leave SMs idle: four waves of blocks or
+     * more leave little idle time, and a split would add its workspace
+     * traffic and second launch to that. */
+    if (g.split > 1 && lim->sm_count > 0 && g.grid_x * g.grid_y >= 4LL * lim->sm_count * g.minb) {
+        snprintf(why, len, "SPLIT_K=%lld of a grid of %lld blocks, four waves on %d SMs already", g.split,
+                 g.grid_x * g.grid_y, lim->sm_count);
+        return 1;
+    }
+    if (g.grid_x > 2147483647LL || g.grid_y > 65535 || g.grid_z > 65535) {
         snprintf(why, len, "the grid exceeds the device's limits");
         return 1;
     }
@@ -296,6 +327,13 @@ void ct_tc16gkt_normalize(const ct_template *t, const ct_tc_shape *layer, ct_par
     /* One filter row: a column is one tap. */
     if (layer->kh == 1)
         q.ROWS = 0;
+    /* A split's time is its largest slice, ceil(NCH / SPLIT_K) chunks: the
+     * fewest slices of that size (one chunk: no split). */
+    const long nch = (long)ct_cdiv(ct_tc_per_group(layer).cin, ct_chunk(layer));
+    if (q.SPLIT_K > nch)
+        q.SPLIT_K = nch;
+    if (q.SPLIT_K > 1)
+        q.SPLIT_K = (nch + (nch + q.SPLIT_K - 1) / q.SPLIT_K - 1) / ((nch + q.SPLIT_K - 1) / q.SPLIT_K);
     t16gkt_put(c, &q);
 }
 
@@ -307,7 +345,7 @@ void ct_tc16gkt_launch(const ct_template *t, const ct_tc_shape *s, const ct_para
     memset(l, 0, sizeof *l);
     l->grid[0] = (unsigned)g.grid_x;
     l->grid[1] = (unsigned)g.grid_y;
-    l->grid[2] = 1;
+    l->grid[2] = (unsigned)g.grid_z;
     l->block[0] = (unsigned)g.nt;
     l->block[1] = l->block[2] = 1;
     l->smem_bytes = (unsigned)g.smem_bytes;
@@ -321,6 +359,90 @@ int ct_tc16gkt_tensor_maps(const ct_template *t, const ct_tc_shape *s, const ct_
     ct_tc16gkt_input_map(s, c, dt == CT_DTYPE_TF32 ? CT_DTYPE_F32 : dt, &out[0]);
     return 1;
 }
+
+/* ---- the executor: one launch (SPLIT_K 1, the kernel on every buffer and
+ * the tensor map, as a single-kernel template), or the main kernel into a
+ * workspace and the reduce adding the slices and the bias into the output;
+ * the launches are ws_exec.c's, the export's host code is this file's. ---- */
+
+static unsigned reduce_grid(long long count)
+{
+    long long items = count % 4 == 0 ? count / 4 : count;
+    return (unsigned)ct_cdiv(items, 256);
+}
+
+static const ct_ws_exec split_ws = {.exec = &ct_tc16gkt_exec, .split_axis = 2, .always = 0, .bias = 1,
+                                    .reduce_grid = reduce_grid, .what = "split-K workspace", .tmaps = 1,
+                                    .direct = 1};
+
+static ct_status split_setup(const ct_problem *p, const ct_params *c, const ct_drv *d, CUmodule mod,
+                             const CUdeviceptr *bufs, void **out, ct_err *e)
+{
+    return ct_ws_setup(&split_ws, p, c, d, mod, bufs, out, e);
+}
+
+/* Host code of the export: the tensor map encoded at every call; with a
+ * split the workspace made on the first call and kept (<sym>_release()
+ * frees it), the main kernel into it and the reduce (by the template's
+ * TC_CAT: a family export renames the main kernel by a macro per problem,
+ * and the reduce's name is pasted from it); without, the one launch of a
+ * single-kernel template. */
+static void split_emit(FILE *f, const ct_problem *p, const ct_params *c, const char *sym, const char *signature)
+{
+    const ct_template *t = ct_ws_template(p, &ct_tc16gkt_exec);
+    ct_buffer b[CT_MAX_BUFS];
+    const int nb = p->family->buffers(p, b);
+    const long long count = (long long)ct_problem_output_count(p);
+    const char *name = t ? t->name : "missing_template";
+    const int split = t16gkt_get(c).SPLIT_K > 1;
+    const char *in_cast = ct_dtype_is_half(ct_problem_dtype(p)) ? "(const ct_elem *)" : "";
+    const char *out_cast = ct_dtype_is_half(ct_problem_dtype(p)) ? "(ct_elem *)" : "";
+    fprintf(f, "#include <cuda.h>\n");
+    if (split)
+        fprintf(f, "// The split-K workspace, made on the first call (not thread-safe: call once\n"
+                   "// from one thread first, or guard the first call).\nstatic float *ct_ws;\n\n"
+                   "extern \"C\" void %s_release(void)\n{\n    cudaFree(ct_ws);\n    ct_ws = 0;\n}\n\n", sym);
+    else
+        fprintf(f, "// Nothing is kept between calls.\nextern \"C\" void %s_release(void)\n{\n}\n\n", sym);
+    fprintf(f, "extern \"C\" %s\n{\n", signature);
+    const int ntm = t ? ct_export_emit_tensor_maps(f, p, t, c) : 0;
+    if (split)
+        fprintf(f, "    if (!ct_ws) {\n"
+                   "        cudaError_t err = cudaMalloc((void **)&ct_ws, (size_t)CT_GRID_Z * %lldULL * sizeof(float));\n"
+                   "        if (err != cudaSuccess)\n            return (int)err;\n    }\n",
+                count);
+    fprintf(f, "#if CT_SMEM_BYTES > 0\n    static int smem_opted_in = 0;\n    if (!smem_opted_in) {\n"
+               "        cudaError_t err = cudaFuncSetAttribute(%s, cudaFuncAttributeMaxDynamicSharedMemorySize, "
+               "CT_SMEM_BYTES);\n        if (err != cudaSuccess)\n            return (int)err;\n"
+               "        smem_opted_in = 1;\n    }\n#endif\n", name);
+    fprintf(f, "    %s<<<dim3(CT_GRID_X, CT_GRID_Y, CT_GRID_Z), CT_BLOCK_X, CT_SMEM_BYTES, stream>>>(%s%s, %s%s, ", name,
+            in_cast, b[0].name, in_cast, b[1].name);
+    if (split)
+        fprintf(f, "ct_ws");
+    else if (nb == 4)
+        fprintf(f, "%s%s, %s%s", in_cast, b[2].name, out_cast, b[nb - 1].name);
+    else
+        fprintf(f, "%s%s", out_cast, b[nb - 1].name);
+    for (int i = 0; i < ntm; i++)
+        fprintf(f, ", ct_tmaps[%d]", i);
+    fprintf(f, ");\n");
+    if (split)
+        fprintf(f, "    TC_CAT(%s, _reduce)<<<%u, 256, 0, stream>>>(ct_ws, %s%s%s%s%s);\n", name,
+                reduce_grid(count), nb == 4 ? in_cast : "", nb == 4 ? b[2].name : "", nb == 4 ? ", " : "", out_cast,
+                b[nb - 1].name);
+    fprintf(f, "    return (int)cudaGetLastError();\n}\n");
+}
+
+const ct_executor ct_tc16gkt_exec = {
+    .library = "CUDA runtime",
+    .link_flags = "",
+    .setup = split_setup,
+    .run = ct_ws_run,
+    .teardown = ct_ws_teardown,
+    .resources = ct_ws_resources,
+    .emit_launcher = split_emit,
+    .calls = ct_ws_calls,
+};
 
 const ct_kernel_kind ct_kind_tc16gktcl = {.name = "tc16gktcl", .layouts = CT_LAYOUT_CL_ONLY, .any_layer = 1,
                                           .wgmma = 1, .constrain = ct_tc16gkt_constrain,

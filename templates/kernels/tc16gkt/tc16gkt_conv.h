@@ -10,10 +10,11 @@
 
 #include <stddef.h>
 
+#include "executor.h"
 #include "problem.h"
 #include "tc_shape.h"
 
-#define CT_TC16GKT_NPARAMS 9
+#define CT_TC16GKT_NPARAMS 10
 extern const ct_param_def ct_tc16gkt_params[CT_TC16GKT_NPARAMS];
 
 #define CT_TC16GKT_SUMMARY                                                                                     \
@@ -26,16 +27,26 @@ extern const ct_param_def ct_tc16gkt_params[CT_TC16GKT_NPARAMS];
  * registers, 4 words a tap. */
 #define CT_TC16GKT_MAX_TAPS 16
 
+/* The most split-K slices (SPLIT_K). */
+#define CT_TC16GKT_MAX_SPLIT 16
+
 extern const ct_kernel_kind ct_kind_tc16gktcl;
+
+/* The executor of its templates: SPLIT_K 1 one launch (every buffer and the
+ * tensor map), else the main kernel into a split-K workspace and the
+ * reduce (ws_exec.h). */
+extern const ct_executor ct_tc16gkt_exec;
 
 #define CT_KERNEL_tc16gktcl(nm, family)                                                                     \
     {.name = nm, .summary = CT_TC16GKT_SUMMARY, .params = ct_tc16gkt_params, .nparams = CT_TC16GKT_NPARAMS, \
-     .dtypes = CT_TC16_DTYPES | (1u << CT_DTYPE_TF32), .kind = &ct_kind_tc16gktcl, .kernel = "tc16gktcl"}
+     .dtypes = CT_TC16_DTYPES | (1u << CT_DTYPE_TF32), .exec = &ct_tc16gkt_exec, .kind = &ct_kind_tc16gktcl,      \
+     .kernel = "tc16gktcl"}
 
 typedef struct ct_tc16gkt_geom {
-    long long wg_m, wg_n, toh, tow, stages, setmaxnreg, abufs, rows, minb;
+    long long wg_m, wg_n, toh, tow, stages, setmaxnreg, abufs, rows, minb, split;
     long long elem, ck;   /* element bytes (2; tf32 4) and a chunk's channels (64; tf32 32) */
     long long bm, n, nw, nc, nt, khw, nch, kpc, nkb, boxh, sb, sa, so, bar, smem_bytes, grid_x, grid_y, regs;
+    long long slice_nkb, grid_z;   /* the smallest split slice's k-blocks; the slices (grid z) */
 } ct_tc16gkt_geom;
 
 /* s is the whole layer; the sizes are those of one group's GEMM. */

@@ -9,7 +9,11 @@
 // and each block's barriers completed as often as the pipeline's
 // bookkeeping says. The layer, the candidate and the model's tensor map
 // are -D flags: test_tc16gkt_conv.c builds them from tc16gkt_conv.c
-// (LY_* the layer per group, TM_* the map).
+// (LY_* the layer per group, TM_* the map). With SPLIT_K > 1 the grid's z
+// holds the slices, each block's barriers are counted for its own slice,
+// every slice of the workspace must be written whole, and the reduce
+// (ct_tc16gkt_split.cuh) must give, bit for bit, the slices added in order
+// plus the bias, rounded once.
 #include "replay_shim.h"
 #include "ct_dtype.cuh"
 #include "replay_hopper.h"
@@ -32,6 +36,9 @@
 #define TC_DY LY_DY
 #define TC_DX LY_DX
 #define TC_BIAS LY_BIAS
+#ifndef SPLIT_K
+#define SPLIT_K 1
+#endif
 #if CT_TF32
 #include "ct_conv_tf32gkt.cuh"
 #else
@@ -40,22 +47,24 @@
 
 static ct_elem toe(float v) { ct_elem e; ct_st(&e, v); return e; }
 
-// The completions a block's barrier at shared byte b must have had.
-static long long expected_phases(unsigned b)
+// The completions a block's barrier at shared byte b must have had, the
+// block in slice z of the split (its chunks z NCH / SPLIT_K ..).
+static long long expected_phases(unsigned b, int z)
 {
     const unsigned i = (b - TG_BAR) / 8;
+    const int nch = (z + 1) * TG_NCH / SPLIT_K - z * TG_NCH / SPLIT_K, nkb = nch * TG_KPC;
     long long n = 0;
     if (i < STAGES) {                     // fullB[s]: every k-block of stage s
-        for (int kb = 0; kb < TG_NKB; kb++)
+        for (int kb = 0; kb < nkb; kb++)
             n += kb % STAGES == (int)i;
     } else if (i < 2 * STAGES) {          // emptyB[s]: every k-block but the last, which one A buffer drains
-        for (int kb = 0; kb + (A_BUFS == 1 ? 0 : 1) < TG_NKB; kb++)
+        for (int kb = 0; kb + (A_BUFS == 1 ? 0 : 1) < nkb; kb++)
             n += kb % STAGES == (int)(i - STAGES);
     } else if (i < 2 * STAGES + 2) {      // fullA[a]: every chunk of buffer a
-        for (int ch = 0; ch < TG_NCH; ch++)
+        for (int ch = 0; ch < nch; ch++)
             n += ch % A_BUFS == (int)(i - 2 * STAGES);
     } else {                              // emptyA[a]: every chunk but the last (all with one buffer)
-        for (int ch = 0; ch + (A_BUFS == 1 ? 0 : 1) < TG_NCH; ch++)
+        for (int ch = 0; ch + (A_BUFS == 1 ? 0 : 1) < nch; ch++)
             n += ch % A_BUFS == (int)(i - 2 * STAGES - 2);
     }
     return n;
@@ -109,6 +118,10 @@ int main()
     for (long long k = 0; k < CT_RP_SMEM_BYTES; k += 2)   // NaN patterns: an unwritten operand shows
         ct_rp_smem[k] = 0xc1, ct_rp_smem[k + 1] = 0x7f;
     std::vector<ct_elem> oute(ny, toe(NAN));
+#if SPLIT_K > 1
+    std::vector<float> ws((size_t)SPLIT_K * ny, NAN);
+    ct_replay_grid(LY_GX, LY_GY, SPLIT_K, TG_NT, 1, 1, [&] { kmain(xe.data(), we.data(), ws.data(), tm); });
+#else
     ct_replay_grid(LY_GX, LY_GY, 1, TG_NT, 1, 1, [&] {
 #if LY_BIAS
         kmain(xe.data(), we.data(), be.data(), oute.data(), tm);
@@ -116,18 +129,49 @@ int main()
         kmain(xe.data(), we.data(), oute.data(), tm);
 #endif
     });
+#endif
     for (auto &e : ct_rp_bars)   // the last block's counts
         ct_rp_bar_log.push_back({e.first, e.second.phase});
     long long bad = 0;
-    for (auto &e : ct_rp_bar_log)
-        if (e.second != expected_phases(e.first) && bad++ < 5)
-            printf("FAIL: barrier %u of the block completed %lld phases, the pipeline has %lld\n",
-                   (e.first - TG_BAR) / 8, e.second, expected_phases(e.first));
-    if ((long long)ct_rp_bar_log.size() != (long long)LY_GX * LY_GY * (2 * STAGES + 4)) {
-        printf("FAIL: %zu barrier lives for %d blocks of %d barriers\n", ct_rp_bar_log.size(), LY_GX * LY_GY,
-               2 * STAGES + 4);
+    // The log holds each block's barriers in turn, blocks in launch order
+    // (x fastest, z slowest).
+    for (size_t k = 0; k < ct_rp_bar_log.size(); k++) {
+        const auto &e = ct_rp_bar_log[k];
+        const int z = (int)(k / (2 * STAGES + 4) / ((long long)LY_GX * LY_GY));
+        if (e.second != expected_phases(e.first, z) && bad++ < 5)
+            printf("FAIL: barrier %u of a block of slice %d completed %lld phases, the pipeline has %lld\n",
+                   (e.first - TG_BAR) / 8, z, e.second, expected_phases(e.first, z));
+    }
+    if ((long long)ct_rp_bar_log.size() != (long long)LY_GX * LY_GY * SPLIT_K * (2 * STAGES + 4)) {
+        printf("FAIL: %zu barrier lives for %d blocks of %d barriers\n", ct_rp_bar_log.size(),
+               LY_GX * LY_GY * SPLIT_K, 2 * STAGES + 4);
         return 1;
     }
+#if SPLIT_K > 1
+    for (long long k = 0; k < (long long)ws.size(); ++k)
+        if (std::isnan(ws[k]) && bad++ < 5)
+            printf("FAIL: partial sum %lld of slice %lld not written\n", k % ny, k / ny);
+    const unsigned rblocks = (unsigned)(((ny % 4 == 0 ? ny / 4 : ny) + 255) / 256);
+    ct_replay_grid(rblocks, 1, 1, 256, 1, 1, [&] {
+#if LY_BIAS
+        kmain_reduce(ws.data(), be.data(), oute.data());
+#else
+        kmain_reduce(ws.data(), oute.data());
+#endif
+    });
+    // The reduce: slices 0 .. SPLIT_K - 1 in order, then the bias, one rounding.
+    for (long long k = 0; k < ny; ++k) {
+        float s = ws[k];
+        for (int z = 1; z < SPLIT_K; ++z)
+            s += ws[z * ny + k];
+        if (LY_BIAS)
+            s += bias[k % co];
+        const ct_elem want = toe(s);
+        if (memcmp(&want, &oute[k], sizeof want) != 0 && bad++ < 5)
+            printf("FAIL: output %lld is %g, the slices in order and the bias give %g\n", k, ct_ld(&oute[k]),
+                   ct_ld(&want));
+    }
+#endif
     std::vector<float> out(ny);
     for (long long k = 0; k < ny; ++k)
         out[k] = ct_ld(&oute[k]);

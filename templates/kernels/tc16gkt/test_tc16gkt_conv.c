@@ -8,7 +8,9 @@
  * block by block (tc16gkt_replay.cpp: TMA boxes with zero fill, element
  * strides and the 128-byte swizzle, mbarrier phases, wgmma through its
  * swizzled descriptors, checked against an fp64 reference and the
- * pipeline's barrier counts). Needs a C++20 compiler ($CXX, default g++)
+ * pipeline's barrier counts). Split-K variants (SPLIT_K 2 and 4, on
+ * layers of 2 to 4 channel chunks) replay the slices over the grid's z and
+ * the reduce. Needs a C++20 compiler ($CXX, default g++)
  * and CUDA's headers ($CUDA_HOME, else beside nvcc on PATH). */
 #include "tc16_replay.h"
 #include "tc16gkt_conv.h"
@@ -17,7 +19,7 @@
 
 static unsigned long long rng = 0x9e3779b97f4a7c15ULL;
 static char cuda_inc[1024], scratch[1024];
-static int cases, rows_seen, wgn_seen, tf32_cases;
+static int cases, rows_seen, wgn_seen, tf32_cases, split_seen, tf32_split_seen;
 
 /* CUDA's include folder: $CUDA_HOME/include, else nvcc's ../include. */
 static int find_cuda(void)
@@ -76,7 +78,8 @@ static void replay_case(const ct_problem *p, const layer *L, const ct_params *c)
     check_map(&m, &g, L);
     ct_launch l;
     ct_tc16gkt_launch(NULL, &L->s, c, &l);
-    CHECK(l.block[0] == (unsigned)g.nt && l.grid[0] == (unsigned)g.grid_x && l.grid[1] == (unsigned)g.grid_y);
+    CHECK(l.block[0] == (unsigned)g.nt && l.grid[0] == (unsigned)g.grid_x && l.grid[1] == (unsigned)g.grid_y &&
+          l.grid[2] == (unsigned)g.split);
     char cmd[4096], out[1100], dflag[32];
     /* A tf32 problem: CT_TF32 (fp32 ct_elem, ct_conv_tf32gkt.cuh), else the half type. */
     if (ct_problem_dtype(p) == CT_DTYPE_TF32)
@@ -93,21 +96,22 @@ static void replay_case(const ct_problem *p, const layer *L, const ct_params *c)
              "-DLY_W=%lld -DLY_KH=%lld -DLY_KW=%lld -DLY_OH=%lld -DLY_OW=%lld -DLY_PH=%lld -DLY_PW=%lld "
              "-DLY_SY=%lld -DLY_SX=%lld -DLY_DY=%lld -DLY_DX=%lld -DLY_BIAS=%d -DLY_GX=%u -DLY_GY=%u "
              "-DWG_M=%lld -DWG_N=%lld -DTILE_OH=%lld -DTILE_OW=%lld -DSTAGES=%lld -DSETMAXNREG=%lld -DA_BUFS=%lld "
-             "-DROWS=%lld -DMIN_BLOCKS=%lld "
+             "-DROWS=%lld -DMIN_BLOCKS=%lld -DSPLIT_K=%lld "
              "-DTM_SWZ=%d "
              "-DTM_DIMS=%llu,%llu,%llu,%llu -DTM_STRIDES=%llu,%llu,%llu -DTM_BOX=%u,%u,%u,%u -DTM_ES=%u,%u,%u,%u "
              "%s/kernels/tc16gkt/tc16gkt_replay.cpp -o %s && %s",
              cxx, dir, dir, dir, dir, cuda_inc, dflag, cases + 1, L->s.b, L->cin_g, L->cout_g,
              L->groups, L->s.h, L->s.w, L->s.kh, L->s.kw, L->s.oh, L->s.ow, L->s.ph, L->s.pw, L->s.sy, L->s.sx,
              L->s.dy, L->s.dx, L->s.bias, l.grid[0], l.grid[1], g.wg_m, g.wg_n, g.toh, g.tow, g.stages, g.setmaxnreg,
-             g.abufs, g.rows, g.minb, m.swizzle, m.dims[0], m.dims[1], m.dims[2], m.dims[3], m.strides[0],
+             g.abufs, g.rows, g.minb, g.split, m.swizzle, m.dims[0], m.dims[1], m.dims[2], m.dims[3], m.strides[0],
              m.strides[1], m.strides[2],
              m.box[0], m.box[1], m.box[2], m.box[3], m.estrides[0], m.estrides[1], m.estrides[2], m.estrides[3], dir,
              out, out);
     char desc[512];
     snprintf(desc, sizeof desc,
              "WG_M=%lld,WG_N=%lld,TILE_OH=%lld,TILE_OW=%lld,STAGES=%lld,SETMAXNREG=%lld,A_BUFS=%lld,ROWS=%lld,"
-             "MIN_BLOCKS=%lld", g.wg_m, g.wg_n, g.toh, g.tow, g.stages, g.setmaxnreg, g.abufs, g.rows, g.minb);
+             "MIN_BLOCKS=%lld,SPLIT_K=%lld", g.wg_m, g.wg_n, g.toh, g.tow, g.stages, g.setmaxnreg, g.abufs, g.rows,
+             g.minb, g.split);
     printf("%s %s: ", p->canonical, desc);
     fflush(stdout);
     const int rc = system(cmd);
@@ -160,6 +164,9 @@ int main(void)
         {"conv2dc:2:64:15:16:136:1:1:valid:stride=2:nhwc:f16", "2"},
         {"conv2dc:1:16:12:11:32:5:3:pad=2,2:dilation=1,2:nhwc:bf16", "1"},
         {"conv1dc:3:40:301:24:5:causal:stride=2:bias:nlc:f16", "1"},
+        /* Split-K: Cin 200 (four chunks, the last of 8 channels) with
+         * bias and 24 output channels. */
+        {"conv2dc:1:200:6:7:24:3:3:same:bias:nhwc:bf16", "1"},
         /* tf32 (ct_conv_tf32gkt.cuh, 32-channel chunks, operands rounded
          * in shared memory, 2^-10 against fp64 of the unrounded inputs):
          * Cin 36 (a chunk of 32 and one of 4) with stride 2 down and bias;
@@ -169,6 +176,8 @@ int main(void)
         {"conv2dc:1:64:8:10:66:3:3:same:groups=2:bias:nhwc:tf32", "1"},
         {"conv2dc:2:20:17:19:24:3:3:pad=1:stride=2:nhwc:tf32", "1"},
         {"conv1dc:2:36:201:20:3:causal:stride=2:bias:nlc:tf32", "1"},
+        /* Split-K in tf32: Cin 100 (four 32-channel chunks, the last of 4). */
+        {"conv2dc:2:100:5:6:40:3:3:same:bias:nhwc:tf32", "1"},
     };
     const ct_family *fam = NULL;
     for (size_t i = 0; i < sizeof shapes / sizeof shapes[0]; i++) {
@@ -182,21 +191,27 @@ int main(void)
         CHECK(t != NULL);
         layer L = layer_of(&p);
         L.s.p = &p;   /* the element type: tf32's sizes and map */
-        ct_params cs[6];
+        ct_params cs[8];
         int n = sample_candidates(&p, t, &cfg, &lim, atoi(shapes[i][1]), cs, &rng);
         CHECK_MSG(n > 0, "%s: no admissible candidate sampled", shapes[i][0]);
         n += variant(&p, t, &lim, cs, n, "ROWS", 1);
         n += variant(&p, t, &lim, cs, n, "WG_N", 2);
+        n += variant(&p, t, &lim, cs, n, "SPLIT_K", 2);
+        n += variant(&p, t, &lim, cs, n, "SPLIT_K", 4);
         for (int k = 0; k < n; k++) {
             rows_seen += ct_params_get(&cs[k], "ROWS", 0) == 1;
             wgn_seen += ct_params_get(&cs[k], "WG_N", 1) == 2;
+            split_seen += ct_params_get(&cs[k], "SPLIT_K", 1) > 1;
+            tf32_split_seen += ct_params_get(&cs[k], "SPLIT_K", 1) > 1 && ct_problem_dtype(&p) == CT_DTYPE_TF32;
             replay_case(&p, &L, &cs[k]);
         }
     }
     char rm[1200];
     snprintf(rm, sizeof rm, "rm -rf '%s'", scratch);
     CHECK(system(rm) == 0);
-    CHECK_MSG(cases >= 5 && rows_seen >= 1 && wgn_seen >= 1 && tf32_cases >= 4,
-              "%d cases replayed, %d with ROWS=1, %d with WG_N=2, %d tf32", cases, rows_seen, wgn_seen, tf32_cases);
+    CHECK_MSG(cases >= 5 && rows_seen >= 1 && wgn_seen >= 1 && tf32_cases >= 4 && split_seen >= 4 &&
+                  tf32_split_seen >= 2,
+              "%d cases replayed, %d with ROWS=1, %d with WG_N=2, %d tf32, %d split (%d tf32)", cases, rows_seen,
+              wgn_seen, tf32_cases, split_seen, tf32_split_seen);
     CHECK_DONE();
 }

@@ -2,12 +2,22 @@
  * a reduce kernel adding them (ws_exec.h). */
 #include "ws_exec.h"
 
+#include "runner.h"
+
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 CT_FAMILY_CODE
 
 typedef struct ws_state {
+    CUtensorMap maps[CT_MAX_TMAPS]; /* first: 64-byte aligned (the state is) */
+    int nmaps;
+    CUdeviceptr bufs[CT_MAX_BUFS];  /* every buffer, for a direct launch */
+    int nbufs;
+    void *margs[CT_MAX_BUFS + CT_MAX_TMAPS], *rargs[3]; /* the launches' arguments */
+    ct_launch rl;                   /* the reduce's geometry */
+    ct_kernel_call mcall, rcall;    /* the launches (rcall.f 0 without a workspace) */
     const ct_drv *d;
     const ct_ws_exec *x;
     CUfunction main, reduce;   /* reduce: 0 without a workspace */
@@ -40,9 +50,11 @@ ct_status ct_ws_setup(const ct_ws_exec *x, const ct_problem *p, const ct_params 
     const ct_template *t = ct_ws_template(p, x->exec);
     if (!t)
         return ct_fail(e, CT_ERR_INTERNAL, "no template of this executor in family %s", p->family->name);
-    ws_state *s = calloc(1, sizeof *s);
+    /* 64-byte aligned, as a CUtensorMap is. */
+    ws_state *s = aligned_alloc(64, (sizeof(ws_state) + 63) / 64 * 64);
     if (!s)
         return ct_fail(e, CT_ERR_INTERNAL, "out of memory");
+    memset(s, 0, sizeof *s);
     s->d = d;
     s->x = x;
     ct_status rc = CT_OK;
@@ -52,6 +64,9 @@ ct_status ct_ws_setup(const ct_ws_exec *x, const ct_problem *p, const ct_params 
     s->dout = bufs[1];
     s->bias = x->bias && nb == 4 ? bufs[2] : 0;
     s->out = bufs[nb - 1];
+    s->nbufs = nb;
+    for (int i = 0; i < nb; i++)
+        s->bufs[i] = bufs[i];
     s->count = (long long)ct_problem_output_count(p);
     p->family->geometry(p, t, c, &s->l);
     const unsigned splits = s->l.grid[x->split_axis];
@@ -64,6 +79,17 @@ ct_status ct_ws_setup(const ct_ws_exec *x, const ct_problem *p, const ct_params 
     if (s->l.smem_bytes > 48 * 1024)
         CU_TRY(d, e, rc, fail, cuFuncSetAttribute(s->main, CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES,
                                                   (int)s->l.smem_bytes));
+    if (x->tmaps && p->family->tensor_maps) {
+        ct_tmap_desc td[CT_MAX_TMAPS];
+        s->nmaps = p->family->tensor_maps(p, t, c, td);
+        for (int i = 0; i < s->nmaps; i++) {
+            const CUresult r = ct_tmap_encode(d, &td[i], bufs[td[i].buf], &s->maps[i]);
+            if (r != CUDA_SUCCESS) {
+                rc = ct_drv_fail(e, r, "cuTensorMapEncodeTiled");
+                goto fail;
+            }
+        }
+    }
     if (reduce) {
         size_t bytes = (size_t)splits * (size_t)s->count * sizeof(float), free_b = 0, total_b = 0;
         CU_TRY(d, e, rc, fail, cuMemGetInfo(&free_b, &total_b));
@@ -73,6 +99,30 @@ ct_status ct_ws_setup(const ct_ws_exec *x, const ct_problem *p, const ct_params 
             goto fail;
         }
         CU_TRY(d, e, rc, fail, cuMemAlloc(&s->ws, bytes));
+    }
+    /* The arguments: with a workspace (x, dy, workspace), then the reduce's
+     * (workspace, [bias], out); without, every buffer where direct, else
+     * (x, dy, out); the tensor maps after. */
+    int n = 0;
+    if (!s->ws && x->direct) {
+        for (int i = 0; i < s->nbufs; i++)
+            s->margs[n++] = &s->bufs[i];
+    } else {
+        s->margs[n++] = &s->in;
+        s->margs[n++] = &s->dout;
+        s->margs[n++] = s->ws ? &s->ws : &s->out;
+    }
+    for (int i = 0; i < s->nmaps; i++)
+        s->margs[n++] = &s->maps[i];
+    s->mcall = (ct_kernel_call){.d = d, .f = s->main, .l = &s->l, .args = s->margs};
+    if (s->ws) {
+        int k = 0;
+        s->rargs[k++] = &s->ws;
+        if (s->bias)
+            s->rargs[k++] = &s->bias;
+        s->rargs[k++] = &s->out;
+        s->rl = (ct_launch){.grid = {x->reduce_grid(s->count), 1, 1}, .block = {256, 1, 1}};
+        s->rcall = (ct_kernel_call){.d = d, .f = s->reduce, .l = &s->rl, .args = s->rargs};
     }
     *out = s;
     return CT_OK;
@@ -84,14 +134,18 @@ fail:
 CUresult ct_ws_run(void *state)
 {
     ws_state *s = state;
-    void *ma[] = {&s->in, &s->dout, s->ws ? &s->ws : &s->out};
-    CUresult r = s->d->cuLaunchKernel(s->main, s->l.grid[0], s->l.grid[1], s->l.grid[2], s->l.block[0],
-                                      s->l.block[1], s->l.block[2], s->l.smem_bytes, NULL, ma, NULL);
+    CUresult r = ct_kernel_call_run(&s->mcall);
     if (r != CUDA_SUCCESS || !s->ws)
         return r;
-    void *rb[] = {&s->ws, &s->bias, &s->out}, *ra[] = {&s->ws, &s->out};
-    return s->d->cuLaunchKernel(s->reduce, s->x->reduce_grid(s->count), 1, 1, 256, 1, 1, 0, NULL, s->bias ? rb : ra,
-                                NULL);
+    return ct_kernel_call_run(&s->rcall);
+}
+
+int ct_ws_calls(void *state, const ct_kernel_call **first, const ct_kernel_call **then)
+{
+    ws_state *s = state;
+    *first = &s->mcall;
+    *then = s->ws ? &s->rcall : NULL;
+    return 1;
 }
 
 /* The largest of each over the two kernels; the launch's dynamic shared

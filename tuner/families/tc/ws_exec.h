@@ -12,7 +12,12 @@
  * one - and the reduce (workspace, out); x, dy and out are the family's
  * first, second and last buffers (for the forward pass x, the weights and
  * the output). With bias set and a problem of four buffers the reduce
- * takes (workspace, bias, out), the bias the third buffer: it adds it. */
+ * takes (workspace, bias, out), the bias the third buffer: it adds it.
+ * With tmaps, the main kernel takes the family's TMA tensor maps after
+ * those buffers (encoded once at set-up from the workload's pointers);
+ * with direct, a run without a workspace launches the main kernel on
+ * every buffer, as a single-kernel template is launched (x, weights,
+ * bias, out): one template whose split of one is the plain kernel. */
 #ifndef CT_WS_EXEC_H
 #define CT_WS_EXEC_H
 
@@ -26,6 +31,8 @@ typedef struct ct_ws_exec {
     int bias;                                 /* 1: the reduce adds the third of four buffers */
     unsigned (*reduce_grid)(long long count); /* blocks of 256 threads of the reduce */
     const char *what;                         /* the workspace in messages ("wgrad workspace") */
+    int tmaps;                                /* 1: the main kernel takes the family's tensor maps */
+    int direct;                               /* 1: without a workspace, every buffer to the main kernel */
 } ct_ws_exec;
 
 /* The template of p's family that runs with executor x, or NULL. */
@@ -38,5 +45,8 @@ ct_status ct_ws_setup(const ct_ws_exec *x, const ct_problem *p, const ct_params 
 CUresult ct_ws_run(void *state);
 void ct_ws_teardown(void *state);
 void ct_ws_resources(void *state, int *regs, int *smem, int *local);
+/* The main launch and the reduce's (NULL without a workspace), for the
+ * timing's graphs (ct_executor.calls). */
+int ct_ws_calls(void *state, const ct_kernel_call **first, const ct_kernel_call **then);
 
 #endif
