@@ -1,0 +1,289 @@
+// ct_dw16_wgrad.cuh: the weight gradient of a depthwise layer (groups =
+// Cin = Cout) in the channels-last layout (NHWC, and NLC as a 2D layer of
+// height 1, through the LY_* names of FAMILY_as2d.cuh), bf16 or f16, on the
+// tensor cores (mma.sync m16n8k16, fp32 sums), stride 1, any dilation and
+// padding, KH and KW at most 16.
+//
+// Per channel the weight gradient is a small GEMM: with k = (b, r, ow) over
+// the x rows r and the dy columns ow,
+//   A[m = kw][k] = x[b][r][ow + kw*DX - PW]           (a Toeplitz row shift)
+//   B[k][n = kh] = dy[b][r + PH - kh*DY][ow]          (0 outside dy)
+//   dW[kh][kw] = sum_k A[kw][k] B[k][kh]
+// which is sum over b, oh, ow of x[b][oh + kh*DY - PH][ow + kw*DX - PW]
+// dy[b][oh][ow]. M = KW (rows past KW compute sums nobody keeps), N = KH
+// (one n8 tile, two for KH > 8), K runs along ow in slices of 16 (the row
+// padded to OWP = OW rounded up to 16 with zero dy).
+//
+// A block takes CHANNELS channels and, ITEMS times, an item: a batch image b
+// and a tile of ROWS x rows r0.. (tiles of max(H, OH) rows: a tile also
+// owns dy rows r0.. for the bias). It stages the tile in shared memory
+// channel-major, the pairs of neighbouring columns of a channel packed in
+// one 32-bit word as the mma fragments hold them:
+//   x: ROWS rows of two copies, copy 0 word j = columns (2j, 2j+1) - OFFX,
+//      copy 1 word j = columns (2j+1, 2j+2) - OFFX (zeros outside the image),
+//      so that a fragment pair at an odd column is an aligned word too;
+//   dy: the rows r0 + DLO .. r0 + ROWS - 1 + PH the tile's x rows meet (and
+//      the rows r0.. it owns), word j = columns (2j, 2j+1), zeros past OW
+//      and outside dy.
+// A warp owns CHANNELS / WARPS channels, their fp32 accumulators in
+// registers (4 per n tile), and for each of them walks the tile's x rows and
+// the row's slices: per slice 4 A words (a1 = a2 at dilation 1, and a3 is
+// the next slice's a0: 2 new loads), 2 B words per n tile and one mma per n
+// tile. The bias gradient (LY_BIAS) is each lane's fp32 sum of the owned dy
+// rows' words, added over the warp at the end.
+//
+// The block's sums (at most ITEMS x ROWS x OWP products each) go to its
+// split's slice of the workspace, ws[split][tap][c] then ws[split][KH*KW][c]
+// for the bias; WT_REDUCE_NAME adds the splits in fp64 in a fixed order
+// (ct_dwcl_wgred.cuh, the depthwise wgrad's own reduce): no atomics, the
+// same bits every run.
+//
+// Tuning macros: CHANNELS, WARPS, ROWS, ITEMS, VEC (dw16bwd_conv.c).
+// CT_REPLAY (the CPU replay, dw16bwd_replay.cpp) supplies tc16_mma itself.
+#include "ct_dtype.cuh"
+#ifndef CT_REPLAY
+#include "ct_mma16.cuh"
+#endif
+
+static_assert(LY_CL, "channels-last (nhwc, nlc) layers only");
+static_assert(LY_GROUPS == LY_CIN && LY_COUT == LY_CIN, "depthwise layers only");
+static_assert(LY_PASS == 2, "the weight gradient");
+static_assert(CT_DTYPE == 1 || CT_DTYPE == 2, "bf16 or f16");
+static_assert(LY_SX == 1 && LY_SY == 1, "stride 1");
+static_assert(LY_KH <= 16 && LY_KW <= 16, "KH, KW at most 16");
+static_assert(LY_CIN % VEC == 0 && CHANNELS % VEC == 0, "VEC divides the channels and a block's channels");
+static_assert(VEC == 2 || VEC == 4 || VEC == 8, "VEC is 2, 4 or 8 channels (one 4-, 8- or 16-byte load)");
+static_assert(CHANNELS % WARPS == 0, "WARPS divides CHANNELS");
+
+#define WT_C LY_CIN
+#define WT_CB CHANNELS
+#define WT_NCG ((WT_C + WT_CB - 1) / WT_CB)                 // channel groups: grid y
+#define WT_CPW (WT_CB / WARPS)                              // channels of a warp
+#define WT_NT (LY_KH > 8 ? 2 : 1)                           // n8 tiles
+#define WT_AS (WT_CPW == 1 && WT_NT == 1 ? 2 : 1)           // accumulator sets (by slice parity)
+#define WT_OWP ((LY_OW + 15) / 16 * 16)                     // dy row padded to slices
+#define WT_NS (WT_OWP / 16)                                 // slices of a row
+#define WT_OFFX (LY_PW + (LY_PW & 1))                       // x column 0's index in a row
+#define WT_XWN ((WT_OWP + 15 * LY_DX - LY_PW + WT_OFFX) / 2 + 1) // words of an x row copy
+#define WT_DLO (LY_PH - (LY_KH - 1) * LY_DY < 0 ? LY_PH - (LY_KH - 1) * LY_DY : 0)
+#define WT_NDR (ROWS + LY_PH - WT_DLO)                      // dy rows of a tile
+#define WT_DWN (WT_OWP / 2)                                 // words of a dy row
+#define WT_DWS (WT_DWN + 4)                                 // its stride: 8 rows x 4 words on 32 banks
+#define WT_ROWT ((LY_H > LY_OH ? LY_H : LY_OH))             // rows the tiles cover
+#define WT_NTILE ((WT_ROWT + ROWS - 1) / ROWS)
+#define WT_ITEMS ((long long)LY_B * WT_NTILE)
+#define WT_NSPLIT ((WT_ITEMS + ITEMS - 1) / ITEMS)
+#define WT_TAPS (LY_KH * LY_KW)
+#define WT_COUNT ((long long)(WT_TAPS + (LY_BIAS ? 1 : 0)) * WT_C) // workspace floats of a split
+#define WT_NQ (WT_CB / VEC)                                 // loads across a block's channels
+#define WT_NTHR (WARPS * 32)
+
+// The stride of an x row copy: at least WT_XWN words, with the words a
+// warp's A loads touch in copy 0 and in copy 1 on different banks where
+// that is possible (they span (6 + 7 DX) / 2 + 1 words of each copy).
+__device__ __forceinline__ constexpr int wt_xw()
+{
+    const int span = (6 + 7 * LY_DX) / 2 + 1;
+    for (int w = WT_XWN; w < WT_XWN + 32; ++w)
+        if (w % 32 >= span && w % 32 <= 32 - span)
+            return w;
+    return WT_XWN;
+}
+#define WT_XW (wt_xw())
+// Words of a channel: the x rows' two copies, the dy rows, odd (a
+// staging store's lanes along the channels fall on different banks).
+#define WT_CS0 (ROWS * 2 * WT_XW + WT_NDR * WT_DWS)
+#define WT_CS (WT_CS0 | 1)
+#define WT_SMEM_WORDS (WT_CB * WT_CS)
+
+// The float value of a 16-bit element's bits.
+__device__ __forceinline__ float wt_tof(unsigned bits)
+{
+    const unsigned short h = (unsigned short)bits;
+    return ct_ld(reinterpret_cast<const ct_elem *>(&h));
+}
+
+// VEC channels of a pixel as VEC / 2 words (channel 2e in the low half of
+// word e), zeros where ok is false.
+__device__ __forceinline__ void wt_ldv(unsigned *v, const ct_elem *p, bool ok)
+{
+    if (VEC == 8) {
+        const uint4 u = ok ? __ldg(reinterpret_cast<const uint4 *>(p)) : make_uint4(0, 0, 0, 0);
+        v[0] = u.x, v[1] = u.y, v[2] = u.z, v[3] = u.w;
+    } else if (VEC == 4) {
+        const uint2 u = ok ? __ldg(reinterpret_cast<const uint2 *>(p)) : make_uint2(0, 0);
+        v[0] = u.x, v[1] = u.y;
+    } else {
+        v[0] = ok ? __ldg(reinterpret_cast<const unsigned *>(p)) : 0u;
+    }
+}
+
+// Channel e's elements of two pixels' vectors as one word (lo, hi).
+__device__ __forceinline__ unsigned wt_pair(const unsigned *lo, const unsigned *hi, int e)
+{
+    return e % 2 == 0 ? (lo[e / 2] & 0xffffu) | (hi[e / 2] << 16) : (lo[e / 2] >> 16) | (hi[e / 2] & 0xffff0000u);
+}
+
+extern "C" __global__ void __launch_bounds__(WT_NTHR)
+WT_NAME(const ct_elem *__restrict__ x, const ct_elem *__restrict__ dy, float *__restrict__ ws)
+{
+#ifndef CT_REPLAY
+    extern __shared__ float smem[];   // (the replay's is a global array: its static shared arrays stay shared)
+#endif
+    unsigned *const sm = reinterpret_cast<unsigned *>(smem);
+    const int tid = threadIdx.x, lane = tid % 32, warp = tid / 32, g = lane / 4, t = lane % 4;
+    const int cg = blockIdx.y;
+    const long long split = blockIdx.x;
+    const long long it0 = split * ITEMS;
+    const int nit = (int)(WT_ITEMS - it0 < ITEMS ? WT_ITEMS - it0 : ITEMS);
+
+    float acc[WT_AS][WT_CPW][WT_NT][4];
+#pragma unroll
+    for (int h = 0; h < WT_AS; ++h)
+#pragma unroll
+        for (int i = 0; i < WT_CPW; ++i)
+#pragma unroll
+            for (int n = 0; n < WT_NT; ++n)
+#pragma unroll
+                for (int e = 0; e < 4; ++e)
+                    acc[h][i][n][e] = 0.0f;
+#if LY_BIAS
+    float accb[WT_CPW];
+#pragma unroll
+    for (int i = 0; i < WT_CPW; ++i)
+        accb[i] = 0.0f;
+#endif
+
+    // The A words of a thread: copy (column parity) and word of slice 0,
+    // row 0. Column of a0: 2t + g*DX - PW (+ 16 per slice), index + OFFX.
+    const int i0 = 2 * t + g * LY_DX - LY_PW + WT_OFFX;
+    const int par = i0 & 1;
+    const int aw = (i0 - par) / 2 + par * WT_XW;
+    // The B rows of a thread: dy tile row r + PH - kh*DY - DLO, kh = g (+8),
+    // clamped to KH - 1 (columns past KH compute sums nobody keeps).
+    int brow[WT_NT];
+#pragma unroll
+    for (int n = 0; n < WT_NT; ++n) {
+        const int kh = g + 8 * n < LY_KH ? g + 8 * n : LY_KH - 1;
+        brow[n] = LY_PH - kh * LY_DY - WT_DLO;
+    }
+
+    for (int it = 0; it < nit; ++it) {
+        const long long item = it0 + it;
+        const int b = (int)(item / WT_NTILE), r0 = (int)(item % WT_NTILE) * ROWS;
+        __syncthreads();   // the previous item's reads are done
+        // x: task (q, j, r), q fastest (a warp's loads along the channels,
+        // then the columns): pixels w = 2j - OFFX, w + 1, w + 2.
+        constexpr int XT = WT_NQ * WT_XWN * ROWS;
+#pragma unroll 4
+        for (int task = tid; task < XT; task += WT_NTHR) {
+            const int q = task % WT_NQ, rest = task / WT_NQ, j = rest % WT_XWN, r = rest / WT_XWN;
+            const int y = r0 + r, w = 2 * j - WT_OFFX, c = cg * WT_CB + q * VEC;
+            const bool row = y < LY_H && c < WT_C;
+            const ct_elem *p = x + (((long long)b * LY_H + y) * LY_W + w) * WT_C + c;
+            unsigned v0[VEC / 2], v1[VEC / 2], v2[VEC / 2];
+            wt_ldv(v0, p, row && w >= 0 && w < LY_W);
+            wt_ldv(v1, p + WT_C, row && w + 1 >= 0 && w + 1 < LY_W);
+            wt_ldv(v2, p + 2 * WT_C, row && w + 2 >= 0 && w + 2 < LY_W);
+            unsigned *s = sm + (q * VEC) * WT_CS + r * 2 * WT_XW + j;
+#pragma unroll
+            for (int e = 0; e < VEC; ++e) {
+                s[e * WT_CS] = wt_pair(v0, v1, e);
+                s[e * WT_CS + WT_XW] = wt_pair(v1, v2, e);
+            }
+        }
+        // dy: task (q, j, d): row oh = r0 + DLO + d, pixels 2j, 2j + 1.
+        constexpr int DT = WT_NQ * WT_DWN * WT_NDR;
+#pragma unroll 4
+        for (int task = tid; task < DT; task += WT_NTHR) {
+            const int q = task % WT_NQ, rest = task / WT_NQ, j = rest % WT_DWN, d = rest / WT_DWN;
+            const int oh = r0 + WT_DLO + d, o = 2 * j, c = cg * WT_CB + q * VEC;
+            const bool row = oh >= 0 && oh < LY_OH && c < WT_C;
+            const ct_elem *p = dy + (((long long)b * LY_OH + oh) * LY_OW + o) * WT_C + c;
+            unsigned v0[VEC / 2], v1[VEC / 2];
+            wt_ldv(v0, p, row && o < LY_OW);
+            wt_ldv(v1, p + WT_C, row && o + 1 < LY_OW);
+            unsigned *s = sm + (q * VEC) * WT_CS + ROWS * 2 * WT_XW + d * WT_DWS + j;
+#pragma unroll
+            for (int e = 0; e < VEC; ++e)
+                s[e * WT_CS] = wt_pair(v0, v1, e);
+        }
+        __syncthreads();
+
+        // Every x row of the tile in the image, each slice of it, the warp's
+        // channels innermost (independent mma chains; one channel alternates
+        // two accumulator sets by slice).
+        const int nr = LY_H - r0 < ROWS ? LY_H - r0 : ROWS;
+        for (int r = 0; r < nr; ++r) {
+#pragma unroll
+            for (int sl = 0; sl < WT_NS; ++sl) {
+#pragma unroll
+                for (int i = 0; i < WT_CPW; ++i) {
+                    const unsigned *xr = sm + (warp + WARPS * i) * WT_CS + r * 2 * WT_XW + aw + sl * 8;
+                    const unsigned *ds = sm + (warp + WARPS * i) * WT_CS + ROWS * 2 * WT_XW;
+                    unsigned a[4];
+                    a[0] = xr[0];
+                    a[1] = xr[4 * LY_DX];
+                    a[2] = xr[4];
+                    a[3] = xr[4 + 4 * LY_DX];
+#pragma unroll
+                    for (int n = 0; n < WT_NT; ++n) {
+                        const unsigned *dr = ds + (r + brow[n]) * WT_DWS + sl * 8 + t;
+                        unsigned bb[2];
+                        bb[0] = dr[0];
+                        bb[1] = dr[4];
+                        tc16_mma(acc[sl % WT_AS][i][n], a, bb);
+                    }
+                }
+            }
+        }
+#if LY_BIAS
+        // The owned dy rows r0.. (tile rows -DLO..), in dy.
+        const int no = LY_OH - r0 < ROWS ? LY_OH - r0 : ROWS;
+#pragma unroll
+        for (int i = 0; i < WT_CPW; ++i) {
+            const unsigned *ds = sm + (warp + WARPS * i) * WT_CS + ROWS * 2 * WT_XW;
+            for (int k = lane; k < no * WT_DWN; k += 32) {
+                const unsigned v = ds[(k / WT_DWN - WT_DLO) * WT_DWS + k % WT_DWN];
+                accb[i] += wt_tof(v & 0xffffu) + wt_tof(v >> 16);
+            }
+        }
+#endif
+    }
+
+    // The split's partial sums: D[m = kw][n = kh], a thread holding rows g
+    // and g + 8, columns 2t and 2t + 1 of each n tile.
+    float *part = ws + split * WT_COUNT;
+#pragma unroll
+    for (int i = 0; i < WT_CPW; ++i) {
+        const int c = cg * WT_CB + warp + WARPS * i;
+#pragma unroll
+        for (int n = 0; n < WT_NT; ++n)
+#pragma unroll
+            for (int e = 0; e < 4; ++e) {
+                const int kw = g + 8 * (e / 2), kh = 2 * t + e % 2 + 8 * n;
+                float v = acc[0][i][n][e];
+#pragma unroll
+                for (int h = 1; h < WT_AS; ++h)
+                    v += acc[h][i][n][e];
+                if (c < WT_C && kw < LY_KW && kh < LY_KH)
+                    part[(long long)(kh * LY_KW + kw) * WT_C + c] = v;
+            }
+#if LY_BIAS
+        float s = accb[i];
+#pragma unroll
+        for (int m = 16; m >= 1; m /= 2)
+            s += __shfl_xor_sync(0xffffffffu, s, m);
+        if (lane == 0 && c < WT_C)
+            part[(long long)WT_TAPS * WT_C + c] = s;
+#endif
+    }
+}
+
+// The reduce kernel: dweight (then dbias) from the splits, in fp64.
+#define DB_REDUCE_NAME WT_REDUCE_NAME
+#define DB_C WT_C
+#define DB_TAPS WT_TAPS
+#define WG_COUNT WT_COUNT
+#define WG_NSPLIT WT_NSPLIT
+#include "ct_dwcl_wgred.cuh"
