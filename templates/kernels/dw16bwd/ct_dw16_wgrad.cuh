@@ -99,8 +99,16 @@ __device__ __forceinline__ constexpr int wt_xw()
 // The float value of a 16-bit element's bits.
 __device__ __forceinline__ float wt_tof(unsigned bits)
 {
+#ifdef CT_REPLAY
     const unsigned short h = (unsigned short)bits;
-    return ct_ld(reinterpret_cast<const ct_elem *>(&h));
+    ct_elem e;
+    memcpy(&e, &h, sizeof h);
+    return ct_ld(&e);
+#elif CT_DTYPE == 1
+    return __uint_as_float(bits << 16);
+#else
+    return __half2float(__ushort_as_half((unsigned short)bits));
+#endif
 }
 
 // VEC channels of a pixel as VEC / 2 words (channel 2e in the low half of
