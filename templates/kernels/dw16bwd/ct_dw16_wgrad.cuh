@@ -38,7 +38,15 @@
 // (ct_dwcl_wgred.cuh, the depthwise wgrad's own reduce): no atomics, the
 // same bits every run.
 //
-// Tuning macros: CHANNELS, WARPS, ROWS, ITEMS, VEC (dw16bwd_conv.c).
+// PAIR (KW <= 8, KH <= 7, DY 1): one mma takes two x rows, r in the A rows
+// g and r + 1 in the rows g + 8 (KW <= 8 each), against one B of dy rows
+// r + 1 + PH - n (n = 0..7): x row r + 1 meets them at kh = n, x row r at
+// kh = n - 1, so KH + 1 <= 8 columns cover both rows' taps. Per row and
+// slice 2 A words and 1 B word instead of 2 and 2, half the mma; the two
+// halves of a tap are added at the end (a lane's own, or its neighbour's
+// through a shuffle).
+//
+// Tuning macros: CHANNELS, WARPS, ROWS, ITEMS, VEC, PAIR (dw16bwd_conv.c).
 // CT_REPLAY (the CPU replay, dw16bwd_replay.cpp) supplies tc16_mma itself.
 #include "ct_dtype.cuh"
 #ifndef CT_REPLAY
@@ -54,12 +62,14 @@ static_assert(LY_KH <= 16 && LY_KW <= 16, "KH, KW at most 16");
 static_assert(LY_CIN % VEC == 0 && CHANNELS % VEC == 0, "VEC divides the channels and a block's channels");
 static_assert(VEC == 2 || VEC == 4 || VEC == 8, "VEC is 2, 4 or 8 channels (one 4-, 8- or 16-byte load)");
 static_assert(CHANNELS % WARPS == 0, "WARPS divides CHANNELS");
+static_assert(PAIR == 0 || (LY_KW <= 8 && LY_KH <= 7 && LY_DY == 1 && ROWS % 2 == 0),
+              "PAIR: KW <= 8, KH <= 7, dilation 1 along H, ROWS even");
 
 #define WT_C LY_CIN
 #define WT_CB CHANNELS
 #define WT_NCG ((WT_C + WT_CB - 1) / WT_CB)                 // channel groups: grid y
 #define WT_CPW (WT_CB / WARPS)                              // channels of a warp
-#define WT_NT (LY_KH > 8 ? 2 : 1)                           // n8 tiles
+#define WT_NT (LY_KH > 8 ? 2 : 1)                           // n8 tiles (PAIR: 1)
 #define WT_AS (WT_CPW == 1 && WT_NT == 1 ? 2 : 1)           // accumulator sets (by slice parity)
 #define WT_OWP ((LY_OW + 15) / 16 * 16)                     // dy row padded to slices
 #define WT_NS (WT_OWP / 16)                                 // slices of a row
@@ -168,12 +178,18 @@ WT_NAME(const ct_elem *__restrict__ x, const ct_elem *__restrict__ dy, float *__
     const int par = i0 & 1;
     const int aw = (i0 - par) / 2 + par * WT_XW;
     // The B rows of a thread: dy tile row r + PH - kh*DY - DLO, kh = g (+8),
-    // clamped to KH - 1 (columns past KH compute sums nobody keeps).
+    // clamped to KH - 1 (columns past KH compute sums nobody keeps). PAIR:
+    // column n is dy row r + 1 + PH - n, kh n of x row r + 1 and n - 1 of
+    // x row r, clamped to n = KH.
     int brow[WT_NT];
 #pragma unroll
     for (int n = 0; n < WT_NT; ++n) {
+#if PAIR
+        brow[n] = 1 + LY_PH - (g < LY_KH ? g : LY_KH) - WT_DLO;
+#else
         const int kh = g + 8 * n < LY_KH ? g + 8 * n : LY_KH - 1;
         brow[n] = LY_PH - kh * LY_DY - WT_DLO;
+#endif
     }
 
     for (int it = 0; it < nit; ++it) {
@@ -222,7 +238,7 @@ WT_NAME(const ct_elem *__restrict__ x, const ct_elem *__restrict__ dy, float *__
         // channels innermost (independent mma chains; one channel alternates
         // two accumulator sets by slice).
         const int nr = LY_H - r0 < ROWS ? LY_H - r0 : ROWS;
-        for (int r = 0; r < nr; ++r) {
+        for (int r = 0; r < nr; r += 1 + PAIR) {
 #pragma unroll
             for (int sl = 0; sl < WT_NS; ++sl) {
 #pragma unroll
@@ -230,10 +246,19 @@ WT_NAME(const ct_elem *__restrict__ x, const ct_elem *__restrict__ dy, float *__
                     const unsigned *xr = sm + (warp + WARPS * i) * WT_CS + r * 2 * WT_XW + aw + sl * 8;
                     const unsigned *ds = sm + (warp + WARPS * i) * WT_CS + ROWS * 2 * WT_XW;
                     unsigned a[4];
+#if PAIR
+                    // Rows g: x row r, rows g + 8: x row r + 1 (zeros past
+                    // the image or the tile's last row: ROWS is even).
+                    a[0] = xr[0];
+                    a[1] = xr[2 * WT_XW];
+                    a[2] = xr[4];
+                    a[3] = xr[2 * WT_XW + 4];
+#else
                     a[0] = xr[0];
                     a[1] = xr[4 * LY_DX];
                     a[2] = xr[4];
                     a[3] = xr[4 + 4 * LY_DX];
+#endif
 #pragma unroll
                     for (int n = 0; n < WT_NT; ++n) {
                         const unsigned *dr = ds + (r + brow[n]) * WT_DWS + sl * 8 + t;
@@ -266,17 +291,37 @@ WT_NAME(const ct_elem *__restrict__ x, const ct_elem *__restrict__ dy, float *__
     for (int i = 0; i < WT_CPW; ++i) {
         const int c = cg * WT_CB + warp + WARPS * i;
 #pragma unroll
-        for (int n = 0; n < WT_NT; ++n)
+        for (int n = 0; n < WT_NT; ++n) {
+            float v[4];
+#pragma unroll
+            for (int e = 0; e < 4; ++e) {
+                v[e] = acc[0][i][n][e];
+#pragma unroll
+                for (int h = 1; h < WT_AS; ++h)
+                    v[e] += acc[h][i][n][e];
+            }
+#if PAIR
+            // Tap (kh, kw = g): x row r + 1's D[g + 8][kh] (v[2], v[3] at
+            // kh = 2t, 2t + 1) and x row r's D[g][kh + 1]: v[1] of this
+            // lane for kh = 2t, v[0] of lane t + 1 for kh = 2t + 1 (the xor
+            // 1 and xor 3 partners; none for t = 3, kh = 7 >= KH).
+            const float n1 = __shfl_xor_sync(0xffffffffu, v[0], 1), n3 = __shfl_xor_sync(0xffffffffu, v[0], 3);
+            const float sum[2] = {v[2] + v[1], v[3] + (t == 1 ? n3 : t == 3 ? 0.0f : n1)};
+#pragma unroll
+            for (int e = 0; e < 2; ++e) {
+                const int kw = g, kh = 2 * t + e;
+                if (c < WT_C && kw < LY_KW && kh < LY_KH)
+                    part[(long long)(kh * LY_KW + kw) * WT_C + c] = sum[e];
+            }
+#else
 #pragma unroll
             for (int e = 0; e < 4; ++e) {
                 const int kw = g + 8 * (e / 2), kh = 2 * t + e % 2 + 8 * n;
-                float v = acc[0][i][n][e];
-#pragma unroll
-                for (int h = 1; h < WT_AS; ++h)
-                    v += acc[h][i][n][e];
                 if (c < WT_C && kw < LY_KW && kh < LY_KH)
-                    part[(long long)(kh * LY_KW + kw) * WT_C + c] = v;
+                    part[(long long)(kh * LY_KW + kw) * WT_C + c] = v[e];
             }
+#endif
+        }
 #if LY_BIAS
         float s = accb[i];
 #pragma unroll

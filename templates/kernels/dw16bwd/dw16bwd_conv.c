@@ -21,7 +21,9 @@ CT_FAMILY_CODE
     X(WARPS, 4, CT_WARPS(1), "warps of a block: each owns CHANNELS / WARPS channels' accumulators")            \
     X(ROWS, 8, CT_RANGE(1, 1 << 20), "x rows of an item's tile (the dy rows they meet staged with them)")      \
     X(ITEMS, 2, CT_RANGE(1, 1 << 20), "items (batch image x row tile) a block sums before its split's partial " \
-                                      "sums (grid x: the splits)")
+                                      "sums (grid x: the splits)")                                             \
+    X(PAIR, 0, CT_RANGE(0, 1), "1: one mma takes two x rows against one B of dy rows (KW <= 8, KH <= 7, "     \
+                               "dilation 1 along H, ROWS even): fewer fragment loads, half the mma")
 
 const ct_param_def ct_wgdw16cl_params[CT_DW16BWD_NPARAMS] = CT_PARAM_TABLE(WT_ALL);
 CT_PARAM_VALUES(wt, WT_ALL, ct_wgdw16cl_params)
@@ -39,7 +41,7 @@ _Static_assert(CT_PARAM_COUNT(WT_ALL) == CT_DW16BWD_NPARAMS, "CT_DW16BWD_NPARAMS
 
 /* The template's derived sizes (ct_dw16_wgrad.cuh's WT_*). */
 typedef struct wt_geom {
-    long long vec, cb, warps, rows, items;
+    long long vec, cb, warps, rows, items, pair;
     long long cpw, nt, owp, ns, offx, xwn, xw, dlo, ndr, dwn, dws, cs, smem;
     long long ntile, nitems, nsplit, ncg, count, threads;
 } wt_geom;
@@ -48,6 +50,7 @@ static void wt_geometry(const ct_tc_shape *s, const wt_values *q, wt_geom *g)
 {
     memset(g, 0, sizeof *g);
     g->vec = q->VEC, g->cb = q->CHANNELS, g->warps = q->WARPS, g->rows = q->ROWS, g->items = q->ITEMS;
+    g->pair = q->PAIR;
     if (g->vec < 1 || g->cb < 1 || g->warps < 1 || g->rows < 1 || g->items < 1)
         return;
     g->threads = 32 * g->warps;
@@ -139,6 +142,12 @@ static int wt_constrain(const ct_template *t, const ct_tc_shape *s, const ct_par
                  g.ncg * g.cb);
         return 1;
     }
+    /* Two x rows an mma: M = 2 x 8 kw rows, N = KH + 1 dy rows. */
+    if (g.pair != 0 && (g.pair != 1 || s->kw > 8 || s->kh > 7 || s->dy != 1 || g.rows % 2 != 0 || s->h < 2)) {
+        snprintf(why, len, "PAIR=%lld: 0, or 1 with KW <= 8, KH <= 7, dilation 1 along H and ROWS even (here KW "
+                 "%lld, KH %lld, dilation %lld, ROWS %lld; and two x rows at least)", g.pair, s->kw, s->kh, s->dy, g.rows);
+        return 1;
+    }
     /* The error of an fp32 sum grows with its length. */
     if (g.items * g.rows * g.owp > WT_MAX_RUN) {
         snprintf(why, len, "ITEMS x ROWS x OW rounded to 16 = %lld products in one fp32 sum exceed %d",
@@ -194,7 +203,7 @@ static void wt_normalize(const ct_template *t, const ct_tc_shape *s, ct_params *
         q.VEC /= 2;
     const long long rowt = s->h > s->oh ? s->h : s->oh;
     if (q.ROWS > rowt)
-        q.ROWS = (long)rowt;
+        q.ROWS = (long)(q.PAIR == 1 ? ct_rup(rowt, 2) : rowt);   /* PAIR's rows come in twos */
     if (q.ROWS >= 1 && q.ITEMS >= 1) {
         const long long items = s->b * ct_cdiv(rowt, q.ROWS);
         const long long nsplit = ct_cdiv(items, q.ITEMS < items ? q.ITEMS : items);
