@@ -100,10 +100,12 @@ __device__ __forceinline__ constexpr int wt_xw()
     return WT_XWN;
 }
 #define WT_XW (wt_xw())
-// Words of a channel: the x rows' two copies, the dy rows, odd (a
-// staging store's lanes along the channels fall on different banks).
+// Words of a channel: the x rows' two copies, the dy rows, padded so that
+// a staging store's lanes fall on different banks: WT_NQ loads along the
+// channels x 32 / WT_NQ words, VEC channels apart (VEC 8: 2 x 16 words
+// want 8 x CS = 16 mod 32 words, CS = 2 mod 4; otherwise CS odd).
 #define WT_CS0 (ROWS * 2 * WT_XW + WT_NDR * WT_DWS)
-#define WT_CS (WT_CS0 | 1)
+#define WT_CS (WT_NQ == 2 && VEC == 8 ? WT_CS0 + (6 - WT_CS0 % 4) % 4 : WT_CS0 | 1)
 #define WT_SMEM_WORDS (WT_CB * WT_CS)
 
 // The float value of a 16-bit element's bits.

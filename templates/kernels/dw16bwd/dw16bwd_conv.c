@@ -71,7 +71,8 @@ static void wt_geometry(const ct_tc_shape *s, const wt_values *q, wt_geom *g)
     g->ndr = g->rows + s->ph - g->dlo;
     g->dwn = g->owp / 2;
     g->dws = g->dwn + 4;
-    g->cs = (g->rows * 2 * g->xw + g->ndr * g->dws) | 1;
+    const long long cs0 = g->rows * 2 * g->xw + g->ndr * g->dws, nq = g->cb / g->vec;
+    g->cs = nq == 2 && g->vec == 8 ? cs0 + (6 - cs0 % 4) % 4 : cs0 | 1;
     g->smem = 4 * g->cb * g->cs;
     g->ntile = ct_cdiv(s->h > s->oh ? s->h : s->oh, g->rows);
     g->nitems = s->b * g->ntile;
