@@ -46,7 +46,7 @@
 // halves of a tap are added at the end (a lane's own, or its neighbour's
 // through a shuffle).
 //
-// Tuning macros: CHANNELS, WARPS, ROWS, ITEMS, VEC, PAIR (dw16bwd_conv.c).
+// Tuning macros: CHANNELS, WARPS, ROWS, ITEMS, VEC, PAIR, BATCH (dw16bwd_conv.c).
 // CT_REPLAY (the CPU replay, dw16bwd_replay.cpp) supplies tc16_mma itself.
 #include "ct_dtype.cuh"
 #ifndef CT_REPLAY
@@ -62,6 +62,7 @@ static_assert(LY_KH <= 16 && LY_KW <= 16, "KH, KW at most 16");
 static_assert(LY_CIN % VEC == 0 && CHANNELS % VEC == 0, "VEC divides the channels and a block's channels");
 static_assert(VEC == 2 || VEC == 4 || VEC == 8, "VEC is 2, 4 or 8 channels (one 4-, 8- or 16-byte load)");
 static_assert(CHANNELS % WARPS == 0, "WARPS divides CHANNELS");
+static_assert(BATCH >= 1, "BATCH >= 1");
 static_assert(PAIR == 0 || (LY_KW <= 8 && LY_KH <= 7 && LY_DY == 1 && ROWS % 2 == 0),
               "PAIR: KW <= 8, KH <= 7, dilation 1 along H, ROWS even");
 
@@ -87,6 +88,11 @@ static_assert(PAIR == 0 || (LY_KW <= 8 && LY_KH <= 7 && LY_DY == 1 && ROWS % 2 =
 #define WT_COUNT ((long long)(WT_TAPS + (LY_BIAS ? 1 : 0)) * WT_C) // workspace floats of a split
 #define WT_NQ (WT_CB / VEC)                                 // loads across a block's channels
 #define WT_NTHR (WARPS * 32)
+#define WT_XT (WT_NQ * WT_XWN * ROWS)                      // x staging tasks of an item
+#define WT_DT (WT_NQ * WT_DWN * WT_NDR)                     // dy staging tasks of an item
+#define WT_XI ((WT_XT + WT_NTHR - 1) / WT_NTHR)             // a thread's x tasks
+#define WT_DI ((WT_DT + WT_NTHR - 1) / WT_NTHR)             // a thread's dy tasks
+#define WT_NB (((WT_XI > WT_DI ? WT_XI : WT_DI) + BATCH - 1) / BATCH) // batches of BATCH tasks of each
 
 // The stride of an x row copy: at least WT_XWN words, with the words a
 // warp's A loads touch in copy 0 and in copy 1 on different banks where
@@ -199,40 +205,57 @@ WT_NAME(const ct_elem *__restrict__ x, const ct_elem *__restrict__ dy, float *__
         const int b = (int)(item / WT_NTILE), r0 = (int)(item % WT_NTILE) * ROWS;
         __syncthreads();   // the previous item's reads are done
         // x: task (q, j, r), q fastest (a warp's loads along the channels,
-        // then the columns): pixels w = 2j - OFFX, w + 1, w + 2.
-        constexpr int XT = WT_NQ * WT_XWN * ROWS;
-#pragma unroll 4
-        for (int task = tid; task < XT; task += WT_NTHR) {
-            const int q = task % WT_NQ, rest = task / WT_NQ, j = rest % WT_XWN, r = rest / WT_XWN;
-            const int y = r0 + r, w = 2 * j - WT_OFFX, c = cg * WT_CB + q * VEC;
-            const bool row = y < LY_H && c < WT_C;
-            const ct_elem *p = x + (((long long)b * LY_H + y) * LY_W + w) * WT_C + c;
-            unsigned v0[VEC / 2], v1[VEC / 2], v2[VEC / 2];
-            wt_ldv(v0, p, row && w >= 0 && w < LY_W);
-            wt_ldv(v1, p + WT_C, row && w + 1 >= 0 && w + 1 < LY_W);
-            wt_ldv(v2, p + 2 * WT_C, row && w + 2 >= 0 && w + 2 < LY_W);
-            unsigned *s = sm + (q * VEC) * WT_CS + r * 2 * WT_XW + j;
+        // then the columns): pixels w = 2j - OFFX, w + 1, w + 2. dy: task
+        // (q, j, d): row oh = r0 + DLO + d, pixels 2j, 2j + 1. A thread
+        // takes tasks tid, tid + NTHR, ..., BATCH of each at a time: every
+        // load of a batch is issued before its first store, so that one
+        // round trip to memory serves the batch.
+#pragma unroll 1
+        for (int bt = 0; bt < WT_NB; ++bt) {
+            unsigned xv[BATCH][3][VEC / 2], dv[BATCH][2][VEC / 2];
 #pragma unroll
-            for (int e = 0; e < VEC; ++e) {
-                s[e * WT_CS] = wt_pair(v0, v1, e);
-                s[e * WT_CS + WT_XW] = wt_pair(v1, v2, e);
+            for (int k = 0; k < BATCH; ++k) {
+                const int task = tid + (bt * BATCH + k) * WT_NTHR;
+                const int q = task % WT_NQ, rest = task / WT_NQ, j = rest % WT_XWN, r = rest / WT_XWN;
+                const int y = r0 + r, w = 2 * j - WT_OFFX, c = cg * WT_CB + q * VEC;
+                const bool row = task < WT_XT && y < LY_H && c < WT_C;
+                const ct_elem *p = x + (((long long)b * LY_H + y) * LY_W + w) * WT_C + c;
+                wt_ldv(xv[k][0], p, row && w >= 0 && w < LY_W);
+                wt_ldv(xv[k][1], p + WT_C, row && w + 1 >= 0 && w + 1 < LY_W);
+                wt_ldv(xv[k][2], p + 2 * WT_C, row && w + 2 >= 0 && w + 2 < LY_W);
             }
-        }
-        // dy: task (q, j, d): row oh = r0 + DLO + d, pixels 2j, 2j + 1.
-        constexpr int DT = WT_NQ * WT_DWN * WT_NDR;
-#pragma unroll 4
-        for (int task = tid; task < DT; task += WT_NTHR) {
-            const int q = task % WT_NQ, rest = task / WT_NQ, j = rest % WT_DWN, d = rest / WT_DWN;
-            const int oh = r0 + WT_DLO + d, o = 2 * j, c = cg * WT_CB + q * VEC;
-            const bool row = oh >= 0 && oh < LY_OH && c < WT_C;
-            const ct_elem *p = dy + (((long long)b * LY_OH + oh) * LY_OW + o) * WT_C + c;
-            unsigned v0[VEC / 2], v1[VEC / 2];
-            wt_ldv(v0, p, row && o < LY_OW);
-            wt_ldv(v1, p + WT_C, row && o + 1 < LY_OW);
-            unsigned *s = sm + (q * VEC) * WT_CS + ROWS * 2 * WT_XW + d * WT_DWS + j;
 #pragma unroll
-            for (int e = 0; e < VEC; ++e)
-                s[e * WT_CS] = wt_pair(v0, v1, e);
+            for (int k = 0; k < BATCH; ++k) {
+                const int task = tid + (bt * BATCH + k) * WT_NTHR;
+                const int q = task % WT_NQ, rest = task / WT_NQ, j = rest % WT_DWN, d = rest / WT_DWN;
+                const int oh = r0 + WT_DLO + d, o = 2 * j, c = cg * WT_CB + q * VEC;
+                const bool row = task < WT_DT && oh >= 0 && oh < LY_OH && c < WT_C;
+                const ct_elem *p = dy + (((long long)b * LY_OH + oh) * LY_OW + o) * WT_C + c;
+                wt_ldv(dv[k][0], p, row && o < LY_OW);
+                wt_ldv(dv[k][1], p + WT_C, row && o + 1 < LY_OW);
+            }
+#pragma unroll
+            for (int k = 0; k < BATCH; ++k) {
+                const int task = tid + (bt * BATCH + k) * WT_NTHR;
+                const int q = task % WT_NQ, rest = task / WT_NQ, j = rest % WT_XWN, r = rest / WT_XWN;
+                unsigned *s = sm + (q * VEC) * WT_CS + r * 2 * WT_XW + j;
+                if (task < WT_XT)
+#pragma unroll
+                    for (int e = 0; e < VEC; ++e) {
+                        s[e * WT_CS] = wt_pair(xv[k][0], xv[k][1], e);
+                        s[e * WT_CS + WT_XW] = wt_pair(xv[k][1], xv[k][2], e);
+                    }
+            }
+#pragma unroll
+            for (int k = 0; k < BATCH; ++k) {
+                const int task = tid + (bt * BATCH + k) * WT_NTHR;
+                const int q = task % WT_NQ, rest = task / WT_NQ, j = rest % WT_DWN, d = rest / WT_DWN;
+                unsigned *s = sm + (q * VEC) * WT_CS + ROWS * 2 * WT_XW + d * WT_DWS + j;
+                if (task < WT_DT)
+#pragma unroll
+                    for (int e = 0; e < VEC; ++e)
+                        s[e * WT_CS] = wt_pair(dv[k][0], dv[k][1], e);
+            }
         }
         __syncthreads();
 

@@ -23,7 +23,9 @@ CT_FAMILY_CODE
     X(ITEMS, 2, CT_RANGE(1, 1 << 20), "items (batch image x row tile) a block sums before its split's partial " \
                                       "sums (grid x: the splits)")                                             \
     X(PAIR, 0, CT_RANGE(0, 1), "1: one mma takes two x rows against one B of dy rows (KW <= 8, KH <= 7, "     \
-                               "dilation 1 along H, ROWS even): fewer fragment loads, half the mma")
+                               "dilation 1 along H, ROWS even): fewer fragment loads, half the mma")     \
+    X(BATCH, 2, CT_RANGE(1, 16), "staging tasks of x and of dy a thread loads before it stores them (loads "  \
+                                 "in flight: 3 x-pixel and 2 dy-pixel vectors a task)")
 
 const ct_param_def ct_wgdw16cl_params[CT_DW16BWD_NPARAMS] = CT_PARAM_TABLE(WT_ALL);
 CT_PARAM_VALUES(wt, WT_ALL, ct_wgdw16cl_params)
@@ -41,7 +43,7 @@ _Static_assert(CT_PARAM_COUNT(WT_ALL) == CT_DW16BWD_NPARAMS, "CT_DW16BWD_NPARAMS
 
 /* The template's derived sizes (ct_dw16_wgrad.cuh's WT_*). */
 typedef struct wt_geom {
-    long long vec, cb, warps, rows, items, pair;
+    long long vec, cb, warps, rows, items, pair, batch;
     long long cpw, nt, owp, ns, offx, xwn, xw, dlo, ndr, dwn, dws, cs, smem;
     long long ntile, nitems, nsplit, ncg, count, threads;
 } wt_geom;
@@ -50,8 +52,8 @@ static void wt_geometry(const ct_tc_shape *s, const wt_values *q, wt_geom *g)
 {
     memset(g, 0, sizeof *g);
     g->vec = q->VEC, g->cb = q->CHANNELS, g->warps = q->WARPS, g->rows = q->ROWS, g->items = q->ITEMS;
-    g->pair = q->PAIR;
-    if (g->vec < 1 || g->cb < 1 || g->warps < 1 || g->rows < 1 || g->items < 1)
+    g->pair = q->PAIR, g->batch = q->BATCH;
+    if (g->vec < 1 || g->cb < 1 || g->warps < 1 || g->rows < 1 || g->items < 1 || g->batch < 1)
         return;
     g->threads = 32 * g->warps;
     g->cpw = g->cb / g->warps;
@@ -161,9 +163,14 @@ static int wt_constrain(const ct_template *t, const ct_tc_shape *s, const ct_par
         return 1;
     }
     /* The accumulators (4 per n tile and channel, the bias's), the A and B
-     * fragments of a slice, about 40 for addresses and the staging loads. */
-    if (ct_regs_exceed(lim, g.cpw * (4 * g.nt + (s->bias ? 1 : 0)) + 4 + 2 * g.nt + 40 + 3 * g.vec / 2, g.threads,
-                       1, why, len))
+     * fragments of a slice, about 40 for addresses and a batch's staging
+     * loads (3 x and 2 dy vectors of VEC / 2 words a task). */
+    if (g.batch < 1 || g.batch > 16) {
+        snprintf(why, len, "BATCH in 1..16");
+        return 1;
+    }
+    if (ct_regs_exceed(lim, g.cpw * (4 * g.nt + (s->bias ? 1 : 0)) + 4 + 2 * g.nt + 40 + g.batch * 5 * g.vec / 2,
+                       g.threads, 1, why, len))
         return 1;
     if (g.nsplit > WT_MAX_GRID || g.ncg > WT_MAX_GRID_Y) {
         snprintf(why, len, "%lld splits x %lld channel groups exceed the grid's limits", g.nsplit, g.ncg);
@@ -195,7 +202,8 @@ static int wt_constrain(const ct_template *t, const ct_tc_shape *s, const ct_par
 /* Store the effective sizes, so that requests giving the same kernel
  * collapse: the widest vector up to the one asked for that divides the
  * channels and CHANNELS, no more rows than the tiles cover, the fewest
- * items giving the same number of splits. */
+ * items giving the same number of splits, no larger batch than a thread's
+ * staging tasks. */
 static void wt_normalize(const ct_template *t, const ct_tc_shape *s, ct_params *c)
 {
     (void)t;
@@ -209,6 +217,15 @@ static void wt_normalize(const ct_template *t, const ct_tc_shape *s, ct_params *
         const long long items = s->b * ct_cdiv(rowt, q.ROWS);
         const long long nsplit = ct_cdiv(items, q.ITEMS < items ? q.ITEMS : items);
         q.ITEMS = (long)ct_cdiv(items, nsplit);
+    }
+    /* No more batch than a thread's staging tasks of x or dy. */
+    wt_geom g;
+    wt_geometry(s, &q, &g);
+    if (g.threads > 0 && g.vec >= 1 && q.BATCH > 1) {
+        const long long nq = g.cb / g.vec, xi = ct_cdiv(nq * g.xwn * g.rows, g.threads),
+                        di = ct_cdiv(nq * g.dwn * g.ndr, g.threads), most = xi > di ? xi : di;
+        if (q.BATCH > most)
+            q.BATCH = (long)(most > 1 ? most : 1);
     }
     wt_put(c, &q);
 }
