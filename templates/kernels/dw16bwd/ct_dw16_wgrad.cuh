@@ -46,7 +46,12 @@
 // halves of a tap are added at the end (a lane's own, or its neighbour's
 // through a shuffle).
 //
-// Tuning macros: CHANNELS, WARPS, ROWS, ITEMS, VEC, PAIR, BATCH (dw16bwd_conv.c).
+// PREFETCH: the next item's first staging batch is loaded before this
+// item's mma and stored after the next item's first barrier, so that its
+// round trip to memory overlaps the mma.
+//
+// Tuning macros: CHANNELS, WARPS, ROWS, ITEMS, VEC, PAIR, BATCH, PREFETCH
+// (dw16bwd_conv.c).
 // CT_REPLAY (the CPU replay, dw16bwd_replay.cpp) supplies tc16_mma itself.
 #include "ct_dtype.cuh"
 #ifndef CT_REPLAY
@@ -150,6 +155,72 @@ __device__ __forceinline__ unsigned wt_pair(const unsigned *lo, const unsigned *
     return e % 2 == 0 ? (lo[e / 2] & 0xffffu) | (hi[e / 2] << 16) : (lo[e / 2] >> 16) | (hi[e / 2] & 0xffff0000u);
 }
 
+// A batch of a thread's staging: the loaded vectors of BATCH x tasks (3
+// pixels each) and BATCH dy tasks (2 pixels each).
+struct wt_stage {
+    unsigned xv[BATCH][3][VEC / 2], dv[BATCH][2][VEC / 2];
+};
+
+// Loads batch bt of the item (b, r0) of channel group cg: x task (q, j, r),
+// q fastest (a warp's loads along the channels, then the columns), pixels
+// w = 2j - OFFX, w + 1, w + 2 of x row r0 + r; dy task (q, j, d), pixels
+// 2j, 2j + 1 of dy row r0 + DLO + d. A thread takes the tasks tid, tid +
+// NTHR, ...: every load of a batch is issued before its first store, so
+// that one round trip to memory serves the batch.
+__device__ __forceinline__ void wt_load(wt_stage &st, const ct_elem *__restrict__ x, const ct_elem *__restrict__ dy,
+                                        int tid, int cg, int b, int r0, int bt)
+{
+#pragma unroll
+    for (int k = 0; k < BATCH; ++k) {
+        const int task = tid + (bt * BATCH + k) * WT_NTHR;
+        const int q = task % WT_NQ, rest = task / WT_NQ, j = rest % WT_XWN, r = rest / WT_XWN;
+        const int y = r0 + r, w = 2 * j - WT_OFFX, c = cg * WT_CB + q * VEC;
+        const bool row = task < WT_XT && y < LY_H && c < WT_C;
+        const ct_elem *p = x + (((long long)b * LY_H + y) * LY_W + w) * WT_C + c;
+        wt_ldv(st.xv[k][0], p, row && w >= 0 && w < LY_W);
+        wt_ldv(st.xv[k][1], p + WT_C, row && w + 1 >= 0 && w + 1 < LY_W);
+        wt_ldv(st.xv[k][2], p + 2 * WT_C, row && w + 2 >= 0 && w + 2 < LY_W);
+    }
+#pragma unroll
+    for (int k = 0; k < BATCH; ++k) {
+        const int task = tid + (bt * BATCH + k) * WT_NTHR;
+        const int q = task % WT_NQ, rest = task / WT_NQ, j = rest % WT_DWN, d = rest / WT_DWN;
+        const int oh = r0 + WT_DLO + d, o = 2 * j, c = cg * WT_CB + q * VEC;
+        const bool row = task < WT_DT && oh >= 0 && oh < LY_OH && c < WT_C;
+        const ct_elem *p = dy + (((long long)b * LY_OH + oh) * LY_OW + o) * WT_C + c;
+        wt_ldv(st.dv[k][0], p, row && o < LY_OW);
+        wt_ldv(st.dv[k][1], p + WT_C, row && o + 1 < LY_OW);
+    }
+}
+
+// Stores batch bt into the tile, channel-major: x copy 0 word j = pixels
+// (w, w + 1), copy 1 word j = (w + 1, w + 2); dy word j = (2j, 2j + 1).
+__device__ __forceinline__ void wt_store(const wt_stage &st, unsigned *sm, int tid, int bt)
+{
+#pragma unroll
+    for (int k = 0; k < BATCH; ++k) {
+        const int task = tid + (bt * BATCH + k) * WT_NTHR;
+        const int q = task % WT_NQ, rest = task / WT_NQ, j = rest % WT_XWN, r = rest / WT_XWN;
+        unsigned *s = sm + (q * VEC) * WT_CS + r * 2 * WT_XW + j;
+        if (task < WT_XT)
+#pragma unroll
+            for (int e = 0; e < VEC; ++e) {
+                s[e * WT_CS] = wt_pair(st.xv[k][0], st.xv[k][1], e);
+                s[e * WT_CS + WT_XW] = wt_pair(st.xv[k][1], st.xv[k][2], e);
+            }
+    }
+#pragma unroll
+    for (int k = 0; k < BATCH; ++k) {
+        const int task = tid + (bt * BATCH + k) * WT_NTHR;
+        const int q = task % WT_NQ, rest = task / WT_NQ, j = rest % WT_DWN, d = rest / WT_DWN;
+        unsigned *s = sm + (q * VEC) * WT_CS + ROWS * 2 * WT_XW + d * WT_DWS + j;
+        if (task < WT_DT)
+#pragma unroll
+            for (int e = 0; e < VEC; ++e)
+                s[e * WT_CS] = wt_pair(st.dv[k][0], st.dv[k][1], e);
+    }
+}
+
 extern "C" __global__ void __launch_bounds__(WT_NTHR)
 WT_NAME(const ct_elem *__restrict__ x, const ct_elem *__restrict__ dy, float *__restrict__ ws)
 {
@@ -200,64 +271,32 @@ WT_NAME(const ct_elem *__restrict__ x, const ct_elem *__restrict__ dy, float *__
 #endif
     }
 
+    wt_stage st;
+#if PREFETCH
+    if (nit > 0)
+        wt_load(st, x, dy, tid, cg, (int)(it0 / WT_NTILE), (int)(it0 % WT_NTILE) * ROWS, 0);
+#endif
     for (int it = 0; it < nit; ++it) {
         const long long item = it0 + it;
         const int b = (int)(item / WT_NTILE), r0 = (int)(item % WT_NTILE) * ROWS;
         __syncthreads();   // the previous item's reads are done
-        // x: task (q, j, r), q fastest (a warp's loads along the channels,
-        // then the columns): pixels w = 2j - OFFX, w + 1, w + 2. dy: task
-        // (q, j, d): row oh = r0 + DLO + d, pixels 2j, 2j + 1. A thread
-        // takes tasks tid, tid + NTHR, ..., BATCH of each at a time: every
-        // load of a batch is issued before its first store, so that one
-        // round trip to memory serves the batch.
+        // Stage the item (x: task (q, j, r), dy: task (q, j, d); see
+        // wt_load): BATCH tasks of each at a time, the first batch already
+        // loaded where PREFETCH loaded it during the last item's mma.
 #pragma unroll 1
         for (int bt = 0; bt < WT_NB; ++bt) {
-            unsigned xv[BATCH][3][VEC / 2], dv[BATCH][2][VEC / 2];
-#pragma unroll
-            for (int k = 0; k < BATCH; ++k) {
-                const int task = tid + (bt * BATCH + k) * WT_NTHR;
-                const int q = task % WT_NQ, rest = task / WT_NQ, j = rest % WT_XWN, r = rest / WT_XWN;
-                const int y = r0 + r, w = 2 * j - WT_OFFX, c = cg * WT_CB + q * VEC;
-                const bool row = task < WT_XT && y < LY_H && c < WT_C;
-                const ct_elem *p = x + (((long long)b * LY_H + y) * LY_W + w) * WT_C + c;
-                wt_ldv(xv[k][0], p, row && w >= 0 && w < LY_W);
-                wt_ldv(xv[k][1], p + WT_C, row && w + 1 >= 0 && w + 1 < LY_W);
-                wt_ldv(xv[k][2], p + 2 * WT_C, row && w + 2 >= 0 && w + 2 < LY_W);
-            }
-#pragma unroll
-            for (int k = 0; k < BATCH; ++k) {
-                const int task = tid + (bt * BATCH + k) * WT_NTHR;
-                const int q = task % WT_NQ, rest = task / WT_NQ, j = rest % WT_DWN, d = rest / WT_DWN;
-                const int oh = r0 + WT_DLO + d, o = 2 * j, c = cg * WT_CB + q * VEC;
-                const bool row = task < WT_DT && oh >= 0 && oh < LY_OH && c < WT_C;
-                const ct_elem *p = dy + (((long long)b * LY_OH + oh) * LY_OW + o) * WT_C + c;
-                wt_ldv(dv[k][0], p, row && o < LY_OW);
-                wt_ldv(dv[k][1], p + WT_C, row && o + 1 < LY_OW);
-            }
-#pragma unroll
-            for (int k = 0; k < BATCH; ++k) {
-                const int task = tid + (bt * BATCH + k) * WT_NTHR;
-                const int q = task % WT_NQ, rest = task / WT_NQ, j = rest % WT_XWN, r = rest / WT_XWN;
-                unsigned *s = sm + (q * VEC) * WT_CS + r * 2 * WT_XW + j;
-                if (task < WT_XT)
-#pragma unroll
-                    for (int e = 0; e < VEC; ++e) {
-                        s[e * WT_CS] = wt_pair(xv[k][0], xv[k][1], e);
-                        s[e * WT_CS + WT_XW] = wt_pair(xv[k][1], xv[k][2], e);
-                    }
-            }
-#pragma unroll
-            for (int k = 0; k < BATCH; ++k) {
-                const int task = tid + (bt * BATCH + k) * WT_NTHR;
-                const int q = task % WT_NQ, rest = task / WT_NQ, j = rest % WT_DWN, d = rest / WT_DWN;
-                unsigned *s = sm + (q * VEC) * WT_CS + ROWS * 2 * WT_XW + d * WT_DWS + j;
-                if (task < WT_DT)
-#pragma unroll
-                    for (int e = 0; e < VEC; ++e)
-                        s[e * WT_CS] = wt_pair(dv[k][0], dv[k][1], e);
-            }
+            if (!PREFETCH || bt > 0)
+                wt_load(st, x, dy, tid, cg, b, r0, bt);
+            wt_store(st, sm, tid, bt);
         }
         __syncthreads();
+#if PREFETCH
+        // The next item's first batch, in flight during this item's mma.
+        if (it + 1 < nit) {
+            const long long nx = item + 1;
+            wt_load(st, x, dy, tid, cg, (int)(nx / WT_NTILE), (int)(nx % WT_NTILE) * ROWS, 0);
+        }
+#endif
 
         // Every x row of the tile in the image, each slice of it, the warp's
         // channels innermost (independent mma chains; one channel alternates

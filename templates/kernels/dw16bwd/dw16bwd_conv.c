@@ -25,7 +25,9 @@ CT_FAMILY_CODE
     X(PAIR, 0, CT_RANGE(0, 1), "1: one mma takes two x rows against one B of dy rows (KW <= 8, KH <= 7, "     \
                                "dilation 1 along H, ROWS even): fewer fragment loads, half the mma")     \
     X(BATCH, 2, CT_RANGE(1, 16), "staging tasks of x and of dy a thread loads before it stores them (loads "  \
-                                 "in flight: 3 x-pixel and 2 dy-pixel vectors a task)")
+                                 "in flight: 3 x-pixel and 2 dy-pixel vectors a task)")                  \
+    X(PREFETCH, 0, CT_RANGE(0, 1), "1: the next item's first staging batch is loaded before this item's mma " \
+                                   "(its round trip overlaps the mma; its registers held through it)")
 
 const ct_param_def ct_wgdw16cl_params[CT_DW16BWD_NPARAMS] = CT_PARAM_TABLE(WT_ALL);
 CT_PARAM_VALUES(wt, WT_ALL, ct_wgdw16cl_params)
@@ -43,7 +45,7 @@ _Static_assert(CT_PARAM_COUNT(WT_ALL) == CT_DW16BWD_NPARAMS, "CT_DW16BWD_NPARAMS
 
 /* The template's derived sizes (ct_dw16_wgrad.cuh's WT_*). */
 typedef struct wt_geom {
-    long long vec, cb, warps, rows, items, pair, batch;
+    long long vec, cb, warps, rows, items, pair, batch, prefetch;
     long long cpw, nt, owp, ns, offx, xwn, xw, dlo, ndr, dwn, dws, cs, smem;
     long long ntile, nitems, nsplit, ncg, count, threads;
 } wt_geom;
@@ -52,7 +54,7 @@ static void wt_geometry(const ct_tc_shape *s, const wt_values *q, wt_geom *g)
 {
     memset(g, 0, sizeof *g);
     g->vec = q->VEC, g->cb = q->CHANNELS, g->warps = q->WARPS, g->rows = q->ROWS, g->items = q->ITEMS;
-    g->pair = q->PAIR, g->batch = q->BATCH;
+    g->pair = q->PAIR, g->batch = q->BATCH, g->prefetch = q->PREFETCH;
     if (g->vec < 1 || g->cb < 1 || g->warps < 1 || g->rows < 1 || g->items < 1 || g->batch < 1)
         return;
     g->threads = 32 * g->warps;
@@ -165,8 +167,13 @@ static int wt_constrain(const ct_template *t, const ct_tc_shape *s, const ct_par
     /* The accumulators (4 per n tile and channel, the bias's), the A and B
      * fragments of a slice, about 40 for addresses and a batch's staging
      * loads (3 x and 2 dy vectors of VEC / 2 words a task). */
-    if (g.batch < 1 || g.batch > 16) {
-        snprintf(why, len, "BATCH in 1..16");
+    if (g.batch < 1 || g.batch > 16 || (g.prefetch != 0 && g.prefetch != 1)) {
+        snprintf(why, len, "BATCH in 1..16, PREFETCH 0 or 1");
+        return 1;
+    }
+    /* Prefetching needs a next item. */
+    if (g.prefetch && g.items < 2) {
+        snprintf(why, len, "PREFETCH with ITEMS=%lld: no next item to prefetch", g.items);
         return 1;
     }
     if (ct_regs_exceed(lim, g.cpw * (4 * g.nt + (s->bias ? 1 : 0)) + 4 + 2 * g.nt + 40 + g.batch * 5 * g.vec / 2,
