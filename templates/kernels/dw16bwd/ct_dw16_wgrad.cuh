@@ -25,9 +25,12 @@
 //   dy: the rows r0 + DLO .. r0 + ROWS - 1 + PH the tile's x rows meet (and
 //      the rows r0.. it owns), word j = columns (2j, 2j+1), zeros past OW
 //      and outside dy.
+// The staging loads are VEC channels of a pixel (16, 8 or 4 bytes), BATCH
+// tasks' worth in flight before their stores (wt_load, wt_store).
 // A warp owns CHANNELS / WARPS channels, their fp32 accumulators in
-// registers (4 per n tile), and for each of them walks the tile's x rows and
-// the row's slices: per slice 4 A words (a1 = a2 at dilation 1, and a3 is
+// registers (4 per n tile), and walks the tile's x rows and each row's
+// slices, its channels innermost (independent mma chains): per slice and
+// channel 4 A words (a1 = a2 at dilation 1, and a3 is
 // the next slice's a0: 2 new loads), 2 B words per n tile and one mma per n
 // tile. The bias gradient (LY_BIAS) is each lane's fp32 sum of the owned dy
 // rows' words, added over the warp at the end.
