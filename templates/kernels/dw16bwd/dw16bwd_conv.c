@@ -171,9 +171,12 @@ static int wt_constrain(const ct_template *t, const ct_tc_shape *s, const ct_par
         snprintf(why, len, "BATCH in 1..16, PREFETCH 0 or 1");
         return 1;
     }
-    /* Prefetching needs a next item. */
-    if (g.prefetch && g.items < 2) {
-        snprintf(why, len, "PREFETCH with ITEMS=%lld: no next item to prefetch", g.items);
+    /* Prefetching needs a next item, and holds the batch's words through
+     * the mma: past 40 (BATCH 4 of 8-channel vectors), ptxas used 210-232
+     * registers on sm_90, one block an SM. */
+    if (g.prefetch && (g.items < 2 || g.batch * 5 * g.vec / 2 > 40)) {
+        snprintf(why, len, "PREFETCH with ITEMS=%lld, BATCH=%lld: a next item, and at most 40 words of a batch held "
+                 "through the mma (here %lld)", g.items, g.batch, g.batch * 5 * g.vec / 2);
         return 1;
     }
     if (ct_regs_exceed(lim, g.cpw * (4 * g.nt + (s->bias ? 1 : 0)) + 4 + 2 * g.nt + 40 + g.batch * 5 * g.vec / 2,
