@@ -53,8 +53,15 @@
 // item's mma and stored after the next item's first barrier, so that its
 // round trip to memory overlaps the mma.
 //
-// Tuning macros: CHANNELS, WARPS, ROWS, ITEMS, VEC, PAIR, BATCH, PREFETCH
-// (dw16bwd_conv.c).
+// CFIRST: the grid is splits (x) x channel groups (y) either way (the
+// workspace counts the splits along x), but with CFIRST the blocks in
+// launch order walk the channel groups first, so that the blocks reading
+// the channels of the same pixels run at the same time and each DRAM burst
+// of a pixel's channels serves them all (without it the channel groups of
+// a pixel run a wave apart and each fetches its own share of the bursts).
+//
+// Tuning macros: CHANNELS, WARPS, ROWS, ITEMS, VEC, PAIR, BATCH, PREFETCH,
+// CFIRST (dw16bwd_conv.c).
 // CT_REPLAY (the CPU replay, dw16bwd_replay.cpp) supplies tc16_mma itself.
 #include "ct_dtype.cuh"
 #ifndef CT_REPLAY
@@ -232,8 +239,16 @@ WT_NAME(const ct_elem *__restrict__ x, const ct_elem *__restrict__ dy, float *__
 #endif
     unsigned *const sm = reinterpret_cast<unsigned *>(smem);
     const int tid = threadIdx.x, lane = tid % 32, warp = tid / 32, g = lane / 4, t = lane % 4;
+#if CFIRST
+    // The grid's blocks in launch order take the channel groups of a split
+    // side by side: the blocks that read a pixel's channels run together.
+    const long long lin = blockIdx.x + (long long)WT_NSPLIT * blockIdx.y;
+    const int cg = (int)(lin % WT_NCG);
+    const long long split = lin / WT_NCG;
+#else
     const int cg = blockIdx.y;
     const long long split = blockIdx.x;
+#endif
     const long long it0 = split * ITEMS;
     const int nit = (int)(WT_ITEMS - it0 < ITEMS ? WT_ITEMS - it0 : ITEMS);
 

@@ -18,16 +18,18 @@ CT_FAMILY_CODE
                               "narrowed to divide the channels and CHANNELS)")                                 \
     X(CHANNELS, 16, CT_RANGE(1, 256), "channels of a block (grid y: the channel groups), staged in shared "   \
                                        "memory channel-major")                                                 \
-    X(WARPS, 4, CT_WARPS(1), "warps of a block: each owns CHANNELS / WARPS channels' accumulators")            \
+    X(WARPS, 8, CT_WARPS(1), "warps of a block: each owns CHANNELS / WARPS channels' accumulators")            \
     X(ROWS, 8, CT_RANGE(1, 1 << 20), "x rows of an item's tile (the dy rows they meet staged with them)")      \
     X(ITEMS, 2, CT_RANGE(1, 1 << 20), "items (batch image x row tile) a block sums before its split's partial " \
                                       "sums (grid x: the splits)")                                             \
     X(PAIR, 0, CT_RANGE(0, 1), "1: one mma takes two x rows against one B of dy rows (KW <= 8, KH <= 7, "     \
                                "dilation 1 along H, ROWS even): fewer fragment loads, half the mma")     \
-    X(BATCH, 2, CT_RANGE(1, 16), "staging tasks of x and of dy a thread loads before it stores them (loads "  \
+    X(BATCH, 4, CT_RANGE(1, 16), "staging tasks of x and of dy a thread loads before it stores them (loads "  \
                                  "in flight: 3 x-pixel and 2 dy-pixel vectors a task)")                  \
     X(PREFETCH, 0, CT_RANGE(0, 1), "1: the next item's first staging batch is loaded before this item's mma " \
-                                   "(its round trip overlaps the mma; its registers held through it)")
+                                   "(its round trip overlaps the mma; its registers held through it)")       \
+    X(CFIRST, 0, CT_RANGE(0, 1), "1: the blocks in launch order take a split's channel groups side by side "  \
+                                 "(the blocks reading a pixel's channels run together), 0: the splits first")
 
 const ct_param_def ct_wgdw16cl_params[CT_DW16BWD_NPARAMS] = CT_PARAM_TABLE(WT_ALL);
 CT_PARAM_VALUES(wt, WT_ALL, ct_wgdw16cl_params)
@@ -167,8 +169,8 @@ static int wt_constrain(const ct_template *t, const ct_tc_shape *s, const ct_par
     /* The accumulators (4 per n tile and channel, the bias's), the A and B
      * fragments of a slice, about 40 for addresses and a batch's staging
      * loads (3 x and 2 dy vectors of VEC / 2 words a task). */
-    if (g.batch < 1 || g.batch > 16 || (g.prefetch != 0 && g.prefetch != 1)) {
-        snprintf(why, len, "BATCH in 1..16, PREFETCH 0 or 1");
+    if (g.batch < 1 || g.batch > 16 || (g.prefetch != 0 && g.prefetch != 1) || (q.CFIRST != 0 && q.CFIRST != 1)) {
+        snprintf(why, len, "BATCH in 1..16, PREFETCH and CFIRST 0 or 1");
         return 1;
     }
     /* Prefetching needs a next item, and holds the batch's words through
