@@ -24,9 +24,9 @@ static int run_ct(tc_result *r, ...)
 
 static char *in_work(const char *name)
 {
-    static char path[8][700];
+    static char path[16][700];   /* every path of a run stays valid: the passes, databases, exports */
     static int k;
-    k = (k + 1) % 8;
+    k = (k + 1) % 16;
     tl_path(path[k], sizeof path[k], wd.work, name);
     return path[k];
 }
@@ -44,6 +44,9 @@ static const struct {
     {"conv2dc:2:8:9:11:8:3:3:pad=1:nhwc:dgrad:bf16", "conv2dc_dgsimt", "dgs16.cu",
      "const void *dout, const void *weight, void *din"},
     {"conv2dc:2:8:9:11:8:3:3:pad=1:bias:nhwc:wgrad:bf16", "conv2dc_wgsimt", "wgs16.cu",
+     "const void *in, const void *dout, void *dweight"},
+    /* the tensor-core depthwise wgrad: wgdwcl's launcher text for another executor's template */
+    {"conv2dc:2:16:9:61:16:3:3:pad=1:groups=16:bias:nhwc:wgrad:bf16", "conv2dc_wgdw16cl", "wgt16.cu",
      "const void *in, const void *dout, void *dweight"},
 };
 #define NPASSES ((int)(sizeof passes / sizeof passes[0]))

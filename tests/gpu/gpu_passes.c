@@ -90,6 +90,15 @@ int main(void)
         {"conv2dc:4:12:33:31:12:3:3:pad=1:stride=2:groups=12:bias:nhwc:wgrad:bf16", "conv2dc_wgdwcl"},
         {"conv2dc:4:3:30:30:3:7:7:same:groups=3:nhwc:wgrad:bf16", "conv2dc_wgdwcl"},
         {"conv2dc:4:96:28:28:96:3:3:same:dilation=2:groups=96:bias:nhwc:wgrad", "conv2dc_wgdwcl"},
+        /* wgdw16cl (tensor cores, bf16/f16): odd sizes, a partial channel
+         * group, even and > 8-row filters, dilation, padding as wide as
+         * the filter, height 1. */
+        {"conv2dc:3:40:17:23:40:5:5:same:groups=40:bias:nhwc:wgrad:f16", "conv2dc_wgdw16cl"},
+        {"conv2dc:2:16:20:19:16:11:9:same:groups=16:nhwc:wgrad:bf16", "conv2dc_wgdw16cl"},
+        {"conv2dc:2:24:15:16:24:3:3:same:dilation=2:groups=24:bias:nhwc:wgrad:bf16", "conv2dc_wgdw16cl"},
+        {"conv2dc:2:8:10:11:8:4:4:same:groups=8:bias:nhwc:wgrad:f16", "conv2dc_wgdw16cl"},
+        {"conv2dc:1:16:6:7:16:5:5:pad=4:groups=16:bias:nhwc:wgrad:bf16", "conv2dc_wgdw16cl"},
+        {"conv1dc:3:16:101:16:4:causal:groups=16:bias:nlc:wgrad:bf16", "conv1dc_wgdw16cl"},
     };
     tl_rows_tune_alone(CT_BINARY, db, alone, sizeof alone / sizeof alone[0]);
 

@@ -16,6 +16,14 @@ extern const ct_param_def ct_wgdwcl_params[CT_DWCLBWD_NPARAMS];
 extern const ct_kernel_kind ct_kind_dgdwcl, ct_kind_wgdwcl;
 extern const ct_executor ct_dwclbwd_exec;
 
+/* The executor's pieces another depthwise weight gradient with the same
+ * workspace and reduce kernel (ct_dwcl_wgred.cuh) reuses: the reduce's
+ * grid for count outputs, and the export's host code for the template of
+ * p's family that runs with executor x. */
+unsigned ct_dwclbwd_reduce_grid(long long count);
+void ct_dwclbwd_emit(const ct_executor *x, FILE *f, const ct_problem *p, const ct_params *c, const char *sym,
+                     const char *signature);
+
 #define CT_KERNEL_dgdwcl(nm, family)                                                                          \
     {.name = nm, .summary = "depthwise input gradient, channels last: VEC channels (one vector load) x a run " \
                             "of a row per thread, the dy window sliding in registers, taps in shared memory", \

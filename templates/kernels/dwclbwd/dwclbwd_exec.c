@@ -16,17 +16,19 @@
 
 CT_FAMILY_CODE
 
-/* The reduce kernel's blocks: 32 entries each (ct_dwcl_bwd.cuh). */
-static unsigned wg_reduce_grid(long long count)
+/* The reduce kernel's blocks: 32 entries each (ct_dwcl_wgred.cuh). */
+unsigned ct_dwclbwd_reduce_grid(long long count)
 {
     return (unsigned)ct_cdiv(count, 32);
 }
 
 /* Host code of the export: the workspace is made on the first call and
- * kept; <sym>_release() frees it. */
-static void wg_emit(FILE *f, const ct_problem *p, const ct_params *c, const char *sym, const char *signature)
+ * kept; <sym>_release() frees it. The template is the one of p's family
+ * that runs with executor x (wgdwcl's or wgdw16cl's: the same two launches). */
+void ct_dwclbwd_emit(const ct_executor *x, FILE *f, const ct_problem *p, const ct_params *c, const char *sym,
+                     const char *signature)
 {
-    const ct_template *t = ct_ws_template(p, &ct_dwclbwd_exec);
+    const ct_template *t = ct_ws_template(p, x);
     ct_buffer b[CT_MAX_BUFS];
     p->family->buffers(p, b);
     const long long count = (long long)ct_problem_output_count(p);
@@ -45,7 +47,7 @@ static void wg_emit(FILE *f, const ct_problem *p, const ct_params *c, const char
     fprintf(f, "    %s<<<dim3(CT_GRID_X, CT_GRID_Y, CT_GRID_Z), dim3(CT_BLOCK_X, CT_BLOCK_Y, CT_BLOCK_Z), "
                "CT_SMEM_BYTES, stream>>>((const ct_elem *)%s, (const ct_elem *)%s, ct_ws);\n",
             name, b[0].name, b[1].name);
-    fprintf(f, "    %s_reduce<<<%u, 256, 0, stream>>>(ct_ws, (ct_elem *)%s);\n", name, wg_reduce_grid(count),
+    fprintf(f, "    %s_reduce<<<%u, 256, 0, stream>>>(ct_ws, (ct_elem *)%s);\n", name, ct_dwclbwd_reduce_grid(count),
             b[2].name);
     fprintf(f, "    return (int)cudaGetLastError();\n}\n");
 }
@@ -53,7 +55,12 @@ static void wg_emit(FILE *f, const ct_problem *p, const ct_params *c, const char
 /* The splits along the grid's x; the workspace and the reduce even for one
  * split (the main kernel writes partial sums only). */
 static const ct_ws_exec wg_ws = {.exec = &ct_dwclbwd_exec, .split_axis = 0, .always = 1,
-                                 .reduce_grid = wg_reduce_grid, .what = "wgrad workspace"};
+                                 .reduce_grid = ct_dwclbwd_reduce_grid, .what = "wgrad workspace"};
+
+static void wg_emit(FILE *f, const ct_problem *p, const ct_params *c, const char *sym, const char *signature)
+{
+    ct_dwclbwd_emit(&ct_dwclbwd_exec, f, p, c, sym, signature);
+}
 
 static ct_status wg_setup(const ct_problem *p, const ct_params *c, const ct_drv *d, CUmodule mod,
                           const CUdeviceptr *bufs, void **out, ct_err *e)

@@ -1,0 +1,424 @@
+// ct_dw16_wgrad.cuh: the weight gradient of a depthwise layer (groups =
+// Cin = Cout) in the channels-last layout (NHWC, and NLC as a 2D layer of
+// height 1, through the LY_* names of FAMILY_as2d.cuh), bf16 or f16, on the
+// tensor cores (mma.sync m16n8k16, fp32 sums), stride 1, any dilation and
+// padding, KH and KW at most 16.
+//
+// Per channel the weight gradient is a small GEMM: with k = (b, r, ow) over
+// the x rows r and the dy columns ow,
+//   A[m = kw][k] = x[b][r][ow + kw*DX - PW]           (a Toeplitz row shift)
+//   B[k][n = kh] = dy[b][r + PH - kh*DY][ow]          (0 outside dy)
+//   dW[kh][kw] = sum_k A[kw][k] B[k][kh]
+// which is sum over b, oh, ow of x[b][oh + kh*DY - PH][ow + kw*DX - PW]
+// dy[b][oh][ow]. M = KW (rows past KW compute sums nobody keeps), N = KH
+// (one n8 tile, two for KH > 8), K runs along ow in slices of 16 (the row
+// padded to OWP = OW rounded up to 16 with zero dy).
+//
+// A block takes CHANNELS channels and, ITEMS times, an item: a batch image b
+// and a tile of ROWS x rows r0.. (tiles of max(H, OH) rows: a tile also
+// owns dy rows r0.. for the bias). It stages the tile in shared memory
+// channel-major, the pairs of neighbouring columns of a channel packed in
+// one 32-bit word as the mma fragments hold them:
+//   x: ROWS rows of two copies, copy 0 word j = columns (2j, 2j+1) - OFFX,
+//      copy 1 word j = columns (2j+1, 2j+2) - OFFX (zeros outside the image),
+//      so that a fragment pair at an odd column is an aligned word too;
+//   dy: the rows r0 + DLO .. r0 + ROWS - 1 + PH the tile's x rows meet (and
+//      the rows r0.. it owns), word j = columns (2j, 2j+1), zeros past OW
+//      and outside dy.
+// The staging loads are VEC channels of a pixel (16, 8 or 4 bytes), BATCH
+// tasks' worth in flight before their stores (wt_load, wt_store).
+// A warp owns CHANNELS / WARPS channels, their fp32 accumulators in
+// registers (4 per n tile), and walks the tile's x rows and each row's
+// slices, its channels innermost (independent mma chains): per slice and
+// channel 4 A words (a1 = a2 at dilation 1, and a3 is
+// the next slice's a0: 2 new loads), 2 B words per n tile and one mma per n
+// tile. The bias gradient (LY_BIAS) is each lane's fp32 sum of the owned dy
+// rows' words, added over the warp at the end.
+//
+// The block's sums (at most ITEMS x ROWS x OWP products each) go to its
+// split's slice of the workspace, ws[split][tap][c] then ws[split][KH*KW][c]
+// for the bias; WT_REDUCE_NAME adds the splits in fp64 in a fixed order
+// (ct_dwcl_wgred.cuh, the depthwise wgrad's own reduce): no atomics, the
+// same bits every run.
+//
+// PAIR (KW <= 8, KH <= 7, DY 1): one mma takes two x rows, r in the A rows
+// g and r + 1 in the rows g + 8 (KW <= 8 each), against one B of dy rows
+// r + 1 + PH - n (n = 0..7): x row r + 1 meets them at kh = n, x row r at
+// kh = n - 1, so KH + 1 <= 8 columns cover both rows' taps. Per row and
+// slice 2 A words and 1 B word instead of 2 and 2, half the mma; the two
+// halves of a tap are added at the end (a lane's own, or its neighbour's
+// through a shuffle).
+//
+// PREFETCH: the next item's first staging batch is loaded before this
+// item's mma and stored after the next item's first barrier, so that its
+// round trip to memory overlaps the mma.
+//
+// CFIRST: the grid is splits (x) x channel groups (y) either way (the
+// workspace counts the splits along x), but with CFIRST the blocks in
+// launch order walk the channel groups first, so that the blocks reading
+// the channels of the same pixels run at the same time and each DRAM burst
+// of a pixel's channels serves them all (without it the channel groups of
+// a pixel run a wave apart and each fetches its own share of the bursts).
+//
+// Tuning macros: CHANNELS, WARPS, ROWS, ITEMS, VEC, PAIR, BATCH, PREFETCH,
+// CFIRST (dw16bwd_conv.c).
+// CT_REPLAY (the CPU replay, dw16bwd_replay.cpp) supplies tc16_mma itself.
+#include "ct_dtype.cuh"
+#ifndef CT_REPLAY
+#include "ct_mma16.cuh"
+#endif
+
+static_assert(LY_CL, "channels-last (nhwc, nlc) layers only");
+static_assert(LY_GROUPS == LY_CIN && LY_COUT == LY_CIN, "depthwise layers only");
+static_assert(LY_PASS == 2, "the weight gradient");
+static_assert(CT_DTYPE == 1 || CT_DTYPE == 2, "bf16 or f16");
+static_assert(LY_SX == 1 && LY_SY == 1, "stride 1");
+static_assert(LY_KH <= 16 && LY_KW <= 16, "KH, KW at most 16");
+static_assert(LY_CIN % VEC == 0 && CHANNELS % VEC == 0, "VEC divides the channels and a block's channels");
+static_assert(VEC == 2 || VEC == 4 || VEC == 8, "VEC is 2, 4 or 8 channels (one 4-, 8- or 16-byte load)");
+static_assert(CHANNELS % WARPS == 0, "WARPS divides CHANNELS");
+static_assert(BATCH >= 1, "BATCH >= 1");
+static_assert(PAIR == 0 || (LY_KW <= 8 && LY_KH <= 7 && LY_DY == 1 && ROWS % 2 == 0),
+              "PAIR: KW <= 8, KH <= 7, dilation 1 along H, ROWS even");
+
+#define WT_C LY_CIN
+#define WT_CB CHANNELS
+#define WT_NCG ((WT_C + WT_CB - 1) / WT_CB)                 // channel groups: grid y
+#define WT_CPW (WT_CB / WARPS)                              // channels of a warp
+#define WT_NT (LY_KH > 8 ? 2 : 1)                           // n8 tiles (PAIR: 1)
+#define WT_AS (WT_CPW == 1 && WT_NT == 1 ? 2 : 1)           // accumulator sets (by slice parity)
+#define WT_OWP ((LY_OW + 15) / 16 * 16)                     // dy row padded to slices
+#define WT_NS (WT_OWP / 16)                                 // slices of a row
+#define WT_OFFX (LY_PW + (LY_PW & 1))                       // x column 0's index in a row
+#define WT_XWN ((WT_OWP + 15 * LY_DX - LY_PW + WT_OFFX) / 2 + 1) // words of an x row copy
+#define WT_DLO (LY_PH - (LY_KH - 1) * LY_DY < 0 ? LY_PH - (LY_KH - 1) * LY_DY : 0)
+#define WT_NDR (ROWS + LY_PH - WT_DLO)                      // dy rows of a tile
+#define WT_DWN (WT_OWP / 2)                                 // words of a dy row
+#define WT_DWS (WT_DWN + 4)                                 // its stride: 8 rows x 4 words on 32 banks
+#define WT_ROWT ((LY_H > LY_OH ? LY_H : LY_OH))             // rows the tiles cover
+#define WT_NTILE ((WT_ROWT + ROWS - 1) / ROWS)
+#define WT_ITEMS ((long long)LY_B * WT_NTILE)
+#define WT_NSPLIT ((WT_ITEMS + ITEMS - 1) / ITEMS)
+#define WT_TAPS (LY_KH * LY_KW)
+#define WT_COUNT ((long long)(WT_TAPS + (LY_BIAS ? 1 : 0)) * WT_C) // workspace floats of a split
+#define WT_NQ (WT_CB / VEC)                                 // loads across a block's channels
+#define WT_NTHR (WARPS * 32)
+#define WT_XT (WT_NQ * WT_XWN * ROWS)                      // x staging tasks of an item
+#define WT_DT (WT_NQ * WT_DWN * WT_NDR)                     // dy staging tasks of an item
+#define WT_XI ((WT_XT + WT_NTHR - 1) / WT_NTHR)             // a thread's x tasks
+#define WT_DI ((WT_DT + WT_NTHR - 1) / WT_NTHR)             // a thread's dy tasks
+#define WT_NB (((WT_XI > WT_DI ? WT_XI : WT_DI) + BATCH - 1) / BATCH) // batches of BATCH tasks of each
+
+// The stride of an x row copy: at least WT_XWN words, with the words a
+// warp's A loads touch in copy 0 and in copy 1 on different banks where
+// that is possible (they span (6 + 7 DX) / 2 + 1 words of each copy).
+__device__ __forceinline__ constexpr int wt_xw()
+{
+    const int span = (6 + 7 * LY_DX) / 2 + 1;
+    for (int w = WT_XWN; w < WT_XWN + 32; ++w)
+        if (w % 32 >= span && w % 32 <= 32 - span)
+            return w;
+    return WT_XWN;
+}
+#define WT_XW (wt_xw())
+// Words of a channel: the x rows' two copies, the dy rows, padded so that
+// a staging store's lanes fall on different banks: WT_NQ loads along the
+// channels x 32 / WT_NQ words, VEC channels apart (VEC 8: 2 x 16 words
+// want 8 x CS = 16 mod 32 words, CS = 2 mod 4; otherwise CS odd).
+#define WT_CS0 (ROWS * 2 * WT_XW + WT_NDR * WT_DWS)
+#define WT_CS (WT_NQ == 2 && VEC == 8 ? WT_CS0 + (6 - WT_CS0 % 4) % 4 : WT_CS0 | 1)
+#define WT_SMEM_WORDS (WT_CB * WT_CS)
+
+// The float value of a 16-bit element's bits.
+__device__ __forceinline__ float wt_tof(unsigned bits)
+{
+#ifdef CT_REPLAY
+    const unsigned short h = (unsigned short)bits;
+    ct_elem e;
+    memcpy(&e, &h, sizeof h);
+    return ct_ld(&e);
+#elif CT_DTYPE == 1
+    return __uint_as_float(bits << 16);
+#else
+    return __half2float(__ushort_as_half((unsigned short)bits));
+#endif
+}
+
+// VEC channels of a pixel as VEC / 2 words (channel 2e in the low half of
+// word e), zeros where ok is false.
+__device__ __forceinline__ void wt_ldv(unsigned *v, const ct_elem *p, bool ok)
+{
+    if (VEC == 8) {
+        const uint4 u = ok ? __ldg(reinterpret_cast<const uint4 *>(p)) : make_uint4(0, 0, 0, 0);
+        v[0] = u.x, v[1] = u.y, v[2] = u.z, v[3] = u.w;
+    } else if (VEC == 4) {
+        const uint2 u = ok ? __ldg(reinterpret_cast<const uint2 *>(p)) : make_uint2(0, 0);
+        v[0] = u.x, v[1] = u.y;
+    } else {
+        v[0] = ok ? __ldg(reinterpret_cast<const unsigned *>(p)) : 0u;
+    }
+}
+
+// Channel e's elements of two pixels' vectors as one word (lo, hi).
+__device__ __forceinline__ unsigned wt_pair(const unsigned *lo, const unsigned *hi, int e)
+{
+    return e % 2 == 0 ? (lo[e / 2] & 0xffffu) | (hi[e / 2] << 16) : (lo[e / 2] >> 16) | (hi[e / 2] & 0xffff0000u);
+}
+
+// A batch of a thread's staging: the loaded vectors of BATCH x tasks (3
+// pixels each) and BATCH dy tasks (2 pixels each).
+struct wt_stage {
+    unsigned xv[BATCH][3][VEC / 2], dv[BATCH][2][VEC / 2];
+};
+
+// Loads batch bt of the item (b, r0) of channel group cg: x task (q, j, r),
+// q fastest (a warp's loads along the channels, then the columns), pixels
+// w = 2j - OFFX, w + 1, w + 2 of x row r0 + r; dy task (q, j, d), pixels
+// 2j, 2j + 1 of dy row r0 + DLO + d. A thread takes the tasks tid, tid +
+// NTHR, ...: every load of a batch is issued before its first store, so
+// that one round trip to memory serves the batch.
+__device__ __forceinline__ void wt_load(wt_stage &st, const ct_elem *__restrict__ x, const ct_elem *__restrict__ dy,
+                                        int tid, int cg, int b, int r0, int bt)
+{
+#pragma unroll
+    for (int k = 0; k < BATCH; ++k) {
+        const int task = tid + (bt * BATCH + k) * WT_NTHR;
+        const int q = task % WT_NQ, rest = task / WT_NQ, j = rest % WT_XWN, r = rest / WT_XWN;
+        const int y = r0 + r, w = 2 * j - WT_OFFX, c = cg * WT_CB + q * VEC;
+        const bool row = task < WT_XT && y < LY_H && c < WT_C;
+        const ct_elem *p = x + (((long long)b * LY_H + y) * LY_W + w) * WT_C + c;
+        wt_ldv(st.xv[k][0], p, row && w >= 0 && w < LY_W);
+        wt_ldv(st.xv[k][1], p + WT_C, row && w + 1 >= 0 && w + 1 < LY_W);
+        wt_ldv(st.xv[k][2], p + 2 * WT_C, row && w + 2 >= 0 && w + 2 < LY_W);
+    }
+#pragma unroll
+    for (int k = 0; k < BATCH; ++k) {
+        const int task = tid + (bt * BATCH + k) * WT_NTHR;
+        const int q = task % WT_NQ, rest = task / WT_NQ, j = rest % WT_DWN, d = rest / WT_DWN;
+        const int oh = r0 + WT_DLO + d, o = 2 * j, c = cg * WT_CB + q * VEC;
+        const bool row = task < WT_DT && oh >= 0 && oh < LY_OH && c < WT_C;
+        const ct_elem *p = dy + (((long long)b * LY_OH + oh) * LY_OW + o) * WT_C + c;
+        wt_ldv(st.dv[k][0], p, row && o < LY_OW);
+        wt_ldv(st.dv[k][1], p + WT_C, row && o + 1 < LY_OW);
+    }
+}
+
+// Stores batch bt into the tile, channel-major: x copy 0 word j = pixels
+// (w, w + 1), copy 1 word j = (w + 1, w + 2); dy word j = (2j, 2j + 1).
+__device__ __forceinline__ void wt_store(const wt_stage &st, unsigned *sm, int tid, int bt)
+{
+#pragma unroll
+    for (int k = 0; k < BATCH; ++k) {
+        const int task = tid + (bt * BATCH + k) * WT_NTHR;
+        const int q = task % WT_NQ, rest = task / WT_NQ, j = rest % WT_XWN, r = rest / WT_XWN;
+        unsigned *s = sm + (q * VEC) * WT_CS + r * 2 * WT_XW + j;
+        if (task < WT_XT)
+#pragma unroll
+            for (int e = 0; e < VEC; ++e) {
+                s[e * WT_CS] = wt_pair(st.xv[k][0], st.xv[k][1], e);
+                s[e * WT_CS + WT_XW] = wt_pair(st.xv[k][1], st.xv[k][2], e);
+            }
+    }
+#pragma unroll
+    for (int k = 0; k < BATCH; ++k) {
+        const int task = tid + (bt * BATCH + k) * WT_NTHR;
+        const int q = task % WT_NQ, rest = task / WT_NQ, j = rest % WT_DWN, d = rest / WT_DWN;
+        unsigned *s = sm + (q * VEC) * WT_CS + ROWS * 2 * WT_XW + d * WT_DWS + j;
+        if (task < WT_DT)
+#pragma unroll
+            for (int e = 0; e < VEC; ++e)
+                s[e * WT_CS] = wt_pair(st.dv[k][0], st.dv[k][1], e);
+    }
+}
+
+extern "C" __global__ void __launch_bounds__(WT_NTHR)
+WT_NAME(const ct_elem *__restrict__ x, const ct_elem *__restrict__ dy, float *__restrict__ ws)
+{
+#ifndef CT_REPLAY
+    extern __shared__ float smem[];   // (the replay's is a global array: its static shared arrays stay shared)
+#endif
+    unsigned *const sm = reinterpret_cast<unsigned *>(smem);
+    const int tid = threadIdx.x, lane = tid % 32, warp = tid / 32, g = lane / 4, t = lane % 4;
+#if CFIRST
+    // The grid's blocks in launch order take the channel groups of a split
+    // side by side: the blocks that read a pixel's channels run together.
+    const long long lin = blockIdx.x + (long long)WT_NSPLIT * blockIdx.y;
+    const int cg = (int)(lin % WT_NCG);
+    const long long split = lin / WT_NCG;
+#else
+    const int cg = blockIdx.y;
+    const long long split = blockIdx.x;
+#endif
+    const long long it0 = split * ITEMS;
+    const int nit = (int)(WT_ITEMS - it0 < ITEMS ? WT_ITEMS - it0 : ITEMS);
+
+    float acc[WT_AS][WT_CPW][WT_NT][4];
+#pragma unroll
+    for (int h = 0; h < WT_AS; ++h)
+#pragma unroll
+        for (int i = 0; i < WT_CPW; ++i)
+#pragma unroll
+            for (int n = 0; n < WT_NT; ++n)
+#pragma unroll
+                for (int e = 0; e < 4; ++e)
+                    acc[h][i][n][e] = 0.0f;
+#if LY_BIAS
+    float accb[WT_CPW];
+#pragma unroll
+    for (int i = 0; i < WT_CPW; ++i)
+        accb[i] = 0.0f;
+#endif
+
+    // The A words of a thread: copy (column parity) and word of slice 0,
+    // row 0. Column of a0: 2t + g*DX - PW (+ 16 per slice), index + OFFX.
+    const int i0 = 2 * t + g * LY_DX - LY_PW + WT_OFFX;
+    const int par = i0 & 1;
+    const int aw = (i0 - par) / 2 + par * WT_XW;
+    // The B rows of a thread: dy tile row r + PH - kh*DY - DLO, kh = g (+8),
+    // clamped to KH - 1 (columns past KH compute sums nobody keeps). PAIR:
+    // column n is dy row r + 1 + PH - n, kh n of x row r + 1 and n - 1 of
+    // x row r, clamped to n = KH.
+    int brow[WT_NT];
+#pragma unroll
+    for (int n = 0; n < WT_NT; ++n) {
+#if PAIR
+        brow[n] = 1 + LY_PH - (g < LY_KH ? g : LY_KH) - WT_DLO;
+#else
+        const int kh = g + 8 * n < LY_KH ? g + 8 * n : LY_KH - 1;
+        brow[n] = LY_PH - kh * LY_DY - WT_DLO;
+#endif
+    }
+
+    wt_stage st;
+#if PREFETCH
+    if (nit > 0)
+        wt_load(st, x, dy, tid, cg, (int)(it0 / WT_NTILE), (int)(it0 % WT_NTILE) * ROWS, 0);
+#endif
+    for (int it = 0; it < nit; ++it) {
+        const long long item = it0 + it;
+        const int b = (int)(item / WT_NTILE), r0 = (int)(item % WT_NTILE) * ROWS;
+        __syncthreads();   // the previous item's reads are done
+        // Stage the item (x: task (q, j, r), dy: task (q, j, d); see
+        // wt_load): BATCH tasks of each at a time, the first batch already
+        // loaded where PREFETCH loaded it during the last item's mma.
+#pragma unroll 1
+        for (int bt = 0; bt < WT_NB; ++bt) {
+            if (!PREFETCH || bt > 0)
+                wt_load(st, x, dy, tid, cg, b, r0, bt);
+            wt_store(st, sm, tid, bt);
+        }
+        __syncthreads();
+#if PREFETCH
+        // The next item's first batch, in flight during this item's mma.
+        if (it + 1 < nit) {
+            const long long nx = item + 1;
+            wt_load(st, x, dy, tid, cg, (int)(nx / WT_NTILE), (int)(nx % WT_NTILE) * ROWS, 0);
+        }
+#endif
+
+        // Every x row of the tile in the image, each slice of it, the warp's
+        // channels innermost (independent mma chains; one channel alternates
+        // two accumulator sets by slice).
+        const int nr = LY_H - r0 < ROWS ? LY_H - r0 : ROWS;
+        for (int r = 0; r < nr; r += 1 + PAIR) {
+#pragma unroll
+            for (int sl = 0; sl < WT_NS; ++sl) {
+#pragma unroll
+                for (int i = 0; i < WT_CPW; ++i) {
+                    const unsigned *xr = sm + (warp + WARPS * i) * WT_CS + r * 2 * WT_XW + aw + sl * 8;
+                    const unsigned *ds = sm + (warp + WARPS * i) * WT_CS + ROWS * 2 * WT_XW;
+                    unsigned a[4];
+#if PAIR
+                    // Rows g: x row r, rows g + 8: x row r + 1 (zeros past
+                    // the image or the tile's last row: ROWS is even).
+                    a[0] = xr[0];
+                    a[1] = xr[2 * WT_XW];
+                    a[2] = xr[4];
+                    a[3] = xr[2 * WT_XW + 4];
+#else
+                    a[0] = xr[0];
+                    a[1] = xr[4 * LY_DX];
+                    a[2] = xr[4];
+                    a[3] = xr[4 + 4 * LY_DX];
+#endif
+#pragma unroll
+                    for (int n = 0; n < WT_NT; ++n) {
+                        const unsigned *dr = ds + (r + brow[n]) * WT_DWS + sl * 8 + t;
+                        unsigned bb[2];
+                        bb[0] = dr[0];
+                        bb[1] = dr[4];
+                        tc16_mma(acc[sl % WT_AS][i][n], a, bb);
+                    }
+                }
+            }
+        }
+#if LY_BIAS
+        // The owned dy rows r0.. (tile rows -DLO..), in dy.
+        const int no = LY_OH - r0 < ROWS ? LY_OH - r0 : ROWS;
+#pragma unroll
+        for (int i = 0; i < WT_CPW; ++i) {
+            const unsigned *ds = sm + (warp + WARPS * i) * WT_CS + ROWS * 2 * WT_XW;
+            for (int k = lane; k < no * WT_DWN; k += 32) {
+                const unsigned v = ds[(k / WT_DWN - WT_DLO) * WT_DWS + k % WT_DWN];
+                accb[i] += wt_tof(v & 0xffffu) + wt_tof(v >> 16);
+            }
+        }
+#endif
+    }
+
+    // The split's partial sums: D[m = kw][n = kh], a thread holding rows g
+    // and g + 8, columns 2t and 2t + 1 of each n tile.
+    float *part = ws + split * WT_COUNT;
+#pragma unroll
+    for (int i = 0; i < WT_CPW; ++i) {
+        const int c = cg * WT_CB + warp + WARPS * i;
+#pragma unroll
+        for (int n = 0; n < WT_NT; ++n) {
+            float v[4];
+#pragma unroll
+            for (int e = 0; e < 4; ++e) {
+                v[e] = acc[0][i][n][e];
+#pragma unroll
+                for (int h = 1; h < WT_AS; ++h)
+                    v[e] += acc[h][i][n][e];
+            }
+#if PAIR
+            // Tap (kh, kw = g): x row r + 1's D[g + 8][kh] (v[2], v[3] at
+            // kh = 2t, 2t + 1) and x row r's D[g][kh + 1]: v[1] of this
+            // lane for kh = 2t, v[0] of lane t + 1 for kh = 2t + 1 (the xor
+            // 1 and xor 3 partners; none for t = 3, kh = 7 >= KH).
+            const float n1 = __shfl_xor_sync(0xffffffffu, v[0], 1), n3 = __shfl_xor_sync(0xffffffffu, v[0], 3);
+            const float sum[2] = {v[2] + v[1], v[3] + (t == 1 ? n3 : t == 3 ? 0.0f : n1)};
+#pragma unroll
+            for (int e = 0; e < 2; ++e) {
+                const int kw = g, kh = 2 * t + e;
+                if (c < WT_C && kw < LY_KW && kh < LY_KH)
+                    part[(long long)(kh * LY_KW + kw) * WT_C + c] = sum[e];
+            }
+#else
+#pragma unroll
+            for (int e = 0; e < 4; ++e) {
+                const int kw = g + 8 * (e / 2), kh = 2 * t + e % 2 + 8 * n;
+                if (c < WT_C && kw < LY_KW && kh < LY_KH)
+                    part[(long long)(kh * LY_KW + kw) * WT_C + c] = v[e];
+            }
+#endif
+        }
+#if LY_BIAS
+        float s = accb[i];
+#pragma unroll
+        for (int m = 16; m >= 1; m /= 2)
+            s += __shfl_xor_sync(0xffffffffu, s, m);
+        if (lane == 0 && c < WT_C)
+            part[(long long)WT_TAPS * WT_C + c] = s;
+#endif
+    }
+}
+
+// The reduce kernel: dweight (then dbias) from the splits, in fp64.
+#define DB_REDUCE_NAME WT_REDUCE_NAME
+#define DB_C WT_C
+#define DB_TAPS WT_TAPS
+#define WG_COUNT WT_COUNT
+#define WG_NSPLIT WT_NSPLIT
+#include "ct_dwcl_wgred.cuh"
