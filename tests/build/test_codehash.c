@@ -69,23 +69,40 @@ static void test_hash(void)
     CHECK(ct_code_judge(&r, d1, h2, &p, t, &c, NULL, &same, &e) == CT_OK && same == 0);
 }
 
-/* conv2dc_dw's derived sizes became dw2_sizes.cuh's expressions, shared
- * with its C model: the template's tokens changed, its code did not. A
- * result stored on the earlier text (kept in templates/legacy) with that
- * text's code hash is judged on the PTX of both texts, and stands. */
-static void test_kept_dw(void)
+/* A kind's derived sizes became its <kind>_sizes.cuh's expressions,
+ * shared with its C model (conv2dc_dw first): the template's tokens
+ * changed, its code did not. A result stored on the earlier text (kept in
+ * templates/legacy) with that text's code hash is judged on the PTX of
+ * both texts, and stands. One candidate of each such kept text. */
+typedef struct kept_case {
+    const char *tmpl, *hash, *problem;
+    int cc_major, cc_minor, n;
+    const char *names[8];
+    long values[8];
+} kept_case;
+
+static const kept_case kept_cases[] = {
+    {"conv2dc_dw", "7654530943ca5fb6", "conv2dc:2:8:20:19:8:5:5:pad=2:stride=2:groups=8:bias", 9, 0, 4,
+     {"OUT_X", "OUT_Y", "TILE_OH", "TILE_OW"}, {4, 2, 0, 8}},
+    {"conv2dc_wino", "40a066817247a2b4", "conv2dc:2:12:9:11:20:3:3:same:groups=2:bias", 7, 5, 7,
+     {"TILE_M", "TILE_N", "THREAD_M", "THREAD_N", "CHUNK_K", "STAGES", "MIN_BLOCKS"}, {8, 32, 4, 4, 4, 2, 1}},
+};
+
+static void test_kept(const kept_case *k)
 {
     ct_problem p;
     ct_err e;
-    CHECK(ct_problem_parse("conv2dc:2:8:20:19:8:5:5:pad=2:stride=2:groups=8:bias", &p, &e) == CT_OK);
-    const ct_template *t = ct_template_find(p.family, "conv2dc_dw");
-    CHECK(t != NULL);
+    CHECK(ct_problem_parse(k->problem, &p, &e) == CT_OK);
+    const ct_template *t = ct_template_find(p.family, k->tmpl);
+    CHECK_MSG(t != NULL, "%s is a template of its family", k->tmpl);
     if (!t)
         return;
-    ct_params c = {.n = 4, .names = {"OUT_X", "OUT_Y", "TILE_OH", "TILE_OW"}, .values = {4, 2, 0, 8}};
+    ct_params c = {.n = k->n};
+    for (int i = 0; i < k->n; i++)
+        c.names[i] = k->names[i], c.values[i] = k->values[i];
     char *then = NULL, *now = NULL, h_then[17], h_now[17], text_now[17];
-    CHECK(ct_template_legacy_source("conv2dc_dw", "7654530943ca5fb6", NULL, &then, &e) == CT_OK);
-    CHECK(ct_template_source("conv2dc_dw", NULL, &now, &e) == CT_OK);
+    CHECK(ct_template_legacy_source(k->tmpl, k->hash, NULL, &then, &e) == CT_OK);
+    CHECK(ct_template_source(k->tmpl, NULL, &now, &e) == CT_OK);
     if (!then || !now) {
         free(then), free(now);
         return;
@@ -93,19 +110,20 @@ static void test_kept_dw(void)
     ct_hash_hex(now, text_now);
     CHECK(ct_code_hash_of(then, &p, t, &c, h_then, &e) == CT_OK);
     CHECK(ct_code_hash_of(now, &p, t, &c, h_now, &e) == CT_OK);
-    CHECK_MSG(strcmp(h_then, h_now) != 0, "the two texts differ in tokens");
+    CHECK_MSG(strcmp(h_then, h_now) != 0, "%s: the two texts differ in tokens", k->tmpl);
     ct_result r;
     ct_result_init(&r);
-    snprintf(r.template_hash, sizeof r.template_hash, "7654530943ca5fb6");
+    snprintf(r.template_hash, sizeof r.template_hash, "%s", k->hash);
     snprintf(r.code_hash, sizeof r.code_hash, "%s", h_then);
-    r.cc_major = 9, r.cc_minor = 0;
-    /* NVRTC gives this candidate one of two PTX texts from run to run (about
-     * one run in four the other): a judgement, three compiles a side, can
-     * miss the match about once in 80, so up to three judgements. */
+    r.cc_major = k->cc_major, r.cc_minor = k->cc_minor;
+    /* NVRTC gives some candidates one of two PTX texts from run to run
+     * (about one run in four the other): a judgement, three compiles a
+     * side, can miss the match about once in 80, so up to three
+     * judgements. */
     int same = 0;
-    for (int k = 0; k < 3 && !same; k++)
+    for (int j = 0; j < 3 && !same; j++)
         CHECK(ct_code_judge(&r, text_now, h_now, &p, t, &c, NULL, &same, &e) == CT_OK);
-    CHECK_MSG(same == 1, "a conv2dc_dw result of the kept text no longer exports");
+    CHECK_MSG(same == 1, "a %s result of the kept text %s no longer exports", k->tmpl, k->hash);
     free(then), free(now);
 }
 
@@ -521,7 +539,8 @@ static void test_refactor(void)
 int main(void)
 {
     test_hash();
-    test_kept_dw();
+    for (size_t i = 0; i < sizeof kept_cases / sizeof kept_cases[0]; i++)
+        test_kept(&kept_cases[i]);
     test_cost();
     CHECK(tl_workdir_make(&wd, "codehash") == 0);
     test_refactor();
