@@ -86,6 +86,8 @@ static const kept_case kept_cases[] = {
      {"OUT_X", "OUT_Y", "TILE_OH", "TILE_OW"}, {4, 2, 0, 8}},
     {"conv2dc_wino", "40a066817247a2b4", "conv2dc:2:12:9:11:20:3:3:same:groups=2:bias", 7, 5, 7,
      {"TILE_M", "TILE_N", "THREAD_M", "THREAD_N", "CHUNK_K", "STAGES", "MIN_BLOCKS"}, {8, 32, 4, 4, 4, 2, 1}},
+    {"conv2dc_ffma", "8835537b862360dc", "conv2dc:2:12:9:11:20:3:3:same:groups=2:bias:nhwc", 7, 5, 5,
+     {"TILE_M", "TILE_N", "THREAD_M", "THREAD_N", "CHUNK_K"}, {16, 64, 4, 4, 8}},
 };
 
 static void test_kept(const kept_case *k)
