@@ -88,6 +88,10 @@ static const kept_case kept_cases[] = {
      {"TILE_M", "TILE_N", "THREAD_M", "THREAD_N", "CHUNK_K", "STAGES", "MIN_BLOCKS"}, {8, 32, 4, 4, 4, 2, 1}},
     {"conv2dc_ffma", "8835537b862360dc", "conv2dc:2:12:9:11:20:3:3:same:groups=2:bias:nhwc", 7, 5, 5,
      {"TILE_M", "TILE_N", "THREAD_M", "THREAD_N", "CHUNK_K"}, {16, 64, 4, 4, 8}},
+    {"conv2dc_dwtcl", "5e2a82fb034e7e72", "conv2dc:2:16:9:11:16:3:3:pad=1:stride=2:groups=16:bias:nhwc", 9, 0,
+     7, {"VEC", "CHANNEL_THREADS", "POS_THREADS", "OUT_X", "OUT_Y", "ITEMS", "PREFETCH"}, {4, 4, 8, 4, 2, 2, 1}},
+    {"conv1dc_dwtcl", "5b2f0297c0adf5c7", "conv1dc:2:16:30:16:5:pad=2:groups=16:nlc:bf16", 8, 0, 6,
+     {"VEC", "CHANNEL_THREADS", "POS_THREADS", "OUT_X", "ITEMS", "PREFETCH"}, {8, 2, 16, 6, 1, 0}},
 };
 
 static void test_kept(const kept_case *k)
