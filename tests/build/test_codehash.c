@@ -92,6 +92,11 @@ static const kept_case kept_cases[] = {
      7, {"VEC", "CHANNEL_THREADS", "POS_THREADS", "OUT_X", "OUT_Y", "ITEMS", "PREFETCH"}, {4, 4, 8, 4, 2, 2, 1}},
     {"conv1dc_dwtcl", "5b2f0297c0adf5c7", "conv1dc:2:16:30:16:5:pad=2:groups=16:nlc:bf16", 8, 0, 6,
      {"VEC", "CHANNEL_THREADS", "POS_THREADS", "OUT_X", "ITEMS", "PREFETCH"}, {8, 2, 16, 6, 1, 0}},
+    {"conv2dc_dgdwcl", "195342e584c77801", "conv2dc:2:16:9:11:16:3:3:pad=1:stride=2:groups=16:nhwc:dgrad", 9, 0, 5,
+     {"VEC", "CHANNEL_THREADS", "POS_PER_THREAD", "CHUNK", "POS_THREADS"}, {4, 4, 4, 2, 4}},
+    {"conv2dc_wgdwcl", "ae6e1e20971a9492", "conv2dc:2:16:9:11:16:3:3:pad=1:stride=2:groups=16:bias:nhwc:wgrad", 9,
+     0, 8, {"VEC", "CHANNEL_THREADS", "POS_PER_THREAD", "CHUNK", "WORKERS", "ITEMS", "ROWS_PER_THREAD", "DY_ROWS"},
+     {1, 8, 4, 1, 2, 8, 3, 2}},
 };
 
 static void test_kept(const kept_case *k)
