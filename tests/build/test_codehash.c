@@ -97,6 +97,10 @@ static const kept_case kept_cases[] = {
     {"conv2dc_wgdwcl", "ae6e1e20971a9492", "conv2dc:2:16:9:11:16:3:3:pad=1:stride=2:groups=16:bias:nhwc:wgrad", 9,
      0, 8, {"VEC", "CHANNEL_THREADS", "POS_PER_THREAD", "CHUNK", "WORKERS", "ITEMS", "ROWS_PER_THREAD", "DY_ROWS"},
      {1, 8, 4, 1, 2, 8, 3, 2}},
+    {"conv2dc_dgdw", "94fea46ec23d9e05", "conv2dc:2:16:9:11:16:3:3:pad=1:stride=2:groups=16:dgrad", 9, 0, 7,
+     {"OUT_X", "OUT_Y", "TILE_OH", "TILE_OW", "VEC", "SWAP", "STREAM"}, {6, 4, 0, 0, 1, 0, 0}},
+    {"conv2dc_wgdw", "43dde63f2c175cd3", "conv2dc:2:16:9:11:16:3:3:pad=1:stride=2:groups=16:bias:wgrad", 9, 0, 8,
+     {"TAP_X", "PIX_X", "TAP_Y", "GROUPS", "TILE_OH", "VEC", "SPLIT", "STREAM"}, {3, 6, 3, 5, 0, 1, 2, 0}},
 };
 
 static void test_kept(const kept_case *k)
