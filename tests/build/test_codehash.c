@@ -77,8 +77,8 @@ static void test_hash(void)
 typedef struct kept_case {
     const char *tmpl, *hash, *problem;
     int cc_major, cc_minor, n;
-    const char *names[8];
-    long values[8];
+    const char *names[16];
+    long values[16];
 } kept_case;
 
 static const kept_case kept_cases[] = {
@@ -101,6 +101,14 @@ static const kept_case kept_cases[] = {
      {"OUT_X", "OUT_Y", "TILE_OH", "TILE_OW", "VEC", "SWAP", "STREAM"}, {6, 4, 0, 0, 1, 0, 0}},
     {"conv2dc_wgdw", "43dde63f2c175cd3", "conv2dc:2:16:9:11:16:3:3:pad=1:stride=2:groups=16:bias:wgrad", 9, 0, 8,
      {"TAP_X", "PIX_X", "TAP_Y", "GROUPS", "TILE_OH", "VEC", "SPLIT", "STREAM"}, {3, 6, 3, 5, 0, 1, 2, 0}},
+    {"conv2dc_tiled", "492882b827131ec6", "conv2dc:2:8:9:11:8:3:3:same:bias", 9, 0, 15,
+     {"BLOCK_SIZE", "OUT_X", "COUT_PER_THREAD", "IMGS_PER_BLOCK", "TILE_OH", "TILE_OW", "WEIGHT_PLACEMENT",
+      "CI_UNROLL", "ROW_PAD", "MIN_BLOCKS", "CIN_CHUNK", "OUT_Y", "STAGE", "PIPE", "GROUPS_PER_BLOCK"},
+     {0, 1, 0, 1, 0, 0, 1, 0, 1, 1, 0, 1, 0, 0, 2}},
+    {"conv1dc_tiled", "591e1999c5965e23", "conv1dc:2:16:30:8:5:pad=2:bias", 9, 0, 8,
+     {"BLOCK_SIZE", "COUT_PER_BLOCK", "CHANNELS_PER_THREAD", "VEC", "UNROLL", "OUT_TILE", "BATCH_PER_BLOCK",
+      "REDUCTION"},
+     {128, 4, 1, 1, 1, 4, 1, 1}},
 };
 
 static void test_kept(const kept_case *k)
