@@ -109,6 +109,9 @@ static const kept_case kept_cases[] = {
      {"BLOCK_SIZE", "COUT_PER_BLOCK", "CHANNELS_PER_THREAD", "VEC", "UNROLL", "OUT_TILE", "BATCH_PER_BLOCK",
       "REDUCTION"},
      {128, 4, 1, 1, 1, 4, 1, 1}},
+    {"conv1dc_gemm", "2387fcf49cc49d2d", "conv1dc:2:16:30:8:5:pad=2:bias", 8, 0, 7,
+     {"COUT_TILE", "T_TILE", "COUT_PER_THREAD", "T_PER_THREAD", "CIN_CHUNK", "PIPE", "MIN_BLOCKS"},
+     {16, 32, 4, 4, 4, 1, 1}},
 };
 
 static void test_kept(const kept_case *k)
