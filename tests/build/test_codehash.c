@@ -112,6 +112,14 @@ static const kept_case kept_cases[] = {
     {"conv1dc_gemm", "2387fcf49cc49d2d", "conv1dc:2:16:30:8:5:pad=2:bias", 8, 0, 7,
      {"COUT_TILE", "T_TILE", "COUT_PER_THREAD", "T_PER_THREAD", "CIN_CHUNK", "PIPE", "MIN_BLOCKS"},
      {16, 32, 4, 4, 4, 1, 1}},
+    {"conv2dc_tc", "e1e0eb45572af824", "conv2dc:2:16:9:11:32:3:3:same:bias", 8, 0, 10,
+     {"COUT_TILE", "TILE_OH", "TILE_OW", "WARPS_M", "WARPS_N", "CIN_CHUNK", "KORDER", "PIPE", "ACC_STEPS",
+      "MIN_BLOCKS"},
+     {32, 2, 4, 2, 1, 8, 1, 1, 2, 1}},
+    {"conv1dc_tcsplit", "e40472fc959b801e", "conv1dc:1:64:20:64:5:pad=2:bias", 9, 0, 10,
+     {"COUT_TILE", "TILE_OW", "WARPS_M", "WARPS_N", "CIN_CHUNK", "KORDER", "PIPE", "ACC_STEPS", "MIN_BLOCKS",
+      "SPLIT_K"},
+     {16, 20, 1, 1, 8, 0, 1, 1, 1, 2}},
 };
 
 static void test_kept(const kept_case *k)
