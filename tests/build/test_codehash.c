@@ -120,6 +120,8 @@ static const kept_case kept_cases[] = {
      {"COUT_TILE", "TILE_OW", "WARPS_M", "WARPS_N", "CIN_CHUNK", "KORDER", "PIPE", "ACC_STEPS", "MIN_BLOCKS",
       "SPLIT_K"},
      {16, 20, 1, 1, 8, 0, 1, 1, 1, 2}},
+    {"conv2dc_tc16wb", "1bcde69fe1a4ab05", "conv2dc:1:64:4:4:64:3:3:same:bf16", 9, 0, 6,
+     {"CO_TILES", "WARPS_K", "WSRC", "CHUNKS", "CLUSTER_K", "MIN_BLOCKS"}, {2, 2, 0, 2, 2, 1}},
 };
 
 static void test_kept(const kept_case *k)
