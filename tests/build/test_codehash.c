@@ -122,6 +122,11 @@ static const kept_case kept_cases[] = {
      {16, 20, 1, 1, 8, 0, 1, 1, 1, 2}},
     {"conv2dc_tc16wb", "1bcde69fe1a4ab05", "conv2dc:1:64:4:4:64:3:3:same:bf16", 9, 0, 6,
      {"CO_TILES", "WARPS_K", "WSRC", "CHUNKS", "CLUSTER_K", "MIN_BLOCKS"}, {2, 2, 0, 2, 2, 1}},
+    {"conv2dc_simt", "759644dffaba5f75", "conv2dc:2:8:9:11:16:3:3:same:bias", 7, 5, 8,
+     {"OUT_X", "OUT_Y", "COUT_PER_THREAD", "COUT_SLICES", "TILE_OH", "TILE_OW", "CIN_CHUNK", "PIPE"},
+     {4, 2, 4, 4, 0, 0, 4, 1}},
+    {"conv1dc_simth", "714483c342bedfb3", "conv1dc:2:8:30:16:3:pad=1:bf16", 7, 5, 6,
+     {"OUT_X", "COUT_PER_THREAD", "COUT_SLICES", "TILE_OW", "CIN_CHUNK", "PIPE"}, {2, 4, 4, 0, 0, 0}},
 };
 
 static void test_kept(const kept_case *k)
