@@ -127,6 +127,13 @@ static const kept_case kept_cases[] = {
      {4, 2, 4, 4, 0, 0, 4, 1}},
     {"conv1dc_simth", "714483c342bedfb3", "conv1dc:2:8:30:16:3:pad=1:bf16", 7, 5, 6,
      {"OUT_X", "COUT_PER_THREAD", "COUT_SLICES", "TILE_OW", "CIN_CHUNK", "PIPE"}, {2, 4, 4, 0, 0, 0}},
+    {"conv2dc_dgsimt", "ccd5061018228c0a", "conv2dc:2:8:9:11:16:3:3:pad=1:stride=2:groups=2:dgrad", 9, 0, 8,
+     {"OUT_X", "OUT_Y", "CIN_PER_THREAD", "CIN_SLICES", "TILE_H", "TILE_W", "COUT_CHUNK", "SPLIT"},
+     {8, 4, 2, 4, 8, 0, 0, 1}},
+    {"conv2dc_wgsimt", "dba418b9910c939c", "conv2dc:2:8:9:11:16:3:3:pad=1:stride=2:groups=2:bias:wgrad", 9, 0, 9,
+     {"CO_PER_THREAD", "CO_TILE", "CIN_TILE", "GROUPS_PER_BLOCK", "RED_SLICES", "OUT_X", "TILE_OH", "TILE_OW",
+      "SPLIT"},
+     {8, 0, 0, 2, 4, 6, 0, 0, 1}},
 };
 
 static void test_kept(const kept_case *k)
