@@ -134,6 +134,8 @@ static const kept_case kept_cases[] = {
      {"CO_PER_THREAD", "CO_TILE", "CIN_TILE", "GROUPS_PER_BLOCK", "RED_SLICES", "OUT_X", "TILE_OH", "TILE_OW",
       "SPLIT"},
      {8, 0, 0, 2, 4, 6, 0, 0, 1}},
+    {"conv2dc_tc16w", "915db05b026b4ef1", "conv2dc:1:64:5:5:64:3:3:same:bf16", 9, 0, 7,
+     {"WARPS_M", "WARPS_K", "TILE_N", "UNROLL", "CLUSTER_K", "MIN_BLOCKS", "STAGE_X"}, {1, 4, 8, 1, 2, 1, 1}},
 };
 
 static void test_kept(const kept_case *k)
