@@ -69,23 +69,86 @@ static void test_hash(void)
     CHECK(ct_code_judge(&r, d1, h2, &p, t, &c, NULL, &same, &e) == CT_OK && same == 0);
 }
 
-/* conv2dc_dw's derived sizes became dw2_sizes.cuh's expressions, shared
- * with its C model: the template's tokens changed, its code did not. A
- * result stored on the earlier text (kept in templates/legacy) with that
- * text's code hash is judged on the PTX of both texts, and stands. */
-static void test_kept_dw(void)
+/* A kind's derived sizes became its <kind>_sizes.cuh's expressions,
+ * shared with its C model (conv2dc_dw first): the template's tokens
+ * changed, its code did not. A result stored on the earlier text (kept in
+ * templates/legacy) with that text's code hash is judged on the PTX of
+ * both texts, and stands. One candidate of each such kept text. */
+typedef struct kept_case {
+    const char *tmpl, *hash, *problem;
+    int cc_major, cc_minor, n;
+    const char *names[16];
+    long values[16];
+} kept_case;
+
+static const kept_case kept_cases[] = {
+    {"conv2dc_dw", "7654530943ca5fb6", "conv2dc:2:8:20:19:8:5:5:pad=2:stride=2:groups=8:bias", 9, 0, 4,
+     {"OUT_X", "OUT_Y", "TILE_OH", "TILE_OW"}, {4, 2, 0, 8}},
+    {"conv2dc_wino", "40a066817247a2b4", "conv2dc:2:12:9:11:20:3:3:same:groups=2:bias", 7, 5, 7,
+     {"TILE_M", "TILE_N", "THREAD_M", "THREAD_N", "CHUNK_K", "STAGES", "MIN_BLOCKS"}, {8, 32, 4, 4, 4, 2, 1}},
+    {"conv2dc_ffma", "8835537b862360dc", "conv2dc:2:12:9:11:20:3:3:same:groups=2:bias:nhwc", 7, 5, 5,
+     {"TILE_M", "TILE_N", "THREAD_M", "THREAD_N", "CHUNK_K"}, {16, 64, 4, 4, 8}},
+    {"conv2dc_dwtcl", "5e2a82fb034e7e72", "conv2dc:2:16:9:11:16:3:3:pad=1:stride=2:groups=16:bias:nhwc", 9, 0,
+     7, {"VEC", "CHANNEL_THREADS", "POS_THREADS", "OUT_X", "OUT_Y", "ITEMS", "PREFETCH"}, {4, 4, 8, 4, 2, 2, 1}},
+    {"conv1dc_dwtcl", "5b2f0297c0adf5c7", "conv1dc:2:16:30:16:5:pad=2:groups=16:nlc:bf16", 8, 0, 6,
+     {"VEC", "CHANNEL_THREADS", "POS_THREADS", "OUT_X", "ITEMS", "PREFETCH"}, {8, 2, 16, 6, 1, 0}},
+    {"conv2dc_dgdwcl", "195342e584c77801", "conv2dc:2:16:9:11:16:3:3:pad=1:stride=2:groups=16:nhwc:dgrad", 9, 0, 5,
+     {"VEC", "CHANNEL_THREADS", "POS_PER_THREAD", "CHUNK", "POS_THREADS"}, {4, 4, 4, 2, 4}},
+    {"conv2dc_wgdwcl", "ae6e1e20971a9492", "conv2dc:2:16:9:11:16:3:3:pad=1:stride=2:groups=16:bias:nhwc:wgrad", 9,
+     0, 8, {"VEC", "CHANNEL_THREADS", "POS_PER_THREAD", "CHUNK", "WORKERS", "ITEMS", "ROWS_PER_THREAD", "DY_ROWS"},
+     {1, 8, 4, 1, 2, 8, 3, 2}},
+    {"conv2dc_dgdw", "94fea46ec23d9e05", "conv2dc:2:16:9:11:16:3:3:pad=1:stride=2:groups=16:dgrad", 9, 0, 7,
+     {"OUT_X", "OUT_Y", "TILE_OH", "TILE_OW", "VEC", "SWAP", "STREAM"}, {6, 4, 0, 0, 1, 0, 0}},
+    {"conv2dc_wgdw", "43dde63f2c175cd3", "conv2dc:2:16:9:11:16:3:3:pad=1:stride=2:groups=16:bias:wgrad", 9, 0, 8,
+     {"TAP_X", "PIX_X", "TAP_Y", "GROUPS", "TILE_OH", "VEC", "SPLIT", "STREAM"}, {3, 6, 3, 5, 0, 1, 2, 0}},
+    {"conv2dc_tiled", "492882b827131ec6", "conv2dc:2:8:9:11:8:3:3:same:bias", 9, 0, 15,
+     {"BLOCK_SIZE", "OUT_X", "COUT_PER_THREAD", "IMGS_PER_BLOCK", "TILE_OH", "TILE_OW", "WEIGHT_PLACEMENT",
+      "CI_UNROLL", "ROW_PAD", "MIN_BLOCKS", "CIN_CHUNK", "OUT_Y", "STAGE", "PIPE", "GROUPS_PER_BLOCK"},
+     {0, 1, 0, 1, 0, 0, 1, 0, 1, 1, 0, 1, 0, 0, 2}},
+    {"conv1dc_tiled", "591e1999c5965e23", "conv1dc:2:16:30:8:5:pad=2:bias", 9, 0, 8,
+     {"BLOCK_SIZE", "COUT_PER_BLOCK", "CHANNELS_PER_THREAD", "VEC", "UNROLL", "OUT_TILE", "BATCH_PER_BLOCK",
+      "REDUCTION"},
+     {128, 4, 1, 1, 1, 4, 1, 1}},
+    {"conv1dc_gemm", "2387fcf49cc49d2d", "conv1dc:2:16:30:8:5:pad=2:bias", 8, 0, 7,
+     {"COUT_TILE", "T_TILE", "COUT_PER_THREAD", "T_PER_THREAD", "CIN_CHUNK", "PIPE", "MIN_BLOCKS"},
+     {16, 32, 4, 4, 4, 1, 1}},
+    {"conv2dc_tc", "e1e0eb45572af824", "conv2dc:2:16:9:11:32:3:3:same:bias", 8, 0, 10,
+     {"COUT_TILE", "TILE_OH", "TILE_OW", "WARPS_M", "WARPS_N", "CIN_CHUNK", "KORDER", "PIPE", "ACC_STEPS",
+      "MIN_BLOCKS"},
+     {32, 2, 4, 2, 1, 8, 1, 1, 2, 1}},
+    {"conv1dc_tcsplit", "e40472fc959b801e", "conv1dc:1:64:20:64:5:pad=2:bias", 9, 0, 10,
+     {"COUT_TILE", "TILE_OW", "WARPS_M", "WARPS_N", "CIN_CHUNK", "KORDER", "PIPE", "ACC_STEPS", "MIN_BLOCKS",
+      "SPLIT_K"},
+     {16, 20, 1, 1, 8, 0, 1, 1, 1, 2}},
+    {"conv2dc_tc16wb", "1bcde69fe1a4ab05", "conv2dc:1:64:4:4:64:3:3:same:bf16", 9, 0, 6,
+     {"CO_TILES", "WARPS_K", "WSRC", "CHUNKS", "CLUSTER_K", "MIN_BLOCKS"}, {2, 2, 0, 2, 2, 1}},
+    {"conv2dc_simt", "759644dffaba5f75", "conv2dc:2:8:9:11:16:3:3:same:bias", 7, 5, 8,
+     {"OUT_X", "OUT_Y", "COUT_PER_THREAD", "COUT_SLICES", "TILE_OH", "TILE_OW", "CIN_CHUNK", "PIPE"},
+     {4, 2, 4, 4, 0, 0, 4, 1}},
+    {"conv1dc_simth", "714483c342bedfb3", "conv1dc:2:8:30:16:3:pad=1:bf16", 7, 5, 6,
+     {"OUT_X", "COUT_PER_THREAD", "COUT_SLICES", "TILE_OW", "CIN_CHUNK", "PIPE"}, {2, 4, 4, 0, 0, 0}},
+    {"conv2dc_dgsimt", "ccd5061018228c0a", "conv2dc:2:8:9:11:16:3:3:pad=1:stride=2:groups=2:dgrad", 9, 0, 8,
+     {"OUT_X", "OUT_Y", "CIN_PER_THREAD", "CIN_SLICES", "TILE_H", "TILE_W", "COUT_CHUNK", "SPLIT"},
+     {8, 4, 2, 4, 8, 0, 0, 1}},
+    {"conv2dc_tc16w", "915db05b026b4ef1", "conv2dc:1:64:5:5:64:3:3:same:bf16", 9, 0, 7,
+     {"WARPS_M", "WARPS_K", "TILE_N", "UNROLL", "CLUSTER_K", "MIN_BLOCKS", "STAGE_X"}, {1, 4, 8, 1, 2, 1, 1}},
+};
+
+static void test_kept(const kept_case *k)
 {
     ct_problem p;
     ct_err e;
-    CHECK(ct_problem_parse("conv2dc:2:8:20:19:8:5:5:pad=2:stride=2:groups=8:bias", &p, &e) == CT_OK);
-    const ct_template *t = ct_template_find(p.family, "conv2dc_dw");
-    CHECK(t != NULL);
+    CHECK(ct_problem_parse(k->problem, &p, &e) == CT_OK);
+    const ct_template *t = ct_template_find(p.family, k->tmpl);
+    CHECK_MSG(t != NULL, "%s is a template of its family", k->tmpl);
     if (!t)
         return;
-    ct_params c = {.n = 4, .names = {"OUT_X", "OUT_Y", "TILE_OH", "TILE_OW"}, .values = {4, 2, 0, 8}};
+    ct_params c = {.n = k->n};
+    for (int i = 0; i < k->n; i++)
+        c.names[i] = k->names[i], c.values[i] = k->values[i];
     char *then = NULL, *now = NULL, h_then[17], h_now[17], text_now[17];
-    CHECK(ct_template_legacy_source("conv2dc_dw", "7654530943ca5fb6", NULL, &then, &e) == CT_OK);
-    CHECK(ct_template_source("conv2dc_dw", NULL, &now, &e) == CT_OK);
+    CHECK(ct_template_legacy_source(k->tmpl, k->hash, NULL, &then, &e) == CT_OK);
+    CHECK(ct_template_source(k->tmpl, NULL, &now, &e) == CT_OK);
     if (!then || !now) {
         free(then), free(now);
         return;
@@ -93,19 +156,20 @@ static void test_kept_dw(void)
     ct_hash_hex(now, text_now);
     CHECK(ct_code_hash_of(then, &p, t, &c, h_then, &e) == CT_OK);
     CHECK(ct_code_hash_of(now, &p, t, &c, h_now, &e) == CT_OK);
-    CHECK_MSG(strcmp(h_then, h_now) != 0, "the two texts differ in tokens");
+    CHECK_MSG(strcmp(h_then, h_now) != 0, "%s: the two texts differ in tokens", k->tmpl);
     ct_result r;
     ct_result_init(&r);
-    snprintf(r.template_hash, sizeof r.template_hash, "7654530943ca5fb6");
+    snprintf(r.template_hash, sizeof r.template_hash, "%s", k->hash);
     snprintf(r.code_hash, sizeof r.code_hash, "%s", h_then);
-    r.cc_major = 9, r.cc_minor = 0;
-    /* NVRTC gives this candidate one of two PTX texts from run to run (about
-     * one run in four the other): a judgement, three compiles a side, can
-     * miss the match about once in 80, so up to three judgements. */
+    r.cc_major = k->cc_major, r.cc_minor = k->cc_minor;
+    /* NVRTC gives some candidates one of two PTX texts from run to run
+     * (about one run in four the other): a judgement, three compiles a
+     * side, can miss the match about once in 80, so up to three
+     * judgements. */
     int same = 0;
-    for (int k = 0; k < 3 && !same; k++)
+    for (int j = 0; j < 3 && !same; j++)
         CHECK(ct_code_judge(&r, text_now, h_now, &p, t, &c, NULL, &same, &e) == CT_OK);
-    CHECK_MSG(same == 1, "a conv2dc_dw result of the kept text no longer exports");
+    CHECK_MSG(same == 1, "a %s result of the kept text %s no longer exports", k->tmpl, k->hash);
     free(then), free(now);
 }
 
@@ -521,7 +585,8 @@ static void test_refactor(void)
 int main(void)
 {
     test_hash();
-    test_kept_dw();
+    for (size_t i = 0; i < sizeof kept_cases / sizeof kept_cases[0]; i++)
+        test_kept(&kept_cases[i]);
     test_cost();
     CHECK(tl_workdir_make(&wd, "codehash") == 0);
     test_refactor();

@@ -60,11 +60,15 @@
 // of height 1 with no staging: GROUPS threads, PIX_X items of 4 a step).
 #include "ct_dtype.cuh"
 
-#define DB_CDIV(a, b) (((a) + (b) - 1) / (b))
-#define DB_RUP(a, b) (DB_CDIV(a, b) * (b))
-#define DB_FDIV(a, b) ((a) >= 0 ? (a) / (b) : -((-(a) + (b) - 1) / (b)))   // floor
-#define DB_PMOD(a, b) ((a) - DB_FDIV(a, b) * (b))                           // in [0, b)
-#define DB_MAX(a, b) ((a) > (b) ? (a) : (b))
+#include "dwbwd_sizes.cuh"
+
+// The derived sizes below are dwbwd_sizes.cuh's, which the tuner's model
+// reads too.
+#define DB_CDIV(a, b) DWBWD_CDIV(a, b)
+#define DB_RUP(a, b) DWBWD_RUP(a, b)
+#define DB_FDIV(a, b) DWBWD_FDIV(a, b)   // floor
+#define DB_PMOD(a, b) DWBWD_PMOD(a, b)   // in [0, b)
+#define DB_MAX(a, b) DWBWD_MAX(a, b)
 
 static_assert(LY_GROUPS == LY_CIN && LY_COUT == LY_CIN, "depthwise layers only (groups = Cin = Cout)");
 static_assert(!LY_CL, "NCHW / NCL only");
@@ -153,15 +157,15 @@ __device__ __forceinline__ void db_stage(float *dst, const ct_elem *__restrict__
 // its taps' dy elements one by one (cached loads), any stride, dilation and
 // padding. Sums of KW products per output, as the staged path.
 static_assert(LY_H == 1 && LY_KH == 1 && LY_OH == 1 && LY_PH == 0, "STREAM: rows of height 1");
-#define DS_NI DB_CDIV(LY_W, 4)                        // items of a row
-#define DS_REQ (TILE_OW == 0 || TILE_OW >= LY_W ? LY_W : TILE_OW)
-#define DS_NT DB_RUP(DB_CDIV(DB_CDIV(DS_REQ, 4), OUT_X), 32)
-#define DS_BI (DS_NT * OUT_X)                         // items of a block
-#define DS_NTX DB_CDIV(DS_NI, DS_BI)                  // blocks of a row
-#define DS_V (LY_SX == 1 && LY_W % 4 == 0 && LY_OW % 4 == 0)
-#define DS_V0 DB_FDIV(LY_PW - (LY_KW - 1) * LY_DX, 4) // first window vector, from the item's
-#define DS_NV (DB_FDIV(3 + LY_PW, 4) - DS_V0 + 1)
-#define DS_MINB (DS_NT <= 256 ? 512 / DS_NT : 1)
+#define DS_NI DWBWD_DS_NI(LY_W)                       // items of a row
+#define DS_REQ DWBWD_REQ(LY_W, TILE_OW)
+#define DS_NT DWBWD_DS_NT(DS_REQ, OUT_X)
+#define DS_BI DWBWD_DS_BI(DS_NT, OUT_X)               // items of a block
+#define DS_NTX DWBWD_DS_NTX(DS_NI, DS_BI)             // blocks of a row
+#define DS_V DWBWD_DS_V(LY_SX, LY_W, LY_OW)
+#define DS_V0 DWBWD_DS_V0(LY_PW, LY_KW, LY_DX)        // first window vector, from the item's
+#define DS_NV DWBWD_DS_NV(LY_PW, DS_V0)
+#define DS_MINB DWBWD_MINB(DS_NT)
 
 extern "C" __global__ void __launch_bounds__(DS_NT, DS_MINB)
 DB_NAME(const ct_elem *__restrict__ dout, const ct_elem *__restrict__ weight, ct_elem *__restrict__ din)
@@ -246,39 +250,30 @@ static_assert(LY_SY == 1 && LY_SX == 1 && LY_DY == 1 && LY_DX == 1, "SWAP: strid
 #define DG_SRCH LY_OH
 #define DG_SRCW LY_OW
 #endif
-#define DG_NPH (LY_SY * LY_SX)
-#define DG_MH DB_CDIV(LY_H, LY_SY)                   // rows of the largest phase class
-#define DG_MW DB_CDIV(LY_W, LY_SX)
-#define DG_RYMIN DB_FDIV(LY_PH - (DG_TKH - 1) * DG_TDY, LY_SY)
-#define DG_RYMAX DB_FDIV(LY_SY - 1 + LY_PH, LY_SY)
-#define DG_RXMIN DB_FDIV(LY_PW - (DG_TKW - 1) * DG_TDX, LY_SX)
-#define DG_RXMAX DB_FDIV(LY_SX - 1 + LY_PW, LY_SX)
-#define DG_TOH_REQ (TILE_OH == 0 || TILE_OH >= DG_MH ? DG_MH : TILE_OH)
-#define DG_TOW_REQ (TILE_OW == 0 || TILE_OW >= DG_MW ? DG_MW : TILE_OW)
-#define DG_TOH DB_RUP(DB_CDIV(DG_MH, DB_CDIV(DG_MH, DG_TOH_REQ)), OUT_Y)
-#define DG_TOW DB_RUP(DB_CDIV(DG_MW, DB_CDIV(DG_MW, DG_TOW_REQ)), OUT_X)
+#define DG_NPH DWBWD_DG_NPH(LY_SY, LY_SX)
+#define DG_MH DWBWD_DG_M(LY_H, LY_SY)                 // rows of the largest phase class
+#define DG_MW DWBWD_DG_M(LY_W, LY_SX)
+#define DG_RYMIN DWBWD_DG_RMIN(LY_PH, DG_TKH, DG_TDY, LY_SY)
+#define DG_RYMAX DWBWD_DG_RMAX(LY_SY, LY_PH)
+#define DG_RXMIN DWBWD_DG_RMIN(LY_PW, DG_TKW, DG_TDX, LY_SX)
+#define DG_RXMAX DWBWD_DG_RMAX(LY_SX, LY_PW)
+#define DG_TOH DWBWD_TILE(DG_MH, TILE_OH, OUT_Y)
+#define DG_TOW DWBWD_TILE(DG_MW, TILE_OW, OUT_X)
 #define DG_NTY DB_CDIV(DG_MH, DG_TOH)
 #define DG_NTX DB_CDIV(DG_MW, DG_TOW)
-#define DG_TX (DG_TOW / OUT_X)
-#define DG_NITEMS ((DG_TOH / OUT_Y) * DG_TX)
-#define DG_NT DB_RUP(DG_NITEMS, 32)
-// Blocks per SM the registers must allow: 16 warps at least (128 registers
-// a thread), so that small blocks do not leave an SM a few warps.
-#define DG_MINB (DG_NT <= 256 ? 512 / DG_NT : 1)
-#define DG_LEAD (VEC == 4 ? DB_PMOD(DG_RXMIN, 4) : 0)   // staged columns before the first read
-#define DG_LV (DG_LEAD % 4 == 0 && OUT_X % 4 == 0 ? 4 : DG_LEAD % 2 == 0 && OUT_X % 2 == 0 ? 2 : 1)
-#define DG_NWX (OUT_X + DG_RXMAX - DG_RXMIN)
+#define DG_TX DWBWD_DG_TX(DG_TOW, OUT_X)
+#define DG_NITEMS DWBWD_DG_NITEMS(DG_TOH, OUT_Y, DG_TX)
+#define DG_NT DWBWD_DG_NT(DG_NITEMS)
+#define DG_MINB DWBWD_MINB(DG_NT)
+#define DG_LEAD DWBWD_DG_LEAD(VEC, DG_RXMIN)           // staged columns before the first read
+#define DG_LV DWBWD_DG_LV(DG_LEAD, OUT_X)
+#define DG_NWX DWBWD_DG_NWX(OUT_X, DG_RXMAX, DG_RXMIN)
 #define DG_NWL DB_RUP(DG_NWX, DG_LV)
-#define DG_NR (OUT_Y + DG_RYMAX - DG_RYMIN)            // staged rows a thread reads
-#define DG_SIH (DG_TOH + DG_RYMAX - DG_RYMIN)
-#define DG_PITCH0 DB_RUP(DG_LEAD + DG_TOW - OUT_X + DG_NWL, 4)
-// The pitch padded (by up to 28 floats) so that the threads' rows, OUT_Y *
-// PITCH apart, start TOW floats apart modulo 32 banks: the windows of the
-// lanes of a warp that span several rows then fall in distinct banks.
-#define DG_PK(k) ((OUT_Y * (DG_PITCH0 + 4 * (k)) - DG_TOW) % 32 == 0)
-#define DG_PITCH (DG_PITCH0 + 4 * (DG_PK(0) ? 0 : DG_PK(1) ? 1 : DG_PK(2) ? 2 : DG_PK(3) ? 3 : DG_PK(4) ? 4 \
-                                  : DG_PK(5) ? 5 : DG_PK(6) ? 6 : DG_PK(7) ? 7 : 0))
-#define DG_KWP DB_RUP(DG_TKW, 4)
+#define DG_NR DWBWD_DG_NR(OUT_Y, DG_RYMAX, DG_RYMIN)   // staged rows a thread reads
+#define DG_SIH DWBWD_DG_SIH(DG_TOH, DG_RYMAX, DG_RYMIN)
+#define DG_PITCH0 DWBWD_DG_PITCH0(DG_LEAD, DG_TOW, OUT_X, DG_NWL)
+#define DG_PITCH DWBWD_DG_PITCH(DG_PITCH0, OUT_Y, DG_TOW)
+#define DG_KWP DWBWD_DG_KWP(DG_TKW)
 #define DG_S_IN (DG_SIH * DG_PITCH)
 #define DG_S_T (DG_TKH * DG_KWP)
 // Unrolled whole where the body stays small: the row tests fold away.
@@ -421,37 +416,35 @@ DB_NAME(const ct_elem *__restrict__ dout, const ct_elem *__restrict__ weight, ct
 
 #elif LY_PASS == 2
 // ---- wgdw.
-#define WG_NTI DB_CDIV(LY_KH, TAP_Y)
-#define WG_NTJ DB_CDIV(LY_KW, TAP_X)
-#define WG_TT (WG_NTI * WG_NTJ)                      // tap-tile threads of a group
+#define WG_NTI DWBWD_WG_NT_OF(LY_KH, TAP_Y)
+#define WG_NTJ DWBWD_WG_NT_OF(LY_KW, TAP_X)
+#define WG_TT DWBWD_WG_TT(WG_NTI, WG_NTJ)            // tap-tile threads of a group
 #define WG_KHP (WG_NTI * TAP_Y)
 #define WG_KWP (WG_NTJ * TAP_X)
-#define WG_NCH DB_CDIV(LY_OW, PIX_X)                 // segments of a dy row
+#define WG_NCH DWBWD_WG_NCH(LY_OW, PIX_X)            // segments of a dy row
 #define WG_OWP (WG_NCH * PIX_X)
-#define WG_BR_REQ (TILE_OH == 0 || TILE_OH >= LY_OH ? LY_OH : TILE_OH)
-#define WG_BR DB_CDIV(LY_OH, DB_CDIV(LY_OH, WG_BR_REQ))   // dy rows of a unit
+#define WG_BR DWBWD_WG_BR(LY_OH, TILE_OH)            // dy rows of a unit
 #define WG_NB DB_CDIV(LY_OH, WG_BR)
-#define WG_NU (LY_B * WG_NB)                         // units of a channel
-#define WG_SEGS (WG_BR * WG_NCH)
-#define WG_NTH (WG_TT * GROUPS)
-#define WG_NT DB_RUP(WG_NTH, 32)
-#define WG_MINB (WG_NT <= 256 ? 512 / WG_NT : 1)   // as DG_MINB
-#define WG_LEAD (VEC == 4 ? DB_PMOD(-LY_PW, 4) : 0)  // staged x columns before column -PW
-#define WG_LV (WG_LEAD % 4 == 0 && (PIX_X * LY_SX) % 4 == 0 && (TAP_X * LY_DX) % 4 == 0 ? 4 \
-               : WG_LEAD % 2 == 0 && (PIX_X * LY_SX) % 2 == 0 && (TAP_X * LY_DX) % 2 == 0 ? 2 : 1)
-#define WG_NWX ((PIX_X - 1) * LY_SX + (TAP_X - 1) * LY_DX + 1)
+#define WG_NU DWBWD_WG_NU(LY_B, WG_NB)               // units of a channel
+#define WG_SEGS DWBWD_WG_SEGS(WG_BR, WG_NCH)
+#define WG_NTH DWBWD_WG_NTH(WG_TT, GROUPS)
+#define WG_NT DWBWD_WG_NT(WG_NTH)
+#define WG_MINB DWBWD_MINB(WG_NT)                    // as DG_MINB
+#define WG_LEAD DWBWD_WG_LEAD(VEC, LY_PW)            // staged x columns before column -PW
+#define WG_LV DWBWD_WG_LV(WG_LEAD, PIX_X * LY_SX, TAP_X * LY_DX)
+#define WG_NWX DWBWD_WG_NWX(PIX_X, LY_SX, TAP_X, LY_DX)
 #define WG_NWL DB_RUP(WG_NWX, WG_LV)
-#define WG_SIH ((WG_BR - 1) * LY_SY + (WG_KHP - 1) * LY_DY + 1)
-#define WG_PITCH DB_RUP(WG_LEAD + (WG_NCH - 1) * PIX_X * LY_SX + (WG_NTJ - 1) * TAP_X * LY_DX + WG_NWL, 4)
+#define WG_SIH DWBWD_WG_SIH(WG_BR, LY_SY, WG_KHP, LY_DY)
+#define WG_PITCH DWBWD_WG_PITCH(WG_LEAD, WG_NCH, PIX_X * LY_SX, WG_NTJ, TAP_X * LY_DX, WG_NWL)
 #define WG_DYP DB_RUP(WG_OWP, 4)
 #define WG_S_X (WG_SIH * WG_PITCH)
 #define WG_S_DY (WG_BR * WG_DYP)
-#define WG_NTAPS (LY_KH * LY_KW + LY_BIAS)           // results of a channel
-#define WG_S_RED (GROUPS * WG_NTAPS)
+#define WG_NTAPS DWBWD_WG_NTAPS(LY_KH, LY_KW, LY_BIAS)  // results of a channel
+#define WG_S_RED DWBWD_WG_S_RED(GROUPS, WG_NTAPS)
 #if STREAM
-#define WG_SMEM DB_MAX(WG_S_RED, WG_NTAPS + 1)      // no staging
+#define WG_SMEM DWBWD_WG_SMEM_STREAM(WG_S_RED, WG_NTAPS)                     // no staging
 #else
-#define WG_SMEM DB_MAX(DB_MAX(WG_S_X + WG_S_DY, WG_S_RED), WG_NTAPS + 1)   // + SPLIT's flag
+#define WG_SMEM DWBWD_WG_SMEM_STAGED(WG_S_X, WG_S_DY, WG_S_RED, WG_NTAPS)   // + SPLIT's flag
 #endif
 #define WG_P2 (GROUPS <= 1 ? 1 : GROUPS <= 2 ? 2 : GROUPS <= 4 ? 4 : GROUPS <= 8 ? 8 : GROUPS <= 16 ? 16 \
                : GROUPS <= 32 ? 32 : GROUPS <= 64 ? 64 : GROUPS <= 128 ? 128 : GROUPS <= 256 ? 256 \
@@ -502,10 +495,10 @@ DB_NAME(const ct_elem *__restrict__ in, const ct_elem *__restrict__ dout, ct_ele
     // and the tree below combines the threads as the groups.
     static_assert(LY_H == 1 && LY_KH == 1 && LY_OH == 1 && LY_PH == 0 && TAP_Y == 1 && TAP_X == LY_KW &&
                   WG_TT == 1, "STREAM: rows of height 1, one tap tile");
-#define WS_NI DB_CDIV(LY_OW, 4)
-#define WS_V (LY_SX == 1 && LY_W % 4 == 0 && LY_OW % 4 == 0)
-#define WS_X0 DB_FDIV(-LY_PW, 4)
-#define WS_NV (DB_FDIV(3 + (LY_KW - 1) * LY_DX - LY_PW, 4) - WS_X0 + 1)
+#define WS_NI DWBWD_WS_NI(LY_OW)
+#define WS_V DWBWD_DS_V(LY_SX, LY_W, LY_OW)
+#define WS_X0 DWBWD_WS_X0(LY_PW)
+#define WS_NV DWBWD_WS_NV(LY_KW, LY_DX, LY_PW, WS_X0)
     for (int u = ulo; u < uhi; ++u) {
         const long long plane = (long long)u * LY_CIN + c;   // units are batch items (one band of 1 row)
         const ct_elem *xrow = in + plane * LY_W, *dyrow = dout + plane * LY_OW;

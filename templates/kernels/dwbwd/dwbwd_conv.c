@@ -1,8 +1,10 @@
 /* dwbwd_conv.c - parameters, sizes, constraints and geometry of the kinds
- * dgdw and wgdw (dwbwd_conv.h; device code ct_dwbwd.cuh, whose DG_* and WG_*
- * macros the geometry below mirrors). */
+ * dgdw and wgdw (dwbwd_conv.h; device code ct_dwbwd.cuh); the derived sizes
+ * are dwbwd_sizes.cuh's, which ct_dwbwd.cuh's DS_*, DG_*, WG_* and WS_*
+ * macros expand too. */
 #include "dwbwd_conv.h"
 #include "conv_pass.h"
+#include "dwbwd_sizes.cuh"
 #include "intmath.h"
 #include "tc_shape.h"
 
@@ -70,23 +72,6 @@ static void db_write(const ct_template *t, ct_params *c, const ct_param_def *all
             ct_params_write(c, &all[i], 1, &v[i]);
 }
 
-static long long db_fdiv(long long a, long long b)
-{
-    return a >= 0 ? a / b : -((-a + b - 1) / b);
-}
-
-static long long db_pmod(long long a, long long b)
-{
-    return a - db_fdiv(a, b) * b;
-}
-
-/* The requested tile split into equal tiles, rounded up to whole threads. */
-static long long tile_of(long long n, long long req, long long per)
-{
-    const long long r = req == 0 || req >= n ? n : req;
-    return ct_rup(ct_cdiv(n, ct_cdiv(n, r)), per);
-}
-
 /* A depthwise layer: each channel its own filter, one in, one out. */
 static int db_layer_excluded(const ct_template *t, const ct_tc_shape *s, char *why, size_t len)
 {
@@ -109,14 +94,14 @@ static void dg_stream_geometry(const ct_tc_shape *s, const dg_values *q, dg_geom
     g->stream = 1;
     g->ox = q->OUT_X, g->oy = 1, g->nph = 1, g->nty = 1, g->mh = 1, g->mw = s->w;
     g->tkh = 1, g->tkw = s->kw, g->tdy = 1, g->tdx = s->dx;
-    const long long ni = ct_cdiv(s->w, 4), req = q->TILE_OW == 0 || q->TILE_OW >= s->w ? s->w : q->TILE_OW;
-    g->nt = ct_rup(ct_cdiv(ct_cdiv(req, 4), q->OUT_X), 32);
+    const long long ni = DWBWD_DS_NI(s->w), req = DWBWD_REQ(s->w, (long long)q->TILE_OW);
+    g->nt = DWBWD_DS_NT(req, q->OUT_X);
     g->nitems = g->nt;
-    g->tow = 4 * g->nt * q->OUT_X;
-    g->ntx = ct_cdiv(ni, g->nt * q->OUT_X);
-    g->sv = s->sx == 1 && s->w % 4 == 0 && s->ow % 4 == 0;
-    g->rxmin = db_fdiv(s->pw - (s->kw - 1) * s->dx, 4);
-    g->nwl = 4 * (db_fdiv(3 + s->pw, 4) - g->rxmin + 1);
+    g->tow = 4 * DWBWD_DS_BI(g->nt, q->OUT_X);
+    g->ntx = DWBWD_DS_NTX(ni, DWBWD_DS_BI(g->nt, q->OUT_X));
+    g->sv = DWBWD_DS_V(s->sx, s->w, s->ow);
+    g->rxmin = DWBWD_DS_V0(s->pw, s->kw, s->dx);
+    g->nwl = 4 * DWBWD_DS_NV(s->pw, g->rxmin);
     g->smem = 0;
     g->blocks = s->b * s->cin * g->ntx;
 }
@@ -131,36 +116,32 @@ static void dg_geometry(const ct_tc_shape *s, const dg_values *q, dg_geom *g)
         return;
     }
     const int swap = q->SWAP == 1;
-    g->nph = s->sy * s->sx;
+    g->nph = DWBWD_DG_NPH(s->sy, s->sx);
     g->ox = q->OUT_X, g->oy = q->OUT_Y, g->swap = swap;
     g->tkh = swap ? s->oh : s->kh, g->tkw = swap ? s->ow : s->kw;
     const long long tdy = swap ? 1 : s->dy;
     g->tdy = tdy;
     g->tdx = swap ? 1 : s->dx;
     g->srcw = swap ? s->kw : s->ow;
-    g->mh = ct_cdiv(s->h, s->sy), g->mw = ct_cdiv(s->w, s->sx);
-    g->rymin = db_fdiv(s->ph - (g->tkh - 1) * tdy, s->sy), g->rymax = db_fdiv(s->sy - 1 + s->ph, s->sy);
-    g->rxmin = db_fdiv(s->pw - (g->tkw - 1) * g->tdx, s->sx), g->rxmax = db_fdiv(s->sx - 1 + s->pw, s->sx);
-    g->toh = tile_of(g->mh, q->TILE_OH, q->OUT_Y), g->tow = tile_of(g->mw, q->TILE_OW, q->OUT_X);
-    g->nty = ct_cdiv(g->mh, g->toh), g->ntx = ct_cdiv(g->mw, g->tow);
-    g->tx = g->tow / q->OUT_X;
-    g->nitems = (g->toh / q->OUT_Y) * g->tx;
-    g->nt = ct_rup(g->nitems, 32);
-    g->lead = q->VEC == 4 ? db_pmod(g->rxmin, 4) : 0;
-    g->lv = g->lead % 4 == 0 && q->OUT_X % 4 == 0 ? 4 : g->lead % 2 == 0 && q->OUT_X % 2 == 0 ? 2 : 1;
-    g->nwl = ct_rup(q->OUT_X + g->rxmax - g->rxmin, g->lv);
-    g->nr = q->OUT_Y + g->rymax - g->rymin;
-    g->sih = g->toh + g->rymax - g->rymin;
-    const long long p0 = ct_rup(g->lead + g->tow - q->OUT_X + g->nwl, 4);
-    g->pitch = p0;
-    for (long long k = 0; k < 8; k++)
-        if ((q->OUT_Y * (p0 + 4 * k) - g->tow) % 32 == 0) {
-            g->pitch = p0 + 4 * k;
-            break;
-        }
-    g->kwp = ct_rup(g->tkw, 4);
-    g->smem = 4 * (g->sih * g->pitch + g->tkh * g->kwp);
-    g->blocks = s->b * s->cin * g->nph * g->nty * g->ntx;
+    g->mh = DWBWD_DG_M(s->h, s->sy), g->mw = DWBWD_DG_M(s->w, s->sx);
+    g->rymin = DWBWD_DG_RMIN(s->ph, g->tkh, tdy, s->sy), g->rymax = DWBWD_DG_RMAX(s->sy, s->ph);
+    g->rxmin = DWBWD_DG_RMIN(s->pw, g->tkw, g->tdx, s->sx), g->rxmax = DWBWD_DG_RMAX(s->sx, s->pw);
+    g->toh = DWBWD_TILE(g->mh, (long long)q->TILE_OH, q->OUT_Y);
+    g->tow = DWBWD_TILE(g->mw, (long long)q->TILE_OW, q->OUT_X);
+    g->nty = DWBWD_CDIV(g->mh, g->toh), g->ntx = DWBWD_CDIV(g->mw, g->tow);
+    g->tx = DWBWD_DG_TX(g->tow, q->OUT_X);
+    g->nitems = DWBWD_DG_NITEMS(g->toh, q->OUT_Y, g->tx);
+    g->nt = DWBWD_DG_NT(g->nitems);
+    g->lead = DWBWD_DG_LEAD(q->VEC, g->rxmin);
+    g->lv = DWBWD_DG_LV(g->lead, q->OUT_X);
+    g->nwl = DWBWD_RUP(DWBWD_DG_NWX(q->OUT_X, g->rxmax, g->rxmin), g->lv);
+    g->nr = DWBWD_DG_NR(q->OUT_Y, g->rymax, g->rymin);
+    g->sih = DWBWD_DG_SIH(g->toh, g->rymax, g->rymin);
+    const long long p0 = DWBWD_DG_PITCH0(g->lead, g->tow, q->OUT_X, g->nwl);
+    g->pitch = DWBWD_DG_PITCH(p0, q->OUT_Y, g->tow);
+    g->kwp = DWBWD_DG_KWP(g->tkw);
+    g->smem = DWBWD_DG_SMEM(g->sih, g->pitch, g->tkh, g->kwp);
+    g->blocks = DWBWD_DG_BLOCKS(s->b, s->cin, g->nph, g->nty, g->ntx);
 }
 
 /* 4-element staging loads need whole 4-element rows of the staged source
@@ -203,7 +184,7 @@ static int dg_stream_constrain(const ct_tc_shape *s, const dg_values *q, const c
         return 1;
     }
     /* The items' windows (vector path), the taps, four sums, addresses. */
-    if (ct_regs_exceed(lim, (g.sv ? q->OUT_X * g.nwl : 0) + s->kw + 4 + 24, g.nt, g.nt <= 256 ? 512 / g.nt : 1, why,
+    if (ct_regs_exceed(lim, (g.sv ? q->OUT_X * g.nwl : 0) + s->kw + 4 + 24, g.nt, DWBWD_MINB(g.nt), why,
                        len))
         return 1;
     if (g.blocks > DB_MAX_GRID) {
@@ -273,7 +254,7 @@ static int dg_constrain(const ct_template *t, const ct_tc_shape *s, const ct_par
     /* Accumulators, one window, four taps and about 20 for addresses, in
      * the 128 a thread the launch bounds allow blocks of 256 threads or
      * fewer (16 warps an SM: DG_MINB). */
-    if (ct_regs_exceed(lim, q.OUT_X * q.OUT_Y + g.nwl + 24, g.nt, g.nt <= 256 ? 512 / g.nt : 1, why, len))
+    if (ct_regs_exceed(lim, q.OUT_X * q.OUT_Y + g.nwl + 24, g.nt, DWBWD_MINB(g.nt), why, len))
         return 1;
     if (g.blocks > DB_MAX_GRID) {
         snprintf(why, len, "%lld blocks exceed the grid limit", g.blocks);
@@ -339,38 +320,36 @@ static void wg_geometry(const ct_tc_shape *s, const wg_values *q, wg_geom *g)
     if (q->TAP_X < 1 || q->TAP_Y < 1 || q->PIX_X < 1 || q->GROUPS < 1)
         return;
     g->tx = q->TAP_X, g->ty = q->TAP_Y, g->px = q->PIX_X, g->groups = q->GROUPS, g->split = q->SPLIT;
-    g->nti = ct_cdiv(s->kh, q->TAP_Y), g->ntj = ct_cdiv(s->kw, q->TAP_X);
-    g->tt = g->nti * g->ntj;
+    g->nti = DWBWD_WG_NT_OF(s->kh, q->TAP_Y), g->ntj = DWBWD_WG_NT_OF(s->kw, q->TAP_X);
+    g->tt = DWBWD_WG_TT(g->nti, g->ntj);
     g->khp = g->nti * q->TAP_Y, g->kwp = g->ntj * q->TAP_X;
-    g->nch = ct_cdiv(s->ow, q->PIX_X), g->owp = g->nch * q->PIX_X;
-    const long long req = q->TILE_OH == 0 || q->TILE_OH >= s->oh ? s->oh : q->TILE_OH;
-    g->br = ct_cdiv(s->oh, ct_cdiv(s->oh, req));
-    g->nb = ct_cdiv(s->oh, g->br);
-    g->nu = s->b * g->nb;
-    g->segs = g->br * g->nch;
-    g->nth = g->tt * q->GROUPS;
-    g->nt = ct_rup(g->nth, 32);
-    g->lead = q->VEC == 4 ? db_pmod(-s->pw, 4) : 0;
+    g->nch = DWBWD_WG_NCH(s->ow, q->PIX_X), g->owp = g->nch * q->PIX_X;
+    g->br = DWBWD_WG_BR(s->oh, (long long)q->TILE_OH);
+    g->nb = DWBWD_CDIV(s->oh, g->br);
+    g->nu = DWBWD_WG_NU(s->b, g->nb);
+    g->segs = DWBWD_WG_SEGS(g->br, g->nch);
+    g->nth = DWBWD_WG_NTH(g->tt, q->GROUPS);
+    g->nt = DWBWD_WG_NT(g->nth);
+    g->lead = DWBWD_WG_LEAD(q->VEC, s->pw);
     const long long a = q->PIX_X * s->sx, b = q->TAP_X * s->dx;
-    g->lv = g->lead % 4 == 0 && a % 4 == 0 && b % 4 == 0 ? 4 : g->lead % 2 == 0 && a % 2 == 0 && b % 2 == 0 ? 2 : 1;
-    g->nwx = (q->PIX_X - 1) * s->sx + (q->TAP_X - 1) * s->dx + 1;
-    g->nwl = ct_rup(g->nwx, g->lv);
-    g->sih = (g->br - 1) * s->sy + (g->khp - 1) * s->dy + 1;
-    g->pitch = ct_rup(g->lead + (g->nch - 1) * a + (g->ntj - 1) * b + g->nwl, 4);
-    g->dyp = ct_rup(g->owp, 4);
-    g->ntaps = s->kh * s->kw + (s->bias ? 1 : 0);
-    const long long stage = g->sih * g->pitch + g->br * g->dyp, red = q->GROUPS * g->ntaps;
-    const long long most = stage > red ? stage : red;
-    g->smem = 4 * (most > g->ntaps + 1 ? most : g->ntaps + 1);   /* + SPLIT's flag */
+    g->lv = DWBWD_WG_LV(g->lead, a, b);
+    g->nwx = DWBWD_WG_NWX(q->PIX_X, s->sx, q->TAP_X, s->dx);
+    g->nwl = DWBWD_RUP(g->nwx, g->lv);
+    g->sih = DWBWD_WG_SIH(g->br, s->sy, g->khp, s->dy);
+    g->pitch = DWBWD_WG_PITCH(g->lead, g->nch, a, g->ntj, b, g->nwl);
+    g->dyp = DWBWD_RUP(g->owp, 4);
+    g->ntaps = DWBWD_WG_NTAPS(s->kh, s->kw, s->bias);
+    const long long red = DWBWD_WG_S_RED(q->GROUPS, g->ntaps);
+    g->smem = 4 * DWBWD_WG_SMEM_STAGED(g->sih * g->pitch, g->br * g->dyp, red, g->ntaps);   /* + SPLIT's flag */
     if (q->STREAM == 1) {
-        /* The WS_* macros: items of 4 dy positions, the x window's first
+        /* The WS_* sizes: items of 4 dy positions, the x window's first
          * vector (lead) and its elements (nwl); no staging. */
         g->stream = 1;
-        g->sv = s->sx == 1 && s->w % 4 == 0 && s->ow % 4 == 0;
-        g->lead = db_fdiv(-s->pw, 4);
-        g->nwl = 4 * (db_fdiv(3 + (s->kw - 1) * s->dx - s->pw, 4) - g->lead + 1);
-        g->segs = ct_cdiv(s->ow, 4);
-        g->smem = 4 * (red > g->ntaps + 1 ? red : g->ntaps + 1);
+        g->sv = DWBWD_DS_V(s->sx, s->w, s->ow);
+        g->lead = DWBWD_WS_X0(s->pw);
+        g->nwl = 4 * DWBWD_WS_NV(s->kw, s->dx, s->pw, g->lead);
+        g->segs = DWBWD_WS_NI(s->ow);
+        g->smem = 4 * DWBWD_WG_SMEM_STREAM(red, g->ntaps);
     }
 }
 
@@ -422,7 +401,7 @@ static int wg_stream_constrain(const ct_tc_shape *s, const wg_values *q, const w
     }
     /* Totals and a row's partials, the items' dy values and windows. */
     if (ct_regs_exceed(lim, 2 * s->kw + q->PIX_X * (4 + (g->sv ? g->nwl : 0)) + 24, g->nt,
-                       g->nt <= 256 ? 512 / g->nt : 1, why, len))
+                       DWBWD_MINB(g->nt), why, len))
         return 1;
     if (s->cin * q->SPLIT > DB_MAX_GRID) {
         snprintf(why, len, "%lld blocks exceed the grid limit", s->cin * q->SPLIT);
@@ -501,7 +480,7 @@ static int wg_constrain(const ct_template *t, const ct_tc_shape *s, const ct_par
     /* Totals and a unit's partials, one window, the dy values, about 24
      * for addresses (within WG_MINB's bound, as dgdw). */
     const long long addr = g.nt > 256 ? 32 : 24;   /* ptxas spilled at 24 in blocks of 800-1024 threads */
-    if (ct_regs_exceed(lim, 2 * q.TAP_Y * q.TAP_X + g.nwl + q.PIX_X + addr, g.nt, g.nt <= 256 ? 512 / g.nt : 1,
+    if (ct_regs_exceed(lim, 2 * q.TAP_Y * q.TAP_X + g.nwl + q.PIX_X + addr, g.nt, DWBWD_MINB(g.nt),
                        why, len))
         return 1;
     if (s->cin * q.SPLIT > DB_MAX_GRID) {
@@ -519,8 +498,8 @@ static void wg_normalize(const ct_template *t, const ct_tc_shape *s, ct_params *
     if (q.STREAM == 1) {
         /* One tap tile of all the taps; the staging's parameters unused. */
         q.TAP_Y = 1, q.TAP_X = (long)s->kw, q.TILE_OH = 0, q.VEC = 1;
-        if (q.PIX_X > ct_cdiv(s->ow, 4))
-            q.PIX_X = (long)ct_cdiv(s->ow, 4);
+        if (q.PIX_X > DWBWD_WS_NI(s->ow))
+            q.PIX_X = (long)DWBWD_WS_NI(s->ow);
         db_write(t, c, ct_wgdw_params_2d, CT_WGDW_NPARAMS_2D, q.v);
         return;
     }

@@ -61,13 +61,16 @@ static_assert(LY_GROUPS == LY_CIN && LY_COUT == LY_CIN, "depthwise layers only")
 static_assert(LY_CIN % VEC == 0, "VEC must divide the channels (aligned vectors)");
 static_assert(POS_PER_THREAD % CHUNK == 0, "CHUNK must divide POS_PER_THREAD");
 
+#include "dwclbwd_sizes.cuh"
+
+// The derived sizes (dwclbwd_sizes.cuh, which the tuner's model reads too).
 #define DB_C LY_CIN
 #define DB_P POS_PER_THREAD
-#define DB_NCV (DB_C / VEC)                                     // channel vectors of a pixel
+#define DB_NCV DWCLB_NCV(DB_C, VEC)                             // channel vectors of a pixel
 #define DB_CT CHANNEL_THREADS
-#define DB_NCB ((DB_NCV + DB_CT - 1) / DB_CT)                  // channel slices
-#define DB_CW (DB_CT * VEC)                                     // channels of a slice
-#define DB_TAPS (LY_KH * LY_KW)
+#define DB_NCB DWCLB_NCB(DB_NCV, DB_CT)                         // channel slices
+#define DB_CW DWCLB_CW(DB_CT, VEC)                              // channels of a slice
+#define DB_TAPS DWCLB_TAPS(LY_KH, LY_KW)
 
 // Floor division and its remainder, for window offsets that may be negative.
 __device__ __forceinline__ constexpr int db_fdiv(int a, int b) { return a >= 0 ? a / b : -((-a + b - 1) / b); }
@@ -77,10 +80,10 @@ __device__ __forceinline__ constexpr int db_fmod(int a, int b) { return a - db_f
 // ---- dgrad ----
 
 static_assert(DB_P % LY_SX == 0, "a run starts at a multiple of the stride");
-#define DG_NRUN ((LY_W + DB_P - 1) / DB_P)                      // runs of a row of dx
-#define DG_RUNS ((long long)LY_B * LY_H * DG_NRUN)
-#define DG_WLO db_fdiv(LY_PW - (LY_KW - 1) * LY_DX, LY_SX)      // dy column of window entry 0, past xx0 / SX
-#define DG_NWIN (db_fdiv(DB_P - 1 + LY_PW, LY_SX) - DG_WLO + 1) // window entries of a run
+#define DG_NRUN DWCLB_DG_NRUN(LY_W, DB_P)                      // runs of a row of dx
+#define DG_RUNS DWCLB_DG_RUNS(LY_B, LY_H, DG_NRUN)
+#define DG_WLO DWCLB_DG_WLO(LY_PW, LY_KW, LY_DX, LY_SX)         // dy column of window entry 0, past xx0 / SX
+#define DG_NWIN DWCLB_DG_NWIN(DB_P, LY_PW, LY_SX, DG_WLO)      // window entries of a run
 
 // The last window entry the positions of step ch read.
 __device__ __forceinline__ constexpr int dg_hi(int ch) { return db_fdiv((ch + 1) * CHUNK - 1 + LY_PW, LY_SX) - DG_WLO; }
@@ -97,10 +100,10 @@ __device__ __forceinline__ constexpr bool dg_used(int t)
     return false;
 }
 
-extern "C" __global__ void __launch_bounds__(CHANNEL_THREADS * POS_THREADS)
+extern "C" __global__ void __launch_bounds__(DWCLB_DG_THREADS(CHANNEL_THREADS, POS_THREADS))
 DB_NAME(const ct_elem *__restrict__ dout, const ct_elem *__restrict__ weight, ct_elem *__restrict__ din)
 {
-    __shared__ __align__(16) float s_w[DB_TAPS * DB_CW];   // [tap][channel of the slice]
+    __shared__ __align__(16) float s_w[DWCLB_DG_STAGE(DB_TAPS, DB_CW)];   // [tap][channel of the slice]
     const int cb = blockIdx.x % DB_NCB;
     const int tid = threadIdx.y * CHANNEL_THREADS + threadIdx.x;
     // Read in the weights' order (coalesced), written tap-major.
@@ -173,18 +176,18 @@ DB_NAME(const ct_elem *__restrict__ dout, const ct_elem *__restrict__ weight, ct
 #elif LY_PASS == 2
 // ---- wgrad ----
 
-#define WG_NRUN ((LY_OW + DB_P - 1) / DB_P)                     // runs of a row of dy
+#define WG_NRUN DWCLB_WG_NRUN(LY_OW, DB_P)                     // runs of a row of dy
 #define WG_RY DY_ROWS                                           // dy rows of an item (2D blocking past 1)
-#define WG_NTY ((LY_OH + WG_RY - 1) / WG_RY)                    // items along the dy rows
-#define WG_ITEMS ((long long)LY_B * WG_NTY * WG_NRUN)           // items of a channel slice
-#define WG_IT (ITEMS / WG_RY)                                   // items of a worker (ITEMS counts dy row runs)
-#define WG_PER_SPLIT ((long long)WORKERS * WG_IT)
-#define WG_NSPLIT ((WG_ITEMS + WG_PER_SPLIT - 1) / WG_PER_SPLIT)
-#define WG_NWX ((DB_P - 1) * LY_SX + (LY_KW - 1) * LY_DX + 1)   // x window entries of a run
-#define WG_ROWS (DB_TAPS + (LY_BIAS ? 1 : 0))                   // workspace rows of a split (taps, bias)
-#define WG_COUNT ((long long)WG_ROWS * DB_C)                    // workspace floats of a split
+#define WG_NTY DWCLB_WG_NTY(LY_OH, WG_RY)                       // items along the dy rows
+#define WG_ITEMS DWCLB_WG_ITEMS(LY_B, WG_NTY, WG_NRUN)          // items of a channel slice
+#define WG_IT DWCLB_WG_IT(ITEMS, WG_RY)                         // items of a worker (ITEMS counts dy row runs)
+#define WG_PER_SPLIT DWCLB_WG_PER_SPLIT(WORKERS, WG_IT)
+#define WG_NSPLIT DWCLB_WG_NSPLIT(WG_ITEMS, WG_PER_SPLIT)
+#define WG_NWX DWCLB_WG_NWX(DB_P, LY_SX, LY_KW, LY_DX)          // x window entries of a run
+#define WG_ROWS DWCLB_WG_ROWS(DB_TAPS, LY_BIAS)                 // workspace rows of a split (taps, bias)
+#define WG_COUNT DWCLB_WG_COUNT(WG_ROWS, DB_C)                  // workspace floats of a split
 #define WG_R ROWS_PER_THREAD                                    // filter rows of a thread
-#define WG_NRG ((LY_KH + WG_R - 1) / WG_R)                      // row groups: block y
+#define WG_NRG DWCLB_WG_NRG(LY_KH, WG_R)                        // row groups: block y
 static_assert(ROWS_PER_THREAD >= 1 && ROWS_PER_THREAD <= LY_KH, "ROWS_PER_THREAD in 1..KH");
 static_assert(DY_ROWS >= 1 && DY_ROWS <= LY_OH, "DY_ROWS in 1..OH");
 static_assert(ITEMS % DY_ROWS == 0 && ITEMS >= DY_ROWS, "ITEMS is a multiple of DY_ROWS");
@@ -213,10 +216,10 @@ __device__ __forceinline__ constexpr bool wg_used(int t)
 // The run is a runtime loop of unrolled periods of W2_PER positions (W2_PER
 // x SX = W2_NB: the slot of an entry is a constant within the period), so
 // a long run pays the window's first entries once, not per position.
-#define W2_SPAN ((LY_KW - 1) * LY_DX + 1)                      // x entries one position's taps span
-#define W2_PER ((W2_SPAN + LY_SX - 1) / LY_SX)                 // positions of an unrolled period
-#define W2_NB (W2_PER * LY_SX)                                 // slots of an x row's window
-#define W2_NU ((WG_RY - 1) * LY_SY + (WG_R - 1) * LY_DY + 1)   // x row offsets of an item
+#define W2_SPAN DWCLB_W2_SPAN(LY_KW, LY_DX)                    // x entries one position's taps span
+#define W2_PER DWCLB_W2_PER(W2_SPAN, LY_SX)                    // positions of an unrolled period
+#define W2_NB DWCLB_W2_NB(W2_PER, LY_SX)                       // slots of an x row's window
+#define W2_NU DWCLB_W2_NU(WG_RY, LY_SY, WG_R, LY_DY)           // x row offsets of an item
 static_assert(DB_P % W2_PER == 0 || DB_P < W2_PER, "a run is whole periods, or one shorter period");
 
 // Whether x row offset u meets a pair of dy row a and filter row r.
@@ -288,10 +291,10 @@ __device__ __forceinline__ void wg_block_sum(float *s_red, float (&v)[VEC], int 
 // A thread owns VEC channels and the KW taps of WG_R filter rows (i = g *
 // WG_R + r, those under KH): each dy vector it loads feeds WG_R x KW x VEC
 // FMAs, and each filter row slides its own x window in registers.
-extern "C" __global__ void __launch_bounds__(CHANNEL_THREADS * WG_NRG * WORKERS)
+extern "C" __global__ void __launch_bounds__(DWCLB_WG_THREADS(CHANNEL_THREADS, WG_NRG, WORKERS))
 DB_NAME(const ct_elem *__restrict__ in, const ct_elem *__restrict__ dout, float *__restrict__ ws)
 {
-    __shared__ __align__(16) float s_red[WORKERS * WG_NRG * DB_CT * VEC];
+    __shared__ __align__(16) float s_red[DWCLB_WG_RED(WORKERS, WG_NRG, DB_CT, VEC)];
     const int split = blockIdx.x, cb = blockIdx.y;
     const int g = threadIdx.y, w = threadIdx.z;
     const int cv = cb * CHANNEL_THREADS + threadIdx.x;

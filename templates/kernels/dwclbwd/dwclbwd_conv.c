@@ -1,7 +1,8 @@
 /* dwclbwd_conv.c - parameters, sizes, constraints and launch geometry of
- * the kinds dgdwcl and wgdwcl (dwclbwd_conv.h); the sizes here mirror the
- * DB_*, DG_* and WG_* macros of ct_dwcl_bwd.cuh. */
+ * the kinds dgdwcl and wgdwcl (dwclbwd_conv.h); the derived sizes are
+ * dwclbwd_sizes.cuh's, which ct_dwcl_bwd.cuh expands too. */
 #include "dwclbwd_conv.h"
+#include "dwclbwd_sizes.cuh"
 #include "intmath.h"
 #include "tc_shape.h"
 
@@ -56,17 +57,13 @@ _Static_assert(CT_PARAM_COUNT(DG_ALL) == CT_DWCLBWD_NPARAMS - 3, "dgrad's list i
 /* Unrolled FMAs of one period of wgrad's 2D blocking (NVRTC time). */
 #define W2_MAX_BODY 2048
 
-static long long fdiv(long long a, long long b)
-{
-    return a >= 0 ? a / b : -((-a + b - 1) / b);
-}
-
 static long long elem_size(const ct_tc_shape *s)
 {
     return s->p ? (long long)ct_dtype_size(ct_problem_dtype(s->p)) : 4;
 }
 
-/* The template's derived sizes. */
+/* The template's derived sizes: dwclbwd_sizes.cuh's expressions, which the
+ * kernels' DB_*, DG_*, WG_* and W2_* macros are. */
 typedef struct db_geom {
     long long vec, ct, p, chunk, ncv, ncb, threads, nrun, blocks, smem;
     long long pt, runs, nwin, live;                   /* dgrad */
@@ -82,17 +79,17 @@ static void dg_geometry(const ct_tc_shape *s, const dg_values *q, db_geom *g)
     g->pt = q->POS_THREADS;
     if (g->vec < 1 || g->ct < 1 || g->p < 1 || g->chunk < 1 || g->pt < 1)
         return;
-    g->ncv = s->cin / g->vec;
-    g->ncb = ct_cdiv(g->ncv, g->ct);
-    g->threads = g->ct * g->pt;
-    g->nrun = ct_cdiv(s->w, g->p);
-    g->runs = s->b * s->h * g->nrun;
-    g->blocks = g->ncb * ct_cdiv(g->runs, g->pt);
-    g->smem = 4 * s->kh * s->kw * g->ct * g->vec;
-    const long long wlo = fdiv(s->pw - (s->kw - 1) * s->dx, s->sx);
-    g->nwin = fdiv(g->p - 1 + s->pw, s->sx) - wlo + 1;
+    g->ncv = DWCLB_NCV(s->cin, g->vec);
+    g->ncb = DWCLB_NCB(g->ncv, g->ct);
+    g->threads = DWCLB_DG_THREADS(g->ct, g->pt);
+    g->nrun = DWCLB_DG_NRUN(s->w, g->p);
+    g->runs = DWCLB_DG_RUNS(s->b, s->h, g->nrun);
+    g->blocks = DWCLB_DG_BLOCKS(g->ncb, g->runs, g->pt);
+    g->smem = 4 * DWCLB_DG_STAGE(DWCLB_TAPS(s->kh, s->kw), DWCLB_CW(g->ct, g->vec));
+    const long long wlo = DWCLB_DG_WLO(s->pw, s->kw, s->dx, s->sx);
+    g->nwin = DWCLB_DG_NWIN(g->p, s->pw, s->sx, wlo);
     /* The entries a step holds live: its own and those the next reads. */
-    const long long step = fdiv(g->chunk - 1 + (s->kw - 1) * s->dx, s->sx) + 1;
+    const long long step = DWCLB_FDIV(g->chunk - 1 + (s->kw - 1) * s->dx, s->sx) + 1;
     g->live = step < g->nwin ? step : g->nwin;
 }
 
@@ -104,28 +101,28 @@ static void wg_geometry(const ct_tc_shape *s, const wg_values *q, db_geom *g)
     if (g->vec < 1 || g->ct < 1 || g->p < 1 || g->chunk < 1 || g->nwk < 1 || g->items < 1 || g->rows < 1 ||
         g->ry < 1)
         return;
-    g->nrg = ct_cdiv(s->kh, g->rows);
-    g->ncv = s->cin / g->vec;
-    g->ncb = ct_cdiv(g->ncv, g->ct);
-    g->threads = g->ct * g->nrg * g->nwk;
-    g->nrun = ct_cdiv(s->ow, g->p);
-    g->nty = ct_cdiv(s->oh, g->ry);
-    g->per = g->nwk * (g->items / g->ry);
-    g->nsplit = ct_cdiv(s->b * g->nty * g->nrun, g->per);
+    g->nrg = DWCLB_WG_NRG(s->kh, g->rows);
+    g->ncv = DWCLB_NCV(s->cin, g->vec);
+    g->ncb = DWCLB_NCB(g->ncv, g->ct);
+    g->threads = DWCLB_WG_THREADS(g->ct, g->nrg, g->nwk);
+    g->nrun = DWCLB_WG_NRUN(s->ow, g->p);
+    g->nty = DWCLB_WG_NTY(s->oh, g->ry);
+    g->per = DWCLB_WG_PER_SPLIT(g->nwk, DWCLB_WG_IT(g->items, g->ry));
+    g->nsplit = DWCLB_WG_NSPLIT(DWCLB_WG_ITEMS(s->b, g->nty, g->nrun), g->per);
     g->blocks = g->nsplit * g->ncb;
-    g->smem = 4 * g->nwk * g->nrg * g->ct * g->vec;
-    g->nwx = (g->p - 1) * s->sx + (s->kw - 1) * s->dx + 1;
+    g->smem = 4 * DWCLB_WG_RED(g->nwk, g->nrg, g->ct, g->vec);
+    g->nwx = DWCLB_WG_NWX(g->p, s->sx, s->kw, s->dx);
     const long long step = (g->chunk - 1) * s->sx + (s->kw - 1) * s->dx + 1;
     g->live = step < g->nwx ? step : g->nwx;
     /* The entries each further row's window keeps between steps. */
     g->hold = (s->kw - 1) * s->dx < g->nwx ? (s->kw - 1) * s->dx : g->nwx;
-    g->count = (s->kh * s->kw + (s->bias ? 1 : 0)) * s->cin;
+    g->count = DWCLB_WG_COUNT(DWCLB_WG_ROWS(DWCLB_TAPS(s->kh, s->kw), s->bias), s->cin);
     /* 2D blocking (W2_* of ct_dwcl_bwd.cuh): the window's span, period and
      * slots, the x row offsets and those a pair of rows meets. */
-    g->span = (s->kw - 1) * s->dx + 1;
-    g->period = ct_cdiv(g->span, s->sx);
-    g->nb = g->period * s->sx;
-    g->nu = (g->ry - 1) * s->sy + (g->rows - 1) * s->dy + 1;
+    g->span = DWCLB_W2_SPAN(s->kw, s->dx);
+    g->period = DWCLB_W2_PER(g->span, s->sx);
+    g->nb = DWCLB_W2_NB(g->period, s->sx);
+    g->nu = DWCLB_W2_NU(g->ry, s->sy, g->rows, s->dy);
     for (long long u = 0; u < g->nu; u++) {
         int used = 0;
         for (long long a = 0; a < g->ry && !used; a++)
@@ -420,7 +417,7 @@ static void wg_normalize(const ct_template *t, const ct_tc_shape *s, ct_params *
     if (q.ROWS_PER_THREAD > s->kh)
         q.ROWS_PER_THREAD = (long)s->kh;
     if (q.ROWS_PER_THREAD >= 1)
-        q.ROWS_PER_THREAD = (long)ct_cdiv(s->kh, ct_cdiv(s->kh, q.ROWS_PER_THREAD));
+        q.ROWS_PER_THREAD = (long)ct_cdiv(s->kh, DWCLB_WG_NRG(s->kh, q.ROWS_PER_THREAD));
     if (q.DY_ROWS > s->oh)
         q.DY_ROWS = (long)s->oh;
     /* 2D blocking steps one position at a time (CHUNK 1), over runs of
@@ -429,7 +426,7 @@ static void wg_normalize(const ct_template *t, const ct_tc_shape *s, ct_params *
      * in as many runs (a row no longer than a period is one run). */
     if (q.DY_ROWS > 1 && q.POS_PER_THREAD >= 1) {
         q.CHUNK = 1;
-        const long long period = ct_cdiv((s->kw - 1) * s->dx + 1, s->sx);
+        const long long period = DWCLB_W2_PER(DWCLB_W2_SPAN(s->kw, s->dx), s->sx);
         long long p = q.POS_PER_THREAD;
         if (s->ow <= period) {
             p = s->ow;
@@ -446,7 +443,8 @@ static void wg_normalize(const ct_template *t, const ct_tc_shape *s, ct_params *
      * holds every item at most. */
     if (q.POS_PER_THREAD >= 1 && q.WORKERS >= 1 && q.DY_ROWS >= 1 && q.ITEMS >= 1) {
         long long it = ct_cdiv(q.ITEMS, q.DY_ROWS);
-        const long long items = s->b * ct_cdiv(s->oh, q.DY_ROWS) * ct_cdiv(s->ow, q.POS_PER_THREAD);
+        const long long items =
+            DWCLB_WG_ITEMS(s->b, DWCLB_WG_NTY(s->oh, q.DY_ROWS), DWCLB_WG_NRUN(s->ow, q.POS_PER_THREAD));
         if (it * q.WORKERS > items)
             it = ct_cdiv(items, q.WORKERS);
         q.ITEMS = (long)(it * q.DY_ROWS);

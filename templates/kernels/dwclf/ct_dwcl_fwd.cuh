@@ -34,7 +34,8 @@
 // SM or the row's FMAs are few: strided 3x3 layers).
 //
 // Tuning macros: VEC, CHANNEL_THREADS, POS_THREADS, OUT_X, OUT_Y, ITEMS,
-// PREFETCH (dwclf_conv.c, which mirrors the DF_* sizes below).
+// PREFETCH (dwclf_conv.c, which reads the DF_* sizes below from
+// dwclf_sizes.cuh too).
 #include "ct_dtype.cuh"
 #include "ct_vec_io.cuh"
 
@@ -42,17 +43,20 @@ static_assert(LY_CL, "channels-last (nhwc) layers only");
 static_assert(LY_GROUPS == LY_CIN && LY_COUT == LY_CIN, "depthwise layers only");
 static_assert(LY_CIN % VEC == 0, "VEC must divide the channels (aligned vectors)");
 
+#include "dwclf_sizes.cuh"
+
+// The derived sizes (dwclf_sizes.cuh, which the tuner's model reads too).
 #define DF_C LY_CIN
-#define DF_NCV (DF_C / VEC)                                       // channel vectors of a pixel
-#define DF_NCB ((DF_NCV + CHANNEL_THREADS - 1) / CHANNEL_THREADS) // channel slices
-#define DF_CW (CHANNEL_THREADS * VEC)                             // channels of a slice
-#define DF_TAPS (LY_KH * LY_KW)
-#define DF_NXR ((LY_OW + OUT_X - 1) / OUT_X)                      // tiles along a row
-#define DF_NRG ((LY_OH + OUT_Y - 1) / OUT_Y)                      // row groups of an image
-#define DF_TILES ((long long)LY_B * DF_NRG * DF_NXR)
-#define DF_NGRP ((DF_TILES + POS_THREADS - 1) / POS_THREADS)     // groups of POS_THREADS tiles
-#define DF_NWX ((OUT_X - 1) * LY_SX + (LY_KW - 1) * LY_DX + 1)    // window entries of an input row
-#define DF_NWY ((OUT_Y - 1) * LY_SY + (LY_KH - 1) * LY_DY + 1)    // input rows of a tile
+#define DF_NCV DWCLF_NCV(DF_C, VEC)                               // channel vectors of a pixel
+#define DF_NCB DWCLF_NCB(DF_NCV, CHANNEL_THREADS)                 // channel slices
+#define DF_CW DWCLF_CW(CHANNEL_THREADS, VEC)                      // channels of a slice
+#define DF_TAPS DWCLF_TAPS(LY_KH, LY_KW)
+#define DF_NXR DWCLF_NXR(LY_OW, OUT_X)                            // tiles along a row
+#define DF_NRG DWCLF_NRG(LY_OH, OUT_Y)                            // row groups of an image
+#define DF_TILES DWCLF_TILES(LY_B, DF_NRG, DF_NXR)
+#define DF_NGRP DWCLF_NGRP(DF_TILES, POS_THREADS)                 // groups of POS_THREADS tiles
+#define DF_NWX DWCLF_NWX(OUT_X, LY_SX, LY_KW, LY_DX)              // window entries of an input row
+#define DF_NWY DWCLF_NWY(OUT_Y, LY_SY, LY_KH, LY_DY)              // input rows of a tile
 
 // Whether a tap reads window entry t (others are never loaded).
 __device__ __forceinline__ constexpr bool df_used(int t)
@@ -122,7 +126,7 @@ __device__ __forceinline__ void df_row_fma(float (&acc)[OUT_Y][OUT_X][VEC], cons
     }
 }
 
-extern "C" __global__ void __launch_bounds__(CHANNEL_THREADS * POS_THREADS)
+extern "C" __global__ void __launch_bounds__(DWCLF_THREADS(CHANNEL_THREADS, POS_THREADS))
 DF_NAME(const ct_elem *__restrict__ in, const ct_elem *__restrict__ weight,
 #if LY_BIAS
         const ct_elem *__restrict__ bias,

@@ -1,7 +1,8 @@
 /* dwclf_conv.c - parameters, sizes, constraints and launch geometry of the
- * kind dwtcl of the kernel folder dwclf (dwclf_conv.h); the sizes here
- * mirror the DF_* macros of ct_dwcl_fwd.cuh. */
+ * kind dwtcl of the kernel folder dwclf (dwclf_conv.h); the derived sizes
+ * are dwclf_sizes.cuh's, which ct_dwcl_fwd.cuh expands too. */
 #include "dwclf_conv.h"
+#include "dwclf_sizes.cuh"
 #include "intmath.h"
 #include "tc_shape.h"
 
@@ -72,7 +73,8 @@ static long long elem_size(const ct_tc_shape *s)
     return s->p ? (long long)ct_dtype_size(ct_problem_dtype(s->p)) : 4;
 }
 
-/* The template's derived sizes. */
+/* The template's derived sizes: dwclf_sizes.cuh's expressions, which the
+ * kernel's DF_* macros of the same names are. */
 typedef struct df_geom {
     long long vec, ct, pt, ox, oy, items, pf;
     long long ncv, ncb, threads, nxr, nrg, tiles, ngrp, blocks, nwx, nwy, smem;
@@ -85,17 +87,17 @@ static void df_geometry(const ct_tc_shape *s, const df_values *q, df_geom *g)
     g->ox = q->OUT_X, g->oy = q->OUT_Y, g->items = q->ITEMS, g->pf = q->PREFETCH;
     if (g->vec < 1 || g->ct < 1 || g->pt < 1 || g->ox < 1 || g->oy < 1 || g->items < 1)
         return;
-    g->ncv = s->cin / g->vec;
-    g->ncb = ct_cdiv(g->ncv, g->ct);
-    g->threads = g->ct * g->pt;
-    g->nxr = ct_cdiv(s->ow, g->ox);
-    g->nrg = ct_cdiv(s->oh, g->oy);
-    g->tiles = s->b * g->nrg * g->nxr;
-    g->ngrp = ct_cdiv(g->tiles, g->pt);
-    g->blocks = g->ncb * ct_cdiv(g->ngrp, g->items);
-    g->nwx = (g->ox - 1) * s->sx + (s->kw - 1) * s->dx + 1;
-    g->nwy = (g->oy - 1) * s->sy + (s->kh - 1) * s->dy + 1;
-    g->smem = 4 * s->kh * s->kw * g->ct * g->vec;
+    g->ncv = DWCLF_NCV(s->cin, g->vec);
+    g->ncb = DWCLF_NCB(g->ncv, g->ct);
+    g->threads = DWCLF_THREADS(g->ct, g->pt);
+    g->nxr = DWCLF_NXR(s->ow, g->ox);
+    g->nrg = DWCLF_NRG(s->oh, g->oy);
+    g->tiles = DWCLF_TILES(s->b, g->nrg, g->nxr);
+    g->ngrp = DWCLF_NGRP(g->tiles, g->pt);
+    g->blocks = DWCLF_BLOCKS(g->ncb, g->ngrp, g->items);
+    g->nwx = DWCLF_NWX(g->ox, s->sx, s->kw, s->dx);
+    g->nwy = DWCLF_NWY(g->oy, s->sy, s->kh, s->dy);
+    g->smem = DWCLF_SMEM(DWCLF_TAPS(s->kh, s->kw), DWCLF_CW(g->ct, g->vec));
 }
 
 /* Window entries a tap reads (the others are never loaded). */
@@ -245,12 +247,13 @@ static void df_normalize(const ct_template *t, const ct_tc_shape *s, ct_params *
         df_put(t, c, &q);
         return;
     }
-    const long long ncv = s->cin / q.VEC;
+    const long long ncv = DWCLF_NCV(s->cin, q.VEC);
     if (q.CHANNEL_THREADS > ncv)
         q.CHANNEL_THREADS = (long)ncv;
     q.OUT_X = (long)ct_cdiv(s->ow, ct_cdiv(s->ow, q.OUT_X));
     q.OUT_Y = (long)ct_cdiv(s->oh, ct_cdiv(s->oh, q.OUT_Y));
-    const long long ngrp = ct_cdiv(s->b * ct_cdiv(s->oh, q.OUT_Y) * ct_cdiv(s->ow, q.OUT_X), q.POS_THREADS);
+    const long long ngrp =
+        DWCLF_NGRP(DWCLF_TILES(s->b, DWCLF_NRG(s->oh, q.OUT_Y), DWCLF_NXR(s->ow, q.OUT_X)), q.POS_THREADS);
     if (q.ITEMS > ngrp)
         q.ITEMS = (long)ngrp;
     df_put(t, c, &q);

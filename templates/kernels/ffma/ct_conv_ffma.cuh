@@ -51,14 +51,17 @@
 
 #include "ct_dtype.cuh"
 
-#define FF_CDIV(a, b) (((a) + (b) - 1) / (b))
+#include "ffma_sizes.cuh"
+
+// The derived sizes (ffma_sizes.cuh, which the tuner's model reads too).
+#define FF_CDIV(a, b) FFMA_CDIV(a, b)
 #define FF_KHW (LY_KH * LY_KW)
 #define FF_K (LY_CING * FF_KHW)
 #define FF_OHW (LY_OH * LY_OW)
 #define FF_N (LY_B * FF_OHW)
-#define FF_TX (TILE_N / THREAD_N)                  // threads along the pixels
-#define FF_TY (TILE_M / THREAD_M)                  // threads along the channels
-#define FF_NT (FF_TX * FF_TY)
+#define FF_TX FFMA_TX(TILE_N, THREAD_N)            // threads along the pixels
+#define FF_TY FFMA_TY(TILE_M, THREAD_M)            // threads along the channels
+#define FF_NT FFMA_NT(FF_TX, FF_TY)
 // A warp's threads: WX along the pixels (8, fewer where TX is smaller, more
 // where TY is), WY = 32 / WX along the channels.
 #define FF_WX0 (FF_TX < 8 ? FF_TX : 8)
@@ -69,19 +72,13 @@
 #define FF_NCH FF_CDIV(FF_K, CHUNK_K)
 #define FF_MTILES FF_CDIV(LY_COUTG, TILE_M)        // grid y
 #define FF_NTILES FF_CDIV(FF_N, TILE_N)            // grid x
-#define FF_AP (TILE_M + 4)                         // floats per k row of the A stage
-#define FF_BP (TILE_N + 4)                         // and of the B stage
-#define FF_AL (TILE_M * CHUNK_K / FF_NT)           // A elements a thread loads per chunk
-#define FF_BL (TILE_N * CHUNK_K / FF_NT)           // B elements
-// Registers a thread needs (the sums, two k's fragments, the next chunk's
-// loads with the B addresses, about 24 for indices and the loop; ffma_conv.c
-// has the same estimate): the launch bounds ask for as many blocks an SM as
-// leave that many, at most 1024 threads (sm_75). An SM's 64K registers are
-// four schedulers' 16K, each holding whole warps: FF_WPS warps a scheduler.
-#define FF_REGS (THREAD_M * THREAD_N + 2 * (THREAD_M + THREAD_N) + FF_AL + 2 * FF_BL + 24)
-#define FF_WPS (512 / ((FF_REGS + 7) / 8 * 8))
-#define FF_MINB_R (FF_WPS * 128 / FF_NT)
-#define FF_MINB (FF_MINB_R < 1 ? 1 : FF_MINB_R > 1024 / FF_NT ? 1024 / FF_NT : FF_MINB_R)
+#define FF_AP FFMA_AP(TILE_M)                      // floats per k row of the A stage
+#define FF_BP FFMA_BP(TILE_N)                      // and of the B stage
+#define FF_AL FFMA_AL(TILE_M, CHUNK_K, FF_NT)      // A elements a thread loads per chunk
+#define FF_BL FFMA_BL(TILE_N, CHUNK_K, FF_NT)      // B elements
+// Registers a thread needs, and the blocks an SM the launch bounds ask for.
+#define FF_REGS FFMA_REGS(THREAD_M, THREAD_N, FF_AL, FF_BL)
+#define FF_MINB FFMA_MINB(FFMA_MINB_R(FF_REGS, FF_NT), FF_NT)
 static_assert(FF_NT % 32 == 0 && FF_TX % FF_WX == 0 && FF_TY % FF_WY == 0, "whole warps of WX x WY threads");
 static_assert(FF_NT % CHUNK_K == 0 && FF_AL * FF_NT == TILE_M * CHUNK_K && FF_BL * FF_NT == TILE_N * CHUNK_K,
               "the threads share a chunk's copies evenly");

@@ -1,8 +1,8 @@
 /* ffma_conv.c - parameters, sizes, constraints and launch geometry of the
- * kind ffma (ffma_conv.h); the sizes here mirror the FF_* macros of
- * ct_conv_ffma.cuh. */
+ * kind ffma (ffma_conv.h); the derived sizes are ffma_sizes.cuh's, which
+ * ct_conv_ffma.cuh expands too. */
 #include "ffma_conv.h"
-#include "intmath.h"
+#include "ffma_sizes.cuh"
 #include "tc_shape.h"
 
 #include <stdio.h>
@@ -37,7 +37,8 @@ static ff_values ff_get(const ct_template *t, const ct_params *c)
     return q;
 }
 
-/* The template's derived sizes. */
+/* The template's derived sizes: ffma_sizes.cuh's expressions, which the
+ * kernel's FF_* macros of the same names are. */
 typedef struct ff_geom {
     long long tx, ty, nt, minb, al, bl, ntiles, mtiles, smem, regs;
 } ff_geom;
@@ -48,28 +49,17 @@ static void ff_geometry(const ct_tc_shape *s, const ff_values *q, ff_geom *g)
     if (q->THREAD_M < 1 || q->THREAD_N < 1 || q->CHUNK_K < 1)
         return;
     const long long coutg = s->cout / ct_tc_ngroups(s), n = s->b * s->oh * s->ow;
-    g->tx = q->TILE_N / q->THREAD_N, g->ty = q->TILE_M / q->THREAD_M;
-    g->nt = g->tx * g->ty;
+    g->tx = FFMA_TX(q->TILE_N, q->THREAD_N), g->ty = FFMA_TY(q->TILE_M, q->THREAD_M);
+    g->nt = FFMA_NT(g->tx, g->ty);
     if (g->nt < 1)
         return;
-    g->al = q->TILE_M * q->CHUNK_K / g->nt;
-    g->bl = q->TILE_N * q->CHUNK_K / g->nt;
-    /* The sums, two k's fragments (the next one's loads in flight), the
-     * next chunk's loads with the B addresses, about 24 for indices and
-     * the loop (ptxas on sm_75 .. sm_90 stays within it without spills);
-     * the launch bounds ask for the blocks an SM that leaves, at most 1024
-     * threads (FF_MINB): an SM's registers are four schedulers' quarters,
-     * each holding whole warps. */
-    g->regs = q->THREAD_M * q->THREAD_N + 2 * (q->THREAD_M + q->THREAD_N) + g->al + 2 * g->bl + 24;
-    g->minb = 512 / ct_rup(g->regs, 8) * 128 / g->nt;
-    if (g->minb > 1024 / g->nt)
-        g->minb = 1024 / g->nt;
-    if (g->minb < 1)
-        g->minb = 1;
-    g->ntiles = ct_cdiv(n, q->TILE_N);
-    g->mtiles = ct_cdiv(coutg, q->TILE_M);
-    /* Two stages of A and B rows padded by 4 floats, the pixel table. */
-    g->smem = 4 * 2 * q->CHUNK_K * ((q->TILE_M + 4) + (q->TILE_N + 4)) + 12 * q->TILE_N;
+    g->al = FFMA_AL(q->TILE_M, q->CHUNK_K, g->nt);
+    g->bl = FFMA_BL(q->TILE_N, q->CHUNK_K, g->nt);
+    g->regs = FFMA_REGS(q->THREAD_M, q->THREAD_N, g->al, g->bl);
+    g->minb = FFMA_MINB(FFMA_MINB_R(g->regs, g->nt), g->nt);
+    g->ntiles = FFMA_CDIV(n, q->TILE_N);
+    g->mtiles = FFMA_CDIV(coutg, q->TILE_M);
+    g->smem = FFMA_SMEM(q->CHUNK_K, q->TILE_M, q->TILE_N);
 }
 
 static int pow2(long v)

@@ -1,17 +1,13 @@
 /* gemm_conv.c - parameters, sizes, constraints and geometry of the
  * conv1dc gemm template (gemm_conv.h, gemm.conv1dc.cu.in beside it). */
 #include "gemm_conv.h"
+#include "gemm_sizes.cuh"
 #include "tc_shape.h"
 
 #include <stdio.h>
 #include <string.h>
 
 CT_FAMILY_CODE
-
-static long long ceil_div(long long a, long long b)
-{
-    return (a + b - 1) / b;
-}
 
 #define GEMM_PARAMS(X)                                                                                        \
     X(COUT_TILE, 64, CT_INT(0), "output channels per block")                                                  \
@@ -25,8 +21,8 @@ const ct_param_def ct_gemm_params[CT_GEMM_NPARAMS] = CT_PARAM_TABLE(GEMM_PARAMS)
 _Static_assert(CT_PARAM_COUNT(GEMM_PARAMS) == CT_GEMM_NPARAMS, "the list's length");
 CT_PARAM_VALUES(gemm, GEMM_PARAMS, ct_gemm_params)
 
-/* The gemm template's derived sizes; these mirror the macros of
- * gemm.conv1dc.cu.in. */
+/* The gemm template's derived sizes: gemm_sizes.cuh's expressions, which
+ * the macros of gemm.conv1dc.cu.in are. */
 typedef struct gemm_shape {
     long bm, bn, tm, tn, ck, pipe, minb;
     long long nt, tiles, lv, nl, smem;
@@ -40,19 +36,15 @@ static void gemm_shape_of(const ct_tc_shape *s, const ct_params *c, gemm_shape *
     g->bn = q.T_TILE;
     g->tm = q.COUT_PER_THREAD;
     g->tn = q.T_PER_THREAD;
-    g->ck = q.CIN_CHUNK;
-    if (g->ck > s->cin)
-        g->ck = (long)s->cin;
+    g->ck = (long)GEMM_CK((long long)q.CIN_CHUNK, s->cin);
     g->pipe = q.PIPE;
     g->minb = q.MIN_BLOCKS;
-    g->nt = g->tm > 0 && g->tn > 0 ? (long long)(g->bm / g->tm) * (g->bn / g->tn) : 0;
-    g->tiles = g->bm > 0 && g->bn > 0
-                   ? ceil_div(s->ow, g->bn) * ceil_div(s->cout, g->bm) * s->b
-                   : 0;
-    g->lv = g->tn % 4 == 0 ? 4 : g->tn % 2 == 0 ? 2 : 1;
-    g->nl = g->lv > 0 ? ceil_div(g->tn + k - 1, g->lv) * g->lv : 0;
-    const long long xp = ceil_div(g->bn - g->tn + g->nl, 4) * 4;
-    g->smem = 4LL * (g->pipe ? 2 : 1) * (g->ck * k * g->bm + g->ck * xp);
+    g->nt = g->tm > 0 && g->tn > 0 ? GEMM_NT((long long)g->bm, g->tm, GEMM_TX(g->bn, g->tn)) : 0;
+    g->tiles = g->bm > 0 && g->bn > 0 ? GEMM_TILES_T(s->ow, g->bn) * GEMM_TILES_C(s->cout, g->bm) * s->b : 0;
+    g->lv = GEMM_LV(g->tn);
+    g->nl = GEMM_NL(GEMM_NWIN(g->tn, k), g->lv);
+    const long long xp = GEMM_XP(g->bn, g->tn, g->nl);
+    g->smem = 4LL * GEMM_NBUF(g->pipe) * (GEMM_S_W(g->ck, k, g->bm) + GEMM_S_X(g->ck, xp));
 }
 
 static int gemm_constrain(const ct_tc_shape *s, const ct_params *c, const ct_limits *lim, char *why, size_t len)
@@ -73,8 +65,8 @@ static int gemm_constrain(const ct_tc_shape *s, const ct_params *c, const ct_lim
     /* Tiles past Cout or Lout compute outputs nobody stores: on a layer big
      * enough to have a choice, more than 15% of them is never the fastest. */
     const long long lout = s->ow, cout = s->cout;
-    const double eff = (double)lout / (double)(ceil_div(lout, g.bn) * g.bn) * (double)cout /
-                       (double)(ceil_div(cout, g.bm) * g.bm);
+    const double eff = (double)lout / (double)(GEMM_TILES_T(lout, g.bn) * g.bn) * (double)cout /
+                       (double)(GEMM_TILES_C(cout, g.bm) * g.bm);
     if (eff < 0.85 && (double)(s->b * s->cout * s->ow) >= 65536.0) {
         snprintf(why, len, "only %.0f%% of the tiles' outputs exist (Lout %lld, Cout %lld)", 100.0 * eff, lout,
                  cout);

@@ -51,8 +51,12 @@
 
 #include "ct_dtype.cuh"
 
-#define SM_CDIV(a, b) (((a) + (b) - 1) / (b))
-#define SM_RUP(a, b) (SM_CDIV(a, b) * (b))
+#include "simt_sizes.cuh"
+
+// The derived sizes below are simt_sizes.cuh's, which the tuner's model
+// reads too.
+#define SM_CDIV(a, b) SIMT_CDIV(a, b)
+#define SM_RUP(a, b) SIMT_RUP(a, b)
 #define SM_STR(x) #x
 #define SM_PRAGMA(x) _Pragma(SM_STR(x))
 #define SM_UNROLL(n) SM_PRAGMA(unroll n)
@@ -63,51 +67,49 @@
 #define SM_COUT (SM_COUTG * SM_GROUPS)
 
 // Output channels: NCG slices of CPT per group, the last one maybe partial.
-#define SM_CPT_REQ (COUT_PER_THREAD < SM_COUTG ? COUT_PER_THREAD : SM_COUTG)
-#define SM_NCG SM_CDIV(SM_COUTG, SM_CPT_REQ)
-#define SM_CPT SM_CDIV(SM_COUTG, SM_NCG)
+#define SM_CPT_REQ SIMT_CPT_REQ(COUT_PER_THREAD, SM_COUTG)
+#define SM_NCG SIMT_NCG(SM_COUTG, SM_CPT_REQ)
+#define SM_CPT SIMT_CPT(SM_COUTG, SM_NCG)
 #define SM_NSL COUT_SLICES
-#define SM_GPB (SM_NSL >= SM_NCG ? SM_NSL / SM_NCG : 1)   // groups staged per block
-#define SM_NCB SM_CDIV(SM_GROUPS * SM_NCG, SM_NSL)        // channel blocks
+#define SM_GPB SIMT_GPB(SM_NSL, SM_NCG)                   // groups staged per block
+#define SM_NCB SIMT_NCB(SM_GROUPS, SM_NCG, SM_NSL)        // channel blocks
 
 // Output tiles, balanced, rounded up to whole threads.
-#define SM_TOH_REQ (TILE_OH == 0 || TILE_OH >= SM_OH ? SM_OH : TILE_OH)
-#define SM_TOW_REQ (TILE_OW == 0 || TILE_OW >= SM_OW ? SM_OW : TILE_OW)
-#define SM_TOH SM_RUP(SM_CDIV(SM_OH, SM_CDIV(SM_OH, SM_TOH_REQ)), OUT_Y)
-#define SM_TOW SM_RUP(SM_CDIV(SM_OW, SM_CDIV(SM_OW, SM_TOW_REQ)), OUT_X)
+#define SM_TOH SIMT_TILE(SM_OH, TILE_OH, OUT_Y)
+#define SM_TOW SIMT_TILE(SM_OW, TILE_OW, OUT_X)
 #define SM_NTY SM_CDIV(SM_OH, SM_TOH)
 #define SM_NTX SM_CDIV(SM_OW, SM_TOW)
-#define SM_XG (SM_TOW / OUT_X)                            // pixel groups along a tile row
-#define SM_PIX ((SM_TOH / OUT_Y) * SM_XG)                 // pixel groups of a tile
-#define SM_NT SM_RUP(SM_PIX * SM_NSL, 32)
+#define SM_XG SIMT_XG(SM_TOW, OUT_X)                      // pixel groups along a tile row
+#define SM_PIX SIMT_PIX(SM_TOH, OUT_Y, SM_XG)             // pixel groups of a tile
+#define SM_NT SIMT_NT(SM_PIX, SM_NSL)
 // A block's copy and compute do not overlap: two blocks and 16 warps per SM
 // at least (the host keeps SM_NT <= 512).
-#define SM_MINB (SM_NT >= 256 ? 2 : 512 / SM_NT)
+#define SM_MINB SIMT_MINB(SM_NT)
 
-#define SM_CC (CIN_CHUNK == 0 || CIN_CHUNK >= SM_CING ? SM_CING : CIN_CHUNK)
-#define SM_NCH SM_CDIV(SM_CING, SM_CC)
-#define SM_NBUF (PIPE ? 2 : 1)
+#define SM_CC SIMT_REQ(SM_CING, CIN_CHUNK)
+#define SM_NCH SIMT_NCH(SM_CING, SM_CC)
+#define SM_NBUF SIMT_NBUF(PIPE)
 #define SM_KHW (SM_KH * SM_KW)
 
 // The staged tile: SIH rows of PITCH floats per channel, column u holding
 // input column ox0*SX - PW + u. Copies move LVG floats where every tile's
 // first column and every row start are LVG-aligned in memory.
-#define SM_STEP (OUT_X * SM_SX)
-#define SM_NWX ((OUT_X - 1) * SM_SX + (SM_KW - 1) * SM_DX + 1)
-#define SM_LV (SM_STEP % 4 == 0 ? 4 : SM_STEP % 2 == 0 ? 2 : 1)
-#define SM_NWL SM_RUP(SM_NWX, SM_LV)
-#define SM_SIH ((SM_TOH - 1) * SM_SY + (SM_KH - 1) * SM_DY + 1)
-#define SM_PITCH SM_RUP((SM_XG - 1) * SM_STEP + SM_NWL, 4)
+#define SM_STEP SIMT_STEP(OUT_X, SM_SX)
+#define SM_NWX SIMT_NWX(OUT_X, SM_SX, SM_KW, SM_DX)
+#define SM_LV SIMT_LV(SM_STEP)
+#define SM_NWL SIMT_NWL(SM_NWX, SM_LV)
+#define SM_SIH SIMT_SIH(SM_TOH, SM_SY, SM_KH, SM_DY)
+#define SM_PITCH SIMT_PITCH(SM_XG, SM_STEP, SM_NWL)
 #define SM_ALIGNED(n) (SM_W % (n) == 0 && SM_PW % (n) == 0 && (SM_NTX == 1 || (SM_TOW * SM_SX) % (n) == 0))
 #define SM_LVG (SM_CL || CT_DTYPE != 0 ? 1 : SM_ALIGNED(4) ? 4 : SM_ALIGNED(2) ? 2 : 1)
 // Floats per staged channel (channels last: the next 4 mod 32, see above).
-#define SM_CHP (SM_CL ? SM_RUP(SM_SIH * SM_PITCH - 4, 32) + 4 : SM_SIH * SM_PITCH)
-#define SM_S_IN (SM_GPB * SM_CC * SM_CHP)
+#define SM_CHP SIMT_CHP(SM_CL, SM_SIH, SM_PITCH)
+#define SM_S_IN SIMT_S_IN(SM_GPB, SM_CC, SM_CHP)
 // Weights [cc][i][j][co of the block], co padded to 4.
-#define SM_WP SM_RUP(SM_NSL * SM_CPT, 4)
-#define SM_S_W (SM_CC * SM_KHW * SM_WP)
-#define SM_STAGE (SM_S_IN + SM_S_W)
-#define SM_WV (SM_CPT % 4 == 0 ? 4 : SM_CPT % 2 == 0 ? 2 : 1)
+#define SM_WP SIMT_WP(SM_NSL, SM_CPT)
+#define SM_S_W SIMT_S_W(SM_CC, SM_KHW, SM_WP)
+#define SM_STAGE SIMT_STAGE(SM_S_IN, SM_S_W)
+#define SM_WV SIMT_WV(SM_CPT)
 // Output vectors along a row (NCHW) or the channels (channels last, CV);
 // bf16/f16 outputs are rounded and stored one at a time.
 #define SM_SV (CT_DTYPE != 0 ? 1 : OUT_X % 4 == 0 && SM_OW % 4 == 0 ? 4 : OUT_X % 2 == 0 && SM_OW % 2 == 0 ? 2 : 1)

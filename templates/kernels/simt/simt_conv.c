@@ -1,8 +1,10 @@
 /* simt_conv.c - parameters, sizes, constraints and geometry of the SIMT
  * templates (ct_conv_simt.cuh via conv1dc_simt and
- * conv2dc_simt). */
+ * conv2dc_simt); the derived sizes are simt_sizes.cuh's, which
+ * ct_conv_simt.cuh expands too. */
 #include "simt_conv.h"
 #include "intmath.h"
+#include "simt_sizes.cuh"
 
 #include <stdio.h>
 #include <string.h>
@@ -55,7 +57,8 @@ static void simt_put(const ct_template *t, ct_params *c, const simt_values *q)
     }
 }
 
-/* The template's derived sizes (the SM_* macros of ct_conv_simt.cuh). */
+/* The template's derived sizes: simt_sizes.cuh's expressions, which the
+ * SM_* macros of ct_conv_simt.cuh are. */
 typedef struct simt_geom {
     long long ox, oy, cing, coutg, ncg, cpt, nsl, gpb, ncb, toh, tow, nty, ntx, xg, pix, nt, minb, cc, nch, nbuf;
     long long step, nwx, lv, nwl, sih, pitch, chp, s_in, wp, s_w, stage, smem, blocks, wv;
@@ -67,13 +70,6 @@ static int simt_cl(const ct_tc_shape *s)
     return s->p && ct_problem_value(s->p, "layout") != 0;
 }
 
-
-static long long tile_of(long long n, long long req, long long per)
-{
-    const long long r = req == 0 || req >= n ? n : req;
-    return ct_rup(ct_cdiv(n, ct_cdiv(n, r)), per);
-}
-
 static void simt_geometry(const ct_tc_shape *s, const simt_values *q, simt_geom *g)
 {
     memset(g, 0, sizeof *g);
@@ -81,45 +77,44 @@ static void simt_geometry(const ct_tc_shape *s, const simt_values *q, simt_geom 
     if (g->ox < 1 || g->oy < 1 || q->COUT_PER_THREAD < 1 || q->COUT_SLICES < 1)
         return;
     g->cing = s->cin / ct_tc_ngroups(s), g->coutg = s->cout / ct_tc_ngroups(s);
-    g->ncg = ct_cdiv(g->coutg, q->COUT_PER_THREAD < g->coutg ? q->COUT_PER_THREAD : g->coutg);
-    g->cpt = ct_cdiv(g->coutg, g->ncg);
+    g->ncg = SIMT_NCG(g->coutg, SIMT_CPT_REQ((long long)q->COUT_PER_THREAD, g->coutg));
+    g->cpt = SIMT_CPT(g->coutg, g->ncg);
     g->nsl = q->COUT_SLICES;
-    g->gpb = g->nsl >= g->ncg ? g->nsl / g->ncg : 1;
-    g->ncb = ct_cdiv(ct_tc_ngroups(s) * g->ncg, g->nsl);
-    g->toh = tile_of(s->oh, q->TILE_OH, g->oy);
-    g->tow = tile_of(s->ow, q->TILE_OW, g->ox);
-    g->nty = ct_cdiv(s->oh, g->toh), g->ntx = ct_cdiv(s->ow, g->tow);
-    g->xg = g->tow / g->ox;
-    g->pix = (g->toh / g->oy) * g->xg;
-    g->nt = ct_rup(g->pix * g->nsl, 32);
-    g->minb = g->nt >= 256 ? 2 : 512 / g->nt;
-    g->cc = q->CIN_CHUNK == 0 || q->CIN_CHUNK >= g->cing ? g->cing : q->CIN_CHUNK;
-    g->nch = ct_cdiv(g->cing, g->cc);
-    g->nbuf = q->PIPE ? 2 : 1;
-    g->step = g->ox * s->sx;
-    g->nwx = (g->ox - 1) * s->sx + (s->kw - 1) * s->dx + 1;
-    g->lv = g->step % 4 == 0 ? 4 : g->step % 2 == 0 ? 2 : 1;
-    g->nwl = ct_rup(g->nwx, g->lv);
-    g->sih = (g->toh - 1) * s->sy + (s->kh - 1) * s->dy + 1;
-    g->pitch = ct_rup((g->xg - 1) * g->step + g->nwl, 4);
-    /* Channels last: a channel's tile padded to 4 mod 32 floats. */
-    g->chp = simt_cl(s) ? ct_rup(g->sih * g->pitch - 4, 32) + 4 : g->sih * g->pitch;
-    g->s_in = g->gpb * g->cc * g->chp;
-    g->wp = ct_rup(g->nsl * g->cpt, 4);
-    g->s_w = g->cc * s->kh * s->kw * g->wp;
-    g->stage = g->s_in + g->s_w;
-    g->smem = 4 * g->nbuf * g->stage;
-    g->blocks = s->b * g->nty * g->ntx * g->ncb;
-    g->wv = g->cpt % 4 == 0 ? 4 : g->cpt % 2 == 0 ? 2 : 1;
+    g->gpb = SIMT_GPB(g->nsl, g->ncg);
+    g->ncb = SIMT_NCB(ct_tc_ngroups(s), g->ncg, g->nsl);
+    g->toh = SIMT_TILE(s->oh, (long long)q->TILE_OH, g->oy);
+    g->tow = SIMT_TILE(s->ow, (long long)q->TILE_OW, g->ox);
+    g->nty = SIMT_CDIV(s->oh, g->toh), g->ntx = SIMT_CDIV(s->ow, g->tow);
+    g->xg = SIMT_XG(g->tow, g->ox);
+    g->pix = SIMT_PIX(g->toh, g->oy, g->xg);
+    g->nt = SIMT_NT(g->pix, g->nsl);
+    g->minb = SIMT_MINB(g->nt);
+    g->cc = SIMT_REQ(g->cing, (long long)q->CIN_CHUNK);
+    g->nch = SIMT_NCH(g->cing, g->cc);
+    g->nbuf = SIMT_NBUF(q->PIPE);
+    g->step = SIMT_STEP(g->ox, s->sx);
+    g->nwx = SIMT_NWX(g->ox, s->sx, s->kw, s->dx);
+    g->lv = SIMT_LV(g->step);
+    g->nwl = SIMT_NWL(g->nwx, g->lv);
+    g->sih = SIMT_SIH(g->toh, s->sy, s->kh, s->dy);
+    g->pitch = SIMT_PITCH(g->xg, g->step, g->nwl);
+    g->chp = SIMT_CHP(simt_cl(s), g->sih, g->pitch);
+    g->s_in = SIMT_S_IN(g->gpb, g->cc, g->chp);
+    g->wp = SIMT_WP(g->nsl, g->cpt);
+    g->s_w = SIMT_S_W(g->cc, s->kh * s->kw, g->wp);
+    g->stage = SIMT_STAGE(g->s_in, g->s_w);
+    g->smem = SIMT_SMEM(g->nbuf, g->stage);
+    g->blocks = SIMT_BLOCKS(s->b, g->nty, g->ntx, g->ncb);
+    g->wv = SIMT_WV(g->cpt);
 }
 
 /* FMA clocks per shared-memory wavefront of OUT_Y x OUT_X outputs x CPT
  * channels per thread (see ct_simt_constrain). */
 static double simt_ratio(const ct_tc_shape *s, long long ox, long long oy, long long cpt)
 {
-    const long long step = ox * s->sx, lv = step % 4 == 0 ? 4 : step % 2 == 0 ? 2 : 1;
-    const long long nwl = ct_rup((ox - 1) * s->sx + (s->kw - 1) * s->dx + 1, lv);
-    const long long wv = cpt % 4 == 0 ? 4 : cpt % 2 == 0 ? 2 : 1;
+    const long long step = SIMT_STEP(ox, s->sx), lv = SIMT_LV(step);
+    const long long nwl = SIMT_NWL(SIMT_NWX(ox, s->sx, s->kw, s->dx), lv);
+    const long long wv = SIMT_WV(cpt);
     return (double)(oy * ox * s->kw * cpt) / 4.0 / (double)(oy * nwl + s->kw * ct_cdiv(cpt, wv));
 }
 

@@ -84,38 +84,41 @@
 #endif
 #define TC_CIN_ALL (TC_CIN * TC_GROUPS)
 #define TC_COUT_ALL (TC_COUT * TC_GROUPS)
-#define TC_CDIV(a, b) (((a) + (b) - 1) / (b))
-#define TC_RUP(a, b) (TC_CDIV(a, b) * (b))
+#include "tc_sizes.cuh"
 
-#define TC_NPIX (TILE_OH * TILE_OW)
-#define TC_BN TC_RUP(TC_NPIX, 8 * WARPS_N)     // columns past TC_NPIX are idle
+// The derived sizes (tc_sizes.cuh, which the tuner's model reads too).
+#define TC_CDIV(a, b) TCS_CDIV(a, b)
+#define TC_RUP(a, b) TCS_RUP(a, b)
+
+#define TC_NPIX TCS_NPIX(TILE_OH, TILE_OW)
+#define TC_BN TCS_BN(TC_NPIX, WARPS_N)         // columns past TC_NPIX are idle
 #define TC_BM COUT_TILE
-#define TC_NT (32 * WARPS_M * WARPS_N)
-#define TC_WM (TC_BM / WARPS_M)
-#define TC_WN (TC_BN / WARPS_N)
-#define TC_MF (TC_WM / 16)
-#define TC_NF (TC_WN / 8)
-#define TC_CK (CIN_CHUNK < TC_CIN ? CIN_CHUNK : TC_CIN)
-#define TC_NCH TC_CDIV(TC_CIN, TC_CK)
-#define TC_KHW (TC_KH * TC_KW)
-#define TC_KCR (TC_CK * TC_KHW)              // real K values of a chunk
-#define TC_KC TC_RUP(TC_KCR, 8 * ACC_STEPS)  // padded to whole groups of mma steps
-#define TC_AP (TC_KC + 4)                    // = 4 mod 8: conflict-free ldmatrix rows
-#define TC_IH ((TILE_OH - 1) * TC_SY + (TC_KH - 1) * TC_DY + 1)
-#define TC_IW ((TILE_OW - 1) * TC_SX + (TC_KW - 1) * TC_DX + 1)
-#define TC_PLANE (TC_RUP(TC_IH * TC_IW, 32) + 8) // = 8 mod 32: conflict-free tap-major B
-#define TC_SA (TC_BM * TC_AP)
-#define TC_SB (TC_CK * TC_PLANE)
-#define TC_STAGE (TC_SA + TC_SB)
-#define TC_NBUF (PIPE ? 2 : 1)
-#define TC_TY TC_CDIV(TC_OH, TILE_OH)
-#define TC_TX TC_CDIV(TC_OW, TILE_OW)
+#define TC_NT TCS_NT(WARPS_M, WARPS_N)
+#define TC_WM TCS_WM(TC_BM, WARPS_M)
+#define TC_WN TCS_WN(TC_BN, WARPS_N)
+#define TC_MF TCS_MF(TC_WM)
+#define TC_NF TCS_NF(TC_WN)
+#define TC_CK TCS_CK(CIN_CHUNK, TC_CIN)
+#define TC_NCH TCS_NCH(TC_CIN, TC_CK)
+#define TC_KHW TCS_KHW(TC_KH, TC_KW)
+#define TC_KCR TCS_KCR(TC_CK, TC_KHW)          // real K values of a chunk
+#define TC_KC TCS_KC(TC_KCR, ACC_STEPS)        // padded to whole groups of mma steps
+#define TC_AP TCS_AP(TC_KC)                    // = 4 mod 8: conflict-free ldmatrix rows
+#define TC_IH TCS_IN(TILE_OH, TC_SY, TC_KH, TC_DY)
+#define TC_IW TCS_IN(TILE_OW, TC_SX, TC_KW, TC_DX)
+#define TC_PLANE TCS_PLANE(TC_IH, TC_IW)       // = 8 mod 32: conflict-free tap-major B
+#define TC_SA TCS_SA(TC_BM, TC_AP)
+#define TC_SB TCS_SB(TC_CK, TC_PLANE)
+#define TC_STAGE TCS_STAGE(TC_SA, TC_SB)
+#define TC_NBUF TCS_NBUF(PIPE)
+#define TC_TY TCS_TILES_OF(TC_OH, TILE_OH)
+#define TC_TX TCS_TILES_OF(TC_OW, TILE_OW)
 #ifndef TC_SPLIT
 #define TC_NSPLIT 1
 #else
 #define TC_NSPLIT SPLIT_K
 #endif
-#define TC_NCT TC_CDIV(TC_COUT, TC_BM)          // channel tiles of a group
+#define TC_NCT TCS_NCT(TC_COUT, TC_BM)          // channel tiles of a group
 #define TC_OUT_COUNT ((long long)TC_B * TC_COUT_ALL * TC_OH * TC_OW)
 
 // Shared memory (dynamic, sized by tc_conv.c): TC_NBUF stages of TC_STAGE

@@ -1,7 +1,9 @@
 /* tc_conv.c - parameters, sizes, constraints and the split-K executor of the
- * fp32 tensor-core implicit-GEMM kinds tc and tcsplit (ct_conv_tc.cuh). */
+ * fp32 tensor-core implicit-GEMM kinds tc and tcsplit (ct_conv_tc.cuh); the
+ * derived sizes are tc_sizes.cuh's, which ct_conv_tc.cuh expands too. */
 #include "tc_conv.h"
 #include "intmath.h"
+#include "tc_sizes.cuh"
 #include "ws_exec.h"
 
 #include <string.h>
@@ -87,28 +89,27 @@ static void geometry_of(const ct_template *t, const ct_tc_shape *s, const ct_par
     if (g->bm < 1 || g->toh < 1 || g->tow < 1 || g->warps_m < 1 || g->warps_n < 1 || g->ck < 1 || g->split < 1 ||
         g->acc < 1)
         return;
-    if (g->ck > s->cin)
-        g->ck = s->cin;
-    g->bn = ct_rup(g->toh * g->tow, 8 * g->warps_n);
-    g->nt = 32 * g->warps_m * g->warps_n;
-    g->wm = g->bm / g->warps_m;
-    g->wn = g->bn / g->warps_n;
-    g->mf = g->wm / 16;
-    g->nf = g->wn / 8;
-    g->nch = ct_cdiv(s->cin, g->ck);
-    g->khw = s->kh * s->kw;
-    g->kcr = g->ck * g->khw;
-    g->kc = ct_rup(g->kcr, 8 * g->acc);
-    g->ap = g->kc + 4;
-    g->ih = (g->toh - 1) * s->sy + (s->kh - 1) * s->dy + 1;
-    g->iw = (g->tow - 1) * s->sx + (s->kw - 1) * s->dx + 1;
-    g->plane = ct_rup(g->ih * g->iw, 32) + 8;
-    g->stage = g->bm * g->ap + g->ck * g->plane;
-    g->nbuf = g->pipe ? 2 : 1;
-    g->ty = ct_cdiv(s->oh, g->toh);
-    g->tx = ct_cdiv(s->ow, g->tow);
-    g->smem_bytes = 4 * (g->nbuf * g->stage + g->kc);
-    g->blocks = s->b * g->ty * g->tx * ct_cdiv(s->cout, g->bm) * g->split;
+    g->ck = TCS_CK(g->ck, s->cin);
+    g->bn = TCS_BN(TCS_NPIX(g->toh, g->tow), g->warps_n);
+    g->nt = TCS_NT(g->warps_m, g->warps_n);
+    g->wm = TCS_WM(g->bm, g->warps_m);
+    g->wn = TCS_WN(g->bn, g->warps_n);
+    g->mf = TCS_MF(g->wm);
+    g->nf = TCS_NF(g->wn);
+    g->nch = TCS_NCH(s->cin, g->ck);
+    g->khw = TCS_KHW(s->kh, s->kw);
+    g->kcr = TCS_KCR(g->ck, g->khw);
+    g->kc = TCS_KC(g->kcr, g->acc);
+    g->ap = TCS_AP(g->kc);
+    g->ih = TCS_IN(g->toh, s->sy, s->kh, s->dy);
+    g->iw = TCS_IN(g->tow, s->sx, s->kw, s->dx);
+    g->plane = TCS_PLANE(g->ih, g->iw);
+    g->stage = TCS_STAGE(TCS_SA(g->bm, g->ap), TCS_SB(g->ck, g->plane));
+    g->nbuf = TCS_NBUF(g->pipe);
+    g->ty = TCS_TILES_OF(s->oh, g->toh);
+    g->tx = TCS_TILES_OF(s->ow, g->tow);
+    g->smem_bytes = TCS_SMEM(g->nbuf, g->stage, g->kc);
+    g->blocks = s->b * g->ty * g->tx * TCS_NCT(s->cout, g->bm) * g->split;
 }
 
 int ct_tc_single_pass(const ct_tc_shape *s)
@@ -159,7 +160,7 @@ int ct_tc_constrain(const ct_template *t, const ct_tc_shape *layer, const ct_par
      * reduction. More than 40% idle loses to a candidate with a better fit
      * on any layer large enough to have one. */
     const double pix = (double)(s->oh * s->ow) / ((double)(g.ty * g.tx) * (double)g.bn);
-    const double chan = (double)s->cout / (double)ct_rup(s->cout, g.bm);
+    const double chan = (double)s->cout / (double)(TCS_NCT(s->cout, g.bm) * g.bm);
     const double red = (double)s->cin * (double)g.khw / ((double)g.nch * (double)g.kc);
     const double eff = pix * chan * red;
     /* A reduction shorter than 64 (a depthwise or narrow group) has no
@@ -179,7 +180,7 @@ int ct_tc_constrain(const ct_template *t, const ct_tc_shape *layer, const ct_par
                  lim->max_smem_per_block);
         return 1;
     }
-    if (s->b * g.ty * g.tx > 2147483647LL || ct_cdiv(s->cout, g.bm) * ct_tc_ngroups(layer) > 65535 ||
+    if (s->b * g.ty * g.tx > 2147483647LL || TCS_NCT(s->cout, g.bm) * ct_tc_ngroups(layer) > 65535 ||
         g.split > 65535) {
         snprintf(why, len, "the grid exceeds the device's limits");
         return 1;
@@ -223,7 +224,7 @@ void ct_tc_launch(const ct_template *t, const ct_tc_shape *s, const ct_params *c
     ct_tc_geometry_of(t, s, c, &g);
     memset(l, 0, sizeof *l);
     l->grid[0] = (unsigned)(s->b * g.ty * g.tx);
-    l->grid[1] = (unsigned)(ct_cdiv(s->cout / ct_tc_ngroups(s), g.bm) * ct_tc_ngroups(s));
+    l->grid[1] = (unsigned)(TCS_NCT(s->cout / ct_tc_ngroups(s), g.bm) * ct_tc_ngroups(s));
     l->grid[2] = (unsigned)g.split;
     l->block[0] = (unsigned)g.nt;
     l->block[1] = l->block[2] = 1;

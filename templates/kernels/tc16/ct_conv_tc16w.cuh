@@ -61,19 +61,22 @@
 #endif
 #define TC_CIN_ALL (TC_CIN * TC_GROUPS)
 #define TC_COUT_ALL (TC_COUT * TC_GROUPS)
-#define TC_CDIV(a, b) (((a) + (b) - 1) / (b))
-#define TC_RUP(a, b) (TC_CDIV(a, b) * (b))
+#include "tc16w_sizes.cuh"
 
-#define TC_KHW (TC_KH * TC_KW)
-#define TC_KALL (TC_CIN * TC_KHW)                // reduction length (a multiple of 8)
-#define TC_NKG TC_CDIV(TC_KALL, 32)              // 32-value K groups
-#define TC_NKGB TC_CDIV(TC_NKG, CLUSTER_K)       // K groups of a block
-#define TC_KP (TC_RUP(TC_NKGB * 32, 64) + 32)    // im2col row pitch, elements
-#define TC_NTOT (TC_B * TC_OH * TC_OW)
-#define TC_BM (16 * WARPS_M)
-#define TC_NT (32 * WARPS_M * WARPS_K)
-#define TC_NF (TILE_N / 8)
-#define TC_NCT TC_CDIV(TC_COUT, TC_BM)          // channel tiles of a group
+// The derived sizes (tc16w_sizes.cuh, which the tuner's model reads too).
+#define TC_CDIV(a, b) TCW_CDIV(a, b)
+#define TC_RUP(a, b) TCW_RUP(a, b)
+
+#define TC_KHW TCW_KHW(TC_KH, TC_KW)
+#define TC_KALL TCW_KALL(TC_CIN, TC_KHW)          // reduction length (a multiple of 8)
+#define TC_NKG TCW_NKG(TC_KALL)                   // 32-value K groups
+#define TC_NKGB TCW_NKGB(TC_NKG, CLUSTER_K)       // K groups of a block
+#define TC_KP TCW_KP(TC_NKGB)                     // im2col row pitch, elements
+#define TC_NTOT TCW_NTOT(TC_B, TC_OH, TC_OW)
+#define TC_BM TCW_BM(WARPS_M)
+#define TC_NT TCW_NT(WARPS_M, WARPS_K)
+#define TC_NF TCW_NF(TILE_N)
+#define TC_NCT TCW_NCT(TC_COUT, TC_BM)          // channel tiles of a group
 #define TC_STEP (WARPS_K * UNROLL)               // groups a warp skips per iteration
 
 // Shared memory (dynamic, sized by tc16_conv.c): the im2col, TILE_N rows of
@@ -86,9 +89,9 @@
 // before their first element (the shift, under 8, is where they start).
 #define TC_HWI (TC_H * TC_W)
 #define TC_OHW (TC_OH * TC_OW)
-#define TC_XCH (TC_CDIV(TC_NKGB * 32, TC_KHW) + 1)
-#define TC_XIMG (TC_B < TC_CDIV(TILE_N - 1, TC_OHW) + 1 ? TC_B : TC_CDIV(TILE_N - 1, TC_OHW) + 1)
-#define TC_XP TC_RUP(TC_XCH * TC_HWI + 8, 8)
+#define TC_XCH TCW_XCH(TC_NKGB, TC_KHW)
+#define TC_XIMG TCW_XIMG(TC_B, TILE_N, TC_OHW)
+#define TC_XP TCW_XP(TC_XCH, TC_HWI)
 
 #if CLUSTER_K > 1
 // Every thread of the cluster: the release/acquire orders the partial sums'

@@ -1,8 +1,10 @@
 /* tc16_conv.c - parameters, sizes, constraints and launch geometry of the
  * half-precision tensor-core kinds of this folder (ct_conv_tc16.cuh,
- * ct_conv_tc16cl.cuh, ct_conv_tc16w.cuh). */
+ * ct_conv_tc16cl.cuh, ct_conv_tc16w.cuh); tc16w's derived sizes are
+ * tc16w_sizes.cuh's, which ct_conv_tc16w.cuh expands too. */
 #include "tc16_conv.h"
 #include "intmath.h"
+#include "tc16w_sizes.cuh"
 
 #include "tc_shape.h"
 
@@ -169,25 +171,24 @@ static void stream_geometry(const ct_tc_shape *s, long long groups, const ct_par
     g->stage_x = q.STAGE_X;
     if (g->warps_m < 1 || g->warps_k < 1 || g->tile_n < 8 || g->unroll < 1 || g->cluster_k < 1)
         return;
-    g->bm = 16 * g->warps_m;
-    g->nt = 32 * g->warps_m * g->warps_k;
-    g->nf = g->tile_n / 8;
-    g->khw = s->kh * s->kw;
-    g->kall = s->cin * g->khw;
-    g->nkg = ct_cdiv(g->kall, 32);
-    g->nkgb = ct_cdiv(g->nkg, g->cluster_k);
-    g->kp = ct_rup(g->nkgb * 32, 64) + 32;
-    g->ntot = s->b * s->oh * s->ow;
+    g->bm = TCW_BM(g->warps_m);
+    g->nt = TCW_NT(g->warps_m, g->warps_k);
+    g->nf = TCW_NF(g->tile_n);
+    g->khw = TCW_KHW(s->kh, s->kw);
+    g->kall = TCW_KALL(s->cin, g->khw);
+    g->nkg = TCW_NKG(g->kall);
+    g->nkgb = TCW_NKGB(g->nkg, g->cluster_k);
+    g->kp = TCW_KP(g->nkgb);
+    g->ntot = TCW_NTOT(s->b, s->oh, s->ow);
     /* STAGE_X (ct_conv_tc16w.cuh's TC_XIMG, TC_XP): a row per image the
      * block's pixels can touch, of the planes of the channels its groups
      * span, after the im2col; the blocks' sums after the warps'. */
-    const long long ohw = s->oh * s->ow, xch = ct_cdiv(g->nkgb * 32, g->khw) + 1;
-    g->ximg = g->stage_x ? (s->b < ct_cdiv(g->tile_n - 1, ohw) + 1 ? s->b : ct_cdiv(g->tile_n - 1, ohw) + 1) : 0;
-    g->xp = g->stage_x ? ct_rup(xch * s->h * s->w + 8, 8) : 0;
-    g->smem_bytes = max2(2 * g->tile_n * g->kp + 2 * g->ximg * g->xp,
-                         4 * (g->warps_k + (g->stage_x && g->cluster_k > 1)) * g->bm * g->tile_n);
-    g->grid_x = ct_cdiv(g->ntot, g->tile_n);
-    g->grid_y = ct_cdiv(s->cout, g->bm) * groups;
+    const long long ohw = s->oh * s->ow, xch = TCW_XCH(g->nkgb, g->khw);
+    g->ximg = g->stage_x ? TCW_XIMG(s->b, g->tile_n, ohw) : 0;
+    g->xp = g->stage_x ? TCW_XP(xch, s->h * s->w) : 0;
+    g->smem_bytes = TCW_SMEM(g->tile_n, g->kp, g->ximg, g->xp, g->warps_k, (g->stage_x && g->cluster_k > 1), g->bm);
+    g->grid_x = TCW_CDIV(g->ntot, g->tile_n);
+    g->grid_y = TCW_NCT(s->cout, g->bm) * groups;
     g->grid_z = g->cluster_k;
     /* Accumulators, this and the next iteration's weight loads (4 words
      * each, two rows), an im2col load and about 40 (ptxas: 90 at 4 + 64 +

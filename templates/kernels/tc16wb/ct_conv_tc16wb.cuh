@@ -57,34 +57,37 @@
 #endif
 #define TC_CIN_ALL (TC_CIN * TC_GROUPS)
 #define TC_COUT_ALL (TC_COUT * TC_GROUPS)
-#define TC_CDIV(a, b) (((a) + (b) - 1) / (b))
-#define TC_RUP(a, b) (TC_CDIV(a, b) * (b))
+#include "tc16wb_sizes.cuh"
 
-#define TC_KHW (TC_KH * TC_KW)
-#define TC_KALL (TC_CIN * TC_KHW)                      // reduction length (a multiple of 8)
-#define TC_NKG TC_CDIV(TC_KALL, 32)                    // 32-value K groups
-#define TC_NKGB TC_CDIV(TC_NKG, CLUSTER_K)             // K groups of a block
-#define TC_NGW TC_CDIV(TC_NKGB, WARPS_K)               // K groups of a warp
-#define TC_GPC TC_CDIV(TC_NKGB, CHUNKS)                // K groups of a copy piece
-#define TC_KP (TC_RUP(TC_NKGB * 32, 64) + 32)          // im2col and weight row pitch, elements
-#define TC_NTOT (TC_B * TC_OH * TC_OW)
+// The derived sizes (tc16wb_sizes.cuh, which the tuner's model reads too).
+#define TC_CDIV(a, b) TCWB_CDIV(a, b)
+#define TC_RUP(a, b) TCWB_RUP(a, b)
+
+#define TC_KHW TCWB_KHW(TC_KH, TC_KW)
+#define TC_KALL TCWB_KALL(TC_CIN, TC_KHW)              // reduction length (a multiple of 8)
+#define TC_NKG TCWB_NKG(TC_KALL)                       // 32-value K groups
+#define TC_NKGB TCWB_NKGB(TC_NKG, CLUSTER_K)           // K groups of a block
+#define TC_NGW TCWB_NGW(TC_NKGB, WARPS_K)              // K groups of a warp
+#define TC_GPC TCWB_GPC(TC_NKGB, CHUNKS)               // K groups of a copy piece
+#define TC_KP TCWB_KP(TC_NKGB)                         // im2col and weight row pitch, elements
+#define TC_NTOT TCWB_NTOT(TC_B, TC_OH, TC_OW)
 #define TC_OHW (TC_OH * TC_OW)
-#define TC_HWI (TC_H * TC_W)
-#define TC_BN (8 * CO_TILES)
-#define TC_NT (32 * WARPS_K)
-#define TC_TP (TC_NTOT <= 8 ? 8 : 16)                  // mma rows: pixels g (and g + 8)
-#define TC_NCT TC_CDIV(TC_COUT, TC_BN)                 // channel tiles of a group
-#define TC_NOUT (TC_TP * TC_BN)                       // outputs of a block
+#define TC_HWI TCWB_HWI(TC_H, TC_W)
+#define TC_BN TCWB_BN(CO_TILES)
+#define TC_NT TCWB_NT(WARPS_K)
+#define TC_TP TCWB_TP(TC_NTOT)                         // mma rows: pixels g (and g + 8)
+#define TC_NCT TCWB_NCT(TC_COUT, TC_BN)                // channel tiles of a group
+#define TC_NOUT TCWB_NOUT(TC_TP, TC_BN)               // outputs of a block                       // outputs of a block
 
 // Shared memory (dynamic, sized by tc16wb_conv.c), in elements: with WSRC 0
 // the weights, TC_BN rows of TC_KP; the im2col, a row of TC_KP a pixel. After the mma
 // steps the same memory holds the warps' partial sums (and the block's
 // sums).
-#define TC_NUB (TC_CDIV(TC_NKGB * 32, 8 * TC_KHW) + 1)   // 8-channel units a block's K range touches
-#define TC_UIT TC_CDIV(TC_NUB * TC_B, TC_NT)           // im2col (unit, image) tasks of a thread
+#define TC_NUB TCWB_NUB(TC_NKGB, TC_KHW)              // 8-channel units a block's K range touches
+#define TC_UIT TCWB_UIT(TC_NUB, TC_B, TC_NT)           // im2col (unit, image) tasks of a thread
 // A unit's planes in 16-byte loads: whole units, each 16-byte aligned.
 #define TC_XVEC (TC_CIN % 8 == 0 && TC_CIN_ALL * TC_HWI % 8 == 0)
-#define TC_ISM (WSRC ? 0 : TC_BN * TC_KP)              // the im2col, elements from the start
+#define TC_ISM TCWB_ISM(WSRC, TC_BN, TC_KP)            // the im2col, elements from the start
 
 // 16 bytes of global memory through the read-only path. Volatile, so that
 // the input planes' loads (which the im2col waits for) go out ahead of the

@@ -1,7 +1,9 @@
 /* tc16wb_conv.c - parameters, sizes, constraints and launch geometry of
- * the kernel kind tc16wb (ct_conv_tc16wb.cuh, beside it). */
+ * the kernel kind tc16wb (ct_conv_tc16wb.cuh, beside it); the derived sizes
+ * are tc16wb_sizes.cuh's, which ct_conv_tc16wb.cuh expands too. */
 #include "tc16wb_conv.h"
 #include "intmath.h"
+#include "tc16wb_sizes.cuh"
 
 #include <stdio.h>
 #include <string.h>
@@ -29,11 +31,6 @@ CT_PARAM_VALUES(t16wb, T16WB_LIST, ct_tc16wb_params)
 /* WSRC 1 holds a warp's every step in registers, 4 a step and n-tile. */
 #define T16WB_MAX_REG_STEPS 16
 
-static long long max2(long long a, long long b)
-{
-    return a > b ? a : b;
-}
-
 void ct_tc16wb_geometry_of(const ct_tc_shape *layer, const ct_params *c, ct_tc16wb_geom *g)
 {
     const ct_tc_shape one = ct_tc_per_group(layer), *s = &one;
@@ -43,26 +40,25 @@ void ct_tc16wb_geometry_of(const ct_tc_shape *layer, const ct_params *c, ct_tc16
     g->cluster_k = q.CLUSTER_K, g->minb = q.MIN_BLOCKS;
     if (g->co_tiles < 1 || g->warps_k < 1 || g->chunks < 1 || g->cluster_k < 1)
         return;
-    g->bn = 8 * g->co_tiles;
-    g->nt = 32 * g->warps_k;
-    g->khw = s->kh * s->kw;
-    g->kall = s->cin * g->khw;
-    g->nkg = ct_cdiv(g->kall, 32);
-    g->nkgb = ct_cdiv(g->nkg, g->cluster_k);
-    g->ngw = ct_cdiv(g->nkgb, g->warps_k);
-    g->gpc = ct_cdiv(g->nkgb, g->chunks);
-    g->kp = ct_rup(g->nkgb * 32, 64) + 32;
-    g->ntot = s->b * s->oh * s->ow;
-    g->tp = g->ntot <= 8 ? 8 : 16;
-    g->hwi = s->h * s->w;
-    g->nub = ct_cdiv(g->nkgb * 32, 8 * g->khw) + 1;
-    g->uit = ct_cdiv(g->nub * s->b, g->nt);
-    g->nout = g->tp * g->bn;
+    g->bn = TCWB_BN(g->co_tiles);
+    g->nt = TCWB_NT(g->warps_k);
+    g->khw = TCWB_KHW(s->kh, s->kw);
+    g->kall = TCWB_KALL(s->cin, g->khw);
+    g->nkg = TCWB_NKG(g->kall);
+    g->nkgb = TCWB_NKGB(g->nkg, g->cluster_k);
+    g->ngw = TCWB_NGW(g->nkgb, g->warps_k);
+    g->gpc = TCWB_GPC(g->nkgb, g->chunks);
+    g->kp = TCWB_KP(g->nkgb);
+    g->ntot = TCWB_NTOT(s->b, s->oh, s->ow);
+    g->tp = TCWB_TP(g->ntot);
+    g->hwi = TCWB_HWI(s->h, s->w);
+    g->nub = TCWB_NUB(g->nkgb, g->khw);
+    g->uit = TCWB_UIT(g->nub, s->b, g->nt);
+    g->nout = TCWB_NOUT(g->tp, g->bn);
     /* The header's layout: weights (WSRC 0) and im2col, the partial sums
      * over all of it afterwards. */
-    g->smem_bytes = max2(2 * ((g->wsrc ? 0 : g->bn * g->kp) + g->ntot * g->kp),
-                         4 * (g->warps_k + (g->cluster_k > 1)) * g->nout);
-    g->grid_y = ct_cdiv(s->cout, g->bn) * ct_tc_ngroups(layer);
+    g->smem_bytes = TCWB_SMEM(TCWB_ISM(g->wsrc, g->bn, g->kp), g->ntot, g->kp, g->warps_k, g->cluster_k, g->nout);
+    g->grid_y = TCWB_NCT(s->cout, g->bn) * ct_tc_ngroups(layer);
     g->grid_z = g->cluster_k;
     /* The input planes, WSRC 1's weights, both accumulator sets and about 40
      * (ptxas on seed 002: 49 and 64 where this says 64 and 84). */

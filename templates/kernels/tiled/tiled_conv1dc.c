@@ -3,6 +3,7 @@
  * on the layer as a ct_tc_shape of height 1 (w = L, ow = LOUT, kw = K). */
 #include "tiled_conv.h"
 #include "intmath.h"
+#include "tiled_sizes.cuh"
 
 #include <stdio.h>
 #include <string.h>
@@ -27,8 +28,8 @@ const ct_param_def ct_tiled_params_1d[CT_TILED_NPARAMS_1D] = CT_PARAM_TABLE(TILE
 CT_PARAM_VALUES(tiled1, TILED1_PARAMS, ct_tiled_params_1d)
 _Static_assert(CT_PARAM_COUNT(TILED1_PARAMS) == CT_TILED_NPARAMS_1D, "CT_TILED_NPARAMS_1D is the list's length");
 
-/* The tiled template's derived sizes; these mirror the macros of
- * tiled.conv1dc.cu.in. */
+/* The tiled template's derived sizes: tiled_sizes.cuh's expressions, which
+ * the macros of tiled.conv1dc.cu.in are. */
 typedef struct tiled_shape {
     long block, cpb, group, cpt, vec, unroll, tile, bpb, red;
     long long ncb;        /* whole channel steps per output channel      */
@@ -45,28 +46,23 @@ static void tiled_shape_of(const ct_tc_shape *sh, const ct_params *c, tiled_shap
     const tiled1_values q = tiled1_get(c);
     s->block = q.BLOCK_SIZE;
     s->cpb = q.COUT_PER_BLOCK;
-    s->group = s->cpb > 0 ? s->block / s->cpb : 0;
+    s->group = s->cpb > 0 ? TILED1_GROUP(s->block, s->cpb) : 0;
     s->cpt = q.CHANNELS_PER_THREAD;
     s->vec = q.VEC;
     s->unroll = q.UNROLL;
     s->tile = q.OUT_TILE;
     s->bpb = q.BATCH_PER_BLOCK;
     s->red = q.REDUCTION;
-    s->ncb = s->cpt > 0 ? sh->cin / s->cpt : 0;
-    s->tw = s->tile + sh->kw - 1;
+    s->ncb = s->cpt > 0 ? TILED1_NCB(sh->cin, s->cpt) : 0;
+    s->tw = TILED1_TW(s->tile, sh->kw);
     /* One tile covering the whole output: only the L real inputs of a row are loaded. */
-    s->xregs = s->tile >= lout ? sh->w : s->tw;
-    s->nacc = (long long)s->bpb * s->tile;
+    s->xregs = s->tile > 0 && TILED1_XFULL(TILED1_NT(lout, s->tile)) ? sh->w : s->tw;
+    s->nacc = TILED1_NACC((long long)s->bpb, s->tile);
     if (s->cpb > 0 && s->bpb > 0 && s->tile > 0)
-        s->blocks = ct_cdiv(sh->cout, s->cpb) * ct_cdiv(sh->b, s->bpb) * ct_cdiv(lout, s->tile);
+        s->blocks = TILED1_BLOCKS(sh->cout, s->cpb, TILED1_NBT(sh->b, s->bpb), TILED1_NT(lout, s->tile));
     else
         s->blocks = 0;
-    if (s->red == 1)
-        s->smem = 4 * s->nacc * s->block;
-    else if (s->red == 2)
-        s->smem = 4 * s->nacc * s->cpb;
-    else
-        s->smem = s->group > 32 ? 4 * s->nacc * (s->block / 32) : 0;
+    s->smem = 4 * TILED1_SMEM_FLOATS(s->red, s->nacc, s->block, s->cpb, s->group);
 }
 
 static int tiled1_constrain(const ct_template *t, const ct_tc_shape *sh, const ct_params *c, const ct_limits *lim,

@@ -1,7 +1,10 @@
 /* tiled_conv2dc.c - parameters, derived sizes, constraints and launch
- * geometry of the conv2dc tiled template (tiled.conv2dc.cu.in beside it). */
+ * geometry of the conv2dc tiled template (tiled.conv2dc.cu.in beside it;
+ * the derived sizes are tiled_sizes.cuh's, which the template expands
+ * too). */
 #include "tiled_conv.h"
 #include "intmath.h"
+#include "tiled_sizes.cuh"
 
 #include <stdio.h>
 #include <string.h>
@@ -41,8 +44,8 @@ static double out_count(const ct_tc_shape *s)
     return (double)s->b * (double)s->cout * (double)s->oh * (double)s->ow;
 }
 
-/* A tiled candidate's derived sizes: these mirror the macros of the same
- * names in tiled.conv2dc.cu.in. */
+/* A tiled candidate's derived sizes: tiled_sizes.cuh's expressions, which
+ * the macros of the same names in tiled.conv2dc.cu.in are. */
 typedef struct tiled_geom {
     long long toh, tow, tiles, ncg, cpt, ipb, items, cc, nch, units, nt, lv, nl, pitch, s_in, s_w, taps;
     long long oy, work, nbuf;
@@ -56,38 +59,31 @@ static void tiled_geometry(const ct_tc_shape *s, const tiled2_values *q, tiled_g
     const long long block = q->BLOCK_SIZE;
     const int image = q->STAGE == 1;
     g->oy = q->OUT_Y;
-    const long long toh_req = th == 0 || th >= oh ? oh : th, tow_req = tw == 0 || tw >= ow ? ow : tw;
-    g->toh = ct_rup(ct_cdiv(oh, ct_cdiv(oh, toh_req)), g->oy);
-    g->tow = ct_rup(ct_cdiv(ow, ct_cdiv(ow, tow_req)), ox);
-    g->tiles = ct_cdiv(oh, g->toh) * ct_cdiv(ow, g->tow);
-    const long long cpt_req = cpt == 0 || cpt >= cout ? cout : cpt;
-    g->ncg = ct_cdiv(cout, cpt_req);
-    g->cpt = ct_cdiv(cout, g->ncg);
+    g->toh = TILED2_TILE(oh, th, g->oy);
+    g->tow = TILED2_TILE(ow, tw, ox);
+    g->tiles = TILED2_TILES(oh, g->toh, TILED_CDIV(ow, g->tow));
+    g->ncg = TILED2_NCG(cout, cpt);
+    g->cpt = TILED2_CPT(cout, g->ncg);
     g->ipb = q->IMGS_PER_BLOCK;
-    g->items = g->ipb * (g->toh / g->oy) * (g->tow / ox);
-    const long long chunk = q->CIN_CHUNK;
-    g->cc = chunk == 0 || chunk >= cin ? cin : chunk;
-    g->nch = ct_cdiv(cin, g->cc);
-    g->units = g->nch > 1 ? g->items * g->ncg : g->items;
-    g->nt = block ? block : ct_rup(g->units, 32) < 1024 ? ct_rup(g->units, 32) : 1024;
-    g->work = ct_cdiv(s->b, g->ipb) * g->tiles;
-    g->nbuf = q->PIPE ? 2 : 1;
-    g->lv = ox % 4 == 0 && (!image || w % 4 == 0) ? 4 : ox % 2 == 0 && (!image || w % 2 == 0) ? 2 : 1;
-    g->nl = ct_rup(ox + kw - 1, g->lv);
-    const long long sh = g->toh + kh - 1;
+    g->items = TILED2_ITEMS(g->ipb, g->toh / g->oy, g->tow / ox);
+    g->cc = TILED_REQ(cin, (long long)q->CIN_CHUNK);
+    g->nch = TILED2_NCH(cin, g->cc);
+    g->units = TILED2_UNITS(g->nch, g->items, g->ncg);
+    g->nt = TILED2_NT(block, g->units);
+    g->work = TILED2_WORK(s->b, g->ipb, g->tiles);
+    g->nbuf = TILED2_NBUF(q->PIPE);
+    g->lv = TILED2_LV(ox, w, image);
+    g->nl = TILED2_NL(TILED2_NWIN(ox, kw), g->lv);
+    const long long sh = TILED2_SH(g->toh, kh);
     if (image) {
-        const long long last = (sh - 1) * w + g->tow - ox + g->nl;
         g->pitch = w;
-        g->s_in = ct_rup((g->ipb * g->cc - 1) * h * w + (last > h * w ? last : h * w), 4);
+        g->s_in = TILED2_S_IN_IMAGE(g->ipb, g->cc, h * w, TILED2_LAST_READ(sh, w, g->tow, ox, g->nl));
     } else {
-        long long pitch = ct_rup(g->tow - ox + g->nl, g->lv);
-        if (q->ROW_PAD)
-            pitch += ((g->tow - pitch) % 32 + 32) % 32;
-        g->pitch = pitch;
-        g->s_in = g->ipb * g->cc * sh * pitch;
+        g->pitch = TILED2_PITCH(q->ROW_PAD, TILED2_PITCH0(g->tow, ox, g->nl, g->lv), g->tow);
+        g->s_in = TILED2_S_IN_TILE(g->ipb, g->cc, sh, g->pitch);
     }
-    g->taps = cin * kh * kw;
-    g->s_w = q->WEIGHT_PLACEMENT == 1 ? g->taps * ct_rup(g->ncg * g->cpt, 4) : 0;
+    g->taps = TILED2_TAPS(cin, kh, kw);
+    g->s_w = q->WEIGHT_PLACEMENT == 1 ? g->taps * TILED2_COUTP(g->ncg, g->cpt) : 0;
 }
 
 /* A bound on the fully unrolled FMAs of one loop body: past it, code size
@@ -248,7 +244,7 @@ static void tiled2_normalize(const ct_template *t, const ct_tc_shape *s, ct_para
             q.ROW_PAD = 1;
     }
     tiled_geometry(s, &q, &g);
-    if (q.BLOCK_SIZE && q.BLOCK_SIZE == (ct_rup(g.units, 32) < 1024 ? ct_rup(g.units, 32) : 1024))
+    if (q.BLOCK_SIZE && q.BLOCK_SIZE == TILED2_AUTO_NT(g.units))
         q.BLOCK_SIZE = 0;
     tiled2_put(c, &q);
 }

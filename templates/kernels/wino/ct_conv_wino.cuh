@@ -49,42 +49,38 @@
 
 #include "ct_dtype.cuh"
 
-#define WN_CDIV(a, b) (((a) + (b) - 1) / (b))
-#define WN_TH WN_CDIV(LY_OH, 2)                    // tile rows
-#define WN_TW WN_CDIV(LY_OW, 2)                    // tile columns
+#include "wino_sizes.cuh"
+
+// The derived sizes (wino_sizes.cuh, which the tuner's model reads too).
+#define WN_CDIV(a, b) WINO_CDIV(a, b)
+#define WN_TH WINO_TILES_OF(LY_OH)                 // tile rows
+#define WN_TW WINO_TILES_OF(LY_OW)                 // tile columns
 #define WN_NTL (LY_B * WN_TH * WN_TW)              // tiles
-#define WN_TX (TILE_N / THREAD_N)
-#define WN_TY (TILE_M / THREAD_M)
+#define WN_TX WINO_TX(TILE_N, THREAD_N)
+#define WN_TY WINO_TY(TILE_M, THREAD_M)
 #define WN_TS (WN_TX * WN_TY)                      // threads of one position
-#define WN_NT (16 * WN_TS)
+#define WN_NT WINO_NT(WN_TX, WN_TY)
 #define WN_RM (THREAD_M / 4)
 #define WN_RN (THREAD_N / 4)
 #define WN_NCH WN_CDIV(LY_CING, CHUNK_K)
 #define WN_MTILES WN_CDIV(LY_COUTG, TILE_M)        // grid y
 #define WN_NTILES WN_CDIV(WN_NTL, TILE_N)          // grid x
-#define WN_AP (TILE_M + 4)                         // floats per k row of U
-#define WN_BP (TILE_N + 4)                         // and of V
-// Floats per position plane of U and of V: 16 mod 32, so that the two
-// positions of a warp (16 threads each, where TX x TY = 16) read opposite
-// halves of the banks.
-#define WN_PLANE(rows) ((rows) + (48 - (rows) % 32) % 32)
-#define WN_UPL WN_PLANE(CHUNK_K * WN_AP)
-#define WN_VPL WN_PLANE(CHUNK_K * WN_BP)
-#define WN_STAGE (16 * (WN_UPL + WN_VPL))
-#define WN_EP (TILE_N + 1)                         // the epilogue's rows
-#define WN_EPL (WN_TY * WN_EP)                     // and planes, per channel of a thread
+#define WN_AP WINO_AP(TILE_M)                      // floats per k row of U
+#define WN_BP WINO_BP(TILE_N)                      // and of V
+#define WN_UPL WINO_UPL(CHUNK_K, TILE_M)           // floats per position plane of U
+#define WN_VPL WINO_VPL(CHUNK_K, TILE_N)           // and of V
+#define WN_STAGE WINO_STAGE(WN_UPL, WN_VPL)
+#define WN_EP WINO_EP(TILE_N)                      // the epilogue's rows
+#define WN_EPL WINO_EPL(WN_TY, WN_EP)              // and planes, per channel of a thread
 // Channels of a thread a round of the output transform: as many (4, 2, 1)
 // as the stages hold, fewer rounds and barriers.
 #define WN_ER (16 * 4 * WN_EPL <= STAGES * WN_STAGE ? 4 : 16 * 2 * WN_EPL <= STAGES * WN_STAGE ? 2 : 1)
-#define WN_PI WN_CDIV(CHUNK_K * TILE_N, WN_NT)     // patches a thread gathers a chunk
-#define WN_PW WN_CDIV(CHUNK_K * TILE_M, WN_NT)     // filters
-// Registers a thread needs (wino_conv.c has the same estimate); launch
-// bounds as in ct_conv_ffma.cuh: whole warps a scheduler, 1024 threads an SM.
-#define WN_REGS (THREAD_M * THREAD_N + 2 * (THREAD_M + THREAD_N) + 16 * WN_PI + 9 * WN_PW + 24)
-#define WN_WPS (512 / ((WN_REGS + 7) / 8 * 8))
-#define WN_MINB_R (WN_WPS * 128 / WN_NT)
-#define WN_MINB_A (WN_MINB_R > MIN_BLOCKS ? WN_MINB_R : MIN_BLOCKS)
-#define WN_MINB (WN_MINB_A < 1 ? 1 : WN_MINB_A > 1024 / WN_NT ? 1024 / WN_NT : WN_MINB_A)
+#define WN_PI WINO_PI(CHUNK_K, TILE_N, WN_NT)      // patches a thread gathers a chunk
+#define WN_PW WINO_PW(CHUNK_K, TILE_M, WN_NT)      // filters
+// Registers a thread needs; launch bounds as in ct_conv_ffma.cuh: whole
+// warps a scheduler, 1024 threads an SM.
+#define WN_REGS WINO_REGS(THREAD_M, THREAD_N, WN_PI, WN_PW)
+#define WN_MINB WINO_MINB(WINO_MINB_A(WINO_MINB_R(WN_REGS, WN_NT), MIN_BLOCKS), WN_NT)
 #define WN_NOWHERE (-(1 << 24))
 
 static_assert(WN_NT % 32 == 0 && WN_NT <= 1024, "whole warps, at most 1024 threads");

@@ -1,9 +1,9 @@
 /* wino_conv.c - parameters, sizes, constraints and launch geometry of the
- * kind wino (wino_conv.h); the sizes here mirror the WN_* macros of
- * ct_conv_wino.cuh. */
+ * kind wino (wino_conv.h); the derived sizes are wino_sizes.cuh's, which
+ * ct_conv_wino.cuh expands too. */
 #include "wino_conv.h"
-#include "intmath.h"
 #include "tc_shape.h"
+#include "wino_sizes.cuh"
 
 #include <stdio.h>
 #include <string.h>
@@ -40,13 +40,8 @@ static wn_values wn_get(const ct_template *t, const ct_params *c)
     return q;
 }
 
-/* Floats of a position's plane: its rows, then up to 16 mod 32. */
-static long long wn_plane(long long rows)
-{
-    return rows + (48 - rows % 32) % 32;
-}
-
-/* The template's derived sizes. */
+/* The template's derived sizes: wino_sizes.cuh's expressions, which the
+ * kernel's WN_* macros of the same names are. */
 typedef struct wn_geom {
     long long tiles, tx, ty, nt, pi, pw, regs, minb, ntiles, mtiles, stage, smem;
 } wn_geom;
@@ -57,30 +52,19 @@ static void wn_geometry(const ct_tc_shape *s, const wn_values *q, wn_geom *g)
     if (q->THREAD_M < 1 || q->THREAD_N < 1 || q->CHUNK_K < 1)
         return;
     const long long coutg = s->cout / ct_tc_ngroups(s);
-    g->tiles = s->b * ct_cdiv(s->oh, 2) * ct_cdiv(s->ow, 2);
-    g->tx = q->TILE_N / q->THREAD_N, g->ty = q->TILE_M / q->THREAD_M;
-    g->nt = 16 * g->tx * g->ty;
+    g->tiles = s->b * WINO_TILES_OF(s->oh) * WINO_TILES_OF(s->ow);
+    g->tx = WINO_TX(q->TILE_N, q->THREAD_N), g->ty = WINO_TY(q->TILE_M, q->THREAD_M);
+    g->nt = WINO_NT(g->tx, g->ty);
     if (g->nt < 1)
         return;
-    g->pi = ct_cdiv(q->CHUNK_K * q->TILE_N, g->nt);
-    g->pw = ct_cdiv(q->CHUNK_K * q->TILE_M, g->nt);
-    /* The sums, two k's fragments, the raw patches and filters of the
-     * next chunk, about 24 for indices and the loop; the launch bounds as
-     * in ffma_conv.c (whole warps a scheduler, at most 1024 threads). */
-    g->regs = q->THREAD_M * q->THREAD_N + 2 * (q->THREAD_M + q->THREAD_N) + 16 * g->pi + 9 * g->pw + 24;
-    g->minb = 512 / ct_rup(g->regs, 8) * 128 / g->nt;
-    if (g->minb < q->MIN_BLOCKS)
-        g->minb = q->MIN_BLOCKS;
-    if (g->minb > 1024 / g->nt)
-        g->minb = 1024 / g->nt;
-    if (g->minb < 1)
-        g->minb = 1;
-    g->ntiles = ct_cdiv(g->tiles, q->TILE_N);
-    g->mtiles = ct_cdiv(coutg, q->TILE_M);
-    /* 16 planes of U and V, each CHUNK_K rows padded by 4, rounded to 16
-     * mod 32 floats (WN_PLANE); the tile table. */
-    g->stage = 16 * (wn_plane(q->CHUNK_K * (q->TILE_M + 4)) + wn_plane(q->CHUNK_K * (q->TILE_N + 4)));
-    g->smem = 4 * q->STAGES * g->stage + 16 * q->TILE_N;
+    g->pi = WINO_PI(q->CHUNK_K, q->TILE_N, g->nt);
+    g->pw = WINO_PW(q->CHUNK_K, q->TILE_M, g->nt);
+    g->regs = WINO_REGS(q->THREAD_M, q->THREAD_N, g->pi, g->pw);
+    g->minb = WINO_MINB(WINO_MINB_A(WINO_MINB_R(g->regs, g->nt), (long long)q->MIN_BLOCKS), g->nt);
+    g->ntiles = WINO_CDIV(g->tiles, q->TILE_N);
+    g->mtiles = WINO_CDIV(coutg, q->TILE_M);
+    g->stage = WINO_STAGE(WINO_UPL(q->CHUNK_K, q->TILE_M), WINO_VPL(q->CHUNK_K, q->TILE_N));
+    g->smem = WINO_SMEM(q->STAGES, g->stage, q->TILE_N);
 }
 
 static int pow2(long v)
@@ -135,9 +119,10 @@ static int wn_constrain(const ct_template *t, const ct_tc_shape *s, const ct_par
     }
     /* The epilogue's 16 planes of TY rows of TILE_N + 1 sums reuse the
      * stage. */
-    if (16 * g.ty * (q.TILE_N + 1) > g.stage) {
+    const long long epl = WINO_EPL(g.ty, WINO_EP(q.TILE_N));
+    if (16 * epl > g.stage) {
         snprintf(why, len, "the output transform's %lld floats exceed the stage's %lld (a larger CHUNK_K)",
-                 16 * g.ty * (q.TILE_N + 1), g.stage);
+                 16 * epl, g.stage);
         return 1;
     }
     const long long want = g.minb < 2 ? g.minb : 2;
@@ -166,7 +151,7 @@ static int wn_constrain(const ct_template *t, const ct_tc_shape *s, const ct_par
     const long long coutg = s->cout / gr;
     const double eff = (double)coutg / (double)(g.mtiles * q.TILE_M) *
                        (double)g.tiles / (double)(g.ntiles * q.TILE_N) *
-                       (double)(s->oh * s->ow) / (double)(4 * ct_cdiv(s->oh, 2) * ct_cdiv(s->ow, 2));
+                       (double)(s->oh * s->ow) / (double)(4 * WINO_TILES_OF(s->oh) * WINO_TILES_OF(s->ow));
     if (eff < 0.75 && (double)s->cout * (double)s->b * (double)s->oh * (double)s->ow >= 262144.0) {
         snprintf(why, len, "only %.0f%% of the block's sums are outputs of the layer (under 75%%)", 100.0 * eff);
         return 1;

@@ -1,0 +1,44 @@
+// wino_sizes.cuh: the derived sizes of the kind wino, one set of expressions
+// for the kernel (ct_conv_wino.cuh: compile-time constants from the layer's
+// LY_* and the candidate's macros) and for its C model (wino_conv.c: the
+// same from a ct_tc_shape and the candidate's values, which includes this
+// file too). Integer macros only, read alike by C and CUDA.
+#ifndef WINO_SIZES_CUH
+#define WINO_SIZES_CUH
+#define WINO_CDIV(a, b) (((a) + (b) - 1) / (b))
+// 2x2 output tiles along n outputs.
+#define WINO_TILES_OF(n) WINO_CDIV(n, 2)
+// Threads of a block: 16 transform positions of (tn / thn) x (tm / thm).
+#define WINO_TX(tn, thn) ((tn) / (thn))
+#define WINO_TY(tm, thm) ((tm) / (thm))
+#define WINO_NT(tx, ty) (16 * ((tx) * (ty)))
+// Patches (pi) and filters (pw) a thread gathers a chunk of ck channels.
+#define WINO_PI(ck, tn, nt) WINO_CDIV((ck) * (tn), nt)
+#define WINO_PW(ck, tm, nt) WINO_CDIV((ck) * (tm), nt)
+// Registers a thread needs: the sums, two k's fragments, the raw patches
+// and filters of the next chunk, about 24 for indices and the loop.
+#define WINO_REGS(thm, thn, pi, pw) ((thm) * (thn) + 2 * ((thm) + (thn)) + 16 * (pi) + 9 * (pw) + 24)
+// The launch bounds' blocks an SM: as many as the estimate lets 512 warps
+// of whole 8-register steps hold (whole warps a scheduler), at least minb
+// (MIN_BLOCKS), within 1024 threads an SM and at least 1.
+#define WINO_MINB_R(regs, nt) ((512 / (((regs) + 7) / 8 * 8)) * 128 / (nt))
+#define WINO_MINB_A(r, minb) ((r) > (minb) ? (r) : (minb))
+#define WINO_MINB(a, nt) ((a) < 1 ? 1 : (a) > 1024 / (nt) ? 1024 / (nt) : (a))
+// Floats per position plane of U and of V: rows, then up to 16 mod 32, so
+// that the two positions of a warp (16 threads each, where TX x TY = 16)
+// read opposite halves of the banks; a stage is 16 planes of each, a k row
+// padded by 4.
+#define WINO_PLANE(rows) ((rows) + (48 - (rows) % 32) % 32)
+#define WINO_AP(tm) ((tm) + 4)
+#define WINO_BP(tn) ((tn) + 4)
+#define WINO_UPL(ck, tm) WINO_PLANE((ck) * WINO_AP(tm))
+#define WINO_VPL(ck, tn) WINO_PLANE((ck) * WINO_BP(tn))
+#define WINO_STAGE(upl, vpl) (16 * ((upl) + (vpl)))
+// The epilogue's planes (ty rows of tn + 1 sums, per channel of a thread),
+// which reuse the stages.
+#define WINO_EP(tn) ((tn) + 1)
+#define WINO_EPL(ty, ep) ((ty) * (ep))
+// Bytes of shared memory a block: the stages, then the tile table (16
+// bytes a tile).
+#define WINO_SMEM(stages, stage, tn) (4 * (stages) * (stage) + 16 * (tn))
+#endif
