@@ -127,9 +127,6 @@ static const kept_case kept_cases[] = {
      {4, 2, 4, 4, 0, 0, 4, 1}},
     {"conv1dc_simth", "714483c342bedfb3", "conv1dc:2:8:30:16:3:pad=1:bf16", 7, 5, 6,
      {"OUT_X", "COUT_PER_THREAD", "COUT_SLICES", "TILE_OW", "CIN_CHUNK", "PIPE"}, {2, 4, 4, 0, 0, 0}},
-    {"conv2dc_dgsimt", "ccd5061018228c0a", "conv2dc:2:8:9:11:16:3:3:pad=1:stride=2:groups=2:dgrad", 9, 0, 8,
-     {"OUT_X", "OUT_Y", "CIN_PER_THREAD", "CIN_SLICES", "TILE_H", "TILE_W", "COUT_CHUNK", "SPLIT"},
-     {8, 4, 2, 4, 8, 0, 0, 1}},
     {"conv2dc_tc16w", "915db05b026b4ef1", "conv2dc:1:64:5:5:64:3:3:same:bf16", 9, 0, 7,
      {"WARPS_M", "WARPS_K", "TILE_N", "UNROLL", "CLUSTER_K", "MIN_BLOCKS", "STAGE_X"}, {1, 4, 8, 1, 2, 1, 1}},
 };
