@@ -456,6 +456,7 @@ static const ct_template templates[] = {
     CT_KERNEL(conv2dc, tc16gktcl),
     CT_KERNEL(conv2dc, ffma),
     CT_KERNEL(conv2dc, wino),
+    CT_KERNEL(conv2dc, wino4),
 };
 
 /* The layer as the tensor-core templates see it. */
