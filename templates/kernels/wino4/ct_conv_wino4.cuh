@@ -28,10 +28,11 @@
 // position's fragments) that each own THREAD_M x THREAD_N sums of their
 // position (runs of 4 channels and 4 tiles: 128-bit shared fragment loads,
 // outer products unrolled, as the wino and ffma kinds). The block walks
-// the input channels CHUNK_K at a time: the threads from the first gather
-// the chunk's raw patches (36 elements each), those from the last its 3x3
-// filters (two sets of threads where they fit the block, so that the two
-// transforms run side by side), transform them (V = B^T d B, U = G g G^T)
+// the input channels CHUNK_K at a time: some threads gather the chunk's
+// raw patches (36 elements each), the next ones its 3x3 filters (two sets
+// of threads where they fit the block, so that the two transforms run side
+// by side, on the warps of the schedulers with fewer products), transform
+// them (V = B^T d B, U = G g G^T)
 // and store them into a shared stage, laid out [xi][k][m] and [xi][k][n]
 // (k-fastest stores, rows padded by 4 floats: two-way bank conflicts at
 // most). PREFETCH=1 gathers the next chunk into registers during this
@@ -109,6 +110,27 @@ struct __align__(16) w4_pix {
     int base, iy, ix, pad;
 };
 
+// The thread's rank among the block's loaders: patch items go to the
+// lowest ranks, filter items to the next ones, so that the two transforms
+// run side by side on different warps. Warps are ranked so that the first
+// ones sit on the SM's schedulers that hold fewer of the block's warps
+// (warp w on scheduler w % 4; 9 warps: 3, 2, 1, 7, 6, 5, then 0, 4, 8):
+// a scheduler's load is its warps' products plus the transforms they do.
+// Lanes keep their order (coalesced loads).
+__device__ __forceinline__ int w4_rank()
+{
+    constexpr int nw = W4_NT / 32, heavy = nw % 4, light = (4 - heavy) * (nw / 4);
+    const int w = threadIdx.x / 32, i = w / 4, sc = w % 4;
+    const int rw = sc >= heavy ? i * (4 - heavy) + (3 - sc) : light + i * heavy + (heavy - 1 - sc);
+    return rw * 32 + threadIdx.x % 32;
+}
+
+// The filter items' rank: the ranks after the patches', wrapping.
+__device__ __forceinline__ int w4_frank(int rank)
+{
+    return (rank + W4_NT - W4_NP % W4_NT) % W4_NT;
+}
+
 // The patch item p (k, tile) of a chunk: NCHW consecutive items on
 // consecutive tiles, NHWC on consecutive channels (coalesced reads).
 __device__ __forceinline__ void w4_pitem(int p, int &kl, int &nl)
@@ -119,15 +141,15 @@ __device__ __forceinline__ void w4_pitem(int p, int &kl, int &nl)
 
 // Chunk c's raw patches (36 elements: rows iy..iy+5, columns ix..ix+5 of
 // channel k) and 3x3 filters into registers, zeros outside the layer.
-// Patch items from the block's first thread, filter items from its last
-// (consecutive threads on consecutive input channels).
+// Patch items by rank, filter items after them (consecutive threads on
+// consecutive input channels).
 __device__ __forceinline__ void w4_load(float (&rd)[W4_PI][36], float (&rg)[W4_PW][9], const ct_elem *__restrict__ xg,
                                         const ct_elem *__restrict__ wg, const w4_pix *pix, int m0, int c)
 {
-    const int tid = threadIdx.x;
+    const int rank = w4_rank(), frank = w4_frank(rank);
 #pragma unroll
     for (int r = 0; r < W4_PI; ++r) {
-        const int p = tid + r * W4_NT;
+        const int p = rank + r * W4_NT;
         int kl, nl;
         w4_pitem(p, kl, nl);
         const int k = c * CHUNK_K + kl;
@@ -153,7 +175,7 @@ __device__ __forceinline__ void w4_load(float (&rd)[W4_PI][36], float (&rg)[W4_P
     }
 #pragma unroll
     for (int r = 0; r < W4_PW; ++r) {
-        const int p = W4_NT - 1 - tid + r * W4_NT;
+        const int p = frank + r * W4_NT;
         const int kl = p % CHUNK_K, ml = p / CHUNK_K;
         const int k = c * CHUNK_K + kl, m = m0 + ml;
         const bool ok = (W4_NF % W4_NT == 0 || p < W4_NF) && (LY_CING % CHUNK_K == 0 || k < LY_CING) &&
@@ -204,10 +226,10 @@ __device__ __forceinline__ void w4_at(float x0, float x1, float x2, float x3, fl
 // the stage: U [xi][k][m], V [xi][k][n].
 __device__ __forceinline__ void w4_store(float *su, float *sv, const float (&rd)[W4_PI][36], const float (&rg)[W4_PW][9])
 {
-    const int tid = threadIdx.x;
+    const int rank = w4_rank(), frank = w4_frank(rank);
 #pragma unroll
     for (int r = 0; r < W4_PI; ++r) {
-        const int p = tid + r * W4_NT;
+        const int p = rank + r * W4_NT;
         if (W4_NP % W4_NT != 0 && p >= W4_NP)
             break;
         int kl, nl;
@@ -226,7 +248,7 @@ __device__ __forceinline__ void w4_store(float *su, float *sv, const float (&rd)
     }
 #pragma unroll
     for (int r = 0; r < W4_PW; ++r) {
-        const int p = W4_NT - 1 - tid + r * W4_NT;
+        const int p = frank + r * W4_NT;
         if (W4_NF % W4_NT != 0 && p >= W4_NF)
             break;
         const int kl = p % CHUNK_K, ml = p / CHUNK_K;
