@@ -85,8 +85,13 @@
 #else
 #define W4_BP TILE_N
 #endif
-#define W4_UPL (CHUNK_K * W4_AP)                   // floats per position plane
-#define W4_VPL (CHUNK_K * W4_BP)
+// Floats per position plane: its rows, then up to F mod 32, F the floats
+// a quarter warp reads of one fragment run (4 TY of U, 4 TX of V), so
+// that the 4 (or 2) positions of a warp read disjoint banks where their
+// runs fit 32 banks together, and the fewest wavefronts otherwise.
+#define W4_PLANE(rows, f) ((rows) + ((f) % 32 - (rows) % 32 + 32) % 32)
+#define W4_UPL W4_PLANE(CHUNK_K * W4_AP, 4 * W4_TY)
+#define W4_VPL W4_PLANE(CHUNK_K * W4_BP, 4 * W4_TX)
 #define W4_STAGE (36 * (W4_UPL + W4_VPL))
 #define W4_EP (TILE_N + 1)                         // the epilogue's rows
 #define W4_EPL (W4_TY * W4_EP)                     // and planes, per channel of a thread

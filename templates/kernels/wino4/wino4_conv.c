@@ -42,6 +42,12 @@ static w4_values w4_get(const ct_template *t, const ct_params *c)
     return q;
 }
 
+/* Floats of a position's plane (W4_PLANE): its rows, then up to f mod 32. */
+static long long w4_plane(long long rows, long long f)
+{
+    return rows + (f % 32 - rows % 32 + 32) % 32;
+}
+
 /* The template's derived sizes. */
 typedef struct w4_geom {
     long long tiles, tx, ty, nt, pi, pw, regs, ntiles, mtiles, stage, smem;
@@ -71,9 +77,12 @@ static void w4_geometry(const ct_tc_shape *s, const w4_values *q, w4_geom *g)
     g->ntiles = ct_cdiv(g->tiles, q->TILE_N);
     g->mtiles = ct_cdiv(coutg, q->TILE_M);
     /* 36 planes of U and V, CHUNK_K rows each of 4 floats more than the
-     * block's channels and tiles (V's rows as NHWC pads them, at least
-     * NCHW's), the stages and the tile table. */
-    g->stage = 36 * q->CHUNK_K * (q->TILE_M + 4 + q->TILE_N + 4);
+     * block's channels and tiles (V's the larger of NHWC's and NCHW's,
+     * whose rows are not padded), each plane padded (w4_plane), the stages
+     * and the tile table. */
+    const long long vn = w4_plane(q->CHUNK_K * q->TILE_N, 4 * g->tx),
+                    vc = w4_plane(q->CHUNK_K * (q->TILE_N + 4), 4 * g->tx);
+    g->stage = 36 * (w4_plane(q->CHUNK_K * (q->TILE_M + 4), 4 * g->ty) + (vn > vc ? vn : vc));
     g->smem = 4 * q->STAGES * g->stage + 16 * q->TILE_N;
 }
 
@@ -135,7 +144,8 @@ static int w4_constrain(const ct_template *t, const ct_tc_shape *s, const ct_par
     /* The epilogue's 36 planes of TY rows of TILE_N + 1 sums reuse the
      * stages (the kernel's, whose V rows in NCHW are 4 floats shorter than
      * the estimate's). */
-    const long long stage_min = q.STAGES * 36 * q.CHUNK_K * (q.TILE_M + 4 + q.TILE_N);
+    const long long stage_min =
+        q.STAGES * 36 * (w4_plane(q.CHUNK_K * (q.TILE_M + 4), 4 * g.ty) + w4_plane(q.CHUNK_K * q.TILE_N, 4 * g.tx));
     if (36 * g.ty * (q.TILE_N + 1) > stage_min) {
         snprintf(why, len, "the output transform's %lld floats exceed the stage's %lld (a larger CHUNK_K)",
                  36 * g.ty * (q.TILE_N + 1), stage_min);
