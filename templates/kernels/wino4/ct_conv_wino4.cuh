@@ -34,8 +34,7 @@
 // by side, on the warps of the schedulers with fewer products), transform
 // them (V = B^T d B, U = G g G^T)
 // and store them into a shared stage, laid out [xi][k][m] and [xi][k][n]
-// (k-fastest stores, rows padded by 4 floats: two-way bank conflicts at
-// most). PREFETCH=1 gathers the next chunk into registers during this
+// (the stages in dynamic shared memory: up to 64 KiB on sm_75). PREFETCH=1 gathers the next chunk into registers during this
 // chunk's products (more registers); PREFETCH=0 after them. With STAGES=2
 // the transforms of the next chunk go into the other stage right after a
 // thread's products, one barrier a chunk: the warps that transform run
@@ -75,16 +74,13 @@
 #define W4_NCH W4_CDIV(LY_CING, CHUNK_K)
 #define W4_MTILES W4_CDIV(LY_COUTG, TILE_M)        // grid y
 #define W4_NTILES W4_CDIV(W4_NTL, TILE_N)          // grid x
-// A k row's stride in a plane: 4 floats past the row where a warp's
-// stores are k-fastest (the filters, NHWC patches: rows 4 banks apart,
-// two-way conflicts at most), the row itself where they are tile-fastest
-// (NCHW patches: consecutive addresses). Multiples of 4: 16-byte fragments.
+// A k row's floats (multiples of 4: 16-byte fragments): U's 4 past its
+// channels, so that the filters' k-fastest stores fall 4 banks apart a k
+// (two-way conflicts at most, where a multiple of 32 made them CHUNK_K-way),
+// V's its tiles (NCHW patches are stored tile-fastest; NHWC ones meet the
+// conflicts, a padding would cost the room of larger chunks).
 #define W4_AP (TILE_M + 4)                         // floats per k row of U
-#if LY_CL
-#define W4_BP (TILE_N + 4)                         // and of V
-#else
-#define W4_BP TILE_N
-#endif
+#define W4_BP TILE_N                               // and of V
 // Floats per position plane: its rows, then up to F mod 32, F the floats
 // a quarter warp reads of one fragment run (4 TY of U, 4 TX of V), so
 // that the 4 (or 2) positions of a warp read disjoint banks where their
@@ -110,6 +106,7 @@ static_assert(PREFETCH == 0 || PREFETCH == 1, "PREFETCH 0 or 1");
 static_assert(STAGES == 1 || STAGES == 2, "one or two stages");
 static_assert((THREAD_M == 4 || THREAD_M == 8) && (THREAD_N == 4 || THREAD_N == 8), "runs of 4 a thread");
 static_assert(36 * W4_EPL <= STAGES * W4_STAGE, "the epilogue's planes fit the stages");
+static_assert(W4_STAGE % 4 == 0, "the tile table after the stages, 16-byte aligned");
 
 struct __align__(16) w4_pix {
     int base, iy, ix, pad;
@@ -205,15 +202,26 @@ __device__ __forceinline__ void w4_bt(float x0, float x1, float x2, float x3, fl
     y[5 * s] = fmaf(4.0f, x1, fmaf(-5.0f, x3, x5));
 }
 
-// G x of a column or row of 3.
+// G = D G', D = diag(1/4, -1/6, -1/6, 1/24, 1/24, 1), G' = [1 0 0; 1 1 1;
+// 1 -1 1; 1 2 4; 1 -2 4; 0 0 1]: the filters are transformed by G' alone
+// (6 operations a column where G takes 10), and since U = D U' D scales
+// position (i, j) by d_i d_j, so does every sum over the channels: the
+// epilogue applies the scale once a (channel, tile) instead of once a
+// filter and chunk.
+__device__ __forceinline__ constexpr float w4_d(int i)
+{
+    return i == 0 ? 0.25f : i <= 2 ? -1.0f / 6.0f : i <= 4 ? 1.0f / 24.0f : 1.0f;
+}
+
+// G' x of a column or row of 3.
 __device__ __forceinline__ void w4_g(float x0, float x1, float x2, float *y, int s)
 {
-    const float sum = x0 + x2, t = fmaf(x0, 1.0f / 24.0f, x2 * (1.0f / 6.0f));
-    y[0 * s] = 0.25f * x0;
-    y[1 * s] = (sum + x1) * (-1.0f / 6.0f);
-    y[2 * s] = (sum - x1) * (-1.0f / 6.0f);
-    y[3 * s] = fmaf(x1, 1.0f / 12.0f, t);
-    y[4 * s] = fmaf(x1, -1.0f / 12.0f, t);
+    const float sum = x0 + x2, t = fmaf(4.0f, x2, x0);
+    y[0 * s] = x0;
+    y[1 * s] = sum + x1;
+    y[2 * s] = sum - x1;
+    y[3 * s] = fmaf(2.0f, x1, t);
+    y[4 * s] = fmaf(-2.0f, x1, t);
     y[5 * s] = x2;
 }
 
@@ -227,8 +235,8 @@ __device__ __forceinline__ void w4_at(float x0, float x1, float x2, float x3, fl
     y[3 * s] = fmaf(8.0f, t, q) + x5;
 }
 
-// The registers of w4_load, transformed (V = B^T d B, U = G g G^T), into
-// the stage: U [xi][k][m], V [xi][k][n].
+// The registers of w4_load, transformed (V = B^T d B, U' = G' g G'^T), into
+// the stage: U' [xi][k][m], V [xi][k][n].
 __device__ __forceinline__ void w4_store(float *su, float *sv, const float (&rd)[W4_PI][36], const float (&rg)[W4_PW][9])
 {
     const int rank = w4_rank(), frank = w4_frank(rank);
@@ -260,10 +268,10 @@ __device__ __forceinline__ void w4_store(float *su, float *sv, const float (&rd)
         const float *g = rg[r];
         float a[18], u[36];
 #pragma unroll
-        for (int j = 0; j < 3; ++j)   // G g: 6 rows of 3
+        for (int j = 0; j < 3; ++j)   // G' g: 6 rows of 3
             w4_g(g[j], g[3 + j], g[6 + j], a + j, 3);
 #pragma unroll
-        for (int i = 0; i < 6; ++i)   // (G g) G^T
+        for (int i = 0; i < 6; ++i)   // (G' g) G'^T
             w4_g(a[i * 3], a[i * 3 + 1], a[i * 3 + 2], u + i * 6, 1);
 #pragma unroll
         for (int x = 0; x < 36; ++x)
@@ -278,8 +286,10 @@ W4_NAME(const ct_elem *__restrict__ in, const ct_elem *__restrict__ weight,
 #endif
         ct_elem *__restrict__ out)
 {
-    __shared__ __align__(16) float s_stage[STAGES * W4_STAGE];
-    __shared__ w4_pix s_pix[TILE_N];
+    // The stages, then the tile table (wino4_conv.c's launch sizes them).
+    extern __shared__ __align__(16) float smem[];
+    float *const s_stage = smem;
+    w4_pix *const s_pix = reinterpret_cast<w4_pix *>(smem + STAGES * W4_STAGE);
 
     const int tid = threadIdx.x;
     const int n0 = blockIdx.x * TILE_N, m0 = blockIdx.y * TILE_M, g = blockIdx.z;
@@ -393,8 +403,8 @@ W4_NAME(const ct_elem *__restrict__ in, const ct_elem *__restrict__ weight,
             if (n < W4_NTL && co < LY_COUTG) {
                 float m[36], s[24], y[16];
 #pragma unroll
-                for (int x = 0; x < 36; ++x)
-                    m[x] = se[x * W4_ER * W4_EPL + rl * W4_EP + nl];
+                for (int x = 0; x < 36; ++x)   // M = D M' D
+                    m[x] = se[x * W4_ER * W4_EPL + rl * W4_EP + nl] * (w4_d(x / 6) * w4_d(x % 6));
 #pragma unroll
                 for (int j = 0; j < 6; ++j)   // A^T M: the columns
                     w4_at(m[j], m[6 + j], m[12 + j], m[18 + j], m[24 + j], m[30 + j], s + j, 6);

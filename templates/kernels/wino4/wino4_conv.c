@@ -30,7 +30,6 @@ CT_PARAM_UNION(w4, W4_ALL)
 
 /* Unrolled FMAs of one chunk (instruction cache, NVRTC time). */
 #define W4_MAX_BODY 1024
-#define W4_STATIC_SMEM (48 * 1024)
 #define W4_MAX_INDEX 2147483647LL
 
 static w4_values w4_get(const ct_template *t, const ct_params *c)
@@ -76,13 +75,10 @@ static void w4_geometry(const ct_tc_shape *s, const w4_values *q, w4_geom *g)
               (q->PREFETCH ? 9 * g->pw + 12 : 12);
     g->ntiles = ct_cdiv(g->tiles, q->TILE_N);
     g->mtiles = ct_cdiv(coutg, q->TILE_M);
-    /* 36 planes of U and V, CHUNK_K rows each of 4 floats more than the
-     * block's channels and tiles (V's the larger of NHWC's and NCHW's,
-     * whose rows are not padded), each plane padded (w4_plane), the stages
-     * and the tile table. */
-    const long long vn = w4_plane(q->CHUNK_K * q->TILE_N, 4 * g->tx),
-                    vc = w4_plane(q->CHUNK_K * (q->TILE_N + 4), 4 * g->tx);
-    g->stage = 36 * (w4_plane(q->CHUNK_K * (q->TILE_M + 4), 4 * g->ty) + (vn > vc ? vn : vc));
+    /* 36 planes of U and V, CHUNK_K rows of the block's channels (and 4)
+     * and tiles each, each plane padded (w4_plane), the stages and the tile
+     * table: dynamic shared memory. */
+    g->stage = 36 * (w4_plane(q->CHUNK_K * (q->TILE_M + 4), 4 * g->ty) + w4_plane(q->CHUNK_K * q->TILE_N, 4 * g->tx));
     g->smem = 4 * q->STAGES * g->stage + 16 * q->TILE_N;
 }
 
@@ -142,19 +138,15 @@ static int w4_constrain(const ct_template *t, const ct_tc_shape *s, const ct_par
         return 1;
     }
     /* The epilogue's 36 planes of TY rows of TILE_N + 1 sums reuse the
-     * stages (the kernel's, whose V rows in NCHW are 4 floats shorter than
-     * the estimate's). */
-    const long long stage_min =
-        q.STAGES * 36 * (w4_plane(q.CHUNK_K * (q.TILE_M + 4), 4 * g.ty) + w4_plane(q.CHUNK_K * q.TILE_N, 4 * g.tx));
-    if (36 * g.ty * (q.TILE_N + 1) > stage_min) {
-        snprintf(why, len, "the output transform's %lld floats exceed the stage's %lld (a larger CHUNK_K)",
-                 36 * g.ty * (q.TILE_N + 1), stage_min);
+     * stages. */
+    if (36 * g.ty * (q.TILE_N + 1) > q.STAGES * g.stage) {
+        snprintf(why, len, "the output transform's %lld floats exceed the stages' %lld (a larger CHUNK_K)",
+                 36 * g.ty * (q.TILE_N + 1), q.STAGES * g.stage);
         return 1;
     }
-    if (g.smem > W4_STATIC_SMEM || g.smem > lim->max_smem_per_block ||
-        q.MIN_BLOCKS * (g.smem + 1024) > lim->max_smem_per_sm) {
-        snprintf(why, len, "%lld bytes of shared memory per block: %ld blocks do not fit the device's %d per SM "
-                 "(48 KiB static per block)", g.smem, q.MIN_BLOCKS, lim->max_smem_per_sm);
+    if (g.smem > lim->max_smem_per_block || q.MIN_BLOCKS * (g.smem + 1024) > lim->max_smem_per_sm) {
+        snprintf(why, len, "%lld bytes of shared memory per block: %ld blocks do not fit the device's %d per "
+                 "block and %d per SM", g.smem, q.MIN_BLOCKS, lim->max_smem_per_block, lim->max_smem_per_sm);
         return 1;
     }
     if (ct_regs_exceed(lim, g.regs, g.nt, q.MIN_BLOCKS, why, len))
@@ -192,7 +184,8 @@ static void w4_normalize(const ct_template *t, const ct_tc_shape *s, ct_params *
             ct_params_write(c, &ct_wino4_params[i], 1, &q.PREFETCH);
 }
 
-/* Tile blocks (x) x channel blocks (y) x groups (z), static shared memory. */
+/* Tile blocks (x) x channel blocks (y) x groups (z), the stages and tile
+ * table in dynamic shared memory. */
 static void w4_launch(const ct_template *t, const ct_tc_shape *s, const ct_params *c, ct_launch *l)
 {
     const w4_values q = w4_get(t, c);
@@ -204,6 +197,7 @@ static void w4_launch(const ct_template *t, const ct_tc_shape *s, const ct_param
     l->grid[2] = (unsigned)ct_tc_ngroups(s);
     l->block[0] = (unsigned)g.nt;
     l->block[1] = l->block[2] = 1;
+    l->smem_bytes = (unsigned)g.smem;
 }
 
 const ct_kernel_kind ct_kind_wino4 = {.name = "wino4", .layouts = CT_LAYOUT_BOTH, .any_layer = 1,

@@ -11,8 +11,11 @@
 // macros are -D flags (wino4_replay.sh runs a battery of odd layers); bf16
 // and f16 need CUDA's headers.
 #define W4_NAME kmain
+#define REPLAY_DYNAMIC_SMEM 65536   // floats: every case's stages, some past a device's limit
 #define REPLAY_KERNEL "ct_conv_wino4.cuh"
 #include "replay_pass.h"
+
+static_assert(STAGES * W4_STAGE + 4 * TILE_N <= REPLAY_DYNAMIC_SMEM, "the case's stages fit the replay's array");
 
 int main()
 {
