@@ -152,10 +152,12 @@ __device__ __forceinline__ void w4_load(float (&rd)[W4_PI][36], float (&rg)[W4_P
 #pragma unroll
     for (int r = 0; r < W4_PI; ++r) {
         const int p = rank + r * W4_NT;
+        if (W4_NP % W4_NT != 0 && p >= W4_NP)
+            break;   // no item: w4_store skips it too (whole warps where NP is a multiple of 32)
         int kl, nl;
         w4_pitem(p, kl, nl);
         const int k = c * CHUNK_K + kl;
-        const bool live = (W4_NP % W4_NT == 0 || p < W4_NP) && (LY_CING % CHUNK_K == 0 || k < LY_CING);
+        const bool live = LY_CING % CHUNK_K == 0 || k < LY_CING;
         const w4_pix q = pix[live ? nl : 0];
 #if LY_CL
         const ct_elem *src = xg + q.base + k;
@@ -178,10 +180,11 @@ __device__ __forceinline__ void w4_load(float (&rd)[W4_PI][36], float (&rg)[W4_P
 #pragma unroll
     for (int r = 0; r < W4_PW; ++r) {
         const int p = frank + r * W4_NT;
+        if (W4_NF % W4_NT != 0 && p >= W4_NF)
+            break;
         const int kl = p % CHUNK_K, ml = p / CHUNK_K;
         const int k = c * CHUNK_K + kl, m = m0 + ml;
-        const bool ok = (W4_NF % W4_NT == 0 || p < W4_NF) && (LY_CING % CHUNK_K == 0 || k < LY_CING) &&
-                        (LY_COUTG % TILE_M == 0 || m < LY_COUTG);
+        const bool ok = (LY_CING % CHUNK_K == 0 || k < LY_CING) && (LY_COUTG % TILE_M == 0 || m < LY_COUTG);
         const ct_elem *src = wg + (m * LY_CING + k) * 9;
 #pragma unroll
         for (int t = 0; t < 9; ++t)
