@@ -32,17 +32,17 @@
 // raw patches (36 elements each), the next ones its 3x3 filters (two sets
 // of threads where they fit the block, so that the two transforms run side
 // by side, on the warps of the schedulers with fewer products), transform
-// them (V = B^T d B, U = G g G^T)
-// and store them into a shared stage, laid out [xi][k][m] and [xi][k][n]
-// (the stages in dynamic shared memory: up to 64 KiB on sm_75). PREFETCH=1 gathers the next chunk into registers during this
-// chunk's products (more registers); PREFETCH=0 after them. With STAGES=2
-// the transforms of the next chunk go into the other stage right after a
-// thread's products, one barrier a chunk: the warps that transform run
-// behind the others, which move on to the next chunk's products. At the
-// end the sums go through shared memory, in rounds of up to 4 channels
-// per thread (as many as the stages hold), so that a thread can gather the
-// 36 positions of a (channel, tile) and store its 4x4 outputs, adding
-// bias.
+// them (V = B^T d B, U = G g G^T) and store them into a shared stage, laid
+// out [xi][k][m] and [xi][k][n] (the stages in dynamic shared memory: up
+// to 64 KiB on sm_75). PREFETCH=1 gathers the next chunk into registers
+// during this chunk's products (more registers); PREFETCH=0 after them.
+// With STAGES=2 the transforms of the next chunk go into the other stage
+// right after a thread's products, one barrier a chunk: the warps that
+// transform run behind the others, which move on to the next chunk's
+// products. At the end the sums go through shared memory, in rounds of up
+// to 4 channels per thread (as many as the stages hold), so that a thread
+// can gather the 36 positions of a (channel, tile) and store its 4x4
+// outputs, adding bias.
 //
 // Problem macros (FAMILY_as2d.cuh): LY_B, LY_CIN, LY_COUT, LY_GROUPS,
 // LY_CING, LY_COUTG, LY_H, LY_W, LY_OH, LY_OW, LY_PH, LY_PW, LY_BIAS, LY_CL
@@ -430,7 +430,8 @@ W4_NAME(const ct_elem *__restrict__ in, const ct_elem *__restrict__ weight,
 #pragma unroll
                         for (int cc = 0; cc < 4; ++cc)
                             if (ox + cc < LY_OW)
-                                ct_st(out + ((long long)(b * LY_OH + yy) * LY_OW + ox + cc) * LY_COUT + g * LY_COUTG + co,
+                                ct_st(out + ((long long)(b * LY_OH + yy) * LY_OW + ox + cc) * LY_COUT + g * LY_COUTG +
+                                          co,
                                       y[r * 4 + cc] + bv);
 #else
                         ct_elem *dst = out + ((long long)(b * LY_COUT + g * LY_COUTG + co) * LY_OH + yy) * LY_OW + ox;
