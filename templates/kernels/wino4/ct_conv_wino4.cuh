@@ -170,12 +170,28 @@ __device__ __forceinline__ void w4_load(float (&rd)[W4_PI][36], float (&rg)[W4_P
             rok[i] = live && (unsigned)(q.iy + i) < (unsigned)LY_H;
             cok[i] = (unsigned)(q.ix + i) < (unsigned)LY_W;
         }
+#if !LY_CL && CT_DTYPE == 0 && LY_W % 4 == 0 && LY_PW % 4 == 1
+        // Columns ix+1 .. ix+4 are a 16-byte aligned group of the row (ix + 1
+        // a multiple of 4, rows a multiple of 4 wide), inside the image or
+        // outside it whole: one vector load and two scalars a row, half the
+        // load instructions (and L1 wavefronts) of six scalars.
+#pragma unroll
+        for (int i = 0; i < 6; ++i) {
+            const float *row = src + i * LY_W;
+            const float4 v = rok[i] && cok[1] ? __ldg(reinterpret_cast<const float4 *>(row + 1))
+                                              : make_float4(0.0f, 0.0f, 0.0f, 0.0f);
+            rd[r][i * 6] = rok[i] && cok[0] ? __ldg(row) : 0.0f;
+            rd[r][i * 6 + 1] = v.x, rd[r][i * 6 + 2] = v.y, rd[r][i * 6 + 3] = v.z, rd[r][i * 6 + 4] = v.w;
+            rd[r][i * 6 + 5] = rok[i] && cok[5] ? __ldg(row + 5) : 0.0f;
+        }
+#else
 #pragma unroll
         for (int i = 0; i < 6; ++i)
 #pragma unroll
             for (int j = 0; j < 6; ++j)
                 rd[r][i * 6 + j] =
                     rok[i] && cok[j] ? ct_ldg(src + (LY_CL ? (i * LY_W + j) * LY_CIN : i * LY_W + j)) : 0.0f;
+#endif
     }
 #pragma unroll
     for (int r = 0; r < W4_PW; ++r) {

@@ -6,9 +6,10 @@
 # chunk (3 to 70), groups 2 and 3, bias, NCHW and NHWC (NCHW outputs a
 # multiple of 4 wide take the vector stores), every thread shape of the
 # space (8 and 16 threads a position), chunks of 2 to 16 channels, with and
-# without the prefetch, one and two stages, fp32 (the F(4x4,3x3) transforms within relative L2
-# 1e-5 of fp64; the last cases are ResNet-like layers of 64 and 256
-# channels, run in every part), bf16, f16. Run from anywhere; needs g++
+# without the prefetch, one and two stages, fp32 (the F(4x4,3x3)
+# transforms within relative L2 1e-5 of fp64), bf16, f16; in every part
+# two NCHW fp32 layers of the vector patch loads and two ResNet-like
+# accuracy layers of 64 and 256 channels. Run from anywhere; needs g++
 # (C++20) and, for bf16/f16, CUDA's include directory ($CUDA_HOME/include).
 # Exit status: the number of failed cases. Each case is a compile of the
 # header (about a second): CTest runs every sixth case (REPLAY_PART=I/6
@@ -45,6 +46,10 @@ PF=1 ST=2 one $dt 2 37 19 1 9  14 1  1  1    $cl 32 16 8  4  2
         one $dt 1 35 12 1 6  8  1  1  0    $cl 16 8  4  4  16
     done
 done
+# The vector loads of NCHW fp32 patches (rows a multiple of 4 wide, padding
+# 1 or 5 columns): the right edge inside and past the output, every part.
+FORCE=1 PF=1 one 0 2 12 20 1 10 16 1 1 1 0 32 16 8 8 8
+FORCE=1      one 0 1 5  9  1 7  8  5 5 0 0 16 16 4 8 8
 # Accuracy: ResNet-like fp32 layers (many input channels summed), every part.
 FORCE=1 PF=1 ST=2 one 0 1 64 16 1 12 12 1 1 0 0 32 16 8 4 2
 FORCE=1      one 0 1 256 8 1 8 8 1 1 1 1 32 8 8 4 8
