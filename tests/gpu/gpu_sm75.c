@@ -5,7 +5,8 @@
  * which the driver compiles for this GPU with __CUDA_ARCH__ 750: the f16
  * mma.sync kinds as two m16n8k8 steps with ordinary loads for cp.async,
  * conv*_simt on dense and channels-last layers with its ordinary-load
- * copies, conv*_simth in bf16. Every candidate must verify against
+ * copies, conv*_simth in bf16, and conv2dc_wino4 alone (its own sample:
+ * the whole space's would rarely draw it). Every candidate must verify against
  * the fp64 reference (the type's tolerance). Timings are not looked at. */
 #include "compile.h"
 #include "gpu_common.h"
@@ -13,7 +14,8 @@
 
 #define PER_LAYER 14
 
-static int run_layer(ct_gpu *g, const ct_limits *lim75, const char *spec, const ct_config *cfg, int *ran)
+static int run_layer(ct_gpu *g, const ct_limits *lim75, const char *spec, const char *only, int per,
+                     const ct_config *cfg, int *ran)
 {
     ct_problem p;
     ct_err e = {0};
@@ -27,7 +29,7 @@ static int run_layer(ct_gpu *g, const ct_limits *lim75, const char *spec, const 
         return 1;
     }
     ct_space sp;
-    if (ct_space_build(&p, cfg, lim75, NULL, &sp, &e) != CT_OK) {
+    if (ct_space_build(&p, cfg, lim75, only, &sp, &e) != CT_OK) {
         CHECK_MSG(0, "%s: %s", spec, e.msg);
         ct_workload_free(g, &w);
         return 1;
@@ -36,7 +38,7 @@ static int run_layer(ct_gpu *g, const ct_limits *lim75, const char *spec, const 
     for (int i = 0; i < sp.n; i++)
         tuned += !sp.cand[i].tmpl->is_baseline;
     CHECK_MSG(tuned > 0, "%s: no tuned candidate on sm_75", spec);
-    ct_space_sample(&sp, PER_LAYER, 75);
+    ct_space_sample(&sp, per, 75);
     ct_define defs[CT_MAX_DEFINES];
     const int nd = ct_problem_defines(&p, defs);
     for (int i = 0; i < sp.n; i++) {
@@ -100,7 +102,18 @@ int main(void)
     };
     int ran = 0;
     for (size_t i = 0; i < sizeof layers / sizeof layers[0]; i++)
-        run_layer(&g, &lim75, layers[i], &cfg, &ran);
+        run_layer(&g, &lim75, layers[i], NULL, PER_LAYER, &cfg, &ran);
+    /* conv2dc_wino4 (Winograd F(4x4,3x3)) alone: odd sizes (4x4 tiles past
+     * the output's edge), bias, channels last, groups, bf16; fewer a layer
+     * (NVRTC takes seconds over its unrolled transforms). */
+    static const char *const wino4[] = {
+        "conv2dc:3:40:19:23:24:3:3:same:bias",
+        "conv2dc:2:21:14:17:30:3:3:same:nhwc",
+        "conv2dc:2:36:13:17:42:3:3:pad=2:groups=3:bias",
+        "conv2dc:2:24:11:15:20:3:3:same:bias:bf16",
+    };
+    for (size_t i = 0; i < sizeof wino4 / sizeof wino4[0]; i++)
+        run_layer(&g, &lim75, wino4[i], "conv2dc_wino4", 6, &cfg, &ran);
     printf("%d sm_75 candidates run as compute_75 PTX on %s\n", ran, g.arch);
     CHECK(ran >= 40);
     ct_gpu_close(&g);

@@ -457,6 +457,7 @@ static const ct_template templates[] = {
     CT_KERNEL(conv2dc, ffma),
     CT_KERNEL(conv2dc, wino),
     CT_KERNEL(conv2dc, wgdw16cl),
+    CT_KERNEL(conv2dc, wino4),
 };
 
 /* The layer as the tensor-core templates see it. */

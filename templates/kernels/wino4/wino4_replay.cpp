@@ -1,0 +1,31 @@
+// wino4_replay.cpp: a replay of ct_conv_wino4.cuh on the CPU, without a GPU:
+// the header itself is compiled by a host C++20 compiler, CUDA emulated by
+// ../replay_shim.h (a std::thread per thread of a block, blocks one after
+// another), launched on the grid wino4_conv.c gives it
+// (tile blocks x channel tiles x groups),
+// through ../replay_pass.h's forward pass: random inputs, an fp64
+// reference, outputs NaN-filled so that an element never written fails,
+// relative L2 within 1e-5 for fp32 (F(4x4,3x3)'s larger transforms round
+// more than F(2x2,3x3)'s: the error is printed), 1e-2 for bf16 and f16.
+// The layer (LY_B ... LY_CL, as FAMILY_as2d.cuh names it) and the tuning
+// macros are -D flags (wino4_replay.sh runs a battery of odd layers); bf16
+// and f16 need CUDA's headers.
+#define W4_NAME kmain
+#define REPLAY_DYNAMIC_SMEM 65536   // floats: every case's stages, some past a device's limit
+#define REPLAY_KERNEL "ct_conv_wino4.cuh"
+#include "replay_pass.h"
+
+static_assert(STAGES * W4_STAGE + 4 * TILE_N <= REPLAY_DYNAMIC_SMEM, "the case's stages fit the replay's array");
+
+int main()
+{
+    replay_pass r;
+    ct_replay_grid(W4_NTILES, W4_MTILES, LY_GROUPS, W4_NT, 1, 1, [&] {
+#if LY_BIAS
+        kmain(r.xe.data(), r.we.data(), r.be.data(), r.oute.data());
+#else
+        kmain(r.xe.data(), r.we.data(), r.oute.data());
+#endif
+    });
+    return r.check();
+}
