@@ -7,9 +7,10 @@
 # replay_dw1_layer and replay_dw2_layer give a depthwise forward layer.
 # replay_compile_run SRC FLAGS... compiles K_replay.cpp with the device
 # header's folder, templates/common and this folder (replay_shim.h) on the
-# include path, runs it and counts a failure. Needs g++ (C++20) and, for
-# bf16/f16, CUDA's include directory ($CUDA_HOME/include).
-root=$(cd "$here/../../.." && pwd)
+# include path, runs it and counts a failure (the library headers
+# precompiled: replay_pch). Needs g++ (C++20) and, for bf16/f16, CUDA's
+# include directory ($CUDA_HOME/include).
+root=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
 cuda=${CUDA_HOME:-/usr/local/cuda}
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
@@ -23,11 +24,44 @@ replay_pick() {
     [ "$part" = all ] || [ "${FORCE:-0}" != 0 ] || [ $(( (ncase - 1) % ${part#*/} + 1 )) = "${part%/*}" ]
 }
 
+# The flags of every replay compile, and of the precompiled headers, which
+# GCC uses only with the flags they were made with.
+replay_flags=(-std=c++20 -O1 -w -pthread)
+
+# replay_pch_make HEADER DIR makes DIR/HEADER.gch, HEADER (replay_std.h or
+# replay_cuda.h) precompiled with the replays' flags (written aside, then
+# renamed: the replays running beside it see a whole one or none).
+replay_pch_make() {
+    mkdir -p "$2" && g++ "${replay_flags[@]}" -I"$cuda/include" -x c++-header "$root/templates/kernels/$1" \
+        -o "$2/$1.gch.$$" && mv -f "$2/$1.gch.$$" "$2/$1.gch"
+}
+
+# replay_pch HEADER prints the folder holding HEADER.gch: $REPLAY_PCH_DIR,
+# where CTest's set-up of the replays (replay_pch.sh, fixture ct_replay_pch
+# in tests/CMakeLists.txt) made it, else the scratch folder, made there on
+# first use. That folder comes first on the include path and -include
+# HEADER reads the .gch from it: the library headers (and CUDA's), half of
+# a case's compile or more, are parsed once for the battery. GCC checks
+# that a .gch fits the compile (compiler, flags, every macro it depends on)
+# and else reads the header itself, from templates/kernels: a stale or
+# missing one costs time, never a different compile.
+replay_pch() {
+    local dir=${REPLAY_PCH_DIR:-}
+    if [ -z "$dir" ] || [ ! -f "$dir/$1.gch" ]; then
+        dir=$work/pch
+        [ -f "$dir/$1.gch" ] || replay_pch_make "$1" "$dir" >&2
+    fi
+    echo "$dir"
+}
+
 replay_compile_run() {
-    local src=$1
+    local src=$1 h=replay_std.h pch
     shift
-    if ! g++ -std=c++20 -O1 -w -pthread -I"$here" -I"$root/templates/common" -I"$here/.." -I"$cuda/include" "$@" \
-        "$src" -o "$work/replay" || ! "$work/replay"; then
+    # A half type's replay includes CUDA's headers too (replay_shim.h).
+    case " $* " in *" -DCT_DTYPE=1 "* | *" -DCT_DTYPE=2 "*) h=replay_cuda.h ;; esac
+    pch=$(replay_pch $h)
+    if ! g++ "${replay_flags[@]}" -I"$pch" -include $h -I"$here" -I"$root/templates/common" -I"$here/.." \
+        -I"$cuda/include" "$@" "$src" -o "$work/replay" || ! "$work/replay"; then
         echo "FAIL ($*)"
         fails=$((fails + 1))
     fi

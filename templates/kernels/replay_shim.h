@@ -13,18 +13,9 @@
 // Include it before the device header; ct_replay_grid runs a kernel.
 #ifndef REPLAY_SHIM_H
 #define REPLAY_SHIM_H
-#include <barrier>
-#include <cmath>
-#include <cstdio>
-#include <cstdlib>
-#include <cstring>
-#include <optional>
-#include <thread>
-#include <vector>
+#include "replay_std.h"
 #if CT_DTYPE
-#include <cuda_runtime.h>
-#include <cuda_bf16.h>
-#include <cuda_fp16.h>
+#include "replay_cuda.h"
 struct dim3h { unsigned x = 0, y = 0, z = 0; };
 thread_local dim3h threadIdx_, blockIdx_;
 #define threadIdx threadIdx_

@@ -10,6 +10,8 @@
 #include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
+#include <unistd.h>
 
 long tl_env_long(const char *name, long dflt)
 {
@@ -43,24 +45,36 @@ static void *ref_compile(void *arg)
     return NULL;
 }
 
-/* One problem on architecture a of narchs: every template's sample in one
- * pool. Each architecture draws its own sample (seed + a, its own share of
- * a baseline's spread): where a template's space is the same on every
+/* One problem on one architecture, its spaces built and sampled, before
+ * anything is compiled. */
+typedef struct prepared {
+    ct_problem p;
+    const char *spec, *arch;
+    ct_space *sp;   /* [ntemplates], NULL where the problem or architecture did not load */
+    char **src;     /* [ntemplates] */
+    int ref;        /* 1: compile the reference kernel here */
+} prepared;
+
+/* Builds the spaces of spec on architecture a of narchs and samples them.
+ * Each architecture draws its own sample (seed + a, its own share of a
+ * baseline's spread): where a template's space is the same on every
  * architecture, one seed would compile the same candidates on each, so a
  * different draw per architecture covers as many configurations with
  * narchs times fewer compiles. */
-static void compile_one(const char *spec, const char *arch, const ct_config *cfg, const char *ref_template,
-                        tl_sample *out, int a, int narchs, int si, int nspecs)
+static void prepare_one(const char *spec, const char *arch, const ct_config *cfg, tl_sample *out, int a, int narchs,
+                        int si, int nspecs, prepared *pr)
 {
-    ct_problem p;
     ct_limits lim;
     ct_err e;
     memset(&e, 0, sizeof e);
-    CHECK_MSG(ct_problem_parse(spec, &p, &e) == CT_OK, "%s: %s", spec, e.msg);
+    memset(pr, 0, sizeof *pr);
+    pr->spec = spec;
+    pr->arch = arch;
+    CHECK_MSG(ct_problem_parse(spec, &pr->p, &e) == CT_OK, "%s: %s", spec, e.msg);
     CHECK_MSG(ct_limits_for_arch(arch, &lim, &e) == CT_OK, "%s: %s", arch, e.msg);
     if (e.msg[0])
         return;
-    const ct_family *f = p.family;
+    const ct_family *f = pr->p.family;
     if (!out->compiled[a]) {
         out->compiled[a] = calloc((size_t)f->ntemplates, sizeof *out->compiled[a]);
         out->admissible[a] = calloc((size_t)nspecs * (size_t)f->ntemplates, sizeof *out->admissible[a]);
@@ -71,23 +85,13 @@ static void compile_one(const char *spec, const char *arch, const ct_config *cfg
               "%s: not the family of the other specs", spec);
     if (!out->compiled[a] || !out->admissible[a] || !out->why[a] || out->ntemplates != f->ntemplates)
         return;
-    ct_space *sp = calloc((size_t)f->ntemplates, sizeof *sp);
-    char **src = calloc((size_t)f->ntemplates, sizeof *src);
-    ct_compile_pool pl;
-    memset(&pl, 0, sizeof pl);
-    pl.p = &p;
-    pl.arch = arch;
-    pl.ndefs = ct_problem_defines(&p, pl.defs);   /* CT_DTYPE too */
-    ref_job ref = {.tmpl = ref_template, .arch = arch, .spec = spec, .defs = pl.defs, .ndefs = pl.ndefs};
-    pthread_t ref_thread;
-    int ref_started = ref_template && pthread_create(&ref_thread, NULL, ref_compile, &ref) == 0;
-    if (ref_template && !ref_started)
-        ref_compile(&ref);
-    int total = 0;
+    pr->sp = calloc((size_t)f->ntemplates, sizeof *pr->sp);
+    pr->src = calloc((size_t)f->ntemplates, sizeof *pr->src);
     for (int t = 0; t < f->ntemplates; t++) {
         const ct_template *tp = &f->templates[t];
-        CHECK(ct_template_source(tp->name, NULL, &src[t], &e) == CT_OK);
-        CHECK(ct_space_build(&p, cfg, &lim, tp->name, &sp[t], &e) == CT_OK);
+        ct_space *sp = pr->sp;
+        CHECK(ct_template_source(tp->name, NULL, &pr->src[t], &e) == CT_OK);
+        CHECK(ct_space_build(&pr->p, cfg, &lim, tp->name, &sp[t], &e) == CT_OK);
         const int k = si * f->ntemplates + t;
         out->admissible[a][k] = sp[t].n;
         if (sp[t].n == 0)
@@ -106,9 +110,96 @@ static void compile_one(const char *spec, const char *arch, const ct_config *cfg
                 sp[t].cand[i] = sp[t].cand[((long long)i * narchs + a) * sp[t].n / slots];
             sp[t].n = out->per_template;
         }
-        total += sp[t].n;
+        /* Only the sample is kept until plan has seen every problem. */
+        if (sp[t].n > 0) {
+            ct_candidate *c = realloc(sp[t].cand, (size_t)sp[t].n * sizeof *c);
+            if (c)
+                sp[t].cand = c;
+        }
     }
-    pl.sources = (const char *const *)src;
+}
+
+/* Which of the prepared pairs compile what (pr[si * narchs + a]). With
+ * CONVTUNE_TEST_FULL set, everything: every template's sample for every
+ * problem on every architecture that admits it, and the reference on each.
+ * Else a seeded draw of that grid: a template's sample for each problem on
+ * one of the architectures that admit it, and on each architecture for at
+ * least one problem where any admits it (so that every template still
+ * compiles wherever it compiled before, architecture by architecture, which
+ * is what the caller checks), and the reference for each problem on one
+ * architecture. Compiles for different architectures of the same problem
+ * and template go through the same code but its __CUDA_ARCH__ branches, so
+ * the draw, different each run, covers them across runs; a sample left out
+ * here has its space built and checked all the same. */
+static void plan(prepared *pr, int nspecs, int narchs, int ntemplates, int full, unsigned long long seed)
+{
+    unsigned long long rng = seed ^ 0x5851F42D4C957F2DULL;
+    for (int si = 0; si < nspecs; si++) {
+        const int ra = (int)(ct_rand_next(&rng) % (unsigned long long)narchs);
+        for (int a = 0; a < narchs; a++)
+            pr[si * narchs + a].ref = full || a == ra;
+    }
+    if (full)
+        return;
+    for (int t = 0; t < ntemplates; t++) {
+        int covered[TL_MAX_ARCHS] = {0}, seen[TL_MAX_ARCHS] = {0};
+        for (int si = 0; si < nspecs; si++) {
+            int on[TL_MAX_ARCHS], non = 0;
+            for (int a = 0; a < narchs; a++) {
+                prepared *x = &pr[si * narchs + a];
+                if (x->sp && x->sp[t].n > 0)
+                    on[non++] = a;
+            }
+            const int keep = non ? on[ct_rand_next(&rng) % (unsigned long long)non] : -1;
+            for (int i = 0; i < non; i++) {
+                seen[on[i]]++;
+                if (on[i] == keep)
+                    covered[keep] = 1;
+                else
+                    pr[si * narchs + on[i]].sp[t].n = -pr[si * narchs + on[i]].sp[t].n;   /* left out, restored after */
+            }
+        }
+        /* An architecture the draw left without this template: one of its
+         * problems, drawn. */
+        for (int a = 0; a < narchs; a++) {
+            if (covered[a] || !seen[a])
+                continue;
+            int pick = (int)(ct_rand_next(&rng) % (unsigned long long)seen[a]);
+            for (int si = 0; si < nspecs; si++) {
+                prepared *x = &pr[si * narchs + a];
+                if (x->sp && x->sp[t].n < 0 && pick-- == 0)
+                    x->sp[t].n = -x->sp[t].n;
+            }
+        }
+    }
+}
+
+/* Compiles what plan left in pr: the templates' samples in one pool, the
+ * reference (ref_template, may be NULL) beside it; every failure a failed
+ * check naming the candidate. Then frees pr's spaces and sources. */
+static void compile_prepared(prepared *pr, const char *ref_template, tl_sample *out, int a)
+{
+    if (!pr->sp)
+        return;
+    const ct_family *f = pr->p.family;
+    const char *spec = pr->spec, *arch = pr->arch;
+    ct_space *sp = pr->sp;
+    ct_compile_pool pl;
+    memset(&pl, 0, sizeof pl);
+    pl.p = &pr->p;
+    pl.arch = arch;
+    pl.ndefs = ct_problem_defines(&pr->p, pl.defs);   /* CT_DTYPE too */
+    if (!pr->ref)
+        ref_template = NULL;
+    ref_job ref = {.tmpl = ref_template, .arch = arch, .spec = spec, .defs = pl.defs, .ndefs = pl.ndefs};
+    pthread_t ref_thread;
+    int ref_started = ref_template && pthread_create(&ref_thread, NULL, ref_compile, &ref) == 0;
+    if (ref_template && !ref_started)
+        ref_compile(&ref);
+    int total = 0;
+    for (int t = 0; t < f->ntemplates; t++)
+        total += sp[t].n > 0 ? sp[t].n : 0;
+    pl.sources = (const char *const *)pr->src;
     pl.jobs = calloc((size_t)total + 1, sizeof *pl.jobs);
     for (int t = 0; t < f->ntemplates; t++)
         for (int i = 0; i < sp[t].n; i++)
@@ -118,10 +209,10 @@ static void compile_one(const char *spec, const char *arch, const ct_config *cfg
         ct_compile_job *jb = &pl.jobs[j];
         char key[512];
         ct_params_to_key(&jb->cand->params, key, sizeof key);
-        CHECK_MSG(jb->done && jb->rc == CT_OK, "%s %s %s %s: %s", spec, arch, jb->cand->tmpl->name, key,
-                  jb->err.msg);
+        CHECK_MSG(jb->done && jb->rc == CT_OK, "%s %s %s %s: %s (seed %llu)", spec, arch, jb->cand->tmpl->name, key,
+                  jb->err.msg, out->seed);
         if (jb->rc == CT_OK) {
-            int t = ct_template_index(&p, jb->cand->tmpl);
+            int t = ct_template_index(&pr->p, jb->cand->tmpl);
             if (t >= 0 && t < out->ntemplates)
                 out->compiled[a][t]++;
             out->kernels++;
@@ -137,12 +228,26 @@ static void compile_one(const char *spec, const char *arch, const ct_config *cfg
         out->kernels += ref.rc == CT_OK;
     }
     for (int t = 0; t < f->ntemplates; t++) {
-        free(src[t]);
+        free(pr->src[t]);
+        if (sp[t].n < 0)
+            sp[t].n = -sp[t].n;
         ct_space_free(&sp[t]);
     }
     free(pl.jobs);
-    free(src);
+    free(pr->src);
     free(sp);
+    pr->sp = NULL;
+    pr->src = NULL;
+}
+
+/* A seed of its own for each run: the clock and the process. */
+static unsigned long long fresh_seed(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_REALTIME, &ts);
+    unsigned long long x = (unsigned long long)ts.tv_sec * 1000000007ULL ^ (unsigned long long)ts.tv_nsec ^
+                           ((unsigned long long)getpid() << 32);
+    return ct_rand_next(&x) % 1000000000ULL + 1;   /* short enough to type again */
 }
 
 void tl_compile_sample(const char *const *specs, int nspecs, const char *const *archs, int narchs,
@@ -150,13 +255,32 @@ void tl_compile_sample(const char *const *specs, int nspecs, const char *const *
 {
     memset(out, 0, sizeof *out);
     out->per_template = (int)tl_env_long("CONVTUNE_TEST_SAMPLE", per_template);
-    out->seed = (unsigned long long)tl_env_long("CONVTUNE_TEST_SEED", 20261122);
+    out->seed = (unsigned long long)tl_env_long("CONVTUNE_TEST_SEED", 0);
+    if (out->seed == 0)
+        out->seed = fresh_seed();
+    const char *fv = getenv("CONVTUNE_TEST_FULL");
+    const int full = fv && *fv && strcmp(fv, "0") != 0;
+    printf("sampling with seed %llu (CONVTUNE_TEST_SEED=%llu draws the same sample again)%s\n", out->seed, out->seed,
+           full ? ", CONVTUNE_TEST_FULL: every problem on every architecture" : "");
+    fflush(stdout);
     CHECK(narchs <= TL_MAX_ARCHS);
+    if (narchs > TL_MAX_ARCHS)
+        narchs = TL_MAX_ARCHS;
+    prepared *pr = calloc((size_t)nspecs * (size_t)narchs + 1, sizeof *pr);
+    CHECK(pr != NULL);
+    if (!pr)
+        return;
     for (int s = 0; s < nspecs; s++)
-        for (int a = 0; a < narchs && a < TL_MAX_ARCHS; a++)
-            compile_one(specs[s], archs[a], cfg, ref_template, out, a, narchs, s, nspecs);
-    printf("compiled %d kernels: %d problems x %d architectures, up to %d candidates per template, seed %llu\n",
-           out->kernels, nspecs, narchs, out->per_template, out->seed);
+        for (int a = 0; a < narchs; a++)
+            prepare_one(specs[s], archs[a], cfg, out, a, narchs, s, nspecs, &pr[s * narchs + a]);
+    plan(pr, nspecs, narchs, out->ntemplates, full, out->seed);
+    for (int s = 0; s < nspecs; s++)
+        for (int a = 0; a < narchs; a++)
+            compile_prepared(&pr[s * narchs + a], ref_template, out, a);
+    free(pr);
+    printf("compiled %d kernels: %d problems x %d architectures, up to %d candidates per template, %s, seed %llu\n",
+           out->kernels, nspecs, narchs, out->per_template,
+           full ? "every problem on every architecture" : "each problem's template on one architecture", out->seed);
 }
 
 void tl_sample_free(tl_sample *s)

@@ -26,6 +26,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 static const uint16_t NAN16 = 0x7fc1;   /* a bf16 NaN: unwritten shared memory */
 
@@ -136,6 +137,35 @@ static inline int replay_setup(ct_config *cfg, ct_limits *lim)
     }
     CHECK(ct_limits_for_arch("sm_90", lim, &e) == CT_OK);
     return 1;
+}
+
+/* The flags of a replay's compile with the host C++ compiler, and of the
+ * precompiled headers it reads (GCC uses a .gch only with its flags). */
+#define REPLAY_CXXFLAGS "-std=c++20 -O1 -w -pthread"
+
+/* Into flags, the options that read the library headers every replay
+ * includes precompiled (templates/kernels/replay_std.h, with CUDA's for a
+ * half type: replay_cuda.h), as templates/kernels/replay_lib.sh's
+ * replay_pch does: from $REPLAY_PCH_DIR where CTest's set-up made them (the
+ * fixture ct_replay_pch), else made once in the folder scratch with cxx.
+ * GCC uses a .gch only where it fits the compile and else reads the header
+ * itself: at worst time is lost, never a different compile. */
+static inline void replay_pch_flags(const char *cxx, const char *cuda_inc, const char *scratch, int half,
+                                    char *flags, size_t len)
+{
+    const char *h = half ? "replay_cuda.h" : "replay_std.h", *env = getenv("REPLAY_PCH_DIR");
+    char dir[1100], gch[1200], cmd[4096];
+    snprintf(dir, sizeof dir, "%s", env && *env ? env : "");
+    snprintf(gch, sizeof gch, "%s/%s.gch", dir, h);
+    if (!dir[0] || access(gch, R_OK) != 0) {
+        snprintf(dir, sizeof dir, "%s/pch", scratch);
+        snprintf(gch, sizeof gch, "%s/%s.gch", dir, h);
+        snprintf(cmd, sizeof cmd, "mkdir -p '%s' && %s " REPLAY_CXXFLAGS " -I'%s' -x c++-header '%s/templates/kernels/%s' -o '%s'",
+                 dir, cxx, cuda_inc, CT_SOURCE_DIR, h, gch);
+        if (access(gch, R_OK) != 0 && system(cmd) != 0)
+            fprintf(stderr, "no precompiled %s (%s): the replays parse it each time\n", h, cmd);
+    }
+    snprintf(flags, len, "-I'%s' -include %s", dir, h);
 }
 
 /* One replay: the candidate's kernel run on the layer, every output it

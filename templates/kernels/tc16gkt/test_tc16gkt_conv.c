@@ -80,7 +80,7 @@ static void replay_case(const ct_problem *p, const layer *L, const ct_params *c)
     ct_tc16gkt_launch(NULL, &L->s, c, &l);
     CHECK(l.block[0] == (unsigned)g.nt && l.grid[0] == (unsigned)g.grid_x && l.grid[1] == (unsigned)g.grid_y &&
           l.grid[2] == (unsigned)g.split);
-    char cmd[4096], out[1100], dflag[32];
+    char cmd[6144], out[1100], dflag[32], pch[1400];
     /* A tf32 problem: CT_TF32 (fp32 ct_elem, ct_conv_tf32gkt.cuh), else the half type. */
     if (ct_problem_dtype(p) == CT_DTYPE_TF32)
         snprintf(dflag, sizeof dflag, "-DCT_TF32=1");
@@ -90,8 +90,11 @@ static void replay_case(const ct_problem *p, const layer *L, const ct_params *c)
     snprintf(out, sizeof out, "%s/replay", scratch);
     const char *cxx = getenv("CXX") && *getenv("CXX") ? getenv("CXX") : "g++";
     const char *dir = CT_SOURCE_DIR "/templates";
+    /* CUDA's headers with a half type (CT_DTYPE not 0: replay_shim.h). */
+    const int half = ct_problem_dtype(p) != CT_DTYPE_TF32 && (int)ct_problem_dtype(p) != 0;
+    replay_pch_flags(cxx, cuda_inc, scratch, half, pch, sizeof pch);
     snprintf(cmd, sizeof cmd,
-             "%s -std=c++20 -O1 -w -pthread -I%s/kernels/tc16gkt -I%s/common -I%s/kernels -I%s/../tuner/core -I%s "
+             "%s " REPLAY_CXXFLAGS " %s -I%s/kernels/tc16gkt -I%s/common -I%s/kernels -I%s/../tuner/core -I%s "
              "%s -DLY_SEED=%d -DLY_B=%lld -DLY_CIN=%lld -DLY_COUT=%lld -DLY_GROUPS=%lld -DLY_H=%lld "
              "-DLY_W=%lld -DLY_KH=%lld -DLY_KW=%lld -DLY_OH=%lld -DLY_OW=%lld -DLY_PH=%lld -DLY_PW=%lld "
              "-DLY_SY=%lld -DLY_SX=%lld -DLY_DY=%lld -DLY_DX=%lld -DLY_BIAS=%d -DLY_GX=%u -DLY_GY=%u "
@@ -100,7 +103,7 @@ static void replay_case(const ct_problem *p, const layer *L, const ct_params *c)
              "-DTM_SWZ=%d "
              "-DTM_DIMS=%llu,%llu,%llu,%llu -DTM_STRIDES=%llu,%llu,%llu -DTM_BOX=%u,%u,%u,%u -DTM_ES=%u,%u,%u,%u "
              "%s/kernels/tc16gkt/tc16gkt_replay.cpp -o %s && %s",
-             cxx, dir, dir, dir, dir, cuda_inc, dflag, cases + 1, L->s.b, L->cin_g, L->cout_g,
+             cxx, pch, dir, dir, dir, dir, cuda_inc, dflag, cases + 1, L->s.b, L->cin_g, L->cout_g,
              L->groups, L->s.h, L->s.w, L->s.kh, L->s.kw, L->s.oh, L->s.ow, L->s.ph, L->s.pw, L->s.sy, L->s.sx,
              L->s.dy, L->s.dx, L->s.bias, l.grid[0], l.grid[1], g.wg_m, g.wg_n, g.toh, g.tow, g.stages, g.setmaxnreg,
              g.abufs, g.rows, g.minb, g.split, m.swizzle, m.dims[0], m.dims[1], m.dims[2], m.dims[3], m.strides[0],
