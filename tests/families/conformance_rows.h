@@ -384,7 +384,10 @@ static const family_row rows[] = {
       {"conv2dc:2:6:9:11:8:3:2:pad=1,0:stride=2,3:dilation=2,1:groups=2:bias:dgrad",
        "conv2dc:2:6:9:11:8:3:2:pad=1,0:stride=2,3:dilation=2,1:groups=2:dgrad", 1},
       {"conv2dc:2:6:9:11:8:3:3:same:groups=2:bias:wgrad:bf16", "conv2dc:2:6:9:11:8:3:3:same:groups=2:bias:wgrad:bf16",
-       1}},
+       1},
+      /* conv2dc_wgdw16cl: a channels-last depthwise bf16 weight gradient */
+      {"conv2dc:2:16:9:10:16:5:5:same:groups=16:bias:nhwc:wgrad:bf16",
+       "conv2dc:2:16:9:10:16:5:5:same:groups=16:bias:nhwc:wgrad:bf16", 1}},
      .refusals =
      {{"conv2dc", "missing", NULL},
       {"conv2dc:1:4:8:8:4:3:3:bf16:same:bf16", "element type", "twice"},
