@@ -171,8 +171,15 @@ void ct_exp_emit_kernel_renames(FILE *f, const instance *in)
         return;
     fprintf(f, "// nvcc builds name the kernels after the problem, so that exports of one\n"
                "// template for several problems link into one program.\n");
-    for (int k = 0; k < kernels.n; k++)   /* _single_: apart from a family export's NAME_PROBLEM */
+    for (int k = 0; k < kernels.n; k++) {   /* _single_: apart from a family export's NAME_PROBLEM */
+        /* A name the template #defines itself (a macro standing for a
+         * macro) would be redefined below: left as it is. */
+        const char *to;
+        size_t tolen;
+        if (defined_as(in->src, kernels.v[k], strlen(kernels.v[k]), &to, &tolen) != 0)
+            continue;
         fprintf(f, "#define %s %s_single_%s\n", kernels.v[k], kernels.v[k], in->suffix);
+    }
 }
 
 /* Lines of text: #define names go to defs; #include lines are moved to
