@@ -361,12 +361,7 @@ void ct_exp_emit_launcher(FILE *f, const instance *in)
                    "        if (err != cudaSuccess)\n            return (int)err;\n    }\n#endif\n",
                 in->bufs[i].symbol, in->bufs[i].name, in->bufs[i].count, is_half(in) ? "ct_elem" : "float");
     }
-    /* Past 48 KiB of shared memory, static and dynamic together, a kernel
-     * must opt in to its dynamic part; once per process is enough. */
-    fprintf(f, "#if CT_SMEM_BYTES > 0\n    static int smem_opted_in = 0;\n    if (!smem_opted_in) {\n"
-               "        cudaError_t err = cudaFuncSetAttribute(%s, cudaFuncAttributeMaxDynamicSharedMemorySize, "
-               "CT_SMEM_BYTES);\n        if (err != cudaSuccess)\n            return (int)err;\n"
-               "        smem_opted_in = 1;\n    }\n#endif\n", in->t->name);
+    ct_export_emit_smem_optin(f, in->t->name);
     fprintf(f, "    const dim3 grid(CT_GRID_X, CT_GRID_Y, CT_GRID_Z), block(CT_BLOCK_X, CT_BLOCK_Y, CT_BLOCK_Z);\n");
     fprintf(f, "    %s<<<grid, block, CT_SMEM_BYTES, stream>>>(", in->t->name);
     for (int i = 0; i < in->nb; i++)
@@ -375,6 +370,17 @@ void ct_exp_emit_launcher(FILE *f, const instance *in)
     for (int i = 0; i < ntm; i++)
         fprintf(f, ", ct_tmaps[%d]", i);
     fprintf(f, ");\n    return (int)cudaGetLastError();\n}\n");
+}
+
+/* Past 48 KiB of shared memory, static and dynamic together, a kernel
+ * must opt in to its dynamic part; once per process is enough. The
+ * launcher text that does so for kernel (export.h). */
+void ct_export_emit_smem_optin(FILE *f, const char *kernel)
+{
+    fprintf(f, "#if CT_SMEM_BYTES > 0\n    static int smem_opted_in = 0;\n    if (!smem_opted_in) {\n"
+               "        cudaError_t err = cudaFuncSetAttribute(%s, cudaFuncAttributeMaxDynamicSharedMemorySize, "
+               "CT_SMEM_BYTES);\n        if (err != cudaSuccess)\n            return (int)err;\n"
+               "        smem_opted_in = 1;\n    }\n#endif\n", kernel);
 }
 
 /* The declarations of an instance's functions for the C header. */

@@ -8,6 +8,7 @@
  * slice's splits alone, a tail as long as the main kernel on small grids).
  * The launches are ws_exec.c's; the export's host code is this file's. */
 #include "dwclbwd_conv.h"
+#include "export.h"
 #include "intmath.h"
 #include "ws_exec.h"
 
@@ -42,16 +43,8 @@ void ct_dwclbwd_emit(const ct_executor *x, FILE *f, const ct_problem *p, const c
                "        cudaError_t err = cudaMalloc((void **)&ct_ws, (size_t)CT_GRID_X * %lldULL * sizeof(float));\n"
                "        if (err != cudaSuccess)\n            return (int)err;\n    }\n",
             count);
-    /* Past 48 KiB of dynamic shared memory (wgdw16cl's larger tiles) a
-     * launch must opt in, else it fails with cudaErrorInvalidValue. */
-    fprintf(f, "#if CT_SMEM_BYTES > 48 * 1024\n"
-               "    static int smem_opted_in;\n"
-               "    if (!smem_opted_in) {\n"
-               "        cudaError_t err = cudaFuncSetAttribute(%s, cudaFuncAttributeMaxDynamicSharedMemorySize, "
-               "CT_SMEM_BYTES);\n"
-               "        if (err != cudaSuccess)\n            return (int)err;\n"
-               "        smem_opted_in = 1;\n    }\n#endif\n",
-            name);
+    /* wgdw16cl's larger tiles need over 48 KiB of dynamic shared memory. */
+    ct_export_emit_smem_optin(f, name);
     /* A half-type launcher takes void pointers: cast them to the kernel's
      * ct_elem (a no-op for fp32, whose launcher takes floats). */
     fprintf(f, "    %s<<<dim3(CT_GRID_X, CT_GRID_Y, CT_GRID_Z), dim3(CT_BLOCK_X, CT_BLOCK_Y, CT_BLOCK_Z), "

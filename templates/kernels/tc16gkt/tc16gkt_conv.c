@@ -411,10 +411,7 @@ static void split_emit(FILE *f, const ct_problem *p, const ct_params *c, const c
                    "        cudaError_t err = cudaMalloc((void **)&ct_ws, (size_t)CT_GRID_Z * %lldULL * sizeof(float));\n"
                    "        if (err != cudaSuccess)\n            return (int)err;\n    }\n",
                 count);
-    fprintf(f, "#if CT_SMEM_BYTES > 0\n    static int smem_opted_in = 0;\n    if (!smem_opted_in) {\n"
-               "        cudaError_t err = cudaFuncSetAttribute(%s, cudaFuncAttributeMaxDynamicSharedMemorySize, "
-               "CT_SMEM_BYTES);\n        if (err != cudaSuccess)\n            return (int)err;\n"
-               "        smem_opted_in = 1;\n    }\n#endif\n", name);
+    ct_export_emit_smem_optin(f, name);
     fprintf(f, "    %s<<<dim3(CT_GRID_X, CT_GRID_Y, CT_GRID_Z), CT_BLOCK_X, CT_SMEM_BYTES, stream>>>(%s%s, %s%s, ", name,
             in_cast, b[0].name, in_cast, b[1].name);
     if (split)
