@@ -202,7 +202,7 @@ class Library:
 
     def run(self, pass_, tensors, ints):
         """Launch pass_'s selector on the current stream of the tensors'
-        device; an empty tensor travels as NULL (an absent bias). Returns
+        device; None or an empty tensor travels as NULL (an absent bias). Returns
         the grade (0 exact, 1 nearest_size, 2 other_device, 3 generic)."""
         fns = self._load()
         dev = tensors[0].device
@@ -213,7 +213,7 @@ class Library:
             err = fns[None](idx)
             self._tls.dev = idx if err == 0 else None
         if err == 0:
-            args = [t.data_ptr() if t.numel() else None for t in tensors] + list(ints)
+            args = [t.data_ptr() if t is not None and t.numel() else None for t in tensors] + list(ints)
             err = fns[pass_][0](*args, torch._C._cuda_getCurrentRawStream(idx), ctypes.byref(grade))
         if err != 0:
             raise RuntimeError("convtune: %s (%s) failed with CUDA error %d%s" % (
@@ -281,15 +281,12 @@ def _to_layout(t, cl, dims):
     return t if _is_cl(t, 1) else t.transpose(1, 2).contiguous().transpose(1, 2)
 
 
-def _kview(t, cl, dims):
-    """The dense memory-order view a kernel reads: (B, H, W, C) / (B, L, C)
-    for channels last, t itself otherwise."""
-    if not cl:
-        return t
-    return t.permute(0, 2, 3, 1) if dims == 2 else t.transpose(1, 2)
-
-
 def _aligned(t):
+    """t, or a copy of it in the same layout (clone preserves a dense
+    layout) where its data is not 16-byte aligned. The kernels take data
+    pointers only: a tensor in its layout (_to_layout) starts where its
+    memory-order view (B, H, W, C) / (B, L, C) starts, so no view is made
+    (each one is an operator call on the step's host path)."""
     return t if t.numel() == 0 or t.data_ptr() % 16 == 0 else t.clone()
 
 
@@ -726,10 +723,9 @@ class LayerOps:
 
         def run_conv():
             out = _empty((g.b, g.cout) + g.out, g.cl, g.dims, x)
-            xk = _aligned(_kview(_to_layout(x, g.cl, g.dims), g.cl, g.dims))
-            bias = _aligned(b.contiguous()) if b is not None else x.new_empty(0)
-            self.lib.run("fwd", [xk, _aligned(w.contiguous()), bias, _kview(out, g.cl, g.dims)],
-                         self._ints("fwd", g))
+            xk = _aligned(_to_layout(x, g.cl, g.dims))
+            bias = _aligned(b.contiguous()) if b is not None else None
+            self.lib.run("fwd", [xk, _aligned(w.contiguous()), bias, out], self._ints("fwd", g))
             return out
 
         def run_torch():
@@ -742,8 +738,8 @@ class LayerOps:
 
         def run_conv():
             dx = _empty((g.b, g.cin) + g.n, g.cl, g.dims, x)
-            dyk = _aligned(_kview(_to_layout(dy, g.cl, g.dims), g.cl, g.dims))
-            self.lib.run("dgrad", [dyk, _aligned(w.contiguous()), _kview(dx, g.cl, g.dims)], self._ints("dgrad", g))
+            dyk = _aligned(_to_layout(dy, g.cl, g.dims))
+            self.lib.run("dgrad", [dyk, _aligned(w.contiguous()), dx], self._ints("dgrad", g))
             return dx
 
         def run_torch():
@@ -751,20 +747,28 @@ class LayerOps:
         side = self._side("dgrad", g, x.device, run_conv, run_torch)
         return run_conv() if side == "convtune" else run_torch()
 
-    def _wgrad(self, x, dy, w, has_bias, stride, lo, hi, dilation, groups):
+    def _wgrad_eager(self, x, dy, w, has_bias, stride, lo, hi, dilation, groups):
+        return self._wgrad(x, dy, w, has_bias, stride, lo, hi, dilation, groups, eager=True)
+
+    def _wgrad(self, x, dy, w, has_bias, stride, lo, hi, dilation, groups, eager=False):
+        """(dW, db); eager (the autograd.Function's backward): db is a view
+        of the one buffer the kernel writes (the custom op's outputs may not
+        alias: it gets a copy), None without bias."""
         g = self._geom(x, w, has_bias, stride, lo, hi, dilation, groups)
         n = w.numel()
 
         def run_conv():
             buf = x.new_empty(n + (g.cout if has_bias else 0))
-            xk = _aligned(_kview(_to_layout(x, g.cl, g.dims), g.cl, g.dims))
-            dyk = _aligned(_kview(_to_layout(dy, g.cl, g.dims), g.cl, g.dims))
+            xk = _aligned(_to_layout(x, g.cl, g.dims))
+            dyk = _aligned(_to_layout(dy, g.cl, g.dims))
             self.lib.run("wgrad", [xk, dyk, buf], self._ints("wgrad", g))
+            if eager:
+                return buf[:n].view(w.shape), buf[n:] if has_bias else None
             return buf[:n].view(w.shape), buf[n:].clone() if has_bias else x.new_empty(0)
 
         def run_torch():
             _, dw, db = _torch_bwd(g, dy, x, w, [False, True, bool(has_bias)])
-            return dw.contiguous(), db if has_bias else x.new_empty(0)
+            return dw.contiguous(), db if has_bias else (None if eager else x.new_empty(0))
         side = self._side("wgrad", g, x.device, run_conv, run_torch)
         return run_conv() if side == "convtune" else run_torch()
 
@@ -820,6 +824,19 @@ class LayerOps:
     def conv(self, input, weight, bias=None, stride=1, padding=0, dilation=1, groups=1, causal=False):
         """F.conv1d / F.conv2d (causal=True, 1-D only: (K-1)*dilation zeros
         before the input, none after) through torch.ops.convtune.NAME_fwd."""
+        return self.call(input, weight, bias, self.conf(input, weight, bias, stride, padding, dilation, groups, causal))
+
+    def call(self, input, weight, bias, conf):
+        """conv() on checked arguments: conf is what conf() returned."""
+        if torch.compiler.is_compiling():   # the custom op: its fake kernel traces
+            return self.op(input, weight, bias, *conf)
+        # Eager (and CUDA graph capture): the same passes through a plain
+        # autograd.Function, without the custom op's dispatch on a step's path.
+        return _EagerConv.apply(self, input, weight, bias, *conf)
+
+    def conf(self, input, weight, bias, stride, padding, dilation, groups, causal):
+        """conv()'s checks of its arguments, and the op's (stride, pad_lo,
+        pad_hi, dilation, groups) of them."""
         for name, t in (("input", input), ("weight", weight)) + ((("bias", bias),) if bias is not None else ()):
             if not isinstance(t, torch.Tensor):
                 raise TypeError("%s: expected a torch.Tensor, got %s" % (name, type(t).__name__))
@@ -834,12 +851,7 @@ class LayerOps:
         k = tuple(weight.shape[2:])
         st, dl = _pair(stride, self.dims, "stride"), _pair(dilation, self.dims, "dilation")
         lo, hi = _padding(padding, self.dims, k, dl, st, causal)
-        conf = (list(st), list(lo), list(hi), list(dl), int(groups))
-        if torch.compiler.is_compiling():   # the custom op: its fake kernel traces
-            return self.op(input, weight, bias, *conf)
-        # Eager (and CUDA graph capture): the same passes through a plain
-        # autograd.Function, without the custom op's dispatch on a step's path.
-        return _EagerConv.apply(self, input, weight, bias, *conf)
+        return (list(st), list(lo), list(hi), list(dl), int(groups))
 
 
 def _backward(dims, dgrad, wgrad, x, weight, dy, conf, has_bias, need):
@@ -874,7 +886,7 @@ class _EagerConv(torch.autograd.Function):
     def backward(ctx, dy):
         x, weight = ctx.saved_tensors
         ops = ctx.ops
-        return (None,) + _backward(ops.dims, ops._dgrad, ops._wgrad, x, weight, dy, ctx.conf, ctx.has_bias,
+        return (None,) + _backward(ops.dims, ops._dgrad, ops._wgrad_eager, x, weight, dy, ctx.conf, ctx.has_bias,
                                    ctx.needs_input_grad[1:4]) + (None,) * 5
 
 
@@ -899,20 +911,22 @@ def _forward(m, x, dims, base):
     ops = _registry.get((dims, x.dtype))
     if ops is None or not x.is_cuda or m.padding_mode != "zeros" or m.weight.dtype != x.dtype:
         return _native(m, x, base)
-    stride, padding, dilation, groups, causal = _layer_args(m, dims)
     if torch.compiler.is_compiling():
-        return ops.conv(x, m.weight, m.bias, stride, padding, dilation, groups, causal)
+        return ops.conv(x, m.weight, m.bias, *_layer_args(m, dims))
     # Once every pass this layer runs has chosen PyTorch's kernel, the layer
     # is nn's own again: the op's Python would only add host time to a step.
-    # Once that is known either way, it is not asked again for this shape.
+    # Once that is known either way, it is not asked again for this shape,
+    # and the op's argument checks are not made again either (the layer's
+    # sizes, types and devices are checked by the passes' _geom, memoised).
     key = (x.shape, x.stride(), x.device, torch.is_grad_enabled(), ops.generation)
     plan = m.__dict__.get("_convtune_plan")
     if plan is not None and plan[0] == key and plan[1] is not None:
-        return _native(m, x, base) if plan[1] else ops.conv(x, m.weight, m.bias, stride, padding, dilation,
-                                                            groups, causal)
-    y = ops.conv(x, m.weight, m.bias, stride, padding, dilation, groups, causal)
+        return _native(m, x, base) if plan[1] else _EagerConv.apply(ops, x, m.weight, m.bias, *plan[2])
+    stride, padding, dilation, groups, causal = _layer_args(m, dims)
+    conf = ops.conf(x, m.weight, m.bias, stride, padding, dilation, groups, causal)
+    y = ops.call(x, m.weight, m.bias, conf)
     m.__dict__["_convtune_plan"] = (key, ops.torch_only(x, m.weight, m.bias, stride, padding, dilation, groups,
-                                                        causal))
+                                                        causal), conf)
     return y
 
 
