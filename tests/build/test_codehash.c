@@ -129,6 +129,19 @@ static const kept_case kept_cases[] = {
      {"OUT_X", "COUT_PER_THREAD", "COUT_SLICES", "TILE_OW", "CIN_CHUNK", "PIPE"}, {2, 4, 4, 0, 0, 0}},
     {"conv2dc_tc16w", "915db05b026b4ef1", "conv2dc:1:64:5:5:64:3:3:same:bf16", 9, 0, 7,
      {"WARPS_M", "WARPS_K", "TILE_N", "UNROLL", "CLUSTER_K", "MIN_BLOCKS", "STAGE_X"}, {1, 4, 8, 1, 2, 1, 1}},
+    {"conv2dc_tc16", "fe3fa458a045e2a9", "conv2dc:2:48:17:19:40:3:3:pad=1:stride=2:bias:f16", 8, 0, 8,
+     {"COUT_TILE", "TILE_OH", "TILE_OW", "WARPS_M", "WARPS_N", "CIN_CHUNK", "PREFETCH", "MIN_BLOCKS"},
+     {64, 9, 10, 2, 1, 32, 0, 2}},
+    {"conv1dc_tc16", "303ebfaac53e6727", "conv1dc:2:64:100:64:5:pad=2:bias:bf16", 8, 0, 7,
+     {"COUT_TILE", "TILE_OW", "WARPS_M", "WARPS_N", "CIN_CHUNK", "PREFETCH", "MIN_BLOCKS"}, {64, 64, 4, 4, 32, 1, 1}},
+    {"conv2dc_tc16cl", "fd015b8a758bf172", "conv2dc:2:96:15:13:64:5:5:pad=2:groups=2:nhwc:f16", 8, 0, 8,
+     {"COUT_TILE", "TILE_OH", "TILE_OW", "WARPS_M", "WARPS_N", "CIN_CHUNK", "STAGES", "MIN_BLOCKS"},
+     {32, 15, 13, 2, 1, 16, 1, 1}},
+    {"conv1dc_tc16cl", "af68e5e3b05b9def", "conv1dc:2:48:33:96:3:pad=1:bias:nlc:f16", 8, 0, 7,
+     {"COUT_TILE", "TILE_OW", "WARPS_M", "WARPS_N", "CIN_CHUNK", "STAGES", "MIN_BLOCKS"}, {64, 33, 2, 4, 16, 2, 1}},
+    {"conv2dc_tc16rcl", "48ae2c9a313a4c0b", "conv2dc:2:32:16:16:64:3:3:same:nhwc:bf16", 8, 0, 8,
+     {"COUT_TILE", "TILE_OH", "TILE_OW", "WARPS_M", "WARPS_N", "TILES", "STAGES", "MIN_BLOCKS"},
+     {32, 1, 16, 2, 4, 8, 1, 1}},
 };
 
 static void test_kept(const kept_case *k)

@@ -1,8 +1,10 @@
 /* tc16r_conv.c - parameters, sizes, constraints and launch geometry of the
  * resident-weight half-precision tensor-core templates
- * (ct_conv_tc16r.cuh, beside it). */
+ * (ct_conv_tc16r.cuh, beside it); tc16rcl's sizes of the tc16 core are
+ * tc16_sizes.cuh's, which ct_conv_tc16_core.cuh expands too. */
 #include "tc16r_conv.h"
 #include "intmath.h"
+#include "tc16_sizes.cuh"
 
 #include <stdio.h>
 #include <string.h>
@@ -119,25 +121,27 @@ void ct_tc16r_geometry_of(const ct_template *t, const ct_tc_shape *layer, const 
     g->tiles = q.TILES, g->stages = q.STAGES, g->minb = q.MIN_BLOCKS;
     if (g->bm < 1 || g->toh < 1 || g->tow < 1 || g->warps_m < 1 || g->warps_n < 1 || g->tiles < 1 || g->stages < 1)
         return;
-    g->bn = ct_rup(g->toh * g->tow, 8 * g->warps_n);
-    g->nt = 32 * g->warps_m * g->warps_n;
-    g->wm = g->bm / g->warps_m;
-    g->wn = g->bn / g->warps_n;
-    g->mf = g->wm / 16;
-    g->nf = g->wn / 8;
+    /* The tc16 core's TC_* sizes (tc16_sizes.cuh); CIN_CHUNK is all the
+     * channels, rounded up to 16 (ct_conv_tc16r.cuh). */
+    g->bn = TC16_BN(g->toh, g->tow, g->warps_n);
+    g->nt = TC16_NT(g->warps_m, g->warps_n);
+    g->wm = TC16_WM(g->bm, g->warps_m);
+    g->wn = TC16_WN(g->bn, g->warps_n);
+    g->mf = TC16_MF(g->wm);
+    g->nf = TC16_NF(g->wn);
     g->ck = ct_rup(s->cin, 16);
-    g->khw = s->kh * s->kw;
-    g->ap = g->khw * g->ck + 8;
-    g->cp = g->ck + 8;
-    g->ih = (g->toh - 1) * s->sy + (s->kh - 1) * s->dy + 1;
-    g->iw = (g->tow - 1) * s->sx + (s->kw - 1) * s->dx + 1;
-    g->sa = g->bm * g->ap;
-    g->sb = g->ih * g->iw * g->cp;
-    g->rk = g->ck * g->khw;
-    g->op = g->bm + 8;
+    g->khw = TC16_KHW(s->kh, s->kw);
+    g->ap = TC16_AP(g->khw, g->ck);
+    g->cp = TC16_CP(g->ck);
+    g->ih = TC16_IH(g->toh, s->sy, s->kh, s->dy);
+    g->iw = TC16_IW(g->tow, s->sx, s->kw, s->dx);
+    g->sa = TC16_SA(g->bm, g->ap);
+    g->sb = TC16_SB(g->ih, g->iw, g->cp);
+    g->rk = TC16_RK(g->ck, g->khw);
+    g->op = TC16_OP(g->bm);
     /* The header's layout: the raw weights go after A and the first tile,
      * over what the tiles use later. */
-    const long long sr = g->bm * g->rk;
+    const long long sr = TC16_SR(g->bm, g->rk);
     g->smem_bytes = 2 * (g->sa + max2(g->stages * g->sb + g->bn * g->op, g->sb + sr));
     g->ntiles = s->b * ct_cdiv(s->oh, g->toh) * ct_cdiv(s->ow, g->tow);
     g->grid_x = ct_cdiv(g->ntiles, g->tiles);
