@@ -142,6 +142,14 @@ static const kept_case kept_cases[] = {
     {"conv2dc_tc16rcl", "48ae2c9a313a4c0b", "conv2dc:2:32:16:16:64:3:3:same:nhwc:bf16", 8, 0, 8,
      {"COUT_TILE", "TILE_OH", "TILE_OW", "WARPS_M", "WARPS_N", "TILES", "STAGES", "MIN_BLOCKS"},
      {32, 1, 16, 2, 4, 8, 1, 1}},
+    {"conv2dc_tc16g", "3c07895823a5a293", "conv2dc:2:64:12:12:64:3:3:same:bias:bf16", 9, 0, 8,
+     {"WG_M", "WG_N", "TILE_OH", "TILE_OW", "TILES", "STAGES", "PINGPONG", "MIN_BLOCKS"}, {1, 2, 2, 12, 7, 4, 0, 1}},
+    {"conv2dc_tc16gcl", "eee125ef1c6f5edb", "conv2dc:2:32:12:14:64:3:3:same:nhwc:f16", 9, 0, 8,
+     {"WG_M", "WG_N", "TILE_OH", "TILE_OW", "TILES", "STAGES", "PINGPONG", "MIN_BLOCKS"}, {1, 2, 2, 14, 12, 5, 1, 1}},
+    {"conv2dc_tc16gkcl", "a66e4be85e8420c5", "conv2dc:2:32:12:14:64:3:3:same:bias:nhwc:bf16", 9, 0, 7,
+     {"WG_M", "WG_N", "TILE_OH", "TILE_OW", "CIN_CHUNK", "STAGES", "MIN_BLOCKS"}, {1, 1, 8, 14, 16, 4, 1}},
+    {"conv2dc_tc16gkcl", "a66e4be85e8420c5", "conv2dc:2:32:12:14:64:3:3:same:nhwc:tf32", 9, 0, 7,
+     {"WG_M", "WG_N", "TILE_OH", "TILE_OW", "CIN_CHUNK", "STAGES", "MIN_BLOCKS"}, {1, 1, 7, 14, 8, 4, 1}},
 };
 
 static void test_kept(const kept_case *k)
