@@ -150,6 +150,18 @@ static const kept_case kept_cases[] = {
      {"WG_M", "WG_N", "TILE_OH", "TILE_OW", "CIN_CHUNK", "STAGES", "MIN_BLOCKS"}, {1, 1, 8, 14, 16, 4, 1}},
     {"conv2dc_tc16gkcl", "a66e4be85e8420c5", "conv2dc:2:32:12:14:64:3:3:same:nhwc:tf32", 9, 0, 7,
      {"WG_M", "WG_N", "TILE_OH", "TILE_OW", "CIN_CHUNK", "STAGES", "MIN_BLOCKS"}, {1, 1, 7, 14, 8, 4, 1}},
+    {"conv2dc_dgsimt", "0c3e94a6dc8192a7", "conv2dc:2:16:9:11:16:3:3:pad=1:stride=2:groups=2:dgrad", 9, 0, 8,
+     {"OUT_X", "OUT_Y", "CIN_PER_THREAD", "CIN_SLICES", "TILE_H", "TILE_W", "COUT_CHUNK", "SPLIT"},
+     {8, 4, 1, 1, 0, 0, 0, 1}},
+    {"conv1dc_dgsimt", "b45a5b482bba86e3", "conv1dc:2:16:30:16:5:pad=2:dgrad:bf16", 9, 0, 6,
+     {"OUT_X", "CIN_PER_THREAD", "CIN_SLICES", "TILE_W", "COUT_CHUNK", "SPLIT"}, {1, 8, 2, 0, 0, 1}},
+    {"conv2dc_wgsimt", "ee1b755eac32ca91", "conv2dc:2:16:9:11:16:3:3:pad=1:stride=2:bias:wgrad", 9, 0, 10,
+     {"CO_PER_THREAD", "CO_TILE", "CIN_TILE", "GROUPS_PER_BLOCK", "RED_SLICES", "OUT_X", "TILE_OH", "TILE_OW", "SPLIT",
+      "STAGES"},
+     {4, 0, 0, 1, 1, 4, 0, 0, 1, 2}},
+    {"conv1dc_wgsimt", "96ebbb35662c1a8d", "conv1dc:2:16:30:32:5:pad=2:bias:nlc:wgrad:f16", 9, 0, 9,
+     {"CO_PER_THREAD", "CO_TILE", "CIN_TILE", "GROUPS_PER_BLOCK", "RED_SLICES", "OUT_X", "TILE_OW", "SPLIT", "STAGES"},
+     {4, 0, 0, 1, 1, 4, 0, 1, 1}},
 };
 
 static void test_kept(const kept_case *k)
