@@ -5,58 +5,60 @@
 #endif
 #define TC_CIN_ALL (TC_CIN * TC_GROUPS)
 #define TC_COUT_ALL (TC_COUT * TC_GROUPS)
-#define TC_CDIV(a, b) (((a) + (b) - 1) / (b))
-#define TC_RUP(a, b) (TC_CDIV(a, b) * (b))
+// The derived sizes (tc16_sizes.cuh, which the tuner's models read too).
+#include "tc16_sizes.cuh"
+#define TC_CDIV(a, b) TC16_CDIV(a, b)
+#define TC_RUP(a, b) TC16_RUP(a, b)
 
 #define TC_NPIX (TILE_OH * TILE_OW)
-#define TC_BN TC_RUP(TC_NPIX, 8 * WARPS_N)     // columns past TC_NPIX are idle
+#define TC_BN TC16_BN(TILE_OH, TILE_OW, WARPS_N)   // columns past TC_NPIX are idle
 #define TC_BM COUT_TILE
-#define TC_NT (32 * WARPS_M * WARPS_N)
-#define TC_WM (TC_BM / WARPS_M)
-#define TC_WN (TC_BN / WARPS_N)
-#define TC_MF (TC_WM / 16)
-#define TC_NF (TC_WN / 8)
+#define TC_NT TC16_NT(WARPS_M, WARPS_N)
+#define TC_WM TC16_WM(TC_BM, WARPS_M)
+#define TC_WN TC16_WN(TC_BN, WARPS_N)
+#define TC_MF TC16_MF(TC_WM)
+#define TC_NF TC16_NF(TC_WN)
 #define TC_CK CIN_CHUNK
-#define TC_NCH TC_CDIV(TC_CIN, TC_CK)
-#define TC_KHW (TC_KH * TC_KW)
-#define TC_KSTEPS (TC_KHW * TC_CK / 16)        // mma steps of a chunk
-#define TC_AP (TC_KHW * TC_CK + 8)             // weight row pitch, elements
-#define TC_CP (TC_CK + 8)                      // input pixel pitch, elements
-#define TC_IH ((TILE_OH - 1) * TC_SY + (TC_KH - 1) * TC_DY + 1)
-#define TC_IW ((TILE_OW - 1) * TC_SX + (TC_KW - 1) * TC_DX + 1)
-#define TC_SA (TC_BM * TC_AP)
-#define TC_SB (TC_IH * TC_IW * TC_CP)
-#define TC_STAGE (TC_SA + TC_SB)
-#define TC_NBUF (PREFETCH && TC_NCH > 1 ? 2 : 1)
-#define TC_TY TC_CDIV(TC_OH, TILE_OH)
-#define TC_TX TC_CDIV(TC_OW, TILE_OW)
-#define TC_NCT TC_CDIV(TC_COUT, TC_BM)          // channel tiles of a group
+#define TC_NCH TC16_NCH(TC_CIN, TC_CK)
+#define TC_KHW TC16_KHW(TC_KH, TC_KW)
+#define TC_KSTEPS TC16_KSTEPS(TC_KHW, TC_CK)    // mma steps of a chunk
+#define TC_AP TC16_AP(TC_KHW, TC_CK)            // weight row pitch, elements
+#define TC_CP TC16_CP(TC_CK)                    // input pixel pitch, elements
+#define TC_IH TC16_IH(TILE_OH, TC_SY, TC_KH, TC_DY)
+#define TC_IW TC16_IW(TILE_OW, TC_SX, TC_KW, TC_DX)
+#define TC_SA TC16_SA(TC_BM, TC_AP)
+#define TC_SB TC16_SB(TC_IH, TC_IW, TC_CP)
+#define TC_STAGE TC16_STAGE(TC_SA, TC_SB)
+#define TC_NBUF TC16_NBUF(PREFETCH, TC_NCH)
+#define TC_TY TC16_CDIV(TC_OH, TILE_OH)
+#define TC_TX TC16_CDIV(TC_OW, TILE_OW)
+#define TC_NCT TC16_CDIV(TC_COUT, TC_BM)        // channel tiles of a group
 // Copy slots of a chunk: a weight slot is one (row, tap), an input slot
 // one pixel of the haloed tile; each thread owns the slots tid + r * NT
 // and copies the CK / 2 channel pairs of each, so that its addresses are
 // a few bases plus multiples of the pair (few registers live across the
 // mma steps).
-#define TC_WS (TC_BM * TC_KHW)
-#define TC_IS (TC_IH * TC_IW)
-#define TC_WR TC_CDIV(TC_WS, TC_NT)
-#define TC_IR TC_CDIV(TC_IS, TC_NT)
+#define TC_WS TC16_WS(TC_BM, TC_KHW)
+#define TC_IS TC16_IS(TC_IH, TC_IW)
+#define TC_WR TC16_WR(TC_WS, TC_NT)
+#define TC_IR TC16_IR(TC_IS, TC_NT)
 // The PREFETCH 0 NCHW path reads the input in column pairs where it can:
 // with an even image width and an even tile step along it, every tile's
 // first column has the parity of the left padding, so slot p of a tile row
 // is image columns ix0 - IOFF + 2p and the next, 32-bit aligned, wholly in
 // or out of the image; it becomes tile columns 2p - IOFF and 2p - IOFF + 1
 // (each stored where inside the tile). Half the loads of one per pixel.
-#define TC_IPAIR (TC_W % 2 == 0 && TILE_OW * TC_SX % 2 == 0)
-#define TC_IOFF (TC_PW % 2)
-#define TC_NPR TC_CDIV(TC_IW + TC_IOFF, 2)      // pairs of a tile row
-#define TC_IS2 (TC_IH * TC_NPR)
-#define TC_IRX (TC_IPAIR ? TC_CDIV(TC_IS2, TC_NT) : TC_IR)
+#define TC_IPAIR TC16_IPAIR(TC_W, TILE_OW, TC_SX)
+#define TC_IOFF TC16_IOFF(TC_PW)
+#define TC_NPR TC16_NPR(TC_IW, TC_IOFF)        // pairs of a tile row
+#define TC_IS2 TC16_IS2(TC_IH, TC_NPR)
+#define TC_IRX TC16_IRX(TC_IPAIR, TC_IS2, TC_NT, TC_IR)
 // Input slots (pixels or pairs, CK registers each) whose loads a thread of
 // the PREFETCH 0 NCHW path has in flight at once: two where tc16_conv.c's
 // register estimate with both fits the 64K registers of an SM over
 // MIN_BLOCKS blocks (255 at most).
-#define TC_RBUDGET (65536 / (TC_NT * MIN_BLOCKS) < 255 ? 65536 / (TC_NT * MIN_BLOCKS) : 255)
-#define TC_ISTEP (TC_IRX > 1 && TC_MF * TC_NF * 4 + 2 * TC_CK + TC_MF * 4 + TC_NF * 2 + 40 <= TC_RBUDGET ? 2 : 1)
+#define TC_RBUDGET TC16_RBUDGET(TC_NT, MIN_BLOCKS)
+#define TC_ISTEP TC16_ISTEP(TC_IRX, TC_MF, TC_NF, TC_CK, TC_RBUDGET)
 
 // Raw weights (the PREFETCH 0 NCHW path and channels-last): a row's CK x
 // KHW run of OIHW weights ([c][tap]) copied by cp.async as it lies into an
@@ -67,9 +69,9 @@
 #define TC_IVEC TC_VEC(TC_CIN)
 #define TC_WVEC TC_VEC(TC_CIN * TC_KHW)
 #define TC_OVEC TC_VEC(TC_COUT)
-#define TC_RK (TC_CK * TC_KHW)                  // raw weight row, elements
-#define TC_SR (TC_BM * TC_RK)
-#define TC_CLSTAGE (TC_STAGE + TC_SR)           // weights, input tile, raw weights
+#define TC_RK TC16_RK(TC_CK, TC_KHW)            // raw weight row, elements
+#define TC_SR TC16_SR(TC_BM, TC_RK)
+#define TC_CLSTAGE TC16_CLSTAGE(TC_STAGE, TC_SR)  // weights, input tile, raw weights
 
 // The mma steps of a chunk are unrolled whole up to 36 (a 3x3 filter of 64
 // channels), by 4 past that (pragmas do not expand macros); the loop below

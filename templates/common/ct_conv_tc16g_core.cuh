@@ -25,11 +25,13 @@
 #endif
 #define TC_CIN_ALL (TC_CIN * TC_GROUPS)
 #define TC_COUT_ALL (TC_COUT * TC_GROUPS)
-#define TC_CDIV(a, b) (((a) + (b) - 1) / (b))
-#define TC_RUP(a, b) (TC_CDIV(a, b) * (b))
+// The derived sizes (tc16g_sizes.cuh, which the tuner's models read too).
+#include "tc16g_sizes.cuh"
+#define TC_CDIV(a, b) TC16G_CDIV(a, b)
+#define TC_RUP(a, b) TC16G_RUP(a, b)
 
-#define TC_BM (64 * WG_M)
-#define TC_NT (128 * WG_M * WG_N)
+#define TC_BM TC16G_BM(WG_M)
+#define TC_NT TC16G_NT(WG_M, WG_N)
 // Stride 1 down the image: consecutive output rows read consecutive input
 // rows, so a tap's operand for all of a warpgroup's rows is one run of
 // pixels, (RPW - 1) x IW + TILE_OW long, and one wgmma covers them (FLAT):
@@ -40,26 +42,26 @@
 #define TC_FLAT (TC_SY == 1)
 #if TC_FLAT
 #define TC_NW 1                                 // wgmma chains per warpgroup
-#define TC_WN TC_RUP((TC_RPW - 1) * TC_IW + TILE_OW, 8)
+#define TC_WN TC16G_WN_FLAT(TC_RPW, TC_IW, TILE_OW)
 #else
 #define TC_NW TC_RPW
-#define TC_WN TC_RUP(TILE_OW, 8)
+#define TC_WN TC16G_WN_ROW(TILE_OW)
 #endif
-#define TC_KHW (TC_KH * TC_KW)
+#define TC_KHW TC16G_KHW(TC_KH, TC_KW)
 #define TC_KSTEPS (TC_KHW * TC_CK / 16)         // k-steps of the channels held
-#define TC_IH ((TILE_OH - 1) * TC_SY + (TC_KH - 1) * TC_DY + 1)
-#define TC_IW (TILE_OW + (TC_KW - 1) * TC_DX)
+#define TC_IH TC16G_IH(TILE_OH, TC_SY, TC_KH, TC_DY)
+#define TC_IW TC16G_IW(TILE_OW, TC_KW, TC_DX)
 #define TC_IS (TC_IH * TC_IW)
-#define TC_PPX ((TC_IS + 8) | 1)               // plane pixels: odd; a run ends at most 7 past the tile
-#define TC_PB (TC_PPX * 16)                     // plane bytes
-#define TC_SB (TC_CK / 8 * TC_PB)               // the planes of CK channels, bytes
-#define TC_SA (TC_BM * TC_KHW * TC_CK * 2)      // A of CK channels, bytes
-#define TC_OP (TC_BM + 8)                       // staged output pixel pitch, elements
-#define TC_RK (TC_CIN * TC_KHW)                 // a raw weight row, elements
-#define TC_TY TC_CDIV(TC_OH, TILE_OH)
-#define TC_TX TC_CDIV(TC_OW, TILE_OW)
-#define TC_NCT TC_CDIV(TC_COUT, TC_BM)
-#define TC_VEC(n) ((n) % 8 == 0 ? 8 : (n) % 4 == 0 ? 4 : (n) % 2 == 0 ? 2 : 1)
+#define TC_PPX TC16G_PPX(TC_IS)                 // plane pixels: odd; a run ends at most 7 past the tile
+#define TC_PB TC16G_PB(TC_PPX)                  // plane bytes
+#define TC_SB TC16G_SB(TC_CK, TC_PB)            // the planes of CK channels, bytes
+#define TC_SA TC16G_SA(TC_BM, TC_KHW, TC_CK)    // A of CK channels, bytes
+#define TC_OP TC16G_OP(TC_BM)                   // staged output pixel pitch, elements
+#define TC_RK TC16G_RK(TC_CIN, TC_KHW)          // a raw weight row, elements
+#define TC_TY TC16G_CDIV(TC_OH, TILE_OH)
+#define TC_TX TC16G_CDIV(TC_OW, TILE_OW)
+#define TC_NCT TC16G_CDIV(TC_COUT, TC_BM)
+#define TC_VEC(n) TC16G_VEC(n)
 #define TC_OVEC TC_VEC(TC_COUT)
 
 // The k-steps of CK channels into acc, one wgmma per step and chain. A

@@ -58,10 +58,8 @@
 #else
 #define KP CONV_K
 #endif
-#define KCH (KCHUNK < KP ? KCHUNK : KP)
-#define KCH4 (((KCH) + 3) / 4 * 4)
-#define NCHUNK ((KP + KCH - 1) / KCH)
-#define TILE_IN (TILE_OUT + KCH4)
+// The tap chunks and the staged tile, which the tuner's model reads too.
+#include "conv1d_tiled_sizes.cuh"
 // Tiles start at out0 - CONV_OFF + kc, which is this far past a multiple of 4.
 #define SHIFT ((4 - (CONV_OFF % 4)) % 4)
 

@@ -48,19 +48,9 @@
 #include "ct_half_io.cuh"
 #endif
 
-#define NTHREADS (BLOCK_X * BLOCK_Y)
-#define TILE_OW (BLOCK_X * OUT_X)
-#define TILE_OH (BLOCK_Y * OUT_Y)
-// Window registers per input row, whole vectors.
-#define NWIN (((OUT_X + CONV_KW - 1 + VEC - 1) / VEC) * VEC)
-// Staged columns: the last thread's window ends here (>= TILE_OW + KW - 1).
-#define TILE_W ((BLOCK_X - 1) * OUT_X + NWIN)
-#define TILE_H (TILE_OH + CONV_KH - 1)
-#define PITCH (TILE_W + SMEM_PAD)
-#define KHS (KH_STEP < CONV_KH ? KH_STEP : CONV_KH)
-#define KW4 ((CONV_KW + 3) / 4 * 4)
-#define STAGE_ROWS ((TILE_H + BLOCK_Y - 1) / BLOCK_Y)
-#define STAGE_COLS ((TILE_W + BLOCK_X - 1) / BLOCK_X)
+// The tiles, the window and the staging steps, which the tuner's model
+// reads too.
+#include "conv2d_tiled_sizes.cuh"
 #if !CT_DTYPE
 // Whether staging step (i, j) of this thread falls inside the tile; a
 // compile-time true except in the last row and column steps.

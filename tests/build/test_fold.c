@@ -176,8 +176,9 @@ static int judge(const ct_result *rec, const ct_problem *p, const ct_template *t
  * the headers it includes (a flat --templates folder). */
 static void write_variant(const char *dir, const char *from, const char *to)
 {
-    static const char *const files[] = {"conv1d/conv1d_tiled.cu", "common/ct_half_io.cuh", "common/ct_dtype.cuh"};
-    for (int i = 0; i < 3; i++) {
+    static const char *const files[] = {"conv1d/conv1d_tiled.cu", "common/ct_half_io.cuh", "common/ct_dtype.cuh",
+                                        "kernels/tiled/conv1d_tiled_sizes.cuh"};
+    for (int i = 0; i < 4; i++) {
         char path[600];
         snprintf(path, sizeof path, CT_SOURCE_DIR "/templates/%s", files[i]);
         char *text = tl_slurp(path, NULL);
@@ -195,7 +196,7 @@ static void write_variant(const char *dir, const char *from, const char *to)
         }
         memcpy(out + k, s, strlen(s) + 1);
         CHECK(i > 0 || strcmp(out, text) != 0);
-        snprintf(path, sizeof path, "%s/%s", dir, strchr(files[i], '/') + 1);
+        snprintf(path, sizeof path, "%s/%s", dir, strrchr(files[i], '/') + 1);
         CHECK(tl_write_text(path, out) == 0);
         free(out);
         free(text);

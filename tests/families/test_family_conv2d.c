@@ -336,7 +336,8 @@ static int emulate(const char *compiler, const char *spec, const ct_params *c)
     char cmd[1024];
     snprintf(cmd, sizeof cmd,
              "%s -std=c++14 -O1 -g -w -fsanitize=address,undefined -fno-sanitize-recover=all "
-             "conv2d_emu.cpp -o conv2d_emu > conv2d_emu.log 2>&1", compiler);
+             "-I%s/templates/kernels/tiled conv2d_emu.cpp -o conv2d_emu > conv2d_emu.log 2>&1", compiler,
+             CT_SOURCE_DIR);
     int rc = system(cmd);
     CHECK_MSG(rc == 0, "%s %s: the template does not build as C++ (see conv2d_emu.log)", spec, key);
     if (rc != 0)

@@ -7,7 +7,8 @@
  *   wgdw  the weight gradient (then the bias's): a channel per block, tap
  *         tiles x pixel groups of threads, register windows of the staged
  *         x rows, a fixed-order tree over the groups.
- * Their parameters, derived sizes (mirroring the DG_* and WG_* macros),
+ * Their parameters, derived sizes (dwbwd_sizes.cuh's, which the DG_* and
+ * WG_* macros expand too),
  * constraints and launch geometry on the layer as a ct_tc_shape. */
 #ifndef CT_DWBWD_CONV_H
 #define CT_DWBWD_CONV_H

@@ -1,7 +1,9 @@
 /* fft_conv.c - the executor of conv1d_fft (fft.conv1d.cu.in beside it):
  * overlap-save FFT correlation with cuFFT, whose cost per output does not
- * grow with the mask. The sizes mirror the macros of the template. */
+ * grow with the mask. The derived sizes are fft_sizes.cuh's, which the
+ * template's kernels expand too. */
 #include "fft_conv.h"
+#include "fft_sizes.cuh"
 
 #include <stdlib.h>
 #include <string.h>
@@ -27,13 +29,15 @@ static void geom_of(const ct_problem *p, const conv1d_fft_values *q, fft_geom *g
         if (!strcmp(defs[i].name, "CONV_OUT")) g->nout = defs[i].value;
         if (!strcmp(defs[i].name, "CONV_OFF")) g->off = defs[i].value;
     }
-    g->l = q->FFT_SIZE;
-    g->s = g->l - g->k + 1;
-    g->cs = g->l / 2 + 1;
-    g->rs = 2 * g->cs;
+    /* fft_sizes.cuh's macros read the template's names: here locals. */
+    const long long FFT_SIZE = q->FFT_SIZE, CONV_K = g->k, CONV_OUT = g->nout;
+    g->l = FFT_SIZE;
+    g->s = FFT_S;
+    g->cs = FFT_CS;
+    g->rs = FFT_RS;
     /* A segment shorter than the mask gives no output; the constraints
      * reject it, but the sizes are computed before they look. */
-    g->nseg = g->s > 0 ? (g->nout + g->s - 1) / g->s : 0;
+    g->nseg = g->s > 0 ? FFT_NSEG : 0;
 }
 
 int ct_conv1d_fft_constrain(const ct_problem *p, const ct_params *c, const ct_limits *lim, char *why,

@@ -45,10 +45,13 @@
 // effective values these macros compute).
 #include "ct_dtype.cuh"
 
-#define GB_CDIV(a, b) (((a) + (b) - 1) / (b))
-#define GB_RUP(a, b) (GB_CDIV(a, b) * (b))
+// The derived sizes below are gemmbwd_sizes.cuh's, which the tuner's model
+// reads too.
+#include "gemmbwd_sizes.cuh"
+#define GB_CDIV(a, b) GBS_CDIV(a, b)
+#define GB_RUP(a, b) GBS_RUP(a, b)
 // Floor division by b > 0 of a possibly negative a.
-#define GB_FDIV(a, b) ((a) >= 0 ? (a) / (b) : -((-(a) + (b) - 1) / (b)))
+#define GB_FDIV(a, b) GBS_FDIV(a, b)
 #define GB_STR(x) #x
 #define GB_PRAGMA(x) _Pragma(GB_STR(x))
 #define GB_UNROLL(n) GB_PRAGMA(unroll n)
@@ -97,41 +100,38 @@ __device__ __forceinline__ void gb_copy(int total, Ld ld, St st)
 #if LY_PASS == 1
 // ---- dgrad -----------------------------------------------------------------
 // Input channels: NCG slices of CPT per group.
-#define DG_CPT_REQ (CIN_PER_THREAD < LY_CING ? CIN_PER_THREAD : LY_CING)
-#define DG_NCG GB_CDIV(LY_CING, DG_CPT_REQ)
-#define DG_CPT GB_CDIV(LY_CING, DG_NCG)
+#define DG_NCG GBS_DG_NCG(LY_CING, CIN_PER_THREAD)
+#define DG_CPT GBS_DG_CPT(LY_CING, DG_NCG)
 #define DG_NSL CIN_SLICES
-#define DG_GPB (DG_NSL >= DG_NCG ? DG_NSL / DG_NCG : 1)   // groups staged per block
-#define DG_NCB GB_CDIV(LY_GROUPS * DG_NCG, DG_NSL)        // channel blocks
+#define DG_GPB GBS_DG_GPB(DG_NSL, DG_NCG)                 // groups staged per block
+#define DG_NCB GBS_DG_NCB(LY_GROUPS, DG_NCG, DG_NSL)      // channel blocks
 // dx tiles, balanced, rounded up to whole threads.
-#define DG_TH_REQ (TILE_H == 0 || TILE_H >= LY_H ? LY_H : TILE_H)
-#define DG_TW_REQ (TILE_W == 0 || TILE_W >= LY_W ? LY_W : TILE_W)
-#define DG_TH GB_RUP(GB_CDIV(LY_H, GB_CDIV(LY_H, DG_TH_REQ)), OUT_Y)
-#define DG_TW GB_RUP(GB_CDIV(LY_W, GB_CDIV(LY_W, DG_TW_REQ)), OUT_X)
+#define DG_TH GBS_TILE(LY_H, TILE_H, OUT_Y)
+#define DG_TW GBS_TILE(LY_W, TILE_W, OUT_X)
 #define DG_NTY GB_CDIV(LY_H, DG_TH)
 #define DG_NTX GB_CDIV(LY_W, DG_TW)
-#define DG_XG (DG_TW / OUT_X)
-#define DG_PIX ((DG_TH / OUT_Y) * DG_XG)
-#define DG_NT GB_RUP(DG_PIX * DG_NSL, 32)
-#define DG_MINB (DG_NT >= 256 ? 2 : 512 / DG_NT)
-#define DG_CC (COUT_CHUNK == 0 || COUT_CHUNK >= LY_COUTG ? LY_COUTG : COUT_CHUNK)
+#define DG_XG GBS_DG_XG(DG_TW, OUT_X)
+#define DG_PIX GBS_DG_PIX(DG_TH, OUT_Y, DG_XG)
+#define DG_NT GBS_DG_NT(DG_PIX, DG_NSL)
+#define DG_MINB GBS_MINB(DG_NT)
+#define DG_CC GBS_REQ(LY_COUTG, COUT_CHUNK)
 #define DG_NCH GB_CDIV(LY_COUTG, DG_CC)
 // The staged dy tile of a tile at (Y0, X0) (multiples of SY, SX): rows from
 // Y0/SY + CYF, columns from X0/SX + CXF, where CYF*SY is the largest
 // multiple of SY at or below PH - (KH-1)*DY (the lowest numerator).
-#define DG_CYF GB_FDIV(LY_PH - (LY_KH - 1) * LY_DY, LY_SY)
-#define DG_CXF GB_FDIV(LY_PW - (LY_KW - 1) * LY_DX, LY_SX)
-#define DG_SIH (GB_FDIV(DG_TH - 1 + LY_PH, LY_SY) - DG_CYF + 1)
-#define DG_STEP (OUT_X / LY_SX)                            // window step between pixel groups
-#define DG_NWX ((OUT_X - 1 + LY_PW - DG_CXF * LY_SX) / LY_SX + 1)
-#define DG_LV (DG_STEP % 4 == 0 ? 4 : DG_STEP % 2 == 0 ? 2 : 1)
+#define DG_CYF GBS_DG_CF(LY_PH, LY_KH, LY_DY, LY_SY)
+#define DG_CXF GBS_DG_CF(LY_PW, LY_KW, LY_DX, LY_SX)
+#define DG_SIH GBS_DG_SIH(DG_TH, LY_PH, LY_SY, DG_CYF)
+#define DG_STEP GBS_DG_STEP(OUT_X, LY_SX)                  // window step between pixel groups
+#define DG_NWX GBS_DG_NWX(OUT_X, LY_PW, DG_CXF, LY_SX)
+#define DG_LV GBS_LV(DG_STEP)
 #define DG_NWL GB_RUP(DG_NWX, DG_LV)
-#define DG_PITCH GB_RUP((DG_XG - 1) * DG_STEP + DG_NWL, 4)
+#define DG_PITCH GBS_DG_PITCH(DG_XG, DG_STEP, DG_NWL)
 #define DG_CHP (DG_SIH * DG_PITCH)
-#define DG_S_DY (DG_GPB * DG_CC * DG_CHP)
+#define DG_S_DY GBS_DG_S_DY(DG_GPB, DG_CC, DG_CHP)
 // Weights [cc][i][j][n of the block], n padded to 4.
-#define DG_WP GB_RUP(DG_NSL * DG_CPT, 4)
-#define DG_S_W (DG_CC * GB_KHW * DG_WP)
+#define DG_WP GBS_DG_WP(DG_NSL, DG_CPT)
+#define DG_S_W GBS_DG_S_W(DG_CC, GB_KHW, DG_WP)
 #define DG_WV (DG_CPT % 4 == 0 ? 4 : DG_CPT % 2 == 0 ? 2 : 1)
 // Pixel a of a thread's column and filter row i meet a dy row (compile
 // time: a and i are unrolled), at staged row offset DG_RY(a, i); the same
@@ -289,37 +289,35 @@ GB_NAME(const ct_elem *__restrict__ dout, const ct_elem *__restrict__ weight, DG
 #elif LY_PASS == 2
 // ---- wgrad -----------------------------------------------------------------
 #define GB_MAX_RUN 2048
-#define WG_MR (CO_PER_THREAD < LY_COUTG ? CO_PER_THREAD : LY_COUTG)
-#define WG_MB_REQ (CO_TILE == 0 || CO_TILE >= LY_COUTG ? LY_COUTG : CO_TILE)
-#define WG_NMS GB_CDIV(WG_MB_REQ, WG_MR)                    // channel slices of a block
-#define WG_MB (WG_NMS * WG_MR)
+#define WG_MR GBS_MIN(CO_PER_THREAD, LY_COUTG)
+#define WG_MB_REQ GBS_REQ(LY_COUTG, CO_TILE)
+#define WG_NMS GBS_WG_NMS(WG_MB_REQ, WG_MR)                 // channel slices of a block
+#define WG_MB GBS_WG_MB(WG_NMS, WG_MR)
 #define WG_NMB GB_CDIV(LY_COUTG, WG_MB)
-#define WG_NB (CIN_TILE == 0 || CIN_TILE >= LY_CING ? LY_CING : CIN_TILE)
+#define WG_NB GBS_REQ(LY_CING, CIN_TILE)
 #define WG_NNB GB_CDIV(LY_CING, WG_NB)
 #define WG_GPB GROUPS_PER_BLOCK                             // > 1 only with whole groups
 #define WG_NGS GB_CDIV(LY_GROUPS, WG_GPB)
-#define WG_OWN (WG_GPB * WG_NMS * WG_NB * LY_KH)            // owners of a block
+#define WG_OWN GBS_WG_OWN(WG_GPB, WG_NMS, WG_NB, LY_KH)    // owners of a block
 #define WG_RS RED_SLICES
-#define WG_NT GB_RUP(WG_OWN * WG_RS, 32)
-#define WG_MINB (WG_NT >= 256 ? 2 : 512 / WG_NT)
+#define WG_NT GBS_WG_NT(WG_OWN, WG_RS)
+#define WG_MINB GBS_MINB(WG_NT)
 // Reduction chunks: one image's TOH x TOW output tile.
-#define WG_TOH_REQ (TILE_OH == 0 || TILE_OH >= LY_OH ? LY_OH : TILE_OH)
-#define WG_TOW_REQ (TILE_OW == 0 || TILE_OW >= LY_OW ? LY_OW : TILE_OW)
-#define WG_TOH GB_CDIV(LY_OH, GB_CDIV(LY_OH, WG_TOH_REQ))
-#define WG_TOW GB_RUP(GB_CDIV(LY_OW, GB_CDIV(LY_OW, WG_TOW_REQ)), OUT_X)
+#define WG_TOH GBS_TILE(LY_OH, TILE_OH, 1)
+#define WG_TOW GBS_TILE(LY_OW, TILE_OW, OUT_X)
 #define WG_NTY GB_CDIV(LY_OH, WG_TOH)
 #define WG_NTX GB_CDIV(LY_OW, WG_TOW)
-#define WG_NCHK ((long long)LY_B * WG_NTY * WG_NTX)
-#define WG_SEGX (WG_TOW / OUT_X)
-#define WG_NSEG (WG_TOH * WG_SEGX)
+#define WG_NCHK GBS_WG_NCHK(LY_B, WG_NTY, WG_NTX)
+#define WG_SEGX GBS_WG_SEGX(WG_TOW, OUT_X)
+#define WG_NSEG GBS_WG_NSEG(WG_TOH, WG_SEGX)
 // Staged dy [gl*MB + m][TOH][TOWP] and x [gl*NB + n][SIH][SIWP].
-#define WG_TOWP GB_RUP(WG_TOW, 4)
+#define WG_TOWP GBS_WG_TOWP(WG_TOW)
 #define WG_DYCHP (WG_TOH * WG_TOWP)
-#define WG_S_DY (WG_GPB * WG_MB * WG_DYCHP)
-#define WG_NWX ((OUT_X - 1) * LY_SX + (LY_KW - 1) * LY_DX + 1)
-#define WG_LV ((OUT_X * LY_SX) % 4 == 0 ? 4 : (OUT_X * LY_SX) % 2 == 0 ? 2 : 1)
+#define WG_S_DY GBS_WG_S_DY(WG_GPB, WG_MB, WG_DYCHP)
+#define WG_NWX GBS_WG_NWX(OUT_X, LY_SX, LY_KW, LY_DX)
+#define WG_LV GBS_LV(OUT_X * LY_SX)
 #define WG_NWL GB_RUP(WG_NWX, WG_LV)
-#define WG_SIH ((WG_TOH - 1) * LY_SY + (LY_KH - 1) * LY_DY + 1)
+#define WG_SIH GBS_WG_SIH(WG_TOH, LY_SY, LY_KH, LY_DY)
 // The x rows and channels are padded so that the window loads of a warp
 // (consecutive owners: filter rows i, then input channels) fall in distinct
 // banks: a row pitch of an odd number of LV-vectors, and a channel pitch
@@ -327,19 +325,19 @@ GB_NAME(const ct_elem *__restrict__ dout, const ct_elem *__restrict__ weight, DG
 // o x DY x SIWP mod 32 (distinct LV-vectors for 32 / LV consecutive owners
 // where DY is odd). Unpadded, a 22 x 24 plane put every fourth owner on
 // the same bank: 8-way conflicts on the seed layers.
-#define WG_SIWL ((WG_TOW - OUT_X) * LY_SX + WG_NWL)        // a multiple of WG_LV
-#define WG_SIWP (WG_SIWL / WG_LV % 2 ? WG_SIWL : WG_SIWL + WG_LV)
-#define WG_XCHP (WG_SIH * WG_SIWP + ((LY_KH * LY_DY - WG_SIH) * WG_SIWP % 32 + 32) % 32)
-#define WG_S_X (WG_GPB * WG_NB * WG_XCHP)
+#define WG_SIWL GBS_WG_SIWL(WG_TOW, OUT_X, LY_SX, WG_NWL)   // a multiple of WG_LV
+#define WG_SIWP GBS_WG_SIWP(WG_SIWL, WG_LV)
+#define WG_XCHP GBS_WG_XCHP(WG_SIH, WG_SIWP, LY_KH, LY_DY)
+#define WG_S_X GBS_WG_S_X(WG_GPB, WG_NB, WG_XCHP)
 #define WG_DV (OUT_X % 4 == 0 ? 4 : OUT_X % 2 == 0 ? 2 : 1)
 // Per owner: MR x KW weight sums, then MR bias sums.
-#define WG_E (WG_MR * LY_KW + (LY_BIAS ? WG_MR : 0))
+#define WG_E GBS_WG_E(WG_MR, LY_KW, LY_BIAS)
 #define WG_NW ((long long)LY_COUT * LY_CING * GB_KHW)
 #define GB_TOTAL (WG_NW + (LY_BIAS ? LY_COUT : 0))
 #define GB_TOTAL_PP (LY_COUT * LY_CING * LY_KH * LY_KW + (LY_BIAS ? LY_COUT : 0))   // for #if
 
 // One stage of a staged chunk: dy, then x (with the padding above).
-#define WG_S_ST GB_RUP(WG_S_DY + WG_S_X, 4)
+#define WG_S_ST GBS_WG_S_ST(WG_S_DY, WG_S_X)
 
 // The staging copies go by groups of consecutive columns of one staged
 // row (WG_GD of dy, WG_GX of x: the row pitches are multiples of them),

@@ -1,8 +1,10 @@
 /* gemmbwd_conv.c - the kinds dgsimt and wgsimt (gemmbwd_conv.h): their
- * parameters, the sizes of ct_gemmbwd.cuh's macros, constraints,
- * normalisation, launch geometry, and wgsimt's executor. */
+ * parameters, the sizes of ct_gemmbwd.cuh's macros (gemmbwd_sizes.cuh's
+ * expressions, which the kernels expand too), constraints, normalisation,
+ * launch geometry, and wgsimt's executor. */
 #include "gemmbwd_conv.h"
 #include "conv_pass.h"
+#include "gemmbwd_sizes.cuh"
 #include "intmath.h"
 #include "tc_shape.h"
 #include "ws_exec.h"
@@ -80,17 +82,6 @@ static void gb_write(const ct_template *t, ct_params *c, const ct_param_def *def
             ct_params_write(c, &defs[i], 1, &v[i]);
 }
 
-static long long fdiv(long long a, long long b)
-{
-    return a >= 0 ? a / b : -((-a + b - 1) / b);
-}
-
-static long long tile_of(long long n, long long req, long long per)
-{
-    const long long r = req == 0 || req >= n ? n : req;
-    return ct_rup(ct_cdiv(n, ct_cdiv(n, r)), per);
-}
-
 static long long min_ll(long long a, long long b)
 {
     return a < b ? a : b;
@@ -135,31 +126,31 @@ static void dg_geometry(const ct_tc_shape *s, const dg_values *q, dg_geom *g)
     if (g->ox < 1 || g->oy < 1 || q->CIN_PER_THREAD < 1 || q->CIN_SLICES < 1 || g->ox % s->sx || g->oy % s->sy)
         return;
     const long long groups = ct_tc_ngroups(s), cing = s->cin / groups, coutg = s->cout / groups;
-    g->ncg = ct_cdiv(cing, min_ll(q->CIN_PER_THREAD, cing));
-    g->cpt = ct_cdiv(cing, g->ncg);
+    g->ncg = GBS_DG_NCG(cing, q->CIN_PER_THREAD);
+    g->cpt = GBS_DG_CPT(cing, g->ncg);
     g->nsl = q->CIN_SLICES;
-    g->gpb = g->nsl >= g->ncg ? g->nsl / g->ncg : 1;
-    g->ncb = ct_cdiv(groups * g->ncg, g->nsl);
-    g->th = tile_of(s->h, q->TILE_H, g->oy);
-    g->tw = tile_of(s->w, q->TILE_W, g->ox);
-    g->nty = ct_cdiv(s->h, g->th), g->ntx = ct_cdiv(s->w, g->tw);
-    g->xg = g->tw / g->ox;
-    g->pix = g->th / g->oy * g->xg;
-    g->nt = ct_rup(g->pix * g->nsl, 32);
-    g->minb = g->nt >= 256 ? 2 : 512 / g->nt;
-    g->cc = q->COUT_CHUNK == 0 || q->COUT_CHUNK >= coutg ? coutg : q->COUT_CHUNK;
-    g->nch = ct_cdiv(coutg, g->cc);
-    g->cyf = fdiv(s->ph - (s->kh - 1) * s->dy, s->sy);
-    g->cxf = fdiv(s->pw - (s->kw - 1) * s->dx, s->sx);
-    g->sih = fdiv(g->th - 1 + s->ph, s->sy) - g->cyf + 1;
-    g->step = g->ox / s->sx;
-    g->nwx = (g->ox - 1 + s->pw - g->cxf * s->sx) / s->sx + 1;
-    g->lv = g->step % 4 == 0 ? 4 : g->step % 2 == 0 ? 2 : 1;
-    g->nwl = ct_rup(g->nwx, g->lv);
-    g->pitch = ct_rup((g->xg - 1) * g->step + g->nwl, 4);
-    g->s_dy = g->gpb * g->cc * g->sih * g->pitch;
-    g->wp = ct_rup(g->nsl * g->cpt, 4);
-    g->s_w = g->cc * s->kh * s->kw * g->wp;
+    g->gpb = GBS_DG_GPB(g->nsl, g->ncg);
+    g->ncb = GBS_DG_NCB(groups, g->ncg, g->nsl);
+    g->th = GBS_TILE(s->h, q->TILE_H, g->oy);
+    g->tw = GBS_TILE(s->w, q->TILE_W, g->ox);
+    g->nty = GBS_CDIV(s->h, g->th), g->ntx = GBS_CDIV(s->w, g->tw);
+    g->xg = GBS_DG_XG(g->tw, g->ox);
+    g->pix = GBS_DG_PIX(g->th, g->oy, g->xg);
+    g->nt = GBS_DG_NT(g->pix, g->nsl);
+    g->minb = GBS_MINB(g->nt);
+    g->cc = GBS_REQ(coutg, q->COUT_CHUNK);
+    g->nch = GBS_CDIV(coutg, g->cc);
+    g->cyf = GBS_DG_CF(s->ph, s->kh, s->dy, s->sy);
+    g->cxf = GBS_DG_CF(s->pw, s->kw, s->dx, s->sx);
+    g->sih = GBS_DG_SIH(g->th, s->ph, s->sy, g->cyf);
+    g->step = GBS_DG_STEP(g->ox, s->sx);
+    g->nwx = GBS_DG_NWX(g->ox, s->pw, g->cxf, s->sx);
+    g->lv = GBS_LV(g->step);
+    g->nwl = GBS_RUP(g->nwx, g->lv);
+    g->pitch = GBS_DG_PITCH(g->xg, g->step, g->nwl);
+    g->s_dy = GBS_DG_S_DY(g->gpb, g->cc, g->sih * g->pitch);
+    g->wp = GBS_DG_WP(g->nsl, g->cpt);
+    g->s_w = GBS_DG_S_W(g->cc, s->kh * s->kw, g->wp);
     g->smem = 4 * (g->s_dy + g->s_w);
     g->blocks = s->b * g->nty * g->ntx * g->ncb;
     g->split = q->SPLIT;
@@ -317,38 +308,37 @@ static void wg_geometry(const ct_tc_shape *s, const wg_values *q, wg_geom *g)
         return;
     const long long groups = ct_tc_ngroups(s), cing = s->cin / groups, coutg = s->cout / groups;
     const long long ox = q->OUT_X;
-    g->mr = min_ll(q->CO_PER_THREAD, coutg);
-    g->nms = ct_cdiv(q->CO_TILE == 0 || q->CO_TILE >= coutg ? coutg : q->CO_TILE, g->mr);
-    g->mb = g->nms * g->mr;
-    g->nmb = ct_cdiv(coutg, g->mb);
-    g->nb = q->CIN_TILE == 0 || q->CIN_TILE >= cing ? cing : q->CIN_TILE;
-    g->nnb = ct_cdiv(cing, g->nb);
+    g->mr = GBS_MIN(q->CO_PER_THREAD, coutg);
+    g->nms = GBS_WG_NMS(GBS_REQ(coutg, q->CO_TILE), g->mr);
+    g->mb = GBS_WG_MB(g->nms, g->mr);
+    g->nmb = GBS_CDIV(coutg, g->mb);
+    g->nb = GBS_REQ(cing, q->CIN_TILE);
+    g->nnb = GBS_CDIV(cing, g->nb);
     g->gpb = q->GROUPS_PER_BLOCK;
-    g->ngs = ct_cdiv(groups, g->gpb);
-    g->own = g->gpb * g->nms * g->nb * s->kh;
+    g->ngs = GBS_CDIV(groups, g->gpb);
+    g->own = GBS_WG_OWN(g->gpb, g->nms, g->nb, s->kh);
     g->rs = q->RED_SLICES;
-    g->nt = ct_rup(g->own * g->rs, 32);
-    g->minb = g->nt >= 256 ? 2 : 512 / g->nt;
-    g->toh = tile_of(s->oh, q->TILE_OH, 1);
-    g->tow = tile_of(s->ow, q->TILE_OW, ox);
-    g->nty = ct_cdiv(s->oh, g->toh), g->ntx = ct_cdiv(s->ow, g->tow);
-    g->nchk = s->b * g->nty * g->ntx;
-    g->nseg = g->toh * (g->tow / ox);
-    g->s_dy = g->gpb * g->mb * g->toh * ct_rup(g->tow, 4);
-    const long long nwx = (ox - 1) * s->sx + (s->kw - 1) * s->dx + 1;
-    const long long lv = (ox * s->sx) % 4 == 0 ? 4 : (ox * s->sx) % 2 == 0 ? 2 : 1;
-    g->nwl = ct_rup(nwx, lv);
-    g->sih = (g->toh - 1) * s->sy + (s->kh - 1) * s->dy + 1;
-    /* Padded x rows and channels (ct_gemmbwd.cuh's WG_SIWP, WG_XCHP): a
-     * warp's windows in distinct banks. */
-    const long long siwl = (g->tow - ox) * s->sx + g->nwl;
-    g->siwp = siwl / lv % 2 ? siwl : siwl + lv;
-    g->xchp = g->sih * g->siwp + ((s->kh * s->dy - g->sih) * g->siwp % 32 + 32) % 32;
-    g->s_x = g->gpb * g->nb * g->xchp;
-    g->e = g->mr * s->kw + (s->bias ? g->mr : 0);
+    g->nt = GBS_WG_NT(g->own, g->rs);
+    g->minb = GBS_MINB(g->nt);
+    g->toh = GBS_TILE(s->oh, q->TILE_OH, 1);
+    g->tow = GBS_TILE(s->ow, q->TILE_OW, ox);
+    g->nty = GBS_CDIV(s->oh, g->toh), g->ntx = GBS_CDIV(s->ow, g->tow);
+    g->nchk = GBS_WG_NCHK(s->b, g->nty, g->ntx);
+    g->nseg = GBS_WG_NSEG(g->toh, GBS_WG_SEGX(g->tow, ox));
+    g->s_dy = GBS_WG_S_DY(g->gpb, g->mb, g->toh * GBS_WG_TOWP(g->tow));
+    const long long nwx = GBS_WG_NWX(ox, s->sx, s->kw, s->dx);
+    const long long lv = GBS_LV(ox * s->sx);
+    g->nwl = GBS_RUP(nwx, lv);
+    g->sih = GBS_WG_SIH(g->toh, s->sy, s->kh, s->dy);
+    /* Padded x rows and channels (WG_SIWP, WG_XCHP): a warp's windows in
+     * distinct banks. */
+    g->siwp = GBS_WG_SIWP(GBS_WG_SIWL(g->tow, ox, s->sx, g->nwl), lv);
+    g->xchp = GBS_WG_XCHP(g->sih, g->siwp, s->kh, s->dy);
+    g->s_x = GBS_WG_S_X(g->gpb, g->nb, g->xchp);
+    g->e = GBS_WG_E(g->mr, s->kw, s->bias);
     const long long red = g->rs * g->own * g->e;
     g->stages = q->STAGES;
-    const long long staged = g->stages * ct_rup(g->s_dy + g->s_x, 4);
+    const long long staged = g->stages * GBS_WG_S_ST(g->s_dy, g->s_x);
     g->smem = 4 * (staged > red ? staged : red);
     g->blocks = g->ngs * g->nmb * g->nnb;
     g->split = q->SPLIT;

@@ -4,7 +4,8 @@
  * (ct_conv_simt.cuh, beside it, through conv1dc_simt and
  * conv2dc_simt). Their parameters, derived sizes, constraints and launch
  * geometry on the layer described as a ct_tc_shape (a 1D layer is a 2D one
- * of height 1); the sizes here mirror the SM_* macros of the template. */
+ * of height 1); the derived sizes are simt_sizes.cuh's, which the
+ * template's SM_* macros expand too. */
 #ifndef CT_SIMT_CONV_H
 #define CT_SIMT_CONV_H
 

@@ -6,7 +6,8 @@
  *
  * A family describes its problem as a ct_tc_shape (tc_shape.h; a 1D layer
  * is a 2D one of height 1) and lists each template with CT_KERNEL; the
- * sizes here mirror the TC_* macros of the template. */
+ * derived sizes are tc_sizes.cuh's, which the template's TC_* macros
+ * expand too. */
 #ifndef CT_TC_CONV_H
 #define CT_TC_CONV_H
 

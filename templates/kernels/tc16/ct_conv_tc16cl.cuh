@@ -24,8 +24,8 @@
 //   STAGES        shared-memory stages of the chunk loop (1, 2, 3 or 4)
 #include "ct_conv_tc16_core.cuh"
 
-#define TC_NST (TC_NCH < STAGES ? TC_NCH : STAGES)
-#define TC_OP (TC_BM + 8)                       // staged output pixel pitch
+#define TC_NST TC16_NST(TC_NCH, STAGES)
+#define TC_OP TC16_OP(TC_BM)                    // staged output pixel pitch
 
 // Chunk ch's copies into stage st (one commit group): input piece v of
 // tile pixel p is channels ci0 + v * IVEC.. of image pixel (iy0 + p / IW,

@@ -1,9 +1,11 @@
 /* tc16_conv.c - parameters, sizes, constraints and launch geometry of the
  * half-precision tensor-core kinds of this folder (ct_conv_tc16.cuh,
- * ct_conv_tc16cl.cuh, ct_conv_tc16w.cuh); tc16w's derived sizes are
- * tc16w_sizes.cuh's, which ct_conv_tc16w.cuh expands too. */
+ * ct_conv_tc16cl.cuh, ct_conv_tc16w.cuh); the derived sizes are
+ * tc16_sizes.cuh's (tc16, tc16cl: ct_conv_tc16_core.cuh expands them too)
+ * and tc16w_sizes.cuh's (tc16w: ct_conv_tc16w.cuh). */
 #include "tc16_conv.h"
 #include "intmath.h"
+#include "tc16_sizes.cuh"
 #include "tc16w_sizes.cuh"
 
 #include "tc_shape.h"
@@ -107,39 +109,37 @@ static void tiled_geometry(const ct_template *t, const ct_tc_shape *s, long long
     g->minb = q.MIN_BLOCKS;
     if (g->bm < 1 || g->toh < 1 || g->tow < 1 || g->warps_m < 1 || g->warps_n < 1 || g->ck < 16)
         return;
-    g->bn = ct_rup(g->toh * g->tow, 8 * g->warps_n);
-    g->nt = 32 * g->warps_m * g->warps_n;
-    g->wm = g->bm / g->warps_m;
-    g->wn = g->bn / g->warps_n;
-    g->mf = g->wm / 16;
-    g->nf = g->wn / 8;
-    g->nch = ct_cdiv(s->cin, g->ck);
-    g->khw = s->kh * s->kw;
-    g->ap = g->khw * g->ck + 8;
-    g->cp = g->ck + 8;
-    g->ih = (g->toh - 1) * s->sy + (s->kh - 1) * s->dy + 1;
-    g->iw = (g->tow - 1) * s->sx + (s->kw - 1) * s->dx + 1;
-    g->sa = g->bm * g->ap;
-    g->sb = g->ih * g->iw * g->cp;
-    g->stage = g->sa + g->sb;
-    if (g->cl)
-        g->nbuf = g->stages < g->nch ? g->stages : g->nch;
-    else
-        g->nbuf = g->prefetch && g->nch > 1 ? 2 : 1;
-    g->ty = ct_cdiv(s->oh, g->toh);
-    g->tx = ct_cdiv(s->ow, g->tow);
-    g->wr = ct_cdiv(g->bm * g->khw, g->nt);
-    g->ir = ct_cdiv(g->ih * g->iw, g->nt);
+    /* The kernels' TC_* sizes, tc16_sizes.cuh's expressions. */
+    g->bn = TC16_BN(g->toh, g->tow, g->warps_n);
+    g->nt = TC16_NT(g->warps_m, g->warps_n);
+    g->wm = TC16_WM(g->bm, g->warps_m);
+    g->wn = TC16_WN(g->bn, g->warps_n);
+    g->mf = TC16_MF(g->wm);
+    g->nf = TC16_NF(g->wn);
+    g->nch = TC16_NCH(s->cin, g->ck);
+    g->khw = TC16_KHW(s->kh, s->kw);
+    g->ap = TC16_AP(g->khw, g->ck);
+    g->cp = TC16_CP(g->ck);
+    g->ih = TC16_IH(g->toh, s->sy, s->kh, s->dy);
+    g->iw = TC16_IW(g->tow, s->sx, s->kw, s->dx);
+    g->sa = TC16_SA(g->bm, g->ap);
+    g->sb = TC16_SB(g->ih, g->iw, g->cp);
+    g->stage = TC16_STAGE(g->sa, g->sb);
+    g->nbuf = g->cl ? TC16_NST(g->nch, g->stages) : TC16_NBUF(g->prefetch, g->nch);
+    g->ty = TC16_CDIV(s->oh, g->toh);
+    g->tx = TC16_CDIV(s->ow, g->tow);
+    g->wr = TC16_WR(TC16_WS(g->bm, g->khw), g->nt);
+    g->ir = TC16_IR(TC16_IS(g->ih, g->iw), g->nt);
     /* Channels-last stages and the NCHW one of PREFETCH 0 add the raw
      * weights ([row][c][tap], transposed in place); channels-last outputs
      * are staged as [pixel][channel] after the loop. */
-    g->op = g->bm + 8;
-    g->clstage = g->stage + g->bm * g->ck * g->khw;
+    g->op = TC16_OP(g->bm);
+    g->clstage = TC16_CLSTAGE(g->stage, TC16_SR(g->bm, TC16_RK(g->ck, g->khw)));
     g->smem_bytes = 2 * (g->cl         ? max2(g->nbuf * g->clstage, g->bn * g->op)
                          : g->prefetch ? g->nbuf * g->stage
                                        : g->clstage);
     g->grid_x = s->b * g->ty * g->tx;
-    g->grid_y = ct_cdiv(s->cout, g->bm) * groups;
+    g->grid_y = TC16_CDIV(s->cout, g->bm) * groups;
     /* Accumulators, the chunk's elements in flight (ptxas packs the pairs
      * only when it stores them: a register each; channels-last copies by
      * cp.async and holds none; nor do NCHW weights at PREFETCH 0), one step's fragments and about 40 for
@@ -147,13 +147,12 @@ static void tiled_geometry(const ct_template *t, const ct_tc_shape *s, long long
      * candidates. */
     const long long base = g->mf * g->nf * 4 + g->mf * 4 + g->nf * 2 + 40;
     /* PREFETCH 0 NCHW input slots: column pairs (TC_IPAIR) or pixels. */
-    g->ipair = !g->cl && !g->prefetch && s->w % 2 == 0 && g->tow * s->sx % 2 == 0;
-    g->ioff = s->pw % 2;
-    g->npr = ct_cdiv(g->iw + g->ioff, 2);
-    g->irx = g->ipair ? ct_cdiv(g->ih * g->npr, g->nt) : g->ir;
-    g->istep = !g->cl && !g->prefetch && g->irx > 1 && g->nt > 0 && g->minb > 0 &&
-                       base + 2 * g->ck <= (65536 / (g->nt * g->minb) < 255 ? 65536 / (g->nt * g->minb) : 255)
-                   ? 2
+    g->ipair = !g->cl && !g->prefetch && TC16_IPAIR(s->w, g->tow, s->sx);
+    g->ioff = TC16_IOFF(s->pw);
+    g->npr = TC16_NPR(g->iw, g->ioff);
+    g->irx = TC16_IRX(g->ipair, TC16_IS2(g->ih, g->npr), g->nt, g->ir);
+    g->istep = !g->cl && !g->prefetch && g->nt > 0 && g->minb > 0
+                   ? TC16_ISTEP(g->irx, g->mf, g->nf, g->ck, TC16_RBUDGET(g->nt, g->minb))
                    : 1;
     g->regs = base + (g->nbuf > 1 && !g->cl ? (g->wr + g->ir) * g->ck : g->istep * g->ck);
 }

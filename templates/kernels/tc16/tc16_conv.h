@@ -3,7 +3,8 @@
  * implicit GEMM over haloed tiles) and conv*_tc16w (ct_conv_tc16w.cuh, the
  * weights streamed into mma fragments, for layers with few pixels): their
  * parameters, derived sizes, constraints and launch geometry, and their
- * kinds; the sizes here mirror the TC_* macros of the templates. */
+ * kinds; the derived sizes are tc16_sizes.cuh's and tc16w_sizes.cuh's,
+ * which the templates' TC_* macros expand too. */
 #ifndef CT_TC16_CONV_H
 #define CT_TC16_CONV_H
 

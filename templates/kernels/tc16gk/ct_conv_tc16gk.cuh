@@ -41,7 +41,7 @@
 //   CIN_CHUNK   input channels of a chunk (a multiple of 16)
 //   STAGES      chunk stages (3 to 6): copies run STAGES - 2 chunks ahead
 //   MIN_BLOCKS  minimum resident blocks per SM (__launch_bounds__)
-#define TC_RPW (TILE_OH / WG_N)                 // rows per warpgroup
+#define TC_RPW TC16G_RPW(0, TILE_OH, WG_N)      // rows per warpgroup
 #define TC_CK CIN_CHUNK                         // a chunk: TC_SB and TC_SA are its B and A
 #include "ct_conv_tc16g_core.cuh"
 

@@ -34,28 +34,31 @@
 #endif
 #define TC_CIN_ALL (TC_CIN * TC_GROUPS)
 #define TC_COUT_ALL (TC_COUT * TC_GROUPS)
-#define TC_CDIV(a, b) (((a) + (b) - 1) / (b))
-#define TC_RUP(a, b) (TC_CDIV(a, b) * (b))
+// The sizes of any element size (tc16g_sizes.cuh, which tc16gk_conv.c
+// reads too); 4-byte elements' own below.
+#include "tc16g_sizes.cuh"
+#define TC_CDIV(a, b) TC16G_CDIV(a, b)
+#define TC_RUP(a, b) TC16G_RUP(a, b)
 
-#define TC_RPW (TILE_OH / WG_N)                 // rows per warpgroup
+#define TC_RPW TC16G_RPW(0, TILE_OH, WG_N)      // rows per warpgroup
 #define TC_CK CIN_CHUNK
-#define TC_BM (64 * WG_M)
-#define TC_NT (128 * WG_M * WG_N)
+#define TC_BM TC16G_BM(WG_M)
+#define TC_NT TC16G_NT(WG_M, WG_N)
 #define TC_FLAT (TC_SY == 1)                    // one wgmma over a warpgroup's rows (ct_conv_tc16g_core.cuh)
 #if TC_FLAT
 #define TC_NW 1
-#define TC_WN TC_RUP((TC_RPW - 1) * TC_IW + TILE_OW, 8)
+#define TC_WN TC16G_WN_FLAT(TC_RPW, TC_IW, TILE_OW)
 #else
 #define TC_NW TC_RPW
-#define TC_WN TC_RUP(TILE_OW, 8)
+#define TC_WN TC16G_WN_ROW(TILE_OW)
 #endif
-#define TC_KHW (TC_KH * TC_KW)
+#define TC_KHW TC16G_KHW(TC_KH, TC_KW)
 #define TC_KSTEPS (TC_KHW * TC_CK / 8)          // k-steps of 8 a chunk
-#define TC_IH ((TILE_OH - 1) * TC_SY + (TC_KH - 1) * TC_DY + 1)
-#define TC_IW (TILE_OW + (TC_KW - 1) * TC_DX)
+#define TC_IH TC16G_IH(TILE_OH, TC_SY, TC_KH, TC_DY)
+#define TC_IW TC16G_IW(TILE_OW, TC_KW, TC_DX)
 #define TC_IS (TC_IH * TC_IW)
-#define TC_PPX ((TC_IS + 8) | 1)                // plane pixels: odd; a run ends at most 7 past the tile
-#define TC_PB (TC_PPX * 16)                     // plane bytes
+#define TC_PPX TC16G_PPX(TC_IS)                 // plane pixels: odd; a run ends at most 7 past the tile
+#define TC_PB TC16G_PB(TC_PPX)                  // plane bytes
 #define TC_SB (TC_CK / 4 * TC_PB)               // the planes of a chunk, bytes
 #define TC_SA (TC_BM * TC_KHW * TC_CK * 4)      // A of a chunk, bytes
 #define TC_OP (TC_BM + 4)                       // staged output pixel pitch, floats

@@ -1,8 +1,10 @@
 /* tc16gk_conv.c - parameters, sizes, constraints and launch geometry of
  * the kernel kind tc16gkcl (ct_conv_tc16gk.cuh, beside it; for a tf32
- * problem ct_conv_tf32gk.cuh, 4-byte elements). */
+ * problem ct_conv_tf32gk.cuh, 4-byte elements). The sizes of any element
+ * size are tc16g_sizes.cuh's, which both headers expand too. */
 #include "tc16gk_conv.h"
 #include "intmath.h"
+#include "tc16g_sizes.cuh"
 
 #include <stdio.h>
 #include <string.h>
@@ -52,18 +54,18 @@ void ct_tc16gk_geometry_of(const ct_tc_shape *layer, const ct_params *c, ct_tc16
      * types: 2 bytes, 8, k16. */
     g->elem = is_tf32(layer) ? 4 : 2;
     g->kstep = 32 / g->elem;
-    g->bm = 64 * g->wg_m;
-    g->nt = 128 * g->wg_m * g->wg_n;
-    g->rpw = g->toh / g->wg_n;
-    g->ih = (g->toh - 1) * s->sy + (s->kh - 1) * s->dy + 1;
-    g->iw = g->tow + (s->kw - 1) * s->dx;
+    g->bm = TC16G_BM(g->wg_m);
+    g->nt = TC16G_NT(g->wg_m, g->wg_n);
+    g->rpw = TC16G_RPW(0, g->toh, g->wg_n);
+    g->ih = TC16G_IH(g->toh, s->sy, s->kh, s->dy);
+    g->iw = TC16G_IW(g->tow, s->kw, s->dx);
     /* Stride 1 down: one wgmma over a warpgroup's rows (FLAT); else one
      * per row. */
     g->nw = s->sy == 1 ? 1 : g->rpw;
-    g->wgn = s->sy == 1 ? ct_rup((g->rpw - 1) * g->iw + g->tow, 8) : ct_rup(g->tow, 8);
+    g->wgn = s->sy == 1 ? TC16G_WN_FLAT(g->rpw, g->iw, g->tow) : TC16G_WN_ROW(g->tow);
     g->nch = ct_cdiv(s->cin, g->ck);
-    g->khw = s->kh * s->kw;
-    g->ppx = (g->ih * g->iw + 8) | 1;
+    g->khw = TC16G_KHW(s->kh, s->kw);
+    g->ppx = TC16G_PPX(g->ih * g->iw);
     const long long v = 16 / g->elem;   /* elements in 16 bytes: a pad, a plane's channels */
     g->sb = g->ck / v * g->ppx * 16;
     g->sa = g->bm * g->khw * g->ck * g->elem;

@@ -52,10 +52,10 @@
 #define PINGPONG 0
 #endif
 #define TC_PP PINGPONG
-#define TC_RPW (TC_PP ? TILE_OH : TILE_OH / WG_N)   // rows per warpgroup
+#define TC_RPW TC16G_RPW(TC_PP, TILE_OH, WG_N)      // rows per warpgroup
 #define TC_TN (TC_PP ? 128 : TC_NT)                  // threads that share a tile
 #define TC_TID (TC_PP ? threadIdx.x % 128 : threadIdx.x)
-#define TC_NREG (TC_PP ? WG_N : 1)                   // buffer regions
+#define TC_NREG TC16G_NREG(TC_PP, WG_N)              // buffer regions
 #define TC_CK TC_RUP(TC_CIN, 16)                     // all the input channels: A is resident
 #include "ct_conv_tc16g_core.cuh"
 
@@ -69,24 +69,24 @@
 // shared memory then grows to hold them: tc16r_conv.c sizes it so). All of
 // a 128-channel 3x3 layer's 64 rows at once took 147 KB beside A's 147 KB:
 // no candidate fitted.
-#define TC_RPC0 ((TC_NREG * TC_WGB - TC_SB) / (TC_BM * 16 * TC_KHW * 2) * 16)
-#define TC_RPC (TC_RPC0 < 16 ? 16 : TC_RPC0 > TC_CK ? TC_CK : TC_RPC0)
-#define TC_RKP TC_RUP(TC_RPC * TC_KHW, 8)       // raw row pitch, elements
+#define TC_RPC0 TC16G_RPC0(TC_NREG * TC_WGB, TC_SB, TC_BM, TC_KHW)
+#define TC_RPC TC16G_RPC(TC_RPC0, TC_CK)
+#define TC_RKP TC16G_RKP(TC_RPC, TC_KHW)        // raw row pitch, elements
 // After A, TC_NREG regions of TC_WGB bytes (one per warpgroup with
 // PINGPONG); offsets below are within a region.
 #define TC_LOOK (STAGES - 1)
 #if TC_CL
 #define TC_OUTS (STAGES * TC_SB)                // staged outputs
 #define TC_BSTAGE(j) ((j) % STAGES * TC_SB)
-#define TC_WGB (STAGES * TC_SB + TILE_OH * TILE_OW * TC_OP * 2)
+#define TC_WGB TC16G_WGB_CL(STAGES, TC_SB, TILE_OH, TILE_OW, TC_OP)
 #else
 #define TC_RV TC_VEC(TC_W)                      // raw piece: elements that keep rows aligned
-#define TC_RW TC_RUP(TC_IW + TC_RV - 1, TC_RV)  // raw row, from a column multiple of RV
-#define TC_SRI TC_RUP(TC_CIN * TC_IH * TC_RW * 2, 16)  // raw tile, bytes: 16-byte multiples keep the
-                                                    // next warpgroup's region aligned (PINGPONG)
+#define TC_RW TC16G_RW(TC_IW, TC_RV)           // raw row, from a column multiple of RV
+#define TC_SRI TC16G_SRI(TC_CIN, TC_IH, TC_RW)  // raw tile, bytes: 16-byte multiples keep the
+                                                // next warpgroup's region aligned (PINGPONG)
 #define TC_RAWIN (2 * TC_SB)                    // raw tiles
 #define TC_BSTAGE(j) ((j) % 2 * TC_SB)
-#define TC_WGB (2 * TC_SB + STAGES * TC_SRI)
+#define TC_WGB TC16G_WGB_RAW(TC_SB, STAGES, TC_SRI)
 #endif
 
 struct tc16g_tile {

@@ -33,7 +33,7 @@
 #include "ct_conv_tc16_core.cuh"
 
 #define TC_NTILES (TC_B * TC_TY * TC_TX)
-#define TC_OP (TC_BM + 8)                      // staged output pixel pitch
+#define TC_OP TC16_OP(TC_BM)                   // staged output pixel pitch
 #define TC_OUTS (TC_SA + STAGES * TC_SB)       // staged outputs
 
 // The landed raw weights (at TC_STAGE, [row][c][tap]) into A as

@@ -1,8 +1,13 @@
 /* tc16r_conv.c - parameters, sizes, constraints and launch geometry of the
  * resident-weight half-precision tensor-core templates
- * (ct_conv_tc16r.cuh, beside it). */
+ * (ct_conv_tc16r.cuh, beside it); tc16rcl's sizes of the tc16 core are
+ * tc16_sizes.cuh's, which ct_conv_tc16_core.cuh expands too; tc16g's and
+ * tc16gcl's are tc16g_sizes.cuh's, which ct_conv_tc16g_core.cuh and
+ * ct_conv_tc16g.cuh expand. */
 #include "tc16r_conv.h"
 #include "intmath.h"
+#include "tc16_sizes.cuh"
+#include "tc16g_sizes.cuh"
 
 #include <stdio.h>
 #include <string.h>
@@ -56,8 +61,8 @@ static long long max2(long long a, long long b)
     return a > b ? a : b;
 }
 
-/* ct_conv_tc16g.cuh's sizes (its TC_* macros); s is one group's layer, cl
- * the layout. */
+/* ct_conv_tc16g.cuh's sizes (its TC_* macros: tc16g_sizes.cuh's
+ * expressions); s is one group's layer, cl the layout. */
 static void wgmma_geometry(const ct_tc_shape *s, int cl, long long groups, const ct_params *c, ct_tc16r_geom *g)
 {
     const t16g_values q = t16g_get(c);
@@ -66,36 +71,35 @@ static void wgmma_geometry(const ct_tc_shape *s, int cl, long long groups, const
     g->stages = q.STAGES, g->minb = q.MIN_BLOCKS, g->pingpong = q.PINGPONG;
     if (g->wg_m < 1 || g->wg_n < 1 || g->toh < 1 || g->tow < 1 || g->tiles < 1 || g->stages < 1)
         return;
-    g->bm = 64 * g->wg_m;
-    g->nt = 128 * g->wg_m * g->wg_n;
-    g->rpw = g->pingpong ? g->toh : g->toh / g->wg_n;
+    g->bm = TC16G_BM(g->wg_m);
+    g->nt = TC16G_NT(g->wg_m, g->wg_n);
+    g->rpw = TC16G_RPW(g->pingpong, g->toh, g->wg_n);
     g->ck = ct_rup(s->cin, 16);
-    g->khw = s->kh * s->kw;
-    g->ih = (g->toh - 1) * s->sy + (s->kh - 1) * s->dy + 1;
-    g->iw = g->tow + (s->kw - 1) * s->dx;
+    g->khw = TC16G_KHW(s->kh, s->kw);
+    g->ih = TC16G_IH(g->toh, s->sy, s->kh, s->dy);
+    g->iw = TC16G_IW(g->tow, s->kw, s->dx);
     /* Stride 1 down: one wgmma over a warpgroup's rows (the header's FLAT);
      * else one per row. */
     g->nw = s->sy == 1 ? 1 : g->rpw;
-    g->wgn = s->sy == 1 ? ct_rup((g->rpw - 1) * g->iw + g->tow, 8) : ct_rup(g->tow, 8);
-    g->ppx = (g->ih * g->iw + 8) | 1;
-    g->sb = g->ck / 8 * g->ppx * 16;                 /* bytes here, as the header */
-    g->sa = g->bm * g->khw * g->ck * 2;
-    g->rk = s->cin * g->khw;
-    const long long rv = s->w % 8 == 0 ? 8 : s->w % 4 == 0 ? 4 : s->w % 2 == 0 ? 2 : 1;
-    g->rw = ct_rup(g->iw + rv - 1, rv);
-    g->sri = ct_rup(s->cin * g->ih * g->rw * 2, 16);
+    g->wgn = s->sy == 1 ? TC16G_WN_FLAT(g->rpw, g->iw, g->tow) : TC16G_WN_ROW(g->tow);
+    g->ppx = TC16G_PPX(g->ih * g->iw);
+    g->sb = TC16G_SB(g->ck, TC16G_PB(g->ppx));       /* bytes here, as the header */
+    g->sa = TC16G_SA(g->bm, g->khw, g->ck);
+    g->rk = TC16G_RK(s->cin, g->khw);
+    const long long rv = TC16G_VEC(s->w);
+    g->rw = TC16G_RW(g->iw, rv);
+    g->sri = TC16G_SRI(s->cin, g->ih, g->rw);
     /* NHWC: STAGES B buffers and the staged outputs; NCHW: two B buffers
      * and STAGES raw ones. The raw weights overlay all after the first B,
      * rpc channels at a time: as many (a multiple of 16) as fit there, at
      * least 16 (the header's TC_RPC). */
-    const long long so = g->toh * g->tow * (g->bm + 8) * 2;
     g->cl = cl;
-    const long long region = cl ? g->stages * g->sb + so : 2 * g->sb + g->stages * g->sri;
-    const long long regions = (g->pingpong ? g->wg_n : 1) * region;
-    long long rpc = (regions - g->sb) / (g->bm * 16 * g->khw * 2) * 16;
-    rpc = rpc < 16 ? 16 : rpc > g->ck ? g->ck : rpc;
+    const long long region = cl ? TC16G_WGB_CL(g->stages, g->sb, g->toh, g->tow, TC16G_OP(g->bm))
+                                : TC16G_WGB_RAW(g->sb, g->stages, g->sri);
+    const long long regions = TC16G_NREG(g->pingpong, g->wg_n) * region;
+    const long long rpc = TC16G_RPC(TC16G_RPC0(regions, g->sb, g->bm, g->khw), g->ck);
     g->rpc = rpc;
-    const long long sr = g->bm * ct_rup(rpc * g->khw, 8) * 2;
+    const long long sr = g->bm * TC16G_RKP(rpc, g->khw) * 2;
     g->smem_bytes = g->sa + max2(regions, g->sb + sr);
     g->ntiles = s->b * ct_cdiv(s->oh, g->toh) * ct_cdiv(s->ow, g->tow);
     g->grid_x = ct_cdiv(g->ntiles, g->tiles);
@@ -119,25 +123,27 @@ void ct_tc16r_geometry_of(const ct_template *t, const ct_tc_shape *layer, const 
     g->tiles = q.TILES, g->stages = q.STAGES, g->minb = q.MIN_BLOCKS;
     if (g->bm < 1 || g->toh < 1 || g->tow < 1 || g->warps_m < 1 || g->warps_n < 1 || g->tiles < 1 || g->stages < 1)
         return;
-    g->bn = ct_rup(g->toh * g->tow, 8 * g->warps_n);
-    g->nt = 32 * g->warps_m * g->warps_n;
-    g->wm = g->bm / g->warps_m;
-    g->wn = g->bn / g->warps_n;
-    g->mf = g->wm / 16;
-    g->nf = g->wn / 8;
+    /* The tc16 core's TC_* sizes (tc16_sizes.cuh); CIN_CHUNK is all the
+     * channels, rounded up to 16 (ct_conv_tc16r.cuh). */
+    g->bn = TC16_BN(g->toh, g->tow, g->warps_n);
+    g->nt = TC16_NT(g->warps_m, g->warps_n);
+    g->wm = TC16_WM(g->bm, g->warps_m);
+    g->wn = TC16_WN(g->bn, g->warps_n);
+    g->mf = TC16_MF(g->wm);
+    g->nf = TC16_NF(g->wn);
     g->ck = ct_rup(s->cin, 16);
-    g->khw = s->kh * s->kw;
-    g->ap = g->khw * g->ck + 8;
-    g->cp = g->ck + 8;
-    g->ih = (g->toh - 1) * s->sy + (s->kh - 1) * s->dy + 1;
-    g->iw = (g->tow - 1) * s->sx + (s->kw - 1) * s->dx + 1;
-    g->sa = g->bm * g->ap;
-    g->sb = g->ih * g->iw * g->cp;
-    g->rk = g->ck * g->khw;
-    g->op = g->bm + 8;
+    g->khw = TC16_KHW(s->kh, s->kw);
+    g->ap = TC16_AP(g->khw, g->ck);
+    g->cp = TC16_CP(g->ck);
+    g->ih = TC16_IH(g->toh, s->sy, s->kh, s->dy);
+    g->iw = TC16_IW(g->tow, s->sx, s->kw, s->dx);
+    g->sa = TC16_SA(g->bm, g->ap);
+    g->sb = TC16_SB(g->ih, g->iw, g->cp);
+    g->rk = TC16_RK(g->ck, g->khw);
+    g->op = TC16_OP(g->bm);
     /* The header's layout: the raw weights go after A and the first tile,
      * over what the tiles use later. */
-    const long long sr = g->bm * g->rk;
+    const long long sr = TC16_SR(g->bm, g->rk);
     g->smem_bytes = 2 * (g->sa + max2(g->stages * g->sb + g->bn * g->op, g->sb + sr));
     g->ntiles = s->b * ct_cdiv(s->oh, g->toh) * ct_cdiv(s->ow, g->tow);
     g->grid_x = ct_cdiv(g->ntiles, g->tiles);

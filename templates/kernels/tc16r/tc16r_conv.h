@@ -3,7 +3,8 @@
  * NHWC) and conv2dc_tc16g / tc16gcl (ct_conv_tc16g.cuh, wgmma, NCHW and
  * NHWC). A block stages its output channels' weights once, for all input
  * channels, and walks TILES image tiles against them. Parameters, sizes
- * (mirroring the headers' TC_* macros), constraints and launch geometry,
+ * (tc16_sizes.cuh's and tc16g_sizes.cuh's, which the headers' TC_*
+ * macros expand too), constraints and launch geometry,
  * on the layer as a ct_tc_shape, and their kinds. The family excludes the
  * channels-last ones from NCHW layers and the other from NHWC ones. */
 #ifndef CT_TC16R_CONV_H

@@ -2,9 +2,9 @@
  * half-precision layers of at most 16 output pixels whose time is the
  * reading of their weights, on sm_90 (the weights as the mma's B operand,
  * copied by the bulk copy engine or loaded into registers, the im2col built
- * from input planes held in registers). Parameters, sizes (mirroring the
- * header's TC_* macros), constraints and launch geometry, on the layer as a
- * ct_tc_shape. */
+ * from input planes held in registers). Parameters, sizes (tc16wb_sizes.cuh's,
+ * which the header's TC_* macros expand too), constraints and launch
+ * geometry, on the layer as a ct_tc_shape. */
 #ifndef CT_TC16WB_CONV_H
 #define CT_TC16WB_CONV_H
 

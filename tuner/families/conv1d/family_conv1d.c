@@ -10,6 +10,7 @@
 #include "family_export.h"
 
 #include "ct_kernels.h"
+#include "conv1d_tiled_sizes.cuh"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -181,13 +182,24 @@ static int is_pow2(long v)
     return v > 0 && (v & (v - 1)) == 0;
 }
 
-/* Effective padded mask length and tap chunk of a tiled candidate: these
- * mirror KP and KCH in templates/conv1d_tiled.cu. */
-static void tiled_chunking(const ct_problem *p, const tiled_values *q, long long *kp, long long *kch)
+/* Effective padded mask length, tap chunk and staged input tile of a tiled
+ * candidate: KP as conv1d_tiled.cu computes it (its #if MASK_PAD branches),
+ * the chunk, its padded length and the tile conv1d_tiled_sizes.cuh's
+ * expressions, which the template expands too (here over locals named as
+ * its macros). */
+typedef struct tiled_sizes {
+    long long kp, kch, kch4, tile_in;
+} tiled_sizes;
+
+static void tiled_chunking(const ct_problem *p, const tiled_values *q, tiled_sizes *z)
 {
-    long long k = p->dims[DIM_K];
-    *kp = q->MASK_PAD ? round_up(k, q->OUTPUTS_PER_THREAD * q->UNROLL) : k;
-    *kch = q->KCHUNK < *kp ? q->KCHUNK : *kp;
+    const long long CONV_K = p->dims[DIM_K], KCHUNK = q->KCHUNK;
+    const long long KP = q->MASK_PAD ? round_up(CONV_K, q->OUTPUTS_PER_THREAD * q->UNROLL) : CONV_K;
+    const long long TILE_OUT = (long long)q->BLOCK_SIZE * q->OUTPUTS_PER_THREAD;
+    z->kp = KP;
+    z->kch = KCH;
+    z->kch4 = KCH4;
+    z->tile_in = TILE_IN;
 }
 
 static int check_block(long block, const ct_limits *lim, char *why, size_t len)
@@ -230,8 +242,9 @@ static int constrain(const ct_problem *p, const ct_template *t, const ct_params 
         snprintf(why, len, "UNROLL in 1..64, KCHUNK a positive multiple of 4, ALIGN a power of two >= 4, MIN_BLOCKS >= 1");
         return 1;
     }
-    long long kp, kch;
-    tiled_chunking(p, &q, &kp, &kch);
+    tiled_sizes z;
+    tiled_chunking(p, &q, &z);
+    const long long kp = z.kp;
     if (placement == 2 && q.MASK_PAD) {
         snprintf(why, len, "MASK_PAD needs a mask copy (constant or shared), not the caller's global buffer");
         return 1;
@@ -247,9 +260,9 @@ static int constrain(const ct_problem *p, const ct_template *t, const ct_params 
     }
     long long smem = 0;
     if (stage)
-        smem += 4 * ((long long)block * r + round_up(kch, 4));
+        smem += 4 * z.tile_in;   /* s_in */
     if (placement == 1)
-        smem += 4 * round_up(kch, 4);
+        smem += 4 * z.kch4;      /* s_mask */
     smem += 2 * align;   /* worst-case alignment padding between the arrays */
     if (smem > 48 * 1024 || smem > lim->max_smem_per_block) {
         snprintf(why, len, "%lld bytes of static shared memory exceed the 48 KiB limit", smem);
@@ -267,13 +280,13 @@ static void normalize(const ct_problem *p, const ct_template *t, ct_params *c)
     if (t->is_baseline || t->exec)
         return;
     tiled_values q = tiled_get(c);
-    long long kp, kch;
+    tiled_sizes z;
     if (q.MASK_PAD && round_up(p->dims[DIM_K], q.OUTPUTS_PER_THREAD * q.UNROLL) == p->dims[DIM_K])
         q.MASK_PAD = 0;
-    tiled_chunking(p, &q, &kp, &kch);
+    tiled_chunking(p, &q, &z);
     /* Without a shared-memory stage the chunking only splits a loop. */
-    if (kch == kp || (!q.STAGE_INPUT && q.MASK_PLACEMENT != 1))
-        q.KCHUNK = (long)round_up(kp, 4);
+    if (z.kch == z.kp || (!q.STAGE_INPUT && q.MASK_PLACEMENT != 1))
+        q.KCHUNK = (long)round_up(z.kp, 4);
     if (!q.STAGE_INPUT && q.MASK_PLACEMENT == 2)
         q.ALIGN = 16;
     tiled_put(c, &q);

@@ -8,6 +8,7 @@
  * padding='same': PH = (KH-1)/2, PW = (KW-1)/2, H x W outputs). */
 #include "problem.h"
 #include "family_export.h"
+#include "conv2d_tiled_sizes.cuh"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -248,13 +249,8 @@ static const ct_template templates[] = {
      .source = "conv2d_tiled"},
 };
 
-static long long round_up(long long v, long long m)
-{
-    return (v + m - 1) / m * m;
-}
-
-/* The tiled template's shapes; these mirror the macros of
- * templates/conv2d_tiled.cu. */
+/* The tiled template's shapes: conv2d_tiled_sizes.cuh's expressions, which
+ * conv2d_tiled.cu expands too (here over locals named as its macros). */
 typedef struct tiled_shape {
     long bx, by, ox, oy, vec, pad, khs, minb, placement;
     long long nwin;      /* window registers per row, a multiple of VEC  */
@@ -277,15 +273,18 @@ static void tiled_shape_of(const ct_problem *p, const ct_params *c, tiled_shape 
     s->khs = q.KH_STEP;
     s->minb = q.MIN_BLOCKS;
     s->placement = q.FILTER_PLACEMENT;
-    long long khs = s->khs < kh ? s->khs : kh;
-    long long vec = s->vec > 0 ? s->vec : 1;
-    s->nwin = round_up(s->ox + kw - 1, vec);
-    s->tile_w = (s->bx - 1) * s->ox + s->nwin;
-    s->tile_h = s->by * s->oy + kh - 1;
-    s->smem = 4 * s->tile_h * (round_up(s->tile_w, vec) + s->pad) + 16;
+    const long long CONV_KH = kh, CONV_KW = kw, BLOCK_X = s->bx, BLOCK_Y = s->by, OUT_X = s->ox, OUT_Y = s->oy;
+    const long long SMEM_PAD = s->pad, KH_STEP = s->khs;
+    const long long VEC = s->vec > 0 ? s->vec : 1;   /* the constraints reject VEC < 1 after this */
+    s->nwin = NWIN;
+    s->tile_w = TILE_W;
+    s->tile_h = TILE_H;
+    /* s_in (TILE_W a multiple of VEC wherever the check is reached: OUT_X
+     * is, checked first), 16 bytes for s_filter's alignment, s_filter. */
+    s->smem = 4 * TILE_H * PITCH + 16;
     if (s->placement == 1)
-        s->smem += 4 * kh * round_up(kw, 4);
-    s->unrolled = (long long)s->ox * s->oy * kw * (khs + (khs > 0 ? kh % khs : 0));
+        s->smem += 4 * CONV_KH * KW4;
+    s->unrolled = OUT_X * OUT_Y * CONV_KW * (KHS + (KHS > 0 ? CONV_KH % KHS : 0));
 }
 
 static int check_block(const ct_problem *p, long bx, long by, long long tile_oh,
@@ -392,10 +391,11 @@ static void geometry(const ct_problem *p, const ct_template *t, const ct_params 
         th = by = q.BLOCK_Y;
     } else {
         const tiled_values q = tiled_get(c);
+        const long long BLOCK_X = q.BLOCK_X, BLOCK_Y = q.BLOCK_Y, OUT_X = q.OUT_X, OUT_Y = q.OUT_Y;
         bx = q.BLOCK_X;
         by = q.BLOCK_Y;
-        tw = (long long)bx * q.OUT_X;
-        th = (long long)by * q.OUT_Y;
+        tw = TILE_OW;
+        th = TILE_OH;
     }
     memset(l, 0, sizeof *l);
     l->grid[0] = (unsigned)((out_w(p) + tw - 1) / tw);

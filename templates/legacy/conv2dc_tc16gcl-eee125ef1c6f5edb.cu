@@ -1,0 +1,1259 @@
+// conv2dc_tc16gcl: the conv2dc layer in bf16 or f16, channels-last (NHWC),
+// on Hopper's warpgroup mma (wgmma, sm_90a), weights resident per block;
+// see ct_conv_tc16g.cuh. Needs compute capability 9.0.
+#define TC_NAME conv2dc_tc16gcl
+#define TC_CL 1
+// conv2dc_tclayer.cuh: the conv2dc problem macros mapped onto the TC_* macros of
+// ct_conv_tc.cuh, for conv2dc_tc and conv2dc_tcsplit (which define TC_NAME first).
+// conv2dc_layer.cuh: the layer fields convtune defines only where they are
+// not 1 (stride CONV_SH x CONV_SW, dilation CONV_DH x CONV_DW, CONV_GROUPS
+// groups), so that templates that read them see 1 otherwise.
+#ifndef CONV_SH
+#define CONV_SH 1
+#endif
+#ifndef CONV_SW
+#define CONV_SW 1
+#endif
+#ifndef CONV_DH
+#define CONV_DH 1
+#endif
+#ifndef CONV_DW
+#define CONV_DW 1
+#endif
+#ifndef CONV_GROUPS
+#define CONV_GROUPS 1
+#endif
+#define CONV_CING (CONV_CIN / CONV_GROUPS)     // input channels of a group
+#define CONV_COUTG (CONV_COUT / CONV_GROUPS)   // output channels of a group
+#define TC_B CONV_B
+#define TC_CIN CONV_CING
+#define TC_GROUPS CONV_GROUPS
+#define TC_H CONV_H
+#define TC_W CONV_W
+#define TC_COUT CONV_COUTG
+#define TC_KH CONV_KH
+#define TC_KW CONV_KW
+#define TC_OH CONV_OH
+#define TC_OW CONV_OW
+#define TC_PH CONV_PH
+#define TC_PW CONV_PW
+#define TC_SY CONV_SH
+#define TC_SX CONV_SW
+#define TC_DY CONV_DH
+#define TC_DX CONV_DW
+#define TC_BIAS CONV_BIAS
+// ct_conv_tc16g.cuh: a convolution layer in bf16 or f16 as an implicit GEMM
+// on Hopper's warpgroup mma (wgmma.mma_async, sm_90a), both operands read
+// by the tensor cores straight from shared memory, fp32 accumulators.
+// Included by conv2dc_tc16g (NCHW, TC_CL 0) and conv2dc_tc16gcl (NHWC,
+// TC_CL 1) after their problem macros (conv2dc_tclayer.cuh).
+//
+// Why: mma.sync takes its operands from registers, so every 16x8x16 step
+// costs ldmatrix traffic and issue slots, and with the few warps that fit
+// beside a resident weight tile the tensor cores wait on them. wgmma reads
+// a 64 x N x 16 step's operands itself. A tile's steps are issued, then
+// waited for (wait_group 0) before its epilogue; with PINGPONG another
+// warpgroup's steps run meanwhile.
+//
+// The GEMM is ct_conv_tc16r.cuh's: C[co][pixel] = sum over (tap, c) of
+// W[co][tap][c] * X[pixel + tap offset][c], weights resident per block
+// (COUT_TILE = 64 x WG_M channels, all the input channels rounded up to
+// 16, staged and transposed once), TILES image tiles walked in turn. With
+// stride 1 along the width a tap's operand for an output row is a run of
+// consecutive input pixels, so a descriptor addresses it in place: a
+// wgmma's N is a row (TILE_OW pixels rounded up to 8) or, with stride 1
+// down as well, all of a warpgroup's rows at once (FLAT). The operand
+// layouts (wgmma's K-major form without swizzling), the sizes and the
+// k-steps are ct_conv_tc16g_core.cuh's, shared with ct_conv_tc16gk.cuh.
+// Columns past a row's TILE_OW read pixels past the row (the next row's
+// halo, or padding at the end of each plane); their sums are never stored.
+//
+// Channels last, a tile's input is copied into B by cp.async as it lies
+// (16-byte pieces), STAGES buffers. NCHW keeps channels apart in memory:
+// the tile's rows are copied raw ([c][row][column], 16-byte pieces where
+// the width is a multiple of 8, narrower ones where not) into STAGES raw
+// buffers and transposed by the block into one of two B buffers. Both copy
+// LOOKAHEAD = STAGES - 1 tiles ahead: a tile's steps are waited for before
+// its epilogue, so at the next tile's barrier its buffer is free. (An
+// earlier version overlapped two tiles' steps and, channels last, kept two
+// buffers back, which left STAGES 2 with no copy ahead.)
+//
+// Tuning macros:
+//   WG_M        warpgroups along the output channels (64 each)
+//   WG_N        warpgroups along the tile's rows (TILE_OH / WG_N rows each)
+//   TILE_OH     output rows of an image tile
+//   TILE_OW     output columns of an image tile (a wgmma's N is at most 256)
+//   TILES       consecutive image tiles a block walks
+//   STAGES      input buffers (NHWC: 2 to 6; NCHW raw ones: 1 to 5): the
+//               bytes in flight per SM are what bounds a layer of few
+//               channels (latency x bandwidth), so small tiles go deep
+//   MIN_BLOCKS  minimum resident blocks per SM (__launch_bounds__)
+// PINGPONG 0: the warpgroups share each tile (WG_N of them split its rows)
+// and the block's barriers; 1: each warpgroup walks its own tiles (every
+// WG_N-th), with its own buffers and barriers, so one's epilogue and
+// copies overlap another's wgmma steps.
+#ifndef PINGPONG
+#define PINGPONG 0
+#endif
+#define TC_PP PINGPONG
+#define TC_RPW (TC_PP ? TILE_OH : TILE_OH / WG_N)   // rows per warpgroup
+#define TC_TN (TC_PP ? 128 : TC_NT)                  // threads that share a tile
+#define TC_TID (TC_PP ? threadIdx.x % 128 : threadIdx.x)
+#define TC_NREG (TC_PP ? WG_N : 1)                   // buffer regions
+#define TC_CK TC_RUP(TC_CIN, 16)                     // all the input channels: A is resident
+// ct_conv_tc16g_core.cuh: what the wgmma layer templates share
+// (ct_conv_tc16g.cuh, weights resident; ct_conv_tc16gk.cuh, weights
+// streamed): the layer's sizes, a warpgroup's wgmma chains over its rows,
+// the input planes' layout, the k-steps of the channels the planes hold,
+// the accumulators packed for the epilogue and an output piece's store.
+// The includer defines TC_RPW (output rows a warpgroup covers) and TC_CK
+// (input channels the planes and a weight buffer hold, a multiple of 16)
+// before including it: the functions' array types use them.
+//
+// Layouts, wgmma's K-major canonical form without swizzling (a core matrix
+// is 8 rows of 8 K-consecutive elements, 128 contiguous bytes):
+//   A (weights): [k / 8][co][8], k = tap * CK + c; core matrices adjacent
+//     along K are BM x 16 bytes apart (LBO), along M 128 (SBO).
+//   B (a tile's haloed input): [c / 8][pixel][8], one plane of 16-byte
+//     pixel rows per 8 channels; along K the next plane (LBO, an odd number
+//     of 16-byte units so the writes of a pixel's 8 planes fall in distinct
+//     banks), along N the next 8 pixels (SBO 128). A row's operand at tap
+//     (i, j) starts at pixel (row * SY + i * DY) * IW + j * DX.
+#ifndef CT_CONV_TC16G_CORE_CUH
+#define CT_CONV_TC16G_CORE_CUH
+// ct_wgmma.cuh: warpgroup mma (wgmma.mma_async, sm_90a) with both operands
+// in shared memory, fp32 accumulators, m64nNk16 for N = 8, 16, ..., 256:
+// tc16_wgmma<N>(d, descA, descB, accumulate). The operand lists are written
+// out per N because an asm statement takes a fixed number of operands
+// (generated once; each N is the same pattern). The element type is the
+// tc16 one (TC16_WG_TYPE: bf16 or f16, ct_mma16.cuh).
+//
+// d: N / 2 floats per thread; thread 32w + 4g + t of the warpgroup holds,
+// for each 8 columns j, rows 16w + g (d[4j], d[4j+1]) and 16w + g + 8
+// (d[4j+2], d[4j+3]) at columns 8j + 2t and 8j + 2t + 1, as mma.sync's
+// m16n8 fragments. accumulate 0 overwrites d (scale-d 0).
+#ifndef CT_WGMMA_CUH
+#define CT_WGMMA_CUH
+// ct_mma16.cuh: the half-precision tensor-core pieces shared by the tc16
+// templates (ct_conv_tc16.cuh, ct_conv_tc16w.cuh): elements (ct_elem) are
+// moved as their 16-bit patterns, multiplied by mma.sync m16n8k16 with fp32
+// accumulators (.bf16 for CT_DTYPE 1, .f16 for CT_DTYPE 2), and converted
+// only at the ends (ct_dtype.cuh): the bias to fp32, each output rounded
+// once to the type. sm_80 or later; f16 also on sm_75 (Turing), where one
+// m16n8k16 step is two m16n8k8 ones (sm_75 has no m16n8k16 and no bf16
+// mma) and the cp.async copies are ordinary loads and stores.
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ < 800
+#define TC16_SM75 1
+#else
+#define TC16_SM75 0
+#endif
+#ifndef CT_MMA16_CUH
+#define CT_MMA16_CUH
+// ct_dtype.cuh - the element type of a problem's buffers, for templates.
+//
+// CT_DTYPE is the problem's ct_dtype (tuner/core/problem.h): 0 f32, 1 bf16,
+// 2 f16. The tuner defines it for bf16 and f16 problems only, so the kernels
+// and exports of f32 problems are those of before; here it defaults to 0.
+// Inputs, weights, bias and outputs are ct_elem in memory; kernels load them
+// to float (ct_ld), sum in fp32 and round once when they store (ct_st, round
+// to nearest even); ct_ldg loads through the read-only cache. The pair forms move two neighbouring elements as one
+// 32-bit word (64-bit for f32) and need its alignment.
+#ifndef CT_DTYPE_CUH
+#define CT_DTYPE_CUH
+
+#ifndef CT_DTYPE
+#define CT_DTYPE 0
+#endif
+#define CT_DTYPE_F32 0
+#define CT_DTYPE_BF16 1
+#define CT_DTYPE_F16 2
+
+#if CT_DTYPE == CT_DTYPE_BF16
+#include <cuda_bf16.h>
+typedef __nv_bfloat16 ct_elem;
+typedef __nv_bfloat162 ct_elem2;
+__device__ __forceinline__ float ct_ld(const ct_elem *p) { return __bfloat162float(*p); }
+__device__ __forceinline__ void ct_st(ct_elem *p, float v) { *p = __float2bfloat16_rn(v); }
+__device__ __forceinline__ float ct_ldg(const ct_elem *p) { return __bfloat162float(__ldg(p)); }
+__device__ __forceinline__ float2 ct_ld2(const ct_elem2 *p) { return __bfloat1622float2(*p); }
+__device__ __forceinline__ void ct_st2(ct_elem2 *p, float2 v) { *p = __float22bfloat162_rn(v); }
+#elif CT_DTYPE == CT_DTYPE_F16
+#include <cuda_fp16.h>
+typedef __half ct_elem;
+typedef __half2 ct_elem2;
+__device__ __forceinline__ float ct_ld(const ct_elem *p) { return __half2float(*p); }
+__device__ __forceinline__ void ct_st(ct_elem *p, float v) { *p = __float2half_rn(v); }
+__device__ __forceinline__ float ct_ldg(const ct_elem *p) { return __half2float(__ldg(p)); }
+__device__ __forceinline__ float2 ct_ld2(const ct_elem2 *p) { return __half22float2(*p); }
+__device__ __forceinline__ void ct_st2(ct_elem2 *p, float2 v) { *p = __float22half2_rn(v); }
+#elif CT_DTYPE == CT_DTYPE_F32
+typedef float ct_elem;
+typedef float2 ct_elem2;
+__device__ __forceinline__ float ct_ld(const ct_elem *p) { return *p; }
+__device__ __forceinline__ void ct_st(ct_elem *p, float v) { *p = v; }
+__device__ __forceinline__ float ct_ldg(const ct_elem *p) { return __ldg(p); }
+__device__ __forceinline__ float2 ct_ld2(const ct_elem2 *p) { return *p; }
+__device__ __forceinline__ void ct_st2(ct_elem2 *p, float2 v) { *p = v; }
+#else
+#error "CT_DTYPE must be 0 (f32), 1 (bf16) or 2 (f16)"
+#endif
+
+#endif
+
+#if CT_DTYPE == 1 && TC16_SM75
+#error "bf16 mma.sync needs sm_80 or later"
+#elif CT_DTYPE == 1
+#define TC16_MMA "mma.sync.aligned.m16n8k16.row.col.f32.bf16.bf16.f32 "
+#elif CT_DTYPE == 2
+#define TC16_MMA "mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32 "
+#define TC16_MMA8 "mma.sync.aligned.m16n8k8.row.col.f32.f16.f16.f32 "
+#else
+#error "the tc16 templates are for CT_DTYPE 1 (bf16) or 2 (f16)"
+#endif
+
+typedef unsigned short tc16_bits;
+
+// d += a * b for one 16x8x16 tile (fragments in the PTX ISA's layout: a
+// holds rows g and g+8 at K 2t..2t+1 and 2t+8..2t+9, b K 2t..2t+1 and
+// 2t+8..2t+9 of column g, two elements a register, lower K in the low half).
+// On sm_75 the K halves are two m16n8k8 steps: m16n8k8's A is rows g and
+// g+8 at K 2t..2t+1 (a[0], a[1], or a[2], a[3] for the upper half), its B
+// K 2t..2t+1 of column g (b[0], or b[1]), its C and D those of m16n8k16.
+__device__ __forceinline__ void tc16_mma(float *d, const unsigned *a, const unsigned *b)
+{
+#if TC16_SM75
+    asm volatile(TC16_MMA8 "{%0,%1,%2,%3}, {%4,%5}, {%6}, {%0,%1,%2,%3};\n"
+                 : "+f"(d[0]), "+f"(d[1]), "+f"(d[2]), "+f"(d[3])
+                 : "r"(a[0]), "r"(a[1]), "r"(b[0]));
+    asm volatile(TC16_MMA8 "{%0,%1,%2,%3}, {%4,%5}, {%6}, {%0,%1,%2,%3};\n"
+                 : "+f"(d[0]), "+f"(d[1]), "+f"(d[2]), "+f"(d[3])
+                 : "r"(a[2]), "r"(a[3]), "r"(b[1]));
+#else
+    asm volatile(TC16_MMA "{%0,%1,%2,%3}, {%4,%5,%6,%7}, {%8,%9}, {%0,%1,%2,%3};\n"
+                 : "+f"(d[0]), "+f"(d[1]), "+f"(d[2]), "+f"(d[3])
+                 : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "r"(b[0]), "r"(b[1]));
+#endif
+}
+
+// Four (x4) or two (x2) 8x8 matrices of 16-bit values: lane l gives the
+// address of row l % 8 of matrix l / 8 (16 bytes, 16-byte aligned); lane
+// 4g + t receives elements 2t and 2t+1 of row g of each matrix.
+__device__ __forceinline__ void tc16_ldsm4(unsigned *r, const tc16_bits *p)
+{
+    const unsigned s = (unsigned)__cvta_generic_to_shared(p);
+    asm volatile("ldmatrix.sync.aligned.m8n8.x4.shared.b16 {%0,%1,%2,%3}, [%4];\n"
+                 : "=r"(r[0]), "=r"(r[1]), "=r"(r[2]), "=r"(r[3]) : "r"(s));
+}
+
+__device__ __forceinline__ void tc16_ldsm2(unsigned *r, const tc16_bits *p)
+{
+    const unsigned s = (unsigned)__cvta_generic_to_shared(p);
+    asm volatile("ldmatrix.sync.aligned.m8n8.x2.shared.b16 {%0,%1}, [%2];\n" : "=r"(r[0]), "=r"(r[1]) : "r"(s));
+}
+
+// A 16-bit element of global memory, read through the read-only path; 0
+// where ok is false (padding, channels past the layer), so that no NaN
+// pattern from outside the tensor reaches the products.
+__device__ __forceinline__ unsigned tc16_ld(const tc16_bits *p, bool ok)
+{
+    return ok ? (unsigned)__ldg(p) : 0u;
+}
+
+// V elements from s to d, zeros where ok is false (cp.async src-size 0
+// reads nothing); one element goes through a register, and on sm_75 (no
+// cp.async) all of them: the copy is complete when it returns, which every
+// commit and wait below then finds (a barrier still publishes it).
+template <int V> __device__ __forceinline__ void tc16_cp(tc16_bits *d, const tc16_bits *s, bool ok)
+{
+    if (V == 1) {
+        *d = ok ? __ldg(s) : (tc16_bits)0;
+        return;
+    }
+#if TC16_SM75
+    if (V == 8)
+        *reinterpret_cast<uint4 *>(d) = ok ? __ldg(reinterpret_cast<const uint4 *>(s)) : make_uint4(0, 0, 0, 0);
+    else if (V == 4)
+        *reinterpret_cast<uint2 *>(d) = ok ? __ldg(reinterpret_cast<const uint2 *>(s)) : make_uint2(0, 0);
+    else
+        *reinterpret_cast<unsigned *>(d) = ok ? __ldg(reinterpret_cast<const unsigned *>(s)) : 0u;
+#else
+    const unsigned a = (unsigned)__cvta_generic_to_shared(d);
+    if (V == 8)
+        asm volatile("cp.async.cg.shared.global [%0], [%1], 16, %2;\n" ::"r"(a), "l"(s), "r"(ok ? 16 : 0));
+    else
+        asm volatile("cp.async.ca.shared.global [%0], [%1], %2, %3;\n" ::"r"(a), "l"(s), "n"(2 * V),
+                     "r"(ok ? 2 * V : 0));
+#endif
+}
+
+__device__ __forceinline__ void tc16_cp_commit()
+{
+#if !TC16_SM75
+    asm volatile("cp.async.commit_group;\n" ::);
+#endif
+}
+
+template <int N> __device__ __forceinline__ void tc16_cp_wait()
+{
+#if !TC16_SM75
+    asm volatile("cp.async.wait_group %0;\n" ::"n"(N));
+#endif
+}
+#endif
+
+#if CT_DTYPE == 1
+#define TC16_WG_TYPE ".f32.bf16.bf16 "
+#else
+#define TC16_WG_TYPE ".f32.f16.f16 "
+#endif
+
+// A shared-memory matrix descriptor without swizzling: start address, the
+// byte distance between core matrices (8 rows of 16 bytes, contiguous)
+// adjacent along K (lbo) and along M or N (sbo), each in units of 16 bytes.
+__device__ __forceinline__ unsigned long long tc16_wgdesc(const void *p, unsigned lbo, unsigned sbo)
+{
+    const unsigned a = (unsigned)__cvta_generic_to_shared(p);
+    return (unsigned long long)((a >> 4) & 0x3FFF) | (unsigned long long)((lbo >> 4) & 0x3FFF) << 16 |
+           (unsigned long long)((sbo >> 4) & 0x3FFF) << 32;
+}
+
+// v, hidden from the optimizer (not hoisted out of the loop it is in).
+__device__ __forceinline__ unsigned long long tc16_opaque(unsigned long long v)
+{
+    unsigned long long r;
+    asm volatile("mov.b64 %0, %1;\n" : "=l"(r) : "l"(v));
+    return r;
+}
+
+__device__ __forceinline__ void tc16_wg_fence()
+{
+    asm volatile("wgmma.fence.sync.aligned;\n" ::: "memory");
+}
+
+__device__ __forceinline__ void tc16_wg_commit()
+{
+    asm volatile("wgmma.commit_group.sync.aligned;\n" ::: "memory");
+}
+
+__device__ __forceinline__ void tc16_wg_wait0()
+{
+    asm volatile("wgmma.wait_group.sync.aligned 0;\n" ::: "memory");
+}
+
+// All but the newest committed group complete (a pipeline one group deep).
+__device__ __forceinline__ void tc16_wg_wait1()
+{
+    asm volatile("wgmma.wait_group.sync.aligned 1;\n" ::: "memory");
+}
+
+// The accumulators of an asynchronous wgmma belong to it until its
+// wait_group: an empty asm that "modifies" each of them, placed before the
+// first wgmma and after the wait, keeps the compiler from moving their
+// other uses across.
+template <int R> __device__ __forceinline__ void tc16_wg_hold(float *d)
+{
+#pragma unroll
+    for (int i = 0; i < R; ++i)
+        asm volatile("" : "+f"(d[i])::"memory");
+}
+
+// a and b rounded once to the element type, a in the low half.
+__device__ __forceinline__ unsigned tc16_pack(float a, float b)
+{
+    ct_elem2 v;
+    ct_st2(&v, make_float2(a, b));
+    return *reinterpret_cast<unsigned *>(&v);
+}
+
+// Shared memory written by ordinary stores or cp.async and read next by
+// wgmma (the async proxy): each writer fences before the barrier.
+__device__ __forceinline__ void tc16_proxy_fence()
+{
+    asm volatile("fence.proxy.async.shared::cta;\n" ::: "memory");
+}
+
+// da0 + oa and db0 + ob are the descriptors (offsets in 16-byte units,
+// added inside the asm so that no step's 64-bit descriptor is computed
+// ahead and held in registers).
+template <int N>
+__device__ __forceinline__ void tc16_wgmma(float *d, unsigned long long da0, unsigned oa, unsigned long long db0,
+                                           unsigned ob, int acc);
+
+template <>
+__device__ __forceinline__ void tc16_wgmma<8>(float *d, unsigned long long da0, unsigned oa, unsigned long long db0,
+                                           unsigned ob, int acc)
+{
+    asm volatile("{\n.reg .pred p;\n.reg .b64 a, b, t;\nsetp.ne.b32 p, %8, 0;\n"
+                 "cvt.u64.u32 t, %5;\nadd.s64 a, %4, t;\ncvt.u64.u32 t, %7;\nadd.s64 b, %6, t;\n"
+                 "wgmma.mma_async.sync.aligned.m64n8k16" TC16_WG_TYPE
+                 "{%0, %1, %2, %3}, a, b, p, 1, 1, 0, 0;\n}\n"
+                 : "+f"(d[0]), "+f"(d[1]), "+f"(d[2]), "+f"(d[3])
+                 : "l"(da0), "r"(oa), "l"(db0), "r"(ob), "r"(acc));
+}
+
+template <>
+__device__ __forceinline__ void tc16_wgmma<16>(float *d, unsigned long long da0, unsigned oa, unsigned long long db0,
+                                           unsigned ob, int acc)
+{
+    asm volatile("{\n.reg .pred p;\n.reg .b64 a, b, t;\nsetp.ne.b32 p, %12, 0;\n"
+                 "cvt.u64.u32 t, %9;\nadd.s64 a, %8, t;\ncvt.u64.u32 t, %11;\nadd.s64 b, %10, t;\n"
+                 "wgmma.mma_async.sync.aligned.m64n16k16" TC16_WG_TYPE
+                 "{%0, %1, %2, %3, %4, %5, %6, %7}, a, b, p, 1, 1, 0, 0;\n}\n"
+                 : "+f"(d[0]), "+f"(d[1]), "+f"(d[2]), "+f"(d[3]), "+f"(d[4]), "+f"(d[5]), "+f"(d[6]), "+f"(d[7])
+                 : "l"(da0), "r"(oa), "l"(db0), "r"(ob), "r"(acc));
+}
+
+template <>
+__device__ __forceinline__ void tc16_wgmma<24>(float *d, unsigned long long da0, unsigned oa, unsigned long long db0,
+                                           unsigned ob, int acc)
+{
+    asm volatile("{\n.reg .pred p;\n.reg .b64 a, b, t;\nsetp.ne.b32 p, %16, 0;\n"
+                 "cvt.u64.u32 t, %13;\nadd.s64 a, %12, t;\ncvt.u64.u32 t, %15;\nadd.s64 b, %14, t;\n"
+                 "wgmma.mma_async.sync.aligned.m64n24k16" TC16_WG_TYPE
+                 "{%0, %1, %2, %3, %4, %5, %6, %7, %8, %9, %10, %11}, a, b, p, 1, 1, 0, 0;\n}\n"
+                 : "+f"(d[0]), "+f"(d[1]), "+f"(d[2]), "+f"(d[3]), "+f"(d[4]), "+f"(d[5]), "+f"(d[6]), "+f"(d[7]), "+f"(d[8]), "+f"(d[9]), "+f"(d[10]), "+f"(d[11])
+                 : "l"(da0), "r"(oa), "l"(db0), "r"(ob), "r"(acc));
+}
+
+template <>
+__device__ __forceinline__ void tc16_wgmma<32>(float *d, unsigned long long da0, unsigned oa, unsigned long long db0,
+                                           unsigned ob, int acc)
+{
+    asm volatile("{\n.reg .pred p;\n.reg .b64 a, b, t;\nsetp.ne.b32 p, %20, 0;\n"
+                 "cvt.u64.u32 t, %17;\nadd.s64 a, %16, t;\ncvt.u64.u32 t, %19;\nadd.s64 b, %18, t;\n"
+                 "wgmma.mma_async.sync.aligned.m64n32k16" TC16_WG_TYPE
+                 "{%0, %1, %2, %3, %4, %5, %6, %7, %8, %9, %10, %11, %12, %13, %14, %15}, a, b, p, 1, 1, 0, 0;\n}\n"
+                 : "+f"(d[0]), "+f"(d[1]), "+f"(d[2]), "+f"(d[3]), "+f"(d[4]), "+f"(d[5]), "+f"(d[6]), "+f"(d[7]), "+f"(d[8]), "+f"(d[9]), "+f"(d[10]), "+f"(d[11]), "+f"(d[12]), "+f"(d[13]), "+f"(d[14]), "+f"(d[15])
+                 : "l"(da0), "r"(oa), "l"(db0), "r"(ob), "r"(acc));
+}
+
+template <>
+__device__ __forceinline__ void tc16_wgmma<40>(float *d, unsigned long long da0, unsigned oa, unsigned long long db0,
+                                           unsigned ob, int acc)
+{
+    asm volatile("{\n.reg .pred p;\n.reg .b64 a, b, t;\nsetp.ne.b32 p, %24, 0;\n"
+                 "cvt.u64.u32 t, %21;\nadd.s64 a, %20, t;\ncvt.u64.u32 t, %23;\nadd.s64 b, %22, t;\n"
+                 "wgmma.mma_async.sync.aligned.m64n40k16" TC16_WG_TYPE
+                 "{%0, %1, %2, %3, %4, %5, %6, %7, %8, %9, %10, %11, %12, %13, %14, %15, %16, %17, %18, %19}, a, b, p, 1, 1, 0, 0;\n}\n"
+                 : "+f"(d[0]), "+f"(d[1]), "+f"(d[2]), "+f"(d[3]), "+f"(d[4]), "+f"(d[5]), "+f"(d[6]), "+f"(d[7]), "+f"(d[8]), "+f"(d[9]), "+f"(d[10]), "+f"(d[11]), "+f"(d[12]), "+f"(d[13]), "+f"(d[14]), "+f"(d[15]), "+f"(d[16]), "+f"(d[17]), "+f"(d[18]), "+f"(d[19])
+                 : "l"(da0), "r"(oa), "l"(db0), "r"(ob), "r"(acc));
+}
+
+template <>
+__device__ __forceinline__ void tc16_wgmma<48>(float *d, unsigned long long da0, unsigned oa, unsigned long long db0,
+                                           unsigned ob, int acc)
+{
+    asm volatile("{\n.reg .pred p;\n.reg .b64 a, b, t;\nsetp.ne.b32 p, %28, 0;\n"
+                 "cvt.u64.u32 t, %25;\nadd.s64 a, %24, t;\ncvt.u64.u32 t, %27;\nadd.s64 b, %26, t;\n"
+                 "wgmma.mma_async.sync.aligned.m64n48k16" TC16_WG_TYPE
+                 "{%0, %1, %2, %3, %4, %5, %6, %7, %8, %9, %10, %11, %12, %13, %14, %15, %16, %17, %18, %19, %20, %21, %22, %23}, a, b, p, 1, 1, 0, 0;\n}\n"
+                 : "+f"(d[0]), "+f"(d[1]), "+f"(d[2]), "+f"(d[3]), "+f"(d[4]), "+f"(d[5]), "+f"(d[6]), "+f"(d[7]), "+f"(d[8]), "+f"(d[9]), "+f"(d[10]), "+f"(d[11]), "+f"(d[12]), "+f"(d[13]), "+f"(d[14]), "+f"(d[15]), "+f"(d[16]), "+f"(d[17]), "+f"(d[18]), "+f"(d[19]), "+f"(d[20]), "+f"(d[21]), "+f"(d[22]), "+f"(d[23])
+                 : "l"(da0), "r"(oa), "l"(db0), "r"(ob), "r"(acc));
+}
+
+template <>
+__device__ __forceinline__ void tc16_wgmma<56>(float *d, unsigned long long da0, unsigned oa, unsigned long long db0,
+                                           unsigned ob, int acc)
+{
+    asm volatile("{\n.reg .pred p;\n.reg .b64 a, b, t;\nsetp.ne.b32 p, %32, 0;\n"
+                 "cvt.u64.u32 t, %29;\nadd.s64 a, %28, t;\ncvt.u64.u32 t, %31;\nadd.s64 b, %30, t;\n"
+                 "wgmma.mma_async.sync.aligned.m64n56k16" TC16_WG_TYPE
+                 "{%0, %1, %2, %3, %4, %5, %6, %7, %8, %9, %10, %11, %12, %13, %14, %15, %16, %17, %18, %19, %20, %21, %22, %23, %24, %25, %26, %27}, a, b, p, 1, 1, 0, 0;\n}\n"
+                 : "+f"(d[0]), "+f"(d[1]), "+f"(d[2]), "+f"(d[3]), "+f"(d[4]), "+f"(d[5]), "+f"(d[6]), "+f"(d[7]), "+f"(d[8]), "+f"(d[9]), "+f"(d[10]), "+f"(d[11]), "+f"(d[12]), "+f"(d[13]), "+f"(d[14]), "+f"(d[15]), "+f"(d[16]), "+f"(d[17]), "+f"(d[18]), "+f"(d[19]), "+f"(d[20]), "+f"(d[21]), "+f"(d[22]), "+f"(d[23]), "+f"(d[24]), "+f"(d[25]), "+f"(d[26]), "+f"(d[27])
+                 : "l"(da0), "r"(oa), "l"(db0), "r"(ob), "r"(acc));
+}
+
+template <>
+__device__ __forceinline__ void tc16_wgmma<64>(float *d, unsigned long long da0, unsigned oa, unsigned long long db0,
+                                           unsigned ob, int acc)
+{
+    asm volatile("{\n.reg .pred p;\n.reg .b64 a, b, t;\nsetp.ne.b32 p, %36, 0;\n"
+                 "cvt.u64.u32 t, %33;\nadd.s64 a, %32, t;\ncvt.u64.u32 t, %35;\nadd.s64 b, %34, t;\n"
+                 "wgmma.mma_async.sync.aligned.m64n64k16" TC16_WG_TYPE
+                 "{%0, %1, %2, %3, %4, %5, %6, %7, %8, %9, %10, %11, %12, %13, %14, %15, %16, %17, %18, %19, %20, %21, %22, %23, %24, %25, %26, %27, %28, %29, %30, %31}, a, b, p, 1, 1, 0, 0;\n}\n"
+                 : "+f"(d[0]), "+f"(d[1]), "+f"(d[2]), "+f"(d[3]), "+f"(d[4]), "+f"(d[5]), "+f"(d[6]), "+f"(d[7]), "+f"(d[8]), "+f"(d[9]), "+f"(d[10]), "+f"(d[11]), "+f"(d[12]), "+f"(d[13]), "+f"(d[14]), "+f"(d[15]), "+f"(d[16]), "+f"(d[17]), "+f"(d[18]), "+f"(d[19]), "+f"(d[20]), "+f"(d[21]), "+f"(d[22]), "+f"(d[23]), "+f"(d[24]), "+f"(d[25]), "+f"(d[26]), "+f"(d[27]), "+f"(d[28]), "+f"(d[29]), "+f"(d[30]), "+f"(d[31])
+                 : "l"(da0), "r"(oa), "l"(db0), "r"(ob), "r"(acc));
+}
+
+template <>
+__device__ __forceinline__ void tc16_wgmma<72>(float *d, unsigned long long da0, unsigned oa, unsigned long long db0,
+                                           unsigned ob, int acc)
+{
+    asm volatile("{\n.reg .pred p;\n.reg .b64 a, b, t;\nsetp.ne.b32 p, %40, 0;\n"
+                 "cvt.u64.u32 t, %37;\nadd.s64 a, %36, t;\ncvt.u64.u32 t, %39;\nadd.s64 b, %38, t;\n"
+                 "wgmma.mma_async.sync.aligned.m64n72k16" TC16_WG_TYPE
+                 "{%0, %1, %2, %3, %4, %5, %6, %7, %8, %9, %10, %11, %12, %13, %14, %15, %16, %17, %18, %19, %20, %21, %22, %23, %24, %25, %26, %27, %28, %29, %30, %31, %32, %33, %34, %35}, a, b, p, 1, 1, 0, 0;\n}\n"
+                 : "+f"(d[0]), "+f"(d[1]), "+f"(d[2]), "+f"(d[3]), "+f"(d[4]), "+f"(d[5]), "+f"(d[6]), "+f"(d[7]), "+f"(d[8]), "+f"(d[9]), "+f"(d[10]), "+f"(d[11]), "+f"(d[12]), "+f"(d[13]), "+f"(d[14]), "+f"(d[15]), "+f"(d[16]), "+f"(d[17]), "+f"(d[18]), "+f"(d[19]), "+f"(d[20]), "+f"(d[21]), "+f"(d[22]), "+f"(d[23]), "+f"(d[24]), "+f"(d[25]), "+f"(d[26]), "+f"(d[27]), "+f"(d[28]), "+f"(d[29]), "+f"(d[30]), "+f"(d[31]), "+f"(d[32]), "+f"(d[33]), "+f"(d[34]), "+f"(d[35])
+                 : "l"(da0), "r"(oa), "l"(db0), "r"(ob), "r"(acc));
+}
+
+template <>
+__device__ __forceinline__ void tc16_wgmma<80>(float *d, unsigned long long da0, unsigned oa, unsigned long long db0,
+                                           unsigned ob, int acc)
+{
+    asm volatile("{\n.reg .pred p;\n.reg .b64 a, b, t;\nsetp.ne.b32 p, %44, 0;\n"
+                 "cvt.u64.u32 t, %41;\nadd.s64 a, %40, t;\ncvt.u64.u32 t, %43;\nadd.s64 b, %42, t;\n"
+                 "wgmma.mma_async.sync.aligned.m64n80k16" TC16_WG_TYPE
+                 "{%0, %1, %2, %3, %4, %5, %6, %7, %8, %9, %10, %11, %12, %13, %14, %15, %16, %17, %18, %19, %20, %21, %22, %23, %24, %25, %26, %27, %28, %29, %30, %31, %32, %33, %34, %35, %36, %37, %38, %39}, a, b, p, 1, 1, 0, 0;\n}\n"
+                 : "+f"(d[0]), "+f"(d[1]), "+f"(d[2]), "+f"(d[3]), "+f"(d[4]), "+f"(d[5]), "+f"(d[6]), "+f"(d[7]), "+f"(d[8]), "+f"(d[9]), "+f"(d[10]), "+f"(d[11]), "+f"(d[12]), "+f"(d[13]), "+f"(d[14]), "+f"(d[15]), "+f"(d[16]), "+f"(d[17]), "+f"(d[18]), "+f"(d[19]), "+f"(d[20]), "+f"(d[21]), "+f"(d[22]), "+f"(d[23]), "+f"(d[24]), "+f"(d[25]), "+f"(d[26]), "+f"(d[27]), "+f"(d[28]), "+f"(d[29]), "+f"(d[30]), "+f"(d[31]), "+f"(d[32]), "+f"(d[33]), "+f"(d[34]), "+f"(d[35]), "+f"(d[36]), "+f"(d[37]), "+f"(d[38]), "+f"(d[39])
+                 : "l"(da0), "r"(oa), "l"(db0), "r"(ob), "r"(acc));
+}
+
+template <>
+__device__ __forceinline__ void tc16_wgmma<88>(float *d, unsigned long long da0, unsigned oa, unsigned long long db0,
+                                           unsigned ob, int acc)
+{
+    asm volatile("{\n.reg .pred p;\n.reg .b64 a, b, t;\nsetp.ne.b32 p, %48, 0;\n"
+                 "cvt.u64.u32 t, %45;\nadd.s64 a, %44, t;\ncvt.u64.u32 t, %47;\nadd.s64 b, %46, t;\n"
+                 "wgmma.mma_async.sync.aligned.m64n88k16" TC16_WG_TYPE
+                 "{%0, %1, %2, %3, %4, %5, %6, %7, %8, %9, %10, %11, %12, %13, %14, %15, %16, %17, %18, %19, %20, %21, %22, %23, %24, %25, %26, %27, %28, %29, %30, %31, %32, %33, %34, %35, %36, %37, %38, %39, %40, %41, %42, %43}, a, b, p, 1, 1, 0, 0;\n}\n"
+                 : "+f"(d[0]), "+f"(d[1]), "+f"(d[2]), "+f"(d[3]), "+f"(d[4]), "+f"(d[5]), "+f"(d[6]), "+f"(d[7]), "+f"(d[8]), "+f"(d[9]), "+f"(d[10]), "+f"(d[11]), "+f"(d[12]), "+f"(d[13]), "+f"(d[14]), "+f"(d[15]), "+f"(d[16]), "+f"(d[17]), "+f"(d[18]), "+f"(d[19]), "+f"(d[20]), "+f"(d[21]), "+f"(d[22]), "+f"(d[23]), "+f"(d[24]), "+f"(d[25]), "+f"(d[26]), "+f"(d[27]), "+f"(d[28]), "+f"(d[29]), "+f"(d[30]), "+f"(d[31]), "+f"(d[32]), "+f"(d[33]), "+f"(d[34]), "+f"(d[35]), "+f"(d[36]), "+f"(d[37]), "+f"(d[38]), "+f"(d[39]), "+f"(d[40]), "+f"(d[41]), "+f"(d[42]), "+f"(d[43])
+                 : "l"(da0), "r"(oa), "l"(db0), "r"(ob), "r"(acc));
+}
+
+template <>
+__device__ __forceinline__ void tc16_wgmma<96>(float *d, unsigned long long da0, unsigned oa, unsigned long long db0,
+                                           unsigned ob, int acc)
+{
+    asm volatile("{\n.reg .pred p;\n.reg .b64 a, b, t;\nsetp.ne.b32 p, %52, 0;\n"
+                 "cvt.u64.u32 t, %49;\nadd.s64 a, %48, t;\ncvt.u64.u32 t, %51;\nadd.s64 b, %50, t;\n"
+                 "wgmma.mma_async.sync.aligned.m64n96k16" TC16_WG_TYPE
+                 "{%0, %1, %2, %3, %4, %5, %6, %7, %8, %9, %10, %11, %12, %13, %14, %15, %16, %17, %18, %19, %20, %21, %22, %23, %24, %25, %26, %27, %28, %29, %30, %31, %32, %33, %34, %35, %36, %37, %38, %39, %40, %41, %42, %43, %44, %45, %46, %47}, a, b, p, 1, 1, 0, 0;\n}\n"
+                 : "+f"(d[0]), "+f"(d[1]), "+f"(d[2]), "+f"(d[3]), "+f"(d[4]), "+f"(d[5]), "+f"(d[6]), "+f"(d[7]), "+f"(d[8]), "+f"(d[9]), "+f"(d[10]), "+f"(d[11]), "+f"(d[12]), "+f"(d[13]), "+f"(d[14]), "+f"(d[15]), "+f"(d[16]), "+f"(d[17]), "+f"(d[18]), "+f"(d[19]), "+f"(d[20]), "+f"(d[21]), "+f"(d[22]), "+f"(d[23]), "+f"(d[24]), "+f"(d[25]), "+f"(d[26]), "+f"(d[27]), "+f"(d[28]), "+f"(d[29]), "+f"(d[30]), "+f"(d[31]), "+f"(d[32]), "+f"(d[33]), "+f"(d[34]), "+f"(d[35]), "+f"(d[36]), "+f"(d[37]), "+f"(d[38]), "+f"(d[39]), "+f"(d[40]), "+f"(d[41]), "+f"(d[42]), "+f"(d[43]), "+f"(d[44]), "+f"(d[45]), "+f"(d[46]), "+f"(d[47])
+                 : "l"(da0), "r"(oa), "l"(db0), "r"(ob), "r"(acc));
+}
+
+template <>
+__device__ __forceinline__ void tc16_wgmma<104>(float *d, unsigned long long da0, unsigned oa, unsigned long long db0,
+                                           unsigned ob, int acc)
+{
+    asm volatile("{\n.reg .pred p;\n.reg .b64 a, b, t;\nsetp.ne.b32 p, %56, 0;\n"
+                 "cvt.u64.u32 t, %53;\nadd.s64 a, %52, t;\ncvt.u64.u32 t, %55;\nadd.s64 b, %54, t;\n"
+                 "wgmma.mma_async.sync.aligned.m64n104k16" TC16_WG_TYPE
+                 "{%0, %1, %2, %3, %4, %5, %6, %7, %8, %9, %10, %11, %12, %13, %14, %15, %16, %17, %18, %19, %20, %21, %22, %23, %24, %25, %26, %27, %28, %29, %30, %31, %32, %33, %34, %35, %36, %37, %38, %39, %40, %41, %42, %43, %44, %45, %46, %47, %48, %49, %50, %51}, a, b, p, 1, 1, 0, 0;\n}\n"
+                 : "+f"(d[0]), "+f"(d[1]), "+f"(d[2]), "+f"(d[3]), "+f"(d[4]), "+f"(d[5]), "+f"(d[6]), "+f"(d[7]), "+f"(d[8]), "+f"(d[9]), "+f"(d[10]), "+f"(d[11]), "+f"(d[12]), "+f"(d[13]), "+f"(d[14]), "+f"(d[15]), "+f"(d[16]), "+f"(d[17]), "+f"(d[18]), "+f"(d[19]), "+f"(d[20]), "+f"(d[21]), "+f"(d[22]), "+f"(d[23]), "+f"(d[24]), "+f"(d[25]), "+f"(d[26]), "+f"(d[27]), "+f"(d[28]), "+f"(d[29]), "+f"(d[30]), "+f"(d[31]), "+f"(d[32]), "+f"(d[33]), "+f"(d[34]), "+f"(d[35]), "+f"(d[36]), "+f"(d[37]), "+f"(d[38]), "+f"(d[39]), "+f"(d[40]), "+f"(d[41]), "+f"(d[42]), "+f"(d[43]), "+f"(d[44]), "+f"(d[45]), "+f"(d[46]), "+f"(d[47]), "+f"(d[48]), "+f"(d[49]), "+f"(d[50]), "+f"(d[51])
+                 : "l"(da0), "r"(oa), "l"(db0), "r"(ob), "r"(acc));
+}
+
+template <>
+__device__ __forceinline__ void tc16_wgmma<112>(float *d, unsigned long long da0, unsigned oa, unsigned long long db0,
+                                           unsigned ob, int acc)
+{
+    asm volatile("{\n.reg .pred p;\n.reg .b64 a, b, t;\nsetp.ne.b32 p, %60, 0;\n"
+                 "cvt.u64.u32 t, %57;\nadd.s64 a, %56, t;\ncvt.u64.u32 t, %59;\nadd.s64 b, %58, t;\n"
+                 "wgmma.mma_async.sync.aligned.m64n112k16" TC16_WG_TYPE
+                 "{%0, %1, %2, %3, %4, %5, %6, %7, %8, %9, %10, %11, %12, %13, %14, %15, %16, %17, %18, %19, %20, %21, %22, %23, %24, %25, %26, %27, %28, %29, %30, %31, %32, %33, %34, %35, %36, %37, %38, %39, %40, %41, %42, %43, %44, %45, %46, %47, %48, %49, %50, %51, %52, %53, %54, %55}, a, b, p, 1, 1, 0, 0;\n}\n"
+                 : "+f"(d[0]), "+f"(d[1]), "+f"(d[2]), "+f"(d[3]), "+f"(d[4]), "+f"(d[5]), "+f"(d[6]), "+f"(d[7]), "+f"(d[8]), "+f"(d[9]), "+f"(d[10]), "+f"(d[11]), "+f"(d[12]), "+f"(d[13]), "+f"(d[14]), "+f"(d[15]), "+f"(d[16]), "+f"(d[17]), "+f"(d[18]), "+f"(d[19]), "+f"(d[20]), "+f"(d[21]), "+f"(d[22]), "+f"(d[23]), "+f"(d[24]), "+f"(d[25]), "+f"(d[26]), "+f"(d[27]), "+f"(d[28]), "+f"(d[29]), "+f"(d[30]), "+f"(d[31]), "+f"(d[32]), "+f"(d[33]), "+f"(d[34]), "+f"(d[35]), "+f"(d[36]), "+f"(d[37]), "+f"(d[38]), "+f"(d[39]), "+f"(d[40]), "+f"(d[41]), "+f"(d[42]), "+f"(d[43]), "+f"(d[44]), "+f"(d[45]), "+f"(d[46]), "+f"(d[47]), "+f"(d[48]), "+f"(d[49]), "+f"(d[50]), "+f"(d[51]), "+f"(d[52]), "+f"(d[53]), "+f"(d[54]), "+f"(d[55])
+                 : "l"(da0), "r"(oa), "l"(db0), "r"(ob), "r"(acc));
+}
+
+template <>
+__device__ __forceinline__ void tc16_wgmma<120>(float *d, unsigned long long da0, unsigned oa, unsigned long long db0,
+                                           unsigned ob, int acc)
+{
+    asm volatile("{\n.reg .pred p;\n.reg .b64 a, b, t;\nsetp.ne.b32 p, %64, 0;\n"
+                 "cvt.u64.u32 t, %61;\nadd.s64 a, %60, t;\ncvt.u64.u32 t, %63;\nadd.s64 b, %62, t;\n"
+                 "wgmma.mma_async.sync.aligned.m64n120k16" TC16_WG_TYPE
+                 "{%0, %1, %2, %3, %4, %5, %6, %7, %8, %9, %10, %11, %12, %13, %14, %15, %16, %17, %18, %19, %20, %21, %22, %23, %24, %25, %26, %27, %28, %29, %30, %31, %32, %33, %34, %35, %36, %37, %38, %39, %40, %41, %42, %43, %44, %45, %46, %47, %48, %49, %50, %51, %52, %53, %54, %55, %56, %57, %58, %59}, a, b, p, 1, 1, 0, 0;\n}\n"
+                 : "+f"(d[0]), "+f"(d[1]), "+f"(d[2]), "+f"(d[3]), "+f"(d[4]), "+f"(d[5]), "+f"(d[6]), "+f"(d[7]), "+f"(d[8]), "+f"(d[9]), "+f"(d[10]), "+f"(d[11]), "+f"(d[12]), "+f"(d[13]), "+f"(d[14]), "+f"(d[15]), "+f"(d[16]), "+f"(d[17]), "+f"(d[18]), "+f"(d[19]), "+f"(d[20]), "+f"(d[21]), "+f"(d[22]), "+f"(d[23]), "+f"(d[24]), "+f"(d[25]), "+f"(d[26]), "+f"(d[27]), "+f"(d[28]), "+f"(d[29]), "+f"(d[30]), "+f"(d[31]), "+f"(d[32]), "+f"(d[33]), "+f"(d[34]), "+f"(d[35]), "+f"(d[36]), "+f"(d[37]), "+f"(d[38]), "+f"(d[39]), "+f"(d[40]), "+f"(d[41]), "+f"(d[42]), "+f"(d[43]), "+f"(d[44]), "+f"(d[45]), "+f"(d[46]), "+f"(d[47]), "+f"(d[48]), "+f"(d[49]), "+f"(d[50]), "+f"(d[51]), "+f"(d[52]), "+f"(d[53]), "+f"(d[54]), "+f"(d[55]), "+f"(d[56]), "+f"(d[57]), "+f"(d[58]), "+f"(d[59])
+                 : "l"(da0), "r"(oa), "l"(db0), "r"(ob), "r"(acc));
+}
+
+template <>
+__device__ __forceinline__ void tc16_wgmma<128>(float *d, unsigned long long da0, unsigned oa, unsigned long long db0,
+                                           unsigned ob, int acc)
+{
+    asm volatile("{\n.reg .pred p;\n.reg .b64 a, b, t;\nsetp.ne.b32 p, %68, 0;\n"
+                 "cvt.u64.u32 t, %65;\nadd.s64 a, %64, t;\ncvt.u64.u32 t, %67;\nadd.s64 b, %66, t;\n"
+                 "wgmma.mma_async.sync.aligned.m64n128k16" TC16_WG_TYPE
+                 "{%0, %1, %2, %3, %4, %5, %6, %7, %8, %9, %10, %11, %12, %13, %14, %15, %16, %17, %18, %19, %20, %21, %22, %23, %24, %25, %26, %27, %28, %29, %30, %31, %32, %33, %34, %35, %36, %37, %38, %39, %40, %41, %42, %43, %44, %45, %46, %47, %48, %49, %50, %51, %52, %53, %54, %55, %56, %57, %58, %59, %60, %61, %62, %63}, a, b, p, 1, 1, 0, 0;\n}\n"
+                 : "+f"(d[0]), "+f"(d[1]), "+f"(d[2]), "+f"(d[3]), "+f"(d[4]), "+f"(d[5]), "+f"(d[6]), "+f"(d[7]), "+f"(d[8]), "+f"(d[9]), "+f"(d[10]), "+f"(d[11]), "+f"(d[12]), "+f"(d[13]), "+f"(d[14]), "+f"(d[15]), "+f"(d[16]), "+f"(d[17]), "+f"(d[18]), "+f"(d[19]), "+f"(d[20]), "+f"(d[21]), "+f"(d[22]), "+f"(d[23]), "+f"(d[24]), "+f"(d[25]), "+f"(d[26]), "+f"(d[27]), "+f"(d[28]), "+f"(d[29]), "+f"(d[30]), "+f"(d[31]), "+f"(d[32]), "+f"(d[33]), "+f"(d[34]), "+f"(d[35]), "+f"(d[36]), "+f"(d[37]), "+f"(d[38]), "+f"(d[39]), "+f"(d[40]), "+f"(d[41]), "+f"(d[42]), "+f"(d[43]), "+f"(d[44]), "+f"(d[45]), "+f"(d[46]), "+f"(d[47]), "+f"(d[48]), "+f"(d[49]), "+f"(d[50]), "+f"(d[51]), "+f"(d[52]), "+f"(d[53]), "+f"(d[54]), "+f"(d[55]), "+f"(d[56]), "+f"(d[57]), "+f"(d[58]), "+f"(d[59]), "+f"(d[60]), "+f"(d[61]), "+f"(d[62]), "+f"(d[63])
+                 : "l"(da0), "r"(oa), "l"(db0), "r"(ob), "r"(acc));
+}
+
+template <>
+__device__ __forceinline__ void tc16_wgmma<136>(float *d, unsigned long long da0, unsigned oa, unsigned long long db0,
+                                           unsigned ob, int acc)
+{
+    asm volatile("{\n.reg .pred p;\n.reg .b64 a, b, t;\nsetp.ne.b32 p, %72, 0;\n"
+                 "cvt.u64.u32 t, %69;\nadd.s64 a, %68, t;\ncvt.u64.u32 t, %71;\nadd.s64 b, %70, t;\n"
+                 "wgmma.mma_async.sync.aligned.m64n136k16" TC16_WG_TYPE
+                 "{%0, %1, %2, %3, %4, %5, %6, %7, %8, %9, %10, %11, %12, %13, %14, %15, %16, %17, %18, %19, %20, %21, %22, %23, %24, %25, %26, %27, %28, %29, %30, %31, %32, %33, %34, %35, %36, %37, %38, %39, %40, %41, %42, %43, %44, %45, %46, %47, %48, %49, %50, %51, %52, %53, %54, %55, %56, %57, %58, %59, %60, %61, %62, %63, %64, %65, %66, %67}, a, b, p, 1, 1, 0, 0;\n}\n"
+                 : "+f"(d[0]), "+f"(d[1]), "+f"(d[2]), "+f"(d[3]), "+f"(d[4]), "+f"(d[5]), "+f"(d[6]), "+f"(d[7]), "+f"(d[8]), "+f"(d[9]), "+f"(d[10]), "+f"(d[11]), "+f"(d[12]), "+f"(d[13]), "+f"(d[14]), "+f"(d[15]), "+f"(d[16]), "+f"(d[17]), "+f"(d[18]), "+f"(d[19]), "+f"(d[20]), "+f"(d[21]), "+f"(d[22]), "+f"(d[23]), "+f"(d[24]), "+f"(d[25]), "+f"(d[26]), "+f"(d[27]), "+f"(d[28]), "+f"(d[29]), "+f"(d[30]), "+f"(d[31]), "+f"(d[32]), "+f"(d[33]), "+f"(d[34]), "+f"(d[35]), "+f"(d[36]), "+f"(d[37]), "+f"(d[38]), "+f"(d[39]), "+f"(d[40]), "+f"(d[41]), "+f"(d[42]), "+f"(d[43]), "+f"(d[44]), "+f"(d[45]), "+f"(d[46]), "+f"(d[47]), "+f"(d[48]), "+f"(d[49]), "+f"(d[50]), "+f"(d[51]), "+f"(d[52]), "+f"(d[53]), "+f"(d[54]), "+f"(d[55]), "+f"(d[56]), "+f"(d[57]), "+f"(d[58]), "+f"(d[59]), "+f"(d[60]), "+f"(d[61]), "+f"(d[62]), "+f"(d[63]), "+f"(d[64]), "+f"(d[65]), "+f"(d[66]), "+f"(d[67])
+                 : "l"(da0), "r"(oa), "l"(db0), "r"(ob), "r"(acc));
+}
+
+template <>
+__device__ __forceinline__ void tc16_wgmma<144>(float *d, unsigned long long da0, unsigned oa, unsigned long long db0,
+                                           unsigned ob, int acc)
+{
+    asm volatile("{\n.reg .pred p;\n.reg .b64 a, b, t;\nsetp.ne.b32 p, %76, 0;\n"
+                 "cvt.u64.u32 t, %73;\nadd.s64 a, %72, t;\ncvt.u64.u32 t, %75;\nadd.s64 b, %74, t;\n"
+                 "wgmma.mma_async.sync.aligned.m64n144k16" TC16_WG_TYPE
+                 "{%0, %1, %2, %3, %4, %5, %6, %7, %8, %9, %10, %11, %12, %13, %14, %15, %16, %17, %18, %19, %20, %21, %22, %23, %24, %25, %26, %27, %28, %29, %30, %31, %32, %33, %34, %35, %36, %37, %38, %39, %40, %41, %42, %43, %44, %45, %46, %47, %48, %49, %50, %51, %52, %53, %54, %55, %56, %57, %58, %59, %60, %61, %62, %63, %64, %65, %66, %67, %68, %69, %70, %71}, a, b, p, 1, 1, 0, 0;\n}\n"
+                 : "+f"(d[0]), "+f"(d[1]), "+f"(d[2]), "+f"(d[3]), "+f"(d[4]), "+f"(d[5]), "+f"(d[6]), "+f"(d[7]), "+f"(d[8]), "+f"(d[9]), "+f"(d[10]), "+f"(d[11]), "+f"(d[12]), "+f"(d[13]), "+f"(d[14]), "+f"(d[15]), "+f"(d[16]), "+f"(d[17]), "+f"(d[18]), "+f"(d[19]), "+f"(d[20]), "+f"(d[21]), "+f"(d[22]), "+f"(d[23]), "+f"(d[24]), "+f"(d[25]), "+f"(d[26]), "+f"(d[27]), "+f"(d[28]), "+f"(d[29]), "+f"(d[30]), "+f"(d[31]), "+f"(d[32]), "+f"(d[33]), "+f"(d[34]), "+f"(d[35]), "+f"(d[36]), "+f"(d[37]), "+f"(d[38]), "+f"(d[39]), "+f"(d[40]), "+f"(d[41]), "+f"(d[42]), "+f"(d[43]), "+f"(d[44]), "+f"(d[45]), "+f"(d[46]), "+f"(d[47]), "+f"(d[48]), "+f"(d[49]), "+f"(d[50]), "+f"(d[51]), "+f"(d[52]), "+f"(d[53]), "+f"(d[54]), "+f"(d[55]), "+f"(d[56]), "+f"(d[57]), "+f"(d[58]), "+f"(d[59]), "+f"(d[60]), "+f"(d[61]), "+f"(d[62]), "+f"(d[63]), "+f"(d[64]), "+f"(d[65]), "+f"(d[66]), "+f"(d[67]), "+f"(d[68]), "+f"(d[69]), "+f"(d[70]), "+f"(d[71])
+                 : "l"(da0), "r"(oa), "l"(db0), "r"(ob), "r"(acc));
+}
+
+template <>
+__device__ __forceinline__ void tc16_wgmma<152>(float *d, unsigned long long da0, unsigned oa, unsigned long long db0,
+                                           unsigned ob, int acc)
+{
+    asm volatile("{\n.reg .pred p;\n.reg .b64 a, b, t;\nsetp.ne.b32 p, %80, 0;\n"
+                 "cvt.u64.u32 t, %77;\nadd.s64 a, %76, t;\ncvt.u64.u32 t, %79;\nadd.s64 b, %78, t;\n"
+                 "wgmma.mma_async.sync.aligned.m64n152k16" TC16_WG_TYPE
+                 "{%0, %1, %2, %3, %4, %5, %6, %7, %8, %9, %10, %11, %12, %13, %14, %15, %16, %17, %18, %19, %20, %21, %22, %23, %24, %25, %26, %27, %28, %29, %30, %31, %32, %33, %34, %35, %36, %37, %38, %39, %40, %41, %42, %43, %44, %45, %46, %47, %48, %49, %50, %51, %52, %53, %54, %55, %56, %57, %58, %59, %60, %61, %62, %63, %64, %65, %66, %67, %68, %69, %70, %71, %72, %73, %74, %75}, a, b, p, 1, 1, 0, 0;\n}\n"
+                 : "+f"(d[0]), "+f"(d[1]), "+f"(d[2]), "+f"(d[3]), "+f"(d[4]), "+f"(d[5]), "+f"(d[6]), "+f"(d[7]), "+f"(d[8]), "+f"(d[9]), "+f"(d[10]), "+f"(d[11]), "+f"(d[12]), "+f"(d[13]), "+f"(d[14]), "+f"(d[15]), "+f"(d[16]), "+f"(d[17]), "+f"(d[18]), "+f"(d[19]), "+f"(d[20]), "+f"(d[21]), "+f"(d[22]), "+f"(d[23]), "+f"(d[24]), "+f"(d[25]), "+f"(d[26]), "+f"(d[27]), "+f"(d[28]), "+f"(d[29]), "+f"(d[30]), "+f"(d[31]), "+f"(d[32]), "+f"(d[33]), "+f"(d[34]), "+f"(d[35]), "+f"(d[36]), "+f"(d[37]), "+f"(d[38]), "+f"(d[39]), "+f"(d[40]), "+f"(d[41]), "+f"(d[42]), "+f"(d[43]), "+f"(d[44]), "+f"(d[45]), "+f"(d[46]), "+f"(d[47]), "+f"(d[48]), "+f"(d[49]), "+f"(d[50]), "+f"(d[51]), "+f"(d[52]), "+f"(d[53]), "+f"(d[54]), "+f"(d[55]), "+f"(d[56]), "+f"(d[57]), "+f"(d[58]), "+f"(d[59]), "+f"(d[60]), "+f"(d[61]), "+f"(d[62]), "+f"(d[63]), "+f"(d[64]), "+f"(d[65]), "+f"(d[66]), "+f"(d[67]), "+f"(d[68]), "+f"(d[69]), "+f"(d[70]), "+f"(d[71]), "+f"(d[72]), "+f"(d[73]), "+f"(d[74]), "+f"(d[75])
+                 : "l"(da0), "r"(oa), "l"(db0), "r"(ob), "r"(acc));
+}
+
+template <>
+__device__ __forceinline__ void tc16_wgmma<160>(float *d, unsigned long long da0, unsigned oa, unsigned long long db0,
+                                           unsigned ob, int acc)
+{
+    asm volatile("{\n.reg .pred p;\n.reg .b64 a, b, t;\nsetp.ne.b32 p, %84, 0;\n"
+                 "cvt.u64.u32 t, %81;\nadd.s64 a, %80, t;\ncvt.u64.u32 t, %83;\nadd.s64 b, %82, t;\n"
+                 "wgmma.mma_async.sync.aligned.m64n160k16" TC16_WG_TYPE
+                 "{%0, %1, %2, %3, %4, %5, %6, %7, %8, %9, %10, %11, %12, %13, %14, %15, %16, %17, %18, %19, %20, %21, %22, %23, %24, %25, %26, %27, %28, %29, %30, %31, %32, %33, %34, %35, %36, %37, %38, %39, %40, %41, %42, %43, %44, %45, %46, %47, %48, %49, %50, %51, %52, %53, %54, %55, %56, %57, %58, %59, %60, %61, %62, %63, %64, %65, %66, %67, %68, %69, %70, %71, %72, %73, %74, %75, %76, %77, %78, %79}, a, b, p, 1, 1, 0, 0;\n}\n"
+                 : "+f"(d[0]), "+f"(d[1]), "+f"(d[2]), "+f"(d[3]), "+f"(d[4]), "+f"(d[5]), "+f"(d[6]), "+f"(d[7]), "+f"(d[8]), "+f"(d[9]), "+f"(d[10]), "+f"(d[11]), "+f"(d[12]), "+f"(d[13]), "+f"(d[14]), "+f"(d[15]), "+f"(d[16]), "+f"(d[17]), "+f"(d[18]), "+f"(d[19]), "+f"(d[20]), "+f"(d[21]), "+f"(d[22]), "+f"(d[23]), "+f"(d[24]), "+f"(d[25]), "+f"(d[26]), "+f"(d[27]), "+f"(d[28]), "+f"(d[29]), "+f"(d[30]), "+f"(d[31]), "+f"(d[32]), "+f"(d[33]), "+f"(d[34]), "+f"(d[35]), "+f"(d[36]), "+f"(d[37]), "+f"(d[38]), "+f"(d[39]), "+f"(d[40]), "+f"(d[41]), "+f"(d[42]), "+f"(d[43]), "+f"(d[44]), "+f"(d[45]), "+f"(d[46]), "+f"(d[47]), "+f"(d[48]), "+f"(d[49]), "+f"(d[50]), "+f"(d[51]), "+f"(d[52]), "+f"(d[53]), "+f"(d[54]), "+f"(d[55]), "+f"(d[56]), "+f"(d[57]), "+f"(d[58]), "+f"(d[59]), "+f"(d[60]), "+f"(d[61]), "+f"(d[62]), "+f"(d[63]), "+f"(d[64]), "+f"(d[65]), "+f"(d[66]), "+f"(d[67]), "+f"(d[68]), "+f"(d[69]), "+f"(d[70]), "+f"(d[71]), "+f"(d[72]), "+f"(d[73]), "+f"(d[74]), "+f"(d[75]), "+f"(d[76]), "+f"(d[77]), "+f"(d[78]), "+f"(d[79])
+                 : "l"(da0), "r"(oa), "l"(db0), "r"(ob), "r"(acc));
+}
+
+template <>
+__device__ __forceinline__ void tc16_wgmma<168>(float *d, unsigned long long da0, unsigned oa, unsigned long long db0,
+                                           unsigned ob, int acc)
+{
+    asm volatile("{\n.reg .pred p;\n.reg .b64 a, b, t;\nsetp.ne.b32 p, %88, 0;\n"
+                 "cvt.u64.u32 t, %85;\nadd.s64 a, %84, t;\ncvt.u64.u32 t, %87;\nadd.s64 b, %86, t;\n"
+                 "wgmma.mma_async.sync.aligned.m64n168k16" TC16_WG_TYPE
+                 "{%0, %1, %2, %3, %4, %5, %6, %7, %8, %9, %10, %11, %12, %13, %14, %15, %16, %17, %18, %19, %20, %21, %22, %23, %24, %25, %26, %27, %28, %29, %30, %31, %32, %33, %34, %35, %36, %37, %38, %39, %40, %41, %42, %43, %44, %45, %46, %47, %48, %49, %50, %51, %52, %53, %54, %55, %56, %57, %58, %59, %60, %61, %62, %63, %64, %65, %66, %67, %68, %69, %70, %71, %72, %73, %74, %75, %76, %77, %78, %79, %80, %81, %82, %83}, a, b, p, 1, 1, 0, 0;\n}\n"
+                 : "+f"(d[0]), "+f"(d[1]), "+f"(d[2]), "+f"(d[3]), "+f"(d[4]), "+f"(d[5]), "+f"(d[6]), "+f"(d[7]), "+f"(d[8]), "+f"(d[9]), "+f"(d[10]), "+f"(d[11]), "+f"(d[12]), "+f"(d[13]), "+f"(d[14]), "+f"(d[15]), "+f"(d[16]), "+f"(d[17]), "+f"(d[18]), "+f"(d[19]), "+f"(d[20]), "+f"(d[21]), "+f"(d[22]), "+f"(d[23]), "+f"(d[24]), "+f"(d[25]), "+f"(d[26]), "+f"(d[27]), "+f"(d[28]), "+f"(d[29]), "+f"(d[30]), "+f"(d[31]), "+f"(d[32]), "+f"(d[33]), "+f"(d[34]), "+f"(d[35]), "+f"(d[36]), "+f"(d[37]), "+f"(d[38]), "+f"(d[39]), "+f"(d[40]), "+f"(d[41]), "+f"(d[42]), "+f"(d[43]), "+f"(d[44]), "+f"(d[45]), "+f"(d[46]), "+f"(d[47]), "+f"(d[48]), "+f"(d[49]), "+f"(d[50]), "+f"(d[51]), "+f"(d[52]), "+f"(d[53]), "+f"(d[54]), "+f"(d[55]), "+f"(d[56]), "+f"(d[57]), "+f"(d[58]), "+f"(d[59]), "+f"(d[60]), "+f"(d[61]), "+f"(d[62]), "+f"(d[63]), "+f"(d[64]), "+f"(d[65]), "+f"(d[66]), "+f"(d[67]), "+f"(d[68]), "+f"(d[69]), "+f"(d[70]), "+f"(d[71]), "+f"(d[72]), "+f"(d[73]), "+f"(d[74]), "+f"(d[75]), "+f"(d[76]), "+f"(d[77]), "+f"(d[78]), "+f"(d[79]), "+f"(d[80]), "+f"(d[81]), "+f"(d[82]), "+f"(d[83])
+                 : "l"(da0), "r"(oa), "l"(db0), "r"(ob), "r"(acc));
+}
+
+template <>
+__device__ __forceinline__ void tc16_wgmma<176>(float *d, unsigned long long da0, unsigned oa, unsigned long long db0,
+                                           unsigned ob, int acc)
+{
+    asm volatile("{\n.reg .pred p;\n.reg .b64 a, b, t;\nsetp.ne.b32 p, %92, 0;\n"
+                 "cvt.u64.u32 t, %89;\nadd.s64 a, %88, t;\ncvt.u64.u32 t, %91;\nadd.s64 b, %90, t;\n"
+                 "wgmma.mma_async.sync.aligned.m64n176k16" TC16_WG_TYPE
+                 "{%0, %1, %2, %3, %4, %5, %6, %7, %8, %9, %10, %11, %12, %13, %14, %15, %16, %17, %18, %19, %20, %21, %22, %23, %24, %25, %26, %27, %28, %29, %30, %31, %32, %33, %34, %35, %36, %37, %38, %39, %40, %41, %42, %43, %44, %45, %46, %47, %48, %49, %50, %51, %52, %53, %54, %55, %56, %57, %58, %59, %60, %61, %62, %63, %64, %65, %66, %67, %68, %69, %70, %71, %72, %73, %74, %75, %76, %77, %78, %79, %80, %81, %82, %83, %84, %85, %86, %87}, a, b, p, 1, 1, 0, 0;\n}\n"
+                 : "+f"(d[0]), "+f"(d[1]), "+f"(d[2]), "+f"(d[3]), "+f"(d[4]), "+f"(d[5]), "+f"(d[6]), "+f"(d[7]), "+f"(d[8]), "+f"(d[9]), "+f"(d[10]), "+f"(d[11]), "+f"(d[12]), "+f"(d[13]), "+f"(d[14]), "+f"(d[15]), "+f"(d[16]), "+f"(d[17]), "+f"(d[18]), "+f"(d[19]), "+f"(d[20]), "+f"(d[21]), "+f"(d[22]), "+f"(d[23]), "+f"(d[24]), "+f"(d[25]), "+f"(d[26]), "+f"(d[27]), "+f"(d[28]), "+f"(d[29]), "+f"(d[30]), "+f"(d[31]), "+f"(d[32]), "+f"(d[33]), "+f"(d[34]), "+f"(d[35]), "+f"(d[36]), "+f"(d[37]), "+f"(d[38]), "+f"(d[39]), "+f"(d[40]), "+f"(d[41]), "+f"(d[42]), "+f"(d[43]), "+f"(d[44]), "+f"(d[45]), "+f"(d[46]), "+f"(d[47]), "+f"(d[48]), "+f"(d[49]), "+f"(d[50]), "+f"(d[51]), "+f"(d[52]), "+f"(d[53]), "+f"(d[54]), "+f"(d[55]), "+f"(d[56]), "+f"(d[57]), "+f"(d[58]), "+f"(d[59]), "+f"(d[60]), "+f"(d[61]), "+f"(d[62]), "+f"(d[63]), "+f"(d[64]), "+f"(d[65]), "+f"(d[66]), "+f"(d[67]), "+f"(d[68]), "+f"(d[69]), "+f"(d[70]), "+f"(d[71]), "+f"(d[72]), "+f"(d[73]), "+f"(d[74]), "+f"(d[75]), "+f"(d[76]), "+f"(d[77]), "+f"(d[78]), "+f"(d[79]), "+f"(d[80]), "+f"(d[81]), "+f"(d[82]), "+f"(d[83]), "+f"(d[84]), "+f"(d[85]), "+f"(d[86]), "+f"(d[87])
+                 : "l"(da0), "r"(oa), "l"(db0), "r"(ob), "r"(acc));
+}
+
+template <>
+__device__ __forceinline__ void tc16_wgmma<184>(float *d, unsigned long long da0, unsigned oa, unsigned long long db0,
+                                           unsigned ob, int acc)
+{
+    asm volatile("{\n.reg .pred p;\n.reg .b64 a, b, t;\nsetp.ne.b32 p, %96, 0;\n"
+                 "cvt.u64.u32 t, %93;\nadd.s64 a, %92, t;\ncvt.u64.u32 t, %95;\nadd.s64 b, %94, t;\n"
+                 "wgmma.mma_async.sync.aligned.m64n184k16" TC16_WG_TYPE
+                 "{%0, %1, %2, %3, %4, %5, %6, %7, %8, %9, %10, %11, %12, %13, %14, %15, %16, %17, %18, %19, %20, %21, %22, %23, %24, %25, %26, %27, %28, %29, %30, %31, %32, %33, %34, %35, %36, %37, %38, %39, %40, %41, %42, %43, %44, %45, %46, %47, %48, %49, %50, %51, %52, %53, %54, %55, %56, %57, %58, %59, %60, %61, %62, %63, %64, %65, %66, %67, %68, %69, %70, %71, %72, %73, %74, %75, %76, %77, %78, %79, %80, %81, %82, %83, %84, %85, %86, %87, %88, %89, %90, %91}, a, b, p, 1, 1, 0, 0;\n}\n"
+                 : "+f"(d[0]), "+f"(d[1]), "+f"(d[2]), "+f"(d[3]), "+f"(d[4]), "+f"(d[5]), "+f"(d[6]), "+f"(d[7]), "+f"(d[8]), "+f"(d[9]), "+f"(d[10]), "+f"(d[11]), "+f"(d[12]), "+f"(d[13]), "+f"(d[14]), "+f"(d[15]), "+f"(d[16]), "+f"(d[17]), "+f"(d[18]), "+f"(d[19]), "+f"(d[20]), "+f"(d[21]), "+f"(d[22]), "+f"(d[23]), "+f"(d[24]), "+f"(d[25]), "+f"(d[26]), "+f"(d[27]), "+f"(d[28]), "+f"(d[29]), "+f"(d[30]), "+f"(d[31]), "+f"(d[32]), "+f"(d[33]), "+f"(d[34]), "+f"(d[35]), "+f"(d[36]), "+f"(d[37]), "+f"(d[38]), "+f"(d[39]), "+f"(d[40]), "+f"(d[41]), "+f"(d[42]), "+f"(d[43]), "+f"(d[44]), "+f"(d[45]), "+f"(d[46]), "+f"(d[47]), "+f"(d[48]), "+f"(d[49]), "+f"(d[50]), "+f"(d[51]), "+f"(d[52]), "+f"(d[53]), "+f"(d[54]), "+f"(d[55]), "+f"(d[56]), "+f"(d[57]), "+f"(d[58]), "+f"(d[59]), "+f"(d[60]), "+f"(d[61]), "+f"(d[62]), "+f"(d[63]), "+f"(d[64]), "+f"(d[65]), "+f"(d[66]), "+f"(d[67]), "+f"(d[68]), "+f"(d[69]), "+f"(d[70]), "+f"(d[71]), "+f"(d[72]), "+f"(d[73]), "+f"(d[74]), "+f"(d[75]), "+f"(d[76]), "+f"(d[77]), "+f"(d[78]), "+f"(d[79]), "+f"(d[80]), "+f"(d[81]), "+f"(d[82]), "+f"(d[83]), "+f"(d[84]), "+f"(d[85]), "+f"(d[86]), "+f"(d[87]), "+f"(d[88]), "+f"(d[89]), "+f"(d[90]), "+f"(d[91])
+                 : "l"(da0), "r"(oa), "l"(db0), "r"(ob), "r"(acc));
+}
+
+template <>
+__device__ __forceinline__ void tc16_wgmma<192>(float *d, unsigned long long da0, unsigned oa, unsigned long long db0,
+                                           unsigned ob, int acc)
+{
+    asm volatile("{\n.reg .pred p;\n.reg .b64 a, b, t;\nsetp.ne.b32 p, %100, 0;\n"
+                 "cvt.u64.u32 t, %97;\nadd.s64 a, %96, t;\ncvt.u64.u32 t, %99;\nadd.s64 b, %98, t;\n"
+                 "wgmma.mma_async.sync.aligned.m64n192k16" TC16_WG_TYPE
+                 "{%0, %1, %2, %3, %4, %5, %6, %7, %8, %9, %10, %11, %12, %13, %14, %15, %16, %17, %18, %19, %20, %21, %22, %23, %24, %25, %26, %27, %28, %29, %30, %31, %32, %33, %34, %35, %36, %37, %38, %39, %40, %41, %42, %43, %44, %45, %46, %47, %48, %49, %50, %51, %52, %53, %54, %55, %56, %57, %58, %59, %60, %61, %62, %63, %64, %65, %66, %67, %68, %69, %70, %71, %72, %73, %74, %75, %76, %77, %78, %79, %80, %81, %82, %83, %84, %85, %86, %87, %88, %89, %90, %91, %92, %93, %94, %95}, a, b, p, 1, 1, 0, 0;\n}\n"
+                 : "+f"(d[0]), "+f"(d[1]), "+f"(d[2]), "+f"(d[3]), "+f"(d[4]), "+f"(d[5]), "+f"(d[6]), "+f"(d[7]), "+f"(d[8]), "+f"(d[9]), "+f"(d[10]), "+f"(d[11]), "+f"(d[12]), "+f"(d[13]), "+f"(d[14]), "+f"(d[15]), "+f"(d[16]), "+f"(d[17]), "+f"(d[18]), "+f"(d[19]), "+f"(d[20]), "+f"(d[21]), "+f"(d[22]), "+f"(d[23]), "+f"(d[24]), "+f"(d[25]), "+f"(d[26]), "+f"(d[27]), "+f"(d[28]), "+f"(d[29]), "+f"(d[30]), "+f"(d[31]), "+f"(d[32]), "+f"(d[33]), "+f"(d[34]), "+f"(d[35]), "+f"(d[36]), "+f"(d[37]), "+f"(d[38]), "+f"(d[39]), "+f"(d[40]), "+f"(d[41]), "+f"(d[42]), "+f"(d[43]), "+f"(d[44]), "+f"(d[45]), "+f"(d[46]), "+f"(d[47]), "+f"(d[48]), "+f"(d[49]), "+f"(d[50]), "+f"(d[51]), "+f"(d[52]), "+f"(d[53]), "+f"(d[54]), "+f"(d[55]), "+f"(d[56]), "+f"(d[57]), "+f"(d[58]), "+f"(d[59]), "+f"(d[60]), "+f"(d[61]), "+f"(d[62]), "+f"(d[63]), "+f"(d[64]), "+f"(d[65]), "+f"(d[66]), "+f"(d[67]), "+f"(d[68]), "+f"(d[69]), "+f"(d[70]), "+f"(d[71]), "+f"(d[72]), "+f"(d[73]), "+f"(d[74]), "+f"(d[75]), "+f"(d[76]), "+f"(d[77]), "+f"(d[78]), "+f"(d[79]), "+f"(d[80]), "+f"(d[81]), "+f"(d[82]), "+f"(d[83]), "+f"(d[84]), "+f"(d[85]), "+f"(d[86]), "+f"(d[87]), "+f"(d[88]), "+f"(d[89]), "+f"(d[90]), "+f"(d[91]), "+f"(d[92]), "+f"(d[93]), "+f"(d[94]), "+f"(d[95])
+                 : "l"(da0), "r"(oa), "l"(db0), "r"(ob), "r"(acc));
+}
+
+template <>
+__device__ __forceinline__ void tc16_wgmma<200>(float *d, unsigned long long da0, unsigned oa, unsigned long long db0,
+                                           unsigned ob, int acc)
+{
+    asm volatile("{\n.reg .pred p;\n.reg .b64 a, b, t;\nsetp.ne.b32 p, %104, 0;\n"
+                 "cvt.u64.u32 t, %101;\nadd.s64 a, %100, t;\ncvt.u64.u32 t, %103;\nadd.s64 b, %102, t;\n"
+                 "wgmma.mma_async.sync.aligned.m64n200k16" TC16_WG_TYPE
+                 "{%0, %1, %2, %3, %4, %5, %6, %7, %8, %9, %10, %11, %12, %13, %14, %15, %16, %17, %18, %19, %20, %21, %22, %23, %24, %25, %26, %27, %28, %29, %30, %31, %32, %33, %34, %35, %36, %37, %38, %39, %40, %41, %42, %43, %44, %45, %46, %47, %48, %49, %50, %51, %52, %53, %54, %55, %56, %57, %58, %59, %60, %61, %62, %63, %64, %65, %66, %67, %68, %69, %70, %71, %72, %73, %74, %75, %76, %77, %78, %79, %80, %81, %82, %83, %84, %85, %86, %87, %88, %89, %90, %91, %92, %93, %94, %95, %96, %97, %98, %99}, a, b, p, 1, 1, 0, 0;\n}\n"
+                 : "+f"(d[0]), "+f"(d[1]), "+f"(d[2]), "+f"(d[3]), "+f"(d[4]), "+f"(d[5]), "+f"(d[6]), "+f"(d[7]), "+f"(d[8]), "+f"(d[9]), "+f"(d[10]), "+f"(d[11]), "+f"(d[12]), "+f"(d[13]), "+f"(d[14]), "+f"(d[15]), "+f"(d[16]), "+f"(d[17]), "+f"(d[18]), "+f"(d[19]), "+f"(d[20]), "+f"(d[21]), "+f"(d[22]), "+f"(d[23]), "+f"(d[24]), "+f"(d[25]), "+f"(d[26]), "+f"(d[27]), "+f"(d[28]), "+f"(d[29]), "+f"(d[30]), "+f"(d[31]), "+f"(d[32]), "+f"(d[33]), "+f"(d[34]), "+f"(d[35]), "+f"(d[36]), "+f"(d[37]), "+f"(d[38]), "+f"(d[39]), "+f"(d[40]), "+f"(d[41]), "+f"(d[42]), "+f"(d[43]), "+f"(d[44]), "+f"(d[45]), "+f"(d[46]), "+f"(d[47]), "+f"(d[48]), "+f"(d[49]), "+f"(d[50]), "+f"(d[51]), "+f"(d[52]), "+f"(d[53]), "+f"(d[54]), "+f"(d[55]), "+f"(d[56]), "+f"(d[57]), "+f"(d[58]), "+f"(d[59]), "+f"(d[60]), "+f"(d[61]), "+f"(d[62]), "+f"(d[63]), "+f"(d[64]), "+f"(d[65]), "+f"(d[66]), "+f"(d[67]), "+f"(d[68]), "+f"(d[69]), "+f"(d[70]), "+f"(d[71]), "+f"(d[72]), "+f"(d[73]), "+f"(d[74]), "+f"(d[75]), "+f"(d[76]), "+f"(d[77]), "+f"(d[78]), "+f"(d[79]), "+f"(d[80]), "+f"(d[81]), "+f"(d[82]), "+f"(d[83]), "+f"(d[84]), "+f"(d[85]), "+f"(d[86]), "+f"(d[87]), "+f"(d[88]), "+f"(d[89]), "+f"(d[90]), "+f"(d[91]), "+f"(d[92]), "+f"(d[93]), "+f"(d[94]), "+f"(d[95]), "+f"(d[96]), "+f"(d[97]), "+f"(d[98]), "+f"(d[99])
+                 : "l"(da0), "r"(oa), "l"(db0), "r"(ob), "r"(acc));
+}
+
+template <>
+__device__ __forceinline__ void tc16_wgmma<208>(float *d, unsigned long long da0, unsigned oa, unsigned long long db0,
+                                           unsigned ob, int acc)
+{
+    asm volatile("{\n.reg .pred p;\n.reg .b64 a, b, t;\nsetp.ne.b32 p, %108, 0;\n"
+                 "cvt.u64.u32 t, %105;\nadd.s64 a, %104, t;\ncvt.u64.u32 t, %107;\nadd.s64 b, %106, t;\n"
+                 "wgmma.mma_async.sync.aligned.m64n208k16" TC16_WG_TYPE
+                 "{%0, %1, %2, %3, %4, %5, %6, %7, %8, %9, %10, %11, %12, %13, %14, %15, %16, %17, %18, %19, %20, %21, %22, %23, %24, %25, %26, %27, %28, %29, %30, %31, %32, %33, %34, %35, %36, %37, %38, %39, %40, %41, %42, %43, %44, %45, %46, %47, %48, %49, %50, %51, %52, %53, %54, %55, %56, %57, %58, %59, %60, %61, %62, %63, %64, %65, %66, %67, %68, %69, %70, %71, %72, %73, %74, %75, %76, %77, %78, %79, %80, %81, %82, %83, %84, %85, %86, %87, %88, %89, %90, %91, %92, %93, %94, %95, %96, %97, %98, %99, %100, %101, %102, %103}, a, b, p, 1, 1, 0, 0;\n}\n"
+                 : "+f"(d[0]), "+f"(d[1]), "+f"(d[2]), "+f"(d[3]), "+f"(d[4]), "+f"(d[5]), "+f"(d[6]), "+f"(d[7]), "+f"(d[8]), "+f"(d[9]), "+f"(d[10]), "+f"(d[11]), "+f"(d[12]), "+f"(d[13]), "+f"(d[14]), "+f"(d[15]), "+f"(d[16]), "+f"(d[17]), "+f"(d[18]), "+f"(d[19]), "+f"(d[20]), "+f"(d[21]), "+f"(d[22]), "+f"(d[23]), "+f"(d[24]), "+f"(d[25]), "+f"(d[26]), "+f"(d[27]), "+f"(d[28]), "+f"(d[29]), "+f"(d[30]), "+f"(d[31]), "+f"(d[32]), "+f"(d[33]), "+f"(d[34]), "+f"(d[35]), "+f"(d[36]), "+f"(d[37]), "+f"(d[38]), "+f"(d[39]), "+f"(d[40]), "+f"(d[41]), "+f"(d[42]), "+f"(d[43]), "+f"(d[44]), "+f"(d[45]), "+f"(d[46]), "+f"(d[47]), "+f"(d[48]), "+f"(d[49]), "+f"(d[50]), "+f"(d[51]), "+f"(d[52]), "+f"(d[53]), "+f"(d[54]), "+f"(d[55]), "+f"(d[56]), "+f"(d[57]), "+f"(d[58]), "+f"(d[59]), "+f"(d[60]), "+f"(d[61]), "+f"(d[62]), "+f"(d[63]), "+f"(d[64]), "+f"(d[65]), "+f"(d[66]), "+f"(d[67]), "+f"(d[68]), "+f"(d[69]), "+f"(d[70]), "+f"(d[71]), "+f"(d[72]), "+f"(d[73]), "+f"(d[74]), "+f"(d[75]), "+f"(d[76]), "+f"(d[77]), "+f"(d[78]), "+f"(d[79]), "+f"(d[80]), "+f"(d[81]), "+f"(d[82]), "+f"(d[83]), "+f"(d[84]), "+f"(d[85]), "+f"(d[86]), "+f"(d[87]), "+f"(d[88]), "+f"(d[89]), "+f"(d[90]), "+f"(d[91]), "+f"(d[92]), "+f"(d[93]), "+f"(d[94]), "+f"(d[95]), "+f"(d[96]), "+f"(d[97]), "+f"(d[98]), "+f"(d[99]), "+f"(d[100]), "+f"(d[101]), "+f"(d[102]), "+f"(d[103])
+                 : "l"(da0), "r"(oa), "l"(db0), "r"(ob), "r"(acc));
+}
+
+template <>
+__device__ __forceinline__ void tc16_wgmma<216>(float *d, unsigned long long da0, unsigned oa, unsigned long long db0,
+                                           unsigned ob, int acc)
+{
+    asm volatile("{\n.reg .pred p;\n.reg .b64 a, b, t;\nsetp.ne.b32 p, %112, 0;\n"
+                 "cvt.u64.u32 t, %109;\nadd.s64 a, %108, t;\ncvt.u64.u32 t, %111;\nadd.s64 b, %110, t;\n"
+                 "wgmma.mma_async.sync.aligned.m64n216k16" TC16_WG_TYPE
+                 "{%0, %1, %2, %3, %4, %5, %6, %7, %8, %9, %10, %11, %12, %13, %14, %15, %16, %17, %18, %19, %20, %21, %22, %23, %24, %25, %26, %27, %28, %29, %30, %31, %32, %33, %34, %35, %36, %37, %38, %39, %40, %41, %42, %43, %44, %45, %46, %47, %48, %49, %50, %51, %52, %53, %54, %55, %56, %57, %58, %59, %60, %61, %62, %63, %64, %65, %66, %67, %68, %69, %70, %71, %72, %73, %74, %75, %76, %77, %78, %79, %80, %81, %82, %83, %84, %85, %86, %87, %88, %89, %90, %91, %92, %93, %94, %95, %96, %97, %98, %99, %100, %101, %102, %103, %104, %105, %106, %107}, a, b, p, 1, 1, 0, 0;\n}\n"
+                 : "+f"(d[0]), "+f"(d[1]), "+f"(d[2]), "+f"(d[3]), "+f"(d[4]), "+f"(d[5]), "+f"(d[6]), "+f"(d[7]), "+f"(d[8]), "+f"(d[9]), "+f"(d[10]), "+f"(d[11]), "+f"(d[12]), "+f"(d[13]), "+f"(d[14]), "+f"(d[15]), "+f"(d[16]), "+f"(d[17]), "+f"(d[18]), "+f"(d[19]), "+f"(d[20]), "+f"(d[21]), "+f"(d[22]), "+f"(d[23]), "+f"(d[24]), "+f"(d[25]), "+f"(d[26]), "+f"(d[27]), "+f"(d[28]), "+f"(d[29]), "+f"(d[30]), "+f"(d[31]), "+f"(d[32]), "+f"(d[33]), "+f"(d[34]), "+f"(d[35]), "+f"(d[36]), "+f"(d[37]), "+f"(d[38]), "+f"(d[39]), "+f"(d[40]), "+f"(d[41]), "+f"(d[42]), "+f"(d[43]), "+f"(d[44]), "+f"(d[45]), "+f"(d[46]), "+f"(d[47]), "+f"(d[48]), "+f"(d[49]), "+f"(d[50]), "+f"(d[51]), "+f"(d[52]), "+f"(d[53]), "+f"(d[54]), "+f"(d[55]), "+f"(d[56]), "+f"(d[57]), "+f"(d[58]), "+f"(d[59]), "+f"(d[60]), "+f"(d[61]), "+f"(d[62]), "+f"(d[63]), "+f"(d[64]), "+f"(d[65]), "+f"(d[66]), "+f"(d[67]), "+f"(d[68]), "+f"(d[69]), "+f"(d[70]), "+f"(d[71]), "+f"(d[72]), "+f"(d[73]), "+f"(d[74]), "+f"(d[75]), "+f"(d[76]), "+f"(d[77]), "+f"(d[78]), "+f"(d[79]), "+f"(d[80]), "+f"(d[81]), "+f"(d[82]), "+f"(d[83]), "+f"(d[84]), "+f"(d[85]), "+f"(d[86]), "+f"(d[87]), "+f"(d[88]), "+f"(d[89]), "+f"(d[90]), "+f"(d[91]), "+f"(d[92]), "+f"(d[93]), "+f"(d[94]), "+f"(d[95]), "+f"(d[96]), "+f"(d[97]), "+f"(d[98]), "+f"(d[99]), "+f"(d[100]), "+f"(d[101]), "+f"(d[102]), "+f"(d[103]), "+f"(d[104]), "+f"(d[105]), "+f"(d[106]), "+f"(d[107])
+                 : "l"(da0), "r"(oa), "l"(db0), "r"(ob), "r"(acc));
+}
+
+template <>
+__device__ __forceinline__ void tc16_wgmma<224>(float *d, unsigned long long da0, unsigned oa, unsigned long long db0,
+                                           unsigned ob, int acc)
+{
+    asm volatile("{\n.reg .pred p;\n.reg .b64 a, b, t;\nsetp.ne.b32 p, %116, 0;\n"
+                 "cvt.u64.u32 t, %113;\nadd.s64 a, %112, t;\ncvt.u64.u32 t, %115;\nadd.s64 b, %114, t;\n"
+                 "wgmma.mma_async.sync.aligned.m64n224k16" TC16_WG_TYPE
+                 "{%0, %1, %2, %3, %4, %5, %6, %7, %8, %9, %10, %11, %12, %13, %14, %15, %16, %17, %18, %19, %20, %21, %22, %23, %24, %25, %26, %27, %28, %29, %30, %31, %32, %33, %34, %35, %36, %37, %38, %39, %40, %41, %42, %43, %44, %45, %46, %47, %48, %49, %50, %51, %52, %53, %54, %55, %56, %57, %58, %59, %60, %61, %62, %63, %64, %65, %66, %67, %68, %69, %70, %71, %72, %73, %74, %75, %76, %77, %78, %79, %80, %81, %82, %83, %84, %85, %86, %87, %88, %89, %90, %91, %92, %93, %94, %95, %96, %97, %98, %99, %100, %101, %102, %103, %104, %105, %106, %107, %108, %109, %110, %111}, a, b, p, 1, 1, 0, 0;\n}\n"
+                 : "+f"(d[0]), "+f"(d[1]), "+f"(d[2]), "+f"(d[3]), "+f"(d[4]), "+f"(d[5]), "+f"(d[6]), "+f"(d[7]), "+f"(d[8]), "+f"(d[9]), "+f"(d[10]), "+f"(d[11]), "+f"(d[12]), "+f"(d[13]), "+f"(d[14]), "+f"(d[15]), "+f"(d[16]), "+f"(d[17]), "+f"(d[18]), "+f"(d[19]), "+f"(d[20]), "+f"(d[21]), "+f"(d[22]), "+f"(d[23]), "+f"(d[24]), "+f"(d[25]), "+f"(d[26]), "+f"(d[27]), "+f"(d[28]), "+f"(d[29]), "+f"(d[30]), "+f"(d[31]), "+f"(d[32]), "+f"(d[33]), "+f"(d[34]), "+f"(d[35]), "+f"(d[36]), "+f"(d[37]), "+f"(d[38]), "+f"(d[39]), "+f"(d[40]), "+f"(d[41]), "+f"(d[42]), "+f"(d[43]), "+f"(d[44]), "+f"(d[45]), "+f"(d[46]), "+f"(d[47]), "+f"(d[48]), "+f"(d[49]), "+f"(d[50]), "+f"(d[51]), "+f"(d[52]), "+f"(d[53]), "+f"(d[54]), "+f"(d[55]), "+f"(d[56]), "+f"(d[57]), "+f"(d[58]), "+f"(d[59]), "+f"(d[60]), "+f"(d[61]), "+f"(d[62]), "+f"(d[63]), "+f"(d[64]), "+f"(d[65]), "+f"(d[66]), "+f"(d[67]), "+f"(d[68]), "+f"(d[69]), "+f"(d[70]), "+f"(d[71]), "+f"(d[72]), "+f"(d[73]), "+f"(d[74]), "+f"(d[75]), "+f"(d[76]), "+f"(d[77]), "+f"(d[78]), "+f"(d[79]), "+f"(d[80]), "+f"(d[81]), "+f"(d[82]), "+f"(d[83]), "+f"(d[84]), "+f"(d[85]), "+f"(d[86]), "+f"(d[87]), "+f"(d[88]), "+f"(d[89]), "+f"(d[90]), "+f"(d[91]), "+f"(d[92]), "+f"(d[93]), "+f"(d[94]), "+f"(d[95]), "+f"(d[96]), "+f"(d[97]), "+f"(d[98]), "+f"(d[99]), "+f"(d[100]), "+f"(d[101]), "+f"(d[102]), "+f"(d[103]), "+f"(d[104]), "+f"(d[105]), "+f"(d[106]), "+f"(d[107]), "+f"(d[108]), "+f"(d[109]), "+f"(d[110]), "+f"(d[111])
+                 : "l"(da0), "r"(oa), "l"(db0), "r"(ob), "r"(acc));
+}
+
+template <>
+__device__ __forceinline__ void tc16_wgmma<232>(float *d, unsigned long long da0, unsigned oa, unsigned long long db0,
+                                           unsigned ob, int acc)
+{
+    asm volatile("{\n.reg .pred p;\n.reg .b64 a, b, t;\nsetp.ne.b32 p, %120, 0;\n"
+                 "cvt.u64.u32 t, %117;\nadd.s64 a, %116, t;\ncvt.u64.u32 t, %119;\nadd.s64 b, %118, t;\n"
+                 "wgmma.mma_async.sync.aligned.m64n232k16" TC16_WG_TYPE
+                 "{%0, %1, %2, %3, %4, %5, %6, %7, %8, %9, %10, %11, %12, %13, %14, %15, %16, %17, %18, %19, %20, %21, %22, %23, %24, %25, %26, %27, %28, %29, %30, %31, %32, %33, %34, %35, %36, %37, %38, %39, %40, %41, %42, %43, %44, %45, %46, %47, %48, %49, %50, %51, %52, %53, %54, %55, %56, %57, %58, %59, %60, %61, %62, %63, %64, %65, %66, %67, %68, %69, %70, %71, %72, %73, %74, %75, %76, %77, %78, %79, %80, %81, %82, %83, %84, %85, %86, %87, %88, %89, %90, %91, %92, %93, %94, %95, %96, %97, %98, %99, %100, %101, %102, %103, %104, %105, %106, %107, %108, %109, %110, %111, %112, %113, %114, %115}, a, b, p, 1, 1, 0, 0;\n}\n"
+                 : "+f"(d[0]), "+f"(d[1]), "+f"(d[2]), "+f"(d[3]), "+f"(d[4]), "+f"(d[5]), "+f"(d[6]), "+f"(d[7]), "+f"(d[8]), "+f"(d[9]), "+f"(d[10]), "+f"(d[11]), "+f"(d[12]), "+f"(d[13]), "+f"(d[14]), "+f"(d[15]), "+f"(d[16]), "+f"(d[17]), "+f"(d[18]), "+f"(d[19]), "+f"(d[20]), "+f"(d[21]), "+f"(d[22]), "+f"(d[23]), "+f"(d[24]), "+f"(d[25]), "+f"(d[26]), "+f"(d[27]), "+f"(d[28]), "+f"(d[29]), "+f"(d[30]), "+f"(d[31]), "+f"(d[32]), "+f"(d[33]), "+f"(d[34]), "+f"(d[35]), "+f"(d[36]), "+f"(d[37]), "+f"(d[38]), "+f"(d[39]), "+f"(d[40]), "+f"(d[41]), "+f"(d[42]), "+f"(d[43]), "+f"(d[44]), "+f"(d[45]), "+f"(d[46]), "+f"(d[47]), "+f"(d[48]), "+f"(d[49]), "+f"(d[50]), "+f"(d[51]), "+f"(d[52]), "+f"(d[53]), "+f"(d[54]), "+f"(d[55]), "+f"(d[56]), "+f"(d[57]), "+f"(d[58]), "+f"(d[59]), "+f"(d[60]), "+f"(d[61]), "+f"(d[62]), "+f"(d[63]), "+f"(d[64]), "+f"(d[65]), "+f"(d[66]), "+f"(d[67]), "+f"(d[68]), "+f"(d[69]), "+f"(d[70]), "+f"(d[71]), "+f"(d[72]), "+f"(d[73]), "+f"(d[74]), "+f"(d[75]), "+f"(d[76]), "+f"(d[77]), "+f"(d[78]), "+f"(d[79]), "+f"(d[80]), "+f"(d[81]), "+f"(d[82]), "+f"(d[83]), "+f"(d[84]), "+f"(d[85]), "+f"(d[86]), "+f"(d[87]), "+f"(d[88]), "+f"(d[89]), "+f"(d[90]), "+f"(d[91]), "+f"(d[92]), "+f"(d[93]), "+f"(d[94]), "+f"(d[95]), "+f"(d[96]), "+f"(d[97]), "+f"(d[98]), "+f"(d[99]), "+f"(d[100]), "+f"(d[101]), "+f"(d[102]), "+f"(d[103]), "+f"(d[104]), "+f"(d[105]), "+f"(d[106]), "+f"(d[107]), "+f"(d[108]), "+f"(d[109]), "+f"(d[110]), "+f"(d[111]), "+f"(d[112]), "+f"(d[113]), "+f"(d[114]), "+f"(d[115])
+                 : "l"(da0), "r"(oa), "l"(db0), "r"(ob), "r"(acc));
+}
+
+template <>
+__device__ __forceinline__ void tc16_wgmma<240>(float *d, unsigned long long da0, unsigned oa, unsigned long long db0,
+                                           unsigned ob, int acc)
+{
+    asm volatile("{\n.reg .pred p;\n.reg .b64 a, b, t;\nsetp.ne.b32 p, %124, 0;\n"
+                 "cvt.u64.u32 t, %121;\nadd.s64 a, %120, t;\ncvt.u64.u32 t, %123;\nadd.s64 b, %122, t;\n"
+                 "wgmma.mma_async.sync.aligned.m64n240k16" TC16_WG_TYPE
+                 "{%0, %1, %2, %3, %4, %5, %6, %7, %8, %9, %10, %11, %12, %13, %14, %15, %16, %17, %18, %19, %20, %21, %22, %23, %24, %25, %26, %27, %28, %29, %30, %31, %32, %33, %34, %35, %36, %37, %38, %39, %40, %41, %42, %43, %44, %45, %46, %47, %48, %49, %50, %51, %52, %53, %54, %55, %56, %57, %58, %59, %60, %61, %62, %63, %64, %65, %66, %67, %68, %69, %70, %71, %72, %73, %74, %75, %76, %77, %78, %79, %80, %81, %82, %83, %84, %85, %86, %87, %88, %89, %90, %91, %92, %93, %94, %95, %96, %97, %98, %99, %100, %101, %102, %103, %104, %105, %106, %107, %108, %109, %110, %111, %112, %113, %114, %115, %116, %117, %118, %119}, a, b, p, 1, 1, 0, 0;\n}\n"
+                 : "+f"(d[0]), "+f"(d[1]), "+f"(d[2]), "+f"(d[3]), "+f"(d[4]), "+f"(d[5]), "+f"(d[6]), "+f"(d[7]), "+f"(d[8]), "+f"(d[9]), "+f"(d[10]), "+f"(d[11]), "+f"(d[12]), "+f"(d[13]), "+f"(d[14]), "+f"(d[15]), "+f"(d[16]), "+f"(d[17]), "+f"(d[18]), "+f"(d[19]), "+f"(d[20]), "+f"(d[21]), "+f"(d[22]), "+f"(d[23]), "+f"(d[24]), "+f"(d[25]), "+f"(d[26]), "+f"(d[27]), "+f"(d[28]), "+f"(d[29]), "+f"(d[30]), "+f"(d[31]), "+f"(d[32]), "+f"(d[33]), "+f"(d[34]), "+f"(d[35]), "+f"(d[36]), "+f"(d[37]), "+f"(d[38]), "+f"(d[39]), "+f"(d[40]), "+f"(d[41]), "+f"(d[42]), "+f"(d[43]), "+f"(d[44]), "+f"(d[45]), "+f"(d[46]), "+f"(d[47]), "+f"(d[48]), "+f"(d[49]), "+f"(d[50]), "+f"(d[51]), "+f"(d[52]), "+f"(d[53]), "+f"(d[54]), "+f"(d[55]), "+f"(d[56]), "+f"(d[57]), "+f"(d[58]), "+f"(d[59]), "+f"(d[60]), "+f"(d[61]), "+f"(d[62]), "+f"(d[63]), "+f"(d[64]), "+f"(d[65]), "+f"(d[66]), "+f"(d[67]), "+f"(d[68]), "+f"(d[69]), "+f"(d[70]), "+f"(d[71]), "+f"(d[72]), "+f"(d[73]), "+f"(d[74]), "+f"(d[75]), "+f"(d[76]), "+f"(d[77]), "+f"(d[78]), "+f"(d[79]), "+f"(d[80]), "+f"(d[81]), "+f"(d[82]), "+f"(d[83]), "+f"(d[84]), "+f"(d[85]), "+f"(d[86]), "+f"(d[87]), "+f"(d[88]), "+f"(d[89]), "+f"(d[90]), "+f"(d[91]), "+f"(d[92]), "+f"(d[93]), "+f"(d[94]), "+f"(d[95]), "+f"(d[96]), "+f"(d[97]), "+f"(d[98]), "+f"(d[99]), "+f"(d[100]), "+f"(d[101]), "+f"(d[102]), "+f"(d[103]), "+f"(d[104]), "+f"(d[105]), "+f"(d[106]), "+f"(d[107]), "+f"(d[108]), "+f"(d[109]), "+f"(d[110]), "+f"(d[111]), "+f"(d[112]), "+f"(d[113]), "+f"(d[114]), "+f"(d[115]), "+f"(d[116]), "+f"(d[117]), "+f"(d[118]), "+f"(d[119])
+                 : "l"(da0), "r"(oa), "l"(db0), "r"(ob), "r"(acc));
+}
+
+template <>
+__device__ __forceinline__ void tc16_wgmma<248>(float *d, unsigned long long da0, unsigned oa, unsigned long long db0,
+                                           unsigned ob, int acc)
+{
+    asm volatile("{\n.reg .pred p;\n.reg .b64 a, b, t;\nsetp.ne.b32 p, %128, 0;\n"
+                 "cvt.u64.u32 t, %125;\nadd.s64 a, %124, t;\ncvt.u64.u32 t, %127;\nadd.s64 b, %126, t;\n"
+                 "wgmma.mma_async.sync.aligned.m64n248k16" TC16_WG_TYPE
+                 "{%0, %1, %2, %3, %4, %5, %6, %7, %8, %9, %10, %11, %12, %13, %14, %15, %16, %17, %18, %19, %20, %21, %22, %23, %24, %25, %26, %27, %28, %29, %30, %31, %32, %33, %34, %35, %36, %37, %38, %39, %40, %41, %42, %43, %44, %45, %46, %47, %48, %49, %50, %51, %52, %53, %54, %55, %56, %57, %58, %59, %60, %61, %62, %63, %64, %65, %66, %67, %68, %69, %70, %71, %72, %73, %74, %75, %76, %77, %78, %79, %80, %81, %82, %83, %84, %85, %86, %87, %88, %89, %90, %91, %92, %93, %94, %95, %96, %97, %98, %99, %100, %101, %102, %103, %104, %105, %106, %107, %108, %109, %110, %111, %112, %113, %114, %115, %116, %117, %118, %119, %120, %121, %122, %123}, a, b, p, 1, 1, 0, 0;\n}\n"
+                 : "+f"(d[0]), "+f"(d[1]), "+f"(d[2]), "+f"(d[3]), "+f"(d[4]), "+f"(d[5]), "+f"(d[6]), "+f"(d[7]), "+f"(d[8]), "+f"(d[9]), "+f"(d[10]), "+f"(d[11]), "+f"(d[12]), "+f"(d[13]), "+f"(d[14]), "+f"(d[15]), "+f"(d[16]), "+f"(d[17]), "+f"(d[18]), "+f"(d[19]), "+f"(d[20]), "+f"(d[21]), "+f"(d[22]), "+f"(d[23]), "+f"(d[24]), "+f"(d[25]), "+f"(d[26]), "+f"(d[27]), "+f"(d[28]), "+f"(d[29]), "+f"(d[30]), "+f"(d[31]), "+f"(d[32]), "+f"(d[33]), "+f"(d[34]), "+f"(d[35]), "+f"(d[36]), "+f"(d[37]), "+f"(d[38]), "+f"(d[39]), "+f"(d[40]), "+f"(d[41]), "+f"(d[42]), "+f"(d[43]), "+f"(d[44]), "+f"(d[45]), "+f"(d[46]), "+f"(d[47]), "+f"(d[48]), "+f"(d[49]), "+f"(d[50]), "+f"(d[51]), "+f"(d[52]), "+f"(d[53]), "+f"(d[54]), "+f"(d[55]), "+f"(d[56]), "+f"(d[57]), "+f"(d[58]), "+f"(d[59]), "+f"(d[60]), "+f"(d[61]), "+f"(d[62]), "+f"(d[63]), "+f"(d[64]), "+f"(d[65]), "+f"(d[66]), "+f"(d[67]), "+f"(d[68]), "+f"(d[69]), "+f"(d[70]), "+f"(d[71]), "+f"(d[72]), "+f"(d[73]), "+f"(d[74]), "+f"(d[75]), "+f"(d[76]), "+f"(d[77]), "+f"(d[78]), "+f"(d[79]), "+f"(d[80]), "+f"(d[81]), "+f"(d[82]), "+f"(d[83]), "+f"(d[84]), "+f"(d[85]), "+f"(d[86]), "+f"(d[87]), "+f"(d[88]), "+f"(d[89]), "+f"(d[90]), "+f"(d[91]), "+f"(d[92]), "+f"(d[93]), "+f"(d[94]), "+f"(d[95]), "+f"(d[96]), "+f"(d[97]), "+f"(d[98]), "+f"(d[99]), "+f"(d[100]), "+f"(d[101]), "+f"(d[102]), "+f"(d[103]), "+f"(d[104]), "+f"(d[105]), "+f"(d[106]), "+f"(d[107]), "+f"(d[108]), "+f"(d[109]), "+f"(d[110]), "+f"(d[111]), "+f"(d[112]), "+f"(d[113]), "+f"(d[114]), "+f"(d[115]), "+f"(d[116]), "+f"(d[117]), "+f"(d[118]), "+f"(d[119]), "+f"(d[120]), "+f"(d[121]), "+f"(d[122]), "+f"(d[123])
+                 : "l"(da0), "r"(oa), "l"(db0), "r"(ob), "r"(acc));
+}
+
+template <>
+__device__ __forceinline__ void tc16_wgmma<256>(float *d, unsigned long long da0, unsigned oa, unsigned long long db0,
+                                           unsigned ob, int acc)
+{
+    asm volatile("{\n.reg .pred p;\n.reg .b64 a, b, t;\nsetp.ne.b32 p, %132, 0;\n"
+                 "cvt.u64.u32 t, %129;\nadd.s64 a, %128, t;\ncvt.u64.u32 t, %131;\nadd.s64 b, %130, t;\n"
+                 "wgmma.mma_async.sync.aligned.m64n256k16" TC16_WG_TYPE
+                 "{%0, %1, %2, %3, %4, %5, %6, %7, %8, %9, %10, %11, %12, %13, %14, %15, %16, %17, %18, %19, %20, %21, %22, %23, %24, %25, %26, %27, %28, %29, %30, %31, %32, %33, %34, %35, %36, %37, %38, %39, %40, %41, %42, %43, %44, %45, %46, %47, %48, %49, %50, %51, %52, %53, %54, %55, %56, %57, %58, %59, %60, %61, %62, %63, %64, %65, %66, %67, %68, %69, %70, %71, %72, %73, %74, %75, %76, %77, %78, %79, %80, %81, %82, %83, %84, %85, %86, %87, %88, %89, %90, %91, %92, %93, %94, %95, %96, %97, %98, %99, %100, %101, %102, %103, %104, %105, %106, %107, %108, %109, %110, %111, %112, %113, %114, %115, %116, %117, %118, %119, %120, %121, %122, %123, %124, %125, %126, %127}, a, b, p, 1, 1, 0, 0;\n}\n"
+                 : "+f"(d[0]), "+f"(d[1]), "+f"(d[2]), "+f"(d[3]), "+f"(d[4]), "+f"(d[5]), "+f"(d[6]), "+f"(d[7]), "+f"(d[8]), "+f"(d[9]), "+f"(d[10]), "+f"(d[11]), "+f"(d[12]), "+f"(d[13]), "+f"(d[14]), "+f"(d[15]), "+f"(d[16]), "+f"(d[17]), "+f"(d[18]), "+f"(d[19]), "+f"(d[20]), "+f"(d[21]), "+f"(d[22]), "+f"(d[23]), "+f"(d[24]), "+f"(d[25]), "+f"(d[26]), "+f"(d[27]), "+f"(d[28]), "+f"(d[29]), "+f"(d[30]), "+f"(d[31]), "+f"(d[32]), "+f"(d[33]), "+f"(d[34]), "+f"(d[35]), "+f"(d[36]), "+f"(d[37]), "+f"(d[38]), "+f"(d[39]), "+f"(d[40]), "+f"(d[41]), "+f"(d[42]), "+f"(d[43]), "+f"(d[44]), "+f"(d[45]), "+f"(d[46]), "+f"(d[47]), "+f"(d[48]), "+f"(d[49]), "+f"(d[50]), "+f"(d[51]), "+f"(d[52]), "+f"(d[53]), "+f"(d[54]), "+f"(d[55]), "+f"(d[56]), "+f"(d[57]), "+f"(d[58]), "+f"(d[59]), "+f"(d[60]), "+f"(d[61]), "+f"(d[62]), "+f"(d[63]), "+f"(d[64]), "+f"(d[65]), "+f"(d[66]), "+f"(d[67]), "+f"(d[68]), "+f"(d[69]), "+f"(d[70]), "+f"(d[71]), "+f"(d[72]), "+f"(d[73]), "+f"(d[74]), "+f"(d[75]), "+f"(d[76]), "+f"(d[77]), "+f"(d[78]), "+f"(d[79]), "+f"(d[80]), "+f"(d[81]), "+f"(d[82]), "+f"(d[83]), "+f"(d[84]), "+f"(d[85]), "+f"(d[86]), "+f"(d[87]), "+f"(d[88]), "+f"(d[89]), "+f"(d[90]), "+f"(d[91]), "+f"(d[92]), "+f"(d[93]), "+f"(d[94]), "+f"(d[95]), "+f"(d[96]), "+f"(d[97]), "+f"(d[98]), "+f"(d[99]), "+f"(d[100]), "+f"(d[101]), "+f"(d[102]), "+f"(d[103]), "+f"(d[104]), "+f"(d[105]), "+f"(d[106]), "+f"(d[107]), "+f"(d[108]), "+f"(d[109]), "+f"(d[110]), "+f"(d[111]), "+f"(d[112]), "+f"(d[113]), "+f"(d[114]), "+f"(d[115]), "+f"(d[116]), "+f"(d[117]), "+f"(d[118]), "+f"(d[119]), "+f"(d[120]), "+f"(d[121]), "+f"(d[122]), "+f"(d[123]), "+f"(d[124]), "+f"(d[125]), "+f"(d[126]), "+f"(d[127])
+                 : "l"(da0), "r"(oa), "l"(db0), "r"(ob), "r"(acc));
+}
+
+#endif
+
+#ifndef TC_GROUPS
+#define TC_GROUPS 1
+#endif
+#define TC_CIN_ALL (TC_CIN * TC_GROUPS)
+#define TC_COUT_ALL (TC_COUT * TC_GROUPS)
+#define TC_CDIV(a, b) (((a) + (b) - 1) / (b))
+#define TC_RUP(a, b) (TC_CDIV(a, b) * (b))
+
+#define TC_BM (64 * WG_M)
+#define TC_NT (128 * WG_M * WG_N)
+// Stride 1 down the image: consecutive output rows read consecutive input
+// rows, so a tap's operand for all of a warpgroup's rows is one run of
+// pixels, (RPW - 1) x IW + TILE_OW long, and one wgmma covers them (FLAT):
+// its column n is output row n / IW, column n % IW, wasted past TILE_OW
+// (the KW - 1 halo columns of a row). Fewer, larger wgmma steps: a small
+// N leaves the tensor cores waiting on each step's accumulator chain.
+// Otherwise one wgmma per row, N = TILE_OW.
+#define TC_FLAT (TC_SY == 1)
+#if TC_FLAT
+#define TC_NW 1                                 // wgmma chains per warpgroup
+#define TC_WN TC_RUP((TC_RPW - 1) * TC_IW + TILE_OW, 8)
+#else
+#define TC_NW TC_RPW
+#define TC_WN TC_RUP(TILE_OW, 8)
+#endif
+#define TC_KHW (TC_KH * TC_KW)
+#define TC_KSTEPS (TC_KHW * TC_CK / 16)         // k-steps of the channels held
+#define TC_IH ((TILE_OH - 1) * TC_SY + (TC_KH - 1) * TC_DY + 1)
+#define TC_IW (TILE_OW + (TC_KW - 1) * TC_DX)
+#define TC_IS (TC_IH * TC_IW)
+#define TC_PPX ((TC_IS + 8) | 1)               // plane pixels: odd; a run ends at most 7 past the tile
+#define TC_PB (TC_PPX * 16)                     // plane bytes
+#define TC_SB (TC_CK / 8 * TC_PB)               // the planes of CK channels, bytes
+#define TC_SA (TC_BM * TC_KHW * TC_CK * 2)      // A of CK channels, bytes
+#define TC_OP (TC_BM + 8)                       // staged output pixel pitch, elements
+#define TC_RK (TC_CIN * TC_KHW)                 // a raw weight row, elements
+#define TC_TY TC_CDIV(TC_OH, TILE_OH)
+#define TC_TX TC_CDIV(TC_OW, TILE_OW)
+#define TC_NCT TC_CDIV(TC_COUT, TC_BM)
+#define TC_VEC(n) ((n) % 8 == 0 ? 8 : (n) % 4 == 0 ? 4 : (n) % 2 == 0 ? 2 : 1)
+#define TC_OVEC TC_VEC(TC_COUT)
+
+// The k-steps of CK channels into acc, one wgmma per step and chain. A
+// descriptor's address field counts 16 bytes, so a step's is its base's
+// (da0: A at this warpgroup's 64 rows; db0: B at its first row) plus a
+// constant, added in the wgmma's asm (shared addresses stay under 2^18:
+// no carry). FRESH: the first step overwrites acc (scale-d 0); otherwise
+// every step adds to it.
+template <bool FRESH>
+__device__ __forceinline__ void tc16g_steps(float (*acc)[TC_WN / 2], unsigned long long da0, unsigned long long db0)
+{
+#pragma unroll
+    for (int s = 0; s < TC_KSTEPS; ++s) {
+        const int tap = s / (TC_CK / 16), q = s % (TC_CK / 16);
+        const unsigned oa = (tap * (TC_CK / 8) + 2 * q) * TC_BM;
+#pragma unroll
+        for (int rr = 0; rr < TC_NW; ++rr) {
+            const int p0 = (rr * TC_SY + tap / TC_KW * TC_DY) * TC_IW + tap % TC_KW * TC_DX;
+            tc16_wgmma<TC_WN>(acc[rr], da0, oa, db0, 2 * q * TC_PB / 16 + p0, FRESH ? s > 0 : 1);
+        }
+    }
+}
+
+// The bias of this thread's two channel rows of its warpgroup's 64 (16w + g
+// and 16w + g + 8, w its warp) from output channel co0 + 64 wgm of group
+// grp, in fp32: zeros past Cout, and without a bias (TC_BIAS_ARG null).
+#if TC_BIAS
+#define TC_BIAS_ARG bias
+#else
+#define TC_BIAS_ARG nullptr
+#endif
+__device__ __forceinline__ void tc16g_bias(float *bv, const ct_elem *__restrict__ bias, int grp, int co0, int wgm)
+{
+    const int w = threadIdx.x / 32 % 4, g = threadIdx.x % 32 / 4;
+#pragma unroll
+    for (int h = 0; h < 2; ++h) {
+        const int co = co0 + wgm * 64 + 16 * w + g + 8 * h;
+        bv[h] = TC_BIAS && co < TC_COUT ? ct_ldg(bias + grp * TC_COUT + co) : 0.0f;
+    }
+}
+
+// acc[rr][4j..] holds channels 16w + g (+8) of the warpgroup's 64, columns
+// 8j + 2t (+1) of chain rr; pk[rr][2j + h] gets channel row h's pair, the
+// bias added in fp32, one rounding. Every accumulator is read here,
+// unconditionally: read under a condition, ptxas guards each read with a
+// wait of its own and serializes all wgmma steps of the kernel (its info
+// C7518).
+__device__ __forceinline__ void tc16g_pack(float (*acc)[TC_WN / 2], const float *bv, unsigned (*pk)[TC_WN / 4])
+{
+#pragma unroll
+    for (int rr = 0; rr < TC_NW; ++rr)
+#pragma unroll
+        for (int j = 0; j < TC_WN / 8; ++j)
+#pragma unroll
+            for (int h = 0; h < 2; ++h)
+                pk[rr][2 * j + h] = tc16_pack(acc[rr][4 * j + 2 * h] + bv[h], acc[rr][4 * j + 2 * h + 1] + bv[h]);
+}
+
+// Where column n of chain rr lands among the warpgroup's output rows: with
+// FLAT, row n / IW and column n % IW (columns from TILE_OW on are a row's
+// halo, never stored); otherwise row rr, column n. (A walk adding 8 to the
+// column and wrapping once at IW, as tc16g had, misplaced columns where IW
+// is under 8.)
+__device__ __forceinline__ int tc16g_row(int rr, int n)
+{
+    return TC_FLAT ? n / TC_IW : rr;
+}
+
+__device__ __forceinline__ int tc16g_col(int n)
+{
+    return TC_FLAT ? n % TC_IW : n;
+}
+
+// This thread's packed outputs staged as [pixel][channel] (pitch OP): the
+// warpgroup's rows start at tile row rw0, its channels at 64 wgm.
+__device__ __forceinline__ void tc16g_stage(tc16_bits *so, unsigned (*pk)[TC_WN / 4], int rw0, int wgm)
+{
+    const int w = threadIdx.x / 32 % 4, lane = threadIdx.x % 32, g = lane / 4, t = lane % 4;
+#pragma unroll
+    for (int rr = 0; rr < TC_NW; ++rr)
+#pragma unroll
+        for (int j = 0; j < TC_WN / 8; ++j)
+#pragma unroll
+            for (int e = 0; e < 2; ++e) {
+                const int n = 8 * j + 2 * t + e, re = tc16g_row(rr, n), xe = tc16g_col(n);
+                if (xe < TILE_OW && re < TC_RPW)
+#pragma unroll
+                    for (int h = 0; h < 2; ++h)
+                        so[((rw0 + re) * TILE_OW + xe) * TC_OP + wgm * 64 + 16 * w + g + 8 * h] =
+                            (tc16_bits)(pk[rr][2 * j + h] >> 16 * e);
+            }
+}
+
+// OVEC consecutive output elements from shared memory to global memory.
+__device__ __forceinline__ void tc16g_store(tc16_bits *d, const tc16_bits *s)
+{
+#if TC_OVEC == 8
+    *reinterpret_cast<uint4 *>(d) = *reinterpret_cast<const uint4 *>(s);
+#elif TC_OVEC == 4
+    *reinterpret_cast<uint2 *>(d) = *reinterpret_cast<const uint2 *>(s);
+#elif TC_OVEC == 2
+    *reinterpret_cast<unsigned *>(d) = *reinterpret_cast<const unsigned *>(s);
+#else
+    *d = *s;
+#endif
+}
+#endif
+
+#define TC_NTILES (TC_B * TC_TY * TC_TX)
+#define TC_IVEC TC_VEC(TC_CIN)
+#define TC_WVEC TC_VEC(TC_RK)
+#define TC_RAWW (TC_SA + TC_SB)                 // raw weights, bytes (before any tile but the first)
+// The raw weights come RPC channels at a time, as many (a multiple of 16,
+// so that the last piece reaches CK and zeros A's padded channels) as fit
+// in the tiles' regions past the first B buffer, at least 16 (the block's
+// shared memory then grows to hold them: tc16r_conv.c sizes it so). All of
+// a 128-channel 3x3 layer's 64 rows at once took 147 KB beside A's 147 KB:
+// no candidate fitted.
+#define TC_RPC0 ((TC_NREG * TC_WGB - TC_SB) / (TC_BM * 16 * TC_KHW * 2) * 16)
+#define TC_RPC (TC_RPC0 < 16 ? 16 : TC_RPC0 > TC_CK ? TC_CK : TC_RPC0)
+#define TC_RKP TC_RUP(TC_RPC * TC_KHW, 8)       // raw row pitch, elements
+// After A, TC_NREG regions of TC_WGB bytes (one per warpgroup with
+// PINGPONG); offsets below are within a region.
+#define TC_LOOK (STAGES - 1)
+#if TC_CL
+#define TC_OUTS (STAGES * TC_SB)                // staged outputs
+#define TC_BSTAGE(j) ((j) % STAGES * TC_SB)
+#define TC_WGB (STAGES * TC_SB + TILE_OH * TILE_OW * TC_OP * 2)
+#else
+#define TC_RV TC_VEC(TC_W)                      // raw piece: elements that keep rows aligned
+#define TC_RW TC_RUP(TC_IW + TC_RV - 1, TC_RV)  // raw row, from a column multiple of RV
+#define TC_SRI TC_RUP(TC_CIN * TC_IH * TC_RW * 2, 16)  // raw tile, bytes: 16-byte multiples keep the
+                                                    // next warpgroup's region aligned (PINGPONG)
+#define TC_RAWIN (2 * TC_SB)                    // raw tiles
+#define TC_BSTAGE(j) ((j) % 2 * TC_SB)
+#define TC_WGB (2 * TC_SB + STAGES * TC_SRI)
+#endif
+
+struct tc16g_tile {
+    int b, oy0, ox0, iy0, ix0;
+};
+
+__device__ __forceinline__ tc16g_tile tc16g_at(int T)
+{
+    tc16g_tile r;
+    const int tile = T % (TC_TY * TC_TX);
+    r.b = T / (TC_TY * TC_TX);
+    r.oy0 = tile / TC_TX * TILE_OH;
+    r.ox0 = tile % TC_TX * TILE_OW;
+    r.iy0 = r.oy0 * TC_SY - TC_PH;
+    r.ix0 = r.ox0 - TC_PW;
+    return r;
+}
+
+#if TC_CL
+// Tile T's haloed input into stage d as [c / 8][pixel][8], IVEC channels a
+// piece (a piece never straddles planes), zeros outside the image and past
+// the channels; no commit. in: the group's first channel of image 0.
+__device__ __forceinline__ void tc16g_icopy(unsigned char *d, const tc16_bits *__restrict__ in, int T)
+{
+    const tc16g_tile r = tc16g_at(T);
+    in += (long long)r.b * TC_H * TC_W * TC_CIN_ALL;
+    constexpr int per = TC_CK / TC_IVEC;
+#pragma unroll 4
+    for (int i = TC_TID; i < TC_IS * per; i += TC_TN) {
+        const int p = i / per, c = i % per * TC_IVEC;
+        const int iy = r.iy0 + p / TC_IW, ix = r.ix0 + p % TC_IW;
+        const bool ok = iy >= 0 && iy < TC_H && ix >= 0 && ix < TC_W && (TC_CIN % 16 == 0 || c < TC_CIN);
+        tc16_cp<TC_IVEC>(reinterpret_cast<tc16_bits *>(d + c / 8 * TC_PB + p * 16) + c % 8,
+                         ok ? in + ((long long)iy * TC_W + ix) * TC_CIN_ALL + c : in, ok);
+    }
+}
+#else
+// Tile T's rows, raw, into raw buffer d: channel c's rows of TC_RW columns
+// from the column at or before ix0 that is a multiple of RV, RV columns a
+// piece: the widest piece (16 bytes where the width is a multiple of 8)
+// that keeps every piece aligned and wholly in or out of the image, single
+// elements where the width is odd. No commit. in: the group's first
+// channel of image 0.
+__device__ __forceinline__ void tc16g_icopy(unsigned char *d, const tc16_bits *__restrict__ in, int T)
+{
+    const tc16g_tile r = tc16g_at(T);
+    in += (long long)r.b * TC_CIN_ALL * TC_H * TC_W;
+    const int cx0 = r.ix0 - ((r.ix0 % TC_RV) + TC_RV) % TC_RV;
+    constexpr int per = TC_RW / TC_RV;
+#pragma unroll 4
+    for (int i = TC_TID; i < TC_CIN * TC_IH * per; i += TC_TN) {
+        const int x = i % per * TC_RV, row = i / per, y = row % TC_IH, c = row / TC_IH;
+        const int iy = r.iy0 + y, ix = cx0 + x;
+        const bool ok = iy >= 0 && iy < TC_H && ix >= 0 && ix < TC_W;
+        tc16_cp<TC_RV>(reinterpret_cast<tc16_bits *>(d) + row * TC_RW + x,
+                       ok ? in + ((long long)c * TC_H + iy) * TC_W + ix : in, ok);
+    }
+}
+
+// The landed raw tile of origin column ix0 into B buffer d as
+// [c / 8][pixel][8]: an item is 8 channels of one pixel, consecutive
+// threads consecutive pixels (neighbouring raw elements; 16-byte stores to
+// distinct banks); channels past the layer's are zeros.
+__device__ __forceinline__ void tc16g_transpose(unsigned char *d, const unsigned char *raw_, int ix0)
+{
+    const tc16_bits *raw = reinterpret_cast<const tc16_bits *>(raw_);
+    const int off = ((ix0 % TC_RV) + TC_RV) % TC_RV;
+#pragma unroll 2
+    for (int i = TC_TID; i < TC_IS * (TC_CK / 8); i += TC_TN) {
+        const int p = i % TC_IS, o = i / TC_IS;
+        const tc16_bits *sp = raw + (o * 8 * TC_IH + p / TC_IW) * TC_RW + p % TC_IW + off;
+        unsigned v[4];
+#pragma unroll
+        for (int q = 0; q < 4; ++q) {
+            const int c = o * 8 + 2 * q;
+            const unsigned lo = TC_CIN % 16 == 0 || c < TC_CIN ? sp[2 * q * TC_IH * TC_RW] : 0u;
+            const unsigned hi = TC_CIN % 16 == 0 || c + 1 < TC_CIN ? sp[(2 * q + 1) * TC_IH * TC_RW] : 0u;
+            v[q] = lo | hi << 16;
+        }
+        *reinterpret_cast<uint4 *>(d + o * TC_PB + p * 16) = make_uint4(v[0], v[1], v[2], v[3]);
+    }
+}
+#endif
+
+// A barrier of this thread's warpgroup alone (named barrier 1 + its index,
+// written as constants: a register id makes ptxas reserve all 16).
+__device__ __forceinline__ void tc16g_wg_bar()
+{
+    switch (threadIdx.x / 128) {
+    case 0: asm volatile("bar.sync 1, 128;\n" ::: "memory"); break;
+    case 1: asm volatile("bar.sync 2, 128;\n" ::: "memory"); break;
+    case 2: asm volatile("bar.sync 3, 128;\n" ::: "memory"); break;
+    default: asm volatile("bar.sync 4, 128;\n" ::: "memory"); break;
+    }
+}
+
+// Where tile j's input is copied to (NHWC: its B buffer; NCHW: its raw one).
+__device__ __forceinline__ unsigned char *tc16g_dst(unsigned char *rg, int j)
+{
+#if TC_CL
+    return rg + TC_BSTAGE(j);
+#else
+    return rg + TC_RAWIN + j % STAGES * TC_SRI;
+#endif
+}
+
+// The barrier of the threads that share a tile: the block's, or with
+// PINGPONG the warpgroup's own.
+__device__ __forceinline__ void tc16g_tbar()
+{
+    if (TC_PP)
+        tc16g_wg_bar();
+    else
+        __syncthreads();
+}
+
+// Tile j's start: its copies complete (one commit group a tile, LOOKAHEAD
+// ahead; with none, issued here), the barrier that also ends every warp's
+// part in the tiles before (their buffers are free), tile j + LOOKAHEAD's
+// copies, NCHW's transpose and a second barrier, then the wgmma steps into
+// acc, committed (the caller waits for them).
+// Tile number j of this warpgroup's (or the block's) walk is tile
+// T0 + j x step + first of the layer; nj of them.
+__device__ __forceinline__ void tc16g_issue(unsigned char *sm, unsigned char *rg, const tc16_bits *__restrict__ in,
+                                            int T0, int step, int first, int nj, int j, int wgm, int wgn,
+                                            float (*acc)[TC_WN / 2])
+{
+    if (TC_LOOK == 0 && (j > 0 || !TC_CL || TC_PP)) {
+        tc16g_icopy(tc16g_dst(rg, j), in, T0 + j * step + first);
+        tc16_cp_commit();
+    }
+    tc16_cp_wait<TC_LOOK == 0 ? 0 : TC_LOOK - 1>();
+    tc16_proxy_fence();
+    tc16g_tbar();
+    if (TC_LOOK > 0) {
+        if (j + TC_LOOK < nj)
+            tc16g_icopy(tc16g_dst(rg, j + TC_LOOK), in, T0 + (j + TC_LOOK) * step + first);
+        tc16_cp_commit();
+    }
+    unsigned char *st = rg + TC_BSTAGE(j);
+#if !TC_CL
+    tc16g_transpose(st, tc16g_dst(rg, j), tc16g_at(T0 + j * step + first).ix0);
+    tc16_proxy_fence();
+    tc16g_tbar();
+#endif
+#pragma unroll
+    for (int rr = 0; rr < TC_NW; ++rr) {
+#pragma unroll
+        for (int e = 0; e < TC_WN / 2; ++e)
+            acc[rr][e] = 0.0f;
+        tc16_wg_hold<TC_WN / 2>(acc[rr]);
+    }
+    tc16_wg_fence();
+    // The descriptors' bases pass through tc16_opaque: left to itself the
+    // compiler computes every step's descriptors ahead, out of the tile
+    // loop, in more registers than the accumulators leave.
+    const unsigned long long da0 = tc16_opaque(tc16_wgdesc(sm + wgm * 64 * 16, TC_BM * 16, 128));
+    const unsigned long long db0 =
+        tc16_opaque(tc16_wgdesc(st + (TC_PP ? 0 : wgn) * TC_RPW * TC_SY * TC_IW * 16, TC_PB, 128));
+    tc16g_steps<true>(acc, da0, db0);
+    tc16_wg_commit();
+}
+
+// Tile j's end, once its wgmma group has completed: acc[rr][4j'..] holds
+// channels 16w + g (+8), pixels 8j' + 2t (+1) of row rr of this warpgroup;
+// the bias added in fp32, one rounding. NHWC stages them [pixel][channel]
+// for 16-byte stores (the warpgroup's barrier between); NCHW stores them as
+// they are.
+__device__ __forceinline__ void tc16g_finish(unsigned char *rg, ct_elem *__restrict__ out_, int T, int grp, int co0,
+                                             int wgm, int wgn, const float *bv, float (*acc)[TC_WN / 2])
+{
+#pragma unroll
+    for (int rr = 0; rr < TC_NW; ++rr)
+        tc16_wg_hold<TC_WN / 2>(acc[rr]);
+    unsigned pk[TC_NW][TC_WN / 4];
+    tc16g_pack(acc, bv, pk);
+    const tc16g_tile r = tc16g_at(T);
+#if TC_CL
+    tc16_bits *so = reinterpret_cast<tc16_bits *>(rg + TC_OUTS);
+    const int rw0 = (TC_PP ? 0 : wgn) * TC_RPW;   // the warpgroup's first row of the tile
+    tc16g_stage(so, pk, rw0, wgm);
+    // Each warpgroup stores what it staged (its rows, its 64 channels):
+    // its own barrier, not the block's, between.
+    tc16g_wg_bar();
+    constexpr int per = 64 / TC_OVEC;
+    const int c0 = co0 + wgm * 64;
+    ct_elem *out = out_ + (long long)r.b * TC_OH * TC_OW * TC_COUT_ALL + grp * TC_COUT + c0;
+#pragma unroll 2
+    for (int i = threadIdx.x % 128; i < TC_RPW * TILE_OW * per; i += 128) {
+        const int n = rw0 * TILE_OW + i / per, c = i % per * TC_OVEC;
+        const int oy = r.oy0 + n / TILE_OW, ox = r.ox0 + n % TILE_OW;
+        if (oy >= TC_OH || ox >= TC_OW || c0 + c >= TC_COUT)
+            continue;
+        const tc16_bits *s = so + n * TC_OP + wgm * 64 + c;
+        tc16g_store(reinterpret_cast<tc16_bits *>(out) + ((long long)oy * TC_OW + ox) * TC_COUT_ALL + c, s);
+    }
+#else
+    const int w = threadIdx.x / 32 % 4, lane = threadIdx.x % 32, g = lane / 4, t = lane % 4;
+#pragma unroll
+    for (int h = 0; h < 2; ++h) {
+        const int co = co0 + wgm * 64 + 16 * w + g + 8 * h;
+        if (co >= TC_COUT)
+            continue;
+        ct_elem *o = out_ + ((long long)r.b * TC_COUT_ALL + grp * TC_COUT + co) * TC_OH * TC_OW;
+#pragma unroll
+        for (int rr = 0; rr < TC_NW; ++rr)
+#pragma unroll
+            for (int j = 0; j < TC_WN / 8; ++j)
+#pragma unroll
+                for (int e = 0; e < 2; ++e) {
+                    const int n = 8 * j + 2 * t + e, re = tc16g_row(rr, n), xe = tc16g_col(n);
+                    const int oy = r.oy0 + (TC_PP ? 0 : wgn) * TC_RPW + re, ox = r.ox0 + xe;
+                    if (xe < TILE_OW && re < TC_RPW && oy < TC_OH && ox < TC_OW)
+                        reinterpret_cast<tc16_bits *>(o)[oy * TC_OW + ox] = (tc16_bits)(pk[rr][2 * j + h] >> 16 * e);
+                }
+    }
+#endif
+}
+
+extern "C" __global__ void __launch_bounds__(TC_NT, MIN_BLOCKS)
+TC_NAME(const ct_elem *__restrict__ in_, const ct_elem *__restrict__ weight_,
+#if TC_BIAS
+        const ct_elem *__restrict__ bias,
+#endif
+        ct_elem *__restrict__ out_)
+{
+    extern __shared__ __align__(128) unsigned char tc_sm[];
+    const int grp = blockIdx.y / TC_NCT, co0 = blockIdx.y % TC_NCT * TC_BM;
+#if TC_CL
+    const tc16_bits *in = reinterpret_cast<const tc16_bits *>(in_) + grp * TC_CIN;
+#else
+    const tc16_bits *in = reinterpret_cast<const tc16_bits *>(in_) + (long long)grp * TC_CIN * TC_H * TC_W;
+#endif
+    const tc16_bits *weight = reinterpret_cast<const tc16_bits *>(weight_) + (long long)grp * TC_COUT * TC_RK;
+    const int T0 = blockIdx.x * TILES;
+    const int nt = TC_NTILES - T0 < TILES ? TC_NTILES - T0 : TILES;
+    const int wg = threadIdx.x / 128, wgm = wg % WG_M, wgn = wg / WG_M;
+
+    float bv[2];
+    tc16g_bias(bv, TC_BIAS_ARG, grp, co0, wgm);
+
+    // The weights once: rows co0.. copied as they lie ([co][c][tap], rows
+    // RKP apart) RPC channels at a time (each row's run contiguous), the
+    // first piece with the first tile's input, and each piece transposed
+    // into A; an item is 8 channels of one (row, tap).
+    {
+        tc16_bits *raw = reinterpret_cast<tc16_bits *>(tc_sm + TC_RAWW);
+        constexpr int wper = TC_RPC * TC_KHW / TC_WVEC, c8 = TC_CK / 8, p8 = TC_RPC / 8;
+#pragma unroll 1
+        for (int c0 = 0; c0 < TC_CIN; c0 += TC_RPC) {
+            const int nrk = (TC_CIN - c0 < TC_RPC ? TC_CIN - c0 : TC_RPC) * TC_KHW;
+#pragma unroll 4
+            for (int i = threadIdx.x; i < TC_BM * wper; i += TC_NT) {
+                const int m = i / wper, e = i % wper * TC_WVEC;
+                const bool ok = co0 + m < TC_COUT && e < nrk;
+                tc16_cp<TC_WVEC>(raw + m * TC_RKP + e,
+                                 ok ? weight + (long long)(co0 + m) * TC_RK + c0 * TC_KHW + e : weight, ok);
+            }
+#if TC_CL
+            if (!TC_PP && c0 == 0)   // with PINGPONG the raw weights lie over other warpgroups' buffers
+                tc16g_icopy(tc_sm + TC_SA, in, T0);
+#endif
+            tc16_cp_commit();
+            tc16_cp_wait<0>();
+            __syncthreads();
+#pragma unroll 2
+            for (int i = threadIdx.x; i < TC_BM * TC_KHW * p8; i += TC_NT) {
+                const int o = i % p8, slot = i / p8, m = slot / TC_KHW, tap = slot % TC_KHW;
+                const int og = c0 / 8 + o;   // the channels' group of 8 in A
+                if (og >= c8)
+                    continue;
+                const tc16_bits *r = raw + m * TC_RKP + o * 8 * TC_KHW + tap;
+                unsigned v[4];
+#pragma unroll
+                for (int q = 0; q < 4; ++q) {
+                    const int c = og * 8 + 2 * q;
+                    const unsigned lo = co0 + m < TC_COUT && c < TC_CIN ? r[2 * q * TC_KHW] : 0u;
+                    const unsigned hi = co0 + m < TC_COUT && c + 1 < TC_CIN ? r[(2 * q + 1) * TC_KHW] : 0u;
+                    v[q] = lo | hi << 16;
+                }
+                *reinterpret_cast<uint4 *>(tc_sm + ((tap * c8 + og) * TC_BM + m) * 16) =
+                    make_uint4(v[0], v[1], v[2], v[3]);
+            }
+            __syncthreads();   // the raw area is free for the next piece
+        }
+        tc16_proxy_fence();
+        __syncthreads();   // A is whole; the raw area is free for the tiles
+    }
+    // This warpgroup's walk (PINGPONG: every WG_N-th tile from its own) or
+    // the block's, and its buffer region.
+    const int first = TC_PP ? wgn : 0, step = TC_NREG;
+    const int nj = first < nt ? (nt - first + step - 1) / step : 0;
+    unsigned char *rg = tc_sm + TC_SA + (TC_PP ? wgn : 0) * TC_WGB;
+
+    // Tiles 1 .. LOOKAHEAD - 1 (from 0 where tile 0 did not come with the
+    // weights: NCHW, whose raw area was theirs, and PINGPONG).
+#pragma unroll
+    for (int k = TC_CL && !TC_PP ? 1 : 0; k < TC_LOOK; ++k) {
+        if (k < nj)
+            tc16g_icopy(tc16g_dst(rg, k), in, T0 + k * step + first);
+        tc16_cp_commit();
+    }
+
+    // One tile at a time: its wgmma steps issued, waited for, stored. (Two
+    // accumulator sets, the next tile's steps issued before this one's
+    // epilogue, made ptxas serialize every step: it cannot tell which set
+    // a wait_group 1 has completed. PINGPONG overlaps warpgroups instead.)
+    float acc[TC_NW][TC_WN / 2];
+#pragma unroll 1
+    for (int j = 0; j < nj; ++j) {
+        tc16g_issue(tc_sm, rg, in, T0, step, first, nj, j, wgm, wgn, acc);
+        tc16_wg_wait0();
+        tc16g_finish(rg, out_, T0 + j * step + first, grp, co0, wgm, wgn, bv, acc);
+    }
+    tc16_cp_wait<0>();
+}
