@@ -325,6 +325,9 @@ ct_status ct_code_same_ptx(const char *a, const char *b, const ct_problem *p, co
     return rc;
 }
 
+/* Kept texts of one template a judgement looks through. */
+#define CT_LEGACY_TEXTS_MAX 32
+
 /* The PTX fallback of ct_code_judge: whether old (rec's template text, kept
  * in templates/legacy/) and the template's current text compile to the same
  * PTX for rec's problem, parameters and architecture. Any failure (no
@@ -358,16 +361,45 @@ ct_status ct_code_judge(const ct_result *rec, const char *text_hash, const char 
         return CT_OK;
     }
     char *old = NULL, then[17];
-    if (ct_template_legacy_source(t->name, rec->template_hash, dir, &old, NULL) != CT_OK)
+    if (ct_template_legacy_source(t->name, rec->template_hash, dir, &old, NULL) == CT_OK) {
+        ct_status rc = ct_code_hash_of(old, p, t, c, then, e);
+        if (rc == CT_OK && !rec->code_hash[0] && strcmp(then, code_hash) == 0)
+            *same = 1;
+        /* The kept text is what the record measured when it gives the
+         * record's code hash (or the record has none); its code differs
+         * from today's in tokens, so ask the compiler whether it is the
+         * same code. */
+        else if (rc == CT_OK && (!rec->code_hash[0] || strcmp(then, rec->code_hash) == 0))
+            rc = same_ptx_as_now(rec, old, p, t, c, dir, same, e);
+        free(old);
+        return rc;
+    }
+    /* The record's own text is not kept (it was tuned on a text that an
+     * edit of comments or layout replaced before the last refactor of
+     * tokens, which kept only the text just before it): any kept text of
+     * the template that gives the record's code hash generated the code it
+     * measured, so that text stands in for it. Without a code hash the
+     * record's code is known only through its own text. */
+    if (!rec->code_hash[0])
         return CT_OK;
-    ct_status rc = ct_code_hash_of(old, p, t, c, then, e);
-    if (rc == CT_OK && !rec->code_hash[0] && strcmp(then, code_hash) == 0)
-        *same = 1;
-    /* The kept text is what the record measured when it gives the record's
-     * code hash (or the record has none); its code differs from today's in
-     * tokens, so ask the compiler whether it is the same code. */
-    else if (rc == CT_OK && (!rec->code_hash[0] || strcmp(then, rec->code_hash) == 0))
-        rc = same_ptx_as_now(rec, old, p, t, c, dir, same, e);
-    free(old);
-    return rc;
+    char hashes[CT_LEGACY_TEXTS_MAX][17];
+    int n = ct_template_legacy_hashes(t->name, dir, hashes, CT_LEGACY_TEXTS_MAX);
+    for (int i = 0; i < n; i++) {
+        if (strcmp(hashes[i], rec->template_hash) == 0 ||
+            ct_template_legacy_source(t->name, hashes[i], dir, &old, NULL) != CT_OK)
+            continue;
+        ct_err quiet;
+        memset(&quiet, 0, sizeof quiet);
+        ct_status rc = ct_code_hash_of(old, p, t, c, then, &quiet);
+        if (rc == CT_OK && strcmp(then, rec->code_hash) == 0) {
+            rc = same_ptx_as_now(rec, old, p, t, c, dir, same, e);
+            free(old);
+            return rc;
+        }
+        free(old);
+        old = NULL;
+        if (rc == CT_ERR_INTERNAL && strstr(quiet.msg, "out of memory"))
+            return ct_fail(e, CT_ERR_INTERNAL, "out of memory");
+    }
+    return CT_OK;
 }

@@ -218,6 +218,42 @@ ct_status ct_template_legacy_source(const char *name, const char *hash, const ch
     return rc == CT_OK ? CT_OK : ct_fail(e, rc, "no earlier text of template %s with hash %s", name, hash);
 }
 
+/* Adds the hash of file (its last path component) when it is
+ * name-HASH.cu, HASH 16 hex digits, and not listed yet. */
+static int add_legacy_hash(const char *file, const char *name, char (*out)[17], int n, int max)
+{
+    const char *base = strrchr(file, '/') ? strrchr(file, '/') + 1 : file;
+    size_t nl = strlen(name);
+    if (n >= max || strncmp(base, name, nl) != 0 || base[nl] != '-' || strlen(base + nl + 1) != 19 ||
+        strcmp(base + nl + 17, ".cu") != 0 || strspn(base + nl + 1, "0123456789abcdef") != 16)
+        return n;
+    for (int i = 0; i < n; i++)
+        if (strncmp(out[i], base + nl + 1, 16) == 0)
+            return n;
+    memcpy(out[n], base + nl + 1, 16);
+    out[n][16] = '\0';
+    return n + 1;
+}
+
+int ct_template_legacy_hashes(const char *name, const char *dir, char (*out)[17], int max)
+{
+    int n = 0;
+    if (dir && *dir) {
+        char pattern[1400];
+        glob_t g;
+        if ((size_t)snprintf(pattern, sizeof pattern, "%s/legacy/%s-*.cu", dir, name) < sizeof pattern &&
+            glob(pattern, 0, NULL, &g) == 0) {
+            for (size_t i = 0; i < g.gl_pathc; i++)
+                n = add_legacy_hash(g.gl_pathv[i], name, out, n, max);
+            globfree(&g);
+        }
+    }
+    for (const ct_resource_entry *r = ct_resource_table; r->path; r++)
+        if (strncmp(r->path, "templates/legacy/", 17) == 0)
+            n = add_legacy_hash(r->path, name, out, n, max);
+    return n;
+}
+
 void ct_hash_hex(const char *text, char out[17])
 {
     unsigned long long h = 1469598103934665603ULL;

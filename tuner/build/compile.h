@@ -25,6 +25,11 @@ ct_status ct_template_source(const char *name, const char *dir, char **text, ct_
  * none or its text does not have that hash. *text is malloc'ed. */
 ct_status ct_template_legacy_source(const char *name, const char *hash, const char *dir, char **text, ct_err *e);
 
+/* The hashes of every kept earlier text of template name
+ * (templates/legacy/NAME-HASH.cu, in dir/legacy or built in), each once, at
+ * most max of them; their number. */
+int ct_template_legacy_hashes(const char *name, const char *dir, char (*out)[17], int max);
+
 /* The file at path, whole, as one NUL-terminated text (a template folder's
  * file, read as it is: no include replaced). *text is malloc'ed. */
 ct_status ct_template_read(const char *path, char **text, ct_err *e);
