@@ -162,6 +162,12 @@ static const kept_case kept_cases[] = {
     {"conv1dc_wgsimt", "96ebbb35662c1a8d", "conv1dc:2:16:30:32:5:pad=2:bias:nlc:wgrad:f16", 9, 0, 9,
      {"CO_PER_THREAD", "CO_TILE", "CIN_TILE", "GROUPS_PER_BLOCK", "RED_SLICES", "OUT_X", "TILE_OW", "SPLIT", "STAGES"},
      {4, 0, 0, 1, 1, 4, 0, 1, 1}},
+    {"conv2dc_tc16gktcl", "9134c5e8f50ce35d", "conv2dc:2:64:12:14:128:3:3:same:bias:nhwc:bf16", 9, 0, 10,
+     {"WG_M", "WG_N", "TILE_OH", "TILE_OW", "STAGES", "SETMAXNREG", "A_BUFS", "ROWS", "MIN_BLOCKS", "SPLIT_K"},
+     {1, 2, 16, 16, 3, 1, 1, 1, 1, 1}},
+    {"conv1dc_tc16gktcl", "1b539a959e713a92", "conv1dc:2:64:100:128:5:pad=2:nlc:tf32", 9, 0, 10,
+     {"WG_M", "WG_N", "TILE_OH", "TILE_OW", "STAGES", "SETMAXNREG", "A_BUFS", "ROWS", "MIN_BLOCKS", "SPLIT_K"},
+     {2, 1, 1, 64, 8, 0, 2, 0, 1, 1}},
 };
 
 static void test_kept(const kept_case *k)

@@ -79,36 +79,38 @@
 #ifndef TC_GROUPS
 #define TC_GROUPS 1
 #endif
-#define TG_CDIV(a, b) (((a) + (b) - 1) / (b))
+// The derived sizes (tc16gkt_sizes.cuh, which the tuner's model reads too).
+#include "tc16gkt_sizes.cuh"
+#define TG_CDIV(a, b) TGKT_CDIV(a, b)
 #define TG_CIN_ALL (TC_CIN * TC_GROUPS)
 #define TG_COUT_ALL (TC_COUT * TC_GROUPS)
 #ifndef WG_N
 #define WG_N 1
 #endif
-#define TG_BM (64 * WG_M)
-#define TG_N (TILE_OH * TILE_OW)                // the tile's pixels
-#define TG_NW (TG_N / WG_N)                     // a consumer's: its wgmma's N
-#define TG_NC (WG_M * WG_N)                     // consumer warpgroups
-#define TG_NT (128 * (TG_NC + 1))
-#define TG_KHW (TC_KH * TC_KW)
-#define TG_NCH TG_CDIV(TC_CIN, 64)
+#define TG_BM TGKT_BM(WG_M)
+#define TG_N TGKT_N(TILE_OH, TILE_OW)           // the tile's pixels
+#define TG_NW TGKT_NW(TG_N, WG_N)               // a consumer's: its wgmma's N
+#define TG_NC TGKT_NC(WG_M, WG_N)               // consumer warpgroups
+#define TG_NT TGKT_NT(TG_NC)
+#define TG_KHW TGKT_KHW(TC_KH, TC_KW)
+#define TG_NCH TGKT_NCH(TC_CIN, 64)
 // k-blocks: one tap each, or with ROWS one filter column each (its KH
 // taps read one box of TG_BOXH output rows, tap i at row i DY / SY).
 #ifndef ROWS
 #define ROWS 0
 #endif
-#define TG_KPC (ROWS ? TC_KW : TG_KHW)          // k-blocks a chunk
+#define TG_KPC TGKT_KPC(ROWS, TC_KW, TG_KHW)    // k-blocks a chunk
 #define TG_KBT (ROWS ? TC_KH : 1)               // taps a k-block
 #define TG_RSTEP (TC_DY / TC_SY)                // box rows between a column's taps (ROWS)
-#define TG_BOXH (ROWS ? TILE_OH + (TC_KH - 1) * TG_RSTEP : TILE_OH)
-#define TG_NKB (TG_NCH * TG_KPC)
-#define TG_SB (TG_BOXH * TILE_OW * 128)         // a B stage, bytes
-#define TG_SA (TG_KHW * TG_BM * 128)            // an A buffer (a chunk's taps), bytes
-#define TG_OP (TG_BM + 8)                       // staged output pixel pitch, elements
-#define TG_SO (TG_N * TG_OP * 2)                // the staged outputs, bytes (over the buffers)
+#define TG_BOXH TGKT_BOXH(ROWS, TILE_OH, TC_KH, TG_RSTEP)
+#define TG_NKB TGKT_NKB(TG_NCH, TG_KPC)
+#define TG_SB TGKT_SB(TG_BOXH, TILE_OW)         // a B stage, bytes
+#define TG_SA TGKT_SA(TG_KHW, TG_BM)            // an A buffer (a chunk's taps), bytes
+#define TG_OP TGKT_OP(TG_BM)                    // staged output pixel pitch, elements
+#define TG_SO TGKT_SO(TG_N, TG_OP, 2)           // the staged outputs, bytes (over the buffers)
 // The barriers, after the buffers and the staged outputs: nothing
 // overwrites them while they are in use.
-#define TG_BAR (A_BUFS * TG_SA + STAGES * TG_SB > TG_SO ? A_BUFS * TG_SA + STAGES * TG_SB : TG_SO)
+#define TG_BAR TGKT_BAR(A_BUFS, TG_SA, STAGES, TG_SB, TG_SO)
 #define TG_TY TG_CDIV(TC_OH, TILE_OH)
 #define TG_TX TG_CDIV(TC_OW, TILE_OW)
 #define TG_NCT TG_CDIV(TC_COUT, TG_BM)
@@ -131,11 +133,11 @@
 #ifndef MIN_BLOCKS
 #define MIN_BLOCKS 1
 #endif
-#define TG_REGCAP (65536 / TG_NT / MIN_BLOCKS / 8 * 8 > 255 ? 255 : 65536 / TG_NT / MIN_BLOCKS / 8 * 8)
+#define TG_REGCAP TGKT_REGCAP(TG_NT, MIN_BLOCKS)
 // The producer's registers after setmaxnreg.dec: a transpose item's 4 KHW
 // words and about 40 more (fewer spill them).
-#define TG_PROD_REGS ((4 * TG_KHW + 40 + 7) / 8 * 8)
-#define TG_CONS_REGS ((TG_REGCAP * (TG_NC + 1) - TG_PROD_REGS) / TG_NC / 8 * 8)
+#define TG_PROD_REGS TGKT_PROD_REGS(TG_KHW)
+#define TG_CONS_REGS TGKT_CONS_REGS(TG_REGCAP, TG_NC, TG_PROD_REGS)
 #if TG_N % (8 * WG_N) != 0 || TG_NW > 256
 #error "TILE_OH x TILE_OW / WG_N must be a multiple of 8, at most 256"
 #endif

@@ -1,10 +1,12 @@
 /* tc16gkt_conv.c - parameters, sizes, constraints, launch geometry, the
  * input tensor map and the executor (split-K: two launches and a
  * workspace) of the kernel kind tc16gktcl (ct_conv_tc16gkt.cuh, beside it;
- * for a tf32 problem ct_conv_tf32gkt.cuh, 4-byte elements). */
+ * for a tf32 problem ct_conv_tf32gkt.cuh, 4-byte elements); the derived
+ * sizes are tc16gkt_sizes.cuh's, which both headers expand too. */
 #include "tc16gkt_conv.h"
 #include "export.h"
 #include "intmath.h"
+#include "tc16gkt_sizes.cuh"
 #include "ws_exec.h"
 
 #include <stdio.h>
@@ -41,16 +43,8 @@ CT_PARAM_VALUES(t16gkt, T16GKT_LIST, ct_tc16gkt_params)
 #define T16GKT_BARS(stages) (8 * (2 * (stages) + 4))
 /* The dynamic shared memory's slack for aligning the buffers to 1024. */
 #define T16GKT_ALIGN 1024
-/* The register cap of the producer's threads after setmaxnreg.dec (the
- * header's TG_PROD_REGS): a transpose item's 4 KHW words and about 40. */
-#define T16GKT_PROD_REGS(khw) (((khw) * 4 + 40 + 7) / 8 * 8)
 /* The fewest k-blocks a split's slice may have. */
 #define T16GKT_MIN_SLICE 3
-
-static long long max2(long long a, long long b)
-{
-    return a > b ? a : b;
-}
 
 /* A tf32 problem (fp32 tensors, TF32 wgmma: ct_conv_tf32gkt.cuh) has
  * 4-byte elements, a half-type one 2. */
@@ -74,26 +68,28 @@ void ct_tc16gkt_geometry_of(const ct_tc_shape *layer, const ct_params *c, ct_tc1
     g->abufs = q.A_BUFS, g->rows = q.ROWS, g->minb = q.MIN_BLOCKS, g->wg_n = q.WG_N, g->split = q.SPLIT_K;
     if (g->wg_m < 1 || g->wg_n < 1 || g->toh < 1 || g->tow < 1 || g->stages < 1 || g->split < 1)
         return;
-    g->bm = 64 * g->wg_m;
-    g->n = g->toh * g->tow;
-    g->nw = g->n / g->wg_n;
-    g->nc = g->wg_m * g->wg_n;
-    g->nt = 128 * (g->nc + 1);
-    g->khw = s->kh * s->kw;
+    /* The kernels' TG_* sizes, tc16gkt_sizes.cuh's expressions. */
+    g->bm = TGKT_BM(g->wg_m);
+    g->n = TGKT_N(g->toh, g->tow);
+    g->nw = TGKT_NW(g->n, g->wg_n);
+    g->nc = TGKT_NC(g->wg_m, g->wg_n);
+    g->nt = TGKT_NT(g->nc);
+    g->khw = TGKT_KHW(s->kh, s->kw);
     g->elem = ct_elem_bytes(layer);
     g->ck = ct_chunk(layer);
-    g->nch = ct_cdiv(s->cin, g->ck);
-    g->kpc = g->rows ? s->kw : g->khw;
-    g->nkb = g->nch * g->kpc;
+    g->nch = TGKT_NCH(s->cin, g->ck);
+    g->kpc = TGKT_KPC(g->rows, s->kw, g->khw);
+    g->nkb = TGKT_NKB(g->nch, g->kpc);
     /* Slice z of a split holds chunks z NCH / SPLIT_K .. (z + 1) NCH /
      * SPLIT_K - 1: the smallest has floor(NCH / SPLIT_K). */
     g->slice_nkb = g->nch / g->split * g->kpc;
-    /* With ROWS a box holds a filter column's KH taps, DY / SY rows apart. */
-    g->boxh = g->rows && s->dy % s->sy == 0 ? g->toh + (s->kh - 1) * (s->dy / s->sy) : g->toh;
-    g->sb = g->boxh * g->tow * 128;
-    g->sa = g->khw * g->bm * 128;
-    g->so = g->n * (g->bm + 8) * g->elem;
-    g->bar = max2(g->abufs * g->sa + g->stages * g->sb, g->so);
+    /* With ROWS a box holds a filter column's KH taps, DY / SY rows apart
+     * (the constraints refuse ROWS where SY does not divide DY). */
+    g->boxh = TGKT_BOXH(g->rows && s->dy % s->sy == 0, g->toh, s->kh, s->dy / s->sy);
+    g->sb = TGKT_SB(g->boxh, g->tow);
+    g->sa = TGKT_SA(g->khw, g->bm);
+    g->so = TGKT_SO(g->n, TGKT_OP(g->bm), g->elem);
+    g->bar = TGKT_BAR(g->abufs, g->sa, g->stages, g->sb, g->so);
     g->smem_bytes = T16GKT_ALIGN + g->bar + T16GKT_BARS(g->stages);
     g->grid_x = s->b * ct_cdiv(s->oh, g->toh) * ct_cdiv(s->ow, g->tow);
     g->grid_y = ct_cdiv(s->cout, g->bm) * ct_tc_ngroups(layer);
@@ -301,9 +297,8 @@ int ct_tc16gkt_constrain(const ct_template *t, const ct_tc_shape *layer, const c
     }
     /* A consumer's registers: with setmaxnreg its share of what the
      * producer gives up, else the launch's cap. */
-    const long long cap = 65536 / g.nt / g.minb / 8 * 8 > 255 ? 255 : 65536 / g.nt / g.minb / 8 * 8;
-    const long long have =
-        g.setmaxnreg ? ((cap * (g.nc + 1) - T16GKT_PROD_REGS(g.khw)) / g.nc / 8 * 8) : cap;
+    const long long cap = TGKT_REGCAP(g.nt, g.minb);
+    const long long have = g.setmaxnreg ? TGKT_CONS_REGS(cap, g.nc, TGKT_PROD_REGS(g.khw)) : cap;
     if (g.regs > have) {
         snprintf(why, len, "about %lld registers a consumer thread exceed the %lld it gets (%lld threads)", g.regs,
                  have, g.nt);

@@ -2,9 +2,9 @@
  * it): the channels-last half-precision layer on Hopper, input tiles
  * copied by TMA tensor copies into 128-byte-swizzled shared memory, wgmma
  * on both operands there, a producer warpgroup and WG_M consumer
- * warpgroups on an mbarrier pipeline. Parameters, sizes (mirroring the
- * header's TG_* macros), constraints, launch geometry and the input's
- * tensor map, on the layer as a ct_tc_shape. */
+ * warpgroups on an mbarrier pipeline. Parameters, sizes (tc16gkt_sizes.cuh's,
+ * which the headers' TG_* macros expand too), constraints, launch geometry
+ * and the input's tensor map, on the layer as a ct_tc_shape. */
 #ifndef CT_TC16GKT_CONV_H
 #define CT_TC16GKT_CONV_H
 
