@@ -8,21 +8,23 @@
  *   2. `convtune export --family conv1d` into consumer-work/export;
  *   3. cmake configure and build of tests/consumer against that pair: nvcc
  *      compiles the .cu for the architectures in CT_CONSUMER_ARCHS (default
- *      "75;90"), the C compiler the C program, with warnings as errors;
+ *      "75;90"), the C compiler the C program, with warnings as errors (one
+ *      configure for this program and those of steps 5 and 6, each its
+ *      own library and program: -DCONSUMER_VARIANTS);
  *   4. `consumer pick` (no GPU needed) must choose, for exact, nearby and
  *      untuned sizes, the same tuned problem at the same distance as
  *      `convtune query --nearest`: the generated selector and the library
  *      rank alike;
  *   5. the same for every other family (tests/lib/export_common.h's cases):
- *      a database, `export --family F`, the consumer built with
- *      -DCONSUMER_FAMILY=F into consumer-work/build-F, its list of tuned
+ *      a database, `export --family F`, the consumer built for family F
+ *      into consumer-work/build-F, its list of tuned
  *      problems and its picks against query --nearest;
  *   6. the half exports (tests/lib/export_common.h's tc_half_cases: each family
  *      in bf16 or f16, `export --family F --dtype T`, the consumer built
- *      with -DCONSUMER_DTYPE=T into consumer-work/build-F-T), their lists
+ *      for type T into consumer-work/build-F-T), their lists
  *      and picks likewise.
  *
- * The builds stay in consumer-work/ (in the test's working directory) for
+ * The programs stay in consumer-work/ (in the test's working directory) for
  * gpu_consumer, which runs them. Without nvcc the test fails: the toolkit is
  * a prerequisite. CT_CMAKE and CT_NVCC (set by tests/CMakeLists.txt) name the cmake
  * and nvcc to use. */
@@ -59,24 +61,38 @@ static int step(const char *what, char *const *argv, tc_result *keep)
 
 static const char *cmake, *archs, *nvcc_path;
 
-/* Configure and build tests/consumer for family's export cu into build;
- * the path of the program into exe. */
-static int build_consumer(const char *family, const char *dtype, const char *cu, const char *build, char *exe,
-                          size_t len)
+/* The exports the consumer is built for (CONSUMER_VARIANTS entries:
+ * family, type, .cu, the folder of its program), all from one configure:
+ * CMake's compiler checks, most of a configure's time, run once. */
+static char variants[8192];
+
+static void add_variant(const char *family, const char *dtype, const char *cu, const char *build)
 {
-    char src[1100], def_export[1500], def_archs[300], def_nvcc[1100], def_family[100], def_dtype[100];
+    const size_t n = strlen(variants);
+    snprintf(variants + n, sizeof variants - n, "%s%s,%s,%s,%s", n ? ";" : "", family, dtype, cu, build);
+    CHECK_MSG(strlen(variants) + 1 < sizeof variants, "too many consumer variants");
+}
+
+/* Configures and builds tests/consumer for every variant added, in
+ * consumer-work/build-all; each program lands in its own folder. */
+static void build_all(void)
+{
+    char src[1100], build[1300], def_variants[8300], def_archs[300], def_nvcc[1100];
     snprintf(src, sizeof src, "%s/tests/consumer", CT_SOURCE_DIR);
-    snprintf(def_export, sizeof def_export, "-DCONVTUNE_EXPORT=%s", cu);
+    snprintf(build, sizeof build, "%s/build-all", work);
+    snprintf(def_variants, sizeof def_variants, "-DCONSUMER_VARIANTS=%s", variants);
     snprintf(def_archs, sizeof def_archs, "-DCONSUMER_CUDA_ARCHITECTURES=%s", archs);
     snprintf(def_nvcc, sizeof def_nvcc, "-DCMAKE_CUDA_COMPILER=%s", nvcc_path);
-    snprintf(def_family, sizeof def_family, "-DCONSUMER_FAMILY=%s", family);
-    snprintf(def_dtype, sizeof def_dtype, "-DCONSUMER_DTYPE=%s", dtype);
-    char *conf[] = {(char *)cmake, "-S", src, "-B", (char *)build, def_export, def_archs, def_nvcc, def_family,
-                    def_dtype, "-DCONSUMER_WERROR=ON", "-DCMAKE_BUILD_TYPE=Release", NULL};
-    CHECK_MSG(step("cmake configure of tests/consumer", conf, NULL) == 0, "configuring tests/consumer (%s) failed",
-              family);
-    char *bld[] = {(char *)cmake, "--build", (char *)build, "--parallel", "2", NULL};
-    CHECK_MSG(step("cmake --build of tests/consumer", bld, NULL) == 0, "building tests/consumer (%s) failed", family);
+    char *conf[] = {(char *)cmake, "-S", src, "-B", build, def_variants, def_archs, def_nvcc,
+                    "-DCONSUMER_WERROR=ON", "-DCMAKE_BUILD_TYPE=Release", NULL};
+    CHECK_MSG(step("cmake configure of tests/consumer", conf, NULL) == 0, "configuring tests/consumer failed");
+    char *bld[] = {(char *)cmake, "--build", build, "--parallel", "2", NULL};
+    CHECK_MSG(step("cmake --build of tests/consumer", bld, NULL) == 0, "building tests/consumer failed");
+}
+
+/* The program of the build folder into exe; 1 where it was built. */
+static int built(const char *build, char *exe, size_t len)
+{
     snprintf(exe, len, "%s/consumer", build);
     CHECK_MSG(access(exe, X_OK) == 0, "%s was not built", exe);
     return access(exe, X_OK) == 0;
@@ -106,21 +122,32 @@ static void same_pick(const char *spec, tc_result *pick_out, const char *dbpath)
     tc_result_free(&r);
 }
 
-/* Step 5 for one family other than conv1d. */
-static void other_family(const tc_family_case *fc, const ct_device_info *dev)
+/* Step 5 for one family other than conv1d: its database and export, a
+ * variant of the consumer; 1 where both were made. */
+static int other_family_export(const tc_family_case *fc, const ct_device_info *dev)
 {
-    char dbpath[1400], cu[1400], build[1400], exe[1500];
+    char dbpath[1400], cu[1400], build[1400];
     snprintf(dbpath, sizeof dbpath, "%s/tuned_%s.db", work, fc->family);
     snprintf(cu, sizeof cu, "%s/export/convtune_%s.cu", work, fc->family);
     snprintf(build, sizeof build, "%s/build-%s", work, fc->family);
     if (!tc_family_db(dbpath, dev, fc))
-        return;
+        return 0;
     char *exp[] = {(char *)CT_BINARY, "export", "--family", (char *)fc->family, "--db", dbpath, "-o", cu, NULL};
     if (step("convtune export --family", exp, NULL) != 0) {
         CHECK_MSG(0, "export --family %s failed", fc->family);
-        return;
+        return 0;
     }
-    if (!build_consumer(fc->family, "f32", cu, build, exe, sizeof exe))
+    add_variant(fc->family, "f32", cu, build);
+    return 1;
+}
+
+/* Step 5's checks of the family's program, once built. */
+static void other_family(const tc_family_case *fc)
+{
+    char dbpath[1400], build[1400], exe[1500];
+    snprintf(dbpath, sizeof dbpath, "%s/tuned_%s.db", work, fc->family);
+    snprintf(build, sizeof build, "%s/build-%s", work, fc->family);
+    if (!built(build, exe, sizeof exe))
         return;
     tc_result r;
     char *lst[] = {exe, "list", NULL};
@@ -160,8 +187,10 @@ static void other_family(const tc_family_case *fc, const ct_device_info *dev)
 }
 
 /* Step 6 for one half case: the family's two test problems in the type
- * (conv1d's first with its half tiled template, the rest naive). */
-static void half_family(const tc_half_case *hc, const ct_device_info *dev)
+ * (conv1d's first with its half tiled template, the rest naive). The
+ * case's family row, and its paths and problems into dbpath, cu, build
+ * and spec; NULL where there is none. */
+static const tc_family_case *half_paths(const tc_half_case *hc, char *dbpath, char *cu, char *build, char spec[4][200])
 {
     const tc_family_case *fc = NULL;
     for (int c = 0; c < TC_NFAMILY_CASES; c++)
@@ -169,19 +198,29 @@ static void half_family(const tc_half_case *hc, const ct_device_info *dev)
             fc = &tc_family_cases[c];
     CHECK_MSG(fc != NULL, "no family case for %s", hc->family);
     if (!fc)
-        return;
-    char dbpath[1400], cu[1400], build[1400], exe[1500], spec[4][200];
-    snprintf(dbpath, sizeof dbpath, "%s/tuned_%s_%s.db", work, hc->family, hc->dtype);
-    snprintf(cu, sizeof cu, "%s/export/convtune_%s_%s.cu", work, hc->family, hc->dtype);
-    snprintf(build, sizeof build, "%s/build-%s-%s", work, hc->family, hc->dtype);
+        return NULL;
+    snprintf(dbpath, 1400, "%s/tuned_%s_%s.db", work, hc->family, hc->dtype);
+    snprintf(cu, 1400, "%s/export/convtune_%s_%s.cu", work, hc->family, hc->dtype);
+    snprintf(build, 1400, "%s/build-%s-%s", work, hc->family, hc->dtype);
     const char *base[4] = {fc->problems[0], fc->problems[1], fc->nearby, fc->untuned};
     for (int i = 0; i < 4; i++)
-        snprintf(spec[i], sizeof spec[i], "%s:%s", base[i], hc->dtype);
+        snprintf(spec[i], 200, "%s:%s", base[i], hc->dtype);
+    return fc;
+}
+
+/* Step 6's database and export for one half case, a variant of the
+ * consumer; 1 where both were made. */
+static int half_family_export(const tc_half_case *hc, const ct_device_info *dev)
+{
+    char dbpath[1400], cu[1400], build[1400], spec[4][200];
+    const tc_family_case *fc = half_paths(hc, dbpath, cu, build, spec);
+    if (!fc)
+        return 0;
     ct_db *db = NULL;
     ct_err e = {""};
     CHECK_MSG(ct_db_open(dbpath, 1, &db, &e) == CT_OK, "%s: %s", dbpath, e.msg);
     if (!db)
-        return;
+        return 0;
     for (int i = 0; i < 2; i++) {
         const int tiled = i == 0 && !strcmp(hc->family, "conv1d");
         const ct_result r = tc_first_values(spec[i], tiled ? "conv1d_tiledh" : fc->templates[1], 5.0 + i);
@@ -192,10 +231,19 @@ static void half_family(const tc_half_case *hc, const ct_device_info *dev)
                    "--db", dbpath, "-o", cu, NULL};
     if (step("convtune export --family --dtype", exp, NULL) != 0) {
         CHECK_MSG(0, "export --family %s --dtype %s failed", hc->family, hc->dtype);
-        return;
+        return 0;
     }
-    if (!build_consumer(hc->family, hc->dtype, cu, build, exe, sizeof exe))
+    add_variant(hc->family, hc->dtype, cu, build);
+    return 1;
+}
+
+/* Step 6's checks of the half case's program, once built. */
+static void half_family(const tc_half_case *hc)
+{
+    char dbpath[1400], cu[1400], build[1400], exe[1500], spec[4][200];
+    if (!half_paths(hc, dbpath, cu, build, spec) || !built(build, exe, sizeof exe))
         return;
+    ct_err e = {""};
     tc_result r;
     char *lst[] = {exe, "list", NULL};
     CHECK(step("consumer list", lst, &r) == 0);
@@ -304,9 +352,18 @@ int main(void)
     char *exp[] = {(char *)CT_BINARY, "export", "--family", "conv1d", "--db", dbpath, "-o", cu, NULL};
     CHECK_MSG(step("convtune export --family conv1d", exp, NULL) == 0, "export failed");
 
-    /* 3. configure and build the consumer project */
+    /* 3. configure and build the consumer project, for this export and
+     * the other families' (5) and types' (6) alike */
+    add_variant("conv1d", "f32", cu, build);
+    int fam_ok[TC_NFAMILY_CASES] = {0}, half_ok[TC_NHALF_CASES] = {0};
+    for (int c = 0; c < TC_NFAMILY_CASES; c++)
+        if (strcmp(tc_family_cases[c].family, "conv1d") != 0)
+            fam_ok[c] = other_family_export(&tc_family_cases[c], &dev);
+    for (int c = 0; c < TC_NHALF_CASES; c++)
+        half_ok[c] = half_family_export(&tc_half_cases[c], &dev);
+    build_all();
     char exe[1400];
-    if (!build_consumer("conv1d", "f32", cu, build, exe, sizeof exe) || ct_check_failures)
+    if (!built(build, exe, sizeof exe) || ct_check_failures)
         CHECK_DONE();
 
     /* 4. the generated selector ranks as the library does */
@@ -332,11 +389,12 @@ int main(void)
 
     /* 5. every other family */
     for (int c = 0; c < TC_NFAMILY_CASES; c++)
-        if (strcmp(tc_family_cases[c].family, "conv1d") != 0)
-            other_family(&tc_family_cases[c], &dev);
+        if (fam_ok[c])
+            other_family(&tc_family_cases[c]);
 
     /* 6. the half exports */
     for (int c = 0; c < TC_NHALF_CASES; c++)
-        half_family(&tc_half_cases[c], &dev);
+        if (half_ok[c])
+            half_family(&tc_half_cases[c]);
     CHECK_DONE();
 }

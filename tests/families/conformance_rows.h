@@ -47,9 +47,10 @@ typedef struct odd_shape {
 typedef struct family_row {
     const char *family;
     /* Candidates compiled per template, problem and architecture, each
-     * architecture drawing others (lib/sample.h): 1 still compiles every
-     * template for every example, on one of the architectures that admit
-     * it (drawn each run; on every one with CONVTUNE_TEST_FULL=1). */
+     * architecture drawing others (lib/sample.h), for one example per
+     * template and architecture, drawn each run among those it has
+     * candidates for (every example on every architecture with
+     * CONVTUNE_TEST_FULL=1). */
     int per_template;
     example examples[MAX_EXAMPLES];
     refusal refusals[56];

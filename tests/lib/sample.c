@@ -119,59 +119,64 @@ static void prepare_one(const char *spec, const char *arch, const ct_config *cfg
     }
 }
 
+/* Draws k of the n indices in idx (all where n <= k) into its first
+ * min(k, n) places. */
+static int draw(int *idx, int n, int k, unsigned long long *rng)
+{
+    for (int i = 0; i < k && i < n; i++) {
+        const int j = i + (int)(ct_rand_next(rng) % (unsigned long long)(n - i));
+        const int x = idx[i];
+        idx[i] = idx[j];
+        idx[j] = x;
+    }
+    return k < n ? k : n;
+}
+
 /* Which of the prepared pairs compile what (pr[si * narchs + a]). With
  * CONVTUNE_TEST_FULL set, everything: every template's sample for every
  * problem on every architecture that admits it, and the reference on each.
- * Else a seeded draw of that grid: a template's sample for each problem on
- * one of the architectures that admit it, and on each architecture for at
- * least one problem where any admits it (so that every template still
- * compiles wherever it compiled before, architecture by architecture, which
- * is what the caller checks), and the reference for each problem on one
- * architecture. Compiles for different architectures of the same problem
- * and template go through the same code but its __CUDA_ARCH__ branches, so
- * the draw, different each run, covers them across runs; a sample left out
- * here has its space built and checked all the same. */
-static void plan(prepared *pr, int nspecs, int narchs, int ntemplates, int full, unsigned long long seed)
+ * Else a seeded draw of that grid: on each architecture, a template's
+ * sample for `per_arch` of the problems it has candidates for there
+ * (CONVTUNE_TEST_EXAMPLES, default 1), and the reference for `per_arch`
+ * problems. So every template still compiles wherever it compiled before,
+ * architecture by architecture, which is what the caller checks, and each
+ * (problem, template, architecture) of the grid is drawn in some run: the
+ * draw is different each run. A problem's compiles differ from another's
+ * only in its -D values (sizes, element type, layout), which the spaces of
+ * every problem, built and checked in full here each run, already constrain;
+ * a sample left out has its space built and checked all the same. */
+static void plan(prepared *pr, int nspecs, int narchs, int ntemplates, int full, int per_arch,
+                 unsigned long long seed)
 {
     unsigned long long rng = seed ^ 0x5851F42D4C957F2DULL;
-    for (int si = 0; si < nspecs; si++) {
-        const int ra = (int)(ct_rand_next(&rng) % (unsigned long long)narchs);
-        for (int a = 0; a < narchs; a++)
-            pr[si * narchs + a].ref = full || a == ra;
-    }
-    if (full)
+    int *idx = calloc((size_t)nspecs + 1, sizeof *idx);
+    CHECK(idx != NULL);
+    if (!idx)
         return;
-    for (int t = 0; t < ntemplates; t++) {
-        int covered[TL_MAX_ARCHS] = {0}, seen[TL_MAX_ARCHS] = {0};
-        for (int si = 0; si < nspecs; si++) {
-            int on[TL_MAX_ARCHS], non = 0;
-            for (int a = 0; a < narchs; a++) {
-                prepared *x = &pr[si * narchs + a];
-                if (x->sp && x->sp[t].n > 0)
-                    on[non++] = a;
-            }
-            const int keep = non ? on[ct_rand_next(&rng) % (unsigned long long)non] : -1;
-            for (int i = 0; i < non; i++) {
-                seen[on[i]]++;
-                if (on[i] == keep)
-                    covered[keep] = 1;
-                else
-                    pr[si * narchs + on[i]].sp[t].n = -pr[si * narchs + on[i]].sp[t].n;   /* left out, restored after */
-            }
-        }
-        /* An architecture the draw left without this template: one of its
-         * problems, drawn. */
+    for (int a = 0; a < narchs; a++) {
+        int n = 0;
+        for (int si = 0; si < nspecs; si++)
+            if (pr[si * narchs + a].sp)
+                idx[n++] = si;
+        n = full ? n : draw(idx, n, per_arch, &rng);
+        for (int i = 0; i < n; i++)
+            pr[idx[i] * narchs + a].ref = 1;
+    }
+    for (int t = 0; !full && t < ntemplates; t++)
         for (int a = 0; a < narchs; a++) {
-            if (covered[a] || !seen[a])
-                continue;
-            int pick = (int)(ct_rand_next(&rng) % (unsigned long long)seen[a]);
+            int n = 0;
             for (int si = 0; si < nspecs; si++) {
                 prepared *x = &pr[si * narchs + a];
-                if (x->sp && x->sp[t].n < 0 && pick-- == 0)
-                    x->sp[t].n = -x->sp[t].n;
+                if (x->sp && x->sp[t].n > 0) {
+                    idx[n++] = si;
+                    x->sp[t].n = -x->sp[t].n;   /* left out unless drawn, restored after */
+                }
             }
+            n = draw(idx, n, per_arch, &rng);
+            for (int i = 0; i < n; i++)
+                pr[idx[i] * narchs + a].sp[t].n = -pr[idx[i] * narchs + a].sp[t].n;
         }
-    }
+    free(idx);
 }
 
 /* Compiles what plan left in pr: the templates' samples in one pool, the
@@ -273,14 +278,19 @@ void tl_compile_sample(const char *const *specs, int nspecs, const char *const *
     for (int s = 0; s < nspecs; s++)
         for (int a = 0; a < narchs; a++)
             prepare_one(specs[s], archs[a], cfg, out, a, narchs, s, nspecs, &pr[s * narchs + a]);
-    plan(pr, nspecs, narchs, out->ntemplates, full, out->seed);
+    const int per_arch = (int)tl_env_long("CONVTUNE_TEST_EXAMPLES", 1);
+    plan(pr, nspecs, narchs, out->ntemplates, full, per_arch, out->seed);
     for (int s = 0; s < nspecs; s++)
         for (int a = 0; a < narchs; a++)
             compile_prepared(&pr[s * narchs + a], ref_template, out, a);
     free(pr);
-    printf("compiled %d kernels: %d problems x %d architectures, up to %d candidates per template, %s, seed %llu\n",
-           out->kernels, nspecs, narchs, out->per_template,
-           full ? "every problem on every architecture" : "each problem's template on one architecture", out->seed);
+    if (full)
+        printf("compiled %d kernels: %d problems x %d architectures, up to %d candidates per template, every problem "
+               "on every architecture, seed %llu\n", out->kernels, nspecs, narchs, out->per_template, out->seed);
+    else
+        printf("compiled %d kernels: %d problems x %d architectures, up to %d candidates per template, %d drawn "
+               "problem(s) per template and architecture, seed %llu\n", out->kernels, nspecs, narchs,
+               out->per_template, per_arch, out->seed);
 }
 
 void tl_sample_free(tl_sample *s)

@@ -9,14 +9,16 @@
  * tests short. Each architecture draws its own sample (the seed plus the
  * architecture's index), so that the architectures together compile
  * different configurations of a template rather than the same ones again,
- * and each problem's template is compiled on one of the architectures that
- * admit it (drawn), every architecture keeping at least one problem per
- * template where it admits one; the spaces are built and counted for all.
+ * and each template is compiled, on each architecture that admits it, for
+ * one drawn problem of those it has candidates for there (the reference
+ * kernel likewise for one problem an architecture); the spaces are built
+ * and counted for every problem on every architecture.
  * The seed is drawn afresh each run and printed (with every failure), so
  * that runs together cover more than one would. The environment picks
  * another sample:
  *   CONVTUNE_TEST_SAMPLE=N   candidates per template (CI's sanitizer pass: 1)
  *   CONVTUNE_TEST_SEED=S     the sampling seed (default: a new one each run)
+ *   CONVTUNE_TEST_EXAMPLES=N problems drawn per template and architecture
  *   CONVTUNE_TEST_FULL=1     every problem on every architecture, the
  *                            reference kernel too (the exhaustive grid) */
 #ifndef CT_TL_SAMPLE_H
@@ -42,8 +44,8 @@ typedef struct tl_sample {
 /* Compiles the samples of every problem in specs (all of one family) for
  * every architecture in archs (sampled as above); every failure is a failed
  * check naming the candidate and the seed. ref_template (may be NULL) is
- * compiled for each problem too, on one drawn architecture (every one with
- * CONVTUNE_TEST_FULL). */
+ * compiled too, for drawn problems as the templates are (every problem on
+ * every architecture with CONVTUNE_TEST_FULL). */
 void tl_compile_sample(const char *const *specs, int nspecs, const char *const *archs, int narchs,
                        const ct_config *cfg, int per_template, const char *ref_template, tl_sample *out);
 void tl_sample_free(tl_sample *s);
