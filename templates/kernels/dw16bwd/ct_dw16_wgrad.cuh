@@ -78,6 +78,7 @@ static_assert(LY_CIN % VEC == 0 && CHANNELS % VEC == 0, "VEC divides the channel
 static_assert(VEC == 2 || VEC == 4 || VEC == 8, "VEC is 2, 4 or 8 channels (one 4-, 8- or 16-byte load)");
 static_assert(CHANNELS % WARPS == 0, "WARPS divides CHANNELS");
 static_assert(BATCH >= 1, "BATCH >= 1");
+static_assert(RING == 0 || RING == 1, "RING is 0 or 1");
 static_assert(PAIR == 0 || (LY_KW <= 8 && LY_KH <= 7 && LY_DY == 1 && ROWS % 2 == 0),
               "PAIR: KW <= 8, KH <= 7, dilation 1 along H, ROWS even");
 
@@ -165,6 +166,24 @@ __device__ __forceinline__ unsigned wt_pair(const unsigned *lo, const unsigned *
     return e % 2 == 0 ? (lo[e / 2] & 0xffffu) | (hi[e / 2] << 16) : (lo[e / 2] >> 16) | (hi[e / 2] & 0xffff0000u);
 }
 
+// The ring slot of dy tile row d (0 <= d < NDR) of an item whose row 0 is
+// in slot s0 (< NDR): with RING a row tile keeps the dy rows it shares with
+// the previous tile of its image where they are, in slots mod NDR.
+__device__ __forceinline__ int wt_slot(int d, int s0)
+{
+    if (!RING)
+        return d;
+    const int k = d + s0;
+    return k >= WT_NDR ? k - WT_NDR : k;
+}
+
+// Staging batches of an item staging dn dy rows (x: every row).
+__device__ __forceinline__ constexpr int wt_nb(int dn)
+{
+    const int di = (WT_NQ * WT_DWN * dn + WT_NTHR - 1) / WT_NTHR;
+    return ((WT_XI > di ? WT_XI : di) + BATCH - 1) / BATCH;
+}
+
 // A batch of a thread's staging: the loaded vectors of BATCH x tasks (3
 // pixels each) and BATCH dy tasks (2 pixels each).
 struct wt_stage {
@@ -178,7 +197,7 @@ struct wt_stage {
 // NTHR, ...: every load of a batch is issued before its first store, so
 // that one round trip to memory serves the batch.
 __device__ __forceinline__ void wt_load(wt_stage &st, const ct_elem *__restrict__ x, const ct_elem *__restrict__ dy,
-                                        int tid, int cg, int b, int r0, int bt)
+                                        int tid, int cg, int b, int r0, int bt, int dfirst, int dn)
 {
 #pragma unroll
     for (int k = 0; k < BATCH; ++k) {
@@ -194,9 +213,9 @@ __device__ __forceinline__ void wt_load(wt_stage &st, const ct_elem *__restrict_
 #pragma unroll
     for (int k = 0; k < BATCH; ++k) {
         const int task = tid + (bt * BATCH + k) * WT_NTHR;
-        const int q = task % WT_NQ, rest = task / WT_NQ, j = rest % WT_DWN, d = rest / WT_DWN;
+        const int q = task % WT_NQ, rest = task / WT_NQ, j = rest % WT_DWN, d = dfirst + rest / WT_DWN;
         const int oh = r0 + WT_DLO + d, o = 2 * j, c = cg * WT_CB + q * VEC;
-        const bool row = task < WT_DT && oh >= 0 && oh < LY_OH && c < WT_C;
+        const bool row = task < WT_NQ * WT_DWN * dn && oh >= 0 && oh < LY_OH && c < WT_C;
         const ct_elem *p = dy + (((long long)b * LY_OH + oh) * LY_OW + o) * WT_C + c;
         wt_ldv(st.dv[k][0], p, row && o < LY_OW);
         wt_ldv(st.dv[k][1], p + WT_C, row && o + 1 < LY_OW);
@@ -205,7 +224,8 @@ __device__ __forceinline__ void wt_load(wt_stage &st, const ct_elem *__restrict_
 
 // Stores batch bt into the tile, channel-major: x copy 0 word j = pixels
 // (w, w + 1), copy 1 word j = (w + 1, w + 2); dy word j = (2j, 2j + 1).
-__device__ __forceinline__ void wt_store(const wt_stage &st, unsigned *sm, int tid, int bt)
+__device__ __forceinline__ void wt_store(const wt_stage &st, unsigned *sm, int tid, int bt, int dfirst, int dn,
+                                         int s0)
 {
 #pragma unroll
     for (int k = 0; k < BATCH; ++k) {
@@ -222,9 +242,9 @@ __device__ __forceinline__ void wt_store(const wt_stage &st, unsigned *sm, int t
 #pragma unroll
     for (int k = 0; k < BATCH; ++k) {
         const int task = tid + (bt * BATCH + k) * WT_NTHR;
-        const int q = task % WT_NQ, rest = task / WT_NQ, j = rest % WT_DWN, d = rest / WT_DWN;
-        unsigned *s = sm + (q * VEC) * WT_CS + ROWS * 2 * WT_XW + d * WT_DWS + j;
-        if (task < WT_DT)
+        const int q = task % WT_NQ, rest = task / WT_NQ, j = rest % WT_DWN, d = dfirst + rest / WT_DWN;
+        unsigned *s = sm + (q * VEC) * WT_CS + ROWS * 2 * WT_XW + wt_slot(d, s0) * WT_DWS + j;
+        if (task < WT_NQ * WT_DWN * dn)
 #pragma unroll
             for (int e = 0; e < VEC; ++e)
                 s[e * WT_CS] = wt_pair(st.dv[k][0], st.dv[k][1], e);
@@ -289,30 +309,42 @@ WT_NAME(const ct_elem *__restrict__ x, const ct_elem *__restrict__ dy, float *__
 #endif
     }
 
+    // RING: an item after the previous row tile of its image (in this
+    // block) stages only its last ROWS dy rows (tile rows NDR - ROWS..);
+    // the others are the previous tile's rows ROWS.., in the ring's slots
+    // (row 0 of the item in slot s0).
+    int s0 = 0;
     wt_stage st;
 #if PREFETCH
     if (nit > 0)
-        wt_load(st, x, dy, tid, cg, (int)(it0 / WT_NTILE), (int)(it0 % WT_NTILE) * ROWS, 0);
+        wt_load(st, x, dy, tid, cg, (int)(it0 / WT_NTILE), (int)(it0 % WT_NTILE) * ROWS, 0, 0, WT_NDR);
 #endif
     for (int it = 0; it < nit; ++it) {
         const long long item = it0 + it;
         const int b = (int)(item / WT_NTILE), r0 = (int)(item % WT_NTILE) * ROWS;
+        const bool cont = RING && it > 0 && r0 != 0;
+        const int dfirst = cont ? WT_NDR - ROWS : 0, dn = cont ? ROWS : WT_NDR;
+        s0 = cont ? wt_slot(ROWS, s0) : 0;
         __syncthreads();   // the previous item's reads are done
         // Stage the item (x: task (q, j, r), dy: task (q, j, d); see
         // wt_load): BATCH tasks of each at a time, the first batch already
         // loaded where PREFETCH loaded it during the last item's mma.
+        const int nb = RING ? wt_nb(dn) : WT_NB;
 #pragma unroll 1
-        for (int bt = 0; bt < WT_NB; ++bt) {
+        for (int bt = 0; bt < nb; ++bt) {
             if (!PREFETCH || bt > 0)
-                wt_load(st, x, dy, tid, cg, b, r0, bt);
-            wt_store(st, sm, tid, bt);
+                wt_load(st, x, dy, tid, cg, b, r0, bt, dfirst, dn);
+            wt_store(st, sm, tid, bt, dfirst, dn, s0);
         }
         __syncthreads();
 #if PREFETCH
         // The next item's first batch, in flight during this item's mma.
         if (it + 1 < nit) {
             const long long nx = item + 1;
-            wt_load(st, x, dy, tid, cg, (int)(nx / WT_NTILE), (int)(nx % WT_NTILE) * ROWS, 0);
+            const int nr0 = (int)(nx % WT_NTILE) * ROWS;
+            const bool ncont = RING && nr0 != 0;
+            wt_load(st, x, dy, tid, cg, (int)(nx / WT_NTILE), nr0, 0, ncont ? WT_NDR - ROWS : 0,
+                    ncont ? ROWS : WT_NDR);
         }
 #endif
 
@@ -343,7 +375,7 @@ WT_NAME(const ct_elem *__restrict__ x, const ct_elem *__restrict__ dy, float *__
 #endif
 #pragma unroll
                     for (int n = 0; n < WT_NT; ++n) {
-                        const unsigned *dr = ds + (r + brow[n]) * WT_DWS + sl * 8 + t;
+                        const unsigned *dr = ds + wt_slot(r + brow[n], s0) * WT_DWS + sl * 8 + t;
                         unsigned bb[2];
                         bb[0] = dr[0];
                         bb[1] = dr[4];
@@ -359,7 +391,7 @@ WT_NAME(const ct_elem *__restrict__ x, const ct_elem *__restrict__ dy, float *__
         for (int i = 0; i < WT_CPW; ++i) {
             const unsigned *ds = sm + (warp + WARPS * i) * WT_CS + ROWS * 2 * WT_XW;
             for (int k = lane; k < no * WT_DWN; k += 32) {
-                const unsigned v = ds[(k / WT_DWN - WT_DLO) * WT_DWS + k % WT_DWN];
+                const unsigned v = ds[wt_slot(k / WT_DWN - WT_DLO, s0) * WT_DWS + k % WT_DWN];
                 accb[i] += wt_tof(v & 0xffffu) + wt_tof(v >> 16);
             }
         }

@@ -29,7 +29,9 @@ CT_FAMILY_CODE
     X(PREFETCH, 0, CT_RANGE(0, 1), "1: the next item's first staging batch is loaded before this item's mma " \
                                    "(its round trip overlaps the mma; its registers held through it)")       \
     X(CFIRST, 0, CT_RANGE(0, 1), "1: the blocks in launch order take a split's channel groups side by side "  \
-                                 "(the blocks reading a pixel's channels run together), 0: the splits first")
+                                 "(the blocks reading a pixel's channels run together), 0: the splits first")   \
+    X(RING, 0, CT_RANGE(0, 1), "1: an item after the previous row tile of its image keeps the dy rows the two " \
+                               "share in shared memory (a ring of rows) and stages only its new ones")
 
 const ct_param_def ct_wgdw16cl_params[CT_DW16BWD_NPARAMS] = CT_PARAM_TABLE(WT_ALL);
 CT_PARAM_VALUES(wt, WT_ALL, ct_wgdw16cl_params)
@@ -169,8 +171,9 @@ static int wt_constrain(const ct_template *t, const ct_tc_shape *s, const ct_par
     /* The accumulators (4 per n tile and channel, the bias's), the A and B
      * fragments of a slice, about 40 for addresses and a batch's staging
      * loads (3 x and 2 dy vectors of VEC / 2 words a task). */
-    if (g.batch < 1 || g.batch > 16 || (g.prefetch != 0 && g.prefetch != 1) || (q.CFIRST != 0 && q.CFIRST != 1)) {
-        snprintf(why, len, "BATCH in 1..16, PREFETCH and CFIRST 0 or 1");
+    if (g.batch < 1 || g.batch > 16 || (g.prefetch != 0 && g.prefetch != 1) || (q.CFIRST != 0 && q.CFIRST != 1) ||
+        (q.RING != 0 && q.RING != 1)) {
+        snprintf(why, len, "BATCH in 1..16, PREFETCH, CFIRST and RING 0 or 1");
         return 1;
     }
     /* Prefetching needs a next item, and holds the batch's words through
@@ -239,6 +242,9 @@ static void wt_normalize(const ct_template *t, const ct_tc_shape *s, ct_params *
         if (q.BATCH > most)
             q.BATCH = (long)(most > 1 ? most : 1);
     }
+    /* A ring needs a block's next item to be the next row tile. */
+    if (q.ITEMS == 1 || g.ntile == 1)
+        q.RING = 0;
     wt_put(c, &q);
 }
 

@@ -100,7 +100,15 @@ int main()
         v = NAN;   // staging must write every word a fragment reads: NaN would reach a kept sum
     std::vector<ct_elem> oute(nout, toe(NAN));
     std::vector<float> ws(WT_NSPLIT * WT_COUNT, NAN);
-    ct_replay_grid(WT_NSPLIT, WT_NCG, 1, WT_NTHR, 1, 1, [&] { kmain(xe.data(), dye.data(), ws.data()); });
+    // Each block starts on NaN shared memory: a row that a block reads
+    // without staging it (a ring's) would otherwise hold the last block's.
+    ct_replay_grid(WT_NSPLIT, WT_NCG, 1, WT_NTHR, 1, 1, [&] {
+        if (threadIdx.x == 0)
+            for (int k = 0; k < WT_SMEM_WORDS; ++k)
+                smem[k] = NAN;
+        __syncthreads();
+        kmain(xe.data(), dye.data(), ws.data());
+    });
     ct_replay_grid((WT_COUNT + 31) / 32, 1, 1, 256, 1, 1, [&] { kreduce(ws.data(), oute.data()); });
     std::vector<float> out(nout);
     for (long long k = 0; k < nout; ++k) out[k] = ct_ld(&oute[k]);
