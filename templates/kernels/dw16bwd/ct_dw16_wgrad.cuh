@@ -79,6 +79,7 @@ static_assert(VEC == 2 || VEC == 4 || VEC == 8, "VEC is 2, 4 or 8 channels (one 
 static_assert(CHANNELS % WARPS == 0, "WARPS divides CHANNELS");
 static_assert(BATCH >= 1, "BATCH >= 1");
 static_assert(RING == 0 || RING == 1, "RING is 0 or 1");
+static_assert(ASYNC == 0 || (ASYNC == 1 && PREFETCH == 0), "ASYNC is 0 or 1, and 1 without PREFETCH");
 static_assert(PAIR == 0 || (LY_KW <= 8 && LY_KH <= 7 && LY_DY == 1 && ROWS % 2 == 0),
               "PAIR: KW <= 8, KH <= 7, dilation 1 along H, ROWS even");
 
@@ -128,7 +129,15 @@ __device__ __forceinline__ constexpr int wt_xw()
 // want 8 x CS = 16 mod 32 words, CS = 2 mod 4; otherwise CS odd).
 #define WT_CS0 (ROWS * 2 * WT_XW + WT_NDR * WT_DWS)
 #define WT_CS (WT_NQ == 2 && VEC == 8 ? WT_CS0 + (6 - WT_CS0 % 4) % 4 : WT_CS0 | 1)
-#define WT_SMEM_WORDS (WT_CB * WT_CS)
+#define WT_TILE_WORDS (WT_CB * WT_CS)
+// ASYNC: after the tiles (16-byte aligned) the raw staging area, the
+// item's rows as they lie in memory (NHWC, the block's channels only):
+// ROWS x rows of W pixels, then NDR dy rows of OW pixels, WT_CB channels a
+// pixel.
+#define WT_RAW0 ((WT_TILE_WORDS + 3) / 4 * 4)
+#define WT_RAWX (ROWS * LY_W * WT_CB)                       // elements of the raw x rows
+#define WT_RAWD (WT_NDR * LY_OW * WT_CB)                    // elements of the raw dy rows
+#define WT_SMEM_WORDS (ASYNC ? WT_RAW0 + (WT_RAWX + WT_RAWD) / 2 : WT_TILE_WORDS)
 
 // The float value of a 16-bit element's bits.
 __device__ __forceinline__ float wt_tof(unsigned bits)
@@ -146,17 +155,21 @@ __device__ __forceinline__ float wt_tof(unsigned bits)
 }
 
 // VEC channels of a pixel as VEC / 2 words (channel 2e in the low half of
-// word e), zeros where ok is false.
-__device__ __forceinline__ void wt_ldv(unsigned *v, const ct_elem *p, bool ok)
+// word e), zeros where ok is false; from global memory through the
+// read-only path, or (SH) from the raw staging area in shared memory.
+template <bool SH = false> __device__ __forceinline__ void wt_ldv(unsigned *v, const ct_elem *p, bool ok)
 {
     if (VEC == 8) {
-        const uint4 u = ok ? __ldg(reinterpret_cast<const uint4 *>(p)) : make_uint4(0, 0, 0, 0);
+        const uint4 *a = reinterpret_cast<const uint4 *>(p);
+        const uint4 u = ok ? (SH ? *a : __ldg(a)) : make_uint4(0, 0, 0, 0);
         v[0] = u.x, v[1] = u.y, v[2] = u.z, v[3] = u.w;
     } else if (VEC == 4) {
-        const uint2 u = ok ? __ldg(reinterpret_cast<const uint2 *>(p)) : make_uint2(0, 0);
+        const uint2 *a = reinterpret_cast<const uint2 *>(p);
+        const uint2 u = ok ? (SH ? *a : __ldg(a)) : make_uint2(0, 0);
         v[0] = u.x, v[1] = u.y;
     } else {
-        v[0] = ok ? __ldg(reinterpret_cast<const unsigned *>(p)) : 0u;
+        const unsigned *a = reinterpret_cast<const unsigned *>(p);
+        v[0] = ok ? (SH ? *a : __ldg(a)) : 0u;
     }
 }
 
@@ -195,20 +208,24 @@ struct wt_stage {
 // w = 2j - OFFX, w + 1, w + 2 of x row r0 + r; dy task (q, j, d), pixels
 // 2j, 2j + 1 of dy row r0 + DLO + d. A thread takes the tasks tid, tid +
 // NTHR, ...: every load of a batch is issued before its first store, so
-// that one round trip to memory serves the batch.
+// that one round trip to memory serves the batch. RAW: from the raw
+// staging area (ASYNC, wt_async) instead of global memory.
+template <bool RAW>
 __device__ __forceinline__ void wt_load(wt_stage &st, const ct_elem *__restrict__ x, const ct_elem *__restrict__ dy,
-                                        int tid, int cg, int b, int r0, int bt, int dfirst, int dn)
+                                        const ct_elem *raw, int tid, int cg, int b, int r0, int bt, int dfirst, int dn)
 {
+    const int px = RAW ? WT_CB : WT_C;   // elements from a pixel to the next
 #pragma unroll
     for (int k = 0; k < BATCH; ++k) {
         const int task = tid + (bt * BATCH + k) * WT_NTHR;
         const int q = task % WT_NQ, rest = task / WT_NQ, j = rest % WT_XWN, r = rest / WT_XWN;
         const int y = r0 + r, w = 2 * j - WT_OFFX, c = cg * WT_CB + q * VEC;
         const bool row = task < WT_XT && y < LY_H && c < WT_C;
-        const ct_elem *p = x + (((long long)b * LY_H + y) * LY_W + w) * WT_C + c;
-        wt_ldv(st.xv[k][0], p, row && w >= 0 && w < LY_W);
-        wt_ldv(st.xv[k][1], p + WT_C, row && w + 1 >= 0 && w + 1 < LY_W);
-        wt_ldv(st.xv[k][2], p + 2 * WT_C, row && w + 2 >= 0 && w + 2 < LY_W);
+        const ct_elem *p = RAW ? raw + ((long long)r * LY_W + w) * WT_CB + q * VEC
+                               : x + (((long long)b * LY_H + y) * LY_W + w) * WT_C + c;
+        wt_ldv<RAW>(st.xv[k][0], p, row && w >= 0 && w < LY_W);
+        wt_ldv<RAW>(st.xv[k][1], p + px, row && w + 1 >= 0 && w + 1 < LY_W);
+        wt_ldv<RAW>(st.xv[k][2], p + 2 * px, row && w + 2 >= 0 && w + 2 < LY_W);
     }
 #pragma unroll
     for (int k = 0; k < BATCH; ++k) {
@@ -216,10 +233,39 @@ __device__ __forceinline__ void wt_load(wt_stage &st, const ct_elem *__restrict_
         const int q = task % WT_NQ, rest = task / WT_NQ, j = rest % WT_DWN, d = dfirst + rest / WT_DWN;
         const int oh = r0 + WT_DLO + d, o = 2 * j, c = cg * WT_CB + q * VEC;
         const bool row = task < WT_NQ * WT_DWN * dn && oh >= 0 && oh < LY_OH && c < WT_C;
-        const ct_elem *p = dy + (((long long)b * LY_OH + oh) * LY_OW + o) * WT_C + c;
-        wt_ldv(st.dv[k][0], p, row && o < LY_OW);
-        wt_ldv(st.dv[k][1], p + WT_C, row && o + 1 < LY_OW);
+        const ct_elem *p = RAW ? raw + WT_RAWX + ((long long)d * LY_OW + o) * WT_CB + q * VEC
+                               : dy + (((long long)b * LY_OH + oh) * LY_OW + o) * WT_C + c;
+        wt_ldv<RAW>(st.dv[k][0], p, row && o < LY_OW);
+        wt_ldv<RAW>(st.dv[k][1], p + px, row && o + 1 < LY_OW);
     }
+}
+
+// ASYNC: copies the item (b, r0)'s rows of the block's channels into the
+// raw staging area as they lie (cp.async, 4 to 16 bytes a pixel's VEC
+// channels, consecutive threads along the channels and then the pixels):
+// x rows r0..r0 + ROWS - 1, dy tile rows dfirst..dfirst + dn - 1. Pixels
+// outside the image or dy and channels past the layer are not copied:
+// wt_load<true> reads zeros for them, under the conditions of wt_load.
+__device__ __forceinline__ void wt_async(ct_elem *raw, const ct_elem *__restrict__ x, const ct_elem *__restrict__ dy,
+                                         int tid, int cg, int b, int r0, int dfirst, int dn)
+{
+    for (int task = tid; task < WT_NQ * LY_W * ROWS; task += WT_NTHR) {
+        const int q = task % WT_NQ, rest = task / WT_NQ, w = rest % LY_W, r = rest / LY_W;
+        const int y = r0 + r, c = cg * WT_CB + q * VEC;
+        if (y < LY_H && c < WT_C)
+            tc16_cp<VEC>(reinterpret_cast<tc16_bits *>(raw + ((long long)r * LY_W + w) * WT_CB + q * VEC),
+                         reinterpret_cast<const tc16_bits *>(x + (((long long)b * LY_H + y) * LY_W + w) * WT_C + c),
+                         true);
+    }
+    for (int task = tid; task < WT_NQ * LY_OW * dn; task += WT_NTHR) {
+        const int q = task % WT_NQ, rest = task / WT_NQ, o = rest % LY_OW, d = dfirst + rest / LY_OW;
+        const int oh = r0 + WT_DLO + d, c = cg * WT_CB + q * VEC;
+        if (oh >= 0 && oh < LY_OH && c < WT_C)
+            tc16_cp<VEC>(reinterpret_cast<tc16_bits *>(raw + WT_RAWX + ((long long)d * LY_OW + o) * WT_CB + q * VEC),
+                         reinterpret_cast<const tc16_bits *>(dy + (((long long)b * LY_OH + oh) * LY_OW + o) * WT_C + c),
+                         true);
+    }
+    tc16_cp_commit();
 }
 
 // Stores batch bt into the tile, channel-major: x copy 0 word j = pixels
@@ -315,9 +361,15 @@ WT_NAME(const ct_elem *__restrict__ x, const ct_elem *__restrict__ dy, float *__
     // (row 0 of the item in slot s0).
     int s0 = 0;
     wt_stage st;
+    ct_elem *const raw = reinterpret_cast<ct_elem *>(sm + WT_RAW0);   // ASYNC only
+    (void)raw;
 #if PREFETCH
     if (nit > 0)
-        wt_load(st, x, dy, tid, cg, (int)(it0 / WT_NTILE), (int)(it0 % WT_NTILE) * ROWS, 0, 0, WT_NDR);
+        wt_load<false>(st, x, dy, raw, tid, cg, (int)(it0 / WT_NTILE), (int)(it0 % WT_NTILE) * ROWS, 0, 0, WT_NDR);
+#endif
+#if ASYNC
+    if (nit > 0)
+        wt_async(raw, x, dy, tid, cg, (int)(it0 / WT_NTILE), (int)(it0 % WT_NTILE) * ROWS, 0, WT_NDR);
 #endif
     for (int it = 0; it < nit; ++it) {
         const long long item = it0 + it;
@@ -325,6 +377,9 @@ WT_NAME(const ct_elem *__restrict__ x, const ct_elem *__restrict__ dy, float *__
         const bool cont = RING && it > 0 && r0 != 0;
         const int dfirst = cont ? WT_NDR - ROWS : 0, dn = cont ? ROWS : WT_NDR;
         s0 = cont ? wt_slot(ROWS, s0) : 0;
+#if ASYNC
+        tc16_cp_wait<0>();   // this thread's copies of the item (the barrier: everyone's)
+#endif
         __syncthreads();   // the previous item's reads are done
         // Stage the item (x: task (q, j, r), dy: task (q, j, d); see
         // wt_load): BATCH tasks of each at a time, the first batch already
@@ -332,19 +387,32 @@ WT_NAME(const ct_elem *__restrict__ x, const ct_elem *__restrict__ dy, float *__
         const int nb = RING ? wt_nb(dn) : WT_NB;
 #pragma unroll 1
         for (int bt = 0; bt < nb; ++bt) {
-            if (!PREFETCH || bt > 0)
-                wt_load(st, x, dy, tid, cg, b, r0, bt, dfirst, dn);
+            if (ASYNC)
+                wt_load<true>(st, x, dy, raw, tid, cg, b, r0, bt, dfirst, dn);
+            else if (!PREFETCH || bt > 0)
+                wt_load<false>(st, x, dy, raw, tid, cg, b, r0, bt, dfirst, dn);
             wt_store(st, sm, tid, bt, dfirst, dn, s0);
         }
         __syncthreads();
+#if ASYNC
+        // The next item's copies, in flight during this item's mma (the raw
+        // area is free: every thread passed the barrier after its reads).
+        if (it + 1 < nit) {
+            const long long nx = item + 1;
+            const int nr0 = (int)(nx % WT_NTILE) * ROWS;
+            const bool ncont = RING && nr0 != 0;
+            wt_async(raw, x, dy, tid, cg, (int)(nx / WT_NTILE), nr0, ncont ? WT_NDR - ROWS : 0,
+                     ncont ? ROWS : WT_NDR);
+        }
+#endif
 #if PREFETCH
         // The next item's first batch, in flight during this item's mma.
         if (it + 1 < nit) {
             const long long nx = item + 1;
             const int nr0 = (int)(nx % WT_NTILE) * ROWS;
             const bool ncont = RING && nr0 != 0;
-            wt_load(st, x, dy, tid, cg, (int)(nx / WT_NTILE), nr0, 0, ncont ? WT_NDR - ROWS : 0,
-                    ncont ? ROWS : WT_NDR);
+            wt_load<false>(st, x, dy, raw, tid, cg, (int)(nx / WT_NTILE), nr0, 0, ncont ? WT_NDR - ROWS : 0,
+                           ncont ? ROWS : WT_NDR);
         }
 #endif
 

@@ -31,7 +31,10 @@ CT_FAMILY_CODE
     X(CFIRST, 0, CT_RANGE(0, 1), "1: the blocks in launch order take a split's channel groups side by side "  \
                                  "(the blocks reading a pixel's channels run together), 0: the splits first")   \
     X(RING, 0, CT_RANGE(0, 1), "1: an item after the previous row tile of its image keeps the dy rows the two " \
-                               "share in shared memory (a ring of rows) and stages only its new ones")
+                               "share in shared memory (a ring of rows) and stages only its new ones")      \
+    X(ASYNC, 0, CT_RANGE(0, 1), "1: cp.async copies the next item's rows as they lie into shared memory "      \
+                                "during this item's mma, transposed from there (no staging round trip to "   \
+                                "memory; more shared memory), 0: loads through registers")
 
 const ct_param_def ct_wgdw16cl_params[CT_DW16BWD_NPARAMS] = CT_PARAM_TABLE(WT_ALL);
 CT_PARAM_VALUES(wt, WT_ALL, ct_wgdw16cl_params)
@@ -49,7 +52,7 @@ _Static_assert(CT_PARAM_COUNT(WT_ALL) == CT_DW16BWD_NPARAMS, "CT_DW16BWD_NPARAMS
 
 /* The template's derived sizes (ct_dw16_wgrad.cuh's WT_*). */
 typedef struct wt_geom {
-    long long vec, cb, warps, rows, items, pair, batch, prefetch;
+    long long vec, cb, warps, rows, items, pair, batch, prefetch, async;
     long long cpw, nt, owp, ns, offx, xwn, xw, dlo, ndr, dwn, dws, cs, smem;
     long long ntile, nitems, nsplit, ncg, count, threads;
 } wt_geom;
@@ -58,7 +61,7 @@ static void wt_geometry(const ct_tc_shape *s, const wt_values *q, wt_geom *g)
 {
     memset(g, 0, sizeof *g);
     g->vec = q->VEC, g->cb = q->CHANNELS, g->warps = q->WARPS, g->rows = q->ROWS, g->items = q->ITEMS;
-    g->pair = q->PAIR, g->batch = q->BATCH, g->prefetch = q->PREFETCH;
+    g->pair = q->PAIR, g->batch = q->BATCH, g->prefetch = q->PREFETCH, g->async = q->ASYNC;
     if (g->vec < 1 || g->cb < 1 || g->warps < 1 || g->rows < 1 || g->items < 1 || g->batch < 1)
         return;
     g->threads = 32 * g->warps;
@@ -82,6 +85,9 @@ static void wt_geometry(const ct_tc_shape *s, const wt_values *q, wt_geom *g)
     const long long cs0 = g->rows * 2 * g->xw + g->ndr * g->dws, nq = g->cb / g->vec;
     g->cs = nq == 2 && g->vec == 8 ? cs0 + (6 - cs0 % 4) % 4 : cs0 | 1;
     g->smem = 4 * g->cb * g->cs;
+    /* ASYNC: the raw rows after the tiles, 16-byte aligned (WT_RAW0). */
+    if (g->async)
+        g->smem = 4 * (ct_rup(g->cb * g->cs, 4) + (g->rows * s->w + g->ndr * s->ow) * g->cb / 2);
     g->ntile = ct_cdiv(s->h > s->oh ? s->h : s->oh, g->rows);
     g->nitems = s->b * g->ntile;
     g->nsplit = ct_cdiv(g->nitems, g->items);
@@ -172,8 +178,12 @@ static int wt_constrain(const ct_template *t, const ct_tc_shape *s, const ct_par
      * fragments of a slice, about 40 for addresses and a batch's staging
      * loads (3 x and 2 dy vectors of VEC / 2 words a task). */
     if (g.batch < 1 || g.batch > 16 || (g.prefetch != 0 && g.prefetch != 1) || (q.CFIRST != 0 && q.CFIRST != 1) ||
-        (q.RING != 0 && q.RING != 1)) {
-        snprintf(why, len, "BATCH in 1..16, PREFETCH, CFIRST and RING 0 or 1");
+        (q.RING != 0 && q.RING != 1) || (g.async != 0 && g.async != 1)) {
+        snprintf(why, len, "BATCH in 1..16, PREFETCH, CFIRST, RING and ASYNC 0 or 1");
+        return 1;
+    }
+    if (g.async && g.prefetch) {
+        snprintf(why, len, "ASYNC=1 copies the next item during the mma itself: PREFETCH=0 with it");
         return 1;
     }
     /* Prefetching needs a next item, and holds the batch's words through

@@ -61,6 +61,17 @@ static void tc16_mma(float *d, const unsigned *a, const unsigned *b)
         d[e] += out[e];
 }
 
+// ASYNC's copies (ct_mma16.cuh's cp.async) complete at once here; the
+// kernel's barriers order them as on the GPU.
+typedef unsigned short tc16_bits;
+template <int V> static void tc16_cp(tc16_bits *d, const tc16_bits *s, bool ok)
+{
+    for (int k = 0; k < V; ++k)
+        d[k] = ok ? s[k] : (tc16_bits)0;
+}
+static void tc16_cp_commit() {}
+template <int N> static void tc16_cp_wait() {}
+
 #define WT_NAME kmain
 #define WT_REDUCE_NAME kreduce
 #define LY_CIN LY_C
