@@ -131,12 +131,15 @@ __device__ __forceinline__ constexpr int wt_xw()
 #define WT_CS (WT_NQ == 2 && VEC == 8 ? WT_CS0 + (6 - WT_CS0 % 4) % 4 : WT_CS0 | 1)
 #define WT_TILE_WORDS (WT_CB * WT_CS)
 // ASYNC: after the tiles (16-byte aligned) the raw staging area, the
-// item's rows as they lie in memory (NHWC, the block's channels only):
-// ROWS x rows of W pixels, then NDR dy rows of OW pixels, WT_CB channels a
-// pixel.
+// item's rows as they lie in memory (the block's WT_CB channels of each
+// pixel), ROWS x rows then NDR dy rows, each row's even pixels and then
+// its odd ones: a warp's reads of the pixels w, w + 2, ... (w even) are
+// then contiguous (wt_rx, wt_rd).
 #define WT_RAW0 ((WT_TILE_WORDS + 3) / 4 * 4)
-#define WT_RAWX (ROWS * LY_W * WT_CB)                       // elements of the raw x rows
-#define WT_RAWD (WT_NDR * LY_OW * WT_CB)                    // elements of the raw dy rows
+#define WT_RWX ((LY_W + 1) / 2)                             // pixels of a parity of an x row
+#define WT_RWD ((LY_OW + 1) / 2)
+#define WT_RAWX (ROWS * 2 * WT_RWX * WT_CB)                 // elements of the raw x rows
+#define WT_RAWD (WT_NDR * 2 * WT_RWD * WT_CB)               // elements of the raw dy rows
 #define WT_SMEM_WORDS (ASYNC ? WT_RAW0 + (WT_RAWX + WT_RAWD) / 2 : WT_TILE_WORDS)
 
 // The float value of a 16-bit element's bits.
@@ -171,6 +174,17 @@ template <bool SH = false> __device__ __forceinline__ void wt_ldv(unsigned *v, c
         const unsigned *a = reinterpret_cast<const unsigned *>(p);
         v[0] = ok ? (SH ? *a : __ldg(a)) : 0u;
     }
+}
+
+// The raw area's element offsets of x pixel w of tile row r and of dy
+// pixel o of tile row d (their first channel of the block).
+__device__ __forceinline__ long long wt_rx(int r, int w)
+{
+    return ((long long)(r * 2 + (w & 1)) * WT_RWX + (w >> 1)) * WT_CB;
+}
+__device__ __forceinline__ long long wt_rd(int d, int o)
+{
+    return WT_RAWX + ((long long)(d * 2 + (o & 1)) * WT_RWD + (o >> 1)) * WT_CB;
 }
 
 // Channel e's elements of two pixels' vectors as one word (lo, hi).
@@ -214,18 +228,20 @@ template <bool RAW>
 __device__ __forceinline__ void wt_load(wt_stage &st, const ct_elem *__restrict__ x, const ct_elem *__restrict__ dy,
                                         const ct_elem *raw, int tid, int cg, int b, int r0, int bt, int dfirst, int dn)
 {
-    const int px = RAW ? WT_CB : WT_C;   // elements from a pixel to the next
+    const int px = RAW ? WT_CB : 2 * WT_C;   // elements from pixel w to w + 2
 #pragma unroll
     for (int k = 0; k < BATCH; ++k) {
         const int task = tid + (bt * BATCH + k) * WT_NTHR;
         const int q = task % WT_NQ, rest = task / WT_NQ, j = rest % WT_XWN, r = rest / WT_XWN;
         const int y = r0 + r, w = 2 * j - WT_OFFX, c = cg * WT_CB + q * VEC;
         const bool row = task < WT_XT && y < LY_H && c < WT_C;
-        const ct_elem *p = RAW ? raw + ((long long)r * LY_W + w) * WT_CB + q * VEC
-                               : x + (((long long)b * LY_H + y) * LY_W + w) * WT_C + c;
+        // (w is even: in the raw area pixel w + 1 is in the odd half, w + 2
+        // next to w.)
+        const ct_elem *p = RAW ? raw + wt_rx(r, w) + q * VEC : x + (((long long)b * LY_H + y) * LY_W + w) * WT_C + c;
+        const ct_elem *p1 = RAW ? raw + wt_rx(r, w + 1) + q * VEC : p + WT_C;
         wt_ldv<RAW>(st.xv[k][0], p, row && w >= 0 && w < LY_W);
-        wt_ldv<RAW>(st.xv[k][1], p + px, row && w + 1 >= 0 && w + 1 < LY_W);
-        wt_ldv<RAW>(st.xv[k][2], p + 2 * px, row && w + 2 >= 0 && w + 2 < LY_W);
+        wt_ldv<RAW>(st.xv[k][1], p1, row && w + 1 >= 0 && w + 1 < LY_W);
+        wt_ldv<RAW>(st.xv[k][2], p + px, row && w + 2 >= 0 && w + 2 < LY_W);
     }
 #pragma unroll
     for (int k = 0; k < BATCH; ++k) {
@@ -233,10 +249,10 @@ __device__ __forceinline__ void wt_load(wt_stage &st, const ct_elem *__restrict_
         const int q = task % WT_NQ, rest = task / WT_NQ, j = rest % WT_DWN, d = dfirst + rest / WT_DWN;
         const int oh = r0 + WT_DLO + d, o = 2 * j, c = cg * WT_CB + q * VEC;
         const bool row = task < WT_NQ * WT_DWN * dn && oh >= 0 && oh < LY_OH && c < WT_C;
-        const ct_elem *p = RAW ? raw + WT_RAWX + ((long long)d * LY_OW + o) * WT_CB + q * VEC
-                               : dy + (((long long)b * LY_OH + oh) * LY_OW + o) * WT_C + c;
+        const ct_elem *p = RAW ? raw + wt_rd(d, o) + q * VEC : dy + (((long long)b * LY_OH + oh) * LY_OW + o) * WT_C + c;
+        const ct_elem *p1 = RAW ? raw + wt_rd(d, o + 1) + q * VEC : p + WT_C;
         wt_ldv<RAW>(st.dv[k][0], p, row && o < LY_OW);
-        wt_ldv<RAW>(st.dv[k][1], p + px, row && o + 1 < LY_OW);
+        wt_ldv<RAW>(st.dv[k][1], p1, row && o + 1 < LY_OW);
     }
 }
 
@@ -253,7 +269,7 @@ __device__ __forceinline__ void wt_async(ct_elem *raw, const ct_elem *__restrict
         const int q = task % WT_NQ, rest = task / WT_NQ, w = rest % LY_W, r = rest / LY_W;
         const int y = r0 + r, c = cg * WT_CB + q * VEC;
         if (y < LY_H && c < WT_C)
-            tc16_cp<VEC>(reinterpret_cast<tc16_bits *>(raw + ((long long)r * LY_W + w) * WT_CB + q * VEC),
+            tc16_cp<VEC>(reinterpret_cast<tc16_bits *>(raw + wt_rx(r, w) + q * VEC),
                          reinterpret_cast<const tc16_bits *>(x + (((long long)b * LY_H + y) * LY_W + w) * WT_C + c),
                          true);
     }
@@ -261,7 +277,7 @@ __device__ __forceinline__ void wt_async(ct_elem *raw, const ct_elem *__restrict
         const int q = task % WT_NQ, rest = task / WT_NQ, o = rest % LY_OW, d = dfirst + rest / LY_OW;
         const int oh = r0 + WT_DLO + d, c = cg * WT_CB + q * VEC;
         if (oh >= 0 && oh < LY_OH && c < WT_C)
-            tc16_cp<VEC>(reinterpret_cast<tc16_bits *>(raw + WT_RAWX + ((long long)d * LY_OW + o) * WT_CB + q * VEC),
+            tc16_cp<VEC>(reinterpret_cast<tc16_bits *>(raw + wt_rd(d, o) + q * VEC),
                          reinterpret_cast<const tc16_bits *>(dy + (((long long)b * LY_OH + oh) * LY_OW + o) * WT_C + c),
                          true);
     }

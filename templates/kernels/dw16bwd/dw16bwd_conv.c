@@ -87,7 +87,8 @@ static void wt_geometry(const ct_tc_shape *s, const wt_values *q, wt_geom *g)
     g->smem = 4 * g->cb * g->cs;
     /* ASYNC: the raw rows after the tiles, 16-byte aligned (WT_RAW0). */
     if (g->async)
-        g->smem = 4 * (ct_rup(g->cb * g->cs, 4) + (g->rows * s->w + g->ndr * s->ow) * g->cb / 2);
+        g->smem = 4 * (ct_rup(g->cb * g->cs, 4) +
+                       (g->rows * 2 * ct_cdiv(s->w, 2) + g->ndr * 2 * ct_cdiv(s->ow, 2)) * g->cb / 2);
     g->ntile = ct_cdiv(s->h > s->oh ? s->h : s->oh, g->rows);
     g->nitems = s->b * g->ntile;
     g->nsplit = ct_cdiv(g->nitems, g->items);
