@@ -67,6 +67,13 @@
 #ifndef CT_REPLAY
 #include "ct_mma16.cuh"
 #endif
+// The replay checks the alignment of every vector access to shared memory
+// (the CPU would take a misaligned one silently).
+#ifdef CT_REPLAY
+#define WT_ALIGNED(p, n) assert((reinterpret_cast<uintptr_t>(p) & ((n) - 1)) == 0)
+#else
+#define WT_ALIGNED(p, n) ((void)0)
+#endif
 
 static_assert(LY_CL, "channels-last (nhwc, nlc) layers only");
 static_assert(LY_GROUPS == LY_CIN && LY_COUT == LY_CIN, "depthwise layers only");
@@ -80,6 +87,7 @@ static_assert(CHANNELS % WARPS == 0, "WARPS divides CHANNELS");
 static_assert(BATCH >= 1, "BATCH >= 1");
 static_assert(RING == 0 || RING == 1, "RING is 0 or 1");
 static_assert(ASYNC == 0 || (ASYNC == 1 && PREFETCH == 0), "ASYNC is 0 or 1, and 1 without PREFETCH");
+static_assert(WIDE == 0 || (WIDE == 1 && PAIR == 1), "WIDE is 0 or 1, and 1 with PAIR");
 static_assert(PAIR == 0 || (LY_KW <= 8 && LY_KH <= 7 && LY_DY == 1 && ROWS % 2 == 0),
               "PAIR: KW <= 8, KH <= 7, dilation 1 along H, ROWS even");
 
@@ -96,7 +104,9 @@ static_assert(PAIR == 0 || (LY_KW <= 8 && LY_KH <= 7 && LY_DY == 1 && ROWS % 2 =
 #define WT_DLO (LY_PH - (LY_KH - 1) * LY_DY < 0 ? LY_PH - (LY_KH - 1) * LY_DY : 0)
 #define WT_NDR (ROWS + LY_PH - WT_DLO)                      // dy rows of a tile
 #define WT_DWN (WT_OWP / 2)                                 // words of a dy row
-#define WT_DWS (WT_DWN + 4)                                 // its stride: 8 rows x 4 words on 32 banks
+// Its stride: 8 rows x 4 words on 32 banks; WIDE: 8 rows x 8 words (2 x 4
+// rows) on 2 x 32 banks.
+#define WT_DWS (WIDE ? WT_DWN + (40 - WT_DWN % 32) % 32 : WT_DWN + 4)
 #define WT_ROWT ((LY_H > LY_OH ? LY_H : LY_OH))             // rows the tiles cover
 #define WT_NTILE ((WT_ROWT + ROWS - 1) / ROWS)
 #define WT_ITEMS ((long long)LY_B * WT_NTILE)
@@ -114,11 +124,13 @@ static_assert(PAIR == 0 || (LY_KW <= 8 && LY_KH <= 7 && LY_DY == 1 && ROWS % 2 =
 // The stride of an x row copy: at least WT_XWN words, with the words a
 // warp's A loads touch in copy 0 and in copy 1 on different banks where
 // that is possible (they span (6 + 7 DX) / 2 + 1 words of each copy).
+// WIDE: a pair of rows' words interleaved, so the span is twice as many
+// words, 2 x XW apart.
 __device__ __forceinline__ constexpr int wt_xw()
 {
     const int span = (6 + 7 * LY_DX) / 2 + 1;
     for (int w = WT_XWN; w < WT_XWN + 32; ++w)
-        if (w % 32 >= span && w % 32 <= 32 - span)
+        if (WIDE ? 2 * w % 32 >= 2 * span && 2 * w % 32 <= 32 - 2 * span : w % 32 >= span && w % 32 <= 32 - span)
             return w;
     return WT_XWN;
 }
@@ -126,9 +138,10 @@ __device__ __forceinline__ constexpr int wt_xw()
 // Words of a channel: the x rows' two copies, the dy rows, padded so that
 // a staging store's lanes fall on different banks: WT_NQ loads along the
 // channels x 32 / WT_NQ words, VEC channels apart (VEC 8: 2 x 16 words
-// want 8 x CS = 16 mod 32 words, CS = 2 mod 4; otherwise CS odd).
+// want 8 x CS = 16 mod 32 words, CS = 2 mod 4; otherwise CS odd). WIDE:
+// 2 mod 4 always (its 8-byte fragment loads want an even channel base).
 #define WT_CS0 (ROWS * 2 * WT_XW + WT_NDR * WT_DWS)
-#define WT_CS (WT_NQ == 2 && VEC == 8 ? WT_CS0 + (6 - WT_CS0 % 4) % 4 : WT_CS0 | 1)
+#define WT_CS (WIDE || (WT_NQ == 2 && VEC == 8) ? WT_CS0 + (6 - WT_CS0 % 4) % 4 : WT_CS0 | 1)
 #define WT_TILE_WORDS (WT_CB * WT_CS)
 // ASYNC: after the tiles (16-byte aligned) the raw staging area, the
 // item's rows as they lie in memory (the block's WT_CB channels of each
@@ -162,6 +175,8 @@ __device__ __forceinline__ float wt_tof(unsigned bits)
 // read-only path, or (SH) from the raw staging area in shared memory.
 template <bool SH = false> __device__ __forceinline__ void wt_ldv(unsigned *v, const ct_elem *p, bool ok)
 {
+    if (SH && ok)
+        WT_ALIGNED(p, 2 * VEC);
     if (VEC == 8) {
         const uint4 *a = reinterpret_cast<const uint4 *>(p);
         const uint4 u = ok ? (SH ? *a : __ldg(a)) : make_uint4(0, 0, 0, 0);
@@ -185,6 +200,36 @@ __device__ __forceinline__ long long wt_rx(int r, int w)
 __device__ __forceinline__ long long wt_rd(int d, int o)
 {
     return WT_RAWX + ((long long)(d * 2 + (o & 1)) * WT_RWD + (o >> 1)) * WT_CB;
+}
+
+// x staging task -> (q, j, r): q fastest, then j, then the row; WIDE: the
+// two rows of a pair before j, so that a warp's stores of interleaved
+// words (wt_xo) are contiguous.
+__device__ __forceinline__ void wt_xtask(int task, int &q, int &j, int &r)
+{
+    q = task % WT_NQ;
+    const int rest = task / WT_NQ;
+    if (WIDE) {
+        const int rest2 = rest / 2;
+        j = rest2 % WT_XWN, r = 2 * (rest2 / WT_XWN) + rest % 2;
+    } else {
+        j = rest % WT_XWN, r = rest / WT_XWN;
+    }
+}
+
+// The word offset of x row r, copy 0, word j in a channel's tile; copy 1
+// is WT_XO1 further. WIDE interleaves the words of rows 2P and 2P + 1.
+__device__ __forceinline__ int wt_xo(int r, int j)
+{
+    return WIDE ? (r / 2) * 4 * WT_XW + 2 * j + r % 2 : r * 2 * WT_XW + j;
+}
+#define WT_XO1 (WIDE ? 2 * WT_XW : WT_XW)
+
+// The position of word j in a dy row: WIDE puts words j and j + 4 of each
+// group of 8 side by side (a B fragment's two words: one 8-byte load).
+__device__ __forceinline__ int wt_dpos(int j)
+{
+    return WIDE ? (j & ~7) + 2 * (j & 3) + ((j >> 2) & 1) : j;
 }
 
 // Channel e's elements of two pixels' vectors as one word (lo, hi).
@@ -232,7 +277,8 @@ __device__ __forceinline__ void wt_load(wt_stage &st, const ct_elem *__restrict_
 #pragma unroll
     for (int k = 0; k < BATCH; ++k) {
         const int task = tid + (bt * BATCH + k) * WT_NTHR;
-        const int q = task % WT_NQ, rest = task / WT_NQ, j = rest % WT_XWN, r = rest / WT_XWN;
+        int q, j, r;
+        wt_xtask(task, q, j, r);
         const int y = r0 + r, w = 2 * j - WT_OFFX, c = cg * WT_CB + q * VEC;
         const bool row = task < WT_XT && y < LY_H && c < WT_C;
         // (w is even: in the raw area pixel w + 1 is in the odd half, w + 2
@@ -292,20 +338,21 @@ __device__ __forceinline__ void wt_store(const wt_stage &st, unsigned *sm, int t
 #pragma unroll
     for (int k = 0; k < BATCH; ++k) {
         const int task = tid + (bt * BATCH + k) * WT_NTHR;
-        const int q = task % WT_NQ, rest = task / WT_NQ, j = rest % WT_XWN, r = rest / WT_XWN;
-        unsigned *s = sm + (q * VEC) * WT_CS + r * 2 * WT_XW + j;
+        int q, j, r;
+        wt_xtask(task, q, j, r);
+        unsigned *s = sm + (q * VEC) * WT_CS + wt_xo(r, j);
         if (task < WT_XT)
 #pragma unroll
             for (int e = 0; e < VEC; ++e) {
                 s[e * WT_CS] = wt_pair(st.xv[k][0], st.xv[k][1], e);
-                s[e * WT_CS + WT_XW] = wt_pair(st.xv[k][1], st.xv[k][2], e);
+                s[e * WT_CS + WT_XO1] = wt_pair(st.xv[k][1], st.xv[k][2], e);
             }
     }
 #pragma unroll
     for (int k = 0; k < BATCH; ++k) {
         const int task = tid + (bt * BATCH + k) * WT_NTHR;
         const int q = task % WT_NQ, rest = task / WT_NQ, j = rest % WT_DWN, d = dfirst + rest / WT_DWN;
-        unsigned *s = sm + (q * VEC) * WT_CS + ROWS * 2 * WT_XW + wt_slot(d, s0) * WT_DWS + j;
+        unsigned *s = sm + (q * VEC) * WT_CS + ROWS * 2 * WT_XW + wt_slot(d, s0) * WT_DWS + wt_dpos(j);
         if (task < WT_NQ * WT_DWN * dn)
 #pragma unroll
             for (int e = 0; e < VEC; ++e)
@@ -355,7 +402,7 @@ WT_NAME(const ct_elem *__restrict__ x, const ct_elem *__restrict__ dy, float *__
     // row 0. Column of a0: 2t + g*DX - PW (+ 16 per slice), index + OFFX.
     const int i0 = 2 * t + g * LY_DX - LY_PW + WT_OFFX;
     const int par = i0 & 1;
-    const int aw = (i0 - par) / 2 + par * WT_XW;
+    const int aw = wt_xo(0, (i0 - par) / 2) + par * WT_XO1;
     // The B rows of a thread: dy tile row r + PH - kh*DY - DLO, kh = g (+8),
     // clamped to KH - 1 (columns past KH compute sums nobody keeps). PAIR:
     // column n is dy row r + 1 + PH - n, kh n of x row r + 1 and n - 1 of
@@ -441,10 +488,17 @@ WT_NAME(const ct_elem *__restrict__ x, const ct_elem *__restrict__ dy, float *__
             for (int sl = 0; sl < WT_NS; ++sl) {
 #pragma unroll
                 for (int i = 0; i < WT_CPW; ++i) {
-                    const unsigned *xr = sm + (warp + WARPS * i) * WT_CS + r * 2 * WT_XW + aw + sl * 8;
+                    const unsigned *xr = sm + (warp + WARPS * i) * WT_CS + wt_xo(r, 0) + aw + wt_xo(0, sl * 8);
                     const unsigned *ds = sm + (warp + WARPS * i) * WT_CS + ROWS * 2 * WT_XW;
                     unsigned a[4];
-#if PAIR
+#if PAIR && WIDE
+                    // Rows g: x row r, rows g + 8: x row r + 1, interleaved:
+                    // one 8-byte load for the pair, another 4 words on.
+                    WT_ALIGNED(xr, 8);
+                    const uint2 lo = *reinterpret_cast<const uint2 *>(xr);
+                    const uint2 hi = *reinterpret_cast<const uint2 *>(xr + 8);
+                    a[0] = lo.x, a[1] = lo.y, a[2] = hi.x, a[3] = hi.y;
+#elif PAIR
                     // Rows g: x row r, rows g + 8: x row r + 1 (zeros past
                     // the image or the tile's last row: ROWS is even).
                     a[0] = xr[0];
@@ -459,10 +513,16 @@ WT_NAME(const ct_elem *__restrict__ x, const ct_elem *__restrict__ dy, float *__
 #endif
 #pragma unroll
                     for (int n = 0; n < WT_NT; ++n) {
-                        const unsigned *dr = ds + wt_slot(r + brow[n], s0) * WT_DWS + sl * 8 + t;
+                        const unsigned *dr = ds + wt_slot(r + brow[n], s0) * WT_DWS + sl * 8 + wt_dpos(t);
                         unsigned bb[2];
+#if WIDE
+                        WT_ALIGNED(dr, 8);
+                        const uint2 u = *reinterpret_cast<const uint2 *>(dr);   // words t, t + 4
+                        bb[0] = u.x, bb[1] = u.y;
+#else
                         bb[0] = dr[0];
                         bb[1] = dr[4];
+#endif
                         tc16_mma(acc[sl % WT_AS][i][n], a, bb);
                     }
                 }

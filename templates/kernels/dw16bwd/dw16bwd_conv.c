@@ -34,7 +34,9 @@ CT_FAMILY_CODE
                                "share in shared memory (a ring of rows) and stages only its new ones")      \
     X(ASYNC, 0, CT_RANGE(0, 1), "1: cp.async copies the next item's rows as they lie into shared memory "      \
                                 "during this item's mma, transposed from there (no staging round trip to "   \
-                                "memory; more shared memory), 0: loads through registers")
+                                "memory; more shared memory), 0: loads through registers")                 \
+    X(WIDE, 0, CT_RANGE(0, 1), "1 (with PAIR): the two x rows of a pair interleaved and a dy row's words j, "  \
+                               "j + 4 side by side, each fragment pair one 8-byte shared-memory load")
 
 const ct_param_def ct_wgdw16cl_params[CT_DW16BWD_NPARAMS] = CT_PARAM_TABLE(WT_ALL);
 CT_PARAM_VALUES(wt, WT_ALL, ct_wgdw16cl_params)
@@ -52,7 +54,7 @@ _Static_assert(CT_PARAM_COUNT(WT_ALL) == CT_DW16BWD_NPARAMS, "CT_DW16BWD_NPARAMS
 
 /* The template's derived sizes (ct_dw16_wgrad.cuh's WT_*). */
 typedef struct wt_geom {
-    long long vec, cb, warps, rows, items, pair, batch, prefetch, async;
+    long long vec, cb, warps, rows, items, pair, batch, prefetch, async, wide;
     long long cpw, nt, owp, ns, offx, xwn, xw, dlo, ndr, dwn, dws, cs, smem;
     long long ntile, nitems, nsplit, ncg, count, threads;
 } wt_geom;
@@ -61,7 +63,7 @@ static void wt_geometry(const ct_tc_shape *s, const wt_values *q, wt_geom *g)
 {
     memset(g, 0, sizeof *g);
     g->vec = q->VEC, g->cb = q->CHANNELS, g->warps = q->WARPS, g->rows = q->ROWS, g->items = q->ITEMS;
-    g->pair = q->PAIR, g->batch = q->BATCH, g->prefetch = q->PREFETCH, g->async = q->ASYNC;
+    g->pair = q->PAIR, g->batch = q->BATCH, g->prefetch = q->PREFETCH, g->async = q->ASYNC, g->wide = q->WIDE;
     if (g->vec < 1 || g->cb < 1 || g->warps < 1 || g->rows < 1 || g->items < 1 || g->batch < 1)
         return;
     g->threads = 32 * g->warps;
@@ -74,16 +76,16 @@ static void wt_geometry(const ct_tc_shape *s, const wt_values *q, wt_geom *g)
     const long long span = (6 + 7 * s->dx) / 2 + 1;
     g->xw = g->xwn;
     for (long long w = g->xwn; w < g->xwn + 32; w++)
-        if (w % 32 >= span && w % 32 <= 32 - span) {
+        if (g->wide ? 2 * w % 32 >= 2 * span && 2 * w % 32 <= 32 - 2 * span : w % 32 >= span && w % 32 <= 32 - span) {
             g->xw = w;
             break;
         }
     g->dlo = s->ph - (s->kh - 1) * s->dy < 0 ? s->ph - (s->kh - 1) * s->dy : 0;
     g->ndr = g->rows + s->ph - g->dlo;
     g->dwn = g->owp / 2;
-    g->dws = g->dwn + 4;
+    g->dws = g->wide ? g->dwn + (40 - g->dwn % 32) % 32 : g->dwn + 4;
     const long long cs0 = g->rows * 2 * g->xw + g->ndr * g->dws, nq = g->cb / g->vec;
-    g->cs = nq == 2 && g->vec == 8 ? cs0 + (6 - cs0 % 4) % 4 : cs0 | 1;
+    g->cs = g->wide || (nq == 2 && g->vec == 8) ? cs0 + (6 - cs0 % 4) % 4 : cs0 | 1;
     g->smem = 4 * g->cb * g->cs;
     /* ASYNC: the raw rows after the tiles, 16-byte aligned (WT_RAW0). */
     if (g->async)
@@ -181,6 +183,10 @@ static int wt_constrain(const ct_template *t, const ct_tc_shape *s, const ct_par
     if (g.batch < 1 || g.batch > 16 || (g.prefetch != 0 && g.prefetch != 1) || (q.CFIRST != 0 && q.CFIRST != 1) ||
         (q.RING != 0 && q.RING != 1) || (g.async != 0 && g.async != 1)) {
         snprintf(why, len, "BATCH in 1..16, PREFETCH, CFIRST, RING and ASYNC 0 or 1");
+        return 1;
+    }
+    if (g.wide != 0 && (g.wide != 1 || !g.pair)) {
+        snprintf(why, len, "WIDE=%lld: 0, or 1 with PAIR=1 (its interleaved rows are a pair's)", g.wide);
         return 1;
     }
     if (g.async && g.prefetch) {

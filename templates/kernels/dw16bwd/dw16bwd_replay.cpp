@@ -12,6 +12,8 @@
 // written fails. The layer and the tuning macros are -D flags
 // (dw16bwd_replay.sh runs a battery of odd layers).
 #include "replay_shim.h"
+#include <cassert>
+#include <cstdint>
 #define CT_REPLAY 1
 #include "ct_dtype.cuh"
 
@@ -66,6 +68,7 @@ static void tc16_mma(float *d, const unsigned *a, const unsigned *b)
 typedef unsigned short tc16_bits;
 template <int V> static void tc16_cp(tc16_bits *d, const tc16_bits *s, bool ok)
 {
+    assert((reinterpret_cast<uintptr_t>(d) & (2 * V - 1)) == 0 && (reinterpret_cast<uintptr_t>(s) & (2 * V - 1)) == 0);
     for (int k = 0; k < V; ++k)
         d[k] = ok ? s[k] : (tc16_bits)0;
 }
