@@ -88,6 +88,7 @@ static_assert(BATCH >= 1, "BATCH >= 1");
 static_assert(RING == 0 || RING == 1, "RING is 0 or 1");
 static_assert(ASYNC == 0 || (ASYNC == 1 && PREFETCH == 0), "ASYNC is 0 or 1, and 1 without PREFETCH");
 static_assert(WIDE == 0 || (WIDE == 1 && PAIR == 1), "WIDE is 0 or 1, and 1 with PAIR");
+static_assert(XSH == 0 || XSH == 1, "XSH is 0 or 1");
 static_assert(PAIR == 0 || (LY_KW <= 8 && LY_KH <= 7 && LY_DY == 1 && ROWS % 2 == 0),
               "PAIR: KW <= 8, KH <= 7, dilation 1 along H, ROWS even");
 
@@ -217,6 +218,17 @@ __device__ __forceinline__ void wt_xtask(int task, int &q, int &j, int &r)
     }
 }
 
+// XSH: the lane distance to the task of the next word j + 1 of the same
+// row (q, then with WIDE the row of the pair, run faster than j), and
+// whether a task loads its third pixel itself: only where that lane is
+// past the warp or j is its row's last word; the others take it from that
+// lane's first pixel (the same pixel, w + 2) by a shuffle.
+#define WT_DJ (WIDE ? 2 * WT_NQ : WT_NQ)
+__device__ __forceinline__ bool wt_own3(int tid, int j)
+{
+    return !XSH || tid % 32 + WT_DJ >= 32 || j == WT_XWN - 1;
+}
+
 // The word offset of x row r, copy 0, word j in a channel's tile; copy 1
 // is WT_XO1 further. WIDE interleaves the words of rows 2P and 2P + 1.
 __device__ __forceinline__ int wt_xo(int r, int j)
@@ -287,7 +299,7 @@ __device__ __forceinline__ void wt_load(wt_stage &st, const ct_elem *__restrict_
         const ct_elem *p1 = RAW ? raw + wt_rx(r, w + 1) + q * VEC : p + WT_C;
         wt_ldv<RAW>(st.xv[k][0], p, row && w >= 0 && w < LY_W);
         wt_ldv<RAW>(st.xv[k][1], p1, row && w + 1 >= 0 && w + 1 < LY_W);
-        wt_ldv<RAW>(st.xv[k][2], p + px, row && w + 2 >= 0 && w + 2 < LY_W);
+        wt_ldv<RAW>(st.xv[k][2], p + px, row && w + 2 >= 0 && w + 2 < LY_W && wt_own3(tid, j));
     }
 #pragma unroll
     for (int k = 0; k < BATCH; ++k) {
@@ -341,11 +353,22 @@ __device__ __forceinline__ void wt_store(const wt_stage &st, unsigned *sm, int t
         int q, j, r;
         wt_xtask(task, q, j, r);
         unsigned *s = sm + (q * VEC) * WT_CS + wt_xo(r, j);
+        unsigned x2[VEC / 2];
+#pragma unroll
+        for (int e = 0; e < VEC / 2; ++e) {
+            x2[e] = st.xv[k][2][e];
+#if XSH
+            // Every lane shuffles (the whole warp calls wt_store).
+            const unsigned v = __shfl_down_sync(0xffffffffu, st.xv[k][0][e], WT_DJ);
+            if (!wt_own3(tid, j))
+                x2[e] = v;
+#endif
+        }
         if (task < WT_XT)
 #pragma unroll
             for (int e = 0; e < VEC; ++e) {
                 s[e * WT_CS] = wt_pair(st.xv[k][0], st.xv[k][1], e);
-                s[e * WT_CS + WT_XO1] = wt_pair(st.xv[k][1], st.xv[k][2], e);
+                s[e * WT_CS + WT_XO1] = wt_pair(st.xv[k][1], x2, e);
             }
     }
 #pragma unroll

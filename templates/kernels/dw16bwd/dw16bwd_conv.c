@@ -36,7 +36,10 @@ CT_FAMILY_CODE
                                 "during this item's mma, transposed from there (no staging round trip to "   \
                                 "memory; more shared memory), 0: loads through registers")                 \
     X(WIDE, 0, CT_RANGE(0, 1), "1 (with PAIR): the two x rows of a pair interleaved and a dy row's words j, "  \
-                               "j + 4 side by side, each fragment pair one 8-byte shared-memory load")
+                               "j + 4 side by side, each fragment pair one 8-byte shared-memory load; "    \
+                               "normalized to 0 without PAIR)")                                             \
+    X(XSH, 0, CT_RANGE(0, 1), "1: an x staging task takes its third pixel from the lane of the next task by a " \
+                              "shuffle instead of loading it again")
 
 const ct_param_def ct_wgdw16cl_params[CT_DW16BWD_NPARAMS] = CT_PARAM_TABLE(WT_ALL);
 CT_PARAM_VALUES(wt, WT_ALL, ct_wgdw16cl_params)
@@ -185,6 +188,10 @@ static int wt_constrain(const ct_template *t, const ct_tc_shape *s, const ct_par
         snprintf(why, len, "BATCH in 1..16, PREFETCH, CFIRST, RING and ASYNC 0 or 1");
         return 1;
     }
+    if (q.XSH != 0 && q.XSH != 1) {
+        snprintf(why, len, "XSH is 0 or 1");
+        return 1;
+    }
     if (g.wide != 0 && (g.wide != 1 || !g.pair)) {
         snprintf(why, len, "WIDE=%lld: 0, or 1 with PAIR=1 (its interleaved rows are a pair's)", g.wide);
         return 1;
@@ -242,6 +249,11 @@ static void wt_normalize(const ct_template *t, const ct_tc_shape *s, ct_params *
     wt_values q = wt_get(c);
     while (q.VEC > 2 && (s->cin % q.VEC != 0 || q.CHANNELS % q.VEC != 0))
         q.VEC /= 2;
+    /* PAIR=1 falls back to 0 on a layer that does not admit it (it took
+     * 11% off the 7x7 target's time wherever it applied), so that one
+     * value list serves every layer. */
+    if (q.PAIR == 1 && (s->kw > 8 || s->kh > 7 || s->dy != 1 || q.ROWS % 2 != 0 || s->h < 2))
+        q.PAIR = 0;
     const long long rowt = s->h > s->oh ? s->h : s->oh;
     if (q.ROWS > rowt)
         q.ROWS = (long)(q.PAIR == 1 ? ct_rup(rowt, 2) : rowt);   /* PAIR's rows come in twos */
@@ -262,6 +274,11 @@ static void wt_normalize(const ct_template *t, const ct_tc_shape *s, ct_params *
     /* A ring needs a block's next item to be the next row tile. */
     if (q.ITEMS == 1 || g.ntile == 1)
         q.RING = 0;
+    /* WIDE interleaves PAIR's rows; XSH needs the next task in the warp. */
+    if (q.PAIR != 1)
+        q.WIDE = 0;
+    if (g.cb / (g.vec > 0 ? g.vec : 1) * (q.WIDE == 1 ? 2 : 1) >= 32)
+        q.XSH = 0;
     wt_put(c, &q);
 }
 

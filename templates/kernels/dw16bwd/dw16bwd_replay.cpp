@@ -75,6 +75,21 @@ template <int V> static void tc16_cp(tc16_bits *d, const tc16_bits *s, bool ok)
 static void tc16_cp_commit() {}
 template <int N> static void tc16_cp_wait() {}
 
+// __shfl_down_sync(mask, v, d) of a whole block (every thread calls it,
+// as every lane of a full warp does): v of the lane d further in the
+// warp, or the thread's own v past the warp's end.
+static unsigned rp_shfl_down(unsigned v, unsigned d)
+{
+    static unsigned slot[1024];
+    const unsigned t = threadIdx.x + g_block_x * (threadIdx.y + g_block_y * threadIdx.z);
+    slot[t] = v;
+    g_bar->arrive_and_wait();
+    const unsigned r = t % 32 + d < 32 ? slot[t + d] : v;
+    g_bar->arrive_and_wait();
+    return r;
+}
+#define __shfl_down_sync(mask, v, d) rp_shfl_down((v), (unsigned)(d))
+
 #define WT_NAME kmain
 #define WT_REDUCE_NAME kreduce
 #define LY_CIN LY_C
