@@ -247,6 +247,11 @@ static void wt_normalize(const ct_template *t, const ct_tc_shape *s, ct_params *
 {
     (void)t;
     wt_values q = wt_get(c);
+    /* No more channels a block than the layer has, where its warps still
+     * divide them (a big layer of 8 channels would otherwise waste half of
+     * CHANNELS=16's and be refused). */
+    if (q.CHANNELS > s->cin && q.WARPS >= 1 && s->cin % q.WARPS == 0)
+        q.CHANNELS = (long)s->cin;
     while (q.VEC > 2 && (s->cin % q.VEC != 0 || q.CHANNELS % q.VEC != 0))
         q.VEC /= 2;
     /* PAIR=1 falls back to 0 on a layer that does not admit it (it took
