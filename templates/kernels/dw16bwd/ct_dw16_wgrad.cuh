@@ -60,9 +60,24 @@
 // of a pixel's channels serves them all (without it the channel groups of
 // a pixel run a wave apart and each fetches its own share of the bursts).
 //
+// RING: consecutive row tiles of an image share PH - DLO dy rows; they stay
+// in a ring of NDR row slots (wt_slot) and an item stages only its new
+// ROWS rows.
+//
+// ASYNC: cp.async copies the next item's rows as they lie into a raw area
+// after the tiles during this item's mma; the item transposes from there
+// (no staging round trip to memory between the barriers, fewer registers).
+//
+// WIDE (PAIR): the rows of a pair interleaved word by word and a dy row's
+// words j, j + 4 side by side: each fragment pair is one 8-byte load.
+//
+// XSH: an x staging task takes its third pixel from the next task's lane
+// (wt_own3) instead of loading it again through L1.
+//
 // Tuning macros: CHANNELS, WARPS, ROWS, ITEMS, VEC, PAIR, BATCH, PREFETCH,
-// CFIRST (dw16bwd_conv.c).
-// CT_REPLAY (the CPU replay, dw16bwd_replay.cpp) supplies tc16_mma itself.
+// CFIRST, RING, ASYNC, WIDE, XSH (dw16bwd_conv.c).
+// CT_REPLAY (the CPU replay, dw16bwd_replay.cpp) supplies tc16_mma and the
+// cp.async copies itself.
 #include "ct_dtype.cuh"
 #ifndef CT_REPLAY
 #include "ct_mma16.cuh"
