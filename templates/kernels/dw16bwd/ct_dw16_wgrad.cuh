@@ -60,12 +60,34 @@
 // of a pixel's channels serves them all (without it the channel groups of
 // a pixel run a wave apart and each fetches its own share of the bursts).
 //
+// RING: consecutive row tiles of an image share PH - DLO dy rows; they stay
+// in a ring of NDR row slots (wt_slot) and an item stages only its new
+// ROWS rows.
+//
+// ASYNC: cp.async copies the next item's rows as they lie into a raw area
+// after the tiles during this item's mma; the item transposes from there
+// (no staging round trip to memory between the barriers, fewer registers).
+//
+// WIDE (PAIR): the rows of a pair interleaved word by word and a dy row's
+// words j, j + 4 side by side: each fragment pair is one 8-byte load.
+//
+// XSH: an x staging task takes its third pixel from the next task's lane
+// (wt_own3) instead of loading it again through L1.
+//
 // Tuning macros: CHANNELS, WARPS, ROWS, ITEMS, VEC, PAIR, BATCH, PREFETCH,
-// CFIRST (dw16bwd_conv.c).
-// CT_REPLAY (the CPU replay, dw16bwd_replay.cpp) supplies tc16_mma itself.
+// CFIRST, RING, ASYNC, WIDE, XSH (dw16bwd_conv.c).
+// CT_REPLAY (the CPU replay, dw16bwd_replay.cpp) supplies tc16_mma and the
+// cp.async copies itself.
 #include "ct_dtype.cuh"
 #ifndef CT_REPLAY
 #include "ct_mma16.cuh"
+#endif
+// The replay checks the alignment of every vector access to shared memory
+// (the CPU would take a misaligned one silently).
+#ifdef CT_REPLAY
+#define WT_ALIGNED(p, n) assert((reinterpret_cast<uintptr_t>(p) & ((n) - 1)) == 0)
+#else
+#define WT_ALIGNED(p, n) ((void)0)
 #endif
 
 static_assert(LY_CL, "channels-last (nhwc, nlc) layers only");
@@ -78,6 +100,10 @@ static_assert(LY_CIN % VEC == 0 && CHANNELS % VEC == 0, "VEC divides the channel
 static_assert(VEC == 2 || VEC == 4 || VEC == 8, "VEC is 2, 4 or 8 channels (one 4-, 8- or 16-byte load)");
 static_assert(CHANNELS % WARPS == 0, "WARPS divides CHANNELS");
 static_assert(BATCH >= 1, "BATCH >= 1");
+static_assert(RING == 0 || RING == 1, "RING is 0 or 1");
+static_assert(ASYNC == 0 || (ASYNC == 1 && PREFETCH == 0), "ASYNC is 0 or 1, and 1 without PREFETCH");
+static_assert(WIDE == 0 || (WIDE == 1 && PAIR == 1), "WIDE is 0 or 1, and 1 with PAIR");
+static_assert(XSH == 0 || XSH == 1, "XSH is 0 or 1");
 static_assert(PAIR == 0 || (LY_KW <= 8 && LY_KH <= 7 && LY_DY == 1 && ROWS % 2 == 0),
               "PAIR: KW <= 8, KH <= 7, dilation 1 along H, ROWS even");
 
@@ -94,7 +120,9 @@ static_assert(PAIR == 0 || (LY_KW <= 8 && LY_KH <= 7 && LY_DY == 1 && ROWS % 2 =
 #define WT_DLO (LY_PH - (LY_KH - 1) * LY_DY < 0 ? LY_PH - (LY_KH - 1) * LY_DY : 0)
 #define WT_NDR (ROWS + LY_PH - WT_DLO)                      // dy rows of a tile
 #define WT_DWN (WT_OWP / 2)                                 // words of a dy row
-#define WT_DWS (WT_DWN + 4)                                 // its stride: 8 rows x 4 words on 32 banks
+// Its stride: 8 rows x 4 words on 32 banks; WIDE: 8 rows x 8 words (2 x 4
+// rows) on 2 x 32 banks.
+#define WT_DWS (WIDE ? WT_DWN + (40 - WT_DWN % 32) % 32 : WT_DWN + 4)
 #define WT_ROWT ((LY_H > LY_OH ? LY_H : LY_OH))             // rows the tiles cover
 #define WT_NTILE ((WT_ROWT + ROWS - 1) / ROWS)
 #define WT_ITEMS ((long long)LY_B * WT_NTILE)
@@ -112,11 +140,13 @@ static_assert(PAIR == 0 || (LY_KW <= 8 && LY_KH <= 7 && LY_DY == 1 && ROWS % 2 =
 // The stride of an x row copy: at least WT_XWN words, with the words a
 // warp's A loads touch in copy 0 and in copy 1 on different banks where
 // that is possible (they span (6 + 7 DX) / 2 + 1 words of each copy).
+// WIDE: a pair of rows' words interleaved, so the span is twice as many
+// words, 2 x XW apart.
 __device__ __forceinline__ constexpr int wt_xw()
 {
     const int span = (6 + 7 * LY_DX) / 2 + 1;
     for (int w = WT_XWN; w < WT_XWN + 32; ++w)
-        if (w % 32 >= span && w % 32 <= 32 - span)
+        if (WIDE ? 2 * w % 32 >= 2 * span && 2 * w % 32 <= 32 - 2 * span : w % 32 >= span && w % 32 <= 32 - span)
             return w;
     return WT_XWN;
 }
@@ -124,10 +154,22 @@ __device__ __forceinline__ constexpr int wt_xw()
 // Words of a channel: the x rows' two copies, the dy rows, padded so that
 // a staging store's lanes fall on different banks: WT_NQ loads along the
 // channels x 32 / WT_NQ words, VEC channels apart (VEC 8: 2 x 16 words
-// want 8 x CS = 16 mod 32 words, CS = 2 mod 4; otherwise CS odd).
+// want 8 x CS = 16 mod 32 words, CS = 2 mod 4; otherwise CS odd). WIDE:
+// 2 mod 4 always (its 8-byte fragment loads want an even channel base).
 #define WT_CS0 (ROWS * 2 * WT_XW + WT_NDR * WT_DWS)
-#define WT_CS (WT_NQ == 2 && VEC == 8 ? WT_CS0 + (6 - WT_CS0 % 4) % 4 : WT_CS0 | 1)
-#define WT_SMEM_WORDS (WT_CB * WT_CS)
+#define WT_CS (WIDE || (WT_NQ == 2 && VEC == 8) ? WT_CS0 + (6 - WT_CS0 % 4) % 4 : WT_CS0 | 1)
+#define WT_TILE_WORDS (WT_CB * WT_CS)
+// ASYNC: after the tiles (16-byte aligned) the raw staging area, the
+// item's rows as they lie in memory (the block's WT_CB channels of each
+// pixel), ROWS x rows then NDR dy rows, each row's even pixels and then
+// its odd ones: a warp's reads of the pixels w, w + 2, ... (w even) are
+// then contiguous (wt_rx, wt_rd).
+#define WT_RAW0 ((WT_TILE_WORDS + 3) / 4 * 4)
+#define WT_RWX ((LY_W + 1) / 2)                             // pixels of a parity of an x row
+#define WT_RWD ((LY_OW + 1) / 2)
+#define WT_RAWX (ROWS * 2 * WT_RWX * WT_CB)                 // elements of the raw x rows
+#define WT_RAWD (WT_NDR * 2 * WT_RWD * WT_CB)               // elements of the raw dy rows
+#define WT_SMEM_WORDS (ASYNC ? WT_RAW0 + (WT_RAWX + WT_RAWD) / 2 : WT_TILE_WORDS)
 
 // The float value of a 16-bit element's bits.
 __device__ __forceinline__ float wt_tof(unsigned bits)
@@ -145,24 +187,100 @@ __device__ __forceinline__ float wt_tof(unsigned bits)
 }
 
 // VEC channels of a pixel as VEC / 2 words (channel 2e in the low half of
-// word e), zeros where ok is false.
-__device__ __forceinline__ void wt_ldv(unsigned *v, const ct_elem *p, bool ok)
+// word e), zeros where ok is false; from global memory through the
+// read-only path, or (SH) from the raw staging area in shared memory.
+template <bool SH = false> __device__ __forceinline__ void wt_ldv(unsigned *v, const ct_elem *p, bool ok)
 {
+    if (SH && ok)
+        WT_ALIGNED(p, 2 * VEC);
     if (VEC == 8) {
-        const uint4 u = ok ? __ldg(reinterpret_cast<const uint4 *>(p)) : make_uint4(0, 0, 0, 0);
+        const uint4 *a = reinterpret_cast<const uint4 *>(p);
+        const uint4 u = ok ? (SH ? *a : __ldg(a)) : make_uint4(0, 0, 0, 0);
         v[0] = u.x, v[1] = u.y, v[2] = u.z, v[3] = u.w;
     } else if (VEC == 4) {
-        const uint2 u = ok ? __ldg(reinterpret_cast<const uint2 *>(p)) : make_uint2(0, 0);
+        const uint2 *a = reinterpret_cast<const uint2 *>(p);
+        const uint2 u = ok ? (SH ? *a : __ldg(a)) : make_uint2(0, 0);
         v[0] = u.x, v[1] = u.y;
     } else {
-        v[0] = ok ? __ldg(reinterpret_cast<const unsigned *>(p)) : 0u;
+        const unsigned *a = reinterpret_cast<const unsigned *>(p);
+        v[0] = ok ? (SH ? *a : __ldg(a)) : 0u;
     }
+}
+
+// The raw area's element offsets of x pixel w of tile row r and of dy
+// pixel o of tile row d (their first channel of the block).
+__device__ __forceinline__ long long wt_rx(int r, int w)
+{
+    return ((long long)(r * 2 + (w & 1)) * WT_RWX + (w >> 1)) * WT_CB;
+}
+__device__ __forceinline__ long long wt_rd(int d, int o)
+{
+    return WT_RAWX + ((long long)(d * 2 + (o & 1)) * WT_RWD + (o >> 1)) * WT_CB;
+}
+
+// x staging task -> (q, j, r): q fastest, then j, then the row; WIDE: the
+// two rows of a pair before j, so that a warp's stores of interleaved
+// words (wt_xo) are contiguous.
+__device__ __forceinline__ void wt_xtask(int task, int &q, int &j, int &r)
+{
+    q = task % WT_NQ;
+    const int rest = task / WT_NQ;
+    if (WIDE) {
+        const int rest2 = rest / 2;
+        j = rest2 % WT_XWN, r = 2 * (rest2 / WT_XWN) + rest % 2;
+    } else {
+        j = rest % WT_XWN, r = rest / WT_XWN;
+    }
+}
+
+// XSH: the lane distance to the task of the next word j + 1 of the same
+// row (q, then with WIDE the row of the pair, run faster than j), and
+// whether a task loads its third pixel itself: only where that lane is
+// past the warp or j is its row's last word; the others take it from that
+// lane's first pixel (the same pixel, w + 2) by a shuffle.
+#define WT_DJ (WIDE ? 2 * WT_NQ : WT_NQ)
+__device__ __forceinline__ bool wt_own3(int tid, int j)
+{
+    return !XSH || tid % 32 + WT_DJ >= 32 || j == WT_XWN - 1;
+}
+
+// The word offset of x row r, copy 0, word j in a channel's tile; copy 1
+// is WT_XO1 further. WIDE interleaves the words of rows 2P and 2P + 1.
+__device__ __forceinline__ int wt_xo(int r, int j)
+{
+    return WIDE ? (r / 2) * 4 * WT_XW + 2 * j + r % 2 : r * 2 * WT_XW + j;
+}
+#define WT_XO1 (WIDE ? 2 * WT_XW : WT_XW)
+
+// The position of word j in a dy row: WIDE puts words j and j + 4 of each
+// group of 8 side by side (a B fragment's two words: one 8-byte load).
+__device__ __forceinline__ int wt_dpos(int j)
+{
+    return WIDE ? (j & ~7) + 2 * (j & 3) + ((j >> 2) & 1) : j;
 }
 
 // Channel e's elements of two pixels' vectors as one word (lo, hi).
 __device__ __forceinline__ unsigned wt_pair(const unsigned *lo, const unsigned *hi, int e)
 {
     return e % 2 == 0 ? (lo[e / 2] & 0xffffu) | (hi[e / 2] << 16) : (lo[e / 2] >> 16) | (hi[e / 2] & 0xffff0000u);
+}
+
+// The ring slot of dy tile row d (0 <= d < NDR) of an item whose row 0 is
+// in slot s0 (< NDR): with RING a row tile keeps the dy rows it shares with
+// the previous tile of its image where they are, in slots mod NDR.
+__device__ __forceinline__ int wt_slot(int d, int s0)
+{
+    if (!RING)
+        return d;
+    const int k = d + s0;
+    return k >= WT_NDR ? k - WT_NDR : k;
+}
+
+// Staging batches of an item staging dn dy rows (x: every row).
+__device__ __forceinline__ constexpr int wt_nb(int dn)
+{
+    const int di = (WT_NQ * WT_DWN * dn + WT_NTHR - 1) / WT_NTHR;
+    return ((WT_XI > di ? WT_XI : di) + BATCH - 1) / BATCH;
 }
 
 // A batch of a thread's staging: the loaded vectors of BATCH x tasks (3
@@ -176,55 +294,104 @@ struct wt_stage {
 // w = 2j - OFFX, w + 1, w + 2 of x row r0 + r; dy task (q, j, d), pixels
 // 2j, 2j + 1 of dy row r0 + DLO + d. A thread takes the tasks tid, tid +
 // NTHR, ...: every load of a batch is issued before its first store, so
-// that one round trip to memory serves the batch.
+// that one round trip to memory serves the batch. RAW: from the raw
+// staging area (ASYNC, wt_async) instead of global memory.
+template <bool RAW>
 __device__ __forceinline__ void wt_load(wt_stage &st, const ct_elem *__restrict__ x, const ct_elem *__restrict__ dy,
-                                        int tid, int cg, int b, int r0, int bt)
+                                        const ct_elem *raw, int tid, int cg, int b, int r0, int bt, int dfirst, int dn)
 {
+    const int px = RAW ? WT_CB : 2 * WT_C;   // elements from pixel w to w + 2
 #pragma unroll
     for (int k = 0; k < BATCH; ++k) {
         const int task = tid + (bt * BATCH + k) * WT_NTHR;
-        const int q = task % WT_NQ, rest = task / WT_NQ, j = rest % WT_XWN, r = rest / WT_XWN;
+        int q, j, r;
+        wt_xtask(task, q, j, r);
         const int y = r0 + r, w = 2 * j - WT_OFFX, c = cg * WT_CB + q * VEC;
         const bool row = task < WT_XT && y < LY_H && c < WT_C;
-        const ct_elem *p = x + (((long long)b * LY_H + y) * LY_W + w) * WT_C + c;
-        wt_ldv(st.xv[k][0], p, row && w >= 0 && w < LY_W);
-        wt_ldv(st.xv[k][1], p + WT_C, row && w + 1 >= 0 && w + 1 < LY_W);
-        wt_ldv(st.xv[k][2], p + 2 * WT_C, row && w + 2 >= 0 && w + 2 < LY_W);
+        // (w is even: in the raw area pixel w + 1 is in the odd half, w + 2
+        // next to w.)
+        const ct_elem *p = RAW ? raw + wt_rx(r, w) + q * VEC : x + (((long long)b * LY_H + y) * LY_W + w) * WT_C + c;
+        const ct_elem *p1 = RAW ? raw + wt_rx(r, w + 1) + q * VEC : p + WT_C;
+        wt_ldv<RAW>(st.xv[k][0], p, row && w >= 0 && w < LY_W);
+        wt_ldv<RAW>(st.xv[k][1], p1, row && w + 1 >= 0 && w + 1 < LY_W);
+        wt_ldv<RAW>(st.xv[k][2], p + px, row && w + 2 >= 0 && w + 2 < LY_W && wt_own3(tid, j));
     }
 #pragma unroll
     for (int k = 0; k < BATCH; ++k) {
         const int task = tid + (bt * BATCH + k) * WT_NTHR;
-        const int q = task % WT_NQ, rest = task / WT_NQ, j = rest % WT_DWN, d = rest / WT_DWN;
+        const int q = task % WT_NQ, rest = task / WT_NQ, j = rest % WT_DWN, d = dfirst + rest / WT_DWN;
         const int oh = r0 + WT_DLO + d, o = 2 * j, c = cg * WT_CB + q * VEC;
-        const bool row = task < WT_DT && oh >= 0 && oh < LY_OH && c < WT_C;
-        const ct_elem *p = dy + (((long long)b * LY_OH + oh) * LY_OW + o) * WT_C + c;
-        wt_ldv(st.dv[k][0], p, row && o < LY_OW);
-        wt_ldv(st.dv[k][1], p + WT_C, row && o + 1 < LY_OW);
+        const bool row = task < WT_NQ * WT_DWN * dn && oh >= 0 && oh < LY_OH && c < WT_C;
+        const ct_elem *p = RAW ? raw + wt_rd(d, o) + q * VEC : dy + (((long long)b * LY_OH + oh) * LY_OW + o) * WT_C + c;
+        const ct_elem *p1 = RAW ? raw + wt_rd(d, o + 1) + q * VEC : p + WT_C;
+        wt_ldv<RAW>(st.dv[k][0], p, row && o < LY_OW);
+        wt_ldv<RAW>(st.dv[k][1], p1, row && o + 1 < LY_OW);
     }
+}
+
+// ASYNC: copies the item (b, r0)'s rows of the block's channels into the
+// raw staging area as they lie (cp.async, 4 to 16 bytes a pixel's VEC
+// channels, consecutive threads along the channels and then the pixels):
+// x rows r0..r0 + ROWS - 1, dy tile rows dfirst..dfirst + dn - 1. Pixels
+// outside the image or dy and channels past the layer are not copied:
+// wt_load<true> reads zeros for them, under the conditions of wt_load.
+__device__ __forceinline__ void wt_async(ct_elem *raw, const ct_elem *__restrict__ x, const ct_elem *__restrict__ dy,
+                                         int tid, int cg, int b, int r0, int dfirst, int dn)
+{
+    for (int task = tid; task < WT_NQ * LY_W * ROWS; task += WT_NTHR) {
+        const int q = task % WT_NQ, rest = task / WT_NQ, w = rest % LY_W, r = rest / LY_W;
+        const int y = r0 + r, c = cg * WT_CB + q * VEC;
+        if (y < LY_H && c < WT_C)
+            tc16_cp<VEC>(reinterpret_cast<tc16_bits *>(raw + wt_rx(r, w) + q * VEC),
+                         reinterpret_cast<const tc16_bits *>(x + (((long long)b * LY_H + y) * LY_W + w) * WT_C + c),
+                         true);
+    }
+    for (int task = tid; task < WT_NQ * LY_OW * dn; task += WT_NTHR) {
+        const int q = task % WT_NQ, rest = task / WT_NQ, o = rest % LY_OW, d = dfirst + rest / LY_OW;
+        const int oh = r0 + WT_DLO + d, c = cg * WT_CB + q * VEC;
+        if (oh >= 0 && oh < LY_OH && c < WT_C)
+            tc16_cp<VEC>(reinterpret_cast<tc16_bits *>(raw + wt_rd(d, o) + q * VEC),
+                         reinterpret_cast<const tc16_bits *>(dy + (((long long)b * LY_OH + oh) * LY_OW + o) * WT_C + c),
+                         true);
+    }
+    tc16_cp_commit();
 }
 
 // Stores batch bt into the tile, channel-major: x copy 0 word j = pixels
 // (w, w + 1), copy 1 word j = (w + 1, w + 2); dy word j = (2j, 2j + 1).
-__device__ __forceinline__ void wt_store(const wt_stage &st, unsigned *sm, int tid, int bt)
+__device__ __forceinline__ void wt_store(const wt_stage &st, unsigned *sm, int tid, int bt, int dfirst, int dn,
+                                         int s0)
 {
 #pragma unroll
     for (int k = 0; k < BATCH; ++k) {
         const int task = tid + (bt * BATCH + k) * WT_NTHR;
-        const int q = task % WT_NQ, rest = task / WT_NQ, j = rest % WT_XWN, r = rest / WT_XWN;
-        unsigned *s = sm + (q * VEC) * WT_CS + r * 2 * WT_XW + j;
+        int q, j, r;
+        wt_xtask(task, q, j, r);
+        unsigned *s = sm + (q * VEC) * WT_CS + wt_xo(r, j);
+        unsigned x2[VEC / 2];
+#pragma unroll
+        for (int e = 0; e < VEC / 2; ++e) {
+            x2[e] = st.xv[k][2][e];
+#if XSH
+            // Every lane shuffles (the whole warp calls wt_store).
+            const unsigned v = __shfl_down_sync(0xffffffffu, st.xv[k][0][e], WT_DJ);
+            if (!wt_own3(tid, j))
+                x2[e] = v;
+#endif
+        }
         if (task < WT_XT)
 #pragma unroll
             for (int e = 0; e < VEC; ++e) {
                 s[e * WT_CS] = wt_pair(st.xv[k][0], st.xv[k][1], e);
-                s[e * WT_CS + WT_XW] = wt_pair(st.xv[k][1], st.xv[k][2], e);
+                s[e * WT_CS + WT_XO1] = wt_pair(st.xv[k][1], x2, e);
             }
     }
 #pragma unroll
     for (int k = 0; k < BATCH; ++k) {
         const int task = tid + (bt * BATCH + k) * WT_NTHR;
-        const int q = task % WT_NQ, rest = task / WT_NQ, j = rest % WT_DWN, d = rest / WT_DWN;
-        unsigned *s = sm + (q * VEC) * WT_CS + ROWS * 2 * WT_XW + d * WT_DWS + j;
-        if (task < WT_DT)
+        const int q = task % WT_NQ, rest = task / WT_NQ, j = rest % WT_DWN, d = dfirst + rest / WT_DWN;
+        unsigned *s = sm + (q * VEC) * WT_CS + ROWS * 2 * WT_XW + wt_slot(d, s0) * WT_DWS + wt_dpos(j);
+        if (task < WT_NQ * WT_DWN * dn)
 #pragma unroll
             for (int e = 0; e < VEC; ++e)
                 s[e * WT_CS] = wt_pair(st.dv[k][0], st.dv[k][1], e);
@@ -273,7 +440,7 @@ WT_NAME(const ct_elem *__restrict__ x, const ct_elem *__restrict__ dy, float *__
     // row 0. Column of a0: 2t + g*DX - PW (+ 16 per slice), index + OFFX.
     const int i0 = 2 * t + g * LY_DX - LY_PW + WT_OFFX;
     const int par = i0 & 1;
-    const int aw = (i0 - par) / 2 + par * WT_XW;
+    const int aw = wt_xo(0, (i0 - par) / 2) + par * WT_XO1;
     // The B rows of a thread: dy tile row r + PH - kh*DY - DLO, kh = g (+8),
     // clamped to KH - 1 (columns past KH compute sums nobody keeps). PAIR:
     // column n is dy row r + 1 + PH - n, kh n of x row r + 1 and n - 1 of
@@ -289,30 +456,64 @@ WT_NAME(const ct_elem *__restrict__ x, const ct_elem *__restrict__ dy, float *__
 #endif
     }
 
+    // RING: an item after the previous row tile of its image (in this
+    // block) stages only its last ROWS dy rows (tile rows NDR - ROWS..);
+    // the others are the previous tile's rows ROWS.., in the ring's slots
+    // (row 0 of the item in slot s0).
+    int s0 = 0;
     wt_stage st;
+    ct_elem *const raw = reinterpret_cast<ct_elem *>(sm + WT_RAW0);   // ASYNC only
+    (void)raw;
 #if PREFETCH
     if (nit > 0)
-        wt_load(st, x, dy, tid, cg, (int)(it0 / WT_NTILE), (int)(it0 % WT_NTILE) * ROWS, 0);
+        wt_load<false>(st, x, dy, raw, tid, cg, (int)(it0 / WT_NTILE), (int)(it0 % WT_NTILE) * ROWS, 0, 0, WT_NDR);
+#endif
+#if ASYNC
+    if (nit > 0)
+        wt_async(raw, x, dy, tid, cg, (int)(it0 / WT_NTILE), (int)(it0 % WT_NTILE) * ROWS, 0, WT_NDR);
 #endif
     for (int it = 0; it < nit; ++it) {
         const long long item = it0 + it;
         const int b = (int)(item / WT_NTILE), r0 = (int)(item % WT_NTILE) * ROWS;
+        const bool cont = RING && it > 0 && r0 != 0;
+        const int dfirst = cont ? WT_NDR - ROWS : 0, dn = cont ? ROWS : WT_NDR;
+        s0 = cont ? wt_slot(ROWS, s0) : 0;
+#if ASYNC
+        tc16_cp_wait<0>();   // this thread's copies of the item (the barrier: everyone's)
+#endif
         __syncthreads();   // the previous item's reads are done
         // Stage the item (x: task (q, j, r), dy: task (q, j, d); see
         // wt_load): BATCH tasks of each at a time, the first batch already
         // loaded where PREFETCH loaded it during the last item's mma.
+        const int nb = RING ? wt_nb(dn) : WT_NB;
 #pragma unroll 1
-        for (int bt = 0; bt < WT_NB; ++bt) {
-            if (!PREFETCH || bt > 0)
-                wt_load(st, x, dy, tid, cg, b, r0, bt);
-            wt_store(st, sm, tid, bt);
+        for (int bt = 0; bt < nb; ++bt) {
+            if (ASYNC)
+                wt_load<true>(st, x, dy, raw, tid, cg, b, r0, bt, dfirst, dn);
+            else if (!PREFETCH || bt > 0)
+                wt_load<false>(st, x, dy, raw, tid, cg, b, r0, bt, dfirst, dn);
+            wt_store(st, sm, tid, bt, dfirst, dn, s0);
         }
         __syncthreads();
+#if ASYNC
+        // The next item's copies, in flight during this item's mma (the raw
+        // area is free: every thread passed the barrier after its reads).
+        if (it + 1 < nit) {
+            const long long nx = item + 1;
+            const int nr0 = (int)(nx % WT_NTILE) * ROWS;
+            const bool ncont = RING && nr0 != 0;
+            wt_async(raw, x, dy, tid, cg, (int)(nx / WT_NTILE), nr0, ncont ? WT_NDR - ROWS : 0,
+                     ncont ? ROWS : WT_NDR);
+        }
+#endif
 #if PREFETCH
         // The next item's first batch, in flight during this item's mma.
         if (it + 1 < nit) {
             const long long nx = item + 1;
-            wt_load(st, x, dy, tid, cg, (int)(nx / WT_NTILE), (int)(nx % WT_NTILE) * ROWS, 0);
+            const int nr0 = (int)(nx % WT_NTILE) * ROWS;
+            const bool ncont = RING && nr0 != 0;
+            wt_load<false>(st, x, dy, raw, tid, cg, (int)(nx / WT_NTILE), nr0, 0, ncont ? WT_NDR - ROWS : 0,
+                           ncont ? ROWS : WT_NDR);
         }
 #endif
 
@@ -325,10 +526,17 @@ WT_NAME(const ct_elem *__restrict__ x, const ct_elem *__restrict__ dy, float *__
             for (int sl = 0; sl < WT_NS; ++sl) {
 #pragma unroll
                 for (int i = 0; i < WT_CPW; ++i) {
-                    const unsigned *xr = sm + (warp + WARPS * i) * WT_CS + r * 2 * WT_XW + aw + sl * 8;
+                    const unsigned *xr = sm + (warp + WARPS * i) * WT_CS + wt_xo(r, 0) + aw + wt_xo(0, sl * 8);
                     const unsigned *ds = sm + (warp + WARPS * i) * WT_CS + ROWS * 2 * WT_XW;
                     unsigned a[4];
-#if PAIR
+#if PAIR && WIDE
+                    // Rows g: x row r, rows g + 8: x row r + 1, interleaved:
+                    // one 8-byte load for the pair, another 4 words on.
+                    WT_ALIGNED(xr, 8);
+                    const uint2 lo = *reinterpret_cast<const uint2 *>(xr);
+                    const uint2 hi = *reinterpret_cast<const uint2 *>(xr + 8);
+                    a[0] = lo.x, a[1] = lo.y, a[2] = hi.x, a[3] = hi.y;
+#elif PAIR
                     // Rows g: x row r, rows g + 8: x row r + 1 (zeros past
                     // the image or the tile's last row: ROWS is even).
                     a[0] = xr[0];
@@ -343,10 +551,16 @@ WT_NAME(const ct_elem *__restrict__ x, const ct_elem *__restrict__ dy, float *__
 #endif
 #pragma unroll
                     for (int n = 0; n < WT_NT; ++n) {
-                        const unsigned *dr = ds + (r + brow[n]) * WT_DWS + sl * 8 + t;
+                        const unsigned *dr = ds + wt_slot(r + brow[n], s0) * WT_DWS + sl * 8 + wt_dpos(t);
                         unsigned bb[2];
+#if WIDE
+                        WT_ALIGNED(dr, 8);
+                        const uint2 u = *reinterpret_cast<const uint2 *>(dr);   // words t, t + 4
+                        bb[0] = u.x, bb[1] = u.y;
+#else
                         bb[0] = dr[0];
                         bb[1] = dr[4];
+#endif
                         tc16_mma(acc[sl % WT_AS][i][n], a, bb);
                     }
                 }
@@ -359,7 +573,7 @@ WT_NAME(const ct_elem *__restrict__ x, const ct_elem *__restrict__ dy, float *__
         for (int i = 0; i < WT_CPW; ++i) {
             const unsigned *ds = sm + (warp + WARPS * i) * WT_CS + ROWS * 2 * WT_XW;
             for (int k = lane; k < no * WT_DWN; k += 32) {
-                const unsigned v = ds[(k / WT_DWN - WT_DLO) * WT_DWS + k % WT_DWN];
+                const unsigned v = ds[wt_slot(k / WT_DWN - WT_DLO, s0) * WT_DWS + k % WT_DWN];
                 accb[i] += wt_tof(v & 0xffffu) + wt_tof(v >> 16);
             }
         }

@@ -29,7 +29,17 @@ CT_FAMILY_CODE
     X(PREFETCH, 0, CT_RANGE(0, 1), "1: the next item's first staging batch is loaded before this item's mma " \
                                    "(its round trip overlaps the mma; its registers held through it)")       \
     X(CFIRST, 0, CT_RANGE(0, 1), "1: the blocks in launch order take a split's channel groups side by side "  \
-                                 "(the blocks reading a pixel's channels run together), 0: the splits first")
+                                 "(the blocks reading a pixel's channels run together), 0: the splits first")   \
+    X(RING, 0, CT_RANGE(0, 1), "1: an item after the previous row tile of its image keeps the dy rows the two " \
+                               "share in shared memory (a ring of rows) and stages only its new ones")      \
+    X(ASYNC, 0, CT_RANGE(0, 1), "1: cp.async copies the next item's rows as they lie into shared memory "      \
+                                "during this item's mma, transposed from there (no staging round trip to "   \
+                                "memory; more shared memory), 0: loads through registers")                 \
+    X(WIDE, 0, CT_RANGE(0, 1), "1 (with PAIR): the two x rows of a pair interleaved and a dy row's words j, "  \
+                               "j + 4 side by side, each fragment pair one 8-byte shared-memory load; "    \
+                               "normalized to 0 without PAIR)")                                             \
+    X(XSH, 0, CT_RANGE(0, 1), "1: an x staging task takes its third pixel from the lane of the next task by a " \
+                              "shuffle instead of loading it again")
 
 const ct_param_def ct_wgdw16cl_params[CT_DW16BWD_NPARAMS] = CT_PARAM_TABLE(WT_ALL);
 CT_PARAM_VALUES(wt, WT_ALL, ct_wgdw16cl_params)
@@ -47,7 +57,7 @@ _Static_assert(CT_PARAM_COUNT(WT_ALL) == CT_DW16BWD_NPARAMS, "CT_DW16BWD_NPARAMS
 
 /* The template's derived sizes (ct_dw16_wgrad.cuh's WT_*). */
 typedef struct wt_geom {
-    long long vec, cb, warps, rows, items, pair, batch, prefetch;
+    long long vec, cb, warps, rows, items, pair, batch, prefetch, async, wide;
     long long cpw, nt, owp, ns, offx, xwn, xw, dlo, ndr, dwn, dws, cs, smem;
     long long ntile, nitems, nsplit, ncg, count, threads;
 } wt_geom;
@@ -56,7 +66,7 @@ static void wt_geometry(const ct_tc_shape *s, const wt_values *q, wt_geom *g)
 {
     memset(g, 0, sizeof *g);
     g->vec = q->VEC, g->cb = q->CHANNELS, g->warps = q->WARPS, g->rows = q->ROWS, g->items = q->ITEMS;
-    g->pair = q->PAIR, g->batch = q->BATCH, g->prefetch = q->PREFETCH;
+    g->pair = q->PAIR, g->batch = q->BATCH, g->prefetch = q->PREFETCH, g->async = q->ASYNC, g->wide = q->WIDE;
     if (g->vec < 1 || g->cb < 1 || g->warps < 1 || g->rows < 1 || g->items < 1 || g->batch < 1)
         return;
     g->threads = 32 * g->warps;
@@ -69,17 +79,21 @@ static void wt_geometry(const ct_tc_shape *s, const wt_values *q, wt_geom *g)
     const long long span = (6 + 7 * s->dx) / 2 + 1;
     g->xw = g->xwn;
     for (long long w = g->xwn; w < g->xwn + 32; w++)
-        if (w % 32 >= span && w % 32 <= 32 - span) {
+        if (g->wide ? 2 * w % 32 >= 2 * span && 2 * w % 32 <= 32 - 2 * span : w % 32 >= span && w % 32 <= 32 - span) {
             g->xw = w;
             break;
         }
     g->dlo = s->ph - (s->kh - 1) * s->dy < 0 ? s->ph - (s->kh - 1) * s->dy : 0;
     g->ndr = g->rows + s->ph - g->dlo;
     g->dwn = g->owp / 2;
-    g->dws = g->dwn + 4;
+    g->dws = g->wide ? g->dwn + (40 - g->dwn % 32) % 32 : g->dwn + 4;
     const long long cs0 = g->rows * 2 * g->xw + g->ndr * g->dws, nq = g->cb / g->vec;
-    g->cs = nq == 2 && g->vec == 8 ? cs0 + (6 - cs0 % 4) % 4 : cs0 | 1;
+    g->cs = g->wide || (nq == 2 && g->vec == 8) ? cs0 + (6 - cs0 % 4) % 4 : cs0 | 1;
     g->smem = 4 * g->cb * g->cs;
+    /* ASYNC: the raw rows after the tiles, 16-byte aligned (WT_RAW0). */
+    if (g->async)
+        g->smem = 4 * (ct_rup(g->cb * g->cs, 4) +
+                       (g->rows * 2 * ct_cdiv(s->w, 2) + g->ndr * 2 * ct_cdiv(s->ow, 2)) * g->cb / 2);
     g->ntile = ct_cdiv(s->h > s->oh ? s->h : s->oh, g->rows);
     g->nitems = s->b * g->ntile;
     g->nsplit = ct_cdiv(g->nitems, g->items);
@@ -169,8 +183,21 @@ static int wt_constrain(const ct_template *t, const ct_tc_shape *s, const ct_par
     /* The accumulators (4 per n tile and channel, the bias's), the A and B
      * fragments of a slice, about 40 for addresses and a batch's staging
      * loads (3 x and 2 dy vectors of VEC / 2 words a task). */
-    if (g.batch < 1 || g.batch > 16 || (g.prefetch != 0 && g.prefetch != 1) || (q.CFIRST != 0 && q.CFIRST != 1)) {
-        snprintf(why, len, "BATCH in 1..16, PREFETCH and CFIRST 0 or 1");
+    if (g.batch < 1 || g.batch > 16 || (g.prefetch != 0 && g.prefetch != 1) || (q.CFIRST != 0 && q.CFIRST != 1) ||
+        (q.RING != 0 && q.RING != 1) || (g.async != 0 && g.async != 1)) {
+        snprintf(why, len, "BATCH in 1..16, PREFETCH, CFIRST, RING and ASYNC 0 or 1");
+        return 1;
+    }
+    if (q.XSH != 0 && q.XSH != 1) {
+        snprintf(why, len, "XSH is 0 or 1");
+        return 1;
+    }
+    if (g.wide != 0 && (g.wide != 1 || !g.pair)) {
+        snprintf(why, len, "WIDE=%lld: 0, or 1 with PAIR=1 (its interleaved rows are a pair's)", g.wide);
+        return 1;
+    }
+    if (g.async && g.prefetch) {
+        snprintf(why, len, "ASYNC=1 copies the next item during the mma itself: PREFETCH=0 with it");
         return 1;
     }
     /* Prefetching needs a next item, and holds the batch's words through
@@ -220,8 +247,18 @@ static void wt_normalize(const ct_template *t, const ct_tc_shape *s, ct_params *
 {
     (void)t;
     wt_values q = wt_get(c);
+    /* No more channels a block than the layer has, where its warps still
+     * divide them (a big layer of 8 channels would otherwise waste half of
+     * CHANNELS=16's and be refused). */
+    if (q.CHANNELS > s->cin && q.WARPS >= 1 && s->cin % q.WARPS == 0)
+        q.CHANNELS = (long)s->cin;
     while (q.VEC > 2 && (s->cin % q.VEC != 0 || q.CHANNELS % q.VEC != 0))
         q.VEC /= 2;
+    /* PAIR=1 falls back to 0 on a layer that does not admit it (it took
+     * 11% off the 7x7 target's time wherever it applied), so that one
+     * value list serves every layer. */
+    if (q.PAIR == 1 && (s->kw > 8 || s->kh > 7 || s->dy != 1 || q.ROWS % 2 != 0 || s->h < 2))
+        q.PAIR = 0;
     const long long rowt = s->h > s->oh ? s->h : s->oh;
     if (q.ROWS > rowt)
         q.ROWS = (long)(q.PAIR == 1 ? ct_rup(rowt, 2) : rowt);   /* PAIR's rows come in twos */
@@ -239,6 +276,14 @@ static void wt_normalize(const ct_template *t, const ct_tc_shape *s, ct_params *
         if (q.BATCH > most)
             q.BATCH = (long)(most > 1 ? most : 1);
     }
+    /* A ring needs a block's next item to be the next row tile. */
+    if (q.ITEMS == 1 || g.ntile == 1)
+        q.RING = 0;
+    /* WIDE interleaves PAIR's rows; XSH needs the next task in the warp. */
+    if (q.PAIR != 1)
+        q.WIDE = 0;
+    if (g.cb / (g.vec > 0 ? g.vec : 1) * (q.WIDE == 1 ? 2 : 1) >= 32)
+        q.XSH = 0;
     wt_put(c, &q);
 }
 

@@ -11,7 +11,7 @@
 #include "kernel_kind.h"
 #include "problem.h"
 
-#define CT_DW16BWD_NPARAMS 9
+#define CT_DW16BWD_NPARAMS 13
 extern const ct_param_def ct_wgdw16cl_params[CT_DW16BWD_NPARAMS];
 extern const ct_kernel_kind ct_kind_wgdw16cl;
 extern const ct_executor ct_dw16bwd_exec;

@@ -12,6 +12,8 @@
 // written fails. The layer and the tuning macros are -D flags
 // (dw16bwd_replay.sh runs a battery of odd layers).
 #include "replay_shim.h"
+#include <cassert>
+#include <cstdint>
 #define CT_REPLAY 1
 #include "ct_dtype.cuh"
 
@@ -61,6 +63,33 @@ static void tc16_mma(float *d, const unsigned *a, const unsigned *b)
         d[e] += out[e];
 }
 
+// ASYNC's copies (ct_mma16.cuh's cp.async) complete at once here; the
+// kernel's barriers order them as on the GPU.
+typedef unsigned short tc16_bits;
+template <int V> static void tc16_cp(tc16_bits *d, const tc16_bits *s, bool ok)
+{
+    assert((reinterpret_cast<uintptr_t>(d) & (2 * V - 1)) == 0 && (reinterpret_cast<uintptr_t>(s) & (2 * V - 1)) == 0);
+    for (int k = 0; k < V; ++k)
+        d[k] = ok ? s[k] : (tc16_bits)0;
+}
+static void tc16_cp_commit() {}
+template <int N> static void tc16_cp_wait() {}
+
+// __shfl_down_sync(mask, v, d) of a whole block (every thread calls it,
+// as every lane of a full warp does): v of the lane d further in the
+// warp, or the thread's own v past the warp's end.
+static unsigned rp_shfl_down(unsigned v, unsigned d)
+{
+    static unsigned slot[1024];
+    const unsigned t = threadIdx.x + g_block_x * (threadIdx.y + g_block_y * threadIdx.z);
+    slot[t] = v;
+    g_bar->arrive_and_wait();
+    const unsigned r = t % 32 + d < 32 ? slot[t + d] : v;
+    g_bar->arrive_and_wait();
+    return r;
+}
+#define __shfl_down_sync(mask, v, d) rp_shfl_down((v), (unsigned)(d))
+
 #define WT_NAME kmain
 #define WT_REDUCE_NAME kreduce
 #define LY_CIN LY_C
@@ -100,7 +129,15 @@ int main()
         v = NAN;   // staging must write every word a fragment reads: NaN would reach a kept sum
     std::vector<ct_elem> oute(nout, toe(NAN));
     std::vector<float> ws(WT_NSPLIT * WT_COUNT, NAN);
-    ct_replay_grid(WT_NSPLIT, WT_NCG, 1, WT_NTHR, 1, 1, [&] { kmain(xe.data(), dye.data(), ws.data()); });
+    // Each block starts on NaN shared memory: a row that a block reads
+    // without staging it (a ring's) would otherwise hold the last block's.
+    ct_replay_grid(WT_NSPLIT, WT_NCG, 1, WT_NTHR, 1, 1, [&] {
+        if (threadIdx.x == 0)
+            for (int k = 0; k < WT_SMEM_WORDS; ++k)
+                smem[k] = NAN;
+        __syncthreads();
+        kmain(xe.data(), dye.data(), ws.data());
+    });
     ct_replay_grid((WT_COUNT + 31) / 32, 1, 1, 256, 1, 1, [&] { kreduce(ws.data(), oute.data()); });
     std::vector<float> out(nout);
     for (long long k = 0; k < nout; ++k) out[k] = ct_ld(&oute[k]);
