@@ -2,8 +2,8 @@
 # (K_replay.sh, sourced after it sets here=its folder): a scratch folder,
 # the count of failed cases (the exit status, replay_end), and which cases
 # of the battery run: REPLAY_PART=I/N runs every Nth case from the Ith
-# (default 1/$replay_every, set by the script before sourcing), all runs
-# everything; FORCE=1 runs a case whatever the part (accuracy cases).
+# (default: I drawn, N = $replay_every, set by the script before
+# sourcing), all runs everything; FORCE=1 runs a case whatever the part (accuracy cases).
 # replay_dw1_layer and replay_dw2_layer give a depthwise forward layer.
 # replay_compile_run SRC FLAGS... compiles K_replay.cpp with the device
 # header's folder, templates/common and this folder (replay_shim.h) on the
@@ -15,7 +15,15 @@ cuda=${CUDA_HOME:-/usr/local/cuda}
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 fails=0
-part=${REPLAY_PART:-1/${replay_every:-6}}
+# Unset, the part is drawn (from $CONVTUNE_TEST_SEED when set), so that
+# CTest's runs go through the whole battery over time, and printed.
+if [ -z "${REPLAY_PART:-}" ]; then
+    seed=${CONVTUNE_TEST_SEED:-$(( (RANDOM << 15) | RANDOM ))}
+    part=$(( seed % ${replay_every:-6} + 1 ))/${replay_every:-6}
+    echo "replay: part $part of the battery, drawn (REPLAY_PART=$part repeats it; all runs every case)"
+else
+    part=$REPLAY_PART
+fi
 ncase=0
 
 # Counts a case; true where it is to run.

@@ -6,7 +6,7 @@
 # and, for bf16/f16, CUDA's include directory ($CUDA_HOME/include).
 # Exit status: the number of failed cases. Each case is a compile of the
 # header (about a second): CTest runs every sixth case of the battery
-# (REPLAY_PART=I/6 picks which sixth, default 1/6) and the accuracy cases;
+# (REPLAY_PART=I/6 picks which sixth, default drawn) and the accuracy cases;
 # REPLAY_PART=all runs everything.
 here=$(cd "$(dirname "$0")" && pwd)
 source "$here/../replay_lib.sh"

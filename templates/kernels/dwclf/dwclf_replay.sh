@@ -8,7 +8,7 @@
 # bf16/f16, CUDA's include directory ($CUDA_HOME/include). Exit status: the
 # number of failed cases. Each case is a compile of the header (about a
 # second): CTest runs every sixth case (REPLAY_PART=I/6 picks which sixth,
-# default 1/6: 15 cases a type, so each type gets other layers);
+# default drawn: 15 cases a type, so each type gets other layers);
 # REPLAY_PART=all runs everything.
 here=$(cd "$(dirname "$0")" && pwd)
 source "$here/../replay_lib.sh"

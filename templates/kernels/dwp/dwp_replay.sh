@@ -6,7 +6,7 @@
 # fewer planes than the others. Run from anywhere; needs g++ (C++20) and
 # CUDA's include directory ($CUDA_HOME/include). Exit status: the number of
 # failed cases. Each case is a compile (about a second): CTest runs every
-# third case (REPLAY_PART=I/3 picks which third, default 1/3);
+# third case (REPLAY_PART=I/3 picks which third, default drawn);
 # REPLAY_PART=all runs everything.
 here=$(cd "$(dirname "$0")" && pwd)
 replay_every=3

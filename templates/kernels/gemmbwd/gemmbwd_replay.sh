@@ -10,7 +10,7 @@
 # anywhere; needs g++ (C++20) and, for bf16/f16, CUDA's include directory
 # ($CUDA_HOME/include). Exit status: the number of failed cases. Each case
 # is a compile of the header (about a second): CTest runs every eighth case
-# (REPLAY_PART=I/8 picks which eighth, default 1/8) and the accuracy cases;
+# (REPLAY_PART=I/8 picks which eighth, default drawn) and the accuracy cases;
 # REPLAY_PART=all runs everything.
 here=$(cd "$(dirname "$0")" && pwd)
 replay_every=8

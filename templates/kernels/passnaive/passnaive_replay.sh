@@ -7,7 +7,7 @@
 # anywhere; needs g++ (C++20) and, for bf16/f16, CUDA's include directory
 # ($CUDA_HOME/include). Exit status: the number of failed cases. Each case
 # is a compile of the header (about a second): CTest runs every fourth case
-# (REPLAY_PART=I/4 picks which fourth, default 1/4); REPLAY_PART=all runs
+# (REPLAY_PART=I/4 picks which fourth, default drawn); REPLAY_PART=all runs
 # everything.
 here=$(cd "$(dirname "$0")" && pwd)
 replay_every=4

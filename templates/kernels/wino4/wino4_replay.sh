@@ -13,7 +13,7 @@
 # (C++20) and, for bf16/f16, CUDA's include directory ($CUDA_HOME/include).
 # Exit status: the number of failed cases. Each case is a compile of the
 # header (about a second): CTest runs every sixth case (REPLAY_PART=I/6
-# picks which sixth, default 1/6); REPLAY_PART=all runs everything.
+# picks which sixth, default drawn); REPLAY_PART=all runs everything.
 here=$(cd "$(dirname "$0")" && pwd)
 replay_every=6
 source "$here/../replay_lib.sh"
