@@ -183,8 +183,8 @@ def check_module(mod, c):
     calls = []
     ops = mod._OPS
     real_w, real_d = ops._wgrad, ops._dgrad
-    ops._wgrad = lambda *a: calls.append("wgrad") or real_w(*a)
-    ops._dgrad = lambda *a: calls.append("dgrad") or real_d(*a)
+    ops._wgrad = lambda *a, **k: calls.append("wgrad") or real_w(*a, **k)
+    ops._dgrad = lambda *a, **k: calls.append("dgrad") or real_d(*a, **k)
     try:
         wf = w.detach()
         conv(x, wf, None, **o).sum().backward()
