@@ -373,14 +373,22 @@ void ct_exp_emit_launcher(FILE *f, const instance *in)
 }
 
 /* Past 48 KiB of shared memory, static and dynamic together, a kernel
- * must opt in to its dynamic part; once per process is enough. The
- * launcher text that does so for kernel (export.h). */
+ * must opt in to its dynamic part. The opt-in is an attribute of the
+ * kernel on the current device, so it is made once per device (a process
+ * may launch on several; a device past the table is asked every call).
+ * Two threads may both make it: setting the same value twice is harmless.
+ * The launcher text that does so for kernel (export.h). */
 void ct_export_emit_smem_optin(FILE *f, const char *kernel)
 {
-    fprintf(f, "#if CT_SMEM_BYTES > 0\n    static int smem_opted_in = 0;\n    if (!smem_opted_in) {\n"
-               "        cudaError_t err = cudaFuncSetAttribute(%s, cudaFuncAttributeMaxDynamicSharedMemorySize, "
-               "CT_SMEM_BYTES);\n        if (err != cudaSuccess)\n            return (int)err;\n"
-               "        smem_opted_in = 1;\n    }\n#endif\n", kernel);
+    fprintf(f, "#if CT_SMEM_BYTES > 0\n    {\n"
+               "        static unsigned char smem_opted_in[64];\n        int dev = 0;\n"
+               "        cudaError_t err = cudaGetDevice(&dev);\n        if (err != cudaSuccess)\n"
+               "            return (int)err;\n"
+               "        if (dev < 0 || dev >= 64 || !smem_opted_in[dev]) {\n"
+               "            err = cudaFuncSetAttribute(%s, cudaFuncAttributeMaxDynamicSharedMemorySize, "
+               "CT_SMEM_BYTES);\n            if (err != cudaSuccess)\n                return (int)err;\n"
+               "            if (dev >= 0 && dev < 64)\n                smem_opted_in[dev] = 1;\n        }\n"
+               "    }\n#endif\n", kernel);
 }
 
 /* The declarations of an instance's functions for the C header. */
