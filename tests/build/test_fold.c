@@ -100,9 +100,13 @@ static void compare_problem(const fold *f, const char *spec, int type, int per_p
         CHECK_MSG(strcmp(a, b) == 0, "%s %s %s: code hash %s, before the fold %s", spec, name, key, b, a);
         *hashed += strcmp(a, b) == 0;
         if (with_ptx && i < PTX_PER_PROBLEM) {
+            /* NVRTC gives some candidates one of two PTX texts from run to
+             * run (test_codehash.c): one comparison, three compiles a side,
+             * misses the match now and then, so up to three. */
             int same = 0;
-            CHECK_MSG(ct_code_same_ptx(old, now, &p, t, c, "compute_90", &same, &e) == CT_OK, "%s %s %s: %s", spec, name,
-                      key, e.msg);
+            for (int j = 0; j < 3 && !same; j++)
+                CHECK_MSG(ct_code_same_ptx(old, now, &p, t, c, "compute_90", &same, &e) == CT_OK, "%s %s %s: %s", spec,
+                          name, key, e.msg);
             CHECK_MSG(same, "%s %s %s: the PTX differs from the pre-fold text's", spec, name, key);
             *ptx += same;
         }
