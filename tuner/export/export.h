@@ -39,7 +39,7 @@
  * share it. */
 int ct_export_emit_tensor_maps(FILE *f, const ct_problem *p, const ct_template *t, const ct_params *c);
 /* The launcher lines that let kernel use over 48 KiB of dynamic shared
- * memory (CT_SMEM_BYTES), once per process. */
+ * memory (CT_SMEM_BYTES), once per device. */
 void ct_export_emit_smem_optin(FILE *f, const char *kernel);
 
 /* The launcher's name for a canonical problem: "convtune_conv1d_1000000_2047_valid". */

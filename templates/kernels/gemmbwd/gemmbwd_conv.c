@@ -4,6 +4,7 @@
  * launch geometry, and wgsimt's executor. */
 #include "gemmbwd_conv.h"
 #include "conv_pass.h"
+#include "export.h"
 #include "gemmbwd_sizes.cuh"
 #include "intmath.h"
 #include "tc_shape.h"
@@ -523,22 +524,19 @@ static void gb_emit(const ct_executor *x, FILE *f, const ct_problem *p, const ct
     if (t)
         p->family->geometry(p, t, c, &l);
     const int split = l.grid[2] > 1;
-    fprintf(f, "// Set-up on the first call (not thread-safe: call once from one thread first,\n"
-               "// or guard the first call)%s.\nstatic int ct_ready;\n%s\n",
-            split ? ": the split reduction's workspace is made then and kept" : "",
-            split ? "static float *ct_ws;\n" : "");
-    fprintf(f, "extern \"C\" void %s_release(void)\n{\n%s    ct_ready = 0;\n}\n\n", sym,
+    if (split)
+        fprintf(f, "// The split reduction's workspace, made on the first call and kept (not\n"
+                   "// thread-safe: call once from one thread first, or guard the first call).\n"
+                   "static float *ct_ws;\n\n");
+    fprintf(f, "extern \"C\" void %s_release(void)\n{\n%s}\n\n", sym,
             split ? "    cudaFree(ct_ws);\n    ct_ws = 0;\n" : "");
     fprintf(f, "extern \"C\" %s\n{\n", signature);
-    fprintf(f, "    if (!ct_ready) {\n        cudaError_t err = cudaSuccess;\n");
     if (split)
-        fprintf(f, "        if (!ct_ws && (err = cudaMalloc((void **)&ct_ws, (size_t)CT_GRID_Z * %lldULL * "
-                   "sizeof(float))) != cudaSuccess)\n            return (int)err;\n",
+        fprintf(f, "    if (!ct_ws) {\n"
+                   "        cudaError_t err = cudaMalloc((void **)&ct_ws, (size_t)CT_GRID_Z * %lldULL * sizeof(float));\n"
+                   "        if (err != cudaSuccess)\n            return (int)err;\n    }\n",
                 count);
-    fprintf(f, "        if (CT_SMEM_BYTES > 48 * 1024 &&\n"
-               "            (err = cudaFuncSetAttribute(%s, cudaFuncAttributeMaxDynamicSharedMemorySize, "
-               "CT_SMEM_BYTES)) != cudaSuccess)\n            return (int)err;\n        ct_ready = 1;\n    }\n",
-            name);
+    ct_export_emit_smem_optin(f, name);
     /* A half-type launcher takes void pointers: cast them to the kernel's
      * ct_elem (float for fp32, whose launcher takes floats: a no-op). */
     fprintf(f, "    %s<<<dim3(CT_GRID_X, CT_GRID_Y, CT_GRID_Z), CT_BLOCK_X, CT_SMEM_BYTES, stream>>>((const ct_elem *)%s, "

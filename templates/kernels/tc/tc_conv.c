@@ -2,6 +2,7 @@
  * fp32 tensor-core implicit-GEMM kinds tc and tcsplit (ct_conv_tc.cuh); the
  * derived sizes are tc_sizes.cuh's, which ct_conv_tc.cuh expands too. */
 #include "tc_conv.h"
+#include "export.h"
 #include "intmath.h"
 #include "tc_sizes.cuh"
 #include "ws_exec.h"
@@ -287,11 +288,9 @@ static void split_emit(FILE *f, const ct_problem *p, const ct_params *c, const c
     fprintf(f, "extern \"C\" %s\n{\n", signature);
     fprintf(f, "    if (!ct_ws) {\n"
                "        cudaError_t err = cudaMalloc((void **)&ct_ws, (size_t)CT_GRID_Z * %lldULL * sizeof(float));\n"
-               "        if (err != cudaSuccess)\n            return (int)err;\n"
-               "        if (CT_SMEM_BYTES > 48 * 1024 &&\n"
-               "            (err = cudaFuncSetAttribute(%s, cudaFuncAttributeMaxDynamicSharedMemorySize, "
-               "CT_SMEM_BYTES)) != cudaSuccess)\n            return (int)err;\n    }\n",
-            count, name);
+               "        if (err != cudaSuccess)\n            return (int)err;\n    }\n",
+            count);
+    ct_export_emit_smem_optin(f, name);
     fprintf(f, "    %s<<<dim3(CT_GRID_X, CT_GRID_Y, CT_GRID_Z), CT_BLOCK_X, CT_SMEM_BYTES, stream>>>(%s, %s, ct_ws);\n",
             name, b[0].name, b[1].name);
     /* The reduction kernel by the template's own TC_CAT (defined with
