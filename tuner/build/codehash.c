@@ -385,8 +385,7 @@ ct_status ct_code_judge(const ct_result *rec, const char *text_hash, const char 
     char hashes[CT_LEGACY_TEXTS_MAX][17];
     int n = ct_template_legacy_hashes(t->name, dir, hashes, CT_LEGACY_TEXTS_MAX);
     for (int i = 0; i < n; i++) {
-        if (strcmp(hashes[i], rec->template_hash) == 0 ||
-            ct_template_legacy_source(t->name, hashes[i], dir, &old, NULL) != CT_OK)
+        if (ct_template_legacy_source(t->name, hashes[i], dir, &old, NULL) != CT_OK)
             continue;
         ct_err quiet;
         memset(&quiet, 0, sizeof quiet);

@@ -58,8 +58,9 @@ ct_status ct_code_hash_of(const char *src, const ct_problem *p, const ct_templat
  * that text gives the candidate. When the hashes differ but that text is
  * kept (and gives rec's code hash, where rec has one), or, when rec's own
  * text is not kept but rec has a code hash, when another kept text of the
- * template gives that code hash, the last word is the compiler's: the kept text and today's are compiled for rec's problem,
- * parameters and architecture (compute_XY of its device) and the record
+ * template gives that code hash, the last word is the compiler's: the kept
+ * text and today's are compiled for rec's problem, parameters and
+ * architecture (compute_XY of its device) and the record
  * stands when the PTX is identical (ct_code_same_ptx). That fallback, two
  * to six NVRTC compiles, happens only there, once per judged record; a
  * judgement by hash compiles nothing. *same is 1 or 0; the return is an error only
