@@ -1,11 +1,15 @@
 /* dwcl_conv.c - parameters, sizes, constraints and geometry of the
  * channels-last depthwise template conv1dc_dwcl (dwcl.conv1dc.cu.in beside
- * it) and of its bf16/f16 entry conv1dc_dwclh. */
+ * it) and of its bf16/f16 entry conv1dc_dwclh; the derived sizes are
+ * dwcl_sizes.cuh's, which the template expands too. */
 #include "dwcl_conv.h"
 #include "intmath.h"
 
 #include <stdio.h>
 #include <string.h>
+
+/* After the headers: its macros have short names and no include guard. */
+#include "dwcl_sizes.cuh"
 
 CT_FAMILY_CODE
 
@@ -25,7 +29,8 @@ _Static_assert(CT_PARAM_COUNT(DWCL1_PARAMS) == CT_DWCL_NPARAMS_1D, "CT_DWCL_NPAR
 #define DWCL_MAX_BODY 4096
 #define DWCL_MAX_GRID 2147483647LL
 
-/* The template's derived sizes (its macros of the same names). */
+/* The template's derived sizes: dwcl_sizes.cuh's macros, expanded over
+ * locals named as the template's macros they read. */
 typedef struct dwcl_geom {
     long long vec, ct, pt, ppt, chunk, ncv, ncb, run, npb, nwc, blocks, threads;
 } dwcl_geom;
@@ -37,12 +42,19 @@ static void dwcl_geometry(const ct_tc_shape *s, const dwcl1_values *q, dwcl_geom
     g->chunk = q->CHUNK;
     if (g->vec < 1 || g->ct < 1 || g->pt < 1 || g->ppt < 1 || g->chunk < 1)
         return;
+    const long long CONV_CIN = s->cin, CONV_LOUT = s->ow, CONV_K = s->kw, CONV_STRIDE = s->sx, CONV_DIL = s->dx;
+    const long long VEC = g->vec, CHANNEL_THREADS = g->ct, POS_THREADS = g->pt, POS_PER_THREAD = g->ppt,
+                    CHUNK = g->chunk;
     g->threads = g->ct * g->pt;
-    g->ncv = ct_cdiv(s->cin, g->vec);
-    g->ncb = ct_cdiv(g->ncv, g->ct);
-    g->run = g->pt * g->ppt;
-    g->npb = ct_cdiv(s->ow, g->run);
-    g->nwc = (g->chunk - 1) * s->sx + (s->kw - 1) * s->dx + 1;
+    /* Whole vectors: the constraints refuse a VEC that does not divide Cin
+     * before they read these, and normalize halves it until it does. */
+    g->ncv = NCV;
+    g->ncb = NCB;
+    g->run = RUN;
+    g->npb = NPB;
+    g->nwc = NWC;
+    /* The kernel's blockIdx.x: channel block fastest, then position block,
+     * then batch item. */
     g->blocks = g->ncb * g->npb * s->b;
 }
 

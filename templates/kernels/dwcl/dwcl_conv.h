@@ -3,8 +3,9 @@
  * conv1dc's own code; layout nlc, groups = Cin = Cout): its parameters,
  * derived sizes, constraints and launch geometry on the layer described as
  * a ct_tc_shape (a 1D layer: height 1, w = L, ow = LOUT, pw the zeros
- * before). The sizes here mirror the template's macros. The family
- * excludes it from layers that are not channels last. */
+ * before). The derived sizes are dwcl_sizes.cuh's, which the template
+ * expands too. The family excludes it from layers that are not channels
+ * last. */
 #ifndef CT_DWCL_CONV_H
 #define CT_DWCL_CONV_H
 
