@@ -1,12 +1,16 @@
 /* dwp_conv.c - parameters, sizes, constraints and geometry of the
  * persistent-warp depthwise 2D template conv2dc_dwp (dwp.conv2dc.cu.in
- * beside it) and of its bf16/f16 entry conv2dc_dwph. */
+ * beside it) and of its bf16/f16 entry conv2dc_dwph; the derived sizes are
+ * dwp_sizes.cuh's, which the template expands too. */
 #include "dwp_conv.h"
 #include "dw_conv.h"
 #include "intmath.h"
 
 #include <stdio.h>
 #include <string.h>
+
+/* After the headers: its macros have short names and no include guard. */
+#include "dwp_sizes.cuh"
 
 CT_FAMILY_CODE
 
@@ -27,12 +31,8 @@ _Static_assert(CT_PARAM_COUNT(DWP_PARAMS) == CT_DWP_NPARAMS, "CT_DWP_NPARAMS is 
 #define DWP_MAX_BODY 4096
 #define DWP_MAX_GRID 2147483647LL
 
-static long long max2(long long a, long long b)
-{
-    return a > b ? a : b;
-}
-
-/* The template's derived sizes (its macros of the same names). */
+/* The template's derived sizes: dwp_sizes.cuh's macros, expanded over
+ * locals named as the template's macros they read. */
 typedef struct dwp_geom {
     long long planes, stages, niy, nix, items, lead, lv, nwl, sih, pitch, kwp, buf, smem, warps, blocks;
 } dwp_geom;
@@ -42,22 +42,27 @@ static void dwp_geometry(const ct_tc_shape *s, const dwp_values *q, dwp_geom *g)
     memset(g, 0, sizeof *g);
     if (q->OUT_X < 1 || q->OUT_Y < 1 || q->WARPS < 1 || q->PLANES < 1)
         return;
-    g->planes = s->b * s->cin;
-    g->stages = q->PLANES > 1 ? 2 : 1;
-    g->niy = ct_cdiv(s->oh, q->OUT_Y);
-    g->nix = ct_cdiv(s->ow, q->OUT_X);
-    g->items = g->niy * g->nix;
-    g->lead = q->VEC == 4 ? (4 - s->pw % 4) % 4 : 0;
-    const long long step = q->OUT_X * s->sx;
-    g->lv = g->lead % 4 == 0 && step % 4 == 0 ? 4 : g->lead % 2 == 0 && step % 2 == 0 ? 2 : 1;
-    g->nwl = ct_rup((q->OUT_X - 1) * s->sx + (s->kw - 1) * s->dx + 1, g->lv);
-    g->sih = max2((g->niy * q->OUT_Y - 1) * s->sy + (s->kh - 1) * s->dy + 1, s->ph + s->h);
-    g->pitch = ct_rup(max2(g->lead + (g->nix - 1) * step + g->nwl, g->lead + s->pw + s->w), 4);
-    g->kwp = ct_rup(s->kw, 4);
-    g->buf = g->sih * g->pitch + s->kh * g->kwp;
+    const long long CONV_B = s->b, CONV_CIN = s->cin, CONV_H = s->h, CONV_W = s->w, CONV_KH = s->kh,
+                    CONV_KW = s->kw, CONV_OH = s->oh, CONV_OW = s->ow, CONV_PH = s->ph, CONV_PW = s->pw,
+                    CONV_SH = s->sy, CONV_SW = s->sx, CONV_DH = s->dy, CONV_DW = s->dx;
+    const long long OUT_X = q->OUT_X, OUT_Y = q->OUT_Y, PLANES = q->PLANES, VEC = q->VEC;
+    g->planes = NPLANES;
+    g->stages = STAGES;
+    g->niy = NIY;
+    g->nix = NIX;
+    g->items = NITEMS;
+    g->lead = LEAD;
+    g->lv = LV;
+    g->nwl = NWL;
+    g->sih = SIH;
+    g->pitch = PITCH;
+    g->kwp = KWP;
+    g->buf = BUF;
+    /* Each of a block's WARPS warps has STAGES buffers of BUF floats; warp
+     * w of block x takes planes (x WARPS + w) PLANES on. */
     g->smem = 4 * g->buf * g->stages * q->WARPS;
-    g->warps = ct_cdiv(g->planes, q->PLANES);
-    g->blocks = ct_cdiv(g->warps, q->WARPS);
+    g->warps = DW_CDIV(g->planes, PLANES);
+    g->blocks = DW_CDIV(g->warps, (long long)q->WARPS);
 }
 
 /* Before sm_80 (no cp.async): checked before the layer, so that the reason

@@ -1,7 +1,8 @@
 /* dwp_conv.h - the persistent-warp depthwise 2D template conv2dc_dwp and its
  * bf16/f16 entry conv2dc_dwph (dwp.conv2dc.cu.in beside it, conv2dc's own
  * code): parameters, constraints and launch geometry, on the layer
- * described as a ct_tc_shape. The sizes here mirror the template's macros. */
+ * described as a ct_tc_shape. The derived sizes are dwp_sizes.cuh's, which
+ * the template expands too. */
 #ifndef CT_DWP_CONV_H
 #define CT_DWP_CONV_H
 
