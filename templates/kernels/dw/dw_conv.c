@@ -1,12 +1,16 @@
 /* dw_conv.c - parameters, sizes, constraints and geometry of the depthwise
  * templates conv1dc_dw and conv2dc_dw (dw.conv1dc.cu.in and dw.conv2dc.cu.in
- * beside it). */
+ * beside it); the derived sizes are dw1_sizes.cuh's and dw2_sizes.cuh's,
+ * which the templates expand too. */
 #include "dw_conv.h"
 #include "dw2_sizes.cuh"
 #include "intmath.h"
 
 #include <stdio.h>
 #include <string.h>
+
+/* After the headers: its macros have short names and no include guard. */
+#include "dw1_sizes.cuh"
 
 CT_FAMILY_CODE
 
@@ -33,7 +37,8 @@ _Static_assert(CT_PARAM_COUNT(DW2_PARAMS) == CT_DW_NPARAMS_2D, "CT_DW_NPARAMS_2D
 #define DW_MAX_BODY 4096
 #define DW_MAX_GRID 2147483647LL
 
-/* The 1D template's derived sizes (the macros of conv1dc_dw.cu). */
+/* The 1D template's derived sizes: dw1_sizes.cuh's macros, expanded over
+ * locals named as the template's macros they read. */
 typedef struct dw1_geom {
     long long block, cpb, opt, vec, tpr, ntiles, rows, blocks, nw, window;
 } dw1_geom;
@@ -44,14 +49,20 @@ static void dw1_geometry(const ct_tc_shape *s, const dw1_values *q, dw1_geom *g)
     g->block = q->BLOCK_SIZE, g->cpb = q->CHANNELS_PER_BLOCK, g->opt = q->OUT_PER_THREAD, g->vec = q->VEC;
     if (g->block < 1 || g->cpb < 1 || g->opt < 1 || g->vec < 1)
         return;
-    g->tpr = g->block / g->cpb;
-    g->rows = s->b * s->cin;
-    g->ntiles = g->tpr > 0 ? ct_cdiv(s->ow, g->tpr * g->opt) : 0;
+    const long long CONV_B = s->b, CONV_CIN = s->cin, CONV_LOUT = s->ow, CONV_K = s->kw, CONV_PAD = s->pw,
+                    CONV_STRIDE = s->sx, CONV_DIL = s->dx;
+    const long long BLOCK_SIZE = g->block, CHANNELS_PER_BLOCK = g->cpb, OUT_PER_THREAD = g->opt, VEC = g->vec;
+    g->tpr = TPR;
+    g->rows = ROWS;
+    /* No thread a row (CHANNELS_PER_BLOCK over BLOCK_SIZE): no tile; the
+     * constraints refuse it, but the sizes are computed before they look. */
+    g->ntiles = g->tpr > 0 ? NTILES : 0;
+    /* The kernel's blockIdx.x: tile fastest, then CHANNELS_PER_BLOCK rows. */
     g->blocks = ct_cdiv(g->rows, g->cpb) * g->ntiles;
-    g->nw = (g->opt - 1) * s->sx + (s->kw - 1) * s->dx + 1;
-    const long long lead = (g->vec - s->pw % g->vec) % g->vec;
-    /* Scalar loads skip the positions no tap reads: at most OPT x K. */
-    g->window = g->vec > 1 ? ct_rup(lead + g->nw, g->vec) : g->nw < g->opt * s->kw ? g->nw : g->opt * s->kw;
+    g->nw = NW;
+    /* Vector loads read NV vectors a window; scalar loads skip the
+     * positions no tap reads: at most OPT x K. */
+    g->window = g->vec > 1 ? NV * VEC : g->nw < OPT * CONV_K ? g->nw : OPT * CONV_K;
 }
 
 /* VEC > 1 needs stride 1 and rows, outputs and windows on VEC boundaries. */

@@ -3,7 +3,8 @@
  * each family's own device code (dw.FAMILY.cu.in beside it, no shared
  * header). Their parameters, derived sizes, constraints and launch
  * geometry, on the layer described as a ct_tc_shape (a 1D layer is a 2D one
- * of height 1); the sizes here mirror the macros of the templates. */
+ * of height 1); the derived sizes are dw1_sizes.cuh's and dw2_sizes.cuh's,
+ * which the templates expand too. */
 #ifndef CT_DW_CONV_H
 #define CT_DW_CONV_H
 
