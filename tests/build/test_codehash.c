@@ -168,6 +168,9 @@ static const kept_case kept_cases[] = {
     {"conv1dc_tc16gktcl", "1b539a959e713a92", "conv1dc:2:64:100:128:5:pad=2:nlc:tf32", 9, 0, 10,
      {"WG_M", "WG_N", "TILE_OH", "TILE_OW", "STAGES", "SETMAXNREG", "A_BUFS", "ROWS", "MIN_BLOCKS", "SPLIT_K"},
      {2, 1, 1, 64, 8, 0, 2, 0, 1, 1}},
+    {"conv2dc_wino4", "9f60236896694af1", "conv2dc:2:12:9:11:20:3:3:same:groups=2:bias", 7, 5, 8,
+     {"TILE_M", "TILE_N", "THREAD_M", "THREAD_N", "CHUNK_K", "PREFETCH", "STAGES", "MIN_BLOCKS"},
+     {16, 16, 8, 4, 4, 1, 2, 1}},
 };
 
 static void test_kept(const kept_case *k)

@@ -61,43 +61,35 @@
 
 #include "ct_dtype.cuh"
 
-#define W4_CDIV(a, b) (((a) + (b) - 1) / (b))
-#define W4_TH W4_CDIV(LY_OH, 4)                    // tile rows
-#define W4_TW W4_CDIV(LY_OW, 4)                    // tile columns
-#define W4_NTL (LY_B * W4_TH * W4_TW)              // tiles
-#define W4_TX (TILE_N / THREAD_N)
-#define W4_TY (TILE_M / THREAD_M)
-#define W4_TS (W4_TX * W4_TY)                      // threads of one position
-#define W4_NT (36 * W4_TS)
+// The derived sizes (wino4_sizes.cuh, which the tuner's model reads too).
+#include "wino4_sizes.cuh"
+#define W4_CDIV(a, b) WINO4_CDIV(a, b)
+#define W4_TH WINO4_TILES_OF(LY_OH)                // tile rows
+#define W4_TW WINO4_TILES_OF(LY_OW)                // tile columns
+#define W4_NTL WINO4_NTL(LY_B, W4_TH, W4_TW)       // tiles
+#define W4_TX WINO4_TX(TILE_N, THREAD_N)
+#define W4_TY WINO4_TY(TILE_M, THREAD_M)
+#define W4_TS WINO4_TS(W4_TX, W4_TY)               // threads of one position
+#define W4_NT WINO4_NT(W4_TS)
 #define W4_RM (THREAD_M / 4)
 #define W4_RN (THREAD_N / 4)
 #define W4_NCH W4_CDIV(LY_CING, CHUNK_K)
-#define W4_MTILES W4_CDIV(LY_COUTG, TILE_M)        // grid y
-#define W4_NTILES W4_CDIV(W4_NTL, TILE_N)          // grid x
-// A k row's floats (multiples of 4: 16-byte fragments): U's 4 past its
-// channels, so that the filters' k-fastest stores fall 4 banks apart a k
-// (two-way conflicts at most, where a multiple of 32 made them CHUNK_K-way),
-// V's its tiles (NCHW patches are stored tile-fastest; NHWC ones meet the
-// conflicts, a padding would cost the room of larger chunks).
-#define W4_AP (TILE_M + 4)                         // floats per k row of U
-#define W4_BP TILE_N                               // and of V
-// Floats per position plane: its rows, then up to F mod 32, F the floats
-// a quarter warp reads of one fragment run (4 TY of U, 4 TX of V), so
-// that the 4 (or 2) positions of a warp read disjoint banks where their
-// runs fit 32 banks together, and the fewest wavefronts otherwise.
-#define W4_PLANE(rows, f) ((rows) + ((f) % 32 - (rows) % 32 + 32) % 32)
-#define W4_UPL W4_PLANE(CHUNK_K * W4_AP, 4 * W4_TY)
-#define W4_VPL W4_PLANE(CHUNK_K * W4_BP, 4 * W4_TX)
-#define W4_STAGE (36 * (W4_UPL + W4_VPL))
-#define W4_EP (TILE_N + 1)                         // the epilogue's rows
-#define W4_EPL (W4_TY * W4_EP)                     // and planes, per channel of a thread
+#define W4_MTILES WINO4_MTILES(LY_COUTG, TILE_M)   // grid y
+#define W4_NTILES WINO4_NTILES(W4_NTL, TILE_N)     // grid x
+#define W4_AP WINO4_AP(TILE_M)                     // floats per k row of U
+#define W4_BP WINO4_BP(TILE_N)                     // and of V
+#define W4_UPL WINO4_UPL(CHUNK_K, TILE_M, W4_TY)   // floats per position plane of U
+#define W4_VPL WINO4_VPL(CHUNK_K, TILE_N, W4_TX)   // and of V
+#define W4_STAGE WINO4_STAGE(W4_UPL, W4_VPL)
+#define W4_EP WINO4_EP(TILE_N)                     // the epilogue's rows
+#define W4_EPL WINO4_EPL(W4_TY, W4_EP)             // and planes, per channel of a thread
 // Channels of a thread a round of the output transform: as many (4, 2, 1)
 // as the stages hold.
-#define W4_ER (36 * 4 * W4_EPL <= STAGES * W4_STAGE ? 4 : 36 * 2 * W4_EPL <= STAGES * W4_STAGE ? 2 : 1)
+#define W4_ER WINO4_ER(W4_EPL, STAGES, W4_STAGE)
 #define W4_NP (CHUNK_K * TILE_N)                   // patches a chunk
 #define W4_NF (CHUNK_K * TILE_M)                   // filters a chunk
-#define W4_PI W4_CDIV(W4_NP, W4_NT)                // patches a thread gathers a chunk
-#define W4_PW W4_CDIV(W4_NF, W4_NT)                // filters
+#define W4_PI WINO4_PI(CHUNK_K, TILE_N, W4_NT)     // patches a thread gathers a chunk
+#define W4_PW WINO4_PW(CHUNK_K, TILE_M, W4_NT)     // filters
 #define W4_NOWHERE (-(1 << 24))
 
 static_assert(W4_NT % 32 == 0 && W4_NT <= 1024, "whole warps, at most 1024 threads");

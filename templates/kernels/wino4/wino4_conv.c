@@ -1,9 +1,10 @@
 /* wino4_conv.c - parameters, sizes, constraints and launch geometry of the
- * kind wino4 (wino4_conv.h); the sizes here mirror the W4_* macros of
- * ct_conv_wino4.cuh. */
+ * kind wino4 (wino4_conv.h); the derived sizes are wino4_sizes.cuh's, which
+ * the W4_* macros of ct_conv_wino4.cuh expand too. */
 #include "wino4_conv.h"
 #include "intmath.h"
 #include "tc_shape.h"
+#include "wino4_sizes.cuh"
 
 #include <stdio.h>
 #include <string.h>
@@ -41,15 +42,10 @@ static w4_values w4_get(const ct_template *t, const ct_params *c)
     return q;
 }
 
-/* Floats of a position's plane (W4_PLANE): its rows, then up to f mod 32. */
-static long long w4_plane(long long rows, long long f)
-{
-    return rows + (f % 32 - rows % 32 + 32) % 32;
-}
-
-/* The template's derived sizes. */
+/* The template's derived sizes: its W4_* macros, wino4_sizes.cuh's
+ * expressions. */
 typedef struct w4_geom {
-    long long tiles, tx, ty, nt, pi, pw, regs, ntiles, mtiles, stage, smem;
+    long long tiles, tx, ty, nt, pi, pw, regs, ntiles, mtiles, stage, epl, smem;
 } w4_geom;
 
 static void w4_geometry(const ct_tc_shape *s, const w4_values *q, w4_geom *g)
@@ -58,13 +54,13 @@ static void w4_geometry(const ct_tc_shape *s, const w4_values *q, w4_geom *g)
     if (q->THREAD_M < 1 || q->THREAD_N < 1 || q->CHUNK_K < 1)
         return;
     const long long coutg = s->cout / ct_tc_ngroups(s);
-    g->tiles = s->b * ct_cdiv(s->oh, 4) * ct_cdiv(s->ow, 4);
-    g->tx = q->TILE_N / q->THREAD_N, g->ty = q->TILE_M / q->THREAD_M;
-    g->nt = 36 * g->tx * g->ty;
+    g->tiles = WINO4_NTL(s->b, WINO4_TILES_OF(s->oh), WINO4_TILES_OF(s->ow));
+    g->tx = WINO4_TX(q->TILE_N, q->THREAD_N), g->ty = WINO4_TY(q->TILE_M, q->THREAD_M);
+    g->nt = WINO4_NT(WINO4_TS(g->tx, g->ty));
     if (g->nt < 1)
         return;
-    g->pi = ct_cdiv(q->CHUNK_K * q->TILE_N, g->nt);
-    g->pw = ct_cdiv(q->CHUNK_K * q->TILE_M, g->nt);
+    g->pi = WINO4_PI(q->CHUNK_K, q->TILE_N, g->nt);
+    g->pw = WINO4_PW(q->CHUNK_K, q->TILE_M, g->nt);
     /* The sums, one k's fragments, a patch's 36 raw or transformed values
      * (live through its transform whether prefetched or not), and with
      * PREFETCH the filters and about 24 for indices and the loop, without
@@ -73,13 +69,14 @@ static void w4_geometry(const ct_tc_shape *s, const w4_values *q, w4_geom *g)
      * threads spill 300 bytes in 96). */
     g->regs = q->THREAD_M * q->THREAD_N + q->THREAD_M + q->THREAD_N + 36 * g->pi +
               (q->PREFETCH ? 9 * g->pw + 12 : 12);
-    g->ntiles = ct_cdiv(g->tiles, q->TILE_N);
-    g->mtiles = ct_cdiv(coutg, q->TILE_M);
+    g->ntiles = WINO4_NTILES(g->tiles, q->TILE_N);
+    g->mtiles = WINO4_MTILES(coutg, q->TILE_M);
     /* 36 planes of U and V, CHUNK_K rows of the block's channels (and 4)
-     * and tiles each, each plane padded (w4_plane), the stages and the tile
-     * table: dynamic shared memory. */
-    g->stage = 36 * (w4_plane(q->CHUNK_K * (q->TILE_M + 4), 4 * g->ty) + w4_plane(q->CHUNK_K * q->TILE_N, 4 * g->tx));
-    g->smem = 4 * q->STAGES * g->stage + 16 * q->TILE_N;
+     * and tiles each, each plane padded, the stages and the tile table:
+     * dynamic shared memory. */
+    g->stage = WINO4_STAGE(WINO4_UPL(q->CHUNK_K, q->TILE_M, g->ty), WINO4_VPL(q->CHUNK_K, q->TILE_N, g->tx));
+    g->epl = WINO4_EPL(g->ty, WINO4_EP(q->TILE_N));
+    g->smem = WINO4_SMEM(q->STAGES, g->stage, q->TILE_N);
 }
 
 static int pow2(long v)
@@ -139,9 +136,9 @@ static int w4_constrain(const ct_template *t, const ct_tc_shape *s, const ct_par
     }
     /* The epilogue's 36 planes of TY rows of TILE_N + 1 sums reuse the
      * stages. */
-    if (36 * g.ty * (q.TILE_N + 1) > q.STAGES * g.stage) {
+    if (36 * g.epl > q.STAGES * g.stage) {
         snprintf(why, len, "the output transform's %lld floats exceed the stages' %lld (a larger CHUNK_K)",
-                 36 * g.ty * (q.TILE_N + 1), q.STAGES * g.stage);
+                 36 * g.epl, q.STAGES * g.stage);
         return 1;
     }
     if (g.smem > lim->max_smem_per_block || q.MIN_BLOCKS * (g.smem + 1024) > lim->max_smem_per_sm) {
@@ -157,7 +154,7 @@ static int w4_constrain(const ct_template *t, const ct_tc_shape *s, const ct_par
     const long long coutg = s->cout / gr;
     const double eff = (double)coutg / (double)(g.mtiles * q.TILE_M) *
                        (double)g.tiles / (double)(g.ntiles * q.TILE_N) *
-                       (double)(s->oh * s->ow) / (double)(16 * ct_cdiv(s->oh, 4) * ct_cdiv(s->ow, 4));
+                       (double)(s->oh * s->ow) / (double)(16 * WINO4_TILES_OF(s->oh) * WINO4_TILES_OF(s->ow));
     if (eff < 0.66 && (double)s->cout * (double)s->b * (double)s->oh * (double)s->ow >= 262144.0) {
         snprintf(why, len, "only %.0f%% of the block's sums are outputs of the layer (under 66%%)", 100.0 * eff);
         return 1;
