@@ -171,6 +171,14 @@ static const kept_case kept_cases[] = {
     {"conv2dc_wino4", "9f60236896694af1", "conv2dc:2:12:9:11:20:3:3:same:groups=2:bias", 7, 5, 8,
      {"TILE_M", "TILE_N", "THREAD_M", "THREAD_N", "CHUNK_K", "PREFETCH", "STAGES", "MIN_BLOCKS"},
      {16, 16, 8, 4, 4, 1, 2, 1}},
+    {"conv2dc_wgdw16cl", "3c44d1557f6efc6a", "conv2dc:2:32:13:11:32:5:5:pad=2:groups=32:nhwc:wgrad:f16", 9, 0, 13,
+     {"VEC", "CHANNELS", "WARPS", "ROWS", "ITEMS", "PAIR", "BATCH", "PREFETCH", "CFIRST", "RING", "ASYNC", "WIDE",
+      "XSH"},
+     {8, 16, 8, 4, 8, 1, 1, 0, 1, 1, 1, 1, 1}},
+    {"conv1dc_wgdw16cl", "01d26dcee29222d6", "conv1dc:2:64:333:64:7:pad=3:groups=64:nlc:wgrad:bf16", 8, 0, 13,
+     {"VEC", "CHANNELS", "WARPS", "ROWS", "ITEMS", "PAIR", "BATCH", "PREFETCH", "CFIRST", "RING", "ASYNC", "WIDE",
+      "XSH"},
+     {8, 16, 8, 1, 2, 0, 2, 0, 1, 0, 1, 0, 1}},
 };
 
 static void test_kept(const kept_case *k)

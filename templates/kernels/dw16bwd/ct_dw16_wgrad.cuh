@@ -107,69 +107,64 @@ static_assert(XSH == 0 || XSH == 1, "XSH is 0 or 1");
 static_assert(PAIR == 0 || (LY_KW <= 8 && LY_KH <= 7 && LY_DY == 1 && ROWS % 2 == 0),
               "PAIR: KW <= 8, KH <= 7, dilation 1 along H, ROWS even");
 
+// The derived sizes (dw16bwd_sizes.cuh, which the tuner's model reads too).
+#include "dw16bwd_sizes.cuh"
 #define WT_C LY_CIN
 #define WT_CB CHANNELS
-#define WT_NCG ((WT_C + WT_CB - 1) / WT_CB)                 // channel groups: grid y
-#define WT_CPW (WT_CB / WARPS)                              // channels of a warp
-#define WT_NT (LY_KH > 8 ? 2 : 1)                           // n8 tiles (PAIR: 1)
+#define WT_NCG DW16B_NCG(WT_C, WT_CB)                       // channel groups: grid y
+#define WT_CPW DW16B_CPW(WT_CB, WARPS)                      // channels of a warp
+#define WT_NT DW16B_NT(LY_KH)                               // n8 tiles (PAIR: 1)
 #define WT_AS (WT_CPW == 1 && WT_NT == 1 ? 2 : 1)           // accumulator sets (by slice parity)
-#define WT_OWP ((LY_OW + 15) / 16 * 16)                     // dy row padded to slices
-#define WT_NS (WT_OWP / 16)                                 // slices of a row
-#define WT_OFFX (LY_PW + (LY_PW & 1))                       // x column 0's index in a row
-#define WT_XWN ((WT_OWP + 15 * LY_DX - LY_PW + WT_OFFX) / 2 + 1) // words of an x row copy
-#define WT_DLO (LY_PH - (LY_KH - 1) * LY_DY < 0 ? LY_PH - (LY_KH - 1) * LY_DY : 0)
-#define WT_NDR (ROWS + LY_PH - WT_DLO)                      // dy rows of a tile
-#define WT_DWN (WT_OWP / 2)                                 // words of a dy row
-// Its stride: 8 rows x 4 words on 32 banks; WIDE: 8 rows x 8 words (2 x 4
-// rows) on 2 x 32 banks.
-#define WT_DWS (WIDE ? WT_DWN + (40 - WT_DWN % 32) % 32 : WT_DWN + 4)
-#define WT_ROWT ((LY_H > LY_OH ? LY_H : LY_OH))             // rows the tiles cover
-#define WT_NTILE ((WT_ROWT + ROWS - 1) / ROWS)
-#define WT_ITEMS ((long long)LY_B * WT_NTILE)
-#define WT_NSPLIT ((WT_ITEMS + ITEMS - 1) / ITEMS)
+#define WT_OWP DW16B_OWP(LY_OW)                             // dy row padded to slices
+#define WT_NS DW16B_NS(WT_OWP)                              // slices of a row
+#define WT_OFFX DW16B_OFFX(LY_PW)                           // x column 0's index in a row
+#define WT_XWN DW16B_XWN(WT_OWP, LY_DX, LY_PW, WT_OFFX)     // words of an x row copy
+#define WT_DLO DW16B_DLO(LY_PH, LY_KH, LY_DY)
+#define WT_NDR DW16B_NDR(ROWS, LY_PH, WT_DLO)               // dy rows of a tile
+#define WT_DWN DW16B_DWN(WT_OWP)                            // words of a dy row
+#define WT_DWS DW16B_DWS(WIDE, WT_DWN)                      // and its stride
+#define WT_ROWT DW16B_ROWT(LY_H, LY_OH)                     // rows the tiles cover
+#define WT_NTILE DW16B_NTILE(WT_ROWT, ROWS)
+#define WT_ITEMS DW16B_NITEMS(LY_B, WT_NTILE)
+#define WT_NSPLIT DW16B_NSPLIT(WT_ITEMS, ITEMS)
 #define WT_TAPS (LY_KH * LY_KW)
-#define WT_COUNT ((long long)(WT_TAPS + (LY_BIAS ? 1 : 0)) * WT_C) // workspace floats of a split
-#define WT_NQ (WT_CB / VEC)                                 // loads across a block's channels
-#define WT_NTHR (WARPS * 32)
-#define WT_XT (WT_NQ * WT_XWN * ROWS)                      // x staging tasks of an item
-#define WT_DT (WT_NQ * WT_DWN * WT_NDR)                     // dy staging tasks of an item
-#define WT_XI ((WT_XT + WT_NTHR - 1) / WT_NTHR)             // a thread's x tasks
-#define WT_DI ((WT_DT + WT_NTHR - 1) / WT_NTHR)             // a thread's dy tasks
+#define WT_COUNT DW16B_COUNT(WT_TAPS, LY_BIAS, WT_C)        // workspace floats of a split
+#define WT_NQ DW16B_NQ(WT_CB, VEC)                          // loads across a block's channels
+#define WT_NTHR DW16B_NTHR(WARPS)
+#define WT_XT DW16B_XT(WT_NQ, WT_XWN, ROWS)                 // x staging tasks of an item
+#define WT_DT DW16B_DT(WT_NQ, WT_DWN, WT_NDR)               // dy staging tasks of an item
+#define WT_XI DW16B_TI(WT_XT, WT_NTHR)                      // a thread's x tasks
+#define WT_DI DW16B_TI(WT_DT, WT_NTHR)                      // a thread's dy tasks
 #define WT_NB (((WT_XI > WT_DI ? WT_XI : WT_DI) + BATCH - 1) / BATCH) // batches of BATCH tasks of each
 
-// The stride of an x row copy: at least WT_XWN words, with the words a
-// warp's A loads touch in copy 0 and in copy 1 on different banks where
-// that is possible (they span (6 + 7 DX) / 2 + 1 words of each copy).
-// WIDE: a pair of rows' words interleaved, so the span is twice as many
-// words, 2 x XW apart.
+// The stride of an x row copy (DW16B_XW_OK): at least WT_XWN words, with
+// the words a warp's A loads touch in copy 0 and in copy 1 on different
+// banks where that is possible.
 __device__ __forceinline__ constexpr int wt_xw()
 {
-    const int span = (6 + 7 * LY_DX) / 2 + 1;
+    const int span = DW16B_SPAN(LY_DX);
     for (int w = WT_XWN; w < WT_XWN + 32; ++w)
-        if (WIDE ? 2 * w % 32 >= 2 * span && 2 * w % 32 <= 32 - 2 * span : w % 32 >= span && w % 32 <= 32 - span)
+        if (DW16B_XW_OK(w, WIDE, span))
             return w;
     return WT_XWN;
 }
 #define WT_XW (wt_xw())
-// Words of a channel: the x rows' two copies, the dy rows, padded so that
-// a staging store's lanes fall on different banks: WT_NQ loads along the
-// channels x 32 / WT_NQ words, VEC channels apart (VEC 8: 2 x 16 words
-// want 8 x CS = 16 mod 32 words, CS = 2 mod 4; otherwise CS odd). WIDE:
-// 2 mod 4 always (its 8-byte fragment loads want an even channel base).
-#define WT_CS0 (ROWS * 2 * WT_XW + WT_NDR * WT_DWS)
-#define WT_CS (WIDE || (WT_NQ == 2 && VEC == 8) ? WT_CS0 + (6 - WT_CS0 % 4) % 4 : WT_CS0 | 1)
-#define WT_TILE_WORDS (WT_CB * WT_CS)
+// Words of a channel (the x rows' two copies, the dy rows, padded against
+// bank conflicts of the staging stores) and of a block's tiles.
+#define WT_CS0 DW16B_CS0(ROWS, WT_XW, WT_NDR, WT_DWS)
+#define WT_CS DW16B_CS(WIDE, WT_NQ, VEC, WT_CS0)
+#define WT_TILE_WORDS DW16B_TILE_WORDS(WT_CB, WT_CS)
 // ASYNC: after the tiles (16-byte aligned) the raw staging area, the
 // item's rows as they lie in memory (the block's WT_CB channels of each
 // pixel), ROWS x rows then NDR dy rows, each row's even pixels and then
 // its odd ones: a warp's reads of the pixels w, w + 2, ... (w even) are
 // then contiguous (wt_rx, wt_rd).
-#define WT_RAW0 ((WT_TILE_WORDS + 3) / 4 * 4)
-#define WT_RWX ((LY_W + 1) / 2)                             // pixels of a parity of an x row
-#define WT_RWD ((LY_OW + 1) / 2)
-#define WT_RAWX (ROWS * 2 * WT_RWX * WT_CB)                 // elements of the raw x rows
-#define WT_RAWD (WT_NDR * 2 * WT_RWD * WT_CB)               // elements of the raw dy rows
-#define WT_SMEM_WORDS (ASYNC ? WT_RAW0 + (WT_RAWX + WT_RAWD) / 2 : WT_TILE_WORDS)
+#define WT_RAW0 DW16B_RAW0(WT_TILE_WORDS)
+#define WT_RWX DW16B_RW(LY_W)                               // pixels of a parity of an x row
+#define WT_RWD DW16B_RW(LY_OW)
+#define WT_RAWX DW16B_RAWX(ROWS, WT_RWX, WT_CB)             // elements of the raw x rows
+#define WT_RAWD DW16B_RAWD(WT_NDR, WT_RWD, WT_CB)           // elements of the raw dy rows
+#define WT_SMEM_WORDS DW16B_SMEM_WORDS(ASYNC, WT_RAW0, WT_RAWX, WT_RAWD, WT_TILE_WORDS)
 
 // The float value of a 16-bit element's bits.
 __device__ __forceinline__ float wt_tof(unsigned bits)

@@ -1,7 +1,9 @@
 /* dw16bwd_conv.c - parameters, sizes, constraints, launch geometry and
- * executor of the kind wgdw16cl (dw16bwd_conv.h); the sizes here mirror
- * the WT_* macros of ct_dw16_wgrad.cuh. */
+ * executor of the kind wgdw16cl (dw16bwd_conv.h); the derived sizes are
+ * dw16bwd_sizes.cuh's, which the WT_* macros of ct_dw16_wgrad.cuh expand
+ * too. */
 #include "dw16bwd_conv.h"
+#include "dw16bwd_sizes.cuh"
 #include "dwclbwd_conv.h"
 #include "intmath.h"
 #include "tc_shape.h"
@@ -55,10 +57,11 @@ _Static_assert(CT_PARAM_COUNT(WT_ALL) == CT_DW16BWD_NPARAMS, "CT_DW16BWD_NPARAMS
 /* Workspace floats of the splits (1 GiB). */
 #define WT_MAX_WS (1LL << 28)
 
-/* The template's derived sizes (ct_dw16_wgrad.cuh's WT_*). */
+/* The template's derived sizes: ct_dw16_wgrad.cuh's WT_*, dw16bwd_sizes.cuh's
+ * expressions. */
 typedef struct wt_geom {
     long long vec, cb, warps, rows, items, pair, batch, prefetch, async, wide;
-    long long cpw, nt, owp, ns, offx, xwn, xw, dlo, ndr, dwn, dws, cs, smem;
+    long long cpw, nt, owp, ns, offx, xwn, xw, dlo, ndr, dwn, dws, nq, cs, smem;
     long long ntile, nitems, nsplit, ncg, count, threads;
 } wt_geom;
 
@@ -69,36 +72,36 @@ static void wt_geometry(const ct_tc_shape *s, const wt_values *q, wt_geom *g)
     g->pair = q->PAIR, g->batch = q->BATCH, g->prefetch = q->PREFETCH, g->async = q->ASYNC, g->wide = q->WIDE;
     if (g->vec < 1 || g->cb < 1 || g->warps < 1 || g->rows < 1 || g->items < 1 || g->batch < 1)
         return;
-    g->threads = 32 * g->warps;
-    g->cpw = g->cb / g->warps;
-    g->nt = s->kh > 8 ? 2 : 1;
-    g->owp = ct_rup(s->ow, 16);
-    g->ns = g->owp / 16;
-    g->offx = s->pw + (s->pw & 1);
-    g->xwn = (g->owp + 15 * s->dx - s->pw + g->offx) / 2 + 1;
-    const long long span = (6 + 7 * s->dx) / 2 + 1;
+    g->threads = DW16B_NTHR(g->warps);
+    g->cpw = DW16B_CPW(g->cb, g->warps);
+    g->nt = DW16B_NT(s->kh);
+    g->owp = DW16B_OWP(s->ow);
+    g->ns = DW16B_NS(g->owp);
+    g->offx = DW16B_OFFX(s->pw);
+    g->xwn = DW16B_XWN(g->owp, s->dx, s->pw, g->offx);
+    /* The kernel's wt_xw(): the first stride from XWN on that passes. */
+    const long long span = DW16B_SPAN(s->dx);
     g->xw = g->xwn;
     for (long long w = g->xwn; w < g->xwn + 32; w++)
-        if (g->wide ? 2 * w % 32 >= 2 * span && 2 * w % 32 <= 32 - 2 * span : w % 32 >= span && w % 32 <= 32 - span) {
+        if (DW16B_XW_OK(w, g->wide, span)) {
             g->xw = w;
             break;
         }
-    g->dlo = s->ph - (s->kh - 1) * s->dy < 0 ? s->ph - (s->kh - 1) * s->dy : 0;
-    g->ndr = g->rows + s->ph - g->dlo;
-    g->dwn = g->owp / 2;
-    g->dws = g->wide ? g->dwn + (40 - g->dwn % 32) % 32 : g->dwn + 4;
-    const long long cs0 = g->rows * 2 * g->xw + g->ndr * g->dws, nq = g->cb / g->vec;
-    g->cs = g->wide || (nq == 2 && g->vec == 8) ? cs0 + (6 - cs0 % 4) % 4 : cs0 | 1;
-    g->smem = 4 * g->cb * g->cs;
-    /* ASYNC: the raw rows after the tiles, 16-byte aligned (WT_RAW0). */
-    if (g->async)
-        g->smem = 4 * (ct_rup(g->cb * g->cs, 4) +
-                       (g->rows * 2 * ct_cdiv(s->w, 2) + g->ndr * 2 * ct_cdiv(s->ow, 2)) * g->cb / 2);
-    g->ntile = ct_cdiv(s->h > s->oh ? s->h : s->oh, g->rows);
-    g->nitems = s->b * g->ntile;
-    g->nsplit = ct_cdiv(g->nitems, g->items);
-    g->ncg = ct_cdiv(s->cin, g->cb);
-    g->count = (s->kh * s->kw + (s->bias ? 1 : 0)) * s->cin;
+    g->dlo = DW16B_DLO(s->ph, s->kh, s->dy);
+    g->ndr = DW16B_NDR(g->rows, s->ph, g->dlo);
+    g->dwn = DW16B_DWN(g->owp);
+    g->dws = DW16B_DWS(g->wide, g->dwn);
+    g->nq = DW16B_NQ(g->cb, g->vec);
+    g->cs = DW16B_CS(g->wide, g->nq, g->vec, DW16B_CS0(g->rows, g->xw, g->ndr, g->dws));
+    const long long tile_words = DW16B_TILE_WORDS(g->cb, g->cs);
+    g->smem = 4 * DW16B_SMEM_WORDS(g->async, DW16B_RAW0(tile_words),
+                                   DW16B_RAWX(g->rows, DW16B_RW(s->w), g->cb),
+                                   DW16B_RAWD(g->ndr, DW16B_RW(s->ow), g->cb), tile_words);
+    g->ntile = DW16B_NTILE(DW16B_ROWT(s->h, s->oh), g->rows);
+    g->nitems = DW16B_NITEMS(s->b, g->ntile);
+    g->nsplit = DW16B_NSPLIT(g->nitems, g->items);
+    g->ncg = DW16B_NCG(s->cin, g->cb);
+    g->count = DW16B_COUNT(s->kh * s->kw, s->bias, s->cin);
 }
 
 static long long elem_size(const ct_tc_shape *s)
@@ -259,11 +262,11 @@ static void wt_normalize(const ct_template *t, const ct_tc_shape *s, ct_params *
      * value list serves every layer. */
     if (q.PAIR == 1 && (s->kw > 8 || s->kh > 7 || s->dy != 1 || q.ROWS % 2 != 0 || s->h < 2))
         q.PAIR = 0;
-    const long long rowt = s->h > s->oh ? s->h : s->oh;
+    const long long rowt = DW16B_ROWT(s->h, s->oh);
     if (q.ROWS > rowt)
         q.ROWS = (long)(q.PAIR == 1 ? ct_rup(rowt, 2) : rowt);   /* PAIR's rows come in twos */
     if (q.ROWS >= 1 && q.ITEMS >= 1) {
-        const long long items = s->b * ct_cdiv(rowt, q.ROWS);
+        const long long items = DW16B_NITEMS(s->b, DW16B_NTILE(rowt, q.ROWS));
         const long long nsplit = ct_cdiv(items, q.ITEMS < items ? q.ITEMS : items);
         q.ITEMS = (long)ct_cdiv(items, nsplit);
     }
@@ -271,8 +274,8 @@ static void wt_normalize(const ct_template *t, const ct_tc_shape *s, ct_params *
     wt_geom g;
     wt_geometry(s, &q, &g);
     if (g.threads > 0 && g.vec >= 1 && q.BATCH > 1) {
-        const long long nq = g.cb / g.vec, xi = ct_cdiv(nq * g.xwn * g.rows, g.threads),
-                        di = ct_cdiv(nq * g.dwn * g.ndr, g.threads), most = xi > di ? xi : di;
+        const long long xi = DW16B_TI(DW16B_XT(g.nq, g.xwn, g.rows), g.threads),
+                        di = DW16B_TI(DW16B_DT(g.nq, g.dwn, g.ndr), g.threads), most = xi > di ? xi : di;
         if (q.BATCH > most)
             q.BATCH = (long)(most > 1 ? most : 1);
     }
