@@ -179,6 +179,10 @@ static const kept_case kept_cases[] = {
      {"VEC", "CHANNELS", "WARPS", "ROWS", "ITEMS", "PAIR", "BATCH", "PREFETCH", "CFIRST", "RING", "ASYNC", "WIDE",
       "XSH"},
      {8, 16, 8, 1, 2, 0, 2, 0, 1, 0, 1, 0, 1}},
+    {"conv2dc_tc16gkcl", "f9bfd6e939c2f470", "conv2dc:2:32:12:14:64:3:3:same:bias:nhwc:f16", 9, 0, 7,
+     {"WG_M", "WG_N", "TILE_OH", "TILE_OW", "CIN_CHUNK", "STAGES", "MIN_BLOCKS"}, {1, 1, 8, 14, 16, 4, 1}},
+    {"conv2dc_tc16gkcl", "f9bfd6e939c2f470", "conv2dc:2:32:12:14:64:3:3:same:nhwc:tf32", 9, 0, 7,
+     {"WG_M", "WG_N", "TILE_OH", "TILE_OW", "CIN_CHUNK", "STAGES", "MIN_BLOCKS"}, {1, 1, 7, 14, 8, 4, 1}},
 };
 
 static void test_kept(const kept_case *k)

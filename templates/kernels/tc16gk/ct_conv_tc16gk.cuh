@@ -44,11 +44,14 @@
 #define TC_RPW TC16G_RPW(0, TILE_OH, WG_N)      // rows per warpgroup
 #define TC_CK CIN_CHUNK                         // a chunk: TC_SB and TC_SA are its B and A
 #include "ct_conv_tc16g_core.cuh"
+// The element-size sizes (tc16gk_sizes.cuh, which the tuner's model reads
+// too), of 2-byte elements.
+#include "tc16gk_sizes.cuh"
 
-#define TC_NCH TC_CDIV(TC_CIN, TC_CK)           // chunks; the last one's channels past Cin are zeros
-#define TC_RKP (TC_CK * TC_KHW + 8)             // a raw row in shared memory, elements
-#define TC_SR (TC_BM * TC_RKP * 2)              // a chunk's raw weights, bytes
-#define TC_ST (TC_SR + TC_SB)                   // a stage, bytes
+#define TC_NCH TC16GK_NCH(TC_CIN, TC_CK)        // chunks; the last one's channels past Cin are zeros
+#define TC_RKP TC16GK_RKP(TC_CK, TC_KHW, 2)     // a raw row in shared memory, elements
+#define TC_SR TC16GK_SR(TC_BM, TC_RKP, 2)       // a chunk's raw weights, bytes
+#define TC_ST TC16GK_ST(TC_SR, TC_SB)           // a stage, bytes
 #define TC_LOOK (STAGES - 2)
 
 // Chunk ch's copies into stage st (one commit group): input piece (p, c)

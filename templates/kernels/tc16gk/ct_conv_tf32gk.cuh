@@ -35,8 +35,10 @@
 #define TC_CIN_ALL (TC_CIN * TC_GROUPS)
 #define TC_COUT_ALL (TC_COUT * TC_GROUPS)
 // The sizes of any element size (tc16g_sizes.cuh, which tc16gk_conv.c
-// reads too); 4-byte elements' own below.
+// reads too); 4-byte elements' own below (tc16gk_sizes.cuh's, which it
+// reads too).
 #include "tc16g_sizes.cuh"
+#include "tc16gk_sizes.cuh"
 #define TC_CDIV(a, b) TC16G_CDIV(a, b)
 #define TC_RUP(a, b) TC16G_RUP(a, b)
 
@@ -53,24 +55,24 @@
 #define TC_WN TC16G_WN_ROW(TILE_OW)
 #endif
 #define TC_KHW TC16G_KHW(TC_KH, TC_KW)
-#define TC_KSTEPS (TC_KHW * TC_CK / 8)          // k-steps of 8 a chunk
+#define TC_KSTEPS (TC_KHW * TC_CK / TC16GK_KSTEP(4)) // k-steps of 8 a chunk
 #define TC_IH TC16G_IH(TILE_OH, TC_SY, TC_KH, TC_DY)
 #define TC_IW TC16G_IW(TILE_OW, TC_KW, TC_DX)
 #define TC_IS (TC_IH * TC_IW)
 #define TC_PPX TC16G_PPX(TC_IS)                 // plane pixels: odd; a run ends at most 7 past the tile
 #define TC_PB TC16G_PB(TC_PPX)                  // plane bytes
-#define TC_SB (TC_CK / 4 * TC_PB)               // the planes of a chunk, bytes
-#define TC_SA (TC_BM * TC_KHW * TC_CK * 4)      // A of a chunk, bytes
-#define TC_OP (TC_BM + 4)                       // staged output pixel pitch, floats
+#define TC_SB TC16GK_SB(TC_CK, 4, TC_PB)        // the planes of a chunk, bytes
+#define TC_SA TC16GK_SA(TC_BM, TC_KHW, TC_CK, 4) // A of a chunk, bytes
+#define TC_OP TC16GK_OP(TC_BM, 4)               // staged output pixel pitch, floats
 #define TC_RK (TC_CIN * TC_KHW)                 // a raw weight row, elements
 #define TC_TY TC_CDIV(TC_OH, TILE_OH)
 #define TC_TX TC_CDIV(TC_OW, TILE_OW)
 #define TC_NCT TC_CDIV(TC_COUT, TC_BM)
 #define TC_OVEC (TC_COUT % 4 == 0 ? 4 : TC_COUT % 2 == 0 ? 2 : 1)
-#define TC_NCH TC_CDIV(TC_CIN, TC_CK)           // chunks; the last one's channels past Cin are zeros
-#define TC_RKP (TC_CK * TC_KHW + 4)             // a raw row in shared memory, elements
-#define TC_SR (TC_BM * TC_RKP * 4)              // a chunk's raw weights, bytes
-#define TC_ST (TC_SR + TC_SB)                   // a stage, bytes
+#define TC_NCH TC16GK_NCH(TC_CIN, TC_CK)        // chunks; the last one's channels past Cin are zeros
+#define TC_RKP TC16GK_RKP(TC_CK, TC_KHW, 4)     // a raw row in shared memory, elements
+#define TC_SR TC16GK_SR(TC_BM, TC_RKP, 4)       // a chunk's raw weights, bytes
+#define TC_ST TC16GK_ST(TC_SR, TC_SB)           // a stage, bytes
 #define TC_LOOK (STAGES - 2)
 
 // Chunk ch's copies into stage st (one commit group): input piece (p, c)

@@ -1,10 +1,12 @@
 /* tc16gk_conv.c - parameters, sizes, constraints and launch geometry of
  * the kernel kind tc16gkcl (ct_conv_tc16gk.cuh, beside it; for a tf32
  * problem ct_conv_tf32gk.cuh, 4-byte elements). The sizes of any element
- * size are tc16g_sizes.cuh's, which both headers expand too. */
+ * size are tc16g_sizes.cuh's, the element-size ones tc16gk_sizes.cuh's,
+ * which both headers expand too. */
 #include "tc16gk_conv.h"
 #include "intmath.h"
 #include "tc16g_sizes.cuh"
+#include "tc16gk_sizes.cuh"
 
 #include <stdio.h>
 #include <string.h>
@@ -29,11 +31,6 @@ CT_PARAM_VALUES(t16gk, T16GK_LIST, ct_tc16gk_params)
 #define T16GK_MAX_N 256
 #define T16GK_MAX_STEPS 64
 
-static long long max2(long long a, long long b)
-{
-    return a > b ? a : b;
-}
-
 /* A tf32 problem (fp32 elements, TF32 wgmma: ct_conv_tf32gk.cuh), else a
  * half one. */
 static int is_tf32(const ct_tc_shape *s)
@@ -53,7 +50,7 @@ void ct_tc16gk_geometry_of(const ct_tc_shape *layer, const ct_params *c, ct_tc16
     /* tf32: 4-byte elements, 4 to a core matrix's row, k8 steps; half
      * types: 2 bytes, 8, k16. */
     g->elem = is_tf32(layer) ? 4 : 2;
-    g->kstep = 32 / g->elem;
+    g->kstep = TC16GK_KSTEP(g->elem);
     g->bm = TC16G_BM(g->wg_m);
     g->nt = TC16G_NT(g->wg_m, g->wg_n);
     g->rpw = TC16G_RPW(0, g->toh, g->wg_n);
@@ -63,18 +60,23 @@ void ct_tc16gk_geometry_of(const ct_tc_shape *layer, const ct_params *c, ct_tc16
      * per row. */
     g->nw = s->sy == 1 ? 1 : g->rpw;
     g->wgn = s->sy == 1 ? TC16G_WN_FLAT(g->rpw, g->iw, g->tow) : TC16G_WN_ROW(g->tow);
-    g->nch = ct_cdiv(s->cin, g->ck);
+    g->nch = TC16GK_NCH(s->cin, g->ck);
     g->khw = TC16G_KHW(s->kh, s->kw);
     g->ppx = TC16G_PPX(g->ih * g->iw);
-    const long long v = 16 / g->elem;   /* elements in 16 bytes: a pad, a plane's channels */
-    g->sb = g->ck / v * g->ppx * 16;
-    g->sa = g->bm * g->khw * g->ck * g->elem;
-    g->rkp = g->ck * g->khw + v;
-    g->sr = g->bm * g->rkp * g->elem;
-    g->st = g->sr + g->sb;
-    g->so = g->toh * g->tow * (g->bm + v) * g->elem;
+    /* The planes, A and the output pitch: the half types' from the core
+     * they share with tc16g (ct_conv_tc16g_core.cuh's TC16G_*), tf32's
+     * its own. */
+    const long long pb = TC16G_PB(g->ppx);
+    const int half = g->elem == 2;
+    g->sb = half ? TC16G_SB(g->ck, pb) : TC16GK_SB(g->ck, g->elem, pb);
+    g->sa = half ? TC16G_SA(g->bm, g->khw, g->ck) : TC16GK_SA(g->bm, g->khw, g->ck, g->elem);
+    const long long op = half ? TC16G_OP(g->bm) : TC16GK_OP(g->bm, g->elem);
+    g->rkp = TC16GK_RKP(g->ck, g->khw, g->elem);
+    g->sr = TC16GK_SR(g->bm, g->rkp, g->elem);
+    g->st = TC16GK_ST(g->sr, g->sb);
+    g->so = TC16GK_SO(g->toh, g->tow, op, g->elem);
     /* Two A buffers and the stages; the staged outputs overlay them. */
-    g->smem_bytes = max2(2 * g->sa + g->stages * g->st, g->so);
+    g->smem_bytes = TC16GK_SMEM(g->sa, g->stages, g->st, g->so);
     g->ntiles = s->b * ct_cdiv(s->oh, g->toh) * ct_cdiv(s->ow, g->tow);
     g->grid_x = g->ntiles;
     g->grid_y = ct_cdiv(s->cout, g->bm) * ct_tc_ngroups(layer);

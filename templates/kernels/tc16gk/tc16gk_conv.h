@@ -3,8 +3,9 @@
  * the weights streamed along the reduction, a chunk of input channels at a
  * time, with the input: a block computes one image tile for 64 x WG_M
  * output channels. Parameters, sizes (tc16g_sizes.cuh's where they do not
- * depend on the element size; the rest mirroring the headers' TC_* macros),
- * constraints and launch geometry, on the layer as a ct_tc_shape. */
+ * depend on the element size, tc16gk_sizes.cuh's where they do: the
+ * headers' TC_* macros expand both), constraints and launch geometry, on
+ * the layer as a ct_tc_shape. */
 #ifndef CT_TC16GK_CONV_H
 #define CT_TC16GK_CONV_H
 
