@@ -21,6 +21,15 @@ long ct_params_get(const ct_params *p, const char *name, long dflt)
 
 ct_status ct_params_set(ct_params *p, const char *name, long value, ct_err *e)
 {
+    /* Names are mostly a template's own declaration strings, which the
+     * candidate points at: a pointer match first spares the string
+     * compares that dominated building a space (half its time). */
+    for (int i = 0; i < p->n; i++) {
+        if (p->names[i] == name) {
+            p->values[i] = value;
+            return CT_OK;
+        }
+    }
     for (int i = 0; i < p->n; i++) {
         if (strcmp(p->names[i], name) == 0) {
             p->values[i] = value;
@@ -96,6 +105,11 @@ const char *ct_param_value_text(const ct_param_def *def, long v, char *buf, size
 
 const ct_param_def *ct_param_find(const ct_param_def *defs, int n, const char *name)
 {
+    /* Kinds look their own declarations up (the same string): see
+     * ct_params_set. */
+    for (int i = 0; i < n; i++)
+        if (defs[i].name == name)
+            return &defs[i];
     for (int i = 0; i < n; i++)
         if (strcmp(defs[i].name, name) == 0)
             return &defs[i];

@@ -19,7 +19,8 @@ static int same_params(const ct_params *a, const ct_params *b)
     if (a->n != b->n)
         return 0;
     for (int i = 0; i < a->n; i++)
-        if (a->values[i] != b->values[i] || strcmp(a->names[i], b->names[i]) != 0)
+        if (a->values[i] != b->values[i] ||
+            (a->names[i] != b->names[i] && strcmp(a->names[i], b->names[i]) != 0))
             return 0;
     return 1;
 }
@@ -55,6 +56,18 @@ static ct_status push(ct_space *s, int *cap, const ct_candidate *c, ct_err *e)
     return CT_OK;
 }
 
+/* The combination idx of t's value lists, in declaration order. A
+ * template declares each name once (ct_family_check), so this is what
+ * ct_params_set of each in turn gives, without its name compares. */
+static void fill(ct_params *c, const ct_template *t, const ct_space_list *const *lists, const int *idx)
+{
+    for (int i = 0; i < t->nparams; i++) {
+        c->names[i] = t->params[i].name;
+        c->values[i] = lists[i]->vals[idx[i]];
+    }
+    c->n = t->nparams;
+}
+
 static ct_status build_template(const ct_problem *p, const ct_config *c, const ct_limits *lim,
                                 const ct_template *t, ct_space *s, int *cap, ct_space_stats *st,
                                 ct_err *e)
@@ -83,8 +96,7 @@ static ct_status build_template(const ct_problem *p, const ct_config *c, const c
     (void)ct_params_faults(NULL);   /* count this template's misreads only */
     for (long long combo = 0; combo < full && rc == CT_OK; combo++) {
         ct_candidate cand = {.tmpl = t};
-        for (int i = 0; i < t->nparams; i++)
-            ct_params_set(&cand.params, t->params[i].name, lists[i]->vals[idx[i]], NULL);
+        fill(&cand.params, t, lists, idx);
         for (int i = t->nparams - 1; i >= 0; i--) {   /* odometer: last parameter fastest */
             if (++idx[i] < lists[i]->nvals)
                 break;
@@ -183,8 +195,7 @@ static int template_admits(const ct_problem *p, const ct_config *c, const ct_lim
     int idx[CT_MAX_PARAMS] = {0};
     for (long long combo = 0; combo < full; combo++) {
         ct_params cand = {0};
-        for (int i = 0; i < t->nparams; i++)
-            ct_params_set(&cand, t->params[i].name, lists[i]->vals[idx[i]], NULL);
+        fill(&cand, t, lists, idx);
         for (int i = t->nparams - 1; i >= 0; i--) {
             if (++idx[i] < lists[i]->nvals)
                 break;
