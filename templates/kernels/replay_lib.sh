@@ -3,7 +3,10 @@
 # the count of failed cases (the exit status, replay_end), and which cases
 # of the battery run: REPLAY_PART=I/N runs every Nth case from the Ith
 # (default: I drawn, N = $replay_every, set by the script before
-# sourcing), all runs everything; FORCE=1 runs a case whatever the part (accuracy cases).
+# sourcing), all runs everything; FORCE=1 runs a case whatever the part.
+# Accuracy cases (ACC=1: long sums on large layers, seconds each) are a
+# battery of their own, every Mth from the part's (M = $replay_acc_every,
+# default 1: all of them in every part).
 # replay_dw1_layer and replay_dw2_layer give a depthwise forward layer.
 # replay_compile_run SRC FLAGS... compiles K_replay.cpp with the device
 # header's folder, templates/common and this folder (replay_shim.h) on the
@@ -25,9 +28,17 @@ else
     part=$REPLAY_PART
 fi
 ncase=0
+nacc=0
+acc_every=${replay_acc_every:-1}
+[ "$part" = all ] || acc_part=$(( (${part%/*} - 1) % acc_every + 1 ))
 
 # Counts a case; true where it is to run.
 replay_pick() {
+    if [ "${ACC:-0}" != 0 ]; then
+        nacc=$((nacc + 1))
+        [ "$part" = all ] || [ $(( (nacc - 1) % acc_every + 1 )) = "$acc_part" ]
+        return
+    fi
     ncase=$((ncase + 1))
     [ "$part" = all ] || [ "${FORCE:-0}" != 0 ] || [ $(( (ncase - 1) % ${part#*/} + 1 )) = "${part%/*}" ]
 }

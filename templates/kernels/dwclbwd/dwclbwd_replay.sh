@@ -6,9 +6,10 @@
 # and, for bf16/f16, CUDA's include directory ($CUDA_HOME/include).
 # Exit status: the number of failed cases. Each case is a compile of the
 # header (about a second): CTest runs every sixth case of the battery
-# (REPLAY_PART=I/6 picks which sixth, default drawn) and the accuracy cases;
+# (REPLAY_PART=I/6 picks which sixth, default drawn) and every other accuracy case;
 # REPLAY_PART=all runs everything.
 here=$(cd "$(dirname "$0")" && pwd)
+replay_acc_every=2
 source "$here/../replay_lib.sh"
 # [ROWS=R] [RY=D] one DT PASS B C H W KH KW PH PW SY SX DY DX BIAS VEC CT P CHUNK (PT | WORKERS ITEMS) [OH OW]
 # (ROWS: wgrad's ROWS_PER_THREAD, RY: its DY_ROWS, 1 unless set; with RY > 1,
@@ -81,8 +82,8 @@ for dt in 0 1 2; do
     RY=2 ROWS=3 one $dt 2 2 6  11 12 5  3  0  0  2  1  1  2  1  2   3  5  1  2 2
 done
 # fp32 accuracy over a 25,088-term sum (B8 56x56 7x7): many splits, block sums
-FORCE=1 one 0 2 8 8 56 56 7 7 3 3 1 1 1 1 1 4 2 8 4 4 8
-FORCE=1 ROWS=7 one 0 2 8 8 56 56 7 7 3 3 1 1 1 1 1 2 4 16 4 4 8
-FORCE=1 RY=4 ROWS=7 one 0 2 8 8 56 56 7 7 3 3 1 1 1 1 1 1 8 21 1 4 96
-FORCE=1 one 0 1 8 8 56 56 7 7 3 3 1 1 1 1 0 4 2 8 4 8
+ACC=1 one 0 2 8 8 56 56 7 7 3 3 1 1 1 1 1 4 2 8 4 4 8
+ACC=1 ROWS=7 one 0 2 8 8 56 56 7 7 3 3 1 1 1 1 1 2 4 16 4 4 8
+ACC=1 RY=4 ROWS=7 one 0 2 8 8 56 56 7 7 3 3 1 1 1 1 1 1 8 21 1 4 96
+ACC=1 one 0 1 8 8 56 56 7 7 3 3 1 1 1 1 0 4 2 8 4 8
 replay_end
