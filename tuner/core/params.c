@@ -147,6 +147,51 @@ void ct_params_read(const ct_params *c, const ct_param_def *defs, int n, long *v
         v[i] = ct_param_read(c, &defs[i]);
 }
 
+/* Which of all[0..nall) decl declares, remembered for the last few
+ * (decl, all) pairs a thread asked about (a space walks one template's
+ * candidates, a kind's model asks with one or two full lists). */
+static const unsigned char *declared(const ct_param_def *decl, int ndecl, const ct_param_def *all, int nall)
+{
+    enum { SLOTS = 4 };
+    static _Thread_local struct {
+        const ct_param_def *decl, *all;
+        int ndecl, nall;
+        unsigned char has[CT_MAX_PARAMS * 2];
+    } memo[SLOTS];
+    static _Thread_local int next;
+    if (nall > CT_MAX_PARAMS * 2)
+        return NULL;   /* no list is this long: looked up each time */
+    for (int k = 0; k < SLOTS; k++)
+        if (memo[k].decl == decl && memo[k].all == all && memo[k].ndecl == ndecl && memo[k].nall == nall)
+            return memo[k].has;
+    const int k = next;
+    next = (next + 1) % SLOTS;
+    memo[k].decl = decl;
+    memo[k].all = all;
+    memo[k].ndecl = ndecl;
+    memo[k].nall = nall;
+    for (int i = 0; i < nall; i++)
+        memo[k].has[i] = ct_param_find(decl, ndecl, all[i].name) != NULL;
+    return memo[k].has;
+}
+
+void ct_params_read_part(const ct_params *c, const ct_param_def *decl, int ndecl, const ct_param_def *all, int nall,
+                         long missing, long *v)
+{
+    const unsigned char *has = declared(decl, ndecl, all, nall);
+    for (int i = 0; i < nall; i++)
+        v[i] = (has ? has[i] : ct_param_find(decl, ndecl, all[i].name) != NULL) ? ct_param_read(c, &all[i]) : missing == CT_PARAM_DFLT ? all[i].dflt : missing;
+}
+
+void ct_params_write_part(ct_params *c, const ct_param_def *decl, int ndecl, const ct_param_def *all, int nall,
+                          const long *v)
+{
+    const unsigned char *has = declared(decl, ndecl, all, nall);
+    for (int i = 0; i < nall; i++)
+        if (has ? has[i] : ct_param_find(decl, ndecl, all[i].name) != NULL)
+            ct_params_set(c, all[i].name, v[i], NULL);
+}
+
 void ct_params_write(ct_params *c, const ct_param_def *defs, int n, const long *v)
 {
     for (int i = 0; i < n; i++)

@@ -8,6 +8,7 @@
 #ifndef CT_PARAMS_H
 #define CT_PARAMS_H
 
+#include <limits.h>
 #include <stddef.h>
 #include "status.h"
 
@@ -154,6 +155,18 @@ void ct_params_read(const ct_params *c, const ct_param_def *defs, int n, long *v
 long ct_param_read(const ct_params *c, const ct_param_def *def);
 /* Set (add or replace) each of defs[i] to v[i]. */
 void ct_params_write(ct_params *c, const ct_param_def *defs, int n, const long *v);
+/* For kinds whose templates declare parts of one full list `all` (a 1D
+ * template lacks the 2D rows, two kinds share a model): v[i] = c's value
+ * of all[i] where decl (the template's ndecl declarations) has that name,
+ * else `missing`, or all[i]'s declared default where missing is
+ * CT_PARAM_DFLT; and the write back of the declared ones. Which names
+ * decl has is remembered for the last few lists (per thread), not looked
+ * up for every candidate of a space. */
+#define CT_PARAM_DFLT LONG_MIN
+void ct_params_read_part(const ct_params *c, const ct_param_def *decl, int ndecl, const ct_param_def *all, int nall,
+                         long missing, long *v);
+void ct_params_write_part(ct_params *c, const ct_param_def *decl, int ndecl, const ct_param_def *all, int nall,
+                          const long *v);
 /* A candidate with every parameter of defs at its declared default. */
 void ct_params_defaults(const ct_param_def *defs, int n, ct_params *out);
 /* The declaration of name in defs, or NULL. */

@@ -45,7 +45,18 @@ const char *ct_problem_reference_c(const ct_problem *p)
 
 ct_dtype ct_problem_dtype(const ct_problem *p)
 {
-    long long v = ct_problem_value(p, "dtype");
+    /* Asked for every candidate a space judges: the field's index is
+     * remembered per family (per thread: the compile pool's threads ask
+     * too) rather than found by name each time. */
+    static _Thread_local const ct_family *fam;
+    static _Thread_local int at = -1;
+    if (!p->family)
+        return CT_DTYPE_F32;
+    if (p->family != fam) {
+        at = ct_field_find(p->family, "dtype");
+        fam = p->family;
+    }
+    long long v = at < 0 ? -1 : p->dims[at];
     return v > 0 && v < CT_NDTYPES ? (ct_dtype)v : CT_DTYPE_F32;
 }
 

@@ -61,15 +61,12 @@ CT_PARAM_UNION(wg, WG_ALL)
  * defaults (the stub defines them so). */
 static void db_read(const ct_template *t, const ct_params *c, const ct_param_def *all, int n, long *v)
 {
-    for (int i = 0; i < n; i++)
-        v[i] = ct_param_find(t->params, t->nparams, all[i].name) ? ct_param_read(c, &all[i]) : all[i].dflt;
+    ct_params_read_part(c, t->params, t->nparams, all, n, CT_PARAM_DFLT, v);
 }
 
 static void db_write(const ct_template *t, ct_params *c, const ct_param_def *all, int n, const long *v)
 {
-    for (int i = 0; i < n; i++)
-        if (ct_param_find(t->params, t->nparams, all[i].name))
-            ct_params_write(c, &all[i], 1, &v[i]);
+    ct_params_write_part(c, t->params, t->nparams, all, n, v);
 }
 
 /* A depthwise layer: each channel its own filter, one in, one out. */

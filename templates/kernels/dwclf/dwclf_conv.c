@@ -39,20 +39,13 @@ CT_PARAM_UNION(df, DF_ALL)
 static df_values df_get(const ct_template *t, const ct_params *c)
 {
     df_values q;
-    for (int i = 0; i < CT_DWCLF_NPARAMS_2D; i++) {
-        const ct_param_def *d = &ct_dwclf_params_2d[i];
-        q.v[i] = ct_param_find(t->params, t->nparams, d->name) ? ct_param_read(c, d) : 1;
-    }
+    ct_params_read_part(c, t->params, t->nparams, ct_dwclf_params_2d, CT_DWCLF_NPARAMS_2D, 1, q.v);
     return q;
 }
 
 static void df_put(const ct_template *t, ct_params *c, const df_values *q)
 {
-    for (int i = 0; i < CT_DWCLF_NPARAMS_2D; i++) {
-        const ct_param_def *d = &ct_dwclf_params_2d[i];
-        if (ct_param_find(t->params, t->nparams, d->name))
-            ct_params_write(c, d, 1, &q->v[i]);
-    }
+    ct_params_write_part(c, t->params, t->nparams, ct_dwclf_params_2d, CT_DWCLF_NPARAMS_2D, q->v);
 }
 
 /* Unrolled FMAs of one input row (instruction cache, NVRTC time). */

@@ -72,15 +72,12 @@ CT_PARAM_UNION(wg, WG_ALL)
  * defines it. */
 static void gb_read(const ct_template *t, const ct_params *c, const ct_param_def *defs, int n, long *v)
 {
-    for (int i = 0; i < n; i++)
-        v[i] = ct_param_find(t->params, t->nparams, defs[i].name) ? ct_param_read(c, &defs[i]) : 1;
+    ct_params_read_part(c, t->params, t->nparams, defs, n, 1, v);
 }
 
 static void gb_write(const ct_template *t, ct_params *c, const ct_param_def *defs, int n, const long *v)
 {
-    for (int i = 0; i < n; i++)
-        if (ct_param_find(t->params, t->nparams, defs[i].name))
-            ct_params_write(c, &defs[i], 1, &v[i]);
+    ct_params_write_part(c, t->params, t->nparams, defs, n, v);
 }
 
 static long long min_ll(long long a, long long b)

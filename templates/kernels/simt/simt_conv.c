@@ -41,20 +41,13 @@ CT_PARAM_UNION(simt, SIMT_ALL)
 static simt_values simt_get(const ct_template *t, const ct_params *c)
 {
     simt_values q;
-    for (int i = 0; i < CT_SIMT_NPARAMS_2D; i++) {
-        const ct_param_def *d = &ct_simt_params_2d[i];
-        q.v[i] = ct_param_find(t->params, t->nparams, d->name) ? ct_param_read(c, d) : d->dflt;
-    }
+    ct_params_read_part(c, t->params, t->nparams, ct_simt_params_2d, CT_SIMT_NPARAMS_2D, CT_PARAM_DFLT, q.v);
     return q;
 }
 
 static void simt_put(const ct_template *t, ct_params *c, const simt_values *q)
 {
-    for (int i = 0; i < CT_SIMT_NPARAMS_2D; i++) {
-        const ct_param_def *d = &ct_simt_params_2d[i];
-        if (ct_param_find(t->params, t->nparams, d->name))
-            ct_params_write(c, d, 1, &q->v[i]);
-    }
+    ct_params_write_part(c, t->params, t->nparams, ct_simt_params_2d, CT_SIMT_NPARAMS_2D, q->v);
 }
 
 /* The template's derived sizes: simt_sizes.cuh's expressions, which the

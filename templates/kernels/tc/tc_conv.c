@@ -47,20 +47,13 @@ CT_PARAM_UNION(tc, TC_ALL)
 static tc_values tc_get(const ct_template *t, const ct_params *c)
 {
     tc_values q;
-    for (int i = 0; i < CT_TC_NPARAMS_2D + 1; i++) {
-        const ct_param_def *d = &ct_tc_split_params_2d[i];
-        q.v[i] = ct_param_find(t->params, t->nparams, d->name) ? ct_param_read(c, d) : d->dflt;
-    }
+    ct_params_read_part(c, t->params, t->nparams, ct_tc_split_params_2d, CT_TC_NPARAMS_2D + 1, CT_PARAM_DFLT, q.v);
     return q;
 }
 
 static void tc_put(const ct_template *t, ct_params *c, const tc_values *q)
 {
-    for (int i = 0; i < CT_TC_NPARAMS_2D + 1; i++) {
-        const ct_param_def *d = &ct_tc_split_params_2d[i];
-        if (ct_param_find(t->params, t->nparams, d->name))
-            ct_params_write(c, d, 1, &q->v[i]);
-    }
+    ct_params_write_part(c, t->params, t->nparams, ct_tc_split_params_2d, CT_TC_NPARAMS_2D + 1, q->v);
 }
 
 static void geometry_of(const ct_template *t, const ct_tc_shape *s, const ct_params *c, ct_tc_geom *g);

@@ -71,20 +71,13 @@ static int is_stream(const ct_template *t)
 static t16_values t16_get(const ct_template *t, const ct_params *c)
 {
     t16_values q;
-    for (int i = 0; i < CT_PARAM_COUNT(T16_UNION); i++) {
-        const ct_param_def *d = &t16_union_params[i];
-        q.v[i] = ct_param_find(t->params, t->nparams, d->name) ? ct_param_read(c, d) : 1;
-    }
+    ct_params_read_part(c, t->params, t->nparams, t16_union_params, CT_PARAM_COUNT(T16_UNION), 1, q.v);
     return q;
 }
 
 static void t16_put(const ct_template *t, ct_params *c, const t16_values *q)
 {
-    for (int i = 0; i < CT_PARAM_COUNT(T16_UNION); i++) {
-        const ct_param_def *d = &t16_union_params[i];
-        if (ct_param_find(t->params, t->nparams, d->name))
-            ct_params_write(c, d, 1, &q->v[i]);
-    }
+    ct_params_write_part(c, t->params, t->nparams, t16_union_params, CT_PARAM_COUNT(T16_UNION), q->v);
 }
 
 static long long max2(long long a, long long b)
