@@ -60,6 +60,8 @@ static_assert(LY_CIN % VEC == 0 && CHANNELS % VEC == 0, "VEC divides the channel
 static_assert(CHANNELS % WARPS == 0, "WARPS divides CHANNELS");
 static_assert(COLS % 8 == 0 && COLS >= 8, "COLS is a multiple of 8");
 static_assert(ROWS >= 1 && ITEMS >= 1 && BATCH >= 1 && TILES >= 1, "ROWS, ITEMS, BATCH, TILES >= 1");
+static_assert(SHIFT == 0 || (SHIFT == 1 && LY_SY == 1 && LY_DY == 1 && ROWS % 2 == 0),
+              "SHIFT: stride and dilation 1 along H, ROWS even");
 
 #define TD_C LY_CIN
 #define TD_CB CHANNELS
@@ -77,9 +79,11 @@ static_assert(ROWS >= 1 && ITEMS >= 1 && BATCH >= 1 && TILES >= 1, "ROWS, ITEMS,
 #define TD_CSA (32 / VEC)                                    // VEC x CS = 0 mod 32 words
 #define TD_CS ((TD_NR * TD_RS + TD_CSA - 1) / TD_CSA * TD_CSA)
 #define TD_IN_WORDS ((TD_CB * TD_CS + TD_NQ * TD_QOFF + 3) / 4 * 4)
-#define TD_PRC (ROWS == 1 ? 1 : ROWS + (12 - ROWS % 8) % 8)  // pixels of a staged column
+#define TD_PR (SHIFT ? ROWS / 2 : ROWS)                      // rows of a td_out half
+#define TD_PRC (TD_PR == 1 ? 1 : TD_PR + (12 - TD_PR % 8) % 8) // pixels of a staged column
+#define TD_HOFF (COLS * TD_PRC)                              // SHIFT: the odd rows' half
 #define TD_PSW ((TD_CB / 2) | 1)                             // words of a staged pixel
-#define TD_OUT_WORDS (TD_PRC * COLS * TD_PSW)
+#define TD_OUT_WORDS ((SHIFT ? 2 : 1) * TD_HOFF * TD_PSW)
 #define TD_SMEM_WORDS (TD_IN_WORDS + TD_OUT_WORDS)
 #define TD_NRT ((LY_OH + ROWS - 1) / ROWS)                   // row tiles of an image
 #define TD_NCT ((LY_OW + COLS - 1) / COLS)                   // column tiles of a row
@@ -95,6 +99,15 @@ static_assert(ROWS >= 1 && ITEMS >= 1 && BATCH >= 1 && TILES >= 1, "ROWS, ITEMS,
 __device__ __forceinline__ int td_ch(int l)
 {
     return l * TD_CS + (l / VEC) * TD_QOFF;
+}
+
+// The pixel (orow, ocol) of the tile in td_out, in words of TD_PSW:
+// column-major (a D store's lanes g, t: rows g, columns 2t, 2t + 1 apart by
+// PRC = 4 mod 8), with SHIFT the even rows and the odd rows apart (a D
+// store holds rows of one parity).
+__device__ __forceinline__ int td_pix(int orow, int ocol)
+{
+    return SHIFT ? (orow & 1) * TD_HOFF + ocol * TD_PRC + (orow >> 1) : ocol * TD_PRC + orow;
 }
 
 // The 16 bits of a float rounded once to the element type.
@@ -242,7 +255,9 @@ TD_NAME(const ct_elem *__restrict__ x, const ct_elem *__restrict__ weight,
         // A-rows and m16 tiles (uniform over the block).
         const int rows = LY_OH - oy0 < ROWS ? LY_OH - oy0 : ROWS;
         const int ncr0 = (LY_OW - x0 + 7) / 8, ncr = ncr0 < TD_NCR ? ncr0 : TD_NCR;
-        const int na = rows * ncr, nm = (na + 15) / 16;
+        // A-rows (SHIFT: pairs of rows 2pr, 2pr + 1 of a run, the m16
+        // tile's halves) and m16 tiles.
+        const int npr = SHIFT ? (rows + 1) / 2 : rows, na = npr * ncr, nm = SHIFT ? (na + 7) / 8 : (na + 15) / 16;
 
         td_stage(sm, x, tid, cg, b, oy0, x0);
         __syncthreads();
@@ -250,19 +265,33 @@ TD_NAME(const ct_elem *__restrict__ x, const ct_elem *__restrict__ weight,
 #pragma unroll 1
         for (int p0 = 0; p0 < nm; p0 += TILES) {
             float acc[TD_CPW][TILES][4];
-            int aoff[TILES];
+            unsigned af[TD_CPW][TILES][TD_NK][4];
+            int aoff[TILES], aoff2[TILES];
 #pragma unroll
             for (int u = 0; u < TILES; ++u) {
+#if SHIFT
+                // Half h of the tile: output rows 2pr + h of the pairs
+                // 8p..8p + 7; for kh > 0 the lane's x2 row (lanes 0..15:
+                // half 1, columns 8 (lane / 8 % 2)..).
+                int a = 8 * (p0 + u) + lr;
+                a = a < na ? a : na - 1;   // past the item: a copy of the last pair
+                const int pr = a % npr, run = a / npr;
+                aoff[u] = (2 * pr + lh) * TD_RS + run * 4 + lk * 4;
+                aoff2[u] = (2 * pr + 1) * TD_RS + run * 4 + lh * 4;
+#else
                 int a = 16 * (p0 + u) + 8 * lh + lr;
                 a = a < na ? a : na - 1;   // past the item: a copy of the last A-row
                 const int orow = a % rows, run = a / rows;
                 aoff[u] = orow * LY_SY * TD_RS + run * 4 + lk * 4;
+                aoff2[u] = 0;
+#endif
 #pragma unroll
                 for (int i = 0; i < TD_CPW; ++i)
 #pragma unroll
                     for (int e = 0; e < 4; ++e)
                         acc[i][u][e] = b0[i];
             }
+            (void)aoff2;
 #pragma unroll
             for (int kh = 0; kh < LY_KH; ++kh)
 #pragma unroll
@@ -273,28 +302,45 @@ TD_NAME(const ct_elem *__restrict__ x, const ct_elem *__restrict__ weight,
                         for (int u = 0; u < TILES; ++u) {
                             if (TILES > 1 && p0 + u >= nm)
                                 continue;   // uniform over the block
-                            const unsigned *ap =
-                                sm + td_ch(warp * TD_CPW + i) + aoff[u] + kh * LY_DY * TD_RS + ks * 8;
-                            TD_ALIGNED(ap, 16);
-                            unsigned af[4];
-                            tc16_ldsm4(af, reinterpret_cast<const tc16_bits *>(ap));
-                            tc16_mma(acc[i][u], af, bf[i][kh][ks]);
+                            const unsigned *ch = sm + td_ch(warp * TD_CPW + i) + ks * 8;
+                            unsigned *f = af[i][u][ks];
+                            if (SHIFT && kh > 0) {
+                                // Half 0's rows are half 1's of the last
+                                // kh (the same k-step's).
+                                const unsigned *ap = ch + aoff2[u] + kh * TD_RS;
+                                TD_ALIGNED(ap, 16);
+                                unsigned h1[2];
+                                tc16_ldsm2(h1, reinterpret_cast<const tc16_bits *>(ap));
+                                f[0] = f[1], f[2] = f[3], f[1] = h1[0], f[3] = h1[1];
+                            } else {
+                                const unsigned *ap = ch + aoff[u] + kh * LY_DY * TD_RS;
+                                TD_ALIGNED(ap, 16);
+                                tc16_ldsm4(f, reinterpret_cast<const tc16_bits *>(ap));
+                            }
+                            tc16_mma(acc[i][u], f, bf[i][kh][ks]);
                         }
-            // D rows g (A-row 16p + g) and g + 8 (16p + 8 + g), columns 2t,
+            // D rows g and g + 8 (the A-rows of the halves), columns 2t,
             // 2t + 1 of the run: into td_out, two channels a word where the
             // warp has an even number.
 #pragma unroll
             for (int u = 0; u < TILES; ++u) {
 #pragma unroll
                 for (int hh = 0; hh < 2; ++hh) {
+#if SHIFT
+                    const int a = 8 * (p0 + u) + g;
+                    const int orow = 2 * (a % npr) + hh, run = a / npr;
+                    if (a >= na || orow >= rows)
+                        continue;
+#else
                     const int a = 16 * (p0 + u) + 8 * hh + g;
                     if (a >= na)
                         continue;
                     const int orow = a % rows, run = a / rows;
+#endif
 #pragma unroll
                     for (int e = 0; e < 2; ++e) {
                         const int ocol = run * 8 + 2 * t + e;
-                        const int px = (ocol * TD_PRC + orow) * TD_PSW;
+                        const int px = td_pix(orow, ocol) * TD_PSW;
                         if (TD_CPW % 2 == 0) {
 #pragma unroll
                             for (int i = 0; i < TD_CPW; i += 2) {
@@ -323,7 +369,7 @@ TD_NAME(const ct_elem *__restrict__ x, const ct_elem *__restrict__ weight,
             const int q = task % TD_NQ, pix = task / TD_NQ, ocol = pix % COLS, orow = pix / COLS;
             const int c = cg * TD_CB + q * VEC;
             if (orow < rows && x0 + ocol < LY_OW && c < TD_C) {
-                const unsigned *s = so + (ocol * TD_PRC + orow) * TD_PSW + q * VEC / 2;
+                const unsigned *s = so + td_pix(orow, ocol) * TD_PSW + q * VEC / 2;
                 ct_elem *p = ob + ((long long)(oy0 + orow) * LY_OW + x0 + ocol) * TD_C + c;
                 if (VEC == 8)
                     *reinterpret_cast<uint4 *>(p) = make_uint4(s[0], s[1], s[2], s[3]);

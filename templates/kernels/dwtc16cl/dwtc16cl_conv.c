@@ -26,7 +26,11 @@ CT_FAMILY_CODE
     X(BATCH, 2, CT_RANGE(1, 16), "staging tasks (two pixels' VEC channels each) a thread loads before it "    \
                                  "stores them")                                                                \
     X(TILES, 2, CT_RANGE(1, 8), "m16 tiles a warp computes at once for each of its channels (independent "    \
-                                "mma chains)")
+                                "mma chains)")                                                                 \
+    X(SHIFT, 0, CT_RANGE(0, 1), "1: an m16 tile's halves are the even and odd rows of 8 row pairs, so that "  \
+                                "for each filter row after the first half 0 takes half 1's fragments of the " \
+                                "last and one ldmatrix.x2 loads the rest (stride and dilation 1 along H, ROWS " \
+                                "even; normalized to 0 elsewhere)")
 
 const ct_param_def ct_dwtc16cl_params[CT_DWTC16CL_NPARAMS] = CT_PARAM_TABLE(TD_ALL);
 CT_PARAM_VALUES(td, TD_ALL, ct_dwtc16cl_params)
@@ -45,7 +49,7 @@ _Static_assert(CT_PARAM_COUNT(TD_ALL) == CT_DWTC16CL_NPARAMS, "CT_DWTC16CL_NPARA
 
 /* The template's derived sizes (ct_dwtc16_fwd.cuh's TD_*). */
 typedef struct td_geom {
-    long long vec, cb, warps, rows, cols, items, batch, tiles;
+    long long vec, cb, warps, rows, cols, items, batch, tiles, shift;
     long long threads, cpw, nk, ncr, nm, nr, xr, xwn, rs, nq, qoff, cs, in_words, prc, psw, out_words, smem;
     long long nrt, nct, nitems, nsplit, ncg, blocks, xt;
 } td_geom;
@@ -54,7 +58,7 @@ static void td_geometry(const ct_tc_shape *s, const td_values *q, td_geom *g)
 {
     memset(g, 0, sizeof *g);
     g->vec = q->VEC, g->cb = q->CHANNELS, g->warps = q->WARPS, g->rows = q->ROWS, g->cols = q->COLS;
-    g->items = q->ITEMS, g->batch = q->BATCH, g->tiles = q->TILES;
+    g->items = q->ITEMS, g->batch = q->BATCH, g->tiles = q->TILES, g->shift = q->SHIFT;
     if (g->vec < 1 || g->cb < 1 || g->warps < 1 || g->rows < 1 || g->cols < 8 || g->items < 1 || g->batch < 1 ||
         g->tiles < 1)
         return;
@@ -62,7 +66,7 @@ static void td_geometry(const ct_tc_shape *s, const td_values *q, td_geom *g)
     g->cpw = g->cb / g->warps;
     g->nk = ct_cdiv(8 + (s->kw - 1) * s->dx, 16);
     g->ncr = g->cols / 8;
-    g->nm = ct_cdiv(g->rows * g->ncr, 16);
+    g->nm = g->shift ? ct_cdiv(ct_cdiv(g->rows, 2) * g->ncr, 8) : ct_cdiv(g->rows * g->ncr, 16);
     g->nr = (g->rows - 1) * s->sy + (s->kh - 1) * s->dy + 1;
     g->xr = g->cols + 16 * g->nk - 8;
     g->xwn = g->xr / 2;
@@ -72,9 +76,10 @@ static void td_geometry(const ct_tc_shape *s, const td_values *q, td_geom *g)
     const long long csa = 32 / g->vec;
     g->cs = ct_rup(g->nr * g->rs, csa);
     g->in_words = ct_rup(g->cb * g->cs + g->nq * g->qoff, 4);
-    g->prc = g->rows == 1 ? 1 : g->rows + (12 - g->rows % 8) % 8;
+    const long long pr = g->shift ? g->rows / 2 : g->rows;
+    g->prc = pr == 1 ? 1 : pr + (12 - pr % 8) % 8;
     g->psw = (g->cb / 2) | 1;
-    g->out_words = g->prc * g->cols * g->psw;
+    g->out_words = (g->shift ? 2 : 1) * g->prc * g->cols * g->psw;
     g->smem = 4 * (g->in_words + g->out_words);
     g->nrt = ct_cdiv(s->oh, g->rows);
     g->nct = ct_cdiv(s->ow, g->cols);
@@ -139,6 +144,11 @@ static int td_constrain(const ct_template *t, const ct_tc_shape *s, const ct_par
         snprintf(why, len, "COLS a multiple of 8, ROWS and ITEMS >= 1, BATCH in 1..16, TILES in 1..8");
         return 1;
     }
+    if (g.shift != 0 && (g.shift != 1 || s->sy != 1 || s->dy != 1 || g.rows % 2 != 0)) {
+        snprintf(why, len, "SHIFT=%lld: 0, or 1 with stride and dilation 1 along H and ROWS even (here stride "
+                 "%lld, dilation %lld, ROWS %lld)", g.shift, s->sy, s->dy, g.rows);
+        return 1;
+    }
     if (g.cpw * s->kh * g.nk * 2 > TD_MAX_BREGS) {
         snprintf(why, len, "%lld channels a warp x KH %lld x %lld k-steps x 2 = %lld registers of weight "
                  "fragments exceed %d", g.cpw, s->kh, g.nk, g.cpw * s->kh * g.nk * 2, TD_MAX_BREGS);
@@ -176,7 +186,7 @@ static int td_constrain(const ct_template *t, const ct_tc_shape *s, const ct_par
     }
     /* The weight fragments, the accumulators and A fragments of the tiles
      * at once, a batch's staging loads, about 32 for addresses. */
-    const long long regs = g.cpw * (s->kh * g.nk * 2 + 1) + g.cpw * g.tiles * 8 + g.batch * g.vec + 32;
+    const long long regs = g.cpw * (s->kh * g.nk * 2 + 1) + g.cpw * g.tiles * 4 * (1 + g.nk) + g.batch * g.vec + 32;
     if (ct_regs_exceed(lim, regs, g.threads, 1, why, len))
         return 1;
     if (g.blocks > TD_MAX_GRID) {
@@ -208,8 +218,15 @@ static void td_normalize(const ct_template *t, const ct_tc_shape *s, ct_params *
         q.CHANNELS = (long)s->cin;
     while (q.VEC > 2 && (s->cin % q.VEC != 0 || q.CHANNELS % q.VEC != 0))
         q.VEC /= 2;
+    /* SHIFT=1 falls back to 0 on a layer that does not admit it or gains
+     * nothing from it (one filter row), so that one value list serves
+     * every layer. */
+    if (q.SHIFT == 1 && (s->sy != 1 || s->dy != 1 || s->kh == 1))
+        q.SHIFT = 0;
     if (q.ROWS > s->oh)
-        q.ROWS = (long)s->oh;
+        q.ROWS = (long)(q.SHIFT == 1 && s->oh > 1 ? ct_rup(s->oh, 2) : s->oh);   /* SHIFT's rows come in twos */
+    if (q.SHIFT == 1 && q.ROWS % 2 != 0)
+        q.SHIFT = 0;
     if (q.COLS > ct_rup(s->ow, 8))
         q.COLS = (long)ct_rup(s->ow, 8);
     if (q.ROWS >= 1 && q.COLS >= 8 && q.ITEMS >= 1) {

@@ -50,6 +50,20 @@ static void tc16_ldsm4(unsigned *r, const tc16_bits *p)
     g_bar->arrive_and_wait();
 }
 
+// ldmatrix.x2: lanes 0..15 give the rows of two matrices; lane 4g + t
+// receives the word t of row g of each.
+static void tc16_ldsm2(unsigned *r, const tc16_bits *p)
+{
+    const unsigned tid = rp_tid();
+    assert((reinterpret_cast<uintptr_t>(p) & 15) == 0);
+    rp_p[tid] = p;
+    g_bar->arrive_and_wait();
+    const unsigned base = tid & ~31u, lane = tid & 31u, g = lane / 4, t = lane % 4;
+    for (int i = 0; i < 2; ++i)
+        memcpy(&r[i], rp_p[base + 8 * i + g] + 2 * t, 4);
+    g_bar->arrive_and_wait();
+}
+
 // d += A x B of the thread's warp (tc16_mma of ct_mma16.cuh): A 16 x 16
 // (row g, g + 8 at K 2t..2t+1 in a[0], a[1]; K 2t+8..2t+9 in a[2], a[3]),
 // B 16 x 8 (K 2t..2t+1 and 2t+8..2t+9 of column g in b[0], b[1]), D rows
