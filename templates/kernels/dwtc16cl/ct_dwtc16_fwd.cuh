@@ -60,6 +60,7 @@ static_assert(LY_CIN % VEC == 0 && CHANNELS % VEC == 0, "VEC divides the channel
 static_assert(CHANNELS % WARPS == 0, "WARPS divides CHANNELS");
 static_assert(COLS % 8 == 0 && COLS >= 8, "COLS is a multiple of 8");
 static_assert(ROWS >= 1 && ITEMS >= 1 && BATCH >= 1 && TILES >= 1, "ROWS, ITEMS, BATCH, TILES >= 1");
+static_assert(PREFETCH == 0 || PREFETCH == 1, "PREFETCH is 0 or 1");
 static_assert(SHIFT == 0 || (SHIFT == 1 && LY_SY == 1 && LY_DY == 1 && ROWS % 2 == 0),
               "SHIFT: stride and dilation 1 along H, ROWS even");
 
@@ -156,40 +157,56 @@ __device__ __forceinline__ void td_task(int task, int &q, int &j, int &r)
     j = rest % TD_XWN, r = rest / TD_XWN;
 }
 
-// Stages the item (b, oy0, x0) of channel group cg into td_in: task (q, j,
+// A batch of a thread's staging: the loaded vectors of BATCH tasks (two
+// pixels each).
+struct td_batch {
+    unsigned v[BATCH][2][VEC / 2];
+};
+
+// Loads batch bt of the item (b, oy0, x0) of channel group cg: task (q, j,
 // r) loads pixels x0 - PW + 2j and + 1 of input row oy0*SY - PH + r, VEC
-// channels each, and stores their column pairs as word j of row r of the
-// VEC channels. BATCH tasks' loads are issued before their stores.
-__device__ __forceinline__ void td_stage(unsigned *sm, const ct_elem *__restrict__ x, int tid, int cg, int b, int oy0,
-                                         int x0)
+// channels each. A thread takes the tasks tid, tid + NTHR, ...: every load
+// of a batch is issued before its first store (one round trip to memory).
+__device__ __forceinline__ void td_load(td_batch &st, const ct_elem *__restrict__ x, int tid, int cg, int b, int oy0,
+                                        int x0, int bt)
 {
-#pragma unroll 1
-    for (int bt = 0; bt < TD_NB; ++bt) {
-        unsigned v[BATCH][2][VEC / 2];
 #pragma unroll
-        for (int k = 0; k < BATCH; ++k) {
-            const int task = tid + (bt * BATCH + k) * TD_NTHR;
-            int q, j, r;
-            td_task(task, q, j, r);
-            const int y = oy0 * LY_SY - LY_PH + r, w = x0 - LY_PW + 2 * j, c = cg * TD_CB + q * VEC;
-            const bool row = task < TD_XT && y >= 0 && y < LY_H && c < TD_C;
-            const ct_elem *p = x + (((long long)b * LY_H + y) * LY_W + w) * TD_C + c;
-            td_ldv(v[k][0], p, row && w >= 0 && w < LY_W);
-            td_ldv(v[k][1], p + TD_C, row && w + 1 >= 0 && w + 1 < LY_W);
-        }
+    for (int k = 0; k < BATCH; ++k) {
+        const int task = tid + (bt * BATCH + k) * TD_NTHR;
+        int q, j, r;
+        td_task(task, q, j, r);
+        const int y = oy0 * LY_SY - LY_PH + r, w = x0 - LY_PW + 2 * j, c = cg * TD_CB + q * VEC;
+        const bool row = task < TD_XT && y >= 0 && y < LY_H && c < TD_C;
+        const ct_elem *p = x + (((long long)b * LY_H + y) * LY_W + w) * TD_C + c;
+        td_ldv(st.v[k][0], p, row && w >= 0 && w < LY_W);
+        td_ldv(st.v[k][1], p + TD_C, row && w + 1 >= 0 && w + 1 < LY_W);
+    }
+}
+
+// Stores batch bt into td_in: the column pairs of task (q, j, r) as word j
+// of row r of its VEC channels.
+__device__ __forceinline__ void td_store(const td_batch &st, unsigned *sm, int tid, int bt)
+{
 #pragma unroll
-        for (int k = 0; k < BATCH; ++k) {
-            const int task = tid + (bt * BATCH + k) * TD_NTHR;
-            int q, j, r;
-            td_task(task, q, j, r);
-            if (task < TD_XT) {
-                unsigned *s = sm + td_ch(q * VEC) + r * TD_RS + j;
+    for (int k = 0; k < BATCH; ++k) {
+        const int task = tid + (bt * BATCH + k) * TD_NTHR;
+        int q, j, r;
+        td_task(task, q, j, r);
+        if (task < TD_XT) {
+            unsigned *s = sm + td_ch(q * VEC) + r * TD_RS + j;
 #pragma unroll
-                for (int e = 0; e < VEC; ++e)
-                    s[e * TD_CS] = td_pair(v[k][0], v[k][1], e);
-            }
+            for (int e = 0; e < VEC; ++e)
+                s[e * TD_CS] = td_pair(st.v[k][0], st.v[k][1], e);
         }
     }
+}
+
+// The coordinates of an item: image b, first output row oy0, column x0.
+__device__ __forceinline__ void td_item(long long item, int &b, int &oy0, int &x0)
+{
+    x0 = (int)(item % TD_NCT) * COLS;
+    oy0 = (int)(item / TD_NCT % TD_NRT) * ROWS;
+    b = (int)(item / TD_NCT / TD_NRT);
 }
 
 extern "C" __global__ void __launch_bounds__(TD_NTHR)
@@ -246,11 +263,18 @@ TD_NAME(const ct_elem *__restrict__ x, const ct_elem *__restrict__ weight,
     // columns 8kq..), row lane % 8.
     const int lh = (lane >> 3) & 1, lk = lane >> 4, lr = lane & 7;
 
+    td_batch st;
+#if PREFETCH
+    if (nit > 0) {
+        int nb, ny0, nx0;
+        td_item(it0, nb, ny0, nx0);
+        td_load(st, x, tid, cg, nb, ny0, nx0, 0);
+    }
+#endif
 #pragma unroll 1
     for (int it = 0; it < nit; ++it) {
-        const long long item = it0 + it;
-        const int ct = (int)(item % TD_NCT), rt = (int)(item / TD_NCT % TD_NRT), b = (int)(item / TD_NCT / TD_NRT);
-        const int oy0 = rt * ROWS, x0 = ct * COLS;
+        int b, oy0, x0;
+        td_item(it0 + it, b, oy0, x0);
         // The item's output rows and column runs inside the output, its
         // A-rows and m16 tiles (uniform over the block).
         const int rows = LY_OH - oy0 < ROWS ? LY_OH - oy0 : ROWS;
@@ -259,8 +283,23 @@ TD_NAME(const ct_elem *__restrict__ x, const ct_elem *__restrict__ weight,
         // tile's halves) and m16 tiles.
         const int npr = SHIFT ? (rows + 1) / 2 : rows, na = npr * ncr, nm = SHIFT ? (na + 7) / 8 : (na + 15) / 16;
 
-        td_stage(sm, x, tid, cg, b, oy0, x0);
+        // Stage the item, BATCH tasks at a time (the first batch already
+        // loaded where PREFETCH loaded it during the last item's mma).
+#pragma unroll 1
+        for (int bt = 0; bt < TD_NB; ++bt) {
+            if (!PREFETCH || bt > 0)
+                td_load(st, x, tid, cg, b, oy0, x0, bt);
+            td_store(st, sm, tid, bt);
+        }
         __syncthreads();
+#if PREFETCH
+        // The next item's first batch, in flight during this item's mma.
+        if (it + 1 < nit) {
+            int nb, ny0, nx0;
+            td_item(it0 + it + 1, nb, ny0, nx0);
+            td_load(st, x, tid, cg, nb, ny0, nx0, 0);
+        }
+#endif
 
 #pragma unroll 1
         for (int p0 = 0; p0 < nm; p0 += TILES) {

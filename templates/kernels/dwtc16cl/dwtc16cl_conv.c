@@ -30,7 +30,9 @@ CT_FAMILY_CODE
     X(SHIFT, 0, CT_RANGE(0, 1), "1: an m16 tile's halves are the even and odd rows of 8 row pairs, so that "  \
                                 "for each filter row after the first half 0 takes half 1's fragments of the " \
                                 "last and one ldmatrix.x2 loads the rest (stride and dilation 1 along H, ROWS " \
-                                "even; normalized to 0 elsewhere)")
+                                "even; normalized to 0 elsewhere)")                                            \
+    X(PREFETCH, 0, CT_RANGE(0, 1), "1: the next item's first staging batch is loaded before this item's mma " \
+                                   "(its round trip overlaps the mma; its registers held through it)")
 
 const ct_param_def ct_dwtc16cl_params[CT_DWTC16CL_NPARAMS] = CT_PARAM_TABLE(TD_ALL);
 CT_PARAM_VALUES(td, TD_ALL, ct_dwtc16cl_params)
@@ -46,10 +48,12 @@ _Static_assert(CT_PARAM_COUNT(TD_ALL) == CT_DWTC16CL_NPARAMS, "CT_DWTC16CL_NPARA
  * body (instruction cache, NVRTC time). */
 #define TD_MAX_BREGS 64
 #define TD_MAX_BODY 256
+/* Words of a staging batch PREFETCH may hold through the mma. */
+#define TD_MAX_PREFETCH 48
 
 /* The template's derived sizes (ct_dwtc16_fwd.cuh's TD_*). */
 typedef struct td_geom {
-    long long vec, cb, warps, rows, cols, items, batch, tiles, shift;
+    long long vec, cb, warps, rows, cols, items, batch, tiles, shift, prefetch;
     long long threads, cpw, nk, ncr, nm, nr, xr, xwn, rs, nq, qoff, cs, in_words, prc, psw, out_words, smem;
     long long nrt, nct, nitems, nsplit, ncg, blocks, xt;
 } td_geom;
@@ -58,7 +62,7 @@ static void td_geometry(const ct_tc_shape *s, const td_values *q, td_geom *g)
 {
     memset(g, 0, sizeof *g);
     g->vec = q->VEC, g->cb = q->CHANNELS, g->warps = q->WARPS, g->rows = q->ROWS, g->cols = q->COLS;
-    g->items = q->ITEMS, g->batch = q->BATCH, g->tiles = q->TILES, g->shift = q->SHIFT;
+    g->items = q->ITEMS, g->batch = q->BATCH, g->tiles = q->TILES, g->shift = q->SHIFT, g->prefetch = q->PREFETCH;
     if (g->vec < 1 || g->cb < 1 || g->warps < 1 || g->rows < 1 || g->cols < 8 || g->items < 1 || g->batch < 1 ||
         g->tiles < 1)
         return;
@@ -147,6 +151,13 @@ static int td_constrain(const ct_template *t, const ct_tc_shape *s, const ct_par
     if (g.shift != 0 && (g.shift != 1 || s->sy != 1 || s->dy != 1 || g.rows % 2 != 0)) {
         snprintf(why, len, "SHIFT=%lld: 0, or 1 with stride and dilation 1 along H and ROWS even (here stride "
                  "%lld, dilation %lld, ROWS %lld)", g.shift, s->sy, s->dy, g.rows);
+        return 1;
+    }
+    /* Prefetching needs a next item, and holds the batch's words through
+     * the mma. */
+    if (g.prefetch != 0 && (g.prefetch != 1 || g.items < 2 || g.batch * g.vec > TD_MAX_PREFETCH)) {
+        snprintf(why, len, "PREFETCH=%lld: 0, or 1 with ITEMS >= 2 (here %lld) and at most %d words of a batch "
+                 "held through the mma (here %lld)", g.prefetch, g.items, TD_MAX_PREFETCH, g.batch * g.vec);
         return 1;
     }
     if (g.cpw * s->kh * g.nk * 2 > TD_MAX_BREGS) {
@@ -243,6 +254,8 @@ static void td_normalize(const ct_template *t, const ct_tc_shape *s, ct_params *
     }
     if (g.nm >= 1 && q.TILES > g.nm)
         q.TILES = (long)g.nm;
+    if (q.ITEMS == 1)
+        q.PREFETCH = 0;   /* no next item */
     td_put(c, &q);
 }
 

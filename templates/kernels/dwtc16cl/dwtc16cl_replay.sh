@@ -13,7 +13,7 @@
 here=$(cd "$(dirname "$0")" && pwd)
 replay_every=4
 source "$here/../replay_lib.sh"
-# [BATCH=B, default 2] [TILES=T, default 2] [SHIFT=1] one DT B C H W KH KW PH PW SY DY DX BIAS CHANNELS WARPS ROWS COLS ITEMS VEC [OH OW]
+# [BATCH=B, default 2] [TILES=T, default 2] [SHIFT=1] [PREFETCH=1] one DT B C H W KH KW PH PW SY DY DX BIAS CHANNELS WARPS ROWS COLS ITEMS VEC [OH OW]
 one() {
     replay_pick || return
     local dt=$1 B=$2 C=$3 H=$4 W=$5 KH=$6 KW=$7 PH=$8 PW=$9 SY=${10} DY=${11} DX=${12} BIAS=${13}
@@ -21,10 +21,10 @@ one() {
     local OH=${20:-$(( (H + 2 * PH - DY * (KH - 1) - 1) / SY + 1 ))} OW=${21:-$(( W + 2 * PW - DX * (KW - 1) ))}
     local d="-DCT_DTYPE=$dt -DLY_B=$B -DLY_C=$C -DLY_H=$H -DLY_W=$W -DLY_KH=$KH -DLY_KW=$KW -DLY_OH=$OH"
     d="$d -DLY_OW=$OW -DLY_PH=$PH -DLY_PW=$PW -DLY_SY=$SY -DLY_DY=$DY -DLY_DX=$DX -DLY_BIAS=$BIAS"
-    d="$d -DCHANNELS=$CB -DWARPS=$WP -DROWS=$RW -DCOLS=$CL -DITEMS=$IT -DVEC=$VEC -DBATCH=${BATCH:-2} -DTILES=${TILES:-2} -DSHIFT=${SHIFT:-0}"
-    printf "dtype %s B%s C%s %sx%s k%sx%s pad %s,%s sy %s dil %s,%s bias %s out %sx%s CH%s W%s R%s C%s I%s V%s B%s T%s S%s: " \
+    d="$d -DCHANNELS=$CB -DWARPS=$WP -DROWS=$RW -DCOLS=$CL -DITEMS=$IT -DVEC=$VEC -DBATCH=${BATCH:-2} -DTILES=${TILES:-2} -DSHIFT=${SHIFT:-0} -DPREFETCH=${PREFETCH:-0}"
+    printf "dtype %s B%s C%s %sx%s k%sx%s pad %s,%s sy %s dil %s,%s bias %s out %sx%s CH%s W%s R%s C%s I%s V%s B%s T%s S%s P%s: " \
         "$dt" "$B" "$C" "$H" "$W" "$KH" "$KW" "$PH" "$PW" "$SY" "$DY" "$DX" "$BIAS" "$OH" "$OW" "$CB" "$WP" "$RW" "$CL" \
-        "$IT" "$VEC" "${BATCH:-2}" "${TILES:-2}" "${SHIFT:-0}"
+        "$IT" "$VEC" "${BATCH:-2}" "${TILES:-2}" "${SHIFT:-0}" "${PREFETCH:-0}"
     replay_compile_run "$here/dwtc16cl_replay.cpp" $d
 }
 for dt in 1 2; do
@@ -55,9 +55,17 @@ for dt in 1 2; do
     SHIFT=1 one $dt 1 8  9  30 3  11 1  5  1  1  1  1   8  4 4  16 2 8
     SHIFT=1 BATCH=4 TILES=4 one $dt 2 32 9  23 7  7  3  3  1  1  1  0   32 8 8  24 2 8
     SHIFT=1 one $dt 1 8  12 20 3  5  1  4  1  1  2  1   8  8 2  16 3 8
+    # PREFETCH: the next item's first batch loaded during the mma (items
+    # across images and column tiles, a last range of one item, one task
+    # a batch, batches covering every task)
+    PREFETCH=1 one $dt 3 40 17 23 5  5  2  2  1  1  1  1   16 4 16 16 3 8
+    PREFETCH=1 BATCH=1 SHIFT=1 one $dt 2 8  10 11 4  4  1  1  1  1  1  1   8  4 4  8  3 4  9 10
+    PREFETCH=1 BATCH=8 one $dt 2 16 15 16 3  3  1  1  2  1  1  1   16 4 4  16 3 8
+    PREFETCH=1 BATCH=3 SHIFT=1 one $dt 2 32 9  23 7  7  3  3  1  1  1  0   32 8 8  24 2 8
 done
 # the target's shape on a smaller batch: 56x56 7x7 same, several items a block
 FORCE=1 one 1 2 32 56 56 7 7 3 3 1 1 1 0 16 8 16 56 2 8
 FORCE=1 TILES=1 one 2 1 16 56 56 7 7 3 3 1 1 1 1 8 8 32 32 3 8
 FORCE=1 SHIFT=1 one 1 2 32 56 56 7 7 3 3 1 1 1 1 16 8 16 56 2 8
+FORCE=1 SHIFT=1 PREFETCH=1 BATCH=3 one 2 2 16 56 56 7 7 3 3 1 1 1 0 8 8 16 56 4 8
 replay_end
