@@ -78,7 +78,9 @@ static_assert(SHIFT == 0 || (SHIFT == 1 && LY_SY == 1 && LY_DY == 1 && ROWS % 2 
 #define TD_NQ (TD_CB / VEC)                                  // loads across a block's channels
 #define TD_QOFF (TD_NQ >= 8 ? 4 : 32 / TD_NQ % 32)           // offset of a VEC-channel group
 #define TD_CSA (32 / VEC)                                    // VEC x CS = 0 mod 32 words
-#define TD_CS ((TD_NR * TD_RS + TD_CSA - 1) / TD_CSA * TD_CSA)
+#define TD_NRH ((TD_NR + 1) / 2)                             // SHIFT: rows of a parity
+#define TD_NRP (SHIFT ? 2 * TD_NRH : TD_NR)                  // row positions of a channel
+#define TD_CS ((TD_NRP * TD_RS + TD_CSA - 1) / TD_CSA * TD_CSA)
 #define TD_IN_WORDS ((TD_CB * TD_CS + TD_NQ * TD_QOFF + 3) / 4 * 4)
 #define TD_PR (SHIFT ? ROWS / 2 : ROWS)                      // rows of a td_out half
 #define TD_PRC (TD_PR == 1 ? 1 : TD_PR + (12 - TD_PR % 8) % 8) // pixels of a staged column
@@ -94,7 +96,16 @@ static_assert(SHIFT == 0 || (SHIFT == 1 && LY_SY == 1 && LY_DY == 1 && ROWS % 2 
 #define TD_XT (TD_NQ * TD_XWN * TD_NR)                       // staging tasks of an item
 #define TD_XI ((TD_XT + TD_NTHR - 1) / TD_NTHR)              // a thread's staging tasks
 #define TD_NB ((TD_XI + BATCH - 1) / BATCH)                  // batches of them
-#define TD_OT (TD_NQ * ROWS * COLS)                          // copy-out tasks of an item
+#define TD_NSLOT ((SHIFT ? 2 : 1) * TD_HOFF)                // pixel slots of td_out
+#define TD_NW (TD_CB / 2)                                    // words of a pixel's channels
+
+// The position of staged input row r in a channel's rows: with SHIFT the
+// even rows and then the odd ones (an ldmatrix matrix's 8 rows are rows
+// of one parity 2 apart: RS apart in this order, on distinct banks).
+__device__ __forceinline__ constexpr int td_row(int r)
+{
+    return SHIFT ? (r & 1) * TD_NRH + (r >> 1) : r;
+}
 
 // The word offset of channel l of the block in td_in.
 __device__ __forceinline__ int td_ch(int l)
@@ -109,6 +120,41 @@ __device__ __forceinline__ int td_ch(int l)
 __device__ __forceinline__ int td_pix(int orow, int ocol)
 {
     return SHIFT ? (orow & 1) * TD_HOFF + ocol * TD_PRC + (orow >> 1) : ocol * TD_PRC + orow;
+}
+
+// The output row and column of td_out's pixel slot (td_pix's inverse;
+// rows past ROWS for the slots of the padding).
+__device__ __forceinline__ void td_unpix(int slot, int &orow, int &ocol)
+{
+    const int h = SHIFT ? slot / TD_HOFF : 0, rest = SHIFT ? slot % TD_HOFF : slot;
+    ocol = rest / TD_PRC;
+    orow = SHIFT ? 2 * (rest % TD_PRC) + h : rest % TD_PRC;
+}
+
+// The copy-out: where NW words a pixel divide 32, a warp's lanes take word
+// k = lane % NW of NP = 32 / NW pixel slots D apart (D x PSW = NW mod 32:
+// their words on distinct banks), slots B*NP*D + r + i*D for the warp's
+// step (B, r); otherwise the words in order. TD_OT tasks an item.
+__device__ __forceinline__ constexpr int td_inv_psw()
+{
+    for (int i = 1; i < 32; i += 2)
+        if (i * TD_PSW % 32 == 1)
+            return i;
+    return 1;
+}
+#define TD_STRIDED (TD_NW <= 32 && 32 % TD_NW == 0)
+#define TD_NP (TD_STRIDED ? 32 / TD_NW : 1)
+#define TD_D (TD_STRIDED ? TD_NW * td_inv_psw() % 32 : 1)
+#define TD_OT (TD_STRIDED ? (TD_NSLOT + TD_NP * TD_D - 1) / (TD_NP * TD_D) * TD_D * 32 : TD_NSLOT * TD_NW)
+__device__ __forceinline__ void td_oslot(int task, int &slot, int &k)
+{
+    if (TD_STRIDED) {
+        k = task % TD_NW;
+        const int i = task % 32 / TD_NW, w = task / 32;
+        slot = w / TD_D * (TD_NP * TD_D) + w % TD_D + i * TD_D;
+    } else {
+        k = task % TD_NW, slot = task / TD_NW;
+    }
 }
 
 // The 16 bits of a float rounded once to the element type.
@@ -193,7 +239,7 @@ __device__ __forceinline__ void td_store(const td_batch &st, unsigned *sm, int t
         int q, j, r;
         td_task(task, q, j, r);
         if (task < TD_XT) {
-            unsigned *s = sm + td_ch(q * VEC) + r * TD_RS + j;
+            unsigned *s = sm + td_ch(q * VEC) + td_row(r) * TD_RS + j;
 #pragma unroll
             for (int e = 0; e < VEC; ++e)
                 s[e * TD_CS] = td_pair(st.v[k][0], st.v[k][1], e);
@@ -315,8 +361,8 @@ TD_NAME(const ct_elem *__restrict__ x, const ct_elem *__restrict__ weight,
                 int a = 8 * (p0 + u) + lr;
                 a = a < na ? a : na - 1;   // past the item: a copy of the last pair
                 const int pr = a % npr, run = a / npr;
-                aoff[u] = (2 * pr + lh) * TD_RS + run * 4 + lk * 4;
-                aoff2[u] = (2 * pr + 1) * TD_RS + run * 4 + lh * 4;
+                aoff[u] = td_row(2 * pr + lh) * TD_RS + run * 4 + lk * 4;
+                aoff2[u] = pr * TD_RS + run * 4 + lh * 4;   // + td_row(1 + kh) rows
 #else
                 int a = 16 * (p0 + u) + 8 * lh + lr;
                 a = a < na ? a : na - 1;   // past the item: a copy of the last A-row
@@ -346,7 +392,7 @@ TD_NAME(const ct_elem *__restrict__ x, const ct_elem *__restrict__ weight,
                             if (SHIFT && kh > 0) {
                                 // Half 0's rows are half 1's of the last
                                 // kh (the same k-step's).
-                                const unsigned *ap = ch + aoff2[u] + kh * TD_RS;
+                                const unsigned *ap = ch + aoff2[u] + td_row(1 + kh) * TD_RS;
                                 TD_ALIGNED(ap, 16);
                                 unsigned h1[2];
                                 tc16_ldsm2(h1, reinterpret_cast<const tc16_bits *>(ap));
@@ -400,22 +446,20 @@ TD_NAME(const ct_elem *__restrict__ x, const ct_elem *__restrict__ weight,
         }
         __syncthreads();
 
-        // The tile's outputs, VEC channels of a pixel a store: task (q, pixel),
-        // q fastest, the pixels along the tile's columns then rows.
-        ct_elem *const ob = out + (long long)b * LY_OH * LY_OW * TD_C;
+        // The tile's outputs from td_out, one word (two channels) a lane:
+        // a warp's 32 lanes read 32 / NW pixels' words, pixel slots D
+        // apart (D x PSW = NW mod 32 words: the pixels' words side by side
+        // on the banks), and store them as whole 32-byte sectors.
+        ct_elem *const ob = out + (long long)b * LY_OH * LY_OW * TD_C + cg * TD_CB;
 #pragma unroll 1
         for (int task = tid; task < TD_OT; task += TD_NTHR) {
-            const int q = task % TD_NQ, pix = task / TD_NQ, ocol = pix % COLS, orow = pix / COLS;
-            const int c = cg * TD_CB + q * VEC;
-            if (orow < rows && x0 + ocol < LY_OW && c < TD_C) {
-                const unsigned *s = so + td_pix(orow, ocol) * TD_PSW + q * VEC / 2;
-                ct_elem *p = ob + ((long long)(oy0 + orow) * LY_OW + x0 + ocol) * TD_C + c;
-                if (VEC == 8)
-                    *reinterpret_cast<uint4 *>(p) = make_uint4(s[0], s[1], s[2], s[3]);
-                else if (VEC == 4)
-                    *reinterpret_cast<uint2 *>(p) = make_uint2(s[0], s[1]);
-                else
-                    *reinterpret_cast<unsigned *>(p) = s[0];
+            int slot, k;
+            td_oslot(task, slot, k);
+            int orow, ocol;
+            td_unpix(slot, orow, ocol);
+            if (slot < TD_NSLOT && orow < rows && x0 + ocol < LY_OW && cg * TD_CB + 2 * k < TD_C) {
+                ct_elem *p = ob + ((long long)(oy0 + orow) * LY_OW + x0 + ocol) * TD_C + 2 * k;
+                *reinterpret_cast<unsigned *>(p) = so[slot * TD_PSW + k];
             }
         }
     }

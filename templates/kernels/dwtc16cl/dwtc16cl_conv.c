@@ -78,7 +78,7 @@ static void td_geometry(const ct_tc_shape *s, const td_values *q, td_geom *g)
     g->nq = g->cb / g->vec;
     g->qoff = g->nq >= 8 ? 4 : 32 / (g->nq > 0 ? g->nq : 1) % 32;
     const long long csa = 32 / g->vec;
-    g->cs = ct_rup(g->nr * g->rs, csa);
+    g->cs = ct_rup((g->shift ? 2 * ct_cdiv(g->nr, 2) : g->nr) * g->rs, csa);
     g->in_words = ct_rup(g->cb * g->cs + g->nq * g->qoff, 4);
     const long long pr = g->shift ? g->rows / 2 : g->rows;
     g->prc = pr == 1 ? 1 : pr + (12 - pr % 8) % 8;
