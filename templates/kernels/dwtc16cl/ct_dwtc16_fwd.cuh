@@ -26,19 +26,26 @@
 //      k-step one ldmatrix.x4 (the lanes' row addresses: any A-row's 16
 //      columns) and one mma. The D fragments go to the output staging area
 //      (td_out: pixel-major, the block's channels of a pixel together).
-//   3. barrier; the threads copy td_out to the output, VEC channels of a
-//      pixel a store (the next item's staging then reuses td_in: every
-//      warp passed the barrier after its ldmatrix).
+//   3. barrier; the threads copy td_out to the output, a word (two
+//      channels) a lane, whole 32-byte sectors (the next item's staging
+//      then reuses td_in: every warp passed the barrier after its
+//      ldmatrix).
+//
+// SHIFT (stride and dilation 1 along H): an m16 tile's halves are the even
+// and the odd rows of 8 row pairs; for filter row kh + 1 half 0 takes the
+// fragments half 1 had for kh, and one ldmatrix.x2 loads half 1's rows.
+// PREFETCH: the next item's first staging batch is loaded before this
+// item's mma and stored after it (its round trip overlaps the mma).
 //
 // Shared-memory layout (words of 32 bits): td_in channel c at c*CS +
 // (c / VEC)*QOFF (the staging stores of the block's VEC-channel groups on
-// distinct banks), row r at r*RS (RS = 4 mod 8 words: the 8 rows of an
-// ldmatrix matrix on distinct banks); td_out pixel (orow, ocol) at
-// (ocol*PRC + orow)*PSW words (PSW odd, PRC = 4 mod 8: a D store's 32
-// lanes on 32 banks), channel l at element l.
+// distinct banks), row r at td_row(r)*RS (RS = 4 mod 8 words: the 8 rows
+// of an ldmatrix matrix on distinct banks); td_out pixel (orow, ocol) at
+// td_pix(orow, ocol)*PSW words (PSW odd, columns PRC = 4 mod 8 pixels
+// apart: a D store's 32 lanes on 32 banks), channel l at element l.
 //
-// Tuning macros: VEC, CHANNELS, WARPS, ROWS, COLS, ITEMS, BATCH, TILES
-// (dwtc16cl_conv.c). CT_REPLAY (the CPU replay, dwtc16cl_replay.cpp)
+// Tuning macros: VEC, CHANNELS, WARPS, ROWS, COLS, ITEMS, BATCH, TILES,
+// SHIFT, PREFETCH (dwtc16cl_conv.c). CT_REPLAY (the CPU replay, dwtc16cl_replay.cpp)
 // supplies tc16_mma and tc16_ldsm4 itself.
 #include "ct_dtype.cuh"
 #ifndef CT_REPLAY
