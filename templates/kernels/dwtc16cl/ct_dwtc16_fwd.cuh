@@ -83,7 +83,7 @@ static_assert(SHIFT == 0 || (SHIFT == 1 && LY_SY == 1 && LY_DY == 1 && ROWS % 2 
 #define TD_XWN (TD_XR / 2)                                   // words of a staged row
 #define TD_RS (TD_XWN + (12 - TD_XWN % 8) % 8)               // row stride, 4 mod 8 words
 #define TD_NQ (TD_CB / VEC)                                  // loads across a block's channels
-#define TD_QOFF (TD_NQ >= 8 ? 4 : 32 / TD_NQ % 32)           // offset of a VEC-channel group
+#define TD_QOFF (TD_NQ >= 8 ? 4 : (32 / TD_NQ) % 32 & ~3)    // offset of a VEC-channel group (16-byte aligned)
 #define TD_CSA (32 / VEC)                                    // VEC x CS = 0 mod 32 words
 #define TD_NRH ((TD_NR + 1) / 2)                             // SHIFT: rows of a parity
 #define TD_NRP (SHIFT ? 2 * TD_NRH : TD_NR)                  // row positions of a channel
@@ -103,6 +103,8 @@ static_assert(SHIFT == 0 || (SHIFT == 1 && LY_SY == 1 && LY_DY == 1 && ROWS % 2 
 #define TD_XT (TD_NQ * TD_XWN * TD_NR)                       // staging tasks of an item
 #define TD_XI ((TD_XT + TD_NTHR - 1) / TD_NTHR)              // a thread's staging tasks
 #define TD_NB ((TD_XI + BATCH - 1) / BATCH)                  // batches of them
+static_assert(RING == 0 || (RING == 1 && COLS >= LY_OW && TD_NR > ROWS * LY_SY),
+              "RING: one column tile a row, and row tiles sharing input rows");
 #define TD_NSLOT ((SHIFT ? 2 : 1) * TD_HOFF)                // pixel slots of td_out
 #define TD_NW (TD_CB / 2)                                    // words of a pixel's channels
 
@@ -112,6 +114,21 @@ static_assert(SHIFT == 0 || (SHIFT == 1 && LY_SY == 1 && LY_DY == 1 && ROWS % 2 
 __device__ __forceinline__ constexpr int td_row(int r)
 {
     return SHIFT ? (r & 1) * TD_NRH + (r >> 1) : r;
+}
+
+// The position of the item's staged row r: td_row(r), with RING in a ring
+// of NRP slots, row 0 in slot s0 (even with SHIFT: a row keeps its
+// parity). SHIFT's ldmatrix rows are 2 pr + d: td_slot2.
+__device__ __forceinline__ int td_slot(int r, int s0)
+{
+    if (!RING)
+        return td_row(r);
+    const int k = (r + s0) % TD_NRP;
+    return td_row(k);
+}
+__device__ __forceinline__ int td_slot2(int pr, int d, int s0)
+{
+    return (d & 1) * TD_NRH + (RING ? (pr + (d >> 1) + s0 / 2) % TD_NRH : pr + (d >> 1));
 }
 
 // The word offset of channel l of the block in td_in.
@@ -221,15 +238,16 @@ struct td_batch {
 // channels each. A thread takes the tasks tid, tid + NTHR, ...: every load
 // of a batch is issued before its first store (one round trip to memory).
 __device__ __forceinline__ void td_load(td_batch &st, const ct_elem *__restrict__ x, int tid, int cg, int b, int oy0,
-                                        int x0, int bt)
+                                        int x0, int bt, int rfirst, int nrow)
 {
 #pragma unroll
     for (int k = 0; k < BATCH; ++k) {
         const int task = tid + (bt * BATCH + k) * TD_NTHR;
         int q, j, r;
         td_task(task, q, j, r);
+        r += rfirst;
         const int y = oy0 * LY_SY - LY_PH + r, w = x0 - LY_PW + 2 * j, c = cg * TD_CB + q * VEC;
-        const bool row = task < TD_XT && y >= 0 && y < LY_H && c < TD_C;
+        const bool row = task < TD_NQ * TD_XWN * nrow && y >= 0 && y < LY_H && c < TD_C;
         const ct_elem *p = x + (((long long)b * LY_H + y) * LY_W + w) * TD_C + c;
         td_ldv(st.v[k][0], p, row && w >= 0 && w < LY_W);
         td_ldv(st.v[k][1], p + TD_C, row && w + 1 >= 0 && w + 1 < LY_W);
@@ -238,15 +256,16 @@ __device__ __forceinline__ void td_load(td_batch &st, const ct_elem *__restrict_
 
 // Stores batch bt into td_in: the column pairs of task (q, j, r) as word j
 // of row r of its VEC channels.
-__device__ __forceinline__ void td_store(const td_batch &st, unsigned *sm, int tid, int bt)
+__device__ __forceinline__ void td_store(const td_batch &st, unsigned *sm, int tid, int bt, int rfirst, int nrow,
+                                         int s0)
 {
 #pragma unroll
     for (int k = 0; k < BATCH; ++k) {
         const int task = tid + (bt * BATCH + k) * TD_NTHR;
         int q, j, r;
         td_task(task, q, j, r);
-        if (task < TD_XT) {
-            unsigned *s = sm + td_ch(q * VEC) + td_row(r) * TD_RS + j;
+        if (task < TD_NQ * TD_XWN * nrow) {
+            unsigned *s = sm + td_ch(q * VEC) + td_slot(rfirst + r, s0) * TD_RS + j;
 #pragma unroll
             for (int e = 0; e < VEC; ++e)
                 s[e * TD_CS] = td_pair(st.v[k][0], st.v[k][1], e);
@@ -321,9 +340,13 @@ TD_NAME(const ct_elem *__restrict__ x, const ct_elem *__restrict__ weight,
     if (nit > 0) {
         int nb, ny0, nx0;
         td_item(it0, nb, ny0, nx0);
-        td_load(st, x, tid, cg, nb, ny0, nx0, 0);
+        td_load(st, x, tid, cg, nb, ny0, nx0, 0, 0, TD_NR);
     }
 #endif
+    // RING: an item after the previous row tile of its image (in this
+    // block) stages only its last ROWS x SY rows; the others are the last
+    // item's, in the ring's slots (row 0 of the item in slot s0).
+    int s0 = 0;
 #pragma unroll 1
     for (int it = 0; it < nit; ++it) {
         int b, oy0, x0;
@@ -336,13 +359,17 @@ TD_NAME(const ct_elem *__restrict__ x, const ct_elem *__restrict__ weight,
         // tile's halves) and m16 tiles.
         const int npr = SHIFT ? (rows + 1) / 2 : rows, na = npr * ncr, nm = SHIFT ? (na + 7) / 8 : (na + 15) / 16;
 
+        const bool cont = RING && it > 0 && oy0 != 0;
+        const int rfirst = cont ? TD_NR - ROWS * LY_SY : 0, nrow = TD_NR - rfirst;
+        s0 = cont ? (s0 + ROWS * LY_SY) % TD_NRP : 0;
         // Stage the item, BATCH tasks at a time (the first batch already
         // loaded where PREFETCH loaded it during the last item's mma).
+        const int nbt = RING ? ((TD_NQ * TD_XWN * nrow + TD_NTHR - 1) / TD_NTHR + BATCH - 1) / BATCH : TD_NB;
 #pragma unroll 1
-        for (int bt = 0; bt < TD_NB; ++bt) {
+        for (int bt = 0; bt < nbt; ++bt) {
             if (!PREFETCH || bt > 0)
-                td_load(st, x, tid, cg, b, oy0, x0, bt);
-            td_store(st, sm, tid, bt);
+                td_load(st, x, tid, cg, b, oy0, x0, bt, rfirst, nrow);
+            td_store(st, sm, tid, bt, rfirst, nrow, s0);
         }
         __syncthreads();
 #if PREFETCH
@@ -350,7 +377,8 @@ TD_NAME(const ct_elem *__restrict__ x, const ct_elem *__restrict__ weight,
         if (it + 1 < nit) {
             int nb, ny0, nx0;
             td_item(it0 + it + 1, nb, ny0, nx0);
-            td_load(st, x, tid, cg, nb, ny0, nx0, 0);
+            const int nfirst = RING && ny0 != 0 ? TD_NR - ROWS * LY_SY : 0;
+            td_load(st, x, tid, cg, nb, ny0, nx0, 0, nfirst, TD_NR - nfirst);
         }
 #endif
 
@@ -358,7 +386,7 @@ TD_NAME(const ct_elem *__restrict__ x, const ct_elem *__restrict__ weight,
         for (int p0 = 0; p0 < nm; p0 += TILES) {
             float acc[TD_CPW][TILES][4];
             unsigned af[TD_CPW][TILES][TD_NK][4];
-            int aoff[TILES], aoff2[TILES];
+            int aoff[TILES], aoff2[TILES], arow[TILES];
 #pragma unroll
             for (int u = 0; u < TILES; ++u) {
 #if SHIFT
@@ -368,14 +396,16 @@ TD_NAME(const ct_elem *__restrict__ x, const ct_elem *__restrict__ weight,
                 int a = 8 * (p0 + u) + lr;
                 a = a < na ? a : na - 1;   // past the item: a copy of the last pair
                 const int pr = a % npr, run = a / npr;
-                aoff[u] = td_row(2 * pr + lh) * TD_RS + run * 4 + lk * 4;
-                aoff2[u] = pr * TD_RS + run * 4 + lh * 4;   // + td_row(1 + kh) rows
+                aoff[u] = td_slot2(pr, lh, s0) * TD_RS + run * 4 + lk * 4;
+                aoff2[u] = run * 4 + lh * 4;   // + td_slot2(pr, 1 + kh) rows
+                arow[u] = pr;
 #else
                 int a = 16 * (p0 + u) + 8 * lh + lr;
                 a = a < na ? a : na - 1;   // past the item: a copy of the last A-row
                 const int orow = a % rows, run = a / rows;
-                aoff[u] = orow * LY_SY * TD_RS + run * 4 + lk * 4;
+                aoff[u] = (RING ? 0 : orow * LY_SY * TD_RS) + run * 4 + lk * 4;
                 aoff2[u] = 0;
+                arow[u] = orow * LY_SY;   // RING: + kh * DY, in the ring
 #endif
 #pragma unroll
                 for (int i = 0; i < TD_CPW; ++i)
@@ -383,7 +413,7 @@ TD_NAME(const ct_elem *__restrict__ x, const ct_elem *__restrict__ weight,
                     for (int e = 0; e < 4; ++e)
                         acc[i][u][e] = b0[i];
             }
-            (void)aoff2;
+            (void)aoff2, (void)arow;
 #pragma unroll
             for (int kh = 0; kh < LY_KH; ++kh)
 #pragma unroll
@@ -399,13 +429,15 @@ TD_NAME(const ct_elem *__restrict__ x, const ct_elem *__restrict__ weight,
                             if (SHIFT && kh > 0) {
                                 // Half 0's rows are half 1's of the last
                                 // kh (the same k-step's).
-                                const unsigned *ap = ch + aoff2[u] + td_row(1 + kh) * TD_RS;
+                                const unsigned *ap = ch + aoff2[u] + td_slot2(arow[u], 1 + kh, s0) * TD_RS;
                                 TD_ALIGNED(ap, 16);
                                 unsigned h1[2];
                                 tc16_ldsm2(h1, reinterpret_cast<const tc16_bits *>(ap));
                                 f[0] = f[1], f[2] = f[3], f[1] = h1[0], f[3] = h1[1];
                             } else {
-                                const unsigned *ap = ch + aoff[u] + kh * LY_DY * TD_RS;
+                                const unsigned *ap =
+                                    ch + aoff[u] +
+                                    (RING && !SHIFT ? td_slot(arow[u] + kh * LY_DY, s0) : SHIFT ? 0 : kh * LY_DY) * TD_RS;
                                 TD_ALIGNED(ap, 16);
                                 tc16_ldsm4(f, reinterpret_cast<const tc16_bits *>(ap));
                             }

@@ -32,7 +32,10 @@ CT_FAMILY_CODE
                                 "last and one ldmatrix.x2 loads the rest (stride and dilation 1 along H, ROWS " \
                                 "even; normalized to 0 elsewhere)")                                            \
     X(PREFETCH, 0, CT_RANGE(0, 1), "1: the next item's first staging batch is loaded before this item's mma " \
-                                   "(its round trip overlaps the mma; its registers held through it)")
+                                   "(its round trip overlaps the mma; its registers held through it)")      \
+    X(RING, 0, CT_RANGE(0, 1), "1: an item after the previous row tile of its image keeps the input rows "   \
+                               "the two share in shared memory (a ring of rows) and stages only its new "   \
+                               "ones (one column tile a row; normalized to 0 elsewhere)")
 
 const ct_param_def ct_dwtc16cl_params[CT_DWTC16CL_NPARAMS] = CT_PARAM_TABLE(TD_ALL);
 CT_PARAM_VALUES(td, TD_ALL, ct_dwtc16cl_params)
@@ -53,7 +56,7 @@ _Static_assert(CT_PARAM_COUNT(TD_ALL) == CT_DWTC16CL_NPARAMS, "CT_DWTC16CL_NPARA
 
 /* The template's derived sizes (ct_dwtc16_fwd.cuh's TD_*). */
 typedef struct td_geom {
-    long long vec, cb, warps, rows, cols, items, batch, tiles, shift, prefetch;
+    long long vec, cb, warps, rows, cols, items, batch, tiles, shift, prefetch, ring;
     long long threads, cpw, nk, ncr, nm, nr, xr, xwn, rs, nq, qoff, cs, in_words, prc, psw, out_words, smem;
     long long nrt, nct, nitems, nsplit, ncg, blocks, xt;
 } td_geom;
@@ -62,7 +65,7 @@ static void td_geometry(const ct_tc_shape *s, const td_values *q, td_geom *g)
 {
     memset(g, 0, sizeof *g);
     g->vec = q->VEC, g->cb = q->CHANNELS, g->warps = q->WARPS, g->rows = q->ROWS, g->cols = q->COLS;
-    g->items = q->ITEMS, g->batch = q->BATCH, g->tiles = q->TILES, g->shift = q->SHIFT, g->prefetch = q->PREFETCH;
+    g->items = q->ITEMS, g->batch = q->BATCH, g->tiles = q->TILES, g->shift = q->SHIFT, g->prefetch = q->PREFETCH, g->ring = q->RING;
     if (g->vec < 1 || g->cb < 1 || g->warps < 1 || g->rows < 1 || g->cols < 8 || g->items < 1 || g->batch < 1 ||
         g->tiles < 1)
         return;
@@ -76,7 +79,7 @@ static void td_geometry(const ct_tc_shape *s, const td_values *q, td_geom *g)
     g->xwn = g->xr / 2;
     g->rs = g->xwn + (12 - g->xwn % 8) % 8;
     g->nq = g->cb / g->vec;
-    g->qoff = g->nq >= 8 ? 4 : 32 / (g->nq > 0 ? g->nq : 1) % 32;
+    g->qoff = g->nq >= 8 ? 4 : (32 / (g->nq > 0 ? g->nq : 1) % 32) & ~3LL;
     const long long csa = 32 / g->vec;
     g->cs = ct_rup((g->shift ? 2 * ct_cdiv(g->nr, 2) : g->nr) * g->rs, csa);
     g->in_words = ct_rup(g->cb * g->cs + g->nq * g->qoff, 4);
@@ -158,6 +161,11 @@ static int td_constrain(const ct_template *t, const ct_tc_shape *s, const ct_par
     if (g.prefetch != 0 && (g.prefetch != 1 || g.items < 2 || g.batch * g.vec > TD_MAX_PREFETCH)) {
         snprintf(why, len, "PREFETCH=%lld: 0, or 1 with ITEMS >= 2 (here %lld) and at most %d words of a batch "
                  "held through the mma (here %lld)", g.prefetch, g.items, TD_MAX_PREFETCH, g.batch * g.vec);
+        return 1;
+    }
+    if (g.ring != 0 && (g.ring != 1 || g.nct != 1 || g.nr <= g.rows * s->sy)) {
+        snprintf(why, len, "RING=%lld: 0, or 1 with one column tile a row (here %lld) and row tiles sharing "
+                 "input rows (%lld rows an item, %lld new)", g.ring, g.nct, g.nr, g.rows * s->sy);
         return 1;
     }
     if (g.cpw * s->kh * g.nk * 2 > TD_MAX_BREGS) {
@@ -256,6 +264,10 @@ static void td_normalize(const ct_template *t, const ct_tc_shape *s, ct_params *
         q.TILES = (long)g.nm;
     if (q.ITEMS == 1)
         q.PREFETCH = 0;   /* no next item */
+    /* A ring needs a block's next item to be the next row tile, sharing
+     * input rows with this one. */
+    if (q.ITEMS == 1 || g.nct != 1 || g.nrt == 1 || g.nr <= g.rows * s->sy)
+        q.RING = 0;
     td_put(c, &q);
 }
 

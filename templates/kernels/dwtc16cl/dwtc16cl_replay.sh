@@ -13,7 +13,7 @@
 here=$(cd "$(dirname "$0")" && pwd)
 replay_every=4
 source "$here/../replay_lib.sh"
-# [BATCH=B, default 2] [TILES=T, default 2] [SHIFT=1] [PREFETCH=1] one DT B C H W KH KW PH PW SY DY DX BIAS CHANNELS WARPS ROWS COLS ITEMS VEC [OH OW]
+# [BATCH=B, default 2] [TILES=T, default 2] [SHIFT=1] [PREFETCH=1] [RING=1] one DT B C H W KH KW PH PW SY DY DX BIAS CHANNELS WARPS ROWS COLS ITEMS VEC [OH OW]
 one() {
     replay_pick || return
     local dt=$1 B=$2 C=$3 H=$4 W=$5 KH=$6 KW=$7 PH=$8 PW=$9 SY=${10} DY=${11} DX=${12} BIAS=${13}
@@ -21,10 +21,10 @@ one() {
     local OH=${20:-$(( (H + 2 * PH - DY * (KH - 1) - 1) / SY + 1 ))} OW=${21:-$(( W + 2 * PW - DX * (KW - 1) ))}
     local d="-DCT_DTYPE=$dt -DLY_B=$B -DLY_C=$C -DLY_H=$H -DLY_W=$W -DLY_KH=$KH -DLY_KW=$KW -DLY_OH=$OH"
     d="$d -DLY_OW=$OW -DLY_PH=$PH -DLY_PW=$PW -DLY_SY=$SY -DLY_DY=$DY -DLY_DX=$DX -DLY_BIAS=$BIAS"
-    d="$d -DCHANNELS=$CB -DWARPS=$WP -DROWS=$RW -DCOLS=$CL -DITEMS=$IT -DVEC=$VEC -DBATCH=${BATCH:-2} -DTILES=${TILES:-2} -DSHIFT=${SHIFT:-0} -DPREFETCH=${PREFETCH:-0}"
-    printf "dtype %s B%s C%s %sx%s k%sx%s pad %s,%s sy %s dil %s,%s bias %s out %sx%s CH%s W%s R%s C%s I%s V%s B%s T%s S%s P%s: " \
+    d="$d -DCHANNELS=$CB -DWARPS=$WP -DROWS=$RW -DCOLS=$CL -DITEMS=$IT -DVEC=$VEC -DBATCH=${BATCH:-2} -DTILES=${TILES:-2} -DSHIFT=${SHIFT:-0} -DPREFETCH=${PREFETCH:-0} -DRING=${RING:-0}"
+    printf "dtype %s B%s C%s %sx%s k%sx%s pad %s,%s sy %s dil %s,%s bias %s out %sx%s CH%s W%s R%s C%s I%s V%s B%s T%s S%s P%s R%s: " \
         "$dt" "$B" "$C" "$H" "$W" "$KH" "$KW" "$PH" "$PW" "$SY" "$DY" "$DX" "$BIAS" "$OH" "$OW" "$CB" "$WP" "$RW" "$CL" \
-        "$IT" "$VEC" "${BATCH:-2}" "${TILES:-2}" "${SHIFT:-0}" "${PREFETCH:-0}"
+        "$IT" "$VEC" "${BATCH:-2}" "${TILES:-2}" "${SHIFT:-0}" "${PREFETCH:-0}" "${RING:-0}"
     replay_compile_run "$here/dwtc16cl_replay.cpp" $d
 }
 for dt in 1 2; do
@@ -62,10 +62,25 @@ for dt in 1 2; do
     PREFETCH=1 BATCH=1 SHIFT=1 one $dt 2 8  10 11 4  4  1  1  1  1  1  1   8  4 4  8  3 4  9 10
     PREFETCH=1 BATCH=8 one $dt 2 16 15 16 3  3  1  1  2  1  1  1   16 4 4  16 3 8
     PREFETCH=1 BATCH=3 SHIFT=1 one $dt 2 32 9  23 7  7  3  3  1  1  1  0   32 8 8  24 2 8
+    # RING: the input rows consecutive row tiles share stay in shared
+    # memory (ranges across images, odd and even ring sizes with SHIFT,
+    # strides and dilations along H, prefetching, a partial last tile)
+    RING=1 one $dt 3 8  13 11 3  3  1  1  1  1  1  1   8  4 4  16 3 8
+    RING=1 SHIFT=1 one $dt 2 16 13 14 7  7  3  3  1  1  1  1   16 8 4  16 3 8
+    RING=1 SHIFT=1 PREFETCH=1 one $dt 3 40 17 23 5  5  2  2  1  1  1  1   16 4 6  24 4 8
+    RING=1 SHIFT=1 one $dt 2 8  10 11 4  4  1  1  1  1  1  1   8  4 2  16 5 4  9 10
+    RING=1 one $dt 1 8  15 16 3  3  2  2  2  2  2  0   8  2 2  16 4 8
+    RING=1 PREFETCH=1 BATCH=1 one $dt 1 8  12 20 3  5  3  6  1  3  2  1   8  2 4  24 3 8
+    RING=1 one $dt 2 16 15 16 3  3  1  1  2  1  1  1   16 4 2  16 5 8
+    # three 8-channel groups a block (their offset 16-byte aligned), three
+    # channels a warp
+    one $dt 2 24 9  11 3  3  1  1  1  1  1  1   24 8 8  16 1 8
+    SHIFT=1 RING=1 one $dt 2 48 12 13 5  5  2  2  1  1  1  0   24 8 4  16 3 8
 done
 # the target's shape on a smaller batch: 56x56 7x7 same, several items a block
 FORCE=1 one 1 2 32 56 56 7 7 3 3 1 1 1 0 16 8 16 56 2 8
 FORCE=1 TILES=1 one 2 1 16 56 56 7 7 3 3 1 1 1 1 8 8 32 32 3 8
 FORCE=1 SHIFT=1 one 1 2 32 56 56 7 7 3 3 1 1 1 1 16 8 16 56 2 8
 FORCE=1 SHIFT=1 PREFETCH=1 BATCH=3 one 2 2 16 56 56 7 7 3 3 1 1 1 0 8 8 16 56 4 8
+FORCE=1 RING=1 SHIFT=1 PREFETCH=1 one 1 2 16 56 56 7 7 3 3 1 1 1 1 16 8 16 56 4 8
 replay_end
