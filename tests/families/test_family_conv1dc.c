@@ -19,6 +19,7 @@
 #include "simt_conv.h"
 #include "dwcl_conv.h"
 #include "dwclf_conv.h"
+#include "dwtc16cl_conv.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -152,6 +153,15 @@ static void check_limits(const ct_problem *p, const ct_space *sp, const ct_limit
             CHECK_MSG(blocks == l.grid[0] && l.smem_bytes == 0, "%s: grid %u, want %lld", key, l.grid[0], blocks);
             continue;
         }
+        if (sp->cand[i].tmpl->kind == &ct_kind_dwtc16cl) {
+            /* WARPS warps, the channel groups and item ranges along x, the
+             * staged tiles in dynamic shared memory. */
+            CHECK_MSG(l.block[0] == 32 * ct_params_get(c, "WARPS", 0) && l.block[1] == 1 && l.block[2] == 1 &&
+                          (int)l.block[0] <= lim->max_threads_per_block && l.grid[0] >= 1 && l.grid[1] == 1 &&
+                          l.grid[2] == 1 && l.smem_bytes > 0 && (int)l.smem_bytes <= lim->max_smem_per_block,
+                      "%s: launch", key);
+            continue;
+        }
         if (sp->cand[i].tmpl->kind == &ct_kind_dwtcl) {
             /* CHANNEL_THREADS x POS_THREADS threads; blocks over channel slices and groups of
              * POS_THREADS tiles of OUT_X positions, ITEMS groups a block. */
@@ -235,7 +245,7 @@ static void limits_space(const char *spec, const char *arch, const ct_config *cf
          * only) read nlc. */
         else if (!tp->is_baseline && tp->kind != &ct_kind_tc &&
                  ct_problem_value(&p, "layout") != (tp->kind == &ct_kind_dwcl || tp->kind == &ct_kind_dwtcl ||
-                                                    tp->kind == &ct_kind_tc16cl))
+                                                    tp->kind == &ct_kind_tc16cl || tp->kind == &ct_kind_dwtc16cl))
             CHECK_MSG(sp.n == 0, "%s %s: %d candidates on a layer of another layout", spec, tp->name, sp.n);
         /* sm_75 runs f16 on the mma.sync kinds (two m16n8k8 steps). */
         else if (tc_kind(tp) && lim.cc_major < 8 &&
@@ -258,6 +268,11 @@ static void limits_space(const char *spec, const char *arch, const ct_config *cf
             CHECK_MSG(sp.n == 0, "%s %s: %d candidates on a layer that is not depthwise", spec, tp->name, sp.n);
         else if (tp->kind == &ct_kind_dwtcl && !depthwise)
             CHECK_MSG(sp.n == 0, "%s %s: %d candidates on a layer that is not depthwise", spec, tp->name, sp.n);
+        /* The depthwise Toeplitz kind: depthwise layers of stride 1 from
+         * sm_80 (its own refusals are dwtc16cl_replay's and the model's). */
+        else if (tp->kind == &ct_kind_dwtc16cl)
+            CHECK_MSG(sp.n == 0 || (depthwise && lim.cc_major >= 8 && ct_problem_value(&p, "stride") == 1),
+                      "%s %s: %d candidates on a layer it does not compute", spec, tp->name, sp.n);
         /* Plain layers from sm_80 are the tensor-core kernels'. */
         else if (tp->kind == &ct_kind_simt && (depthwise || (plain && lim.cc_major >= 8)))
             CHECK_MSG(sp.n == 0, "%s %s: %d candidates on a %s layer", spec, tp->name, sp.n,

@@ -379,6 +379,7 @@ static const ct_template templates[] = {
     CT_KERNEL(conv1dc, dwtcl),
     CT_KERNEL(conv1dc, tc16gktcl),
     CT_KERNEL(conv1dc, wgdw16cl),
+    CT_KERNEL(conv1dc, dwtc16cl),
 };
 
 /* The layer as the tensor-core templates see it: 2D of height 1. */

@@ -458,6 +458,7 @@ static const ct_template templates[] = {
     CT_KERNEL(conv2dc, wino),
     CT_KERNEL(conv2dc, wgdw16cl),
     CT_KERNEL(conv2dc, wino4),
+    CT_KERNEL(conv2dc, dwtc16cl),
 };
 
 /* The layer as the tensor-core templates see it. */
