@@ -186,10 +186,18 @@ int main(void)
         {"conv2dc:2:24:15:16:24:3:3:valid:dilation=2:groups=24:nhwc", "conv2dc_dwtcl"},
         {"conv1dc:2:1:200:1:11:pad=5:nlc", "conv1dc_dwtcl"},
         {"conv1dc:3:20:77:20:4:causal:groups=20:bias:nlc", "conv1dc_dwtcl"},
+        /* channels last on the tensor cores (half types, sm_80 on): bias
+         * on odd sizes, stride and dilation along H with dilation along
+         * W, a 13-wide filter (two k-steps), 24 channels (the 16-byte
+         * group offsets), a conv1dc layer */
+        {"conv2dc:3:40:17:23:40:5:5:same:groups=40:bias:nhwc:f16", "conv2dc_dwtc16cl"},
+        {"conv2dc:4:24:30:29:24:3:3:pad=2:stride=2,1:dilation=2:groups=24:nhwc:bf16", "conv2dc_dwtc16cl"},
+        {"conv2dc:2:48:19:21:48:13:13:same:groups=48:bias:nhwc:bf16", "conv2dc_dwtc16cl"},
+        {"conv1dc:2:64:1000:64:9:pad=4:groups=64:bias:nlc:bf16", "conv1dc_dwtc16cl"},
     };
     for (size_t i = 0; i < sizeof dw / sizeof dw[0]; i++) {
-        if (!tensor_tf32 && strcmp(dw[i][1], "conv2dc_dwp") == 0)
-            continue;   /* cp.async: sm_80 on, as the tensor-core templates */
+        if (!tensor_tf32 && (strcmp(dw[i][1], "conv2dc_dwp") == 0 || strstr(dw[i][1], "dwtc16cl")))
+            continue;   /* cp.async, mma.sync: sm_80 on, as the tensor-core templates */
         char extra[128];
         snprintf(extra, sizeof extra, "--template %s --strategy random --budget 40 --seed %zu", dw[i][1], i + 1);
         tune(db, dw[i][0], extra);
@@ -199,6 +207,8 @@ int main(void)
     if (tensor_tf32)
         export_selftest(db, dir, dw[11][0], arch);   /* conv2dc_dwp strided, dilated, bias */
     export_selftest(db, dir, dw[24][0], arch);   /* conv2dc_dwtcl strided, odd channels, bias */
+    if (tensor_tf32)
+        export_selftest(db, dir, dw[30][0], arch);   /* conv2dc_dwtc16cl f16, odd sizes, bias */
 
     /* The SIMT templates on their own (any architecture): grouped layers
      * with few channels per group (a block of several groups, a partial
