@@ -5,11 +5,12 @@
 # channel threads, fp32, bf16, f16. Run from anywhere; needs g++ (C++20)
 # and, for bf16/f16, CUDA's include directory ($CUDA_HOME/include).
 # Exit status: the number of failed cases. Each case is a compile of the
-# header (about a second): CTest runs every sixth case of the battery
-# (REPLAY_PART=I/6 picks which sixth, default drawn) and every other accuracy case;
+# header (about a second): CTest runs every tenth case of the battery
+# (REPLAY_PART=I/10 picks which tenth, default drawn) and every fourth accuracy case;
 # REPLAY_PART=all runs everything.
 here=$(cd "$(dirname "$0")" && pwd)
-replay_acc_every=2
+replay_acc_every=4
+replay_every=10
 source "$here/../replay_lib.sh"
 # [ROWS=R] [RY=D] one DT PASS B C H W KH KW PH PW SY SX DY DX BIAS VEC CT P CHUNK (PT | WORKERS ITEMS) [OH OW]
 # (ROWS: wgrad's ROWS_PER_THREAD, RY: its DY_ROWS, 1 unless set; with RY > 1,

@@ -8,10 +8,11 @@
 # and 2-channel vectors, several items a block, height 1 (conv1dc). Run
 # from anywhere; needs g++ (C++20) and CUDA's include directory
 # ($CUDA_HOME/include). Exit status: the number of failed cases. CTest
-# runs every fourth case (a drawn REPLAY_PART=I/4) and the FORCE cases;
+# runs every eighth case (a drawn REPLAY_PART=I/8) and every third accuracy case (ACC);
 # REPLAY_PART=all runs everything.
 here=$(cd "$(dirname "$0")" && pwd)
-replay_every=4
+replay_every=8
+replay_acc_every=3
 source "$here/../replay_lib.sh"
 # [BATCH=B, default 2] [TILES=T, default 2] [SHIFT=1] [PREFETCH=1] [RING=1] one DT B C H W KH KW PH PW SY DY DX BIAS CHANNELS WARPS ROWS COLS ITEMS VEC [OH OW]
 one() {
@@ -78,9 +79,9 @@ for dt in 1 2; do
     SHIFT=1 RING=1 one $dt 2 48 12 13 5  5  2  2  1  1  1  0   24 8 4  16 3 8
 done
 # the target's shape on a smaller batch: 56x56 7x7 same, several items a block
-FORCE=1 one 1 2 32 56 56 7 7 3 3 1 1 1 0 16 8 16 56 2 8
-FORCE=1 TILES=1 one 2 1 16 56 56 7 7 3 3 1 1 1 1 8 8 32 32 3 8
-FORCE=1 SHIFT=1 one 1 2 32 56 56 7 7 3 3 1 1 1 1 16 8 16 56 2 8
-FORCE=1 SHIFT=1 PREFETCH=1 BATCH=3 one 2 2 16 56 56 7 7 3 3 1 1 1 0 8 8 16 56 4 8
-FORCE=1 RING=1 SHIFT=1 PREFETCH=1 one 1 2 16 56 56 7 7 3 3 1 1 1 1 16 8 16 56 4 8
+ACC=1 one 1 2 32 56 56 7 7 3 3 1 1 1 0 16 8 16 56 2 8
+ACC=1 TILES=1 one 2 1 16 56 56 7 7 3 3 1 1 1 1 8 8 32 32 3 8
+ACC=1 SHIFT=1 one 1 2 32 56 56 7 7 3 3 1 1 1 1 16 8 16 56 2 8
+ACC=1 SHIFT=1 PREFETCH=1 BATCH=3 one 2 2 16 56 56 7 7 3 3 1 1 1 0 8 8 16 56 4 8
+ACC=1 RING=1 SHIFT=1 PREFETCH=1 one 1 2 16 56 56 7 7 3 3 1 1 1 1 16 8 16 56 4 8
 replay_end

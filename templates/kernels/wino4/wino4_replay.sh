@@ -12,10 +12,11 @@
 # accuracy layers of 64 and 256 channels. Run from anywhere; needs g++
 # (C++20) and, for bf16/f16, CUDA's include directory ($CUDA_HOME/include).
 # Exit status: the number of failed cases. Each case is a compile of the
-# header (about a second): CTest runs every sixth case (REPLAY_PART=I/6
+# header (about a second): CTest runs every sixth case and every other accuracy case (REPLAY_PART=I/6
 # picks which sixth, default drawn); REPLAY_PART=all runs everything.
 here=$(cd "$(dirname "$0")" && pwd)
 replay_every=6
+replay_acc_every=2
 source "$here/../replay_lib.sh"
 # [PF=1] [ST=2] [MB=2] one DT B CIN COUT G H W PH PW BIAS CL TILE_M TILE_N THREAD_M THREAD_N CHUNK_K
 # (PF: PREFETCH, 0 unless set; ST: STAGES, MB: MIN_BLOCKS, 1 unless set)
@@ -50,7 +51,8 @@ done
 # 1 or 5 columns): the right edge inside and past the output, every part.
 FORCE=1 PF=1 one 0 2 12 20 1 10 16 1 1 1 0 32 16 8 8 8
 FORCE=1      one 0 1 5  9  1 7  8  5 5 0 0 16 16 4 8 8
-# Accuracy: ResNet-like fp32 layers (many input channels summed), every part.
-FORCE=1 PF=1 ST=2 one 0 1 64 16 1 12 12 1 1 0 0 32 16 8 4 2
-FORCE=1      one 0 1 256 8 1 8 8 1 1 1 1 32 8 8 4 8
+# Accuracy: ResNet-like fp32 layers (many input channels summed), one of
+# them a part (replay_acc_every).
+ACC=1 PF=1 ST=2 one 0 1 64 16 1 12 12 1 1 0 0 32 16 8 4 2
+ACC=1      one 0 1 256 8 1 8 8 1 1 1 1 32 8 8 4 8
 replay_end
