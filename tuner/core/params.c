@@ -155,19 +155,25 @@ static const unsigned char *declared(const ct_param_def *decl, int ndecl, const 
     enum { SLOTS = 4 };
     static _Thread_local struct {
         const ct_param_def *decl, *all;
+        const char *first, *last;   /* decl's end names: a table built at a
+                                     * freed one's address is not taken
+                                     * for it */
         int ndecl, nall;
         unsigned char has[CT_MAX_PARAMS * 2];
     } memo[SLOTS];
     static _Thread_local int next;
-    if (nall > CT_MAX_PARAMS * 2)
-        return NULL;   /* no list is this long: looked up each time */
+    if (nall > CT_MAX_PARAMS * 2 || ndecl < 1)
+        return NULL;   /* looked up each time */
     for (int k = 0; k < SLOTS; k++)
-        if (memo[k].decl == decl && memo[k].all == all && memo[k].ndecl == ndecl && memo[k].nall == nall)
+        if (memo[k].decl == decl && memo[k].all == all && memo[k].ndecl == ndecl && memo[k].nall == nall &&
+            memo[k].first == decl[0].name && memo[k].last == decl[ndecl - 1].name)
             return memo[k].has;
     const int k = next;
     next = (next + 1) % SLOTS;
     memo[k].decl = decl;
     memo[k].all = all;
+    memo[k].first = decl[0].name;
+    memo[k].last = decl[ndecl - 1].name;
     memo[k].ndecl = ndecl;
     memo[k].nall = nall;
     for (int i = 0; i < nall; i++)
@@ -179,8 +185,10 @@ void ct_params_read_part(const ct_params *c, const ct_param_def *decl, int ndecl
                          long missing, long *v)
 {
     const unsigned char *has = declared(decl, ndecl, all, nall);
-    for (int i = 0; i < nall; i++)
-        v[i] = (has ? has[i] : ct_param_find(decl, ndecl, all[i].name) != NULL) ? ct_param_read(c, &all[i]) : missing == CT_PARAM_DFLT ? all[i].dflt : missing;
+    for (int i = 0; i < nall; i++) {
+        const int in = has ? has[i] : ct_param_find(decl, ndecl, all[i].name) != NULL;
+        v[i] = in ? ct_param_read(c, &all[i]) : missing == CT_PARAM_DFLT ? all[i].dflt : missing;
+    }
 }
 
 void ct_params_write_part(ct_params *c, const ct_param_def *decl, int ndecl, const ct_param_def *all, int nall,

@@ -57,8 +57,9 @@ static ct_status push(ct_space *s, int *cap, const ct_candidate *c, ct_err *e)
 }
 
 /* The combination idx of t's value lists, in declaration order. A
- * template declares each name once (ct_family_check), so this is what
- * ct_params_set of each in turn gives, without its name compares. */
+ * template declares each name once (tests/core/test_params.c checks every
+ * template), so this is what ct_params_set of each in turn gives, without
+ * its name compares. */
 static void fill(ct_params *c, const ct_template *t, const ct_space_list *const *lists, const int *idx)
 {
     for (int i = 0; i < t->nparams; i++) {
