@@ -48,6 +48,7 @@
 // SHIFT, PREFETCH (dwtc16cl_conv.c). CT_REPLAY (the CPU replay, dwtc16cl_replay.cpp)
 // supplies tc16_mma and tc16_ldsm4 itself.
 #include "ct_dtype.cuh"
+#include "dwtc16cl_sizes.cuh"
 #ifndef CT_REPLAY
 #include "ct_mma16.cuh"
 #endif
@@ -73,34 +74,34 @@ static_assert(SHIFT == 0 || (SHIFT == 1 && LY_SY == 1 && LY_DY == 1 && ROWS % 2 
 
 #define TD_C LY_CIN
 #define TD_CB CHANNELS
-#define TD_NCG ((TD_C + TD_CB - 1) / TD_CB)                  // channel groups
-#define TD_CPW (TD_CB / WARPS)                               // channels of a warp
-#define TD_NK ((8 + (LY_KW - 1) * LY_DX + 15) / 16)          // k-steps of 16 columns
-#define TD_NCR (COLS / 8)                                    // column runs of a tile
+#define TD_NCG DTC_NCG(TD_C, TD_CB)                          // channel groups
+#define TD_CPW DTC_CPW(TD_CB, WARPS)                         // channels of a warp
+#define TD_NK DTC_NK(LY_KW, LY_DX)                           // k-steps of 16 columns
+#define TD_NCR DTC_NCR(COLS)                                 // column runs of a tile
 #define TD_NM ((ROWS * TD_NCR + 15) / 16)                    // m16 tiles of a full item
-#define TD_NR ((ROWS - 1) * LY_SY + (LY_KH - 1) * LY_DY + 1) // input rows of an item
-#define TD_XR (COLS + 16 * TD_NK - 8)                        // input columns staged
-#define TD_XWN (TD_XR / 2)                                   // words of a staged row
-#define TD_RS (TD_XWN + (12 - TD_XWN % 8) % 8)               // row stride, 4 mod 8 words
-#define TD_NQ (TD_CB / VEC)                                  // loads across a block's channels
-#define TD_QOFF (TD_NQ >= 8 ? 4 : (32 / TD_NQ) % 32 & ~3)    // offset of a VEC-channel group (16-byte aligned)
-#define TD_CSA (32 / VEC)                                    // VEC x CS = 0 mod 32 words
+#define TD_NR DTC_NR(ROWS, LY_SY, LY_KH, LY_DY)              // input rows of an item
+#define TD_XR DTC_XR(COLS, TD_NK)                            // input columns staged
+#define TD_XWN DTC_XWN(TD_XR)                                // words of a staged row
+#define TD_RS DTC_RS(TD_XWN)                                 // row stride, 4 mod 8 words
+#define TD_NQ DTC_NQ(TD_CB, VEC)                             // loads across a block's channels
+#define TD_QOFF DTC_QOFF(TD_NQ)                              // offset of a VEC-channel group (16-byte aligned)
+#define TD_CSA DTC_CSA(VEC)                                  // VEC x CS = 0 mod 32 words
 #define TD_NRH ((TD_NR + 1) / 2)                             // SHIFT: rows of a parity
-#define TD_NRP (SHIFT ? 2 * TD_NRH : TD_NR)                  // row positions of a channel
-#define TD_CS ((TD_NRP * TD_RS + TD_CSA - 1) / TD_CSA * TD_CSA)
-#define TD_IN_WORDS ((TD_CB * TD_CS + TD_NQ * TD_QOFF + 3) / 4 * 4)
-#define TD_PR (SHIFT ? ROWS / 2 : ROWS)                      // rows of a td_out half
-#define TD_PRC (TD_PR == 1 ? 1 : TD_PR + (12 - TD_PR % 8) % 8) // pixels of a staged column
+#define TD_NRP DTC_NRP(SHIFT, TD_NR)                         // row positions of a channel
+#define TD_CS DTC_CS(TD_NRP, TD_RS, TD_CSA)
+#define TD_IN_WORDS DTC_IN_WORDS(TD_CB, TD_CS, TD_NQ, TD_QOFF)
+#define TD_PR DTC_PR(SHIFT, ROWS)                            // rows of a td_out half
+#define TD_PRC DTC_PRC(TD_PR)                                // pixels of a staged column
 #define TD_HOFF (COLS * TD_PRC)                              // SHIFT: the odd rows' half
-#define TD_PSW ((TD_CB / 2) | 1)                             // words of a staged pixel
-#define TD_OUT_WORDS ((SHIFT ? 2 : 1) * TD_HOFF * TD_PSW)
+#define TD_PSW DTC_PSW(TD_CB)                                // words of a staged pixel
+#define TD_OUT_WORDS DTC_OUT_WORDS(SHIFT, COLS, TD_PRC, TD_PSW)
 #define TD_SMEM_WORDS (TD_IN_WORDS + TD_OUT_WORDS)
-#define TD_NRT ((LY_OH + ROWS - 1) / ROWS)                   // row tiles of an image
-#define TD_NCT ((LY_OW + COLS - 1) / COLS)                   // column tiles of a row
+#define TD_NRT DTC_NT(LY_OH, ROWS)                           // row tiles of an image
+#define TD_NCT DTC_NT(LY_OW, COLS)                           // column tiles of a row
 #define TD_ITEMS ((long long)LY_B * TD_NRT * TD_NCT)
 #define TD_NSPLIT ((TD_ITEMS + ITEMS - 1) / ITEMS)
 #define TD_NTHR (WARPS * 32)
-#define TD_XT (TD_NQ * TD_XWN * TD_NR)                       // staging tasks of an item
+#define TD_XT DTC_XT(TD_NQ, TD_XWN, TD_NR)                   // staging tasks of an item
 #define TD_XI ((TD_XT + TD_NTHR - 1) / TD_NTHR)              // a thread's staging tasks
 #define TD_NB ((TD_XI + BATCH - 1) / BATCH)                  // batches of them
 static_assert(RING == 0 || (RING == 1 && COLS >= LY_OW && TD_NR > ROWS * LY_SY),

@@ -1,7 +1,8 @@
 /* dwtc16cl_conv.c - parameters, sizes, constraints and launch geometry of
- * the kind dwtc16cl (dwtc16cl_conv.h); the sizes here mirror the TD_*
- * macros of ct_dwtc16_fwd.cuh. */
+ * the kind dwtc16cl (dwtc16cl_conv.h); the derived sizes are
+ * dwtc16cl_sizes.cuh's, which the kernel's TD_* macros expand too. */
 #include "dwtc16cl_conv.h"
+#include "dwtc16cl_sizes.cuh"
 #include "intmath.h"
 #include "tc_shape.h"
 
@@ -54,7 +55,8 @@ _Static_assert(CT_PARAM_COUNT(TD_ALL) == CT_DWTC16CL_NPARAMS, "CT_DWTC16CL_NPARA
 /* Words of a staging batch PREFETCH may hold through the mma. */
 #define TD_MAX_PREFETCH 48
 
-/* The template's derived sizes (ct_dwtc16_fwd.cuh's TD_*). */
+/* The template's derived sizes: dwtc16cl_sizes.cuh's expressions, which
+ * ct_dwtc16_fwd.cuh's TD_* expand too. */
 typedef struct td_geom {
     long long vec, cb, warps, rows, cols, items, batch, tiles, shift, prefetch, ring;
     long long threads, cpw, nk, ncr, nm, nr, xr, xwn, rs, nq, qoff, cs, in_words, prc, psw, out_words, smem;
@@ -70,31 +72,29 @@ static void td_geometry(const ct_tc_shape *s, const td_values *q, td_geom *g)
         g->tiles < 1)
         return;
     g->threads = 32 * g->warps;
-    g->cpw = g->cb / g->warps;
-    g->nk = ct_cdiv(8 + (s->kw - 1) * s->dx, 16);
-    g->ncr = g->cols / 8;
+    g->cpw = DTC_CPW(g->cb, g->warps);
+    g->nk = DTC_NK(s->kw, s->dx);
+    g->ncr = DTC_NCR(g->cols);
     g->nm = g->shift ? ct_cdiv(ct_cdiv(g->rows, 2) * g->ncr, 8) : ct_cdiv(g->rows * g->ncr, 16);
-    g->nr = (g->rows - 1) * s->sy + (s->kh - 1) * s->dy + 1;
-    g->xr = g->cols + 16 * g->nk - 8;
-    g->xwn = g->xr / 2;
-    g->rs = g->xwn + (12 - g->xwn % 8) % 8;
-    g->nq = g->cb / g->vec;
-    g->qoff = g->nq >= 8 ? 4 : (32 / (g->nq > 0 ? g->nq : 1) % 32) & ~3LL;
-    const long long csa = 32 / g->vec;
-    g->cs = ct_rup((g->shift ? 2 * ct_cdiv(g->nr, 2) : g->nr) * g->rs, csa);
-    g->in_words = ct_rup(g->cb * g->cs + g->nq * g->qoff, 4);
-    const long long pr = g->shift ? g->rows / 2 : g->rows;
-    g->prc = pr == 1 ? 1 : pr + (12 - pr % 8) % 8;
-    g->psw = (g->cb / 2) | 1;
-    g->out_words = (g->shift ? 2 : 1) * g->prc * g->cols * g->psw;
+    g->nr = DTC_NR(g->rows, s->sy, s->kh, s->dy);
+    g->xr = DTC_XR(g->cols, g->nk);
+    g->xwn = DTC_XWN(g->xr);
+    g->rs = DTC_RS(g->xwn);
+    g->nq = DTC_NQ(g->cb, g->vec);
+    g->qoff = DTC_QOFF(g->nq);
+    g->cs = DTC_CS(DTC_NRP(g->shift, g->nr), g->rs, DTC_CSA(g->vec));
+    g->in_words = DTC_IN_WORDS(g->cb, g->cs, g->nq, g->qoff);
+    g->prc = DTC_PRC(DTC_PR(g->shift, g->rows));
+    g->psw = DTC_PSW(g->cb);
+    g->out_words = DTC_OUT_WORDS(g->shift, g->cols, g->prc, g->psw);
     g->smem = 4 * (g->in_words + g->out_words);
-    g->nrt = ct_cdiv(s->oh, g->rows);
-    g->nct = ct_cdiv(s->ow, g->cols);
+    g->nrt = DTC_NT(s->oh, g->rows);
+    g->nct = DTC_NT(s->ow, g->cols);
     g->nitems = s->b * g->nrt * g->nct;
     g->nsplit = ct_cdiv(g->nitems, g->items);
-    g->ncg = ct_cdiv(s->cin, g->cb);
+    g->ncg = DTC_NCG(s->cin, g->cb);
     g->blocks = g->nsplit * g->ncg;
-    g->xt = g->nq * g->xwn * g->nr;
+    g->xt = DTC_XT(g->nq, g->xwn, g->nr);
 }
 
 /* The layers it computes: depthwise, stride 1 along W, a filter row within
