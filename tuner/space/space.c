@@ -25,12 +25,38 @@ static int same_params(const ct_params *a, const ct_params *b)
     return 1;
 }
 
-/* Open-addressed set of parameter vectors, so deduplicating tens of
- * thousands of combinations stays linear. */
+/* Open-addressed set of the parameter vectors seen, so deduplicating
+ * hundreds of thousands of combinations stays linear. A slot holds k + 1
+ * for the admissible candidate s->cand[k], -(k + 1) for the rejected
+ * vector k of the rejected store, 0 when empty. */
 typedef struct seen_set {
-    int *slot;     /* index into cand + 1, 0 = empty */
+    int *slot;
     size_t cap;
 } seen_set;
+
+/* The rejected vectors, kept only to count each once: their values, n a
+ * vector (a template's names are the same for every combination), not whole
+ * candidates in the space, which would move hundreds of megabytes on the
+ * large conv2dc spaces where most combinations are rejected. */
+typedef struct rejected_store {
+    long *vals;
+    int n, cap, width;
+} rejected_store;
+
+static ct_status rejected_push(rejected_store *r, const ct_params *p, ct_err *e)
+{
+    if (r->n == r->cap) {
+        int nc = r->cap ? r->cap * 2 : 1024;
+        long *nb = realloc(r->vals, (size_t)nc * (size_t)r->width * sizeof *nb);
+        if (!nb)
+            return ct_fail(e, CT_ERR_INTERNAL, "out of memory");
+        r->vals = nb;
+        r->cap = nc;
+    }
+    memcpy(r->vals + (size_t)r->n * (size_t)r->width, p->values, (size_t)r->width * sizeof *p->values);
+    r->n++;
+    return CT_OK;
+}
 
 static unsigned long long params_hash(const ct_params *p)
 {
@@ -92,11 +118,18 @@ static ct_status build_template(const ct_problem *p, const ct_config *c, const c
     seen.slot = calloc(seen.cap, sizeof *seen.slot);
     if (!seen.slot)
         return ct_fail(e, CT_ERR_INTERNAL, "out of memory");
+    rejected_store rej = {.width = t->nparams};
+    /* The element type's refusal names no parameter: asked once, not per
+     * combination. */
+    char type_why[256];
+    const int type_refused = ct_template_refuses_dtype(p, t, type_why, sizeof type_why);
     int idx[CT_MAX_PARAMS] = {0};
     ct_status rc = CT_OK;
     (void)ct_params_faults(NULL);   /* count this template's misreads only */
+    /* One candidate rewritten in place: fill sets every entry a
+     * combination has, so clearing it once is enough. */
+    ct_candidate cand = {.tmpl = t};
     for (long long combo = 0; combo < full && rc == CT_OK; combo++) {
-        ct_candidate cand = {.tmpl = t};
         fill(&cand.params, t, lists, idx);
         for (int i = t->nparams - 1; i >= 0; i--) {   /* odometer: last parameter fastest */
             if (++idx[i] < lists[i]->nvals)
@@ -105,29 +138,33 @@ static ct_status build_template(const ct_problem *p, const ct_config *c, const c
         }
         if (p->family->normalize)
             p->family->normalize(p, t, &cand.params);
+        if (cand.params.n != rej.width) {   /* the rejected store holds declared lists only */
+            rc = ct_fail(e, CT_ERR_INTERNAL, "template %s: normalisation changed its parameter list", t->name);
+            break;
+        }
         size_t h = (size_t)params_hash(&cand.params) & (seen.cap - 1);
         int dup = 0;
-        while (seen.slot[h]) {
-            if (same_params(&s->cand[seen.slot[h] - 1].params, &cand.params)) {
+        for (int k; (k = seen.slot[h]) != 0; h = (h + 1) & (seen.cap - 1)) {
+            if (k > 0 ? same_params(&s->cand[k - 1].params, &cand.params)
+                      : !memcmp(rej.vals + (size_t)(-k - 1) * (size_t)rej.width, cand.params.values,
+                                    (size_t)rej.width * sizeof *cand.params.values)) {
                 dup = 1;
                 break;
             }
-            h = (h + 1) & (seen.cap - 1);
         }
         if (dup)
             continue;
         st->distinct++;
         char why[256];
-        if (ct_template_refuses_dtype(p, t, why, sizeof why) ||
-            p->family->constrain(p, t, &cand.params, lim, why, sizeof why)) {
+        const char *reason = type_refused ? type_why : NULL;
+        if (!reason && p->family->constrain(p, t, &cand.params, lim, why, sizeof why))
+            reason = why;
+        if (reason) {
             if (!st->example_reject[0])
-                memcpy(st->example_reject, why, sizeof why);
-            /* Remember rejected vectors too, so they count once. */
-            rc = push(s, cap, &cand, e);
-            if (rc == CT_OK) {
-                seen.slot[h] = s->n;
-                s->cand[s->n - 1].tmpl = NULL;   /* marked for removal below */
-            }
+                snprintf(st->example_reject, sizeof st->example_reject, "%s", reason);
+            rc = rejected_push(&rej, &cand.params, e);
+            if (rc == CT_OK)
+                seen.slot[h] = -rej.n;
             continue;
         }
         rc = push(s, cap, &cand, e);
@@ -135,18 +172,13 @@ static ct_status build_template(const ct_problem *p, const ct_config *c, const c
             seen.slot[h] = s->n;
     }
     free(seen.slot);
+    free(rej.vals);
     /* A family that read a parameter its template lacks was handed a
      * default: its candidates cannot be trusted. */
     ct_err fe;
     if (rc == CT_OK && ct_params_faults(&fe) != CT_OK)
         rc = ct_fail(e, CT_ERR_INTERNAL, "template %s: %s", t->name, fe.msg);
-    /* Drop the rejected entries kept for deduplication. */
-    int w = first;
-    for (int r = first; r < s->n; r++)
-        if (s->cand[r].tmpl)
-            s->cand[w++] = s->cand[r];
-    s->n = w;
-    st->admissible = w - first;
+    st->admissible = s->n - first;
     return rc;
 }
 
