@@ -6,6 +6,7 @@
 #include "compile.h"
 #include "files.h"
 
+#include <link.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -18,6 +19,19 @@ static char *source_of(const char *name, const char *dir)
     ct_status rc = ct_template_source(name, dir, &src, &e);
     CHECK_MSG(rc == CT_OK, "%s from %s: %s", name, dir ? dir : "the binary", e.msg);
     return rc == CT_OK ? src : NULL;
+}
+
+static int nvrtc_seen(struct dl_phdr_info *info, size_t size, void *data)
+{
+    (void)size;
+    (void)data;
+    return info->dlpi_name && strstr(info->dlpi_name, "libnvrtc") != NULL;
+}
+
+/* Whether NVRTC is mapped into this process. */
+static int nvrtc_loaded(void)
+{
+    return dl_iterate_phdr(nvrtc_seen, NULL) != 0;
 }
 
 /* A user's folder laid out like templates/ finds a kernel kind's device code
@@ -71,12 +85,16 @@ static void test_user_folder(void)
 
 int main(void)
 {
+    /* NVRTC is loaded by the first compile (nvrtcdl.h), not at start: the
+     * commands that compile nothing do not pay for it. */
+    CHECK_MSG(!nvrtc_loaded(), "NVRTC is loaded before anything compiled");
     test_user_folder();
     ct_err e;
     char *src;
     ct_binary bin;
     CHECK(ct_template_source("ct_ceilings", NULL, &src, &e) == CT_OK);
     CHECK(ct_nvrtc_compile(src, "ct_ceilings", "compute_90", NULL, 0, NULL, &bin, &e) == CT_OK);
+    CHECK(nvrtc_loaded());
     /* compute_90 compiles for sm_90a (ct_arch_target): wgmma is allowed. */
     CHECK(!bin.is_cubin && strstr(bin.data, ".target sm_90a") != NULL);
     ct_binary_free(&bin);

@@ -3,13 +3,13 @@
 
 #include <errno.h>
 #include <glob.h>
-#include <nvrtc.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
 
+#include "nvrtcdl.h"
 #include "problem.h"
 #include "resources.h"
 #include "text.h"
@@ -298,7 +298,8 @@ void ct_family_sources_free(ct_family_sources *s)
 int ct_nvrtc_version(void)
 {
     int major = 0, minor = 0;
-    if (nvrtcVersion(&major, &minor) != NVRTC_SUCCESS)
+    const ct_nvrtc *nv = NULL;
+    if (ct_nvrtc_load(&nv, NULL) != CT_OK || nv->version(&major, &minor) != NVRTC_SUCCESS)
         return 0;
     return major * 1000 + minor * 10;
 }
@@ -311,7 +312,7 @@ void ct_binary_free(ct_binary *b)
 }
 
 #define NVRTC_TRY(call) do { nvrtcResult r_ = (call); if (r_ != NVRTC_SUCCESS) { \
-    rc = ct_fail(e, CT_ERR_COMPILE, "%s: %s", #call, nvrtcGetErrorString(r_)); goto done; } } while (0)
+    rc = ct_fail(e, CT_ERR_COMPILE, "%s: %s", #call, nv->error_string(r_)); goto done; } } while (0)
 
 const char *ct_arch_target(const char *arch, char *buf, size_t n)
 {
@@ -336,7 +337,10 @@ ct_status ct_nvrtc_compile(const char *src, const char *name, const char *arch,
                            ct_binary *out, ct_err *e)
 {
     memset(out, 0, sizeof *out);
-    ct_status rc = CT_OK;
+    const ct_nvrtc *nv = NULL;
+    ct_status rc = ct_nvrtc_load(&nv, e);
+    if (rc != CT_OK)
+        return rc;
     nvrtcProgram prog = NULL;
     enum { MAXOPT = CT_MAX_DEFINES + CT_MAX_PARAMS + 5 };
     char optbuf[MAXOPT][96];
@@ -370,12 +374,12 @@ ct_status ct_nvrtc_compile(const char *src, const char *name, const char *arch,
         opts[nopt] = optbuf[nopt];
     }
     double t0 = now_ms();
-    NVRTC_TRY(nvrtcCreateProgram(&prog, src, name, 0, NULL, NULL));
-    nvrtcResult cr = nvrtcCompileProgram(prog, nopt, opts);
+    NVRTC_TRY(nv->create(&prog, src, name, 0, NULL, NULL));
+    nvrtcResult cr = nv->compile(prog, nopt, opts);
     size_t loglen = 0;
-    if (nvrtcGetProgramLogSize(prog, &loglen) == NVRTC_SUCCESS && loglen > 0) {
+    if (nv->log_size(prog, &loglen) == NVRTC_SUCCESS && loglen > 0) {
         out->log = malloc(loglen + 1);
-        if (out->log && nvrtcGetProgramLog(prog, out->log) != NVRTC_SUCCESS)
+        if (out->log && nv->log(prog, out->log) != NVRTC_SUCCESS)
             out->log[0] = '\0';
         if (out->log)
             out->log[loglen] = '\0';
@@ -388,31 +392,31 @@ ct_status ct_nvrtc_compile(const char *src, const char *name, const char *arch,
                 if (*p == '\n')
                     *p = ' ';
         }
-        rc = ct_fail(e, CT_ERR_COMPILE, "NVRTC: %s: %s", nvrtcGetErrorString(cr), first);
+        rc = ct_fail(e, CT_ERR_COMPILE, "NVRTC: %s: %s", nv->error_string(cr), first);
         goto done;
     }
     if (is_cubin) {
-        NVRTC_TRY(nvrtcGetCUBINSize(prog, &out->size));
+        NVRTC_TRY(nv->cubin_size(prog, &out->size));
         out->data = malloc(out->size);
         if (!out->data) {
             rc = ct_fail(e, CT_ERR_INTERNAL, "out of memory");
             goto done;
         }
-        NVRTC_TRY(nvrtcGetCUBIN(prog, out->data));
+        NVRTC_TRY(nv->cubin(prog, out->data));
     } else {
-        NVRTC_TRY(nvrtcGetPTXSize(prog, &out->size));
+        NVRTC_TRY(nv->ptx_size(prog, &out->size));
         out->data = malloc(out->size);
         if (!out->data) {
             rc = ct_fail(e, CT_ERR_INTERNAL, "out of memory");
             goto done;
         }
-        NVRTC_TRY(nvrtcGetPTX(prog, out->data));
+        NVRTC_TRY(nv->ptx(prog, out->data));
     }
     out->is_cubin = is_cubin;
     out->compile_ms = now_ms() - t0;
 done:
     if (prog)
-        nvrtcDestroyProgram(&prog);
+        nv->destroy(&prog);
     if (rc != CT_OK) {
         free(out->data);
         out->data = NULL;
