@@ -255,6 +255,27 @@ static unsigned long long fresh_seed(void)
     return ct_rand_next(&x) % 1000000000ULL + 1;   /* short enough to type again */
 }
 
+int tl_draw_part(const char *what, int every)
+{
+    const char *fv = getenv("CONVTUNE_TEST_FULL");
+    if ((fv && *fv && strcmp(fv, "0") != 0) || every <= 1) {
+        printf("%s: all of them (CONVTUNE_TEST_FULL)\n", what);
+        return -1;
+    }
+    unsigned long long seed = (unsigned long long)tl_env_long("CONVTUNE_TEST_SEED", 0);
+    if (seed == 0) {   /* kept for the rest of the run: a re-run of itself (test_fold) repeats the part */
+        char v[32];
+        seed = fresh_seed();
+        snprintf(v, sizeof v, "%llu", seed);
+        setenv("CONVTUNE_TEST_SEED", v, 1);
+    }
+    const int part = (int)(seed % (unsigned long long)every);
+    printf("%s: part %d of %d, seed %llu (CONVTUNE_TEST_SEED=%llu repeats it, CONVTUNE_TEST_FULL=1 runs all)\n",
+           what, part + 1, every, seed, seed);
+    fflush(stdout);
+    return part;
+}
+
 void tl_compile_sample(const char *const *specs, int nspecs, const char *const *archs, int narchs,
                        const ct_config *cfg, int per_template, const char *ref_template, tl_sample *out)
 {

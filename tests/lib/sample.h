@@ -50,6 +50,15 @@ void tl_compile_sample(const char *const *specs, int nspecs, const char *const *
                        const ct_config *cfg, int per_template, const char *ref_template, tl_sample *out);
 void tl_sample_free(tl_sample *s);
 
+/* Which part of a battery too long for every run this run takes: the
+ * cases i with i % every == the part returned, drawn from
+ * CONVTUNE_TEST_SEED (else a fresh seed), printed with what; -1 (every
+ * case) under CONVTUNE_TEST_FULL. A drawn seed is set as
+ * CONVTUNE_TEST_SEED for the rest of the process (and what it runs).
+ * CTest's runs go through the whole battery over time, as the replays'
+ * parts do. */
+int tl_draw_part(const char *what, int every);
+
 /* A positive integer from the environment, or dflt. */
 long tl_env_long(const char *name, long dflt);
 
