@@ -106,6 +106,23 @@ static int nvcc(const char *flag1, const char *flag2, const char *src, const cha
     return code;
 }
 
+/* The self-test program of the pair (out, h): nvcc -DCONVTUNE_SELFTEST with
+ * warnings as errors and the header included first, so that one compile
+ * checks the .cu, its self-test and that the header's declarations agree
+ * with the .cu's definitions. */
+static int nvcc_selftest(const char *out, const char *h, const char *exe)
+{
+    char *argv[] = {"nvcc", "-gencode=arch=compute_90a,code=sm_90a", "-DCONVTUNE_SELFTEST", "-Werror=all-warnings",
+                    "-include", (char *)h, (char *)out, "-o", (char *)exe, NULL};
+    tl_result r;
+    run_argv(argv, &r);
+    int code = r.code;
+    if (code != 0)
+        fprintf(stderr, "nvcc -DCONVTUNE_SELFTEST -include %s %s -> %d:\n%s%s\n", h, out, code, r.out, r.err);
+    tl_result_free(&r);
+    return code;
+}
+
 /* ------------------------------------------------------------------------ */
 /* The database                                                             */
 
@@ -304,8 +321,8 @@ static int tool(char **argv)
     return code;
 }
 
-/* The header from C11 and C++ (warnings as errors), after cuda_runtime.h
- * with a cudaStream_t, and together with the .cu under nvcc. */
+/* The header from C11 and C++ (warnings as errors) and after cuda_runtime.h
+ * with a cudaStream_t (with the .cu under nvcc: nvcc_selftest). */
 static void compile_header(const char *cu)
 {
     char h[600], c_src[600], cc_src[600], obj[600], cuda_cc[600], inc[700] = "", nvcc_path[600];
@@ -340,9 +357,6 @@ static void compile_header(const char *cu)
         CHECK(tl_write_text(cuda_cc, text) == 0);
         char *gpp2[] = {"g++", "-std=c++11", "-Wall", "-Wextra", "-Werror", inc, "-c", cuda_cc, "-o", obj, NULL};
         CHECK_MSG(tool(gpp2) == 0, "%s conflicts with cuda_runtime.h", h);
-        char *nv[] = {"nvcc", "-gencode=arch=compute_90a,code=sm_90a", "-Werror=all-warnings", "-include", h, "-c", (char *)cu, "-o", obj,
-                      NULL};
-        CHECK_MSG(tool(nv) == 0, "nvcc -include %s -c %s failed (the .cu, or the two disagree)", h, cu);
     }
     unlink(obj);
 }
@@ -396,8 +410,8 @@ static void check_half_export(int have_nvcc)
         char obj[600], exe[600];
         path_in(obj, sizeof obj, "half.o");
         path_in(exe, sizeof exe, "half_selftest");
-        /* The .cu alone builds in the nvcc -include h -c below. */
-        CHECK_MSG(nvcc("-DCONVTUNE_SELFTEST", NULL, out, exe) == 0, "nvcc -DCONVTUNE_SELFTEST %s failed", out);
+        CHECK_MSG(nvcc_selftest(out, h, exe) == 0, "nvcc -DCONVTUNE_SELFTEST -include %s %s failed (the .cu, or "
+                  "the two disagree)", h, out);
         /* From C with plain pointers, and agreeing with the .cu. */
         char c_src[600];
         snprintf(c_src, sizeof c_src, "%s/use_half.c", wd.work);
@@ -410,8 +424,6 @@ static void check_half_export(int have_nvcc)
         CHECK(tl_write_text(c_src, text) == 0);
         char *gcc[] = {"gcc", "-std=c11", "-Wall", "-Wextra", "-Werror", "-pedantic", "-c", c_src, "-o", obj, NULL};
         CHECK_MSG(tool(gcc) == 0, "%s does not compile as C11", h);
-        char *nv[] = {"nvcc", "-gencode=arch=compute_90a,code=sm_90a", "-Werror=all-warnings", "-include", h, "-c", out, "-o", obj, NULL};
-        CHECK_MSG(tool(nv) == 0, "nvcc -include %s -c %s failed (the .cu, or the two disagree)", h, out);
         unlink(obj);
         unlink(exe);
     }
@@ -557,8 +569,10 @@ int main(void)
         char obj[600], exe[600];
         path_in(obj, sizeof obj, "out.o");
         path_in(exe, sizeof exe, "selftest");
-        /* compile_header's nvcc -include h -c builds the .cu alone too. */
-        CHECK_MSG(nvcc("-DCONVTUNE_SELFTEST", NULL, out, exe) == 0, "nvcc -DCONVTUNE_SELFTEST %s failed", out);
+        char h[600];
+        snprintf(h, sizeof h, "%.*s.h", (int)(strlen(out) - 3), out);
+        CHECK_MSG(nvcc_selftest(out, h, exe) == 0, "nvcc -DCONVTUNE_SELFTEST -include %s %s failed (the .cu, or "
+                  "the two disagree)", h, out);
         CHECK(stat(exe, &sb) == 0 && (sb.st_mode & S_IXUSR));
         unlink(exe);
         compile_header(out);
