@@ -192,36 +192,36 @@ static int neighbours(const ct_search *s, int c, int *out, int max)
 {
     const ct_space *sp = s->sp;
     const ct_candidate *x = &sp->cand[c];
+    const int np = x->params.n;
+    /* One pass over the space: a candidate equal to x but at one parameter
+     * k is a neighbour candidate for that k; per k, the nearest values
+     * below and above x's (the first such candidate on a tie). */
+    int lo[CT_MAX_PARAMS], hi[CT_MAX_PARAMS];
+    long vlo[CT_MAX_PARAMS], vhi[CT_MAX_PARAMS];
+    for (int k = 0; k < np; k++)
+        lo[k] = hi[k] = -1, vlo[k] = vhi[k] = 0;
+    for (int i = 0; i < sp->n; i++) {
+        const ct_candidate *y = &sp->cand[i];
+        if (i == c || y->tmpl != x->tmpl || y->params.n != np)
+            continue;
+        int k = -1, diff = 0;
+        for (int j = 0; j < np && diff <= 1; j++)
+            if (y->params.values[j] != x->params.values[j])
+                diff++, k = j;
+        if (diff != 1)
+            continue;
+        const long vx = x->params.values[k], vy = y->params.values[k];
+        if (vy < vx && (lo[k] < 0 || vy > vlo[k]))
+            lo[k] = i, vlo[k] = vy;
+        if (vy > vx && (hi[k] < 0 || vy < vhi[k]))
+            hi[k] = i, vhi[k] = vy;
+    }
     int n = 0;
-    for (int k = 0; k < x->params.n && n < max; k++) {
-        /* Among candidates equal except at parameter k, the nearest values
-         * below and above x's value. */
-        int lo = -1, hi = -1;
-        long vx = x->params.values[k], vlo = 0, vhi = 0;
-        for (int i = 0; i < sp->n; i++) {
-            const ct_candidate *y = &sp->cand[i];
-            if (i == c || y->tmpl != x->tmpl || y->params.n != x->params.n)
-                continue;
-            int diff = 0;
-            for (int j = 0; j < x->params.n && diff <= 1; j++)
-                if (y->params.values[j] != x->params.values[j])
-                    diff += (j == k) ? 1 : 2;
-            if (diff != 1)
-                continue;
-            long vy = y->params.values[k];
-            if (vy < vx && (lo < 0 || vy > vlo)) {
-                lo = i;
-                vlo = vy;
-            }
-            if (vy > vx && (hi < 0 || vy < vhi)) {
-                hi = i;
-                vhi = vy;
-            }
-        }
-        if (lo >= 0 && n < max)
-            out[n++] = lo;
-        if (hi >= 0 && n < max)
-            out[n++] = hi;
+    for (int k = 0; k < np && n < max; k++) {
+        if (lo[k] >= 0 && n < max)
+            out[n++] = lo[k];
+        if (hi[k] >= 0 && n < max)
+            out[n++] = hi[k];
     }
     return n;
 }
