@@ -95,6 +95,32 @@ static void fill(ct_params *c, const ct_template *t, const ct_space_list *const 
     c->n = t->nparams;
 }
 
+/* The position of a normalised vector in the odometer order of t's value
+ * lists, each value at its first position in its list, or -1 when a value
+ * is in no list (a normalisation may compute one the lists lack). first[i][j]
+ * is the first position of list i's value j, cur the combination the
+ * vector came from (most values stay where they were). */
+static long long list_position(const ct_params *c, const ct_space_list *const *lists,
+                               int (*first)[CT_MAX_VALUES], const int *cur, const long long *weight, int n)
+{
+    long long pos = 0;
+    for (int i = 0; i < n; i++) {
+        const ct_space_list *l = lists[i];
+        const long v = c->values[i];
+        int j = -1;
+        if (v == l->vals[cur[i]])
+            j = first[i][cur[i]];
+        else
+            for (int k = 0; k < l->nvals && j < 0; k++)
+                if (l->vals[k] == v)
+                    j = k;
+        if (j < 0)
+            return -1;
+        pos += j * weight[i];
+    }
+    return pos;
+}
+
 static ct_status build_template(const ct_problem *p, const ct_config *c, const ct_limits *lim,
                                 const ct_template *t, ct_space *s, int *cap, ct_space_stats *st,
                                 ct_err *e)
@@ -111,13 +137,28 @@ static ct_status build_template(const ct_problem *p, const ct_config *c, const c
     st->tmpl = t;
     st->full = full;
     int first = s->n;
-    seen_set seen = {0};
-    seen.cap = 1;
-    while (seen.cap < (size_t)full * 2)
-        seen.cap <<= 1;
-    seen.slot = calloc(seen.cap, sizeof *seen.slot);
-    if (!seen.slot)
+    /* Deduplication: a vector whose values all lie in the lists is one
+     * bit at its list position (a bit set of the combinations is small
+     * enough to stay in cache, where a hash set of them was not); the rare
+     * vector with a value of no list goes to a hash set, made when first
+     * needed. The two never hold equal vectors. */
+    int first_pos[CT_MAX_PARAMS][CT_MAX_VALUES];
+    long long weight[CT_MAX_PARAMS];
+    for (int i = t->nparams - 1; i >= 0; i--) {
+        weight[i] = i == t->nparams - 1 ? 1 : weight[i + 1] * lists[i + 1]->nvals;
+        for (int j = 0; j < lists[i]->nvals; j++) {
+            first_pos[i][j] = j;
+            for (int k = 0; k < j; k++)
+                if (lists[i]->vals[k] == lists[i]->vals[j]) {
+                    first_pos[i][j] = k;
+                    break;
+                }
+        }
+    }
+    unsigned long long *bits = calloc((size_t)(full + 63) / 64 + 1, sizeof *bits);
+    if (!bits)
         return ct_fail(e, CT_ERR_INTERNAL, "out of memory");
+    seen_set seen = {0};
     rejected_store rej = {.width = t->nparams};
     /* The element type's refusal names no parameter: asked once, not per
      * combination. */
@@ -129,8 +170,10 @@ static ct_status build_template(const ct_problem *p, const ct_config *c, const c
     /* One candidate rewritten in place: fill sets every entry a
      * combination has, so clearing it once is enough. */
     ct_candidate cand = {.tmpl = t};
+    int cur[CT_MAX_PARAMS];
     for (long long combo = 0; combo < full && rc == CT_OK; combo++) {
         fill(&cand.params, t, lists, idx);
+        memcpy(cur, idx, sizeof cur);
         for (int i = t->nparams - 1; i >= 0; i--) {   /* odometer: last parameter fastest */
             if (++idx[i] < lists[i]->nvals)
                 break;
@@ -142,9 +185,25 @@ static ct_status build_template(const ct_problem *p, const ct_config *c, const c
             rc = ct_fail(e, CT_ERR_INTERNAL, "template %s: normalisation changed its parameter list", t->name);
             break;
         }
-        size_t h = (size_t)params_hash(&cand.params) & (seen.cap - 1);
+        const long long pos = list_position(&cand.params, lists, first_pos, cur, weight, t->nparams);
+        size_t h = 0;
+        if (pos >= 0) {
+            if (bits[pos / 64] >> (pos % 64) & 1)
+                continue;
+            bits[pos / 64] |= 1ULL << (pos % 64);
+        } else if (!seen.slot) {
+            seen.cap = 1;
+            while (seen.cap < (size_t)full * 2)
+                seen.cap <<= 1;
+            if (!(seen.slot = calloc(seen.cap, sizeof *seen.slot))) {
+                rc = ct_fail(e, CT_ERR_INTERNAL, "out of memory");
+                break;
+            }
+        }
         int dup = 0;
-        for (int k; (k = seen.slot[h]) != 0; h = (h + 1) & (seen.cap - 1)) {
+        if (pos < 0)
+            h = (size_t)params_hash(&cand.params) & (seen.cap - 1);
+        for (int k; pos < 0 && (k = seen.slot[h]) != 0; h = (h + 1) & (seen.cap - 1)) {
             if (k > 0 ? same_params(&s->cand[k - 1].params, &cand.params)
                       : !memcmp(rej.vals + (size_t)(-k - 1) * (size_t)rej.width, cand.params.values,
                                     (size_t)rej.width * sizeof *cand.params.values)) {
@@ -162,15 +221,15 @@ static ct_status build_template(const ct_problem *p, const ct_config *c, const c
         if (reason) {
             if (!st->example_reject[0])
                 snprintf(st->example_reject, sizeof st->example_reject, "%s", reason);
-            rc = rejected_push(&rej, &cand.params, e);
-            if (rc == CT_OK)
+            if (pos < 0 && (rc = rejected_push(&rej, &cand.params, e)) == CT_OK)
                 seen.slot[h] = -rej.n;
             continue;
         }
         rc = push(s, cap, &cand, e);
-        if (rc == CT_OK)
+        if (rc == CT_OK && pos < 0)
             seen.slot[h] = s->n;
     }
+    free(bits);
     free(seen.slot);
     free(rej.vals);
     /* A family that read a parameter its template lacks was handed a
