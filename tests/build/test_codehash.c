@@ -647,17 +647,43 @@ static void test_refactor(void)
     export_ok("built-in templates", db, BF16, NULL);
 }
 
+/* The number of "same" verdicts kept in folder dir (codehash.c). */
+static int verdicts(const char *dir)
+{
+    char cmd[1200];
+    snprintf(cmd, sizeof cmd, "ls '%s' 2>/dev/null | grep -c '[.]same$'", dir);
+    FILE *f = popen(cmd, "r");
+    int n = 0;
+    if (f) {
+        if (fscanf(f, "%d", &n) != 1)
+            n = 0;
+        pclose(f);
+    }
+    return n;
+}
+
 int main(void)
 {
     test_hash();
+    /* Judgements keep their "same" verdicts in the binary cache's folder:
+     * one of this run's own, so that every run compiles what it judges. */
+    CHECK(tl_workdir_make(&wd, "codehash") == 0);
+    char cache[700];
+    snprintf(cache, sizeof cache, "%s/cache", wd.work);
+    setenv("CONVTUNE_CACHE", cache, 1);
     /* Each kept case costs a few NVRTC compiles: a drawn third of them a
      * run (the first, with the judgements of unkept texts, every run). */
     const int part = tl_draw_part("kept texts judged on their PTX", 3);
     for (size_t i = 0; i < sizeof kept_cases / sizeof kept_cases[0]; i++)
         if (i == 0 || part < 0 || (int)(i % 3) == part)
             test_kept(&kept_cases[i]);
+    /* The first kept case's verdicts were kept (it judged records the
+     * same); judged again, from them, it stands and adds none. */
+    const int kept = verdicts(cache);
+    CHECK_MSG(kept >= 1, "%d verdicts kept in %s", kept, cache);
+    test_kept(&kept_cases[0]);
+    CHECK(verdicts(cache) == kept);
     test_cost();
-    CHECK(tl_workdir_make(&wd, "codehash") == 0);
     test_refactor();
     tl_workdir_remove(&wd);
     CHECK_DONE();

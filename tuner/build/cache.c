@@ -210,3 +210,37 @@ int ct_cache_put(const char *dir, const char *key, const ct_binary *b)
     ct_tmp_forget(tmp);
     return 0;
 }
+
+int ct_cache_has_mark(const char *dir, const char *key, const char *tag)
+{
+    char path[1200];
+    if (!*dir)
+        return 0;
+    snprintf(path, sizeof path, "%s/%s.%s", dir, key, tag);
+    struct stat st;
+    return stat(path, &st) == 0 && S_ISREG(st.st_mode);
+}
+
+int ct_cache_put_mark(const char *dir, const char *key, const char *tag)
+{
+    if (!*dir || mkdirs(dir) != 0)
+        return -1;
+    char tmp[1200], path[1200], host[64];
+    host_name(host, sizeof host);
+    sweep_once(dir, host);
+    snprintf(tmp, sizeof tmp, "%s/.%s.%s.%ld." CT_CACHE_TMP_TAG "XXXXXX", dir, key, host, (long)getpid());
+    snprintf(path, sizeof path, "%s/%s.%s", dir, key, tag);
+    int fd = ct_tmp_create(tmp);
+    if (fd < 0)
+        return -1;
+    int ok = fsync(fd) == 0;
+    ok &= close(fd) == 0;
+    ok = ok && chmod(tmp, 0644) == 0;
+    if (!ok || rename(tmp, path) != 0) {
+        unlink(tmp);
+        ct_tmp_forget(tmp);
+        return -1;
+    }
+    ct_tmp_forget(tmp);
+    return 0;
+}

@@ -33,4 +33,11 @@ int ct_cache_get(const char *dir, const char *key, ct_binary *out);
 #define CT_CACHE_TMP_TAG "tmp"
 int ct_cache_put(const char *dir, const char *key, const ct_binary *b);
 
+/* A fact kept beside the binaries, as an empty file KEY.TAG written as
+ * atomically as a binary (ct_cache_put): 1 when it is there. The PTX
+ * judgements of stored results keep their "same code" verdicts so
+ * (codehash.c). ct_cache_put_mark: 0 when stored, -1 when not. */
+int ct_cache_has_mark(const char *dir, const char *key, const char *tag);
+int ct_cache_put_mark(const char *dir, const char *key, const char *tag);
+
 #endif

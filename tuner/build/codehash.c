@@ -29,6 +29,7 @@
  * keeps the hash when the expanded order of the tokens is unchanged. */
 #include "codehash.h"
 
+#include "cache.h"
 #include "codepp.h"
 #include "compile.h"
 
@@ -343,8 +344,30 @@ static ct_status same_ptx_as_now(const ct_result *rec, const char *old, const ct
     ct_err quiet;
     memset(&quiet, 0, sizeof quiet);
     ct_status rc = ct_template_source(t->name, dir, &now, &quiet);
+    /* A "same" verdict is a fact of the two texts, the candidate and the
+     * compiler, kept in the binary cache's folder so that the next export
+     * of the same record compiles nothing; "different" is not kept, since
+     * a later judgement may meet the matching PTX variant. */
+    char cdir[1024] = "", key[33] = "";
+    if (rc == CT_OK && ct_cache_default_dir(cdir, sizeof cdir, NULL) == CT_OK) {
+        ct_define defs[CT_MAX_DEFINES];
+        const int nd = ct_problem_defines(p, defs);
+        const int nv = ct_nvrtc_version();
+        char ko[33], kn[33], both[80];
+        ct_cache_key(old, t->name, arch, defs, nd, c, nv, ko);
+        ct_cache_key(now, t->name, arch, defs, nd, c, nv, kn);
+        snprintf(both, sizeof both, "%s %s", ko, kn);
+        ct_cache_key(both, "same-ptx", arch, NULL, 0, NULL, nv, key);
+        if (ct_cache_has_mark(cdir, key, "same")) {
+            free(now);
+            *same = 1;
+            return CT_OK;
+        }
+    }
     if (rc == CT_OK)
         rc = ct_code_same_ptx(old, now, p, t, c, arch, same, &quiet);
+    if (rc == CT_OK && *same && key[0])
+        (void)ct_cache_put_mark(cdir, key, "same");   /* a failure costs only a later judgement */
     free(now);
     if (rc == CT_ERR_INTERNAL && strstr(quiet.msg, "out of memory"))
         return ct_fail(e, CT_ERR_INTERNAL, "out of memory");
