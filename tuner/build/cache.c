@@ -177,6 +177,21 @@ static void sweep_once(const char *dir, const char *host)
  * temporary is removed on SIGINT, SIGTERM, SIGHUP and SIGPIPE (outfile.h's
  * clean-up: a cancelled Slurm array must not litter a shared cache), and
  * after SIGKILL by this host's next process that writes into the folder. */
+/* The end of a put: the temporary tmp, written whole where ok, made a
+ * plain file readable by the other users of a shared cache and renamed to
+ * path, else removed; 0 when in place. */
+static int publish(const char *tmp, const char *path, int ok)
+{
+    ok = ok && chmod(tmp, 0644) == 0;
+    if (!ok || rename(tmp, path) != 0) {
+        unlink(tmp);
+        ct_tmp_forget(tmp);
+        return -1;
+    }
+    ct_tmp_forget(tmp);
+    return 0;
+}
+
 int ct_cache_put(const char *dir, const char *key, const ct_binary *b)
 {
     if (!b->is_cubin || !b->data || !*dir || mkdirs(dir) != 0)
@@ -200,15 +215,7 @@ int ct_cache_put(const char *dir, const char *key, const ct_binary *b)
     ok &= fflush(f) == 0;
     ok &= fsync(fd) == 0;
     ok &= fclose(f) == 0;
-    /* Readable by the other users of a shared cache, as a plain file. */
-    ok = ok && chmod(tmp, 0644) == 0;
-    if (!ok || rename(tmp, path) != 0) {
-        unlink(tmp);
-        ct_tmp_forget(tmp);
-        return -1;
-    }
-    ct_tmp_forget(tmp);
-    return 0;
+    return publish(tmp, path, ok);
 }
 
 int ct_cache_has_mark(const char *dir, const char *key, const char *tag)
@@ -235,12 +242,5 @@ int ct_cache_put_mark(const char *dir, const char *key, const char *tag)
         return -1;
     int ok = fsync(fd) == 0;
     ok &= close(fd) == 0;
-    ok = ok && chmod(tmp, 0644) == 0;
-    if (!ok || rename(tmp, path) != 0) {
-        unlink(tmp);
-        ct_tmp_forget(tmp);
-        return -1;
-    }
-    ct_tmp_forget(tmp);
-    return 0;
+    return publish(tmp, path, ok);
 }
