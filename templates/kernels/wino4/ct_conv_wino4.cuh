@@ -95,6 +95,11 @@
 #define W4_PI WINO4_PI(CHUNK_K, TILE_N, W4_NT)     // patches a thread gathers a chunk
 #define W4_PW WINO4_PW(CHUNK_K, TILE_M, W4_NT)     // filters
 #define W4_NOWHERE (-(1 << 24))
+// Results stored before EARLY existed name no value for it: they ran the
+// schedule of EARLY=0.
+#ifndef EARLY
+#define EARLY 0
+#endif
 // Floats a filter item holds in registers: its 9 taps, or with EARLY=2
 // its 36 transformed values.
 #define W4_GF (EARLY == 2 ? 36 : 9)
