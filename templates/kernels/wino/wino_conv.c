@@ -10,6 +10,10 @@
 
 CT_FAMILY_CODE
 
+/* A parameter added after results were stored (EARLY): a stored result
+ * lacking it reads the default, the code it was tuned on. */
+#define WN_ADDED_RANGE(lo, hi) .min = (lo), .max = (hi), .added = 1
+
 /* Each parameter once, in list order. */
 #define WN_ALL(X)                                                                                            \
     X(TILE_M, 32, CT_RANGE(4, 256), "output channels of a group per block (a power of two)")                \
@@ -21,7 +25,7 @@ CT_FAMILY_CODE
                                  "one's transforms overlapping another's products)")                       \
     X(MIN_BLOCKS, 1, CT_RANGE(1, 2), "blocks an SM the launch bounds ask for at least (2: one block's "      \
                                      "transforms overlap another's products, in fewer registers)")            \
-    X(EARLY, 0, CT_RANGE(0, 1), "1: the next chunk transformed in registers halfway through the products "   \
+    X(EARLY, 0, WN_ADDED_RANGE(0, 1), "1: the next chunk transformed in registers halfway through the products "   \
                                 "(0: after their barrier)")
 
 const ct_param_def ct_wino_params[CT_WINO_NPARAMS] = CT_PARAM_TABLE(WN_ALL);

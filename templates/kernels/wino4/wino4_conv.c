@@ -11,6 +11,10 @@
 
 CT_FAMILY_CODE
 
+/* A parameter added after results were stored (EARLY): a stored result
+ * lacking it reads the default, the code it was tuned on. */
+#define W4_ADDED_RANGE(lo, hi) .min = (lo), .max = (hi), .added = 1
+
 /* Each parameter once, in list order. */
 #define W4_ALL(X)                                                                                            \
     X(TILE_M, 32, CT_RANGE(4, 256), "output channels of a group per block (a power of two)")                \
@@ -24,7 +28,7 @@ CT_FAMILY_CODE
                                  "fall behind while the others compute)")                                  \
     X(MIN_BLOCKS, 1, CT_RANGE(1, 2), "blocks an SM the launch bounds ask for (2: one block's loads and "     \
                                      "transforms overlap another's products, in fewer registers)")            \
-    X(EARLY, 0, CT_RANGE(0, 2), "with PREFETCH=1: 0 transforms the next chunk after the products' barrier, " \
+    X(EARLY, 0, W4_ADDED_RANGE(0, 2), "with PREFETCH=1: 0 transforms the next chunk after the products' barrier, " \
                                 "1 its patches in registers halfway through the products, 2 its filters too")
 
 const ct_param_def ct_wino4_params[CT_WINO4_NPARAMS] = CT_PARAM_TABLE(W4_ALL);
