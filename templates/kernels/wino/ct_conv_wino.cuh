@@ -46,9 +46,11 @@
 //                        drift apart and one's transforms overlap
 //                        another's products (a block's shared memory
 //                        over 48 KiB is one dynamic array)
-//   EARLY                0: the next chunk transformed after the barrier
-//                        that ends the products; 1: in registers halfway
-//                        through them, only the stores after the barrier
+//   EARLY                with one stage: 0, the next chunk transformed
+//                        after the barrier that ends the products; 1, in
+//                        registers before it (the warps done first
+//                        transform while the others finish), only the
+//                        stores after it
 // Indices are 32-bit: the host refuses layers of 2^31 elements or more.
 
 #include "ct_dtype.cuh"
@@ -97,7 +99,7 @@
 
 static_assert(WN_NT % 32 == 0 && WN_NT <= 1024, "whole warps, at most 1024 threads");
 static_assert(STAGES == 1 || STAGES == 2, "one or two stages");
-static_assert(EARLY == 0 || EARLY == 1, "EARLY 0 or 1");
+static_assert(EARLY == 0 || (EARLY == 1 && STAGES == 1), "EARLY 0, or 1 with one stage");
 static_assert((THREAD_M == 4 || THREAD_M == 8) && (THREAD_N == 4 || THREAD_N == 8), "runs of 4 a thread");
 static_assert(16 * WN_EPL <= WN_STAGE, "the epilogue's planes fit the stage");
 static_assert(WN_STAGE % 4 == 0, "the tile table after the stages, 16-byte aligned");
@@ -191,9 +193,9 @@ __device__ __forceinline__ void wn_ut(const float *g, float *u)
     }
 }
 
-// EARLY=1: the registers of wn_load transformed in place, halfway through
-// the products of the chunk before (their arithmetic in the issue slots
-// the shared loads leave), so that only the stores follow the barrier.
+// EARLY=1: the registers of wn_load transformed in place before the
+// barrier that ends a chunk's products (a warp done first transforms while
+// the others finish), so that only the stores follow the barrier.
 __device__ __forceinline__ void wn_early(float (&rd)[WN_PI][16], float (&rg)[WN_PW][WN_GF])
 {
     const int tid = threadIdx.x;
@@ -347,12 +349,6 @@ WN_NAME(const ct_elem *__restrict__ in, const ct_elem *__restrict__ weight,
 #pragma unroll
                 for (int j = 0; j < THREAD_N; ++j)
                     acc[i][j] = fmaf(a[i], bb[j], acc[i][j]);
-#if EARLY
-            // Halfway: the next chunk's loads (issued before the products)
-            // have had time to land.
-            if (kk == CHUNK_K / 2 && c + 1 < WN_NCH)
-                wn_early(rd, rg);
-#endif
         }
 #if STAGES == 2
         // The other stage was released by the barrier that ended chunk c-1.
@@ -362,6 +358,10 @@ WN_NAME(const ct_elem *__restrict__ in, const ct_elem *__restrict__ weight,
         }
         __syncthreads();
 #else
+#if EARLY
+        if (c + 1 < WN_NCH)
+            wn_early(rd, rg);
+#endif
         __syncthreads();   // every thread is done with the stage
         if (c + 1 < WN_NCH) {
             wn_store(s_stage, s_stage + 16 * WN_UPL, rd, rg);

@@ -25,8 +25,8 @@ CT_FAMILY_CODE
                                  "one's transforms overlapping another's products)")                       \
     X(MIN_BLOCKS, 1, CT_RANGE(1, 2), "blocks an SM the launch bounds ask for at least (2: one block's "      \
                                      "transforms overlap another's products, in fewer registers)")            \
-    X(EARLY, 0, WN_ADDED_RANGE(0, 1), "1: the next chunk transformed in registers halfway through the products "   \
-                                "(0: after their barrier)")
+    X(EARLY, 0, WN_ADDED_RANGE(0, 1), "with STAGES=1: 1 transforms the next chunk in registers before the "    \
+                                      "products' barrier, 0 after it")
 
 const ct_param_def ct_wino_params[CT_WINO_NPARAMS] = CT_PARAM_TABLE(WN_ALL);
 _Static_assert(CT_PARAM_COUNT(WN_ALL) == CT_WINO_NPARAMS, "CT_WINO_NPARAMS is the list's length");
@@ -107,9 +107,9 @@ static int wn_constrain(const ct_template *t, const ct_tc_shape *s, const ct_par
     }
     if (!pow2(q.TILE_M) || !pow2(q.TILE_N) || !pow2(q.CHUNK_K) || (q.THREAD_M != 4 && q.THREAD_M != 8) ||
         (q.THREAD_N != 4 && q.THREAD_N != 8) || q.TILE_M < q.THREAD_M || q.TILE_N < q.THREAD_N ||
-        (q.EARLY != 0 && q.EARLY != 1)) {
+        (q.EARLY != 0 && q.EARLY != 1) || (q.EARLY == 1 && q.STAGES != 1)) {
         snprintf(why, len, "TILE_M, TILE_N and CHUNK_K are powers of two, THREAD_M and THREAD_N 4 or 8 and at "
-                 "most their tiles, EARLY 0 or 1");
+                 "most their tiles, EARLY 0 or 1 (1 with STAGES=1)");
         return 1;
     }
     wn_geom g;

@@ -30,7 +30,7 @@ for dt in 0 1 2; do
     for cl in 0 1; do
         #   dt  B CI CO G H  W  PH PW bias CL  TM TN RM RN CK
         one $dt 2 8  13 1 9  11 1  1  1    $cl 16 32 4  4  8
-ST=2 EA=1 one $dt 1 19 70 1 13 12 1  1  0    $cl 32 32 8  8  8
+   ST=2 one $dt 1 19 70 1 13 12 1  1  0    $cl 32 32 8  8  8
         one $dt 2 6  37 1 11 13 0  0  1    $cl 32 16 8  4  4
         one $dt 1 12 16 1 15 14 2  2  0    $cl 16 16 4  4  4
    ST=2 one $dt 2 6  10 2 10 9  1  1  1    $cl 16 32 4  8  8
@@ -39,9 +39,9 @@ ST=2 EA=1 one $dt 1 19 70 1 13 12 1  1  0    $cl 32 32 8  8  8
    MB=2 one $dt 1 16 32 1 17 16 1  1  1    $cl 32 64 8  8  8
    ST=2 one $dt 2 3  64 1 6  7  2  1  0    $cl 64 32 8  8  4
    ST=2 one $dt 1 33 8  1 5  5  1  1  1    $cl 16 64 4  8  16
-ST=2 EA=1 one $dt 1 40 24 1 7  9  1  1  1    $cl 32 16 8  4  4
+   ST=2 one $dt 1 40 24 1 7  9  1  1  1    $cl 32 16 8  4  4
    EA=1 one $dt 1 36 20 1 9  10 1  1  1    $cl 32 32 8  8  8
-ST=2 EA=1 one $dt 1 20 40 1 9  10 1  1  1    $cl 32 16 8  4  8
+   ST=2 one $dt 1 20 40 1 9  10 1  1  1    $cl 32 16 8  4  8
         one $dt 2 33 24 1 7  8  1  1  0    $cl 32 16 8  4  16
     done
 done

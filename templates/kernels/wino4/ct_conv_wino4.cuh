@@ -57,10 +57,12 @@
 //   STAGES               1: one stage, two barriers a chunk; 2: two
 //                        stages, one barrier
 //   MIN_BLOCKS           blocks an SM the launch bounds ask for
-//   EARLY                with PREFETCH: 0, the next chunk transformed
-//                        after the barrier that ends the products; 1, its
-//                        patches transformed in registers halfway through
-//                        them; 2, its filters too (more registers)
+//   EARLY                with PREFETCH and one stage: 0, the next chunk
+//                        transformed after the barrier that ends the
+//                        products; 1, its patches transformed in
+//                        registers before that barrier (the warps done
+//                        first transform while the others finish); 2,
+//                        its filters too (more registers)
 // Indices are 32-bit: the host refuses layers of 2^31 elements or more.
 
 #include "ct_dtype.cuh"
@@ -108,7 +110,8 @@ static_assert(W4_NT % 32 == 0 && W4_NT <= 1024, "whole warps, at most 1024 threa
 static_assert(W4_TS % 8 == 0, "a quarter warp reads one position");
 static_assert(PREFETCH == 0 || PREFETCH == 1, "PREFETCH 0 or 1");
 static_assert(STAGES == 1 || STAGES == 2, "one or two stages");
-static_assert(EARLY == 0 || (PREFETCH == 1 && EARLY <= 2), "EARLY 0, or 1 or 2 with the prefetch");
+static_assert(EARLY == 0 || (PREFETCH == 1 && STAGES == 1 && EARLY <= 2), "EARLY 0, or 1 or 2 with the prefetch "
+              "and one stage");
 static_assert((THREAD_M == 4 || THREAD_M == 8) && (THREAD_N == 4 || THREAD_N == 8), "runs of 4 a thread");
 static_assert(36 * W4_EPL <= STAGES * W4_STAGE, "the epilogue's planes fit the stages");
 static_assert(W4_STAGE % 4 == 0, "the tile table after the stages, 16-byte aligned");
@@ -285,9 +288,10 @@ __device__ __forceinline__ void w4_ut(const float *g, float *u)
 }
 
 // EARLY: the registers of w4_load transformed in place (patches, and with
-// EARLY=2 filters), so that the arithmetic runs among the products of the
-// chunk before, in the issue slots their shared loads leave, and only the
-// stores remain after the barrier. The items w4_load skipped are skipped.
+// EARLY=2 filters) before the barrier that ends a chunk's products: a warp
+// that finishes its products first (fewer warps on its scheduler) does its
+// arithmetic while the others finish theirs, and only the stores remain
+// after the barrier. The items w4_load skipped are skipped.
 __device__ __forceinline__ void w4_early(float (&rd)[W4_PI][36], float (&rg)[W4_PW][W4_GF])
 {
     const int rank = w4_rank(), frank = w4_frank(rank);
@@ -443,12 +447,6 @@ W4_NAME(const ct_elem *__restrict__ in, const ct_elem *__restrict__ weight,
 #pragma unroll
                 for (int j = 0; j < THREAD_N; ++j)
                     acc[i][j] = fmaf(a[i], bb[j], acc[i][j]);
-#if EARLY
-            // Halfway: the next chunk's loads (issued before the products)
-            // have had time to land.
-            if (kk == CHUNK_K / 2 && c + 1 < W4_NCH)
-                w4_early(rd, rg);
-#endif
         }
 #if STAGES == 2
         // The other stage was released by the barrier that ended chunk c-1.
@@ -461,6 +459,10 @@ W4_NAME(const ct_elem *__restrict__ in, const ct_elem *__restrict__ weight,
         }
         __syncthreads();
 #else
+#if EARLY
+        if (c + 1 < W4_NCH)
+            w4_early(rd, rg);
+#endif
         __syncthreads();   // every thread is done with the stage
         if (c + 1 < W4_NCH) {
 #if !PREFETCH

@@ -28,8 +28,8 @@ CT_FAMILY_CODE
                                  "fall behind while the others compute)")                                  \
     X(MIN_BLOCKS, 1, CT_RANGE(1, 2), "blocks an SM the launch bounds ask for (2: one block's loads and "     \
                                      "transforms overlap another's products, in fewer registers)")            \
-    X(EARLY, 0, W4_ADDED_RANGE(0, 2), "with PREFETCH=1: 0 transforms the next chunk after the products' barrier, " \
-                                "1 its patches in registers halfway through the products, 2 its filters too")
+    X(EARLY, 0, W4_ADDED_RANGE(0, 2), "with PREFETCH=1 and STAGES=1: 0 transforms the next chunk after the "  \
+                                      "products' barrier, 1 its patches before it, 2 its filters too")
 
 const ct_param_def ct_wino4_params[CT_WINO4_NPARAMS] = CT_PARAM_TABLE(W4_ALL);
 _Static_assert(CT_PARAM_COUNT(W4_ALL) == CT_WINO4_NPARAMS, "CT_WINO4_NPARAMS is the list's length");
@@ -125,9 +125,9 @@ static int w4_constrain(const ct_template *t, const ct_tc_shape *s, const ct_par
                  "their tiles, PREFETCH 0 or 1, STAGES and MIN_BLOCKS 1 or 2, EARLY 0 to 2");
         return 1;
     }
-    if (q.EARLY != 0 && q.PREFETCH != 1) {
-        snprintf(why, len, "EARLY=%ld transforms the prefetched chunk during the products: it needs PREFETCH=1",
-                 q.EARLY);
+    if (q.EARLY != 0 && (q.PREFETCH != 1 || q.STAGES != 1)) {
+        snprintf(why, len, "EARLY=%ld transforms the prefetched chunk before the barrier of one stage: it needs "
+                 "PREFETCH=1 and STAGES=1 (two stages store it before their one barrier already)", q.EARLY);
         return 1;
     }
     w4_geom g;
