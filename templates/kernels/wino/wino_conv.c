@@ -142,7 +142,11 @@ static int wn_constrain(const ct_template *t, const ct_tc_shape *s, const ct_par
      * the raw loads and 20 (ptxas fits the 8 x 8 sums of 256 threads in
      * 128 registers without spills) must fit what it leaves, in a block of
      * no more channels than tiles (at 64 x 16 ptxas spills 20 to 48 bytes
-     * on sm_75 and sm_80). */
+     * on sm_75 and sm_80). Blocks of 512 threads, whose launch bounds
+     * leave 128 registers whatever MIN_BLOCKS, take the same tighter
+     * estimate: 64 x 32 and 32 x 64 of 8 x 8 fit 128 with at most 48 bytes
+     * of spills (ptxas -v, sm_75 and sm_90), 16 warps an SM where 256
+     * threads of 137 registers leave 8. */
     const long long tight =
         q.THREAD_M * q.THREAD_N + q.THREAD_M + q.THREAD_N + 16 * g.pi + WINO_GF(q.EARLY) * g.pw + 20;
     if (q.MIN_BLOCKS >= 2 && g.minb == q.MIN_BLOCKS && q.TILE_M > q.TILE_N) {
@@ -150,7 +154,8 @@ static int wn_constrain(const ct_template *t, const ct_tc_shape *s, const ct_par
                  "registers it leaves", q.MIN_BLOCKS, q.TILE_M, q.TILE_N);
         return 1;
     }
-    if (ct_regs_exceed(lim, g.regs < tight || q.MIN_BLOCKS < 2 ? g.regs : tight, g.nt, (long)g.minb, why, len))
+    if (ct_regs_exceed(lim, g.regs < tight || (q.MIN_BLOCKS < 2 && g.nt < 512) ? g.regs : tight, g.nt, (long)g.minb,
+                       why, len))
         return 1;
     /* Sums past the group's channels, tiles past the layer and tile
      * outputs past its edge: more than a quarter thrown away loses to a

@@ -43,6 +43,7 @@ for dt in 0 1 2; do
    EA=1 one $dt 1 36 20 1 9  10 1  1  1    $cl 32 32 8  8  8
    ST=2 one $dt 1 20 40 1 9  10 1  1  1    $cl 32 16 8  4  8
         one $dt 2 33 24 1 7  8  1  1  0    $cl 32 16 8  4  16
+   EA=1 one $dt 1 20 70 1 9  10 1  1  1    $cl 64 32 8  8  8
     done
 done
 replay_end
