@@ -46,11 +46,6 @@
 //                        drift apart and one's transforms overlap
 //                        another's products (a block's shared memory
 //                        over 48 KiB is one dynamic array)
-//   EARLY                with one stage: 0, the next chunk transformed
-//                        after the barrier that ends the products; 1, in
-//                        registers before it (the warps done first
-//                        transform while the others finish), only the
-//                        stores after it
 // Indices are 32-bit: the host refuses layers of 2^31 elements or more.
 
 #include "ct_dtype.cuh"
@@ -85,13 +80,7 @@
 #define WN_PW WINO_PW(CHUNK_K, TILE_M, WN_NT)      // filters
 // Registers a thread needs; launch bounds as in ct_conv_ffma.cuh: whole
 // warps a scheduler, 1024 threads an SM.
-// Results stored before EARLY existed name no value for it: they ran the
-// schedule of EARLY=0.
-#ifndef EARLY
-#define EARLY 0
-#endif
-#define WN_GF WINO_GF(EARLY)                       // floats a filter item holds
-#define WN_REGS WINO_REGS_EARLY(WINO_REGS(THREAD_M, THREAD_N, WN_PI, WN_PW), WN_PW, EARLY)
+#define WN_REGS WINO_REGS(THREAD_M, THREAD_N, WN_PI, WN_PW)
 #define WN_MINB WINO_MINB_D(WINO_MINB(WINO_MINB_A(WINO_MINB_R(WN_REGS, WN_NT), MIN_BLOCKS), WN_NT), WN_SMEM)
 #define WN_NOWHERE (-(1 << 24))
 #define WN_SMEM WINO_SMEM(STAGES, WN_STAGE, TILE_N)  // bytes: the stages and the tile table
@@ -99,7 +88,6 @@
 
 static_assert(WN_NT % 32 == 0 && WN_NT <= 1024, "whole warps, at most 1024 threads");
 static_assert(STAGES == 1 || STAGES == 2, "one or two stages");
-static_assert(EARLY == 0 || (EARLY == 1 && STAGES == 1), "EARLY 0, or 1 with one stage");
 static_assert((THREAD_M == 4 || THREAD_M == 8) && (THREAD_N == 4 || THREAD_N == 8), "runs of 4 a thread");
 static_assert(16 * WN_EPL <= WN_STAGE, "the epilogue's planes fit the stage");
 static_assert(WN_STAGE % 4 == 0, "the tile table after the stages, 16-byte aligned");
@@ -113,7 +101,7 @@ struct __align__(16) wn_pix {
 // Patches: NCHW consecutive threads on consecutive tiles, NHWC on
 // consecutive channels; filters: consecutive threads on consecutive
 // input channels.
-__device__ __forceinline__ void wn_load(float (&rd)[WN_PI][16], float (&rg)[WN_PW][WN_GF], const ct_elem *__restrict__ xg,
+__device__ __forceinline__ void wn_load(float (&rd)[WN_PI][16], float (&rg)[WN_PW][9], const ct_elem *__restrict__ xg,
                                         const ct_elem *__restrict__ wg, const wn_pix *pix, int m0, int c)
 {
     const int tid = threadIdx.x;
@@ -152,75 +140,9 @@ __device__ __forceinline__ void wn_load(float (&rd)[WN_PI][16], float (&rg)[WN_P
     }
 }
 
-// V = B^T d B of a raw patch d (16 values, rows of 4).
-__device__ __forceinline__ void wn_vt(const float *d, float *v)
-{
-    float t[16];
-#pragma unroll
-    for (int j = 0; j < 4; ++j) {
-        t[0 * 4 + j] = d[0 * 4 + j] - d[2 * 4 + j];
-        t[1 * 4 + j] = d[1 * 4 + j] + d[2 * 4 + j];
-        t[2 * 4 + j] = d[2 * 4 + j] - d[1 * 4 + j];
-        t[3 * 4 + j] = d[1 * 4 + j] - d[3 * 4 + j];
-    }
-#pragma unroll
-    for (int i = 0; i < 4; ++i) {
-        v[i * 4 + 0] = t[i * 4 + 0] - t[i * 4 + 2];
-        v[i * 4 + 1] = t[i * 4 + 1] + t[i * 4 + 2];
-        v[i * 4 + 2] = t[i * 4 + 2] - t[i * 4 + 1];
-        v[i * 4 + 3] = t[i * 4 + 1] - t[i * 4 + 3];
-    }
-}
-
-// U = G g G^T of a filter g (9 taps, rows of 3) into u (16 values): g is
-// read whole into a before u is written, so u may be g's own array.
-__device__ __forceinline__ void wn_ut(const float *g, float *u)
-{
-    float a[12];
-#pragma unroll
-    for (int j = 0; j < 3; ++j) {   // G g: 4 rows of 3
-        a[0 * 3 + j] = g[0 * 3 + j];
-        a[1 * 3 + j] = 0.5f * (g[0 * 3 + j] + g[1 * 3 + j] + g[2 * 3 + j]);
-        a[2 * 3 + j] = 0.5f * (g[0 * 3 + j] - g[1 * 3 + j] + g[2 * 3 + j]);
-        a[3 * 3 + j] = g[2 * 3 + j];
-    }
-#pragma unroll
-    for (int i = 0; i < 4; ++i) {   // (G g) G^T
-        u[i * 4 + 0] = a[i * 3 + 0];
-        u[i * 4 + 1] = 0.5f * (a[i * 3 + 0] + a[i * 3 + 1] + a[i * 3 + 2]);
-        u[i * 4 + 2] = 0.5f * (a[i * 3 + 0] - a[i * 3 + 1] + a[i * 3 + 2]);
-        u[i * 4 + 3] = a[i * 3 + 2];
-    }
-}
-
-// EARLY=1: the registers of wn_load transformed in place before the
-// barrier that ends a chunk's products (a warp done first transforms while
-// the others finish), so that only the stores follow the barrier.
-__device__ __forceinline__ void wn_early(float (&rd)[WN_PI][16], float (&rg)[WN_PW][WN_GF])
-{
-    const int tid = threadIdx.x;
-#pragma unroll
-    for (int r = 0; r < WN_PI; ++r) {
-        if (CHUNK_K * TILE_N % WN_NT != 0 && tid + r * WN_NT >= CHUNK_K * TILE_N)
-            break;
-        float v[16];
-        wn_vt(rd[r], v);
-#pragma unroll
-        for (int x = 0; x < 16; ++x)
-            rd[r][x] = v[x];
-    }
-#pragma unroll
-    for (int r = 0; r < WN_PW; ++r) {
-        if (CHUNK_K * TILE_M % WN_NT != 0 && tid + r * WN_NT >= CHUNK_K * TILE_M)
-            break;
-        wn_ut(rg[r], rg[r]);
-    }
-}
-
-// The registers of wn_load, transformed (V = B^T d B, U = G g G^T; with
-// EARLY, wn_early did it), into the stage: U [xi][k][m], V [xi][k][n].
-__device__ __forceinline__ void wn_store(float *su, float *sv, const float (&rd)[WN_PI][16],
-                                         const float (&rg)[WN_PW][WN_GF])
+// The registers of wn_load, transformed (V = B^T d B, U = G g G^T), into
+// the stage: U [xi][k][m], V [xi][k][n].
+__device__ __forceinline__ void wn_store(float *su, float *sv, const float (&rd)[WN_PI][16], const float (&rg)[WN_PW][9])
 {
     const int tid = threadIdx.x;
 #pragma unroll
@@ -229,14 +151,22 @@ __device__ __forceinline__ void wn_store(float *su, float *sv, const float (&rd)
         if (CHUNK_K * TILE_N % WN_NT != 0 && p >= CHUNK_K * TILE_N)
             break;
         const int kl = LY_CL ? p % CHUNK_K : p / TILE_N, nl = LY_CL ? p / CHUNK_K : p % TILE_N;
-        float v[16];
-#if EARLY
+        const float *d = rd[r];
+        float t[16], v[16];
 #pragma unroll
-        for (int x = 0; x < 16; ++x)
-            v[x] = rd[r][x];
-#else
-        wn_vt(rd[r], v);
-#endif
+        for (int j = 0; j < 4; ++j) {
+            t[0 * 4 + j] = d[0 * 4 + j] - d[2 * 4 + j];
+            t[1 * 4 + j] = d[1 * 4 + j] + d[2 * 4 + j];
+            t[2 * 4 + j] = d[2 * 4 + j] - d[1 * 4 + j];
+            t[3 * 4 + j] = d[1 * 4 + j] - d[3 * 4 + j];
+        }
+#pragma unroll
+        for (int i = 0; i < 4; ++i) {
+            v[i * 4 + 0] = t[i * 4 + 0] - t[i * 4 + 2];
+            v[i * 4 + 1] = t[i * 4 + 1] + t[i * 4 + 2];
+            v[i * 4 + 2] = t[i * 4 + 2] - t[i * 4 + 1];
+            v[i * 4 + 3] = t[i * 4 + 1] - t[i * 4 + 3];
+        }
 #pragma unroll
         for (int x = 0; x < 16; ++x)
             sv[x * WN_VPL + kl * WN_BP + nl] = v[x];
@@ -247,14 +177,22 @@ __device__ __forceinline__ void wn_store(float *su, float *sv, const float (&rd)
         if (CHUNK_K * TILE_M % WN_NT != 0 && p >= CHUNK_K * TILE_M)
             break;
         const int kl = p % CHUNK_K, ml = p / CHUNK_K;
-        float u[16];
-#if EARLY
+        const float *g = rg[r];
+        float a[12], u[16];
 #pragma unroll
-        for (int x = 0; x < 16; ++x)
-            u[x] = rg[r][x];
-#else
-        wn_ut(rg[r], u);
-#endif
+        for (int j = 0; j < 3; ++j) {   // G g: 4 rows of 3
+            a[0 * 3 + j] = g[0 * 3 + j];
+            a[1 * 3 + j] = 0.5f * (g[0 * 3 + j] + g[1 * 3 + j] + g[2 * 3 + j]);
+            a[2 * 3 + j] = 0.5f * (g[0 * 3 + j] - g[1 * 3 + j] + g[2 * 3 + j]);
+            a[3 * 3 + j] = g[2 * 3 + j];
+        }
+#pragma unroll
+        for (int i = 0; i < 4; ++i) {   // (G g) G^T
+            u[i * 4 + 0] = a[i * 3 + 0];
+            u[i * 4 + 1] = 0.5f * (a[i * 3 + 0] + a[i * 3 + 1] + a[i * 3 + 2]);
+            u[i * 4 + 2] = 0.5f * (a[i * 3 + 0] - a[i * 3 + 1] + a[i * 3 + 2]);
+            u[i * 4 + 3] = a[i * 3 + 2];
+        }
 #pragma unroll
         for (int x = 0; x < 16; ++x)
             su[x * WN_UPL + kl * WN_AP + ml] = u[x];
@@ -318,11 +256,8 @@ WN_NAME(const ct_elem *__restrict__ in, const ct_elem *__restrict__ weight,
             acc[i][j] = 0.0f;
     __syncthreads();
 
-    float rd[WN_PI][16], rg[WN_PW][WN_GF];
+    float rd[WN_PI][16], rg[WN_PW][9];
     wn_load(rd, rg, xg, wg, s_pix, m0, 0);
-#if EARLY
-    wn_early(rd, rg);
-#endif
     wn_store(s_stage, s_stage + 16 * WN_UPL, rd, rg);
     __syncthreads();
 #pragma unroll 1
@@ -358,10 +293,6 @@ WN_NAME(const ct_elem *__restrict__ in, const ct_elem *__restrict__ weight,
         }
         __syncthreads();
 #else
-#if EARLY
-        if (c + 1 < WN_NCH)
-            wn_early(rd, rg);
-#endif
         __syncthreads();   // every thread is done with the stage
         if (c + 1 < WN_NCH) {
             wn_store(s_stage, s_stage + 16 * WN_UPL, rd, rg);

@@ -10,10 +10,6 @@
 
 CT_FAMILY_CODE
 
-/* A parameter added after results were stored (EARLY): a stored result
- * lacking it reads the default, the code it was tuned on. */
-#define WN_ADDED_RANGE(lo, hi) .min = (lo), .max = (hi), .added = 1
-
 /* Each parameter once, in list order. */
 #define WN_ALL(X)                                                                                            \
     X(TILE_M, 32, CT_RANGE(4, 256), "output channels of a group per block (a power of two)")                \
@@ -24,9 +20,7 @@ CT_FAMILY_CODE
     X(STAGES, 1, CT_RANGE(1, 2), "shared stages: 1 (two barriers a chunk) or 2 (one; warps drift apart, "   \
                                  "one's transforms overlapping another's products)")                       \
     X(MIN_BLOCKS, 1, CT_RANGE(1, 2), "blocks an SM the launch bounds ask for at least (2: one block's "      \
-                                     "transforms overlap another's products, in fewer registers)")            \
-    X(EARLY, 0, WN_ADDED_RANGE(0, 1), "with STAGES=1: 1 transforms the next chunk in registers before the "    \
-                                      "products' barrier, 0 after it")
+                                     "transforms overlap another's products, in fewer registers)")
 
 const ct_param_def ct_wino_params[CT_WINO_NPARAMS] = CT_PARAM_TABLE(WN_ALL);
 _Static_assert(CT_PARAM_COUNT(WN_ALL) == CT_WINO_NPARAMS, "CT_WINO_NPARAMS is the list's length");
@@ -64,7 +58,7 @@ static void wn_geometry(const ct_tc_shape *s, const wn_values *q, wn_geom *g)
         return;
     g->pi = WINO_PI(q->CHUNK_K, q->TILE_N, g->nt);
     g->pw = WINO_PW(q->CHUNK_K, q->TILE_M, g->nt);
-    g->regs = WINO_REGS_EARLY(WINO_REGS(q->THREAD_M, q->THREAD_N, g->pi, g->pw), g->pw, q->EARLY);
+    g->regs = WINO_REGS(q->THREAD_M, q->THREAD_N, g->pi, g->pw);
     g->ntiles = WINO_CDIV(g->tiles, q->TILE_N);
     g->mtiles = WINO_CDIV(coutg, q->TILE_M);
     g->stage = WINO_STAGE(WINO_UPL(q->CHUNK_K, q->TILE_M), WINO_VPL(q->CHUNK_K, q->TILE_N));
@@ -106,10 +100,9 @@ static int wn_constrain(const ct_template *t, const ct_tc_shape *s, const ct_par
         return 1;
     }
     if (!pow2(q.TILE_M) || !pow2(q.TILE_N) || !pow2(q.CHUNK_K) || (q.THREAD_M != 4 && q.THREAD_M != 8) ||
-        (q.THREAD_N != 4 && q.THREAD_N != 8) || q.TILE_M < q.THREAD_M || q.TILE_N < q.THREAD_N ||
-        (q.EARLY != 0 && q.EARLY != 1) || (q.EARLY == 1 && q.STAGES != 1)) {
+        (q.THREAD_N != 4 && q.THREAD_N != 8) || q.TILE_M < q.THREAD_M || q.TILE_N < q.THREAD_N) {
         snprintf(why, len, "TILE_M, TILE_N and CHUNK_K are powers of two, THREAD_M and THREAD_N 4 or 8 and at "
-                 "most their tiles, EARLY 0 or 1 (1 with STAGES=1)");
+                 "most their tiles");
         return 1;
     }
     wn_geom g;
@@ -147,8 +140,7 @@ static int wn_constrain(const ct_template *t, const ct_tc_shape *s, const ct_par
      * estimate: 64 x 32 and 32 x 64 of 8 x 8 fit 128 with at most 48 bytes
      * of spills (ptxas -v, sm_75 and sm_90), 16 warps an SM where 256
      * threads of 137 registers leave 8. */
-    const long long tight =
-        q.THREAD_M * q.THREAD_N + q.THREAD_M + q.THREAD_N + 16 * g.pi + WINO_GF(q.EARLY) * g.pw + 20;
+    const long long tight = q.THREAD_M * q.THREAD_N + q.THREAD_M + q.THREAD_N + 16 * g.pi + 9 * g.pw + 20;
     if (q.MIN_BLOCKS >= 2 && g.minb == q.MIN_BLOCKS && q.TILE_M > q.TILE_N) {
         snprintf(why, len, "MIN_BLOCKS=%ld: a block of more channels (%ld) than tiles (%ld) spills in the "
                  "registers it leaves", q.MIN_BLOCKS, q.TILE_M, q.TILE_N);
@@ -180,18 +172,10 @@ static int wn_constrain(const ct_template *t, const ct_tc_shape *s, const ct_par
 /* The tile sizes are powers of two the constraints check, not rounded;
  * MIN_BLOCKS=2 where the register estimate already asks for two blocks or
  * more, or where the block's shared memory is dynamic (one block an SM),
- * is the kernel of MIN_BLOCKS=1, and stored as it; EARLY=1 where a
- * group's input channels are one chunk (nothing loaded during products)
- * is the kernel of EARLY=0. */
+ * is the kernel of MIN_BLOCKS=1, and stored as it. */
 static void wn_normalize(const ct_template *t, const ct_tc_shape *s, ct_params *c)
 {
     wn_values q = wn_get(t, c);
-    if (q.EARLY == 1 && q.CHUNK_K >= s->cin / ct_tc_ngroups(s)) {
-        q.EARLY = 0;
-        for (int i = 0; i < CT_WINO_NPARAMS; i++)
-            if (!strcmp(ct_wino_params[i].name, "EARLY"))
-                ct_params_write(c, &ct_wino_params[i], 1, &q.EARLY);
-    }
     if (q.MIN_BLOCKS <= 1)
         return;
     wn_values one = q;

@@ -8,7 +8,7 @@
 #include "kernel_kind.h"
 #include "problem.h"
 
-#define CT_WINO_NPARAMS 8
+#define CT_WINO_NPARAMS 7
 extern const ct_param_def ct_wino_params[CT_WINO_NPARAMS];
 extern const ct_kernel_kind ct_kind_wino;
 

@@ -18,10 +18,6 @@
 // Registers a thread needs: the sums, two k's fragments, the raw patches
 // and filters of the next chunk, about 24 for indices and the loop.
 #define WINO_REGS(thm, thn, pi, pw) ((thm) * (thn) + 2 * ((thm) + (thn)) + 16 * (pi) + 9 * (pw) + 24)
-// Floats a filter item holds in registers (its 9 taps; with EARLY its 16
-// transformed values) and the registers with EARLY's 7 more a filter.
-#define WINO_GF(early) ((early) ? 16 : 9)
-#define WINO_REGS_EARLY(regs, pw, early) ((regs) + (WINO_GF(early) - 9) * (pw))
 // The launch bounds' blocks an SM: as many as the estimate lets 512 warps
 // of whole 8-register steps hold (whole warps a scheduler), at least minb
 // (MIN_BLOCKS), within 1024 threads an SM and at least 1.

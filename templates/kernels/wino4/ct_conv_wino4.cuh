@@ -57,12 +57,6 @@
 //   STAGES               1: one stage, two barriers a chunk; 2: two
 //                        stages, one barrier
 //   MIN_BLOCKS           blocks an SM the launch bounds ask for
-//   EARLY                with PREFETCH and one stage: 0, the next chunk
-//                        transformed after the barrier that ends the
-//                        products; 1, its patches transformed in
-//                        registers before that barrier (the warps done
-//                        first transform while the others finish); 2,
-//                        its filters too (more registers)
 // Indices are 32-bit: the host refuses layers of 2^31 elements or more.
 
 #include "ct_dtype.cuh"
@@ -97,21 +91,11 @@
 #define W4_PI WINO4_PI(CHUNK_K, TILE_N, W4_NT)     // patches a thread gathers a chunk
 #define W4_PW WINO4_PW(CHUNK_K, TILE_M, W4_NT)     // filters
 #define W4_NOWHERE (-(1 << 24))
-// Results stored before EARLY existed name no value for it: they ran the
-// schedule of EARLY=0.
-#ifndef EARLY
-#define EARLY 0
-#endif
-// Floats a filter item holds in registers: its 9 taps, or with EARLY=2
-// its 36 transformed values.
-#define W4_GF (EARLY == 2 ? 36 : 9)
 
 static_assert(W4_NT % 32 == 0 && W4_NT <= 1024, "whole warps, at most 1024 threads");
 static_assert(W4_TS % 8 == 0, "a quarter warp reads one position");
 static_assert(PREFETCH == 0 || PREFETCH == 1, "PREFETCH 0 or 1");
 static_assert(STAGES == 1 || STAGES == 2, "one or two stages");
-static_assert(EARLY == 0 || (PREFETCH == 1 && STAGES == 1 && EARLY <= 2), "EARLY 0, or 1 or 2 with the prefetch "
-              "and one stage");
 static_assert((THREAD_M == 4 || THREAD_M == 8) && (THREAD_N == 4 || THREAD_N == 8), "runs of 4 a thread");
 static_assert(36 * W4_EPL <= STAGES * W4_STAGE, "the epilogue's planes fit the stages");
 static_assert(W4_STAGE % 4 == 0, "the tile table after the stages, 16-byte aligned");
@@ -153,7 +137,7 @@ __device__ __forceinline__ void w4_pitem(int p, int &kl, int &nl)
 // channel k) and 3x3 filters into registers, zeros outside the layer.
 // Patch items by rank, filter items after them (consecutive threads on
 // consecutive input channels).
-__device__ __forceinline__ void w4_load(float (&rd)[W4_PI][36], float (&rg)[W4_PW][W4_GF], const ct_elem *__restrict__ xg,
+__device__ __forceinline__ void w4_load(float (&rd)[W4_PI][36], float (&rg)[W4_PW][9], const ct_elem *__restrict__ xg,
                                         const ct_elem *__restrict__ wg, const w4_pix *pix, int m0, int c)
 {
     const int rank = w4_rank(), frank = w4_frank(rank);
@@ -262,67 +246,9 @@ __device__ __forceinline__ void w4_at(float x0, float x1, float x2, float x3, fl
     y[3 * s] = fmaf(8.0f, t, q) + x5;
 }
 
-// V = B^T d B of a raw patch d (36 values, rows of 6).
-__device__ __forceinline__ void w4_vt(const float *d, float *v)
-{
-    float t[36];
-#pragma unroll
-    for (int j = 0; j < 6; ++j)   // B^T d: the columns
-        w4_bt(d[j], d[6 + j], d[12 + j], d[18 + j], d[24 + j], d[30 + j], t + j, 6);
-#pragma unroll
-    for (int i = 0; i < 6; ++i)   // (B^T d) B: the rows
-        w4_bt(t[i * 6], t[i * 6 + 1], t[i * 6 + 2], t[i * 6 + 3], t[i * 6 + 4], t[i * 6 + 5], v + i * 6, 1);
-}
-
-// U' = G' g G'^T of a filter g (9 taps, rows of 3) into u (36 values): g
-// is read whole into a before u is written, so u may be g's own array.
-__device__ __forceinline__ void w4_ut(const float *g, float *u)
-{
-    float a[18];
-#pragma unroll
-    for (int j = 0; j < 3; ++j)   // G' g: 6 rows of 3
-        w4_g(g[j], g[3 + j], g[6 + j], a + j, 3);
-#pragma unroll
-    for (int i = 0; i < 6; ++i)   // (G' g) G'^T
-        w4_g(a[i * 3], a[i * 3 + 1], a[i * 3 + 2], u + i * 6, 1);
-}
-
-// EARLY: the registers of w4_load transformed in place (patches, and with
-// EARLY=2 filters) before the barrier that ends a chunk's products: a warp
-// that finishes its products first (fewer warps on its scheduler) does its
-// arithmetic while the others finish theirs, and only the stores remain
-// after the barrier. The items w4_load skipped are skipped.
-__device__ __forceinline__ void w4_early(float (&rd)[W4_PI][36], float (&rg)[W4_PW][W4_GF])
-{
-    const int rank = w4_rank(), frank = w4_frank(rank);
-#pragma unroll
-    for (int r = 0; r < W4_PI; ++r) {
-        if (W4_NP % W4_NT != 0 && rank + r * W4_NT >= W4_NP)
-            break;
-        float v[36];
-        w4_vt(rd[r], v);
-#pragma unroll
-        for (int x = 0; x < 36; ++x)
-            rd[r][x] = v[x];
-    }
-#if EARLY == 2
-#pragma unroll
-    for (int r = 0; r < W4_PW; ++r) {
-        if (W4_NF % W4_NT != 0 && frank + r * W4_NT >= W4_NF)
-            break;
-        w4_ut(rg[r], rg[r]);
-    }
-#else
-    (void)frank;
-    (void)rg;
-#endif
-}
-
-// The registers of w4_load, transformed (V = B^T d B, U' = G' g G'^T; with
-// EARLY, w4_early did the patches or both), into the stage: U' [xi][k][m],
-// V [xi][k][n].
-__device__ __forceinline__ void w4_store(float *su, float *sv, const float (&rd)[W4_PI][36],
-                                         const float (&rg)[W4_PW][W4_GF])
+// The registers of w4_load, transformed (V = B^T d B, U' = G' g G'^T), into
+// the stage: U' [xi][k][m], V [xi][k][n].
+__device__ __forceinline__ void w4_store(float *su, float *sv, const float (&rd)[W4_PI][36], const float (&rg)[W4_PW][9])
 {
     const int rank = w4_rank(), frank = w4_frank(rank);
 #pragma unroll
@@ -332,14 +258,14 @@ __device__ __forceinline__ void w4_store(float *su, float *sv, const float (&rd)
             break;
         int kl, nl;
         w4_pitem(p, kl, nl);
-        float v[36];
-#if EARLY
+        const float *d = rd[r];
+        float t[36], v[36];
 #pragma unroll
-        for (int x = 0; x < 36; ++x)
-            v[x] = rd[r][x];
-#else
-        w4_vt(rd[r], v);
-#endif
+        for (int j = 0; j < 6; ++j)   // B^T d: the columns
+            w4_bt(d[j], d[6 + j], d[12 + j], d[18 + j], d[24 + j], d[30 + j], t + j, 6);
+#pragma unroll
+        for (int i = 0; i < 6; ++i)   // (B^T d) B: the rows
+            w4_bt(t[i * 6], t[i * 6 + 1], t[i * 6 + 2], t[i * 6 + 3], t[i * 6 + 4], t[i * 6 + 5], v + i * 6, 1);
 #pragma unroll
         for (int x = 0; x < 36; ++x)
             sv[x * W4_VPL + kl * W4_BP + nl] = v[x];
@@ -350,14 +276,14 @@ __device__ __forceinline__ void w4_store(float *su, float *sv, const float (&rd)
         if (W4_NF % W4_NT != 0 && p >= W4_NF)
             break;
         const int kl = p % CHUNK_K, ml = p / CHUNK_K;
-        float u[36];
-#if EARLY == 2
+        const float *g = rg[r];
+        float a[18], u[36];
 #pragma unroll
-        for (int x = 0; x < 36; ++x)
-            u[x] = rg[r][x];
-#else
-        w4_ut(rg[r], u);
-#endif
+        for (int j = 0; j < 3; ++j)   // G' g: 6 rows of 3
+            w4_g(g[j], g[3 + j], g[6 + j], a + j, 3);
+#pragma unroll
+        for (int i = 0; i < 6; ++i)   // (G' g) G'^T
+            w4_g(a[i * 3], a[i * 3 + 1], a[i * 3 + 2], u + i * 6, 1);
 #pragma unroll
         for (int x = 0; x < 36; ++x)
             su[x * W4_UPL + kl * W4_AP + ml] = u[x];
@@ -414,11 +340,8 @@ W4_NAME(const ct_elem *__restrict__ in, const ct_elem *__restrict__ weight,
             acc[i][j] = 0.0f;
     __syncthreads();
 
-    float rd[W4_PI][36], rg[W4_PW][W4_GF];
+    float rd[W4_PI][36], rg[W4_PW][9];
     w4_load(rd, rg, xg, wg, s_pix, m0, 0);
-#if EARLY
-    w4_early(rd, rg);
-#endif
     w4_store(s_stage, s_stage + 36 * W4_UPL, rd, rg);
     __syncthreads();
 #pragma unroll 1
@@ -459,10 +382,6 @@ W4_NAME(const ct_elem *__restrict__ in, const ct_elem *__restrict__ weight,
         }
         __syncthreads();
 #else
-#if EARLY
-        if (c + 1 < W4_NCH)
-            w4_early(rd, rg);
-#endif
         __syncthreads();   // every thread is done with the stage
         if (c + 1 < W4_NCH) {
 #if !PREFETCH

@@ -11,10 +11,6 @@
 
 CT_FAMILY_CODE
 
-/* A parameter added after results were stored (EARLY): a stored result
- * lacking it reads the default, the code it was tuned on. */
-#define W4_ADDED_RANGE(lo, hi) .min = (lo), .max = (hi), .added = 1
-
 /* Each parameter once, in list order. */
 #define W4_ALL(X)                                                                                            \
     X(TILE_M, 32, CT_RANGE(4, 256), "output channels of a group per block (a power of two)")                \
@@ -27,9 +23,7 @@ CT_FAMILY_CODE
     X(STAGES, 1, CT_RANGE(1, 2), "shared stages: 1 (two barriers a chunk) or 2 (one; the transforming warps "  \
                                  "fall behind while the others compute)")                                  \
     X(MIN_BLOCKS, 1, CT_RANGE(1, 2), "blocks an SM the launch bounds ask for (2: one block's loads and "     \
-                                     "transforms overlap another's products, in fewer registers)")            \
-    X(EARLY, 0, W4_ADDED_RANGE(0, 2), "with PREFETCH=1 and STAGES=1: 0 transforms the next chunk after the "  \
-                                      "products' barrier, 1 its patches before it, 2 its filters too")
+                                     "transforms overlap another's products, in fewer registers)")
 
 const ct_param_def ct_wino4_params[CT_WINO4_NPARAMS] = CT_PARAM_TABLE(W4_ALL);
 _Static_assert(CT_PARAM_COUNT(W4_ALL) == CT_WINO4_NPARAMS, "CT_WINO4_NPARAMS is the list's length");
@@ -74,7 +68,7 @@ static void w4_geometry(const ct_tc_shape *s, const w4_values *q, w4_geom *g)
      * without spills at PREFETCH=0, spill 52 bytes at 1; 8 x 8 of 288
      * threads spill 300 bytes in 96). */
     g->regs = q->THREAD_M * q->THREAD_N + q->THREAD_M + q->THREAD_N + 36 * g->pi +
-              (q->PREFETCH ? (q->EARLY == 2 ? 36 : 9) * g->pw + 12 : 12);
+              (q->PREFETCH ? 9 * g->pw + 12 : 12);
     g->ntiles = WINO4_NTILES(g->tiles, q->TILE_N);
     g->mtiles = WINO4_MTILES(coutg, q->TILE_M);
     /* 36 planes of U and V, CHUNK_K rows of the block's channels (and 4)
@@ -120,14 +114,9 @@ static int w4_constrain(const ct_template *t, const ct_tc_shape *s, const ct_par
     if (!pow2(q.TILE_M) || !pow2(q.TILE_N) || !pow2(q.CHUNK_K) || (q.THREAD_M != 4 && q.THREAD_M != 8) ||
         (q.THREAD_N != 4 && q.THREAD_N != 8) || q.TILE_M < q.THREAD_M || q.TILE_N < q.THREAD_N ||
         (q.PREFETCH != 0 && q.PREFETCH != 1) || (q.STAGES != 1 && q.STAGES != 2) || q.MIN_BLOCKS < 1 ||
-        q.MIN_BLOCKS > 2 || q.EARLY < 0 || q.EARLY > 2) {
+        q.MIN_BLOCKS > 2) {
         snprintf(why, len, "TILE_M, TILE_N and CHUNK_K are powers of two, THREAD_M and THREAD_N 4 or 8 and at most "
-                 "their tiles, PREFETCH 0 or 1, STAGES and MIN_BLOCKS 1 or 2, EARLY 0 to 2");
-        return 1;
-    }
-    if (q.EARLY != 0 && (q.PREFETCH != 1 || q.STAGES != 1)) {
-        snprintf(why, len, "EARLY=%ld transforms the prefetched chunk before the barrier of one stage: it needs "
-                 "PREFETCH=1 and STAGES=1 (two stages store it before their one barrier already)", q.EARLY);
+                 "their tiles, PREFETCH 0 or 1, STAGES and MIN_BLOCKS 1 or 2");
         return 1;
     }
     w4_geom g;
@@ -180,20 +169,16 @@ static int w4_constrain(const ct_template *t, const ct_tc_shape *s, const ct_par
 }
 
 /* PREFETCH=1 where a group's input channels are one chunk loads nothing
- * during products: the kernel of PREFETCH=0 (and so EARLY=0, which has
- * nothing to transform early), and stored as it. */
+ * during products: the kernel of PREFETCH=0, and stored as it. */
 static void w4_normalize(const ct_template *t, const ct_tc_shape *s, ct_params *c)
 {
     w4_values q = w4_get(t, c);
     if (q.PREFETCH != 1 || q.CHUNK_K < s->cin / ct_tc_ngroups(s))
         return;
     q.PREFETCH = 0;
-    q.EARLY = 0;
     for (int i = 0; i < CT_WINO4_NPARAMS; i++)
         if (!strcmp(ct_wino4_params[i].name, "PREFETCH"))
             ct_params_write(c, &ct_wino4_params[i], 1, &q.PREFETCH);
-        else if (!strcmp(ct_wino4_params[i].name, "EARLY"))
-            ct_params_write(c, &ct_wino4_params[i], 1, &q.EARLY);
 }
 
 /* Tile blocks (x) x channel blocks (y) x groups (z), the stages and tile

@@ -8,7 +8,7 @@
 #include "kernel_kind.h"
 #include "problem.h"
 
-#define CT_WINO4_NPARAMS 9
+#define CT_WINO4_NPARAMS 8
 extern const ct_param_def ct_wino4_params[CT_WINO4_NPARAMS];
 extern const ct_kernel_kind ct_kind_wino4;
 
