@@ -87,6 +87,8 @@ static const kept_case kept_cases[] = {
      {"OUT_X", "OUT_Y", "TILE_OH", "TILE_OW"}, {4, 2, 0, 8}},
     {"conv2dc_wino", "40a066817247a2b4", "conv2dc:2:12:9:11:20:3:3:same:groups=2:bias", 7, 5, 7,
      {"TILE_M", "TILE_N", "THREAD_M", "THREAD_N", "CHUNK_K", "STAGES", "MIN_BLOCKS"}, {8, 32, 4, 4, 4, 2, 1}},
+    {"conv2dc_wino", "927e3b9d8e8c5e8e", "conv2dc:2:12:9:11:20:3:3:same:groups=2:bias", 7, 5, 7,
+     {"TILE_M", "TILE_N", "THREAD_M", "THREAD_N", "CHUNK_K", "STAGES", "MIN_BLOCKS"}, {32, 32, 8, 8, 4, 1, 1}},
     {"conv2dc_ffma", "8835537b862360dc", "conv2dc:2:12:9:11:20:3:3:same:groups=2:bias:nhwc", 7, 5, 5,
      {"TILE_M", "TILE_N", "THREAD_M", "THREAD_N", "CHUNK_K"}, {16, 64, 4, 4, 8}},
     {"conv2dc_dwtcl", "5e2a82fb034e7e72", "conv2dc:2:16:9:11:16:3:3:pad=1:stride=2:groups=16:bias:nhwc", 9, 0,

@@ -44,7 +44,8 @@
 //                        chunk stored after every thread's products);
 //                        2: two stages, one barrier a chunk, so that warps
 //                        drift apart and one's transforms overlap
-//                        another's products
+//                        another's products (a block's shared memory
+//                        over 48 KiB is one dynamic array)
 // Indices are 32-bit: the host refuses layers of 2^31 elements or more.
 
 #include "ct_dtype.cuh"
@@ -80,13 +81,16 @@
 // Registers a thread needs; launch bounds as in ct_conv_ffma.cuh: whole
 // warps a scheduler, 1024 threads an SM.
 #define WN_REGS WINO_REGS(THREAD_M, THREAD_N, WN_PI, WN_PW)
-#define WN_MINB WINO_MINB(WINO_MINB_A(WINO_MINB_R(WN_REGS, WN_NT), MIN_BLOCKS), WN_NT)
+#define WN_MINB WINO_MINB_D(WINO_MINB(WINO_MINB_A(WINO_MINB_R(WN_REGS, WN_NT), MIN_BLOCKS), WN_NT), WN_SMEM)
 #define WN_NOWHERE (-(1 << 24))
+#define WN_SMEM WINO_SMEM(STAGES, WN_STAGE, TILE_N)  // bytes: the stages and the tile table
+#define WN_DYN WINO_DYN(WN_SMEM)                   // 1: one dynamic array (over 48 KiB)
 
 static_assert(WN_NT % 32 == 0 && WN_NT <= 1024, "whole warps, at most 1024 threads");
 static_assert(STAGES == 1 || STAGES == 2, "one or two stages");
 static_assert((THREAD_M == 4 || THREAD_M == 8) && (THREAD_N == 4 || THREAD_N == 8), "runs of 4 a thread");
 static_assert(16 * WN_EPL <= WN_STAGE, "the epilogue's planes fit the stage");
+static_assert(WN_STAGE % 4 == 0, "the tile table after the stages, 16-byte aligned");
 
 struct __align__(16) wn_pix {
     int base, iy, ix, pad;
@@ -202,8 +206,16 @@ WN_NAME(const ct_elem *__restrict__ in, const ct_elem *__restrict__ weight,
 #endif
         ct_elem *__restrict__ out)
 {
+#if WN_DYN
+    // Over 48 KiB: the stages, then the tile table, in the dynamic shared
+    // memory wino_conv.c's launch sizes.
+    extern __shared__ __align__(16) float smem[];
+    float *const s_stage = smem;
+    wn_pix *const s_pix = reinterpret_cast<wn_pix *>(smem + STAGES * WN_STAGE);
+#else
     __shared__ __align__(16) float s_stage[STAGES * WN_STAGE];
     __shared__ wn_pix s_pix[TILE_N];
+#endif
 
     const int tid = threadIdx.x;
     const int n0 = blockIdx.x * TILE_N, m0 = blockIdx.y * TILE_M, g = blockIdx.z;

@@ -28,7 +28,6 @@ CT_PARAM_UNION(wn, WN_ALL)
 
 /* Unrolled FMAs of one chunk (instruction cache, NVRTC time). */
 #define WN_MAX_BODY 1024
-#define WN_STATIC_SMEM (48 * 1024)
 #define WN_MAX_INDEX 2147483647LL
 
 static wn_values wn_get(const ct_template *t, const ct_params *c)
@@ -60,11 +59,12 @@ static void wn_geometry(const ct_tc_shape *s, const wn_values *q, wn_geom *g)
     g->pi = WINO_PI(q->CHUNK_K, q->TILE_N, g->nt);
     g->pw = WINO_PW(q->CHUNK_K, q->TILE_M, g->nt);
     g->regs = WINO_REGS(q->THREAD_M, q->THREAD_N, g->pi, g->pw);
-    g->minb = WINO_MINB(WINO_MINB_A(WINO_MINB_R(g->regs, g->nt), (long long)q->MIN_BLOCKS), g->nt);
     g->ntiles = WINO_CDIV(g->tiles, q->TILE_N);
     g->mtiles = WINO_CDIV(coutg, q->TILE_M);
     g->stage = WINO_STAGE(WINO_UPL(q->CHUNK_K, q->TILE_M), WINO_VPL(q->CHUNK_K, q->TILE_N));
     g->smem = WINO_SMEM(q->STAGES, g->stage, q->TILE_N);
+    g->minb = WINO_MINB_D(WINO_MINB(WINO_MINB_A(WINO_MINB_R(g->regs, g->nt), (long long)q->MIN_BLOCKS), g->nt),
+                          g->smem);
 }
 
 static int pow2(long v)
@@ -126,24 +126,28 @@ static int wn_constrain(const ct_template *t, const ct_tc_shape *s, const ct_par
         return 1;
     }
     const long long want = g.minb < 2 ? g.minb : 2;
-    if (g.smem > WN_STATIC_SMEM || g.smem > lim->max_smem_per_block ||
-        want * (g.smem + 1024) > lim->max_smem_per_sm) {
-        snprintf(why, len, "%lld bytes of shared memory per block: %lld blocks do not fit the device's %d per SM "
-                 "(48 KiB static per block)", g.smem, want, lim->max_smem_per_sm);
+    if (g.smem > lim->max_smem_per_block || want * (g.smem + 1024) > lim->max_smem_per_sm) {
+        snprintf(why, len, "%lld bytes of shared memory per block: %lld blocks do not fit the device's %d per "
+                 "block and %d per SM", g.smem, want, lim->max_smem_per_block, lim->max_smem_per_sm);
         return 1;
     }
     /* MIN_BLOCKS above the estimate's share: the sums, one k's fragments,
      * the raw loads and 20 (ptxas fits the 8 x 8 sums of 256 threads in
      * 128 registers without spills) must fit what it leaves, in a block of
      * no more channels than tiles (at 64 x 16 ptxas spills 20 to 48 bytes
-     * on sm_75 and sm_80). */
+     * on sm_75 and sm_80). Blocks of 512 threads, whose launch bounds
+     * leave 128 registers whatever MIN_BLOCKS, take the same tighter
+     * estimate: 64 x 32 and 32 x 64 of 8 x 8 fit 128 with at most 48 bytes
+     * of spills (ptxas -v, sm_75 and sm_90), 16 warps an SM where 256
+     * threads of 137 registers leave 8. */
     const long long tight = q.THREAD_M * q.THREAD_N + q.THREAD_M + q.THREAD_N + 16 * g.pi + 9 * g.pw + 20;
     if (q.MIN_BLOCKS >= 2 && g.minb == q.MIN_BLOCKS && q.TILE_M > q.TILE_N) {
         snprintf(why, len, "MIN_BLOCKS=%ld: a block of more channels (%ld) than tiles (%ld) spills in the "
                  "registers it leaves", q.MIN_BLOCKS, q.TILE_M, q.TILE_N);
         return 1;
     }
-    if (ct_regs_exceed(lim, g.regs < tight || q.MIN_BLOCKS < 2 ? g.regs : tight, g.nt, (long)g.minb, why, len))
+    if (ct_regs_exceed(lim, g.regs < tight || (q.MIN_BLOCKS < 2 && g.nt < 512) ? g.regs : tight, g.nt, (long)g.minb,
+                       why, len))
         return 1;
     /* Sums past the group's channels, tiles past the layer and tile
      * outputs past its edge: more than a quarter thrown away loses to a
@@ -167,7 +171,8 @@ static int wn_constrain(const ct_template *t, const ct_tc_shape *s, const ct_par
 
 /* The tile sizes are powers of two the constraints check, not rounded;
  * MIN_BLOCKS=2 where the register estimate already asks for two blocks or
- * more is the kernel of MIN_BLOCKS=1, and stored as it. */
+ * more, or where the block's shared memory is dynamic (one block an SM),
+ * is the kernel of MIN_BLOCKS=1, and stored as it. */
 static void wn_normalize(const ct_template *t, const ct_tc_shape *s, ct_params *c)
 {
     wn_values q = wn_get(t, c);
@@ -177,7 +182,7 @@ static void wn_normalize(const ct_template *t, const ct_tc_shape *s, ct_params *
     one.MIN_BLOCKS = 1;
     wn_geom g;
     wn_geometry(s, &one, &g);
-    if (g.nt >= 1 && g.minb >= q.MIN_BLOCKS) {
+    if (g.nt >= 1 && (g.minb >= q.MIN_BLOCKS || WINO_DYN(g.smem))) {
         q.MIN_BLOCKS = 1;
         for (int i = 0; i < CT_WINO_NPARAMS; i++)
             if (!strcmp(ct_wino_params[i].name, "MIN_BLOCKS"))
@@ -185,7 +190,8 @@ static void wn_normalize(const ct_template *t, const ct_tc_shape *s, ct_params *
     }
 }
 
-/* Tile blocks (x) x channel blocks (y) x groups (z), static shared memory. */
+/* Tile blocks (x) x channel blocks (y) x groups (z); static shared memory
+ * up to 48 KiB, dynamic above (sized here). */
 static void wn_launch(const ct_template *t, const ct_tc_shape *s, const ct_params *c, ct_launch *l)
 {
     const wn_values q = wn_get(t, c);
@@ -197,6 +203,7 @@ static void wn_launch(const ct_template *t, const ct_tc_shape *s, const ct_param
     l->grid[2] = (unsigned)ct_tc_ngroups(s);
     l->block[0] = (unsigned)g.nt;
     l->block[1] = l->block[2] = 1;
+    l->smem_bytes = WINO_DYN(g.smem) ? (unsigned)g.smem : 0u;
 }
 
 const ct_kernel_kind ct_kind_wino = {.name = "wino", .layouts = CT_LAYOUT_BOTH, .any_layer = 1,

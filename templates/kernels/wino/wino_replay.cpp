@@ -11,7 +11,18 @@
 // odd layers); bf16 and f16 need CUDA's headers.
 #define WN_NAME kmain
 #define REPLAY_KERNEL "ct_conv_wino.cuh"
+// A case of over 48 KiB of shared memory (some past any device's limit)
+// runs the kernel's one dynamic array, the shim's REPLAY_DYNAMIC_SMEM
+// floats; the others its static arrays.
+#include "wino_sizes.cuh"
+#if WINO_DYN(WINO_SMEM(STAGES, WINO_STAGE(WINO_UPL(CHUNK_K, TILE_M), WINO_VPL(CHUNK_K, TILE_N)), TILE_N))
+#define REPLAY_DYNAMIC_SMEM 65536
+#endif
 #include "replay_pass.h"
+
+#ifdef REPLAY_DYNAMIC_SMEM
+static_assert(WN_DYN && STAGES * WN_STAGE + 4 * TILE_N <= REPLAY_DYNAMIC_SMEM, "the case's stages fit the array");
+#endif
 
 int main()
 {

@@ -4,7 +4,8 @@
 # tiles reaching past the output), padding 0, 1, 2 and asymmetric, batch 1,
 # channel counts not multiples of the tiles or the chunk (3 to 70), groups
 # 2 and 3, bias, NCHW and NHWC, every tile shape of the space, one and two
-# stages (several chunks each), fp32 (the
+# stages (several chunks each), blocks of over 48 KiB of shared memory
+# (dynamic) and of 512 threads, fp32 (the
 # Winograd transforms within relative L2 1e-5 of fp64), bf16, f16. Run from
 # anywhere; needs g++ (C++20) and, for bf16/f16, CUDA's include directory
 # ($CUDA_HOME/include). Exit status: the number of failed cases. Each case
@@ -15,7 +16,8 @@ here=$(cd "$(dirname "$0")" && pwd)
 replay_every=6
 source "$here/../replay_lib.sh"
 # [ST=2] [MB=2] one DT B CIN COUT G H W PH PW BIAS CL TILE_M TILE_N THREAD_M THREAD_N CHUNK_K
-# (ST: STAGES, MB: MIN_BLOCKS, 1 unless set)
+# (ST: STAGES, MB: MIN_BLOCKS, 1 unless set; cases of over 48 KiB of shared
+# memory run the kernel's dynamic array)
 one() {
     replay_pick || return
     replay_pass_layer "$1" 0 "$2" "$3" "$4" "$5" "$6" "$7" 3 3 "$8" "$9" 1 1 1 1 "${10}" "${11}"
@@ -38,6 +40,9 @@ for dt in 0 1 2; do
    ST=2 one $dt 2 3  64 1 6  7  2  1  0    $cl 64 32 8  8  4
    ST=2 one $dt 1 33 8  1 5  5  1  1  1    $cl 16 64 4  8  16
    ST=2 one $dt 1 40 24 1 7  9  1  1  1    $cl 32 16 8  4  4
+   ST=2 one $dt 1 20 40 1 9  10 1  1  1    $cl 32 16 8  4  8
+        one $dt 2 33 24 1 7  8  1  1  0    $cl 32 16 8  4  16
+        one $dt 1 20 70 1 9  10 1  1  1    $cl 64 32 8  8  8
     done
 done
 replay_end

@@ -39,6 +39,14 @@
 #define WINO_EP(tn) ((tn) + 1)
 #define WINO_EPL(ty, ep) ((ty) * (ep))
 // Bytes of shared memory a block: the stages, then the tile table (16
-// bytes a tile).
+// bytes a tile). Up to 48 KiB they are static arrays (the code of the
+// results stored before larger stages existed); above, one dynamic array
+// (up to the device's opt-in limit: 64 KiB on sm_75), which the launch
+// sizes.
 #define WINO_SMEM(stages, stage, tn) (4 * (stages) * (stage) + 16 * (tn))
+#define WINO_STATIC_MAX (48 * 1024)
+#define WINO_DYN(smem) ((smem) > WINO_STATIC_MAX)
+// A block of dynamic shared memory fills an sm_75 SM's 64 KiB alone: its
+// launch bounds ask for one block (the registers of one).
+#define WINO_MINB_D(minb, smem) (WINO_DYN(smem) ? 1 : (minb))
 #endif
