@@ -69,6 +69,8 @@ static_assert(CHANNELS % WARPS == 0, "WARPS divides CHANNELS");
 static_assert(COLS % 8 == 0 && COLS >= 8, "COLS is a multiple of 8");
 static_assert(ROWS >= 1 && ITEMS >= 1 && BATCH >= 1 && TILES >= 1, "ROWS, ITEMS, BATCH, TILES >= 1");
 static_assert(PREFETCH == 0 || PREFETCH == 1, "PREFETCH is 0 or 1");
+static_assert(PIPE == 0 || (PIPE == 1 && PWARPS >= 1 && PREFETCH == 0 && RING == 0),
+              "PIPE: PWARPS >= 1 producer warps, without PREFETCH and RING");
 static_assert(SHIFT == 0 || (SHIFT == 1 && LY_SY == 1 && LY_DY == 1 && ROWS % 2 == 0),
               "SHIFT: stride and dilation 1 along H, ROWS even");
 
@@ -95,14 +97,16 @@ static_assert(SHIFT == 0 || (SHIFT == 1 && LY_SY == 1 && LY_DY == 1 && ROWS % 2 
 #define TD_HOFF (COLS * TD_PRC)                              // SHIFT: the odd rows' half
 #define TD_PSW DTC_PSW(TD_CB)                                // words of a staged pixel
 #define TD_OUT_WORDS DTC_OUT_WORDS(SHIFT, COLS, TD_PRC, TD_PSW)
-#define TD_SMEM_WORDS (TD_IN_WORDS + TD_OUT_WORDS)
+#define TD_SMEM_WORDS DTC_SMEM_WORDS(PIPE, TD_IN_WORDS, TD_OUT_WORDS)
 #define TD_NRT DTC_NT(LY_OH, ROWS)                           // row tiles of an image
 #define TD_NCT DTC_NT(LY_OW, COLS)                           // column tiles of a row
 #define TD_ITEMS ((long long)LY_B * TD_NRT * TD_NCT)
 #define TD_NSPLIT ((TD_ITEMS + ITEMS - 1) / ITEMS)
-#define TD_NTHR (WARPS * 32)
+#define TD_NTHR DTC_THREADS(WARPS, PIPE, PWARPS)             // consumer (mma) and producer warps
+#define TD_SNTHR DTC_SNTHR(WARPS, PIPE, PWARPS)              // staging and copy-out threads
+#define TD_NBUF (PIPE ? 2 : 1)                               // td_in and td_out buffers
 #define TD_XT DTC_XT(TD_NQ, TD_XWN, TD_NR)                   // staging tasks of an item
-#define TD_XI ((TD_XT + TD_NTHR - 1) / TD_NTHR)              // a thread's staging tasks
+#define TD_XI ((TD_XT + TD_SNTHR - 1) / TD_SNTHR)              // a thread's staging tasks
 #define TD_NB ((TD_XI + BATCH - 1) / BATCH)                  // batches of them
 static_assert(RING == 0 || (RING == 1 && COLS >= LY_OW && TD_NR > ROWS * LY_SY),
               "RING: one column tile a row, and row tiles sharing input rows");
@@ -243,7 +247,7 @@ __device__ __forceinline__ void td_load(td_batch &st, const ct_elem *__restrict_
 {
 #pragma unroll
     for (int k = 0; k < BATCH; ++k) {
-        const int task = tid + (bt * BATCH + k) * TD_NTHR;
+        const int task = tid + (bt * BATCH + k) * TD_SNTHR;
         int q, j, r;
         td_task(task, q, j, r);
         r += rfirst;
@@ -262,7 +266,7 @@ __device__ __forceinline__ void td_store(const td_batch &st, unsigned *sm, int t
 {
 #pragma unroll
     for (int k = 0; k < BATCH; ++k) {
-        const int task = tid + (bt * BATCH + k) * TD_NTHR;
+        const int task = tid + (bt * BATCH + k) * TD_SNTHR;
         int q, j, r;
         td_task(task, q, j, r);
         if (task < TD_NQ * TD_XWN * nrow) {
@@ -282,6 +286,193 @@ __device__ __forceinline__ void td_item(long long item, int &b, int &oy0, int &x
     b = (int)(item / TD_NCT / TD_NRT);
 }
 
+// Named barriers of PIPE's producer and consumer warps (ids 1..8; 0 is
+// __syncthreads'): bar.sync waits for the phase, bar.arrive counts itself
+// in and goes on; both order the thread's shared-memory accesses before
+// the phase's completion. The replay supplies td_rp_bar_sync/arrive.
+__device__ __forceinline__ void td_bar_sync(int id)
+{
+#ifdef CT_REPLAY
+    td_rp_bar_sync(id);
+#else
+    // Immediate ids (a register id would make ptxas reserve all 16).
+#define TD_BAR(op, n)                                                                                          \
+    case n:                                                                                                    \
+        asm volatile("bar." op " " #n ", %0;\n" ::"n"(TD_NTHR) : "memory");                                  \
+        break;
+    switch (id) {
+        TD_BAR("sync", 1) TD_BAR("sync", 2) TD_BAR("sync", 3) TD_BAR("sync", 4)
+        TD_BAR("sync", 5) TD_BAR("sync", 6) TD_BAR("sync", 7) TD_BAR("sync", 8)
+    }
+#endif
+}
+__device__ __forceinline__ void td_bar_arrive(int id)
+{
+#ifdef CT_REPLAY
+    td_rp_bar_arrive(id);
+#else
+    switch (id) {
+        TD_BAR("arrive", 1) TD_BAR("arrive", 2) TD_BAR("arrive", 3) TD_BAR("arrive", 4)
+        TD_BAR("arrive", 5) TD_BAR("arrive", 6) TD_BAR("arrive", 7) TD_BAR("arrive", 8)
+    }
+#endif
+}
+
+// The item's extent inside the output: its output rows, column runs,
+// A-rows (SHIFT: pairs of rows 2pr, 2pr + 1 of a run, the m16 tile's
+// halves) and m16 tiles (uniform over the block).
+struct td_ext {
+    int rows, ncr, npr, na, nm;
+};
+__device__ __forceinline__ td_ext td_extent(int oy0, int x0)
+{
+    td_ext e;
+    e.rows = LY_OH - oy0 < ROWS ? LY_OH - oy0 : ROWS;
+    const int ncr0 = (LY_OW - x0 + 7) / 8;
+    e.ncr = ncr0 < TD_NCR ? ncr0 : TD_NCR;
+    e.npr = SHIFT ? (e.rows + 1) / 2 : e.rows;
+    e.na = e.npr * e.ncr;
+    e.nm = SHIFT ? (e.na + 7) / 8 : (e.na + 15) / 16;
+    return e;
+}
+
+// A warp's mma of an item: for its channels, the item's m16 tiles, TILES
+// at once, from the staged rows in sm (row 0 in ring slot s0), the D
+// fragments rounded into so.
+__device__ __forceinline__ void td_compute(const unsigned *sm, unsigned *so, int warp, int lane,
+                                           const unsigned (&bf)[TD_CPW][LY_KH][TD_NK][2], const float (&b0)[TD_CPW],
+                                           const td_ext &ex, int s0)
+{
+    const int g = lane / 4, t = lane % 4;
+    // The lane's ldmatrix row: matrix lane / 8 (half h = rows 8h.., kq =
+    // columns 8kq..), row lane % 8.
+    const int lh = (lane >> 3) & 1, lk = lane >> 4, lr = lane & 7;
+    const int rows = ex.rows, npr = ex.npr, na = ex.na, nm = ex.nm;
+    (void)npr;
+#pragma unroll 1
+    for (int p0 = 0; p0 < nm; p0 += TILES) {
+        float acc[TD_CPW][TILES][4];
+        unsigned af[TD_CPW][TILES][TD_NK][4];
+        int aoff[TILES], aoff2[TILES], arow[TILES];
+#pragma unroll
+        for (int u = 0; u < TILES; ++u) {
+#if SHIFT
+            // Half h of the tile: output rows 2pr + h of the pairs
+            // 8p..8p + 7; for kh > 0 the lane's x2 row (lanes 0..15:
+            // half 1, columns 8 (lane / 8 % 2)..).
+            int a = 8 * (p0 + u) + lr;
+            a = a < na ? a : na - 1;   // past the item: a copy of the last pair
+            const int pr = a % npr, run = a / npr;
+            aoff[u] = td_slot2(pr, lh, s0) * TD_RS + run * 4 + lk * 4;
+            aoff2[u] = run * 4 + lh * 4;   // + td_slot2(pr, 1 + kh) rows
+            arow[u] = pr;
+#else
+            int a = 16 * (p0 + u) + 8 * lh + lr;
+            a = a < na ? a : na - 1;   // past the item: a copy of the last A-row
+            const int orow = a % rows, run = a / rows;
+            aoff[u] = (RING ? 0 : orow * LY_SY * TD_RS) + run * 4 + lk * 4;
+            aoff2[u] = 0;
+            arow[u] = orow * LY_SY;   // RING: + kh * DY, in the ring
+#endif
+#pragma unroll
+            for (int i = 0; i < TD_CPW; ++i)
+#pragma unroll
+                for (int e = 0; e < 4; ++e)
+                    acc[i][u][e] = b0[i];
+        }
+        (void)aoff2, (void)arow;
+#pragma unroll
+        for (int kh = 0; kh < LY_KH; ++kh)
+#pragma unroll
+            for (int ks = 0; ks < TD_NK; ++ks)
+#pragma unroll
+                for (int i = 0; i < TD_CPW; ++i)
+#pragma unroll
+                    for (int u = 0; u < TILES; ++u) {
+                        if (TILES > 1 && p0 + u >= nm)
+                            continue;   // uniform over the warp
+                        const unsigned *ch = sm + td_ch(warp * TD_CPW + i) + ks * 8;
+                        unsigned *f = af[i][u][ks];
+                        if (SHIFT && kh > 0) {
+                            // Half 0's rows are half 1's of the last kh
+                            // (the same k-step's).
+                            const unsigned *ap = ch + aoff2[u] + td_slot2(arow[u], 1 + kh, s0) * TD_RS;
+                            TD_ALIGNED(ap, 16);
+                            unsigned h1[2];
+                            tc16_ldsm2(h1, reinterpret_cast<const tc16_bits *>(ap));
+                            f[0] = f[1], f[2] = f[3], f[1] = h1[0], f[3] = h1[1];
+                        } else {
+                            const unsigned *ap =
+                                ch + aoff[u] +
+                                (RING && !SHIFT ? td_slot(arow[u] + kh * LY_DY, s0) : SHIFT ? 0 : kh * LY_DY) * TD_RS;
+                            TD_ALIGNED(ap, 16);
+                            tc16_ldsm4(f, reinterpret_cast<const tc16_bits *>(ap));
+                        }
+                        tc16_mma(acc[i][u], f, bf[i][kh][ks]);
+                    }
+        // D rows g and g + 8 (the A-rows of the halves), columns 2t,
+        // 2t + 1 of the run: into td_out, two channels a word where the
+        // warp has an even number.
+#pragma unroll
+        for (int u = 0; u < TILES; ++u) {
+#pragma unroll
+            for (int hh = 0; hh < 2; ++hh) {
+#if SHIFT
+                const int a = 8 * (p0 + u) + g;
+                const int orow = 2 * (a % npr) + hh, run = a / npr;
+                if (a >= na || orow >= rows)
+                    continue;
+#else
+                const int a = 16 * (p0 + u) + 8 * hh + g;
+                if (a >= na)
+                    continue;
+                const int orow = a % rows, run = a / rows;
+#endif
+#pragma unroll
+                for (int e = 0; e < 2; ++e) {
+                    const int ocol = run * 8 + 2 * t + e;
+                    const int px = td_pix(orow, ocol) * TD_PSW;
+                    if (TD_CPW % 2 == 0) {
+#pragma unroll
+                        for (int i = 0; i < TD_CPW; i += 2) {
+                            unsigned *s = so + px + (warp * TD_CPW + i) / 2;
+                            *s = td_bits(acc[i][u][2 * hh + e]) | td_bits(acc[i + 1][u][2 * hh + e]) << 16;
+                        }
+                    } else {
+#pragma unroll
+                        for (int i = 0; i < TD_CPW; ++i) {
+                            const int l = warp * TD_CPW + i;
+                            unsigned short *s = reinterpret_cast<unsigned short *>(so + px) + l;
+                            *s = (unsigned short)td_bits(acc[i][u][2 * hh + e]);
+                        }
+                    }
+                }
+            }
+        }
+    }
+}
+
+// The tile's outputs from so, one word (two channels) a lane: a warp's
+// 32 lanes read 32 / NW pixels' words, pixel slots D apart (D x PSW = NW
+// mod 32 words: the pixels' words side by side on the banks), and store
+// them as whole 32-byte sectors. The staging threads (stid of SNTHR) do it.
+__device__ __forceinline__ void td_copyout(const unsigned *so, ct_elem *__restrict__ out, int stid, int cg, int b,
+                                           int oy0, int x0, int rows)
+{
+    ct_elem *const ob = out + (long long)b * LY_OH * LY_OW * TD_C + cg * TD_CB;
+#pragma unroll 1
+    for (int task = stid; task < TD_OT; task += TD_SNTHR) {
+        int slot, k;
+        td_oslot(task, slot, k);
+        int orow, ocol;
+        td_unpix(slot, orow, ocol);
+        if (slot < TD_NSLOT && orow < rows && x0 + ocol < LY_OW && cg * TD_CB + 2 * k < TD_C) {
+            ct_elem *p = ob + ((long long)(oy0 + orow) * LY_OW + x0 + ocol) * TD_C + 2 * k;
+            *reinterpret_cast<unsigned *>(p) = so[slot * TD_PSW + k];
+        }
+    }
+}
+
 extern "C" __global__ void __launch_bounds__(TD_NTHR)
 TD_NAME(const ct_elem *__restrict__ x, const ct_elem *__restrict__ weight,
 #if LY_BIAS
@@ -293,8 +484,13 @@ TD_NAME(const ct_elem *__restrict__ x, const ct_elem *__restrict__ weight,
     extern __shared__ float smem[];   // (the replay's is a global array)
 #endif
     unsigned *const sm = reinterpret_cast<unsigned *>(smem);
-    unsigned *const so = sm + TD_IN_WORDS;
+    // td_in (PIPE: two of them), then td_out (PIPE: two).
+    unsigned *const so = sm + TD_NBUF * TD_IN_WORDS;
     const int tid = threadIdx.x, lane = tid % 32, warp = tid / 32, g = lane / 4, t = lane % 4;
+    // The staging and copy-out threads: PIPE's producer warps (after the
+    // WARPS consumer warps), else all.
+    const int stid = PIPE ? tid - 32 * WARPS : tid;
+    (void)stid;
     // The blocks in launch order take an item range's channel groups side
     // by side: the blocks reading the same pixels run together.
     const int cg = (int)(blockIdx.x % TD_NCG);
@@ -302,15 +498,18 @@ TD_NAME(const ct_elem *__restrict__ x, const ct_elem *__restrict__ weight,
     const int nit = (int)(TD_ITEMS - it0 < ITEMS ? TD_ITEMS - it0 : ITEMS);
 
     // The warp's channels' B fragments: b[0] = B[16 ks + 2t, +1][g],
-    // b[1] = B[16 ks + 2t + 8, +9][g], B[k][n] = w[c][kh][(k - n) / DX].
+    // b[1] = B[16 ks + 2t + 8, +9][g], B[k][n] = w[c][kh][(k - n) / DX]
+    // (PIPE: the consumer warps only).
     const tc16_bits *wb = reinterpret_cast<const tc16_bits *>(weight);
     unsigned bf[TD_CPW][LY_KH][TD_NK][2];
     float b0[TD_CPW];
+    const bool mwarp = !PIPE || warp < WARPS;
 #pragma unroll
     for (int i = 0; i < TD_CPW; ++i) {
         const int c = cg * TD_CB + warp * TD_CPW + i;
+        const bool cok = mwarp && c < TD_C;
 #if LY_BIAS
-        b0[i] = c < TD_C ? ct_ldg(bias + c) : 0.0f;
+        b0[i] = cok ? ct_ldg(bias + c) : 0.0f;
 #else
         b0[i] = 0.0f;
 #endif
@@ -324,7 +523,7 @@ TD_NAME(const ct_elem *__restrict__ x, const ct_elem *__restrict__ weight,
 #pragma unroll
                     for (int e = 0; e < 2; ++e) {
                         const int d = 16 * ks + 2 * t + 8 * hh + e - g, j = d / LY_DX;
-                        const bool ok = c < TD_C && d >= 0 && d % LY_DX == 0 && j < LY_KW;
+                        const bool ok = cok && d >= 0 && d % LY_DX == 0 && j < LY_KW;
                         const unsigned h = ok ? (unsigned)__ldg(wb + ((long long)c * LY_KH + kh) * LY_KW + j) : 0u;
                         word |= h << (16 * e);
                     }
@@ -332,10 +531,61 @@ TD_NAME(const ct_elem *__restrict__ x, const ct_elem *__restrict__ weight,
                 }
     }
 
-    // The lane's ldmatrix row: matrix lane / 8 (half h = rows 8h.., kq =
-    // columns 8kq..), row lane % 8.
-    const int lh = (lane >> 3) & 1, lk = lane >> 4, lr = lane & 7;
-
+#if PIPE
+    // PIPE: the producer warps stage item it into td_in[it % 2] while the
+    // consumer warps compute item it - 1 from the other, and copy item
+    // it - 1's outputs out of td_out[(it - 1) % 2] while the consumers
+    // fill the other. Barriers (a phase: every thread of the block, one
+    // side waiting, the other arriving): FULL[s] (1 + s: td_in[s]
+    // staged), OEMPTY[s] (3 + s: td_out[s] copied out), EMPTY[s] (5 + s:
+    // td_in[s] read), OFULL[s] (7 + s: td_out[s] written). A side arrives
+    // only where the other side will wait for that phase, so that every
+    // phase completes and none is left half counted at the exit.
+    if (mwarp) {
+#pragma unroll 1
+        for (int it = 0; it < nit; ++it) {
+            const int s = it & 1;
+            int b, oy0, x0;
+            td_item(it0 + it, b, oy0, x0);
+            const td_ext ex = td_extent(oy0, x0);
+            td_bar_sync(1 + s);
+            if (it >= 2)
+                td_bar_sync(3 + s);
+            td_compute(sm + s * TD_IN_WORDS, so + s * TD_OUT_WORDS, warp, lane, bf, b0, ex, 0);
+            if (it + 2 < nit)
+                td_bar_arrive(5 + s);
+            td_bar_arrive(7 + s);
+        }
+    } else {
+        td_batch st;
+#pragma unroll 1
+        for (int it = 0; it <= nit; ++it) {
+            if (it < nit) {
+                const int s = it & 1;
+                int b, oy0, x0;
+                td_item(it0 + it, b, oy0, x0);
+                if (it >= 2)
+                    td_bar_sync(5 + s);
+#pragma unroll 1
+                for (int bt = 0; bt < TD_NB; ++bt) {
+                    td_load(st, x, stid, cg, b, oy0, x0, bt, 0, TD_NR);
+                    td_store(st, sm + s * TD_IN_WORDS, stid, bt, 0, TD_NR, 0);
+                }
+                td_bar_arrive(1 + s);
+            }
+            if (it >= 1) {
+                const int s = (it - 1) & 1;
+                int b, oy0, x0;
+                td_item(it0 + it - 1, b, oy0, x0);
+                const td_ext ex = td_extent(oy0, x0);
+                td_bar_sync(7 + s);
+                td_copyout(so + s * TD_OUT_WORDS, out, stid, cg, b, oy0, x0, ex.rows);
+                if (it + 1 < nit)
+                    td_bar_arrive(3 + s);
+            }
+        }
+    }
+#else
     td_batch st;
 #if PREFETCH
     if (nit > 0) {
@@ -352,13 +602,7 @@ TD_NAME(const ct_elem *__restrict__ x, const ct_elem *__restrict__ weight,
     for (int it = 0; it < nit; ++it) {
         int b, oy0, x0;
         td_item(it0 + it, b, oy0, x0);
-        // The item's output rows and column runs inside the output, its
-        // A-rows and m16 tiles (uniform over the block).
-        const int rows = LY_OH - oy0 < ROWS ? LY_OH - oy0 : ROWS;
-        const int ncr0 = (LY_OW - x0 + 7) / 8, ncr = ncr0 < TD_NCR ? ncr0 : TD_NCR;
-        // A-rows (SHIFT: pairs of rows 2pr, 2pr + 1 of a run, the m16
-        // tile's halves) and m16 tiles.
-        const int npr = SHIFT ? (rows + 1) / 2 : rows, na = npr * ncr, nm = SHIFT ? (na + 7) / 8 : (na + 15) / 16;
+        const td_ext ex = td_extent(oy0, x0);
 
         const bool cont = RING && it > 0 && oy0 != 0;
         const int rfirst = cont ? TD_NR - ROWS * LY_SY : 0, nrow = TD_NR - rfirst;
@@ -382,125 +626,12 @@ TD_NAME(const ct_elem *__restrict__ x, const ct_elem *__restrict__ weight,
             td_load(st, x, tid, cg, nb, ny0, nx0, 0, nfirst, TD_NR - nfirst);
         }
 #endif
-
-#pragma unroll 1
-        for (int p0 = 0; p0 < nm; p0 += TILES) {
-            float acc[TD_CPW][TILES][4];
-            unsigned af[TD_CPW][TILES][TD_NK][4];
-            int aoff[TILES], aoff2[TILES], arow[TILES];
-#pragma unroll
-            for (int u = 0; u < TILES; ++u) {
-#if SHIFT
-                // Half h of the tile: output rows 2pr + h of the pairs
-                // 8p..8p + 7; for kh > 0 the lane's x2 row (lanes 0..15:
-                // half 1, columns 8 (lane / 8 % 2)..).
-                int a = 8 * (p0 + u) + lr;
-                a = a < na ? a : na - 1;   // past the item: a copy of the last pair
-                const int pr = a % npr, run = a / npr;
-                aoff[u] = td_slot2(pr, lh, s0) * TD_RS + run * 4 + lk * 4;
-                aoff2[u] = run * 4 + lh * 4;   // + td_slot2(pr, 1 + kh) rows
-                arow[u] = pr;
-#else
-                int a = 16 * (p0 + u) + 8 * lh + lr;
-                a = a < na ? a : na - 1;   // past the item: a copy of the last A-row
-                const int orow = a % rows, run = a / rows;
-                aoff[u] = (RING ? 0 : orow * LY_SY * TD_RS) + run * 4 + lk * 4;
-                aoff2[u] = 0;
-                arow[u] = orow * LY_SY;   // RING: + kh * DY, in the ring
-#endif
-#pragma unroll
-                for (int i = 0; i < TD_CPW; ++i)
-#pragma unroll
-                    for (int e = 0; e < 4; ++e)
-                        acc[i][u][e] = b0[i];
-            }
-            (void)aoff2, (void)arow;
-#pragma unroll
-            for (int kh = 0; kh < LY_KH; ++kh)
-#pragma unroll
-                for (int ks = 0; ks < TD_NK; ++ks)
-#pragma unroll
-                    for (int i = 0; i < TD_CPW; ++i)
-#pragma unroll
-                        for (int u = 0; u < TILES; ++u) {
-                            if (TILES > 1 && p0 + u >= nm)
-                                continue;   // uniform over the block
-                            const unsigned *ch = sm + td_ch(warp * TD_CPW + i) + ks * 8;
-                            unsigned *f = af[i][u][ks];
-                            if (SHIFT && kh > 0) {
-                                // Half 0's rows are half 1's of the last
-                                // kh (the same k-step's).
-                                const unsigned *ap = ch + aoff2[u] + td_slot2(arow[u], 1 + kh, s0) * TD_RS;
-                                TD_ALIGNED(ap, 16);
-                                unsigned h1[2];
-                                tc16_ldsm2(h1, reinterpret_cast<const tc16_bits *>(ap));
-                                f[0] = f[1], f[2] = f[3], f[1] = h1[0], f[3] = h1[1];
-                            } else {
-                                const unsigned *ap =
-                                    ch + aoff[u] +
-                                    (RING && !SHIFT ? td_slot(arow[u] + kh * LY_DY, s0) : SHIFT ? 0 : kh * LY_DY) * TD_RS;
-                                TD_ALIGNED(ap, 16);
-                                tc16_ldsm4(f, reinterpret_cast<const tc16_bits *>(ap));
-                            }
-                            tc16_mma(acc[i][u], f, bf[i][kh][ks]);
-                        }
-            // D rows g and g + 8 (the A-rows of the halves), columns 2t,
-            // 2t + 1 of the run: into td_out, two channels a word where the
-            // warp has an even number.
-#pragma unroll
-            for (int u = 0; u < TILES; ++u) {
-#pragma unroll
-                for (int hh = 0; hh < 2; ++hh) {
-#if SHIFT
-                    const int a = 8 * (p0 + u) + g;
-                    const int orow = 2 * (a % npr) + hh, run = a / npr;
-                    if (a >= na || orow >= rows)
-                        continue;
-#else
-                    const int a = 16 * (p0 + u) + 8 * hh + g;
-                    if (a >= na)
-                        continue;
-                    const int orow = a % rows, run = a / rows;
-#endif
-#pragma unroll
-                    for (int e = 0; e < 2; ++e) {
-                        const int ocol = run * 8 + 2 * t + e;
-                        const int px = td_pix(orow, ocol) * TD_PSW;
-                        if (TD_CPW % 2 == 0) {
-#pragma unroll
-                            for (int i = 0; i < TD_CPW; i += 2) {
-                                unsigned *s = so + px + (warp * TD_CPW + i) / 2;
-                                *s = td_bits(acc[i][u][2 * hh + e]) | td_bits(acc[i + 1][u][2 * hh + e]) << 16;
-                            }
-                        } else {
-#pragma unroll
-                            for (int i = 0; i < TD_CPW; ++i) {
-                                const int l = warp * TD_CPW + i;
-                                unsigned short *s = reinterpret_cast<unsigned short *>(so + px) + l;
-                                *s = (unsigned short)td_bits(acc[i][u][2 * hh + e]);
-                            }
-                        }
-                    }
-                }
-            }
-        }
+        td_compute(sm, so, warp, lane, bf, b0, ex, s0);
         __syncthreads();
-
-        // The tile's outputs from td_out, one word (two channels) a lane:
-        // a warp's 32 lanes read 32 / NW pixels' words, pixel slots D
-        // apart (D x PSW = NW mod 32 words: the pixels' words side by side
-        // on the banks), and store them as whole 32-byte sectors.
-        ct_elem *const ob = out + (long long)b * LY_OH * LY_OW * TD_C + cg * TD_CB;
-#pragma unroll 1
-        for (int task = tid; task < TD_OT; task += TD_NTHR) {
-            int slot, k;
-            td_oslot(task, slot, k);
-            int orow, ocol;
-            td_unpix(slot, orow, ocol);
-            if (slot < TD_NSLOT && orow < rows && x0 + ocol < LY_OW && cg * TD_CB + 2 * k < TD_C) {
-                ct_elem *p = ob + ((long long)(oy0 + orow) * LY_OW + x0 + ocol) * TD_C + 2 * k;
-                *reinterpret_cast<unsigned *>(p) = so[slot * TD_PSW + k];
-            }
-        }
+        // The next item's staging then reuses td_in: every warp passed the
+        // barrier after its ldmatrix.
+        td_copyout(so, out, tid, cg, b, oy0, x0, ex.rows);
     }
+#endif
+    (void)g;
 }

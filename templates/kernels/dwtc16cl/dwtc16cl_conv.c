@@ -36,7 +36,12 @@ CT_FAMILY_CODE
                                    "(its round trip overlaps the mma; its registers held through it)")      \
     X(RING, 0, CT_RANGE(0, 1), "1: an item after the previous row tile of its image keeps the input rows "   \
                                "the two share in shared memory (a ring of rows) and stages only its new "   \
-                               "ones (one column tile a row; normalized to 0 elsewhere)")
+                               "ones (one column tile a row; normalized to 0 elsewhere)")                 \
+    X(PIPE, 0, CT_RANGE(0, 1), "1: PWARPS producer warps stage item i + 1 into a second input buffer and "    \
+                               "copy item i - 1 out of a second output buffer while the WARPS consumer "    \
+                               "warps compute item i (named barriers; without PREFETCH and RING, which fall " \
+                               "back to 0)")                                                                 \
+    X(PWARPS, 2, CT_RANGE(1, 16), "PIPE's producer warps (staging and copy-out; normalized to 1 without PIPE)")
 
 const ct_param_def ct_dwtc16cl_params[CT_DWTC16CL_NPARAMS] = CT_PARAM_TABLE(TD_ALL);
 CT_PARAM_VALUES(td, TD_ALL, ct_dwtc16cl_params)
@@ -58,8 +63,8 @@ _Static_assert(CT_PARAM_COUNT(TD_ALL) == CT_DWTC16CL_NPARAMS, "CT_DWTC16CL_NPARA
 /* The template's derived sizes: dwtc16cl_sizes.cuh's expressions, which
  * ct_dwtc16_fwd.cuh's TD_* expand too. */
 typedef struct td_geom {
-    long long vec, cb, warps, rows, cols, items, batch, tiles, shift, prefetch, ring;
-    long long threads, cpw, nk, ncr, nm, nr, xr, xwn, rs, nq, qoff, cs, in_words, prc, psw, out_words, smem;
+    long long vec, cb, warps, rows, cols, items, batch, tiles, shift, prefetch, ring, pipe, pwarps;
+    long long threads, snthr, cpw, nk, ncr, nm, nr, xr, xwn, rs, nq, qoff, cs, in_words, prc, psw, out_words, smem;
     long long nrt, nct, nitems, nsplit, ncg, blocks, xt;
 } td_geom;
 
@@ -68,10 +73,12 @@ static void td_geometry(const ct_tc_shape *s, const td_values *q, td_geom *g)
     memset(g, 0, sizeof *g);
     g->vec = q->VEC, g->cb = q->CHANNELS, g->warps = q->WARPS, g->rows = q->ROWS, g->cols = q->COLS;
     g->items = q->ITEMS, g->batch = q->BATCH, g->tiles = q->TILES, g->shift = q->SHIFT, g->prefetch = q->PREFETCH, g->ring = q->RING;
+    g->pipe = q->PIPE, g->pwarps = q->PWARPS;
     if (g->vec < 1 || g->cb < 1 || g->warps < 1 || g->rows < 1 || g->cols < 8 || g->items < 1 || g->batch < 1 ||
-        g->tiles < 1)
+        g->tiles < 1 || g->pwarps < 1)
         return;
-    g->threads = 32 * g->warps;
+    g->threads = DTC_THREADS(g->warps, g->pipe, g->pwarps);
+    g->snthr = DTC_SNTHR(g->warps, g->pipe, g->pwarps);
     g->cpw = DTC_CPW(g->cb, g->warps);
     g->nk = DTC_NK(s->kw, s->dx);
     g->ncr = DTC_NCR(g->cols);
@@ -87,7 +94,7 @@ static void td_geometry(const ct_tc_shape *s, const td_values *q, td_geom *g)
     g->prc = DTC_PRC(DTC_PR(g->shift, g->rows));
     g->psw = DTC_PSW(g->cb);
     g->out_words = DTC_OUT_WORDS(g->shift, g->cols, g->prc, g->psw);
-    g->smem = 4 * (g->in_words + g->out_words);
+    g->smem = 4 * DTC_SMEM_WORDS(g->pipe, g->in_words, g->out_words);
     g->nrt = DTC_NT(s->oh, g->rows);
     g->nct = DTC_NT(s->ow, g->cols);
     g->nitems = s->b * g->nrt * g->nct;
@@ -142,8 +149,8 @@ static int td_constrain(const ct_template *t, const ct_tc_shape *s, const ct_par
         return 1;
     }
     if (g.warps < 1 || g.cb % g.warps != 0 || g.threads > lim->max_threads_per_block) {
-        snprintf(why, len, "WARPS=%lld: at least 1, dividing CHANNELS=%lld, %lld threads within the device's %d",
-                 g.warps, g.cb, g.threads, lim->max_threads_per_block);
+        snprintf(why, len, "WARPS=%lld: at least 1, dividing CHANNELS=%lld, %lld threads (with PIPE's producer "
+                 "warps) within the device's %d", g.warps, g.cb, g.threads, lim->max_threads_per_block);
         return 1;
     }
     if (g.cols % 8 != 0 || g.cols < 8 || g.rows < 1 || g.items < 1 || g.batch < 1 || g.batch > 16 || g.tiles < 1 ||
@@ -166,6 +173,11 @@ static int td_constrain(const ct_template *t, const ct_tc_shape *s, const ct_par
     if (g.ring != 0 && (g.ring != 1 || g.nct != 1 || g.nr <= g.rows * s->sy)) {
         snprintf(why, len, "RING=%lld: 0, or 1 with one column tile a row (here %lld) and row tiles sharing "
                  "input rows (%lld rows an item, %lld new)", g.ring, g.nct, g.nr, g.rows * s->sy);
+        return 1;
+    }
+    if (g.pipe != 0 && (g.pipe != 1 || g.pwarps < 1 || g.pwarps > 16 || g.prefetch != 0 || g.ring != 0)) {
+        snprintf(why, len, "PIPE=%lld: 0, or 1 with PWARPS in 1..16 (here %lld) and neither PREFETCH nor RING",
+                 g.pipe, g.pwarps);
         return 1;
     }
     if (g.cpw * s->kh * g.nk * 2 > TD_MAX_BREGS) {
@@ -256,7 +268,7 @@ static void td_normalize(const ct_template *t, const ct_tc_shape *s, ct_params *
     td_geom g;
     td_geometry(s, &q, &g);
     if (g.threads > 0 && q.BATCH > 1) {
-        const long long most = ct_cdiv(g.xt, g.threads);
+        const long long most = ct_cdiv(g.xt, g.snthr);
         if (q.BATCH > most)
             q.BATCH = (long)(most > 1 ? most : 1);
     }
@@ -264,6 +276,12 @@ static void td_normalize(const ct_template *t, const ct_tc_shape *s, ct_params *
         q.TILES = (long)g.nm;
     if (q.ITEMS == 1)
         q.PREFETCH = 0;   /* no next item */
+    /* PIPE double-buffers instead of prefetching or keeping rows; its
+     * producer count means nothing without it. */
+    if (q.PIPE == 1)
+        q.PREFETCH = 0, q.RING = 0;
+    else
+        q.PWARPS = 1;
     /* A ring needs a block's next item to be the next row tile, sharing
      * input rows with this one. */
     if (q.ITEMS == 1 || g.nct != 1 || g.nrt == 1 || g.nr <= g.rows * s->sy)

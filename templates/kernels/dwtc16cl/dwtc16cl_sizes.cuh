@@ -39,4 +39,10 @@
 // Tiles of n outputs in runs of t, staging tasks of an item.
 #define DTC_NT(n, t) DTC_CDIV(n, t)
 #define DTC_XT(nq, xwn, nr) ((nq) * (xwn) * (nr))
+// Threads of a block (PIPE: the WARPS consumer warps and PWARPS producer
+// warps), threads that stage and copy out, the shared memory's words
+// (PIPE: two td_in and two td_out).
+#define DTC_THREADS(warps, pipe, pwarps) (32 * ((warps) + ((pipe) ? (pwarps) : 0)))
+#define DTC_SNTHR(warps, pipe, pwarps) (32 * ((pipe) ? (pwarps) : (warps)))
+#define DTC_SMEM_WORDS(pipe, in, out) (((pipe) ? 2 : 1) * ((in) + (out)))
 #endif
