@@ -34,8 +34,16 @@
 // SHIFT (stride and dilation 1 along H): an m16 tile's halves are the even
 // and the odd rows of 8 row pairs; for filter row kh + 1 half 0 takes the
 // fragments half 1 had for kh, and one ldmatrix.x2 loads half 1's rows.
+// SHIFT=2 (the same layers): an A-row is a run, a tile group's 8 A-rows 8
+// runs of all ROWS rows in ROWS / 2 tiles; for kh + 1 every half takes the
+// fragments of the half one row below, and one ldmatrix.x2 loads the last
+// half's: one x2 for ROWS / 2 mma (td_compute2).
 // PREFETCH: the next item's first staging batch is loaded before this
 // item's mma and stored after it (its round trip overlaps the mma).
+// PIPE: PWARPS producer warps stage and copy out, the WARPS consumer warps
+// compute, on two input and two output buffers (named barriers): the
+// staging of item i + 1 and the copy-out of item i - 1 overlap the mma of
+// item i.
 //
 // Shared-memory layout (words of 32 bits): td_in channel c at c*CS +
 // (c / VEC)*QOFF (the staging stores of the block's VEC-channel groups on
@@ -45,7 +53,7 @@
 // apart: a D store's 32 lanes on 32 banks), channel l at element l.
 //
 // Tuning macros: VEC, CHANNELS, WARPS, ROWS, COLS, ITEMS, BATCH, TILES,
-// SHIFT, PREFETCH (dwtc16cl_conv.c). CT_REPLAY (the CPU replay, dwtc16cl_replay.cpp)
+// SHIFT, PREFETCH, RING, PIPE, PWARPS (dwtc16cl_conv.c). CT_REPLAY (the CPU replay, dwtc16cl_replay.cpp)
 // supplies tc16_mma and tc16_ldsm4 itself.
 #include "ct_dtype.cuh"
 #include "dwtc16cl_sizes.cuh"
@@ -71,8 +79,11 @@ static_assert(ROWS >= 1 && ITEMS >= 1 && BATCH >= 1 && TILES >= 1, "ROWS, ITEMS,
 static_assert(PREFETCH == 0 || PREFETCH == 1, "PREFETCH is 0 or 1");
 static_assert(PIPE == 0 || (PIPE == 1 && PWARPS >= 1 && PREFETCH == 0 && RING == 0),
               "PIPE: PWARPS >= 1 producer warps, without PREFETCH and RING");
-static_assert(SHIFT == 0 || (SHIFT == 1 && LY_SY == 1 && LY_DY == 1 && ROWS % 2 == 0),
+static_assert(SHIFT == 0 || ((SHIFT == 1 || SHIFT == 2) && LY_SY == 1 && LY_DY == 1 && ROWS % 2 == 0),
               "SHIFT: stride and dilation 1 along H, ROWS even");
+static_assert(SHIFT != 2 || (ROWS <= 16 && TILES == 1), "SHIFT=2: ROWS <= 16 (ROWS / 2 tiles), TILES 1");
+#define TD_SH1 (SHIFT == 1)
+#define TD_SH2 (SHIFT == 2)
 
 #define TD_C LY_CIN
 #define TD_CB CHANNELS
@@ -96,7 +107,7 @@ static_assert(SHIFT == 0 || (SHIFT == 1 && LY_SY == 1 && LY_DY == 1 && ROWS % 2 
 #define TD_PRC DTC_PRC(TD_PR)                                // pixels of a staged column
 #define TD_HOFF (COLS * TD_PRC)                              // SHIFT: the odd rows' half
 #define TD_PSW DTC_PSW(TD_CB)                                // words of a staged pixel
-#define TD_OUT_WORDS DTC_OUT_WORDS(SHIFT, COLS, TD_PRC, TD_PSW)
+#define TD_OUT_WORDS DTC_OUT_WORDS(SHIFT, ROWS, COLS, TD_PRC, TD_PSW)
 #define TD_SMEM_WORDS DTC_SMEM_WORDS(PIPE, TD_IN_WORDS, TD_OUT_WORDS)
 #define TD_NRT DTC_NT(LY_OH, ROWS)                           // row tiles of an image
 #define TD_NCT DTC_NT(LY_OW, COLS)                           // column tiles of a row
@@ -110,7 +121,7 @@ static_assert(SHIFT == 0 || (SHIFT == 1 && LY_SY == 1 && LY_DY == 1 && ROWS % 2 
 #define TD_NB ((TD_XI + BATCH - 1) / BATCH)                  // batches of them
 static_assert(RING == 0 || (RING == 1 && COLS >= LY_OW && TD_NR > ROWS * LY_SY),
               "RING: one column tile a row, and row tiles sharing input rows");
-#define TD_NSLOT ((SHIFT ? 2 : 1) * TD_HOFF)                // pixel slots of td_out
+#define TD_NSLOT (TD_SH2 ? ROWS * COLS : (SHIFT ? 2 : 1) * TD_HOFF)               // pixel slots of td_out
 #define TD_NW (TD_CB / 2)                                    // words of a pixel's channels
 
 // The position of staged input row r in a channel's rows: with SHIFT the
@@ -118,7 +129,7 @@ static_assert(RING == 0 || (RING == 1 && COLS >= LY_OW && TD_NR > ROWS * LY_SY),
 // of one parity 2 apart: RS apart in this order, on distinct banks).
 __device__ __forceinline__ constexpr int td_row(int r)
 {
-    return SHIFT ? (r & 1) * TD_NRH + (r >> 1) : r;
+    return TD_SH1 ? (r & 1) * TD_NRH + (r >> 1) : r;
 }
 
 // The position of the item's staged row r: td_row(r), with RING in a ring
@@ -148,6 +159,8 @@ __device__ __forceinline__ int td_ch(int l)
 // store holds rows of one parity).
 __device__ __forceinline__ int td_pix(int orow, int ocol)
 {
+    if (TD_SH2)
+        return orow * COLS + (ocol & 1) * (COLS / 2) + (ocol >> 1);
     return SHIFT ? (orow & 1) * TD_HOFF + ocol * TD_PRC + (orow >> 1) : ocol * TD_PRC + orow;
 }
 
@@ -155,6 +168,12 @@ __device__ __forceinline__ int td_pix(int orow, int ocol)
 // rows past ROWS for the slots of the padding).
 __device__ __forceinline__ void td_unpix(int slot, int &orow, int &ocol)
 {
+    if (TD_SH2) {
+        orow = slot / COLS;
+        const int rest = slot % COLS;
+        ocol = 2 * (rest % (COLS / 2)) + rest / (COLS / 2);
+        return;
+    }
     const int h = SHIFT ? slot / TD_HOFF : 0, rest = SHIFT ? slot % TD_HOFF : slot;
     ocol = rest / TD_PRC;
     orow = SHIFT ? 2 * (rest % TD_PRC) + h : rest % TD_PRC;
@@ -332,8 +351,91 @@ __device__ __forceinline__ td_ext td_extent(int oy0, int x0)
     e.ncr = ncr0 < TD_NCR ? ncr0 : TD_NCR;
     e.npr = SHIFT ? (e.rows + 1) / 2 : e.rows;
     e.na = e.npr * e.ncr;
-    e.nm = SHIFT ? (e.na + 7) / 8 : (e.na + 15) / 16;
+    e.nm = TD_SH2 ? (e.ncr + 7) / 8 : SHIFT ? (e.na + 7) / 8 : (e.na + 15) / 16;
     return e;
+}
+
+// SHIFT=2's mma of an item (stride and dilation 1 along H): an A-row is
+// a run of 8 columns, the 8 A-rows of a tile group are 8 runs, and the
+// group's ROWS / 2 m16 tiles hold the item's ROWS output rows, tile u's
+// halves rows 2u and 2u + 1. For filter row kh + 1 every half takes the
+// fragments of the half one row below it (half (u, 1) those of half
+// (u + 1, 0)), and only the last half loads its row: one ldmatrix.x2 for
+// ROWS / 2 mma. A matrix's 8 rows are 8 runs of one input row (32 words
+// side by side: distinct banks). The warp's channels one after another,
+// each stored to so before the next (their accumulators not live at once).
+#define TD_T2 (ROWS / 2)
+__device__ __forceinline__ void td_compute2(const unsigned *sm, unsigned *so, int warp, int lane,
+                                            const unsigned (&bf)[TD_CPW][LY_KH][TD_NK][2],
+                                            const float (&b0)[TD_CPW], const td_ext &ex, int s0)
+{
+    const int g = lane / 4, t = lane % 4;
+    const int lh = (lane >> 3) & 1, lk = lane >> 4, lr = lane & 7;
+    const int rows = ex.rows, ncr = ex.ncr, nm = ex.nm;
+#pragma unroll 1
+    for (int p = 0; p < nm; ++p) {
+        // The lane's ldmatrix run (past the item: a copy of the last), its
+        // D run.
+        const int ra = 8 * p + lr < ncr ? 8 * p + lr : ncr - 1, rd = 8 * p + g;
+#pragma unroll
+        for (int i = 0; i < TD_CPW; ++i) {
+            const unsigned *ch = sm + td_ch(warp * TD_CPW + i) + ra * 4;
+            float acc[TD_T2][4];
+            unsigned af[TD_T2][TD_NK][4];
+#pragma unroll
+            for (int u = 0; u < TD_T2; ++u)
+#pragma unroll
+                for (int e = 0; e < 4; ++e)
+                    acc[u][e] = b0[i];
+#pragma unroll
+            for (int kh = 0; kh < LY_KH; ++kh)
+#pragma unroll
+                for (int ks = 0; ks < TD_NK; ++ks) {
+                    if (kh == 0) {
+#pragma unroll
+                        for (int u = 0; u < TD_T2; ++u) {
+                            const unsigned *ap = ch + td_slot(2 * u + lh, s0) * TD_RS + ks * 8 + lk * 4;
+                            TD_ALIGNED(ap, 16);
+                            tc16_ldsm4(af[u][ks], reinterpret_cast<const tc16_bits *>(ap));
+                        }
+                    } else {
+                        // Input row ROWS - 1 + kh for the last half (lanes
+                        // 0..15: columns 8 (lane / 8 % 2)..).
+                        const unsigned *ap = ch + td_slot(ROWS - 1 + kh, s0) * TD_RS + ks * 8 + lh * 4;
+                        TD_ALIGNED(ap, 16);
+                        unsigned h1[2];
+                        tc16_ldsm2(h1, reinterpret_cast<const tc16_bits *>(ap));
+#pragma unroll
+                        for (int u = 0; u < TD_T2; ++u) {
+                            unsigned *f = af[u][ks];
+                            f[0] = f[1], f[2] = f[3];
+                            f[1] = u + 1 < TD_T2 ? af[u + 1][ks][0] : h1[0];
+                            f[3] = u + 1 < TD_T2 ? af[u + 1][ks][2] : h1[1];
+                        }
+                    }
+#pragma unroll
+                    for (int u = 0; u < TD_T2; ++u)
+                        tc16_mma(acc[u], af[u][ks], bf[i][kh][ks]);
+                }
+            // D rows g (run rd) of halves hh: output row 2u + hh, columns
+            // 2t, 2t + 1 of the run; one 16-bit element a channel.
+            if (rd < ncr) {
+#pragma unroll
+                for (int u = 0; u < TD_T2; ++u)
+#pragma unroll
+                    for (int hh = 0; hh < 2; ++hh)
+#pragma unroll
+                        for (int e = 0; e < 2; ++e) {
+                            const int orow = 2 * u + hh;
+                            if (orow < rows) {
+                                const int px = td_pix(orow, rd * 8 + 2 * t + e) * TD_PSW;
+                                unsigned short *s = reinterpret_cast<unsigned short *>(so + px) + warp * TD_CPW + i;
+                                *s = (unsigned short)td_bits(acc[u][2 * hh + e]);
+                            }
+                        }
+            }
+        }
+    }
 }
 
 // A warp's mma of an item: for its channels, the item's m16 tiles, TILES
@@ -347,6 +449,10 @@ __device__ __forceinline__ void td_compute(const unsigned *sm, unsigned *so, int
     // The lane's ldmatrix row: matrix lane / 8 (half h = rows 8h.., kq =
     // columns 8kq..), row lane % 8.
     const int lh = (lane >> 3) & 1, lk = lane >> 4, lr = lane & 7;
+    if (TD_SH2) {
+        td_compute2(sm, so, warp, lane, bf, b0, ex, s0);
+        return;
+    }
     const int rows = ex.rows, npr = ex.npr, na = ex.na, nm = ex.nm;
     (void)npr;
 #pragma unroll 1
@@ -356,7 +462,7 @@ __device__ __forceinline__ void td_compute(const unsigned *sm, unsigned *so, int
         int aoff[TILES], aoff2[TILES], arow[TILES];
 #pragma unroll
         for (int u = 0; u < TILES; ++u) {
-#if SHIFT
+#if SHIFT == 1
             // Half h of the tile: output rows 2pr + h of the pairs
             // 8p..8p + 7; for kh > 0 the lane's x2 row (lanes 0..15:
             // half 1, columns 8 (lane / 8 % 2)..).
@@ -417,7 +523,7 @@ __device__ __forceinline__ void td_compute(const unsigned *sm, unsigned *so, int
         for (int u = 0; u < TILES; ++u) {
 #pragma unroll
             for (int hh = 0; hh < 2; ++hh) {
-#if SHIFT
+#if SHIFT == 1
                 const int a = 8 * (p0 + u) + g;
                 const int orow = 2 * (a % npr) + hh, run = a / npr;
                 if (a >= na || orow >= rows)

@@ -28,10 +28,12 @@ CT_FAMILY_CODE
                                  "stores them")                                                                \
     X(TILES, 2, CT_RANGE(1, 8), "m16 tiles a warp computes at once for each of its channels (independent "    \
                                 "mma chains)")                                                                 \
-    X(SHIFT, 0, CT_RANGE(0, 1), "1: an m16 tile's halves are the even and odd rows of 8 row pairs, so that "  \
+    X(SHIFT, 0, CT_RANGE(0, 2), "1: an m16 tile's halves are the even and odd rows of 8 row pairs, so that "  \
                                 "for each filter row after the first half 0 takes half 1's fragments of the " \
-                                "last and one ldmatrix.x2 loads the rest (stride and dilation 1 along H, ROWS " \
-                                "even; normalized to 0 elsewhere)")                                            \
+                                "last and one ldmatrix.x2 loads the rest; 2: A-rows are runs, ROWS / 2 tiles " \
+                                "hold an item's rows and each filter row after the first loads one half "     \
+                                "(ROWS <= 16; TILES 1) (stride and dilation 1 along H, ROWS even; "          \
+                                "normalized to 0 elsewhere, 2 to 1 past 16 rows)")                            \
     X(PREFETCH, 0, CT_RANGE(0, 1), "1: the next item's first staging batch is loaded before this item's mma " \
                                    "(its round trip overlaps the mma; its registers held through it)")      \
     X(RING, 0, CT_RANGE(0, 1), "1: an item after the previous row tile of its image keeps the input rows "   \
@@ -64,7 +66,7 @@ _Static_assert(CT_PARAM_COUNT(TD_ALL) == CT_DWTC16CL_NPARAMS, "CT_DWTC16CL_NPARA
  * ct_dwtc16_fwd.cuh's TD_* expand too. */
 typedef struct td_geom {
     long long vec, cb, warps, rows, cols, items, batch, tiles, shift, prefetch, ring, pipe, pwarps;
-    long long threads, snthr, cpw, nk, ncr, nm, nr, xr, xwn, rs, nq, qoff, cs, in_words, prc, psw, out_words, smem;
+    long long tw, threads, snthr, cpw, nk, ncr, nm, nr, xr, xwn, rs, nq, qoff, cs, in_words, prc, psw, out_words, smem;
     long long nrt, nct, nitems, nsplit, ncg, blocks, xt;
 } td_geom;
 
@@ -82,7 +84,10 @@ static void td_geometry(const ct_tc_shape *s, const td_values *q, td_geom *g)
     g->cpw = DTC_CPW(g->cb, g->warps);
     g->nk = DTC_NK(s->kw, s->dx);
     g->ncr = DTC_NCR(g->cols);
-    g->nm = g->shift ? ct_cdiv(ct_cdiv(g->rows, 2) * g->ncr, 8) : ct_cdiv(g->rows * g->ncr, 16);
+    g->nm = g->shift == 2 ? ct_cdiv(g->ncr, 8)
+            : g->shift ? ct_cdiv(ct_cdiv(g->rows, 2) * g->ncr, 8) : ct_cdiv(g->rows * g->ncr, 16);
+    /* m16 tiles a warp's channel runs at once: SHIFT 2's ROWS / 2. */
+    g->tw = g->shift == 2 ? g->rows / 2 : g->tiles;
     g->nr = DTC_NR(g->rows, s->sy, s->kh, s->dy);
     g->xr = DTC_XR(g->cols, g->nk);
     g->xwn = DTC_XWN(g->xr);
@@ -93,7 +98,7 @@ static void td_geometry(const ct_tc_shape *s, const td_values *q, td_geom *g)
     g->in_words = DTC_IN_WORDS(g->cb, g->cs, g->nq, g->qoff);
     g->prc = DTC_PRC(DTC_PR(g->shift, g->rows));
     g->psw = DTC_PSW(g->cb);
-    g->out_words = DTC_OUT_WORDS(g->shift, g->cols, g->prc, g->psw);
+    g->out_words = DTC_OUT_WORDS(g->shift, g->rows, g->cols, g->prc, g->psw);
     g->smem = 4 * DTC_SMEM_WORDS(g->pipe, g->in_words, g->out_words);
     g->nrt = DTC_NT(s->oh, g->rows);
     g->nct = DTC_NT(s->ow, g->cols);
@@ -158,9 +163,11 @@ static int td_constrain(const ct_template *t, const ct_tc_shape *s, const ct_par
         snprintf(why, len, "COLS a multiple of 8, ROWS and ITEMS >= 1, BATCH in 1..16, TILES in 1..8");
         return 1;
     }
-    if (g.shift != 0 && (g.shift != 1 || s->sy != 1 || s->dy != 1 || g.rows % 2 != 0)) {
-        snprintf(why, len, "SHIFT=%lld: 0, or 1 with stride and dilation 1 along H and ROWS even (here stride "
-                 "%lld, dilation %lld, ROWS %lld)", g.shift, s->sy, s->dy, g.rows);
+    if (g.shift != 0 && ((g.shift != 1 && g.shift != 2) || s->sy != 1 || s->dy != 1 || g.rows % 2 != 0 ||
+                         (g.shift == 2 && (g.rows > 16 || g.tiles != 1)))) {
+        snprintf(why, len, "SHIFT=%lld: 0, or 1 or 2 with stride and dilation 1 along H and ROWS even (here "
+                 "stride %lld, dilation %lld, ROWS %lld), 2 with ROWS <= 16 and TILES=1", g.shift, s->sy, s->dy,
+                 g.rows);
         return 1;
     }
     /* Prefetching needs a next item, and holds the batch's words through
@@ -185,9 +192,9 @@ static int td_constrain(const ct_template *t, const ct_tc_shape *s, const ct_par
                  "fragments exceed %d", g.cpw, s->kh, g.nk, g.cpw * s->kh * g.nk * 2, TD_MAX_BREGS);
         return 1;
     }
-    if (g.cpw * g.tiles * s->kh * g.nk > TD_MAX_BODY) {
-        snprintf(why, len, "%lld unrolled mma a tile step (channels a warp x TILES x KH x k-steps) exceed %d",
-                 g.cpw * g.tiles * s->kh * g.nk, TD_MAX_BODY);
+    if (g.cpw * g.tw * s->kh * g.nk > TD_MAX_BODY) {
+        snprintf(why, len, "%lld unrolled mma a tile step (channels a warp x tiles x KH x k-steps) exceed %d",
+                 g.cpw * g.tw * s->kh * g.nk, TD_MAX_BODY);
         return 1;
     }
     /* More tiles at once than an item has: a smaller TILES is the same
@@ -217,7 +224,11 @@ static int td_constrain(const ct_template *t, const ct_tc_shape *s, const ct_par
     }
     /* The weight fragments, the accumulators and A fragments of the tiles
      * at once, a batch's staging loads, about 32 for addresses. */
-    const long long regs = g.cpw * (s->kh * g.nk * 2 + 1) + g.cpw * g.tiles * 4 * (1 + g.nk) + g.batch * g.vec + 32;
+    /* (SHIFT 2: one channel's tiles at a time; PIPE: the staging
+     * registers are the producer warps', live apart from the weights.) */
+    const long long live = g.shift == 2 ? g.tw * 4 * (1 + g.nk) : g.cpw * g.tiles * 4 * (1 + g.nk);
+    const long long mma = g.cpw * (s->kh * g.nk * 2 + 1) + live + 32, stage = g.batch * g.vec + 32;
+    const long long regs = g.pipe ? (mma > stage ? mma : stage) : mma + stage - 32;
     if (ct_regs_exceed(lim, regs, g.threads, 1, why, len))
         return 1;
     if (g.blocks > TD_MAX_GRID) {
@@ -252,12 +263,16 @@ static void td_normalize(const ct_template *t, const ct_tc_shape *s, ct_params *
     /* SHIFT=1 falls back to 0 on a layer that does not admit it or gains
      * nothing from it (one filter row), so that one value list serves
      * every layer. */
-    if (q.SHIFT == 1 && (s->sy != 1 || s->dy != 1 || s->kh == 1))
+    if (q.SHIFT >= 1 && (s->sy != 1 || s->dy != 1 || s->kh == 1))
         q.SHIFT = 0;
     if (q.ROWS > s->oh)
-        q.ROWS = (long)(q.SHIFT == 1 && s->oh > 1 ? ct_rup(s->oh, 2) : s->oh);   /* SHIFT's rows come in twos */
-    if (q.SHIFT == 1 && q.ROWS % 2 != 0)
+        q.ROWS = (long)(q.SHIFT >= 1 && s->oh > 1 ? ct_rup(s->oh, 2) : s->oh);   /* SHIFT's rows come in twos */
+    if (q.SHIFT >= 1 && q.ROWS % 2 != 0)
         q.SHIFT = 0;
+    if (q.SHIFT == 2 && q.ROWS > 16)
+        q.SHIFT = 1;
+    if (q.SHIFT == 2)
+        q.TILES = 1;   /* its tiles are ROWS / 2 */
     if (q.COLS > ct_rup(s->ow, 8))
         q.COLS = (long)ct_rup(s->ow, 8);
     if (q.ROWS >= 1 && q.COLS >= 8 && q.ITEMS >= 1) {

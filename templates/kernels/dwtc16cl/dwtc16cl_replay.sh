@@ -8,11 +8,11 @@
 # and 2-channel vectors, several items a block, height 1 (conv1dc). Run
 # from anywhere; needs g++ (C++20) and CUDA's include directory
 # ($CUDA_HOME/include). Exit status: the number of failed cases. CTest
-# runs every eighth case (a drawn REPLAY_PART=I/8) and one of the six 56x56 accuracy cases (ACC);
+# runs every eighth case (a drawn REPLAY_PART=I/8) and one of the seven 56x56 accuracy cases (ACC);
 # REPLAY_PART=all runs everything.
 here=$(cd "$(dirname "$0")" && pwd)
 replay_every=8
-replay_acc_every=6
+replay_acc_every=7
 source "$here/../replay_lib.sh"
 # [BATCH=B, default 2] [TILES=T, default 2] [SHIFT=1] [PREFETCH=1] [RING=1] [PIPE=1 [PWARPS=P, default 2]] one DT B C H W KH KW PH PW SY DY DX BIAS CHANNELS WARPS ROWS COLS ITEMS VEC [OH OW]
 one() {
@@ -78,6 +78,20 @@ for dt in 1 2; do
     # channels a warp
     one $dt 2 24 9  11 3  3  1  1  1  1  1  1   24 8 8  16 1 8
     SHIFT=1 RING=1 one $dt 2 48 12 13 5  5  2  2  1  1  1  0   24 8 4  16 3 8
+    # SHIFT=2: A-rows are runs, ROWS / 2 tiles hold an item's rows (odd
+    # heights: a partial last row tile; more than 8 runs: two tile groups;
+    # two k-steps; even kernels; 4- and 2-channel vectors; one to three
+    # channels a warp; the ring; producer warps)
+    SHIFT=2 TILES=1 one $dt 2 16 13 14 7  7  3  3  1  1  1  1   16 8 8  16 1 8
+    SHIFT=2 TILES=1 one $dt 3 40 17 23 5  5  2  2  1  1  1  1   16 4 16 24 2 8
+    SHIFT=2 TILES=1 one $dt 2 8  10 11 4  4  1  1  1  1  1  1   8  4 4  8  3 4  9 10
+    SHIFT=2 TILES=1 one $dt 1 12 9  75 3  3  1  1  1  1  1  0   4  2 6  80 2 4
+    SHIFT=2 TILES=1 one $dt 2 6  11 12 3  3  4  4  1  1  1  1   2  1 2  8  2 2
+    SHIFT=2 TILES=1 one $dt 1 8  9  30 3  11 1  5  1  1  1  1   8  4 4  16 2 8
+    SHIFT=2 TILES=1 one $dt 2 24 9  23 7  7  3  3  1  1  1  0   24 8 8  24 2 8
+    SHIFT=2 TILES=1 RING=1 one $dt 2 16 13 14 7  7  3  3  1  1  1  1   16 8 4  16 3 8
+    SHIFT=2 TILES=1 RING=1 one $dt 2 8  10 11 4  4  1  1  1  1  1  1   8  4 2  16 5 4  9 10
+    SHIFT=2 TILES=1 PIPE=1 PWARPS=3 one $dt 3 40 17 23 5  5  2  2  1  1  1  1   16 4 6  24 4 8
     # PIPE: producer warps stage item i + 1 and copy out item i - 1 while
     # the consumer warps compute item i (double buffers; one to five items
     # a block, ranges across images and column tiles, a last range of one
@@ -98,4 +112,5 @@ ACC=1 SHIFT=1 one 1 2 32 56 56 7 7 3 3 1 1 1 1 16 8 16 56 2 8
 ACC=1 SHIFT=1 PREFETCH=1 BATCH=3 one 2 2 16 56 56 7 7 3 3 1 1 1 0 8 8 16 56 4 8
 ACC=1 RING=1 SHIFT=1 PREFETCH=1 one 1 2 16 56 56 7 7 3 3 1 1 1 1 16 8 16 56 4 8
 ACC=1 PIPE=1 PWARPS=4 SHIFT=1 TILES=1 one 1 2 16 56 56 7 7 3 3 1 1 1 0 16 8 8 56 5 8
+ACC=1 PIPE=1 PWARPS=4 SHIFT=2 TILES=1 one 2 2 32 56 56 7 7 3 3 1 1 1 1 16 8 8 56 5 8
 replay_end
