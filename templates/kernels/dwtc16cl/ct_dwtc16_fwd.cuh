@@ -43,7 +43,7 @@
 // PIPE: PWARPS producer warps stage and copy out, the WARPS consumer warps
 // compute, on two input and two output buffers (named barriers): the
 // staging of item i + 1 and the copy-out of item i - 1 overlap the mma of
-// item i.
+// item i. PIPE=2: the consumers copy out, the producers only stage.
 //
 // Shared-memory layout (words of 32 bits): td_in channel c at c*CS +
 // (c / VEC)*QOFF (the staging stores of the block's VEC-channel groups on
@@ -77,7 +77,7 @@ static_assert(CHANNELS % WARPS == 0, "WARPS divides CHANNELS");
 static_assert(COLS % 8 == 0 && COLS >= 8, "COLS is a multiple of 8");
 static_assert(ROWS >= 1 && ITEMS >= 1 && BATCH >= 1 && TILES >= 1, "ROWS, ITEMS, BATCH, TILES >= 1");
 static_assert(PREFETCH == 0 || PREFETCH == 1, "PREFETCH is 0 or 1");
-static_assert(PIPE == 0 || (PIPE == 1 && PWARPS >= 1 && PREFETCH == 0 && RING == 0),
+static_assert(PIPE == 0 || ((PIPE == 1 || PIPE == 2) && PWARPS >= 1 && PREFETCH == 0 && RING == 0),
               "PIPE: PWARPS >= 1 producer warps, without PREFETCH and RING");
 static_assert(SHIFT == 0 || ((SHIFT == 1 || SHIFT == 2) && LY_SY == 1 && LY_DY == 1 && ROWS % 2 == 0),
               "SHIFT: stride and dilation 1 along H, ROWS even");
@@ -114,7 +114,8 @@ static_assert(SHIFT != 2 || (ROWS <= 16 && TILES == 1), "SHIFT=2: ROWS <= 16 (RO
 #define TD_ITEMS ((long long)LY_B * TD_NRT * TD_NCT)
 #define TD_NSPLIT ((TD_ITEMS + ITEMS - 1) / ITEMS)
 #define TD_NTHR DTC_THREADS(WARPS, PIPE, PWARPS)             // consumer (mma) and producer warps
-#define TD_SNTHR DTC_SNTHR(WARPS, PIPE, PWARPS)              // staging and copy-out threads
+#define TD_SNTHR DTC_SNTHR(WARPS, PIPE, PWARPS)              // staging threads
+#define TD_CNTHR (PIPE == 2 ? 32 * WARPS : TD_SNTHR)          // copy-out threads
 #define TD_NBUF (PIPE ? 2 : 1)                               // td_in and td_out buffers
 #define TD_XT DTC_XT(TD_NQ, TD_XWN, TD_NR)                   // staging tasks of an item
 #define TD_XI ((TD_XT + TD_SNTHR - 1) / TD_SNTHR)              // a thread's staging tasks
@@ -123,6 +124,8 @@ static_assert(RING == 0 || (RING == 1 && COLS >= LY_OW && TD_NR > ROWS * LY_SY),
               "RING: one column tile a row, and row tiles sharing input rows");
 #define TD_NSLOT (TD_SH2 ? ROWS * COLS : (SHIFT ? 2 : 1) * TD_HOFF)               // pixel slots of td_out
 #define TD_NW (TD_CB / 2)                                    // words of a pixel's channels
+#define TD_OUTV (PIPE && TD_NW % 4 == 0 && TD_C % 8 == 0)    // PIPE: copy-out in 16-byte chunks
+#define TD_NCH (TD_NW >= 4 ? TD_NW / 4 : 1)                  // 16-byte chunks of a pixel
 
 // The position of staged input row r in a channel's rows: with SHIFT the
 // even rows and then the odd ones (an ldmatrix matrix's 8 rows are rows
@@ -305,10 +308,11 @@ __device__ __forceinline__ void td_item(long long item, int &b, int &oy0, int &x
     b = (int)(item / TD_NCT / TD_NRT);
 }
 
-// Named barriers of PIPE's producer and consumer warps (ids 1..8; 0 is
-// __syncthreads'): bar.sync waits for the phase, bar.arrive counts itself
-// in and goes on; both order the thread's shared-memory accesses before
-// the phase's completion. The replay supplies td_rp_bar_sync/arrive.
+// Named barriers of PIPE's producer and consumer warps (ids 1..8 of the
+// block's threads, 9 of the consumers alone; 0 is __syncthreads'):
+// bar.sync waits for the phase, bar.arrive counts itself in and goes on;
+// both order the thread's shared-memory accesses before the phase's
+// completion. The replay supplies td_rp_bar_sync/arrive.
 __device__ __forceinline__ void td_bar_sync(int id)
 {
 #ifdef CT_REPLAY
@@ -323,6 +327,14 @@ __device__ __forceinline__ void td_bar_sync(int id)
         TD_BAR("sync", 1) TD_BAR("sync", 2) TD_BAR("sync", 3) TD_BAR("sync", 4)
         TD_BAR("sync", 5) TD_BAR("sync", 6) TD_BAR("sync", 7) TD_BAR("sync", 8)
     }
+#endif
+}
+__device__ __forceinline__ void td_bar_cons()
+{
+#ifdef CT_REPLAY
+    td_rp_bar_sync(9);
+#else
+    asm volatile("bar.sync 9, %0;\n" ::"n"(32 * WARPS) : "memory");
 #endif
 }
 __device__ __forceinline__ void td_bar_arrive(int id)
@@ -561,13 +573,33 @@ __device__ __forceinline__ void td_compute(const unsigned *sm, unsigned *so, int
 // The tile's outputs from so, one word (two channels) a lane: a warp's
 // 32 lanes read 32 / NW pixels' words, pixel slots D apart (D x PSW = NW
 // mod 32 words: the pixels' words side by side on the banks), and store
-// them as whole 32-byte sectors. The staging threads (stid of SNTHR) do it.
-__device__ __forceinline__ void td_copyout(const unsigned *so, ct_elem *__restrict__ out, int stid, int cg, int b,
-                                           int oy0, int x0, int rows)
+// them as whole 32-byte sectors. Thread stid of nthr (all, PIPE=1's
+// producers, PIPE=2's consumers).
+__device__ __forceinline__ void td_copyout(const unsigned *so, ct_elem *__restrict__ out, int stid, int nthr, int cg,
+                                           int b, int oy0, int x0, int rows)
 {
     ct_elem *const ob = out + (long long)b * LY_OH * LY_OW * TD_C + cg * TD_CB;
+    if (TD_OUTV) {
+        // PIPE's producers, where a pixel's words are whole 16-byte chunks
+        // (8 channels) of the output: a chunk a lane (four shared words,
+        // one global store), the lanes along the chunks of consecutive
+        // slots; a quarter of the instructions of the word-wise copy.
 #pragma unroll 1
-    for (int task = stid; task < TD_OT; task += TD_SNTHR) {
+        for (int task = stid; task < TD_NSLOT * TD_NCH; task += nthr) {
+            const int k4 = task % TD_NCH, slot = task / TD_NCH;
+            int orow, ocol;
+            td_unpix(slot, orow, ocol);
+            if (orow < rows && x0 + ocol < LY_OW && cg * TD_CB + 8 * k4 < TD_C) {
+                const unsigned *s = so + slot * TD_PSW + 4 * k4;
+                ct_elem *p = ob + ((long long)(oy0 + orow) * LY_OW + x0 + ocol) * TD_C + 8 * k4;
+                TD_ALIGNED(p, 16);
+                *reinterpret_cast<uint4 *>(p) = make_uint4(s[0], s[1], s[2], s[3]);
+            }
+        }
+        return;
+    }
+#pragma unroll 1
+    for (int task = stid; task < TD_OT; task += nthr) {
         int slot, k;
         td_oslot(task, slot, k);
         int orow, ocol;
@@ -646,7 +678,9 @@ TD_NAME(const ct_elem *__restrict__ x, const ct_elem *__restrict__ weight,
     // staged), OEMPTY[s] (3 + s: td_out[s] copied out), EMPTY[s] (5 + s:
     // td_in[s] read), OFULL[s] (7 + s: td_out[s] written). A side arrives
     // only where the other side will wait for that phase, so that every
-    // phase completes and none is left half counted at the exit.
+    // phase completes and none is left half counted at the exit. PIPE=2:
+    // the consumers copy their items out themselves, the producers only
+    // stage (no OFULL, OEMPTY).
     if (mwarp) {
 #pragma unroll 1
         for (int it = 0; it < nit; ++it) {
@@ -655,12 +689,21 @@ TD_NAME(const ct_elem *__restrict__ x, const ct_elem *__restrict__ weight,
             td_item(it0 + it, b, oy0, x0);
             const td_ext ex = td_extent(oy0, x0);
             td_bar_sync(1 + s);
-            if (it >= 2)
+            if (PIPE == 1 && it >= 2)
                 td_bar_sync(3 + s);
             td_compute(sm + s * TD_IN_WORDS, so + s * TD_OUT_WORDS, warp, lane, bf, b0, ex, 0);
             if (it + 2 < nit)
                 td_bar_arrive(5 + s);
-            td_bar_arrive(7 + s);
+            if (PIPE == 2) {
+                // The consumers copy the item out themselves (barrier 9,
+                // theirs alone): the next item's mma writes the other
+                // td_out, and the one after this one's only past the
+                // next item's barrier, which follows this copy-out.
+                td_bar_cons();
+                td_copyout(so + s * TD_OUT_WORDS, out, tid, TD_CNTHR, cg, b, oy0, x0, ex.rows);
+            } else {
+                td_bar_arrive(7 + s);
+            }
         }
     } else {
         td_batch st;
@@ -679,13 +722,13 @@ TD_NAME(const ct_elem *__restrict__ x, const ct_elem *__restrict__ weight,
                 }
                 td_bar_arrive(1 + s);
             }
-            if (it >= 1) {
+            if (PIPE == 1 && it >= 1) {
                 const int s = (it - 1) & 1;
                 int b, oy0, x0;
                 td_item(it0 + it - 1, b, oy0, x0);
                 const td_ext ex = td_extent(oy0, x0);
                 td_bar_sync(7 + s);
-                td_copyout(so + s * TD_OUT_WORDS, out, stid, cg, b, oy0, x0, ex.rows);
+                td_copyout(so + s * TD_OUT_WORDS, out, stid, TD_CNTHR, cg, b, oy0, x0, ex.rows);
                 if (it + 1 < nit)
                     td_bar_arrive(3 + s);
             }
@@ -736,7 +779,7 @@ TD_NAME(const ct_elem *__restrict__ x, const ct_elem *__restrict__ weight,
         __syncthreads();
         // The next item's staging then reuses td_in: every warp passed the
         // barrier after its ldmatrix.
-        td_copyout(so, out, tid, cg, b, oy0, x0, ex.rows);
+        td_copyout(so, out, tid, TD_CNTHR, cg, b, oy0, x0, ex.rows);
     }
 #endif
     (void)g;

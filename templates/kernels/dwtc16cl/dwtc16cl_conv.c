@@ -39,10 +39,10 @@ CT_FAMILY_CODE
     X(RING, 0, CT_RANGE(0, 1), "1: an item after the previous row tile of its image keeps the input rows "   \
                                "the two share in shared memory (a ring of rows) and stages only its new "   \
                                "ones (one column tile a row; normalized to 0 elsewhere)")                 \
-    X(PIPE, 0, CT_RANGE(0, 1), "1: PWARPS producer warps stage item i + 1 into a second input buffer and "    \
+    X(PIPE, 0, CT_RANGE(0, 2), "1: PWARPS producer warps stage item i + 1 into a second input buffer and "    \
                                "copy item i - 1 out of a second output buffer while the WARPS consumer "    \
                                "warps compute item i (named barriers; without PREFETCH and RING, which fall " \
-                               "back to 0)")                                                                 \
+                               "back to 0); 2: the same, the consumers copying their items out")          \
     X(PWARPS, 2, CT_RANGE(1, 16), "PIPE's producer warps (staging and copy-out; normalized to 1 without PIPE)")
 
 const ct_param_def ct_dwtc16cl_params[CT_DWTC16CL_NPARAMS] = CT_PARAM_TABLE(TD_ALL);
@@ -182,8 +182,9 @@ static int td_constrain(const ct_template *t, const ct_tc_shape *s, const ct_par
                  "input rows (%lld rows an item, %lld new)", g.ring, g.nct, g.nr, g.rows * s->sy);
         return 1;
     }
-    if (g.pipe != 0 && (g.pipe != 1 || g.pwarps < 1 || g.pwarps > 16 || g.prefetch != 0 || g.ring != 0)) {
-        snprintf(why, len, "PIPE=%lld: 0, or 1 with PWARPS in 1..16 (here %lld) and neither PREFETCH nor RING",
+    if (g.pipe != 0 && ((g.pipe != 1 && g.pipe != 2) || g.pwarps < 1 || g.pwarps > 16 || g.prefetch != 0 ||
+                        g.ring != 0)) {
+        snprintf(why, len, "PIPE=%lld: 0, or 1 or 2 with PWARPS in 1..16 (here %lld) and neither PREFETCH nor RING",
                  g.pipe, g.pwarps);
         return 1;
     }
@@ -293,7 +294,7 @@ static void td_normalize(const ct_template *t, const ct_tc_shape *s, ct_params *
         q.PREFETCH = 0;   /* no next item */
     /* PIPE double-buffers instead of prefetching or keeping rows; its
      * producer count means nothing without it. */
-    if (q.PIPE == 1)
+    if (q.PIPE >= 1)
         q.PREFETCH = 0, q.RING = 0;
     else
         q.PWARPS = 1;

@@ -7,8 +7,8 @@
 // slot, and after a barrier of its warp each thread takes its part from
 // its warp's slots (the kernel's ldmatrix and mma calls are uniform over
 // a warp; PIPE's producer warps make none). PIPE's named barriers are
-// std::barriers of the block's threads: bar.sync arrives and waits,
-// bar.arrive arrives.
+// std::barriers of the block's threads (9: of the consumer warps):
+// bar.sync arrives and waits, bar.arrive arrives.
 // The output is compared with an fp64 reference in relative L2: 1e-2
 // (each output is rounded once to bf16 or f16). The output starts as NaN
 // and each block's shared memory too, so an element never written, or a
@@ -32,7 +32,7 @@ static unsigned rp_tid() { return threadIdx.x + g_block_x * (threadIdx.y + g_blo
 // A barrier of each warp (32 threads: the kernel's blocks are whole
 // warps) and the named barriers 1..8; each phase of them completes, so
 // that the next block finds them at a phase's start.
-static std::optional<std::barrier<>> rp_wbar[32], rp_nbar[9];
+static std::optional<std::barrier<>> rp_wbar[32], rp_nbar[10];
 static void rp_warp_sync() { rp_wbar[rp_tid() / 32]->arrive_and_wait(); }
 static void td_rp_bar_sync(int id) { rp_nbar[id]->arrive_and_wait(); }
 static void td_rp_bar_arrive(int id) { (void)rp_nbar[id]->arrive(); }
@@ -142,6 +142,7 @@ int main()
         w.emplace(32);
     for (auto &n : rp_nbar)
         n.emplace(TD_NTHR);
+    rp_nbar[9].emplace(32 * WARPS);   // PIPE=2's consumers
     ct_replay_grid((unsigned)(TD_NSPLIT * TD_NCG), 1, 1, TD_NTHR, 1, 1, [&] {
         if (threadIdx.x == 0)
             for (int k = 0; k < TD_SMEM_WORDS; ++k)
