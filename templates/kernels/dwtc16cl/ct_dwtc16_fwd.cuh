@@ -53,7 +53,7 @@
 // apart: a D store's 32 lanes on 32 banks), channel l at element l.
 //
 // Tuning macros: VEC, CHANNELS, WARPS, ROWS, COLS, ITEMS, BATCH, TILES,
-// SHIFT, PREFETCH, RING, PIPE, PWARPS (dwtc16cl_conv.c). CT_REPLAY (the CPU replay, dwtc16cl_replay.cpp)
+// SHIFT, PREFETCH, RING, PIPE, PWARPS, OUTV, MINB (dwtc16cl_conv.c). CT_REPLAY (the CPU replay, dwtc16cl_replay.cpp)
 // supplies tc16_mma and tc16_ldsm4 itself.
 #include "ct_dtype.cuh"
 #include "dwtc16cl_sizes.cuh"
@@ -77,6 +77,7 @@ static_assert(CHANNELS % WARPS == 0, "WARPS divides CHANNELS");
 static_assert(COLS % 8 == 0 && COLS >= 8, "COLS is a multiple of 8");
 static_assert(ROWS >= 1 && ITEMS >= 1 && BATCH >= 1 && TILES >= 1, "ROWS, ITEMS, BATCH, TILES >= 1");
 static_assert(PREFETCH == 0 || PREFETCH == 1, "PREFETCH is 0 or 1");
+static_assert((OUTV == 0 || OUTV == 1) && MINB >= 1, "OUTV is 0 or 1, MINB at least 1");
 static_assert(PIPE == 0 || ((PIPE == 1 || PIPE == 2) && PWARPS >= 1 && PREFETCH == 0 && RING == 0),
               "PIPE: PWARPS >= 1 producer warps, without PREFETCH and RING");
 static_assert(SHIFT == 0 || ((SHIFT == 1 || SHIFT == 2) && LY_SY == 1 && LY_DY == 1 && ROWS % 2 == 0),
@@ -124,7 +125,7 @@ static_assert(RING == 0 || (RING == 1 && COLS >= LY_OW && TD_NR > ROWS * LY_SY),
               "RING: one column tile a row, and row tiles sharing input rows");
 #define TD_NSLOT (TD_SH2 ? ROWS * COLS : (SHIFT ? 2 : 1) * TD_HOFF)               // pixel slots of td_out
 #define TD_NW (TD_CB / 2)                                    // words of a pixel's channels
-#define TD_OUTV (PIPE && TD_NW % 4 == 0 && TD_C % 8 == 0)    // PIPE: copy-out in 16-byte chunks
+#define TD_OUTV (OUTV && TD_NW % 4 == 0 && TD_C % 8 == 0)    // copy-out in 16-byte chunks
 #define TD_NCH (TD_NW >= 4 ? TD_NW / 4 : 1)                  // 16-byte chunks of a pixel
 
 // The position of staged input row r in a channel's rows: with SHIFT the
@@ -580,10 +581,10 @@ __device__ __forceinline__ void td_copyout(const unsigned *so, ct_elem *__restri
 {
     ct_elem *const ob = out + (long long)b * LY_OH * LY_OW * TD_C + cg * TD_CB;
     if (TD_OUTV) {
-        // PIPE's producers, where a pixel's words are whole 16-byte chunks
-        // (8 channels) of the output: a chunk a lane (four shared words,
-        // one global store), the lanes along the chunks of consecutive
-        // slots; a quarter of the instructions of the word-wise copy.
+        // OUTV, where a pixel's words are whole 16-byte chunks (8
+        // channels) of the output: a chunk a lane (four shared words, one
+        // global store), the lanes along the chunks of consecutive slots;
+        // a quarter of the instructions of the word-wise copy.
 #pragma unroll 1
         for (int task = stid; task < TD_NSLOT * TD_NCH; task += nthr) {
             const int k4 = task % TD_NCH, slot = task / TD_NCH;
@@ -611,7 +612,7 @@ __device__ __forceinline__ void td_copyout(const unsigned *so, ct_elem *__restri
     }
 }
 
-extern "C" __global__ void __launch_bounds__(TD_NTHR)
+extern "C" __global__ void __launch_bounds__(TD_NTHR, MINB)
 TD_NAME(const ct_elem *__restrict__ x, const ct_elem *__restrict__ weight,
 #if LY_BIAS
         const ct_elem *__restrict__ bias,

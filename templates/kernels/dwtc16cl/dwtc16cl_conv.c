@@ -43,7 +43,11 @@ CT_FAMILY_CODE
                                "copy item i - 1 out of a second output buffer while the WARPS consumer "    \
                                "warps compute item i (named barriers; without PREFETCH and RING, which fall " \
                                "back to 0); 2: the same, the consumers copying their items out")          \
-    X(PWARPS, 2, CT_RANGE(1, 16), "PIPE's producer warps (staging and copy-out; normalized to 1 without PIPE)")
+    X(PWARPS, 2, CT_RANGE(1, 16), "PIPE's producer warps (staging and copy-out; normalized to 1 without PIPE)") \
+    X(OUTV, 0, CT_RANGE(0, 1), "1: the copy-out moves a 16-byte chunk (8 channels of a pixel) a thread, "      \
+                               "0: a word (normalized to 0 where a block's channels of a pixel are no whole " \
+                               "chunks)")                                                                    \
+    X(MINB, 1, CT_RANGE(1, 4), "blocks an SM is to hold at once (__launch_bounds__: the register cap)")
 
 const ct_param_def ct_dwtc16cl_params[CT_DWTC16CL_NPARAMS] = CT_PARAM_TABLE(TD_ALL);
 CT_PARAM_VALUES(td, TD_ALL, ct_dwtc16cl_params)
@@ -65,7 +69,7 @@ _Static_assert(CT_PARAM_COUNT(TD_ALL) == CT_DWTC16CL_NPARAMS, "CT_DWTC16CL_NPARA
 /* The template's derived sizes: dwtc16cl_sizes.cuh's expressions, which
  * ct_dwtc16_fwd.cuh's TD_* expand too. */
 typedef struct td_geom {
-    long long vec, cb, warps, rows, cols, items, batch, tiles, shift, prefetch, ring, pipe, pwarps;
+    long long vec, cb, warps, rows, cols, items, batch, tiles, shift, prefetch, ring, pipe, pwarps, outv, minb;
     long long tw, threads, snthr, cpw, nk, ncr, nm, nr, xr, xwn, rs, nq, qoff, cs, in_words, prc, psw, out_words, smem;
     long long nrt, nct, nitems, nsplit, ncg, blocks, xt;
 } td_geom;
@@ -75,9 +79,9 @@ static void td_geometry(const ct_tc_shape *s, const td_values *q, td_geom *g)
     memset(g, 0, sizeof *g);
     g->vec = q->VEC, g->cb = q->CHANNELS, g->warps = q->WARPS, g->rows = q->ROWS, g->cols = q->COLS;
     g->items = q->ITEMS, g->batch = q->BATCH, g->tiles = q->TILES, g->shift = q->SHIFT, g->prefetch = q->PREFETCH, g->ring = q->RING;
-    g->pipe = q->PIPE, g->pwarps = q->PWARPS;
+    g->pipe = q->PIPE, g->pwarps = q->PWARPS, g->outv = q->OUTV, g->minb = q->MINB;
     if (g->vec < 1 || g->cb < 1 || g->warps < 1 || g->rows < 1 || g->cols < 8 || g->items < 1 || g->batch < 1 ||
-        g->tiles < 1 || g->pwarps < 1)
+        g->tiles < 1 || g->pwarps < 1 || g->minb < 1)
         return;
     g->threads = DTC_THREADS(g->warps, g->pipe, g->pwarps);
     g->snthr = DTC_SNTHR(g->warps, g->pipe, g->pwarps);
@@ -232,6 +236,19 @@ static int td_constrain(const ct_template *t, const ct_tc_shape *s, const ct_par
     const long long regs = g.pipe ? (mma > stage ? mma : stage) : mma + stage - 32;
     if (ct_regs_exceed(lim, regs, g.threads, 1, why, len))
         return 1;
+    /* MINB blocks an SM: their threads and shared memory fit, and the
+     * register cap they set leaves the weights and one tile step's
+     * fragments (about 16 more) unspilled. */
+    if (g.outv != 0 && g.outv != 1) {
+        snprintf(why, len, "OUTV is 0 or 1");
+        return 1;
+    }
+    if (g.minb > 1 && (g.minb * g.threads > 2048 || g.minb * g.smem > lim->max_smem_per_sm ||
+                       ct_regs_exceed(lim, mma - 16, g.threads, g.minb, why, len))) {
+        snprintf(why, len, "MINB=%lld blocks of %lld threads, %lld bytes of shared memory and about %lld "
+                 "registers a thread do not fit an SM", g.minb, g.threads, g.smem, mma - 16);
+        return 1;
+    }
     if (g.blocks > TD_MAX_GRID) {
         snprintf(why, len, "%lld blocks exceed the grid's limit", g.blocks);
         return 1;
@@ -296,6 +313,9 @@ static void td_normalize(const ct_template *t, const ct_tc_shape *s, ct_params *
      * producer count means nothing without it. */
     if (q.PIPE >= 1)
         q.PREFETCH = 0, q.RING = 0;
+    /* The chunked copy-out needs whole 16-byte chunks of a pixel. */
+    if (q.CHANNELS % 8 != 0 || s->cin % 8 != 0)
+        q.OUTV = 0;
     else
         q.PWARPS = 1;
     /* A ring needs a block's next item to be the next row tile, sharing
