@@ -77,7 +77,7 @@ static_assert(CHANNELS % WARPS == 0, "WARPS divides CHANNELS");
 static_assert(COLS % 8 == 0 && COLS >= 8, "COLS is a multiple of 8");
 static_assert(ROWS >= 1 && ITEMS >= 1 && BATCH >= 1 && TILES >= 1, "ROWS, ITEMS, BATCH, TILES >= 1");
 static_assert(PREFETCH == 0 || PREFETCH == 1, "PREFETCH is 0 or 1");
-static_assert((OUTV == 0 || OUTV == 1) && MINB >= 1, "OUTV is 0 or 1, MINB at least 1");
+static_assert((OUTV == 0 || OUTV == 1) && MINB >= 0, "OUTV is 0 or 1, MINB at least 0");
 static_assert(PIPE == 0 || ((PIPE == 1 || PIPE == 2) && PWARPS >= 1 && PREFETCH == 0 && RING == 0),
               "PIPE: PWARPS >= 1 producer warps, without PREFETCH and RING");
 static_assert(SHIFT == 0 || ((SHIFT == 1 || SHIFT == 2) && LY_SY == 1 && LY_DY == 1 && ROWS % 2 == 0),
@@ -431,8 +431,12 @@ __device__ __forceinline__ void td_compute2(const unsigned *sm, unsigned *so, in
                         tc16_mma(acc[u], af[u][ks], bf[i][kh][ks]);
                 }
             // D rows g (run rd) of halves hh: output row 2u + hh, columns
-            // 2t, 2t + 1 of the run; one 16-bit element a channel.
+            // 2t, 2t + 1 of the run; one 16-bit element a channel. The
+            // pixel is td_pix(orow, 8 rd + 2t + e): the lane's base and a
+            // constant offset a store (no address register each).
             if (rd < ncr) {
+                unsigned short *const sd =
+                    reinterpret_cast<unsigned short *>(so + (rd * 4 + t) * TD_PSW) + warp * TD_CPW + i;
 #pragma unroll
                 for (int u = 0; u < TD_T2; ++u)
 #pragma unroll
@@ -440,11 +444,9 @@ __device__ __forceinline__ void td_compute2(const unsigned *sm, unsigned *so, in
 #pragma unroll
                         for (int e = 0; e < 2; ++e) {
                             const int orow = 2 * u + hh;
-                            if (orow < rows) {
-                                const int px = td_pix(orow, rd * 8 + 2 * t + e) * TD_PSW;
-                                unsigned short *s = reinterpret_cast<unsigned short *>(so + px) + warp * TD_CPW + i;
-                                *s = (unsigned short)td_bits(acc[u][2 * hh + e]);
-                            }
+                            if (orow < rows)
+                                sd[2 * (orow * COLS + e * (COLS / 2)) * TD_PSW] =
+                                    (unsigned short)td_bits(acc[u][2 * hh + e]);
                         }
             }
         }
@@ -612,7 +614,14 @@ __device__ __forceinline__ void td_copyout(const unsigned *so, ct_elem *__restri
     }
 }
 
-extern "C" __global__ void __launch_bounds__(TD_NTHR, MINB)
+// MINB 0: the threads alone (ptxas' own register choice, which a minimum
+// of 1 block changes).
+#if MINB
+#define TD_BOUNDS __launch_bounds__(TD_NTHR, MINB)
+#else
+#define TD_BOUNDS __launch_bounds__(TD_NTHR)
+#endif
+extern "C" __global__ void TD_BOUNDS
 TD_NAME(const ct_elem *__restrict__ x, const ct_elem *__restrict__ weight,
 #if LY_BIAS
         const ct_elem *__restrict__ bias,

@@ -47,7 +47,8 @@ CT_FAMILY_CODE
     X(OUTV, 0, CT_RANGE(0, 1), "1: the copy-out moves a 16-byte chunk (8 channels of a pixel) a thread, "      \
                                "0: a word (normalized to 0 where a block's channels of a pixel are no whole " \
                                "chunks)")                                                                    \
-    X(MINB, 1, CT_RANGE(1, 4), "blocks an SM is to hold at once (__launch_bounds__: the register cap)")
+    X(MINB, 0, CT_RANGE(0, 4), "blocks an SM is to hold at once (__launch_bounds__: the register cap; 0: "  \
+                               "none given, ptxas' own choice)")
 
 const ct_param_def ct_dwtc16cl_params[CT_DWTC16CL_NPARAMS] = CT_PARAM_TABLE(TD_ALL);
 CT_PARAM_VALUES(td, TD_ALL, ct_dwtc16cl_params)
@@ -81,7 +82,7 @@ static void td_geometry(const ct_tc_shape *s, const td_values *q, td_geom *g)
     g->items = q->ITEMS, g->batch = q->BATCH, g->tiles = q->TILES, g->shift = q->SHIFT, g->prefetch = q->PREFETCH, g->ring = q->RING;
     g->pipe = q->PIPE, g->pwarps = q->PWARPS, g->outv = q->OUTV, g->minb = q->MINB;
     if (g->vec < 1 || g->cb < 1 || g->warps < 1 || g->rows < 1 || g->cols < 8 || g->items < 1 || g->batch < 1 ||
-        g->tiles < 1 || g->pwarps < 1 || g->minb < 1)
+        g->tiles < 1 || g->pwarps < 1 || g->minb < 0)
         return;
     g->threads = DTC_THREADS(g->warps, g->pipe, g->pwarps);
     g->snthr = DTC_SNTHR(g->warps, g->pipe, g->pwarps);

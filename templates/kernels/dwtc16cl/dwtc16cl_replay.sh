@@ -23,7 +23,7 @@ one() {
     local d="-DCT_DTYPE=$dt -DLY_B=$B -DLY_C=$C -DLY_H=$H -DLY_W=$W -DLY_KH=$KH -DLY_KW=$KW -DLY_OH=$OH"
     d="$d -DLY_OW=$OW -DLY_PH=$PH -DLY_PW=$PW -DLY_SY=$SY -DLY_DY=$DY -DLY_DX=$DX -DLY_BIAS=$BIAS"
     d="$d -DCHANNELS=$CB -DWARPS=$WP -DROWS=$RW -DCOLS=$CL -DITEMS=$IT -DVEC=$VEC -DBATCH=${BATCH:-2} -DTILES=${TILES:-2} -DSHIFT=${SHIFT:-0} -DPREFETCH=${PREFETCH:-0} -DRING=${RING:-0}"
-    d="$d -DPIPE=${PIPE:-0} -DPWARPS=${PWARPS:-2} -DOUTV=${OUTV:-0} -DMINB=${MINB:-1}"
+    d="$d -DPIPE=${PIPE:-0} -DPWARPS=${PWARPS:-2} -DOUTV=${OUTV:-0} -DMINB=${MINB:-0}"
     printf "dtype %s B%s C%s %sx%s k%sx%s pad %s,%s sy %s dil %s,%s bias %s out %sx%s CH%s W%s R%s C%s I%s V%s B%s T%s S%s P%s R%s Q%s/%s O%s: " \
         "$dt" "$B" "$C" "$H" "$W" "$KH" "$KW" "$PH" "$PW" "$SY" "$DY" "$DX" "$BIAS" "$OH" "$OW" "$CB" "$WP" "$RW" "$CL" \
         "$IT" "$VEC" "${BATCH:-2}" "${TILES:-2}" "${SHIFT:-0}" "${PREFETCH:-0}" "${RING:-0}" "${PIPE:-0}" "${PWARPS:-2}" "${OUTV:-0}"
