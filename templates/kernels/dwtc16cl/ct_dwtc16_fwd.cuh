@@ -113,6 +113,16 @@ static_assert(SHIFT != 2 || (ROWS <= 16 && TILES == 1), "SHIFT=2: ROWS <= 16 (RO
 #define TD_NRT DTC_NT(LY_OH, ROWS)                           // row tiles of an image
 #define TD_NCT DTC_NT(LY_OW, COLS)                           // column tiles of a row
 #define TD_ITEMS ((long long)LY_B * TD_NRT * TD_NCT)
+// Element offsets in 32 bits where both tensors have fewer than 2^31
+// elements (a 64-bit multiply chain less in each staging load and store).
+template <bool small> struct td_idx_of {
+    typedef long long type;
+};
+template <> struct td_idx_of<true> {
+    typedef int type;
+};
+typedef td_idx_of<((long long)LY_B * LY_H * LY_W * LY_CIN < (1LL << 31) &&
+                   (long long)LY_B * LY_OH * LY_OW * LY_CIN < (1LL << 31))>::type td_idx;
 #define TD_NSPLIT ((TD_ITEMS + ITEMS - 1) / ITEMS)
 #define TD_NTHR DTC_THREADS(WARPS, PIPE, PWARPS)             // consumer (mma) and producer warps
 #define TD_SNTHR DTC_SNTHR(WARPS, PIPE, PWARPS)              // staging threads
@@ -250,9 +260,10 @@ __device__ __forceinline__ unsigned td_pair(const unsigned *lo, const unsigned *
 // channels of a pixel), then the word j of row r.
 __device__ __forceinline__ void td_task(int task, int &q, int &j, int &r)
 {
-    q = task % TD_NQ;
-    const int rest = task / TD_NQ;
-    j = rest % TD_XWN, r = rest / TD_XWN;
+    // (unsigned: no sign fix-ups in the divisions by constants)
+    const unsigned u = (unsigned)task, rest = u / TD_NQ;
+    q = (int)(u % TD_NQ);
+    j = (int)(rest % TD_XWN), r = (int)(rest / TD_XWN);
 }
 
 // A batch of a thread's staging: the loaded vectors of BATCH tasks (two
@@ -276,7 +287,7 @@ __device__ __forceinline__ void td_load(td_batch &st, const ct_elem *__restrict_
         r += rfirst;
         const int y = oy0 * LY_SY - LY_PH + r, w = x0 - LY_PW + 2 * j, c = cg * TD_CB + q * VEC;
         const bool row = task < TD_NQ * TD_XWN * nrow && y >= 0 && y < LY_H && c < TD_C;
-        const ct_elem *p = x + (((long long)b * LY_H + y) * LY_W + w) * TD_C + c;
+        const ct_elem *p = x + (((td_idx)b * LY_H + y) * LY_W + w) * TD_C + c;
         td_ldv(st.v[k][0], p, row && w >= 0 && w < LY_W);
         td_ldv(st.v[k][1], p + TD_C, row && w + 1 >= 0 && w + 1 < LY_W);
     }
@@ -581,7 +592,7 @@ __device__ __forceinline__ void td_compute(const unsigned *sm, unsigned *so, int
 __device__ __forceinline__ void td_copyout(const unsigned *so, ct_elem *__restrict__ out, int stid, int nthr, int cg,
                                            int b, int oy0, int x0, int rows)
 {
-    ct_elem *const ob = out + (long long)b * LY_OH * LY_OW * TD_C + cg * TD_CB;
+    ct_elem *const ob = out + (td_idx)b * LY_OH * LY_OW * TD_C + cg * TD_CB;
     if (TD_OUTV) {
         // OUTV, where a pixel's words are whole 16-byte chunks (8
         // channels) of the output: a chunk a lane (four shared words, one
@@ -594,7 +605,7 @@ __device__ __forceinline__ void td_copyout(const unsigned *so, ct_elem *__restri
             td_unpix(slot, orow, ocol);
             if (orow < rows && x0 + ocol < LY_OW && cg * TD_CB + 8 * k4 < TD_C) {
                 const unsigned *s = so + slot * TD_PSW + 4 * k4;
-                ct_elem *p = ob + ((long long)(oy0 + orow) * LY_OW + x0 + ocol) * TD_C + 8 * k4;
+                ct_elem *p = ob + ((td_idx)(oy0 + orow) * LY_OW + x0 + ocol) * TD_C + 8 * k4;
                 TD_ALIGNED(p, 16);
                 *reinterpret_cast<uint4 *>(p) = make_uint4(s[0], s[1], s[2], s[3]);
             }
@@ -608,7 +619,7 @@ __device__ __forceinline__ void td_copyout(const unsigned *so, ct_elem *__restri
         int orow, ocol;
         td_unpix(slot, orow, ocol);
         if (slot < TD_NSLOT && orow < rows && x0 + ocol < LY_OW && cg * TD_CB + 2 * k < TD_C) {
-            ct_elem *p = ob + ((long long)(oy0 + orow) * LY_OW + x0 + ocol) * TD_C + 2 * k;
+            ct_elem *p = ob + ((td_idx)(oy0 + orow) * LY_OW + x0 + ocol) * TD_C + 2 * k;
             *reinterpret_cast<unsigned *>(p) = so[slot * TD_PSW + k];
         }
     }
