@@ -388,7 +388,7 @@ __device__ __forceinline__ td_ext td_extent(int oy0, int x0)
 // ROWS / 2 mma. A matrix's 8 rows are 8 runs of one input row (32 words
 // side by side: distinct banks). The warp's channels one after another,
 // each stored to so before the next (their accumulators not live at once).
-#define TD_T2 (ROWS / 2)
+#define TD_T2 (ROWS >= 2 ? ROWS / 2 : 1)   // (1 where SHIFT=2 is off and ROWS 1: no empty arrays)
 __device__ __forceinline__ void td_compute2(const unsigned *sm, unsigned *so, int warp, int lane,
                                             const unsigned (&bf)[TD_CPW][LY_KH][TD_NK][2],
                                             const float (&b0)[TD_CPW], const td_ext &ex, int s0)
