@@ -39,7 +39,8 @@
 // fragments of the half one row below, and one ldmatrix.x2 loads the last
 // half's: one x2 for ROWS / 2 mma (td_compute2).
 // PREFETCH: the next item's first staging batch is loaded before this
-// item's mma and stored after it (its round trip overlaps the mma).
+// item's mma (1) or its copy-out (2) and stored after it (its round trip
+// overlaps the mma, or the copy-out).
 // PIPE: PWARPS producer warps stage and copy out, the WARPS consumer warps
 // compute, on two input and two output buffers (named barriers): the
 // staging of item i + 1 and the copy-out of item i - 1 overlap the mma of
@@ -76,7 +77,7 @@ static_assert(LY_CIN % VEC == 0 && CHANNELS % VEC == 0, "VEC divides the channel
 static_assert(CHANNELS % WARPS == 0, "WARPS divides CHANNELS");
 static_assert(COLS % 8 == 0 && COLS >= 8, "COLS is a multiple of 8");
 static_assert(ROWS >= 1 && ITEMS >= 1 && BATCH >= 1 && TILES >= 1, "ROWS, ITEMS, BATCH, TILES >= 1");
-static_assert(PREFETCH == 0 || PREFETCH == 1, "PREFETCH is 0 or 1");
+static_assert(PREFETCH >= 0 && PREFETCH <= 2, "PREFETCH is 0, 1 or 2");
 static_assert((OUTV == 0 || OUTV == 1) && MINB >= 0, "OUTV is 0 or 1, MINB at least 0");
 static_assert(PIPE == 0 || ((PIPE == 1 || PIPE == 2) && PWARPS >= 1 && PREFETCH == 0 && RING == 0),
               "PIPE: PWARPS >= 1 producer warps, without PREFETCH and RING");
@@ -787,7 +788,7 @@ TD_NAME(const ct_elem *__restrict__ x, const ct_elem *__restrict__ weight,
             td_store(st, sm, tid, bt, rfirst, nrow, s0);
         }
         __syncthreads();
-#if PREFETCH
+#if PREFETCH == 1
         // The next item's first batch, in flight during this item's mma.
         if (it + 1 < nit) {
             int nb, ny0, nx0;
@@ -800,6 +801,16 @@ TD_NAME(const ct_elem *__restrict__ x, const ct_elem *__restrict__ weight,
         __syncthreads();
         // The next item's staging then reuses td_in: every warp passed the
         // barrier after its ldmatrix.
+#if PREFETCH == 2
+        // The next item's first batch, in flight during this item's
+        // copy-out (whose few registers leave room for it).
+        if (it + 1 < nit) {
+            int nb, ny0, nx0;
+            td_item(it0 + it + 1, nb, ny0, nx0);
+            const int nfirst = RING && ny0 != 0 ? TD_NR - ROWS * LY_SY : 0;
+            td_load(st, x, tid, cg, nb, ny0, nx0, 0, nfirst, TD_NR - nfirst);
+        }
+#endif
         td_copyout(so, out, tid, TD_CNTHR, cg, b, oy0, x0, ex.rows);
     }
 #endif

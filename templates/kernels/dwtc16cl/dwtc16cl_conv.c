@@ -34,8 +34,9 @@ CT_FAMILY_CODE
                                 "hold an item's rows and each filter row after the first loads one half "     \
                                 "(ROWS <= 16; TILES 1) (stride and dilation 1 along H, ROWS even; "          \
                                 "normalized to 0 elsewhere, 2 to 1 past 16 rows)")                            \
-    X(PREFETCH, 0, CT_RANGE(0, 1), "1: the next item's first staging batch is loaded before this item's mma " \
-                                   "(its round trip overlaps the mma; its registers held through it)")      \
+    X(PREFETCH, 0, CT_RANGE(0, 2), "1: the next item's first staging batch is loaded before this item's mma " \
+                                   "(its round trip overlaps the mma; its registers held through it); 2: "  \
+                                   "before this item's copy-out (overlapping that, with its few registers)") \
     X(RING, 0, CT_RANGE(0, 1), "1: an item after the previous row tile of its image keeps the input rows "   \
                                "the two share in shared memory (a ring of rows) and stages only its new "   \
                                "ones (one column tile a row; normalized to 0 elsewhere)")                 \
@@ -177,8 +178,8 @@ static int td_constrain(const ct_template *t, const ct_tc_shape *s, const ct_par
     }
     /* Prefetching needs a next item, and holds the batch's words through
      * the mma. */
-    if (g.prefetch != 0 && (g.prefetch != 1 || g.items < 2 || g.batch * g.vec > TD_MAX_PREFETCH)) {
-        snprintf(why, len, "PREFETCH=%lld: 0, or 1 with ITEMS >= 2 (here %lld) and at most %d words of a batch "
+    if (g.prefetch != 0 && ((g.prefetch != 1 && g.prefetch != 2) || g.items < 2 || g.batch * g.vec > TD_MAX_PREFETCH)) {
+        snprintf(why, len, "PREFETCH=%lld: 0, or 1 or 2 with ITEMS >= 2 (here %lld) and at most %d words of a batch "
                  "held through the mma (here %lld)", g.prefetch, g.items, TD_MAX_PREFETCH, g.batch * g.vec);
         return 1;
     }

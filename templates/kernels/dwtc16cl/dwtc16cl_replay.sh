@@ -8,11 +8,11 @@
 # and 2-channel vectors, several items a block, height 1 (conv1dc). Run
 # from anywhere; needs g++ (C++20) and CUDA's include directory
 # ($CUDA_HOME/include). Exit status: the number of failed cases. CTest
-# runs every eighth case (a drawn REPLAY_PART=I/8) and one of the ten 56x56 accuracy cases (ACC);
+# runs every eighth case (a drawn REPLAY_PART=I/8) and one of the eleven 56x56 accuracy cases (ACC);
 # REPLAY_PART=all runs everything.
 here=$(cd "$(dirname "$0")" && pwd)
 replay_every=8
-replay_acc_every=10
+replay_acc_every=11
 source "$here/../replay_lib.sh"
 # [BATCH=B, default 2] [TILES=T, default 2] [SHIFT=1] [PREFETCH=1] [RING=1] [PIPE=1|2 [PWARPS=P, default 2]] [OUTV=1] one DT B C H W KH KW PH PW SY DY DX BIAS CHANNELS WARPS ROWS COLS ITEMS VEC [OH OW]
 one() {
@@ -120,6 +120,11 @@ for dt in 1 2; do
     # thread's tasks), with the ring
     OUTV=1 SHIFT=2 TILES=1 PREFETCH=1 BATCH=4 one $dt 3 40 17 23 5  5  2  2  1  1  1  1   16 4 6  24 4 8
     SHIFT=2 TILES=1 PREFETCH=1 RING=1 BATCH=8 one $dt 2 16 13 14 7  7  3  3  1  1  1  1   16 8 4  16 3 8
+    # PREFETCH=2: the next item's first batch loaded before the copy-out
+    # (ranges across images and column tiles, the ring, one task a batch)
+    OUTV=1 SHIFT=2 TILES=1 PREFETCH=2 BATCH=4 one $dt 3 40 17 23 5  5  2  2  1  1  1  1   16 4 6  16 4 8
+    SHIFT=2 TILES=1 PREFETCH=2 RING=1 BATCH=8 one $dt 2 16 13 14 7  7  3  3  1  1  1  1   16 8 4  16 3 8
+    PREFETCH=2 BATCH=1 one $dt 1 8  12 20 3  5  3  6  1  3  2  1   8  2 4  16 3 8
 done
 # the target's shape on a smaller batch: 56x56 7x7 same, several items a block
 ACC=1 one 1 2 32 56 56 7 7 3 3 1 1 1 0 16 8 16 56 2 8
@@ -132,4 +137,5 @@ ACC=1 PIPE=1 PWARPS=4 SHIFT=2 TILES=1 one 2 2 32 56 56 7 7 3 3 1 1 1 1 16 8 8 56
 ACC=1 PIPE=2 OUTV=1 PWARPS=4 SHIFT=2 TILES=1 one 1 2 32 56 56 7 7 3 3 1 1 1 0 32 16 8 56 3 8
 ACC=1 OUTV=1 SHIFT=2 TILES=1 one 2 2 32 56 56 7 7 3 3 1 1 1 1 16 8 8 56 2 8
 ACC=1 OUTV=1 SHIFT=2 TILES=1 PREFETCH=1 RING=1 BATCH=4 one 1 2 16 56 56 7 7 3 3 1 1 1 0 16 8 8 56 7 8
+ACC=1 OUTV=1 SHIFT=2 TILES=1 PREFETCH=2 BATCH=4 one 2 2 32 56 56 7 7 3 3 1 1 1 1 16 8 8 56 4 8
 replay_end
