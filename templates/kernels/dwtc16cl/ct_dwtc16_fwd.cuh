@@ -313,6 +313,17 @@ __device__ __forceinline__ void td_store(const td_batch &st, unsigned *sm, int t
     }
 }
 
+// v of lane src of the warp (every lane calls it; the replay supplies
+// td_rp_shfl).
+__device__ __forceinline__ unsigned td_shfl(unsigned v, int src)
+{
+#ifdef CT_REPLAY
+    return td_rp_shfl(v, src);
+#else
+    return __shfl_sync(0xffffffffu, v, src);
+#endif
+}
+
 // The coordinates of an item: image b, first output row oy0, column x0.
 __device__ __forceinline__ void td_item(long long item, int &b, int &oy0, int &x0)
 {
@@ -673,22 +684,24 @@ TD_NAME(const ct_elem *__restrict__ x, const ct_elem *__restrict__ weight,
 #else
         b0[i] = 0.0f;
 #endif
+        // The band's elements B[k][n] = E[k - n + 8] of the row E[p] =
+        // w[c][kh][(p - 8) / DX] where p - 8 is a tap's column, else 0:
+        // lane l loads E[16 ks + l], takes E[16 ks + l + 1] from lane
+        // l + 1, and a lane's words are the pairs of lanes 2t + 8hh + 8 - g
+        // (one load and three shuffles a row and k-step instead of four
+        // loads a word).
 #pragma unroll
         for (int kh = 0; kh < LY_KH; ++kh)
 #pragma unroll
-            for (int ks = 0; ks < TD_NK; ++ks)
+            for (int ks = 0; ks < TD_NK; ++ks) {
+                const int d = 16 * ks + lane - 8, j = d / LY_DX;
+                const bool ok = cok && d >= 0 && d % LY_DX == 0 && j < LY_KW;
+                const unsigned e = ok ? (unsigned)__ldg(wb + ((long long)c * LY_KH + kh) * LY_KW + j) : 0u;
+                const unsigned pair = e | td_shfl(e, lane + 1 < 32 ? lane + 1 : lane) << 16;
 #pragma unroll
-                for (int hh = 0; hh < 2; ++hh) {
-                    unsigned word = 0;
-#pragma unroll
-                    for (int e = 0; e < 2; ++e) {
-                        const int d = 16 * ks + 2 * t + 8 * hh + e - g, j = d / LY_DX;
-                        const bool ok = cok && d >= 0 && d % LY_DX == 0 && j < LY_KW;
-                        const unsigned h = ok ? (unsigned)__ldg(wb + ((long long)c * LY_KH + kh) * LY_KW + j) : 0u;
-                        word |= h << (16 * e);
-                    }
-                    bf[i][kh][ks][hh] = word;
-                }
+                for (int hh = 0; hh < 2; ++hh)
+                    bf[i][kh][ks][hh] = td_shfl(pair, 2 * t + 8 * hh + 8 - g);
+            }
     }
 
 #if PIPE

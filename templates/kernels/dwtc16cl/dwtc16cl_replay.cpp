@@ -37,6 +37,18 @@ static void rp_warp_sync() { rp_wbar[rp_tid() / 32]->arrive_and_wait(); }
 static void td_rp_bar_sync(int id) { rp_nbar[id]->arrive_and_wait(); }
 static void td_rp_bar_arrive(int id) { (void)rp_nbar[id]->arrive(); }
 
+// __shfl_sync of a whole warp: v of lane src.
+static unsigned td_rp_shfl(unsigned v, int src)
+{
+    static unsigned slot[1024];
+    const unsigned tid = rp_tid();
+    slot[tid] = v;
+    rp_warp_sync();
+    const unsigned r = slot[(tid & ~31u) + ((unsigned)src & 31u)];
+    rp_warp_sync();
+    return r;
+}
+
 // The float of the 16-bit element in half h (0 low, 1 high) of word w.
 static float rp_half(unsigned w, int h)
 {
