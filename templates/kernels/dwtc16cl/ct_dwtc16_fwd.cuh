@@ -27,9 +27,11 @@
 //      columns) and one mma. The D fragments go to the output staging area
 //      (td_out: pixel-major, the block's channels of a pixel together).
 //   3. barrier; the threads copy td_out to the output, a word (two
-//      channels) a lane, whole 32-byte sectors (the next item's staging
-//      then reuses td_in: every warp passed the barrier after its
-//      ldmatrix).
+//      channels) a lane, or with OUTV a 16-byte chunk (8 channels), whole
+//      32-byte sectors (the next item's staging then reuses td_in: every
+//      warp passed the barrier after its ldmatrix).
+// The B fragments are built once a block: a lane loads one element of a
+// filter row's band and shuffles give each lane its words.
 //
 // SHIFT (stride and dilation 1 along H): an m16 tile's halves are the even
 // and the odd rows of 8 row pairs; for filter row kh + 1 half 0 takes the
@@ -45,6 +47,7 @@
 // compute, on two input and two output buffers (named barriers): the
 // staging of item i + 1 and the copy-out of item i - 1 overlap the mma of
 // item i. PIPE=2: the consumers copy out, the producers only stage.
+// MINB: __launch_bounds__' blocks an SM (0: none given).
 //
 // Shared-memory layout (words of 32 bits): td_in channel c at c*CS +
 // (c / VEC)*QOFF (the staging stores of the block's VEC-channel groups on
@@ -54,8 +57,9 @@
 // apart: a D store's 32 lanes on 32 banks), channel l at element l.
 //
 // Tuning macros: VEC, CHANNELS, WARPS, ROWS, COLS, ITEMS, BATCH, TILES,
-// SHIFT, PREFETCH, RING, PIPE, PWARPS, OUTV, MINB (dwtc16cl_conv.c). CT_REPLAY (the CPU replay, dwtc16cl_replay.cpp)
-// supplies tc16_mma and tc16_ldsm4 itself.
+// SHIFT, PREFETCH, RING, PIPE, PWARPS, OUTV, MINB (dwtc16cl_conv.c).
+// CT_REPLAY (the CPU replay, dwtc16cl_replay.cpp) supplies tc16_mma,
+// tc16_ldsm4/2, the named barriers and the shuffle itself.
 #include "ct_dtype.cuh"
 #include "dwtc16cl_sizes.cuh"
 #ifndef CT_REPLAY
