@@ -316,11 +316,11 @@ static void td_normalize(const ct_template *t, const ct_tc_shape *s, ct_params *
      * producer count means nothing without it. */
     if (q.PIPE >= 1)
         q.PREFETCH = 0, q.RING = 0;
+    else
+        q.PWARPS = 1;
     /* The chunked copy-out needs whole 16-byte chunks of a pixel. */
     if (q.CHANNELS % 8 != 0 || s->cin % 8 != 0)
         q.OUTV = 0;
-    else
-        q.PWARPS = 1;
     /* A ring needs a block's next item to be the next row tile, sharing
      * input rows with this one. */
     if (q.ITEMS == 1 || g.nct != 1 || g.nrt == 1 || g.nr <= g.rows * s->sy)
