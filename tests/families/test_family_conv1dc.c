@@ -154,9 +154,11 @@ static void check_limits(const ct_problem *p, const ct_space *sp, const ct_limit
             continue;
         }
         if (sp->cand[i].tmpl->kind == &ct_kind_dwtc16cl) {
-            /* WARPS warps, the channel groups and item ranges along x, the
-             * staged tiles in dynamic shared memory. */
-            CHECK_MSG(l.block[0] == 32 * ct_params_get(c, "WARPS", 0) && l.block[1] == 1 && l.block[2] == 1 &&
+            /* WARPS warps (PIPE: and PWARPS producer warps), the channel
+             * groups and item ranges along x, the staged tiles in dynamic
+             * shared memory. */
+            const long pw = ct_params_get(c, "PIPE", 0) ? ct_params_get(c, "PWARPS", 0) : 0;
+            CHECK_MSG(l.block[0] == 32 * (ct_params_get(c, "WARPS", 0) + pw) && l.block[1] == 1 && l.block[2] == 1 &&
                           (int)l.block[0] <= lim->max_threads_per_block && l.grid[0] >= 1 && l.grid[1] == 1 &&
                           l.grid[2] == 1 && l.smem_bytes > 0 && (int)l.smem_bytes <= lim->max_smem_per_block,
                       "%s: launch", key);

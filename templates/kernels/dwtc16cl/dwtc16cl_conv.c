@@ -28,15 +28,28 @@ CT_FAMILY_CODE
                                  "stores them")                                                                \
     X(TILES, 2, CT_RANGE(1, 8), "m16 tiles a warp computes at once for each of its channels (independent "    \
                                 "mma chains)")                                                                 \
-    X(SHIFT, 0, CT_RANGE(0, 1), "1: an m16 tile's halves are the even and odd rows of 8 row pairs, so that "  \
+    X(SHIFT, 0, CT_RANGE(0, 2), "1: an m16 tile's halves are the even and odd rows of 8 row pairs, so that "  \
                                 "for each filter row after the first half 0 takes half 1's fragments of the " \
-                                "last and one ldmatrix.x2 loads the rest (stride and dilation 1 along H, ROWS " \
-                                "even; normalized to 0 elsewhere)")                                            \
-    X(PREFETCH, 0, CT_RANGE(0, 1), "1: the next item's first staging batch is loaded before this item's mma " \
-                                   "(its round trip overlaps the mma; its registers held through it)")      \
+                                "last and one ldmatrix.x2 loads the rest; 2: A-rows are runs, ROWS / 2 tiles " \
+                                "hold an item's rows and each filter row after the first loads one half "     \
+                                "(ROWS <= 16; TILES 1) (stride and dilation 1 along H, ROWS even; "          \
+                                "normalized to 0 elsewhere, 2 to 1 past 16 rows)")                            \
+    X(PREFETCH, 0, CT_RANGE(0, 2), "1: the next item's first staging batch is loaded before this item's mma " \
+                                   "(its round trip overlaps the mma; its registers held through it); 2: "  \
+                                   "before this item's copy-out (overlapping that, with its few registers)") \
     X(RING, 0, CT_RANGE(0, 1), "1: an item after the previous row tile of its image keeps the input rows "   \
                                "the two share in shared memory (a ring of rows) and stages only its new "   \
-                               "ones (one column tile a row; normalized to 0 elsewhere)")
+                               "ones (one column tile a row; normalized to 0 elsewhere)")                 \
+    X(PIPE, 0, CT_RANGE(0, 2), "1: PWARPS producer warps stage item i + 1 into a second input buffer and "    \
+                               "copy item i - 1 out of a second output buffer while the WARPS consumer "    \
+                               "warps compute item i (named barriers; without PREFETCH and RING, which fall " \
+                               "back to 0); 2: the same, the consumers copying their items out")          \
+    X(PWARPS, 2, CT_RANGE(1, 16), "PIPE's producer warps (staging and copy-out; normalized to 1 without PIPE)") \
+    X(OUTV, 0, CT_RANGE(0, 1), "1: the copy-out moves a 16-byte chunk (8 channels of a pixel) a thread, "      \
+                               "0: a word (normalized to 0 where a block's channels of a pixel are no whole " \
+                               "chunks)")                                                                    \
+    X(MINB, 0, CT_RANGE(0, 4), "blocks an SM is to hold at once (__launch_bounds__: the register cap; 0: "  \
+                               "none given, ptxas' own choice)")
 
 const ct_param_def ct_dwtc16cl_params[CT_DWTC16CL_NPARAMS] = CT_PARAM_TABLE(TD_ALL);
 CT_PARAM_VALUES(td, TD_ALL, ct_dwtc16cl_params)
@@ -58,8 +71,8 @@ _Static_assert(CT_PARAM_COUNT(TD_ALL) == CT_DWTC16CL_NPARAMS, "CT_DWTC16CL_NPARA
 /* The template's derived sizes: dwtc16cl_sizes.cuh's expressions, which
  * ct_dwtc16_fwd.cuh's TD_* expand too. */
 typedef struct td_geom {
-    long long vec, cb, warps, rows, cols, items, batch, tiles, shift, prefetch, ring;
-    long long threads, cpw, nk, ncr, nm, nr, xr, xwn, rs, nq, qoff, cs, in_words, prc, psw, out_words, smem;
+    long long vec, cb, warps, rows, cols, items, batch, tiles, shift, prefetch, ring, pipe, pwarps, outv, minb;
+    long long tw, threads, snthr, cpw, nk, ncr, nm, nr, xr, xwn, rs, nq, qoff, cs, in_words, prc, psw, out_words, smem;
     long long nrt, nct, nitems, nsplit, ncg, blocks, xt;
 } td_geom;
 
@@ -68,14 +81,19 @@ static void td_geometry(const ct_tc_shape *s, const td_values *q, td_geom *g)
     memset(g, 0, sizeof *g);
     g->vec = q->VEC, g->cb = q->CHANNELS, g->warps = q->WARPS, g->rows = q->ROWS, g->cols = q->COLS;
     g->items = q->ITEMS, g->batch = q->BATCH, g->tiles = q->TILES, g->shift = q->SHIFT, g->prefetch = q->PREFETCH, g->ring = q->RING;
+    g->pipe = q->PIPE, g->pwarps = q->PWARPS, g->outv = q->OUTV, g->minb = q->MINB;
     if (g->vec < 1 || g->cb < 1 || g->warps < 1 || g->rows < 1 || g->cols < 8 || g->items < 1 || g->batch < 1 ||
-        g->tiles < 1)
+        g->tiles < 1 || g->pwarps < 1 || g->minb < 0)
         return;
-    g->threads = 32 * g->warps;
+    g->threads = DTC_THREADS(g->warps, g->pipe, g->pwarps);
+    g->snthr = DTC_SNTHR(g->warps, g->pipe, g->pwarps);
     g->cpw = DTC_CPW(g->cb, g->warps);
     g->nk = DTC_NK(s->kw, s->dx);
     g->ncr = DTC_NCR(g->cols);
-    g->nm = g->shift ? ct_cdiv(ct_cdiv(g->rows, 2) * g->ncr, 8) : ct_cdiv(g->rows * g->ncr, 16);
+    g->nm = g->shift == 2 ? ct_cdiv(g->ncr, 8)
+            : g->shift ? ct_cdiv(ct_cdiv(g->rows, 2) * g->ncr, 8) : ct_cdiv(g->rows * g->ncr, 16);
+    /* m16 tiles a warp's channel runs at once: SHIFT 2's ROWS / 2. */
+    g->tw = g->shift == 2 ? g->rows / 2 : g->tiles;
     g->nr = DTC_NR(g->rows, s->sy, s->kh, s->dy);
     g->xr = DTC_XR(g->cols, g->nk);
     g->xwn = DTC_XWN(g->xr);
@@ -86,8 +104,8 @@ static void td_geometry(const ct_tc_shape *s, const td_values *q, td_geom *g)
     g->in_words = DTC_IN_WORDS(g->cb, g->cs, g->nq, g->qoff);
     g->prc = DTC_PRC(DTC_PR(g->shift, g->rows));
     g->psw = DTC_PSW(g->cb);
-    g->out_words = DTC_OUT_WORDS(g->shift, g->cols, g->prc, g->psw);
-    g->smem = 4 * (g->in_words + g->out_words);
+    g->out_words = DTC_OUT_WORDS(g->shift, g->rows, g->cols, g->prc, g->psw);
+    g->smem = 4 * DTC_SMEM_WORDS(g->pipe, g->in_words, g->out_words);
     g->nrt = DTC_NT(s->oh, g->rows);
     g->nct = DTC_NT(s->ow, g->cols);
     g->nitems = s->b * g->nrt * g->nct;
@@ -142,8 +160,8 @@ static int td_constrain(const ct_template *t, const ct_tc_shape *s, const ct_par
         return 1;
     }
     if (g.warps < 1 || g.cb % g.warps != 0 || g.threads > lim->max_threads_per_block) {
-        snprintf(why, len, "WARPS=%lld: at least 1, dividing CHANNELS=%lld, %lld threads within the device's %d",
-                 g.warps, g.cb, g.threads, lim->max_threads_per_block);
+        snprintf(why, len, "WARPS=%lld: at least 1, dividing CHANNELS=%lld, %lld threads (with PIPE's producer "
+                 "warps) within the device's %d", g.warps, g.cb, g.threads, lim->max_threads_per_block);
         return 1;
     }
     if (g.cols % 8 != 0 || g.cols < 8 || g.rows < 1 || g.items < 1 || g.batch < 1 || g.batch > 16 || g.tiles < 1 ||
@@ -151,15 +169,17 @@ static int td_constrain(const ct_template *t, const ct_tc_shape *s, const ct_par
         snprintf(why, len, "COLS a multiple of 8, ROWS and ITEMS >= 1, BATCH in 1..16, TILES in 1..8");
         return 1;
     }
-    if (g.shift != 0 && (g.shift != 1 || s->sy != 1 || s->dy != 1 || g.rows % 2 != 0)) {
-        snprintf(why, len, "SHIFT=%lld: 0, or 1 with stride and dilation 1 along H and ROWS even (here stride "
-                 "%lld, dilation %lld, ROWS %lld)", g.shift, s->sy, s->dy, g.rows);
+    if (g.shift != 0 && ((g.shift != 1 && g.shift != 2) || s->sy != 1 || s->dy != 1 || g.rows % 2 != 0 ||
+                         (g.shift == 2 && (g.rows > 16 || g.tiles != 1)))) {
+        snprintf(why, len, "SHIFT=%lld: 0, or 1 or 2 with stride and dilation 1 along H and ROWS even (here "
+                 "stride %lld, dilation %lld, ROWS %lld), 2 with ROWS <= 16 and TILES=1", g.shift, s->sy, s->dy,
+                 g.rows);
         return 1;
     }
     /* Prefetching needs a next item, and holds the batch's words through
      * the mma. */
-    if (g.prefetch != 0 && (g.prefetch != 1 || g.items < 2 || g.batch * g.vec > TD_MAX_PREFETCH)) {
-        snprintf(why, len, "PREFETCH=%lld: 0, or 1 with ITEMS >= 2 (here %lld) and at most %d words of a batch "
+    if (g.prefetch != 0 && ((g.prefetch != 1 && g.prefetch != 2) || g.items < 2 || g.batch * g.vec > TD_MAX_PREFETCH)) {
+        snprintf(why, len, "PREFETCH=%lld: 0, or 1 or 2 with ITEMS >= 2 (here %lld) and at most %d words of a batch "
                  "held through the mma (here %lld)", g.prefetch, g.items, TD_MAX_PREFETCH, g.batch * g.vec);
         return 1;
     }
@@ -168,14 +188,20 @@ static int td_constrain(const ct_template *t, const ct_tc_shape *s, const ct_par
                  "input rows (%lld rows an item, %lld new)", g.ring, g.nct, g.nr, g.rows * s->sy);
         return 1;
     }
+    if (g.pipe != 0 && ((g.pipe != 1 && g.pipe != 2) || g.pwarps < 1 || g.pwarps > 16 || g.prefetch != 0 ||
+                        g.ring != 0)) {
+        snprintf(why, len, "PIPE=%lld: 0, or 1 or 2 with PWARPS in 1..16 (here %lld) and neither PREFETCH nor RING",
+                 g.pipe, g.pwarps);
+        return 1;
+    }
     if (g.cpw * s->kh * g.nk * 2 > TD_MAX_BREGS) {
         snprintf(why, len, "%lld channels a warp x KH %lld x %lld k-steps x 2 = %lld registers of weight "
                  "fragments exceed %d", g.cpw, s->kh, g.nk, g.cpw * s->kh * g.nk * 2, TD_MAX_BREGS);
         return 1;
     }
-    if (g.cpw * g.tiles * s->kh * g.nk > TD_MAX_BODY) {
-        snprintf(why, len, "%lld unrolled mma a tile step (channels a warp x TILES x KH x k-steps) exceed %d",
-                 g.cpw * g.tiles * s->kh * g.nk, TD_MAX_BODY);
+    if (g.cpw * g.tw * s->kh * g.nk > TD_MAX_BODY) {
+        snprintf(why, len, "%lld unrolled mma a tile step (channels a warp x tiles x KH x k-steps) exceed %d",
+                 g.cpw * g.tw * s->kh * g.nk, TD_MAX_BODY);
         return 1;
     }
     /* More tiles at once than an item has: a smaller TILES is the same
@@ -205,9 +231,27 @@ static int td_constrain(const ct_template *t, const ct_tc_shape *s, const ct_par
     }
     /* The weight fragments, the accumulators and A fragments of the tiles
      * at once, a batch's staging loads, about 32 for addresses. */
-    const long long regs = g.cpw * (s->kh * g.nk * 2 + 1) + g.cpw * g.tiles * 4 * (1 + g.nk) + g.batch * g.vec + 32;
+    /* (SHIFT 2: one channel's tiles at a time; PIPE: the staging
+     * registers are the producer warps', live apart from the weights.) */
+    const long long live = g.shift == 2 ? g.tw * 4 * (1 + g.nk) : g.cpw * g.tiles * 4 * (1 + g.nk);
+    const long long mma = g.cpw * (s->kh * g.nk * 2 + 1) + live + 32, stage = g.batch * g.vec + 32;
+    const long long regs = g.pipe ? (mma > stage ? mma : stage) : mma + stage - 32;
     if (ct_regs_exceed(lim, regs, g.threads, 1, why, len))
         return 1;
+    /* MINB blocks an SM: their threads and shared memory fit, and the
+     * register cap they set holds the weights and one tile step's
+     * fragments (the addresses may spill a little: on the target's
+     * SHIFT=2 shape, MINB 4 gives 64 registers and 16 bytes of spills). */
+    if (g.outv != 0 && g.outv != 1) {
+        snprintf(why, len, "OUTV is 0 or 1");
+        return 1;
+    }
+    if (g.minb > 1 && (g.minb * g.threads > 2048 || g.minb * g.smem > lim->max_smem_per_sm ||
+                       ct_regs_exceed(lim, mma - 32, g.threads, g.minb, why, len))) {
+        snprintf(why, len, "MINB=%lld blocks of %lld threads, %lld bytes of shared memory and about %lld "
+                 "registers a thread do not fit an SM", g.minb, g.threads, g.smem, mma - 32);
+        return 1;
+    }
     if (g.blocks > TD_MAX_GRID) {
         snprintf(why, len, "%lld blocks exceed the grid's limit", g.blocks);
         return 1;
@@ -240,12 +284,16 @@ static void td_normalize(const ct_template *t, const ct_tc_shape *s, ct_params *
     /* SHIFT=1 falls back to 0 on a layer that does not admit it or gains
      * nothing from it (one filter row), so that one value list serves
      * every layer. */
-    if (q.SHIFT == 1 && (s->sy != 1 || s->dy != 1 || s->kh == 1))
+    if (q.SHIFT >= 1 && (s->sy != 1 || s->dy != 1 || s->kh == 1))
         q.SHIFT = 0;
     if (q.ROWS > s->oh)
-        q.ROWS = (long)(q.SHIFT == 1 && s->oh > 1 ? ct_rup(s->oh, 2) : s->oh);   /* SHIFT's rows come in twos */
-    if (q.SHIFT == 1 && q.ROWS % 2 != 0)
+        q.ROWS = (long)(q.SHIFT >= 1 && s->oh > 1 ? ct_rup(s->oh, 2) : s->oh);   /* SHIFT's rows come in twos */
+    if (q.SHIFT >= 1 && q.ROWS % 2 != 0)
         q.SHIFT = 0;
+    if (q.SHIFT == 2 && q.ROWS > 16)
+        q.SHIFT = 1;
+    if (q.SHIFT == 2)
+        q.TILES = 1;   /* its tiles are ROWS / 2 */
     if (q.COLS > ct_rup(s->ow, 8))
         q.COLS = (long)ct_rup(s->ow, 8);
     if (q.ROWS >= 1 && q.COLS >= 8 && q.ITEMS >= 1) {
@@ -256,7 +304,7 @@ static void td_normalize(const ct_template *t, const ct_tc_shape *s, ct_params *
     td_geom g;
     td_geometry(s, &q, &g);
     if (g.threads > 0 && q.BATCH > 1) {
-        const long long most = ct_cdiv(g.xt, g.threads);
+        const long long most = ct_cdiv(g.xt, g.snthr);
         if (q.BATCH > most)
             q.BATCH = (long)(most > 1 ? most : 1);
     }
@@ -264,6 +312,15 @@ static void td_normalize(const ct_template *t, const ct_tc_shape *s, ct_params *
         q.TILES = (long)g.nm;
     if (q.ITEMS == 1)
         q.PREFETCH = 0;   /* no next item */
+    /* PIPE double-buffers instead of prefetching or keeping rows; its
+     * producer count means nothing without it. */
+    if (q.PIPE >= 1)
+        q.PREFETCH = 0, q.RING = 0;
+    else
+        q.PWARPS = 1;
+    /* The chunked copy-out needs whole 16-byte chunks of a pixel. */
+    if (q.CHANNELS % 8 != 0 || s->cin % 8 != 0)
+        q.OUTV = 0;
     /* A ring needs a block's next item to be the next row tile, sharing
      * input rows with this one. */
     if (q.ITEMS == 1 || g.nct != 1 || g.nrt == 1 || g.nr <= g.rows * s->sy)

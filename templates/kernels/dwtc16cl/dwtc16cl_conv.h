@@ -8,7 +8,7 @@
 #include "kernel_kind.h"
 #include "problem.h"
 
-#define CT_DWTC16CL_NPARAMS 11
+#define CT_DWTC16CL_NPARAMS 15
 extern const ct_param_def ct_dwtc16cl_params[CT_DWTC16CL_NPARAMS];
 extern const ct_kernel_kind ct_kind_dwtc16cl;
 

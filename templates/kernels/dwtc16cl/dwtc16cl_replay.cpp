@@ -4,8 +4,11 @@
 // the dynamic shared memory one array), and ldmatrix.x4 and mma.sync
 // m16n8k16 emulated here from the PTX ISA's fragment layouts: every thread
 // of the block leaves its address (ldmatrix) or its fragments (mma) in a
-// slot, and after a barrier each thread takes its part from its warp's
-// slots (the kernel's ldmatrix and mma calls are uniform over the block).
+// slot, and after a barrier of its warp each thread takes its part from
+// its warp's slots (the kernel's ldmatrix and mma calls are uniform over
+// a warp; PIPE's producer warps make none). PIPE's named barriers are
+// std::barriers of the block's threads (9: of the consumer warps):
+// bar.sync arrives and waits, bar.arrive arrives.
 // The output is compared with an fp64 reference in relative L2: 1e-2
 // (each output is rounded once to bf16 or f16). The output starts as NaN
 // and each block's shared memory too, so an element never written, or a
@@ -26,6 +29,26 @@ static const tc16_bits *rp_p[1024];
 
 static unsigned rp_tid() { return threadIdx.x + g_block_x * (threadIdx.y + g_block_y * threadIdx.z); }
 
+// A barrier of each warp (32 threads: the kernel's blocks are whole
+// warps) and the named barriers 1..8; each phase of them completes, so
+// that the next block finds them at a phase's start.
+static std::optional<std::barrier<>> rp_wbar[32], rp_nbar[10];
+static void rp_warp_sync() { rp_wbar[rp_tid() / 32]->arrive_and_wait(); }
+static void td_rp_bar_sync(int id) { rp_nbar[id]->arrive_and_wait(); }
+static void td_rp_bar_arrive(int id) { (void)rp_nbar[id]->arrive(); }
+
+// __shfl_sync of a whole warp: v of lane src.
+static unsigned td_rp_shfl(unsigned v, int src)
+{
+    static unsigned slot[1024];
+    const unsigned tid = rp_tid();
+    slot[tid] = v;
+    rp_warp_sync();
+    const unsigned r = slot[(tid & ~31u) + ((unsigned)src & 31u)];
+    rp_warp_sync();
+    return r;
+}
+
 // The float of the 16-bit element in half h (0 low, 1 high) of word w.
 static float rp_half(unsigned w, int h)
 {
@@ -43,11 +66,11 @@ static void tc16_ldsm4(unsigned *r, const tc16_bits *p)
     const unsigned tid = rp_tid();
     assert((reinterpret_cast<uintptr_t>(p) & 15) == 0);
     rp_p[tid] = p;
-    g_bar->arrive_and_wait();
+    rp_warp_sync();
     const unsigned base = tid & ~31u, lane = tid & 31u, g = lane / 4, t = lane % 4;
     for (int i = 0; i < 4; ++i)
         memcpy(&r[i], rp_p[base + 8 * i + g] + 2 * t, 4);
-    g_bar->arrive_and_wait();
+    rp_warp_sync();
 }
 
 // ldmatrix.x2: lanes 0..15 give the rows of two matrices; lane 4g + t
@@ -57,11 +80,11 @@ static void tc16_ldsm2(unsigned *r, const tc16_bits *p)
     const unsigned tid = rp_tid();
     assert((reinterpret_cast<uintptr_t>(p) & 15) == 0);
     rp_p[tid] = p;
-    g_bar->arrive_and_wait();
+    rp_warp_sync();
     const unsigned base = tid & ~31u, lane = tid & 31u, g = lane / 4, t = lane % 4;
     for (int i = 0; i < 2; ++i)
         memcpy(&r[i], rp_p[base + 8 * i + g] + 2 * t, 4);
-    g_bar->arrive_and_wait();
+    rp_warp_sync();
 }
 
 // d += A x B of the thread's warp (tc16_mma of ct_mma16.cuh): A 16 x 16
@@ -74,7 +97,7 @@ static void tc16_mma(float *d, const unsigned *a, const unsigned *b)
     for (int k = 0; k < 4; ++k)
         rp_a[tid][k] = a[k];
     rp_b[tid][0] = b[0], rp_b[tid][1] = b[1];
-    g_bar->arrive_and_wait();
+    rp_warp_sync();
     const unsigned base = tid & ~31u, lane = tid & 31u, g = lane / 4, t = lane % 4;
     auto A = [&](int m, int k) {
         return rp_half(rp_a[base + 4 * (m % 8) + (k % 8) / 2][(m >= 8 ? 1 : 0) + (k >= 8 ? 2 : 0)], k % 2);
@@ -88,7 +111,7 @@ static void tc16_mma(float *d, const unsigned *a, const unsigned *b)
             s += A(m, k) * B(k, n);
         out[e] = s;
     }
-    g_bar->arrive_and_wait();
+    rp_warp_sync();
     for (int e = 0; e < 4; ++e)
         d[e] += out[e];
 }
@@ -127,6 +150,11 @@ int main()
         ref[YI(b, c, y, xo)] = s;
     }
     std::vector<ct_elem> oute(ny, toe(NAN));
+    for (auto &w : rp_wbar)
+        w.emplace(32);
+    for (auto &n : rp_nbar)
+        n.emplace(TD_NTHR);
+    rp_nbar[9].emplace(32 * WARPS);   // PIPE=2's consumers
     ct_replay_grid((unsigned)(TD_NSPLIT * TD_NCG), 1, 1, TD_NTHR, 1, 1, [&] {
         if (threadIdx.x == 0)
             for (int k = 0; k < TD_SMEM_WORDS; ++k)

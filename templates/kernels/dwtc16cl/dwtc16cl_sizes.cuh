@@ -24,19 +24,26 @@
 #define DTC_RS(xwn) ((xwn) + (12 - (xwn) % 8) % 8)
 // The offset of a vec-channel group (16-byte aligned), the alignment of a
 // channel's stride (vec x cs = 0 mod 32 words), a channel's row positions
-// (SHIFT: both parities padded alike) and stride, the input stage's words.
+// (SHIFT 1: both parities padded alike) and stride, the input stage's words.
 #define DTC_QOFF(nq) ((nq) >= 8 ? 4 : (32 / ((nq) > 0 ? (nq) : 1)) % 32 & ~3)
 #define DTC_CSA(vec) (32 / (vec))
-#define DTC_NRP(shift, nr) ((shift) ? 2 * (((nr) + 1) / 2) : (nr))
+#define DTC_NRP(shift, nr) ((shift) == 1 ? 2 * (((nr) + 1) / 2) : (nr))
 #define DTC_CS(nrp, rs, csa) DTC_RUP((nrp) * (rs), csa)
 #define DTC_IN_WORDS(cb, cs, nq, qoff) DTC_RUP((cb) * (cs) + (nq) * (qoff), 4)
 // The output stage: rows of a half, pixels of a staged column, words of a
-// staged pixel, its words.
-#define DTC_PR(shift, rows) ((shift) ? (rows) / 2 : (rows))
+// staged pixel, its words (SHIFT 2: ROWS rows of COLS pixels).
+#define DTC_PR(shift, rows) ((shift) == 1 ? (rows) / 2 : (rows))
 #define DTC_PRC(pr) ((pr) == 1 ? 1 : (pr) + (12 - (pr) % 8) % 8)
 #define DTC_PSW(cb) (((cb) / 2) | 1)
-#define DTC_OUT_WORDS(shift, cols, prc, psw) (((shift) ? 2 : 1) * (cols) * (prc) * (psw))
+#define DTC_OUT_WORDS(shift, rows, cols, prc, psw)                                                            \
+    ((shift) == 2 ? (rows) * (cols) * (psw) : ((shift) ? 2 : 1) * (cols) * (prc) * (psw))
 // Tiles of n outputs in runs of t, staging tasks of an item.
 #define DTC_NT(n, t) DTC_CDIV(n, t)
 #define DTC_XT(nq, xwn, nr) ((nq) * (xwn) * (nr))
+// Threads of a block (PIPE: the WARPS consumer warps and PWARPS producer
+// warps), threads that stage and copy out, the shared memory's words
+// (PIPE: two td_in and two td_out).
+#define DTC_THREADS(warps, pipe, pwarps) (32 * ((warps) + ((pipe) ? (pwarps) : 0)))
+#define DTC_SNTHR(warps, pipe, pwarps) (32 * ((pipe) ? (pwarps) : (warps)))
+#define DTC_SMEM_WORDS(pipe, in, out) (((pipe) ? 2 : 1) * ((in) + (out)))
 #endif
