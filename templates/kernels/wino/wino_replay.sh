@@ -9,11 +9,11 @@
 # Winograd transforms within relative L2 1e-5 of fp64), bf16, f16. Run from
 # anywhere; needs g++ (C++20) and, for bf16/f16, CUDA's include directory
 # ($CUDA_HOME/include). Exit status: the number of failed cases. Each case
-# is a compile of the header (about a second): CTest runs every sixth case
-# (REPLAY_PART=I/6 picks which sixth, default drawn); REPLAY_PART=all runs
+# is a compile of the header (about a second): CTest runs every tenth case
+# (REPLAY_PART=I/10 picks which tenth, default drawn); REPLAY_PART=all runs
 # everything.
 here=$(cd "$(dirname "$0")" && pwd)
-replay_every=6
+replay_every=10
 source "$here/../replay_lib.sh"
 # [ST=2] [MB=2] one DT B CIN COUT G H W PH PW BIAS CL TILE_M TILE_N THREAD_M THREAD_N CHUNK_K
 # (ST: STAGES, MB: MIN_BLOCKS, 1 unless set; cases of over 48 KiB of shared
