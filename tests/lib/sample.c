@@ -137,11 +137,12 @@ static int draw(int *idx, int n, int k, unsigned long long *rng)
  * problem on every architecture that admits it, and the reference on each.
  * Else a seeded draw of that grid: on each architecture, a template's
  * sample for `per_arch` of the problems it has candidates for there
- * (CONVTUNE_TEST_EXAMPLES, default 1), and the reference for `per_arch`
- * problems. So every template still compiles wherever it compiled before,
- * architecture by architecture, which is what the caller checks, and each
- * (problem, template, architecture) of the grid is drawn in some run: the
- * draw is different each run. A problem's compiles differ from another's
+ * (CONVTUNE_TEST_EXAMPLES, default 1), on one drawn architecture of those
+ * that admit it, and the reference for `per_arch` problems on each. So
+ * every template compiles in every run, and each (problem, template,
+ * architecture) of the grid is drawn in some run: the draw is different
+ * each run. Where a template can compile is the spaces' admissible
+ * counts (out->admissible), what the caller checks. A problem's compiles differ from another's
  * only in its -D values (sizes, element type, layout), which the spaces of
  * every problem, built and checked in full here each run, already constrain;
  * a sample left out has its space built and checked all the same. */
@@ -176,6 +177,27 @@ static void plan(prepared *pr, int nspecs, int narchs, int ntemplates, int full,
             for (int i = 0; i < n; i++)
                 pr[idx[i] * narchs + a].sp[t].n = -pr[idx[i] * narchs + a].sp[t].n;
         }
+    /* A template's code differs between architectures only behind its
+     * architecture tests, which its constraints mirror: it compiles on one
+     * drawn architecture of those that admit it, each in some run. */
+    for (int t = 0; !full && t < ntemplates; t++) {
+        int on[TL_MAX_ARCHS], non = 0;
+        for (int a = 0; a < narchs; a++)
+            for (int si = 0; si < nspecs; si++)
+                if (pr[si * narchs + a].sp && pr[si * narchs + a].sp[t].n > 0) {
+                    on[non++] = a;
+                    break;
+                }
+        if (non < 2)
+            continue;
+        const int keep = on[ct_rand_next(&rng) % (unsigned long long)non];
+        for (int k = 0; k < non; k++)
+            for (int si = 0; on[k] != keep && si < nspecs; si++) {
+                prepared *x = &pr[si * narchs + on[k]];
+                if (x->sp && x->sp[t].n > 0)
+                    x->sp[t].n = -x->sp[t].n;
+            }
+    }
     free(idx);
 }
 
