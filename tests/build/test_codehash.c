@@ -649,21 +649,6 @@ static void test_refactor(void)
     export_ok("built-in templates", db, BF16, NULL);
 }
 
-/* The number of "same" verdicts kept in folder dir (codehash.c). */
-static int verdicts(const char *dir)
-{
-    char cmd[1200];
-    snprintf(cmd, sizeof cmd, "ls '%s' 2>/dev/null | grep -c '[.]same$'", dir);
-    FILE *f = popen(cmd, "r");
-    int n = 0;
-    if (f) {
-        if (fscanf(f, "%d", &n) != 1)
-            n = 0;
-        pclose(f);
-    }
-    return n;
-}
-
 int main(void)
 {
     test_hash();
@@ -681,10 +666,10 @@ int main(void)
             test_kept(&kept_cases[i]);
     /* The first kept case's verdicts were kept (it judged records the
      * same); judged again, from them, it stands and adds none. */
-    const int kept = verdicts(cache);
+    const int kept = tl_count_suffixed(cache, ".same");
     CHECK_MSG(kept >= 1, "%d verdicts kept in %s", kept, cache);
     test_kept(&kept_cases[0]);
-    CHECK(verdicts(cache) == kept);
+    CHECK(tl_count_suffixed(cache, ".same") == kept);
     test_cost();
     test_refactor();
     tl_workdir_remove(&wd);

@@ -87,6 +87,22 @@ int tl_count_prefixed(const char *dir, const char *prefix)
     return n;
 }
 
+int tl_count_suffixed(const char *dir, const char *suffix)
+{
+    DIR *d = opendir(dir);
+    int n = 0;
+    const size_t ls = strlen(suffix);
+    struct dirent *de;
+    if (!d)
+        return -1;
+    while ((de = readdir(d))) {
+        const size_t l = strlen(de->d_name);
+        n += l >= ls && strcmp(de->d_name + l - ls, suffix) == 0;
+    }
+    closedir(d);
+    return n;
+}
+
 static int rm_entry(const char *path, const struct stat *sb, int flag, struct FTW *ftw)
 {
     (void)sb;

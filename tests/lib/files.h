@@ -22,6 +22,8 @@ int tl_same_bytes(const char *path, const char *want, size_t len);
 
 /* Entries of dir whose names start with prefix; -1 if dir is unreadable. */
 int tl_count_prefixed(const char *dir, const char *prefix);
+/* Entries of dir whose names end with suffix; -1 if dir is unreadable. */
+int tl_count_suffixed(const char *dir, const char *suffix);
 
 /* Remove path and everything under it (symbolic links are not followed). */
 void tl_rm_rf(const char *path);

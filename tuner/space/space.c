@@ -68,6 +68,30 @@ static unsigned long long params_hash(const ct_params *p)
     return h;
 }
 
+/* Looks c up in the hash set of vectors with a value of no list (made, for
+ * full combinations, on first use): 1 when seen before, else 0 and *slot
+ * the empty slot for it; -1 out of memory. Admissible entries are
+ * compared with s's candidates, rejected ones with the rejected store. */
+static int seen_lookup(seen_set *seen, long long full, const ct_space *s, const rejected_store *rej,
+                       const ct_params *c, size_t *slot)
+{
+    if (!seen->slot) {
+        seen->cap = 1;
+        while (seen->cap < (size_t)full * 2)
+            seen->cap <<= 1;
+        if (!(seen->slot = calloc(seen->cap, sizeof *seen->slot)))
+            return -1;
+    }
+    size_t h = (size_t)params_hash(c) & (seen->cap - 1);
+    for (int k; (k = seen->slot[h]) != 0; h = (h + 1) & (seen->cap - 1))
+        if (k > 0 ? same_params(&s->cand[k - 1].params, c)
+                  : !memcmp(rej->vals + (size_t)(-k - 1) * (size_t)rej->width, c->values,
+                            (size_t)rej->width * sizeof *c->values))
+            return 1;
+    *slot = h;
+    return 0;
+}
+
 static ct_status push(ct_space *s, int *cap, const ct_candidate *c, ct_err *e)
 {
     if (s->n == *cap) {
@@ -191,28 +215,15 @@ static ct_status build_template(const ct_problem *p, const ct_config *c, const c
             if (bits[pos / 64] >> (pos % 64) & 1)
                 continue;
             bits[pos / 64] |= 1ULL << (pos % 64);
-        } else if (!seen.slot) {
-            seen.cap = 1;
-            while (seen.cap < (size_t)full * 2)
-                seen.cap <<= 1;
-            if (!(seen.slot = calloc(seen.cap, sizeof *seen.slot))) {
+        } else {
+            const int seen_before = seen_lookup(&seen, full, s, &rej, &cand.params, &h);
+            if (seen_before < 0) {
                 rc = ct_fail(e, CT_ERR_INTERNAL, "out of memory");
                 break;
             }
+            if (seen_before)
+                continue;
         }
-        int dup = 0;
-        if (pos < 0)
-            h = (size_t)params_hash(&cand.params) & (seen.cap - 1);
-        for (int k; pos < 0 && (k = seen.slot[h]) != 0; h = (h + 1) & (seen.cap - 1)) {
-            if (k > 0 ? same_params(&s->cand[k - 1].params, &cand.params)
-                      : !memcmp(rej.vals + (size_t)(-k - 1) * (size_t)rej.width, cand.params.values,
-                                    (size_t)rej.width * sizeof *cand.params.values)) {
-                dup = 1;
-                break;
-            }
-        }
-        if (dup)
-            continue;
         st->distinct++;
         char why[256];
         const char *reason = type_refused ? type_why : NULL;
