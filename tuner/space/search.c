@@ -24,7 +24,6 @@ struct ct_search {
     int *starts;
     int nstarts;
     int warmup;                /* random samples before annealing begins */
-    int rr;                    /* round-robin over templates for their incumbents */
     /* model */
     int front;                 /* end of the baselines and one candidate per template in order */
     double *mu, *sd;           /* predicted log time and spread; mu NULL: no model */
@@ -34,12 +33,40 @@ struct ct_search {
     double *score;             /* gain (per second) of each candidate */
     int dirty;                 /* scores to recompute: new predictions or costs */
     double score_best;         /* the best log time the scores were computed against */
+    /* templates: a share of the proposals each (template_weight) */
+    int *tix;                  /* per candidate: its index in sp->stats, -1 for none */
+    int *tleft, *tn, *tcur;    /* per template: not proposed, reported ok, cursor into order */
+    double *tbest;             /* per template: best log time reported, INFINITY before one */
+    double *tw;                /* per template: the weights of the last draw */
+    /* The model's error on the run's own candidates, each predicted when
+     * it was proposed (before its time was known). */
+    double *pmu;               /* per candidate: the prediction it was proposed with, NAN for none */
+    double perr_sq;            /* sum of squared log errors */
+    int perr_n;
 };
 
-/* Every EXPLORE_EVERY-th proposal of the model strategy is a random one:
- * the model was fitted on other problems and may be wrong about this one. */
+/* Every EXPLORE_EVERY-th proposal of the model strategy explores (a draw by
+ * template weight): the model was fitted on other problems and may be
+ * wrong about this one. */
 #define EXPLORE_EVERY 5
 #define EARLY_WINDOW 32
+
+/* How the guided searches share their proposals between templates (an
+ * algorithm each: tiled, tensor-core, FFT ...). A template's weight is
+ * exp(-gap / TEMPLATE_TAU), where gap is how much slower (in log time) its
+ * best is than the best of any template, less an optimism bonus of
+ * TEMPLATE_BONUS / sqrt(its verified count), at least TEMPLATE_FLOOR; one
+ * not yet measured weighs 1. So a template 10% slower keeps about two
+ * thirds of its share, one twice as slow about a twentieth: a space where
+ * the fast algorithm is a small minority of the candidates (seed 003's
+ * layer: the tiled kernels are 8% of them, at 300 us against the tensor-core
+ * kernels' 500 us) is searched where its winner is, where a uniform sample
+ * spent nine tenths of a short run on the slower algorithms. The floor and
+ * the bonus keep a template that looked poor at first (an FFT size, say)
+ * in play. */
+#define TEMPLATE_TAU 0.223
+#define TEMPLATE_BONUS 0.3
+#define TEMPLATE_FLOOR 0.02
 
 ct_status ct_strategy_parse(const char *text, ct_strategy *out, ct_err *e)
 {
@@ -85,9 +112,27 @@ ct_search *ct_search_new(const ct_space *sp, ct_strategy strategy, int budget, u
     s->time = calloc((size_t)sp->n + 1, sizeof *s->time);
     s->order = malloc(((size_t)sp->n + 1) * sizeof *s->order);
     s->starts = malloc(((size_t)sp->n + 1) * sizeof *s->starts);
-    if (!s->proposed || !s->time || !s->order || !s->starts) {
+    s->tix = malloc(((size_t)sp->n + 1) * sizeof *s->tix);
+    size_t nt = (size_t)sp->ntemplates + 1;
+    s->tleft = calloc(nt, sizeof *s->tleft);
+    s->tn = calloc(nt, sizeof *s->tn);
+    s->tcur = calloc(nt, sizeof *s->tcur);
+    s->tbest = malloc(nt * sizeof *s->tbest);
+    s->tw = malloc(nt * sizeof *s->tw);
+    if (!s->proposed || !s->time || !s->order || !s->starts || !s->tix || !s->tleft || !s->tn || !s->tcur ||
+        !s->tbest || !s->tw) {
         ct_search_free(s);
         return NULL;
+    }
+    for (int k = 0; k < sp->ntemplates; k++)
+        s->tbest[k] = INFINITY;
+    for (int i = 0; i < sp->n; i++) {
+        s->tix[i] = -1;
+        for (int k = 0; k < sp->ntemplates && s->tix[i] < 0; k++)
+            if (sp->stats[k].tmpl == sp->cand[i].tmpl)
+                s->tix[i] = k;
+        if (s->tix[i] >= 0)
+            s->tleft[s->tix[i]]++;
     }
     /* Baselines first in every strategy: speedups are reported against them. */
     for (int i = 0; i < sp->n; i++)
@@ -146,6 +191,13 @@ void ct_search_free(ct_search *s)
     free(s->cost);
     free(s->pcost);
     free(s->score);
+    free(s->tix);
+    free(s->tleft);
+    free(s->tn);
+    free(s->tcur);
+    free(s->tbest);
+    free(s->tw);
+    free(s->pmu);
     free(s);
 }
 
@@ -235,34 +287,102 @@ static int best_measured(const ct_search *s)
     return best;
 }
 
-/* The fastest measured candidate of the rr-th non-baseline template that
- * has one (advancing rr), or -1. */
-static int template_incumbent(ct_search *s)
-{
-    const ct_space *sp = s->sp;
-    for (int tries = 0; tries < sp->ntemplates; tries++) {
-        const ct_template *t = sp->stats[s->rr++ % sp->ntemplates].tmpl;
-        if (!t || t->is_baseline)
-            continue;
-        int best = -1;
-        for (int i = 0; i < sp->n; i++)
-            if (sp->cand[i].tmpl == t && s->time[i] > 0 && (best < 0 || s->time[i] < s->time[best]))
-                best = i;
-        if (best >= 0)
-            return best;
-    }
-    return -1;
-}
-
 static void propose(ct_search *s, int i, int *idx, int *n)
 {
+    if (s->pmu)
+        s->pmu[i] = s->mu ? s->mu[i] : NAN;
     if (s->cost && s->pcost) {
         s->pcost[i] = s->cost[i];
         s->pending += s->cost[i];
     }
     s->proposed[i] = 1;
     s->nproposed++;
+    if (s->tix[i] >= 0)
+        s->tleft[s->tix[i]]--;
     idx[(*n)++] = i;
+}
+
+/* Template k's share of the proposals (TEMPLATE_TAU above); 0 when it has
+ * nothing left to propose or is a baseline. */
+static double template_weight(const ct_search *s, int k)
+{
+    const ct_template *t = s->sp->stats[k].tmpl;
+    if (!t || t->is_baseline || s->tleft[k] <= 0)
+        return 0;
+    if (s->tn[k] == 0)
+        return 1;
+    double best = INFINITY;
+    for (int j = 0; j < s->sp->ntemplates; j++)
+        if (s->tbest[j] < best)
+            best = s->tbest[j];
+    double gap = s->tbest[k] - TEMPLATE_BONUS / sqrt((double)s->tn[k]) - best;
+    double w = gap > 0 ? exp(-gap / TEMPLATE_TAU) : 1;
+    return w > TEMPLATE_FLOOR ? w : TEMPLATE_FLOOR;
+}
+
+/* A template drawn by weight, or -1 when none has candidates left. measured:
+ * only templates with a verified candidate (whose incumbent to move from). */
+static int pick_template(ct_search *s, int measured)
+{
+    double sum = 0;
+    const int nt = s->sp->ntemplates;
+    for (int k = 0; k < nt; k++)
+        sum += s->tw[k] = measured && s->tn[k] == 0 ? 0 : template_weight(s, k);
+    if (!(sum > 0))
+        return -1;
+    double u = uniform(s) * sum;
+    int last = -1;
+    for (int k = 0; k < nt; k++)
+        if (s->tw[k] > 0) {
+            last = k;
+            if ((u -= s->tw[k]) <= 0)
+                return k;
+        }
+    return last;   /* rounding */
+}
+
+/* The fastest measured candidate of a template drawn by weight among those
+ * with one, or -1. */
+static int template_incumbent(ct_search *s)
+{
+    int k = pick_template(s, 1);
+    if (k < 0)
+        return -1;
+    int best = -1;
+    for (int i = 0; i < s->sp->n; i++)
+        if (s->tix[i] == k && s->time[i] > 0 && (best < 0 || s->time[i] < s->time[best]))
+            best = i;
+    return best;
+}
+
+/* The next candidate of template k in the shuffled order not proposed whose
+ * expected cost is at most room, or -1. */
+static int next_of_template(ct_search *s, int k, double room_s)
+{
+    while (s->tcur[k] < s->norder &&
+           (s->proposed[s->order[s->tcur[k]]] || s->tix[s->order[s->tcur[k]]] != k))
+        s->tcur[k]++;
+    for (int j = s->tcur[k]; j < s->norder; j++) {
+        int i = s->order[j];
+        if (!s->proposed[i] && s->tix[i] == k && (!s->cost || s->cost[i] <= room_s))
+            return i;
+    }
+    return -1;
+}
+
+/* A candidate of a template drawn by weight, at random within it, whose
+ * expected cost fits room_s; -1 when none does. */
+static int draw_by_template(ct_search *s, double room_s)
+{
+    for (int tries = 0; tries < 4; tries++) {
+        int k = pick_template(s, 0);
+        if (k < 0)
+            return -1;
+        int i = next_of_template(s, k, room_s);
+        if (i >= 0)
+            return i;
+    }
+    return -1;
 }
 
 /* Whether the annealing search proposes: its own strategy, and the
@@ -339,7 +459,7 @@ static int model_next(ct_search *s, int *idx, int max)
     while (n < max && s->nproposed < s->budget && s->nproposed - s->nreported < cap) {
         int pick = -1;
         if (s->nproposed % EXPLORE_EVERY == EXPLORE_EVERY - 1)
-            pick = next_in_order(s);
+            pick = draw_by_template(s, room(s));
         if (pick < 0) {
             double r = room(s);
             for (int i = 0; i < sp->n; i++)
@@ -361,18 +481,35 @@ int ct_search_next(ct_search *s, int *idx, int max)
     int n = 0;
     if (s->strategy == CT_SEARCH_MODEL && s->mu)
         return model_next(s, idx, max);
-    if (!annealing(s) || s->nproposed < s->warmup) {
-        int limit = annealing(s) ? s->warmup : s->budget;
-        while (n < max && s->nproposed < limit && s->next < s->norder) {
+    if (!annealing(s)) {
+        while (n < max && s->nproposed < s->budget && s->next < s->norder) {
             int i = s->order[s->next++];
             if (!s->proposed[i])
                 propose(s, i, idx, &n);
         }
-        if (n > 0 || !annealing(s))
-            return n;
+        return n;
     }
-    /* The caller bounds how many proposals await results (its window), so
-     * annealing always proposes from measurements at most that old. */
+    /* Until results come back the search knows nothing of this problem: at
+     * most EARLY_WINDOW proposals, or twice as many as were reported, await
+     * results (the caller's window bounds them after that), so that the
+     * first measurements steer the next picks. */
+    int cap = 2 * s->nreported > EARLY_WINDOW ? 2 * s->nreported : EARLY_WINDOW;
+    if (max > cap - (s->nproposed - s->nreported))
+        max = cap - (s->nproposed - s->nreported);
+    if (max <= 0)
+        return 0;
+    /* The warm-up: the baselines and one candidate of every template (the
+     * front of the order), then candidates drawn by template weight. */
+    while (n < max && s->nproposed < s->warmup) {
+        while (s->next < s->front && s->proposed[s->order[s->next]])
+            s->next++;
+        int i = s->next < s->front ? s->order[s->next++] : draw_by_template(s, INFINITY);
+        if (i < 0)
+            break;
+        propose(s, i, idx, &n);
+    }
+    if (n > 0)
+        return n;
     for (int k = 0; k < s->nstarts && n < max && s->nproposed < s->budget; k++)
         if (!s->proposed[s->starts[k]])
             propose(s, s->starts[k], idx, &n);
@@ -385,9 +522,9 @@ int ct_search_next(ct_search *s, int *idx, int max)
         s->current = best;
     int nb[2 * CT_MAX_PARAMS];
     /* Neighbours of the current state, of the best so far, and of the best
-     * of one template in turn: a template whose best is slower than another
-     * template's best is still searched locally, so an algorithm sampled at
-     * a poor setting (an FFT size, say) can still win. */
+     * of a template drawn by weight: a template whose best is a little
+     * slower than another template's best is still searched locally, so an
+     * algorithm sampled at a poor setting (an FFT size, say) can still win. */
     int states[3] = {s->current, template_incumbent(s), best};
     /* Each state gets a share of the batch, so one neighbourhood cannot
      * crowd out the others. */
@@ -408,26 +545,21 @@ int ct_search_next(ct_search *s, int *idx, int max)
             if (!s->proposed[nb[j]])
                 propose(s, nb[j], idx, &n);
         /* A template's incumbent at a local minimum (FFT sizes are not
-         * monotone in time): try another of its candidates at random. */
+         * monotone in time): another of its candidates at random. */
         if (st == 1 && n == before && n < max && s->nproposed < s->budget) {
-            const ct_template *t = s->sp->cand[states[st]].tmpl;
-            int cnt = 0;
-            for (int i = 0; i < s->sp->n; i++)
-                cnt += s->sp->cand[i].tmpl == t && !s->proposed[i];
-            if (cnt > 0) {
-                int pick = (int)rnd(s, (unsigned long long)cnt);
-                for (int i = 0; i < s->sp->n; i++)
-                    if (s->sp->cand[i].tmpl == t && !s->proposed[i] && pick-- == 0) {
-                        propose(s, i, idx, &n);
-                        break;
-                    }
-            }
+            int i = next_of_template(s, s->tix[states[st]], INFINITY);
+            if (i >= 0)
+                propose(s, i, idx, &n);
         }
     }
-    /* A neighbourhood exhausted: jump to a random unmeasured candidate. */
-    while (n == 0 && s->nproposed < s->budget && s->next < s->norder) {
-        int i = s->order[s->next++];
-        if (!s->proposed[i])
+    /* Every neighbourhood exhausted: a candidate drawn by template weight. */
+    if (n == 0 && s->nproposed < s->budget) {
+        int i = draw_by_template(s, INFINITY);
+        while (i < 0 && s->next < s->norder && s->proposed[s->order[s->next]])
+            s->next++;
+        if (i < 0 && s->next < s->norder)
+            i = s->order[s->next];
+        if (i >= 0)
             propose(s, i, idx, &n);
     }
     return n;
@@ -437,6 +569,17 @@ void ct_search_report(ct_search *s, int idx, double median_us)
 {
     s->time[idx] = median_us > 0 ? median_us : -1;
     s->nreported++;
+    if (s->pmu && isfinite(s->pmu[idx]) && median_us > 0 && !s->sp->cand[idx].tmpl->is_baseline) {
+        double err = log(median_us) - s->pmu[idx];
+        s->perr_sq += err * err;
+        s->perr_n++;
+    }
+    int k = s->tix[idx];
+    if (k >= 0 && median_us > 0) {
+        s->tn[k]++;
+        if (log(median_us) < s->tbest[k])
+            s->tbest[k] = log(median_us);
+    }
     if (s->pcost) {
         s->pending -= s->pcost[idx];
         s->pcost[idx] = 0;
@@ -474,6 +617,12 @@ void ct_search_set_model(ct_search *s, const double *mu, const double *sd)
     }
     if (!s->score && !(s->score = malloc(((size_t)s->sp->n + 1) * sizeof *s->score)))
         return;
+    if (!s->pmu) {
+        if (!(s->pmu = malloc(((size_t)s->sp->n + 1) * sizeof *s->pmu)))
+            return;
+        for (int i = 0; i < s->sp->n; i++)
+            s->pmu[i] = NAN;
+    }
     if (copy_into(&s->sd, sd, s->sp->n) != 0 || copy_into(&s->mu, mu, s->sp->n) != 0) {
         free(s->mu);
         s->mu = NULL;
@@ -507,4 +656,10 @@ void ct_search_set_costs(ct_search *s, const double *cost, double remaining_s)
 double ct_search_time(const ct_search *s, int idx)
 {
     return s->time[idx];
+}
+
+double ct_search_model_error(const ct_search *s, int *n)
+{
+    *n = s->perr_n;
+    return s->perr_n ? sqrt(s->perr_sq / s->perr_n) : NAN;
 }

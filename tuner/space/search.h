@@ -4,20 +4,26 @@
  *   random      a seeded uniform sample
  *   anneal      guided: simulated annealing over neighbouring parameter
  *               values (one parameter moved one step in its value list),
- *               started from the best of a small random sample and from any
+ *               started from the best of a small sample (one candidate of
+ *               every template, then draws by template weight) and from any
  *               configurations passed in as starting points (the nearest
  *               tuned problems)
  *   model       ranked by a learned cost model (costmodel.h) that the
  *               caller fits and hands in (ct_search_set_model): baselines
  *               and one candidate of every template first, then the
  *               candidate of highest expected improvement over the best so
- *               far, every fifth proposal a random one (exploration); under
- *               a time limit (ct_search_set_costs) expected improvement per
- *               expected second, and only candidates whose expected cost
- *               fits the time left. The starting points (the nearest
+ *               far, every fifth proposal one drawn by template weight
+ *               (exploration); under a time limit (ct_search_set_costs)
+ *               expected improvement per expected second, and only
+ *               candidates whose expected cost fits the time left. The starting points (the nearest
  *               tuned problems' winners) follow the baselines. It only
  *               reorders the admissible list.
  *               Without a model it is the anneal search.
+ *
+ * Templates share the guided searches' draws by weight: exp(-gap / 0.223),
+ * gap the log-time by which the template's best trails the best of any,
+ * less an optimism bonus 0.3 / sqrt(its verified count); at least 0.02, 1
+ * before it was measured.
  *
  * The tuner asks for a batch of candidates, measures them and reports each
  * time back; guided strategies use the reports so far to choose the next
@@ -66,6 +72,11 @@ int ct_search_has_model(const ct_search *s);
  * left of the limit. Proposals keep the expected cost of those not yet
  * reported within remaining_s. cost NULL: no limit. */
 void ct_search_set_costs(ct_search *s, const double *cost, double remaining_s);
+
+/* The model's root-mean-square error in log time on the candidates it
+ * predicted when they were proposed and that were then measured; *n of
+ * them (NAN when none). The closeness estimate widens its spreads to it. */
+double ct_search_model_error(const ct_search *s, int *n);
 
 /* What was reported for candidate idx: its median, 0 when not yet, < 0
  * when it failed. */
