@@ -408,6 +408,28 @@ static void test_closeness(void)
             ct_search_report(s, idx[i], truth(&p, &sp.cand[idx[i]]));
     ct_closeness_estimate(s, &sp, NULL, NULL, NULL, w, 0, 0, &cl);
     CHECK(cl.basis == CT_CLOSE_ALL && cl.within_pct == 0);
+    /* A confident model (spread 0.02) that was wrong about the run's own
+     * candidates, each predicted before it was measured: its error on
+     * them widens every spread, so the claim is no longer about 0%. */
+    s = ct_search_new(&sp, CT_SEARCH_MODEL, 60, 1);
+    for (int i = 0; i < sp.n; i++) {
+        mu[i] = log(truth(&p, &sp.cand[i])) + 0.5;   /* everything predicted 65% slower than it runs */
+        sd[i] = 0.02;
+    }
+    ct_search_set_model(s, mu, sd);
+    w = INFINITY;
+    while ((k = ct_search_next(s, idx, 16)) > 0)
+        for (int i = 0; i < k; i++) {
+            double t = truth(&p, &sp.cand[idx[i]]);
+            if (!sp.cand[idx[i]].tmpl->is_baseline)
+                w = fmin(w, t);
+            ct_search_report(s, idx[i], t);
+        }
+    int nerr;
+    double err = ct_search_model_error(s, &nerr);
+    CHECK_MSG(nerr >= 40 && fabs(err - 0.5) < 1e-9, "%d checked, error %g", nerr, err);
+    ct_closeness_estimate(s, &sp, mu, sd, NULL, w, 10, 3.0, &cl);
+    CHECK_MSG(cl.basis == CT_CLOSE_MODEL && cl.within_pct > 20, "wrong model's claim %g%%", cl.within_pct);
     ct_search_free(s);
     free(idx), free(mu), free(sd);
     ct_space_free(&sp);

@@ -54,6 +54,16 @@ void ct_closeness_estimate(const ct_search *s, const ct_space *sp, const double 
         else if (v)
             v[nv++] = (pred){mu[i], sd[i]};
     }
+    /* The spread the model showed on this run's own candidates, each
+     * predicted before it was measured: where it was wrong about them, it
+     * may be as wrong about the rest (a model fitted on other problems can
+     * be confident and far off on this one). */
+    int nerr;
+    double err = ct_search_model_error(s, &nerr);
+    if (nerr >= CT_CLOSE_MIN_CHECKED && isfinite(err))
+        for (int i = 0; i < nv; i++)
+            if (v[i].sd < err)
+                v[i].sd = err;
     char progress[200];
     snprintf(progress, sizeof progress, "%d of %d candidates judged (%.1f%%), the last improvement %d candidates "
              "and %.0f s before the end", out->judged, out->admissible,

@@ -10,7 +10,10 @@
  *           the chance that one does is under 10%, if the model's spread is
  *           right and its errors are shared by similar candidates: taking
  *           each of a space of 100,000 as an independent chance would leave
- *           no useful figure);
+ *           no useful figure); each spread is at least the model's error
+ *           on the run's own candidates, each predicted before it was
+ *           measured (ct_search_model_error), so a model that was wrong
+ *           about this problem claims little;
  *   none    neither: no figure, only the search's progress (the fraction
  *           of the space judged, how long since the last improvement).
  * The progress figures come with every case. */
@@ -26,6 +29,9 @@ typedef enum ct_close_basis { CT_CLOSE_NONE, CT_CLOSE_ALL, CT_CLOSE_MODEL } ct_c
 #define CT_CLOSE_EXPECTED 0.1
 /* The best-predicted candidates not judged that the estimate counts. */
 #define CT_CLOSE_TOP 100
+/* The model's own-run error (ct_search_model_error) widens the spreads
+ * once it was checked on this many candidates. */
+#define CT_CLOSE_MIN_CHECKED 5
 /* The largest figure given, in percent; beyond it the model says little. */
 #define CT_CLOSE_MAX_PCT 1000.0
 
