@@ -116,12 +116,13 @@ static ct_status run_open(tune_run *r, ct_err *e)
  * architecture; without any, the search anneals (and says so). */
 static ct_status plan_model(tune_run *r, ct_err *e)
 {
-    ct_status rc = ct_guide_new(r->db, r->p, &r->sp, r->g.info.name, r->g.info.cc_major, r->seed, &r->guide, e);
+    ct_status rc = r->guide ? CT_OK
+                            : ct_guide_new(r->db, r->p, &r->sp, r->g.info.name, r->g.info.cc_major, r->seed, &r->guide, e);
     if (rc != CT_OK)
         return rc;
     if (ct_guide_has_data(r->guide))
         fprintf(r->out, "  cost model: %d verified candidates stored on compute capability %d.x devices; the most "
-                        "promising measured first, every fifth at random%s\n", ct_guide_stored_rows(r->guide),
+                        "promising measured first, every fifth drawn by template%s\n", ct_guide_stored_rows(r->guide),
                 r->g.info.cc_major, r->o->time_limit_s > 0 ? ", by expected gain per expected second" : "");
     else
         fprintf(r->out, "  cost model: too few verified candidates of these templates stored on compute capability "
@@ -148,6 +149,19 @@ static ct_status plan_space(tune_run *r, ct_err *e)
             return ct_fail(e, CT_ERR_NO_RESULT, "shard %d/%d of %s has no candidate (the run has %d)", o->shard.index,
                            o->shard.count, p->canonical, shard_plan.total);
         r->strategy = CT_SEARCH_EXHAUSTIVE;
+    }
+    /* auto: exhaustive when the space fits the budget; else the model
+     * strategy where the database holds enough of this family on this
+     * architecture to fit one (it found the best sooner than annealing on
+     * every benchmark layer), else annealing. */
+    if (r->strategy == CT_SEARCH_AUTO && r->sp.n > r->cfg->s.max_candidates) {
+        if ((rc = ct_guide_new(r->db, p, &r->sp, r->g.info.name, r->g.info.cc_major, r->seed, &r->guide, e)) != CT_OK)
+            return rc;
+        r->strategy = ct_guide_has_data(r->guide) ? CT_SEARCH_MODEL : CT_SEARCH_ANNEAL;
+        if (r->strategy == CT_SEARCH_ANNEAL) {
+            ct_guide_free(r->guide);
+            r->guide = NULL;
+        }
     }
     r->srch = ct_search_new(&r->sp, r->strategy, r->cfg->s.max_candidates, r->seed);
     r->batch = malloc((size_t)r->sp.n * sizeof *r->batch);
