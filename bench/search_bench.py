@@ -1,50 +1,68 @@
 #!/usr/bin/env python3
 """Search quality on the GPU: how close a short tuning run gets to the best
-of its space, against seconds and against candidates (issue 35).
+of its space, against seconds and against candidates.
 
-For each problem of the grid it tunes once as the reference (the auto
-strategy with a large budget: exhaustive where the space fits, capped at
---ref-budget candidates), then tunes again under each time limit (--time T)
-and each candidate budget (--budget N) with each strategy, all on the same
-GPU. Every run has a database of its own and compiles without the binary
-cache (--no-cache), so no run reuses another's outcomes or binaries: a
-time limit pays for its compiles. Each run's database starts as a copy of
-the reference runs of the other problems (leave one out) and of the
-training problems, as a user's database holds the problems tuned before:
-the model strategy learns from them, every strategy's closeness estimate
-uses them, and the anneal search starts from their nearest winners.
+For each problem of the grid it tunes once as the reference (a large budget,
+--ref-budget candidates, optionally capped at --ref-time seconds; exhaustive
+where the space fits), then tunes again under each time limit (--time T) and
+each candidate budget (--budget N) with each strategy and seed, all on the
+same GPU. Every run has a database of its own and compiles without the
+binary cache (--no-cache), so no run reuses another's outcomes or binaries:
+a time limit pays for its compiles. Each run's database (the reference's
+too) starts with the reference runs of the other problems (leave one out),
+of the training problems and of any --prior-refs folder, as a user's
+database holds the problems tuned before: the model strategy (and auto,
+which uses it where the database has data) learns from them, and the anneal
+search starts from their nearest winners.
 
 A run's figure is "% of the best": the best time found by any run of the
 problem (the reference or another) over the run's winner, times 100. Its
 closeness estimate (basis and figure) is kept beside it, to compare the
-tuner's claim with the outcome.
+tuner's claim with the outcome. Every run's records are kept (traces/), and
+the curve "% of the best against seconds and against candidates" is read
+from them: the best so far at each point of a run, over the problem's best.
 
-Writes DIR/runs.csv (one row per run) and DIR/summary.md (per strategy and
+With --gpus, problems are dealt to the GPUs of the host (one process each,
+CUDA_VISIBLE_DEVICES), a problem's runs on the GPU of its reference; the
+references all finish before any other run starts, since each training
+database holds the others. With --retime-below US, a problem whose first
+time-limited winner runs under US microseconds has that run's best 10
+re-timed together (convtune retime: short kernels are timed from a CUDA
+graph of launches), to check that the winner is within 3% of the best of
+them.
+
+Writes DIR/runs.csv (one row per run), DIR/summary.md (per strategy and
 limit: median % of the best, how many within 5% and within 10%, median
-seconds and candidates), and prints the summary.
+seconds and candidates; run to run: how many problems' seeds agree within
+3%; the curve), DIR/traces/ and DIR/retime_*.txt, and prints the summary.
+--summarize DIR rewrites the summary from DIR's files.
 
   python3 bench/search_bench.py --out DIR [--quick] [--convtune build/convtune]
-        [--problems P,...] [--train P,...] [--strategies auto,model] [--times 10,30,60]
-        [--budgets 50,150,600] [--ref-budget 3000] [--seeds 1]
+        [--problems P,...] [--train P,...] [--prior-refs DIR] [--strategies auto,model]
+        [--times 10,30,60] [--budgets 50,150,600] [--seeds 1] [--budget-seeds N]
+        [--ref-budget 3000] [--ref-time S] [--gpus 0,1,...] [--jobs N] [--retime-below US]
 
-Only the standard library: no PyTorch or CuPy is needed. The full grid
-takes about two hours of one GPU (the references, capped at 3000
-candidates, about 45 minutes of it: seed 003's layer compiles at under 3
-candidates a second); --quick about five minutes.
+Only the standard library: no PyTorch or CuPy is needed. On one GPU the full
+grid takes about two hours (the references, capped at 3000 candidates,
+about 45 minutes of it: seed 003's layer compiles at under 3 candidates a
+second); --quick about five minutes.
 """
 import argparse
 import csv
+import datetime
+import glob
 import json
 import os
+import queue
 import shutil
 import statistics
 import subprocess
 import sys
+import threading
 import time
 
-# The public grid (issue 35): four seed problems (docs/PROBLEMS.md), four
-# dense layers of bench_families.py, two depthwise layers and two in half
-# precision.
+# The public grid: four seed problems (docs/PROBLEMS.md), four dense layers
+# of bench_families.py, two depthwise layers and two in half precision.
 GRID = [
     "conv1d:1e6:2047",                          # seed 000
     "conv1dc:1:1024:4:1024:5:pad=2:bias",       # seed 002
@@ -59,9 +77,9 @@ GRID = [
     "conv2dc:32:64:56:56:64:3:3:same:bf16",
     "conv1dc:1:1024:4:1024:5:pad=2:bias:bf16",
 ]
-# Tuned only to train the model strategy (their references go into every
-# training database): conv1d and conv2d have one grid problem each, and a
-# model learns a template from other problems of its family.
+# Tuned only to train the model (their references go into every training
+# database): conv1d and conv2d have one grid problem each, and a model
+# learns a template from other problems of its family.
 TRAIN = ["conv1d:2e5:1023", "conv2d:4:513:257:5:7:same"]
 # --quick: three layers of one family (so that each trains the others'
 # model) whose candidates compile fast, two limits, a smaller reference:
@@ -71,46 +89,324 @@ QUICK = {
                  "conv2dc:8:256:14:14:256:3:3:same"],
     "train": [], "times": [10], "budgets": [50], "ref_budget": 300,
 }
-
-
-def tune(args, problem, db, extra, log):
-    """One convtune run; its JSON summary (None when it failed) and seconds."""
-    cmd = [args.convtune, "tune", "--problem", problem, "--db", db, "--json", "--baseline", "none"] + extra
-    t0 = time.monotonic()
-    r = subprocess.run(cmd, capture_output=True, text=True)
-    secs = time.monotonic() - t0
-    with open(log, "a") as f:
-        f.write("$ " + " ".join(cmd) + f"\n# exit {r.returncode}, {secs:.1f} s\n" + r.stderr + "\n")
-    if r.returncode != 0:
-        print(f"  FAILED ({r.returncode}): {' '.join(cmd)}: {r.stderr.strip().splitlines()[-1:]}", file=sys.stderr)
-        return None, secs
-    try:
-        return json.loads(r.stdout), secs
-    except json.JSONDecodeError:
-        return None, secs
-
-
-def copy_db(src, dst):
-    """A database file (and its WAL, when one is left) copied."""
-    shutil.copy(src, dst)
-    for ext in ("-wal", "-shm"):
-        if os.path.exists(src + ext):
-            shutil.copy(src + ext, dst + ext)
-
-
-def training_db(args, out, problem, refs):
-    """A database of the reference runs of every problem but this one."""
-    path = os.path.join(out, "train_" + safe(problem) + ".sqlite")
-    files = [refs[q]["export"] for q in refs if q != problem and refs[q].get("export")]
-    if os.path.exists(path):
-        os.remove(path)
-    if files:
-        subprocess.run([args.convtune, "db", "import"] + files + ["--db", path], check=True, capture_output=True)
-    return path
+# The curve's points.
+CURVE_S = [5, 10, 20, 30, 60, 120]
+CURVE_N = [25, 50, 100, 150, 300, 600, 1200, 3000]
 
 
 def safe(problem):
     return "".join(c if c.isalnum() else "_" for c in problem)
+
+
+def remove_db(db):
+    for ext in ("", "-wal", "-shm"):
+        if os.path.exists(db + ext):
+            os.remove(db + ext)
+
+
+class Bench:
+    def __init__(self, args):
+        self.a = args
+        self.out = args.out
+        self.lock = threading.Lock()
+        os.makedirs(os.path.join(self.out, "traces"), exist_ok=True)
+        os.makedirs(os.path.join(self.out, "refs"), exist_ok=True)
+        os.makedirs(os.path.join(self.out, "db"), exist_ok=True)
+
+    def log(self, text):
+        with self.lock:
+            with open(os.path.join(self.out, "runs.log"), "a") as f:
+                f.write(text)
+
+    def log_row(self, r):
+        """A row as soon as it is known (rows.jsonl: --summarize reads it
+        when the run was cut short)."""
+        with self.lock:
+            with open(os.path.join(self.out, "rows.jsonl"), "a") as f:
+                f.write(json.dumps(r) + "\n")
+
+    def cv(self, cmd, gpu, **kw):
+        env = dict(os.environ)
+        if gpu is not None:
+            env["CUDA_VISIBLE_DEVICES"] = str(gpu)
+        return subprocess.run(cmd, capture_output=True, text=True, env=env, **kw)
+
+    def tune(self, problem, db, extra, gpu):
+        """One convtune run: its JSON summary (None when it failed) and seconds."""
+        cmd = [self.a.convtune, "tune", "--problem", problem, "--db", db, "--json", "--baseline", "none",
+               "--no-cache"] + (["--config", self.a.config] if self.a.config else []) + extra
+        t0 = time.monotonic()
+        r = self.cv(cmd, gpu)
+        secs = time.monotonic() - t0
+        self.log(f"$ [GPU {gpu}] " + " ".join(cmd) + f"\n# exit {r.returncode}, {secs:.1f} s\n" + r.stderr + "\n")
+        if r.returncode != 0:
+            print(f"  FAILED ({r.returncode}): {' '.join(cmd)}: {r.stderr.strip().splitlines()[-1:]}",
+                  file=sys.stderr, flush=True)
+            return None, secs
+        try:
+            return json.loads(r.stdout), secs
+        except json.JSONDecodeError:
+            return None, secs
+
+    def export(self, db, path, problem):
+        """The records of problem in db, exported to path (a run's database
+        holds the training rows too)."""
+        tmp = path + ".all"
+        r = self.cv([self.a.convtune, "db", "export", "--db", db, "-o", tmp, "--force"], None)
+        if r.returncode != 0 or not os.path.exists(tmp):
+            return None
+        keep_problem(tmp, problem, path)
+        os.remove(tmp)
+        return path
+
+    def ref_files(self, prior_only):
+        """Every reference export, --prior-refs' and (unless prior_only) this
+        run's, by problem."""
+        files = {}
+        dirs = [self.a.prior_refs] if self.a.prior_refs else []
+        for d in dirs + ([] if prior_only else [os.path.join(self.out, "refs")]):
+            for f in sorted(glob.glob(os.path.join(d, "ref_*.json"))):
+                try:
+                    with open(f) as fh:
+                        recs = json.load(fh).get("records", [])
+                except (OSError, json.JSONDecodeError):
+                    continue
+                if recs:
+                    files.setdefault(recs[0]["problem"], []).append(f)
+        return files
+
+    def training_db(self, problem, path, prior_only):
+        """A database holding the reference runs of every problem but this one."""
+        remove_db(path)
+        files = [f for q, fs in self.ref_files(prior_only).items() if q != problem for f in fs]
+        if files:
+            subprocess.run([self.a.convtune, "db", "import"] + files + ["--db", path], check=True,
+                           capture_output=True)
+        return path if os.path.exists(path) else None
+
+    def fresh_db(self, problem, name, prior_only=False):
+        """A run's database: the training rows, and nothing of its own."""
+        db = os.path.join(self.out, "db", name + ".sqlite")
+        remove_db(db)
+        tdb = os.path.join(self.out, "db", "train_" + name + ".sqlite")
+        if self.training_db(problem, tdb, prior_only):
+            shutil.copy(tdb, db)
+            remove_db(tdb)
+        return db
+
+    def reference(self, p, gpu, budget):
+        name = "ref_" + safe(p)
+        # The references run side by side: each trains on --prior-refs only.
+        db = self.fresh_db(p, name, prior_only=True)
+        extra = ["--budget", str(budget), "--seed", "1", "--strategy", self.a.ref_strategy]
+        if self.a.ref_time:
+            extra += ["--time", f"{self.a.ref_time:g}"]
+        print(f"[GPU {gpu}] reference: {p} (budget {budget})", flush=True)
+        j, secs = self.tune(p, db, extra, gpu)
+        trace = self.export(db, os.path.join(self.out, "traces", name + ".json"), canonical(j, p))
+        if trace:
+            shutil.copy(trace, os.path.join(self.out, "refs", name + ".json.tmp"))
+            os.replace(os.path.join(self.out, "refs", name + ".json.tmp"), os.path.join(self.out, "refs", name + ".json"))
+        remove_db(db)
+        return j, secs
+
+    def runs(self, p, gpu, ref):
+        rows = []
+        if ref[0] and ref[0].get("winner"):
+            rows.append(row(p, "reference", "budget", self.a.ref_budget, 1, ref[0], ref[1], gpu))
+        limits = [("time", t, self.a.seeds) for t in self.a.time_list] + \
+                 [("budget", b, self.a.budget_seeds) for b in self.a.budget_list]
+        for kind, value, nseeds in limits:
+            for st in self.a.strategy_list:
+                for seed in range(1, nseeds + 1):
+                    name = f"run_{safe(p)}_{st}_{kind}{value:g}_{seed}"
+                    db = self.fresh_db(p, name)
+                    extra = ["--strategy", st, "--seed", str(seed)]
+                    extra += ["--time", f"{value:g}"] if kind == "time" else ["--budget", str(value)]
+                    print(f"[GPU {gpu}] {p}: {st} --{kind} {value:g} seed {seed}", flush=True)
+                    j, secs = self.tune(p, db, extra, gpu)
+                    self.export(db, os.path.join(self.out, "traces", name + ".json"), canonical(j, p))
+                    if j and j.get("winner"):
+                        rows.append(row(p, st, kind, value, seed, j, secs, gpu))
+                        if (self.a.retime_below and kind == "time" and seed == 1 and st == self.a.strategy_list[0]
+                                and value == self.a.time_list[0] and j["winner"]["median_us"] < self.a.retime_below):
+                            r = self.cv([self.a.convtune, "retime", "--problem", p, "--db", db, "--top", "10"], gpu)
+                            with open(os.path.join(self.out, "retime_" + safe(p) + ".txt"), "w") as f:
+                                f.write(f"# winner of {name}: {j['winner']['median_us']} us\n"
+                                        f"# exit {r.returncode}\n{r.stdout}{r.stderr}")
+                    remove_db(db)
+        return rows
+
+
+def canonical(j, problem):
+    """The problem as the database spells it (conv1d:1e6:2047 is stored as
+    conv1d:1000000:2047), from a run's summary."""
+    return j.get("problem", problem) if j else problem
+
+
+def keep_problem(src, problem, dst):
+    """An export file's records of one problem only."""
+    with open(src) as f:
+        doc = json.load(f)
+    doc["records"] = [r for r in doc.get("records", []) if r.get("problem") == problem]
+    tmp = dst + ".tmp"
+    with open(tmp, "w") as f:
+        json.dump(doc, f)
+    os.replace(tmp, dst)
+
+
+def row(p, st, kind, value, seed, j, secs, gpu):
+    c = j.get("closeness") or {}
+    return {"problem": p, "strategy": st, "limit": kind, "value": value, "seed": seed, "gpu": gpu,
+            "candidates": j.get("candidates", 0), "wall_s": j.get("time", {}).get("wall_s", 0),
+            "run_s": round(secs, 1), "winner_us": j["winner"]["median_us"], "template": j["winner"]["template"],
+            "search": j.get("strategy", ""),
+            "closeness_basis": c.get("basis", ""),
+            "closeness_within_pct": "" if c.get("within_pct") is None else c["within_pct"]}
+
+
+def parse_time(text):
+    return datetime.datetime.strptime(text, "%Y-%m-%dT%H:%M:%SZ") if text else None
+
+
+def trajectory(trace):
+    """Best so far after each candidate of a run (its trace holds its
+    problem's records alone): (candidates, seconds, best us)."""
+    try:
+        with open(trace) as f:
+            recs = json.load(f).get("records", [])
+    except (OSError, json.JSONDecodeError):
+        return []
+    if not recs:
+        return []
+    start = min(parse_time(r["run_started_at"]) for r in recs if r.get("run_started_at"))
+    out, best = [], float("inf")
+    for n, r in enumerate(recs, 1):
+        if r.get("status") == "ok" and r.get("median_us"):
+            best = min(best, float(r["median_us"]))
+        t = parse_time(r.get("created_at"))
+        out.append((n, (t - start).total_seconds() if t else 0.0, best))
+    return out
+
+
+def curve(out, rows, problems):
+    """Median over problems of % of the best at fixed seconds and candidates:
+    the reference runs (candidates) and the first time-limited runs
+    (seconds, up to their limit)."""
+    best = {}
+    for r in rows:
+        best[r["problem"]] = min(best.get(r["problem"], float("inf")), float(r["winner_us"]))
+    lines = []
+    for label, prefix in (("reference runs", "ref_"), ("time-limited runs, every strategy and seed", "run_")):
+        by_n, by_s = {n: [] for n in CURVE_N}, {s: [] for s in CURVE_S}
+        for p in problems:
+            if p not in best:
+                continue
+            for trace in glob.glob(os.path.join(out, "traces", prefix + safe(p) + ("_*" if prefix == "run_" else "")
+                                                + ".json")):
+                if prefix == "run_" and "_time" not in trace:
+                    continue
+                tr = trajectory(trace)
+                if not tr:
+                    continue
+                for n in CURVE_N:
+                    if prefix == "ref_" and n <= tr[-1][0]:
+                        b = [x[2] for x in tr if x[0] <= n][-1]
+                        by_n[n].append(100 * best[p] / b if b < float("inf") else 0)
+                for s in CURVE_S:
+                    if s <= tr[-1][1] + 1:
+                        b = min([x[2] for x in tr if x[1] <= s] or [float("inf")])
+                        by_s[s].append(100 * best[p] / b if b < float("inf") else 0)
+        if prefix == "ref_":
+            pts = [f"{n}: {statistics.median(v):.1f} ({len(v)})" for n, v in by_n.items() if v]
+            lines.append(f"- {label}, median % of the best after N candidates (problems): " + ", ".join(pts))
+        pts = [f"{s} s: {statistics.median(v):.1f} ({len(v)})" for s, v in by_s.items() if v]
+        lines.append(f"- {label}, median % of the best after S seconds (runs): " + ", ".join(pts))
+    return lines
+
+
+def summary(out, rows, problems):
+    best = {}
+    for r in rows:
+        best[r["problem"]] = min(best.get(r["problem"], float("inf")), float(r["winner_us"]))
+    for r in rows:
+        r["winner_us"] = float(r["winner_us"])
+        r["best_us"] = best[r["problem"]]
+        r["pct_of_best"] = round(100 * best[r["problem"]] / r["winner_us"], 2)
+    lines = ["| strategy | limit | runs | median % of best | within 5% | within 10% | median s | "
+             "median candidates | closeness claims held |", "|---|---|---|---|---|---|---|---|---|"]
+    keys = []
+    for r in rows:
+        k = (r["strategy"], r["limit"], float(r["value"]))
+        if k not in keys:
+            keys.append(k)
+    for st, kind, value in keys:
+        rs = [r for r in rows if (r["strategy"], r["limit"], float(r["value"])) == (st, kind, value)]
+        pct = [r["pct_of_best"] for r in rs]
+        # A claim "within X%" holds when the run's winner is within X% of
+        # the best any run found; the space's best may be faster still, so
+        # this check is lenient (exact where the reference was exhaustive).
+        claims = [r for r in rs if r["closeness_basis"] in ("model", "all") and r["closeness_within_pct"] != ""]
+        held = sum(1 for r in claims if r["winner_us"] <= r["best_us"] * (1 + float(r["closeness_within_pct"]) / 100)
+                   + 1e-9)
+        label = f"--time {value:g}" if kind == "time" else f"--budget {value:g}"
+        lines.append(f"| {st} | {label} | {len(rs)} | {statistics.median(pct):.1f} | "
+                     f"{sum(p >= 100 / 1.05 for p in pct)} | {sum(p >= 100 / 1.10 for p in pct)} | "
+                     f"{statistics.median(float(r['run_s']) for r in rs):.1f} | "
+                     f"{statistics.median(int(r['candidates']) for r in rs):.0f} | "
+                     f"{held} of {len(claims)} |")
+    lines += ["", "Run to run (the seeds of one strategy and limit: slowest winner over fastest):"]
+    for st, kind, value in keys:
+        spreads = []
+        for p in problems:
+            w = [r["winner_us"] for r in rows if r["problem"] == p and
+                 (r["strategy"], r["limit"], float(r["value"])) == (st, kind, value)]
+            if len(w) > 1:
+                spreads.append(max(w) / min(w))
+        if spreads:
+            lines.append(f"- {st} --{kind} {value:g}: within 3% on {sum(s <= 1.03 for s in spreads)} of "
+                         f"{len(spreads)} problems (worst {100 * (max(spreads) - 1):.1f}%)")
+    lines += ["", "Curve:"] + curve(out, rows, problems)
+    lines += ["", "Per problem, % of the best (strategy, limit, seed):"]
+    for p in problems:
+        rs = [r for r in rows if r["problem"] == p]
+        if rs:
+            lines.append(f"- `{p}` (best {rs[0]['best_us']:.3f} us): " + ", ".join(
+                f"{r['strategy']} {r['limit']} {float(r['value']):g}/{r['seed']}: {r['pct_of_best']:.1f}"
+                f" [{r['candidates']}]"
+                + (f" (claimed within {float(r['closeness_within_pct']):.1f}%)"
+                   if r["closeness_within_pct"] not in ("", None) else "") for r in rs))
+    for f in sorted(glob.glob(os.path.join(out, "retime_*.txt"))):
+        lines += ["", f"{os.path.basename(f)}:", "```"] + open(f).read().rstrip().splitlines() + ["```"]
+    return "\n".join(lines) + "\n"
+
+
+FIELDS = ["problem", "strategy", "limit", "value", "seed", "gpu", "candidates", "wall_s", "run_s", "winner_us",
+          "best_us", "pct_of_best", "closeness_basis", "closeness_within_pct", "template", "search"]
+
+
+def write_summary(out, rows, problems):
+    text = summary(out, rows, problems)
+    with open(os.path.join(out, "runs.csv"), "w", newline="") as f:
+        w = csv.DictWriter(f, fieldnames=FIELDS)
+        w.writeheader()
+        for r in rows:
+            w.writerow({k: r.get(k, "") for k in FIELDS})
+    with open(os.path.join(out, "summary.md"), "w") as f:
+        f.write(text)
+    return text
+
+
+def deal(problems, train, gpus):
+    """Problems to GPUs in turn; training problems after, to the GPUs with fewest."""
+    own = {g: [] for g in gpus}
+    for i, p in enumerate(problems):
+        own[gpus[i % len(gpus)]].append(p)
+    extra = {g: [] for g in gpus}
+    for t in train:
+        g = min(gpus, key=lambda x: len(own[x]) + len(extra[x]))
+        extra[g].append(t)
+    return own, extra
 
 
 def main():
@@ -120,127 +416,88 @@ def main():
     ap.add_argument("--quick", action="store_true")
     ap.add_argument("--problems")
     ap.add_argument("--train", help="extra problems tuned for the training databases only ('' for none)")
+    ap.add_argument("--prior-refs", help="a folder of reference exports (refs/ of an earlier run) to train on")
     ap.add_argument("--strategies", default="auto,model")
     ap.add_argument("--times")
     ap.add_argument("--budgets")
     ap.add_argument("--ref-budget", type=int)
-    ap.add_argument("--seeds", type=int, default=1)
+    ap.add_argument("--ref-time", type=float, help="a time limit on each reference run (seconds)")
+    ap.add_argument("--ref-strategy", default="auto")
+    ap.add_argument("--seeds", type=int, default=1, help="seeds of each time-limited run")
+    ap.add_argument("--budget-seeds", type=int, help="seeds of each budget run (default --seeds)")
+    ap.add_argument("--gpus", default="0", help="GPU ordinals to deal the problems to (0,1,...)")
+    ap.add_argument("--jobs", type=int, help="compile threads of each run (default: every core over the GPUs)")
+    ap.add_argument("--retime-below", type=float, help="re-time the best 10 of a winner under this many us")
+    ap.add_argument("--summarize", action="store_true", help="only rewrite the summary of --out from its files")
     args = ap.parse_args()
-    problems = args.problems.split(",") if args.problems else QUICK["problems"] if args.quick else GRID
-    times = [float(x) for x in args.times.split(",")] if args.times else QUICK["times"] if args.quick else [10, 30, 60]
-    budgets = ([int(x) for x in args.budgets.split(",")] if args.budgets else
-               QUICK["budgets"] if args.quick else [50, 150, 600])
-    ref_budget = args.ref_budget or (QUICK["ref_budget"] if args.quick else 3000)
+    args.problem_list = args.problems.split(",") if args.problems else QUICK["problems"] if args.quick else GRID
+    args.time_list = [float(x) for x in args.times.split(",") if x] if args.times is not None else \
+        QUICK["times"] if args.quick else [10, 30, 60]
+    args.budget_list = ([int(x) for x in args.budgets.split(",") if x] if args.budgets is not None else
+                        QUICK["budgets"] if args.quick else [50, 150, 600])
+    args.ref_budget = args.ref_budget or (QUICK["ref_budget"] if args.quick else 3000)
+    args.budget_seeds = args.budget_seeds or args.seeds
     train = ([x for x in args.train.split(",") if x] if args.train is not None else
              QUICK["train"] if args.quick else TRAIN)
-    strategies = args.strategies.split(",")
+    train = [t for t in train if t not in args.problem_list]
+    args.strategy_list = args.strategies.split(",")
+    gpus = [g for g in args.gpus.split(",") if g]
     out = args.out
     os.makedirs(out, exist_ok=True)
-    log = os.path.join(out, "runs.log")
+    if args.summarize:
+        if os.path.exists(os.path.join(out, "runs.csv")):
+            with open(os.path.join(out, "runs.csv")) as f:
+                rows = list(csv.DictReader(f))
+        else:
+            with open(os.path.join(out, "rows.jsonl")) as f:
+                rows = [json.loads(x) for x in f if x.strip()]
+        probs = [p for p in args.problem_list if any(r["problem"] == p for r in rows)]
+        print(write_summary(out, rows, probs))
+        return
+    args.config = None
+    jobs = args.jobs or max(1, (os.cpu_count() or 1) // len(gpus))
+    if len(gpus) > 1 or args.jobs:
+        # Each GPU's runs compile on their share of the cores, as on a
+        # machine of that size (the time-limited runs pay for compiles).
+        args.config = os.path.join(out, "jobs.ini")
+        with open(args.config, "w") as f:
+            f.write(f"[tune]\njobs = {jobs}\n")
+    bench = Bench(args)
     t_start = time.monotonic()
-
-    # The references, each exported for the others' training databases.
+    own, extra = deal(args.problem_list, train, gpus)
     refs = {}
-    for p in problems + [t for t in train if t not in problems]:
-        db = os.path.join(out, "ref_" + safe(p) + ".sqlite")
-        if os.path.exists(db):
-            os.remove(db)
-        budget = ref_budget if p in problems else min(ref_budget, 300)
-        print(f"reference: {p} (budget {budget})", flush=True)
-        j, secs = tune(args, p, db, ["--budget", str(budget), "--seed", "1", "--no-cache"], log)
-        refs[p] = {"json": j, "secs": secs}
-        if j:
-            exp = os.path.join(out, "ref_" + safe(p) + ".json")
-            subprocess.run([args.convtune, "db", "export", "--db", db, "-o", exp, "--force"], capture_output=True)
-            refs[p]["export"] = exp if os.path.exists(exp) else None
 
+    def ref_worker(g):
+        for p in own[g] + extra[g]:
+            budget = args.ref_budget if p in args.problem_list else min(args.ref_budget, 300)
+            refs[p] = bench.reference(p, g, budget)
+
+    threads = [threading.Thread(target=ref_worker, args=(g,)) for g in gpus]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    print(f"references done in {time.monotonic() - t_start:.0f} s", flush=True)
+    rows_q = queue.Queue()
+
+    def run_worker(g):
+        for p in own[g]:
+            for r in bench.runs(p, g, refs.get(p, (None, 0))):
+                rows_q.put(r)
+                bench.log_row(r)
+
+    threads = [threading.Thread(target=run_worker, args=(g,)) for g in gpus]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
     rows = []
-    for p in problems:
-        ref = refs[p]["json"]
-        if ref and ref.get("winner"):
-            rows.append(row(p, "reference", "budget", ref_budget, 1, ref, refs[p]["secs"]))
-        tdb = training_db(args, out, p, refs)
-        limits = [("time", t) for t in times] + [("budget", b) for b in budgets]
-        for kind, value in limits:
-            for st in strategies:
-                for seed in range(1, args.seeds + 1):
-                    db = os.path.join(out, f"run_{safe(p)}_{st}_{kind}{value:g}_{seed}.sqlite")
-                    for ext in ("", "-wal", "-shm"):
-                        if os.path.exists(db + ext):
-                            os.remove(db + ext)
-                    if tdb and os.path.exists(tdb):
-                        copy_db(tdb, db)
-                    extra = ["--strategy", st, "--seed", str(seed), "--no-cache"]
-                    extra += ["--time", f"{value:g}"] if kind == "time" else ["--budget", str(value)]
-                    print(f"{p}: {st} --{kind} {value:g} seed {seed}", flush=True)
-                    j, secs = tune(args, p, db, extra, log)
-                    if j and j.get("winner"):
-                        rows.append(row(p, st, kind, value, seed, j, secs))
-                    os.remove(db)
-
-    # % of the best: against the fastest winner of any run of the problem.
-    best = {}
-    for r in rows:
-        best[r["problem"]] = min(best.get(r["problem"], float("inf")), r["winner_us"])
-    for r in rows:
-        r["best_us"] = best[r["problem"]]
-        r["pct_of_best"] = round(100 * best[r["problem"]] / r["winner_us"], 2)
-    fields = ["problem", "strategy", "limit", "value", "seed", "candidates", "wall_s", "run_s", "winner_us",
-              "best_us", "pct_of_best", "closeness_basis", "closeness_within_pct", "template"]
-    with open(os.path.join(out, "runs.csv"), "w", newline="") as f:
-        w = csv.DictWriter(f, fieldnames=fields)
-        w.writeheader()
-        for r in rows:
-            w.writerow({k: r.get(k, "") for k in fields})
-    text = summary(rows, problems)
-    with open(os.path.join(out, "summary.md"), "w") as f:
-        f.write(text)
-    print(text)
-    print(f"total {time.monotonic() - t_start:.0f} s; rows in {os.path.join(out, 'runs.csv')}")
-
-
-def row(p, st, kind, value, seed, j, secs):
-    c = j.get("closeness") or {}
-    return {"problem": p, "strategy": st, "limit": kind, "value": value, "seed": seed,
-            "candidates": j.get("candidates", 0), "wall_s": j.get("time", {}).get("wall_s", 0),
-            "run_s": round(secs, 1), "winner_us": j["winner"]["median_us"], "template": j["winner"]["template"],
-            "closeness_basis": c.get("basis", ""),
-            "closeness_within_pct": "" if c.get("within_pct") is None else c["within_pct"]}
-
-
-def summary(rows, problems):
-    lines = ["| strategy | limit | problems | median % of best | within 5% | within 10% | median s | "
-             "median candidates | closeness claims held |", "|---|---|---|---|---|---|---|---|---|"]
-    keys = []
-    for r in rows:
-        k = (r["strategy"], r["limit"], r["value"])
-        if k not in keys:
-            keys.append(k)
-    for st, kind, value in keys:
-        rs = [r for r in rows if (r["strategy"], r["limit"], r["value"]) == (st, kind, value)]
-        pct = [r["pct_of_best"] for r in rs]
-        # A claim "within X%" holds when the run's winner is within X% of
-        # the best any run found; the space's best may be faster still, so
-        # this check is lenient (exact where the reference was exhaustive).
-        claims = [r for r in rs if r["closeness_basis"] in ("model", "all") and r["closeness_within_pct"] != ""]
-        held = sum(1 for r in claims if r["winner_us"] <= r["best_us"] * (1 + float(r["closeness_within_pct"]) / 100)
-                   + 1e-9)
-        label = f"--time {value:g}" if kind == "time" else f"--budget {value}"
-        lines.append(f"| {st} | {label} | {len(rs)} | {statistics.median(pct):.1f} | "
-                     f"{sum(p >= 100 / 1.05 for p in pct)} | {sum(p >= 100 / 1.10 for p in pct)} | "
-                     f"{statistics.median(r['run_s'] for r in rs):.1f} | "
-                     f"{statistics.median(r['candidates'] for r in rs):.0f} | "
-                     f"{held} of {len(claims)} |")
-    lines.append("")
-    lines.append("Per problem, % of the best (strategy, limit):")
-    for p in problems:
-        rs = [r for r in rows if r["problem"] == p]
-        if rs:
-            lines.append(f"- `{p}` (best {rs[0]['best_us']:.3f} us): " + ", ".join(
-                f"{r['strategy']} {r['limit']} {r['value']:g}: {r['pct_of_best']:.1f}"
-                + (f" (claimed within {float(r['closeness_within_pct']):.1f}%)"
-                   if r["closeness_within_pct"] not in ("", None) else "") for r in rs))
-    return "\n".join(lines) + "\n"
+    while not rows_q.empty():
+        rows.append(rows_q.get())
+    rows.sort(key=lambda r: (args.problem_list.index(r["problem"]), r["strategy"] != "reference"))
+    print(write_summary(out, rows, args.problem_list))
+    print(f"total {time.monotonic() - t_start:.0f} s; rows in {os.path.join(out, 'runs.csv')}; {jobs} compile "
+          f"threads a run on {len(gpus)} GPU(s)")
 
 
 if __name__ == "__main__":
