@@ -1,14 +1,24 @@
-/* search_quality.c - how close the guided search gets to the exhaustive
- * optimum, replayed from measurements.
+/* search_quality.c - how close the guided searches get to the best of a
+ * space, replayed from measurements, without a GPU.
  *
- * Input: a database holding an exhaustive tuning run of one problem on one
- * device. For each seed, the annealing search is run over the same space with
- * a budget of a fraction of it, and every candidate it proposes is "measured"
- * by looking up the time the exhaustive run stored for it. The output is a
- * Markdown table of the best time found against the optimum.
+ * Input: a database holding the measured times of one problem on one device:
+ * an exhaustive run, or (--measured) whatever runs measured it, such as the
+ * traces of bench/search_bench.py imported with `convtune db import`. With
+ * --measured the space is cut to the candidates the database holds a
+ * verified time for, so that every proposal has a time; the optimum is then
+ * the best measured, and the figures compare strategies on that subset, not
+ * on the whole space. For each strategy, budget and seed the search runs
+ * over the space, each candidate it proposes "measured" by looking up its
+ * stored time (16 proposals at a time, each batch reported before the
+ * next). The model strategy fits its models on --train (default --db): the
+ * guide leaves out the problem's own rows on the device, so one database of
+ * a whole grid serves every problem, leave one out. The output is a Markdown
+ * table of the best time found against the optimum.
  *
  * usage: search_quality --db DB --problem SPEC [--config FILE] [--arch sm_90]
- *                       [--fraction 0.2] [--seeds 10] [--template NAME] */
+ *                       [--fraction 0.2 | --budgets 50,150] [--seeds 10]
+ *                       [--template NAME] [--measured]
+ *                       [--strategies anneal,random,model] [--train DB] */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -16,6 +26,7 @@
 
 #include "config.h"
 #include "db.h"
+#include "guide.h"
 #include "runner.h"
 #include "search.h"
 
@@ -47,35 +58,105 @@ static int collect(const ct_result *r, void *user)
     return 0;
 }
 
+static int cmp_double(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return (x > y) - (x < y);
+}
+
+/* By key, then time: bsearch may land on any of a key's entries, so
+ * duplicates (one candidate measured by several runs) are folded into the
+ * first, fastest one after sorting (fold_keys). */
 static int cmp_key(const void *a, const void *b)
+{
+    const measured *x = a, *y = b;
+    int c = strcmp(x->key, y->key);
+    return c ? c : (x->us > y->us) - (x->us < y->us);
+}
+
+static int fold_keys(measured *v, int n)
+{
+    int k = 0;
+    for (int i = 0; i < n; i++)
+        if (k == 0 || strcmp(v[k - 1].key, v[i].key))
+            v[k++] = v[i];
+    return k;
+}
+
+static int cmp_key_only(const void *a, const void *b)
 {
     return strcmp(((const measured *)a)->key, ((const measured *)b)->key);
 }
 
+/* The best time a search of strategy st with budget finds over sp, each
+ * candidate's time from us[] (<= 0: failed), the model's guide fitted on
+ * train (model strategy only). */
+static double replay(const ct_space *sp, const ct_problem *p, const double *us, ct_strategy st, int budget,
+                     unsigned long long seed, ct_db *train, const char *device)
+{
+    ct_search *s = ct_search_new(sp, st, budget, seed);
+    ct_guide *g = NULL;
+    ct_err e;
+    if (st == CT_SEARCH_MODEL && train && ct_guide_new(train, p, sp, device, 9, seed, &g, &e) != CT_OK)
+        g = NULL;
+    int *idx = malloc((size_t)sp->n * sizeof *idx), n;
+    double best = INFINITY;
+    for (;;) {
+        if (g)
+            ct_guide_steer(g, s, -1, 16);
+        if ((n = ct_search_next(s, idx, 16)) <= 0)
+            break;
+        for (int i = 0; i < n; i++) {
+            double t = us[idx[i]];
+            if (t > 0 && !sp->cand[idx[i]].tmpl->is_baseline && t < best)
+                best = t;
+            ct_search_report(s, idx[i], t);
+            if (g)
+                ct_guide_observe(g, idx[i], t, NAN, NAN);
+        }
+    }
+    free(idx);
+    ct_guide_free(g);
+    ct_search_free(s);
+    return best;
+}
+
 int main(int argc, char **argv)
 {
-    const char *db_path = NULL, *spec = NULL, *config = NULL, *arch = "sm_90", *only = NULL;
+    const char *db_path = NULL, *spec = NULL, *config = NULL, *arch = "sm_90", *only = NULL, *budgets = NULL;
+    const char *strategies = "anneal,random", *train_path = NULL;
     double fraction = 0.2;
-    int seeds = 10;
-    for (int i = 1; i + 1 < argc; i += 2) {
-        if (!strcmp(argv[i], "--db")) db_path = argv[i + 1];
-        else if (!strcmp(argv[i], "--problem")) spec = argv[i + 1];
-        else if (!strcmp(argv[i], "--config")) config = argv[i + 1];
-        else if (!strcmp(argv[i], "--arch")) arch = argv[i + 1];
-        else if (!strcmp(argv[i], "--fraction")) fraction = atof(argv[i + 1]);
-        else if (!strcmp(argv[i], "--seeds")) seeds = atoi(argv[i + 1]);
-        else if (!strcmp(argv[i], "--template")) only = argv[i + 1];
+    int seeds = 10, measured_only = 0;
+    for (int i = 1; i < argc; i++) {
+        if (!strcmp(argv[i], "--measured")) {
+            measured_only = 1;
+            continue;
+        }
+        if (i + 1 >= argc)
+            break;
+        if (!strcmp(argv[i], "--db")) db_path = argv[++i];
+        else if (!strcmp(argv[i], "--problem")) spec = argv[++i];
+        else if (!strcmp(argv[i], "--config")) config = argv[++i];
+        else if (!strcmp(argv[i], "--arch")) arch = argv[++i];
+        else if (!strcmp(argv[i], "--fraction")) fraction = atof(argv[++i]);
+        else if (!strcmp(argv[i], "--budgets")) budgets = argv[++i];
+        else if (!strcmp(argv[i], "--seeds")) seeds = atoi(argv[++i]);
+        else if (!strcmp(argv[i], "--template")) only = argv[++i];
+        else if (!strcmp(argv[i], "--strategies")) strategies = argv[++i];
+        else if (!strcmp(argv[i], "--train")) train_path = argv[++i];
+        else i++;
     }
     if (!db_path || !spec) {
         fprintf(stderr, "usage: search_quality --db DB --problem SPEC [--config FILE] [--arch sm_90] "
-                        "[--fraction 0.2] [--seeds 10]\n");
+                        "[--fraction 0.2 | --budgets 50,150] [--seeds 10] [--template NAME] [--measured] "
+                        "[--strategies anneal,random,model] [--train DB]\n");
         return 2;
     }
     ct_err e;
     ct_problem p;
     ct_config c;
     ct_limits lim;
-    ct_db *db;
+    ct_db *db, *train = NULL;
     ct_space sp;
     if (ct_problem_parse(spec, &p, &e) || ct_config_init(&c, &e) || (config && ct_config_apply_file(&c, config, &e)) ||
         ct_limits_for_arch(arch, &lim, &e) || ct_db_open(db_path, 0, &db, &e) ||
@@ -89,55 +170,84 @@ int main(int argc, char **argv)
         fprintf(stderr, "search_quality: %s\n", e.msg);
         return 1;
     }
-    ct_db_close(db);
     qsort(t.v, (size_t)t.n, sizeof *t.v, cmp_key);
-    /* Time of every space candidate; a candidate the exhaustive run did not
-     * verify counts as a failure. Several runs of one candidate: the first. */
-    double *us = calloc((size_t)sp.n, sizeof *us);
-    double opt = INFINITY;
-    int found = 0;
+    t.n = fold_keys(t.v, t.n);
+    /* Time of every space candidate (the fastest stored, over the runs); a
+     * candidate the runs did not verify counts as a failure, or with
+     * --measured leaves the space. */
+    double *us = calloc((size_t)sp.n + 1, sizeof *us);
+    int found = 0, keep = 0, all = sp.n;
     for (int i = 0; i < sp.n; i++) {
         measured m;
         char params[512];
         ct_params_to_json(&sp.cand[i].params, sp.cand[i].tmpl->params, sp.cand[i].tmpl->nparams, params,
                           sizeof params);
         snprintf(m.key, sizeof m.key, "%s %s", sp.cand[i].tmpl->name, params);
-        measured *hit = bsearch(&m, t.v, (size_t)t.n, sizeof *t.v, cmp_key);
-        us[i] = hit ? hit->us : -1;
+        measured *hit = bsearch(&m, t.v, (size_t)t.n, sizeof *t.v, cmp_key_only);
+        double v = hit ? hit->us : -1;
         found += hit != NULL;
-        if (hit && !sp.cand[i].tmpl->is_baseline && hit->us < opt)
-            opt = hit->us;
+        if (measured_only && !hit)
+            continue;
+        /* Cut in place: the candidates are values, and ct_space_free frees
+         * each one's own memory, which a kept one still owns. */
+        ct_candidate x = sp.cand[keep];
+        sp.cand[keep] = sp.cand[i];
+        sp.cand[i] = x;
+        us[keep++] = v;
     }
-    int budget = (int)(fraction * sp.n);
-    printf("Space of `%s` on %s: %d candidates, %d measured by the exhaustive run; optimum %.2f us.\n"
-           "Guided search (anneal) with a budget of %d candidates (%.0f%%), replayed on those measurements:\n\n",
-           p.canonical, t.device, sp.n, found, opt, budget, 100 * fraction);
-    printf("| seed | anneal best (us) | over optimum | random best (us) | over optimum |\n| --- | --- | --- | --- | --- |\n");
-    int wins = 0, rwins = 0;
-    int *idx = malloc((size_t)sp.n * sizeof *idx);
-    for (int seed = 1; seed <= seeds; seed++) {
-        double best[2] = {INFINITY, INFINITY};
-        for (int k = 0; k < 2; k++) {
-            ct_search *s = ct_search_new(&sp, k ? CT_SEARCH_RANDOM : CT_SEARCH_ANNEAL, budget, (unsigned long long)seed);
-            int n;
-            while ((n = ct_search_next(s, idx, 32)) > 0)
-                for (int i = 0; i < n; i++) {
-                    if (us[idx[i]] > 0 && !sp.cand[idx[i]].tmpl->is_baseline && us[idx[i]] < best[k])
-                        best[k] = us[idx[i]];
-                    ct_search_report(s, idx[i], us[idx[i]]);
-                }
-            ct_search_free(s);
+    sp.n = keep;
+    double opt = INFINITY;
+    for (int i = 0; i < sp.n; i++)
+        if (us[i] > 0 && !sp.cand[i].tmpl->is_baseline && us[i] < opt)
+            opt = us[i];
+    if (strstr(strategies, "model")) {
+        if (!train_path || !strcmp(train_path, db_path))
+            train = db;
+        else if (ct_db_open(train_path, 0, &train, &e) != CT_OK) {
+            fprintf(stderr, "search_quality: %s\n", e.msg);
+            return 1;
         }
-        wins += best[0] <= 1.05 * opt;
-        rwins += best[1] <= 1.05 * opt;
-        printf("| %d | %.2f | %+.1f%% | %.2f | %+.1f%% |\n", seed, best[0], 100 * (best[0] / opt - 1), best[1],
-               100 * (best[1] / opt - 1));
     }
-    printf("\nWithin 5%% of the optimum: anneal in %d of %d seeds, random sampling in %d of %d.\n", wins, seeds,
-           rwins, seeds);
-    free(idx);
+    printf("Space of `%s` on %s: %d candidates, %d with a stored time%s; optimum %.2f us.\n"
+           "Each search replayed on those times, 16 proposals at a time.\n\n",
+           p.canonical, t.device, all, found, measured_only ? " (the space replayed: these alone)" : "", opt);
+    printf("| strategy | budget | seeds within 5%% | median over optimum | worst |\n| --- | --- | --- | --- | --- |\n");
+    char list[256];
+    snprintf(list, sizeof list, "%s", budgets ? budgets : "");
+    int nb = 0, bv[16];
+    for (char *tok = strtok(list, ","); tok && nb < 16; tok = strtok(NULL, ","))
+        bv[nb++] = atoi(tok);
+    if (!nb)
+        bv[nb++] = (int)(fraction * sp.n);
+    double *over = malloc((size_t)(seeds > 0 ? seeds : 1) * sizeof *over);
+    char slist[256];
+    snprintf(slist, sizeof slist, "%s", strategies);
+    char *save = NULL;
+    for (char *name = strtok_r(slist, ",", &save); name; name = strtok_r(NULL, ",", &save)) {
+        ct_strategy st;
+        if (ct_strategy_parse(name, &st, &e) != CT_OK) {
+            fprintf(stderr, "search_quality: %s\n", e.msg);
+            return 2;
+        }
+        for (int b = 0; b < nb; b++) {
+            int wins = 0;
+            for (int seed = 1; seed <= seeds; seed++) {
+                double best = replay(&sp, &p, us, st, bv[b], (unsigned long long)seed, train, t.device);
+                over[seed - 1] = 100 * (best / opt - 1);
+                wins += best <= 1.05 * opt;
+            }
+            qsort(over, (size_t)seeds, sizeof *over, cmp_double);
+            printf("| %s | %d | %d of %d | %+.1f%% | %+.1f%% |\n", name, bv[b], wins, seeds, over[seeds / 2],
+                   over[seeds - 1]);
+        }
+    }
+    free(over);
+    if (train && train != db)
+        ct_db_close(train);
+    ct_db_close(db);
     free(us);
     free(t.v);
+    sp.n = all;
     ct_space_free(&sp);
     return 0;
 }
