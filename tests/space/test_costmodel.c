@@ -427,7 +427,7 @@ static void test_closeness(void)
         }
     int nerr;
     double err = ct_search_model_error(s, &nerr);
-    CHECK_MSG(nerr >= 40 && fabs(err - 0.5) < 1e-9, "%d checked, error %g", nerr, err);
+    CHECK_MSG(nerr >= 40 && fabs(err - 1.4826 * 0.5) < 1e-9, "%d checked, error %g", nerr, err);
     ct_closeness_estimate(s, &sp, mu, sd, NULL, w, 10, 3.0, &cl);
     CHECK_MSG(cl.basis == CT_CLOSE_MODEL && cl.within_pct > 20, "wrong model's claim %g%%", cl.within_pct);
     ct_search_free(s);

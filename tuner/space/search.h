@@ -10,12 +10,14 @@
  *               tuned problems)
  *   model       ranked by a learned cost model (costmodel.h) that the
  *               caller fits and hands in (ct_search_set_model): baselines
- *               and one candidate of every template first, then the
- *               candidate of highest expected improvement over the best so
- *               far, every fifth proposal one drawn by template weight
- *               (exploration); under a time limit (ct_search_set_costs)
- *               expected improvement per expected second, and only
- *               candidates whose expected cost fits the time left. The starting points (the nearest
+ *               and one candidate of every template first, then, of every
+ *               five proposals, two of highest expected improvement over
+ *               the best so far times their template's weight, two
+ *               neighbours of one of the four fastest measured and one
+ *               drawn by template weight (exploration); under a time limit
+ *               (ct_search_set_costs) expected improvement per expected
+ *               second, and only candidates whose expected cost fits the
+ *               time left. The starting points (the nearest
  *               tuned problems' winners) follow the baselines. It only
  *               reorders the admissible list.
  *               Without a model it is the anneal search.
@@ -73,9 +75,10 @@ int ct_search_has_model(const ct_search *s);
  * reported within remaining_s. cost NULL: no limit. */
 void ct_search_set_costs(ct_search *s, const double *cost, double remaining_s);
 
-/* The model's root-mean-square error in log time on the candidates it
- * predicted when they were proposed and that were then measured; *n of
- * them (NAN when none). The closeness estimate widens its spreads to it. */
+/* The model's typical error in log time (1.4826 times the median absolute
+ * error) on the candidates it predicted when they were proposed and that
+ * were then measured; *n of them (NAN when none). The closeness estimate
+ * widens its spreads to it. */
 double ct_search_model_error(const ct_search *s, int *n);
 
 /* What was reported for candidate idx: its median, 0 when not yet, < 0

@@ -122,7 +122,7 @@ static ct_status plan_model(tune_run *r, ct_err *e)
         return rc;
     if (ct_guide_has_data(r->guide))
         fprintf(r->out, "  cost model: %d verified candidates stored on compute capability %d.x devices; the most "
-                        "promising measured first, every fifth drawn by template%s\n", ct_guide_stored_rows(r->guide),
+                        "promising measured, steps from the best and draws by template between%s\n", ct_guide_stored_rows(r->guide),
                 r->g.info.cc_major, r->o->time_limit_s > 0 ? ", by expected gain per expected second" : "");
     else
         fprintf(r->out, "  cost model: too few verified candidates of these templates stored on compute capability "
