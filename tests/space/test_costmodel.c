@@ -408,6 +408,7 @@ static void test_closeness(void)
             ct_search_report(s, idx[i], truth(&p, &sp.cand[idx[i]]));
     ct_closeness_estimate(s, &sp, NULL, NULL, NULL, w, 0, 0, &cl);
     CHECK(cl.basis == CT_CLOSE_ALL && cl.within_pct == 0);
+    ct_search_free(s);
     /* A confident model (spread 0.02) that was wrong about the run's own
      * candidates, each predicted before it was measured: its error on
      * them widens every spread, so the claim is no longer about 0%. */
