@@ -289,13 +289,10 @@ def trajectory(trace):
     return out
 
 
-def curve(out, rows, problems):
-    """Median over problems of % of the best at fixed seconds and candidates:
-    the reference runs (candidates) and the first time-limited runs
-    (seconds, up to their limit)."""
-    best = {}
-    for r in rows:
-        best[r["problem"]] = min(best.get(r["problem"], float("inf")), float(r["winner_us"]))
+def curve(out, best, problems):
+    """Median over problems of % of the best (best: by problem) at fixed
+    seconds and candidates: the reference runs (candidates) and the
+    time-limited runs (seconds, up to their limit)."""
     lines = []
     for label, prefix in (("reference runs", "ref_"), ("time-limited runs, every strategy and seed", "run_")):
         by_n, by_s = {n: [] for n in CURVE_N}, {s: [] for s in CURVE_S}
@@ -366,7 +363,7 @@ def summary(out, rows, problems):
         if spreads:
             lines.append(f"- {st} --{kind} {value:g}: within 3% on {sum(s <= 1.03 for s in spreads)} of "
                          f"{len(spreads)} problems (worst {100 * (max(spreads) - 1):.1f}%)")
-    lines += ["", "Curve:"] + curve(out, rows, problems)
+    lines += ["", "Curve:"] + curve(out, best, problems)
     lines += ["", "Per problem, % of the best (strategy, limit, seed):"]
     for p in problems:
         rs = [r for r in rows if r["problem"] == p]

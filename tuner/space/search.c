@@ -362,16 +362,19 @@ static int template_incumbent(ct_search *s)
     return best;
 }
 
-/* The next candidate of template k in the shuffled order not proposed whose
- * expected cost is at most room, or -1. */
-static int next_of_template(ct_search *s, int k, double room_s)
+/* The next candidate of the shuffled order from *cursor, of template k (any
+ * template when k < 0), not proposed and of expected cost at most room_s, or
+ * -1. The cursor moves past what can never be proposed again (proposed
+ * candidates, other templates'); candidates passed over for their cost stay
+ * available. */
+static int next_fitting(ct_search *s, int *cursor, int k, double room_s)
 {
-    while (s->tcur[k] < s->norder &&
-           (s->proposed[s->order[s->tcur[k]]] || s->tix[s->order[s->tcur[k]]] != k))
-        s->tcur[k]++;
-    for (int j = s->tcur[k]; j < s->norder; j++) {
+    while (*cursor < s->norder &&
+           (s->proposed[s->order[*cursor]] || (k >= 0 && s->tix[s->order[*cursor]] != k)))
+        (*cursor)++;
+    for (int j = *cursor; j < s->norder; j++) {
         int i = s->order[j];
-        if (!s->proposed[i] && s->tix[i] == k && (!s->cost || s->cost[i] <= room_s))
+        if (!s->proposed[i] && (k < 0 || s->tix[i] == k) && (!s->cost || s->cost[i] <= room_s))
             return i;
     }
     return -1;
@@ -385,7 +388,7 @@ static int draw_by_template(ct_search *s, double room_s)
         int k = pick_template(s, 0);
         if (k < 0)
             return -1;
-        int i = next_of_template(s, k, room_s);
+        int i = next_fitting(s, &s->tcur[k], k, room_s);
         if (i >= 0)
             return i;
     }
@@ -403,21 +406,6 @@ static int annealing(const ct_search *s)
 static double room(const ct_search *s)
 {
     return s->cost ? s->remaining - s->pending : INFINITY;
-}
-
-/* The next candidate of the shuffled order not proposed whose expected
- * cost fits, or -1. Candidates passed over for their cost stay available. */
-static int next_in_order(ct_search *s)
-{
-    while (s->next < s->norder && s->proposed[s->order[s->next]])
-        s->next++;
-    double r = room(s);
-    for (int k = s->next; k < s->norder; k++) {
-        int i = s->order[k];
-        if (!s->proposed[i] && (!s->cost || s->cost[i] <= r))
-            return i;
-    }
-    return -1;
 }
 
 /* An unproposed neighbour (one parameter one step away) of one of the
@@ -529,7 +517,7 @@ static int model_next(ct_search *s, int *idx, int max)
             }
         }
         if (pick < 0)
-            pick = next_in_order(s);
+            pick = next_fitting(s, &s->next, -1, room(s));
         if (pick < 0)
             break;
         propose(s, pick, idx, &n);
@@ -608,7 +596,7 @@ int ct_search_next(ct_search *s, int *idx, int max)
         /* A template's incumbent at a local minimum (FFT sizes are not
          * monotone in time): another of its candidates at random. */
         if (st == 1 && n == before && n < max && s->nproposed < s->budget) {
-            int i = next_of_template(s, s->tix[states[st]], INFINITY);
+            int i = next_fitting(s, &s->tcur[s->tix[states[st]]], s->tix[states[st]], INFINITY);
             if (i >= 0)
                 propose(s, i, idx, &n);
         }
@@ -616,10 +604,8 @@ int ct_search_next(ct_search *s, int *idx, int max)
     /* Every neighbourhood exhausted: a candidate drawn by template weight. */
     if (n == 0 && s->nproposed < s->budget) {
         int i = draw_by_template(s, INFINITY);
-        while (i < 0 && s->next < s->norder && s->proposed[s->order[s->next]])
-            s->next++;
-        if (i < 0 && s->next < s->norder)
-            i = s->order[s->next];
+        if (i < 0)
+            i = next_fitting(s, &s->next, -1, INFINITY);
         if (i >= 0)
             propose(s, i, idx, &n);
     }
