@@ -173,7 +173,7 @@ static void closeness_line(FILE *f, const ct_report_section *s)
     const ct_json *basis = ct_json_get(c, "basis"), *pct = ct_json_get(c, "within_pct");
     const ct_json *judged = ct_json_get(c, "judged"), *adm = ct_json_get(c, "admissible");
     const ct_json *since = ct_json_get(c, "since_best"), *since_s = ct_json_get(c, "since_best_s");
-    const ct_json *spread = ct_json_get(c, "spread_pct");
+    const ct_json *spread = ct_json_get(c, "spread_pct"), *noise = ct_json_get(c, "noise_pct");
     const char *b = basis && basis->type == CT_JSON_STRING ? basis->str : "none";
     fputs("<dt>how close</dt><dd>", f);
     if (!strcmp(b, "all"))
@@ -183,6 +183,8 @@ static void closeness_line(FILE *f, const ct_report_section *s)
                 spread && spread->type == CT_JSON_NUMBER ? spread->number : 0.0);
     else
         fputs("no basis for an estimate of the distance to the best of the space", f);
+    if (strcmp(b, "none") && noise && noise->type == CT_JSON_NUMBER && noise->number > 0)
+        fprintf(f, " (within %.1f%%: the timing noise between processes)", noise->number);
     if (judged && adm && judged->type == CT_JSON_NUMBER && adm->type == CT_JSON_NUMBER && adm->number > 0)
         fprintf(f, "; the newest run judged %.0f of %.0f candidates (%.1f%%)", judged->number, adm->number,
                 100 * judged->number / adm->number);

@@ -33,6 +33,27 @@ static double expected_faster(const pred *v, int n, double lt)
     return sum;
 }
 
+/* The summary's sentence, from the figures. */
+static void write_text(ct_closeness *c)
+{
+    char progress[200], noise[120] = "";
+    snprintf(progress, sizeof progress, "%d of %d candidates judged (%.1f%%), the last improvement %d candidates "
+             "and %.0f s before the end", c->judged, c->admissible,
+             c->admissible ? 100.0 * c->judged / c->admissible : 0.0, c->since_best, c->since_best_s);
+    if (c->noise_pct > 0)
+        snprintf(noise, sizeof noise, "; within %.1f%%: the timing noise between processes", c->noise_pct);
+    if (c->basis == CT_CLOSE_ALL)
+        snprintf(c->text, sizeof c->text, "the best of the space as timed: all %d admissible candidates judged%s",
+                 c->admissible, noise);
+    else if (c->basis == CT_CLOSE_MODEL)
+        snprintf(c->text, sizeof c->text, "estimated within %s%.1f%% of the best of the space (model, typical "
+                 "error %.0f%%%s); %s", c->beyond ? "more than " : "", c->within_pct, c->spread_pct,
+                 c->noise_pct > 0 ? ", floored at the timing noise between processes" : "", progress);
+    else
+        snprintf(c->text, sizeof c->text, "no basis for an estimate of how close to the best of the space "
+                 "(%s); %s", c->why, progress);
+}
+
 void ct_closeness_estimate(const ct_search *s, const ct_space *sp, const double *mu, const double *sd,
                            const char *why, double winner_us, int since_best, double since_best_s,
                            ct_closeness *out)
@@ -64,15 +85,10 @@ void ct_closeness_estimate(const ct_search *s, const ct_space *sp, const double 
         for (int i = 0; i < nv; i++)
             if (v[i].sd < err)
                 v[i].sd = err;
-    char progress[200];
-    snprintf(progress, sizeof progress, "%d of %d candidates judged (%.1f%%), the last improvement %d candidates "
-             "and %.0f s before the end", out->judged, out->admissible,
-             out->admissible ? 100.0 * out->judged / out->admissible : 0.0, since_best, since_best_s);
     if (out->judged == out->admissible) {
         out->basis = CT_CLOSE_ALL;
         out->within_pct = 0;
-        snprintf(out->text, sizeof out->text, "the best of the space as timed: all %d admissible candidates judged",
-                 out->admissible);
+        write_text(out);
         free(v);
         return;
     }
@@ -86,8 +102,7 @@ void ct_closeness_estimate(const ct_search *s, const ct_space *sp, const double 
                      out->unpredicted);
         else
             snprintf(out->why, sizeof out->why, "no winner");
-        snprintf(out->text, sizeof out->text, "no basis for an estimate of how close to the best of the space "
-                 "(%s); %s", out->why, progress);
+        write_text(out);
         free(v);
         return;
     }
@@ -119,10 +134,18 @@ void ct_closeness_estimate(const ct_search *s, const ct_space *sp, const double 
         }
     }
     out->within_pct = 100 * (exp(hi) - 1);
-    snprintf(out->text, sizeof out->text, "estimated within %s%.1f%% of the best of the space (model, typical "
-             "error %.0f%%); %s", lo >= log(1 + CT_CLOSE_MAX_PCT / 100) ? "more than " : "", out->within_pct,
-             out->spread_pct, progress);
+    out->beyond = lo >= log(1 + CT_CLOSE_MAX_PCT / 100);
+    write_text(out);
     free(v);
+}
+
+void ct_closeness_noise_floor(ct_closeness *c, double noise_pct)
+{
+    if (c->basis == CT_CLOSE_NONE || !(noise_pct > c->within_pct))
+        return;
+    c->within_pct = noise_pct;
+    c->noise_pct = noise_pct;
+    write_text(c);
 }
 
 void ct_closeness_write(ct_jw *j, const char *key, const ct_closeness *c, int with_text)
@@ -134,6 +157,7 @@ void ct_closeness_write(ct_jw *j, const char *key, const ct_closeness *c, int wi
     else
         ct_jw_null(j, "within_pct");
     ct_jw_number(j, "spread_pct", "%.1f", c->spread_pct);
+    ct_jw_number(j, "noise_pct", "%.2f", c->noise_pct);
     ct_jw_int(j, "judged", c->judged);
     ct_jw_int(j, "admissible", c->admissible);
     ct_jw_int(j, "since_best", c->since_best);

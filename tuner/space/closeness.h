@@ -16,7 +16,11 @@
  *           about this problem claims little;
  *   none    neither: no figure, only the search's progress (the fraction
  *           of the space judged, how long since the last improvement).
- * The progress figures come with every case. */
+ * The progress figures come with every case. The figure of the first two
+ * is at least the timing noise (ct_closeness_noise_floor): the same kernel
+ * timed in another process can differ by that much, so "within 0.0%" (the
+ * whole space judged, or a model sure of it) would not hold against the
+ * best another run of the same space times. */
 #ifndef CT_CLOSENESS_H
 #define CT_CLOSENESS_H
 
@@ -39,6 +43,8 @@ typedef struct ct_closeness {
     ct_close_basis basis;
     double within_pct;        /* < 0 without a basis */
     double spread_pct;        /* the model's typical error (exp(sd) - 1), 0 without one */
+    double noise_pct;         /* > 0: within_pct was raised to this timing noise */
+    int beyond;               /* the model's figure is past CT_CLOSE_MAX_PCT ("more than") */
     int judged, admissible;   /* candidates with an outcome; the space's */
     int unpredicted;          /* candidates not judged that the model has no prediction for */
     int since_best;           /* candidates judged after the winner's time was first seen */
@@ -54,6 +60,15 @@ typedef struct ct_closeness {
 void ct_closeness_estimate(const ct_search *s, const ct_space *sp, const double *mu, const double *sd,
                            const char *why, double winner_us, int since_best, double since_best_s,
                            ct_closeness *out);
+
+/* Raises c's figure (basis all or model) to noise_pct where it is lower,
+ * and says so in its sentence. */
+void ct_closeness_noise_floor(ct_closeness *c, double noise_pct);
+
+/* The timing noise between processes the floor assumes at least, in
+ * percent: in a grid of runs on H200s (2026-11-27), the same winners timed
+ * by separate processes differed by 0.2% to 1.2%. */
+#define CT_CLOSE_NOISE_PCT 1.5
 
 /* The basis's name: "none", "all" or "model". */
 const char *ct_close_basis_name(ct_close_basis b);

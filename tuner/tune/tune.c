@@ -454,6 +454,14 @@ static void finish_closeness(tune_run *r)
     }
     if (r->guide)
         ct_guide_closeness(r->guide, r->srch, res->winner.median_us, since, since_s, &res->closeness);
+    /* The winner's own 95% interval where it is wider than the noise
+     * between processes (a short kernel's, say). */
+    const ct_result *w = &res->winner;
+    double noise = CT_CLOSE_NOISE_PCT;
+    if (w->ci_lo_us > 0 && w->ci_hi_us > w->ci_lo_us && w->median_us > 0 &&
+        100 * (w->ci_hi_us - w->ci_lo_us) / w->median_us > noise)
+        noise = 100 * (w->ci_hi_us - w->ci_lo_us) / w->median_us;
+    ct_closeness_noise_floor(&res->closeness, noise);
     fprintf(r->out, "  closeness: %s\n", res->closeness.text);
     char note[240];
     ct_closeness_json(&res->closeness, note, sizeof note);
