@@ -22,6 +22,13 @@ tuner's claim with the outcome. Every run's records are kept (traces/), and
 the curve "% of the best against seconds and against candidates" is read
 from them: the best so far at each point of a run, over the problem's best.
 
+With --ref-problems (a list, or "grid") the references of more problems
+than --problems run, and every run trains on all of them; a later call
+with --reuse-refs DIR runs the other problems against DIR's references
+without running them again, so a grid too long for one call still trains
+each run on every other problem. --summarize over a folder holding both
+calls' rows.jsonl and traces/ gives the whole grid's summary.
+
 With --gpus, problems are dealt to the GPUs of the host (one process each,
 CUDA_VISIBLE_DEVICES), a problem's runs on the GPU of its reference; the
 references all finish before any other run starts, since each training
@@ -38,7 +45,8 @@ seconds and candidates; run to run: how many problems' seeds agree within
 --summarize DIR rewrites the summary from DIR's files.
 
   python3 bench/search_bench.py --out DIR [--quick] [--convtune build/convtune]
-        [--problems P,...] [--train P,...] [--prior-refs DIR] [--strategies auto,model]
+        [--problems P,...] [--ref-problems P,...|grid] [--reuse-refs DIR]
+        [--train P,...] [--prior-refs DIR] [--strategies auto,model]
         [--times 10,30,60] [--budgets 50,150,600] [--seeds 1] [--budget-seeds N]
         [--ref-budget 3000] [--ref-time S] [--gpus 0,1,...] [--jobs N] [--retime-below US]
 
@@ -54,6 +62,7 @@ import glob
 import json
 import os
 import queue
+import re
 import shutil
 import statistics
 import subprocess
@@ -92,6 +101,10 @@ QUICK = {
 # The curve's points.
 CURVE_S = [5, 10, 20, 30, 60, 120]
 CURVE_N = [25, 50, 100, 150, 300, 600, 1200, 3000]
+
+
+# What follows the problem in a time-limited run's trace name (Bench.runs).
+RUN_TRACE = re.compile(r"_(auto|exhaustive|random|anneal|model)_time[0-9.]+_[0-9]+\.json")
 
 
 def safe(problem):
@@ -176,9 +189,15 @@ class Bench:
         return files
 
     def training_db(self, problem, path, prior_only):
-        """A database holding the reference runs of every problem but this one."""
+        """A database holding the reference runs of every problem but this one.
+        A reference export is this problem's by its file name (ref_P.json, P as
+        written); its records name the problem as the database spells it
+        (conv1d:1e6:2047 is conv1d:1000000:2047), so comparing those with P
+        alone would let a problem train on, and start from, its own reference."""
         remove_db(path)
-        files = [f for q, fs in self.ref_files(prior_only).items() if q != problem for f in fs]
+        own = "ref_" + safe(problem) + ".json"
+        files = [f for q, fs in self.ref_files(prior_only).items() if q != problem
+                 for f in fs if os.path.basename(f) != own]
         if files:
             subprocess.run([self.a.convtune, "db", "import"] + files + ["--db", path], check=True,
                            capture_output=True)
@@ -210,10 +229,8 @@ class Bench:
         remove_db(db)
         return j, secs
 
-    def runs(self, p, gpu, ref):
+    def runs(self, p, gpu):
         rows = []
-        if ref[0] and ref[0].get("winner"):
-            rows.append(row(p, "reference", "budget", self.a.ref_budget, 1, ref[0], ref[1], gpu))
         limits = [("time", t, self.a.seeds) for t in self.a.time_list] + \
                  [("budget", b, self.a.budget_seeds) for b in self.a.budget_list]
         for kind, value, nseeds in limits:
@@ -301,7 +318,9 @@ def curve(out, best, problems):
                 continue
             for trace in glob.glob(os.path.join(out, "traces", prefix + safe(p) + ("_*" if prefix == "run_" else "")
                                                 + ".json")):
-                if prefix == "run_" and "_time" not in trace:
+                # This problem's time-limited runs only: run_P_STRATEGY_timeT_SEED (the
+                # glob also matches a problem whose name extends P's, P's bf16 twin).
+                if prefix == "run_" and not RUN_TRACE.fullmatch(os.path.basename(trace)[len(prefix + safe(p)):]):
                     continue
                 tr = trajectory(trace)
                 if not tr:
@@ -425,6 +444,10 @@ def main():
     ap.add_argument("--gpus", default="0", help="GPU ordinals to deal the problems to (0,1,...)")
     ap.add_argument("--jobs", type=int, help="compile threads of each run (default: every core over the GPUs)")
     ap.add_argument("--retime-below", type=float, help="re-time the best 10 of a winner under this many us")
+    ap.add_argument("--ref-problems", help="the problems whose references run (default --problems; a larger "
+                    "set trains every run on all of them, its runs split over calls with --reuse-refs)")
+    ap.add_argument("--reuse-refs", help="the --out folder of an earlier call: its references (rows and exports) "
+                    "stand for this call's, none is run")
     ap.add_argument("--summarize", action="store_true", help="only rewrite the summary of --out from its files")
     args = ap.parse_args()
     args.problem_list = args.problems.split(",") if args.problems else QUICK["problems"] if args.quick else GRID
@@ -436,7 +459,15 @@ def main():
     args.budget_seeds = args.budget_seeds or args.seeds
     train = ([x for x in args.train.split(",") if x] if args.train is not None else
              QUICK["train"] if args.quick else TRAIN)
-    train = [t for t in train if t not in args.problem_list]
+    args.ref_list = (GRID if args.ref_problems == "grid" else args.ref_problems.split(",")) if args.ref_problems \
+        else args.problem_list
+    if not args.reuse_refs and not set(args.problem_list) <= set(args.ref_list):
+        ap.error("--ref-problems must hold every problem of --problems (or give --reuse-refs)")
+    train = [t for t in train if t not in args.problem_list and t not in args.ref_list]
+    if args.reuse_refs:
+        if args.prior_refs:
+            ap.error("--reuse-refs trains on that call's references: give no --prior-refs")
+        args.prior_refs = os.path.join(args.reuse_refs, "refs")
     args.strategy_list = args.strategies.split(",")
     gpus = [g for g in args.gpus.split(",") if g]
     out = args.out
@@ -461,25 +492,39 @@ def main():
             f.write(f"[tune]\njobs = {jobs}\n")
     bench = Bench(args)
     t_start = time.monotonic()
-    own, extra = deal(args.problem_list, train, gpus)
-    refs = {}
+    own, _ = deal(args.problem_list, [], gpus)
 
-    def ref_worker(g):
-        for p in own[g] + extra[g]:
-            budget = args.ref_budget if p in args.problem_list else min(args.ref_budget, 300)
-            refs[p] = bench.reference(p, g, budget)
-
-    threads = [threading.Thread(target=ref_worker, args=(g,)) for g in gpus]
-    for t in threads:
-        t.start()
-    for t in threads:
-        t.join()
-    print(f"references done in {time.monotonic() - t_start:.0f} s", flush=True)
     rows_q = queue.Queue()
+    if args.reuse_refs:
+        # An earlier call's references: their rows, and their exports as
+        # the training data (args.prior_refs, set above).
+        with open(os.path.join(args.reuse_refs, "rows.jsonl")) as f:
+            for r in (json.loads(x) for x in f if x.strip()):
+                # Not logged again: the two calls' rows.jsonl together hold each once.
+                if r["strategy"] == "reference" and r["problem"] in args.problem_list:
+                    rows_q.put(r)
+    else:
+        ref_own, ref_extra = deal(args.ref_list, train, gpus)
+
+        def ref_worker(g):
+            for p in ref_own[g] + ref_extra[g]:
+                grid_problem = p in args.ref_list
+                j, secs = bench.reference(p, g, args.ref_budget if grid_problem else min(args.ref_budget, 300))
+                if grid_problem and j and j.get("winner"):
+                    r = row(p, "reference", "budget", args.ref_budget, 1, j, secs, g)
+                    rows_q.put(r)
+                    bench.log_row(r)
+
+        threads = [threading.Thread(target=ref_worker, args=(g,)) for g in gpus]
+        for t in threads:
+            t.start()
+        for t in threads:
+            t.join()
+        print(f"references done in {time.monotonic() - t_start:.0f} s", flush=True)
 
     def run_worker(g):
         for p in own[g]:
-            for r in bench.runs(p, g, refs.get(p, (None, 0))):
+            for r in bench.runs(p, g):
                 rows_q.put(r)
                 bench.log_row(r)
 
@@ -491,8 +536,9 @@ def main():
     rows = []
     while not rows_q.empty():
         rows.append(rows_q.get())
-    rows.sort(key=lambda r: (args.problem_list.index(r["problem"]), r["strategy"] != "reference"))
-    print(write_summary(out, rows, args.problem_list))
+    order = args.problem_list + [p for p in args.ref_list if p not in args.problem_list]
+    rows.sort(key=lambda r: (order.index(r["problem"]), r["strategy"] != "reference"))
+    print(write_summary(out, rows, order))
     print(f"total {time.monotonic() - t_start:.0f} s; rows in {os.path.join(out, 'runs.csv')}; {jobs} compile "
           f"threads a run on {len(gpus)} GPU(s)")
 
