@@ -15,9 +15,21 @@
  * a whole grid serves every problem, leave one out. The output is a Markdown
  * table of the best time found against the optimum.
  *
+ * --impute keeps the whole space instead: a candidate without a stored time
+ * gets the geometric mean of the times of its nearest measured neighbours
+ * of the same template (those fewest parameters away); templates with
+ * nothing measured leave the space. A synthetic landscape: the measured
+ * times where the runs went and a smooth fill around them, so that a search
+ * can go where the runs did not and pay for it, where --measured only
+ * offers it what they found. No imputed time is below the fastest measured
+ * of its neighbours, so the optimum is a measured one: a random deviation
+ * per candidate, as wide as the fill's own error, would put the tails of
+ * thousands of draws below every measured time, and the optimum would be
+ * one of those.
+ *
  * usage: search_quality --db DB --problem SPEC [--config FILE] [--arch sm_90]
  *                       [--fraction 0.2 | --budgets 50,150] [--seeds 10]
- *                       [--template NAME] [--measured]
+ *                       [--template NAME] [--measured | --impute]
  *                       [--strategies anneal,random,model] [--train DB] */
 #include <math.h>
 #include <stdio.h>
@@ -88,6 +100,50 @@ static int cmp_key_only(const void *a, const void *b)
     return strcmp(((const measured *)a)->key, ((const measured *)b)->key);
 }
 
+/* Parameters of a and b that differ (same template). */
+static int distance(const ct_candidate *a, const ct_candidate *b)
+{
+    int d = 0;
+    for (int k = 0; k < a->params.n; k++)
+        d += a->params.values[k] != b->params.values[k];
+    return d;
+}
+
+/* The mean log time of the measured candidates of i's template (us > 0)
+ * fewest parameters from i, or NAN where there is none. */
+static double nearest_log(const ct_space *sp, const double *us, int i)
+{
+    int dmin = 1 << 30, n = 0;
+    double sum = 0;
+    for (int j = 0; j < sp->n; j++) {
+        if (j == i || !(us[j] > 0) || sp->cand[j].tmpl != sp->cand[i].tmpl)
+            continue;
+        int d = distance(&sp->cand[i], &sp->cand[j]);
+        if (d < dmin)
+            dmin = d, n = 0, sum = 0;
+        if (d == dmin)
+            sum += log(us[j]), n++;
+    }
+    return n ? sum / n : NAN;
+}
+
+/* --impute: times for the candidates without one (us <= 0), as the header
+ * says; those of templates with nothing measured stay at -1. Returns how
+ * many were imputed. */
+static int impute(const ct_space *sp, double *us)
+{
+    double *out = malloc(((size_t)sp->n + 1) * sizeof *out);
+    int n = 0;
+    for (int i = 0; i < sp->n; i++) {
+        double l = us[i] > 0 ? NAN : nearest_log(sp, us, i);
+        out[i] = isfinite(l) ? exp(l) : us[i];
+        n += isfinite(l);
+    }
+    memcpy(us, out, (size_t)sp->n * sizeof *us);
+    free(out);
+    return n;
+}
+
 /* The best time a search of strategy st with budget finds over sp, each
  * candidate's time from us[] (<= 0: failed), the model's guide fitted on
  * train (model strategy only). */
@@ -126,10 +182,10 @@ int main(int argc, char **argv)
     const char *db_path = NULL, *spec = NULL, *config = NULL, *arch = "sm_90", *only = NULL, *budgets = NULL;
     const char *strategies = "anneal,random", *train_path = NULL;
     double fraction = 0.2;
-    int seeds = 10, measured_only = 0;
+    int seeds = 10, measured_only = 0, imputed = 0;
     for (int i = 1; i < argc; i++) {
-        if (!strcmp(argv[i], "--measured")) {
-            measured_only = 1;
+        if (!strcmp(argv[i], "--measured") || !strcmp(argv[i], "--impute")) {
+            measured_only = 1 + !strcmp(argv[i], "--impute");
             continue;
         }
         if (i + 1 >= argc)
@@ -148,7 +204,7 @@ int main(int argc, char **argv)
     }
     if (!db_path || !spec) {
         fprintf(stderr, "usage: search_quality --db DB --problem SPEC [--config FILE] [--arch sm_90] "
-                        "[--fraction 0.2 | --budgets 50,150] [--seeds 10] [--template NAME] [--measured] "
+                        "[--fraction 0.2 | --budgets 50,150] [--seeds 10] [--template NAME] [--measured | --impute] "
                         "[--strategies anneal,random,model] [--train DB]\n");
         return 2;
     }
@@ -186,7 +242,7 @@ int main(int argc, char **argv)
         measured *hit = bsearch(&m, t.v, (size_t)t.n, sizeof *t.v, cmp_key_only);
         double v = hit ? hit->us : -1;
         found += hit != NULL;
-        if (measured_only && !hit)
+        if (measured_only == 1 && !hit)
             continue;
         /* Cut in place: the candidates are values, and ct_space_free frees
          * each one's own memory, which a kept one still owns. */
@@ -196,6 +252,20 @@ int main(int argc, char **argv)
         us[keep++] = v;
     }
     sp.n = keep;
+    if (measured_only == 2) {
+        /* Imputed, then cut to the candidates with a time. */
+        imputed = impute(&sp, us);
+        keep = 0;
+        for (int i = 0; i < sp.n; i++) {
+            if (!(us[i] > 0) && !sp.cand[i].tmpl->is_baseline)
+                continue;
+            ct_candidate x = sp.cand[keep];
+            sp.cand[keep] = sp.cand[i];
+            sp.cand[i] = x;
+            us[keep++] = us[i];
+        }
+        sp.n = keep;
+    }
     double opt = INFINITY;
     for (int i = 0; i < sp.n; i++)
         if (us[i] > 0 && !sp.cand[i].tmpl->is_baseline && us[i] < opt)
@@ -208,9 +278,13 @@ int main(int argc, char **argv)
             return 1;
         }
     }
-    printf("Space of `%s` on %s: %d candidates, %d with a stored time%s; optimum %.2f us.\n"
+    char imp[160] = "";
+    if (measured_only == 2)
+        snprintf(imp, sizeof imp, ", %d imputed from their neighbours (%d replayed)", imputed, sp.n);
+    printf("Space of `%s` on %s: %d candidates, %d with a stored time%s%s; optimum %.2f us.\n"
            "Each search replayed on those times, 16 proposals at a time.\n\n",
-           p.canonical, t.device, all, found, measured_only ? " (the space replayed: these alone)" : "", opt);
+           p.canonical, t.device, all, found, measured_only == 1 ? " (the space replayed: these alone)" : "", imp,
+           opt);
     printf("| strategy | budget | seeds within 5%% | median over optimum | worst |\n| --- | --- | --- | --- | --- |\n");
     char list[256];
     snprintf(list, sizeof list, "%s", budgets ? budgets : "");
