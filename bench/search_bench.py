@@ -413,6 +413,15 @@ def write_summary(out, rows, problems):
     return text
 
 
+def on_each_gpu(worker, gpus):
+    """worker(g) for every GPU g at once; returns when all are done."""
+    threads = [threading.Thread(target=worker, args=(g,)) for g in gpus]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+
+
 def deal(problems, train, gpus):
     """Problems to GPUs in turn; training problems after, to the GPUs with fewest."""
     own = {g: [] for g in gpus}
@@ -515,11 +524,7 @@ def main():
                     rows_q.put(r)
                     bench.log_row(r)
 
-        threads = [threading.Thread(target=ref_worker, args=(g,)) for g in gpus]
-        for t in threads:
-            t.start()
-        for t in threads:
-            t.join()
+        on_each_gpu(ref_worker, gpus)
         print(f"references done in {time.monotonic() - t_start:.0f} s", flush=True)
 
     def run_worker(g):
@@ -528,11 +533,7 @@ def main():
                 rows_q.put(r)
                 bench.log_row(r)
 
-    threads = [threading.Thread(target=run_worker, args=(g,)) for g in gpus]
-    for t in threads:
-        t.start()
-    for t in threads:
-        t.join()
+    on_each_gpu(run_worker, gpus)
     rows = []
     while not rows_q.empty():
         rows.append(rows_q.get())

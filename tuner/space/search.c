@@ -51,11 +51,18 @@ struct ct_search {
 /* What the model strategy's proposals are, in turn (after the baselines,
  * one candidate of every template and the starting points): 'E' a draw by
  * template weight (the exploration above), 'L' a neighbour of one of the
- * LOCAL_TOP fastest measured (near_the_best), 'M' the candidate of the best
+ * LOCAL_TOP fastest measured (near_the_best), 'P' the same with two
+ * parameters moved at once (pair_step), 'M' the candidate of the best
  * score. Two steps in five from the best points: on seed 003's layer the
  * model alone settled 10% above a configuration one step from its third
- * best (H200, 2026-11-27). */
-static const char MODEL_TURNS[EXPLORE_EVERY + 1] = "LMLME";
+ * best (H200, 2026-11-27). One of the two moves a pair: on conv1dc:4:512 a
+ * run of 150 candidates ended 19% above a configuration two steps from its
+ * best (H100, 2026-11-28); replayed on that grid's records with the rest of
+ * the space filled in from them (search_quality --impute), 150 candidates
+ * came within 5% in 9 of 10 seeds with pairs and 3 of 10 without, and at
+ * 150 and 600 candidates no grid problem's median was worse by more than
+ * 0.2% (docs/BENCHMARKS.md, run 10). */
+static const char MODEL_TURNS[EXPLORE_EVERY + 1] = "LMPME";
 #define LOCAL_TOP 4
 
 /* How the guided searches share their proposals between templates (an
@@ -408,14 +415,61 @@ static double room(const ct_search *s)
     return s->cost ? s->remaining - s->pending : INFINITY;
 }
 
-/* An unproposed neighbour (one parameter one step away) of one of the
- * LOCAL_TOP fastest candidates measured, drawn at random, whose expected
- * cost fits room_s; -1 when there is none. A ridge model of log time is a
+/* An unproposed neighbour (one parameter one step away; pairs: two,
+ * pair_step) of one of the LOCAL_TOP fastest candidates measured, drawn at
+ * random, whose expected cost fits room_s; -1 when there is none. A ridge model of log time is a
  * smooth bowl in each parameter and misses the interactions that make a
  * kernel's best configuration (outputs per thread with channels per
  * thread, say), so the model strategy also steps from its best points, as
  * the anneal search does. */
-static int near_the_best(ct_search *s, double room_s)
+/* An unproposed candidate of c's template, drawn at random, that differs
+ * from it at exactly two parameters, each by one value up or down in the
+ * values the template's candidates take, whose expected cost fits room_s;
+ * -1 when there is none. A kernel's best configuration often sits where two
+ * parameters move together and the configurations one parameter away in
+ * between are slower or not admissible: the input channels staged with the
+ * output channels a block computes (conv1dc:4:512's winner, from the 150th
+ * candidate's best), a tile's rows with its columns. */
+static int pair_step(ct_search *s, int c, double room_s)
+{
+    const ct_space *sp = s->sp;
+    const ct_candidate *x = &sp->cand[c];
+    const int np = x->params.n;
+    long below[CT_MAX_PARAMS], above[CT_MAX_PARAMS];
+    int hb[CT_MAX_PARAMS] = {0}, ha[CT_MAX_PARAMS] = {0};
+    for (int i = 0; i < sp->n; i++) {
+        const ct_candidate *y = &sp->cand[i];
+        if (y->tmpl != x->tmpl || y->params.n != np)
+            continue;
+        for (int k = 0; k < np; k++) {
+            long v = y->params.values[k], vx = x->params.values[k];
+            if (v < vx && (!hb[k] || v > below[k]))
+                below[k] = v, hb[k] = 1;
+            if (v > vx && (!ha[k] || v < above[k]))
+                above[k] = v, ha[k] = 1;
+        }
+    }
+    int pick = -1;
+    unsigned long long seen = 0;
+    for (int i = 0; i < sp->n; i++) {
+        const ct_candidate *y = &sp->cand[i];
+        if (i == c || y->tmpl != x->tmpl || y->params.n != np || s->proposed[i] || (s->cost && s->cost[i] > room_s))
+            continue;
+        int diff = 0, adjacent = 1;
+        for (int k = 0; k < np && diff <= 2; k++) {
+            long v = y->params.values[k];
+            if (v == x->params.values[k])
+                continue;
+            diff++;
+            adjacent &= (hb[k] && v == below[k]) || (ha[k] && v == above[k]);
+        }
+        if (diff == 2 && adjacent && rnd(s, ++seen) == 0)   /* reservoir: each kept with chance 1/seen */
+            pick = i;
+    }
+    return pick;
+}
+
+static int near_the_best(ct_search *s, double room_s, int pairs)
 {
     int top[LOCAL_TOP], ntop = 0;
     for (int i = 0; i < s->sp->n; i++) {
@@ -437,6 +491,12 @@ static int near_the_best(ct_search *s, double room_s)
     int nb[2 * CT_MAX_PARAMS];
     for (int tries = 0; tries < ntop; tries++) {
         int from = top[(int)rnd(s, (unsigned long long)ntop)];
+        if (pairs) {
+            int i = pair_step(s, from, room_s);
+            if (i >= 0)
+                return i;
+            continue;
+        }
         int m = neighbours(s, from, nb, 2 * CT_MAX_PARAMS), free = 0;
         for (int j = 0; j < m; j++)
             if (!s->proposed[nb[j]] && (!s->cost || s->cost[nb[j]] <= room_s))
@@ -495,8 +555,8 @@ static int model_next(ct_search *s, int *idx, int max)
         char turn = MODEL_TURNS[s->nproposed % EXPLORE_EVERY];
         if (turn == 'E')
             pick = draw_by_template(s, room(s));
-        else if (turn == 'L')
-            pick = near_the_best(s, room(s));
+        else if (turn == 'L' || turn == 'P')
+            pick = near_the_best(s, room(s), turn == 'P');
         if (pick < 0) {
             /* The model's score, times its template's weight: what the run
              * measured of a template overrides a model that keeps finding
