@@ -415,13 +415,6 @@ static double room(const ct_search *s)
     return s->cost ? s->remaining - s->pending : INFINITY;
 }
 
-/* An unproposed neighbour (one parameter one step away; pairs: two,
- * pair_step) of one of the LOCAL_TOP fastest candidates measured, drawn at
- * random, whose expected cost fits room_s; -1 when there is none. A ridge model of log time is a
- * smooth bowl in each parameter and misses the interactions that make a
- * kernel's best configuration (outputs per thread with channels per
- * thread, say), so the model strategy also steps from its best points, as
- * the anneal search does. */
 /* An unproposed candidate of c's template, drawn at random, that differs
  * from it at exactly two parameters, each by one value up or down in the
  * values the template's candidates take, whose expected cost fits room_s;
@@ -469,6 +462,13 @@ static int pair_step(ct_search *s, int c, double room_s)
     return pick;
 }
 
+/* An unproposed neighbour (one parameter one step away; pairs: two,
+ * pair_step) of one of the LOCAL_TOP fastest candidates measured, drawn at
+ * random, whose expected cost fits room_s; -1 when there is none. A ridge
+ * model of log time is a smooth bowl in each parameter and misses the
+ * interactions that make a kernel's best configuration (outputs per thread
+ * with channels per thread, say), so the model strategy also steps from its
+ * best points, as the anneal search does. */
 static int near_the_best(ct_search *s, double room_s, int pairs)
 {
     int top[LOCAL_TOP], ntop = 0;
