@@ -246,18 +246,21 @@ static double pair_cost(const ct_candidate *c)
 static int pair_adjacent(const ct_space *sp, const ct_candidate *x, const ct_candidate *y)
 {
     int diff = 0;
+    for (int k = 0; k < x->params.n; k++)
+        diff += x->params.values[k] != y->params.values[k];
+    if (diff != 2)
+        return 0;
     for (int k = 0; k < x->params.n; k++) {
         long vx = x->params.values[k], vy = y->params.values[k];
         if (vx == vy)
             continue;
-        diff++;
         for (int i = 0; i < sp->n; i++) {   /* no template value strictly between */
             long v = sp->cand[i].params.values[k];
             if (sp->cand[i].tmpl == x->tmpl && ((v > vx && v < vy) || (v < vx && v > vy)))
                 return 0;
         }
     }
-    return diff == 2;
+    return 1;
 }
 
 static void test_pair_step(void)
