@@ -763,6 +763,17 @@ int main(void)
     snprintf(junk_path, sizeof junk_path, "%s/junk.db", work);
     junk_before = slurp(junk_path, &junk_len);
 
+    /* The run helper drops LeakSanitizer's "Unable to get registers"
+     * line (tests/lib/proc.c) and nothing else around it. */
+    char *const noisy[] = {(char *)"sh", (char *)"-c",
+                           (char *)"printf '==7==Unable to get registers from thread 6.\\nconvtune: a\\n"
+                                   "==7==Unable to get registers from thread 6, twice.\\n' >&2",
+                           NULL};
+    result nr;
+    run_argv(noisy, &nr);
+    CHECK_MSG(!strcmp(nr.err, "convtune: a\n==7==Unable to get registers from thread 6, twice.\n"), "[%s]", nr.err);
+    result_free(&nr);
+
     check_bad_rows(have_driver);
     check_help_and_space();
     check_compile();
