@@ -229,8 +229,9 @@ int main(int argc, char **argv)
     qsort(t.v, (size_t)t.n, sizeof *t.v, cmp_key);
     t.n = fold_keys(t.v, t.n);
     /* Time of every space candidate (the fastest stored, over the runs); a
-     * candidate the runs did not verify counts as a failure, or with
-     * --measured leaves the space. */
+     * candidate the runs did not verify counts as a failure (-1), or with
+     * --measured leaves the space; with --impute it gets a time from its
+     * neighbours, and leaves the space where it cannot (baselines stay). */
     double *us = calloc((size_t)sp.n + 1, sizeof *us);
     int found = 0, keep = 0, all = sp.n;
     for (int i = 0; i < sp.n; i++) {
@@ -240,32 +241,23 @@ int main(int argc, char **argv)
                           sizeof params);
         snprintf(m.key, sizeof m.key, "%s %s", sp.cand[i].tmpl->name, params);
         measured *hit = bsearch(&m, t.v, (size_t)t.n, sizeof *t.v, cmp_key_only);
-        double v = hit ? hit->us : -1;
+        us[i] = hit ? hit->us : -1;
         found += hit != NULL;
-        if (measured_only == 1 && !hit)
+    }
+    if (measured_only == 2)
+        imputed = impute(&sp, us);
+    for (int i = 0; i < sp.n; i++) {
+        if ((measured_only == 1 && us[i] == -1) ||
+            (measured_only == 2 && !(us[i] > 0) && !sp.cand[i].tmpl->is_baseline))
             continue;
         /* Cut in place: the candidates are values, and ct_space_free frees
          * each one's own memory, which a kept one still owns. */
         ct_candidate x = sp.cand[keep];
         sp.cand[keep] = sp.cand[i];
         sp.cand[i] = x;
-        us[keep++] = v;
+        us[keep++] = us[i];
     }
     sp.n = keep;
-    if (measured_only == 2) {
-        /* Imputed, then cut to the candidates with a time. */
-        imputed = impute(&sp, us);
-        keep = 0;
-        for (int i = 0; i < sp.n; i++) {
-            if (!(us[i] > 0) && !sp.cand[i].tmpl->is_baseline)
-                continue;
-            ct_candidate x = sp.cand[keep];
-            sp.cand[keep] = sp.cand[i];
-            sp.cand[i] = x;
-            us[keep++] = us[i];
-        }
-        sp.n = keep;
-    }
     double opt = INFINITY;
     for (int i = 0; i < sp.n; i++)
         if (us[i] > 0 && !sp.cand[i].tmpl->is_baseline && us[i] < opt)
