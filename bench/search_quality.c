@@ -41,6 +41,7 @@
 #include "guide.h"
 #include "runner.h"
 #include "search.h"
+#include "timing.h"
 
 typedef struct measured {
     char key[600];
@@ -68,12 +69,6 @@ static int collect(const ct_result *r, void *user)
     t->v[t->n].us = r->median_us;
     t->n++;
     return 0;
-}
-
-static int cmp_double(const void *a, const void *b)
-{
-    double x = *(const double *)a, y = *(const double *)b;
-    return (x > y) - (x < y);
 }
 
 /* By key, then time: bsearch may land on any of a key's entries, so
@@ -302,7 +297,7 @@ int main(int argc, char **argv)
                 over[seed - 1] = 100 * (best / opt - 1);
                 wins += best <= 1.05 * opt;
             }
-            qsort(over, (size_t)seeds, sizeof *over, cmp_double);
+            qsort(over, (size_t)seeds, sizeof *over, ct_cmp_double);
             printf("| %s | %d | %d of %d | %+.1f%% | %+.1f%% |\n", name, bv[b], wins, seeds, over[seeds / 2],
                    over[seeds - 1]);
         }

@@ -47,6 +47,12 @@ static double binom_half_pmf(int n, int k)
     return exp(lgamma(n + 1.0) - lgamma(k + 1.0) - lgamma(n - k + 1.0) - n * log(2.0));
 }
 
+int ct_cmp_double(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return (x > y) - (x < y);
+}
+
 void ct_median_ci(const float *sorted, int n, double *lo, double *hi, double *coverage)
 {
     if (n <= 0) {

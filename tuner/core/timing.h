@@ -63,6 +63,11 @@ void ct_timing_plan_make(int warmup, int min_reps, int max_reps, double probe_us
  * when not NULL; n = 0 gives NaN bounds. */
 void ct_median_ci(const float *sorted, int n, double *lo, double *hi, double *coverage);
 
+/* Ascending order of two doubles, for qsort: the medians and quantiles of
+ * times and errors (the search's model error, the report's boxes, the
+ * search-quality replays). */
+int ct_cmp_double(const void *a, const void *b);
+
 /* The method for people: "graph of 263 launches", "40 calls back to back",
  * "events per launch"; "" for an unknown method. */
 const char *ct_timing_describe(const char *method, int batch, char *buf, size_t len);

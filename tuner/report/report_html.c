@@ -72,12 +72,6 @@ static double pct(const double *v, int n, double q)
     return i + 1 < n ? v[i] + (x - i) * (v[i + 1] - v[i]) : v[n - 1];
 }
 
-static int cmp_double(const void *a, const void *b)
-{
-    double x = *(const double *)a, y = *(const double *)b;
-    return (x > y) - (x < y);
-}
-
 static void time_range(const ct_report_section *s, double *lo, double *hi)
 {
     *lo = INFINITY;
@@ -286,7 +280,7 @@ static void plot_dist(FILE *f, const ct_report_section *s, const char **tmpls, i
         fputs("</text>\n", f);
         if (!n)
             continue;
-        qsort(v, (size_t)n, sizeof *v, cmp_double);
+        qsort(v, (size_t)n, sizeof *v, ct_cmp_double);
         double x25 = ct_plot_x(&p, pct(v, n, .25)), x75 = ct_plot_x(&p, pct(v, n, .75)), xm = ct_plot_x(&p, pct(v, n, .5));
         fprintf(f, "<rect class=\"mk-box\" x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" height=\"%d\"><title>",
                 x25, yc - rowh * 0.3, x75 - x25 > 1 ? x75 - x25 : 1, (int)(rowh * 0.6));

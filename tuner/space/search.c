@@ -2,6 +2,7 @@
 #include "search.h"
 #include "costmodel.h"
 #include "text.h"
+#include "timing.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -760,12 +761,6 @@ double ct_search_time(const ct_search *s, int idx)
     return s->time[idx];
 }
 
-static int cmp_double(const void *a, const void *b)
-{
-    double x = *(const double *)a, y = *(const double *)b;
-    return (x > y) - (x < y);
-}
-
 double ct_search_model_error(const ct_search *s, int *n)
 {
     /* Robust: 1.4826 times the median absolute error (the standard
@@ -782,7 +777,7 @@ double ct_search_model_error(const ct_search *s, int *n)
             e[(*n)++] = fabs(log(s->time[i]) - s->pmu[i]);
     double r = NAN;
     if (*n) {
-        qsort(e, (size_t)*n, sizeof *e, cmp_double);
+        qsort(e, (size_t)*n, sizeof *e, ct_cmp_double);
         r = 1.4826 * (*n % 2 ? e[*n / 2] : 0.5 * (e[*n / 2 - 1] + e[*n / 2]));
     }
     free(e);
