@@ -7,7 +7,9 @@
  * fails). The first record is stored as the convtune before split-K stored
  * it (no SPLIT_K among its parameters, that convtune's code hash): it must
  * still export, as one launch. A split-K record (SPLIT_K=2) exports its
- * workspace, the main kernel into it and the reduce with the bias. */
+ * workspace, the main kernel into it and the reduce with the bias. WPRE=1
+ * records, alone and with a split, export the prep's workspace and launch
+ * at every call, the main kernel reading the workspace for the weights. */
 #include "export_common.h"
 #define CT_EXPORT_TEST_NAME "export_tma"
 #include "export_run.h"
@@ -39,12 +41,20 @@ int main(void)
      * family export. */
     static const char *const specs[] = {"conv2dc:1:72:9:13:40:3:3:pad=1:stride=2,1:bias:nhwc:bf16",
                                         "conv2dc:2:64:16:16:64:3:3:same:bias:nhwc:bf16",
-                                        "conv2dc:2:256:10:13:72:3:3:same:bias:nhwc:bf16"};
-    static const tc_param over[] = {{"TILE_OH", 8}, {"TILE_OW", 8}, {"STAGES", 3}, {"SPLIT_K", 2}};
-    for (size_t i = 0; i < 3; i++) {
+                                        "conv2dc:2:256:10:13:72:3:3:same:bias:nhwc:bf16",
+                                        "conv2dc:1:128:7:7:96:3:3:same:nhwc:bf16",
+                                        "conv2dc:2:192:7:7:64:3:3:same:bias:nhwc:bf16"};
+    /* The overrides of each: the tile and stages, then SPLIT_K=2 (spec 2
+     * and 4), WPRE=1 (spec 3 and 4). */
+    static const tc_param over[] = {{"TILE_OH", 8}, {"TILE_OW", 8}, {"STAGES", 3}, {"SPLIT_K", 2}, {"WPRE", 1}};
+    static const tc_param over_wpre[] = {{"TILE_OH", 8}, {"TILE_OW", 8}, {"STAGES", 3}, {"WPRE", 1}};
+    for (size_t i = 0; i < 5; i++) {
         char hash[17], params[512] = "{}";
         tc_template_hash("conv2dc_tc16gktcl", hash);
-        tc_params(specs[i], "conv2dc_tc16gktcl", over, i == 2 ? 4 : 3, params, sizeof params);
+        if (i == 3)
+            tc_params(specs[i], "conv2dc_tc16gktcl", over_wpre, 4, params, sizeof params);
+        else
+            tc_params(specs[i], "conv2dc_tc16gktcl", over, i == 2 ? 4 : i == 4 ? 5 : 3, params, sizeof params);
         ct_result r = tc_rec("conv2dc_tc16gktcl", hash, params, "ok", 5.0 + (double)i, 1e-3);
         if (i == 0) {
             /* As stored before split-K: its parameters without SPLIT_K, and
@@ -93,6 +103,40 @@ int main(void)
     contains(s, "(const ct_elem *)weight, ct_ws, ct_tmaps[0]);", cu);
     contains(s, "TC_CAT(conv2dc_tc16gktcl, _reduce)<<<19, 256, 0, stream>>>(ct_ws, (const ct_elem *)bias, "
                 "(ct_elem *)out);", cu);
+    free(s);
+    compiles(cu, h, obj);
+
+    /* WPRE=1: 2 output channel blocks x 2 chunks of 9 taps x 64 rows x 128
+     * bytes of A images, written by the prep at every call. */
+    path_in(cu, sizeof cu, "wpre.cu");
+    path_in(h, sizeof h, "wpre.h");
+    path_in(obj, sizeof obj, "wpre.o");
+    convtune(&r, "export", "--problem", specs[3], "--db", "t.db", "-o", cu, NULL);
+    CHECK_MSG(r.code == 0, "export --problem %s: exit %d: %s", specs[3], r.code, r.err);
+    tc_result_free(&r);
+    s = tc_slurp(cu, NULL);
+    contains(s, "#define WPRE 1", cu);
+    contains(s, "cudaMalloc(&ct_wp, 294912ULL)", cu);
+    contains(s, "TC_CAT(conv2dc_tc16gktcl, _wprep)<<<dim3(4, 1), 256, 0, stream>>>((const ct_elem *)weight, "
+                "(ct_elem *)ct_wp);", cu);
+    contains(s, "(const ct_elem *)in, (const ct_elem *)ct_wp, (ct_elem *)out, ct_tmaps[0]);", cu);
+    contains(s, "cudaFree(ct_wp);", cu);
+    free(s);
+    compiles(cu, h, obj);
+
+    /* WPRE=1 with a split: the prep, the main kernel into the split's
+     * workspace, the reduce with the bias. */
+    path_in(cu, sizeof cu, "wsplit.cu");
+    path_in(h, sizeof h, "wsplit.h");
+    path_in(obj, sizeof obj, "wsplit.o");
+    convtune(&r, "export", "--problem", specs[4], "--db", "t.db", "-o", cu, NULL);
+    CHECK_MSG(r.code == 0, "export --problem %s: exit %d: %s", specs[4], r.code, r.err);
+    tc_result_free(&r);
+    s = tc_slurp(cu, NULL);
+    contains(s, "cudaMalloc(&ct_wp, 221184ULL)", cu);
+    contains(s, "TC_CAT(conv2dc_tc16gktcl, _wprep)<<<dim3(3, 1), 256, 0, stream>>>", cu);
+    contains(s, "(const ct_elem *)in, (const ct_elem *)ct_wp, ct_ws, ct_tmaps[0]);", cu);
+    contains(s, "TC_CAT(conv2dc_tc16gktcl, _reduce)<<<", cu);
     free(s);
     compiles(cu, h, obj);
 
