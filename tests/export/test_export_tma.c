@@ -23,6 +23,28 @@ static void compiles(const char *cu, const char *h, const char *obj)
     CHECK_MSG(run_tool("nvcc -c", nv) == 0, "nvcc -c %s failed", cu);
 }
 
+/* convtune export of spec (NULL: the conv2dc bf16 family) into STEM.cu,
+ * compiled with nvcc; its text (free it; NULL where it failed). */
+static char *exported(const char *spec, const char *stem)
+{
+    char cu[600], h[600], obj[600], name[64];
+    snprintf(name, sizeof name, "%s.cu", stem);
+    path_in(cu, sizeof cu, name);
+    snprintf(name, sizeof name, "%s.h", stem);
+    path_in(h, sizeof h, name);
+    snprintf(name, sizeof name, "%s.o", stem);
+    path_in(obj, sizeof obj, name);
+    tc_result r;
+    if (spec)
+        convtune(&r, "export", "--problem", spec, "--db", "t.db", "-o", cu, NULL);
+    else
+        convtune(&r, "export", "--family", "conv2dc", "--dtype", "bf16", "--db", "t.db", "-o", cu, NULL);
+    CHECK_MSG(r.code == 0, "export %s: exit %d: %s", spec ? spec : "--family conv2dc", r.code, r.err);
+    tc_result_free(&r);
+    compiles(cu, h, obj);
+    return tc_slurp(cu, NULL);
+}
+
 int main(void)
 {
     if (!scratch_dirs())
@@ -69,15 +91,8 @@ int main(void)
     }
     ct_db_close(db);
 
-    char cu[600], h[600], obj[600];
-    path_in(cu, sizeof cu, "one.cu");
-    path_in(h, sizeof h, "one.h");
-    path_in(obj, sizeof obj, "one.o");
-    tc_result r;
-    convtune(&r, "export", "--problem", specs[0], "--db", "t.db", "-o", cu, NULL);
-    CHECK_MSG(r.code == 0, "export --problem %s: exit %d: %s", specs[0], r.code, r.err);
-    tc_result_free(&r);
-    char *s = tc_slurp(cu, NULL);
+    const char *cu = "one.cu";
+    char *s = exported(specs[0], "one");
     contains(s, "cudaGetDriverEntryPointByVersion(\"cuTensorMapEncodeTiled\"", cu);
     /* The NHWC input as [C][W][H][B]; 8x8 output pixels, stride 2 down: 16
      * rows traversed by steps of 2; the 128-byte swizzle. */
@@ -86,17 +101,11 @@ int main(void)
     contains(s, "CU_TENSOR_MAP_SWIZZLE_128B", cu);
     contains(s, "(ct_elem *)out, ct_tmaps[0]);", cu);
     free(s);
-    compiles(cu, h, obj);
 
     /* Split-K: the workspace (two slices of the output's floats), the main
      * kernel into it with the map, the reduce with the bias. */
-    path_in(cu, sizeof cu, "split.cu");
-    path_in(h, sizeof h, "split.h");
-    path_in(obj, sizeof obj, "split.o");
-    convtune(&r, "export", "--problem", specs[2], "--db", "t.db", "-o", cu, NULL);
-    CHECK_MSG(r.code == 0, "export --problem %s: exit %d: %s", specs[2], r.code, r.err);
-    tc_result_free(&r);
-    s = tc_slurp(cu, NULL);
+    cu = "split.cu";
+    s = exported(specs[2], "split");
     contains(s, "#define SPLIT_K 2", cu);
     contains(s, "#define CT_GRID_Z 2", cu);
     contains(s, "cudaMalloc((void **)&ct_ws, (size_t)CT_GRID_Z * 18720ULL * sizeof(float))", cu);
@@ -104,17 +113,11 @@ int main(void)
     contains(s, "TC_CAT(conv2dc_tc16gktcl, _reduce)<<<19, 256, 0, stream>>>(ct_ws, (const ct_elem *)bias, "
                 "(ct_elem *)out);", cu);
     free(s);
-    compiles(cu, h, obj);
 
     /* WPRE=1: 2 output channel blocks x 2 chunks of 9 taps x 64 rows x 128
      * bytes of A images, written by the prep at every call. */
-    path_in(cu, sizeof cu, "wpre.cu");
-    path_in(h, sizeof h, "wpre.h");
-    path_in(obj, sizeof obj, "wpre.o");
-    convtune(&r, "export", "--problem", specs[3], "--db", "t.db", "-o", cu, NULL);
-    CHECK_MSG(r.code == 0, "export --problem %s: exit %d: %s", specs[3], r.code, r.err);
-    tc_result_free(&r);
-    s = tc_slurp(cu, NULL);
+    cu = "wpre.cu";
+    s = exported(specs[3], "wpre");
     contains(s, "#define WPRE 1", cu);
     contains(s, "cudaMalloc(&ct_wp, 294912ULL)", cu);
     contains(s, "TC_CAT(conv2dc_tc16gktcl, _wprep)<<<dim3(4, 1), 256, 0, stream>>>((const ct_elem *)weight, "
@@ -122,30 +125,17 @@ int main(void)
     contains(s, "(const ct_elem *)in, (const ct_elem *)ct_wp, (ct_elem *)out, ct_tmaps[0]);", cu);
     contains(s, "cudaFree(ct_wp);", cu);
     free(s);
-    compiles(cu, h, obj);
 
     /* WPRE=1 with a split: the prep, the main kernel into the split's
      * workspace, the reduce with the bias. */
-    path_in(cu, sizeof cu, "wsplit.cu");
-    path_in(h, sizeof h, "wsplit.h");
-    path_in(obj, sizeof obj, "wsplit.o");
-    convtune(&r, "export", "--problem", specs[4], "--db", "t.db", "-o", cu, NULL);
-    CHECK_MSG(r.code == 0, "export --problem %s: exit %d: %s", specs[4], r.code, r.err);
-    tc_result_free(&r);
-    s = tc_slurp(cu, NULL);
+    cu = "wsplit.cu";
+    s = exported(specs[4], "wsplit");
     contains(s, "cudaMalloc(&ct_wp, 221184ULL)", cu);
     contains(s, "TC_CAT(conv2dc_tc16gktcl, _wprep)<<<dim3(3, 1), 256, 0, stream>>>", cu);
     contains(s, "(const ct_elem *)in, (const ct_elem *)ct_wp, ct_ws, ct_tmaps[0]);", cu);
     contains(s, "TC_CAT(conv2dc_tc16gktcl, _reduce)<<<", cu);
     free(s);
-    compiles(cu, h, obj);
 
-    path_in(cu, sizeof cu, "fam.cu");
-    path_in(h, sizeof h, "fam.h");
-    path_in(obj, sizeof obj, "fam.o");
-    convtune(&r, "export", "--family", "conv2dc", "--dtype", "bf16", "--db", "t.db", "-o", cu, NULL);
-    CHECK_MSG(r.code == 0, "export --family conv2dc: exit %d: %s", r.code, r.err);
-    tc_result_free(&r);
-    compiles(cu, h, obj);
+    free(exported(NULL, "fam"));
     CHECK_DONE();
 }

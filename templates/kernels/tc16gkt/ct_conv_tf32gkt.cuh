@@ -115,9 +115,6 @@ struct tg_tmap { unsigned long long v[16]; };
 #define tg_wait(b, par) ct_rp_wait(b, par)
 #define tg_tma_4d(dst, m, c0, c1, c2, c3, b) ct_rp_tma_4d(dst, (const void *)(m), c0, c1, c2, c3, b)
 #define tg_proxy_fence() ct_rp_proxy_fence()
-#if WPRE
-#define tg_bulk(dst, src, n, b) ct_rp_bulk(dst, src, n, b)
-#endif
 #define tg_wg_fence() ((void)0)
 #define tg_wg_commit() ct_rp_wg_commit()
 #define tg_wg_wait0() ct_rp_wg_wait(0)
@@ -197,16 +194,6 @@ __device__ __forceinline__ void tg_tma_4d(unsigned dst, const tg_tmap *m, int c0
                  "l"(reinterpret_cast<unsigned long long>(m)), "r"(c0), "r"(c1), "r"(c2), "r"(c3), "r"(b)
                  : "memory");
 }
-#if WPRE
-// A 1D bulk copy of n bytes (a multiple of 16, both addresses 16-aligned)
-// from global memory into shared memory, its bytes completing on barrier b.
-__device__ __forceinline__ void tg_bulk(unsigned dst, const void *src, unsigned n, unsigned b)
-{
-    asm volatile("cp.async.bulk.shared::cluster.global.mbarrier::complete_tx::bytes [%0], [%1], %2, [%3];\n" ::"r"(dst),
-                 "l"(src), "r"(n), "r"(b)
-                 : "memory");
-}
-#endif
 // The consumers' warpgroups alone (named barrier 1).
 __device__ __forceinline__ void tg_consumer_sync()
 {
@@ -318,6 +305,10 @@ __device__ __forceinline__ void tg_round_stage(unsigned char *bp)
     tg_consumer_sync();
 }
 
+#if WPRE
+#include "ct_tc16gkt_wprep.cuh"   // the prep kernel and the producer's fetch of its images
+#endif
+
 extern "C" __global__ void __launch_bounds__(TG_NT, MIN_BLOCKS)
 TC_NAME(const ct_elem *__restrict__ in_, const ct_elem *__restrict__ weight_,
 #if SPLIT_K > 1
@@ -398,29 +389,7 @@ TC_NAME(const ct_elem *__restrict__ in_, const ct_elem *__restrict__ weight_,
             }
 #if WPRE
         } else if (threadIdx.x == 32) {
-            // WPRE: chunk ch's A buffer is one bulk copy of its image, laid
-            // out by TC_NAME_wprep (workspace unit (grp, co0 / BM, ch)):
-            // the swizzle is a function of the shared address, and the
-            // image lands at the same 1024-aligned offsets the transposers
-            // would write.
-            const unsigned char *wp = reinterpret_cast<const unsigned char *>(weight_) +
-                                      ((long long)grp * TG_NCT + co0 / TG_BM) * TG_NCH * TG_SA;
-#pragma unroll 1
-#if SPLIT_K > 1
-            for (int ch = 0; ch < nch; ++ch) {
-#else
-            for (int ch = 0; ch < TG_NCH; ++ch) {
-#endif
-                const int a = ch % A_BUFS;
-                if (ch >= A_BUFS)
-                    tg_wait(TG_EMPTYA(a), (ch / A_BUFS - 1) & 1);
-                tg_arrive_tx(TG_FULLA(a), TG_SA);
-#if SPLIT_K > 1
-                tg_bulk(sm0 + a * TG_SA, wp + (long long)(ch0 + ch) * TG_SA, TG_SA, TG_FULLA(a));
-#else
-                tg_bulk(sm0 + a * TG_SA, wp + (long long)ch * TG_SA, TG_SA, TG_FULLA(a));
-#endif
-            }
+            tg_wp_fetch(sm0, weight_, grp, co0, TG_FULLA(0), TG_EMPTYA(0));
         }
 #else
         } else {
@@ -575,7 +544,4 @@ TC_NAME(const ct_elem *__restrict__ in_, const ct_elem *__restrict__ weight_,
 #endif
     }
 }
-#endif
-#if WPRE
-#include "ct_tc16gkt_wprep.cuh"
 #endif

@@ -1,6 +1,7 @@
 // ct_tc16gkt_wprep.cuh: the weight-layout kernel of a WPRE=1 candidate of
-// conv*_tc16gktcl, included after the main kernel by ct_conv_tc16gkt.cuh
-// and ct_conv_tf32gkt.cuh (their TG_* macros, tg_bits, and tf32's tg_rna).
+// conv*_tc16gktcl and the main kernel's fetch of what it writes, included
+// before the main kernel by ct_conv_tc16gkt.cuh and ct_conv_tf32gkt.cuh
+// (their TG_* macros and primitives, tg_bits, and tf32's tg_rna).
 //
 // Why: without it every block of the main kernel turns its chunks' OIHW
 // weights into the swizzled K-major A layout itself (its producer's warps
@@ -20,6 +21,18 @@
 #ifndef TC_CAT
 #define TC_CAT2(a, b) a##b
 #define TC_CAT(a, b) TC_CAT2(a, b)
+#endif
+#ifdef CT_REPLAY
+#define tg_bulk(dst, src, n, b) ct_rp_bulk(dst, src, n, b)
+#else
+// A 1D bulk copy of n bytes (a multiple of 16, both addresses 16-aligned)
+// from global memory into shared memory, its bytes completing on barrier b.
+__device__ __forceinline__ void tg_bulk(unsigned dst, const void *src, unsigned n, unsigned b)
+{
+    asm volatile("cp.async.bulk.shared::cluster.global.mbarrier::complete_tx::bytes [%0], [%1], %2, [%3];\n" ::"r"(dst),
+                 "l"(src), "r"(n), "r"(b)
+                 : "memory");
+}
 #endif
 #define TG_WPE (16 / (int)sizeof(tg_bits))   // elements of a 16-byte chunk
 #if CT_TF32
@@ -62,5 +75,30 @@ TC_CAT(TC_NAME, _wprep)(const ct_elem *__restrict__ weight_, ct_elem *__restrict
                 o.e[k] = TG_WP_CVT(x.e[k * TG_KHW + tap]);
             *reinterpret_cast<uint4 *>(u + (tap * TG_BM + m) * 128 + (q ^ (m % 8)) * 16) = o.v;
         }
+    }
+}
+
+// The main kernel's producer with WPRE, one lane (the transposers' warps
+// idle): the block's chunk ch0 + ch (its split slice's, from ch0) is one
+// bulk copy of unit (grp, co0 / BM, ch0 + ch) into A buffer ch % A_BUFS,
+// once the consumers have emptied it, its bytes expected on the buffer's
+// full barrier (fulla0, emptya0: buffer 0's barriers, 8 bytes apart).
+__device__ __forceinline__ void tg_wp_fetch(unsigned sm0, const ct_elem *weight_, int grp, int co0, unsigned fulla0,
+                                            unsigned emptya0)
+{
+#if SPLIT_K > 1
+    const int ch0 = (int)blockIdx.z * TG_NCH / SPLIT_K, nch = ((int)blockIdx.z + 1) * TG_NCH / SPLIT_K - ch0;
+#else
+    const int ch0 = 0, nch = TG_NCH;
+#endif
+    const unsigned char *wp = reinterpret_cast<const unsigned char *>(weight_) +
+                              (((long long)grp * TG_NCT + co0 / TG_BM) * TG_NCH + ch0) * TG_SA;
+#pragma unroll 1
+    for (int ch = 0; ch < nch; ++ch) {
+        const int a = ch % A_BUFS;
+        if (ch >= A_BUFS)
+            tg_wait(emptya0 + 8 * a, (ch / A_BUFS - 1) & 1);
+        tg_arrive_tx(fulla0 + 8 * a, TG_SA);
+        tg_bulk(sm0 + a * TG_SA, wp + (long long)ch * TG_SA, TG_SA, fulla0 + 8 * a);
     }
 }
