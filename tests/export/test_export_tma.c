@@ -65,16 +65,18 @@ int main(void)
                                         "conv2dc:2:64:16:16:64:3:3:same:bias:nhwc:bf16",
                                         "conv2dc:2:256:10:13:72:3:3:same:bias:nhwc:bf16",
                                         "conv2dc:1:128:7:7:96:3:3:same:nhwc:bf16",
-                                        "conv2dc:2:192:7:7:64:3:3:same:bias:nhwc:bf16"};
+                                        "conv2dc:2:192:7:7:64:3:3:same:bias:nhwc:bf16",
+                                        "conv2dc:2:128:14:14:128:3:3:same:bias:nhwc:bf16"};
     /* The overrides of each: the tile and stages, then SPLIT_K=2 (spec 2
-     * and 4), WPRE=1 (spec 3 and 4). */
+     * and 4), WPRE=1 (spec 3 and 4); WPRE=2 (spec 5). */
     static const tc_param over[] = {{"TILE_OH", 8}, {"TILE_OW", 8}, {"STAGES", 3}, {"SPLIT_K", 2}, {"WPRE", 1}};
     static const tc_param over_wpre[] = {{"TILE_OH", 8}, {"TILE_OW", 8}, {"STAGES", 3}, {"WPRE", 1}};
-    for (size_t i = 0; i < 5; i++) {
+    static const tc_param over_wpre2[] = {{"TILE_OH", 8}, {"TILE_OW", 8}, {"STAGES", 6}, {"WPRE", 2}};
+    for (size_t i = 0; i < 6; i++) {
         char hash[17], params[512] = "{}";
         tc_template_hash("conv2dc_tc16gktcl", hash);
-        if (i == 3)
-            tc_params(specs[i], "conv2dc_tc16gktcl", over_wpre, 4, params, sizeof params);
+        if (i == 3 || i == 5)
+            tc_params(specs[i], "conv2dc_tc16gktcl", i == 3 ? over_wpre : over_wpre2, 4, params, sizeof params);
         else
             tc_params(specs[i], "conv2dc_tc16gktcl", over, i == 2 ? 4 : i == 4 ? 5 : 3, params, sizeof params);
         ct_result r = tc_rec("conv2dc_tc16gktcl", hash, params, "ok", 5.0 + (double)i, 1e-3);
@@ -134,6 +136,17 @@ int main(void)
     contains(s, "TC_CAT(conv2dc_tc16gktcl, _wprep)<<<dim3(3, 1), 256, 0, stream>>>", cu);
     contains(s, "(const ct_elem *)in, (const ct_elem *)ct_wp, ct_ws, ct_tmaps[0]);", cu);
     contains(s, "TC_CAT(conv2dc_tc16gktcl, _reduce)<<<", cu);
+    free(s);
+
+    /* WPRE=2: the same prep (2 chunks of A images), the A copied into the
+     * input stages. */
+    cu = "wpre2.cu";
+    s = exported(specs[5], "wpre2");
+    contains(s, "#define WPRE 2", cu);
+    contains(s, "cudaMalloc(&ct_wp, 294912ULL)", cu);
+    contains(s, "TC_CAT(conv2dc_tc16gktcl, _wprep)<<<dim3(4, 1), 256, 0, stream>>>", cu);
+    contains(s, "(const ct_elem *)in, (const ct_elem *)ct_wp, (const ct_elem *)bias, (ct_elem *)out, ct_tmaps[0]);",
+             cu);
     free(s);
 
     free(exported(NULL, "fam"));

@@ -496,6 +496,7 @@ TC_NAME(const ct_elem *__restrict__ in_, const ct_elem *__restrict__ weight_,
         tg_wait(TG_FULLB(s), u & 1);
         tg_wg_fence();
 #if WPRE == 2
+        (void)a;   // no A buffers
         const unsigned long long da = tg_desc(sm0 + TG_ASTAGE(s) + wgm * 64 * 128);
 #else
         const unsigned long long da = tg_desc(sm0 + a * TG_SA + wgm * 64 * 128);
