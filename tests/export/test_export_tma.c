@@ -122,7 +122,7 @@ int main(void)
     s = exported(specs[3], "wpre");
     contains(s, "#define WPRE 1", cu);
     contains(s, "cudaMalloc(&ct_wp, 294912ULL)", cu);
-    contains(s, "TC_CAT(conv2dc_tc16gktcl, _wprep)<<<dim3(4, 1), 256, 0, stream>>>((const ct_elem *)weight, "
+    contains(s, "TC_CAT(conv2dc_tc16gktcl, _wprep)<<<dim3(16, 1), 128, 0, stream>>>((const ct_elem *)weight, "
                 "(ct_elem *)ct_wp);", cu);
     contains(s, "(const ct_elem *)in, (const ct_elem *)ct_wp, (ct_elem *)out, ct_tmaps[0]);", cu);
     contains(s, "cudaFree(ct_wp);", cu);
@@ -133,7 +133,7 @@ int main(void)
     cu = "wsplit.cu";
     s = exported(specs[4], "wsplit");
     contains(s, "cudaMalloc(&ct_wp, 221184ULL)", cu);
-    contains(s, "TC_CAT(conv2dc_tc16gktcl, _wprep)<<<dim3(3, 1), 256, 0, stream>>>", cu);
+    contains(s, "TC_CAT(conv2dc_tc16gktcl, _wprep)<<<dim3(12, 1), 128, 0, stream>>>", cu);
     contains(s, "(const ct_elem *)in, (const ct_elem *)ct_wp, ct_ws, ct_tmaps[0]);", cu);
     contains(s, "TC_CAT(conv2dc_tc16gktcl, _reduce)<<<", cu);
     free(s);
@@ -144,7 +144,7 @@ int main(void)
     s = exported(specs[5], "wpre2");
     contains(s, "#define WPRE 2", cu);
     contains(s, "cudaMalloc(&ct_wp, 294912ULL)", cu);
-    contains(s, "TC_CAT(conv2dc_tc16gktcl, _wprep)<<<dim3(4, 1), 256, 0, stream>>>", cu);
+    contains(s, "TC_CAT(conv2dc_tc16gktcl, _wprep)<<<dim3(16, 1), 128, 0, stream>>>", cu);
     contains(s, "(const ct_elem *)in, (const ct_elem *)ct_wp, (const ct_elem *)bias, (ct_elem *)out, ct_tmaps[0]);",
              cu);
     free(s);

@@ -7,8 +7,9 @@
 // weights into the swizzled K-major A layout itself (its producer's warps
 // 1-3), for as few pixels as a small image's tile has; that transposing,
 // repeated by every block, bounds the time of 14x14 and 7x7 layers. This
-// kernel does it once a call: block (x, y) writes workspace unit y NCT NCH
-// + x (group y, output channel block x / NCH, chunk x % NCH), TG_WSA bytes,
+// kernel does it once a call: blocks (x, y) write workspace unit y NCT NCH
+// + x / P (group y, output channel block x / P / NCH, chunk x / P % NCH;
+// P = TGKT_WP_BLOCKS(BM) blocks a unit, BM * 8 / P items each), TG_WSA bytes,
 // the exact image of the A buffer ([tap][row][128 bytes], 16-byte chunk q
 // of row m at q ^ (m % 8)), which the main kernel's copying lane then
 // fetches with one bulk copy. Zeros past Cout and Cin, as the transposers
@@ -17,7 +18,7 @@
 // Item (m, q): 16 bytes (E channels) of row m for every tap, q fastest: a
 // thread's KHW 16-byte loads are one contiguous run of the OIHW row, eight
 // threads' runs adjacent, and eight threads store one whole 128-byte row of
-// each tap. The host launches (NCT NCH, GROUPS) blocks of TGKT_WP_THREADS.
+// each tap. The host launches (NCT NCH P, GROUPS) blocks of TGKT_WP_THREADS.
 #ifndef TC_CAT
 #define TC_CAT2(a, b) a##b
 #define TC_CAT(a, b) TC_CAT2(a, b)
@@ -44,38 +45,36 @@ __device__ __forceinline__ void tg_bulk(unsigned dst, const void *src, unsigned 
 extern "C" __global__ void __launch_bounds__(TGKT_WP_THREADS)
 TC_CAT(TC_NAME, _wprep)(const ct_elem *__restrict__ weight_, ct_elem *__restrict__ wp_)
 {
-    const int grp = blockIdx.y, cot = blockIdx.x / TG_NCH, ch = blockIdx.x % TG_NCH;
+    const int grp = blockIdx.y, unit = blockIdx.x / TGKT_WP_BLOCKS(TG_BM), cot = unit / TG_NCH, ch = unit % TG_NCH;
     const tg_bits *w = reinterpret_cast<const tg_bits *>(weight_) + (long long)grp * TC_COUT * TG_RK;
     unsigned char *u =
-        reinterpret_cast<unsigned char *>(wp_) + ((long long)grp * TG_NCT * TG_NCH + blockIdx.x) * TG_WSA;
-#pragma unroll 1
-    for (int i = threadIdx.x; i < TG_BM * 8; i += TGKT_WP_THREADS) {
-        const int q = i % 8, m = i / 8, co = cot * TG_BM + m, c = (ch * 8 + q) * TG_WPE;
+        reinterpret_cast<unsigned char *>(wp_) + ((long long)grp * TG_NCT * TG_NCH + unit) * TG_WSA;
+    const int i = blockIdx.x % TGKT_WP_BLOCKS(TG_BM) * TGKT_WP_THREADS + threadIdx.x;
+    const int q = i % 8, m = i / 8, co = cot * TG_BM + m, c = (ch * 8 + q) * TG_WPE;
+    union {
+        uint4 v[TG_KHW];
+        tg_bits e[TG_WPE * TG_KHW];
+    } x;
+    if (co < TC_COUT && c < TC_CIN) {
+        const uint4 *r = reinterpret_cast<const uint4 *>(w + (long long)co * TG_RK + (long long)c * TG_KHW);
+#pragma unroll
+        for (int v = 0; v < TG_KHW; ++v)
+            x.v[v] = r[v];
+    } else {
+#pragma unroll
+        for (int v = 0; v < TG_KHW; ++v)
+            x.v[v] = uint4{0u, 0u, 0u, 0u};
+    }
+#pragma unroll
+    for (int tap = 0; tap < TG_KHW; ++tap) {
         union {
-            uint4 v[TG_KHW];
-            tg_bits e[TG_WPE * TG_KHW];
-        } x;
-        if (co < TC_COUT && c < TC_CIN) {
-            const uint4 *r = reinterpret_cast<const uint4 *>(w + (long long)co * TG_RK + (long long)c * TG_KHW);
+            uint4 v;
+            tg_bits e[TG_WPE];
+        } o;
 #pragma unroll
-            for (int v = 0; v < TG_KHW; ++v)
-                x.v[v] = r[v];
-        } else {
-#pragma unroll
-            for (int v = 0; v < TG_KHW; ++v)
-                x.v[v] = uint4{0u, 0u, 0u, 0u};
-        }
-#pragma unroll
-        for (int tap = 0; tap < TG_KHW; ++tap) {
-            union {
-                uint4 v;
-                tg_bits e[TG_WPE];
-            } o;
-#pragma unroll
-            for (int k = 0; k < TG_WPE; ++k)
-                o.e[k] = TG_WP_CVT(x.e[k * TG_KHW + tap]);
-            *reinterpret_cast<uint4 *>(u + (tap * TG_BM + m) * 128 + (q ^ (m % 8)) * 16) = o.v;
-        }
+        for (int k = 0; k < TG_WPE; ++k)
+            o.e[k] = TG_WP_CVT(x.e[k * TG_KHW + tap]);
+        *reinterpret_cast<uint4 *>(u + (tap * TG_BM + m) * 128 + (q ^ (m % 8)) * 16) = o.v;
     }
 }
 

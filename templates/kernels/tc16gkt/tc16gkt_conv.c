@@ -371,7 +371,7 @@ long long ct_tc16gkt_prep(const ct_template *t, const ct_tc_shape *s, const ct_p
     memset(l, 0, sizeof *l);
     if (!g.wpre)
         return 0;
-    l->grid[0] = (unsigned)(g.wp_units / ct_tc_ngroups(s));
+    l->grid[0] = (unsigned)(g.wp_units / ct_tc_ngroups(s) * TGKT_WP_BLOCKS(g.bm));
     l->grid[1] = (unsigned)ct_tc_ngroups(s);
     l->grid[2] = 1;
     l->block[0] = TGKT_WP_THREADS;

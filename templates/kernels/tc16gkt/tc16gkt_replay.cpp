@@ -129,13 +129,14 @@ int main()
     // The prep's workspace: an A buffer image a (group, channel block,
     // chunk), NaN patterns first so that an unwritten byte shows.
     const long long units = (long long)LY_GROUPS * TG_NCT * TG_NCH, ue = TG_WSA / (long long)sizeof(ct_elem);
-    if (TG_NCT * TG_NCH != LY_PGX || LY_GROUPS != LY_PGY || units * TG_WSA != LY_PBYTES) {
+    const int pgx = TG_NCT * TG_NCH * TGKT_WP_BLOCKS(TG_BM);
+    if (pgx != LY_PGX || LY_GROUPS != LY_PGY || units * TG_WSA != LY_PBYTES) {
         printf("FAIL: the model's prep is %d x %d blocks and %lld bytes, the header's %d x %d and %lld\n", LY_PGX,
-               LY_PGY, (long long)LY_PBYTES, TG_NCT * TG_NCH, LY_GROUPS, units * TG_WSA);
+               LY_PGY, (long long)LY_PBYTES, pgx, LY_GROUPS, units * TG_WSA);
         return 1;
     }
     std::vector<ct_elem> wp(units * ue, toe(NAN));
-    ct_replay_grid(TG_NCT * TG_NCH, LY_GROUPS, 1, TGKT_WP_THREADS, 1, 1,
+    ct_replay_grid(pgx, LY_GROUPS, 1, TGKT_WP_THREADS, 1, 1,
                    [&] { kmain_wprep(we.data(), wp.data()); });
     // Element (row m, channel k of the chunk) of tap t sits at row (t BM +
     // m), 16-byte chunk (k / E) ^ (m % 8): the 128-byte swizzle of a

@@ -88,7 +88,7 @@ static void replay_case(const ct_problem *p, const layer *L, const ct_params *c)
      * the header's units (WPRE=0: none). */
     ct_launch pl;
     const long long pbytes = ct_tc16gkt_prep(NULL, &L->s, c, &pl);
-    CHECK(g.wpre ? pbytes == g.wp_bytes && pbytes > 0 && pl.block[0] == 256 && pl.grid[2] == 1 : pbytes == 0);
+    CHECK(g.wpre ? pbytes == g.wp_bytes && pbytes > 0 && pl.block[0] == 128 && pl.grid[2] == 1 : pbytes == 0);
     char cmd[6144], out[1100], dflag[32], pch[1400];
     /* A tf32 problem: CT_TF32 (fp32 ct_elem, ct_conv_tf32gkt.cuh), else the half type. */
     if (ct_problem_dtype(p) == CT_DTYPE_TF32)
