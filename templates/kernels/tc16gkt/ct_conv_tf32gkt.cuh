@@ -2,8 +2,9 @@
 // tensors, CT_TF32): the same TMA-fed warp-specialised pipeline on TF32
 // wgmma (m64nNk8, both operands K-major in 128-byte-swizzled shared
 // memory; ../../common/ct_wgmma_tf32.cuh). Included by conv2dc_tc16gktcl
-// and conv1dc_tc16gktcl instead of ct_conv_tc16gkt.cuh when CT_TF32 is
-// defined, so the half types' code (and code hashes) stay as they were.
+// and conv1dc_tc16gktcl instead of ct_conv_tc16gkt.cuh when CT_TF32 (or,
+// for fp32, CT_TF32X3: below) is defined, so the half types' code (and
+// code hashes) stay as they were.
 // Read ct_conv_tc16gkt.cuh first; what differs with 4-byte elements:
 //
 // - A 128-byte swizzle row is 32 channels: a chunk (a k-block's channels,

@@ -10,7 +10,8 @@
  * swizzled descriptors, checked against an fp64 reference and the
  * pipeline's barrier counts). Split-K variants (SPLIT_K 2 and 4, on
  * layers of 2 to 4 channel chunks) replay the slices over the grid's z and
- * the reduce. Needs a C++20 compiler ($CXX, default g++)
+ * the reduce. bf16/f16, tf32 and fp32 layers (3xTF32, CT_TF32X3, at fp32's
+ * 1e-5; a Cin 512 3x3 layer for the long sums). Needs a C++20 compiler ($CXX, default g++)
  * and CUDA's headers ($CUDA_HOME, else beside nvcc on PATH). */
 #include "tc16_replay.h"
 #include "tc16gkt_conv.h"
