@@ -5,7 +5,7 @@
 // address, lands as on the GPU), mbarriers (arrive, expect_tx, complete_tx,
 // try_wait.parity), the tiled TMA load (box, element strides, zero fill
 // out of bounds, 16-byte-chunk swizzle), and wgmma m64nNk16 (m64nNk8 on
-// 4-byte elements with CT_TF32 or CT_TF32X3, each operand required a TF32 value) with both
+// 4-byte elements with CT_TF32, each operand required a TF32 value) with both
 // operands read through shared-memory matrix descriptors (K-major,
 // 128-byte swizzle), executed when wgmma.wait_group retires its group: the
 // latest moment the hardware may read the operands, so a stage released
@@ -299,7 +299,7 @@ static inline float ct_rp_elem(unsigned at)
 {
     ct_elem e;
     memcpy(&e, ct_rp_smem + at, sizeof e);
-#if defined(CT_TF32) || defined(CT_TF32X3)
+#if defined(CT_TF32) || defined(CT_TF32X3)   // tf32, or fp32 by 3xTF32 (big and small parts)
     // TF32 wgmma truncates: the kernel must have rounded every operand.
     unsigned u;
     memcpy(&u, &e, 4);

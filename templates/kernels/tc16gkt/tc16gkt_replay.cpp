@@ -40,7 +40,9 @@
 #ifndef SPLIT_K
 #define SPLIT_K 1
 #endif
-#if CT_TF32 || CT_TF32X3
+#if CT_TF32
+#include "ct_conv_tf32gkt.cuh"
+#elif CT_TF32X3   // fp32 by 3xTF32, as the template selects it
 #include "ct_conv_tf32gkt.cuh"
 #else
 #include "ct_conv_tc16gkt.cuh"
