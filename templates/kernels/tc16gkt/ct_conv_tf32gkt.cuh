@@ -245,10 +245,12 @@ __device__ __forceinline__ unsigned long long tg_desc(unsigned addr)
 #if CT_TF32X3
 
 // The small part of fp32 x whose big part (tf32(x)) is big: x - big,
-// exact in fp32, rounded to TF32.
+// exact in fp32, rounded to TF32. big's 13 low bits are cleared first:
+// wgmma reads only its top 19 (whatever cvt leaves below them), so the
+// small part is measured from the value the tensor cores see.
 __device__ __forceinline__ unsigned tg_small(unsigned x, unsigned big)
 {
-    return tg_rna(__float_as_uint(__uint_as_float(x) - __uint_as_float(big)));
+    return tg_rna(__float_as_uint(__uint_as_float(x) - __uint_as_float(big & ~0x1fffu)));
 }
 #endif
 
