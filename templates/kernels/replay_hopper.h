@@ -315,7 +315,7 @@ static inline float ct_rp_elem(unsigned at)
 {
     ct_elem e;
     memcpy(&e, ct_rp_smem + at, sizeof e);
-#ifdef CT_TF32
+#if defined(CT_TF32) || defined(CT_TF32X3)   // tf32, or fp32 by 3xTF32 (big and small parts)
     // TF32 wgmma truncates: the kernel must have rounded every operand.
     unsigned u;
     memcpy(&u, &e, 4);

@@ -29,6 +29,8 @@ struct uint4 { unsigned x, y, z, w; };
 struct uint2 { unsigned x, y; };
 static inline float4 make_float4(float a, float b, float c, float d) { return {a, b, c, d}; }
 static inline float2 make_float2(float a, float b) { return {a, b}; }
+static inline float __uint_as_float(unsigned u) { float f; memcpy(&f, &u, sizeof f); return f; }
+static inline unsigned __float_as_uint(float f) { unsigned u; memcpy(&u, &f, sizeof u); return u; }
 #endif
 template <class T> static inline T __ldg(const T *p) { return *p; }
 static std::barrier<> *g_bar;

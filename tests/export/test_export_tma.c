@@ -91,6 +91,17 @@ int main(void)
         }
         tc_add_run(db, &dev, specs[i], &r, 1);
     }
+    /* An fp32 record (3xTF32: the template defines CT_TF32X3); its two A
+     * images of a 3x3 chunk fit once, A_BUFS 1. */
+    static const char *const fp32 = "conv2dc:2:36:16:16:64:3:3:same:bias:nhwc";
+    static const tc_param over32[] = {{"TILE_OH", 8}, {"TILE_OW", 8}, {"STAGES", 3}, {"A_BUFS", 1}};
+    {
+        char hash[17], params[512] = "{}";
+        tc_template_hash("conv2dc_tc16gktcl", hash);
+        tc_params(fp32, "conv2dc_tc16gktcl", over32, 4, params, sizeof params);
+        ct_result r = tc_rec("conv2dc_tc16gktcl", hash, params, "ok", 9.0, 1e-7);
+        tc_add_run(db, &dev, fp32, &r, 1);
+    }
     ct_db_close(db);
 
     const char *cu = "one.cu";
@@ -150,5 +161,17 @@ int main(void)
     free(s);
 
     free(exported(NULL, "fam"));
+
+    /* fp32 (3xTF32): CT_TF32X3 defined by the template, float pointers, the
+     * map FLOAT32 with 32-channel boxes (Cin 36: 144-byte pixels). */
+    cu = "fp32.cu";
+    s = exported(fp32, "fp32");
+    contains(s, "#define CT_TF32X3 1", cu);
+    contains(s, "CU_TENSOR_MAP_DATA_TYPE_FLOAT32", cu);
+    contains(s, "dims0[] = {36ull, 16ull, 16ull, 2ull}, strides0[] = {144ull, 2304ull, 36864ull}", cu);
+    contains(s, "box0[] = {32u, 8u, 8u, 1u}", cu);
+    contains(s, "(in, weight, bias, out, ct_tmaps[0]);", cu);
+    CHECK_MSG(strstr(s, "#define CT_TF32 ") == NULL, "%s defines CT_TF32", cu);
+    free(s);
     CHECK_DONE();
 }

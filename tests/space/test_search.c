@@ -296,8 +296,20 @@ static void test_pair_step(void)
     ct_space_free(&sp);
 }
 
+/* The proposals in flight: a tenth of the budget, from the threads to four
+ * a thread. */
+static void test_window(void)
+{
+    CHECK(ct_search_window(150, 16) == 16);   /* a tenth, 15, below the threads */
+    CHECK(ct_search_window(150, 8) == 15);
+    CHECK(ct_search_window(600, 16) == 60);
+    CHECK(ct_search_window(3000, 16) == 64);  /* four a thread */
+    CHECK(ct_search_window(1, 1) == 1);
+}
+
 int main(void)
 {
+    test_window();
     test_minority_template();
     test_pair_step();
     ct_problem p;

@@ -221,6 +221,12 @@ ct_strategy ct_search_strategy(const ct_search *s)
     return s->strategy;
 }
 
+int ct_search_window(int budget, int nthreads)
+{
+    const int tenth = budget / 10;
+    return tenth < nthreads ? nthreads : tenth > 4 * nthreads ? 4 * nthreads : tenth;
+}
+
 int ct_search_budget(const ct_search *s)
 {
     return s->budget;

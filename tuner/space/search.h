@@ -52,6 +52,17 @@ void ct_search_free(ct_search *s);
 ct_strategy ct_search_strategy(const ct_search *s);
 int ct_search_budget(const ct_search *s);
 
+/* How many of a guided search's proposals may be in flight (proposed, not
+ * yet reported) in a run of nthreads compile threads and budget candidates:
+ * four a thread keep the threads busy, but a proposal knows nothing of the
+ * ones still in flight, so a window of 64 on a budget of 150 is most of the
+ * run proposed blind. Replayed with the window (search_quality), 150
+ * candidates of conv1dc:4:512 came within 5% of the best in 5 of 30 seeds
+ * at 64 and 19 of 30 at 16, where the GPU runs had given 80% and 84% of it
+ * (docs/BENCHMARKS.md, run 11). So a tenth of the budget, at least the
+ * threads and at most four a thread. */
+int ct_search_window(int budget, int nthreads);
+
 /* Start the guided search near these parameter vectors too (each matched to
  * the space candidate of the same template with the most equal values). */
 void ct_search_add_start(ct_search *s, const ct_template *t, const ct_params *p);

@@ -246,7 +246,9 @@ static ct_status plan_run(tune_run *r, ct_err *e)
         return ct_fail(e, CT_ERR_INTERNAL, "cannot start compile threads");
     r->progress = isatty(fileno(stderr)) && !r->o->verbose;
     ct_strategy st = ct_search_strategy(r->srch);
-    r->window = st == CT_SEARCH_ANNEAL || st == CT_SEARCH_MODEL ? 4 * r->nthreads : r->sp.n;
+    r->window = st == CT_SEARCH_ANNEAL || st == CT_SEARCH_MODEL
+                    ? ct_search_window(ct_search_budget(r->srch), r->nthreads)
+                    : r->sp.n;
     return CT_OK;
 }
 

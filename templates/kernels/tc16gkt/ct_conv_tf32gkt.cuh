@@ -2,8 +2,9 @@
 // tensors, CT_TF32): the same TMA-fed warp-specialised pipeline on TF32
 // wgmma (m64nNk8, both operands K-major in 128-byte-swizzled shared
 // memory; ../../common/ct_wgmma_tf32.cuh). Included by conv2dc_tc16gktcl
-// and conv1dc_tc16gktcl instead of ct_conv_tc16gkt.cuh when CT_TF32 is
-// defined, so the half types' code (and code hashes) stay as they were.
+// and conv1dc_tc16gktcl instead of ct_conv_tc16gkt.cuh when CT_TF32 (or,
+// for fp32, CT_TF32X3: below) is defined, so the half types' code (and
+// code hashes) stay as they were.
 // Read ct_conv_tc16gkt.cuh first; what differs with 4-byte elements:
 //
 // - A 128-byte swizzle row is 32 channels: a chunk (a k-block's channels,
@@ -27,6 +28,21 @@
 //   barrier, as the copy engine is the async proxy).
 // - The epilogue stages fp32 [pixel][channel] and stores 4, 2 or 1
 //   floats at once.
+//
+// With CT_TF32X3 (an fp32 problem: the template defines it where neither
+// CT_TF32 nor CT_DTYPE is set) the same kernel computes at fp32 accuracy
+// by 3xTF32: each operand x is big = tf32(x) plus small = tf32(x - big)
+// (x - big is exact in fp32), and a k8 step is three wgmma into the one
+// accumulator set, small A x big B, big A x small B, then big A x big B
+// (small x small, 2^-22 of the product, is dropped). The small parts are
+// a second image of every A buffer and B stage, TG_X bytes past the first
+// (all second images after all first ones: the first images' layout and
+// every offset into it are tf32's, and the 1024-aligned offset keeps the
+// swizzle). The transposer stores both images of each weight item; the
+// consumers' in-place rounding of a stage stores the small parts too.
+// The small products go first, as CUTLASS's fast fp32 orders them: on the
+// first steps, while the accumulator is small, the corrections are added
+// before the big product raises its exponent.
 #ifndef TC_GROUPS
 #define TC_GROUPS 1
 #endif
@@ -72,6 +88,10 @@
 // overwrites them while they are in use.
 #if WPRE == 2
 #define TG_BAR TGKT_BAR(1, STAGES * TG_SAK, STAGES, TG_SB, TG_SO)
+#elif CT_TF32X3
+// 3xTF32: the second (small) images, TG_X bytes past the first ones.
+#define TG_X (A_BUFS * TG_SA + STAGES * TG_SB)
+#define TG_BAR TGKT_BAR(A_BUFS, 2 * TG_SA, STAGES, 2 * TG_SB, TG_SO)
 #else
 #define TG_BAR TGKT_BAR(A_BUFS, TG_SA, STAGES, TG_SB, TG_SO)
 #endif
@@ -137,6 +157,10 @@ struct tg_tmap { unsigned long long v[16]; };
 template <int N> static inline void tg_mma(float *d, unsigned long long da, unsigned oa, unsigned long long db,
                                            unsigned ob)
 {
+#if CT_TF32X3
+    ct_rp_wgmma(d, N, da + oa + TG_X / 16, db + ob);
+    ct_rp_wgmma(d, N, da + oa, db + ob + TG_X / 16);
+#endif
     ct_rp_wgmma(d, N, da + oa, db + ob);
 }
 template <int R> static inline void tg_hold(float *) {}
@@ -157,10 +181,16 @@ typedef CUtensorMap tg_tmap;
 struct __align__(64) tg_tmap { unsigned long long v[16]; };
 #endif
 #define TG_GRID_CONSTANT __grid_constant__
-// One m64nNk8 step, accumulating (ct_wgmma_tf32.cuh's tg_wgmma).
+// One m64nNk8 step, accumulating (ct_wgmma_tf32.cuh's tg_wgmma); with
+// CT_TF32X3 the step's small products first, the second images TG_X bytes
+// (TG_X / 16 descriptor units) on.
 template <int N> __device__ __forceinline__ void tg_mma(float *d, unsigned long long da, unsigned oa,
                                                         unsigned long long db, unsigned ob)
 {
+#if CT_TF32X3
+    tg_wgmma<N>(d, da, oa + TG_X / 16, db, ob, 1);
+    tg_wgmma<N>(d, da, oa, db, ob + TG_X / 16, 1);
+#endif
     tg_wgmma<N>(d, da, oa, db, ob, 1);
 }
 template <int R> __device__ __forceinline__ void tg_hold(float *d)
@@ -226,6 +256,17 @@ __device__ __forceinline__ unsigned long long tg_desc(unsigned addr)
     return (unsigned long long)((addr >> 4) & 0x3FFF) | 1ull << 16 | (unsigned long long)(1024 >> 4) << 32 |
            1ull << 62;
 }
+#if CT_TF32X3
+
+// The small part of fp32 x whose big part (tf32(x)) is big: x - big,
+// exact in fp32, rounded to TF32. big's 13 low bits are cleared first:
+// wgmma reads only its top 19 (whatever cvt leaves below them), so the
+// small part is measured from the value the tensor cores see.
+__device__ __forceinline__ unsigned tg_small(unsigned x, unsigned big)
+{
+    return tg_rna(__float_as_uint(__uint_as_float(x) - __uint_as_float(big & ~0x1fffu)));
+}
+#endif
 
 // Chunk ch's weights into A buffer a (generic pointer ap): item i is row
 // m = i % BM, channels 4 o .. 4 o + 3 of the chunk (o = i / BM); a thread
@@ -234,7 +275,8 @@ __device__ __forceinline__ unsigned long long tg_desc(unsigned addr)
 // tap, rounded to TF32, as one 16-byte store, chunk o of row m at chunk o
 // ^ (m % 8). Zeros past Cout and Cin (Cin a multiple of 4: an item is all
 // in or all out). TG_TI items a thread at once, their loads in flight
-// together.
+// together. With CT_TF32X3 the small parts of the 4 channels go to the
+// buffer's second image, TG_X bytes on.
 #define TG_TI (SETMAXNREG ? 1 : 2)
 __device__ __forceinline__ void tg_transpose(unsigned char *ap, const tg_bits *__restrict__ weight, int co0, int ch,
                                              int t0, int nthreads)
@@ -275,6 +317,16 @@ __device__ __forceinline__ void tg_transpose(unsigned char *ap, const tg_bits *_
                 v.x = tg_rna(w[it][tap]), v.y = tg_rna(w[it][TG_KHW + tap]);
                 v.z = tg_rna(w[it][2 * TG_KHW + tap]), v.w = tg_rna(w[it][3 * TG_KHW + tap]);
                 *dst = v;
+#if CT_TF32X3
+                uint4 *dsm = reinterpret_cast<uint4 *>(reinterpret_cast<unsigned char *>(dst) + TG_X);
+#ifdef CT_REPLAY
+                ct_rp_write_check(dsm, 16);
+#endif
+                uint4 r;
+                r.x = tg_small(w[it][tap], v.x), r.y = tg_small(w[it][TG_KHW + tap], v.y);
+                r.z = tg_small(w[it][2 * TG_KHW + tap], v.z), r.w = tg_small(w[it][3 * TG_KHW + tap], v.w);
+                *dsm = r;
+#endif
             }
         }
     }
@@ -285,7 +337,9 @@ __device__ __forceinline__ void tg_transpose(unsigned char *ap, const tg_bits *_
 // (the wgmma that reads it, the copy that refills it after), then the
 // consumers meet: no wgmma reads the stage before every chunk is rounded.
 // Four chunks a thread loaded before any is stored: their shared-memory
-// latencies overlap.
+// latencies overlap. With CT_TF32X3 each chunk's small parts go to the
+// stage's second image (written before the big parts overwrite the
+// loaded values' stage: the load is the thread's own, in registers).
 #define TG_RCH (TG_SB / 16)                       // a stage's 16-byte chunks
 #define TG_RN TG_CDIV(TG_RCH, 128 * TG_NC)        // a consumer thread's
 __device__ __forceinline__ void tg_round_stage(unsigned char *bp)
@@ -305,6 +359,15 @@ __device__ __forceinline__ void tg_round_stage(unsigned char *bp)
         for (int r = 0; r < 4; ++r) {
             const int i = t + (r0 + r) * 128 * TG_NC;
             if (r0 + r < TG_RN && i < TG_RCH) {
+#if CT_TF32X3
+                uint4 lo;
+                lo.x = tg_small(v[r].x, tg_rna(v[r].x)), lo.y = tg_small(v[r].y, tg_rna(v[r].y));
+                lo.z = tg_small(v[r].z, tg_rna(v[r].z)), lo.w = tg_small(v[r].w, tg_rna(v[r].w));
+#ifdef CT_REPLAY
+                ct_rp_write_check(p + i + TG_X / 16, 16);
+#endif
+                p[i + TG_X / 16] = lo;
+#endif
                 v[r].x = tg_rna(v[r].x), v[r].y = tg_rna(v[r].y), v[r].z = tg_rna(v[r].z), v[r].w = tg_rna(v[r].w);
 #ifdef CT_REPLAY
                 ct_rp_write_check(p + i, 16);

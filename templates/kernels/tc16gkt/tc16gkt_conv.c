@@ -1,8 +1,9 @@
 /* tc16gkt_conv.c - parameters, sizes, constraints, launch geometry, the
  * input tensor map and the executor (split-K: two launches and a
  * workspace) of the kernel kind tc16gktcl (ct_conv_tc16gkt.cuh, beside it;
- * for a tf32 problem ct_conv_tf32gkt.cuh, 4-byte elements); the derived
- * sizes are tc16gkt_sizes.cuh's, which both headers expand too. */
+ * for a tf32 or fp32 problem ct_conv_tf32gkt.cuh, 4-byte elements, fp32 by
+ * 3xTF32); the derived sizes are tc16gkt_sizes.cuh's, which both headers
+ * expand too. */
 #include "tc16gkt_conv.h"
 #include "export.h"
 #include "intmath.h"
@@ -50,11 +51,18 @@ CT_PARAM_VALUES(t16gkt, T16GKT_LIST, ct_tc16gkt_params)
 /* The fewest k-blocks a split's slice may have. */
 #define T16GKT_MIN_SLICE 3
 
-/* A tf32 problem (fp32 tensors, TF32 wgmma: ct_conv_tf32gkt.cuh) has
- * 4-byte elements, a half-type one 2. */
+/* A tf32 or fp32 problem (fp32 tensors, TF32 wgmma: ct_conv_tf32gkt.cuh)
+ * has 4-byte elements, a half-type one 2. */
 static long long ct_elem_bytes(const ct_tc_shape *s)
 {
-    return s->p && ct_problem_dtype(s->p) == CT_DTYPE_TF32 ? 4 : 2;
+    return s->p && !ct_dtype_is_half(ct_problem_dtype(s->p)) ? 4 : 2;
+}
+
+/* The images of each A buffer and B stage: an fp32 problem's kernel
+ * (3xTF32, CT_TF32X3) keeps the operands' small parts in a second one. */
+static long long ct_images(const ct_tc_shape *s)
+{
+    return s->p && ct_problem_dtype(s->p) == CT_DTYPE_F32 ? 2 : 1;
 }
 
 /* The channels of a 128-byte swizzle row: a chunk, a box's inner extent. */
@@ -94,11 +102,13 @@ void ct_tc16gkt_geometry_of(const ct_tc_shape *layer, const ct_params *c, ct_tc1
     g->sb = TGKT_SB(g->boxh, g->tow);
     g->wsa = TGKT_SA(g->khw, g->bm);
     g->so = TGKT_SO(g->n, TGKT_OP(g->bm), g->elem);
-    /* WPRE=2: no A buffers, a k-block's A in each input stage. */
+    g->images = ct_images(layer);
+    /* WPRE=2: no A buffers, a k-block's A in each input stage (one image:
+     * the constraints refuse WPRE with 3xTF32's two). */
     g->sa = g->wpre == 2 ? 0 : g->wsa;
     g->sak = g->wpre == 2 ? TGKT_SAK(g->rows ? s->kh : 1, g->bm) : 0;
     g->bar = g->wpre == 2 ? TGKT_BAR(1, g->stages * g->sak, g->stages, g->sb, g->so)
-                          : TGKT_BAR(g->abufs, g->sa, g->stages, g->sb, g->so);
+                          : TGKT_BAR(g->abufs, g->images * g->sa, g->stages, g->images * g->sb, g->so);
     g->smem_bytes = T16GKT_ALIGN + g->bar + T16GKT_BARS(g->stages);
     g->grid_x = s->b * ct_cdiv(s->oh, g->toh) * ct_cdiv(s->ow, g->tow);
     g->grid_y = ct_cdiv(s->cout, g->bm) * ct_tc_ngroups(layer);
@@ -106,8 +116,9 @@ void ct_tc16gkt_geometry_of(const ct_tc_shape *layer, const ct_params *c, ct_tc1
     g->wp_units = g->wpre ? TGKT_WP_UNITS(ct_tc_ngroups(layer), ct_cdiv(s->cout, g->bm), g->nch) : 0;
     g->wp_bytes = g->wp_units * g->wsa;
     /* A consumer thread: the accumulators (N / 2), as many again halved
-     * when packed, about 40 more. */
-    g->regs = g->nw / 2 + g->nw / 4 + 40;
+     * when packed, about 40 more; 3xTF32's small parts of the chunks it
+     * rounds 8 more (ptxas: 167 registers where tf32 takes 163 at N 256). */
+    g->regs = g->nw / 2 + g->nw / 4 + 40 + (g->images == 2 ? 8 : 0);
 }
 
 void ct_tc16gkt_input_map(const ct_tc_shape *s, const ct_params *c, int dtype, ct_tmap_desc *m)
@@ -144,12 +155,12 @@ static int shape_refused(const ct_tc_shape *layer, const ct_tc_shape *s, long lo
     const long long cin_all = s->cin * ct_tc_ngroups(layer), es = ct_elem_bytes(layer), ck = ct_chunk(layer);
     if (es == 4 && s->cin % 4 != 0) {
         snprintf(why, len, "TMA needs 16-byte pixel rows and the weights' 16-byte loads 16-byte runs: "
-                 "Cin/groups = %lld is not a multiple of 4 (tf32)", s->cin);
+                 "Cin/groups = %lld is not a multiple of 4 (fp32, tf32)", s->cin);
         return 1;
     }
     if (es == 4 && ct_tc_ngroups(layer) > 1 && s->cin % ck != 0) {
         snprintf(why, len, "groups of %lld input channels: the last 32-channel box of a group would read the next "
-                 "group's channels (grouped tf32 layers need Cin/groups a multiple of 32)", s->cin);
+                 "group's channels (grouped fp32 and tf32 layers need Cin/groups a multiple of 32)", s->cin);
         return 1;
     }
     if (es == 2 && s->cin % 8 != 0) {
@@ -213,6 +224,11 @@ int ct_tc16gkt_constrain(const ct_template *t, const ct_tc_shape *layer, const c
         g.minb < 1 || g.minb > 2 || g.split < 1 || g.split > CT_TC16GKT_MAX_SPLIT || g.wpre < 0 || g.wpre > 2) {
         snprintf(why, len, "WG_M, WG_N, A_BUFS and MIN_BLOCKS 1 or 2, tiles >= 1, STAGES 2 to 8, SETMAXNREG, "
                  "ROWS 0 or 1, WPRE 0 to 2, SPLIT_K 1 to %d", CT_TC16GKT_MAX_SPLIT);
+        return 1;
+    }
+    if (g.wpre && g.images == 2) {
+        snprintf(why, len, "WPRE=%lld lays the weights out as one image; fp32's 3xTF32 reads two (the big and the "
+                 "small parts): WPRE=0 only", g.wpre);
         return 1;
     }
     if (g.nc > 2) {
@@ -285,13 +301,14 @@ int ct_tc16gkt_constrain(const ct_template *t, const ct_tc_shape *layer, const c
         return 1;
     }
     if (g.smem_bytes > lim->max_smem_per_block) {
-        snprintf(why, len, "%lld bytes of shared memory (A %lld x %lld, %lld stages of %lld) exceed the device's %d",
-                 g.smem_bytes, g.sa, g.sa ? g.abufs : 0, g.stages, g.sb + g.sak, lim->max_smem_per_block);
+        snprintf(why, len, "%lld bytes of shared memory (A %lld x %lld, %lld stages of %lld%s) exceed the device's %d",
+                 g.smem_bytes, g.sa, g.sa ? g.abufs : 0, g.stages, g.sb + g.sak,
+                 g.images == 2 ? ", each twice for 3xTF32" : "", lim->max_smem_per_block);
         return 1;
     }
-    if (g.abufs == 1 && g.nch > 1 && g.smem_bytes + g.sa <= lim->max_smem_per_block) {
+    if (g.abufs == 1 && g.nch > 1 && g.smem_bytes + g.images * g.sa <= lim->max_smem_per_block) {
         snprintf(why, len, "A_BUFS=1 where two A buffers fit (%lld bytes): one drains the pipeline every chunk",
-                 g.smem_bytes + g.sa);
+                 g.smem_bytes + g.images * g.sa);
         return 1;
     }
     /* Split-K is for grids that leave SMs idle: four waves of blocks or

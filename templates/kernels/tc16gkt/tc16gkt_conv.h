@@ -21,7 +21,7 @@ extern const ct_param_def ct_tc16gkt_params[CT_TC16GKT_NPARAMS];
     "channels-last bf16/f16 on Hopper: input tiles by TMA tensor copies (128-byte swizzle, padding by the "  \
     "copy engine's zero fill), wgmma on swizzled shared memory, a producer warpgroup feeding WG_M consumer " \
     "warpgroups through an mbarrier pipeline STAGES deep; tf32 on TF32 wgmma, 32-channel chunks rounded in " \
-    "shared memory"
+    "shared memory; fp32 by 3xTF32 (big and small TF32 parts, three wgmma a step)"
 
 /* The most filter taps: a transpose item holds 8 channels of every tap in
  * registers, 4 words a tap. */
@@ -40,12 +40,13 @@ extern const ct_executor ct_tc16gkt_exec;
 
 #define CT_KERNEL_tc16gktcl(nm, family)                                                                     \
     {.name = nm, .summary = CT_TC16GKT_SUMMARY, .params = ct_tc16gkt_params, .nparams = CT_TC16GKT_NPARAMS, \
-     .dtypes = CT_TC16_DTYPES | (1u << CT_DTYPE_TF32), .exec = &ct_tc16gkt_exec, .kind = &ct_kind_tc16gktcl,      \
-     .kernel = "tc16gktcl"}
+     .dtypes = CT_TC16_DTYPES | (1u << CT_DTYPE_TF32) | (1u << CT_DTYPE_F32), .exec = &ct_tc16gkt_exec,     \
+     .kind = &ct_kind_tc16gktcl, .kernel = "tc16gktcl"}
 
 typedef struct ct_tc16gkt_geom {
     long long wg_m, wg_n, toh, tow, stages, setmaxnreg, abufs, rows, minb, split;
-    long long elem, ck;   /* element bytes (2; tf32 4) and a chunk's channels (64; tf32 32) */
+    long long elem, ck;   /* element bytes (2; tf32, fp32 4) and a chunk's channels (64; tf32, fp32 32) */
+    long long images;     /* of each A buffer and B stage: 2 for fp32 (3xTF32's small parts), else 1 */
     long long bm, n, nw, nc, nt, khw, nch, kpc, nkb, boxh, sb, sa, so, bar, smem_bytes, grid_x, grid_y, regs;
     long long slice_nkb, grid_z;   /* the smallest split slice's k-blocks; the slices (grid z) */
     long long wpre, wp_units, wp_bytes; /* WPRE; the prep's A images (its blocks) and workspace bytes */

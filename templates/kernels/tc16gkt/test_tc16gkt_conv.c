@@ -50,6 +50,9 @@ static int find_cuda(void)
     return 1;
 }
 
+/* fp32 layers replayed (3xTF32, CT_TF32X3, at fp32's 1e-5), split ones. */
+static int x3_cases, x3_split_seen;
+
 /* The map against the driver's rules (cuda.h, cuTensorMapEncodeTiled)
  * and the kernel's stage: TILE_OW x TILE_OH pixel rows of 128 bytes. */
 static void check_map(const ct_tmap_desc *m, const ct_tc16gkt_geom *g, const layer *L)
@@ -90,12 +93,17 @@ static void replay_case(const ct_problem *p, const layer *L, const ct_params *c)
     const long long pbytes = ct_tc16gkt_prep(NULL, &L->s, c, &pl);
     CHECK(g.wpre ? pbytes == g.wp_bytes && pbytes > 0 && pl.block[0] == 128 && pl.grid[2] == 1 : pbytes == 0);
     char cmd[6144], out[1100], dflag[32], pch[1400];
-    /* A tf32 problem: CT_TF32 (fp32 ct_elem, ct_conv_tf32gkt.cuh), else the half type. */
+    /* A tf32 problem: CT_TF32 (fp32 ct_elem, ct_conv_tf32gkt.cuh); an fp32
+     * one CT_TF32X3, as the template defines it (3xTF32 on that header);
+     * else the half type. */
     if (ct_problem_dtype(p) == CT_DTYPE_TF32)
         snprintf(dflag, sizeof dflag, "-DCT_TF32=1");
+    else if (ct_problem_dtype(p) == CT_DTYPE_F32)
+        snprintf(dflag, sizeof dflag, "-DCT_TF32X3=1");
     else
         snprintf(dflag, sizeof dflag, "-DCT_DTYPE=%d", (int)ct_problem_dtype(p));
     tf32_cases += ct_problem_dtype(p) == CT_DTYPE_TF32;
+    x3_cases += ct_problem_dtype(p) == CT_DTYPE_F32;
     snprintf(out, sizeof out, "%s/replay", scratch);
     const char *cxx = getenv("CXX") && *getenv("CXX") ? getenv("CXX") : "g++";
     const char *dir = CT_SOURCE_DIR "/templates";
@@ -202,6 +210,20 @@ int main(void)
         {"conv1dc:2:36:201:20:3:causal:stride=2:bias:nlc:tf32", "1", ""},
         /* Split-K in tf32: Cin 100 (four 32-channel chunks, the last of 4). */
         {"conv2dc:2:100:5:6:40:3:3:same:bias:nhwc:tf32", "1", "split"},
+        /* fp32 by 3xTF32 (CT_TF32X3: second images of every buffer and
+         * stage, three wgmma a step; 1e-5 against fp64): the tf32 layers'
+         * odd shapes again, dilation 2 down, a 1x1 strided layer with two
+         * consumer warpgroups, a 5x2 filter dilated (15 taps do not fit
+         * twice), and Cin 512 of a 3x3 filter (4608-long sums, 16 chunks,
+         * split too) where the accuracy of the small parts shows. */
+        {"conv2dc:1:36:9:13:40:3:3:pad=1:stride=2,1:bias:nhwc", "1", "split"},
+        {"conv2dc:1:64:8:10:66:3:3:same:groups=2:bias:nhwc", "1", ""},
+        {"conv2dc:1:64:10:16:64:3:3:same:dilation=2:nhwc", "1", "rows"},
+        {"conv2dc:2:64:15:16:136:1:1:valid:stride=2:nhwc", "1", ""},
+        {"conv2dc:1:16:12:11:32:5:2:pad=2,1:dilation=1,2:nhwc", "1", ""},
+        {"conv1dc:2:36:201:20:3:causal:stride=2:bias:nlc", "1", ""},
+        {"conv2dc:1:512:6:8:64:3:3:same:nhwc", "1", "split"},
+        {"conv2dc:2:100:5:6:40:3:3:same:bias:nhwc", "1", "split"},
     };
     /* A third of the layers a run, every third from a drawn first (each
      * compile is a second or more; each third holds tf32 and WG_N=2 cases,
@@ -251,6 +273,7 @@ int main(void)
             wgn_seen += ct_params_get(&cs[k], "WG_N", 1) == 2;
             split_here += ct_params_get(&cs[k], "SPLIT_K", 1) > 1;
             tf32_split_seen += ct_params_get(&cs[k], "SPLIT_K", 1) > 1 && ct_problem_dtype(&p) == CT_DTYPE_TF32;
+            x3_split_seen += ct_params_get(&cs[k], "SPLIT_K", 1) > 1 && ct_problem_dtype(&p) == CT_DTYPE_F32;
             replay_case(&p, &L, &cs[k]);
         }
         rows_seen += rows_here;
@@ -258,6 +281,9 @@ int main(void)
         CHECK_MSG(strcmp(shapes[i][2], "rows") || rows_here > 0, "%s: no ROWS=1 case replayed", shapes[i][0]);
         CHECK_MSG(strcmp(shapes[i][2], "split") || split_here > 0, "%s: no split-K case replayed", shapes[i][0]);
     }
+    /* Each third holds fp32 layers; a whole run holds split ones. */
+    CHECK_MSG(x3_cases >= 2 && (!all || (x3_cases >= 8 && x3_split_seen >= 2)), "%d fp32 cases replayed, %d split",
+              x3_cases, x3_split_seen);
     char rm[1200];
     snprintf(rm, sizeof rm, "rm -rf '%s'", scratch);
     CHECK(system(rm) == 0);
