@@ -4,8 +4,8 @@
 // shared addresses are offsets into it, so the swizzle, a function of the
 // address, lands as on the GPU), mbarriers (arrive, expect_tx, complete_tx,
 // try_wait.parity), the tiled TMA load (box, element strides, zero fill
-// out of bounds, 16-byte-chunk swizzle), and wgmma m64nNk16 (m64nNk8 on
-// 4-byte elements with CT_TF32, each operand required a TF32 value) with both
+// out of bounds, 16-byte-chunk swizzle), the 1D bulk copy, and wgmma
+// m64nNk16 (m64nNk8 on 4-byte elements with CT_TF32, each operand required a TF32 value) with both
 // operands read through shared-memory matrix descriptors (K-major,
 // 128-byte swizzle), executed when wgmma.wait_group retires its group: the
 // latest moment the hardware may read the operands, so a stage released
@@ -248,6 +248,22 @@ static inline void ct_rp_tma_4d(unsigned dst, const void *map, int c0, int c1, i
                 }
             }
     ct_rp_complete_tx(b, (long long)bytes);
+}
+
+// cp.async.bulk.shared::cluster.global (1D): n bytes from global src into
+// shared memory at dst, as they are (a swizzled image lands swizzled only
+// where its offsets are the shared addresses' own: a 1024-aligned dst for
+// the 128-byte pattern), then the bytes complete on barrier b. Both
+// addresses 16-aligned and n a multiple of 16, as the instruction needs.
+static inline void ct_rp_bulk(unsigned dst, const void *src, unsigned n, unsigned b)
+{
+    if (dst % 16 != 0 || reinterpret_cast<unsigned long long>(src) % 16 != 0 || n % 16 != 0 || n == 0)
+        CT_RP_FAIL("bulk copy of %u bytes from %p to shared %u: 16-byte alignment and size", n, src, dst);
+    if ((unsigned long long)dst + n > CT_RP_SMEM_BYTES)
+        CT_RP_FAIL("bulk copy past shared memory");
+    ct_rp_write_check(ct_rp_smem + dst, n);
+    memcpy(ct_rp_smem + dst, src, n);
+    ct_rp_complete_tx(b, (long long)n);
 }
 
 // fence.proxy.async: the emulation has one proxy.

@@ -87,7 +87,7 @@ int main(void)
     ct_result o;
 
     /* A graph of launches: every one of them runs. */
-    ct_launcher run = {.run = ct_kernel_call_run, .ctx = &tk, .kernel = &tk};
+    ct_launcher run = {.run = ct_kernel_call_run, .ctx = &tk, .ncalls = 1, .calls = {&tk}};
     ct_result_init(&o);
     CHECK(ct_time_launcher(d, &run, &s, NULL, &o, &e) == CT_OK);
     sane(&o, &s, "tiny, graph");
@@ -109,7 +109,7 @@ int main(void)
               o.batch);
 
     /* No single kernel named: calls back to back. */
-    run.kernel = NULL;
+    run.ncalls = 0;
     ct_result_init(&o);
     CHECK(ct_time_launcher(d, &run, &s, NULL, &o, &e) == CT_OK);
     sane(&o, &s, "tiny, calls");
@@ -122,7 +122,7 @@ int main(void)
     size_t fbytes = (size_t)(g.l2_bytes > 0 ? g.l2_bytes : 1 << 20) * 2;
     CHECK(d->cuMemAlloc(&flush, fbytes) == CUDA_SUCCESS);
     ct_timing_opts to = {.flush = flush, .flush_words = fbytes / 4};
-    run.kernel = &tk;
+    run.ncalls = 1;
     ct_result_init(&o);
     CHECK(ct_time_launcher(d, &run, &s, &to, &o, &e) == CT_OK);
     sane(&o, &s, "tiny, flushed");
@@ -137,7 +137,7 @@ int main(void)
     void *sargs[] = {&ns};
     const ct_launch sl = {.grid = {1, 1, 1}, .block = {32, 1, 1}};
     ct_kernel_call sk = {.d = d, .f = spin, .l = &sl, .args = sargs};
-    ct_launcher srun = {.run = ct_kernel_call_run, .ctx = &sk, .kernel = &sk};
+    ct_launcher srun = {.run = ct_kernel_call_run, .ctx = &sk, .ncalls = 1, .calls = {&sk}};
     ct_result_init(&o);
     CHECK(ct_time_launcher(d, &srun, &s, NULL, &o, &e) == CT_OK);
     sane(&o, &s, "spin 100 ms");

@@ -194,6 +194,11 @@ typedef struct ct_family {
      * (at most CT_MAX_TMAPS, into out); returns how many, 0 for none. The
      * runner encodes them from the device pointers at launch (tmap.h). */
     int (*tensor_maps)(const ct_problem *p, const ct_template *t, const ct_params *c, ct_tmap_desc *out);
+    /* Optional: a kernel that template t's executor runs before the main
+     * one on every call, writing a workspace that the main kernel reads (a
+     * transformed copy of the weights): returns the workspace's bytes, 0
+     * when candidate c has none, and sets its launch in l. */
+    long long (*prep)(const ct_problem *p, const ct_template *t, const ct_params *c, ct_launch *l);
     /* C source of the CPU reference, used by exported self-tests. It defines
      * `static void ct_reference(const float *const *in, double *out)` using
      * the problem macros. */

@@ -33,11 +33,11 @@ typedef struct ct_executor {
      * names and `stream`), plus <sym>_release() for what it keeps. */
     void (*emit_launcher)(FILE *f, const ct_problem *p, const ct_params *c, const char *sym,
                           const char *signature);
-    /* Optional: the kernel launches one execution makes, when they are one
-     * or two plain launches (*then NULL for one), so that the timing may
-     * repeat them in a CUDA graph as it does a single kernel; 0 where they
-     * are not. */
-    int (*calls)(void *state, const ct_kernel_call **first, const ct_kernel_call **then);
+    /* Optional: the kernel launches one execution makes, in order, when it
+     * is plain launches (at most CT_MAX_CALLS, into calls), so that the
+     * timing may repeat them in a CUDA graph as it does a single kernel;
+     * returns how many, 0 where they are not. */
+    int (*calls)(void *state, const ct_kernel_call **calls);
 } ct_executor;
 
 #endif

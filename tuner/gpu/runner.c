@@ -426,7 +426,7 @@ static ct_status time_kernel(ct_gpu *g, CUfunction f, const ct_launch *l, void *
                              const ct_settings *s, ct_result *o, ct_err *e)
 {
     ct_kernel_call k = {.d = g->d, .f = f, .l = l, .args = args};
-    ct_launcher run = {.run = ct_kernel_call_run, .ctx = &k, .kernel = &k};
+    ct_launcher run = {.run = ct_kernel_call_run, .ctx = &k, .ncalls = 1, .calls = {&k}};
     return ct_time_launcher(g->d, &run, s, NULL, o, e);
 }
 
@@ -556,13 +556,13 @@ ct_status ct_run_candidate(ct_gpu *g, ct_workload *w, const ct_template *t,
         }
         t->exec->resources(xstate, &o->registers, &o->smem_bytes, &o->local_bytes);
         run = (ct_launcher){.run = t->exec->run, .ctx = xstate};
-        if (t->exec->calls && !t->exec->calls(xstate, &run.kernel, &run.then))
-            run.kernel = run.then = NULL;
+        if (t->exec->calls)
+            run.ncalls = t->exec->calls(xstate, run.calls);
     } else {
         if (!prepare_kernel(g, w, t, c, mod, &k, &l, o) || !encode_tensor_maps(g, w, t, c, maps, args, o))
             goto out;
         k.args = args;
-        run = (ct_launcher){.run = ct_kernel_call_run, .ctx = &k, .kernel = &k};
+        run = (ct_launcher){.run = ct_kernel_call_run, .ctx = &k, .ncalls = 1, .calls = {&k}};
     }
     /* Inputs a template keeps in __constant__ memory. */
     for (int i = 0; i < w->nbufs; i++) {

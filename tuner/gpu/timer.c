@@ -89,24 +89,23 @@ static void node_params(const ct_kernel_call *k, CUDA_KERNEL_NODE_PARAMS *kp)
     kp->kernelParams = k->args;
 }
 
-/* An executable graph of n launches of k (each followed by one of then,
- * when set), each after the previous one, as a caller replaying a graph
- * runs them: the GPU never waits for the host. NULL when the driver
- * refuses any step; nothing has run then, so the caller launches back to
- * back instead. */
-static CUgraphExec build_graph(const ct_drv *d, const ct_kernel_call *k, const ct_kernel_call *then, int n)
+/* An executable graph of n executions of run's launches (each execution
+ * its calls in order), each launch after the previous one, as a caller
+ * replaying a graph runs them: the GPU never waits for the host. NULL when
+ * the driver refuses any step; nothing has run then, so the caller launches
+ * back to back instead. */
+static CUgraphExec build_graph(const ct_drv *d, const ct_launcher *run, int n)
 {
     CUgraph graph = NULL;
     CUgraphExec exec = NULL;
     CUgraphNode prev = NULL, node = NULL;
-    CUDA_KERNEL_NODE_PARAMS kp[2];
-    node_params(k, &kp[0]);
-    if (then)
-        node_params(then, &kp[1]);
+    CUDA_KERNEL_NODE_PARAMS kp[CT_MAX_CALLS];
+    for (int j = 0; j < run->ncalls; j++)
+        node_params(run->calls[j], &kp[j]);
     if (d->cuGraphCreate(&graph, 0) != CUDA_SUCCESS)
         return NULL;
     for (int i = 0; i < n; i++)
-        for (int j = 0; j < (then ? 2 : 1); j++) {
+        for (int j = 0; j < run->ncalls; j++) {
             if (d->cuGraphAddKernelNode(&node, graph, prev ? &prev : NULL, prev ? 1 : 0, &kp[j]) != CUDA_SUCCESS)
                 goto out;
             prev = node;
@@ -151,7 +150,7 @@ ct_status ct_time_launcher(const ct_drv *d, const ct_launcher *run, const ct_set
     if (pl.batch > 1) {
         sm.batch = pl.batch;
         method = CT_TIMING_CALLS;
-        if (run->kernel && (sm.graph = build_graph(d, run->kernel, run->then, pl.batch)) != NULL)
+        if (run->ncalls > 0 && run->ncalls <= CT_MAX_CALLS && (sm.graph = build_graph(d, run, pl.batch)) != NULL)
             method = CT_TIMING_GRAPH;
     }
     for (int i = 0; i < pl.warmup; i++)

@@ -26,15 +26,19 @@ typedef struct ct_kernel_call {
 /* Launch k (a ct_kernel_call) on the default stream. */
 CUresult ct_kernel_call_run(void *k);
 
-/* One execution of a candidate, enqueued on the default stream; kernel is
- * set when that execution is the single launch it describes, or with then
- * the launch of kernel followed by that of then (split-K's reduce): a CUDA
- * graph can then repeat it. */
+/* The most launches of one execution a graph repeats (a prep, the main
+ * kernel, a split-K reduce). */
+#define CT_MAX_CALLS 4
+
+/* One execution of a candidate, enqueued on the default stream; ncalls > 0
+ * when that execution is exactly the launches calls[0 .. ncalls - 1] in
+ * order (a single kernel; a prep, the main kernel and split-K's reduce): a
+ * CUDA graph can then repeat it. */
 typedef struct ct_launcher {
     CUresult (*run)(void *ctx);
     void *ctx;
-    const ct_kernel_call *kernel;
-    const ct_kernel_call *then;
+    int ncalls;
+    const ct_kernel_call *calls[CT_MAX_CALLS];
 } ct_launcher;
 
 /* What a timing may do beyond launching: evict L2 before each execution

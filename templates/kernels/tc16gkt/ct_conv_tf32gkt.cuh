@@ -73,12 +73,22 @@
 #define TG_BOXH TGKT_BOXH(ROWS, TILE_OH, TC_KH, TG_RSTEP)
 #define TG_NKB TGKT_NKB(TG_NCH, TG_KPC)
 #define TG_SB TGKT_SB(TG_BOXH, TILE_OW)         // a B stage, bytes
+#if WPRE == 2
+// WPRE=2: no A buffers; input stage s holds its k-block's A too (TG_SAK
+// bytes at TG_ASTAGE(s), after the B stages), copied with its box.
+#define TG_SA 0
+#define TG_SAK TGKT_SAK(TG_KBT, TG_BM)
+#define TG_ASTAGE(s) (STAGES * TG_SB + (s) * TG_SAK)
+#else
 #define TG_SA TGKT_SA(TG_KHW, TG_BM)            // an A buffer (a chunk's taps), bytes
+#endif
 #define TG_OP TGKT_OP(TG_BM)                    // staged output pixel pitch, elements
 #define TG_SO TGKT_SO(TG_N, TG_OP, 4)           // the staged outputs, bytes (over the buffers)
 // The barriers, after the buffers and the staged outputs: nothing
 // overwrites them while they are in use.
-#if CT_TF32X3
+#if WPRE == 2
+#define TG_BAR TGKT_BAR(1, STAGES * TG_SAK, STAGES, TG_SB, TG_SO)
+#elif CT_TF32X3
 // 3xTF32: the second (small) images, TG_X bytes past the first ones.
 #define TG_X (A_BUFS * TG_SA + STAGES * TG_SB)
 #define TG_BAR TGKT_BAR(A_BUFS, 2 * TG_SA, STAGES, 2 * TG_SB, TG_SO)
@@ -110,7 +120,11 @@
 #define TG_REGCAP TGKT_REGCAP(TG_NT, MIN_BLOCKS)
 // The producer's registers after setmaxnreg.dec: a transpose item's 4 KHW
 // words and about 40 more (fewer spill them).
+#if WPRE
+#define TG_PROD_REGS TGKT_WP_PROD_REGS   // the producer only issues copies
+#else
 #define TG_PROD_REGS TGKT_PROD_REGS(TG_KHW)
+#endif
 #define TG_CONS_REGS TGKT_CONS_REGS(TG_REGCAP, TG_NC, TG_PROD_REGS)
 #if TG_N % (8 * WG_N) != 0 || TG_NW > 256
 #error "TILE_OH x TILE_OW / WG_N must be a multiple of 8, at most 256"
@@ -366,6 +380,10 @@ __device__ __forceinline__ void tg_round_stage(unsigned char *bp)
     tg_consumer_sync();
 }
 
+#if WPRE
+#include "ct_tc16gkt_wprep.cuh"   // the prep kernel and the producer's fetch of its images
+#endif
+
 extern "C" __global__ void __launch_bounds__(TG_NT, MIN_BLOCKS)
 TC_NAME(const ct_elem *__restrict__ in_, const ct_elem *__restrict__ weight_,
 #if SPLIT_K > 1
@@ -408,7 +426,11 @@ TC_NAME(const ct_elem *__restrict__ in_, const ct_elem *__restrict__ weight_,
             tg_bar_init(TG_EMPTYB(s), 4 * TG_NC);
         }
         for (int a = 0; a < 2; ++a) {
+#if WPRE
+            tg_bar_init(TG_FULLA(a), 1);   // the copying lane's expect_tx
+#else
             tg_bar_init(TG_FULLA(a), 96);
+#endif
             tg_bar_init(TG_EMPTYA(a), 4 * TG_NC);
         }
         tg_bar_init_fence();
@@ -434,12 +456,24 @@ TC_NAME(const ct_elem *__restrict__ in_, const ct_elem *__restrict__ weight_,
                     const int i = ROWS ? 0 : q / TC_KW, j = ROWS ? q : q % TC_KW;
                     if (u > 0)
                         tg_wait(TG_EMPTYB(s), (u - 1) & 1);
+#if WPRE == 2
+                    tg_arrive_tx(TG_FULLB(s), TG_SB + TG_SAK);   // the box and the k-block's A
+                    tg_wp_stage(sm0 + TG_ASTAGE(s), weight_, grp, co0, ch, q, TG_FULLB(s));
+#else
                     tg_arrive_tx(TG_FULLB(s), TG_SB);
+#endif
                     tg_tma_4d(sm0 + A_BUFS * TG_SA + s * TG_SB, &tmap, grp * TC_CIN + ch * TG_CK,
                               ox0 * TC_SX + j * TC_DX - TC_PW, oy0 * TC_SY + i * TC_DY - TC_PH, b,
                               TG_FULLB(s));
                 }
             }
+#if WPRE == 1
+        } else if (threadIdx.x == 32) {
+            tg_wp_fetch(sm0, weight_, grp, co0, TG_FULLA(0), TG_EMPTYA(0));
+        }
+#elif WPRE == 2
+        }   // warp 0 copies the weights with the input; warps 1-3 idle
+#else
         } else {
             const tg_bits *weight =
                 reinterpret_cast<const tg_bits *>(weight_) + (long long)grp * TC_COUT * TG_RK;
@@ -461,6 +495,7 @@ TC_NAME(const ct_elem *__restrict__ in_, const ct_elem *__restrict__ weight_,
                 tg_arrive(TG_FULLA(a));
             }
         }
+#endif
         return;
     }
 
@@ -481,19 +516,33 @@ TC_NAME(const ct_elem *__restrict__ in_, const ct_elem *__restrict__ weight_,
     for (int kb = 0; kb < TG_NKB; ++kb) {
 #endif
         const int s = kb % STAGES, u = kb / STAGES, ch = kb / TG_KPC, q = kb % TG_KPC, a = ch % A_BUFS;
+#if WPRE != 2
         if (q == 0)
             tg_wait(TG_FULLA(a), (ch / A_BUFS) & 1);
+#endif
         tg_wait(TG_FULLB(s), u & 1);
         tg_round_stage(sm + A_BUFS * TG_SA + s * TG_SB);
         tg_wg_fence();
+#if WPRE == 2
+        (void)a;   // no A buffers
+        const unsigned long long da = tg_desc(sm0 + TG_ASTAGE(s) + wgm * 64 * 128);
+#else
         const unsigned long long da = tg_desc(sm0 + a * TG_SA + wgm * 64 * 128);
+#endif
         const unsigned long long db = tg_desc(sm0 + A_BUFS * TG_SA + s * TG_SB + wgn * TG_NW * 128);
 #pragma unroll
         for (int r = 0; r < TG_KBT; ++r) {
             const int tap = ROWS ? r * TC_KW + q : q;
+#if WPRE == 2
+            (void)tap;   // the stage holds the k-block's taps in the order r
+#pragma unroll
+            for (int k = 0; k < 4; ++k)
+                tg_mma<TG_NW>(acc, da, r * TG_BM * 8 + 2 * k, db, r * TG_RSTEP * TILE_OW * 8 + 2 * k);
+#else
 #pragma unroll
             for (int k = 0; k < 4; ++k)
                 tg_mma<TG_NW>(acc, da, tap * TG_BM * 8 + 2 * k, db, r * TG_RSTEP * TILE_OW * 8 + 2 * k);
+#endif
         }
         tg_wg_commit();
         // With one A buffer, a chunk's last k-block drains the steps: the

@@ -32,7 +32,11 @@ CT_FAMILY_CODE
                                 "transpose with another's wgmma steps")                                   \
     X(SPLIT_K, 1, CT_ADDED_INT(1), "split-K: slices of whole channel chunks over the grid's z, each writing fp32 " \
                                    "partial sums to a workspace that a second kernel adds in a fixed order with "  \
-                                   "the bias (small grids, long reductions); 1: one kernel")
+                                   "the bias (small grids, long reductions); 1: one kernel")                 \
+    X(WPRE, 0, CT_ADDED_INT(0), "1: a prep kernel lays the weights out once a call as the swizzled A buffers' "  \
+                                "images, each chunk's fetched by one bulk copy; 2: the same images, a "       \
+                                "k-block's taps copied into its input stage (no A buffers); 0: every block's " \
+                                "producer warps transpose its chunks' OIHW weights")
 const ct_param_def ct_tc16gkt_params[CT_TC16GKT_NPARAMS] = CT_PARAM_TABLE(T16GKT_LIST);
 _Static_assert(CT_PARAM_COUNT(T16GKT_LIST) == CT_TC16GKT_NPARAMS, "CT_TC16GKT_NPARAMS is the list's length");
 CT_PARAM_VALUES(t16gkt, T16GKT_LIST, ct_tc16gkt_params)
@@ -74,6 +78,7 @@ void ct_tc16gkt_geometry_of(const ct_tc_shape *layer, const ct_params *c, ct_tc1
     memset(g, 0, sizeof *g);
     g->wg_m = q.WG_M, g->toh = q.TILE_OH, g->tow = q.TILE_OW, g->stages = q.STAGES, g->setmaxnreg = q.SETMAXNREG;
     g->abufs = q.A_BUFS, g->rows = q.ROWS, g->minb = q.MIN_BLOCKS, g->wg_n = q.WG_N, g->split = q.SPLIT_K;
+    g->wpre = q.WPRE;
     if (g->wg_m < 1 || g->wg_n < 1 || g->toh < 1 || g->tow < 1 || g->stages < 1 || g->split < 1)
         return;
     /* The kernels' TG_* sizes, tc16gkt_sizes.cuh's expressions. */
@@ -95,14 +100,21 @@ void ct_tc16gkt_geometry_of(const ct_tc_shape *layer, const ct_params *c, ct_tc1
      * (the constraints refuse ROWS where SY does not divide DY). */
     g->boxh = TGKT_BOXH(g->rows && s->dy % s->sy == 0, g->toh, s->kh, s->dy / s->sy);
     g->sb = TGKT_SB(g->boxh, g->tow);
-    g->sa = TGKT_SA(g->khw, g->bm);
+    g->wsa = TGKT_SA(g->khw, g->bm);
     g->so = TGKT_SO(g->n, TGKT_OP(g->bm), g->elem);
     g->images = ct_images(layer);
-    g->bar = TGKT_BAR(g->abufs, g->images * g->sa, g->stages, g->images * g->sb, g->so);
+    /* WPRE=2: no A buffers, a k-block's A in each input stage (one image:
+     * the constraints refuse WPRE with 3xTF32's two). */
+    g->sa = g->wpre == 2 ? 0 : g->wsa;
+    g->sak = g->wpre == 2 ? TGKT_SAK(g->rows ? s->kh : 1, g->bm) : 0;
+    g->bar = g->wpre == 2 ? TGKT_BAR(1, g->stages * g->sak, g->stages, g->sb, g->so)
+                          : TGKT_BAR(g->abufs, g->images * g->sa, g->stages, g->images * g->sb, g->so);
     g->smem_bytes = T16GKT_ALIGN + g->bar + T16GKT_BARS(g->stages);
     g->grid_x = s->b * ct_cdiv(s->oh, g->toh) * ct_cdiv(s->ow, g->tow);
     g->grid_y = ct_cdiv(s->cout, g->bm) * ct_tc_ngroups(layer);
     g->grid_z = g->split;
+    g->wp_units = g->wpre ? TGKT_WP_UNITS(ct_tc_ngroups(layer), ct_cdiv(s->cout, g->bm), g->nch) : 0;
+    g->wp_bytes = g->wp_units * g->wsa;
     /* A consumer thread: the accumulators (N / 2), as many again halved
      * when packed, about 40 more; 3xTF32's small parts of the chunks it
      * rounds 8 more (ptxas: 167 registers where tf32 takes 163 at N 256). */
@@ -209,9 +221,14 @@ int ct_tc16gkt_constrain(const ct_template *t, const ct_tc_shape *layer, const c
     if (g.wg_m < 1 || g.wg_m > 2 || g.wg_n < 1 || g.wg_n > 2 || g.toh < 1 || g.tow < 1 || g.stages < 2 ||
         g.stages > 8 ||
         (g.setmaxnreg != 0 && g.setmaxnreg != 1) || g.abufs < 1 || g.abufs > 2 || g.rows < 0 || g.rows > 1 ||
-        g.minb < 1 || g.minb > 2 || g.split < 1 || g.split > CT_TC16GKT_MAX_SPLIT) {
-        snprintf(why, len, "WG_M, WG_N, A_BUFS and MIN_BLOCKS 1 or 2, tiles >= 1, STAGES 2 to 8, SETMAXNREG and "
-                 "ROWS 0 or 1, SPLIT_K 1 to %d", CT_TC16GKT_MAX_SPLIT);
+        g.minb < 1 || g.minb > 2 || g.split < 1 || g.split > CT_TC16GKT_MAX_SPLIT || g.wpre < 0 || g.wpre > 2) {
+        snprintf(why, len, "WG_M, WG_N, A_BUFS and MIN_BLOCKS 1 or 2, tiles >= 1, STAGES 2 to 8, SETMAXNREG, "
+                 "ROWS 0 or 1, WPRE 0 to 2, SPLIT_K 1 to %d", CT_TC16GKT_MAX_SPLIT);
+        return 1;
+    }
+    if (g.wpre && g.images == 2) {
+        snprintf(why, len, "WPRE=%lld lays the weights out as one image; fp32's 3xTF32 reads two (the big and the "
+                 "small parts): WPRE=0 only", g.wpre);
         return 1;
     }
     if (g.nc > 2) {
@@ -285,8 +302,8 @@ int ct_tc16gkt_constrain(const ct_template *t, const ct_tc_shape *layer, const c
     }
     if (g.smem_bytes > lim->max_smem_per_block) {
         snprintf(why, len, "%lld bytes of shared memory (A %lld x %lld, %lld stages of %lld%s) exceed the device's %d",
-                 g.smem_bytes, g.sa, g.abufs, g.stages, g.sb, g.images == 2 ? ", each twice for 3xTF32" : "",
-                 lim->max_smem_per_block);
+                 g.smem_bytes, g.sa, g.sa ? g.abufs : 0, g.stages, g.sb + g.sak,
+                 g.images == 2 ? ", each twice for 3xTF32" : "", lim->max_smem_per_block);
         return 1;
     }
     if (g.abufs == 1 && g.nch > 1 && g.smem_bytes + g.images * g.sa <= lim->max_smem_per_block) {
@@ -307,9 +324,11 @@ int ct_tc16gkt_constrain(const ct_template *t, const ct_tc_shape *layer, const c
         return 1;
     }
     /* A consumer's registers: with setmaxnreg its share of what the
-     * producer gives up, else the launch's cap. */
+     * producer gives up (all but 40 when it only issues copies), else the
+     * launch's cap. */
     const long long cap = TGKT_REGCAP(g.nt, g.minb);
-    const long long have = g.setmaxnreg ? TGKT_CONS_REGS(cap, g.nc, TGKT_PROD_REGS(g.khw)) : cap;
+    const long long prod = g.wpre ? TGKT_WP_PROD_REGS : TGKT_PROD_REGS(g.khw);
+    const long long have = g.setmaxnreg ? TGKT_CONS_REGS(cap, g.nc, prod) : cap;
     if (g.regs > have) {
         snprintf(why, len, "about %lld registers a consumer thread exceed the %lld it gets (%lld threads)", g.regs,
                  have, g.nt);
@@ -327,9 +346,13 @@ void ct_tc16gkt_normalize(const ct_template *t, const ct_tc_shape *layer, ct_par
         q.TILE_OH = 1;
     if (q.WG_M * q.WG_N != 2)
         q.SETMAXNREG = 0;
-    /* One chunk needs one weight buffer (its drain is the end). */
+    /* One chunk needs one weight buffer (its drain is the end); WPRE=2 has
+     * none (its stages hold the weights), and A_BUFS=2 keeps it from
+     * draining at every chunk. */
     if (ct_cdiv(ct_tc_per_group(layer).cin, ct_chunk(layer)) == 1)
         q.A_BUFS = 1;
+    else if (q.WPRE == 2)
+        q.A_BUFS = 2;
     /* One filter row: a column is one tap. */
     if (layer->kh == 1)
         q.ROWS = 0;
@@ -357,6 +380,22 @@ void ct_tc16gkt_launch(const ct_template *t, const ct_tc_shape *s, const ct_para
     l->smem_bytes = (unsigned)g.smem_bytes;
 }
 
+long long ct_tc16gkt_prep(const ct_template *t, const ct_tc_shape *s, const ct_params *c, ct_launch *l)
+{
+    (void)t;
+    ct_tc16gkt_geom g;
+    ct_tc16gkt_geometry_of(s, c, &g);
+    memset(l, 0, sizeof *l);
+    if (!g.wpre)
+        return 0;
+    l->grid[0] = (unsigned)(g.wp_units / ct_tc_ngroups(s) * TGKT_WP_BLOCKS(g.bm));
+    l->grid[1] = (unsigned)ct_tc_ngroups(s);
+    l->grid[2] = 1;
+    l->block[0] = TGKT_WP_THREADS;
+    l->block[1] = l->block[2] = 1;
+    return g.wp_bytes;
+}
+
 int ct_tc16gkt_tensor_maps(const ct_template *t, const ct_tc_shape *s, const ct_params *c, ct_tmap_desc *out)
 {
     (void)t;
@@ -377,9 +416,13 @@ static unsigned reduce_grid(long long count)
     return (unsigned)ct_cdiv(items, 256);
 }
 
+/* WPRE=1: <TC_NAME>_wprep turns the weights (buffer 1) into the A images
+ * the main kernel reads in their place. */
+static const ct_ws_prep wprep = {.suffix = "_wprep", .src = 1};
+
 static const ct_ws_exec split_ws = {.exec = &ct_tc16gkt_exec, .split_axis = 2, .always = 0, .bias = 1,
                                     .reduce_grid = reduce_grid, .what = "split-K workspace", .tmaps = 1,
-                                    .direct = 1};
+                                    .direct = 1, .prep = &wprep};
 
 static ct_status split_setup(const ct_problem *p, const ct_params *c, const ct_drv *d, CUmodule mod,
                              const CUdeviceptr *bufs, void **out, ct_err *e)
@@ -392,7 +435,9 @@ static ct_status split_setup(const ct_problem *p, const ct_params *c, const ct_d
  * frees it), the main kernel into it and the reduce (by the template's
  * TC_CAT: a family export renames the main kernel by a macro per problem,
  * and the reduce's name is pasted from it); without, the one launch of a
- * single-kernel template. */
+ * single-kernel template. With WPRE the prep kernel first, at every call
+ * (the weights may change between calls), into its own kept workspace,
+ * which the main kernel then reads for the weights. */
 static void split_emit(FILE *f, const ct_problem *p, const ct_params *c, const char *sym, const char *signature)
 {
     const ct_template *t = ct_ws_template(p, &ct_tc16gkt_exec);
@@ -401,15 +446,27 @@ static void split_emit(FILE *f, const ct_problem *p, const ct_params *c, const c
     const long long count = (long long)ct_problem_output_count(p);
     const char *name = t ? t->name : "missing_template";
     const int split = t16gkt_get(c).SPLIT_K > 1;
+    ct_launch pl;
+    const long long pbytes = t && p->family->prep ? p->family->prep(p, t, c, &pl) : 0;
     const char *in_cast = ct_dtype_is_half(ct_problem_dtype(p)) ? "(const ct_elem *)" : "";
     const char *out_cast = ct_dtype_is_half(ct_problem_dtype(p)) ? "(ct_elem *)" : "";
     fprintf(f, "#include <cuda.h>\n");
-    if (split)
-        fprintf(f, "// The split-K workspace, made on the first call (not thread-safe: call once\n"
-                   "// from one thread first, or guard the first call).\nstatic float *ct_ws;\n\n"
-                   "extern \"C\" void %s_release(void)\n{\n    cudaFree(ct_ws);\n    ct_ws = 0;\n}\n\n", sym);
-    else
+    if (split || pbytes > 0) {
+        fprintf(f, "// Workspaces, made on the first call (not thread-safe: call once from one\n"
+                   "// thread first, or guard the first call).\n");
+        if (split)
+            fprintf(f, "static float *ct_ws;   // the split-K slices\n");
+        if (pbytes > 0)
+            fprintf(f, "static void *ct_wp;    // the weights as the kernel's A buffer images, every call\n");
+        fprintf(f, "\nextern \"C\" void %s_release(void)\n{\n", sym);
+        if (split)
+            fprintf(f, "    cudaFree(ct_ws);\n    ct_ws = 0;\n");
+        if (pbytes > 0)
+            fprintf(f, "    cudaFree(ct_wp);\n    ct_wp = 0;\n");
+        fprintf(f, "}\n\n");
+    } else {
         fprintf(f, "// Nothing is kept between calls.\nextern \"C\" void %s_release(void)\n{\n}\n\n", sym);
+    }
     fprintf(f, "extern \"C\" %s\n{\n", signature);
     const int ntm = t ? ct_export_emit_tensor_maps(f, p, t, c) : 0;
     if (split)
@@ -417,9 +474,18 @@ static void split_emit(FILE *f, const ct_problem *p, const ct_params *c, const c
                    "        cudaError_t err = cudaMalloc((void **)&ct_ws, (size_t)CT_GRID_Z * %lldULL * sizeof(float));\n"
                    "        if (err != cudaSuccess)\n            return (int)err;\n    }\n",
                 count);
+    if (pbytes > 0)
+        fprintf(f, "    if (!ct_wp) {\n        cudaError_t err = cudaMalloc(&ct_wp, %lldULL);\n"
+                   "        if (err != cudaSuccess)\n            return (int)err;\n    }\n"
+                   "    TC_CAT(%s, _wprep)<<<dim3(%u, %u), %u, 0, stream>>>(%s%s, (ct_elem *)ct_wp);\n",
+                pbytes, name, pl.grid[0], pl.grid[1], pl.block[0], in_cast, b[1].name);
     ct_export_emit_smem_optin(f, name);
-    fprintf(f, "    %s<<<dim3(CT_GRID_X, CT_GRID_Y, CT_GRID_Z), CT_BLOCK_X, CT_SMEM_BYTES, stream>>>(%s%s, %s%s, ", name,
-            in_cast, b[0].name, in_cast, b[1].name);
+    fprintf(f, "    %s<<<dim3(CT_GRID_X, CT_GRID_Y, CT_GRID_Z), CT_BLOCK_X, CT_SMEM_BYTES, stream>>>(%s%s, ", name,
+            in_cast, b[0].name);
+    if (pbytes > 0)
+        fprintf(f, "(const ct_elem *)ct_wp, ");
+    else
+        fprintf(f, "%s%s, ", in_cast, b[1].name);
     if (split)
         fprintf(f, "ct_ws");
     else if (nb == 4)
@@ -450,4 +516,4 @@ const ct_executor ct_tc16gkt_exec = {
 const ct_kernel_kind ct_kind_tc16gktcl = {.name = "tc16gktcl", .layouts = CT_LAYOUT_CL_ONLY, .any_layer = 1,
                                           .wgmma = 1, .constrain = ct_tc16gkt_constrain,
                                           .normalize = ct_tc16gkt_normalize, .launch = ct_tc16gkt_launch,
-                                          .tensor_maps = ct_tc16gkt_tensor_maps};
+                                          .tensor_maps = ct_tc16gkt_tensor_maps, .prep = ct_tc16gkt_prep};

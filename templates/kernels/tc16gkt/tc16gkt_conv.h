@@ -14,7 +14,7 @@
 #include "problem.h"
 #include "tc_shape.h"
 
-#define CT_TC16GKT_NPARAMS 10
+#define CT_TC16GKT_NPARAMS 11
 extern const ct_param_def ct_tc16gkt_params[CT_TC16GKT_NPARAMS];
 
 #define CT_TC16GKT_SUMMARY                                                                                     \
@@ -34,7 +34,8 @@ extern const ct_kernel_kind ct_kind_tc16gktcl;
 
 /* The executor of its templates: SPLIT_K 1 one launch (every buffer and the
  * tensor map), else the main kernel into a split-K workspace and the
- * reduce (ws_exec.h). */
+ * reduce (ws_exec.h); with WPRE the prep kernel before either, the main
+ * kernel reading its workspace for the weights. */
 extern const ct_executor ct_tc16gkt_exec;
 
 #define CT_KERNEL_tc16gktcl(nm, family)                                                                     \
@@ -48,6 +49,8 @@ typedef struct ct_tc16gkt_geom {
     long long images;     /* of each A buffer and B stage: 2 for fp32 (3xTF32's small parts), else 1 */
     long long bm, n, nw, nc, nt, khw, nch, kpc, nkb, boxh, sb, sa, so, bar, smem_bytes, grid_x, grid_y, regs;
     long long slice_nkb, grid_z;   /* the smallest split slice's k-blocks; the slices (grid z) */
+    long long wpre, wp_units, wp_bytes; /* WPRE; the prep's A images (its blocks) and workspace bytes */
+    long long wsa, sak;            /* an A image (a chunk's taps); WPRE=2: a k-block's A in its stage */
 } ct_tc16gkt_geom;
 
 /* s is the whole layer; the sizes are those of one group's GEMM. */
@@ -63,6 +66,9 @@ int ct_tc16gkt_constrain(const ct_template *t, const ct_tc_shape *s, const ct_pa
                          char *why, size_t len);
 void ct_tc16gkt_normalize(const ct_template *t, const ct_tc_shape *s, ct_params *c);
 void ct_tc16gkt_launch(const ct_template *t, const ct_tc_shape *s, const ct_params *c, ct_launch *l);
+/* WPRE=1: the workspace of the weights' A images (bytes) and the launch
+ * of <TC_NAME>_wprep that writes it; 0 for WPRE=0. */
+long long ct_tc16gkt_prep(const ct_template *t, const ct_tc_shape *s, const ct_params *c, ct_launch *l);
 int ct_tc16gkt_tensor_maps(const ct_template *t, const ct_tc_shape *s, const ct_params *c, ct_tmap_desc *out);
 
 #endif

@@ -14,7 +14,10 @@
 // holds the slices, each block's barriers are counted for its own slice,
 // every slice of the workspace must be written whole, and the reduce
 // (ct_tc16gkt_split.cuh) must give, bit for bit, the slices added in order
-// plus the bias, rounded once.
+// plus the bias, rounded once. With WPRE=1 the prep kernel
+// (ct_tc16gkt_wprep.cuh) runs first: its workspace must be, byte for
+// byte, the A buffers' swizzled images this file computes on its own, and
+// the main kernel fetches them with emulated 1D bulk copies.
 #include "replay_shim.h"
 #include "ct_dtype.cuh"
 #include "replay_hopper.h"
@@ -40,6 +43,9 @@
 #ifndef SPLIT_K
 #define SPLIT_K 1
 #endif
+#ifndef WPRE
+#define WPRE 0
+#endif
 #if CT_TF32
 #include "ct_conv_tf32gkt.cuh"
 #elif CT_TF32X3   // fp32 by 3xTF32, as the template selects it
@@ -63,8 +69,8 @@ static long long expected_phases(unsigned b, int z)
     } else if (i < 2 * STAGES) {          // emptyB[s]: every k-block but the last, which one A buffer drains
         for (int kb = 0; kb + (A_BUFS == 1 ? 0 : 1) < nkb; kb++)
             n += kb % STAGES == (int)(i - STAGES);
-    } else if (i < 2 * STAGES + 2) {      // fullA[a]: every chunk of buffer a
-        for (int ch = 0; ch < nch; ch++)
+    } else if (i < 2 * STAGES + 2) {      // fullA[a]: every chunk of buffer a (none with WPRE=2)
+        for (int ch = 0; ch < nch && WPRE != 2; ch++)
             n += ch % A_BUFS == (int)(i - 2 * STAGES);
     } else {                              // emptyA[a]: every chunk but the last (all with one buffer)
         for (int ch = 0; ch + (A_BUFS == 1 ? 0 : 1) < nch; ch++)
@@ -121,15 +127,58 @@ int main()
     for (long long k = 0; k < CT_RP_SMEM_BYTES; k += 2)   // NaN patterns: an unwritten operand shows
         ct_rp_smem[k] = 0xc1, ct_rp_smem[k + 1] = 0x7f;
     std::vector<ct_elem> oute(ny, toe(NAN));
+    const ct_elem *wmain = we.data();   // the main kernel's weights: OIHW, or the prep's images
+#if WPRE
+    // The prep's workspace: an A buffer image a (group, channel block,
+    // chunk), NaN patterns first so that an unwritten byte shows.
+    const long long units = (long long)LY_GROUPS * TG_NCT * TG_NCH, ue = TG_WSA / (long long)sizeof(ct_elem);
+    const int pgx = TG_NCT * TG_NCH * TGKT_WP_BLOCKS(TG_BM);
+    if (pgx != LY_PGX || LY_GROUPS != LY_PGY || units * TG_WSA != LY_PBYTES) {
+        printf("FAIL: the model's prep is %d x %d blocks and %lld bytes, the header's %d x %d and %lld\n", LY_PGX,
+               LY_PGY, (long long)LY_PBYTES, pgx, LY_GROUPS, units * TG_WSA);
+        return 1;
+    }
+    std::vector<ct_elem> wp(units * ue, toe(NAN));
+    ct_replay_grid(pgx, LY_GROUPS, 1, TGKT_WP_THREADS, 1, 1,
+                   [&] { kmain_wprep(we.data(), wp.data()); });
+    // Element (row m, channel k of the chunk) of tap t sits at row (t BM +
+    // m), 16-byte chunk (k / E) ^ (m % 8): the 128-byte swizzle of a
+    // 1024-aligned buffer; zeros past Cout and Cin; tf32 rounded (tg_rna).
+    const int ck = 128 / (int)sizeof(ct_elem), per = 16 / (int)sizeof(ct_elem);
+    long long wbad = 0;
+    for (long long u = 0; u < units; ++u)
+        for (int t = 0; t < TG_KHW; ++t)
+            for (int m = 0; m < TG_BM; ++m)
+                for (int k = 0; k < ck; ++k) {
+                    const long long g = u / (TG_NCT * TG_NCH), co = u / TG_NCH % TG_NCT * TG_BM + m,
+                                    c = u % TG_NCH * ck + k;
+                    ct_elem want = toe(0.0f);
+                    if (co < LY_COUT && c < LY_CIN)
+                        want = we[((g * LY_COUT + co) * LY_CIN + c) * TG_KHW + t];
+#if CT_TF32
+                    unsigned bits;
+                    memcpy(&bits, &want, 4);
+                    bits = tg_rna(bits);
+                    memcpy(&want, &bits, 4);
+#endif
+                    const long long at = u * ue + (t * TG_BM + m) * ck + ((k / per) ^ (m % 8)) * per + k % per;
+                    if (memcmp(&want, &wp[at], sizeof want) != 0 && wbad++ < 5)
+                        printf("FAIL: prepared weight (unit %lld, tap %d, row %d, channel %d) is %g, want %g\n", u,
+                               t, m, k, ct_ld(&wp[at]), ct_ld(&want));
+                }
+    if (wbad)
+        return 1;
+    wmain = wp.data();
+#endif
 #if SPLIT_K > 1
     std::vector<float> ws((size_t)SPLIT_K * ny, NAN);
-    ct_replay_grid(LY_GX, LY_GY, SPLIT_K, TG_NT, 1, 1, [&] { kmain(xe.data(), we.data(), ws.data(), tm); });
+    ct_replay_grid(LY_GX, LY_GY, SPLIT_K, TG_NT, 1, 1, [&] { kmain(xe.data(), wmain, ws.data(), tm); });
 #else
     ct_replay_grid(LY_GX, LY_GY, 1, TG_NT, 1, 1, [&] {
 #if LY_BIAS
-        kmain(xe.data(), we.data(), be.data(), oute.data(), tm);
+        kmain(xe.data(), wmain, be.data(), oute.data(), tm);
 #else
-        kmain(xe.data(), we.data(), oute.data(), tm);
+        kmain(xe.data(), wmain, oute.data(), tm);
 #endif
     });
 #endif

@@ -10,7 +10,9 @@
  * swizzled descriptors, checked against an fp64 reference and the
  * pipeline's barrier counts). Split-K variants (SPLIT_K 2 and 4, on
  * layers of 2 to 4 channel chunks) replay the slices over the grid's z and
- * the reduce. Needs a C++20 compiler ($CXX, default g++)
+ * the reduce. WPRE 1 and 2 variants (alone and with a split) replay the
+ * prep kernel first, its workspace checked byte for byte, then the main
+ * kernel fetching it by bulk copies. Needs a C++20 compiler ($CXX, default g++)
  * and CUDA's headers ($CUDA_HOME, else beside nvcc on PATH). */
 #include "tc16_replay.h"
 #include "tc16gkt_conv.h"
@@ -20,7 +22,8 @@
 
 static unsigned long long rng = 0x9e3779b97f4a7c15ULL;
 static char cuda_inc[1024], scratch[1024];
-static int cases, rows_seen, wgn_seen, tf32_cases, split_seen, tf32_split_seen;
+static int cases, rows_seen, wgn_seen, tf32_cases, split_seen, tf32_split_seen, wpre_seen, wpre_split_seen,
+    wpre_tf32_seen, wpre2_seen;
 
 /* CUDA's include folder: $CUDA_HOME/include, else nvcc's ../include. */
 static int find_cuda(void)
@@ -84,6 +87,11 @@ static void replay_case(const ct_problem *p, const layer *L, const ct_params *c)
     ct_tc16gkt_launch(NULL, &L->s, c, &l);
     CHECK(l.block[0] == (unsigned)g.nt && l.grid[0] == (unsigned)g.grid_x && l.grid[1] == (unsigned)g.grid_y &&
           l.grid[2] == (unsigned)g.split);
+    /* The prep's launch and workspace, which the replay checks against
+     * the header's units (WPRE=0: none). */
+    ct_launch pl;
+    const long long pbytes = ct_tc16gkt_prep(NULL, &L->s, c, &pl);
+    CHECK(g.wpre ? pbytes == g.wp_bytes && pbytes > 0 && pl.block[0] == 128 && pl.grid[2] == 1 : pbytes == 0);
     char cmd[6144], out[1100], dflag[32], pch[1400];
     /* A tf32 problem: CT_TF32 (fp32 ct_elem, ct_conv_tf32gkt.cuh); an fp32
      * one CT_TF32X3, as the template defines it (3xTF32 on that header);
@@ -108,22 +116,26 @@ static void replay_case(const ct_problem *p, const layer *L, const ct_params *c)
              "-DLY_W=%lld -DLY_KH=%lld -DLY_KW=%lld -DLY_OH=%lld -DLY_OW=%lld -DLY_PH=%lld -DLY_PW=%lld "
              "-DLY_SY=%lld -DLY_SX=%lld -DLY_DY=%lld -DLY_DX=%lld -DLY_BIAS=%d -DLY_GX=%u -DLY_GY=%u "
              "-DWG_M=%lld -DWG_N=%lld -DTILE_OH=%lld -DTILE_OW=%lld -DSTAGES=%lld -DSETMAXNREG=%lld -DA_BUFS=%lld "
-             "-DROWS=%lld -DMIN_BLOCKS=%lld -DSPLIT_K=%lld "
+             "-DROWS=%lld -DMIN_BLOCKS=%lld -DSPLIT_K=%lld -DWPRE=%lld -DLY_PGX=%u -DLY_PGY=%u -DLY_PBYTES=%lld "
              "-DTM_SWZ=%d "
              "-DTM_DIMS=%llu,%llu,%llu,%llu -DTM_STRIDES=%llu,%llu,%llu -DTM_BOX=%u,%u,%u,%u -DTM_ES=%u,%u,%u,%u "
              "%s/kernels/tc16gkt/tc16gkt_replay.cpp -o %s && %s",
              cxx, pch, dir, dir, dir, dir, cuda_inc, dflag, cases + 1, L->s.b, L->cin_g, L->cout_g,
              L->groups, L->s.h, L->s.w, L->s.kh, L->s.kw, L->s.oh, L->s.ow, L->s.ph, L->s.pw, L->s.sy, L->s.sx,
              L->s.dy, L->s.dx, L->s.bias, l.grid[0], l.grid[1], g.wg_m, g.wg_n, g.toh, g.tow, g.stages, g.setmaxnreg,
-             g.abufs, g.rows, g.minb, g.split, m.swizzle, m.dims[0], m.dims[1], m.dims[2], m.dims[3], m.strides[0],
+             g.abufs, g.rows, g.minb, g.split, g.wpre, pl.grid[0], pl.grid[1], pbytes, m.swizzle, m.dims[0], m.dims[1], m.dims[2], m.dims[3], m.strides[0],
              m.strides[1], m.strides[2],
              m.box[0], m.box[1], m.box[2], m.box[3], m.estrides[0], m.estrides[1], m.estrides[2], m.estrides[3], dir,
              out, out);
     char desc[512];
     snprintf(desc, sizeof desc,
              "WG_M=%lld,WG_N=%lld,TILE_OH=%lld,TILE_OW=%lld,STAGES=%lld,SETMAXNREG=%lld,A_BUFS=%lld,ROWS=%lld,"
-             "MIN_BLOCKS=%lld,SPLIT_K=%lld", g.wg_m, g.wg_n, g.toh, g.tow, g.stages, g.setmaxnreg, g.abufs, g.rows,
-             g.minb, g.split);
+             "MIN_BLOCKS=%lld,SPLIT_K=%lld,WPRE=%lld", g.wg_m, g.wg_n, g.toh, g.tow, g.stages, g.setmaxnreg, g.abufs,
+             g.rows, g.minb, g.split, g.wpre);
+    wpre_seen += g.wpre > 0;
+    wpre2_seen += g.wpre == 2;
+    wpre_split_seen += g.wpre > 0 && g.split > 1;
+    wpre_tf32_seen += g.wpre > 0 && ct_problem_dtype(p) == CT_DTYPE_TF32;
     printf("%s %s: ", p->canonical, desc);
     fflush(stdout);
     const int rc = system(cmd);
@@ -131,16 +143,16 @@ static void replay_case(const ct_problem *p, const layer *L, const ct_params *c)
     cases++;
 }
 
-/* Adds to cs[n] the first of the n samples with parameter name set to
- * value, where that is admissible and another candidate; returns 1 when
- * it added one. */
-static int variant(const ct_problem *p, const ct_template *t, const ct_limits *lim, ct_params *cs, int n,
-                   const char *name, long value)
+/* Adds to cs[n] the first of the n samples (with parameter of above 1
+ * where of is given) with parameter name set to value, where that is
+ * admissible and another candidate; returns 1 when it added one. */
+static int variant_of(const ct_problem *p, const ct_template *t, const ct_limits *lim, ct_params *cs, int n,
+                      const char *name, long value, const char *of)
 {
     for (int k = 0; k < n; k++) {
         ct_params v = cs[k];
         char why[256];
-        if (ct_params_get(&v, name, -1) == value)
+        if (ct_params_get(&v, name, -1) == value || (of && ct_params_get(&v, of, 1) <= 1))
             continue;
         ct_params_set(&v, name, value, NULL);
         p->family->normalize(p, t, &v);
@@ -150,6 +162,12 @@ static int variant(const ct_problem *p, const ct_template *t, const ct_limits *l
         }
     }
     return 0;
+}
+
+static int variant(const ct_problem *p, const ct_template *t, const ct_limits *lim, ct_params *cs, int n,
+                   const char *name, long value)
+{
+    return variant_of(p, t, lim, cs, n, name, value, NULL);
 }
 
 int main(void)
@@ -235,13 +253,20 @@ int main(void)
         CHECK(t != NULL);
         layer L = layer_of(&p);
         L.s.p = &p;   /* the element type: tf32's sizes and map */
-        ct_params cs[8];
+        ct_params cs[12];
         int n = sample_candidates(&p, t, &cfg, &lim, atoi(shapes[i][1]), cs, &rng);
         CHECK_MSG(n > 0, "%s: no admissible candidate sampled", shapes[i][0]);
         n += variant(&p, t, &lim, cs, n, "ROWS", 1);
         n += variant(&p, t, &lim, cs, n, "WG_N", 2);
         n += variant(&p, t, &lim, cs, n, "SPLIT_K", 2);
         n += variant(&p, t, &lim, cs, n, "SPLIT_K", 4);
+        /* The prep's images: alone, and with a split (the slice's chunks
+         * from its first). */
+        n += variant(&p, t, &lim, cs, n, "WPRE", 1);
+        n += variant_of(&p, t, &lim, cs, n, "WPRE", 1, "SPLIT_K");
+        n += variant(&p, t, &lim, cs, n, "WPRE", 2);
+        n += variant_of(&p, t, &lim, cs, n, "WPRE", 2, "SPLIT_K");
+        n += variant_of(&p, t, &lim, cs, n, "WG_M", 2, "WPRE");   /* a stage's A of 128 rows */
         int rows_here = 0, split_here = 0;
         for (int k = 0; k < n; k++) {
             rows_here += ct_params_get(&cs[k], "ROWS", 0) == 1;
@@ -262,9 +287,11 @@ int main(void)
     char rm[1200];
     snprintf(rm, sizeof rm, "rm -rf '%s'", scratch);
     CHECK(system(rm) == 0);
-    CHECK_MSG(cases >= 4 && wgn_seen >= 1 &&
-                  (!all || (rows_seen >= 1 && tf32_cases >= 4 && split_seen >= 4 && tf32_split_seen >= 1)),
-              "%d cases replayed, %d with ROWS=1, %d with WG_N=2, %d tf32, %d split (%d tf32)", cases, rows_seen,
-              wgn_seen, tf32_cases, split_seen, tf32_split_seen);
+    CHECK_MSG(cases >= 4 && wgn_seen >= 1 && wpre_seen >= 1 &&
+                  (!all || (rows_seen >= 1 && tf32_cases >= 4 && split_seen >= 4 && tf32_split_seen >= 1 &&
+                            wpre_split_seen >= 4 && wpre_tf32_seen >= 4 && wpre2_seen >= 4)),
+              "%d cases replayed, %d with ROWS=1, %d with WG_N=2, %d tf32, %d split (%d tf32), %d WPRE 1 or 2 (%d "
+              "split, %d tf32, %d WPRE=2)", cases, rows_seen, wgn_seen, tf32_cases, split_seen, tf32_split_seen,
+              wpre_seen, wpre_split_seen, wpre_tf32_seen, wpre2_seen);
     CHECK_DONE();
 }

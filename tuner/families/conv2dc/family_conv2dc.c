@@ -515,6 +515,14 @@ static int tensor_maps(const ct_problem *p, const ct_template *t, const ct_param
     return t->kind->tensor_maps(t, &sh, c, out);
 }
 
+static long long prep(const ct_problem *p, const ct_template *t, const ct_params *c, ct_launch *l)
+{
+    if (!t->kind->prep)
+        return 0;
+    const ct_tc_shape sh = tc_shape(p);
+    return t->kind->prep(t, &sh, c, l);
+}
+
 /* ---- the family's own kind: naive (the others are in templates/kernels) ---- */
 
 static int naive_kind_constrain(const ct_template *t, const ct_tc_shape *s, const ct_params *c,
@@ -648,6 +656,7 @@ const ct_family ct_family_conv2dc = {
     .constrain = constrain,
     .geometry = geometry,
     .tensor_maps = tensor_maps,
+    .prep = prep,
     .reference_c = reference_c,
     .reference_c_for = reference_c_for,
     .family_export = &family_export,

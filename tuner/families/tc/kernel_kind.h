@@ -45,6 +45,8 @@ typedef struct ct_kernel_kind {
     /* Optional: the TMA tensor maps its kernel takes after the buffers
      * (ct_family.tensor_maps); returns how many. */
     int (*tensor_maps)(const ct_template *t, const struct ct_tc_shape *s, const ct_params *c, ct_tmap_desc *out);
+    /* Optional: the prep kernel's workspace bytes and launch (ct_family.prep). */
+    long long (*prep)(const ct_template *t, const struct ct_tc_shape *s, const ct_params *c, ct_launch *l);
 } ct_kernel_kind;
 
 /* A family's template of the kernel kind K, whose folder (templates/kernels/

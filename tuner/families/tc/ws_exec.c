@@ -1,5 +1,6 @@
 /* ws_exec.c - a main kernel writing split partial sums to a workspace and
- * a reduce kernel adding them (ws_exec.h). */
+ * a reduce kernel adding them, after a prep kernel where the candidate has
+ * one (ws_exec.h). */
 #include "ws_exec.h"
 
 #include "runner.h"
@@ -15,9 +16,11 @@ typedef struct ws_state {
     int nmaps;
     CUdeviceptr bufs[CT_MAX_BUFS];  /* every buffer, for a direct launch */
     int nbufs;
-    void *margs[CT_MAX_BUFS + CT_MAX_TMAPS], *rargs[3]; /* the launches' arguments */
-    ct_launch rl;                   /* the reduce's geometry */
-    ct_kernel_call mcall, rcall;    /* the launches (rcall.f 0 without a workspace) */
+    void *margs[CT_MAX_BUFS + CT_MAX_TMAPS], *rargs[3], *pargs[2]; /* the launches' arguments */
+    ct_launch rl, pl;               /* the reduce's and the prep's geometry */
+    ct_kernel_call mcall, rcall, pcall; /* the launches (rcall.f, pcall.f 0 where there is none) */
+    CUfunction prep;                /* 0 without a prep */
+    CUdeviceptr psrc, pws;          /* the buffer the prep reads, its workspace (0 without) */
     const ct_drv *d;
     const ct_ws_exec *x;
     CUfunction main, reduce;   /* reduce: 0 without a workspace */
@@ -41,7 +44,24 @@ void ct_ws_teardown(void *state)
         return;
     if (s->ws)
         s->d->cuMemFree(s->ws);
+    if (s->pws)
+        s->d->cuMemFree(s->pws);
     free(s);
+}
+
+/* A workspace of bytes into *out, CT_ERR_USAGE (exceeds the device)
+ * where it does not fit with 64 MiB to spare. */
+static ct_status ws_alloc(ws_state *s, size_t bytes, const char *what, CUdeviceptr *out, ct_err *e)
+{
+    ct_status rc = CT_OK;
+    size_t free_b = 0, total_b = 0;
+    CU_TRY(s->d, e, rc, fail, cuMemGetInfo(&free_b, &total_b));
+    if (bytes + (64u << 20) > free_b)
+        return ct_fail(e, CT_ERR_USAGE, "%s of %.2f GiB does not fit in %.2f GiB free", what, bytes / 1073741824.0,
+                       free_b / 1073741824.0);
+    CU_TRY(s->d, e, rc, fail, cuMemAlloc(out, bytes));
+fail:
+    return rc;
 }
 
 ct_status ct_ws_setup(const ct_ws_exec *x, const ct_problem *p, const ct_params *c, const ct_drv *d, CUmodule mod,
@@ -60,13 +80,28 @@ ct_status ct_ws_setup(const ct_ws_exec *x, const ct_problem *p, const ct_params 
     ct_status rc = CT_OK;
     ct_buffer b[CT_MAX_BUFS];
     int nb = p->family->buffers(p, b);
-    s->in = bufs[0];
-    s->dout = bufs[1];
-    s->bias = x->bias && nb == 4 ? bufs[2] : 0;
-    s->out = bufs[nb - 1];
     s->nbufs = nb;
     for (int i = 0; i < nb; i++)
         s->bufs[i] = bufs[i];
+    /* A prep's workspace takes the place of the buffer it reads, for the
+     * main kernel. */
+    const long long pbytes = x->prep && p->family->prep ? p->family->prep(p, t, c, &s->pl) : 0;
+    if (pbytes > 0) {
+        char pname[96];
+        snprintf(pname, sizeof pname, "%s%s", t->name, x->prep->suffix);
+        CU_TRY(d, e, rc, fail, cuModuleGetFunction(&s->prep, mod, pname));
+        if ((rc = ws_alloc(s, (size_t)pbytes, "prep workspace", &s->pws, e)) != CT_OK)
+            goto fail;
+        s->psrc = bufs[x->prep->src];
+        s->bufs[x->prep->src] = s->pws;
+        s->pargs[0] = &s->psrc;
+        s->pargs[1] = &s->pws;
+        s->pcall = (ct_kernel_call){.d = d, .f = s->prep, .l = &s->pl, .args = s->pargs};
+    }
+    s->in = s->bufs[0];
+    s->dout = s->bufs[1];
+    s->bias = x->bias && nb == 4 ? bufs[2] : 0;
+    s->out = bufs[nb - 1];
     s->count = (long long)ct_problem_output_count(p);
     p->family->geometry(p, t, c, &s->l);
     const unsigned splits = s->l.grid[x->split_axis];
@@ -90,16 +125,8 @@ ct_status ct_ws_setup(const ct_ws_exec *x, const ct_problem *p, const ct_params 
             }
         }
     }
-    if (reduce) {
-        size_t bytes = (size_t)splits * (size_t)s->count * sizeof(float), free_b = 0, total_b = 0;
-        CU_TRY(d, e, rc, fail, cuMemGetInfo(&free_b, &total_b));
-        if (bytes + (64u << 20) > free_b) {
-            rc = ct_fail(e, CT_ERR_USAGE, "%s of %.2f GiB does not fit in %.2f GiB free", x->what,
-                         bytes / 1073741824.0, free_b / 1073741824.0);
-            goto fail;
-        }
-        CU_TRY(d, e, rc, fail, cuMemAlloc(&s->ws, bytes));
-    }
+    if (reduce && (rc = ws_alloc(s, (size_t)splits * (size_t)s->count * sizeof(float), x->what, &s->ws, e)) != CT_OK)
+        goto fail;
     /* The arguments: with a workspace (x, dy, workspace), then the reduce's
      * (workspace, [bias], out); without, every buffer where direct, else
      * (x, dy, out); the tensor maps after. */
@@ -134,28 +161,37 @@ fail:
 CUresult ct_ws_run(void *state)
 {
     ws_state *s = state;
-    CUresult r = ct_kernel_call_run(&s->mcall);
+    CUresult r = s->prep ? ct_kernel_call_run(&s->pcall) : CUDA_SUCCESS;
+    if (r != CUDA_SUCCESS)
+        return r;
+    r = ct_kernel_call_run(&s->mcall);
     if (r != CUDA_SUCCESS || !s->ws)
         return r;
     return ct_kernel_call_run(&s->rcall);
 }
 
-int ct_ws_calls(void *state, const ct_kernel_call **first, const ct_kernel_call **then)
+int ct_ws_calls(void *state, const ct_kernel_call **calls)
 {
     ws_state *s = state;
-    *first = &s->mcall;
-    *then = s->ws ? &s->rcall : NULL;
-    return 1;
+    int n = 0;
+    if (s->prep)
+        calls[n++] = &s->pcall;
+    calls[n++] = &s->mcall;
+    if (s->ws)
+        calls[n++] = &s->rcall;
+    return n;
 }
 
-/* The largest of each over the two kernels; the launch's dynamic shared
+/* The largest of each over the kernels; the launch's dynamic shared
  * memory added to the main kernel's static. */
 void ct_ws_resources(void *state, int *regs, int *smem, int *local)
 {
     ws_state *s = state;
-    CUfunction fs[2] = {s->main, s->reduce};
+    CUfunction fs[3] = {s->main, s->reduce, s->prep};
     *regs = *smem = *local = 0;
-    for (int i = 0; i < (s->reduce ? 2 : 1); i++) {
+    for (int i = 0; i < 3; i++) {
+        if (!fs[i])
+            continue;
         int v = 0;
         if (s->d->cuFuncGetAttribute(&v, CU_FUNC_ATTRIBUTE_NUM_REGS, fs[i]) == CUDA_SUCCESS && v > *regs)
             *regs = v;

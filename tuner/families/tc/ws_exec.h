@@ -17,12 +17,26 @@
  * those buffers (encoded once at set-up from the workload's pointers);
  * with direct, a run without a workspace launches the main kernel on
  * every buffer, as a single-kernel template is launched (x, weights,
- * bias, out): one template whose split of one is the plain kernel. */
+ * bias, out): one template whose split of one is the plain kernel.
+ *
+ * With prep, a third kernel may run first on every call (the family's
+ * prep hook says whether, for the candidate, with its workspace's bytes
+ * and its launch): <template>prep->suffix reads buffer prep->src (the
+ * weights) into its own workspace, and the main kernel takes that
+ * workspace in the buffer's place - a transformed copy of the weights
+ * (tc16gktcl's swizzled A images; a Winograd filter transform). The
+ * workspace is made at set-up and its launch is part of every execution
+ * and of the timing's graph: a caller's call runs it each time. */
 #ifndef CT_WS_EXEC_H
 #define CT_WS_EXEC_H
 
 #include "executor.h"
 #include "problem.h"
+
+typedef struct ct_ws_prep {
+    const char *suffix;   /* the prep kernel: the template's name and this ("_wprep") */
+    int src;              /* the buffer it reads and the main kernel no longer does */
+} ct_ws_prep;
 
 typedef struct ct_ws_exec {
     const ct_executor *exec;                  /* the executor: its template is the one naming it */
@@ -33,6 +47,7 @@ typedef struct ct_ws_exec {
     const char *what;                         /* the workspace in messages ("wgrad workspace") */
     int tmaps;                                /* 1: the main kernel takes the family's tensor maps */
     int direct;                               /* 1: without a workspace, every buffer to the main kernel */
+    const ct_ws_prep *prep;                   /* a prep kernel where ct_family.prep gives one; NULL: never */
 } ct_ws_exec;
 
 /* The template of p's family that runs with executor x, or NULL. */
@@ -45,8 +60,9 @@ ct_status ct_ws_setup(const ct_ws_exec *x, const ct_problem *p, const ct_params 
 CUresult ct_ws_run(void *state);
 void ct_ws_teardown(void *state);
 void ct_ws_resources(void *state, int *regs, int *smem, int *local);
-/* The main launch and the reduce's (NULL without a workspace), for the
+/* The launches of one execution in order - the prep's where there is one,
+ * the main kernel's, the reduce's where there is a workspace - for the
  * timing's graphs (ct_executor.calls). */
-int ct_ws_calls(void *state, const ct_kernel_call **first, const ct_kernel_call **then);
+int ct_ws_calls(void *state, const ct_kernel_call **calls);
 
 #endif
