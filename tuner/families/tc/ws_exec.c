@@ -104,7 +104,7 @@ ct_status ct_ws_setup(const ct_ws_exec *x, const ct_problem *p, const ct_params 
     s->out = bufs[nb - 1];
     s->count = (long long)ct_problem_output_count(p);
     p->family->geometry(p, t, c, &s->l);
-    const unsigned splits = s->l.grid[x->split_axis];
+    const unsigned splits = x->split_axis < 0 ? 1u : s->l.grid[x->split_axis];
     const int reduce = x->always || splits > 1;
     char rname[96];
     snprintf(rname, sizeof rname, "%s_reduce", t->name);

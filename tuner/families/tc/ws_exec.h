@@ -40,7 +40,7 @@ typedef struct ct_ws_prep {
 
 typedef struct ct_ws_exec {
     const ct_executor *exec;                  /* the executor: its template is the one naming it */
-    int split_axis;                           /* the launch's grid axis that counts the splits */
+    int split_axis;                           /* the launch's grid axis that counts the splits; -1: none */
     int always;                               /* 1: workspace and reduce even for one split */
     int bias;                                 /* 1: the reduce adds the third of four buffers */
     unsigned (*reduce_grid)(long long count); /* blocks of 256 threads of the reduce */
