@@ -98,9 +98,9 @@ int main(void)
     export_one(specs[1], "fpre", cu, h, obj, sizeof cu);
     s = tc_slurp(cu, NULL);
     contains(s, "#define FPRE 1", cu);
-    contains(s, "cudaMalloc((void **)&ct_wp, 589824ULL)", cu);
-    contains(s, "W4_CAT(conv2dc_wino4, _fprep)<<<16, 256, 0, stream>>>(weight, ct_wp);", cu);
-    contains(s, "stream>>>(in, ct_wp, bias, out);", cu);
+    contains(s, "cudaMalloc(&ct_wp, 589824ULL)", cu);
+    contains(s, "W4_CAT(conv2dc_wino4, _fprep)<<<dim3(16, 1, 1), 256, 0, stream>>>(weight, (float *)ct_wp);", cu);
+    contains(s, "stream>>>(in, (const float *)ct_wp, bias, out);", cu);
     contains(s, "cudaFree(ct_wp);", cu);
     free(s);
     compiles(cu, h, obj);
@@ -109,8 +109,8 @@ int main(void)
     export_one(specs[2], "half", cu, h, obj, sizeof cu);
     s = tc_slurp(cu, NULL);
     contains(s, "_fprep)<<<", cu);
-    contains(s, ">>>((const ct_elem *)weight, ct_wp);", cu);
-    contains(s, "stream>>>((const ct_elem *)in, ct_wp, (ct_elem *)out);", cu);
+    contains(s, ">>>((const ct_elem *)weight, (float *)ct_wp);", cu);
+    contains(s, "stream>>>((const ct_elem *)in, (const float *)ct_wp, (ct_elem *)out);", cu);
     free(s);
     compiles(cu, h, obj);
 

@@ -107,7 +107,7 @@
 #if FPRE
 #define W4_U4 WINO4_U4(CHUNK_K, TILE_M)            // float4 of U' a position and chunk
 #define W4_NU (36 * W4_U4)                         // and a chunk
-#define W4_UI WINO4_UI(CHUNK_K, TILE_M, W4_NT)     // float4 a thread copies a chunk
+#define W4_UI WINO4_UI(CHUNK_K, TILE_M, W4_TS)     // float4 a thread copies a chunk
 #endif
 
 static_assert(W4_NT % 32 == 0 && W4_NT <= 1024, "whole warps, at most 1024 threads");
@@ -160,7 +160,12 @@ __device__ __forceinline__ void w4_pitem(int p, int &kl, int &nl)
 // consecutive input channels).
 #if FPRE
 // With FPRE=1 the filter items are the chunk's float4 of U' (the prep
-// kernel's workspace from wg, the block's channels and group).
+// kernel's workspace from wg, the block's channels and group): the TS
+// threads of a position copy its plane, float4 q0, q0 + TS, ... (q0 the
+// thread's place among them), so that a thread's items are a constant
+// stride apart in both memories (one address and immediate offsets) and
+// consecutive threads read consecutive 16 bytes; every thread copies as
+// many (some none where a plane has fewer float4 than TS).
 __device__ __forceinline__ void w4_load(float (&rd)[W4_PI][36], float4 (&rg)[W4_UI], const ct_elem *__restrict__ xg,
                                         const float4 *__restrict__ wg, const w4_pix *pix, int m0, int c)
 #else
@@ -214,13 +219,14 @@ __device__ __forceinline__ void w4_load(float (&rd)[W4_PI][36], float (&rg)[W4_P
 #endif
     }
 #if FPRE
-    (void)m0;
+    (void)m0, (void)frank;
+    const int xi = threadIdx.x / W4_TS, q0 = threadIdx.x % W4_TS;
+    const float4 *src = wg + c * W4_NU + xi * W4_U4 + q0;
 #pragma unroll
     for (int r = 0; r < W4_UI; ++r) {
-        const int p = frank + r * W4_NT;
-        if (W4_NU % W4_NT != 0 && p >= W4_NU)
+        if (W4_U4 % W4_TS != 0 && q0 + r * W4_TS >= W4_U4)
             break;
-        rg[r] = __ldg(wg + c * W4_NU + p);   // consecutive threads, consecutive 16 bytes
+        rg[r] = __ldg(src + r * W4_TS);
     }
 #else
 #pragma unroll
@@ -295,16 +301,20 @@ __device__ __forceinline__ void w4_store(float *su, float *sv, const float (&rd)
 {
     const int rank = w4_rank(), frank = w4_frank(rank);
 #if FPRE
-    // U' as it came ([xi][k][m], k rows of TILE_M floats), into the padded
-    // planes: 16-byte stores, consecutive threads on consecutive m; first,
-    // so that its registers are free before the patches' transforms.
+    // U' as it came ([xi][k][m], k rows of TILE_M floats: a plane's rows
+    // contiguous) into the thread's position's padded plane, w4_load's
+    // items; first, so that their registers are free before the patches'
+    // transforms.
+    (void)frank;
+    {
+        const int xi = threadIdx.x / W4_TS, q0 = threadIdx.x % W4_TS;
+        float *dst = su + xi * W4_UPL + q0 * 4;
 #pragma unroll
-    for (int r = 0; r < W4_UI; ++r) {
-        const int p = frank + r * W4_NT;
-        if (W4_NU % W4_NT != 0 && p >= W4_NU)
-            break;
-        const int x = p / W4_U4, q = p % W4_U4;
-        *reinterpret_cast<float4 *>(su + x * W4_UPL + (q / (TILE_M / 4)) * W4_AP + (q % (TILE_M / 4)) * 4) = rg[r];
+        for (int r = 0; r < W4_UI; ++r) {
+            if (W4_U4 % W4_TS != 0 && q0 + r * W4_TS >= W4_U4)
+                break;
+            *reinterpret_cast<float4 *>(dst + r * W4_TS * 4) = rg[r];
+        }
     }
 #endif
 #pragma unroll

@@ -3,7 +3,6 @@
  * wino4 (wino4_conv.h); the derived sizes are wino4_sizes.cuh's, which the
  * W4_* macros of ct_conv_wino4.cuh expand too. */
 #include "wino4_conv.h"
-#include "export.h"
 #include "intmath.h"
 #include "tc_shape.h"
 #include "wino4_sizes.cuh"
@@ -69,7 +68,7 @@ static void w4_geometry(const ct_tc_shape *s, const w4_values *q, w4_geom *g)
     g->pi = WINO4_PI(q->CHUNK_K, q->TILE_N, g->nt);
     /* FPRE=1: the float4 of U' a thread copies, where it transformed
      * filters. */
-    g->pw = q->FPRE ? WINO4_UI(q->CHUNK_K, q->TILE_M, g->nt) : WINO4_PW(q->CHUNK_K, q->TILE_M, g->nt);
+    g->pw = q->FPRE ? WINO4_UI(q->CHUNK_K, q->TILE_M, g->tx * g->ty) : WINO4_PW(q->CHUNK_K, q->TILE_M, g->nt);
     /* The sums, one k's fragments, a patch's 36 raw or transformed values
      * (live through its transform whether prefetched or not), and with
      * PREFETCH the filters and about 24 for indices and the loop, without
@@ -252,41 +251,11 @@ static ct_status w4_setup(const ct_problem *p, const ct_params *c, const ct_drv 
     return ct_ws_setup(&fpre_ws, p, c, d, mod, bufs, out, e);
 }
 
-/* Host code of the export: with FPRE the workspace made on the first call
- * and kept (<sym>_release() frees it), the prep kernel into it at every
- * call (the weights may change between calls; its name pasted by the
- * template's W4_CAT from the main kernel's, which a family export renames)
- * and the main kernel on it; without, the one launch of a single-kernel
- * template. */
+/* Host code of the export (ws_exec.h): with FPRE the prep kernel's name
+ * pasted by the template's W4_CAT. */
 static void w4_emit(FILE *f, const ct_problem *p, const ct_params *c, const char *sym, const char *signature)
 {
-    const ct_template *t = ct_ws_template(p, &ct_wino4_exec);
-    ct_buffer b[CT_MAX_BUFS];
-    const int nb = p->family->buffers(p, b);
-    const char *name = t ? t->name : "missing_template";
-    ct_launch pl;
-    const long long pbytes = t && p->family->prep ? p->family->prep(p, t, c, &pl) : 0;
-    const int half = ct_dtype_is_half(ct_problem_dtype(p));
-    if (pbytes > 0)
-        fprintf(f, "// The filters' transforms, made on the first call (not thread-safe: call once\n"
-                   "// from one thread first, or guard the first call), written at every call.\n"
-                   "static float *ct_wp;\n\nextern \"C\" void %s_release(void)\n{\n    cudaFree(ct_wp);\n"
-                   "    ct_wp = 0;\n}\n\n", sym);
-    else
-        fprintf(f, "// Nothing is kept between calls.\nextern \"C\" void %s_release(void)\n{\n}\n\n", sym);
-    fprintf(f, "extern \"C\" %s\n{\n", signature);
-    if (pbytes > 0)
-        fprintf(f, "    if (!ct_wp) {\n        cudaError_t err = cudaMalloc((void **)&ct_wp, %lldULL);\n"
-                   "        if (err != cudaSuccess)\n            return (int)err;\n    }\n"
-                   "    W4_CAT(%s, _fprep)<<<%u, %u, 0, stream>>>(%s%s, ct_wp);\n",
-                pbytes, name, pl.grid[0], pl.block[0], half ? "(const ct_elem *)" : "", b[1].name);
-    ct_export_emit_smem_optin(f, name);
-    fprintf(f, "    %s<<<dim3(CT_GRID_X, CT_GRID_Y, CT_GRID_Z), CT_BLOCK_X, CT_SMEM_BYTES, stream>>>(", name);
-    for (int i = 0; i < nb; i++)
-        fprintf(f, "%s%s%s", i ? ", " : "",
-                i == 1 && pbytes > 0 ? "" : !half ? "" : b[i].is_output ? "(ct_elem *)" : "(const ct_elem *)",
-                i == 1 && pbytes > 0 ? "ct_wp" : b[i].name);
-    fprintf(f, ");\n    return (int)cudaGetLastError();\n}\n");
+    ct_ws_emit_direct(f, &fpre_ws, p, c, sym, signature, "W4_CAT");
 }
 
 const ct_executor ct_wino4_exec = {

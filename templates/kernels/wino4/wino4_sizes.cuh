@@ -59,7 +59,7 @@
 // keep their padding).
 #if !defined(FPRE) || FPRE
 #define WINO4_U4(ck, tm) ((ck) * (tm) / 4)                           // float4 of U' a position and chunk
-#define WINO4_UI(ck, tm, nt) WINO4_CDIV(36 * WINO4_U4(ck, tm), nt)   // float4 a thread copies a chunk
+#define WINO4_UI(ck, tm, ts) WINO4_CDIV(WINO4_U4(ck, tm), ts)   // float4 a thread copies a chunk (its position's plane)
 #define WINO4_UPLF(ck, tm, ty) WINO4_PLANE((ck) * (tm), 4 * (ty))
 #define WINO4_UWS(g, mtiles, nch, ck, tm) ((g) * (mtiles) * (nch) * 36 * (ck) * (tm))   // workspace floats
 #define WINO4_PREP_NT 256   // threads of a prep block, one filter (k, m) each

@@ -65,4 +65,15 @@ void ct_ws_resources(void *state, int *regs, int *smem, int *local);
  * timing's graphs (ct_executor.calls). */
 int ct_ws_calls(void *state, const ct_kernel_call **calls);
 
+/* The export's launcher (ct_executor.emit_launcher) of an executor whose
+ * kernel never splits (direct, no reduce, no tensor maps): where the
+ * candidate has a prep, its workspace made on the first call and kept
+ * (<sym>_release() frees it), the prep into it at every call (the weights
+ * may change between calls), named by the template's pasting macro cat
+ * from the main kernel's name (which a family export renames), and the
+ * main kernel with the workspace in the place of buffer prep->src; else
+ * the one launch of a single-kernel template. */
+void ct_ws_emit_direct(FILE *f, const ct_ws_exec *x, const ct_problem *p, const ct_params *c, const char *sym,
+                       const char *signature, const char *cat);
+
 #endif
