@@ -1,7 +1,7 @@
 /* wino4_conv.h - Winograd F(4x4, 3x3) on the FMA units for dense and
  * grouped 3x3 layers of stride 1 (ct_conv_wino4.cuh beside it, through
- * FAMILY_wino4): its parameters, constraints and launch geometry, for the
- * architectures without fp32 tensor cores (sm_75, a T4). */
+ * FAMILY_wino4): its parameters, constraints, launch geometry and
+ * executor, for the architectures without fp32 tensor cores (sm_75, a T4). */
 #ifndef CT_WINO4_CONV_H
 #define CT_WINO4_CONV_H
 
