@@ -22,12 +22,46 @@ static void compiles(const char *cu, const char *h, const char *obj)
 
 /* A stored record: its template, problem, parameters in declaration order
  * but FPRE, FPRE (-1: left out, as stored before it) and, for those, the
- * code hash that convtune at commit aa309f9, before FPRE, gave it. */
+ * code hash that convtune at commit aa309f9, before FPRE, gave it; then
+ * lines its single export's launcher must hold. */
 typedef struct wino_case {
     const char *tmpl, *spec, *vals;
     int fpre;
     const char *code_hash;
+    const char *want[4];
 } wino_case;
+
+#define W4_VALS(tm, tn, rm, rn, ck, pf, st)                                                                  \
+    "\"TILE_M\":" #tm ",\"TILE_N\":" #tn ",\"THREAD_M\":" #rm ",\"THREAD_N\":" #rn ",\"CHUNK_K\":" #ck          \
+    ",\"PREFETCH\":" #pf ",\"STAGES\":" #st ",\"MIN_BLOCKS\":1"
+#define WN_VALS(tm, tn, rm, rn, ck, st)                                                                      \
+    "\"TILE_M\":" #tm ",\"TILE_N\":" #tn ",\"THREAD_M\":" #rm ",\"THREAD_N\":" #rn ",\"CHUNK_K\":" #ck          \
+    ",\"STAGES\":" #st ",\"MIN_BLOCKS\":1"
+#define ONE_LAUNCH(k)                                                                                        \
+    k "<<<dim3(CT_GRID_X, CT_GRID_Y, CT_GRID_Z), CT_BLOCK_X, CT_SMEM_BYTES, stream>>>(in, weight, bias, out);"
+
+static const wino_case cases[] = {
+    /* Before FPRE: the one launch. */
+    {"conv2dc_wino4", "conv2dc:2:12:9:11:20:3:3:same:groups=2:bias", W4_VALS(16, 16, 8, 4, 4, 1, 2), -1,
+     "9dc54a2d591cb4ab", {"#define FPRE 0", "// Nothing is kept between calls.", ONE_LAUNCH("conv2dc_wino4")}},
+    /* 2 channel blocks x 16 chunks of 4 x 32 filters, 36 floats each, one
+     * prep thread a filter. */
+    {"conv2dc_wino4", "conv2dc:2:64:16:16:64:3:3:same:bias", W4_VALS(32, 16, 8, 4, 4, 1, 1), 1, NULL,
+     {"cudaMalloc(&ct_wp, 589824ULL)",
+      "W4_CAT(conv2dc_wino4, _fprep)<<<dim3(16, 1, 1), 256, 0, stream>>>(weight, (float *)ct_wp);",
+      "stream>>>(in, (const float *)ct_wp, bias, out);", "cudaFree(ct_wp);"}},
+    /* bf16, channels last, no bias: the casts, the fp32 workspace. */
+    {"conv2dc_wino4", "conv2dc:1:24:10:13:40:3:3:same:nhwc:bf16", W4_VALS(32, 8, 8, 4, 8, 0, 2), 1, NULL,
+     {"#define FPRE 1", ">>>((const ct_elem *)weight, (float *)ct_wp);",
+      "stream>>>((const ct_elem *)in, (const float *)ct_wp, (ct_elem *)out);"}},
+    {"conv2dc_wino", "conv2dc:1:16:12:12:32:3:3:same:bias", WN_VALS(16, 16, 4, 8, 4, 2), -1, "75c31f9b37020a4f",
+     {ONE_LAUNCH("conv2dc_wino")}},
+    /* 2 channel blocks x 4 chunks of 8 x 32 filters, 16 floats each. */
+    {"conv2dc_wino", "conv2dc:2:32:14:14:64:3:3:same:nhwc", WN_VALS(32, 32, 8, 8, 8, 1), 1, NULL,
+     {"cudaMalloc(&ct_wp, 131072ULL)",
+      "WN_CAT(conv2dc_wino, _fprep)<<<dim3(8, 1, 1), 256, 0, stream>>>(weight, (float *)ct_wp);",
+      "stream>>>(in, (const float *)ct_wp, out);"}},
+};
 
 static ct_result wino_rec(const wino_case *wc, double us)
 {
@@ -43,19 +77,25 @@ static ct_result wino_rec(const wino_case *wc, double us)
     return r;
 }
 
-static void export_one(const char *spec, const char *name, char *cu, char *h, char *obj, size_t len)
+/* convtune export --problem SPEC, or --family conv2dc --dtype DTYPE where
+ * dtype is set, into NAME.cu, which must compile. */
+static void export_compiles(const char *name, const char *spec, const char *dtype, char *cu, size_t len)
 {
-    char f[64];
+    char f[64], h[600], obj[600];
     snprintf(f, sizeof f, "%s.cu", name);
     path_in(cu, len, f);
     snprintf(f, sizeof f, "%s.h", name);
-    path_in(h, len, f);
+    path_in(h, sizeof h, f);
     snprintf(f, sizeof f, "%s.o", name);
-    path_in(obj, len, f);
+    path_in(obj, sizeof obj, f);
     tc_result r;
-    convtune(&r, "export", "--problem", spec, "--db", "t.db", "-o", cu, NULL);
-    CHECK_MSG(r.code == 0, "export --problem %s: exit %d: %s", spec, r.code, r.err);
+    if (dtype)
+        convtune(&r, "export", "--family", "conv2dc", "--dtype", dtype, "--db", "t.db", "-o", cu, NULL);
+    else
+        convtune(&r, "export", "--problem", spec, "--db", "t.db", "-o", cu, NULL);
+    CHECK_MSG(r.code == 0, "export %s: exit %d: %s", dtype ? dtype : spec, r.code, r.err);
     tc_result_free(&r);
+    compiles(cu, h, obj);
 }
 
 int main(void)
@@ -72,90 +112,24 @@ int main(void)
     if (!db)
         CHECK_DONE();
     const ct_device_info dev = tc_device(DEV, "GPU-7575-test", 7, 5, 13000);
-    static const wino_case cases[] = {
-        {"conv2dc_wino4", "conv2dc:2:12:9:11:20:3:3:same:groups=2:bias",
-         "\"TILE_M\":16,\"TILE_N\":16,\"THREAD_M\":8,\"THREAD_N\":4,\"CHUNK_K\":4,\"PREFETCH\":1,\"STAGES\":2,"
-         "\"MIN_BLOCKS\":1", -1, "9dc54a2d591cb4ab"},
-        {"conv2dc_wino4", "conv2dc:2:64:16:16:64:3:3:same:bias",
-         "\"TILE_M\":32,\"TILE_N\":16,\"THREAD_M\":8,\"THREAD_N\":4,\"CHUNK_K\":4,\"PREFETCH\":1,\"STAGES\":1,"
-         "\"MIN_BLOCKS\":1", 1, NULL},
-        {"conv2dc_wino4", "conv2dc:1:24:10:13:40:3:3:same:nhwc:bf16",
-         "\"TILE_M\":32,\"TILE_N\":8,\"THREAD_M\":8,\"THREAD_N\":4,\"CHUNK_K\":8,\"PREFETCH\":0,\"STAGES\":2,"
-         "\"MIN_BLOCKS\":1", 1, NULL},
-        {"conv2dc_wino", "conv2dc:1:16:12:12:32:3:3:same:bias",
-         "\"TILE_M\":16,\"TILE_N\":16,\"THREAD_M\":4,\"THREAD_N\":8,\"CHUNK_K\":4,\"STAGES\":2,\"MIN_BLOCKS\":1", -1,
-         "75c31f9b37020a4f"},
-        {"conv2dc_wino", "conv2dc:2:32:14:14:64:3:3:same:nhwc",
-         "\"TILE_M\":32,\"TILE_N\":32,\"THREAD_M\":8,\"THREAD_N\":8,\"CHUNK_K\":8,\"STAGES\":1,\"MIN_BLOCKS\":1", 1,
-         NULL},
-    };
-    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+    const size_t n = sizeof cases / sizeof cases[0];
+    for (size_t i = 0; i < n; i++) {
         ct_result r = wino_rec(&cases[i], 5.0 + (double)i);
         tc_add_run(db, &dev, cases[i].spec, &r, 1);
     }
     ct_db_close(db);
 
-    char cu[600], h[600], obj[600];
-    export_one(cases[0].spec, "one", cu, h, obj, sizeof cu);
-    char *s = tc_slurp(cu, NULL);
-    contains(s, "#define FPRE 0", cu);
-    contains(s, "// Nothing is kept between calls.", cu);
-    contains(s, "conv2dc_wino4<<<dim3(CT_GRID_X, CT_GRID_Y, CT_GRID_Z), CT_BLOCK_X, CT_SMEM_BYTES, stream>>>(in, "
-                "weight, bias, out);", cu);
-    free(s);
-    compiles(cu, h, obj);
-
-    /* FPRE=1: 2 channel blocks x 16 chunks of 4 x 32 filters, 36 floats
-     * each (589824 bytes), one prep thread a filter (16 blocks). */
-    export_one(cases[1].spec, "fpre", cu, h, obj, sizeof cu);
-    s = tc_slurp(cu, NULL);
-    contains(s, "#define FPRE 1", cu);
-    contains(s, "cudaMalloc(&ct_wp, 589824ULL)", cu);
-    contains(s, "W4_CAT(conv2dc_wino4, _fprep)<<<dim3(16, 1, 1), 256, 0, stream>>>(weight, (float *)ct_wp);", cu);
-    contains(s, "stream>>>(in, (const float *)ct_wp, bias, out);", cu);
-    contains(s, "cudaFree(ct_wp);", cu);
-    free(s);
-    compiles(cu, h, obj);
-
-    /* bf16, channels last, no bias: the casts, the fp32 workspace. */
-    export_one(cases[2].spec, "half", cu, h, obj, sizeof cu);
-    s = tc_slurp(cu, NULL);
-    contains(s, "_fprep)<<<", cu);
-    contains(s, ">>>((const ct_elem *)weight, (float *)ct_wp);", cu);
-    contains(s, "stream>>>((const ct_elem *)in, (const float *)ct_wp, (ct_elem *)out);", cu);
-    free(s);
-    compiles(cu, h, obj);
-
-    /* wino: before FPRE, one launch; FPRE=1, 2 channel blocks x 4 chunks
-     * of 8 x 32 filters, 16 floats each (131072 bytes), 8 prep blocks. */
-    export_one(cases[3].spec, "wone", cu, h, obj, sizeof cu);
-    s = tc_slurp(cu, NULL);
-    contains(s, "conv2dc_wino<<<dim3(CT_GRID_X, CT_GRID_Y, CT_GRID_Z), CT_BLOCK_X, CT_SMEM_BYTES, stream>>>(in, "
-                "weight, bias, out);", cu);
-    free(s);
-    compiles(cu, h, obj);
-    export_one(cases[4].spec, "wfpre", cu, h, obj, sizeof cu);
-    s = tc_slurp(cu, NULL);
-    contains(s, "cudaMalloc(&ct_wp, 131072ULL)", cu);
-    contains(s, "WN_CAT(conv2dc_wino, _fprep)<<<dim3(8, 1, 1), 256, 0, stream>>>(weight, (float *)ct_wp);", cu);
-    contains(s, "stream>>>(in, (const float *)ct_wp, out);", cu);
-    free(s);
-    compiles(cu, h, obj);
-
-    tc_result r;
-    static const char *const dts[] = {"f32", "bf16"};
-    for (int i = 0; i < 2; i++) {
-        char f[32];
-        snprintf(f, sizeof f, "fam_%s.cu", dts[i]);
-        path_in(cu, sizeof cu, f);
-        snprintf(f, sizeof f, "fam_%s.h", dts[i]);
-        path_in(h, sizeof h, f);
-        snprintf(f, sizeof f, "fam_%s.o", dts[i]);
-        path_in(obj, sizeof obj, f);
-        convtune(&r, "export", "--family", "conv2dc", "--dtype", dts[i], "--db", "t.db", "-o", cu, NULL);
-        CHECK_MSG(r.code == 0, "export --family conv2dc --dtype %s: exit %d: %s", dts[i], r.code, r.err);
-        tc_result_free(&r);
-        compiles(cu, h, obj);
+    char cu[600];
+    for (size_t i = 0; i < n; i++) {
+        char name[16];
+        snprintf(name, sizeof name, "one%zu", i);
+        export_compiles(name, cases[i].spec, NULL, cu, sizeof cu);
+        char *s = tc_slurp(cu, NULL);
+        for (int k = 0; k < 4 && cases[i].want[k]; k++)
+            contains(s, cases[i].want[k], cu);
+        free(s);
     }
+    export_compiles("fam_f32", NULL, "f32", cu, sizeof cu);
+    export_compiles("fam_bf16", NULL, "bf16", cu, sizeof cu);
     CHECK_DONE();
 }

@@ -3,7 +3,6 @@
  * wino (wino_conv.h); the derived sizes are wino_sizes.cuh's, which
  * ct_conv_wino.cuh expands too. */
 #include "wino_conv.h"
-#include "intmath.h"
 #include "tc_shape.h"
 #include "wino_sizes.cuh"
 #include "ws_exec.h"
@@ -236,49 +235,15 @@ static long long wn_prep(const ct_template *t, const ct_tc_shape *s, const ct_pa
     const wn_values q = wn_get(t, c);
     wn_geom g;
     wn_geometry(s, &q, &g);
-    memset(l, 0, sizeof *l);
-    if (g.ws <= 0)
-        return 0;
-    l->grid[0] = (unsigned)ct_cdiv(g.ws / 16, WINO_PREP_NT);
-    l->grid[1] = l->grid[2] = 1;
-    l->block[0] = WINO_PREP_NT;
-    l->block[1] = l->block[2] = 1;
-    return g.ws * (long long)sizeof(float);
+    return ct_ws_prep_items(g.ws / 16, WINO_PREP_NT, g.ws * (long long)sizeof(float), l);
 }
 
 const ct_kernel_kind ct_kind_wino = {.name = "wino", .layouts = CT_LAYOUT_BOTH, .any_layer = 1,
                                      .constrain = wn_constrain, .normalize = wn_normalize, .launch = wn_launch,
                                      .prep = wn_prep};
 
-/* ---- the executor: FPRE=0 one launch on every buffer, as a single-kernel
- * template; FPRE=1 <WN_NAME>_fprep from the weights (buffer 1) into its
- * workspace, then the main kernel reading that in their place (ws_exec.c's
- * launches and launcher text). ---- */
-
-static const ct_ws_prep fprep = {.suffix = "_fprep", .src = 1};
-
-static const ct_ws_exec fpre_ws = {.exec = &ct_wino_exec, .split_axis = -1, .what = "filter transforms",
-                                   .direct = 1, .prep = &fprep};
-
-static ct_status wn_setup(const ct_problem *p, const ct_params *c, const ct_drv *d, CUmodule mod,
-                          const CUdeviceptr *bufs, void **out, ct_err *e)
-{
-    return ct_ws_setup(&fpre_ws, p, c, d, mod, bufs, out, e);
-}
-
-/* The prep kernel's name pasted by the template's WN_CAT. */
-static void wn_emit(FILE *f, const ct_problem *p, const ct_params *c, const char *sym, const char *signature)
-{
-    ct_ws_emit_direct(f, &fpre_ws, p, c, sym, signature, "WN_CAT");
-}
-
-const ct_executor ct_wino_exec = {
-    .library = "CUDA runtime",
-    .link_flags = "",
-    .setup = wn_setup,
-    .run = ct_ws_run,
-    .teardown = ct_ws_teardown,
-    .resources = ct_ws_resources,
-    .emit_launcher = wn_emit,
-    .calls = ct_ws_calls,
-};
+/* The executor: FPRE=0 one launch on every buffer, as a single-kernel
+ * template; FPRE=1 <WN_NAME>_fprep from the weights into its workspace, then
+ * the main kernel reading that in their place (ws_exec.c's launches and
+ * launcher text). */
+CT_WS_DIRECT_EXECUTOR(ct_wino_exec, "_fprep", "WN_CAT");

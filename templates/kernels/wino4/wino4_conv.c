@@ -220,51 +220,15 @@ static long long w4_prep(const ct_template *t, const ct_tc_shape *s, const ct_pa
     const w4_values q = w4_get(t, c);
     w4_geom g;
     w4_geometry(s, &q, &g);
-    memset(l, 0, sizeof *l);
-    if (g.ws <= 0)
-        return 0;
-    l->grid[0] = (unsigned)ct_cdiv(g.ws / 36, WINO4_PREP_NT);
-    l->grid[1] = l->grid[2] = 1;
-    l->block[0] = WINO4_PREP_NT;
-    l->block[1] = l->block[2] = 1;
-    return g.ws * (long long)sizeof(float);
+    return ct_ws_prep_items(g.ws / 36, WINO4_PREP_NT, g.ws * (long long)sizeof(float), l);
 }
 
 const ct_kernel_kind ct_kind_wino4 = {.name = "wino4", .layouts = CT_LAYOUT_BOTH, .any_layer = 1,
                                       .constrain = w4_constrain, .normalize = w4_normalize,
                                       .launch = w4_launch, .prep = w4_prep};
 
-/* ---- the executor: FPRE=0 one launch on every buffer, as a single-kernel
- * template; FPRE=1 <W4_NAME>_fprep from the weights (buffer 1) into its
- * workspace, then the main kernel reading that in their place. The
- * launches are ws_exec.c's (no split, no reduce), the export's host code
- * is this file's. ---- */
-
-static const ct_ws_prep fprep = {.suffix = "_fprep", .src = 1};
-
-static const ct_ws_exec fpre_ws = {.exec = &ct_wino4_exec, .split_axis = -1, .what = "filter transforms",
-                                   .direct = 1, .prep = &fprep};
-
-static ct_status w4_setup(const ct_problem *p, const ct_params *c, const ct_drv *d, CUmodule mod,
-                          const CUdeviceptr *bufs, void **out, ct_err *e)
-{
-    return ct_ws_setup(&fpre_ws, p, c, d, mod, bufs, out, e);
-}
-
-/* Host code of the export (ws_exec.h): with FPRE the prep kernel's name
- * pasted by the template's W4_CAT. */
-static void w4_emit(FILE *f, const ct_problem *p, const ct_params *c, const char *sym, const char *signature)
-{
-    ct_ws_emit_direct(f, &fpre_ws, p, c, sym, signature, "W4_CAT");
-}
-
-const ct_executor ct_wino4_exec = {
-    .library = "CUDA runtime",
-    .link_flags = "",
-    .setup = w4_setup,
-    .run = ct_ws_run,
-    .teardown = ct_ws_teardown,
-    .resources = ct_ws_resources,
-    .emit_launcher = w4_emit,
-    .calls = ct_ws_calls,
-};
+/* The executor: FPRE=0 one launch on every buffer, as a single-kernel
+ * template; FPRE=1 <W4_NAME>_fprep from the weights into its workspace, then
+ * the main kernel reading that in their place (ws_exec.c's launches and
+ * launcher text). */
+CT_WS_DIRECT_EXECUTOR(ct_wino4_exec, "_fprep", "W4_CAT");

@@ -204,6 +204,18 @@ void ct_ws_resources(void *state, int *regs, int *smem, int *local)
     *smem += (int)s->l.smem_bytes;
 }
 
+long long ct_ws_prep_items(long long items, unsigned threads, long long bytes, ct_launch *l)
+{
+    memset(l, 0, sizeof *l);
+    if (items <= 0 || bytes <= 0)
+        return 0;
+    l->grid[0] = (unsigned)((items + threads - 1) / threads);
+    l->grid[1] = l->grid[2] = 1;
+    l->block[0] = threads;
+    l->block[1] = l->block[2] = 1;
+    return bytes;
+}
+
 void ct_ws_emit_direct(FILE *f, const ct_ws_exec *x, const ct_problem *p, const ct_params *c, const char *sym,
                        const char *signature, const char *cat)
 {
