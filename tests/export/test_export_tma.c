@@ -23,6 +23,28 @@ static void compiles(const char *cu, const char *h, const char *obj)
     CHECK_MSG(run_tool("nvcc -c", nv) == 0, "nvcc -c %s failed", cu);
 }
 
+/* convtune export of spec (NULL: the conv2dc bf16 family) into STEM.cu,
+ * compiled with nvcc; its text (free it; NULL where it failed). */
+static char *exported(const char *spec, const char *stem)
+{
+    char cu[600], h[600], obj[600], name[64];
+    snprintf(name, sizeof name, "%s.cu", stem);
+    path_in(cu, sizeof cu, name);
+    snprintf(name, sizeof name, "%s.h", stem);
+    path_in(h, sizeof h, name);
+    snprintf(name, sizeof name, "%s.o", stem);
+    path_in(obj, sizeof obj, name);
+    tc_result r;
+    if (spec)
+        convtune(&r, "export", "--problem", spec, "--db", "t.db", "-o", cu, NULL);
+    else
+        convtune(&r, "export", "--family", "conv2dc", "--dtype", "bf16", "--db", "t.db", "-o", cu, NULL);
+    CHECK_MSG(r.code == 0, "export %s: exit %d: %s", spec ? spec : "--family conv2dc", r.code, r.err);
+    tc_result_free(&r);
+    compiles(cu, h, obj);
+    return tc_slurp(cu, NULL);
+}
+
 int main(void)
 {
     if (!scratch_dirs())
@@ -43,16 +65,18 @@ int main(void)
                                         "conv2dc:2:64:16:16:64:3:3:same:bias:nhwc:bf16",
                                         "conv2dc:2:256:10:13:72:3:3:same:bias:nhwc:bf16",
                                         "conv2dc:1:128:7:7:96:3:3:same:nhwc:bf16",
-                                        "conv2dc:2:192:7:7:64:3:3:same:bias:nhwc:bf16"};
+                                        "conv2dc:2:192:7:7:64:3:3:same:bias:nhwc:bf16",
+                                        "conv2dc:2:128:14:14:128:3:3:same:bias:nhwc:bf16"};
     /* The overrides of each: the tile and stages, then SPLIT_K=2 (spec 2
-     * and 4), WPRE=1 (spec 3 and 4). */
+     * and 4), WPRE=1 (spec 3 and 4); WPRE=2 (spec 5). */
     static const tc_param over[] = {{"TILE_OH", 8}, {"TILE_OW", 8}, {"STAGES", 3}, {"SPLIT_K", 2}, {"WPRE", 1}};
     static const tc_param over_wpre[] = {{"TILE_OH", 8}, {"TILE_OW", 8}, {"STAGES", 3}, {"WPRE", 1}};
-    for (size_t i = 0; i < 5; i++) {
+    static const tc_param over_wpre2[] = {{"TILE_OH", 8}, {"TILE_OW", 8}, {"STAGES", 6}, {"WPRE", 2}};
+    for (size_t i = 0; i < 6; i++) {
         char hash[17], params[512] = "{}";
         tc_template_hash("conv2dc_tc16gktcl", hash);
-        if (i == 3)
-            tc_params(specs[i], "conv2dc_tc16gktcl", over_wpre, 4, params, sizeof params);
+        if (i == 3 || i == 5)
+            tc_params(specs[i], "conv2dc_tc16gktcl", i == 3 ? over_wpre : over_wpre2, 4, params, sizeof params);
         else
             tc_params(specs[i], "conv2dc_tc16gktcl", over, i == 2 ? 4 : i == 4 ? 5 : 3, params, sizeof params);
         ct_result r = tc_rec("conv2dc_tc16gktcl", hash, params, "ok", 5.0 + (double)i, 1e-3);
@@ -69,15 +93,8 @@ int main(void)
     }
     ct_db_close(db);
 
-    char cu[600], h[600], obj[600];
-    path_in(cu, sizeof cu, "one.cu");
-    path_in(h, sizeof h, "one.h");
-    path_in(obj, sizeof obj, "one.o");
-    tc_result r;
-    convtune(&r, "export", "--problem", specs[0], "--db", "t.db", "-o", cu, NULL);
-    CHECK_MSG(r.code == 0, "export --problem %s: exit %d: %s", specs[0], r.code, r.err);
-    tc_result_free(&r);
-    char *s = tc_slurp(cu, NULL);
+    const char *cu = "one.cu";
+    char *s = exported(specs[0], "one");
     contains(s, "cudaGetDriverEntryPointByVersion(\"cuTensorMapEncodeTiled\"", cu);
     /* The NHWC input as [C][W][H][B]; 8x8 output pixels, stride 2 down: 16
      * rows traversed by steps of 2; the 128-byte swizzle. */
@@ -86,17 +103,11 @@ int main(void)
     contains(s, "CU_TENSOR_MAP_SWIZZLE_128B", cu);
     contains(s, "(ct_elem *)out, ct_tmaps[0]);", cu);
     free(s);
-    compiles(cu, h, obj);
 
     /* Split-K: the workspace (two slices of the output's floats), the main
      * kernel into it with the map, the reduce with the bias. */
-    path_in(cu, sizeof cu, "split.cu");
-    path_in(h, sizeof h, "split.h");
-    path_in(obj, sizeof obj, "split.o");
-    convtune(&r, "export", "--problem", specs[2], "--db", "t.db", "-o", cu, NULL);
-    CHECK_MSG(r.code == 0, "export --problem %s: exit %d: %s", specs[2], r.code, r.err);
-    tc_result_free(&r);
-    s = tc_slurp(cu, NULL);
+    cu = "split.cu";
+    s = exported(specs[2], "split");
     contains(s, "#define SPLIT_K 2", cu);
     contains(s, "#define CT_GRID_Z 2", cu);
     contains(s, "cudaMalloc((void **)&ct_ws, (size_t)CT_GRID_Z * 18720ULL * sizeof(float))", cu);
@@ -104,17 +115,11 @@ int main(void)
     contains(s, "TC_CAT(conv2dc_tc16gktcl, _reduce)<<<19, 256, 0, stream>>>(ct_ws, (const ct_elem *)bias, "
                 "(ct_elem *)out);", cu);
     free(s);
-    compiles(cu, h, obj);
 
     /* WPRE=1: 2 output channel blocks x 2 chunks of 9 taps x 64 rows x 128
      * bytes of A images, written by the prep at every call. */
-    path_in(cu, sizeof cu, "wpre.cu");
-    path_in(h, sizeof h, "wpre.h");
-    path_in(obj, sizeof obj, "wpre.o");
-    convtune(&r, "export", "--problem", specs[3], "--db", "t.db", "-o", cu, NULL);
-    CHECK_MSG(r.code == 0, "export --problem %s: exit %d: %s", specs[3], r.code, r.err);
-    tc_result_free(&r);
-    s = tc_slurp(cu, NULL);
+    cu = "wpre.cu";
+    s = exported(specs[3], "wpre");
     contains(s, "#define WPRE 1", cu);
     contains(s, "cudaMalloc(&ct_wp, 294912ULL)", cu);
     contains(s, "TC_CAT(conv2dc_tc16gktcl, _wprep)<<<dim3(4, 1), 256, 0, stream>>>((const ct_elem *)weight, "
@@ -122,30 +127,28 @@ int main(void)
     contains(s, "(const ct_elem *)in, (const ct_elem *)ct_wp, (ct_elem *)out, ct_tmaps[0]);", cu);
     contains(s, "cudaFree(ct_wp);", cu);
     free(s);
-    compiles(cu, h, obj);
 
     /* WPRE=1 with a split: the prep, the main kernel into the split's
      * workspace, the reduce with the bias. */
-    path_in(cu, sizeof cu, "wsplit.cu");
-    path_in(h, sizeof h, "wsplit.h");
-    path_in(obj, sizeof obj, "wsplit.o");
-    convtune(&r, "export", "--problem", specs[4], "--db", "t.db", "-o", cu, NULL);
-    CHECK_MSG(r.code == 0, "export --problem %s: exit %d: %s", specs[4], r.code, r.err);
-    tc_result_free(&r);
-    s = tc_slurp(cu, NULL);
+    cu = "wsplit.cu";
+    s = exported(specs[4], "wsplit");
     contains(s, "cudaMalloc(&ct_wp, 221184ULL)", cu);
     contains(s, "TC_CAT(conv2dc_tc16gktcl, _wprep)<<<dim3(3, 1), 256, 0, stream>>>", cu);
     contains(s, "(const ct_elem *)in, (const ct_elem *)ct_wp, ct_ws, ct_tmaps[0]);", cu);
     contains(s, "TC_CAT(conv2dc_tc16gktcl, _reduce)<<<", cu);
     free(s);
-    compiles(cu, h, obj);
 
-    path_in(cu, sizeof cu, "fam.cu");
-    path_in(h, sizeof h, "fam.h");
-    path_in(obj, sizeof obj, "fam.o");
-    convtune(&r, "export", "--family", "conv2dc", "--dtype", "bf16", "--db", "t.db", "-o", cu, NULL);
-    CHECK_MSG(r.code == 0, "export --family conv2dc: exit %d: %s", r.code, r.err);
-    tc_result_free(&r);
-    compiles(cu, h, obj);
+    /* WPRE=2: the same prep (2 chunks of A images), the A copied into the
+     * input stages. */
+    cu = "wpre2.cu";
+    s = exported(specs[5], "wpre2");
+    contains(s, "#define WPRE 2", cu);
+    contains(s, "cudaMalloc(&ct_wp, 294912ULL)", cu);
+    contains(s, "TC_CAT(conv2dc_tc16gktcl, _wprep)<<<dim3(4, 1), 256, 0, stream>>>", cu);
+    contains(s, "(const ct_elem *)in, (const ct_elem *)ct_wp, (const ct_elem *)bias, (ct_elem *)out, ct_tmaps[0]);",
+             cu);
+    free(s);
+
+    free(exported(NULL, "fam"));
     CHECK_DONE();
 }

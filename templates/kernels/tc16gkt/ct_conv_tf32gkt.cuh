@@ -57,12 +57,24 @@
 #define TG_BOXH TGKT_BOXH(ROWS, TILE_OH, TC_KH, TG_RSTEP)
 #define TG_NKB TGKT_NKB(TG_NCH, TG_KPC)
 #define TG_SB TGKT_SB(TG_BOXH, TILE_OW)         // a B stage, bytes
+#if WPRE == 2
+// WPRE=2: no A buffers; input stage s holds its k-block's A too (TG_SAK
+// bytes at TG_ASTAGE(s), after the B stages), copied with its box.
+#define TG_SA 0
+#define TG_SAK TGKT_SAK(TG_KBT, TG_BM)
+#define TG_ASTAGE(s) (STAGES * TG_SB + (s) * TG_SAK)
+#else
 #define TG_SA TGKT_SA(TG_KHW, TG_BM)            // an A buffer (a chunk's taps), bytes
+#endif
 #define TG_OP TGKT_OP(TG_BM)                    // staged output pixel pitch, elements
 #define TG_SO TGKT_SO(TG_N, TG_OP, 4)           // the staged outputs, bytes (over the buffers)
 // The barriers, after the buffers and the staged outputs: nothing
 // overwrites them while they are in use.
+#if WPRE == 2
+#define TG_BAR TGKT_BAR(1, STAGES * TG_SAK, STAGES, TG_SB, TG_SO)
+#else
 #define TG_BAR TGKT_BAR(A_BUFS, TG_SA, STAGES, TG_SB, TG_SO)
+#endif
 #define TG_TY TG_CDIV(TC_OH, TILE_OH)
 #define TG_TX TG_CDIV(TC_OW, TILE_OW)
 #define TG_NCT TG_CDIV(TC_COUT, TG_BM)
@@ -115,9 +127,6 @@ struct tg_tmap { unsigned long long v[16]; };
 #define tg_wait(b, par) ct_rp_wait(b, par)
 #define tg_tma_4d(dst, m, c0, c1, c2, c3, b) ct_rp_tma_4d(dst, (const void *)(m), c0, c1, c2, c3, b)
 #define tg_proxy_fence() ct_rp_proxy_fence()
-#if WPRE
-#define tg_bulk(dst, src, n, b) ct_rp_bulk(dst, src, n, b)
-#endif
 #define tg_wg_fence() ((void)0)
 #define tg_wg_commit() ct_rp_wg_commit()
 #define tg_wg_wait0() ct_rp_wg_wait(0)
@@ -197,16 +206,6 @@ __device__ __forceinline__ void tg_tma_4d(unsigned dst, const tg_tmap *m, int c0
                  "l"(reinterpret_cast<unsigned long long>(m)), "r"(c0), "r"(c1), "r"(c2), "r"(c3), "r"(b)
                  : "memory");
 }
-#if WPRE
-// A 1D bulk copy of n bytes (a multiple of 16, both addresses 16-aligned)
-// from global memory into shared memory, its bytes completing on barrier b.
-__device__ __forceinline__ void tg_bulk(unsigned dst, const void *src, unsigned n, unsigned b)
-{
-    asm volatile("cp.async.bulk.shared::cluster.global.mbarrier::complete_tx::bytes [%0], [%1], %2, [%3];\n" ::"r"(dst),
-                 "l"(src), "r"(n), "r"(b)
-                 : "memory");
-}
-#endif
 // The consumers' warpgroups alone (named barrier 1).
 __device__ __forceinline__ void tg_consumer_sync()
 {
@@ -318,6 +317,10 @@ __device__ __forceinline__ void tg_round_stage(unsigned char *bp)
     tg_consumer_sync();
 }
 
+#if WPRE
+#include "ct_tc16gkt_wprep.cuh"   // the prep kernel and the producer's fetch of its images
+#endif
+
 extern "C" __global__ void __launch_bounds__(TG_NT, MIN_BLOCKS)
 TC_NAME(const ct_elem *__restrict__ in_, const ct_elem *__restrict__ weight_,
 #if SPLIT_K > 1
@@ -390,38 +393,23 @@ TC_NAME(const ct_elem *__restrict__ in_, const ct_elem *__restrict__ weight_,
                     const int i = ROWS ? 0 : q / TC_KW, j = ROWS ? q : q % TC_KW;
                     if (u > 0)
                         tg_wait(TG_EMPTYB(s), (u - 1) & 1);
+#if WPRE == 2
+                    tg_arrive_tx(TG_FULLB(s), TG_SB + TG_SAK);   // the box and the k-block's A
+                    tg_wp_stage(sm0 + TG_ASTAGE(s), weight_, grp, co0, ch, q, TG_FULLB(s));
+#else
                     tg_arrive_tx(TG_FULLB(s), TG_SB);
+#endif
                     tg_tma_4d(sm0 + A_BUFS * TG_SA + s * TG_SB, &tmap, grp * TC_CIN + ch * TG_CK,
                               ox0 * TC_SX + j * TC_DX - TC_PW, oy0 * TC_SY + i * TC_DY - TC_PH, b,
                               TG_FULLB(s));
                 }
             }
-#if WPRE
+#if WPRE == 1
         } else if (threadIdx.x == 32) {
-            // WPRE: chunk ch's A buffer is one bulk copy of its image, laid
-            // out by TC_NAME_wprep (workspace unit (grp, co0 / BM, ch)):
-            // the swizzle is a function of the shared address, and the
-            // image lands at the same 1024-aligned offsets the transposers
-            // would write.
-            const unsigned char *wp = reinterpret_cast<const unsigned char *>(weight_) +
-                                      ((long long)grp * TG_NCT + co0 / TG_BM) * TG_NCH * TG_SA;
-#pragma unroll 1
-#if SPLIT_K > 1
-            for (int ch = 0; ch < nch; ++ch) {
-#else
-            for (int ch = 0; ch < TG_NCH; ++ch) {
-#endif
-                const int a = ch % A_BUFS;
-                if (ch >= A_BUFS)
-                    tg_wait(TG_EMPTYA(a), (ch / A_BUFS - 1) & 1);
-                tg_arrive_tx(TG_FULLA(a), TG_SA);
-#if SPLIT_K > 1
-                tg_bulk(sm0 + a * TG_SA, wp + (long long)(ch0 + ch) * TG_SA, TG_SA, TG_FULLA(a));
-#else
-                tg_bulk(sm0 + a * TG_SA, wp + (long long)ch * TG_SA, TG_SA, TG_FULLA(a));
-#endif
-            }
+            tg_wp_fetch(sm0, weight_, grp, co0, TG_FULLA(0), TG_EMPTYA(0));
         }
+#elif WPRE == 2
+        }   // warp 0 copies the weights with the input; warps 1-3 idle
 #else
         } else {
             const tg_bits *weight =
@@ -465,19 +453,33 @@ TC_NAME(const ct_elem *__restrict__ in_, const ct_elem *__restrict__ weight_,
     for (int kb = 0; kb < TG_NKB; ++kb) {
 #endif
         const int s = kb % STAGES, u = kb / STAGES, ch = kb / TG_KPC, q = kb % TG_KPC, a = ch % A_BUFS;
+#if WPRE != 2
         if (q == 0)
             tg_wait(TG_FULLA(a), (ch / A_BUFS) & 1);
+#endif
         tg_wait(TG_FULLB(s), u & 1);
         tg_round_stage(sm + A_BUFS * TG_SA + s * TG_SB);
         tg_wg_fence();
+#if WPRE == 2
+        (void)a;   // no A buffers
+        const unsigned long long da = tg_desc(sm0 + TG_ASTAGE(s) + wgm * 64 * 128);
+#else
         const unsigned long long da = tg_desc(sm0 + a * TG_SA + wgm * 64 * 128);
+#endif
         const unsigned long long db = tg_desc(sm0 + A_BUFS * TG_SA + s * TG_SB + wgn * TG_NW * 128);
 #pragma unroll
         for (int r = 0; r < TG_KBT; ++r) {
             const int tap = ROWS ? r * TC_KW + q : q;
+#if WPRE == 2
+            (void)tap;   // the stage holds the k-block's taps in the order r
+#pragma unroll
+            for (int k = 0; k < 4; ++k)
+                tg_mma<TG_NW>(acc, da, r * TG_BM * 8 + 2 * k, db, r * TG_RSTEP * TILE_OW * 8 + 2 * k);
+#else
 #pragma unroll
             for (int k = 0; k < 4; ++k)
                 tg_mma<TG_NW>(acc, da, tap * TG_BM * 8 + 2 * k, db, r * TG_RSTEP * TILE_OW * 8 + 2 * k);
+#endif
         }
         tg_wg_commit();
         // With one A buffer, a chunk's last k-block drains the steps: the
@@ -575,7 +577,4 @@ TC_NAME(const ct_elem *__restrict__ in_, const ct_elem *__restrict__ weight_,
 #endif
     }
 }
-#endif
-#if WPRE
-#include "ct_tc16gkt_wprep.cuh"
 #endif

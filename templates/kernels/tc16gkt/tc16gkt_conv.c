@@ -33,8 +33,9 @@ CT_FAMILY_CODE
                                    "partial sums to a workspace that a second kernel adds in a fixed order with "  \
                                    "the bias (small grids, long reductions); 1: one kernel")                 \
     X(WPRE, 0, CT_ADDED_INT(0), "1: a prep kernel lays the weights out once a call as the swizzled A buffers' "  \
-                                "images, each chunk's fetched by one bulk copy; 0: every block's producer "    \
-                                "warps transpose its chunks' OIHW weights")
+                                "images, each chunk's fetched by one bulk copy; 2: the same images, a "       \
+                                "k-block's taps copied into its input stage (no A buffers); 0: every block's " \
+                                "producer warps transpose its chunks' OIHW weights")
 const ct_param_def ct_tc16gkt_params[CT_TC16GKT_NPARAMS] = CT_PARAM_TABLE(T16GKT_LIST);
 _Static_assert(CT_PARAM_COUNT(T16GKT_LIST) == CT_TC16GKT_NPARAMS, "CT_TC16GKT_NPARAMS is the list's length");
 CT_PARAM_VALUES(t16gkt, T16GKT_LIST, ct_tc16gkt_params)
@@ -91,15 +92,19 @@ void ct_tc16gkt_geometry_of(const ct_tc_shape *layer, const ct_params *c, ct_tc1
      * (the constraints refuse ROWS where SY does not divide DY). */
     g->boxh = TGKT_BOXH(g->rows && s->dy % s->sy == 0, g->toh, s->kh, s->dy / s->sy);
     g->sb = TGKT_SB(g->boxh, g->tow);
-    g->sa = TGKT_SA(g->khw, g->bm);
+    g->wsa = TGKT_SA(g->khw, g->bm);
     g->so = TGKT_SO(g->n, TGKT_OP(g->bm), g->elem);
-    g->bar = TGKT_BAR(g->abufs, g->sa, g->stages, g->sb, g->so);
+    /* WPRE=2: no A buffers, a k-block's A in each input stage. */
+    g->sa = g->wpre == 2 ? 0 : g->wsa;
+    g->sak = g->wpre == 2 ? TGKT_SAK(g->rows ? s->kh : 1, g->bm) : 0;
+    g->bar = g->wpre == 2 ? TGKT_BAR(1, g->stages * g->sak, g->stages, g->sb, g->so)
+                          : TGKT_BAR(g->abufs, g->sa, g->stages, g->sb, g->so);
     g->smem_bytes = T16GKT_ALIGN + g->bar + T16GKT_BARS(g->stages);
     g->grid_x = s->b * ct_cdiv(s->oh, g->toh) * ct_cdiv(s->ow, g->tow);
     g->grid_y = ct_cdiv(s->cout, g->bm) * ct_tc_ngroups(layer);
     g->grid_z = g->split;
     g->wp_units = g->wpre ? TGKT_WP_UNITS(ct_tc_ngroups(layer), ct_cdiv(s->cout, g->bm), g->nch) : 0;
-    g->wp_bytes = g->wp_units * g->sa;
+    g->wp_bytes = g->wp_units * g->wsa;
     /* A consumer thread: the accumulators (N / 2), as many again halved
      * when packed, about 40 more. */
     g->regs = g->nw / 2 + g->nw / 4 + 40;
@@ -205,9 +210,9 @@ int ct_tc16gkt_constrain(const ct_template *t, const ct_tc_shape *layer, const c
     if (g.wg_m < 1 || g.wg_m > 2 || g.wg_n < 1 || g.wg_n > 2 || g.toh < 1 || g.tow < 1 || g.stages < 2 ||
         g.stages > 8 ||
         (g.setmaxnreg != 0 && g.setmaxnreg != 1) || g.abufs < 1 || g.abufs > 2 || g.rows < 0 || g.rows > 1 ||
-        g.minb < 1 || g.minb > 2 || g.split < 1 || g.split > CT_TC16GKT_MAX_SPLIT || g.wpre < 0 || g.wpre > 1) {
+        g.minb < 1 || g.minb > 2 || g.split < 1 || g.split > CT_TC16GKT_MAX_SPLIT || g.wpre < 0 || g.wpre > 2) {
         snprintf(why, len, "WG_M, WG_N, A_BUFS and MIN_BLOCKS 1 or 2, tiles >= 1, STAGES 2 to 8, SETMAXNREG, "
-                 "ROWS and WPRE 0 or 1, SPLIT_K 1 to %d", CT_TC16GKT_MAX_SPLIT);
+                 "ROWS 0 or 1, WPRE 0 to 2, SPLIT_K 1 to %d", CT_TC16GKT_MAX_SPLIT);
         return 1;
     }
     if (g.nc > 2) {
@@ -281,7 +286,7 @@ int ct_tc16gkt_constrain(const ct_template *t, const ct_tc_shape *layer, const c
     }
     if (g.smem_bytes > lim->max_smem_per_block) {
         snprintf(why, len, "%lld bytes of shared memory (A %lld x %lld, %lld stages of %lld) exceed the device's %d",
-                 g.smem_bytes, g.sa, g.abufs, g.stages, g.sb, lim->max_smem_per_block);
+                 g.smem_bytes, g.sa, g.sa ? g.abufs : 0, g.stages, g.sb + g.sak, lim->max_smem_per_block);
         return 1;
     }
     if (g.abufs == 1 && g.nch > 1 && g.smem_bytes + g.sa <= lim->max_smem_per_block) {
@@ -324,9 +329,13 @@ void ct_tc16gkt_normalize(const ct_template *t, const ct_tc_shape *layer, ct_par
         q.TILE_OH = 1;
     if (q.WG_M * q.WG_N != 2)
         q.SETMAXNREG = 0;
-    /* One chunk needs one weight buffer (its drain is the end). */
+    /* One chunk needs one weight buffer (its drain is the end); WPRE=2 has
+     * none (its stages hold the weights), and A_BUFS=2 keeps it from
+     * draining at every chunk. */
     if (ct_cdiv(ct_tc_per_group(layer).cin, ct_chunk(layer)) == 1)
         q.A_BUFS = 1;
+    else if (q.WPRE == 2)
+        q.A_BUFS = 2;
     /* One filter row: a column is one tap. */
     if (layer->kh == 1)
         q.ROWS = 0;

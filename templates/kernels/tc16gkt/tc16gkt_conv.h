@@ -49,6 +49,7 @@ typedef struct ct_tc16gkt_geom {
     long long bm, n, nw, nc, nt, khw, nch, kpc, nkb, boxh, sb, sa, so, bar, smem_bytes, grid_x, grid_y, regs;
     long long slice_nkb, grid_z;   /* the smallest split slice's k-blocks; the slices (grid z) */
     long long wpre, wp_units, wp_bytes; /* WPRE; the prep's A images (its blocks) and workspace bytes */
+    long long wsa, sak;            /* an A image (a chunk's taps); WPRE=2: a k-block's A in its stage */
 } ct_tc16gkt_geom;
 
 /* s is the whole layer; the sizes are those of one group's GEMM. */

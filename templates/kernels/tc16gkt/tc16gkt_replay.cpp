@@ -66,8 +66,8 @@ static long long expected_phases(unsigned b, int z)
     } else if (i < 2 * STAGES) {          // emptyB[s]: every k-block but the last, which one A buffer drains
         for (int kb = 0; kb + (A_BUFS == 1 ? 0 : 1) < nkb; kb++)
             n += kb % STAGES == (int)(i - STAGES);
-    } else if (i < 2 * STAGES + 2) {      // fullA[a]: every chunk of buffer a
-        for (int ch = 0; ch < nch; ch++)
+    } else if (i < 2 * STAGES + 2) {      // fullA[a]: every chunk of buffer a (none with WPRE=2)
+        for (int ch = 0; ch < nch && WPRE != 2; ch++)
             n += ch % A_BUFS == (int)(i - 2 * STAGES);
     } else {                              // emptyA[a]: every chunk but the last (all with one buffer)
         for (int ch = 0; ch + (A_BUFS == 1 ? 0 : 1) < nch; ch++)
@@ -128,10 +128,10 @@ int main()
 #if WPRE
     // The prep's workspace: an A buffer image a (group, channel block,
     // chunk), NaN patterns first so that an unwritten byte shows.
-    const long long units = (long long)LY_GROUPS * TG_NCT * TG_NCH, ue = TG_SA / (long long)sizeof(ct_elem);
-    if (TG_NCT * TG_NCH != LY_PGX || LY_GROUPS != LY_PGY || units * TG_SA != LY_PBYTES) {
+    const long long units = (long long)LY_GROUPS * TG_NCT * TG_NCH, ue = TG_WSA / (long long)sizeof(ct_elem);
+    if (TG_NCT * TG_NCH != LY_PGX || LY_GROUPS != LY_PGY || units * TG_WSA != LY_PBYTES) {
         printf("FAIL: the model's prep is %d x %d blocks and %lld bytes, the header's %d x %d and %lld\n", LY_PGX,
-               LY_PGY, (long long)LY_PBYTES, TG_NCT * TG_NCH, LY_GROUPS, units * TG_SA);
+               LY_PGY, (long long)LY_PBYTES, TG_NCT * TG_NCH, LY_GROUPS, units * TG_WSA);
         return 1;
     }
     std::vector<ct_elem> wp(units * ue, toe(NAN));

@@ -38,16 +38,19 @@
 #define TGKT_REGCAP(nt, minb) (65536 / (nt) / (minb) / 8 * 8 > 255 ? 255 : 65536 / (nt) / (minb) / 8 * 8)
 #define TGKT_PROD_REGS(khw) ((4 * (khw) + 40 + 7) / 8 * 8)
 #define TGKT_CONS_REGS(cap, nc, prod) (((cap) * ((nc) + 1) - (prod)) / (nc) / 8 * 8)
-// WPRE=1 (the weights laid out once a call by TC_NAME_wprep): the
+// WPRE 1 and 2 (the weights laid out once a call by TC_NAME_wprep): the
 // workspace is one A buffer's image for each (group, output channel block
 // of bm, chunk), in that order, filled by one block of TGKT_WP_THREADS
 // threads each; the producer only issues copies, so it keeps 40 registers
-// (setmaxnreg's floor for a warpgroup that loops and addresses). Guarded so
+// (CUTLASS's producer share: enough for a warpgroup that loops and
+// addresses). WPRE=2 copies a k-block's taps of a unit into its input
+// stage instead of a chunk's into an A buffer. Guarded so
 // that a WPRE=0 kernel's text, and its code hash, stay what they were; the
 // model (TC_NAME undefined) always sees them.
 #if !defined(TC_NAME) || WPRE
 #define TGKT_WP_UNITS(groups, nct, nch) ((groups) * (nct) * (nch))
 #define TGKT_WP_THREADS 256
 #define TGKT_WP_PROD_REGS 40
+#define TGKT_SAK(kbt, bm) ((kbt) * (bm) * 128)   // WPRE=2: a k-block's A in its stage
 #endif
 #endif

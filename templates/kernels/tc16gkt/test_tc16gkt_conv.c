@@ -10,9 +10,9 @@
  * swizzled descriptors, checked against an fp64 reference and the
  * pipeline's barrier counts). Split-K variants (SPLIT_K 2 and 4, on
  * layers of 2 to 4 channel chunks) replay the slices over the grid's z and
- * the reduce. WPRE=1 variants (alone and with a split) replay the prep
- * kernel first, its workspace checked byte for byte, then the main kernel
- * fetching it by bulk copies. Needs a C++20 compiler ($CXX, default g++)
+ * the reduce. WPRE 1 and 2 variants (alone and with a split) replay the
+ * prep kernel first, its workspace checked byte for byte, then the main
+ * kernel fetching it by bulk copies. Needs a C++20 compiler ($CXX, default g++)
  * and CUDA's headers ($CUDA_HOME, else beside nvcc on PATH). */
 #include "tc16_replay.h"
 #include "tc16gkt_conv.h"
@@ -23,7 +23,7 @@
 static unsigned long long rng = 0x9e3779b97f4a7c15ULL;
 static char cuda_inc[1024], scratch[1024];
 static int cases, rows_seen, wgn_seen, tf32_cases, split_seen, tf32_split_seen, wpre_seen, wpre_split_seen,
-    wpre_tf32_seen;
+    wpre_tf32_seen, wpre2_seen;
 
 /* CUDA's include folder: $CUDA_HOME/include, else nvcc's ../include. */
 static int find_cuda(void)
@@ -124,9 +124,10 @@ static void replay_case(const ct_problem *p, const layer *L, const ct_params *c)
              "WG_M=%lld,WG_N=%lld,TILE_OH=%lld,TILE_OW=%lld,STAGES=%lld,SETMAXNREG=%lld,A_BUFS=%lld,ROWS=%lld,"
              "MIN_BLOCKS=%lld,SPLIT_K=%lld,WPRE=%lld", g.wg_m, g.wg_n, g.toh, g.tow, g.stages, g.setmaxnreg, g.abufs,
              g.rows, g.minb, g.split, g.wpre);
-    wpre_seen += g.wpre == 1;
-    wpre_split_seen += g.wpre == 1 && g.split > 1;
-    wpre_tf32_seen += g.wpre == 1 && ct_problem_dtype(p) == CT_DTYPE_TF32;
+    wpre_seen += g.wpre > 0;
+    wpre2_seen += g.wpre == 2;
+    wpre_split_seen += g.wpre > 0 && g.split > 1;
+    wpre_tf32_seen += g.wpre > 0 && ct_problem_dtype(p) == CT_DTYPE_TF32;
     printf("%s %s: ", p->canonical, desc);
     fflush(stdout);
     const int rc = system(cmd);
@@ -230,7 +231,7 @@ int main(void)
         CHECK(t != NULL);
         layer L = layer_of(&p);
         L.s.p = &p;   /* the element type: tf32's sizes and map */
-        ct_params cs[10];
+        ct_params cs[12];
         int n = sample_candidates(&p, t, &cfg, &lim, atoi(shapes[i][1]), cs, &rng);
         CHECK_MSG(n > 0, "%s: no admissible candidate sampled", shapes[i][0]);
         n += variant(&p, t, &lim, cs, n, "ROWS", 1);
@@ -241,6 +242,9 @@ int main(void)
          * from its first). */
         n += variant(&p, t, &lim, cs, n, "WPRE", 1);
         n += variant_of(&p, t, &lim, cs, n, "WPRE", 1, "SPLIT_K");
+        n += variant(&p, t, &lim, cs, n, "WPRE", 2);
+        n += variant_of(&p, t, &lim, cs, n, "WPRE", 2, "SPLIT_K");
+        n += variant_of(&p, t, &lim, cs, n, "WG_M", 2, "WPRE");   /* a stage's A of 128 rows */
         int rows_here = 0, split_here = 0;
         for (int k = 0; k < n; k++) {
             rows_here += ct_params_get(&cs[k], "ROWS", 0) == 1;
@@ -259,9 +263,9 @@ int main(void)
     CHECK(system(rm) == 0);
     CHECK_MSG(cases >= 4 && wgn_seen >= 1 && wpre_seen >= 1 &&
                   (!all || (rows_seen >= 1 && tf32_cases >= 4 && split_seen >= 4 && tf32_split_seen >= 1 &&
-                            wpre_split_seen >= 2 && wpre_tf32_seen >= 2)),
-              "%d cases replayed, %d with ROWS=1, %d with WG_N=2, %d tf32, %d split (%d tf32), %d WPRE=1 (%d split, "
-              "%d tf32)", cases, rows_seen, wgn_seen, tf32_cases, split_seen, tf32_split_seen, wpre_seen,
-              wpre_split_seen, wpre_tf32_seen);
+                            wpre_split_seen >= 4 && wpre_tf32_seen >= 4 && wpre2_seen >= 4)),
+              "%d cases replayed, %d with ROWS=1, %d with WG_N=2, %d tf32, %d split (%d tf32), %d WPRE 1 or 2 (%d "
+              "split, %d tf32, %d WPRE=2)", cases, rows_seen, wgn_seen, tf32_cases, split_seen, tf32_split_seen,
+              wpre_seen, wpre_split_seen, wpre_tf32_seen, wpre2_seen);
     CHECK_DONE();
 }
