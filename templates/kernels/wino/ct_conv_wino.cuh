@@ -46,6 +46,11 @@
 //                        drift apart and one's transforms overlap
 //                        another's products (a block's shared memory
 //                        over 48 KiB is one dynamic array)
+//   FPRE                 1: the filters transformed once a call by a prep
+//                        kernel (WN_NAME_fprep) into a workspace that the
+//                        main kernel takes in place of the weights, as the
+//                        stage wants U (its fill 16-byte copies); 0: each
+//                        block transforms its filters as it stages them
 // Indices are 32-bit: the host refuses layers of 2^31 elements or more.
 
 #include "ct_dtype.cuh"
@@ -66,9 +71,17 @@
 #define WN_NCH WN_CDIV(LY_CING, CHUNK_K)
 #define WN_MTILES WN_CDIV(LY_COUTG, TILE_M)        // grid y
 #define WN_NTILES WN_CDIV(WN_NTL, TILE_N)          // grid x
+#if FPRE
+#define WN_AP TILE_M                               // floats per k row of U (copied: no k-fastest stores)
+#else
 #define WN_AP WINO_AP(TILE_M)                      // floats per k row of U
+#endif
 #define WN_BP WINO_BP(TILE_N)                      // and of V
+#if FPRE
+#define WN_UPL WINO_UPLF(CHUNK_K, TILE_M)          // floats per position plane of U
+#else
 #define WN_UPL WINO_UPL(CHUNK_K, TILE_M)           // floats per position plane of U
+#endif
 #define WN_VPL WINO_VPL(CHUNK_K, TILE_N)           // and of V
 #define WN_STAGE WINO_STAGE(WN_UPL, WN_VPL)
 #define WN_EP WINO_EP(TILE_N)                      // the epilogue's rows
@@ -80,7 +93,13 @@
 #define WN_PW WINO_PW(CHUNK_K, TILE_M, WN_NT)      // filters
 // Registers a thread needs; launch bounds as in ct_conv_ffma.cuh: whole
 // warps a scheduler, 1024 threads an SM.
+#if FPRE
+#define WN_U4 WINO_U4(CHUNK_K, TILE_M)             // float4 of U a position and chunk
+#define WN_UI WINO_UI(CHUNK_K, TILE_M, WN_TS)      // float4 a thread copies a chunk
+#define WN_REGS WINO_REGSF(THREAD_M, THREAD_N, WN_PI, WN_UI)
+#else
 #define WN_REGS WINO_REGS(THREAD_M, THREAD_N, WN_PI, WN_PW)
+#endif
 #define WN_MINB WINO_MINB_D(WINO_MINB(WINO_MINB_A(WINO_MINB_R(WN_REGS, WN_NT), MIN_BLOCKS), WN_NT), WN_SMEM)
 #define WN_NOWHERE (-(1 << 24))
 #define WN_SMEM WINO_SMEM(STAGES, WN_STAGE, TILE_N)  // bytes: the stages and the tile table
@@ -91,6 +110,9 @@ static_assert(STAGES == 1 || STAGES == 2, "one or two stages");
 static_assert((THREAD_M == 4 || THREAD_M == 8) && (THREAD_N == 4 || THREAD_N == 8), "runs of 4 a thread");
 static_assert(16 * WN_EPL <= WN_STAGE, "the epilogue's planes fit the stage");
 static_assert(WN_STAGE % 4 == 0, "the tile table after the stages, 16-byte aligned");
+#if FPRE
+static_assert(WN_UPL % 4 == 0 && TILE_M % 4 == 0, "U copied into its planes 16 bytes at a time");
+#endif
 
 struct __align__(16) wn_pix {
     int base, iy, ix, pad;
@@ -101,8 +123,18 @@ struct __align__(16) wn_pix {
 // Patches: NCHW consecutive threads on consecutive tiles, NHWC on
 // consecutive channels; filters: consecutive threads on consecutive
 // input channels.
+#if FPRE
+// With FPRE=1 the filter items are the chunk's float4 of U (the prep
+// kernel's workspace from wg, the block's channels and group): the TS
+// threads of a position copy its plane, float4 q0, q0 + TS, ... (q0 the
+// thread's place among them), a constant stride apart in both memories,
+// consecutive threads on consecutive 16 bytes.
+__device__ __forceinline__ void wn_load(float (&rd)[WN_PI][16], float4 (&rg)[WN_UI], const ct_elem *__restrict__ xg,
+                                        const float4 *__restrict__ wg, const wn_pix *pix, int m0, int c)
+#else
 __device__ __forceinline__ void wn_load(float (&rd)[WN_PI][16], float (&rg)[WN_PW][9], const ct_elem *__restrict__ xg,
                                         const ct_elem *__restrict__ wg, const wn_pix *pix, int m0, int c)
+#endif
 {
     const int tid = threadIdx.x;
 #pragma unroll
@@ -126,6 +158,17 @@ __device__ __forceinline__ void wn_load(float (&rd)[WN_PI][16], float (&rg)[WN_P
                 rd[r][i * 4 + j] = ok ? ct_ldg(src + (LY_CL ? (i * LY_W + j) * LY_CIN : i * LY_W + j)) : 0.0f;
             }
     }
+#if FPRE
+    (void)m0;
+    const int xi = tid / WN_TS, q0 = tid % WN_TS;
+    const float4 *src = wg + c * 16 * WN_U4 + xi * WN_U4 + q0;
+#pragma unroll
+    for (int r = 0; r < WN_UI; ++r) {
+        if (WN_U4 % WN_TS != 0 && q0 + r * WN_TS >= WN_U4)
+            break;
+        rg[r] = __ldg(src + r * WN_TS);
+    }
+#else
 #pragma unroll
     for (int r = 0; r < WN_PW; ++r) {
         const int p = tid + r * WN_NT;
@@ -138,13 +181,34 @@ __device__ __forceinline__ void wn_load(float (&rd)[WN_PI][16], float (&rg)[WN_P
         for (int t = 0; t < 9; ++t)
             rg[r][t] = ok ? ct_ldg(src + t) : 0.0f;
     }
+#endif
 }
 
 // The registers of wn_load, transformed (V = B^T d B, U = G g G^T), into
 // the stage: U [xi][k][m], V [xi][k][n].
+#if FPRE
+__device__ __forceinline__ void wn_store(float *su, float *sv, const float (&rd)[WN_PI][16], const float4 (&rg)[WN_UI])
+#else
 __device__ __forceinline__ void wn_store(float *su, float *sv, const float (&rd)[WN_PI][16], const float (&rg)[WN_PW][9])
+#endif
 {
     const int tid = threadIdx.x;
+#if FPRE
+    // U as it came ([xi][k][m], k rows of TILE_M floats: a plane's rows
+    // contiguous) into the thread's position's padded plane, wn_load's
+    // items; first, so that their registers are free before the patches'
+    // transforms.
+    {
+        const int xi = tid / WN_TS, q0 = tid % WN_TS;
+        float *dst = su + xi * WN_UPL + q0 * 4;
+#pragma unroll
+        for (int r = 0; r < WN_UI; ++r) {
+            if (WN_U4 % WN_TS != 0 && q0 + r * WN_TS >= WN_U4)
+                break;
+            *reinterpret_cast<float4 *>(dst + r * WN_TS * 4) = rg[r];
+        }
+    }
+#endif
 #pragma unroll
     for (int r = 0; r < WN_PI; ++r) {
         const int p = tid + r * WN_NT;
@@ -171,6 +235,7 @@ __device__ __forceinline__ void wn_store(float *su, float *sv, const float (&rd)
         for (int x = 0; x < 16; ++x)
             sv[x * WN_VPL + kl * WN_BP + nl] = v[x];
     }
+#if !FPRE
 #pragma unroll
     for (int r = 0; r < WN_PW; ++r) {
         const int p = tid + r * WN_NT;
@@ -197,10 +262,64 @@ __device__ __forceinline__ void wn_store(float *su, float *sv, const float (&rd)
         for (int x = 0; x < 16; ++x)
             su[x * WN_UPL + kl * WN_AP + ml] = u[x];
     }
+#endif
 }
 
+#if FPRE
+#define WN_CAT2(a, b) a##b
+#define WN_CAT(a, b) WN_CAT2(a, b)
+#define WN_NFILT (LY_GROUPS * WN_MTILES * WN_NCH * CHUNK_K * TILE_M)   // the workspace's filters (k, m)
+// The prep kernel of FPRE=1, launched before the main kernel on every call
+// (WINO_PREP_NT threads a block, one filter each; its name pasted from
+// WN_NAME, so that a family export's renaming of the main kernel renames
+// it too): U = G g G^T of every filter into the workspace, for group g,
+// channel block mb and chunk c the block of 16 x CHUNK_K x TILE_M floats
+// at ((g MTILES + mb) NCH + c) x 16 CHUNK_K TILE_M, [xi][k][m]; zeros for
+// the channels past the group's (the stage's rows of FPRE=0). The same
+// operations as wn_store's, so both compute the same sums.
+extern "C" __global__ void __launch_bounds__(WINO_PREP_NT)
+WN_CAT(WN_NAME, _fprep)(const ct_elem *__restrict__ weight, float *__restrict__ uw)
+{
+    const int i = blockIdx.x * WINO_PREP_NT + threadIdx.x;
+    if (i >= WN_NFILT)
+        return;
+    const int ml = i % TILE_M, kl = i / TILE_M % CHUNK_K, blk = i / (TILE_M * CHUNK_K);
+    const int c = blk % WN_NCH, mb = blk / WN_NCH % WN_MTILES, g = blk / (WN_NCH * WN_MTILES);
+    const int k = c * CHUNK_K + kl, m = mb * TILE_M + ml;
+    const bool ok = k < LY_CING && m < LY_COUTG;
+    const ct_elem *src = weight + ((g * LY_COUTG + (ok ? m : 0)) * LY_CING + (ok ? k : 0)) * 9;
+    float gg[9], a[12], u[16];
+#pragma unroll
+    for (int t = 0; t < 9; ++t)
+        gg[t] = ok ? ct_ldg(src + t) : 0.0f;
+#pragma unroll
+    for (int j = 0; j < 3; ++j) {   // G g: 4 rows of 3
+        a[0 * 3 + j] = gg[0 * 3 + j];
+        a[1 * 3 + j] = 0.5f * (gg[0 * 3 + j] + gg[1 * 3 + j] + gg[2 * 3 + j]);
+        a[2 * 3 + j] = 0.5f * (gg[0 * 3 + j] - gg[1 * 3 + j] + gg[2 * 3 + j]);
+        a[3 * 3 + j] = gg[2 * 3 + j];
+    }
+#pragma unroll
+    for (int r = 0; r < 4; ++r) {   // (G g) G^T
+        u[r * 4 + 0] = a[r * 3 + 0];
+        u[r * 4 + 1] = 0.5f * (a[r * 3 + 0] + a[r * 3 + 1] + a[r * 3 + 2]);
+        u[r * 4 + 2] = 0.5f * (a[r * 3 + 0] - a[r * 3 + 1] + a[r * 3 + 2]);
+        u[r * 4 + 3] = a[r * 3 + 2];
+    }
+    float *dst = uw + blk * 16 * CHUNK_K * TILE_M + kl * TILE_M + ml;   // consecutive threads on consecutive m
+#pragma unroll
+    for (int x = 0; x < 16; ++x)
+        dst[x * CHUNK_K * TILE_M] = u[x];
+}
+#endif
+
 extern "C" __global__ void __launch_bounds__(WN_NT, WN_MINB)
-WN_NAME(const ct_elem *__restrict__ in, const ct_elem *__restrict__ weight,
+WN_NAME(const ct_elem *__restrict__ in,
+#if FPRE
+        const float *__restrict__ uw,   // the prep kernel's workspace
+#else
+        const ct_elem *__restrict__ weight,
+#endif
 #if LY_BIAS
         const ct_elem *__restrict__ bias,
 #endif
@@ -224,7 +343,11 @@ WN_NAME(const ct_elem *__restrict__ in, const ct_elem *__restrict__ weight,
 #else
     const ct_elem *xg = in + g * LY_CING * LY_H * LY_W;
 #endif
+#if FPRE
+    const float4 *wg = reinterpret_cast<const float4 *>(uw) + (g * WN_MTILES + blockIdx.y) * WN_NCH * 16 * WN_U4;
+#else
     const ct_elem *wg = weight + g * LY_COUTG * LY_CING * 9;
+#endif
 
     for (int t = tid; t < TILE_N; t += WN_NT) {
         const int n = n0 + t < WN_NTL ? n0 + t : 0;
@@ -256,7 +379,12 @@ WN_NAME(const ct_elem *__restrict__ in, const ct_elem *__restrict__ weight,
             acc[i][j] = 0.0f;
     __syncthreads();
 
+#if FPRE
+    float rd[WN_PI][16];
+    float4 rg[WN_UI];
+#else
     float rd[WN_PI][16], rg[WN_PW][9];
+#endif
     wn_load(rd, rg, xg, wg, s_pix, m0, 0);
     wn_store(s_stage, s_stage + 16 * WN_UPL, rd, rg);
     __syncthreads();

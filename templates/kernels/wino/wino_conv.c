@@ -1,9 +1,11 @@
-/* wino_conv.c - parameters, sizes, constraints and launch geometry of the
- * kind wino (wino_conv.h); the derived sizes are wino_sizes.cuh's, which
+/* wino_conv.c - parameters, sizes, constraints, launch geometry and the
+ * executor (FPRE=1: the prep kernel, then the main kernel) of the kind
+ * wino (wino_conv.h); the derived sizes are wino_sizes.cuh's, which
  * ct_conv_wino.cuh expands too. */
 #include "wino_conv.h"
 #include "tc_shape.h"
 #include "wino_sizes.cuh"
+#include "ws_exec.h"
 
 #include <stdio.h>
 #include <string.h>
@@ -20,7 +22,10 @@ CT_FAMILY_CODE
     X(STAGES, 1, CT_RANGE(1, 2), "shared stages: 1 (two barriers a chunk) or 2 (one; warps drift apart, "   \
                                  "one's transforms overlapping another's products)")                       \
     X(MIN_BLOCKS, 1, CT_RANGE(1, 2), "blocks an SM the launch bounds ask for at least (2: one block's "      \
-                                     "transforms overlap another's products, in fewer registers)")
+                                     "transforms overlap another's products, in fewer registers)")         \
+    X(FPRE, 0, CT_ADDED_INT(0), "1: a prep kernel transforms every filter once a call into a workspace laid "  \
+                                "out as the stages want it, the blocks copy it (0 or 1; 0: each block "    \
+                                "transforms the filters it stages)")
 
 const ct_param_def ct_wino_params[CT_WINO_NPARAMS] = CT_PARAM_TABLE(WN_ALL);
 _Static_assert(CT_PARAM_COUNT(WN_ALL) == CT_WINO_NPARAMS, "CT_WINO_NPARAMS is the list's length");
@@ -43,6 +48,7 @@ static wn_values wn_get(const ct_template *t, const ct_params *c)
  * kernel's WN_* macros of the same names are. */
 typedef struct wn_geom {
     long long tiles, tx, ty, nt, pi, pw, regs, minb, ntiles, mtiles, stage, smem;
+    long long fregs, ws;   /* registers of the filter items; FPRE=1: the workspace's floats (0 without) */
 } wn_geom;
 
 static void wn_geometry(const ct_tc_shape *s, const wn_values *q, wn_geom *g)
@@ -57,11 +63,24 @@ static void wn_geometry(const ct_tc_shape *s, const wn_values *q, wn_geom *g)
     if (g->nt < 1)
         return;
     g->pi = WINO_PI(q->CHUNK_K, q->TILE_N, g->nt);
-    g->pw = WINO_PW(q->CHUNK_K, q->TILE_M, g->nt);
-    g->regs = WINO_REGS(q->THREAD_M, q->THREAD_N, g->pi, g->pw);
+    /* FPRE=1: the float4 of U a thread copies, where it gathered filters;
+     * U's k rows unpadded (copied 16 bytes at a time). */
+    if (q->FPRE) {
+        g->pw = WINO_UI(q->CHUNK_K, q->TILE_M, g->tx * g->ty);
+        g->regs = WINO_REGSF(q->THREAD_M, q->THREAD_N, g->pi, g->pw);
+        g->fregs = 4 * g->pw;
+    } else {
+        g->pw = WINO_PW(q->CHUNK_K, q->TILE_M, g->nt);
+        g->regs = WINO_REGS(q->THREAD_M, q->THREAD_N, g->pi, g->pw);
+        g->fregs = 9 * g->pw;
+    }
     g->ntiles = WINO_CDIV(g->tiles, q->TILE_N);
     g->mtiles = WINO_CDIV(coutg, q->TILE_M);
-    g->stage = WINO_STAGE(WINO_UPL(q->CHUNK_K, q->TILE_M), WINO_VPL(q->CHUNK_K, q->TILE_N));
+    const long long upl = q->FPRE ? WINO_UPLF(q->CHUNK_K, q->TILE_M) : WINO_UPL(q->CHUNK_K, q->TILE_M);
+    g->stage = WINO_STAGE(upl, WINO_VPL(q->CHUNK_K, q->TILE_N));
+    g->ws = q->FPRE ? WINO_UWS(ct_tc_ngroups(s), g->mtiles, WINO_CDIV(s->cin / ct_tc_ngroups(s), q->CHUNK_K),
+                               q->CHUNK_K, q->TILE_M)
+                    : 0;
     g->smem = WINO_SMEM(q->STAGES, g->stage, q->TILE_N);
     g->minb = WINO_MINB_D(WINO_MINB(WINO_MINB_A(WINO_MINB_R(g->regs, g->nt), (long long)q->MIN_BLOCKS), g->nt),
                           g->smem);
@@ -100,9 +119,10 @@ static int wn_constrain(const ct_template *t, const ct_tc_shape *s, const ct_par
         return 1;
     }
     if (!pow2(q.TILE_M) || !pow2(q.TILE_N) || !pow2(q.CHUNK_K) || (q.THREAD_M != 4 && q.THREAD_M != 8) ||
-        (q.THREAD_N != 4 && q.THREAD_N != 8) || q.TILE_M < q.THREAD_M || q.TILE_N < q.THREAD_N) {
+        (q.THREAD_N != 4 && q.THREAD_N != 8) || q.TILE_M < q.THREAD_M || q.TILE_N < q.THREAD_N ||
+        (q.FPRE != 0 && q.FPRE != 1)) {
         snprintf(why, len, "TILE_M, TILE_N and CHUNK_K are powers of two, THREAD_M and THREAD_N 4 or 8 and at "
-                 "most their tiles");
+                 "most their tiles, FPRE 0 or 1");
         return 1;
     }
     wn_geom g;
@@ -140,7 +160,7 @@ static int wn_constrain(const ct_template *t, const ct_tc_shape *s, const ct_par
      * estimate: 64 x 32 and 32 x 64 of 8 x 8 fit 128 with at most 48 bytes
      * of spills (ptxas -v, sm_75 and sm_90), 16 warps an SM where 256
      * threads of 137 registers leave 8. */
-    const long long tight = q.THREAD_M * q.THREAD_N + q.THREAD_M + q.THREAD_N + 16 * g.pi + 9 * g.pw + 20;
+    const long long tight = q.THREAD_M * q.THREAD_N + q.THREAD_M + q.THREAD_N + 16 * g.pi + g.fregs + 20;
     if (q.MIN_BLOCKS >= 2 && g.minb == q.MIN_BLOCKS && q.TILE_M > q.TILE_N) {
         snprintf(why, len, "MIN_BLOCKS=%ld: a block of more channels (%ld) than tiles (%ld) spills in the "
                  "registers it leaves", q.MIN_BLOCKS, q.TILE_M, q.TILE_N);
@@ -161,7 +181,8 @@ static int wn_constrain(const ct_template *t, const ct_tc_shape *s, const ct_par
         return 1;
     }
     if (s->b * s->cin * s->h * s->w > WN_MAX_INDEX || s->b * s->cout * s->oh * s->ow > WN_MAX_INDEX ||
-        s->cout * (s->cin / gr) * 9 > WN_MAX_INDEX || g.ntiles > WN_MAX_INDEX || g.mtiles > 65535 || gr > 65535) {
+        s->cout * (s->cin / gr) * 9 > WN_MAX_INDEX || g.ws > WN_MAX_INDEX || g.ntiles > WN_MAX_INDEX ||
+        g.mtiles > 65535 || gr > 65535) {
         snprintf(why, len, "the layer exceeds 32-bit indices or the grid (%lld tile blocks, %lld channel blocks, "
                  "%lld groups)", g.ntiles, g.mtiles, gr);
         return 1;
@@ -206,5 +227,23 @@ static void wn_launch(const ct_template *t, const ct_tc_shape *s, const ct_param
     l->smem_bytes = WINO_DYN(g.smem) ? (unsigned)g.smem : 0u;
 }
 
+/* FPRE=1: the prep kernel, one thread a filter of the workspace (every
+ * group, channel block and chunk, the rows past the layer's zeros), and
+ * the workspace's bytes; 0 (no prep) at FPRE=0. */
+static long long wn_prep(const ct_template *t, const ct_tc_shape *s, const ct_params *c, ct_launch *l)
+{
+    const wn_values q = wn_get(t, c);
+    wn_geom g;
+    wn_geometry(s, &q, &g);
+    return ct_ws_prep_items(g.ws / 16, WINO_PREP_NT, g.ws * (long long)sizeof(float), l);
+}
+
 const ct_kernel_kind ct_kind_wino = {.name = "wino", .layouts = CT_LAYOUT_BOTH, .any_layer = 1,
-                                     .constrain = wn_constrain, .normalize = wn_normalize, .launch = wn_launch};
+                                     .constrain = wn_constrain, .normalize = wn_normalize, .launch = wn_launch,
+                                     .prep = wn_prep};
+
+/* The executor: FPRE=0 one launch on every buffer, as a single-kernel
+ * template; FPRE=1 <WN_NAME>_fprep from the weights into its workspace, then
+ * the main kernel reading that in their place (ws_exec.c's launches and
+ * launcher text). */
+CT_WS_DIRECT_EXECUTOR(ct_wino_exec, "_fprep", "WN_CAT");

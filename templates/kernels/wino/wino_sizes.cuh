@@ -50,3 +50,22 @@
 // launch bounds ask for one block (the registers of one).
 #define WINO_MINB_D(minb, smem) (WINO_DYN(smem) ? 1 : (minb))
 #endif
+// FPRE=1: the filters transformed once a call by the prep kernel. The C
+// model, where FPRE is no macro, sees these, the kernel of FPRE=0 none (its
+// code is what results stored before FPRE measured): outside the include
+// guard, whose group the code hash cannot resolve (read twice, the same
+// definitions again). The workspace holds, for every group, channel block
+// and chunk, U as the stage wants it: [xi][k][m], ck x tm floats a
+// position, unpadded (the block copies 16-byte runs of m: no k-fastest
+// stores to spread over the banks, so U's k rows are tm floats; its planes
+// keep their padding). A position's ts threads copy its plane, as many
+// float4 each; the prefetched copies take 4 registers a float4 where the
+// raw filters took 9 each.
+#if !defined(FPRE) || FPRE
+#define WINO_U4(ck, tm) ((ck) * (tm) / 4)                       // float4 of U a position and chunk
+#define WINO_UI(ck, tm, ts) WINO_CDIV(WINO_U4(ck, tm), ts)      // float4 a thread copies a chunk
+#define WINO_UPLF(ck, tm) WINO_PLANE((ck) * (tm))
+#define WINO_REGSF(thm, thn, pi, ui) (WINO_REGS(thm, thn, pi, 0) + 4 * (ui))
+#define WINO_UWS(g, mtiles, nch, ck, tm) ((g) * (mtiles) * (nch) * 16 * (ck) * (tm))   // workspace floats
+#define WINO_PREP_NT 256   // threads of a prep block, one filter (k, m) each
+#endif

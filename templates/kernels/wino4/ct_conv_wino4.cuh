@@ -57,6 +57,11 @@
 //   STAGES               1: one stage, two barriers a chunk; 2: two
 //                        stages, one barrier
 //   MIN_BLOCKS           blocks an SM the launch bounds ask for
+//   FPRE                 1: the filters transformed once a call by a prep
+//                        kernel (W4_NAME_fprep) into a workspace that the
+//                        main kernel takes in place of the weights, as the
+//                        stage wants U' (its fill 16-byte copies); 0: each
+//                        block transforms its filters as it stages them
 // Indices are 32-bit: the host refuses layers of 2^31 elements or more.
 
 #include "ct_dtype.cuh"
@@ -76,9 +81,17 @@
 #define W4_NCH W4_CDIV(LY_CING, CHUNK_K)
 #define W4_MTILES WINO4_MTILES(LY_COUTG, TILE_M)   // grid y
 #define W4_NTILES WINO4_NTILES(W4_NTL, TILE_N)     // grid x
+#if FPRE
+#define W4_AP TILE_M                               // floats per k row of U (copied: no k-fastest stores)
+#else
 #define W4_AP WINO4_AP(TILE_M)                     // floats per k row of U
+#endif
 #define W4_BP WINO4_BP(TILE_N)                     // and of V
+#if FPRE
+#define W4_UPL WINO4_UPLF(CHUNK_K, TILE_M, W4_TY)  // floats per position plane of U
+#else
 #define W4_UPL WINO4_UPL(CHUNK_K, TILE_M, W4_TY)   // floats per position plane of U
+#endif
 #define W4_VPL WINO4_VPL(CHUNK_K, TILE_N, W4_TX)   // and of V
 #define W4_STAGE WINO4_STAGE(W4_UPL, W4_VPL)
 #define W4_EP WINO4_EP(TILE_N)                     // the epilogue's rows
@@ -91,6 +104,11 @@
 #define W4_PI WINO4_PI(CHUNK_K, TILE_N, W4_NT)     // patches a thread gathers a chunk
 #define W4_PW WINO4_PW(CHUNK_K, TILE_M, W4_NT)     // filters
 #define W4_NOWHERE (-(1 << 24))
+#if FPRE
+#define W4_U4 WINO4_U4(CHUNK_K, TILE_M)            // float4 of U' a position and chunk
+#define W4_NU (36 * W4_U4)                         // and a chunk
+#define W4_UI WINO4_UI(CHUNK_K, TILE_M, W4_TS)     // float4 a thread copies a chunk
+#endif
 
 static_assert(W4_NT % 32 == 0 && W4_NT <= 1024, "whole warps, at most 1024 threads");
 static_assert(W4_TS % 8 == 0, "a quarter warp reads one position");
@@ -99,6 +117,9 @@ static_assert(STAGES == 1 || STAGES == 2, "one or two stages");
 static_assert((THREAD_M == 4 || THREAD_M == 8) && (THREAD_N == 4 || THREAD_N == 8), "runs of 4 a thread");
 static_assert(36 * W4_EPL <= STAGES * W4_STAGE, "the epilogue's planes fit the stages");
 static_assert(W4_STAGE % 4 == 0, "the tile table after the stages, 16-byte aligned");
+#if FPRE
+static_assert(W4_UPL % 4 == 0 && TILE_M % 4 == 0, "U' copied into its planes 16 bytes at a time");
+#endif
 
 struct __align__(16) w4_pix {
     int base, iy, ix, pad;
@@ -137,8 +158,20 @@ __device__ __forceinline__ void w4_pitem(int p, int &kl, int &nl)
 // channel k) and 3x3 filters into registers, zeros outside the layer.
 // Patch items by rank, filter items after them (consecutive threads on
 // consecutive input channels).
+#if FPRE
+// With FPRE=1 the filter items are the chunk's float4 of U' (the prep
+// kernel's workspace from wg, the block's channels and group): the TS
+// threads of a position copy its plane, float4 q0, q0 + TS, ... (q0 the
+// thread's place among them), so that a thread's items are a constant
+// stride apart in both memories (one address and immediate offsets) and
+// consecutive threads read consecutive 16 bytes; every thread copies as
+// many (some none where a plane has fewer float4 than TS).
+__device__ __forceinline__ void w4_load(float (&rd)[W4_PI][36], float4 (&rg)[W4_UI], const ct_elem *__restrict__ xg,
+                                        const float4 *__restrict__ wg, const w4_pix *pix, int m0, int c)
+#else
 __device__ __forceinline__ void w4_load(float (&rd)[W4_PI][36], float (&rg)[W4_PW][9], const ct_elem *__restrict__ xg,
                                         const ct_elem *__restrict__ wg, const w4_pix *pix, int m0, int c)
+#endif
 {
     const int rank = w4_rank(), frank = w4_frank(rank);
 #pragma unroll
@@ -185,6 +218,17 @@ __device__ __forceinline__ void w4_load(float (&rd)[W4_PI][36], float (&rg)[W4_P
                     rok[i] && cok[j] ? ct_ldg(src + (LY_CL ? (i * LY_W + j) * LY_CIN : i * LY_W + j)) : 0.0f;
 #endif
     }
+#if FPRE
+    (void)m0, (void)frank;
+    const int xi = threadIdx.x / W4_TS, q0 = threadIdx.x % W4_TS;
+    const float4 *src = wg + c * W4_NU + xi * W4_U4 + q0;
+#pragma unroll
+    for (int r = 0; r < W4_UI; ++r) {
+        if (W4_U4 % W4_TS != 0 && q0 + r * W4_TS >= W4_U4)
+            break;
+        rg[r] = __ldg(src + r * W4_TS);
+    }
+#else
 #pragma unroll
     for (int r = 0; r < W4_PW; ++r) {
         const int p = frank + r * W4_NT;
@@ -198,6 +242,7 @@ __device__ __forceinline__ void w4_load(float (&rd)[W4_PI][36], float (&rg)[W4_P
         for (int t = 0; t < 9; ++t)
             rg[r][t] = ok ? ct_ldg(src + t) : 0.0f;
     }
+#endif
 }
 
 // B^T x of a column or row of 6 (12 operations).
@@ -248,9 +293,30 @@ __device__ __forceinline__ void w4_at(float x0, float x1, float x2, float x3, fl
 
 // The registers of w4_load, transformed (V = B^T d B, U' = G' g G'^T), into
 // the stage: U' [xi][k][m], V [xi][k][n].
+#if FPRE
+__device__ __forceinline__ void w4_store(float *su, float *sv, const float (&rd)[W4_PI][36], const float4 (&rg)[W4_UI])
+#else
 __device__ __forceinline__ void w4_store(float *su, float *sv, const float (&rd)[W4_PI][36], const float (&rg)[W4_PW][9])
+#endif
 {
     const int rank = w4_rank(), frank = w4_frank(rank);
+#if FPRE
+    // U' as it came ([xi][k][m], k rows of TILE_M floats: a plane's rows
+    // contiguous) into the thread's position's padded plane, w4_load's
+    // items; first, so that their registers are free before the patches'
+    // transforms.
+    (void)frank;
+    {
+        const int xi = threadIdx.x / W4_TS, q0 = threadIdx.x % W4_TS;
+        float *dst = su + xi * W4_UPL + q0 * 4;
+#pragma unroll
+        for (int r = 0; r < W4_UI; ++r) {
+            if (W4_U4 % W4_TS != 0 && q0 + r * W4_TS >= W4_U4)
+                break;
+            *reinterpret_cast<float4 *>(dst + r * W4_TS * 4) = rg[r];
+        }
+    }
+#endif
 #pragma unroll
     for (int r = 0; r < W4_PI; ++r) {
         const int p = rank + r * W4_NT;
@@ -270,6 +336,7 @@ __device__ __forceinline__ void w4_store(float *su, float *sv, const float (&rd)
         for (int x = 0; x < 36; ++x)
             sv[x * W4_VPL + kl * W4_BP + nl] = v[x];
     }
+#if !FPRE
 #pragma unroll
     for (int r = 0; r < W4_PW; ++r) {
         const int p = frank + r * W4_NT;
@@ -288,10 +355,56 @@ __device__ __forceinline__ void w4_store(float *su, float *sv, const float (&rd)
         for (int x = 0; x < 36; ++x)
             su[x * W4_UPL + kl * W4_AP + ml] = u[x];
     }
+#endif
 }
 
+#if FPRE
+#define W4_CAT2(a, b) a##b
+#define W4_CAT(a, b) W4_CAT2(a, b)
+#define W4_NFILT (LY_GROUPS * W4_MTILES * W4_NCH * CHUNK_K * TILE_M)   // the workspace's filters (k, m)
+// The prep kernel of FPRE=1, launched before the main kernel on every call
+// (WINO4_PREP_NT threads a block, one filter each; its name pasted from
+// W4_NAME, so that a family export's renaming of the main kernel renames
+// it too): U' = G' g G'^T of every filter into the workspace, for group
+// g, channel block mb and chunk c the block of 36 x CHUNK_K x TILE_M floats
+// at ((g MTILES + mb) NCH + c) x 36 CHUNK_K TILE_M, [xi][k][m]; zeros for
+// the channels past the group's (the stage's rows of FPRE=0). The same
+// transform as w4_store's, so both compute the same sums.
+extern "C" __global__ void __launch_bounds__(WINO4_PREP_NT)
+W4_CAT(W4_NAME, _fprep)(const ct_elem *__restrict__ weight, float *__restrict__ uw)
+{
+    const int i = blockIdx.x * WINO4_PREP_NT + threadIdx.x;
+    if (i >= W4_NFILT)
+        return;
+    const int ml = i % TILE_M, kl = i / TILE_M % CHUNK_K, blk = i / (TILE_M * CHUNK_K);
+    const int c = blk % W4_NCH, mb = blk / W4_NCH % W4_MTILES, g = blk / (W4_NCH * W4_MTILES);
+    const int k = c * CHUNK_K + kl, m = mb * TILE_M + ml;
+    const bool ok = k < LY_CING && m < LY_COUTG;
+    const ct_elem *src = weight + ((g * LY_COUTG + (ok ? m : 0)) * LY_CING + (ok ? k : 0)) * 9;
+    float gg[9], a[18], u[36];
+#pragma unroll
+    for (int t = 0; t < 9; ++t)
+        gg[t] = ok ? ct_ldg(src + t) : 0.0f;
+#pragma unroll
+    for (int j = 0; j < 3; ++j)   // G' g: 6 rows of 3
+        w4_g(gg[j], gg[3 + j], gg[6 + j], a + j, 3);
+#pragma unroll
+    for (int r = 0; r < 6; ++r)   // (G' g) G'^T
+        w4_g(a[r * 3], a[r * 3 + 1], a[r * 3 + 2], u + r * 6, 1);
+    float *dst = uw + blk * 36 * CHUNK_K * TILE_M + kl * TILE_M + ml;   // consecutive threads on consecutive m
+#pragma unroll
+    for (int x = 0; x < 36; ++x)
+        dst[x * CHUNK_K * TILE_M] = u[x];
+}
+#endif
+
 extern "C" __global__ void __launch_bounds__(W4_NT, MIN_BLOCKS)
-W4_NAME(const ct_elem *__restrict__ in, const ct_elem *__restrict__ weight,
+W4_NAME(const ct_elem *__restrict__ in,
+#if FPRE
+        const float *__restrict__ uw,   // the prep kernel's workspace
+#else
+        const ct_elem *__restrict__ weight,
+#endif
 #if LY_BIAS
         const ct_elem *__restrict__ bias,
 #endif
@@ -309,7 +422,11 @@ W4_NAME(const ct_elem *__restrict__ in, const ct_elem *__restrict__ weight,
 #else
     const ct_elem *xg = in + g * LY_CING * LY_H * LY_W;
 #endif
+#if FPRE
+    const float4 *wg = reinterpret_cast<const float4 *>(uw) + (g * W4_MTILES + blockIdx.y) * W4_NCH * W4_NU;
+#else
     const ct_elem *wg = weight + g * LY_COUTG * LY_CING * 9;
+#endif
 
     for (int t = tid; t < TILE_N; t += W4_NT) {
         const int n = n0 + t < W4_NTL ? n0 + t : 0;
@@ -340,7 +457,12 @@ W4_NAME(const ct_elem *__restrict__ in, const ct_elem *__restrict__ weight,
             acc[i][j] = 0.0f;
     __syncthreads();
 
+#if FPRE
+    float rd[W4_PI][36];
+    float4 rg[W4_UI];
+#else
     float rd[W4_PI][36], rg[W4_PW][9];
+#endif
     w4_load(rd, rg, xg, wg, s_pix, m0, 0);
     w4_store(s_stage, s_stage + 36 * W4_UPL, rd, rg);
     __syncthreads();

@@ -1,10 +1,12 @@
-/* wino4_conv.c - parameters, sizes, constraints and launch geometry of the
- * kind wino4 (wino4_conv.h); the derived sizes are wino4_sizes.cuh's, which
- * the W4_* macros of ct_conv_wino4.cuh expand too. */
+/* wino4_conv.c - parameters, sizes, constraints, launch geometry and the
+ * executor (FPRE=1: the prep kernel, then the main kernel) of the kind
+ * wino4 (wino4_conv.h); the derived sizes are wino4_sizes.cuh's, which the
+ * W4_* macros of ct_conv_wino4.cuh expand too. */
 #include "wino4_conv.h"
 #include "intmath.h"
 #include "tc_shape.h"
 #include "wino4_sizes.cuh"
+#include "ws_exec.h"
 
 #include <stdio.h>
 #include <string.h>
@@ -23,7 +25,10 @@ CT_FAMILY_CODE
     X(STAGES, 1, CT_RANGE(1, 2), "shared stages: 1 (two barriers a chunk) or 2 (one; the transforming warps "  \
                                  "fall behind while the others compute)")                                  \
     X(MIN_BLOCKS, 1, CT_RANGE(1, 2), "blocks an SM the launch bounds ask for (2: one block's loads and "     \
-                                     "transforms overlap another's products, in fewer registers)")
+                                     "transforms overlap another's products, in fewer registers)")         \
+    X(FPRE, 0, CT_ADDED_INT(0), "1: a prep kernel transforms every filter once a call into a workspace laid "  \
+                                "out as the stages want it, the blocks copy it (0 or 1; 0: each block "    \
+                                "transforms the filters it stages)")
 
 const ct_param_def ct_wino4_params[CT_WINO4_NPARAMS] = CT_PARAM_TABLE(W4_ALL);
 _Static_assert(CT_PARAM_COUNT(W4_ALL) == CT_WINO4_NPARAMS, "CT_WINO4_NPARAMS is the list's length");
@@ -46,6 +51,7 @@ static w4_values w4_get(const ct_template *t, const ct_params *c)
  * expressions. */
 typedef struct w4_geom {
     long long tiles, tx, ty, nt, pi, pw, regs, ntiles, mtiles, stage, epl, smem;
+    long long nch, ws;   /* chunks of a group; FPRE=1: the workspace's floats (0 without) */
 } w4_geom;
 
 static void w4_geometry(const ct_tc_shape *s, const w4_values *q, w4_geom *g)
@@ -60,21 +66,28 @@ static void w4_geometry(const ct_tc_shape *s, const w4_values *q, w4_geom *g)
     if (g->nt < 1)
         return;
     g->pi = WINO4_PI(q->CHUNK_K, q->TILE_N, g->nt);
-    g->pw = WINO4_PW(q->CHUNK_K, q->TILE_M, g->nt);
+    /* FPRE=1: the float4 of U' a thread copies, where it transformed
+     * filters. */
+    g->pw = q->FPRE ? WINO4_UI(q->CHUNK_K, q->TILE_M, g->tx * g->ty) : WINO4_PW(q->CHUNK_K, q->TILE_M, g->nt);
     /* The sums, one k's fragments, a patch's 36 raw or transformed values
      * (live through its transform whether prefetched or not), and with
      * PREFETCH the filters and about 24 for indices and the loop, without
      * it 12 (ptxas -v on sm_75: 8 x 4 sums of 576 threads fit 96 registers
      * without spills at PREFETCH=0, spill 52 bytes at 1; 8 x 8 of 288
-     * threads spill 300 bytes in 96). */
+     * threads spill 300 bytes in 96). FPRE=1 prefetches 4 floats a
+     * float4 of U' it copies. */
     g->regs = q->THREAD_M * q->THREAD_N + q->THREAD_M + q->THREAD_N + 36 * g->pi +
-              (q->PREFETCH ? 9 * g->pw + 12 : 12);
+              (q->PREFETCH ? (q->FPRE ? 4 : 9) * g->pw + 12 : 12);
     g->ntiles = WINO4_NTILES(g->tiles, q->TILE_N);
     g->mtiles = WINO4_MTILES(coutg, q->TILE_M);
+    g->nch = WINO4_CDIV(s->cin / ct_tc_ngroups(s), q->CHUNK_K);
     /* 36 planes of U and V, CHUNK_K rows of the block's channels (and 4)
      * and tiles each, each plane padded, the stages and the tile table:
-     * dynamic shared memory. */
-    g->stage = WINO4_STAGE(WINO4_UPL(q->CHUNK_K, q->TILE_M, g->ty), WINO4_VPL(q->CHUNK_K, q->TILE_N, g->tx));
+     * dynamic shared memory; with FPRE U's rows are unpadded (copied
+     * 16 bytes at a time, no k-fastest stores). */
+    const long long upl = q->FPRE ? WINO4_UPLF(q->CHUNK_K, q->TILE_M, g->ty) : WINO4_UPL(q->CHUNK_K, q->TILE_M, g->ty);
+    g->stage = WINO4_STAGE(upl, WINO4_VPL(q->CHUNK_K, q->TILE_N, g->tx));
+    g->ws = q->FPRE ? WINO4_UWS(ct_tc_ngroups(s), g->mtiles, g->nch, q->CHUNK_K, q->TILE_M) : 0;
     g->epl = WINO4_EPL(g->ty, WINO4_EP(q->TILE_N));
     g->smem = WINO4_SMEM(q->STAGES, g->stage, q->TILE_N);
 }
@@ -114,9 +127,9 @@ static int w4_constrain(const ct_template *t, const ct_tc_shape *s, const ct_par
     if (!pow2(q.TILE_M) || !pow2(q.TILE_N) || !pow2(q.CHUNK_K) || (q.THREAD_M != 4 && q.THREAD_M != 8) ||
         (q.THREAD_N != 4 && q.THREAD_N != 8) || q.TILE_M < q.THREAD_M || q.TILE_N < q.THREAD_N ||
         (q.PREFETCH != 0 && q.PREFETCH != 1) || (q.STAGES != 1 && q.STAGES != 2) || q.MIN_BLOCKS < 1 ||
-        q.MIN_BLOCKS > 2) {
+        q.MIN_BLOCKS > 2 || (q.FPRE != 0 && q.FPRE != 1)) {
         snprintf(why, len, "TILE_M, TILE_N and CHUNK_K are powers of two, THREAD_M and THREAD_N 4 or 8 and at most "
-                 "their tiles, PREFETCH 0 or 1, STAGES and MIN_BLOCKS 1 or 2");
+                 "their tiles, PREFETCH and FPRE 0 or 1, STAGES and MIN_BLOCKS 1 or 2");
         return 1;
     }
     w4_geom g;
@@ -160,7 +173,8 @@ static int w4_constrain(const ct_template *t, const ct_tc_shape *s, const ct_par
         return 1;
     }
     if (s->b * s->cin * s->h * s->w > W4_MAX_INDEX || s->b * s->cout * s->oh * s->ow > W4_MAX_INDEX ||
-        s->cout * (s->cin / gr) * 9 > W4_MAX_INDEX || g.ntiles > W4_MAX_INDEX || g.mtiles > 65535 || gr > 65535) {
+        s->cout * (s->cin / gr) * 9 > W4_MAX_INDEX || g.ws > W4_MAX_INDEX || g.ntiles > W4_MAX_INDEX ||
+        g.mtiles > 65535 || gr > 65535) {
         snprintf(why, len, "the layer exceeds 32-bit indices or the grid (%lld tile blocks, %lld channel blocks, "
                  "%lld groups)", g.ntiles, g.mtiles, gr);
         return 1;
@@ -182,7 +196,8 @@ static void w4_normalize(const ct_template *t, const ct_tc_shape *s, ct_params *
 }
 
 /* Tile blocks (x) x channel blocks (y) x groups (z), the stages and tile
- * table in dynamic shared memory. */
+ * table in dynamic shared memory (the main kernel's; FPRE's prep is
+ * w4_prep's). */
 static void w4_launch(const ct_template *t, const ct_tc_shape *s, const ct_params *c, ct_launch *l)
 {
     const w4_values q = w4_get(t, c);
@@ -197,6 +212,23 @@ static void w4_launch(const ct_template *t, const ct_tc_shape *s, const ct_param
     l->smem_bytes = (unsigned)g.smem;
 }
 
+/* FPRE=1: the prep kernel, one thread a filter of the workspace (every
+ * group, channel block and chunk, the rows past the layer's zeros), and
+ * the workspace's bytes; 0 (no prep) at FPRE=0. */
+static long long w4_prep(const ct_template *t, const ct_tc_shape *s, const ct_params *c, ct_launch *l)
+{
+    const w4_values q = w4_get(t, c);
+    w4_geom g;
+    w4_geometry(s, &q, &g);
+    return ct_ws_prep_items(g.ws / 36, WINO4_PREP_NT, g.ws * (long long)sizeof(float), l);
+}
+
 const ct_kernel_kind ct_kind_wino4 = {.name = "wino4", .layouts = CT_LAYOUT_BOTH, .any_layer = 1,
                                       .constrain = w4_constrain, .normalize = w4_normalize,
-                                      .launch = w4_launch};
+                                      .launch = w4_launch, .prep = w4_prep};
+
+/* The executor: FPRE=0 one launch on every buffer, as a single-kernel
+ * template; FPRE=1 <W4_NAME>_fprep from the weights into its workspace, then
+ * the main kernel reading that in their place (ws_exec.c's launches and
+ * launcher text). */
+CT_WS_DIRECT_EXECUTOR(ct_wino4_exec, "_fprep", "W4_CAT");

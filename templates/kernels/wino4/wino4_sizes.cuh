@@ -48,3 +48,19 @@
 // bytes a tile).
 #define WINO4_SMEM(stages, stage, tn) (4 * (stages) * (stage) + 16 * (tn))
 #endif
+// FPRE=1: the filters transformed once a call by the prep kernel. The C
+// model, where FPRE is no macro, sees these, the kernel of FPRE=0 none (its
+// code is what results stored before FPRE measured): outside the include
+// guard, whose group the code hash cannot resolve (read twice, the same
+// definitions again). The workspace holds, for every group, channel block
+// and chunk, U' as the stage wants it: [xi][k][m], ck x tm floats a
+// position, unpadded (the block copies 16-byte runs of m: no k-fastest
+// stores to spread over the banks, so U's k rows are tm floats; its planes
+// keep their padding).
+#if !defined(FPRE) || FPRE
+#define WINO4_U4(ck, tm) ((ck) * (tm) / 4)                           // float4 of U' a position and chunk
+#define WINO4_UI(ck, tm, ts) WINO4_CDIV(WINO4_U4(ck, tm), ts)   // float4 a thread copies a chunk (its position's plane)
+#define WINO4_UPLF(ck, tm, ty) WINO4_PLANE((ck) * (tm), 4 * (ty))
+#define WINO4_UWS(g, mtiles, nch, ck, tm) ((g) * (mtiles) * (nch) * 36 * (ck) * (tm))   // workspace floats
+#define WINO4_PREP_NT 256   // threads of a prep block, one filter (k, m) each
+#endif

@@ -3,6 +3,7 @@
  * one (ws_exec.h). */
 #include "ws_exec.h"
 
+#include "export.h"
 #include "runner.h"
 
 #include <stdio.h>
@@ -104,7 +105,7 @@ ct_status ct_ws_setup(const ct_ws_exec *x, const ct_problem *p, const ct_params 
     s->out = bufs[nb - 1];
     s->count = (long long)ct_problem_output_count(p);
     p->family->geometry(p, t, c, &s->l);
-    const unsigned splits = s->l.grid[x->split_axis];
+    const unsigned splits = x->split_axis < 0 ? 1u : s->l.grid[x->split_axis];
     const int reduce = x->always || splits > 1;
     char rname[96];
     snprintf(rname, sizeof rname, "%s_reduce", t->name);
@@ -201,4 +202,52 @@ void ct_ws_resources(void *state, int *regs, int *smem, int *local)
             *local = v;
     }
     *smem += (int)s->l.smem_bytes;
+}
+
+long long ct_ws_prep_items(long long items, unsigned threads, long long bytes, ct_launch *l)
+{
+    memset(l, 0, sizeof *l);
+    if (items <= 0 || bytes <= 0)
+        return 0;
+    l->grid[0] = (unsigned)((items + threads - 1) / threads);
+    l->grid[1] = l->grid[2] = 1;
+    l->block[0] = threads;
+    l->block[1] = l->block[2] = 1;
+    return bytes;
+}
+
+void ct_ws_emit_direct(FILE *f, const ct_ws_exec *x, const ct_problem *p, const ct_params *c, const char *sym,
+                       const char *signature, const char *cat)
+{
+    const ct_template *t = ct_ws_template(p, x->exec);
+    ct_buffer b[CT_MAX_BUFS];
+    const int nb = p->family->buffers(p, b);
+    const char *name = t ? t->name : "missing_template";
+    ct_launch pl;
+    const long long pbytes = t && x->prep && p->family->prep ? p->family->prep(p, t, c, &pl) : 0;
+    const int half = ct_dtype_is_half(ct_problem_dtype(p)), src = x->prep ? x->prep->src : -1;
+    if (pbytes > 0)
+        fprintf(f, "// The prep kernel's workspace, made on the first call (not thread-safe: call\n"
+                   "// once from one thread first, or guard the first call), written at every call.\n"
+                   "static void *ct_wp;\n\nextern \"C\" void %s_release(void)\n{\n    cudaFree(ct_wp);\n"
+                   "    ct_wp = 0;\n}\n\n", sym);
+    else
+        fprintf(f, "// Nothing is kept between calls.\nextern \"C\" void %s_release(void)\n{\n}\n\n", sym);
+    fprintf(f, "extern \"C\" %s\n{\n", signature);
+    if (pbytes > 0)
+        fprintf(f, "    if (!ct_wp) {\n        cudaError_t err = cudaMalloc(&ct_wp, %lldULL);\n"
+                   "        if (err != cudaSuccess)\n            return (int)err;\n    }\n"
+                   "    %s(%s, %s)<<<dim3(%u, %u, %u), %u, 0, stream>>>(%s%s, (float *)ct_wp);\n",
+                pbytes, cat, name, x->prep->suffix, pl.grid[0], pl.grid[1], pl.grid[2], pl.block[0],
+                half ? "(const ct_elem *)" : "", b[src].name);
+    ct_export_emit_smem_optin(f, name);
+    fprintf(f, "    %s<<<dim3(CT_GRID_X, CT_GRID_Y, CT_GRID_Z), CT_BLOCK_X, CT_SMEM_BYTES, stream>>>(", name);
+    for (int i = 0; i < nb; i++) {
+        const char *cast = !half ? "" : b[i].is_output ? "(ct_elem *)" : "(const ct_elem *)";
+        if (i == src && pbytes > 0)
+            fprintf(f, "%s(const float *)ct_wp", i ? ", " : "");
+        else
+            fprintf(f, "%s%s%s", i ? ", " : "", cast, b[i].name);
+    }
+    fprintf(f, ");\n    return (int)cudaGetLastError();\n}\n");
 }

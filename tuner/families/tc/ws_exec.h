@@ -40,7 +40,7 @@ typedef struct ct_ws_prep {
 
 typedef struct ct_ws_exec {
     const ct_executor *exec;                  /* the executor: its template is the one naming it */
-    int split_axis;                           /* the launch's grid axis that counts the splits */
+    int split_axis;                           /* the launch's grid axis that counts the splits; -1: none */
     int always;                               /* 1: workspace and reduce even for one split */
     int bias;                                 /* 1: the reduce adds the third of four buffers */
     unsigned (*reduce_grid)(long long count); /* blocks of 256 threads of the reduce */
@@ -64,5 +64,44 @@ void ct_ws_resources(void *state, int *regs, int *smem, int *local);
  * the main kernel's, the reduce's where there is a workspace - for the
  * timing's graphs (ct_executor.calls). */
 int ct_ws_calls(void *state, const ct_kernel_call **calls);
+
+/* A prep kernel of one thread an item, in blocks of threads (one axis):
+ * its launch into l; returns bytes, its workspace, or 0 (l zeroed: no
+ * prep) where items or bytes are 0 (the kind's prep hook). */
+long long ct_ws_prep_items(long long items, unsigned threads, long long bytes, ct_launch *l);
+
+/* The export's launcher (ct_executor.emit_launcher) of an executor whose
+ * kernel never splits (direct, no reduce, no tensor maps): where the
+ * candidate has a prep, its workspace made on the first call and kept
+ * (<sym>_release() frees it), the prep into it at every call (the weights
+ * may change between calls), named by the template's pasting macro cat
+ * from the main kernel's name (which a family export renames), and the
+ * main kernel with the workspace in the place of buffer prep->src; else
+ * the one launch of a single-kernel template. */
+void ct_ws_emit_direct(FILE *f, const ct_ws_exec *x, const ct_problem *p, const ct_params *c, const char *sym,
+                       const char *signature, const char *cat);
+
+/* Defines const ct_executor EXEC, an executor of that kind whose prep
+ * kernel <template>SUFFIX reads the weights (buffer 1), its name pasted by
+ * the template's macro CAT (a string): the ct_ws_exec and the two hooks
+ * that name it (a ct_executor's hooks get no context), the others
+ * ws_exec's. */
+#define CT_WS_DIRECT_EXECUTOR(EXEC, SUFFIX, CAT)                                                            \
+    static const ct_ws_prep EXEC##_prep = {.suffix = SUFFIX, .src = 1};                                     \
+    static const ct_ws_exec EXEC##_ws = {.exec = &EXEC, .split_axis = -1, .what = "prep workspace",         \
+                                         .direct = 1, .prep = &EXEC##_prep};                               \
+    static ct_status EXEC##_setup(const ct_problem *p, const ct_params *c, const ct_drv *d, CUmodule mod,   \
+                                  const CUdeviceptr *bufs, void **out, ct_err *e)                          \
+    {                                                                                                      \
+        return ct_ws_setup(&EXEC##_ws, p, c, d, mod, bufs, out, e);                                        \
+    }                                                                                                      \
+    static void EXEC##_emit(FILE *f, const ct_problem *p, const ct_params *c, const char *sym,            \
+                            const char *signature)                                                         \
+    {                                                                                                      \
+        ct_ws_emit_direct(f, &EXEC##_ws, p, c, sym, signature, CAT);                                       \
+    }                                                                                                      \
+    const ct_executor EXEC = {.library = "CUDA runtime", .link_flags = "", .setup = EXEC##_setup,          \
+                              .run = ct_ws_run, .teardown = ct_ws_teardown, .resources = ct_ws_resources,  \
+                              .emit_launcher = EXEC##_emit, .calls = ct_ws_calls}
 
 #endif
