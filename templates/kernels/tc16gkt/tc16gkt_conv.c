@@ -353,6 +353,11 @@ void ct_tc16gkt_normalize(const ct_template *t, const ct_tc_shape *layer, ct_par
         q.A_BUFS = 1;
     else if (q.WPRE == 2)
         q.A_BUFS = 2;
+    /* fp32's 3xTF32 reads two images of the weights and the prep writes
+     * one: WPRE is 0 there (the constraints say why for a record that
+     * names it), which keeps fp32's space as it was. */
+    if (ct_images(layer) == 2)
+        q.WPRE = 0;
     /* One filter row: a column is one tap. */
     if (layer->kh == 1)
         q.ROWS = 0;

@@ -145,22 +145,28 @@ static void replay_case(const ct_problem *p, const layer *L, const ct_params *c)
 
 /* Adds to cs[n] the first of the n samples (with parameter of above 1
  * where of is given) with parameter name set to value, where that is
- * admissible and another candidate; returns 1 when it added one. */
+ * admissible and another candidate, else with STAGES 2 too (a sample's
+ * deep pipeline may leave no room for the variant's larger stages: which
+ * samples a layer gets changes with the space); returns 1 when it added
+ * one. */
 static int variant_of(const ct_problem *p, const ct_template *t, const ct_limits *lim, ct_params *cs, int n,
                       const char *name, long value, const char *of)
 {
-    for (int k = 0; k < n; k++) {
-        ct_params v = cs[k];
-        char why[256];
-        if (ct_params_get(&v, name, -1) == value || (of && ct_params_get(&v, of, 1) <= 1))
-            continue;
-        ct_params_set(&v, name, value, NULL);
-        p->family->normalize(p, t, &v);
-        if (ct_params_get(&v, name, -1) == value && !p->family->constrain(p, t, &v, lim, why, sizeof why)) {
-            cs[n] = v;
-            return 1;
+    for (int pass = 0; pass < 2; pass++)
+        for (int k = 0; k < n; k++) {
+            ct_params v = cs[k];
+            char why[256];
+            if (ct_params_get(&v, name, -1) == value || (of && ct_params_get(&v, of, 1) <= 1))
+                continue;
+            ct_params_set(&v, name, value, NULL);
+            if (pass == 1)
+                ct_params_set(&v, "STAGES", 2, NULL);
+            p->family->normalize(p, t, &v);
+            if (ct_params_get(&v, name, -1) == value && !p->family->constrain(p, t, &v, lim, why, sizeof why)) {
+                cs[n] = v;
+                return 1;
+            }
         }
-    }
     return 0;
 }
 
@@ -168,6 +174,24 @@ static int variant(const ct_problem *p, const ct_template *t, const ct_limits *l
                    const char *name, long value)
 {
     return variant_of(p, t, lim, cs, n, name, value, NULL);
+}
+
+/* Redraws the last of the n samples (16 times at most) until variant name
+ * = value of one of them is admissible: a layer's claim should not hang on
+ * which samples it drew, which changes with the space. */
+static void redraw_for(const ct_problem *p, const ct_template *t, const ct_config *cfg, const ct_limits *lim,
+                       ct_params *cs, int n, const char *name, long value)
+{
+    ct_params scratch[13];
+    for (int d = 0; d < 16 && n > 0 && n < 13; d++) {
+        for (int k = 0; k < n; k++)
+            if (ct_params_get(&cs[k], name, -1) == value)
+                return;
+        memcpy(scratch, cs, (size_t)n * sizeof *cs);
+        if (variant(p, t, lim, scratch, n, name, value) ||
+            sample_candidates(p, t, cfg, lim, 1, &cs[n - 1], &rng) != 1)
+            return;
+    }
 }
 
 int main(void)
@@ -256,6 +280,10 @@ int main(void)
         ct_params cs[12];
         int n = sample_candidates(&p, t, &cfg, &lim, atoi(shapes[i][1]), cs, &rng);
         CHECK_MSG(n > 0, "%s: no admissible candidate sampled", shapes[i][0]);
+        if (!strcmp(shapes[i][2], "rows"))
+            redraw_for(&p, t, &cfg, &lim, cs, n, "ROWS", 1);
+        if (!strcmp(shapes[i][2], "split"))
+            redraw_for(&p, t, &cfg, &lim, cs, n, "SPLIT_K", 2);
         n += variant(&p, t, &lim, cs, n, "ROWS", 1);
         n += variant(&p, t, &lim, cs, n, "WG_N", 2);
         n += variant(&p, t, &lim, cs, n, "SPLIT_K", 2);
