@@ -565,18 +565,6 @@ int main(void)
         };
         tune_alone(db, tf32gkt, sizeof tf32gkt / sizeof tf32gkt[0]);
         export_selftest(db, dir, tf32gkt[1][0], arch); /* the launcher's fp32 tensor map, stride 2 */
-        /* fp32 on tc16gktcl by 3xTF32 (CT_TF32X3: big and small images of
-         * every buffer and stage, three wgmma a step; every candidate
-         * within fp32's 1e-5): the tf32 rows' odd shapes, and Cin 512 of a
-         * 3x3 filter (4608-long sums, 16 chunks). */
-        static const char *const x3gkt[][2] = {
-            {"conv2dc:1:36:33:35:40:3:3:same:bias:nhwc", "conv2dc_tc16gktcl"},
-            {"conv2dc:2:20:17:19:24:3:3:pad=1:stride=2:nhwc", "conv2dc_tc16gktcl"},
-            {"conv2dc:1:64:7:9:66:3:3:same:groups=2:bias:nhwc", "conv2dc_tc16gktcl"},
-            {"conv2dc:2:512:12:14:64:3:3:same:nhwc", "conv2dc_tc16gktcl"},
-        };
-        tune_alone(db, x3gkt, sizeof x3gkt / sizeof x3gkt[0]);
-        export_selftest(db, dir, x3gkt[1][0], arch);   /* fp32's export: CT_TF32X3, stride 2 */
         /* Split-K on tc16gktcl, SPLIT_K pinned to 2-4 by a --config (the
          * slices over the grid's z, the workspace, the reduce's bias and
          * rounding, and their export): 4 chunks with bias and Cout 72, 3

@@ -106,8 +106,12 @@ static inline void mma(double d[32][4], float a[32][4][2], float b[32][2][2])
     }
 }
 
-static inline int sample_candidates(const ct_problem *p, const ct_template *t, const ct_config *cfg,
-                                    const ct_limits *lim, int n, ct_params *out, unsigned long long *rng)
+/* Up to n admissible candidates of t for p, drawn from the value lists;
+ * any_dtype: also where t does not take p's element type (a kernel's code
+ * kept for its replay, not admitted). */
+static inline int sample_candidates_of(const ct_problem *p, const ct_template *t, const ct_config *cfg,
+                                       const ct_limits *lim, int n, ct_params *out, unsigned long long *rng,
+                                       int any_dtype)
 {
     int got = 0;
     for (int tries = 0; tries < 4000 && got < n; tries++) {
@@ -120,10 +124,17 @@ static inline int sample_candidates(const ct_problem *p, const ct_template *t, c
         }
         p->family->normalize(p, t, &c);
         char why[256];
-        if (!ct_template_refuses_dtype(p, t, why, sizeof why) && !p->family->constrain(p, t, &c, lim, why, sizeof why))
+        if ((any_dtype || !ct_template_refuses_dtype(p, t, why, sizeof why)) &&
+            !p->family->constrain(p, t, &c, lim, why, sizeof why))
             out[got++] = c;
     }
     return got;
+}
+
+static inline int sample_candidates(const ct_problem *p, const ct_template *t, const ct_config *cfg,
+                                    const ct_limits *lim, int n, ct_params *out, unsigned long long *rng)
+{
+    return sample_candidates_of(p, t, cfg, lim, n, out, rng, 0);
 }
 
 /* The configuration's spaces and sm_90's limits, for the samples; 0 (after
