@@ -63,11 +63,7 @@ int main(void)
         return 1;
     if (!nvcc_on_path())
         CHECK_DONE();
-    char dbpath[600];
-    path_in(dbpath, sizeof dbpath, "t.db");
-    ct_db *db = NULL;
-    ct_err e = {""};
-    CHECK_MSG(ct_db_open(dbpath, 1, &db, &e) == CT_OK, "%s: %s", dbpath, e.msg);
+    ct_db *db = scratch_db();
     if (!db)
         CHECK_DONE();
     const ct_device_info dev = tc_device(DEV, "GPU-3333-test", 9, 0, 13000);

@@ -36,6 +36,18 @@ static inline void path_in(char *buf, size_t len, const char *name)
     snprintf(buf, len, "%s/%s", work, name);
 }
 
+/* The scratch database t.db in the work directory, made and opened for
+ * writing; NULL (the failed check counted) when it does not open. */
+static inline ct_db *scratch_db(void)
+{
+    char dbpath[600];
+    path_in(dbpath, sizeof dbpath, "t.db");
+    ct_db *db = NULL;
+    ct_err e = {""};
+    CHECK_MSG(ct_db_open(dbpath, 1, &db, &e) == CT_OK, "%s: %s", dbpath, e.msg);
+    return db;
+}
+
 /* convtune ARGS... (NULL-terminated) in the work directory. */
 static inline void convtune(tc_result *r, ...)
 {
