@@ -341,10 +341,12 @@ static void db_counts(const char *path, long long out[4])
 /* A strict little JSON reader: the text must be one array of objects. For
  * each object it records whether it has the keys the query output promises
  * (problem, device, template, status as strings, params as an object) and
- * its status value. Returns the number of objects, or -1 on bad JSON. */
+ * its status value. Returns the number of objects, or -1 on bad JSON. Its
+ * strings have the size of the reader's (JSTR): a value read is kept whole. */
+#define JSTR 200
 typedef struct jrow {
     int has_problem, has_device, has_template, params_object;
-    char status[32], problem[160], tmpl[64], device[128];
+    char status[JSTR], problem[JSTR], tmpl[JSTR], device[JSTR];
 } jrow;
 
 typedef struct jp {
@@ -445,7 +447,7 @@ static void j_object(jp *j, int depth, jrow *r)
         return;
     }
     for (;;) {
-        char key[64] = "", type = 0, sval[200] = "";
+        char key[64] = "", type = 0, sval[JSTR] = "";
         j_ws(j);
         j_string(j, key, sizeof key);
         j_ws(j);

@@ -92,7 +92,7 @@ static void two_singles(const char *fix, const char *cc_path)
     CHECK_MSG(*ta && !strcmp(ta, tb), "the fixture's %s and %s no longer share a winning template (%s, %s)", pa, pb,
               ta, tb);
     /* The NVRTC view (no renames) still declares the template's kernel. */
-    char *text = tc_slurp(a_cu, NULL), decl[120];
+    char *text = tc_slurp(a_cu, NULL), decl[sizeof "#define  _single_" + 2 * sizeof ta];   /* ta twice */
     snprintf(decl, sizeof decl, "#define %s %s_single_", ta, ta);
     CHECK_MSG(text && strstr(text, decl), "%s does not rename %s for nvcc builds", a_cu, ta);
     free(text);

@@ -348,12 +348,22 @@ done:
 
 /* The insert of a candidate, made once from the field table: the C and M
  * fields as ?1..?n (an empty created_at reads as now), the run as ?n+1,
- * which gives the problem and device. */
-static char insert_sql[2048];
+ * which gives the problem and device. Its buffers are sized from the whole
+ * table (each field's "name, " and the longest placeholder, a time's, with
+ * 11 characters for an int), so no field list can outgrow them and the SQL
+ * is never cut short. */
+#define DB_INS_TIME "coalesce(?%d, strftime('%%Y-%%m-%%dT%%H:%%M:%%SZ', 'now')), "
+#define DB_INS_FMT                                             \
+    "INSERT INTO candidates (%srun_id, problem_id, device_id)" \
+    " SELECT %sid, problem_id, device_id FROM runs WHERE id = ?%d"
+#define DB_INS_COL_(group, type, m, n, name, sql) + sizeof name + 1
+#define DB_INS_VAL_(group, type, m, n, name, sql) + sizeof DB_INS_TIME + 11
+enum { DB_INS_COLS = 1 CT_RESULT_FIELDS(DB_INS_COL_), DB_INS_VALS = 1 CT_RESULT_FIELDS(DB_INS_VAL_) };
+static char insert_sql[DB_INS_COLS + DB_INS_VALS + sizeof DB_INS_FMT + 11];
 
 static void make_insert_sql(void)
 {
-    char cols[1024] = "", vals[1024] = "";
+    char cols[DB_INS_COLS] = "", vals[DB_INS_VALS] = "";
     size_t nc = 0, nv = 0;
     int k = 0;
     for (int i = 0; i < ct_result_nfields; i++) {
@@ -363,14 +373,11 @@ static void make_insert_sql(void)
         k++;
         nc += (size_t)snprintf(cols + nc, sizeof cols - nc, "%s, ", f->name);
         if (f->type == CT_F_TIME)
-            nv += (size_t)snprintf(vals + nv, sizeof vals - nv,
-                                   "coalesce(?%d, strftime('%%Y-%%m-%%dT%%H:%%M:%%SZ', 'now')), ", k);
+            nv += (size_t)snprintf(vals + nv, sizeof vals - nv, DB_INS_TIME, k);
         else
             nv += (size_t)snprintf(vals + nv, sizeof vals - nv, "?%d, ", k);
     }
-    snprintf(insert_sql, sizeof insert_sql,
-             "INSERT INTO candidates (%srun_id, problem_id, device_id)"
-             " SELECT %sid, problem_id, device_id FROM runs WHERE id = ?%d", cols, vals, k + 1);
+    snprintf(insert_sql, sizeof insert_sql, DB_INS_FMT, cols, vals, k + 1);
 }
 
 const char *db_candidate_insert_sql(void)

@@ -372,7 +372,9 @@ static int grid_covered(const char *spec, const ct_config *cfg, const ct_limits 
     ct_err e = {0};
     if (ct_problem_parse(spec, &p, &e) != CT_OK)
         return -1;   /* outside the grammar (too large, filter past the image) */
-    char why[256] = "", first[256] = "";
+    /* first holds a template's name (a stored record's tmpl, 64 bytes, holds
+     * every one), ": " and a whole why. */
+    char why[256] = "", first[64 + 2 + sizeof why] = "";
     /* A few random draws of each tuned template first (fast where many are
      * admissible), then the exhaustive walk. */
     for (int i = 0; i < p.family->ntemplates; i++) {
