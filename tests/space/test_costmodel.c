@@ -416,7 +416,7 @@ static void test_closeness(void)
     CHECK(cl.within_pct == CT_CLOSE_NOISE_PCT && cl.noise_pct == CT_CLOSE_NOISE_PCT);
     CHECK_MSG(strstr(cl.text, "all ") && strstr(cl.text, "timing noise"), "%s", cl.text);
     ct_closeness_json(&cl, json, sizeof json);
-    CHECK_MSG(strstr(json, "\"within_pct\":1.50") && strstr(json, "\"noise_pct\":1.50"), "%s", json);
+    CHECK_MSG(strstr(json, "\"within_pct\":2.50") && strstr(json, "\"noise_pct\":2.50"), "%s", json);
     ct_closeness_noise_floor(&cl, 0.5);
     CHECK(cl.within_pct == CT_CLOSE_NOISE_PCT);
     ct_search_free(s);
