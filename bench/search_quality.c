@@ -37,8 +37,8 @@
  * before the search proposes again (default 4).
  * --sms: the device's SM count, for the rules a device's space applies
  * (tc16gktcl's split-K of a grid of four waves or more refused): a run's
- * space on the GPU had them; 0 (the default): none, as `convtune space`
- * without a device. */
+ * space on the GPU had them, and the cost model's features of the waves;
+ * 0 (the default): none, as `convtune space` without a device. */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -149,7 +149,7 @@ static int impute(const ct_space *sp, double *us)
 
 /* The best time a search of strategy st with budget finds over sp, each
  * candidate's time from us[] (<= 0: failed), the model's guide fitted on
- * train (model strategy only). window: the proposals in flight, as the
+ * train (model strategy only; its waves counted on sms SMs). window: the proposals in flight, as the
  * tuner keeps them (ct_search_window: proposed, not yet judged); results
  * come back oldest first, step at a time, and the search proposes again
  * after each step, so that a proposal knows only what the tuner's would
@@ -157,12 +157,12 @@ static int impute(const ct_space *sp, double *us)
  * conv1dc:4:512's 150 candidates came within 5% in 23 of 30 seeds, where
  * the tuner's (window 64) had come to 80% and 84% of the best. */
 static double replay(const ct_space *sp, const ct_problem *p, const double *us, ct_strategy st, int budget,
-                     unsigned long long seed, ct_db *train, const char *device, int window, int step)
+                     unsigned long long seed, ct_db *train, const char *device, int sms, int window, int step)
 {
     ct_search *s = ct_search_new(sp, st, budget, seed);
     ct_guide *g = NULL;
     ct_err e;
-    if (st == CT_SEARCH_MODEL && train && ct_guide_new(train, p, sp, device, 9, seed, &g, &e) != CT_OK)
+    if (st == CT_SEARCH_MODEL && train && ct_guide_new(train, p, sp, device, 9, sms, seed, &g, &e) != CT_OK)
         g = NULL;
     int *fifo = malloc((size_t)sp->n * sizeof *fifo), head = 0, tail = 0, n;
     double best = INFINITY;
@@ -317,7 +317,7 @@ int main(int argc, char **argv)
         for (int b = 0; b < nb; b++) {
             int wins = 0;
             for (int seed = 1; seed <= seeds; seed++) {
-                double best = replay(&sp, &p, us, st, bv[b], (unsigned long long)seed, train, t.device,
+                double best = replay(&sp, &p, us, st, bv[b], (unsigned long long)seed, train, t.device, sms,
                                      window > 0 ? window : ct_search_window(bv[b], 16), step > 0 ? step : 1);
                 over[seed - 1] = 100 * (best / opt - 1);
                 wins += best <= 1.05 * opt;

@@ -4,6 +4,8 @@
  *   - fitted on synthetic times of three conv1d problems, the model ranks a
  *     fourth problem's candidates (a planted ranking it never saw) and the
  *     model strategy finds a near-optimal one in few proposals;
+ *   - with the device's SM count, the launch features learn times that
+ *     step with the grid's waves;
  *   - the model strategy only reorders the admissible list (every index
  *     once, within the budget) and without a model is the anneal search;
  *   - under a time limit, the expected costs proposed stay within it;
@@ -142,8 +144,10 @@ static double run(const ct_space *sp, const ct_problem *p, ct_strategy st, int b
 
 /* Fit one model per template of target on synthetic times of a third of
  * the candidates of the training problems; predictions into mu and sd. */
+typedef double (*truth_fn)(const ct_problem *p, const ct_candidate *c);
+
 static void fit_models(const char *const *train, int ntrain, const ct_problem *tp, const ct_space *target,
-                       double *mu, double *sd)
+                       truth_fn truth, int sms, double *mu, double *sd)
 {
     for (int t = 0; t < target->ntemplates; t++) {
         const ct_template *tm = target->stats[t].tmpl;
@@ -157,7 +161,7 @@ static void fit_models(const char *const *train, int ntrain, const ct_problem *t
             for (int i = 0; i < sp.n && n < cap; i++) {
                 if (sp.cand[i].tmpl != tm || uniform(&rng) > 0.33)
                     continue;
-                d = ct_cm_features(&p, tm, &sp.cand[i].params, X + (size_t)n * d);
+                d = ct_cm_features(&p, tm, &sp.cand[i].params, sms, X + (size_t)n * d);
                 y[n++] = log(truth(&p, &sp.cand[i]));
             }
             ct_space_free(&sp);
@@ -168,7 +172,7 @@ static void fit_models(const char *const *train, int ntrain, const ct_problem *t
         double x[CT_CM_MAXF];
         for (int i = 0; i < target->n; i++)
             if (target->cand[i].tmpl == tm) {
-                CHECK(ct_cm_features(tp, tm, &target->cand[i].params, x) == d || n == 0);
+                CHECK(ct_cm_features(tp, tm, &target->cand[i].params, sms, x) == d || n == 0);
                 mu[i] = m.n ? ct_cm_predict(&m, x) : NAN;
                 sd[i] = m.resid_sd;
             }
@@ -186,7 +190,7 @@ static void test_model_search(void)
     CHECK(sp.n > 1000);
     double *mu = malloc((size_t)sp.n * sizeof *mu), *sd = malloc((size_t)sp.n * sizeof *sd);
     double *a = malloc((size_t)sp.n * sizeof *a), *b = malloc((size_t)sp.n * sizeof *b);
-    fit_models(train, 3, &p, &sp, mu, sd);
+    fit_models(train, 3, &p, &sp, truth, 132, mu, sd);
 
     /* The planted ranking, among the direct kernels, recovered. */
     int n = 0;
@@ -265,6 +269,50 @@ static void test_model_search(void)
 
     free(idx), free(seq), free(seq2), free(mu), free(sd), free(a), free(b);
     ct_space_free(&sp);
+}
+
+/* truth() on a GPU of 132 SMs that runs a block an SM at a time: the
+ * grid's partial last wave costs a whole one. */
+static double truth_waves(const ct_problem *p, const ct_candidate *c)
+{
+    ct_launch l;
+    memset(&l, 0, sizeof l);
+    p->family->geometry(p, c->tmpl, &c->params, &l);
+    double w = (double)l.grid[0] * (l.grid[1] ? l.grid[1] : 1) * (l.grid[2] ? l.grid[2] : 1) / 132.0;
+    return truth(p, c) * (c->tmpl->is_baseline || c->tmpl->exec ? 1.0 : ceil(w) / w);
+}
+
+/* The rank correlation of the predictions of target's direct kernels,
+ * fitted on train's times from t with the waves counted on sms SMs, with
+ * their planted times. */
+static double waves_rho(const char *const *train, int ntrain, const char *target, int sms)
+{
+    ct_problem p;
+    ct_config c;
+    ct_space sp = space_of(target, &p, &c);
+    double *mu = malloc((size_t)sp.n * sizeof *mu), *sd = malloc((size_t)sp.n * sizeof *sd);
+    double *a = malloc((size_t)sp.n * sizeof *a), *b = malloc((size_t)sp.n * sizeof *b);
+    fit_models(train, ntrain, &p, &sp, truth_waves, sms, mu, sd);
+    int n = 0;
+    for (int i = 0; i < sp.n; i++)
+        if (!sp.cand[i].tmpl->is_baseline && !sp.cand[i].tmpl->exec && isfinite(mu[i])) {
+            a[n] = mu[i];
+            b[n++] = log(truth_waves(&p, &sp.cand[i]));
+        }
+    double rho = n > 100 ? spearman(a, b, n) : -1;
+    free(mu), free(sd), free(a), free(b);
+    ct_space_free(&sp);
+    return rho;
+}
+
+/* Times that step with the grid's waves: the launch features with the SM
+ * count learn them, which the parameters' features alone cannot. */
+static void test_waves(void)
+{
+    static const char *const train[] = {"conv1d:6e4:255", "conv1d:1.5e5:511", "conv1d:3e5:127"};
+    double with = waves_rho(train, 3, "conv1d:1e5:1023", 132), without = waves_rho(train, 3, "conv1d:1e5:1023", 0);
+    printf("waves: rank correlation %.3f with the SM count, %.3f without\n", with, without);
+    CHECK(with > 0.9 && 1 - with < 0.5 * (1 - without));   /* the rank disagreement at least halved */
 }
 
 static void test_plan(void)
@@ -457,5 +505,6 @@ int main(void)
     test_compcost();
     test_closeness();
     test_model_search();
+    test_waves();
     CHECK_DONE();
 }

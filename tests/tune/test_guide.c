@@ -135,7 +135,7 @@ int main(void)
 
     /* An empty database: no model, the anneal search proposal for proposal. */
     ct_guide *g = NULL;
-    CHECK(ct_guide_new(db, &p, &sp, DEV_A, 9, 1, &g, &e) == CT_OK);
+    CHECK(ct_guide_new(db, &p, &sp, DEV_A, 9, 132, 1, &g, &e) == CT_OK);
     CHECK(!ct_guide_has_data(g) && ct_guide_stored_rows(g) == 0);
     search(g, &sp, &p, CT_SEARCH_MODEL, 60, seq);
     search(NULL, &sp, &p, CT_SEARCH_ANNEAL, 60, seq2);
@@ -154,20 +154,20 @@ int main(void)
     CHECK(stored > 300 && own > 10);
 
     /* Another architecture: nothing to learn from. */
-    CHECK(ct_guide_new(db, &p, &sp, DEV_A, 8, 1, &g, &e) == CT_OK);
+    CHECK(ct_guide_new(db, &p, &sp, DEV_A, 8, 132, 1, &g, &e) == CT_OK);
     CHECK(!ct_guide_has_data(g));
     ct_guide_free(g);
 
     /* On B the target's rows are the run's own (resumed): left out. On A
      * they are another device's measurements: learnt from, with their
      * compile times. */
-    CHECK(ct_guide_new(db, &p, &sp, DEV_B, 9, 1, &g, &e) == CT_OK);
+    CHECK(ct_guide_new(db, &p, &sp, DEV_B, 9, 132, 1, &g, &e) == CT_OK);
     CHECK_MSG(ct_guide_stored_rows(g) == stored, "%d rows, %d stored", ct_guide_stored_rows(g), stored);
     ct_compcost_basis basis;
     ct_compcost_estimate(ct_guide_compcost(g), sp.cand[0].tmpl, &sp.cand[0].params, &basis);
     CHECK(basis == CT_CC_PRIOR);
     ct_guide_free(g);
-    CHECK(ct_guide_new(db, &p, &sp, DEV_A, 9, 1, &g, &e) == CT_OK);
+    CHECK(ct_guide_new(db, &p, &sp, DEV_A, 9, 132, 1, &g, &e) == CT_OK);
     CHECK(ct_guide_has_data(g) && ct_guide_stored_rows(g) == stored + own);
     double est = ct_compcost_estimate(ct_guide_compcost(g), sp.cand[0].tmpl, &sp.cand[0].params, &basis);
     CHECK_MSG(basis != CT_CC_PRIOR && fabs(est - 3.0) < 1e-6, "%g", est);

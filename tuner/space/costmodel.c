@@ -9,7 +9,7 @@
  * values: the rest share no column, which keeps d bounded. */
 #define ONEHOT_MAX 8
 
-int ct_cm_features(const ct_problem *p, const ct_template *t, const ct_params *c, double *x)
+int ct_cm_features(const ct_problem *p, const ct_template *t, const ct_params *c, int sms, double *x)
 {
     int d = 0;
 #define PUT(v)                      \
@@ -52,6 +52,33 @@ int ct_cm_features(const ct_problem *p, const ct_template *t, const ct_params *c
             PUT(l);
             PUT(l * l);
             PUT(l * lf / 32.0);
+        }
+    }
+    /* The launch the parameters make (the family's geometry): a kernel's
+     * time steps with its waves, and a tile that leaves a grid of 1.1
+     * waves runs about as long as one of two, which no bowl in each
+     * parameter can express. The waves count one block an SM (residency
+     * needs the registers, known only after a compile). Replayed on two
+     * grids of H200 records (bench/search_quality --impute, 12 problems,
+     * 20 seeds, 150 candidates), searches came within 5% of the best in
+     * 229 and 220 of 240 problem-seeds with these features, 187 and 195
+     * without. */
+    if (f->geometry) {
+        ct_launch l;
+        memset(&l, 0, sizeof l);
+        f->geometry(p, t, c, &l);
+        double blocks = 1, threads = 1;
+        for (int k = 0; k < 3; k++) {
+            blocks *= l.grid[k] ? l.grid[k] : 1;
+            threads *= l.block[k] ? l.block[k] : 1;
+        }
+        PUT(log2(blocks + 1.0));
+        PUT(log2(threads + 1.0));
+        PUT(log2((double)l.smem_bytes + 1.0));
+        if (sms > 0) {
+            double w = blocks / sms, last = w - floor(w);
+            PUT(w < 1 ? w : last > 0 ? last : 1.0);   /* how full the last wave is */
+            PUT(log2(ceil(w) / w));                  /* the time a partial wave loses */
         }
     }
 #undef PUT

@@ -31,9 +31,12 @@ typedef struct ct_cm_model {
 } ct_cm_model;
 
 /* The features of candidate (t, c) for problem p into x; returns their
- * count (the same for every candidate of t in p's family, at most
- * CT_CM_MAXF). */
-int ct_cm_features(const ct_problem *p, const ct_template *t, const ct_params *c, double *x);
+ * count (the same for every candidate of t in p's family and one sms, at
+ * most CT_CM_MAXF). Besides the problem's and the parameters', those of
+ * the launch (log blocks, threads a block, dynamic shared memory) and,
+ * with the device's SM count sms > 0, of its waves (the last wave's fill
+ * and the time a partial wave loses). */
+int ct_cm_features(const ct_problem *p, const ct_template *t, const ct_params *c, int sms, double *x);
 
 /* Fit y (log times) on X (n rows of d features, row-major) with weights wt
  * (NULL: 1 each) and ridge weight lambda on standardised features. Returns

@@ -30,6 +30,7 @@ struct ct_guide {
     const ct_space *sp;
     char device[128];
     int cc_major;
+    int sms;            /* the device's SM count, for the waves' features (0: none) */
     unsigned long long rng;
     tdata *td;          /* per template of sp->stats */
     int *cand_t;        /* template index of each candidate */
@@ -120,14 +121,14 @@ static int take_stored(const ct_result *r, void *user)
     }
     td->offered++;
     if (k >= 0) {
-        td->d = ct_cm_features(&g->lastp, t, &r->params, td->X + (size_t)k * CT_CM_MAXF);
+        td->d = ct_cm_features(&g->lastp, t, &r->params, g->sms, td->X + (size_t)k * CT_CM_MAXF);
         td->y[k] = log(r->median_us);
     }
     return 0;
 }
 
 ct_status ct_guide_new(ct_db *db, const ct_problem *p, const ct_space *sp, const char *device, int cc_major,
-                       unsigned long long seed, ct_guide **out, ct_err *e)
+                       int sms, unsigned long long seed, ct_guide **out, ct_err *e)
 {
     *out = NULL;
     ct_guide *g = calloc(1, sizeof *g);
@@ -137,6 +138,7 @@ ct_status ct_guide_new(ct_db *db, const ct_problem *p, const ct_space *sp, const
     g->p = p;
     g->sp = sp;
     g->cc_major = cc_major;
+    g->sms = sms;
     g->rng = seed ^ 0x5DEECE66DULL;
     snprintf(g->device, sizeof g->device, "%s", device ? device : "");
     g->td = calloc((size_t)sp->ntemplates + 1, sizeof *g->td);
@@ -154,7 +156,7 @@ ct_status ct_guide_new(ct_db *db, const ct_problem *p, const ct_space *sp, const
     }
     for (int i = 0; i < sp->n; i++) {
         g->cand_t[i] = tmpl_index(sp, sp->cand[i].tmpl);
-        int d = ct_cm_features(p, sp->cand[i].tmpl, &sp->cand[i].params, g->F + (size_t)i * CT_CM_MAXF);
+        int d = ct_cm_features(p, sp->cand[i].tmpl, &sp->cand[i].params, g->sms, g->F + (size_t)i * CT_CM_MAXF);
         if (g->cand_t[i] >= 0)
             g->td[g->cand_t[i]].d = d;
         g->mu[i] = NAN;

@@ -31,9 +31,11 @@
 typedef struct ct_guide ct_guide;
 
 /* The guide for p's space sp (neither owned) on device (name) of
- * compute capability cc_major, its training rows read from db (NULL: none). */
+ * compute capability cc_major and sms SMs (0: unknown), its training rows
+ * read from db (NULL: none). The stored rows are of devices of the same
+ * major version, their waves counted on this device's SMs. */
 ct_status ct_guide_new(ct_db *db, const ct_problem *p, const ct_space *sp, const char *device, int cc_major,
-                       unsigned long long seed, ct_guide **out, ct_err *e);
+                       int sms, unsigned long long seed, ct_guide **out, ct_err *e);
 void ct_guide_free(ct_guide *g);
 
 /* Training rows read from the database (all templates). */

@@ -117,7 +117,7 @@ static ct_status run_open(tune_run *r, ct_err *e)
 static ct_status plan_model(tune_run *r, ct_err *e)
 {
     ct_status rc = r->guide ? CT_OK
-                            : ct_guide_new(r->db, r->p, &r->sp, r->g.info.name, r->g.info.cc_major, r->seed, &r->guide, e);
+                            : ct_guide_new(r->db, r->p, &r->sp, r->g.info.name, r->g.info.cc_major, r->g.info.sm_count, r->seed, &r->guide, e);
     if (rc != CT_OK)
         return rc;
     if (ct_guide_has_data(r->guide))
@@ -156,7 +156,7 @@ static ct_status plan_space(tune_run *r, ct_err *e)
      * architecture to fit one (on the quick search grids it came within 5%
      * of the best on more layers than annealing), else annealing. */
     if (r->strategy == CT_SEARCH_AUTO && r->sp.n > r->cfg->s.max_candidates) {
-        if ((rc = ct_guide_new(r->db, p, &r->sp, r->g.info.name, r->g.info.cc_major, r->seed, &r->guide, e)) != CT_OK)
+        if ((rc = ct_guide_new(r->db, p, &r->sp, r->g.info.name, r->g.info.cc_major, r->g.info.sm_count, r->seed, &r->guide, e)) != CT_OK)
             return rc;
         r->strategy = ct_guide_has_data(r->guide) ? CT_SEARCH_MODEL : CT_SEARCH_ANNEAL;
         if (r->strategy == CT_SEARCH_ANNEAL) {
@@ -449,7 +449,7 @@ static void finish_closeness(tune_run *r)
                               &res->closeness);
         ct_err e;
         if (res->closeness.basis != CT_CLOSE_ALL &&
-            ct_guide_new(r->db, r->p, &r->sp, r->g.info.name, r->g.info.cc_major, r->seed, &r->guide, &e) == CT_OK)
+            ct_guide_new(r->db, r->p, &r->sp, r->g.info.name, r->g.info.cc_major, r->g.info.sm_count, r->seed, &r->guide, &e) == CT_OK)
             for (int i = 0; i < r->sp.n; i++)
                 if (ct_search_time(r->srch, i) > 0)
                     ct_guide_observe(r->guide, i, ct_search_time(r->srch, i), NAN, NAN);
