@@ -141,12 +141,8 @@ static void link_both(const char *cu32, const char *h32, const char *cu16, const
     char *gcc[] = {"gcc", "-std=c11", "-Wall", "-Wextra", "-Werror", "-pedantic", "-c", csrc, "-o", omain, NULL};
     CHECK_MSG(run_tool("gcc -std=c11 (both headers)", gcc) == 0, "%s and %s do not compile together as C11", h32,
               h16);
-    char *nv32[] = {"nvcc", "-arch=sm_90", "-Werror=all-warnings", "-include", (char *)h32, "-c", (char *)cu32,
-                    "-o", o32, NULL};
-    CHECK_MSG(run_tool("nvcc -c f32.cu", nv32) == 0, "nvcc -c %s failed", cu32);
-    char *nv16[] = {"nvcc", "-arch=sm_90", "-Werror=all-warnings", "-include", (char *)h16, "-c", (char *)cu16,
-                    "-o", o16, NULL};
-    CHECK_MSG(run_tool("nvcc -c bf16.cu", nv16) == 0, "nvcc -c %s failed", cu16);
+    CHECK_MSG(nvcc_with_header("-arch=sm_90", h32, cu32, o32) == 0, "nvcc -c %s failed", cu32);
+    CHECK_MSG(nvcc_with_header("-arch=sm_90", h16, cu16, o16) == 0, "nvcc -c %s failed", cu16);
     char *ld[] = {"nvcc", "-arch=sm_90", "-o", exe, omain, o32, o16, NULL};
     CHECK_MSG(run_tool("nvcc -o both (link)", ld) == 0, "the fp32 and bf16 exports do not link into one program");
     CHECK(tc_exists(exe));

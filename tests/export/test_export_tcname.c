@@ -52,9 +52,8 @@ static void check(const char *dtype, const char *kernel, const char *const *suff
     CHECK_MSG(count(s, want) == 2, "%s: %d renames of %s, want 2", cu, count(s, want), kernel);
     lacks(s, "#define TC_NAME TC_NAME_", cu);
     free(s);
-    char *nv[] = {"nvcc", (char *)gencode, "-Werror=all-warnings", "-include", h, "-c", cu, "-o", obj, NULL};
-    CHECK_MSG(run_tool("nvcc -c", nv) == 0, "nvcc -c %s failed: two problems of %s do not compile together", cu,
-              kernel);
+    CHECK_MSG(nvcc_with_header(gencode, h, cu, obj) == 0,
+              "nvcc -c %s failed: two problems of %s do not compile together", cu, kernel);
 }
 
 int main(void)

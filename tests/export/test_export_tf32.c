@@ -62,9 +62,7 @@ static void nvcc_builds(const char *src, const char *h, int selftest)
     char obj[700], exe[700];
     snprintf(obj, sizeof obj, "%s.o", src);
     snprintf(exe, sizeof exe, "%s.selftest", src);
-    char *c[] = {"nvcc", "-arch=sm_90", "-Werror=all-warnings", "-include", (char *)h, "-c", (char *)src, "-o", obj,
-                 NULL};
-    CHECK_MSG(run_tool("nvcc -c", c) == 0, "nvcc -c %s failed", src);
+    CHECK_MSG(nvcc_with_header("-arch=sm_90", h, src, obj) == 0, "nvcc -c %s failed", src);
     if (selftest) {
         char *st[] = {"nvcc", "-arch=sm_90", "-DCONVTUNE_SELFTEST", (char *)src, "-o", exe, NULL};
         CHECK_MSG(run_tool("nvcc -DCONVTUNE_SELFTEST", st) == 0, "nvcc -DCONVTUNE_SELFTEST %s failed", src);
@@ -179,10 +177,8 @@ static void family(void)
     CHECK(tc_write_text(csrc, text) == 0);
     char *gcc[] = {"gcc", "-std=c11", "-Wall", "-Wextra", "-Werror", "-pedantic", "-c", csrc, "-o", omain, NULL};
     CHECK_MSG(run_tool("gcc -std=c11 (both headers)", gcc) == 0, "%s and %s do not compile together as C11", h32, h);
-    char *nv32[] = {"nvcc", "-arch=sm_90", "-Werror=all-warnings", "-include", h32, "-c", cu32, "-o", o32, NULL};
-    CHECK_MSG(run_tool("nvcc -c fam32.cu", nv32) == 0, "nvcc -c %s failed", cu32);
-    char *nvtf[] = {"nvcc", "-arch=sm_90", "-Werror=all-warnings", "-include", h, "-c", cu, "-o", otf, NULL};
-    CHECK_MSG(run_tool("nvcc -c famtf32.cu", nvtf) == 0, "nvcc -c %s failed", cu);
+    CHECK_MSG(nvcc_with_header("-arch=sm_90", h32, cu32, o32) == 0, "nvcc -c %s failed", cu32);
+    CHECK_MSG(nvcc_with_header("-arch=sm_90", h, cu, otf) == 0, "nvcc -c %s failed", cu);
     char *ld[] = {"nvcc", "-arch=sm_90", "-o", exe, omain, o32, otf, NULL};
     CHECK_MSG(run_tool("nvcc -o both (link)", ld) == 0, "the fp32 and tf32 exports do not link into one program");
     char *run[] = {exe, NULL};

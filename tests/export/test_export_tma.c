@@ -16,13 +16,6 @@
 
 #define DEV "NVIDIA Test TMA GPU"
 
-static void compiles(const char *cu, const char *h, const char *obj)
-{
-    char *nv[] = {"nvcc", "-gencode=arch=compute_90a,code=sm_90a", "-Werror=all-warnings", "-include", (char *)h,
-                  "-c", (char *)cu, "-o", (char *)obj, NULL};
-    CHECK_MSG(run_tool("nvcc -c", nv) == 0, "nvcc -c %s failed", cu);
-}
-
 /* convtune export of spec (NULL: the conv2dc bf16 family) into STEM.cu,
  * compiled with nvcc; its text (free it; NULL where it failed). */
 static char *exported(const char *spec, const char *stem)
@@ -41,7 +34,7 @@ static char *exported(const char *spec, const char *stem)
         convtune(&r, "export", "--family", "conv2dc", "--dtype", "bf16", "--db", "t.db", "-o", cu, NULL);
     CHECK_MSG(r.code == 0, "export %s: exit %d: %s", spec ? spec : "--family conv2dc", r.code, r.err);
     tc_result_free(&r);
-    compiles(cu, h, obj);
+    CHECK_MSG(nvcc_with_header("-gencode=arch=compute_90a,code=sm_90a", h, cu, obj) == 0, "nvcc -c %s failed", cu);
     return tc_slurp(cu, NULL);
 }
 

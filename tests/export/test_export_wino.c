@@ -13,13 +13,6 @@
 
 #define DEV "NVIDIA Test T4"
 
-static void compiles(const char *cu, const char *h, const char *obj)
-{
-    char *nv[] = {"nvcc", "-gencode=arch=compute_75,code=sm_75", "-Werror=all-warnings", "-include", (char *)h,
-                  "-c", (char *)cu, "-o", (char *)obj, NULL};
-    CHECK_MSG(run_tool("nvcc -c", nv) == 0, "nvcc -c %s failed", cu);
-}
-
 /* A stored record: its template, problem, parameters in declaration order
  * but FPRE, FPRE (-1: left out, as stored before it) and, for those, the
  * code hash that convtune at commit aa309f9, before FPRE, gave it; then
@@ -95,7 +88,7 @@ static void export_compiles(const char *name, const char *spec, const char *dtyp
         convtune(&r, "export", "--problem", spec, "--db", "t.db", "-o", cu, NULL);
     CHECK_MSG(r.code == 0, "export %s: exit %d: %s", dtype ? dtype : spec, r.code, r.err);
     tc_result_free(&r);
-    compiles(cu, h, obj);
+    CHECK_MSG(nvcc_with_header("-gencode=arch=compute_75,code=sm_75", h, cu, obj) == 0, "nvcc -c %s failed", cu);
 }
 
 int main(void)

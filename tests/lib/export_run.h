@@ -1,7 +1,7 @@
-/* export_run.h - what the tests of `convtune export --family` share
- * (test_export_family.c, test_export_half_family.c): a scratch directory,
- * the binary and tools run in it with captured output and a time limit,
- * the one-line refusal check and text checks. Include once per test, after
+/* export_run.h - what the export tests that run convtune and nvcc share
+ * (test_export_*.c): a scratch directory, the binary and tools run in it
+ * with captured output and a time limit, the compile of an export with its
+ * header, the one-line refusal check and text checks. Include once per test, after
  * export_common.h, having defined CT_EXPORT_TEST_NAME (a word of the
  * scratch directory's name). */
 #ifndef CT_EXPORT_RUN_H
@@ -79,6 +79,17 @@ static inline int run_tool(const char *what, char *const *argv)
         fprintf(stderr, "%s -> %d:\n%s%s\n", what, code, r.out, r.err);
     tc_result_free(&r);
     return code;
+}
+
+/* nvcc -c cu for arch (a -gencode or -arch flag) into obj, warnings as
+ * errors, with the export's header h included first: one compile checks
+ * that the .cu builds and that it agrees with its header. Its exit status
+ * (run_tool). */
+static inline int nvcc_with_header(const char *arch, const char *h, const char *cu, const char *obj)
+{
+    char *nv[] = {"nvcc", (char *)arch, "-Werror=all-warnings", "-include", (char *)h, "-c", (char *)cu, "-o",
+                  (char *)obj, NULL};
+    return run_tool("nvcc -include H -c CU", nv);
 }
 
 /* Whether nvcc is on PATH; where not, a failed check: the toolkit's
