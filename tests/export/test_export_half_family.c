@@ -30,11 +30,6 @@
 #define OTHER "NVIDIA Other Test GPU"
 static char dbpath[600];
 
-static void lacks(const char *s, const char *bad, const char *file)
-{
-    CHECK_MSG(s && !strstr(s, bad), "%s holds [%s]", file, bad);
-}
-
 static void fill(const char *path)
 {
     ct_db *db = NULL;

@@ -15,11 +15,6 @@
 
 #define DEV "NVIDIA Test TC GPU"
 
-static void lacks(const char *s, const char *bad, const char *file)
-{
-    CHECK_MSG(s && !strstr(s, bad), "%s holds [%s]", file, bad);
-}
-
 static int count(const char *s, const char *what)
 {
     int n = 0;

@@ -26,11 +26,6 @@
 #define C1D "conv1dc:2:7:33:9:5:pad=2:bias:tf32"
 static char dbpath[600];
 
-static void lacks(const char *s, const char *bad, const char *file)
-{
-    CHECK_MSG(s && !strstr(s, bad), "%s holds [%s]", file, bad);
-}
-
 static void fill(const char *path)
 {
     ct_db *db = NULL;

@@ -93,74 +93,68 @@ int main(void)
     }
     ct_db_close(db);
 
-    const char *cu = "one.cu";
-    char *s = exported(specs[0], "one");
-    contains(s, "cudaGetDriverEntryPointByVersion(\"cuTensorMapEncodeTiled\"", cu);
-    /* The NHWC input as [C][W][H][B]; 8x8 output pixels, stride 2 down: 16
-     * rows traversed by steps of 2; the 128-byte swizzle. */
-    contains(s, "dims0[] = {72ull, 13ull, 9ull, 1ull}, strides0[] = {144ull, 1872ull, 16848ull}", cu);
-    contains(s, "box0[] = {64u, 8u, 16u, 1u}, estr0[] = {1u, 1u, 2u, 1u}", cu);
-    contains(s, "CU_TENSOR_MAP_SWIZZLE_128B", cu);
-    contains(s, "(ct_elem *)out, ct_tmaps[0]);", cu);
-    free(s);
-
-    /* Split-K: the workspace (two slices of the output's floats), the main
-     * kernel into it with the map, the reduce with the bias. */
-    cu = "split.cu";
-    s = exported(specs[2], "split");
-    contains(s, "#define SPLIT_K 2", cu);
-    contains(s, "#define CT_GRID_Z 2", cu);
-    contains(s, "cudaMalloc((void **)&ct_ws, (size_t)CT_GRID_Z * 18720ULL * sizeof(float))", cu);
-    contains(s, "(const ct_elem *)weight, ct_ws, ct_tmaps[0]);", cu);
-    contains(s, "TC_CAT(conv2dc_tc16gktcl, _reduce)<<<19, 256, 0, stream>>>(ct_ws, (const ct_elem *)bias, "
-                "(ct_elem *)out);", cu);
-    free(s);
-
-    /* WPRE=1: 2 output channel blocks x 2 chunks of 9 taps x 64 rows x 128
-     * bytes of A images, written by the prep at every call. */
-    cu = "wpre.cu";
-    s = exported(specs[3], "wpre");
-    contains(s, "#define WPRE 1", cu);
-    contains(s, "cudaMalloc(&ct_wp, 294912ULL)", cu);
-    contains(s, "TC_CAT(conv2dc_tc16gktcl, _wprep)<<<dim3(16, 1), 128, 0, stream>>>((const ct_elem *)weight, "
-                "(ct_elem *)ct_wp);", cu);
-    contains(s, "(const ct_elem *)in, (const ct_elem *)ct_wp, (ct_elem *)out, ct_tmaps[0]);", cu);
-    contains(s, "cudaFree(ct_wp);", cu);
-    free(s);
-
-    /* WPRE=1 with a split: the prep, the main kernel into the split's
-     * workspace, the reduce with the bias. */
-    cu = "wsplit.cu";
-    s = exported(specs[4], "wsplit");
-    contains(s, "cudaMalloc(&ct_wp, 221184ULL)", cu);
-    contains(s, "TC_CAT(conv2dc_tc16gktcl, _wprep)<<<dim3(12, 1), 128, 0, stream>>>", cu);
-    contains(s, "(const ct_elem *)in, (const ct_elem *)ct_wp, ct_ws, ct_tmaps[0]);", cu);
-    contains(s, "TC_CAT(conv2dc_tc16gktcl, _reduce)<<<", cu);
-    free(s);
-
-    /* WPRE=2: the same prep (2 chunks of A images), the A copied into the
-     * input stages. */
-    cu = "wpre2.cu";
-    s = exported(specs[5], "wpre2");
-    contains(s, "#define WPRE 2", cu);
-    contains(s, "cudaMalloc(&ct_wp, 294912ULL)", cu);
-    contains(s, "TC_CAT(conv2dc_tc16gktcl, _wprep)<<<dim3(16, 1), 128, 0, stream>>>", cu);
-    contains(s, "(const ct_elem *)in, (const ct_elem *)ct_wp, (const ct_elem *)bias, (ct_elem *)out, ct_tmaps[0]);",
-             cu);
-    free(s);
-
-    free(exported(NULL, "fam"));
-
-    /* fp32 (3xTF32): CT_TF32X3 defined by the template, float pointers, the
-     * map FLOAT32 with 32-channel boxes (Cin 36: 144-byte pixels). */
-    cu = "fp32.cu";
-    s = exported(fp32, "fp32");
-    contains(s, "#define CT_TF32X3 1", cu);
-    contains(s, "CU_TENSOR_MAP_DATA_TYPE_FLOAT32", cu);
-    contains(s, "dims0[] = {36ull, 16ull, 16ull, 2ull}, strides0[] = {144ull, 2304ull, 36864ull}", cu);
-    contains(s, "box0[] = {32u, 8u, 8u, 1u}", cu);
-    contains(s, "(in, weight, bias, out, ct_tmaps[0]);", cu);
-    CHECK_MSG(strstr(s, "#define CT_TF32 ") == NULL, "%s defines CT_TF32", cu);
-    free(s);
+    /* Each export and what its launcher must hold; NULL: the family's. */
+    const struct {
+        const char *spec, *stem, *want[6], *bad;
+    } exports[] = {
+        /* The NHWC input as [C][W][H][B]; 8x8 output pixels, stride 2 down:
+         * 16 rows traversed by steps of 2; the 128-byte swizzle. */
+        {specs[0], "one",
+         {"cudaGetDriverEntryPointByVersion(\"cuTensorMapEncodeTiled\"",
+          "dims0[] = {72ull, 13ull, 9ull, 1ull}, strides0[] = {144ull, 1872ull, 16848ull}",
+          "box0[] = {64u, 8u, 16u, 1u}, estr0[] = {1u, 1u, 2u, 1u}", "CU_TENSOR_MAP_SWIZZLE_128B",
+          "(ct_elem *)out, ct_tmaps[0]);"},
+         NULL},
+        /* Split-K: the workspace (two slices of the output's floats), the
+         * main kernel into it with the map, the reduce with the bias. */
+        {specs[2], "split",
+         {"#define SPLIT_K 2", "#define CT_GRID_Z 2",
+          "cudaMalloc((void **)&ct_ws, (size_t)CT_GRID_Z * 18720ULL * sizeof(float))",
+          "(const ct_elem *)weight, ct_ws, ct_tmaps[0]);",
+          "TC_CAT(conv2dc_tc16gktcl, _reduce)<<<19, 256, 0, stream>>>(ct_ws, (const ct_elem *)bias, "
+          "(ct_elem *)out);"},
+         NULL},
+        /* WPRE=1: 2 output channel blocks x 2 chunks of 9 taps x 64 rows x
+         * 128 bytes of A images, written by the prep at every call. */
+        {specs[3], "wpre",
+         {"#define WPRE 1", "cudaMalloc(&ct_wp, 294912ULL)",
+          "TC_CAT(conv2dc_tc16gktcl, _wprep)<<<dim3(16, 1), 128, 0, stream>>>((const ct_elem *)weight, "
+          "(ct_elem *)ct_wp);",
+          "(const ct_elem *)in, (const ct_elem *)ct_wp, (ct_elem *)out, ct_tmaps[0]);", "cudaFree(ct_wp);"},
+         NULL},
+        /* WPRE=1 with a split: the prep, the main kernel into the split's
+         * workspace, the reduce with the bias. */
+        {specs[4], "wsplit",
+         {"cudaMalloc(&ct_wp, 221184ULL)", "TC_CAT(conv2dc_tc16gktcl, _wprep)<<<dim3(12, 1), 128, 0, stream>>>",
+          "(const ct_elem *)in, (const ct_elem *)ct_wp, ct_ws, ct_tmaps[0]);",
+          "TC_CAT(conv2dc_tc16gktcl, _reduce)<<<"},
+         NULL},
+        /* WPRE=2: the same prep (2 chunks of A images), the A copied into
+         * the input stages. */
+        {specs[5], "wpre2",
+         {"#define WPRE 2", "cudaMalloc(&ct_wp, 294912ULL)",
+          "TC_CAT(conv2dc_tc16gktcl, _wprep)<<<dim3(16, 1), 128, 0, stream>>>",
+          "(const ct_elem *)in, (const ct_elem *)ct_wp, (const ct_elem *)bias, (ct_elem *)out, ct_tmaps[0]);"},
+         NULL},
+        {NULL, "fam", {NULL}, NULL},
+        /* fp32 (3xTF32): CT_TF32X3 defined by the template, float
+         * pointers, the map FLOAT32 with 32-channel boxes (Cin 36:
+         * 144-byte pixels). */
+        {fp32, "fp32",
+         {"#define CT_TF32X3 1", "CU_TENSOR_MAP_DATA_TYPE_FLOAT32",
+          "dims0[] = {36ull, 16ull, 16ull, 2ull}, strides0[] = {144ull, 2304ull, 36864ull}", "box0[] = {32u, 8u, 8u, 1u}",
+          "(in, weight, bias, out, ct_tmaps[0]);"},
+         "#define CT_TF32 "},
+    };
+    for (size_t i = 0; i < sizeof exports / sizeof exports[0]; i++) {
+        char cu[80];
+        snprintf(cu, sizeof cu, "%s.cu", exports[i].stem);
+        char *s = exported(exports[i].spec, exports[i].stem);
+        for (int k = 0; k < 6 && exports[i].want[k]; k++)
+            contains(s, exports[i].want[k], cu);
+        if (exports[i].bad)
+            lacks(s, exports[i].bad, cu);
+        free(s);
+    }
     CHECK_DONE();
 }

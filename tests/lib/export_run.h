@@ -109,4 +109,9 @@ static inline int contains(const char *s, const char *want, const char *file)
     return ok;
 }
 
+static inline void lacks(const char *s, const char *bad, const char *file)
+{
+    CHECK_MSG(s && !strstr(s, bad), "%s holds [%s]", file, bad);
+}
+
 #endif
